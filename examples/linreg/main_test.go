@@ -32,6 +32,7 @@ func TestVerdict(t *testing.T) {
 		{[]methodAccuracy{{"sppe", 0.55, 0.1}, {"sple", 0.6, 0.1}}, cli.Reproduced},
 		{[]methodAccuracy{{"sppe", 0.55, 0.1}, {"sple", 0.9, 1}}, cli.Partial},
 		{[]methodAccuracy{{"sppe", 0.8, 1}}, cli.Differs},
+		{[]methodAccuracy{{"sppe", 0.55, 0.2}}, cli.Differs},
 	} {
 		var b bytes.Buffer
 		verdict(&b, 10, tc.acc)

@@ -1,5 +1,5 @@
 // Command sir-abc computes the SMC-ABC reference posterior of the SBI
-// paper's synthetic SIR experiment at ε = 10 (App. E.1.1): the exact
+// paper's synthetic SIR experiment (App. E.1.1) at ε = 10, 1 or 0.1: the exact
 // stochastic SIR model (Gillespie, K = 10⁶, record times 0, 17, …, 153)
 // composed with the DP infection-trajectory mechanism (n = m = 1000, L = 10),
 // the observed release s_dp of the paper, the prior N((log 0.4, log 0.125),
@@ -7,7 +7,7 @@
 // tolerance schedule ε_t = 0.5·0.7^t.
 //
 // With -out DIR it writes the weighted final population as CSV
-// (DIR/sir_eps10_smcabc.csv: log_beta, log_gamma, weight) after every round,
+// (DIR/sir_epsE_smcabc.csv: log_beta, log_gamma, weight) after every round,
 // so an interrupted run leaves its last complete population, and a corner
 // plot at the end. It prints the per-round table, posterior means and 95%
 // intervals of β, γ and R0 = β/γ, the simulation count and the wall time.
@@ -16,6 +16,7 @@
 // means, quantiles and MMD, and prints a verdict line.
 //
 //	go run ./examples/sir-abc -particles 400 -rounds 9 -walltime 15m -min-acceptance 0.02 -out abc/testdata -summary abc/testdata/sir_eps10_smcabc_summary.txt
+//	go run ./examples/sir-abc -eps 1 -particles 400 -rounds 12 -walltime 15m -min-acceptance 0.02 -out abc/testdata -summary abc/testdata/sir_eps1_smcabc_summary.txt
 //	go run ./examples/sir-abc -quick   # 100 particles, 4 rounds, at most 3 minutes
 package main
 
@@ -41,12 +42,16 @@ import (
 	"github.com/privinfer/privinfer/simulate"
 )
 
-// referenceFile is the authors' SMC-ABC sample of (log β, log γ),
+// referenceFile is the authors' SMC-ABC sample of (log β, log γ) at ε,
 // relative to the optional shared directory.
-const referenceFile = "reference/authors-reference-posteriors/sir_eps10_log_theta.csv"
+func referenceFile(eps float64) string {
+	return "reference/authors-reference-posteriors/sir_eps" + epsName(eps) + "_log_theta.csv"
+}
 
 // csvName is the file written into -out after every round.
-const csvName = "sir_eps10_smcabc.csv"
+func csvName(eps float64) string { return "sir_eps" + epsName(eps) + "_smcabc.csv" }
+
+func epsName(eps float64) string { return strconv.FormatFloat(eps, 'g', -1, 64) }
 
 func main() {
 	fs := flag.NewFlagSet("sir-abc", flag.ContinueOnError)
@@ -63,6 +68,7 @@ func main() {
 type options struct {
 	cli.Common
 	particles, rounds int
+	eps               float64
 	minTol            float64
 	wall              time.Duration
 	maxSims           int64
@@ -73,6 +79,7 @@ type options struct {
 func parse(fs *flag.FlagSet, args []string) (options, error) {
 	var o options
 	c := cli.Register(fs, 20240601)
+	fs.Float64Var(&o.eps, "eps", 10, "privacy budget of the paper's synthetic release (10, 1 or 0.1)")
 	fs.IntVar(&o.particles, "particles", 500, "number of SMC particles (-quick: 100)")
 	fs.IntVar(&o.rounds, "rounds", 12, "maximum number of rounds of the schedule 0.5·0.7^t (-quick: 4)")
 	fs.Float64Var(&o.minTol, "min-tol", 0, "stop before the first tolerance below this (0: none)")
@@ -80,13 +87,16 @@ func parse(fs *flag.FlagSet, args []string) (options, error) {
 	fs.Int64Var(&o.maxSims, "maxsims", 0, "simulation budget (0: none)")
 	fs.Float64Var(&o.minAcc, "min-acceptance", 0.02, "stop after a round with a lower acceptance rate")
 	fs.StringVar(&o.summary, "summary", "", "file for the text summary (also printed)")
-	fs.StringVar(&o.authors, "authors", "", "reference posterior CSV to compare with (default: ../shared/"+referenceFile+" next to the repository, skipped when absent; \"none\" to skip)")
+	fs.StringVar(&o.authors, "authors", "", "reference posterior CSV to compare with (default: ../shared/"+referenceFile(10)+" for ε = 10, likewise for 1 and 0.1, next to the repository, skipped when absent; \"none\" to skip)")
 	if err := cli.Parse(fs, args); err != nil {
 		return o, err
 	}
 	o.Common = *c
 	if err := cli.QuickDefaults(fs, o.Quick, map[string]string{"particles": "100", "rounds": "4", "walltime": "3m"}); err != nil {
 		return o, err
+	}
+	if _, err := simulate.SIRSyntheticRelease(o.eps); err != nil {
+		return o, cli.Usagef("-eps: the paper has synthetic releases for ε = 10, 1 and 0.1 only, got %v", o.eps)
 	}
 	switch {
 	case o.particles < 2:
@@ -110,16 +120,17 @@ func run(o options, stdout, stderr io.Writer) error {
 	if err := o.Prepare(); err != nil {
 		return err
 	}
-	out := o.Path(csvName)
+	eps := o.eps
+	out := o.Path(csvName(eps))
 	authors := o.authors
 	switch authors {
 	case "none":
 		authors = ""
 	case "":
-		if p, ok := cli.SharedFile(referenceFile); ok {
+		if p, ok := cli.SharedFile(referenceFile(eps)); ok {
 			authors = p
 		} else {
-			fmt.Fprintf(stdout, "authors' reference sample not found (optional file ../shared/%s); comparison skipped\n", referenceFile)
+			fmt.Fprintf(stdout, "authors' reference sample not found (optional file ../shared/%s); comparison skipped\n", referenceFile(eps))
 		}
 	}
 	prog := cli.NewProgress(stderr)
@@ -127,7 +138,7 @@ func run(o options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, err := simulate.SIRSyntheticM(10)
+	m, err := simulate.SIRSyntheticM(eps)
 	if err != nil {
 		return err
 	}
@@ -139,7 +150,7 @@ func run(o options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	obs, err := simulate.SIRSyntheticRelease(10)
+	obs, err := simulate.SIRSyntheticRelease(eps)
 	if err != nil {
 		return err
 	}
@@ -151,8 +162,8 @@ func run(o options, stdout, stderr io.Writer) error {
 		sb = append(sb, s...)
 		fmt.Fprint(w, s)
 	}
-	logf("SIR eps=10 SMC-ABC: K=%d, n=%d, m=%d, L=%d, %d particles, schedule 0.5*0.7^t (<= %d rounds), GOMAXPROCS=%d, seed %d\n",
-		simulate.SIRSyntheticK, simulate.SIRSyntheticN, m, simulate.SIRSyntheticL, particles, rounds, runtime.GOMAXPROCS(0), seed)
+	logf("SIR eps=%s SMC-ABC: K=%d, n=%d, m=%d, L=%d, %d particles, schedule 0.5*0.7^t (<= %d rounds), GOMAXPROCS=%d, seed %d\n",
+		epsName(eps), simulate.SIRSyntheticK, simulate.SIRSyntheticN, m, simulate.SIRSyntheticL, particles, rounds, runtime.GOMAXPROCS(0), seed)
 	logf("%5s %9s %9s %10s %8s %9s %10s %10s\n", "round", "eps", "sims", "accept", "ESS", "elapsed", "E[logb]", "E[logg]")
 	start := time.Now()
 	cfg := abc.SMCConfig{
@@ -198,8 +209,8 @@ func run(o options, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	verdict(stdout, fin, ref)
-	if err := writePlot(&o.Common, fin, ref, stdout); err != nil {
+	verdict(stdout, eps, fin, ref)
+	if err := writePlot(&o.Common, eps, fin, ref, stdout); err != nil {
 		return err
 	}
 	if summary != "" {
@@ -210,8 +221,8 @@ func run(o options, stdout, stderr io.Writer) error {
 
 // verdict compares the posterior means of (log β, log γ) with the authors'
 // reference sample in units of the reference's standard deviations.
-func verdict(w io.Writer, fin *abc.Population, ref []float64) {
-	const what = "SBI paper App. E.1.1 (SMC-ABC reference posterior, SIR ε = 10)"
+func verdict(w io.Writer, eps float64, fin *abc.Population, ref []float64) {
+	what := "SBI paper App. E.1.1 (SMC-ABC reference posterior, SIR ε = " + epsName(eps) + ")"
 	if ref == nil {
 		cli.Verdict(w, cli.Partial, what, fmt.Sprintf("the authors' reference sample is absent, so nothing is compared; our run stopped at tolerance %.4f", fin.Tolerance))
 		return
@@ -245,7 +256,7 @@ func verdict(w io.Writer, fin *abc.Population, ref []float64) {
 
 // writePlot draws our weighted population and the reference sample as a
 // corner plot of (log β, log γ) with the true values.
-func writePlot(c *cli.Common, fin *abc.Population, ref []float64, w io.Writer) error {
+func writePlot(c *cli.Common, eps float64, fin *abc.Population, ref []float64, w io.Writer) error {
 	if c.Out == "" {
 		return nil
 	}
@@ -260,15 +271,15 @@ func writePlot(c *cli.Common, fin *abc.Population, ref []float64, w io.Writer) e
 		}
 		sets = append([]plot.Sample{s}, sets...)
 	}
-	cv, err := plot.Corner{Title: "SIR ε = 10: posterior of (log β, log γ); circle: true θ", Params: []string{"log β", "log γ"}, Sets: sets, Truth: simulate.SIRSyntheticTheta(), Panel: 260}.Draw()
+	cv, err := plot.Corner{Title: "SIR ε = " + epsName(eps) + ": posterior of (log β, log γ); circle: true θ", Params: []string{"log β", "log γ"}, Sets: sets, Truth: simulate.SIRSyntheticTheta(), Panel: 260}.Draw()
 	if err != nil {
 		return err
 	}
-	files, err := c.WritePlot("sir_eps10_smcabc", cv)
+	files, err := c.WritePlot("sir_eps"+epsName(eps)+"_smcabc", cv)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "wrote %s, %s\n", c.Path(csvName), strings.Join(files, ", "))
+	fmt.Fprintf(w, "wrote %s, %s\n", c.Path(csvName(eps)), strings.Join(files, ", "))
 	return nil
 }
 

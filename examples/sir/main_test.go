@@ -25,14 +25,19 @@ func TestBadFlags(t *testing.T) {
 }
 
 func TestSyntheticVerdict(t *testing.T) {
-	au := "SMC-ABC (authors)"
+	au, ours := "SMC-ABC (authors)", "SMC-ABC (ours)"
 	for _, tc := range []struct {
 		acc  []accuracy
 		want string
 	}{
-		{[]accuracy{{"sppe", au, 0.55}, {"sple", au, 0.6}, {"sppe", "SMC-ABC (ours)", 0.9}}, cli.Reproduced},
-		{[]accuracy{{"sppe", au, 0.55}, {"sple", au, 0.8}}, cli.Partial},
-		{[]accuracy{{"sppe", au, 0.9}}, cli.Differs},
+		{[]accuracy{{"sppe", au, 0.55, 0.05}, {"sple", au, 0.6, 0.1}}, cli.Reproduced},
+		// Our own reference takes precedence over the authors' sample.
+		{[]accuracy{{"sppe", au, 0.55, 0.05}, {"sppe", ours, 0.9, 0.05}}, cli.Differs},
+		{[]accuracy{{"sppe", au, 0.9, 0.5}, {"sppe", ours, 0.58, 0.05}}, cli.Reproduced},
+		{[]accuracy{{"sppe", au, 0.55, 0.05}, {"sple", au, 0.8, 0.05}}, cli.Partial},
+		// Both criteria must hold.
+		{[]accuracy{{"sppe", au, 0.55, 0.2}}, cli.Differs},
+		{[]accuracy{{"sppe", au, 0.9, 0.01}}, cli.Differs},
 		{nil, cli.Partial},
 	} {
 		var b bytes.Buffer
