@@ -20,6 +20,19 @@
 // derived from the seed (internal/parallel), so results depend on the seed
 // only, never on GOMAXPROCS.
 //
+// # The mechanism as the kernel
+//
+// A tolerance τ > 0 biases rejection and SMC-ABC: their limit is the
+// posterior given that the release lies within τ of s_dp, wider than the
+// posterior given s_dp itself. When the mechanism's density η(s_dp | s) is
+// known (mechanism.Density), KernelIS removes that bias: it weights a
+// proposal draw θ, whose confidential statistic s is simulated but never
+// released, by π(θ) η(s_dp | s)/q(θ), which is ABC with the mechanism as its
+// kernel and targets the exact posterior (Wilkinson 2013). Adaptive stages
+// refit a Student-t proposal to the weighted sample. It serves as an
+// asymptotically exact reference posterior where no tractable likelihood
+// for θ exists, such as the SIR release.
+//
 // # ABCDP
 //
 // ABCDP (Algorithm 1 of the ABCDP paper) is the data owner's side: given the

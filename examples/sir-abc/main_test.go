@@ -15,7 +15,7 @@ import (
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-particles", "1"}, {"-rounds", "0"}, {"-walltime", "-1s"}, {"-maxsims", "-1"},
-		{"-min-tol", "-1"}, {"-min-acceptance", "1"}, {"-eps", "3"}, {"-eps", "0"}, {"-nope"}, {"stray"},
+		{"-min-tol", "-1"}, {"-min-acceptance", "1"}, {"-eps", "3"}, {"-eps", "0"}, {"-exact", "1"}, {"-exact", "-2"}, {"-exact-stages", "0"}, {"-nope"}, {"stray"},
 	} {
 		if _, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), args); !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("%v: got %v, want a usage error", args, err)
@@ -53,7 +53,7 @@ func TestVerdict(t *testing.T) {
 		{pop(0, 0.2), nil, cli.Partial},
 	} {
 		var b bytes.Buffer
-		verdict(&b, 10, tc.p, tc.ref)
+		verdict(&b, "SMC-ABC", 10, tc.p, tc.ref)
 		if vs := cli.ParseVerdicts(b.String()); len(vs) != 1 || vs[0].Kind != tc.want {
 			t.Errorf("got %+v, want %s", vs, tc.want)
 		}
