@@ -34,6 +34,9 @@ func TestSyntheticVerdict(t *testing.T) {
 		// Our own reference takes precedence over the authors' sample.
 		{[]accuracy{{"sppe", au, 0.55, 0.05}, {"sppe", ours, 0.9, 0.05}}, cli.Differs},
 		{[]accuracy{{"sppe", au, 0.9, 0.5}, {"sppe", ours, 0.58, 0.05}}, cli.Reproduced},
+		// The exact reference takes precedence over both.
+		{[]accuracy{{"sppe", refExact, 0.58, 0.05}, {"sppe", ours, 0.9, 0.5}}, cli.Reproduced},
+		{[]accuracy{{"sppe", refExact, 0.9, 0.05}, {"sppe", ours, 0.58, 0.05}}, cli.Differs},
 		{[]accuracy{{"sppe", au, 0.55, 0.05}, {"sple", au, 0.8, 0.05}}, cli.Partial},
 		// Both criteria must hold.
 		{[]accuracy{{"sppe", au, 0.55, 0.2}}, cli.Differs},

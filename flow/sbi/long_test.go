@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
@@ -42,15 +43,17 @@ func readDraws(t *testing.T, path string) []float64 {
 }
 
 // TestLongLinRegPaperScale is the paper-scale check of the issue: SPPE and
-// SPLE with the paper's settings (10 rounds × 1000 simulations, the default
-// flow, M = 16 RQMC points, 10 atoms) on the linear regression at ε = 10 and
-// 1 must agree with the DA-MCMC reference draws of the mcmc package: C2ST ≤
-// 0.6 and every posterior mean within 0.15. It takes hours on two cores:
+// SPLE after 10 rounds × 1000 simulations on the linear regression at ε =
+// 10, 1 and 0.1 must agree with the DA-MCMC reference draws of the mcmc
+// package: C2ST ≤ 0.6 and every posterior mean within 0.15. The settings are
+// those of `go run ./examples/linreg -rounds 10 -sims 1000 -M 4 -atoms 5
+// -epochs 20 -patience 4` (a 4-layer flow of 32-unit blocks, 4 RQMC inner
+// points, 5 atoms), about 15 minutes per ε on two cores:
 //
-//	PRIVINFER_LONG=1 go test -run LongLinReg -timeout 20h ./flow/sbi/
+//	PRIVINFER_LONG=1 go test -run LongLinReg -timeout 3h ./flow/sbi/
 func TestLongLinRegPaperScale(t *testing.T) {
 	testutil.Long(t)
-	for _, eps := range []float64{10, 1} {
+	for _, eps := range []float64{10, 1, 0.1} {
 		ref := readDraws(t, "../../mcmc/testdata/linreg_eps"+strconv.FormatFloat(eps, 'g', -1, 64)+"_damcmc.csv")
 		model := simulate.LinRegPaper()
 		sim, _ := simulate.NewMeanStat(model, simulate.LinRegPaperN)
@@ -59,6 +62,11 @@ func TestLongLinRegPaperScale(t *testing.T) {
 		obs, _ := simulate.LinRegRelease(eps)
 		p := Problem{Prior: prior, Simulator: sim, Mechanism: mech, Observed: obs}
 		o := DefaultOptions()
+		o.Rounds, o.SimsPerRound, o.InnerPoints, o.Atoms = 10, 1000, 4, 5
+		cfg := flow.DefaultConfig(3, 9)
+		cfg.Layers, cfg.Hidden, cfg.Blocks, cfg.ContextGating = 4, 32, 1, false
+		o.Flow = &cfg
+		o.Train.MaxEpochs, o.Train.Patience, o.Train.LearningRate = 20, 4, 1e-3
 		o.Seed = 1
 		o.PosteriorSamples = 2000
 		post, _, err := SPPE(context.Background(), p, o)
