@@ -27,6 +27,15 @@ type Transform interface {
 	Apply(u, s, dst []float64)
 }
 
+// Lattice is implemented by mechanisms whose releases lie on a grid: every
+// coordinate of every release is an integer multiple of LatticeSpacing (for
+// example counts c/n released as proportions). Density estimators of such
+// releases dequantize them, since a continuous density fitted to lattice
+// points can grow without bound.
+type Lattice interface {
+	LatticeSpacing() float64
+}
+
 // Density is implemented by mechanisms with a tractable release density
 // (or probability mass function for discrete releases).
 //

@@ -26,7 +26,7 @@ import (
 // coordinate.
 //
 // Release draws the binomials with an exact sampler (BTPE or inversion);
-// InfectionTrajectory implements Mechanism, Transform (the exact binomial
+// InfectionTrajectory implements Mechanism, Lattice, Transform (the exact binomial
 // inverse CDF of one uniform per time point, the same law) and Density (the product of
 // binomial pmfs, a mass function with respect to counting measure on the
 // grid {0, 1/n, …, 1}^L).
@@ -63,6 +63,9 @@ func (t *InfectionTrajectory) Budget() Budget { return t.budget }
 
 // Dim returns L.
 func (t *InfectionTrajectory) Dim() int { return t.l }
+
+// LatticeSpacing returns 1/n: releases are proportions c/n (Lattice).
+func (t *InfectionTrajectory) LatticeSpacing() float64 { return 1 / float64(t.n) }
 
 // N returns the number of binomial trials n.
 func (t *InfectionTrajectory) N() int64 { return t.n }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/internal/parallel"
+	"github.com/privinfer/privinfer/mechanism"
 )
 
 // Stream tags keep the random streams of the different stages apart.
@@ -51,7 +52,13 @@ func newEngine(p Problem, o *Options, role Role) (*engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &engine{p: p, o: *o, role: role, f: f, ps: ps, ds: &data{d: d, sd: sd, nd: nd}}, nil
+	e := &engine{p: p, o: *o, role: role, f: f, ps: ps, ds: &data{d: d, sd: sd, nd: nd}}
+	if l, ok := p.Mechanism.(mechanism.Lattice); ok && role == LikelihoodFlow {
+		if h := l.LatticeSpacing(); h > 0 && !math.IsInf(h, 0) {
+			e.deq = h
+		}
+	}
+	return e, nil
 }
 
 // priorDraws returns n draws from the prior, checking that each lies in the
@@ -114,7 +121,13 @@ func (e *engine) standardize() error {
 		for k := range u {
 			u[k] = r.Float64()
 		}
-		e.p.Mechanism.Apply(u, ds.stat[i*ds.sd:(i+1)*ds.sd], sdp[i*ds.sd:(i+1)*ds.sd])
+		y := sdp[i*ds.sd : (i+1)*ds.sd]
+		e.p.Mechanism.Apply(u, ds.stat[i*ds.sd:(i+1)*ds.sd], y)
+		for k := range y {
+			if e.deq > 0 {
+				y[k] += (r.Float64() - 0.5) * e.deq
+			}
+		}
 	}
 	if e.role == PosteriorFlow {
 		return e.f.SetStandardization(ds.theta, sdp, n)
@@ -206,6 +219,13 @@ func SPPE(ctx context.Context, p Problem, o Options) (*Posterior, *Result, error
 // noise) on all rounds' simulations, then draws the next round's parameters
 // from π(θ) q(s_dp° | θ) with adaptive Metropolis chains. After the last
 // round it draws Options.PosteriorSamples posterior samples the same way.
+//
+// When the mechanism's releases lie on a grid (mechanism.Lattice, such as
+// the infection-trajectory proportions c/n), the flow is trained on
+// uniformly dequantized releases s_dp + (u − ½)h, u ~ U(0, 1)^d, h the
+// spacing: a continuous density fitted to lattice points would otherwise
+// collapse onto them. The trained q then approximates P(s_dp | θ)/h^d at
+// grid points, and the constant h^d does not change the posterior.
 func SPLE(ctx context.Context, p Problem, o Options) (*LikelihoodPosterior, *Result, error) {
 	e, err := newEngine(p, &o, LikelihoodFlow)
 	if err != nil {

@@ -75,6 +75,10 @@ type engine struct {
 	ds   *data
 	f    *flow.Flow
 	ps   *pointSet
+	// deq is the lattice spacing of a lattice mechanism's releases when
+	// the flow models them (SPLE): training releases are dequantized by
+	// adding (u − ½)·deq, u ~ U(0, 1), per coordinate. Zero otherwise.
+	deq float64
 }
 
 // build fills b with the rows of the pairs idx for the given loss.
@@ -128,7 +132,13 @@ func (e *engine) build(b *batch, idx []int, kind lossKind, r *rand.Rand) {
 				}
 				th := ds.theta[q*ds.d : (q+1)*ds.d]
 				if e.role == LikelihoodFlow {
-					copy(b.y[row*dy:(row+1)*dy], b.sdp)
+					y := b.y[row*dy : (row+1)*dy]
+					copy(y, b.sdp)
+					if e.deq > 0 {
+						for k := range y {
+							y[k] += (r.Float64() - 0.5) * e.deq
+						}
+					}
 					copy(b.z[row*dz:(row+1)*dz], th)
 				} else {
 					copy(b.y[row*dy:(row+1)*dy], th)
