@@ -70,3 +70,24 @@ func ExampleNoiseScale() {
 	// Output:
 	// b = 0.0080 buys ε_total = 1
 }
+
+// With the mechanism's density as the kernel there is no tolerance: the
+// weighted sample targets the exact posterior π(θ | s_dp) of the same model
+// as ExampleSMC.
+func ExampleKernelIS() {
+	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
+	lap, _ := mechanism.NewLaplace(0.4, 1, 1) // scale 0.4
+	p := abc.KernelProblem{Prior: prior, Simulator: normalMean{}, Mechanism: lap, Observed: []float64{1.1}}
+	pop, stages, err := abc.KernelIS(context.Background(), p, abc.KernelISConfig{
+		Draws: 5000, Stages: 2, Mean: []float64{0}, Cov: []float64{1}, Seed: 1,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("stages %d, ESS above half the draws: %v\n", len(stages), pop.ESS > 2500)
+	fmt.Printf("posterior mean %.1f\n", pop.Mean()[0])
+	// Output:
+	// stages 2, ESS above half the draws: true
+	// posterior mean 0.8
+}
