@@ -161,20 +161,24 @@ func kernelStage(ctx context.Context, p *KernelProblem, d int, mean, chol []floa
 	// log normaliser of the d-variate t with scale L Lᵀ.
 	logC := special.LogGamma((nu+float64(d))/2) - special.LogGamma(nu/2) - float64(d)/2*math.Log(nu*math.Pi) - logDet
 	seed := cfg.Seed ^ stage*0x9e3779b97f4a7c15
+	sd := p.Simulator.StatDim()
+	stat := make([]float64, n*sd) // one buffer per draw: nothing allocated per draw
 	err := parallel.Map(ctx, n, seed, func(i int, r *rand.Rand) error {
-		z := make([]float64, d)
-		s := make([]float64, p.Simulator.StatDim())
+		s := stat[i*sd : (i+1)*sd]
+		th := theta[i*d : (i+1)*d]
+		// z ~ N(0, I) is drawn into th and mapped in place to
+		// mean + w·L z, from the last coordinate down (row a of the
+		// lower-triangular L reads z[0..a] only).
 		q := 0.0
-		for k := range z {
-			z[k] = variate.Normal(r)
-			q += z[k] * z[k]
+		for k := range th {
+			th[k] = variate.Normal(r)
+			q += th[k] * th[k]
 		}
 		w := math.Sqrt(nu / (2 * variate.Gamma(r, nu/2, 1)))
-		th := theta[i*d : (i+1)*d]
-		for a := 0; a < d; a++ {
+		for a := d - 1; a >= 0; a-- {
 			v := 0.0
 			for b := 0; b <= a; b++ {
-				v += chol[a*d+b] * z[b]
+				v += chol[a*d+b] * th[b]
 			}
 			th[a] = mean[a] + w*v
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/privinfer/privinfer/mechanism"
@@ -106,5 +107,65 @@ func TestKernelISErrors(t *testing.T) {
 	cancel()
 	if _, _, err := KernelIS(ctx, good, cfg); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: got %v", err)
+	}
+}
+
+// identity2 releases θ itself as the confidential statistic (2-D).
+type identity2 struct{}
+
+func (identity2) StatDim() int { return 2 }
+func (identity2) Simulate(_ *rand.Rand, theta, dst []float64) error {
+	copy(dst, theta)
+	return nil
+}
+
+// TestKernelIS2D checks a correlated two-dimensional posterior (prior
+// N(0, [[1, 0.8], [0.8, 1]]), s = θ, Laplace release of scale 0.5 per
+// coordinate) against a 600 × 600 grid: means, standard deviations and the
+// correlation within 0.03 (four or more Monte Carlo standard errors at ESS
+// ≈ 10⁴),
+// which exercises the proposal's full Cholesky factor.
+func TestKernelIS2D(t *testing.T) {
+	prior, err := simulate.NewMVNormal([]float64{0, 0}, []float64{1, 0.8, 0.8, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lap, err := mechanism.NewLaplace(0.5, 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs := []float64{1, -0.5}
+	p := KernelProblem{Prior: prior, Simulator: identity2{}, Mechanism: lap, Observed: obs}
+	// Grid moments.
+	const g, lo, hi = 600, -5.0, 5.0
+	h := (hi - lo) / g
+	var z, m0, m1, s00, s11, s01 float64
+	for i := 0; i < g; i++ {
+		for j := 0; j < g; j++ {
+			th := []float64{lo + (float64(i)+0.5)*h, lo + (float64(j)+0.5)*h}
+			w := math.Exp(prior.LogPdf(th) + lap.LogDensity(obs, th))
+			z += w
+			m0 += w * th[0]
+			m1 += w * th[1]
+			s00 += w * th[0] * th[0]
+			s11 += w * th[1] * th[1]
+			s01 += w * th[0] * th[1]
+		}
+	}
+	m0, m1 = m0/z, m1/z
+	v0, v1 := s00/z-m0*m0, s11/z-m1*m1
+	rho := (s01/z - m0*m1) / math.Sqrt(v0*v1)
+	pop, _, err := KernelIS(context.Background(), p, KernelISConfig{Draws: 20000, Stages: 2, Mean: []float64{0, 0}, Cov: []float64{2, 1.5, 1.5, 2}, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gm, gc := pop.Mean(), pop.Cov()
+	grho := gc[1] / math.Sqrt(gc[0]*gc[3])
+	t.Logf("grid: mean (%.4f, %.4f) sd (%.4f, %.4f) ρ %.4f; kernel IS: (%.4f, %.4f) (%.4f, %.4f) ρ %.4f, ESS %.0f",
+		m0, m1, math.Sqrt(v0), math.Sqrt(v1), rho, gm[0], gm[1], math.Sqrt(gc[0]), math.Sqrt(gc[3]), grho, pop.ESS)
+	for _, d := range []float64{gm[0] - m0, gm[1] - m1, math.Sqrt(gc[0]) - math.Sqrt(v0), math.Sqrt(gc[3]) - math.Sqrt(v1), grho - rho} {
+		if math.Abs(d) > 0.03 {
+			t.Errorf("kernel IS differs from the grid by %.4f", d)
+		}
 	}
 }
