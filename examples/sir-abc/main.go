@@ -23,7 +23,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/csv"
 	"flag"
 	"fmt"
 	"io"
@@ -315,31 +314,10 @@ func writeCSV(path string, p *abc.Population) error {
 	return os.Rename(path+".tmp", path)
 }
 
-// readRef reads a two-column sample with a leading index column.
+// readRef reads the authors' sample (an index column, log β, log γ).
 func readRef(path string) ([]float64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, err
-	}
-	var x []float64
-	for _, r := range recs[1:] {
-		if len(r) != 3 {
-			return nil, fmt.Errorf("%s: want 3 columns, got %d", path, len(r))
-		}
-		for _, s := range r[1:] {
-			v, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				return nil, err
-			}
-			x = append(x, v)
-		}
-	}
-	return x, nil
+	x, _, err := readSample(path)
+	return x, err
 }
 
 func compare(logf func(string, ...any), fin *abc.Population, ref []float64) error {

@@ -123,8 +123,8 @@ func (e *engine) standardize() error {
 		}
 		y := sdp[i*ds.sd : (i+1)*ds.sd]
 		e.p.Mechanism.Apply(u, ds.stat[i*ds.sd:(i+1)*ds.sd], y)
-		for k := range y {
-			if e.deq > 0 {
+		if e.deq > 0 {
+			for k := range y {
 				y[k] += (r.Float64() - 0.5) * e.deq
 			}
 		}
