@@ -52,7 +52,7 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
-	"github.com/privinfer/privinfer/flow"
+	"github.com/privinfer/privinfer/examples/internal/sbiflags"
 	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/flow/sbi"
 	"github.com/privinfer/privinfer/internal/linalg"
@@ -62,19 +62,13 @@ import (
 )
 
 type config struct {
-	eps                     []float64
-	methods                 []string
-	rounds, sims, m, atoms  int
-	layers, hidden, blocks  int
-	gating                  bool
-	epochs, patience, batch int
-	lr                      float64
-	integ                   sbi.Integration
-	seed                    uint64
-	nPost                   int
-	authors, mcmcData       string
-	perRound                bool
-	out                     string // directory for posterior CSVs ("" for none)
+	eps     []float64
+	methods []string
+	sbiflags.Settings
+	seed              uint64
+	authors, mcmcData string
+	perRound          bool
+	out               string // directory for posterior CSVs ("" for none)
 }
 
 func main() {
@@ -95,20 +89,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	common := cli.Register(fs, 1)
 	eps := fs.String("eps", "10,1,0.1", "privacy budgets, comma separated (-quick: 10,0.1)")
 	methods := fs.String("methods", "sppe,sple", "methods, comma separated")
-	fs.IntVar(&c.rounds, "rounds", 4, "rounds R (-quick: 2)")
-	fs.IntVar(&c.sims, "sims", 500, "simulations per round N (-quick: 300)")
-	fs.IntVar(&c.m, "M", 8, "inner points per simulation")
-	fs.IntVar(&c.atoms, "atoms", 5, "SPPE atoms")
-	fs.IntVar(&c.layers, "layers", 4, "flow layers")
-	fs.IntVar(&c.hidden, "hidden", 32, "hidden units per residual block")
-	fs.IntVar(&c.blocks, "blocks", 1, "residual blocks per conditioner")
-	fs.BoolVar(&c.gating, "gating", false, "context gating in every block")
-	fs.IntVar(&c.epochs, "epochs", 40, "maximum epochs per round (-quick: 25)")
-	fs.IntVar(&c.patience, "patience", 6, "early-stopping patience")
-	fs.IntVar(&c.batch, "batch", 100, "batch size")
-	fs.Float64Var(&c.lr, "lr", 1e-3, "learning rate")
-	mc := fs.Bool("mc", false, "plain Monte Carlo inner points instead of RQMC")
-	fs.IntVar(&c.nPost, "n", 2000, "posterior draws")
+	set := sbiflags.Register(fs, sbiflags.Settings{Rounds: 4, Sims: 500, M: 8, Atoms: 5, Layers: 4, Hidden: 32, Blocks: 1, Epochs: 40, Patience: 6, Batch: 100, LR: 1e-3, NPost: 2000}, map[string]string{"rounds": "2", "sims": "300", "epochs": "25"})
 	fs.StringVar(&c.authors, "authors", "../shared/reference/authors-reference-posteriors", "folder of the authors' reference CSVs (skipped if absent)")
 	fs.StringVar(&c.mcmcData, "damcmc", "mcmc/testdata", "folder with linreg_eps*_damcmc.csv DA-MCMC draws (run here if absent)")
 	fs.BoolVar(&c.perRound, "per-round", false, "print C2ST against DA-MCMC after every round")
@@ -136,20 +117,9 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 		}
 		c.methods = append(c.methods, m)
 	}
-	for _, f := range []struct {
-		name   string
-		v, min int
-	}{{"rounds", c.rounds, 1}, {"sims", c.sims, 2}, {"M", c.m, 1}, {"atoms", c.atoms, 2}, {"layers", c.layers, 1},
-		{"hidden", c.hidden, 1}, {"blocks", c.blocks, 0}, {"epochs", c.epochs, 1}, {"patience", c.patience, 1}, {"batch", c.batch, 1}, {"n", c.nPost, 10}} {
-		if err := cli.AtLeast(f.name, f.v, f.min); err != nil {
-			return c, err
-		}
-	}
-	if err := cli.Positive("lr", c.lr); err != nil {
+	c.Settings = *set
+	if err := c.Validate(); err != nil {
 		return c, err
-	}
-	if *mc {
-		c.integ = sbi.MC
 	}
 	return c, nil
 }
@@ -411,15 +381,7 @@ func runEps(c config, eps float64) ([]methodAccuracy, error) {
 	}
 	var results []result
 	for _, meth := range c.methods {
-		o := sbi.DefaultOptions()
-		o.Rounds, o.SimsPerRound, o.InnerPoints, o.Atoms = c.rounds, c.sims, c.m, c.atoms
-		o.Integration = c.integ
-		cfg := flow.DefaultConfig(3, 9)
-		cfg.Layers, cfg.Hidden, cfg.Blocks, cfg.ContextGating = c.layers, c.hidden, c.blocks, c.gating
-		o.Flow = &cfg
-		o.Train.MaxEpochs, o.Train.Patience, o.Train.BatchSize, o.Train.LearningRate = c.epochs, c.patience, c.batch, c.lr
-		o.Seed = c.seed
-		o.PosteriorSamples = c.nPost
+		o := c.Options(3, 9, c.seed)
 		if c.perRound {
 			o.OnRound = func(round int, post *sbi.Posterior, samples []float64) {
 				x := samples
@@ -445,8 +407,8 @@ func runEps(c config, eps float64) ([]methodAccuracy, error) {
 				return nil, err
 			}
 			res = r
-			x = make([]float64, c.nPost*3)
-			if err := post.Sample(rand.New(rand.NewPCG(c.seed, 99)), c.nPost, x); err != nil {
+			x = make([]float64, c.NPost*3)
+			if err := post.Sample(rand.New(rand.NewPCG(c.seed, 99)), c.NPost, x); err != nil {
 				return nil, err
 			}
 			nlog = -post.LogProb(theta)
@@ -462,7 +424,7 @@ func runEps(c config, eps float64) ([]methodAccuracy, error) {
 		}
 		fmt.Printf("  [%s finished in %v]\n", meth, time.Since(start).Round(time.Second))
 		results = append(results, result{meth, x, nlog, res})
-		row(strings.ToUpper(meth)+" (ours, "+c.integ.String()+")", x)
+		row(strings.ToUpper(meth)+" (ours, "+c.Integration().String()+")", x)
 	}
 	fmt.Printf("\n  accuracy against DA-MCMC (ours)%s:\n", map[bool]string{true: " and the authors' CSV", false: ""}[authors != nil])
 	fmt.Printf("  %-6s %7s %8s %22s %9s %7s %7s %8s %s\n", "method", "C2ST", "MMD", "KS (β0, β1, β2)", "max|Δμ|", "NLOG", "LMD", "C2ST/au", "sims  sim/train/proposal time")

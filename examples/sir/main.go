@@ -62,6 +62,7 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/internal/sbiflags"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/flow/sbi"
@@ -71,19 +72,13 @@ import (
 )
 
 type config struct {
-	methods                 []string
-	rounds, sims, m, atoms  int
-	layers, hidden, blocks  int
-	gating                  bool
-	epochs, patience, batch int
-	lr                      float64
-	integ                   sbi.Integration
-	seed                    uint64
-	nPost                   int
-	authors, abcRef         string
-	eps                     []float64
-	outbreaks, slopes       bool
-	out                     string // directory for CSV and plots ("" for none)
+	methods []string
+	sbiflags.Settings
+	seed              uint64
+	authors, abcRef   string
+	eps               []float64
+	outbreaks, slopes bool
+	out               string // directory for CSV and plots ("" for none)
 }
 
 func main() {
@@ -106,20 +101,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	methods := fs.String("methods", "sppe,sple", "methods, comma separated")
 	fs.BoolVar(&c.outbreaks, "outbreaks", false, "fit the real outbreaks instead of the synthetic release")
 	fs.BoolVar(&c.slopes, "slopes", false, "measure inner-integral RMSE against M (RQMC vs MC) after training SPPE")
-	fs.IntVar(&c.rounds, "rounds", 4, "rounds R (-quick: 2)")
-	fs.IntVar(&c.sims, "sims", 300, "simulations per round N (-quick: 100)")
-	fs.IntVar(&c.m, "M", 8, "inner points per simulation")
-	fs.IntVar(&c.atoms, "atoms", 5, "SPPE atoms")
-	fs.IntVar(&c.layers, "layers", 4, "flow layers")
-	fs.IntVar(&c.hidden, "hidden", 32, "hidden units per residual block")
-	fs.IntVar(&c.blocks, "blocks", 1, "residual blocks per conditioner")
-	fs.BoolVar(&c.gating, "gating", false, "context gating in every block")
-	fs.IntVar(&c.epochs, "epochs", 30, "maximum epochs per round (-quick: 20)")
-	fs.IntVar(&c.patience, "patience", 5, "early-stopping patience")
-	fs.IntVar(&c.batch, "batch", 100, "batch size")
-	fs.Float64Var(&c.lr, "lr", 1e-3, "learning rate")
-	mc := fs.Bool("mc", false, "plain Monte Carlo inner points instead of RQMC")
-	fs.IntVar(&c.nPost, "n", 1000, "posterior draws")
+	set := sbiflags.Register(fs, sbiflags.Settings{Rounds: 4, Sims: 300, M: 8, Atoms: 5, Layers: 4, Hidden: 32, Blocks: 1, Epochs: 30, Patience: 5, Batch: 100, LR: 1e-3, NPost: 1000}, map[string]string{"rounds": "2", "sims": "100", "epochs": "20"})
 	fs.StringVar(&c.authors, "authors", "../shared/reference/authors-reference-posteriors", "folder of the authors' reference CSVs (skipped if absent)")
 	fs.StringVar(&c.abcRef, "abc", "abc/testdata", "folder of this project's SMC-ABC references sir_epsE_smcabc.csv (each skipped if absent)")
 	if err := cli.Parse(fs, args); err != nil {
@@ -146,20 +128,9 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 		}
 		c.methods = append(c.methods, m)
 	}
-	for _, f := range []struct {
-		name   string
-		v, min int
-	}{{"rounds", c.rounds, 1}, {"sims", c.sims, 2}, {"M", c.m, 1}, {"atoms", c.atoms, 2}, {"layers", c.layers, 1},
-		{"hidden", c.hidden, 1}, {"blocks", c.blocks, 0}, {"epochs", c.epochs, 1}, {"patience", c.patience, 1}, {"batch", c.batch, 1}, {"n", c.nPost, 10}} {
-		if err := cli.AtLeast(f.name, f.v, f.min); err != nil {
-			return c, err
-		}
-	}
-	if err := cli.Positive("lr", c.lr); err != nil {
+	c.Settings = *set
+	if err := c.Validate(); err != nil {
 		return c, err
-	}
-	if *mc {
-		c.integ = sbi.MC
 	}
 	return c, nil
 }
@@ -281,19 +252,6 @@ func writeDraws(path string, x []float64) error {
 	return f.Close()
 }
 
-func options(c config) sbi.Options {
-	o := sbi.DefaultOptions()
-	o.Rounds, o.SimsPerRound, o.InnerPoints, o.Atoms = c.rounds, c.sims, c.m, c.atoms
-	o.Integration = c.integ
-	cfg := flow.DefaultConfig(2, 10)
-	cfg.Layers, cfg.Hidden, cfg.Blocks, cfg.ContextGating = c.layers, c.hidden, c.blocks, c.gating
-	o.Flow = &cfg
-	o.Train.MaxEpochs, o.Train.Patience, o.Train.BatchSize, o.Train.LearningRate = c.epochs, c.patience, c.batch, c.lr
-	o.Seed = c.seed
-	o.PosteriorSamples = c.nPost
-	return o
-}
-
 // readCSV reads a CSV with a header, numeric columns from skip on, and an
 // optional trailing weight column (weightCol ≥ 0) returned separately.
 func readCSV(path string, skip, weightCol int) (x, w []float64, d int, err error) {
@@ -393,7 +351,7 @@ func summary(name string, x []float64) {
 // thetaTrue (NaN if nil) and the training record; onRound receives every
 // round's posterior draws.
 func run(c config, meth string, p sbi.Problem, thetaTrue []float64, onRound func(round int, x []float64, nlog float64)) ([]float64, *sbi.Posterior, *sbi.Result, error) {
-	o := options(c)
+	o := c.Options(2, 10, c.seed)
 	if onRound != nil {
 		o.OnRound = func(round int, post *sbi.Posterior, samples []float64) {
 			x := samples
@@ -419,8 +377,8 @@ func run(c config, meth string, p sbi.Problem, thetaTrue []float64, onRound func
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		x := make([]float64, c.nPost*2)
-		if err := post.Sample(rand.New(rand.NewPCG(c.seed, 99)), c.nPost, x); err != nil {
+		x := make([]float64, c.NPost*2)
+		if err := post.Sample(rand.New(rand.NewPCG(c.seed, 99)), c.NPost, x); err != nil {
 			return nil, nil, nil, err
 		}
 		return x, post, res, nil
@@ -476,14 +434,14 @@ func runSynthetic(c config, eps float64, slopes bool) ([]accuracy, error) {
 	var acc []accuracy
 	for _, meth := range c.methods {
 		meth = strings.TrimSpace(meth)
-		fmt.Printf("\n  %s per round (N = %d per round, M = %d, %v):\n", strings.ToUpper(meth), c.sims, c.m, c.integ)
+		fmt.Printf("\n  %s per round (N = %d per round, M = %d, %v):\n", strings.ToUpper(meth), c.Sims, c.M, c.Integration())
 		fmt.Printf("    %5s %6s", "round", "sims")
 		for _, r := range refs {
 			fmt.Printf(" %12s %10s", "C2ST:"+refShort[r.name], "MMD")
 		}
 		fmt.Printf(" %8s %8s\n", "NLOG", "LMD")
 		onRound := func(round int, x []float64, nlog float64) {
-			fmt.Printf("    %5d %6d", round, round*c.sims)
+			fmt.Printf("    %5d %6d", round, round*c.Sims)
 			for _, r := range refs {
 				c2, _ := metrics.C2ST(x, thinTo(r.x, 2, len(x)/2), 2, metrics.C2STOptions{Seed: 1, MaxEpochs: 300})
 				mmd, _ := metrics.MMD(x, r.x, 2, metrics.MMDOptions{})

@@ -1,0 +1,89 @@
+// Package sbiflags registers the SPPE/SPLE settings that the SBI examples
+// (linreg, sir) share as command-line flags, validates them and turns them
+// into sbi.Options.
+package sbiflags
+
+import (
+	"flag"
+
+	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/flow"
+	"github.com/privinfer/privinfer/flow/sbi"
+)
+
+// Settings are the SPPE/SPLE settings of one run.
+type Settings struct {
+	Rounds, Sims, M, Atoms  int
+	Layers, Hidden, Blocks  int
+	Gating                  bool
+	Epochs, Patience, Batch int
+	LR                      float64
+	MC                      bool // plain Monte Carlo inner points instead of RQMC
+	NPost                   int  // posterior draws
+}
+
+// Register registers the flags on fs with the defaults def and returns the
+// settings the flags fill when fs is parsed. quick holds the -quick
+// defaults of some flags (by flag name), shown in their usage; the caller
+// applies them with cli.QuickDefaults.
+func Register(fs *flag.FlagSet, def Settings, quick map[string]string) *Settings {
+	s := def
+	u := func(name, usage string) string {
+		if v, ok := quick[name]; ok {
+			return usage + " (-quick: " + v + ")"
+		}
+		return usage
+	}
+	fs.IntVar(&s.Rounds, "rounds", def.Rounds, u("rounds", "rounds R"))
+	fs.IntVar(&s.Sims, "sims", def.Sims, u("sims", "simulations per round N"))
+	fs.IntVar(&s.M, "M", def.M, u("M", "inner points per simulation"))
+	fs.IntVar(&s.Atoms, "atoms", def.Atoms, u("atoms", "SPPE atoms"))
+	fs.IntVar(&s.Layers, "layers", def.Layers, u("layers", "flow layers"))
+	fs.IntVar(&s.Hidden, "hidden", def.Hidden, u("hidden", "hidden units per residual block"))
+	fs.IntVar(&s.Blocks, "blocks", def.Blocks, u("blocks", "residual blocks per conditioner"))
+	fs.BoolVar(&s.Gating, "gating", def.Gating, "context gating in every block")
+	fs.IntVar(&s.Epochs, "epochs", def.Epochs, u("epochs", "maximum epochs per round"))
+	fs.IntVar(&s.Patience, "patience", def.Patience, u("patience", "early-stopping patience"))
+	fs.IntVar(&s.Batch, "batch", def.Batch, u("batch", "batch size"))
+	fs.Float64Var(&s.LR, "lr", def.LR, u("lr", "learning rate"))
+	fs.BoolVar(&s.MC, "mc", def.MC, "plain Monte Carlo inner points instead of RQMC")
+	fs.IntVar(&s.NPost, "n", def.NPost, u("n", "posterior draws"))
+	return &s
+}
+
+// Validate returns a usage error naming the first flag out of range.
+func (s *Settings) Validate() error {
+	for _, f := range []struct {
+		name   string
+		v, min int
+	}{{"rounds", s.Rounds, 1}, {"sims", s.Sims, 2}, {"M", s.M, 1}, {"atoms", s.Atoms, 2}, {"layers", s.Layers, 1},
+		{"hidden", s.Hidden, 1}, {"blocks", s.Blocks, 0}, {"epochs", s.Epochs, 1}, {"patience", s.Patience, 1}, {"batch", s.Batch, 1}, {"n", s.NPost, 10}} {
+		if err := cli.AtLeast(f.name, f.v, f.min); err != nil {
+			return err
+		}
+	}
+	return cli.Positive("lr", s.LR)
+}
+
+// Integration returns sbi.MC with -mc, sbi.RQMC otherwise.
+func (s *Settings) Integration() sbi.Integration {
+	if s.MC {
+		return sbi.MC
+	}
+	return sbi.RQMC
+}
+
+// Options returns the sbi options for a problem with parameter dimension
+// dim and release dimension ctxDim.
+func (s *Settings) Options(dim, ctxDim int, seed uint64) sbi.Options {
+	o := sbi.DefaultOptions()
+	o.Rounds, o.SimsPerRound, o.InnerPoints, o.Atoms = s.Rounds, s.Sims, s.M, s.Atoms
+	o.Integration = s.Integration()
+	cfg := flow.DefaultConfig(dim, ctxDim)
+	cfg.Layers, cfg.Hidden, cfg.Blocks, cfg.ContextGating = s.Layers, s.Hidden, s.Blocks, s.Gating
+	o.Flow = &cfg
+	o.Train.MaxEpochs, o.Train.Patience, o.Train.BatchSize, o.Train.LearningRate = s.Epochs, s.Patience, s.Batch, s.LR
+	o.Seed = seed
+	o.PosteriorSamples = s.NPost
+	return o
+}

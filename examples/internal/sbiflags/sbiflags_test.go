@@ -1,0 +1,43 @@
+package sbiflags
+
+import (
+	"errors"
+	"flag"
+	"strings"
+	"testing"
+
+	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/flow/sbi"
+)
+
+var def = Settings{Rounds: 4, Sims: 300, M: 8, Atoms: 5, Layers: 4, Hidden: 32, Blocks: 1, Epochs: 30, Patience: 5, Batch: 100, LR: 1e-3, NPost: 1000}
+
+func TestRegisterValidateOptions(t *testing.T) {
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	s := Register(fs, def, map[string]string{"rounds": "2"})
+	if u := fs.Lookup("rounds").Usage; !strings.Contains(u, "(-quick: 2)") {
+		t.Errorf("rounds usage %q lacks the -quick hint", u)
+	}
+	if err := fs.Parse([]string{"-rounds", "10", "-M", "4", "-mc", "-gating", "-lr", "0.01"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	o := s.Options(3, 9, 7)
+	if o.Rounds != 10 || o.SimsPerRound != 300 || o.InnerPoints != 4 || o.Integration != sbi.MC || !o.Flow.ContextGating ||
+		o.Flow.Dim != 3 || o.Flow.ContextDim != 9 || o.Train.LearningRate != 0.01 || o.Seed != 7 || o.PosteriorSamples != 1000 {
+		t.Errorf("options %+v", o)
+	}
+	for _, args := range [][]string{{"-rounds", "0"}, {"-sims", "1"}, {"-M", "0"}, {"-atoms", "1"}, {"-layers", "0"},
+		{"-hidden", "0"}, {"-blocks", "-1"}, {"-epochs", "0"}, {"-patience", "0"}, {"-batch", "0"}, {"-n", "9"}, {"-lr", "0"}, {"-lr", "+Inf"}} {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		s := Register(fs, def, nil)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Validate(); !errors.Is(err, cli.ErrUsage) {
+			t.Errorf("%v: got %v, want a usage error", args, err)
+		}
+	}
+}
