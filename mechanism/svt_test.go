@@ -2,7 +2,11 @@ package mechanism
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
 	"testing"
 )
 
@@ -107,5 +111,330 @@ func TestSVTLaw(t *testing.T) {
 		if p < lo || p > hi {
 			t.Errorf("q=%v: P(⊤) = %v outside CP [%v, %v] (k=%d)", q, p, lo, hi, k)
 		}
+	}
+}
+
+// svtCase is one bad-input case of the sparse vector: a category (nan, inf,
+// nonpositive, huge, subnormal, empty, mismatched, nil, zerovalue) and a
+// call that must return an error wrapping ErrInvalidParameter, without
+// panicking.
+type svtCase struct {
+	cat, name string
+	call      func() error
+}
+
+func svtCases() []svtCase {
+	ok := SVTConfig{Threshold: 0.5, Sensitivity: 1, ThresholdScale: 1, QueryScale: 2, MaxAbove: 2}
+	with := func(f func(*SVTConfig)) func() error {
+		return func() error {
+			c := ok
+			f(&c)
+			_, err := NewSparseVector(c)
+			return err
+		}
+	}
+	good, _ := NewSparseVector(ok)
+	bounded, _ := NewSparseVector(SVTConfig{Threshold: 0.5, ThresholdScale: 1, QueryScale: 2, MaxAbove: 1, Lower: 0, Upper: 1})
+	test := func(v *SparseVector, r *rand.Rand, q float64) func() error {
+		return func() error {
+			_, err := v.Start(r).Test(q)
+			return err
+		}
+	}
+	release := func(v *SparseVector, r *rand.Rand, s, dst []float64) func() error {
+		return func() error { return v.Release(r, s, dst) }
+	}
+	second := func(_ *SparseVector, err error) error { return err }
+	abcdp := func(eps, sens float64, c int) func() error {
+		return func() error { _, err := ABCDPScale(eps, sens, c, true); return err }
+	}
+	var cases []svtCase
+	add := func(cat, name string, f func() error) { cases = append(cases, svtCase{cat, name, f}) }
+	nan, inf, sub, huge := math.NaN(), math.Inf(1), 5e-324, 1e308
+	for _, f := range []struct {
+		name string
+		set  func(*SVTConfig, float64)
+	}{
+		{"threshold", func(c *SVTConfig, v float64) { c.Threshold = v }},
+		{"sensitivity", func(c *SVTConfig, v float64) { c.Sensitivity = v }},
+		{"threshold scale", func(c *SVTConfig, v float64) { c.ThresholdScale = v }},
+		{"query scale", func(c *SVTConfig, v float64) { c.QueryScale = v }},
+		{"lower", func(c *SVTConfig, v float64) { c.Lower, c.Upper = v, 1 }},
+		{"upper", func(c *SVTConfig, v float64) { c.Lower, c.Upper = -1, v }},
+	} {
+		set := f.set
+		add("nan", f.name+" NaN", with(func(c *SVTConfig) { set(c, nan) }))
+		add("inf", f.name+" +Inf", with(func(c *SVTConfig) { set(c, inf) }))
+		add("inf", f.name+" -Inf", with(func(c *SVTConfig) { set(c, -inf) }))
+		add("huge", f.name+" 1e308", with(func(c *SVTConfig) { set(c, huge) }))
+		if f.name != "threshold" && f.name != "lower" && f.name != "upper" {
+			add("nonpositive", f.name+" 0", with(func(c *SVTConfig) { set(c, 0) }))
+			add("nonpositive", f.name+" -1", with(func(c *SVTConfig) { set(c, -1) }))
+			add("subnormal", f.name+" subnormal", with(func(c *SVTConfig) { set(c, sub) }))
+		}
+	}
+	add("nonpositive", "max above 0", with(func(c *SVTConfig) { c.MaxAbove = 0 }))
+	add("nonpositive", "max above -5", with(func(c *SVTConfig) { c.MaxAbove = -5 }))
+	add("mismatched", "upper < lower", with(func(c *SVTConfig) { c.Lower, c.Upper = 1, -1 }))
+	add("mismatched", "upper = lower", with(func(c *SVTConfig) { c.Lower, c.Upper = 1, 1 }))
+	add("subnormal", "query range subnormal", with(func(c *SVTConfig) { c.Lower, c.Upper = 0, sub }))
+	// Budgets that would overflow or underflow.
+	add("huge", "ε overflows (Δ/b1 = 1e300/1e-300)", with(func(c *SVTConfig) { c.Sensitivity, c.ThresholdScale = 1e300, 1e-300 }))
+	add("huge", "ε overflows (c = MaxInt)", with(func(c *SVTConfig) { c.Sensitivity, c.ThresholdScale, c.QueryScale, c.MaxAbove = 1e300, 1e-10, 1e-10, math.MaxInt }))
+	add("subnormal", "ε underflows (Δ/b = 1e-300/1e300)", with(func(c *SVTConfig) {
+		c.Sensitivity, c.ThresholdScale, c.QueryScale = 1e-300, 1e300, 1e300
+	}))
+	for _, e := range []float64{nan, inf, 0, -1, sub, huge} {
+		add(svtCat(e), fmt.Sprintf("AboveThreshold ε %v", e), func() error { return second(NewAboveThreshold(0, 1, e)) })
+		add(svtCat(e), fmt.Sprintf("AboveThreshold sensitivity %v", e), func() error { return second(NewAboveThreshold(0, e, 1)) })
+		add(svtCat(e), fmt.Sprintf("Sparse ε %v", e), func() error { return second(NewSparse(0, 1, e, 3)) })
+		add(svtCat(e), fmt.Sprintf("Sparse sensitivity %v", e), func() error { return second(NewSparse(0, e, 1, 3)) })
+		add(svtCat(e), fmt.Sprintf("ABCDPScale ε %v", e), abcdp(e, 0.01, 5))
+		add(svtCat(e), fmt.Sprintf("ABCDPScale sensitivity %v", e), abcdp(1, e, 5))
+	}
+	add("huge", "AboveThreshold scale overflows (Δ = 1e300, ε = 1e-10)", func() error { return second(NewAboveThreshold(0, 1e300, 1e-10)) })
+	add("huge", "Sparse scale overflows (c = MaxInt/2)", func() error { return second(NewSparse(0, 1e290, 1, math.MaxInt/2)) })
+	add("huge", "ABCDPScale b overflows", abcdp(1e-10, 1e300, 5))
+	add("subnormal", "ABCDPScale b underflows", abcdp(1e300, 1e-300, 1))
+	add("nonpositive", "Sparse c 0", func() error { return second(NewSparse(0, 1, 1, 0)) })
+	add("nonpositive", "ABCDPScale c 0", abcdp(1, 1, 0))
+	add("nonpositive", "ABCDPScale c -1", abcdp(1, 1, -1))
+	add("huge", "AboveThreshold threshold 1e308", func() error { return second(NewAboveThreshold(1e308, 1, 1)) })
+	add("nan", "AboveThreshold threshold NaN", func() error { return second(NewAboveThreshold(nan, 1, 1)) })
+	// Sessions and releases.
+	add("nil", "Start(nil rand)", test(good, nil, 0.1))
+	add("nil", "nil SparseVector", test(nil, newRand(1), 0.1))
+	add("nil", "nil session", func() error { var s *SVTSession; _, err := s.Test(1); return err })
+	add("zerovalue", "zero SparseVector Test", test(&SparseVector{}, newRand(1), 0.1))
+	add("zerovalue", "zero SparseVector Release", release(&SparseVector{}, newRand(1), []float64{1}, []float64{0}))
+	add("zerovalue", "zero SVTSession", func() error { var s SVTSession; _, err := s.Test(1); return err })
+	add("zerovalue", "zero SVTConfig", func() error { _, err := NewSparseVector(SVTConfig{}); return err })
+	add("nil", "Release nil rand", release(good, nil, []float64{1}, []float64{0}))
+	add("nil", "Release nil SparseVector", release(nil, newRand(1), []float64{1}, []float64{0}))
+	add("nan", "Test NaN query", test(good, newRand(1), nan))
+	add("nan", "Test NaN query (bounded)", test(bounded, newRand(1), nan))
+	add("inf", "Test +Inf query (unbounded)", test(good, newRand(1), inf))
+	add("inf", "Test -Inf query (unbounded)", test(good, newRand(1), -inf))
+	add("nan", "Release NaN query", release(good, newRand(1), []float64{1, nan}, []float64{0, 0}))
+	add("inf", "Release Inf query", release(good, newRand(1), []float64{inf}, []float64{0}))
+	add("empty", "Release no queries", release(good, newRand(1), nil, nil))
+	add("empty", "Release empty dst", release(good, newRand(1), []float64{1}, nil))
+	add("mismatched", "Release dst length", release(good, newRand(1), []float64{1, 2}, []float64{0}))
+	return cases
+}
+
+func svtCat(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "nan"
+	case math.IsInf(v, 0):
+		return "inf"
+	case v <= 0:
+		return "nonpositive"
+	case v < minNormal:
+		return "subnormal"
+	}
+	return "huge"
+}
+
+// TestSVTBadInput runs every bad-input case of the sparse vector: none may
+// panic, each must return an error wrapping ErrInvalidParameter. The
+// per-category counts are logged.
+func TestSVTBadInput(t *testing.T) {
+	counts := map[string]int{}
+	panics := 0
+	for _, c := range svtCases() {
+		counts[c.cat]++
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					panics++
+					t.Errorf("%s/%s: panic %v", c.cat, c.name, p)
+				}
+			}()
+			err := c.call()
+			if !errors.Is(err, ErrInvalidParameter) {
+				t.Errorf("%s/%s: err = %v, want one wrapping ErrInvalidParameter", c.cat, c.name, err)
+			}
+		}()
+	}
+	cats := make([]string, 0, len(counts))
+	total := 0
+	for k, n := range counts {
+		cats = append(cats, k)
+		total += n
+	}
+	sort.Strings(cats)
+	for _, k := range cats {
+		t.Logf("%-12s %3d cases", k, counts[k])
+	}
+	t.Logf("%-12s %3d cases, %d panics", "total", total, panics)
+}
+
+// TestSVTBudgetAlwaysFinite sweeps every constructor over extreme
+// sensitivities, scales, budgets and c: each either returns an error or a
+// session budget that is a positive normal finite number, and never a noise
+// scale above SVTMaxMagnitude.
+func TestSVTBudgetAlwaysFinite(t *testing.T) {
+	vals := []float64{math.NaN(), math.Inf(-1), -1, 0, 5e-324, 1e-310, 0x1p-1022, 1e-300, 1e-10, 1, 1e10, 1e300, 1e308, math.Inf(1)}
+	cs := []int{-1, 0, 1, 7, 1 << 40, math.MaxInt}
+	check := func(name string, v *SparseVector, err error) {
+		t.Helper()
+		if err != nil {
+			return
+		}
+		e := v.Budget().Epsilon
+		cfg := v.Config()
+		if !(e >= minNormal) || math.IsInf(e, 0) || !(cfg.ThresholdScale <= SVTMaxMagnitude) || !(cfg.QueryScale <= SVTMaxMagnitude) {
+			t.Fatalf("%s: accepted with budget %v, scales %v %v", name, e, cfg.ThresholdScale, cfg.QueryScale)
+		}
+	}
+	accepted := 0
+	for _, d := range vals {
+		for _, b1 := range vals {
+			for _, b2 := range []float64{1e-300, 1, 1e300} {
+				for _, c := range cs {
+					for _, rs := range []bool{false, true} {
+						v, err := NewSparseVector(SVTConfig{Sensitivity: d, ThresholdScale: b1, QueryScale: b2, MaxAbove: c, Resample: rs})
+						check(fmt.Sprintf("config Δ=%v b1=%v b2=%v c=%d", d, b1, b2, c), v, err)
+						if err == nil {
+							accepted++
+						}
+					}
+				}
+			}
+			v, err := NewAboveThreshold(0, d, b1)
+			check(fmt.Sprintf("AboveThreshold Δ=%v ε=%v", d, b1), v, err)
+			for _, c := range cs {
+				v, err := NewSparse(0, d, b1, c)
+				check(fmt.Sprintf("Sparse Δ=%v ε=%v c=%d", d, b1, c), v, err)
+				for _, rs := range []bool{false, true} {
+					b, err := ABCDPScale(b1, d, c, rs)
+					if err == nil && (!(b >= minNormal) || !(2*b <= SVTMaxMagnitude)) {
+						t.Fatalf("ABCDPScale(%v, %v, %d) = %v", b1, d, c, b)
+					}
+				}
+			}
+		}
+	}
+	if accepted == 0 {
+		t.Fatal("sweep accepted nothing")
+	}
+	t.Logf("%d valid configurations accepted, all with finite budgets", accepted)
+}
+
+// TestSVTClampedQueries checks the query bounds: a bounded configuration's
+// sensitivity is the range width (or a smaller declared one), queries
+// outside the range behave like the range ends, and ±Inf is clamped.
+func TestSVTClampedQueries(t *testing.T) {
+	v, err := NewSparseVector(SVTConfig{Threshold: 0.5, ThresholdScale: 1e-9, QueryScale: 2e-9, MaxAbove: 1, Lower: 0, Upper: 1, Below: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Config().Sensitivity != 1 || math.Abs(v.Budget().Epsilon-(1/1e-9+2/2e-9)) > 1e-6*v.Budget().Epsilon {
+		t.Fatalf("sensitivity %v budget %v", v.Config().Sensitivity, v.Budget())
+	}
+	small, _ := NewSparseVector(SVTConfig{Sensitivity: 0.25, ThresholdScale: 1, QueryScale: 2, MaxAbove: 1, Lower: 0, Upper: 1})
+	big, _ := NewSparseVector(SVTConfig{Sensitivity: 7, ThresholdScale: 1, QueryScale: 2, MaxAbove: 1, Lower: 0, Upper: 1})
+	if small.Config().Sensitivity != 0.25 || big.Config().Sensitivity != 1 {
+		t.Fatalf("declared sensitivity handling: %v %v", small.Config().Sensitivity, big.Config().Sensitivity)
+	}
+	for _, q := range []struct {
+		q    float64
+		want bool
+	}{{-1e6, true}, {math.Inf(-1), true}, {0.2, true}, {0.8, false}, {1e6, false}, {math.Inf(1), false}} {
+		got, err := v.Start(newRand(4)).Test(q.q)
+		if err != nil || got != q.want {
+			t.Errorf("query %v: %v, %v; want %v", q.q, got, err, q.want)
+		}
+	}
+}
+
+// TestSVTClampAudit is a privacy audit of the query bounds at extreme
+// queries. With bounds [0, 1] (so Δ = 1) and ε = 1, every pair of single
+// queries is a neighbouring pair; the probability of ⊤ at q = −1e6 and at
+// q = 1e6 (and at 1 vs 0) must stay within a factor e^ε. The unbounded
+// configuration declaring the same Δ = 1 is the deliberately mis-calibrated
+// control and must be caught. Each probability is estimated from 40000
+// sessions; an outcome fails when the lower 1−1e-6 Clopper–Pearson bound of
+// one probability exceeds e^ε times the upper bound of the other (8
+// comparisons for the sound configuration: family-wise false alarm < 1e-5).
+func TestSVTClampAudit(t *testing.T) {
+	const n = 40000
+	eps := 1.0
+	mk := func(bounded bool) *SparseVector {
+		cfg := SVTConfig{Threshold: 0.5, Sensitivity: 1, ThresholdScale: 2 / eps, QueryScale: 4 / eps, MaxAbove: 1, Below: true}
+		if bounded {
+			cfg.Lower, cfg.Upper = 0, 1
+		}
+		v, err := NewSparseVector(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(v.Budget().Epsilon-eps) > 1e-12 {
+			t.Fatalf("budget %v", v.Budget())
+		}
+		return v
+	}
+	count := func(v *SparseVector, q float64, seed uint64) int64 {
+		r := newRand(seed)
+		var s SVTSession
+		var k int64
+		for i := 0; i < n; i++ {
+			v.StartInto(r, &s)
+			if ok, err := s.Test(q); err != nil {
+				t.Fatal(err)
+			} else if ok {
+				k++
+			}
+		}
+		return k
+	}
+	violated := func(v *SparseVector, qa, qb float64) (bool, float64) {
+		ka, kb := count(v, qa, 71), count(v, qb, 72)
+		bad := false
+		worst := 0.0
+		for _, pair := range [][2]int64{{ka, kb}, {kb, ka}, {n - ka, n - kb}, {n - kb, n - ka}} {
+			lo, _ := clopperPearson(pair[0], n, 1e-6)
+			_, hi := clopperPearson(pair[1], n, 1e-6)
+			if lo > math.Exp(eps)*hi {
+				bad = true
+			}
+			if pair[0] > 0 && pair[1] > 0 {
+				worst = math.Max(worst, math.Log(float64(pair[0])/float64(pair[1])))
+			}
+		}
+		return bad, worst
+	}
+	for _, pair := range [][2]float64{{-1e6, 1e6}, {0, 1}} {
+		bad, worst := violated(mk(true), pair[0], pair[1])
+		t.Logf("bounded [0, 1], queries %v vs %v: largest empirical log ratio %.3f (ε = %v)", pair[0], pair[1], worst, eps)
+		if bad {
+			t.Errorf("bounded SVT: queries %v and %v distinguishable beyond e^ε", pair[0], pair[1])
+		}
+	}
+	bad, worst := violated(mk(false), -1e6, 1e6)
+	t.Logf("unbounded control, queries -1e6 vs 1e6: largest finite empirical log ratio %.3f, violation detected %v", worst, bad)
+	if !bad {
+		t.Error("the audit did not catch the unbounded configuration")
+	}
+}
+
+// TestSVTSessionOutputsOnlyAnswers checks that Release reports nothing but
+// the answers: a fixed seed gives the same dst for queries that differ but
+// fall on the same side of the noisy comparisons, so no unnoised query value
+// leaks through the output.
+func TestSVTSessionOutputsOnlyAnswers(t *testing.T) {
+	v, _ := NewSparseVector(SVTConfig{Threshold: 0, Sensitivity: 1, ThresholdScale: 1e-9, QueryScale: 2e-9, MaxAbove: 2})
+	a := make([]float64, 4)
+	b := make([]float64, 4)
+	if err := v.Release(newRand(5), []float64{-3, 2, -7, 9}, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Release(newRand(5), []float64{-30, 20, -70, 90}, b); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(a, b) || !slices.Equal(a, []float64{0, 1, 0, 1}) {
+		t.Fatalf("outputs %v and %v", a, b)
 	}
 }
