@@ -180,7 +180,9 @@ func svtCases() []svtCase {
 	add("subnormal", "query range subnormal", with(func(c *SVTConfig) { c.Lower, c.Upper = 0, sub }))
 	// Budgets that would overflow or underflow.
 	add("huge", "ε overflows (Δ/b1 = 1e300/1e-300)", with(func(c *SVTConfig) { c.Sensitivity, c.ThresholdScale = 1e300, 1e-300 }))
-	add("huge", "ε overflows (c = MaxInt)", with(func(c *SVTConfig) { c.Sensitivity, c.ThresholdScale, c.QueryScale, c.MaxAbove = 1e300, 1e-10, 1e-10, math.MaxInt }))
+	add("huge", "ε overflows (c = MaxInt)", with(func(c *SVTConfig) {
+		c.Sensitivity, c.ThresholdScale, c.QueryScale, c.MaxAbove = 1e300, 1e-10, 1e-10, math.MaxInt
+	}))
 	add("subnormal", "ε underflows (Δ/b = 1e-300/1e300)", with(func(c *SVTConfig) {
 		c.Sensitivity, c.ThresholdScale, c.QueryScale = 1e-300, 1e300, 1e300
 	}))
