@@ -11,7 +11,7 @@ import (
 
 func readDiagCases(t *testing.T) (map[string][][]float64, map[string][]float64) {
 	t.Helper()
-	f, err := os.Open("testdata/diag_chains.csv")
+	f, err := os.Open("../internal/diag/testdata/diag_chains.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func readDiagCases(t *testing.T) (map[string][][]float64, map[string][]float64) 
 		}
 		cases[r[0]][c] = append(cases[r[0]][c], v)
 	}
-	g, err := os.Open("testdata/diag_reference.csv")
+	g, err := os.Open("../internal/diag/testdata/diag_reference.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func readDiagCases(t *testing.T) (map[string][][]float64, map[string][]float64) 
 
 // TestDiagnosticsReference compares R̂ (rank-normalised and basic), bulk
 // and tail ESS, mean ESS and MCSE with the independent pure-Python
-// implementation of Vehtari et al. (2021) in testdata/gen_diagnostics.py
+// implementation of Vehtari et al. (2021) in internal/diag/testdata/gen_diagnostics.py
 // on its committed reference chains (AR(1), heavy-tailed, tied, stuck,
 // antithetic, single chain with odd and even lengths).
 func TestDiagnosticsReference(t *testing.T) {

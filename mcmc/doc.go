@@ -23,7 +23,8 @@
 // and ArviZ; Autocorrelation gives sample autocorrelations and Summarize
 // collects them with posterior quantiles. Degenerate input (no chains, too
 // few draws, non-finite or constant draws) yields NaN and an error wrapping
-// ErrDegenerate that states the reason. testdata/gen_diagnostics.py is an
+// ErrDegenerate that states the reason. The diagnostics are shared with
+// privinfer.Draws; internal/diag/testdata/gen_diagnostics.py is an
 // independent pure-Python implementation of the published formulas whose
 // values on committed reference chains the tests reproduce.
 //

@@ -8,8 +8,9 @@ Python (no numpy), independently of the Go code: autocovariances by direct
 summation (the Go code uses an FFT), ranks by sorting, normal quantiles from
 statistics.NormalDist.
 
-Writes diag_chains.csv (case,chain,iter,value) and diag_reference.csv
-(case,rhat,rhat_basic,ess_bulk,ess_tail,ess_mean,mcse_mean).
+Writes diag_chains.csv (case,chain,iter,value), diag_reference.csv
+(case,rhat,rhat_basic,ess_bulk,ess_tail,ess_mean,mcse_mean) and
+diag_mcse_sd.csv (case,mcse_sd; ArviZ's delta-method formula).
 Run: python3 gen_diagnostics.py   (deterministic: fixed seeds)
 """
 import math
@@ -154,6 +155,19 @@ def mcse_mean(chains):
     return math.sqrt(var(pooled) / ess_mean(chains))
 
 
+def mcse_sd(chains):
+    """ArviZ's mcse_sd: the delta-method standard error of the pooled sd, with
+    the ESS of the squared centred draws on split chains (no rank normalisation)."""
+    pooled = [v for c in chains for v in c]
+    mu = mean(pooled)
+    c2 = [[(v - mu) ** 2 for v in c] for c in chains]
+    e = ess_mean(c2)
+    flat = [v for c in c2 for v in c]
+    evar = mean(flat)
+    varvar = (mean([v * v for v in flat]) - evar ** 2) / e
+    return math.sqrt(varvar / evar / 4)
+
+
 def ar1(rng, n, phi, innov, start=0.0, shift=0.0):
     x, out = start, []
     for _ in range(n):
@@ -190,6 +204,10 @@ def main():
             vals = [rhat(chains), rhat_basic(split(chains)), ess_bulk(chains), ess_tail(chains),
                     ess_mean(chains), mcse_mean(chains)]
             f.write(name + "," + ",".join("%r" % v for v in vals) + "\n")
+    with open("diag_mcse_sd.csv", "w") as f:
+        f.write("case,mcse_sd\n")
+        for name, chains in cs.items():
+            f.write("%s,%r\n" % (name, mcse_sd(chains)))
 
 
 if __name__ == "__main__":
