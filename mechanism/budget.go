@@ -163,13 +163,27 @@ func IndividualizedLaplace(sens, weights []float64, epsilon float64) (*Laplace, 
 	return NewLaplaceScales(scales, Budget{Epsilon: epsilon})
 }
 
-// Accountant tracks the privacy budget spent on one data set under basic
-// sequential composition and refuses any spend that would exceed its
-// total. It is safe for concurrent use.
+// Accountant tracks the privacy budget spent on one data set and refuses
+// any spend that would exceed its total. It is safe for concurrent use.
+//
+// (ε, δ) spends (Spend, Release) compose sequentially: (Σε_j, Σδ_j).
+// zCDP spends (SpendRho, ReleaseZCDP) compose by adding ρ (see zcdp.go).
+// When both kinds are present the guarantee (Guarantee) is the better of
+//
+//   - sequential composition of the (ε, δ) part with the zCDP part
+//     converted at the δ that is left: (Σε_j + ε(ρ, δ_T − Σδ_j), δ_T);
+//   - if every (ε, δ) spend is pure, all of it as zCDP (ε-DP is
+//     ε²/2-zCDP): (ε(ρ + Σε_j²/2, δ_T), δ_T),
+//
+// with ε(ρ, δ) the tight conversion ZCDPEpsilon. zCDP spends need a total
+// with δ > 0. Without zCDP spends the guarantee is plain sequential
+// composition, as before.
 type Accountant struct {
-	mu    sync.Mutex
-	total Budget
-	spent Budget
+	mu     sync.Mutex
+	total  Budget
+	spent  Budget
+	rho    float64 // Σρ of zCDP spends
+	pureSq float64 // Σε² of pure (δ = 0) spends
 }
 
 // NewAccountant returns an Accountant with the given total budget.
@@ -190,14 +204,63 @@ func (a *Accountant) Spent() Budget {
 	return a.spent
 }
 
-// Remaining returns the budget left (never negative).
+// Remaining returns the budget left (never negative): the total minus
+// Guarantee.
 func (a *Accountant) Remaining() Budget {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	g := a.guarantee(a.spent, a.pureSq, a.rho)
 	return Budget{
-		Epsilon: math.Max(0, a.total.Epsilon-a.spent.Epsilon),
+		Epsilon: math.Max(0, a.total.Epsilon-g.Epsilon),
 		Delta:   math.Max(0, a.total.Delta-a.spent.Delta),
 	}
+}
+
+// Rho returns the sum of the zCDP spends.
+func (a *Accountant) Rho() float64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.rho
+}
+
+// Guarantee returns the (ε, δ) guarantee of everything spent so far (see
+// the type comment); with no zCDP spend it equals Spent.
+func (a *Accountant) Guarantee() Budget {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.guarantee(a.spent, a.pureSq, a.rho)
+}
+
+// guarantee composes an (ε, δ) part with a zCDP part ρ. It returns
+// ε = +Inf when the zCDP part has no δ left to convert at.
+func (a *Accountant) guarantee(spent Budget, pureSq, rho float64) Budget {
+	if rho == 0 {
+		return spent
+	}
+	out := Budget{Epsilon: math.Inf(1), Delta: a.total.Delta}
+	if dz := a.total.Delta - spent.Delta; dz > 0 {
+		if e, err := ZCDPEpsilon(rho, dz); err == nil {
+			out.Epsilon = spent.Epsilon + e
+		}
+	}
+	if spent.Delta == 0 && a.total.Delta > 0 {
+		if e, err := ZCDPEpsilon(rho+pureSq/2, a.total.Delta); err == nil && e < out.Epsilon {
+			out.Epsilon = e
+		}
+	}
+	return out
+}
+
+// admit checks a prospective state against the total.
+func (a *Accountant) admit(spent Budget, pureSq, rho float64, what string) error {
+	if spent.Delta > a.total.Delta*(1+budgetTol) {
+		return fmt.Errorf("mechanism: spending %s would bring δ to %g, total is %g: %w", what, spent.Delta, a.total.Delta, ErrBudgetExceeded)
+	}
+	g := a.guarantee(spent, pureSq, rho)
+	if g.Epsilon > a.total.Epsilon*(1+budgetTol) {
+		return fmt.Errorf("mechanism: spending %s would bring ε to %g, total is %g: %w", what, g.Epsilon, a.total.Epsilon, ErrBudgetExceeded)
+	}
+	return nil
 }
 
 // Spend records a release with budget b. It returns an error wrapping
@@ -210,15 +273,56 @@ func (a *Accountant) Spend(b Budget) error {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	e := a.spent.Epsilon + b.Epsilon
-	d := a.spent.Delta + b.Delta
-	if e > a.total.Epsilon*(1+budgetTol) {
-		return fmt.Errorf("mechanism: spending ε=%g would bring ε to %g, total is %g: %w", b.Epsilon, e, a.total.Epsilon, ErrBudgetExceeded)
+	spent := Budget{Epsilon: a.spent.Epsilon + b.Epsilon, Delta: a.spent.Delta + b.Delta}
+	sq := a.pureSq
+	if b.Delta == 0 {
+		sq += b.Epsilon * b.Epsilon
 	}
-	if d > a.total.Delta*(1+budgetTol) {
-		return fmt.Errorf("mechanism: spending δ=%g would bring δ to %g, total is %g: %w", b.Delta, d, a.total.Delta, ErrBudgetExceeded)
+	if err := a.admit(spent, sq, a.rho, fmt.Sprint(b)); err != nil {
+		return err
 	}
-	a.spent = Budget{Epsilon: e, Delta: d}
+	a.spent, a.pureSq = spent, sq
+	return nil
+}
+
+// SpendRho records a ρ-zCDP release. It returns an error wrapping
+// ErrBudgetExceeded, and records nothing, if the composed guarantee would
+// exceed the total (always so for a total with δ = 0, at which zCDP
+// implies no finite ε); an error wrapping ErrInvalidParameter unless
+// rho is finite and > 0.
+func (a *Accountant) SpendRho(rho float64) error {
+	if err := checkRho(rho); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if err := a.admit(a.spent, a.pureSq, a.rho+rho, fmt.Sprintf("ρ=%g", rho)); err != nil {
+		return err
+	}
+	a.rho += rho
+	return nil
+}
+
+// ZCDPMechanism is a mechanism with a zero-concentrated DP guarantee:
+// Rho returns its ρ.
+type ZCDPMechanism interface {
+	Mechanism
+	Rho() float64
+}
+
+// ReleaseZCDP charges m.Rho() as a zCDP spend and then releases s through
+// m into dst, refunding the charge if the release fails validation.
+func (a *Accountant) ReleaseZCDP(m ZCDPMechanism, r *rand.Rand, s, dst []float64) error {
+	rho := m.Rho()
+	if err := a.SpendRho(rho); err != nil {
+		return err
+	}
+	if err := m.Release(r, s, dst); err != nil {
+		a.mu.Lock()
+		a.rho = math.Max(0, a.rho-rho)
+		a.mu.Unlock()
+		return err
+	}
 	return nil
 }
 
@@ -229,6 +333,9 @@ func (a *Accountant) refund(b Budget) {
 	defer a.mu.Unlock()
 	a.spent.Epsilon = math.Max(0, a.spent.Epsilon-b.Epsilon)
 	a.spent.Delta = math.Max(0, a.spent.Delta-b.Delta)
+	if b.Delta == 0 {
+		a.pureSq = math.Max(0, a.pureSq-b.Epsilon*b.Epsilon)
+	}
 }
 
 // Release charges m.Budget() and then releases s through m into dst. If

@@ -1,0 +1,27 @@
+package mechanism
+
+import "math/rand/v2"
+
+// SampleDiscreteLaplace draws an integer Z with P(Z = z) ∝ exp(−|z|·den/num),
+// the discrete Laplace law of scale t = num/den, exactly: it uses integer
+// uniforms from r only (Canonne, Kamath & Steinke 2020, Alg. 2). It is the
+// sampler behind SecureLaplace, exported for releases that build their own
+// lattice (the curator's aggregations). num and den must be positive; it
+// panics otherwise (a programmer error: callers derive them from validated
+// parameters).
+func SampleDiscreteLaplace(r *rand.Rand, num, den uint64) int64 {
+	if num == 0 || den == 0 {
+		panic("mechanism: SampleDiscreteLaplace needs num, den > 0")
+	}
+	return sampleDiscreteLaplace(r, num, den)
+}
+
+// BernoulliExpNeg returns true with probability exp(−num/den) exactly,
+// using integer uniforms from r only (Canonne, Kamath & Steinke 2020,
+// Alg. 1). den must be positive; it panics otherwise (a programmer error).
+func BernoulliExpNeg(r *rand.Rand, num, den uint64) bool {
+	if den == 0 {
+		panic("mechanism: BernoulliExpNeg needs den > 0")
+	}
+	return bernoulliExpNeg(r, num, den)
+}
