@@ -71,8 +71,8 @@ var (
 	// negative variances, mismatched lengths).
 	ErrInput = errors.New("combine: invalid input")
 	// ErrTooFewSets reports a rule that needs the between-set variance
-	// called with m < 2 sets.
-	ErrTooFewSets = errors.New("combine: rule needs at least 2 sets")
+	// called with m < 2 sets. It wraps ErrInput.
+	ErrTooFewSets = error(&kindError{msg: "combine: rule needs at least 2 sets", kind: ErrInput})
 	// ErrNegativeVariance reports an interval requested from a negative
 	// (unadjusted fully-synthetic) total variance.
 	ErrNegativeVariance = errors.New("combine: total variance is negative")
@@ -325,3 +325,13 @@ func meanVar(x []float64) (mean, v float64) {
 	}
 	return mean, v / float64(len(x)-1)
 }
+
+// kindError is a sentinel error of its own message that also matches the
+// package's invalid-argument sentinel under errors.Is.
+type kindError struct {
+	msg  string
+	kind error
+}
+
+func (e *kindError) Error() string { return e.msg }
+func (e *kindError) Unwrap() error { return e.kind }

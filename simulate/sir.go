@@ -8,11 +8,6 @@ import (
 	"slices"
 )
 
-// ErrInvalidTheta is wrapped by the errors simulators return for a
-// parameter vector of the wrong length, with NaN or infinite entries, or
-// outside the model's parameter space.
-var ErrInvalidTheta = errors.New("simulate: invalid parameter vector")
-
 // SIRParam selects how an SIR simulator reads θ.
 type SIRParam int
 
