@@ -341,8 +341,7 @@ func (co Corner) Draw() (*Canvas, error) {
 			}
 			cornerFrame(c, x, y, i == d-1, j == 0)
 			for s, set := range co.Sets {
-				step := max(1, len(set.Rows)/maxPts)
-				for r := 0; r < len(set.Rows); r += step {
+				for _, r := range scatterRows(set, maxPts) {
 					vx, vy := set.Rows[r][j], set.Rows[r][i]
 					if vx < x.lo || vx > x.hi || vy < y.lo || vy > y.hi {
 						continue // outside the panel's range
@@ -559,6 +558,55 @@ func histogram(set Sample, k int, lo, hi float64, bins int) []float64 {
 		}
 	}
 	return h
+}
+
+// scatterRows returns the rows of set to draw in a scatter panel: every
+// len(Rows)/maxPts-th row of an unweighted sample, and for a weighted
+// sample maxPts rows chosen by deterministic systematic resampling (the
+// points (k + ½)/maxPts of the cumulative normalised weights), so that
+// the density of points follows the weights. Rows with non-finite or
+// non-positive weight are never chosen.
+func scatterRows(set Sample, maxPts int) []int {
+	n := len(set.Rows)
+	if set.Weights == nil {
+		step := max(1, n/maxPts)
+		idx := make([]int, 0, n/step+1)
+		for r := 0; r < n; r += step {
+			idx = append(idx, r)
+		}
+		return idx
+	}
+	total := 0.0
+	for _, w := range set.Weights {
+		if w > 0 && finite(w) {
+			total += w
+		}
+	}
+	if !(total > 0) || !finite(total) {
+		return nil
+	}
+	idx := make([]int, 0, maxPts)
+	cum, r := 0.0, 0
+	for k := range maxPts {
+		pos := (float64(k) + 0.5) / float64(maxPts)
+		for r < n {
+			w := set.Weights[r]
+			if !(w > 0) || !finite(w) {
+				r++
+				continue
+			}
+			if cum+w/total > pos {
+				break
+			}
+			cum += w / total
+			r++
+		}
+		if r >= n {
+			break
+		}
+		idx = append(idx, r)
+	}
+	return idx
 }
 
 func setLegend(sets []Sample) (names, cols []string) {
