@@ -21,11 +21,27 @@ type ABCDPConfig struct {
 	Resample bool
 	// Sensitivity is Δρ, the largest change of ρ(Y*, Y) when one record of
 	// the confidential data set Y* changes (mechanism.MMDSensitivity gives
-	// 2√B_k/N for MMD). Zero with Clip > 0 means Δρ = Clip, which holds for
-	// any non-negative distance clipped to [0, Clip].
+	// 2√B_k/N for the biased MMD). It is the caller's claim about the
+	// distance; with Clip > 0 the library guarantees a sensitivity of at most
+	// Clip whatever the distance does (see Clip), and zero means Δρ = Clip.
 	Sensitivity float64
-	// Clip, if > 0, replaces every distance by min(ρ, Clip) before it is
-	// privatized (ABCDP §4; needed when ρ has no bounded sensitivity).
+	// Clip, if > 0, replaces every distance ρ by min(max(ρ, 0), Clip) before
+	// it is privatized (ABCDP §4; needed when ρ has no bounded sensitivity,
+	// such as the weighted ℓ2 distance of §6.3 or the unbiased MMD², which
+	// can be negative).
+	//
+	// Thm. 4.1 needs sup |ρ(Y*, Y) − ρ(Y*', Y)| ≤ Δρ over neighbouring Y*,
+	// Y*'. Clamping to an interval [l, u] bounds that difference by u − l for
+	// any ρ whatsoever, so the guarantee holds by construction. Distances are
+	// non-negative (the unbiased MMD² estimates MMD² ≥ 0), so the interval is
+	// [0, Clip] and Δρ = Clip; the symmetric [−Clip, Clip] would double Δρ,
+	// and with it the noise scale b, and the paper's one-sided min(ρ, C)
+	// leaves the sensitivity unbounded for a distance that can be negative.
+	// Because clamping is 1-Lipschitz, a declared Sensitivity smaller than
+	// Clip still bounds the clamped distance, and the calibration uses
+	// min(Sensitivity, Clip). Without a clip, negative distances are still
+	// raised to 0 (which cannot increase any sensitivity) and infinite ones
+	// are errors.
 	Clip float64
 }
 
@@ -33,40 +49,51 @@ type ABCDPConfig struct {
 // and the sparse vector mechanism (threshold noise Lap(b), distance noise
 // Lap(2b), "below" decisions, halting after c acceptances) that answers
 // "ρ_t ≤ ε_abc?" for a stream of distances. It is immutable and safe for
-// concurrent use with separate generators.
+// concurrent use with separate generators. The zero value is not usable
+// (its methods return errors): use NewABCDP.
 type ABCDP struct {
-	cfg  ABCDPConfig
-	sens float64
-	b    float64
-	svt  *mechanism.SparseVector
+	cfg    ABCDPConfig
+	sens   float64
+	b      float64
+	lo, hi float64 // the clamp applied to every distance
+	svt    *mechanism.SparseVector
 }
 
 // NewABCDP validates cfg and calibrates the noise: b = 2cΔρ/ε_total with
 // RESAMPLE, (c+1)Δρ/ε_total without (Thm. 4.1, computed by
-// mechanism.ABCDPScale).
+// mechanism.ABCDPScale). Every error wraps ErrInvalidInput and names the
+// field at fault; a configuration whose noise scale or budget would not be
+// a normal finite number (extreme ε_total, Δρ, Clip or C) is refused.
 func NewABCDP(cfg ABCDPConfig) (*ABCDP, error) {
 	if !(cfg.EpsTotal > 0) || math.IsInf(cfg.EpsTotal, 0) {
-		return nil, invalidf("eps_total must be finite and > 0, got %v", cfg.EpsTotal)
+		return nil, invalidf("EpsTotal must be finite and > 0, got %v", cfg.EpsTotal)
 	}
 	if math.IsNaN(cfg.EpsABC) || math.IsInf(cfg.EpsABC, 0) {
-		return nil, invalidf("eps_abc must be finite, got %v", cfg.EpsABC)
+		return nil, invalidf("EpsABC must be finite, got %v", cfg.EpsABC)
 	}
 	if cfg.C < 1 {
-		return nil, invalidf("c must be >= 1, got %d", cfg.C)
+		return nil, invalidf("C must be >= 1, got %d", cfg.C)
 	}
-	if math.IsNaN(cfg.Clip) || cfg.Clip < 0 || math.IsInf(cfg.Clip, 0) {
-		return nil, invalidf("clip must be finite and >= 0, got %v", cfg.Clip)
+	if math.IsNaN(cfg.Clip) || cfg.Clip < 0 || math.IsInf(cfg.Clip, 0) || (cfg.Clip > 0 && cfg.Clip < minNormal) {
+		return nil, invalidf("Clip must be 0 or a finite normal number > 0, got %v", cfg.Clip)
+	}
+	if math.IsNaN(cfg.Sensitivity) || cfg.Sensitivity < 0 || math.IsInf(cfg.Sensitivity, 0) || (cfg.Sensitivity > 0 && cfg.Sensitivity < minNormal) {
+		return nil, invalidf("Sensitivity must be 0 (with Clip > 0) or a finite normal number > 0, got %v", cfg.Sensitivity)
 	}
 	sens := cfg.Sensitivity
-	if sens == 0 && cfg.Clip > 0 {
-		sens = cfg.Clip
+	hi := math.Inf(1)
+	if cfg.Clip > 0 {
+		hi = cfg.Clip
+		if sens == 0 || sens > cfg.Clip {
+			sens = cfg.Clip
+		}
 	}
-	if !(sens > 0) || math.IsInf(sens, 0) {
-		return nil, invalidf("distance sensitivity must be finite and > 0 (or 0 with clip > 0), got %v", cfg.Sensitivity)
+	if !(sens > 0) {
+		return nil, invalidf("Sensitivity must be > 0 unless Clip > 0 bounds it, got %v", cfg.Sensitivity)
 	}
 	b, err := mechanism.ABCDPScale(cfg.EpsTotal, sens, cfg.C, cfg.Resample)
 	if err != nil {
-		return nil, err
+		return nil, invalidf("EpsTotal %v, sensitivity %v and C %d: %w", cfg.EpsTotal, sens, cfg.C, err)
 	}
 	svt, err := mechanism.NewSparseVector(mechanism.SVTConfig{
 		Threshold: cfg.EpsABC, Sensitivity: sens,
@@ -74,58 +101,135 @@ func NewABCDP(cfg ABCDPConfig) (*ABCDP, error) {
 		MaxAbove: cfg.C, Resample: cfg.Resample, Below: true,
 	})
 	if err != nil {
-		return nil, err
+		return nil, invalidf("EpsABC %v: %w", cfg.EpsABC, err)
 	}
-	return &ABCDP{cfg: cfg, sens: sens, b: b, svt: svt}, nil
+	return &ABCDP{cfg: cfg, sens: sens, b: b, lo: 0, hi: hi, svt: svt}, nil
+}
+
+// minNormal is the smallest positive normal float64.
+const minNormal = 0x1p-1022
+
+// usable reports whether a was built by NewABCDP.
+func (a *ABCDP) usable() error {
+	if a == nil || a.svt == nil {
+		return invalidf("ABCDP is nil or was not built by NewABCDP")
+	}
+	return nil
 }
 
 // Scale returns the threshold noise scale b (the distance noise is 2b).
-func (a *ABCDP) Scale() float64 { return a.b }
+func (a *ABCDP) Scale() float64 {
+	if a == nil {
+		return 0
+	}
+	return a.b
+}
 
 // Sensitivity returns the Δρ used for calibration.
-func (a *ABCDP) Sensitivity() float64 { return a.sens }
+func (a *ABCDP) Sensitivity() float64 {
+	if a == nil {
+		return 0
+	}
+	return a.sens
+}
 
 // Budget returns the privacy loss of one run; it equals ε_total (up to
 // rounding) and is computed independently by the mechanism package from the
 // sparse vector's noise scales.
-func (a *ABCDP) Budget() mechanism.Budget { return a.svt.Budget() }
+func (a *ABCDP) Budget() mechanism.Budget {
+	if a == nil || a.svt == nil {
+		return mechanism.Budget{}
+	}
+	return a.svt.Budget()
+}
 
 // Config returns the configuration.
-func (a *ABCDP) Config() ABCDPConfig { return a.cfg }
+func (a *ABCDP) Config() ABCDPConfig {
+	if a == nil {
+		return ABCDPConfig{}
+	}
+	return a.cfg
+}
 
-// ABCDPResult is the released outcome of one ABCDP run.
+// ABCDPResult is the released outcome of one ABCDP run. Every field is
+// either the sparse vector's noisy answer sequence or derived from it
+// (Indicators, Accepted), or public (Dim, Theta: the prior draws, which
+// anyone can regenerate from the public seed). It holds no distance and no
+// other quantity computed from the confidential observation without noise.
 type ABCDPResult struct {
 	// Indicators holds τ̃_t ∈ {0, 1} for the distances examined, in order;
 	// it ends at the c-th acceptance (or at the end of the input).
 	Indicators []bool
 	// Accepted lists the indices t with τ̃_t = 1.
 	Accepted []int
+	// Dim is the length of θ, and Theta holds the T public prior draws θ_t
+	// back to back (length T·Dim). Run sets them; Select, whose caller
+	// already holds the public draws, leaves them empty.
+	Dim   int
+	Theta []float64
+}
+
+// At returns public draw t (a view, not a copy); it needs a result of Run.
+func (r *ABCDPResult) At(t int) []float64 { return r.Theta[t*r.Dim : (t+1)*r.Dim] }
+
+// AcceptedTheta returns the accepted draws θ_t, t in Accepted, back to back
+// (a copy); it needs a result of Run.
+func (r *ABCDPResult) AcceptedTheta() []float64 {
+	out := make([]float64, 0, len(r.Accepted)*r.Dim)
+	if r.Dim == 0 {
+		return out
+	}
+	for _, t := range r.Accepted {
+		out = append(out, r.At(t)...)
+	}
+	return out
 }
 
 // Select runs Algorithm 1 on the distances ρ_t = ρ(Y*, Y_t) of the public
 // sequence of pseudo-data sets (computed by the data owner from the
-// confidential Y*), drawing the noise from r. Only the result may be
-// released. A NaN or infinite distance is an error (clip unbounded
-// distances with Clip).
+// confidential Y*), drawing the noise from r. Each distance is first clamped
+// to [0, Clip] (to [0, ∞) without a clip; see ABCDPConfig.Clip). Only the
+// result may be released.
+//
+// A NaN distance, or an infinite one without a clip, is an error (clip
+// unbounded distances with Clip), as are a nil r and an empty input. The
+// inputs are checked before any noise is drawn. Errors are addressed to the
+// data owner, who holds the distances: they are not part of the release.
 func (a *ABCDP) Select(r *rand.Rand, distances []float64) (*ABCDPResult, error) {
+	if err := a.usable(); err != nil {
+		return nil, err
+	}
+	if r == nil {
+		return nil, invalidf("ABCDP needs a non-nil *rand.Rand for the privacy noise")
+	}
 	if len(distances) == 0 {
 		return nil, invalidf("ABCDP needs at least one distance")
 	}
 	for i, d := range distances {
-		if math.IsNaN(d) || (math.IsInf(d, 0) && a.cfg.Clip == 0) {
-			return nil, invalidf("distance %d is %v", i, d)
+		if math.IsNaN(d) {
+			return nil, invalidf("distance %d is NaN", i)
+		}
+		if math.IsInf(d, 0) && a.cfg.Clip == 0 {
+			return nil, invalidf("distance %d is infinite and ABCDPConfig.Clip is 0", i)
 		}
 	}
+	return a.selectClamped(r, distances, a.lo, a.hi)
+}
+
+// selectClamped is Select's loop with the clamp interval [lo, hi] as a
+// parameter (the privacy audit also runs it with a one-sided clamp).
+func (a *ABCDP) selectClamped(r *rand.Rand, distances []float64, lo, hi float64) (*ABCDPResult, error) {
 	var sess mechanism.SVTSession
 	a.svt.StartInto(r, &sess)
-	res := &ABCDPResult{Indicators: make([]bool, 0, len(distances))}
+	res := &ABCDPResult{
+		Indicators: make([]bool, 0, len(distances)),
+		Accepted:   make([]int, 0, min(a.cfg.C, len(distances))),
+	}
 	for t, d := range distances {
-		if a.cfg.Clip > 0 && d > a.cfg.Clip {
-			d = a.cfg.Clip
-		}
+		d = min(max(d, lo), hi)
 		ok, err := sess.Test(d)
 		if err != nil {
-			return nil, err
+			return nil, invalidf("distance %d: %w", t, err)
 		}
 		res.Indicators = append(res.Indicators, ok)
 		if ok {
@@ -138,46 +242,87 @@ func (a *ABCDP) Select(r *rand.Rand, distances []float64) (*ABCDPResult, error) 
 	return res, nil
 }
 
-// Run is the end-to-end ABCDP of the paper: it draws T public pairs
-// (θ_t, Y_t) from the prior and simulator (SimulatePrior with seed), computes
-// their distances to the confidential observation p.Observed, and selects
-// with Select using r for the privacy noise. It returns the public draws
-// and the private selection; the accepted θ_t are draws.At(t) for t in
-// result.Accepted.
-func (a *ABCDP) Run(ctx context.Context, p Problem, T int, seed uint64, r *rand.Rand) (*Draws, *ABCDPResult, error) {
+// Run is the end-to-end ABCDP of the paper, run by the data owner: it draws
+// T public pairs (θ_t, Y_t) from the prior and simulator (as SimulatePrior
+// with seed), computes their distances to the confidential observation
+// p.Observed, and selects with Select using r for the privacy noise. It
+// returns only what may be released: the selection and the public draws θ_t
+// (result.Theta; the accepted ones are result.AcceptedTheta()). The
+// distances never leave Run.
+//
+// A Problem whose distance is the unbiased MMD (which can be negative and
+// has no bounded sensitivity) needs Clip > 0.
+func (a *ABCDP) Run(ctx context.Context, p Problem, T int, seed uint64, r *rand.Rand) (*ABCDPResult, error) {
+	if err := a.usable(); err != nil {
+		return nil, err
+	}
+	if r == nil {
+		return nil, invalidf("ABCDP needs a non-nil *rand.Rand for the privacy noise")
+	}
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	if err := checkCount("T (number of public draws)", T, p.Prior.Dim(), p.Simulator.StatDim()); err != nil {
+		return nil, err
+	}
+	if m, ok := p.Distance.(*MMD); ok && m.Unbiased && a.cfg.Clip == 0 {
+		return nil, invalidf("the unbiased MMD has no bounded sensitivity: set ABCDPConfig.Clip > 0")
+	}
 	draws, err := SimulatePrior(ctx, p, T, seed)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	sel, err := a.Select(r, draws.Distance)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return draws, sel, nil
+	sel.Dim, sel.Theta = draws.Dim, draws.Theta
+	return sel, nil
 }
 
 // NoiseScale returns the Laplace scale b of ABCDP Thm. 4.1 for a total budget
-// ε_total, c acceptances and distance sensitivity Δρ.
+// ε_total, c acceptances and distance sensitivity Δρ. It returns an error
+// (wrapping ErrInvalidInput) when an argument, or b itself, is not a
+// positive normal finite number at most mechanism.SVTMaxMagnitude.
 func NoiseScale(epsTotal, sens float64, c int, resample bool) (float64, error) {
-	return mechanism.ABCDPScale(epsTotal, sens, c, resample)
+	b, err := mechanism.ABCDPScale(epsTotal, sens, c, resample)
+	if err != nil {
+		return 0, invalidf("noise scale: %w", err)
+	}
+	return b, nil
 }
 
 // TotalEpsilon is the inverse of NoiseScale: the ε_total that noise scale b
-// buys, (c+1)Δρ/b without RESAMPLE and 2cΔρ/b with it.
+// buys, (c+1)Δρ/b without RESAMPLE and 2cΔρ/b with it. b and Δρ must be
+// positive normal finite numbers at most mechanism.SVTMaxMagnitude, and the
+// result must be a positive normal finite number.
 func TotalEpsilon(b, sens float64, c int, resample bool) (float64, error) {
-	if !(b > 0) || math.IsInf(b, 0) {
-		return 0, invalidf("noise scale must be finite and > 0, got %v", b)
+	if err := checkScale("noise scale b", b); err != nil {
+		return 0, err
 	}
-	if !(sens > 0) || math.IsInf(sens, 0) {
-		return 0, invalidf("distance sensitivity must be finite and > 0, got %v", sens)
+	if err := checkScale("distance sensitivity", sens); err != nil {
+		return 0, err
 	}
 	if c < 1 {
 		return 0, invalidf("c must be >= 1, got %d", c)
 	}
+	eps := float64(c+1) * sens / b
 	if resample {
-		return 2 * float64(c) * sens / b, nil
+		eps = 2 * float64(c) * sens / b
 	}
-	return float64(c+1) * sens / b, nil
+	if !(eps >= minNormal) || math.IsInf(eps, 0) {
+		return 0, invalidf("ε_total for b = %v, Δρ = %v, c = %d is %v, not a positive normal finite number", b, sens, c, eps)
+	}
+	return eps, nil
+}
+
+// checkScale validates a positive normal finite number at most
+// mechanism.SVTMaxMagnitude.
+func checkScale(name string, v float64) error {
+	if !(v >= minNormal) || v > mechanism.SVTMaxMagnitude {
+		return invalidf("%s must be a positive normal finite number at most %g, got %v", name, mechanism.SVTMaxMagnitude, v)
+	}
+	return nil
 }
 
 // FlipProbability returns G_b(a) = (4e^{−a/(2b)} − e^{−a/b})/6, the
@@ -218,6 +363,10 @@ func FlipPDF(z, b float64) float64 {
 // public quantities and the distances, so a data owner can evaluate it
 // before spending budget. It returns NaN if c' = 0 or b ≤ 0.
 //
+// The bound is a deterministic function of the confidential distances:
+// it is for the data owner's planning and is not private. Publishing it
+// would release information about Y* that no budget accounts for.
+//
 // The theorem compares ABCDP with rejection ABC over the same T draws
 // without the early stop at c acceptances, i.e. the indicator sequence of
 // Select run with C ≥ T. Its proof bounds the error by (2K_T/c') times the
@@ -249,7 +398,8 @@ func ExpectedErrorBound(rho []float64, epsABC, b, kT float64) float64 {
 //	P(error ≤ a) ≥ 1 − (4K_T/(3ac')) Σ_t exp(−|ρ_t − ε_abc|/(2b)),
 //
 // clamped to [0, 1]. Arguments as in ExpectedErrorBound; NaN if c' = 0,
-// a ≤ 0 or b ≤ 0.
+// a ≤ 0 or b ≤ 0. Like ExpectedErrorBound it depends on the confidential
+// distances without noise and is for the data owner only.
 func TailBound(rho []float64, epsABC, b, kT, a float64) float64 {
 	cp := 0
 	sum := 0.0

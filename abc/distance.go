@@ -84,7 +84,7 @@ func NewWeightedL2(weights []float64) (*WeightedL2, error) {
 
 // Distance returns √(Σ w_i (x_i − y_i)²).
 func (d *WeightedL2) Distance(x, y []float64) float64 {
-	if len(x) != len(y) || len(x) != len(d.w) {
+	if d == nil || len(d.w) == 0 || len(x) != len(y) || len(x) != len(d.w) {
 		return math.NaN()
 	}
 	s := 0.0
@@ -95,21 +95,44 @@ func (d *WeightedL2) Distance(x, y []float64) float64 {
 	return math.Sqrt(s)
 }
 
-// Clipped wraps a distance and reports min(ρ, C): the clipping that gives an
-// unbounded distance the bounded range [0, C] (and hence sensitivity at most
-// C) that ABCDP needs (ABCDP §4, §6.3).
+// Clipped wraps a distance and reports min(max(ρ, 0), C): the two-sided
+// clipping that gives any distance the bounded range [0, C], and hence a
+// sensitivity of at most C, that ABCDP needs (ABCDP §4, §6.3). Clipping
+// from above only, as the paper writes it, is not enough for a distance that
+// can be negative (the unbiased MMD²): its sensitivity would stay unbounded.
+// ABCDPConfig.Clip applies the same clamp to the distances it is given; see
+// there for why the interval is [0, C] rather than [−C, C].
+//
+// A Clipped with a nil D, or a C that is not a finite number > 0, reports
+// NaN (an error wherever the package uses the distance); NewClipped
+// validates both.
 type Clipped struct {
 	D Distance
 	C float64
 }
 
-// Distance returns min(D.Distance(x, y), C); NaN stays NaN.
-func (c Clipped) Distance(x, y []float64) float64 {
-	v := c.D.Distance(x, y)
-	if v > c.C {
-		return c.C
+// NewClipped returns d clipped to [0, c]; c must be a finite normal number
+// > 0 and d non-nil.
+func NewClipped(d Distance, c float64) (Clipped, error) {
+	if isNil(d) {
+		return Clipped{}, invalidf("Clipped: distance is nil")
 	}
-	return v
+	if !(c >= minNormal) || math.IsInf(c, 0) {
+		return Clipped{}, invalidf("Clipped: C must be a finite normal number > 0, got %v", c)
+	}
+	return Clipped{D: d, C: c}, nil
+}
+
+// Distance returns min(max(D.Distance(x, y), 0), C); NaN stays NaN.
+func (c Clipped) Distance(x, y []float64) float64 {
+	if isNil(c.D) || !(c.C > 0) || math.IsInf(c.C, 0) {
+		return math.NaN()
+	}
+	v := c.D.Distance(x, y)
+	if math.IsNaN(v) {
+		return v
+	}
+	return min(max(v, 0), c.C)
 }
 
 // MMD is the maximum mean discrepancy between two sample sets of points in
@@ -136,15 +159,29 @@ type MMD struct {
 }
 
 // NewMMD returns the MMD distance for points of dimension dim ≥ 1 with
-// bandwidth ℓ > 0.
+// bandwidth ℓ > 0 (see checkBandwidth for its range).
 func NewMMD(dim int, bandwidth float64, unbiased bool) (*MMD, error) {
 	if dim < 1 {
 		return nil, invalidf("MMD point dimension must be >= 1, got %d", dim)
 	}
-	if !(bandwidth > 0) || math.IsInf(bandwidth, 0) {
-		return nil, invalidf("MMD bandwidth must be finite and > 0, got %v", bandwidth)
+	if err := checkBandwidth("MMD bandwidth", bandwidth); err != nil {
+		return nil, err
 	}
 	return &MMD{Dim: dim, Bandwidth: bandwidth, Unbiased: unbiased}, nil
+}
+
+// checkBandwidth validates a Gaussian-kernel bandwidth ℓ: finite, > 0 and
+// such that ℓ² is a normal finite float64 (about 1.5e-154 < ℓ < 1.3e154),
+// since the kernel divides by 2ℓ² (a subnormal or zero ℓ² turns k(x, x) into
+// 0/0 = NaN, an infinite one makes every kernel value 1).
+func checkBandwidth(name string, bw float64) error {
+	if math.IsNaN(bw) || math.IsInf(bw, 0) || !(bw > 0) {
+		return invalidf("%s must be finite and > 0, got %v", name, bw)
+	}
+	if sq := bw * bw; !(sq >= minNormal) || math.IsInf(sq, 0) {
+		return invalidf("%s must have a normal finite square (about 1.5e-154 to 1.3e154), got %v", name, bw)
+	}
+	return nil
 }
 
 // Distance returns the MMD estimate between the point sets x and y (see
@@ -164,9 +201,18 @@ func (m *MMD) Distance(x, y []float64) float64 {
 // MMD2 returns the squared-MMD estimate (biased or unbiased, as configured)
 // and honours ctx between blocks.
 func (m *MMD) MMD2(ctx context.Context, x, y []float64) (float64, error) {
+	if m == nil {
+		return 0, invalidf("MMD is nil")
+	}
 	d := m.Dim
-	if d < 1 || !(m.Bandwidth > 0) {
-		return 0, invalidf("MMD needs Dim >= 1 and Bandwidth > 0, got %d, %v", d, m.Bandwidth)
+	if d < 1 {
+		return 0, invalidf("MMD needs Dim >= 1, got %d", d)
+	}
+	if err := checkBandwidth("MMD bandwidth", m.Bandwidth); err != nil {
+		return 0, err
+	}
+	if ctx == nil {
+		ctx = context.Background()
 	}
 	if len(x) == 0 || len(y) == 0 || len(x)%d != 0 || len(y)%d != 0 {
 		return 0, invalidf("MMD point sets of length %d and %d are not non-empty multiples of %d", len(x), len(y), d)

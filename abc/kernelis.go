@@ -2,7 +2,6 @@ package abc
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -56,8 +55,9 @@ type KernelISConfig struct {
 	Progress func(*Population)
 }
 
-// ErrKernelIS is wrapped by KernelIS's input errors.
-var ErrKernelIS = errors.New("abc: invalid kernel importance-sampling input")
+// ErrKernelIS is wrapped by KernelIS's input errors; it wraps
+// ErrInvalidInput, the package's invalid-argument sentinel.
+var ErrKernelIS = fmt.Errorf("abc: invalid kernel importance-sampling input: %w", ErrInvalidInput)
 
 // KernelIS runs adaptive importance sampling for the exact posterior of a
 // KernelProblem and returns the last stage's weighted sample (Tolerance and
@@ -72,6 +72,9 @@ func KernelIS(ctx context.Context, p KernelProblem, cfg KernelISConfig) (*Popula
 	d, err := p.validate(&cfg)
 	if err != nil {
 		return nil, nil, err
+	}
+	if ctx == nil {
+		ctx = context.Background()
 	}
 	mean := append([]float64(nil), cfg.Mean...)
 	scale := append([]float64(nil), cfg.Cov...)
@@ -104,14 +107,21 @@ func KernelIS(ctx context.Context, p KernelProblem, cfg KernelISConfig) (*Popula
 
 func (p *KernelProblem) validate(cfg *KernelISConfig) (int, error) {
 	switch {
-	case p.Prior == nil:
+	case isNil(p.Prior):
 		return 0, fmt.Errorf("%w: Prior is nil", ErrKernelIS)
-	case p.Simulator == nil:
+	case isNil(p.Simulator):
 		return 0, fmt.Errorf("%w: Simulator is nil", ErrKernelIS)
-	case p.Mechanism == nil:
+	case isNil(p.Mechanism):
 		return 0, fmt.Errorf("%w: Mechanism is nil", ErrKernelIS)
+	case len(p.Observed) == 0:
+		return 0, fmt.Errorf("%w: Observed is empty", ErrKernelIS)
 	case len(p.Observed) != p.Simulator.StatDim():
 		return 0, fmt.Errorf("%w: Observed has length %d, the simulator's statistic %d", ErrKernelIS, len(p.Observed), p.Simulator.StatDim())
+	case p.Prior.Dim() < 1:
+		return 0, fmt.Errorf("%w: prior dimension must be >= 1, got %d", ErrKernelIS, p.Prior.Dim())
+	}
+	if pd, ok := paramDim(p.Simulator); ok && pd != p.Prior.Dim() {
+		return 0, fmt.Errorf("%w: prior dimension %d does not match the simulator's parameter dimension %d", ErrKernelIS, p.Prior.Dim(), pd)
 	}
 	for i, v := range p.Observed {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -128,6 +138,8 @@ func (p *KernelProblem) validate(cfg *KernelISConfig) (int, error) {
 	switch {
 	case cfg.Draws < 2:
 		return 0, fmt.Errorf("%w: Draws must be ≥ 2, got %d", ErrKernelIS, cfg.Draws)
+	case cfg.Draws > MaxElements || cfg.Draws > MaxElements/max(d, p.Simulator.StatDim()):
+		return 0, fmt.Errorf("%w: Draws = %d exceeds %d stored values", ErrKernelIS, cfg.Draws, MaxElements)
 	case cfg.Stages < 1:
 		return 0, fmt.Errorf("%w: Stages must be ≥ 1, got %d", ErrKernelIS, cfg.Stages)
 	case len(cfg.Mean) != d:
@@ -136,8 +148,8 @@ func (p *KernelProblem) validate(cfg *KernelISConfig) (int, error) {
 		return 0, fmt.Errorf("%w: Cov has length %d, want %d", ErrKernelIS, len(cfg.Cov), d*d)
 	case !(cfg.Inflate >= 1) || math.IsInf(cfg.Inflate, 0):
 		return 0, fmt.Errorf("%w: Inflate must be finite and ≥ 1, got %v", ErrKernelIS, cfg.Inflate)
-	case !(cfg.DF > 0) || math.IsInf(cfg.DF, 0):
-		return 0, fmt.Errorf("%w: DF must be finite and > 0, got %v", ErrKernelIS, cfg.DF)
+	case !(cfg.DF >= minNormal) || math.IsInf(cfg.DF, 0):
+		return 0, fmt.Errorf("%w: DF must be a finite normal number > 0, got %v", ErrKernelIS, cfg.DF)
 	}
 	for i, v := range append(append([]float64(nil), cfg.Mean...), cfg.Cov...) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {

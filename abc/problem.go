@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 
 	"github.com/privinfer/privinfer/internal/parallel"
@@ -28,24 +29,24 @@ type paramDimer interface{ ParamDim() int }
 
 // validate checks the problem; it is called by every algorithm.
 func (p *Problem) validate() error {
-	if p.Prior == nil {
-		return invalidf("prior is nil")
+	if isNil(p.Prior) {
+		return invalidf("Problem.Prior is nil")
 	}
-	if p.Simulator == nil {
-		return invalidf("simulator is nil")
+	if isNil(p.Simulator) {
+		return invalidf("Problem.Simulator is nil")
 	}
-	if p.Distance == nil {
-		return invalidf("distance is nil")
+	if isNil(p.Distance) {
+		return invalidf("Problem.Distance is nil")
 	}
 	if p.Prior.Dim() < 1 {
 		return invalidf("prior dimension must be >= 1, got %d", p.Prior.Dim())
 	}
 	if len(p.Observed) == 0 {
-		return invalidf("observed data is empty")
+		return invalidf("Problem.Observed is empty")
 	}
 	for i, v := range p.Observed {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return invalidf("observed[%d] is %v", i, v)
+			return invalidf("Problem.Observed[%d] is %v", i, v)
 		}
 	}
 	if sd := p.Simulator.StatDim(); sd != len(p.Observed) {
@@ -53,6 +54,44 @@ func (p *Problem) validate() error {
 	}
 	if pd, ok := paramDim(p.Simulator); ok && pd != p.Prior.Dim() {
 		return invalidf("prior dimension %d does not match the simulator's parameter dimension %d", p.Prior.Dim(), pd)
+	}
+	return nil
+}
+
+// isNil reports whether v is a nil interface or an interface holding a nil
+// pointer, map, slice, func or channel (a typed nil, whose methods would
+// dereference it).
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		return rv.IsNil()
+	}
+	return false
+}
+
+// MaxElements bounds the number of draws (particles, simulations kept in
+// memory) and the number of float64 values an algorithm allocates for them
+// (draws × max(parameter, statistic dimension)): 2^28, or 2 GiB of float64.
+// Larger requests are refused with an error instead of dying of memory
+// exhaustion.
+const MaxElements = 1 << 28
+
+// checkCount validates a number of draws n ≥ 1 that will be held in memory
+// with dims values each.
+func checkCount(name string, n int, dims ...int) error {
+	if n < 1 {
+		return invalidf("%s must be >= 1, got %d", name, n)
+	}
+	if n > MaxElements {
+		return invalidf("%s must be at most %d, got %d", name, MaxElements, n)
+	}
+	for _, d := range dims {
+		if d > 0 && n > MaxElements/d {
+			return invalidf("%s = %d with %d values each exceeds %d stored values", name, n, d, MaxElements)
+		}
 	}
 	return nil
 }
@@ -106,7 +145,14 @@ func (p *Problem) simulateDistance(r *rand.Rand, theta, buf []float64) (float64,
 	return d, nil
 }
 
-// Draws is a set of parameter draws with their distances.
+// Draws is a set of parameter draws with their distances to the observation.
+//
+// The distances are computed from Problem.Observed without noise. Rejection
+// and SMC-ABC infer from a public release (Observed is the output of a
+// mechanism, already private), so their distances are post-processing and
+// may be published. When Observed is confidential, as for the data owner
+// of ABCDP, Draws must not leave the data owner: the release is ABCDP's
+// selection (ABCDP.Run returns only that and the public θ draws).
 type Draws struct {
 	// Dim is the length of θ.
 	Dim int
@@ -124,14 +170,19 @@ func (d *Draws) At(i int) []float64 { return d.Theta[i*d.Dim : (i+1)*d.Dim] }
 
 // SimulatePrior draws n pairs θ_t ~ π and computes ρ(s_t, s_obs) on all
 // cores; draw t uses the stream parallel.Stream(seed, t). This is the public
-// (θ_t, ρ_t) sequence that ABCDP and rejection ABC select from. A simulator
-// error aborts the run and is returned (for the lowest failing t).
+// (θ_t, ρ_t) sequence that ABCDP and rejection ABC select from; with a
+// confidential observation the distances are confidential too (see Draws).
+// A simulator error aborts the run and is returned (for the lowest failing
+// t). A nil ctx means context.Background().
 func SimulatePrior(ctx context.Context, p Problem, n int, seed uint64) (*Draws, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	if n < 1 {
-		return nil, invalidf("number of simulations must be >= 1, got %d", n)
+	if err := checkCount("number of simulations n", n, p.Prior.Dim(), p.Simulator.StatDim()); err != nil {
+		return nil, err
+	}
+	if ctx == nil {
+		ctx = context.Background()
 	}
 	return simulatePrior(ctx, &p, 0, n, seed)
 }

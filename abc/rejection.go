@@ -38,22 +38,40 @@ type RejectionResult struct {
 
 // Rejection runs rejection ABC (Pritchard et al. 1999) on p. Simulations
 // run on all cores; the result depends on cfg.Seed only. A simulator error
-// aborts the run and is returned.
+// aborts the run and is returned. A nil ctx means context.Background().
+//
+// Rejection is inference from a public release: p.Observed is the output of
+// a privacy mechanism, so the accepted draws, their distances and the
+// tolerance are post-processing of it and may be published. To select draws
+// against a confidential observation, use ABCDP.
 func Rejection(ctx context.Context, p Problem, cfg RejectionConfig) (*RejectionResult, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
 	if math.IsNaN(cfg.Tolerance) || cfg.Tolerance < 0 || math.IsInf(cfg.Tolerance, 0) {
-		return nil, invalidf("tolerance must be finite and > 0 (or 0 with Accept > 0 for the nearest-k variant), got %v", cfg.Tolerance)
+		return nil, invalidf("RejectionConfig.Tolerance must be finite and > 0 (or 0 with Accept > 0 for the nearest-k variant), got %v", cfg.Tolerance)
 	}
 	if cfg.Accept < 0 {
-		return nil, invalidf("accept must be >= 0, got %d", cfg.Accept)
+		return nil, invalidf("RejectionConfig.Accept must be >= 0, got %d", cfg.Accept)
 	}
 	if cfg.Tolerance == 0 && cfg.Accept == 0 {
 		return nil, invalidf("tolerance must be > 0 unless Accept > 0 selects the nearest-k variant")
 	}
 	if cfg.Simulations < 1 {
-		return nil, invalidf("simulations must be >= 1, got %d", cfg.Simulations)
+		return nil, invalidf("RejectionConfig.Simulations must be >= 1, got %d", cfg.Simulations)
+	}
+	// The fixed-tolerance and nearest-k variants hold all simulations in
+	// memory at once; the until-accepted variant holds batches and its
+	// acceptances.
+	held := cfg.Simulations
+	if cfg.Tolerance > 0 && cfg.Accept > 0 {
+		held = max(min(cfg.Simulations, max(1024, 4*min(cfg.Accept, MaxElements))), cfg.Accept)
+	}
+	if err := checkCount("RejectionConfig.Simulations (held in memory)", held, p.Prior.Dim(), p.Simulator.StatDim()); err != nil {
+		return nil, err
+	}
+	if ctx == nil {
+		ctx = context.Background()
 	}
 	if cfg.Tolerance == 0 && cfg.Accept > cfg.Simulations {
 		return nil, invalidf("accept (%d) must not exceed simulations (%d)", cfg.Accept, cfg.Simulations)

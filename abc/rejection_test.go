@@ -76,88 +76,6 @@ func TestRejectionVariants(t *testing.T) {
 	})
 }
 
-func TestBadInput(t *testing.T) {
-	p, err := privateNormalMean()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	prior2, _ := simulate.NewDiagNormal([]float64{0, 0}, []float64{1, 1})
-	um, _ := simulate.NewUniformMixture(3)
-	mixture3, _ := simulate.NewDataset(um, 2)
-	probs := map[string]Problem{
-		"empty observed": {Prior: p.Prior, Simulator: p.Simulator, Distance: Euclidean{}},
-		"NaN observed":   {Prior: p.Prior, Simulator: p.Simulator, Observed: []float64{math.NaN()}, Distance: Euclidean{}},
-		"stat mismatch":  {Prior: p.Prior, Simulator: p.Simulator, Observed: []float64{1, 2}, Distance: Euclidean{}},
-		"dim mismatch":   {Prior: prior2, Simulator: normalMean{se: 1}, Observed: []float64{1}, Distance: Euclidean{}},
-		"private dim":    {Prior: prior2, Simulator: p.Simulator, Observed: []float64{1}, Distance: Euclidean{}},
-		"record dim":     {Prior: prior2, Simulator: mixture3, Observed: []float64{1, 2}, Distance: Euclidean{}},
-		"nil prior":      {Simulator: p.Simulator, Observed: []float64{1}, Distance: Euclidean{}},
-		"nil simulator":  {Prior: p.Prior, Observed: []float64{1}, Distance: Euclidean{}},
-		"nil distance":   {Prior: p.Prior, Simulator: p.Simulator, Observed: []float64{1}},
-	}
-	good := SMCConfig{Particles: 10, Schedule: ToleranceList{1}}
-	for name, bad := range probs {
-		if _, err := SMC(ctx, bad, good); !errors.Is(err, ErrInvalidInput) {
-			t.Errorf("SMC %s: err = %v", name, err)
-		}
-		if _, err := Rejection(ctx, bad, RejectionConfig{Tolerance: 1, Simulations: 10}); !errors.Is(err, ErrInvalidInput) {
-			t.Errorf("Rejection %s: err = %v", name, err)
-		}
-	}
-	for name, cfg := range map[string]SMCConfig{
-		"zero tolerance":     {Particles: 10, Schedule: ToleranceList{1, 0}},
-		"negative tolerance": {Particles: 10, Schedule: ToleranceList{-1}},
-		"empty schedule":     {Particles: 10, Schedule: ToleranceList{}},
-		"one particle":       {Particles: 1, Schedule: ToleranceList{1}},
-		"nil schedule":       {Particles: 10},
-		"bad geometric":      {Particles: 10, Schedule: Geometric{A: 0.5, R: 1.5, Rounds: 3}},
-		"bad adaptive":       {Particles: 10, Schedule: Adaptive{Initial: 1, Quantile: 0, Rounds: 3}},
-		"bad min acceptance": {Particles: 10, Schedule: ToleranceList{1}, MinAcceptance: 2},
-		"bad kernel":         {Particles: 10, Schedule: ToleranceList{1}, Kernel: 7},
-		"empty geometric":    {Particles: 10, Schedule: Geometric{A: 0.5, R: 0.7, Rounds: 3, Min: 1}},
-	} {
-		if _, err := SMC(ctx, p, cfg); !errors.Is(err, ErrInvalidInput) {
-			t.Errorf("SMC %s: err = %v", name, err)
-		}
-	}
-	for name, cfg := range map[string]RejectionConfig{
-		"negative tolerance": {Tolerance: -1, Simulations: 10},
-		"nothing selected":   {Simulations: 10},
-		"no simulations":     {Tolerance: 1},
-		"accept > sims":      {Accept: 20, Simulations: 10},
-	} {
-		if _, err := Rejection(ctx, p, cfg); !errors.Is(err, ErrInvalidInput) {
-			t.Errorf("Rejection %s: err = %v", name, err)
-		}
-	}
-	for name, cfg := range map[string]ABCDPConfig{
-		"eps_total 0":   {EpsTotal: 0, EpsABC: 0.1, C: 1, Sensitivity: 1},
-		"eps_total < 0": {EpsTotal: -1, EpsABC: 0.1, C: 1, Sensitivity: 1},
-		"c = 0":         {EpsTotal: 1, EpsABC: 0.1, C: 0, Sensitivity: 1},
-		"no sens":       {EpsTotal: 1, EpsABC: 0.1, C: 1},
-		"NaN eps_abc":   {EpsTotal: 1, EpsABC: math.NaN(), C: 1, Sensitivity: 1},
-		"negative clip": {EpsTotal: 1, EpsABC: 0.1, C: 1, Sensitivity: 1, Clip: -1},
-	} {
-		if _, err := NewABCDP(cfg); err == nil {
-			t.Errorf("NewABCDP %s accepted", name)
-		}
-	}
-	a, _ := NewABCDP(ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 1, Sensitivity: 1})
-	if _, err := a.Select(nil, nil); !errors.Is(err, ErrInvalidInput) {
-		t.Errorf("empty distances: %v", err)
-	}
-	if _, err := TotalEpsilon(0, 1, 1, true); err == nil {
-		t.Error("TotalEpsilon(b = 0) accepted")
-	}
-	if _, err := NewMMD(0, 1, false); err == nil {
-		t.Error("MMD dim 0 accepted")
-	}
-	if _, err := NewMMD(1, 0, false); err == nil {
-		t.Error("MMD bandwidth 0 accepted")
-	}
-}
-
 func TestSimulatorErrorAborts(t *testing.T) {
 	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
 	p := Problem{Prior: prior, Simulator: failing{at: 2}, Observed: []float64{0}, Distance: Euclidean{}}
@@ -171,7 +89,7 @@ func TestSimulatorErrorAborts(t *testing.T) {
 		t.Fatalf("Rejection err = %v", err)
 	}
 	a, _ := NewABCDP(ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 1, Sensitivity: 0.1})
-	if _, _, err := a.Run(ctx, p, 1000, 1, nil); !errors.Is(err, errBoom) {
+	if _, err := a.Run(ctx, p, 1000, 1, rand.New(rand.NewPCG(1, 1))); !errors.Is(err, errBoom) {
 		t.Fatalf("ABCDP err = %v", err)
 	}
 	// A simulator whose output the distance cannot use (NaN) is an error

@@ -24,16 +24,23 @@ type FeatureMMD struct {
 }
 
 // NewFeatureMMD draws the frequencies for points of dimension dim with
-// bandwidth ℓ and D features.
+// bandwidth ℓ and D features from r. A FeatureMMD not built by it (the zero
+// value) reports NaN distances.
 func NewFeatureMMD(dim int, bandwidth float64, features int, r *rand.Rand) (*FeatureMMD, error) {
 	if dim < 1 {
 		return nil, invalidf("feature MMD point dimension must be >= 1, got %d", dim)
 	}
-	if !(bandwidth > 0) || math.IsInf(bandwidth, 0) {
-		return nil, invalidf("feature MMD bandwidth must be finite and > 0, got %v", bandwidth)
+	if err := checkBandwidth("feature MMD bandwidth", bandwidth); err != nil {
+		return nil, err
 	}
 	if features < 1 {
 		return nil, invalidf("feature MMD needs at least one feature, got %d", features)
+	}
+	if features > MaxElements/dim {
+		return nil, invalidf("feature MMD: %d features of dimension %d exceed %d stored values", features, dim, MaxElements)
+	}
+	if r == nil {
+		return nil, invalidf("feature MMD needs a non-nil *rand.Rand for its frequencies")
 	}
 	om := make([]float64, features*dim)
 	for i := range om {
@@ -45,7 +52,7 @@ func NewFeatureMMD(dim int, bandwidth float64, features int, r *rand.Rand) (*Fea
 // Embed writes the mean feature vector of the points x (length n·dim, n ≥ 1)
 // into dst (length 2·D) and reports whether the lengths fit.
 func (m *FeatureMMD) Embed(x, dst []float64) bool {
-	if len(x) == 0 || len(x)%m.dim != 0 || len(dst) != 2*m.d {
+	if m == nil || m.dim < 1 || m.d < 1 || len(m.omega) != m.d*m.dim || len(x) == 0 || len(x)%m.dim != 0 || len(dst) != 2*m.d {
 		return false
 	}
 	clear(dst)
@@ -74,6 +81,9 @@ func (m *FeatureMMD) Embed(x, dst []float64) bool {
 // Distance(x, y) reuses it whenever y is the same slice (same first element
 // and length), which is how Problem passes its observation.
 func (m *FeatureMMD) WithObserved(obs []float64) (*FeatureMMD, error) {
+	if m == nil || m.dim < 1 || m.d < 1 {
+		return nil, invalidf("feature MMD is nil or was not built by NewFeatureMMD")
+	}
 	c := *m
 	c.refEmb = make([]float64, 2*m.d)
 	if !c.Embed(obs, c.refEmb) {
@@ -85,6 +95,9 @@ func (m *FeatureMMD) WithObserved(obs []float64) (*FeatureMMD, error) {
 
 // Distance returns ‖mean φ(x) − mean φ(y)‖2, NaN on unusable lengths.
 func (m *FeatureMMD) Distance(x, y []float64) float64 {
+	if m == nil || m.dim < 1 || m.d < 1 {
+		return math.NaN()
+	}
 	ex := make([]float64, 2*m.d)
 	if !m.Embed(x, ex) {
 		return math.NaN()
@@ -107,4 +120,9 @@ func (m *FeatureMMD) Distance(x, y []float64) float64 {
 }
 
 // Frequencies returns a copy of the frequencies ω (D×dim row-major).
-func (m *FeatureMMD) Frequencies() []float64 { return slices.Clone(m.omega) }
+func (m *FeatureMMD) Frequencies() []float64 {
+	if m == nil {
+		return nil
+	}
+	return slices.Clone(m.omega)
+}

@@ -32,8 +32,16 @@ func (l ToleranceList) validate() error {
 	}
 	for i, e := range l {
 		if !(e > 0) {
-			return invalidf("tolerance %d must be > 0, got %v", i, e)
+			return invalidf("tolerance list entry %d must be > 0 (+Inf accepts every draw), got %v", i, e)
 		}
+	}
+	return nil
+}
+
+// checkMin validates a schedule's Min: 0 (no minimum) or finite and > 0.
+func checkMin(name string, m float64) error {
+	if !(m >= 0) || math.IsInf(m, 0) {
+		return invalidf("%s must be finite and >= 0, got %v", name, m)
 	}
 	return nil
 }
@@ -60,8 +68,11 @@ func (g Geometric) Next(t int, _ *Population) (float64, bool) {
 }
 
 func (g Geometric) validate() error {
-	if !(g.A > 0) || math.IsInf(g.A, 0) {
-		return invalidf("geometric schedule: A must be finite and > 0, got %v", g.A)
+	if !(g.A >= minNormal) || math.IsInf(g.A, 0) {
+		return invalidf("geometric schedule: A must be a finite normal number > 0, got %v", g.A)
+	}
+	if err := checkMin("geometric schedule: Min", g.Min); err != nil {
+		return err
 	}
 	if !(g.R > 0 && g.R < 1) {
 		return invalidf("geometric schedule: R must be in (0, 1), got %v", g.R)
@@ -106,7 +117,10 @@ func (a Adaptive) Next(t int, prev *Population) (float64, bool) {
 
 func (a Adaptive) validate() error {
 	if !(a.Initial > 0) {
-		return invalidf("adaptive schedule: initial tolerance must be > 0, got %v", a.Initial)
+		return invalidf("adaptive schedule: initial tolerance must be > 0 (+Inf accepts every prior draw), got %v", a.Initial)
+	}
+	if err := checkMin("adaptive schedule: Min", a.Min); err != nil {
+		return err
 	}
 	if !(a.Quantile > 0 && a.Quantile < 1) {
 		return invalidf("adaptive schedule: quantile must be in (0, 1), got %v", a.Quantile)

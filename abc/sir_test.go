@@ -103,8 +103,10 @@ var sirRefRounds = [][2]float64{
 func TestSIRLong(t *testing.T) {
 	testutil.Long(t)
 	p := sirProblem(t)
-	res, err := SMC(context.Background(), p, SMCConfig{Particles: 60, Schedule: Geometric{A: 0.5, R: 0.7, Rounds: 4}, MaxWallTime: 110 * time.Second, Seed: 2})
-	if err != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), 110*time.Second)
+	defer cancel()
+	res, err := SMC(ctx, p, SMCConfig{Particles: 60, Schedule: Geometric{A: 0.5, R: 0.7, Rounds: 4}, Seed: 2})
+	if err != nil && !(res != nil && res.Stop == StopWallTime && len(res.Rounds) > 0) {
 		t.Fatal(err)
 	}
 	lb, lg := logSIRRun(t, res)

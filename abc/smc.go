@@ -44,8 +44,9 @@ const (
 	// StopBudget: the simulation budget ran out during a round; that round
 	// was discarded.
 	StopBudget
-	// StopWallTime: the wall-time limit was reached during a round; that
-	// round was discarded.
+	// StopWallTime: the caller's context deadline passed during a round;
+	// that round was discarded (SMC returns the completed rounds with an
+	// error wrapping context.DeadlineExceeded).
 	StopWallTime
 	// StopStalled: the tolerance decreased by less than the stall ratio.
 	StopStalled
@@ -63,7 +64,7 @@ func (s StopReason) String() string {
 	case StopBudget:
 		return "simulation budget exhausted"
 	case StopWallTime:
-		return "wall-time limit reached"
+		return "deadline reached"
 	case StopStalled:
 		return "tolerance stalled"
 	case StopCancelled:
@@ -185,9 +186,6 @@ type SMCConfig struct {
 	// MinAcceptance ends the run after a round whose acceptance rate is
 	// below it (0: never).
 	MinAcceptance float64
-	// MaxWallTime ends the run when exceeded (0: no limit); the round in
-	// progress is abandoned.
-	MaxWallTime time.Duration
 	// StallRatio ends the run when ε_t > StallRatio·ε_{t−1} (0: never);
 	// e.g. 0.99 stops an adaptive schedule that no longer makes progress.
 	StallRatio float64
@@ -220,10 +218,7 @@ func (r *SMCResult) Final() *Population {
 	return r.Rounds[len(r.Rounds)-1]
 }
 
-var (
-	errBudget   = errors.New("abc: simulation budget exhausted")
-	errWallTime = errors.New("abc: wall-time limit reached")
-)
+var errBudget = errors.New("abc: simulation budget exhausted")
 
 type validator interface{ validate() error }
 
@@ -233,20 +228,36 @@ type validator interface{ validate() error }
 // kernel, simulates until ρ ≤ ε_t, and weights the accepted particle by
 // π(θ)/Σ_j W_j K(θ|θ_j). Particles are simulated in parallel.
 //
-// When the caller's ctx is cancelled, SMC returns the rounds completed so far
-// together with an error wrapping ctx.Err(). A simulator error aborts the
-// run and is returned (wrapped in a *SimulationError). If no round completes
-// before the budget or wall-time limit, the result has no rounds and an
-// error is returned.
+// When the caller's ctx is cancelled or its deadline passes, SMC returns
+// the rounds completed so far together with an error wrapping ctx.Err(),
+// with Stop set to StopCancelled or StopWallTime: a wall-time limit is a
+// context.WithTimeout. A nil ctx means context.Background(). A simulator
+// error aborts the run and is returned (wrapped in a *SimulationError). If
+// no round completes before the simulation budget runs out, the result has
+// no rounds and an error is returned.
+//
+// SMC-ABC is inference from a public release (p.Observed is the output of a
+// privacy mechanism), so the populations, including their distances, are
+// post-processing and may be published.
 func SMC(ctx context.Context, p Problem, cfg SMCConfig) (*SMCResult, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
 	if cfg.Particles < 2 {
-		return nil, invalidf("particles must be >= 2, got %d", cfg.Particles)
+		return nil, invalidf("SMCConfig.Particles must be >= 2, got %d", cfg.Particles)
 	}
-	if cfg.Schedule == nil {
-		return nil, invalidf("schedule is nil")
+	d := p.Prior.Dim()
+	perParticle := []int{d, p.Simulator.StatDim()}
+	if cfg.Kernel == KernelOLCM && d <= MaxElements/d {
+		perParticle = append(perParticle, d*d)
+	} else if cfg.Kernel == KernelOLCM {
+		return nil, invalidf("prior dimension %d is too large for the OLCM kernel", d)
+	}
+	if err := checkCount("SMCConfig.Particles", cfg.Particles, perParticle...); err != nil {
+		return nil, err
+	}
+	if isNil(cfg.Schedule) {
+		return nil, invalidf("SMCConfig.Schedule is nil")
 	}
 	if v, ok := cfg.Schedule.(validator); ok {
 		if err := v.validate(); err != nil {
@@ -256,9 +267,15 @@ func SMC(ctx context.Context, p Problem, cfg SMCConfig) (*SMCResult, error) {
 	if cfg.Kernel != KernelTwiceCov && cfg.Kernel != KernelOLCM {
 		return nil, invalidf("unknown kernel %d", cfg.Kernel)
 	}
-	if cfg.MaxSimulations < 0 || cfg.MinAcceptance < 0 || cfg.MinAcceptance > 1 || cfg.MaxWallTime < 0 || cfg.StallRatio < 0 || math.IsNaN(cfg.ResampleESS) || cfg.ResampleESS > 1 {
-		return nil, invalidf("run control out of range (MaxSimulations %d, MinAcceptance %v, MaxWallTime %v, StallRatio %v, ResampleESS %v)",
-			cfg.MaxSimulations, cfg.MinAcceptance, cfg.MaxWallTime, cfg.StallRatio, cfg.ResampleESS)
+	switch {
+	case cfg.MaxSimulations < 0:
+		return nil, invalidf("SMCConfig.MaxSimulations must be >= 0, got %d", cfg.MaxSimulations)
+	case !(cfg.MinAcceptance >= 0 && cfg.MinAcceptance <= 1):
+		return nil, invalidf("SMCConfig.MinAcceptance must be in [0, 1], got %v", cfg.MinAcceptance)
+	case !(cfg.StallRatio >= 0) || math.IsInf(cfg.StallRatio, 0):
+		return nil, invalidf("SMCConfig.StallRatio must be finite and >= 0, got %v", cfg.StallRatio)
+	case math.IsNaN(cfg.ResampleESS) || cfg.ResampleESS > 1 || math.IsInf(cfg.ResampleESS, 0):
+		return nil, invalidf("SMCConfig.ResampleESS must be finite and <= 1, got %v", cfg.ResampleESS)
 	}
 	if ctx == nil {
 		ctx = context.Background()
@@ -268,13 +285,6 @@ func SMC(ctx context.Context, p Problem, cfg SMCConfig) (*SMCResult, error) {
 		essFrac = 0.5
 	}
 	start := time.Now()
-	runCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	if cfg.MaxWallTime > 0 {
-		var c2 context.CancelFunc
-		runCtx, c2 = context.WithTimeoutCause(runCtx, cfg.MaxWallTime, errWallTime)
-		defer c2()
-	}
 	s := &smcRun{p: &p, cfg: &cfg, dim: p.Prior.Dim(), n: cfg.Particles}
 	res := &SMCResult{}
 	finish := func(reason StopReason, err error) (*SMCResult, error) {
@@ -293,28 +303,28 @@ func SMC(ctx context.Context, p Problem, cfg SMCConfig) (*SMCResult, error) {
 			return finish(StopSchedule, nil)
 		}
 		if !(eps > 0) {
-			return finish(StopSchedule, invalidf("tolerance of round %d must be > 0, got %v", t, eps))
+			return finish(StopSchedule, invalidf("schedule: tolerance of round %d must be > 0, got %v", t, eps))
 		}
 		if prev != nil && cfg.StallRatio > 0 && eps > cfg.StallRatio*prev.Tolerance {
 			return finish(StopStalled, nil)
 		}
-		pop, err := s.round(runCtx, t, eps, prev, essFrac)
+		pop, err := s.round(ctx, t, eps, prev, essFrac)
 		if err != nil {
-			var reason StopReason
 			switch {
 			case ctx.Err() != nil:
-				return finish(StopCancelled, fmt.Errorf("abc: SMC cancelled in round %d: %w", t, ctx.Err()))
+				reason := StopCancelled
+				if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+					reason = StopWallTime
+				}
+				return finish(reason, fmt.Errorf("abc: SMC stopped in round %d: %w", t, ctx.Err()))
 			case errors.Is(err, errBudget):
-				reason = StopBudget
-			case errors.Is(context.Cause(runCtx), errWallTime):
-				reason = StopWallTime
+				if prev == nil {
+					return finish(StopBudget, fmt.Errorf("abc: SMC completed no round: %w", err))
+				}
+				return finish(StopBudget, nil)
 			default:
 				return finish(StopCancelled, err)
 			}
-			if prev == nil {
-				return finish(reason, fmt.Errorf("abc: SMC completed no round: %w", err))
-			}
-			return finish(reason, nil)
 		}
 		res.Rounds = append(res.Rounds, pop)
 		if cfg.Progress != nil {

@@ -179,7 +179,7 @@ func run(o options, stdout, stderr io.Writer) error {
 	start := time.Now()
 	cfg := abc.SMCConfig{
 		Particles: particles, Schedule: abc.Geometric{A: 0.5, R: 0.7, Rounds: rounds, Min: minTol},
-		MaxWallTime: wall, MaxSimulations: maxSims, MinAcceptance: minAcc, Seed: seed,
+		MaxSimulations: maxSims, MinAcceptance: minAcc, Seed: seed,
 		Progress: func(p *abc.Population) {
 			mu := p.Mean()
 			logf("%5d %9.4f %9d %10.4f %8.1f %9s %10.4f %10.4f\n", p.Round, p.Tolerance, p.Simulations, p.Acceptance, p.ESS,
@@ -192,8 +192,14 @@ func run(o options, stdout, stderr io.Writer) error {
 			}
 		},
 	}
-	res, err := abc.SMC(context.Background(), prob, cfg)
-	if err != nil {
+	ctx := context.Background()
+	if wall > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, wall)
+		defer cancel()
+	}
+	res, err := abc.SMC(ctx, prob, cfg)
+	if err != nil && !(res != nil && res.Stop == abc.StopWallTime && len(res.Rounds) > 0) {
 		return err
 	}
 	fin := res.Final()

@@ -1,0 +1,410 @@
+package abc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"testing"
+
+	"github.com/privinfer/privinfer/simulate"
+)
+
+// badCase is one bad-input case: a category (nan, inf, nonpositive, huge,
+// subnormal, empty, mismatched, nil, zerovalue), a name and a call that must
+// return an error wrapping ErrInvalidInput without panicking.
+type badCase struct {
+	cat, name string
+	call      func() error
+}
+
+var badCategories = []string{"nan", "inf", "nonpositive", "huge", "subnormal", "empty", "mismatched", "nil", "zerovalue"}
+
+const (
+	sub  = 5e-324 // the smallest subnormal
+	huge = 1e308
+)
+
+func badInputCases(t *testing.T) []badCase {
+	p, err := privateNormalMean()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	rng := func() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
+	nan, inf := math.NaN(), math.Inf(1)
+	var cases []badCase
+	add := func(cat, name string, f func() error) { cases = append(cases, badCase{cat, name, f}) }
+	good, err := NewABCDP(ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 2, Sensitivity: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Problems, through every entry point that takes one.
+	prior2, _ := simulate.NewDiagNormal([]float64{0, 0}, []float64{1, 1})
+	um, _ := simulate.NewUniformMixture(3)
+	mixture3, _ := simulate.NewDataset(um, 2)
+	mmd2, _ := NewMMD(2, 1, false)
+	w2, _ := NewWeightedL2([]float64{1, 1})
+	with := func(f func(*Problem)) Problem {
+		q := p
+		f(&q)
+		return q
+	}
+	for _, bp := range []struct {
+		cat, name string
+		p         Problem
+	}{
+		{"empty", "empty observed", with(func(q *Problem) { q.Observed = nil })},
+		{"nan", "NaN observed", with(func(q *Problem) { q.Observed = []float64{nan} })},
+		{"inf", "+Inf observed", with(func(q *Problem) { q.Observed = []float64{inf} })},
+		{"inf", "-Inf observed", with(func(q *Problem) { q.Observed = []float64{-inf} })},
+		{"mismatched", "observed vs statistic length", with(func(q *Problem) { q.Observed = []float64{1, 2} })},
+		{"mismatched", "prior vs parameter dimension", with(func(q *Problem) { q.Prior, q.Simulator = prior2, normalMean{se: 1} })},
+		{"mismatched", "prior vs private simulator", with(func(q *Problem) { q.Prior = prior2 })},
+		{"mismatched", "prior vs record model", Problem{Prior: prior2, Simulator: mixture3, Observed: []float64{1, 2}, Distance: Euclidean{}}},
+		{"mismatched", "MMD point dimension vs observation", with(func(q *Problem) { q.Distance = mmd2 })},
+		{"mismatched", "weighted L2 weights vs statistic", with(func(q *Problem) { q.Distance = w2 })},
+		{"nil", "nil prior", with(func(q *Problem) { q.Prior = nil })},
+		{"nil", "nil simulator", with(func(q *Problem) { q.Simulator = nil })},
+		{"nil", "nil distance", with(func(q *Problem) { q.Distance = nil })},
+		{"nil", "typed nil prior", with(func(q *Problem) { q.Prior = (*simulate.MVNormal)(nil) })},
+		{"nil", "typed nil distance", with(func(q *Problem) { q.Distance = (*MMD)(nil) })},
+		{"nil", "clipped nil distance", with(func(q *Problem) { q.Distance = Clipped{C: 1} })},
+		{"zerovalue", "zero Problem", Problem{}},
+		{"zerovalue", "zero Clipped", with(func(q *Problem) { q.Distance = Clipped{} })},
+		{"zerovalue", "zero MMD", with(func(q *Problem) { q.Distance = &MMD{} })},
+		{"zerovalue", "zero FeatureMMD", with(func(q *Problem) { q.Distance = &FeatureMMD{} })},
+		{"zerovalue", "zero WeightedL2", with(func(q *Problem) { q.Distance = &WeightedL2{} })},
+	} {
+		bp := bp
+		add(bp.cat, "SMC: "+bp.name, func() error {
+			_, err := SMC(ctx, bp.p, SMCConfig{Particles: 10, Schedule: ToleranceList{1}})
+			return err
+		})
+		add(bp.cat, "Rejection: "+bp.name, func() error {
+			_, err := Rejection(ctx, bp.p, RejectionConfig{Tolerance: 1, Simulations: 10})
+			return err
+		})
+		add(bp.cat, "SimulatePrior: "+bp.name, func() error { _, err := SimulatePrior(ctx, bp.p, 10, 1); return err })
+		add(bp.cat, "ABCDP.Run: "+bp.name, func() error { _, err := good.Run(ctx, bp.p, 10, 1, rng()); return err })
+	}
+
+	// SMC configurations.
+	smc := func(cat, name string, cfg SMCConfig) {
+		add(cat, "SMCConfig: "+name, func() error { _, err := SMC(ctx, p, cfg); return err })
+	}
+	tl := ToleranceList{1}
+	smc("zerovalue", "zero config", SMCConfig{})
+	smc("nonpositive", "0 particles", SMCConfig{Particles: 0, Schedule: tl})
+	smc("nonpositive", "1 particle", SMCConfig{Particles: 1, Schedule: tl})
+	smc("nonpositive", "-5 particles", SMCConfig{Particles: -5, Schedule: tl})
+	smc("huge", "2^29 particles", SMCConfig{Particles: 1 << 29, Schedule: tl})
+	smc("huge", "2^40 particles", SMCConfig{Particles: 1 << 40, Schedule: tl})
+	smc("nil", "nil schedule", SMCConfig{Particles: 10})
+	smc("nil", "nil tolerance list", SMCConfig{Particles: 10, Schedule: ToleranceList(nil)})
+	smc("empty", "empty tolerance list", SMCConfig{Particles: 10, Schedule: ToleranceList{}})
+	smc("empty", "geometric schedule with no tolerance above Min", SMCConfig{Particles: 10, Schedule: Geometric{A: 0.5, R: 0.7, Rounds: 3, Min: 1}})
+	smc("nan", "NaN tolerance", SMCConfig{Particles: 10, Schedule: ToleranceList{1, nan}})
+	smc("nonpositive", "zero tolerance", SMCConfig{Particles: 10, Schedule: ToleranceList{1, 0}})
+	smc("nonpositive", "negative tolerance", SMCConfig{Particles: 10, Schedule: ToleranceList{-1}})
+	smc("subnormal", "geometric A subnormal", SMCConfig{Particles: 10, Schedule: Geometric{A: sub, R: 0.5, Rounds: 3}})
+	smc("zerovalue", "zero geometric", SMCConfig{Particles: 10, Schedule: Geometric{}})
+	smc("zerovalue", "zero adaptive", SMCConfig{Particles: 10, Schedule: Adaptive{}})
+	smc("nan", "geometric A NaN", SMCConfig{Particles: 10, Schedule: Geometric{A: nan, R: 0.5, Rounds: 3}})
+	smc("inf", "geometric A +Inf", SMCConfig{Particles: 10, Schedule: Geometric{A: inf, R: 0.5, Rounds: 3}})
+	smc("nan", "geometric R NaN", SMCConfig{Particles: 10, Schedule: Geometric{A: 1, R: nan, Rounds: 3}})
+	smc("huge", "geometric R 1.5", SMCConfig{Particles: 10, Schedule: Geometric{A: 1, R: 1.5, Rounds: 3}})
+	smc("nonpositive", "geometric R 0", SMCConfig{Particles: 10, Schedule: Geometric{A: 1, R: 0, Rounds: 3}})
+	smc("nonpositive", "geometric rounds 0", SMCConfig{Particles: 10, Schedule: Geometric{A: 1, R: 0.5}})
+	smc("nan", "geometric Min NaN", SMCConfig{Particles: 10, Schedule: Geometric{A: 1, R: 0.5, Rounds: 3, Min: nan}})
+	smc("inf", "geometric Min +Inf", SMCConfig{Particles: 10, Schedule: Geometric{A: 1, R: 0.5, Rounds: 3, Min: inf}})
+	smc("nonpositive", "geometric Min -1", SMCConfig{Particles: 10, Schedule: Geometric{A: 1, R: 0.5, Rounds: 3, Min: -1}})
+	smc("nan", "adaptive initial NaN", SMCConfig{Particles: 10, Schedule: Adaptive{Initial: nan, Quantile: 0.5, Rounds: 3}})
+	smc("nan", "adaptive quantile NaN", SMCConfig{Particles: 10, Schedule: Adaptive{Initial: 1, Quantile: nan, Rounds: 3}})
+	smc("inf", "adaptive quantile +Inf", SMCConfig{Particles: 10, Schedule: Adaptive{Initial: 1, Quantile: inf, Rounds: 3}})
+	smc("nonpositive", "adaptive quantile 0", SMCConfig{Particles: 10, Schedule: Adaptive{Initial: 1, Quantile: 0, Rounds: 3}})
+	smc("nan", "adaptive Min NaN", SMCConfig{Particles: 10, Schedule: Adaptive{Initial: 1, Quantile: 0.5, Rounds: 3, Min: nan}})
+	smc("nonpositive", "adaptive rounds 0", SMCConfig{Particles: 10, Schedule: Adaptive{Initial: 1, Quantile: 0.5}})
+	smc("nan", "MinAcceptance NaN", SMCConfig{Particles: 10, Schedule: tl, MinAcceptance: nan})
+	smc("inf", "MinAcceptance +Inf", SMCConfig{Particles: 10, Schedule: tl, MinAcceptance: inf})
+	smc("huge", "MinAcceptance 2", SMCConfig{Particles: 10, Schedule: tl, MinAcceptance: 2})
+	smc("nonpositive", "MinAcceptance -1", SMCConfig{Particles: 10, Schedule: tl, MinAcceptance: -1})
+	smc("nan", "StallRatio NaN", SMCConfig{Particles: 10, Schedule: tl, StallRatio: nan})
+	smc("inf", "StallRatio +Inf", SMCConfig{Particles: 10, Schedule: tl, StallRatio: inf})
+	smc("nonpositive", "StallRatio -1", SMCConfig{Particles: 10, Schedule: tl, StallRatio: -1})
+	smc("nan", "ResampleESS NaN", SMCConfig{Particles: 10, Schedule: tl, ResampleESS: nan})
+	smc("inf", "ResampleESS -Inf", SMCConfig{Particles: 10, Schedule: tl, ResampleESS: math.Inf(-1)})
+	smc("huge", "ResampleESS 2", SMCConfig{Particles: 10, Schedule: tl, ResampleESS: 2})
+	smc("nonpositive", "MaxSimulations -1", SMCConfig{Particles: 10, Schedule: tl, MaxSimulations: -1})
+	smc("nonpositive", "kernel -1", SMCConfig{Particles: 10, Schedule: tl, Kernel: -1})
+	smc("huge", "kernel 99", SMCConfig{Particles: 10, Schedule: tl, Kernel: 99})
+
+	// Rejection configurations.
+	rej := func(cat, name string, cfg RejectionConfig) {
+		add(cat, "RejectionConfig: "+name, func() error { _, err := Rejection(ctx, p, cfg); return err })
+	}
+	rej("zerovalue", "zero config", RejectionConfig{})
+	rej("nan", "tolerance NaN", RejectionConfig{Tolerance: nan, Simulations: 10})
+	rej("inf", "tolerance +Inf", RejectionConfig{Tolerance: inf, Simulations: 10})
+	rej("nonpositive", "tolerance -1", RejectionConfig{Tolerance: -1, Simulations: 10})
+	rej("nonpositive", "no simulations", RejectionConfig{Tolerance: 1})
+	rej("nonpositive", "simulations -1", RejectionConfig{Tolerance: 1, Simulations: -1})
+	rej("nonpositive", "accept -1", RejectionConfig{Tolerance: 1, Accept: -1, Simulations: 10})
+	rej("mismatched", "accept > simulations", RejectionConfig{Accept: 20, Simulations: 10})
+	rej("huge", "2^40 simulations held", RejectionConfig{Tolerance: 1, Simulations: 1 << 40})
+	rej("huge", "2^29 nearest-k simulations", RejectionConfig{Accept: 5, Simulations: 1 << 29})
+	rej("huge", "2^40 acceptances", RejectionConfig{Tolerance: 1, Accept: 1 << 40, Simulations: 1 << 41})
+	for _, n := range []int{0, -1} {
+		add("nonpositive", fmt.Sprintf("SimulatePrior n = %d", n), func() error { _, err := SimulatePrior(ctx, p, n, 1); return err })
+	}
+	add("huge", "SimulatePrior n = 2^40", func() error { _, err := SimulatePrior(ctx, p, 1<<40, 1); return err })
+
+	// ABCDP configuration, selection and run.
+	abcdp := func(cat, name string, cfg ABCDPConfig) {
+		add(cat, "ABCDPConfig: "+name, func() error { _, err := NewABCDP(cfg); return err })
+	}
+	base := ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 2, Sensitivity: 0.01}
+	mod := func(f func(*ABCDPConfig)) ABCDPConfig { c := base; f(&c); return c }
+	abcdp("zerovalue", "zero config", ABCDPConfig{})
+	for _, v := range []struct {
+		cat string
+		x   float64
+	}{{"nan", nan}, {"inf", inf}, {"inf", -inf}, {"nonpositive", 0}, {"nonpositive", -1}, {"subnormal", sub}, {"huge", huge}} {
+		x := v.x
+		abcdp(v.cat, fmt.Sprintf("EpsTotal %v", x), mod(func(c *ABCDPConfig) { c.EpsTotal = x }))
+		if v.cat != "nonpositive" {
+			abcdp(v.cat, fmt.Sprintf("Sensitivity %v", x), mod(func(c *ABCDPConfig) { c.Sensitivity = x }))
+			abcdp(v.cat, fmt.Sprintf("Clip %v (Sensitivity 0)", x), mod(func(c *ABCDPConfig) { c.Clip, c.Sensitivity = x, 0 }))
+			add(v.cat, fmt.Sprintf("TotalEpsilon b %v", x), func() error { _, err := TotalEpsilon(x, 0.01, 2, true); return err })
+			add(v.cat, fmt.Sprintf("TotalEpsilon sensitivity %v", x), func() error { _, err := TotalEpsilon(1, x, 2, true); return err })
+		}
+		add(v.cat, fmt.Sprintf("NoiseScale ε %v", x), func() error { _, err := NoiseScale(x, 0.01, 2, true); return err })
+	}
+	abcdp("nonpositive", "Sensitivity -1", mod(func(c *ABCDPConfig) { c.Sensitivity = -1 }))
+	abcdp("nonpositive", "Clip -1", mod(func(c *ABCDPConfig) { c.Clip = -1 }))
+	abcdp("nonpositive", "no sensitivity and no clip", mod(func(c *ABCDPConfig) { c.Sensitivity = 0 }))
+	abcdp("nonpositive", "C 0", mod(func(c *ABCDPConfig) { c.C = 0 }))
+	abcdp("nonpositive", "C -1", mod(func(c *ABCDPConfig) { c.C = -1 }))
+	abcdp("huge", "C MaxInt with a large sensitivity", mod(func(c *ABCDPConfig) { c.C, c.Sensitivity = math.MaxInt, 1e290 }))
+	abcdp("nan", "EpsABC NaN", mod(func(c *ABCDPConfig) { c.EpsABC = nan }))
+	abcdp("inf", "EpsABC +Inf", mod(func(c *ABCDPConfig) { c.EpsABC = inf }))
+	abcdp("inf", "EpsABC -Inf", mod(func(c *ABCDPConfig) { c.EpsABC = -inf }))
+	abcdp("huge", "EpsABC 1e308", mod(func(c *ABCDPConfig) { c.EpsABC = huge }))
+	add("nonpositive", "TotalEpsilon c 0", func() error { _, err := TotalEpsilon(1, 1, 0, false); return err })
+	sel := func(cat, name string, a *ABCDP, r *rand.Rand, d []float64) {
+		add(cat, "Select: "+name, func() error { _, err := a.Select(r, d); return err })
+	}
+	sel("nil", "nil rand", good, nil, []float64{0.1})
+	sel("nil", "nil ABCDP", nil, rng(), []float64{0.1})
+	sel("zerovalue", "zero ABCDP", &ABCDP{}, rng(), []float64{0.1})
+	sel("empty", "nil distances", good, rng(), nil)
+	sel("empty", "empty distances", good, rng(), []float64{})
+	sel("nan", "NaN distance", good, rng(), []float64{0.1, nan})
+	sel("inf", "+Inf distance without clip", good, rng(), []float64{inf})
+	sel("inf", "-Inf distance without clip", good, rng(), []float64{-inf})
+	run := func(cat, name string, a *ABCDP, T int, r *rand.Rand, q Problem) {
+		add(cat, "Run: "+name, func() error { _, err := a.Run(ctx, q, T, 1, r); return err })
+	}
+	run("nil", "nil rand", good, 10, nil, p)
+	run("nil", "nil ABCDP", nil, 10, rng(), p)
+	run("zerovalue", "zero ABCDP", &ABCDP{}, 10, rng(), p)
+	run("nonpositive", "T 0", good, 0, rng(), p)
+	run("nonpositive", "T -1", good, -1, rng(), p)
+	run("huge", "T 2^40", good, 1<<40, rng(), p)
+	ub, _ := NewMMD(1, 1, true)
+	run("mismatched", "unbiased MMD without a clip", good, 10, rng(), with(func(q *Problem) { q.Distance = ub }))
+
+	// Distances.
+	for _, v := range []struct {
+		cat string
+		x   float64
+	}{{"nan", nan}, {"inf", inf}, {"nonpositive", 0}, {"nonpositive", -1}, {"subnormal", sub}, {"subnormal", 1e-160}, {"huge", huge}, {"huge", 1e160}} {
+		x := v.x
+		add(v.cat, fmt.Sprintf("NewMMD bandwidth %v", x), func() error { _, err := NewMMD(1, x, false); return err })
+		add(v.cat, fmt.Sprintf("MMD.MMD2 bandwidth %v", x), func() error {
+			_, err := (&MMD{Dim: 1, Bandwidth: x}).MMD2(ctx, []float64{1, 2}, []float64{3})
+			return err
+		})
+		add(v.cat, fmt.Sprintf("NewFeatureMMD bandwidth %v", x), func() error { _, err := NewFeatureMMD(1, x, 10, rng()); return err })
+		add(v.cat, fmt.Sprintf("NewClipped C %v", x), func() error {
+			if x == huge || x == 1e160 || x == 1e-160 {
+				return invalidf("skip") // large and moderately small clips are valid
+			}
+			_, err := NewClipped(Euclidean{}, x)
+			return err
+		})
+		if x != huge && x != 1e160 && x != 1e-160 && x != sub {
+			add(v.cat, fmt.Sprintf("NewWeightedL2 weight %v", x), func() error {
+				if x == 0 {
+					_, err := NewWeightedL2([]float64{0, 0})
+					return err
+				}
+				_, err := NewWeightedL2([]float64{1, x})
+				return err
+			})
+		}
+	}
+	cases = dropSkipped(cases)
+	add("nonpositive", "NewMMD dim 0", func() error { _, err := NewMMD(0, 1, false); return err })
+	add("nonpositive", "NewFeatureMMD dim 0", func() error { _, err := NewFeatureMMD(0, 1, 10, rng()); return err })
+	add("nonpositive", "NewFeatureMMD features 0", func() error { _, err := NewFeatureMMD(1, 1, 0, rng()); return err })
+	add("huge", "NewFeatureMMD features 2^40", func() error { _, err := NewFeatureMMD(1, 1, 1<<40, rng()); return err })
+	add("nil", "NewFeatureMMD nil rand", func() error { _, err := NewFeatureMMD(1, 1, 10, nil); return err })
+	add("nil", "NewClipped nil distance", func() error { _, err := NewClipped(nil, 1); return err })
+	add("nil", "MMD2 on a nil MMD", func() error { _, err := (*MMD)(nil).MMD2(ctx, []float64{1}, []float64{1}); return err })
+	add("zerovalue", "MMD2 on a zero MMD", func() error { _, err := (&MMD{}).MMD2(ctx, []float64{1}, []float64{1}); return err })
+	add("zerovalue", "WithObserved on a zero FeatureMMD", func() error { _, err := (&FeatureMMD{}).WithObserved([]float64{1}); return err })
+	fm, _ := NewFeatureMMD(2, 1, 10, rng())
+	add("empty", "WithObserved empty", func() error { _, err := fm.WithObserved(nil); return err })
+	add("mismatched", "WithObserved length not a multiple of the dimension", func() error { _, err := fm.WithObserved([]float64{1, 2, 3}); return err })
+	add("empty", "MMD2 empty sets", func() error { _, err := mmd2.MMD2(ctx, nil, []float64{1, 2}); return err })
+	add("mismatched", "MMD2 length not a multiple of the dimension", func() error { _, err := mmd2.MMD2(ctx, []float64{1, 2, 3}, []float64{1, 2}); return err })
+	add("mismatched", "unbiased MMD2 with one point", func() error { _, err := ub.MMD2(ctx, []float64{1}, []float64{1, 2}); return err })
+	add("empty", "NewWeightedL2 no weights", func() error { _, err := NewWeightedL2(nil); return err })
+	add("empty", "MedianHeuristic no points", func() error { _, err := MedianHeuristic(nil, 1, 0); return err })
+	add("empty", "MedianHeuristic one point", func() error { _, err := MedianHeuristic([]float64{1}, 1, 0); return err })
+	add("nonpositive", "MedianHeuristic zero median", func() error { _, err := MedianHeuristic([]float64{1, 1}, 1, 0); return err })
+	add("mismatched", "MedianHeuristic length not a multiple of the dimension", func() error { _, err := MedianHeuristic([]float64{1, 2, 3}, 2, 0); return err })
+
+	// Kernel importance sampling.
+	kp := kernelTestProblem(t)
+	kc := KernelISConfig{Draws: 10, Stages: 1, Mean: []float64{0}, Cov: []float64{1}}
+	kis := func(cat, name string, f func(*KernelProblem, *KernelISConfig)) {
+		add(cat, "KernelIS: "+name, func() error {
+			q, c := kp, kc
+			c.Mean, c.Cov = append([]float64(nil), kc.Mean...), append([]float64(nil), kc.Cov...)
+			f(&q, &c)
+			_, _, err := KernelIS(ctx, q, c)
+			return err
+		})
+	}
+	kis("zerovalue", "zero problem", func(q *KernelProblem, _ *KernelISConfig) { *q = KernelProblem{} })
+	kis("zerovalue", "zero config", func(_ *KernelProblem, c *KernelISConfig) { *c = KernelISConfig{} })
+	kis("nil", "nil prior", func(q *KernelProblem, _ *KernelISConfig) { q.Prior = nil })
+	kis("nil", "typed nil prior", func(q *KernelProblem, _ *KernelISConfig) { q.Prior = (*simulate.MVNormal)(nil) })
+	kis("nil", "nil simulator", func(q *KernelProblem, _ *KernelISConfig) { q.Simulator = nil })
+	kis("nil", "nil mechanism", func(q *KernelProblem, _ *KernelISConfig) { q.Mechanism = nil })
+	kis("empty", "empty observed", func(q *KernelProblem, _ *KernelISConfig) { q.Observed = nil })
+	kis("mismatched", "observed length", func(q *KernelProblem, _ *KernelISConfig) { q.Observed = []float64{1, 2} })
+	kis("mismatched", "prior vs simulator parameter dimension", func(q *KernelProblem, c *KernelISConfig) {
+		q.Prior, c.Mean, c.Cov = prior2, []float64{0, 0}, []float64{1, 0, 0, 1}
+	})
+	kis("mismatched", "mean length", func(_ *KernelProblem, c *KernelISConfig) { c.Mean = []float64{0, 0} })
+	kis("mismatched", "cov length", func(_ *KernelProblem, c *KernelISConfig) { c.Cov = []float64{1, 0} })
+	kis("nan", "observed NaN", func(q *KernelProblem, _ *KernelISConfig) { q.Observed = []float64{nan} })
+	kis("inf", "observed +Inf", func(q *KernelProblem, _ *KernelISConfig) { q.Observed = []float64{inf} })
+	kis("nan", "mean NaN", func(_ *KernelProblem, c *KernelISConfig) { c.Mean = []float64{nan} })
+	kis("inf", "cov +Inf", func(_ *KernelProblem, c *KernelISConfig) { c.Cov = []float64{inf} })
+	kis("nonpositive", "cov not positive definite", func(_ *KernelProblem, c *KernelISConfig) { c.Cov = []float64{-1} })
+	kis("nonpositive", "draws 1", func(_ *KernelProblem, c *KernelISConfig) { c.Draws = 1 })
+	kis("huge", "draws 2^40", func(_ *KernelProblem, c *KernelISConfig) { c.Draws = 1 << 40 })
+	kis("nonpositive", "stages 0", func(_ *KernelProblem, c *KernelISConfig) { c.Stages = 0 })
+	kis("nonpositive", "inflate 0.5", func(_ *KernelProblem, c *KernelISConfig) { c.Inflate = 0.5 })
+	kis("nan", "inflate NaN", func(_ *KernelProblem, c *KernelISConfig) { c.Inflate = nan })
+	kis("inf", "inflate +Inf", func(_ *KernelProblem, c *KernelISConfig) { c.Inflate = inf })
+	kis("nonpositive", "DF -1", func(_ *KernelProblem, c *KernelISConfig) { c.DF = -1 })
+	kis("nan", "DF NaN", func(_ *KernelProblem, c *KernelISConfig) { c.DF = nan })
+	kis("inf", "DF +Inf", func(_ *KernelProblem, c *KernelISConfig) { c.DF = inf })
+	kis("subnormal", "DF subnormal", func(_ *KernelProblem, c *KernelISConfig) { c.DF = sub })
+	return cases
+}
+
+// dropSkipped removes the placeholder cases that returned the "skip" marker
+// at construction (valid values in a loop over bad ones).
+func dropSkipped(cs []badCase) []badCase {
+	out := cs[:0]
+	for _, c := range cs {
+		if err := c.call(); err != nil && err.Error() == "abc: skip: abc: invalid input" {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// TestBadInput runs every bad-input case of the package: none may panic and
+// each must return an error wrapping ErrInvalidInput. The per-category
+// counts are logged.
+func TestBadInput(t *testing.T) {
+	counts := map[string]int{}
+	panics, wrong := 0, 0
+	for _, c := range badInputCases(t) {
+		counts[c.cat]++
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					panics++
+					t.Errorf("%s/%s: panic: %v", c.cat, c.name, p)
+				}
+			}()
+			if err := c.call(); !errors.Is(err, ErrInvalidInput) {
+				wrong++
+				t.Errorf("%s/%s: err = %v, want an error wrapping ErrInvalidInput", c.cat, c.name, err)
+			}
+		}()
+	}
+	total := 0
+	for _, k := range badCategories {
+		t.Logf("%-12s %4d cases", k, counts[k])
+		total += counts[k]
+		if counts[k] == 0 {
+			t.Errorf("no case in category %s", k)
+		}
+	}
+	var extra []string
+	for k := range counts {
+		if !contains(badCategories, k) {
+			extra = append(extra, k)
+		}
+	}
+	sort.Strings(extra)
+	if len(extra) > 0 {
+		t.Errorf("unknown categories %v", extra)
+	}
+	t.Logf("%-12s %4d cases: %d panics, %d without the sentinel", "total", total, panics, wrong)
+}
+
+func contains(xs []string, x string) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// TestZeroValuesDoNotPanic calls the result types' methods on zero values:
+// they report empty or NaN results instead of panicking.
+func TestZeroValuesDoNotPanic(t *testing.T) {
+	var pop Population
+	if m := pop.Mean(); len(m) != 0 {
+		t.Errorf("zero population mean %v", m)
+	}
+	if q := pop.Quantile(func(th []float64) float64 { return 0 }, 0.5); !math.IsNaN(q) {
+		t.Errorf("zero population quantile %v", q)
+	}
+	_ = pop.Cov()
+	_ = pop.WeightedMeanOf(func([]float64) float64 { return 1 })
+	var res ABCDPResult
+	if a := res.AcceptedTheta(); len(a) != 0 {
+		t.Errorf("zero result accepted θ %v", a)
+	}
+	var fm FeatureMMD
+	if d := fm.Distance([]float64{1}, []float64{1}); !math.IsNaN(d) {
+		t.Errorf("zero feature MMD distance %v", d)
+	}
+	if d := (Clipped{}).Distance([]float64{1}, []float64{1}); !math.IsNaN(d) {
+		t.Errorf("zero Clipped distance %v", d)
+	}
+	var a *ABCDP
+	if a.Scale() != 0 || a.Sensitivity() != 0 || a.Budget().Epsilon != 0 {
+		t.Error("nil ABCDP accessors")
+	}
+	var r *SMCResult = &SMCResult{}
+	if r.Final() != nil {
+		t.Error("empty SMC result has a final population")
+	}
+}
