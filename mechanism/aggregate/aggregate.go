@@ -1,0 +1,276 @@
+// Package aggregate provides the curator's differentially private
+// aggregations: Count, BoundedSum, BoundedMean, Histogram over known
+// categories and Quantile by the exponential mechanism.
+//
+// Every aggregation
+//
+//   - states the neighbour relation its guarantee is for (Neighbour:
+//     adding or removing one record, or substituting one record in a data
+//     set of public size) and computes its sensitivity from the public
+//     bounds, clamping every record into [lo, hi] on both sides;
+//   - validates its input (NaN, ±Inf, lo ≥ hi, empty data where the
+//     aggregate is undefined, out-of-range categories, sizes beyond exact
+//     integer arithmetic) and returns an error wrapping ErrInvalid;
+//   - releases on a lattice with exactly sampled integer noise (discrete
+//     Laplace, or an exact exponential mechanism for Quantile), so no
+//     output is impossible under a neighbouring data set, whatever the
+//     floating-point details (Mironov 2012);
+//   - draws its noise from the operating system's secure generator
+//     (mechanism.CryptoSource), ignoring the *rand.Rand it is given,
+//     unless Config.Seeded is set;
+//   - charges Config.Accountant, if one is given, before releasing, and
+//     reports the budget it used.
+//
+// Seeded (draw the noise from the *rand.Rand passed in) exists for tests
+// and simulation studies that must be reproducible; anyone who knows the
+// seed can subtract the noise, so it must never be used for a release of
+// confidential data.
+//
+// Budgets are pure ε-DP. The noise is calibrated to ε' = ⌊ε·2^30⌋/2^30 ≤ ε
+// (a dyadic rational, so that the noise scale is a ratio of integers and
+// sampled exactly); the guarantee is ε'-DP, hence ε-DP, and ε is what is
+// charged and reported.
+package aggregate
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/privinfer/privinfer/mechanism"
+)
+
+// ErrInvalid is the sentinel wrapped by every argument error of this
+// package.
+var ErrInvalid = errors.New("aggregate: invalid argument")
+
+func invalidf(format string, args ...any) error {
+	return fmt.Errorf("aggregate: "+format+": %w", append(args, ErrInvalid)...)
+}
+
+// Neighbour is the neighbour relation a guarantee is stated for.
+type Neighbour int
+
+const (
+	// AddRemove: neighbouring data sets differ by adding or removing one
+	// record; the number of records is itself private.
+	AddRemove Neighbour = iota
+	// Substitute: neighbouring data sets have the same, public, number of
+	// records and differ in the value of one record.
+	Substitute
+)
+
+// String names the relation.
+func (n Neighbour) String() string {
+	switch n {
+	case AddRemove:
+		return "add/remove"
+	case Substitute:
+		return "substitute"
+	}
+	return fmt.Sprintf("Neighbour(%d)", int(n))
+}
+
+// Config holds the settings every aggregation shares. The zero value is
+// invalid (Epsilon must be set).
+type Config struct {
+	// Epsilon is the budget of the release, in [2^-30, 2^20].
+	Epsilon float64
+	// Neighbour is the relation the guarantee is for.
+	Neighbour Neighbour
+	// Accountant, if not nil, is charged (ε, 0) before the release; a
+	// refused charge releases nothing.
+	Accountant *mechanism.Accountant
+	// Seeded draws the noise from the *rand.Rand passed to the
+	// aggregation instead of the operating system's generator. For
+	// reproducible tests and simulation studies only: a release whose
+	// seed is known can be de-noised.
+	Seeded bool
+}
+
+// Result is a released aggregate.
+type Result struct {
+	// Value is the private release.
+	Value float64
+	// Sensitivity is the sensitivity of the released statistic under the
+	// configured neighbour relation, in value units (after rounding the
+	// bounds to the lattice).
+	Sensitivity float64
+	// Grid is the lattice spacing γ of the release (a power of two).
+	Grid float64
+	// Scale is the discrete Laplace scale of the noise in value units,
+	// γ·t with P(Z = z) ∝ exp(−|z|/t).
+	Scale float64
+	// Budget is the budget charged.
+	Budget mechanism.Budget
+}
+
+const (
+	// maxRecords bounds the number of records so that every count and
+	// lattice sum is an exact integer in float64 arithmetic.
+	maxRecords = 1 << 31
+	// maxGridSens bounds a sensitivity in lattice units.
+	maxGridSens = 1 << 31
+	// maxScale bounds the noise scale t in lattice units so that
+	// |statistic + noise| < 2^53 except with probability below e^-100.
+	maxScale = 1 << 45
+	// exact is 2^53: integers below it are exact in float64.
+	exact = 1 << 53
+)
+
+// checkConfig validates c.
+func (c Config) check() error {
+	if !(c.Epsilon >= 0x1p-30 && c.Epsilon <= 0x1p20) {
+		return invalidf("epsilon must be in [2^-30, 2^20], got %v", c.Epsilon)
+	}
+	if c.Neighbour != AddRemove && c.Neighbour != Substitute {
+		return invalidf("unknown neighbour relation %d", int(c.Neighbour))
+	}
+	return nil
+}
+
+// source returns the generator the noise is drawn from.
+func (c Config) source(r *rand.Rand) (*rand.Rand, error) {
+	if c.Seeded {
+		if r == nil {
+			return nil, invalidf("a seeded release needs a non-nil *rand.Rand")
+		}
+		return r, nil
+	}
+	return mechanism.NewCryptoRand(), nil
+}
+
+// charge spends the budget on the accountant, if any.
+func (c Config) charge() (mechanism.Budget, error) {
+	b := mechanism.Budget{Epsilon: c.Epsilon}
+	if c.Accountant != nil {
+		if err := c.Accountant.Spend(b); err != nil {
+			return b, fmt.Errorf("aggregate: %w", err)
+		}
+	}
+	return b, nil
+}
+
+// dyadic returns ε' = ⌊ε·2^30⌋/2^30 as its numerator.
+func dyadic(eps float64) uint64 { return uint64(math.Floor(math.Ldexp(eps, 30))) }
+
+// dlap is the discrete Laplace law of scale t = num/den on the integers.
+type dlap struct{ num, den uint64 }
+
+// newDLap returns the discrete Laplace law for an integer statistic of
+// sensitivity sensG (lattice units) at budget eps: t = sensG/ε'.
+func newDLap(sensG uint64, eps float64) (dlap, error) {
+	if sensG < 1 || sensG > maxGridSens {
+		return dlap{}, invalidf("sensitivity in lattice units %d outside [1, 2^31]", sensG)
+	}
+	e := dyadic(eps)
+	num, den := sensG<<30, e
+	g := gcd(num, den)
+	d := dlap{num / g, den / g}
+	if d.scale() > maxScale {
+		return dlap{}, invalidf("noise scale %v lattice units exceeds 2^45 (epsilon %v too small for the bounds)", d.scale(), eps)
+	}
+	return d, nil
+}
+
+func gcd(a, b uint64) uint64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// scale returns t.
+func (d dlap) scale() float64 { return float64(d.num) / float64(d.den) }
+
+// sample draws Z exactly.
+func (d dlap) sample(r *rand.Rand) int64 { return mechanism.SampleDiscreteLaplace(r, d.num, d.den) }
+
+// add returns s + Z as an exact float64 integer, or an error if the sum
+// left the exactly representable range (probability below e^-100 under
+// the scale limit).
+func (d dlap) add(r *rand.Rand, s int64) (float64, error) {
+	v := s + d.sample(r)
+	if v <= -exact || v >= exact {
+		return 0, fmt.Errorf("aggregate: noisy lattice value %d is not exactly representable", v)
+	}
+	return float64(v), nil
+}
+
+// checkBounds validates public clamping bounds.
+func checkBounds(lo, hi float64) error {
+	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || !(lo < hi) {
+		return invalidf("bounds must be finite with lo < hi, got [%v, %v]", lo, hi)
+	}
+	return nil
+}
+
+// checkValues validates confidential values: finite, at most maxRecords.
+func checkValues(x []float64) error {
+	if len(x) > maxRecords {
+		return invalidf("%d records exceed the limit 2^31", len(x))
+	}
+	for i, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return invalidf("record %d is %v", i, v)
+		}
+	}
+	return nil
+}
+
+// lattice is the power-of-two grid of a bounded aggregation: records are
+// clamped to [lo, hi] and rounded to the nearest multiple of γ = 2^k, so
+// each record's lattice index lies in [L, H].
+type lattice struct {
+	k    int
+	L, H int64
+}
+
+// newLattice chooses γ ≈ (hi − lo)·2^-20 (a power of two at most that),
+// so that the rounding is a millionth of the bounds' width.
+func newLattice(lo, hi float64) (lattice, error) {
+	if err := checkBounds(lo, hi); err != nil {
+		return lattice{}, err
+	}
+	w := hi - lo
+	if math.IsInf(w, 0) {
+		return lattice{}, invalidf("bounds width hi − lo = %v overflows", w)
+	}
+	_, e := math.Frexp(w)
+	k := e - 1 - 20
+	L := math.Round(math.Ldexp(lo, -k))
+	H := math.Round(math.Ldexp(hi, -k))
+	if math.Max(math.Abs(L), math.Abs(H)) > maxGridSens {
+		return lattice{}, invalidf("bounds [%v, %v] are too large relative to their width (more than 2^31 lattice steps from 0)", lo, hi)
+	}
+	return lattice{k: k, L: int64(L), H: int64(H)}, nil
+}
+
+// gamma returns γ.
+func (l lattice) gamma() float64 { return math.Ldexp(1, l.k) }
+
+// index returns the lattice index of the clamped, rounded record v.
+func (l lattice) index(v, lo, hi float64) int64 {
+	i := int64(math.Round(math.Ldexp(math.Max(lo, math.Min(hi, v)), -l.k)))
+	return max(l.L, min(l.H, i))
+}
+
+// maxAbs returns max(|L|, |H|).
+func (l lattice) maxAbs() int64 { return max(absInt(l.L), absInt(l.H)) }
+
+func absInt(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// sum returns Σ index(x_i), exact since n·max(|L|,|H|) ≤ 2^62.
+func (l lattice) sum(x []float64, lo, hi float64) int64 {
+	var s int64
+	for _, v := range x {
+		s += l.index(v, lo, hi)
+	}
+	return s
+}

@@ -1,0 +1,112 @@
+package aggregate
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/privinfer/privinfer/mechanism"
+)
+
+// TestFloatingPointDistinguishability releases each aggregation many
+// times through its default path (operating-system generator) and counts
+// outputs that would be impossible under a neighbouring data set. A
+// discrete Laplace release of a neighbour reaches every point of the
+// lattice γZ (|·/γ| < 2^53) with positive probability, so an output is
+// distinguishing exactly when it is off that lattice; the means are
+// deterministic maps of such lattice releases, and a quantile output must
+// be a public candidate, each of which keeps positive probability under
+// every data set. As a control, the same check flags the textbook
+// floating-point Laplace release of the same sum. 400,000 draws per path
+// (40,000 with -short).
+func TestFloatingPointDistinguishability(t *testing.T) {
+	n := 400000
+	if testing.Short() {
+		n = 40000
+	}
+	l, _ := newLattice(testLo, testHi)
+	cand, _ := Candidates(testLo, testHi, 16)
+	flagged := map[string]int{}
+	cfg := func(nb Neighbour) Config { return Config{Epsilon: 2, Neighbour: nb} }
+	for range n {
+		c, err := Count(nil, 1234, cfg(AddRemove))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !onLattice(c.Value, 0) {
+			flagged["count"]++
+		}
+		for _, nb := range []Neighbour{AddRemove, Substitute} {
+			s, err := BoundedSum(nil, testData, testLo, testHi, cfg(nb))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !onLattice(s.Value, l.k) {
+				flagged["sum "+nb.String()]++
+			}
+		}
+		m, err := BoundedMean(nil, testData, testLo, testHi, cfg(Substitute))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// m = fl(γ·i/n) for a lattice index i: reachable from any neighbour
+		// (same n) through the same i.
+		nr := float64(len(testData))
+		if i := math.Round(math.Ldexp(m.Value*nr, -l.k)); math.Ldexp(i, l.k)/nr != m.Value || math.Abs(i) >= 1<<53 {
+			flagged["mean substitute"]++
+		}
+		cnt, sum, _, _, err := meanAddRemove(nil, testData, testLo, testHi, cfg(AddRemove))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !onLattice(cnt, 0) || !onLattice(sum, 0) {
+			flagged["mean add/remove"]++
+		}
+		h, err := Histogram(nil, []int{0, 1, 1, 3}, 4, cfg(Substitute))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range h.Counts {
+			if !onLattice(v, 0) {
+				flagged["histogram"]++
+				break
+			}
+		}
+		q, err := Quantile(nil, testData, 0.5, testLo, testHi, 16, cfg(Substitute))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(cand, q.Value) || cand[q.Index] != q.Value {
+			flagged["quantile"]++
+		}
+	}
+	for _, k := range []string{"count", "sum add/remove", "sum substitute", "mean substitute", "mean add/remove", "histogram", "quantile"} {
+		t.Logf("%-16s %d of %d outputs distinguishable", k, flagged[k], n)
+		if flagged[k] != 0 {
+			t.Errorf("%s: %d distinguishable outputs", k, flagged[k])
+		}
+	}
+	// Control: textbook Laplace on the same lattice sum at the same scale.
+	s, _ := BoundedSum(nil, testData, testLo, testHi, cfg(Substitute))
+	lap, err := mechanism.NewLaplace(s.Sensitivity, 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRand(9)
+	src := []float64{math.Ldexp(float64(l.sum(testData, testLo, testHi)), l.k)}
+	dst := make([]float64, 1)
+	off := 0
+	const ctl = 10000
+	for range ctl {
+		if err := lap.Release(r, src, dst); err != nil {
+			t.Fatal(err)
+		}
+		if !onLattice(dst[0], l.k) {
+			off++
+		}
+	}
+	t.Logf("control: textbook Laplace %d of %d outputs off the lattice", off, ctl)
+	if off < ctl*9/10 {
+		t.Errorf("control: the check flagged only %d of %d textbook releases", off, ctl)
+	}
+}

@@ -1,0 +1,158 @@
+package aggregate
+
+import (
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"sort"
+
+	"github.com/privinfer/privinfer/mechanism"
+)
+
+// QuantileResult is a released quantile.
+type QuantileResult struct {
+	// Value is the selected candidate.
+	Value float64
+	// Index is its position among the candidates.
+	Index int
+	// Budget is the budget charged.
+	Budget mechanism.Budget
+}
+
+const (
+	// qBits is the resolution of the quantile level: q is rounded to a
+	// multiple of 2^-16.
+	qBits = 16
+	// maxCandidates bounds the number of candidates.
+	maxCandidates = 1 << 16
+)
+
+// Candidates returns the k ≥ 2 public candidates of Quantile on [lo, hi]:
+// c_j = lo + (hi − lo)·j/(k − 1), with c_{k−1} = hi exactly.
+func Candidates(lo, hi float64, k int) ([]float64, error) {
+	if err := checkBounds(lo, hi); err != nil {
+		return nil, err
+	}
+	if math.IsInf(hi-lo, 0) {
+		return nil, invalidf("bounds width hi − lo overflows")
+	}
+	if k < 2 || k > maxCandidates {
+		return nil, invalidf("number of candidates must be in [2, 2^16], got %d", k)
+	}
+	c := make([]float64, k)
+	for j := range c {
+		c[j] = lo + (hi-lo)*float64(j)/float64(k-1)
+	}
+	c[k-1] = hi
+	return c, nil
+}
+
+// quantileScores returns, for each candidate c_j, the integer
+// D_j = |(2^16 − Q)·a_j − Q·b_j| with a_j = #{x_i < c_j}, b_j = #{x_i > c_j}
+// over the records clamped to [lo, hi] and Q = round(q·2^16). The utility
+// of c_j is u_j = −D_j/2^16.
+func quantileScores(x, cand []float64, lo, hi float64, qn uint64) []uint64 {
+	s := make([]float64, len(x))
+	for i, v := range x {
+		s[i] = math.Max(lo, math.Min(hi, v))
+	}
+	slices.Sort(s)
+	d := make([]uint64, len(cand))
+	for j, c := range cand {
+		a := sort.SearchFloat64s(s, c) // #{s_i < c}
+		b := len(s) - sort.Search(len(s), func(i int) bool { return s[i] > c })
+		pa := (1<<qBits - qn) * uint64(a)
+		pb := qn * uint64(b)
+		if pa >= pb {
+			d[j] = pa - pb
+		} else {
+			d[j] = pb - pa
+		}
+	}
+	return d
+}
+
+// Quantile releases an approximate q-quantile of the records clamped to
+// [lo, hi] by the exponential mechanism over the k public candidates of
+// Candidates(lo, hi, k).
+//
+// The level q ∈ [0, 1] is rounded to Q/2^16, Q = round(q·2^16). The
+// utility of candidate c is u(c) = −|(1 − q)·#{x_i < c} − q·#{x_i > c}|.
+// Adding or removing a record changes it by at most max(q, 1 − q) ≤ 1;
+// substituting one moves it from one side of c to the other (or onto c)
+// and changes it by at most (1 − q) + q = 1. With Δu = 1 under both
+// relations, candidate j is released with probability
+//
+//	P(j) ∝ exp(ε'·u_j/2),
+//
+// which is ε-DP (McSherry & Talwar 2007). The sampler is exact: u_j·2^16
+// is an integer and ε' a dyadic rational, and candidates are proposed
+// uniformly and accepted with probability exp(−ε'(u_max − u_j)/2), a
+// Bernoulli of an exact rational exponent drawn with integer arithmetic.
+// Every candidate keeps a positive probability, so no output is
+// impossible under a neighbouring data set. The expected number of
+// proposals is at most k. x must be non-empty with at most 2^31 records.
+func Quantile(r *rand.Rand, x []float64, q, lo, hi float64, k int, cfg Config) (QuantileResult, error) {
+	if err := cfg.check(); err != nil {
+		return QuantileResult{}, err
+	}
+	if !(q >= 0 && q <= 1) {
+		return QuantileResult{}, invalidf("quantile level must be in [0, 1], got %v", q)
+	}
+	cand, err := Candidates(lo, hi, k)
+	if err != nil {
+		return QuantileResult{}, err
+	}
+	if len(x) == 0 {
+		return QuantileResult{}, invalidf("the quantile of an empty data set is undefined")
+	}
+	if err := checkValues(x); err != nil {
+		return QuantileResult{}, err
+	}
+	src, err := cfg.source(r)
+	if err != nil {
+		return QuantileResult{}, err
+	}
+	qn := uint64(math.Round(math.Ldexp(q, qBits)))
+	d := quantileScores(x, cand, lo, hi, qn)
+	b, err := cfg.charge()
+	if err != nil {
+		return QuantileResult{}, err
+	}
+	j := sampleExponential(src, d, dyadic(cfg.Epsilon))
+	return QuantileResult{Value: cand[j], Index: j, Budget: b}, nil
+}
+
+// sampleExponential draws j with P(j) ∝ exp(−ε'·D_j/2^17), ε' = e/2^30,
+// exactly, by uniform proposals accepted with probability
+// exp(−e·(D_j − D_min)/2^47).
+func sampleExponential(r *rand.Rand, d []uint64, e uint64) int {
+	dmin := slices.Min(d)
+	const shift = 30 + qBits + 1
+	for {
+		j := r.IntN(len(d))
+		hi, lo := bits.Mul64(e, d[j]-dmin)
+		if acceptExpNeg(r, hi, lo, shift) {
+			return j
+		}
+	}
+}
+
+// acceptExpNeg returns true with probability exp(−N/2^shift) for the
+// 128-bit N = hi·2^64 + lo: exp(−rem/2^shift) times one exp(−1) trial per
+// whole unit of the quotient (stopping at the first failure).
+func acceptExpNeg(r *rand.Rand, hi, lo uint64, shift uint) bool {
+	rem := lo & (1<<shift - 1)
+	if !mechanism.BernoulliExpNeg(r, rem, 1<<shift) {
+		return false
+	}
+	whole := lo>>shift | hi<<(64-shift)
+	huge := hi>>shift != 0 // quotient ≥ 2^64: trials until the first failure
+	for i := uint64(0); huge || i < whole; i++ {
+		if !mechanism.BernoulliExpNeg(r, 1, 1) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,259 @@
+package aggregate
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/privinfer/privinfer/mechanism"
+)
+
+// Count releases n + Z, Z discrete Laplace of scale 1/ε' on the integers:
+// the private count of records satisfying a query (n is that count on the
+// confidential data). Under AddRemove one record changes n by at most 1;
+// under Substitute too (the record may stop or start satisfying the
+// query). So the sensitivity is 1 under both relations and the release is
+// ε-DP. n must be in [0, 2^52]. The release is an integer, unbiased, with
+// variance 2a/(1−a)², a = e^{−ε'}.
+func Count(r *rand.Rand, n int, cfg Config) (Result, error) {
+	if err := cfg.check(); err != nil {
+		return Result{}, err
+	}
+	if n < 0 || n > 1<<52 {
+		return Result{}, invalidf("count must be in [0, 2^52], got %d", n)
+	}
+	d, err := newDLap(1, cfg.Epsilon)
+	if err != nil {
+		return Result{}, err
+	}
+	src, err := cfg.source(r)
+	if err != nil {
+		return Result{}, err
+	}
+	b, err := cfg.charge()
+	if err != nil {
+		return Result{}, err
+	}
+	v, err := d.add(src, int64(n))
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Value: v, Sensitivity: 1, Grid: 1, Scale: d.scale(), Budget: b}, nil
+}
+
+// sumSensitivity returns the sensitivity, in lattice units, of the sum of
+// lattice indices in [L, H]: max(|L|, |H|) when a record is added or
+// removed, H − L when one is substituted.
+func sumSensitivity(l lattice, nb Neighbour) int64 {
+	if nb == Substitute {
+		return l.H - l.L
+	}
+	return l.maxAbs()
+}
+
+// BoundedSum releases the sum of the records clamped to [lo, hi].
+//
+// Each record is clamped to [lo, hi] (two-sided) and rounded to the
+// nearest multiple of γ = 2^k ≤ (hi − lo)·2^-20, giving an integer index
+// in [L, H], L = round(lo/γ), H = round(hi/γ). The sum S of the indices
+// is exact. Its sensitivity is max(|L|, |H|) under AddRemove (one record
+// enters or leaves) and H − L under Substitute (one record changes), in
+// lattice units; the release γ·(S + Z), Z discrete Laplace of scale
+// sensitivity/ε', is ε-DP. The release is an unbiased estimate of γS, the
+// sum of the rounded clamped records, which differs from the sum of the
+// clamped records by at most nγ/2. Requires at most 2^31 records with
+// n·max(|L|, |H|) ≤ 2^52; an empty x is the empty sum.
+func BoundedSum(r *rand.Rand, x []float64, lo, hi float64, cfg Config) (Result, error) {
+	if err := cfg.check(); err != nil {
+		return Result{}, err
+	}
+	l, err := newLattice(lo, hi)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := checkValues(x); err != nil {
+		return Result{}, err
+	}
+	if float64(len(x))*float64(l.maxAbs()) > 1<<52 {
+		return Result{}, invalidf("%d records of up to %d lattice steps overflow exact arithmetic", len(x), l.maxAbs())
+	}
+	sens := sumSensitivity(l, cfg.Neighbour)
+	d, err := newDLap(uint64(sens), cfg.Epsilon)
+	if err != nil {
+		return Result{}, err
+	}
+	src, err := cfg.source(r)
+	if err != nil {
+		return Result{}, err
+	}
+	b, err := cfg.charge()
+	if err != nil {
+		return Result{}, err
+	}
+	v, err := d.add(src, l.sum(x, lo, hi))
+	if err != nil {
+		return Result{}, err
+	}
+	g := l.gamma()
+	return Result{Value: math.Ldexp(v, l.k), Sensitivity: float64(sens) * g, Grid: g, Scale: d.scale() * g, Budget: b}, nil
+}
+
+// BoundedMean releases the mean of the records clamped to [lo, hi]. x
+// must be non-empty.
+//
+// Under Substitute the number of records n is public: the release is
+// BoundedSum's γ(S + Z) divided by n, with Z calibrated to the
+// substitution sensitivity H − L. It is ε-DP and an unbiased estimate of
+// γS/n (the mean of the rounded clamped records), with variance
+// γ²·Var(Z)/n²; Result.Sensitivity is γ(H − L)/n.
+//
+// Under AddRemove n is private: half the budget releases the count
+// ñ = n + Z₁ (sensitivity 1) and half the sum of the indices centred at
+// C = ⌊(L + H)/2⌋, s̃ = Σ(index − C) + Z₂ (sensitivity
+// max(H − C, C − L)); the release is γ(C + s̃/max(ñ, 1)) clamped to
+// [lo, hi], ε-DP by sequential composition and post-processing. It is
+// consistent but not exactly unbiased; Result.Sensitivity and Scale
+// describe the sum's noise.
+//
+// Both outputs are deterministic functions of lattice releases, so no
+// output is impossible under a neighbouring data set.
+func BoundedMean(r *rand.Rand, x []float64, lo, hi float64, cfg Config) (Result, error) {
+	if err := cfg.check(); err != nil {
+		return Result{}, err
+	}
+	if len(x) == 0 {
+		return Result{}, invalidf("the mean of an empty data set is undefined")
+	}
+	if cfg.Neighbour == Substitute {
+		res, err := BoundedSum(r, x, lo, hi, cfg)
+		if err != nil {
+			return Result{}, err
+		}
+		n := float64(len(x))
+		res.Value /= n
+		res.Sensitivity /= n
+		res.Scale /= n
+		return res, nil
+	}
+	cnt, sum, l, res, err := meanAddRemove(r, x, lo, hi, cfg)
+	if err != nil {
+		return Result{}, err
+	}
+	c := (l.L + l.H) >> 1
+	m := math.Ldexp(float64(c)+sum/math.Max(cnt, 1), l.k)
+	res.Value = math.Max(lo, math.Min(hi, m))
+	return res, nil
+}
+
+// meanAddRemove draws the two lattice releases of BoundedMean under
+// AddRemove: the noisy count and the noisy centred index sum.
+func meanAddRemove(r *rand.Rand, x []float64, lo, hi float64, cfg Config) (cnt, sum float64, l lattice, res Result, err error) {
+	l, err = newLattice(lo, hi)
+	if err != nil {
+		return
+	}
+	if err = checkValues(x); err != nil {
+		return
+	}
+	c := (l.L + l.H) >> 1
+	sens := max(l.H-c, c-l.L)
+	half := cfg.Epsilon / 2
+	if !(half >= 0x1p-30) {
+		err = invalidf("epsilon/2 must be >= 2^-30, got %v", half)
+		return
+	}
+	dc, err := newDLap(1, half)
+	if err != nil {
+		return
+	}
+	ds, err := newDLap(uint64(sens), half)
+	if err != nil {
+		return
+	}
+	src, err := cfg.source(r)
+	if err != nil {
+		return
+	}
+	b, err := cfg.charge()
+	if err != nil {
+		return
+	}
+	if cnt, err = dc.add(src, int64(len(x))); err != nil {
+		return
+	}
+	s := l.sum(x, lo, hi) - int64(len(x))*c
+	if sum, err = ds.add(src, s); err != nil {
+		return
+	}
+	g := l.gamma()
+	res = Result{Sensitivity: float64(sens) * g, Grid: g, Scale: ds.scale() * g, Budget: b}
+	return
+}
+
+// HistogramResult is a released histogram.
+type HistogramResult struct {
+	// Counts are the private counts, one per category (integers, possibly
+	// negative: clamping or rounding them is post-processing left to the
+	// caller).
+	Counts []float64
+	// Sensitivity is the ℓ1 sensitivity of the count vector.
+	Sensitivity float64
+	// Scale is the discrete Laplace scale of each count's noise.
+	Scale float64
+	// Budget is the budget charged.
+	Budget mechanism.Budget
+}
+
+// maxCategories bounds the number of histogram categories.
+const maxCategories = 1 << 24
+
+// Histogram releases the counts of the records x (category indices in
+// [0, k)) over k known categories. Each count receives independent
+// discrete Laplace noise of scale Δ/ε', where Δ is the ℓ1 sensitivity of
+// the count vector: 1 under AddRemove (one count changes by one) and 2
+// under Substitute (one record leaves a category and enters another). The
+// release is ε-DP; every count is unbiased with variance 2a/(1−a)²,
+// a = e^{−ε'/Δ}. The categories are public: a record outside [0, k) is an
+// error, not a new category.
+func Histogram(r *rand.Rand, x []int, k int, cfg Config) (HistogramResult, error) {
+	if err := cfg.check(); err != nil {
+		return HistogramResult{}, err
+	}
+	if k < 1 || k > maxCategories {
+		return HistogramResult{}, invalidf("number of categories must be in [1, 2^24], got %d", k)
+	}
+	if len(x) > maxRecords {
+		return HistogramResult{}, invalidf("%d records exceed the limit 2^31", len(x))
+	}
+	for i, c := range x {
+		if c < 0 || c >= k {
+			return HistogramResult{}, invalidf("record %d has category %d outside [0, %d)", i, c, k)
+		}
+	}
+	sens := uint64(1)
+	if cfg.Neighbour == Substitute {
+		sens = 2
+	}
+	d, err := newDLap(sens, cfg.Epsilon)
+	if err != nil {
+		return HistogramResult{}, err
+	}
+	src, err := cfg.source(r)
+	if err != nil {
+		return HistogramResult{}, err
+	}
+	counts := make([]int64, k)
+	for _, c := range x {
+		counts[c]++
+	}
+	b, err := cfg.charge()
+	if err != nil {
+		return HistogramResult{}, err
+	}
+	out := make([]float64, k)
+	for i, c := range counts {
+		if out[i], err = d.add(src, c); err != nil {
+			return HistogramResult{}, err
+		}
+	}
+	return HistogramResult{Counts: out, Sensitivity: float64(sens), Scale: d.scale(), Budget: b}, nil
+}
