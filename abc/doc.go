@@ -43,7 +43,24 @@
 // acceptances. The released indicator sequence is ε_total-DP with b from
 // Thm. 4.1 (NoiseScale, and its inverse TotalEpsilon). FlipProbability
 // (Lemma 4.2, Prop. 4.2), ExpectedErrorBound and TailBound (Thm. 4.3) let a
-// user judge the accuracy cost before spending any budget.
+// user judge the accuracy cost before spending any budget (the last two read
+// the confidential distances and are for the data owner only).
+//
+// # Release versus inference
+//
+// ABCDP is a release path: its observation is confidential, and everything
+// it returns (ABCDPResult: the indicators, the accepted indices and the
+// public prior draws) is either the sparse vector's noisy output or public.
+// No distance, count or threshold computed from the confidential data
+// without noise leaves it; the distances that Run computes stay inside Run.
+// Its sensitivity holds by construction when Clip is set: every distance is
+// clamped to [0, Clip] on both sides, so no distance, not even a negative
+// unbiased MMD², can move the noisy comparisons by more than the Δρ = Clip
+// the noise is calibrated to.
+//
+// Rejection, SMC and KernelIS are inference from a release that is already
+// public (the output of a mechanism, s_dp): their distances, tolerances and
+// weights are post-processing of that release and may be published.
 //
 // # Distances
 //

@@ -63,6 +63,46 @@ func ExampleNewABCDP() {
 	// indicators [false true false true true] accepted [1 3 4]
 }
 
+// identity releases θ itself as the statistic.
+type identity struct{}
+
+func (identity) StatDim() int { return 1 }
+func (identity) Simulate(_ *rand.Rand, theta, dst []float64) error {
+	dst[0] = theta[0]
+	return nil
+}
+
+// The data owner runs ABCDP end to end: T public prior draws, their
+// distances to the confidential observation (which never leave Run), and the
+// sparse vector's selection. The result holds only the selection and the
+// public draws.
+func ExampleABCDP_Run() {
+	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
+	confidential := []float64{0.7}
+	p := abc.Problem{Prior: prior, Simulator: identity{}, Observed: confidential, Distance: abc.Euclidean{}}
+	// Distances clamped to [0, 1]: Δρ = 1 holds whatever the data.
+	a, err := abc.NewABCDP(abc.ABCDPConfig{EpsTotal: 100, EpsABC: 0.1, C: 5, Clip: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := a.Run(context.Background(), p, 5000, 1, rand.New(rand.NewPCG(3, 4)))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	acc := res.AcceptedTheta()
+	mean := 0.0
+	for _, v := range acc {
+		mean += v / float64(len(acc))
+	}
+	fmt.Printf("b = %.2f; %d public draws, %d examined, %d accepted\n", a.Scale(), len(res.Theta), len(res.Indicators), len(res.Accepted))
+	fmt.Printf("mean of the accepted draws %.1f\n", mean)
+	// Output:
+	// b = 0.06; 5000 public draws, 37 examined, 5 accepted
+	// mean of the accepted draws 0.7
+}
+
 func ExampleNoiseScale() {
 	b, _ := abc.NoiseScale(1, 2.0/5000, 10, true)
 	eps, _ := abc.TotalEpsilon(b, 2.0/5000, 10, true)
