@@ -3,6 +3,8 @@ package nn
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/privinfer/privinfer/flow/internal/gemm"
 )
 
 // Linear is the affine map Y = X·W + b applied to every row of a batch,
@@ -34,146 +36,67 @@ func (l Linear) Init(p []float64, r *rand.Rand, scale float64) {
 // y (n×Out).
 func (l Linear) Forward(p, x, y []float64, n int) {
 	in, out := l.In, l.Out
+	if n <= 0 {
+		return
+	}
 	w := p[l.Off : l.Off+in*out]
 	b := p[l.Off+in*out : l.Off+in*out+out]
-	r := 0
-	// Two rows at a time, four inputs at a time: each loaded weight feeds
-	// two multiply-adds.
-	for ; r+2 <= n; r += 2 {
-		ya := y[r*out : r*out+out]
-		yb := y[(r+1)*out : (r+1)*out+out]
-		yb = yb[:len(ya)]
-		copy(ya, b)
-		copy(yb, b)
-		xa := x[r*in : r*in+in]
-		xb := x[(r+1)*in : (r+1)*in+in]
-		xb = xb[:len(xa)]
-		i := 0
-		for ; i+4 <= in; i += 4 {
-			a0, a1, a2, a3 := xa[i], xa[i+1], xa[i+2], xa[i+3]
-			b0, b1, b2, b3 := xb[i], xb[i+1], xb[i+2], xb[i+3]
-			w0 := w[i*out : i*out+out]
-			w1 := w[(i+1)*out : (i+1)*out+out]
-			w2 := w[(i+2)*out : (i+2)*out+out]
-			w3 := w[(i+3)*out : (i+3)*out+out]
-			w0, w1, w2, w3 = w0[:len(ya)], w1[:len(ya)], w2[:len(ya)], w3[:len(ya)]
-			for o := range ya {
-				v0, v1, v2, v3 := w0[o], w1[o], w2[o], w3[o]
-				ya[o] += a0*v0 + a1*v1 + a2*v2 + a3*v3
-				yb[o] += b0*v0 + b1*v1 + b2*v2 + b3*v3
-			}
-		}
-		for ; i < in; i++ {
-			a0, b0 := xa[i], xb[i]
-			wi := w[i*out : i*out+out]
-			wi = wi[:len(ya)]
-			for o := range ya {
-				ya[o] += a0 * wi[o]
-				yb[o] += b0 * wi[o]
-			}
-		}
+	for r := 0; r < n; r++ {
+		copy(y[r*out:r*out+out], b)
 	}
-	for ; r < n; r++ {
-		yr := y[r*out : r*out+out]
-		copy(yr, b)
-		xr := x[r*in : r*in+in]
-		for i, xi := range xr {
-			wi := w[i*out : i*out+out]
-			wi = wi[:len(yr)]
-			for o := range yr {
-				yr[o] += xi * wi[o]
-			}
-		}
-	}
+	gemm.MulAdd(n, out, in, x, in, 1, w, out, y, out)
 }
+
+// wtStack is the size of the on-stack transposed weight buffer Backward
+// uses when the caller gives none.
+const wtStack = 4096
 
 // Backward accumulates the gradients of W and b into g (same layout as p)
 // given the forward input x (n×In) and the output gradient dy (n×Out), and
 // writes the input gradient dx = dy·Wᵀ (n×In) unless dx is nil.
 func (l Linear) Backward(p, g, x, dy, dx []float64, n int) {
+	var buf [wtStack]float64
+	var wt []float64
+	if dx != nil {
+		if l.In*l.Out <= wtStack {
+			wt = buf[:l.In*l.Out]
+		} else {
+			wt = make([]float64, l.In*l.Out)
+		}
+	}
+	l.backward(p, g, x, dy, dx, n, l.In, wt)
+}
+
+// one is the single-element A of the bias gradient (a column of ones).
+var one = []float64{1}
+
+// backward is Backward writing only the first nx columns of the input
+// gradient (dx is n×nx), with wt (at least Out·nx values) as scratch for
+// the transposed weights.
+func (l Linear) backward(p, g, x, dy, dx []float64, n, nx int, wt []float64) {
 	in, out := l.In, l.Out
+	if n <= 0 {
+		return
+	}
 	w := p[l.Off : l.Off+in*out]
 	gw := g[l.Off : l.Off+in*out]
 	gb := g[l.Off+in*out : l.Off+in*out+out]
-	// Bias gradient: column sums of dy.
-	for r := 0; r < n; r++ {
-		dr := dy[r*out : r*out+out]
-		dr = dr[:len(gb)]
-		for o := range gb {
-			gb[o] += dr[o]
-		}
-	}
-	// Weight gradient: gw += xᵀ·dy, four rows of the batch at a time.
-	r := 0
-	for ; r+4 <= n; r += 4 {
-		d0 := dy[r*out : r*out+out]
-		d1 := dy[(r+1)*out : (r+1)*out+out]
-		d2 := dy[(r+2)*out : (r+2)*out+out]
-		d3 := dy[(r+3)*out : (r+3)*out+out]
-		for i := 0; i < in; i++ {
-			a0, a1, a2, a3 := x[r*in+i], x[(r+1)*in+i], x[(r+2)*in+i], x[(r+3)*in+i]
-			if a0 == 0 && a1 == 0 && a2 == 0 && a3 == 0 {
-				continue
-			}
-			gi := gw[i*out : i*out+out]
-			d0, d1, d2, d3 := d0[:len(gi)], d1[:len(gi)], d2[:len(gi)], d3[:len(gi)]
-			for o := range gi {
-				gi[o] += a0*d0[o] + a1*d1[o] + a2*d2[o] + a3*d3[o]
-			}
-		}
-	}
-	for ; r < n; r++ {
-		dr := dy[r*out : r*out+out]
-		for i := 0; i < in; i++ {
-			a := x[r*in+i]
-			if a == 0 {
-				continue
-			}
-			gi := gw[i*out : i*out+out]
-			dr := dr[:len(gi)]
-			for o := range gi {
-				gi[o] += a * dr[o]
-			}
-		}
-	}
-	if dx == nil {
+	// Bias gradient: column sums of dy, i.e. 1ᵀ·dy.
+	gemm.MulAdd(1, out, n, one, 0, 0, dy, out, gb, out)
+	// Weight gradient: gw += xᵀ·dy.
+	gemm.MulAdd(in, out, n, x, 1, in, dy, out, gw, out)
+	if dx == nil || nx == 0 {
 		return
 	}
-	// Input gradient dx = dy·Wᵀ, four rows at a time sharing each row of W.
-	r = 0
-	for ; r+4 <= n; r += 4 {
-		d0 := dy[r*out : r*out+out]
-		d1 := dy[(r+1)*out : (r+1)*out+out]
-		d2 := dy[(r+2)*out : (r+2)*out+out]
-		d3 := dy[(r+3)*out : (r+3)*out+out]
-		for i := 0; i < in; i++ {
-			wi := w[i*out : i*out+out]
-			d0, d1, d2, d3 := d0[:len(wi)], d1[:len(wi)], d2[:len(wi)], d3[:len(wi)]
-			var s0, s1, s2, s3 float64
-			for o, wv := range wi {
-				s0 += d0[o] * wv
-				s1 += d1[o] * wv
-				s2 += d2[o] * wv
-				s3 += d3[o] * wv
-			}
-			dx[r*in+i] = s0
-			dx[(r+1)*in+i] = s1
-			dx[(r+2)*in+i] = s2
-			dx[(r+3)*in+i] = s3
+	// Input gradient dx = dy·W[:nx,:]ᵀ with the weights transposed once.
+	wt = wt[:out*nx]
+	for i := 0; i < nx; i++ {
+		for o, v := range w[i*out : i*out+out] {
+			wt[o*nx+i] = v
 		}
 	}
-	for ; r < n; r++ {
-		dr := dy[r*out : r*out+out]
-		for i := 0; i < in; i++ {
-			wi := w[i*out : i*out+out]
-			dr := dr[:len(wi)]
-			s := 0.0
-			for o, wv := range wi {
-				s += dr[o] * wv
-			}
-			dx[r*in+i] = s
-		}
-	}
+	clear(dx[:n*nx])
+	gemm.MulAdd(n, nx, out, dy, out, 1, wt, nx, dx, nx)
 }
 
 // ReLU writes max(x, 0) elementwise into dst (which may alias x).

@@ -108,7 +108,7 @@ type ResNetWork struct {
 	gh  []float64
 	gt  []float64
 	ga  []float64
-	gin []float64
+	wt  []float64 // transposed weights of one layer
 }
 
 // NewWork allocates a workspace for batches of up to maxRows rows.
@@ -139,7 +139,7 @@ func (m *ResNet) NewWork(maxRows int) *ResNetWork {
 	w.gh = make([]float64, maxRows*H)
 	w.gt = make([]float64, maxRows*H)
 	w.ga = make([]float64, maxRows*H)
-	w.gin = make([]float64, maxRows*(m.In+m.Ctx))
+	w.wt = make([]float64, max(m.In*H, H*H, H*m.Out))
 	return w
 }
 
@@ -198,7 +198,7 @@ func (m *ResNet) Backward(p, g []float64, w *ResNetWork, dout, dx []float64) {
 	n, H := w.n, m.Hidden
 	nh := n * H
 	gh := w.gh[:nh]
-	m.last.Backward(p, g, w.h[m.Blocks], dout, gh, n)
+	m.last.backward(p, g, w.h[m.Blocks], dout, gh, n, H, w.wt)
 	gt, ga := w.gt[:nh], w.ga[:nh]
 	for j := m.Blocks - 1; j >= 0; j-- {
 		b := m.blocks[j]
@@ -211,14 +211,14 @@ func (m *ResNet) Backward(p, g []float64, w *ResNetWork, dout, dx []float64) {
 				gt[i] = gi * s[i]
 				ga[i] = gi * t2[i] * s[i] * (1 - s[i])
 			}
-			b.lc.Backward(p, g, w.c, ga, nil, n)
-			b.l2.Backward(p, g, w.a2[j], gt, ga, n)
+			b.lc.backward(p, g, w.c, ga, nil, n, 0, nil)
+			b.l2.backward(p, g, w.a2[j], gt, ga, n, H, w.wt)
 		} else {
-			b.l2.Backward(p, g, w.a2[j], gh, ga, n)
+			b.l2.backward(p, g, w.a2[j], gh, ga, n, H, w.wt)
 		}
 		// ga = gradient wrt a2 = ReLU(t1); mask by a2 > 0.
 		ReLUBackward(ga, ga, w.a2[j][:nh])
-		b.l1.Backward(p, g, w.a1[j], ga, gt, n)
+		b.l1.backward(p, g, w.a1[j], ga, gt, n, H, w.wt)
 		// gt = gradient wrt a1 = ReLU(h_j).
 		hj := w.h[j][:nh]
 		for i := range gh {
@@ -228,13 +228,8 @@ func (m *ResNet) Backward(p, g []float64, w *ResNetWork, dout, dx []float64) {
 		}
 	}
 	if dx == nil || m.In == 0 {
-		m.first.Backward(p, g, w.in, gh, nil, n)
+		m.first.backward(p, g, w.in, gh, nil, n, 0, nil)
 		return
 	}
-	k := m.In + m.Ctx
-	gin := w.gin[:n*k]
-	m.first.Backward(p, g, w.in, gh, gin, n)
-	for r := 0; r < n; r++ {
-		copy(dx[r*m.In:(r+1)*m.In], gin[r*k:r*k+m.In])
-	}
+	m.first.backward(p, g, w.in, gh, dx, n, m.In, w.wt)
 }

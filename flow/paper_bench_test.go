@@ -1,0 +1,108 @@
+package flow
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// denseMACs returns the multiply-adds per row of the dense layers of the
+// conditioners of a flow with configuration c: forward (one evaluation of
+// every conditioner) and backward (weight gradients plus the input
+// gradients back-propagation needs: none for the context gates, only the
+// untouched coordinates for the first layer).
+func denseMACs(c Config) (fwd, bwd int) {
+	P := 3*c.Bins - 1
+	H := c.Hidden
+	for l := 0; l < c.Layers; l++ {
+		nt := 0
+		for d := 0; d < c.Dim; d++ {
+			if c.Dim == 1 || d%2 == l%2 {
+				nt++
+			}
+		}
+		ni := c.Dim - nt
+		f := (ni+c.ContextDim)*H + c.Blocks*2*H*H + H*nt*P
+		dx := ni*H + c.Blocks*2*H*H + H*nt*P
+		if c.ContextGating && c.ContextDim > 0 {
+			f += c.Blocks * c.ContextDim * H
+		}
+		fwd += f
+		bwd += f + dx
+	}
+	return fwd, bwd
+}
+
+// BenchmarkPaperFlow measures the SBI paper's flow (8 coupling layers, 2
+// residual blocks of 50 units, context gating, LU, 10 bins; dim 2,
+// context 10): one AdamW step on a batch, LogProbBatch and Sample, at
+// 1,600 and 16,000 rows. It reports wall ns/row, CPU ns/row and the
+// dense-layer arithmetic rate per core (2 flops per multiply-add of
+// denseMACs, divided by CPU time).
+func BenchmarkPaperFlow(b *testing.B) {
+	cfg := DefaultConfig(2, 10)
+	fwd, bwd := denseMACs(cfg)
+	for _, n := range []int{1600, 16000} {
+		r := rand.New(rand.NewPCG(1, 2))
+		f, err := New(cfg, r)
+		if err != nil {
+			b.Fatal(err)
+		}
+		y, z := randData(r, n, 2, 1), randData(r, n, 10, 1)
+		if err := f.SetStandardization(y, z, n); err != nil {
+			b.Fatal(err)
+		}
+		report := func(b *testing.B, c0 int64, macs int) {
+			cpu := float64(cpuTime().Nanoseconds() - c0)
+			rows := float64(n) * float64(b.N)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/rows, "ns/row")
+			b.ReportMetric(cpu/rows, "cpu-ns/row")
+			b.ReportMetric(2*float64(macs)*rows/cpu, "GFLOP/s/core")
+		}
+		b.Run(fmt.Sprintf("step/rows=%d", n), func(b *testing.B) {
+			tc := DefaultTrainConfig()
+			tc.BatchSize = n
+			tr, err := NewTrainer(f, tc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer tr.Close()
+			if _, err := tr.Step(y, z, n); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			c0 := cpuTime().Nanoseconds()
+			for b.Loop() {
+				if _, err := tr.Step(y, z, n); err != nil {
+					b.Fatal(err)
+				}
+			}
+			report(b, c0, fwd+bwd)
+		})
+		b.Run(fmt.Sprintf("logprob/rows=%d", n), func(b *testing.B) {
+			dst := make([]float64, n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			c0 := cpuTime().Nanoseconds()
+			for b.Loop() {
+				if err := f.LogProbBatch(y, z, n, dst); err != nil {
+					b.Fatal(err)
+				}
+			}
+			report(b, c0, fwd)
+		})
+		b.Run(fmt.Sprintf("sample/rows=%d", n), func(b *testing.B) {
+			dst := make([]float64, n*2)
+			b.ReportAllocs()
+			b.ResetTimer()
+			c0 := cpuTime().Nanoseconds()
+			for b.Loop() {
+				if err := f.Sample(r, z[:10], n, dst); err != nil {
+					b.Fatal(err)
+				}
+			}
+			report(b, c0, fwd)
+		})
+	}
+}
