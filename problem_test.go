@@ -20,7 +20,7 @@ func (p normalPrior) Sample(r *rand.Rand, theta []float64) {
 		theta[i] = r.NormFloat64()
 	}
 }
-func (p normalPrior) LogPdf(theta []float64) float64 { return 0 }
+func (p normalPrior) LogDensity(theta []float64) float64 { return 0 }
 
 // shiftSim writes θ + N(0, 1) noise, one statistic per parameter.
 type shiftSim struct{ d int }

@@ -42,7 +42,7 @@ func (tp *twoPointTheta) SampleTheta(r *rand.Rand, records []float64, n int, the
 // smallModel is a 3-record, 3-category privatized model with a known
 // joint posterior over the 2 × 27 states of (θ, x).
 func smallModel(t testing.TB, eps float64) (*DAModel, *twoPointTheta) {
-	cat, err := simulate.NewCategorical(3)
+	cat, err := simulate.NewHistogram(3)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,25 @@
-// Package simulate provides generative models: priors over parameters,
-// simulators of confidential data summaries, and their composition with a
-// privacy mechanism into simulators of private releases.
+// Package simulate provides generative models: distributions and priors
+// over parameters, simulators of confidential data summaries, and their
+// composition with a privacy mechanism into simulators of private
+// releases.
+//
+// # Distributions
+//
+// The distributions a simulator or a prior is written with are values
+// with Sample(r *rand.Rand) and LogDensity: Normal, LogNormal, Uniform,
+// HalfNormal, Exponential, Gamma and Beta (continuous, with CDF and
+// Quantile), Poisson, Binomial and Categorical (discrete; SampleInt
+// draws the count, LogDensity is the log mass), their truncations
+// (Truncate), and the multivariate MVNormal and Dirichlet. Constructors
+// validate their parameters and return errors wrapping ErrInvalid,
+// refusing values for which draws would overflow or lose their meaning
+// (subnormal scales, shapes above 1e20), so that LogDensity at a
+// distribution's own draws is never NaN.
+//
+// A Prior is a distribution over the parameter vector θ: MVNormal,
+// Dirichlet, Independent (a product of univariate components) and Concat
+// (blocks of priors laid end to end). Its LogDensity makes it an
+// mcmc.Target.
 //
 // # Seams
 //
@@ -31,7 +50,7 @@
 //   - Naive Bayes log-linear model (App. E.3): NaiveBayes, with the
 //     additive-log-ratio parameterisation and NaiveBayesRelease.
 //   - ABCDP models: UniformMixture (eq. 10) and CubicPolynomial (eq. 11).
-//   - LDP data models: ClippedGaussian, ClippedExponential, Categorical and
+//   - LDP data models: ClippedGaussian, ClippedExponential, Histogram and
 //     RegressionInputs (linear and logistic).
 //
 // # Randomness and concurrency

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/privinfer/privinfer/internal/linalg"
 )
 
 // LinRegConfig describes the SBI paper's Bayesian linear regression data
@@ -75,8 +77,8 @@ func NewLinReg(cfg LinRegConfig) (*LinReg, error) {
 		}
 	}
 	l := make([]float64, p*p)
-	if err := cholesky(cov, p, l); err != nil {
-		return nil, fmt.Errorf("simulate: linear regression PredictorCov: %w", err)
+	if err := linalg.Cholesky(cov, p, l); err != nil {
+		return nil, fmt.Errorf("simulate: linear regression PredictorCov: %v: %w", err, ErrInvalid)
 	}
 	ld := 0.0
 	for i := range p {

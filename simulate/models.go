@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/privinfer/privinfer/internal/linalg"
 )
 
 // checkSimplex validates a probability vector of length k.
@@ -275,47 +277,47 @@ func (m *ClippedExponential) RecordLogLik(theta, rec []float64) float64 {
 	return math.Log(l) - l*x
 }
 
-// Categorical is the LDP paper's histogram data model (§3.2.2): a record
+// Histogram is the LDP paper's histogram data model (§3.2.2): a record
 // is an item x ∈ {0, …, d−1} (stored as float64) with P(x = k) = θ_k, the
 // input of optimal unary encoding. Its contribution is the one-hot vector,
 // so MeanStat releases the normalised frequencies.
-type Categorical struct{ d int }
+type Histogram struct{ d int }
 
-// NewCategorical returns the model over d ≥ 2 items.
-func NewCategorical(d int) (*Categorical, error) {
+// NewHistogram returns the model over d ≥ 2 items.
+func NewHistogram(d int) (*Histogram, error) {
 	if d < 2 {
 		return nil, fmt.Errorf("simulate: categorical needs d >= 2 items, got %d", d)
 	}
-	return &Categorical{d}, nil
+	return &Histogram{d}, nil
 }
 
 // ParamDim is d.
-func (m *Categorical) ParamDim() int { return m.d }
+func (m *Histogram) ParamDim() int { return m.d }
 
 // RecordDim is 1.
-func (m *Categorical) RecordDim() int { return 1 }
+func (m *Histogram) RecordDim() int { return 1 }
 
 // ContribDim is d.
-func (m *Categorical) ContribDim() int { return m.d }
+func (m *Histogram) ContribDim() int { return m.d }
 
 // CheckParam checks that θ is a probability vector.
-func (m *Categorical) CheckParam(theta []float64) error {
+func (m *Histogram) CheckParam(theta []float64) error {
 	return checkSimplex("categorical", theta, m.d)
 }
 
 // SampleRecord draws one item.
-func (m *Categorical) SampleRecord(r *rand.Rand, theta, rec []float64) {
+func (m *Histogram) SampleRecord(r *rand.Rand, theta, rec []float64) {
 	rec[0] = float64(categorical(r, theta))
 }
 
 // Contribution writes the one-hot encoding of the item.
-func (m *Categorical) Contribution(rec, dst []float64) {
+func (m *Histogram) Contribution(rec, dst []float64) {
 	clear(dst)
 	dst[int(rec[0])] = 1
 }
 
 // RecordLogLik is log θ_x; −Inf for an invalid code.
-func (m *Categorical) RecordLogLik(theta, rec []float64) float64 {
+func (m *Histogram) RecordLogLik(theta, rec []float64) float64 {
 	k := int(rec[0])
 	if rec[0] != float64(k) || k < 0 || k >= m.d {
 		return math.Inf(-1)
@@ -381,8 +383,8 @@ func newRegressionInputs(d int, cov []float64) (*RegressionInputs, error) {
 		}
 	}
 	l := make([]float64, d*d)
-	if err := cholesky(cov, d, l); err != nil {
-		return nil, fmt.Errorf("simulate: regression inputs cov: %w", err)
+	if err := linalg.Cholesky(cov, d, l); err != nil {
+		return nil, fmt.Errorf("simulate: regression inputs cov: %v: %w", err, ErrInvalid)
 	}
 	ld := 0.0
 	for i := range d {

@@ -122,7 +122,7 @@ func TestLDPModels(t *testing.T) {
 		t.Errorf("exponential log density %v", v)
 	}
 
-	cat, _ := NewCategorical(4)
+	cat, _ := NewHistogram(4)
 	p := []float64{0.1, 0.2, 0.3, 0.4}
 	ms, _ := NewMeanStat(cat, n)
 	f := make([]float64, 4)

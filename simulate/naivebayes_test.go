@@ -109,8 +109,8 @@ func TestNaiveBayesRecordModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pr.Dim() != 10 || math.IsInf(pr.LogPdf(theta), 0) {
-		t.Errorf("prior dim %d, log density at θ* %v", pr.Dim(), pr.LogPdf(theta))
+	if pr.Dim() != 10 || math.IsInf(pr.LogDensity(theta), 0) {
+		t.Errorf("prior dim %d, log density at θ* %v", pr.Dim(), pr.LogDensity(theta))
 	}
 }
 

@@ -1,296 +1,74 @@
 package simulate
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
 
-	"github.com/privinfer/privinfer/internal/special"
+	"github.com/privinfer/privinfer/internal/linalg"
 	"github.com/privinfer/privinfer/internal/variate"
 )
 
-// Univariate is a proper distribution on the real line, a component of an
-// Independent prior.
-type Univariate interface {
-	// Sample draws one value.
-	Sample(r *rand.Rand) float64
-	// LogPdf is the log density; −Inf outside the support, NaN for NaN x.
-	LogPdf(x float64) float64
-	// Support returns the closed hull [lo, hi] of the support.
-	Support() (lo, hi float64)
-}
-
-// CDFer is implemented by univariate distributions with a cumulative
-// distribution function; Truncate needs it.
-type CDFer interface {
-	CDF(x float64) float64
-}
-
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
-const logSqrt2Pi = 0.91893853320467274178032973640562
-
-// Normal is the normal distribution N(Mu, Sigma²).
-type Normal struct{ mu, sigma float64 }
-
-// NewNormal returns N(mu, sigma²); mu finite, sigma finite and > 0.
-func NewNormal(mu, sigma float64) (*Normal, error) {
-	if !finite(mu) {
-		return nil, fmt.Errorf("simulate: normal mean must be finite, got %v", mu)
-	}
-	if !finite(sigma) || sigma <= 0 {
-		return nil, fmt.Errorf("simulate: normal sigma must be finite and > 0, got %v", sigma)
-	}
-	return &Normal{mu, sigma}, nil
-}
-
-// Sample draws from N(μ, σ²).
-func (d *Normal) Sample(r *rand.Rand) float64 { return d.mu + d.sigma*r.NormFloat64() }
-
-// LogPdf is the normal log density.
-func (d *Normal) LogPdf(x float64) float64 {
-	z := (x - d.mu) / d.sigma
-	return -0.5*z*z - math.Log(d.sigma) - logSqrt2Pi
-}
-
-// CDF is Φ((x − μ)/σ).
-func (d *Normal) CDF(x float64) float64 {
-	return 0.5 * math.Erfc(-(x-d.mu)/(d.sigma*math.Sqrt2))
-}
-
-// Support is (−Inf, +Inf).
-func (d *Normal) Support() (float64, float64) { return math.Inf(-1), math.Inf(1) }
-
-// LogNormal is the law of exp(X) for X ~ N(Mu, Sigma²).
-type LogNormal struct{ n Normal }
-
-// NewLogNormal returns the log-normal with log-scale mean mu and sd sigma.
-func NewLogNormal(mu, sigma float64) (*LogNormal, error) {
-	n, err := NewNormal(mu, sigma)
-	if err != nil {
-		return nil, fmt.Errorf("simulate: log-normal: %w", err)
-	}
-	return &LogNormal{*n}, nil
-}
-
-// Sample draws exp(N(μ, σ²)).
-func (d *LogNormal) Sample(r *rand.Rand) float64 { return math.Exp(d.n.Sample(r)) }
-
-// LogPdf is the log-normal log density; −Inf for x ≤ 0.
-func (d *LogNormal) LogPdf(x float64) float64 {
-	if math.IsNaN(x) {
-		return math.NaN()
-	}
-	if x <= 0 {
-		return math.Inf(-1)
-	}
-	lx := math.Log(x)
-	return d.n.LogPdf(lx) - lx
-}
-
-// CDF is Φ((log x − μ)/σ), 0 for x ≤ 0.
-func (d *LogNormal) CDF(x float64) float64 {
-	if x <= 0 {
-		return 0
-	}
-	return d.n.CDF(math.Log(x))
-}
-
-// Support is [0, +Inf).
-func (d *LogNormal) Support() (float64, float64) { return 0, math.Inf(1) }
-
-// Uniform is the uniform distribution on [Lo, Hi].
-type Uniform struct{ lo, hi float64 }
-
-// NewUniform returns U[lo, hi]; both finite, lo < hi.
-func NewUniform(lo, hi float64) (*Uniform, error) {
-	if !finite(lo) || !finite(hi) || !(lo < hi) {
-		return nil, fmt.Errorf("simulate: uniform bounds must be finite with lo < hi, got [%v, %v]", lo, hi)
-	}
-	return &Uniform{lo, hi}, nil
-}
-
-// Sample draws from U[lo, hi).
-func (d *Uniform) Sample(r *rand.Rand) float64 { return d.lo + (d.hi-d.lo)*r.Float64() }
-
-// LogPdf is −log(hi − lo) on [lo, hi], −Inf outside.
-func (d *Uniform) LogPdf(x float64) float64 {
-	if math.IsNaN(x) {
-		return math.NaN()
-	}
-	if x < d.lo || x > d.hi {
-		return math.Inf(-1)
-	}
-	return -math.Log(d.hi - d.lo)
-}
-
-// CDF is the uniform distribution function.
-func (d *Uniform) CDF(x float64) float64 {
-	return math.Min(1, math.Max(0, (x-d.lo)/(d.hi-d.lo)))
-}
-
-// Support is [lo, hi].
-func (d *Uniform) Support() (float64, float64) { return d.lo, d.hi }
-
-// HalfNormal is the law of |X| for X ~ N(0, Sigma²).
-type HalfNormal struct{ sigma float64 }
-
-// NewHalfNormal returns the half-normal with scale sigma > 0.
-func NewHalfNormal(sigma float64) (*HalfNormal, error) {
-	if !finite(sigma) || sigma <= 0 {
-		return nil, fmt.Errorf("simulate: half-normal sigma must be finite and > 0, got %v", sigma)
-	}
-	return &HalfNormal{sigma}, nil
-}
-
-// Sample draws |N(0, σ²)|.
-func (d *HalfNormal) Sample(r *rand.Rand) float64 { return math.Abs(d.sigma * r.NormFloat64()) }
-
-// LogPdf is log(2) + normal log density for x ≥ 0, −Inf for x < 0.
-func (d *HalfNormal) LogPdf(x float64) float64 {
-	if math.IsNaN(x) {
-		return math.NaN()
-	}
-	if x < 0 {
-		return math.Inf(-1)
-	}
-	z := x / d.sigma
-	return math.Ln2 - 0.5*z*z - math.Log(d.sigma) - logSqrt2Pi
-}
-
-// CDF is erf(x/(σ√2)) for x ≥ 0.
-func (d *HalfNormal) CDF(x float64) float64 {
-	if x <= 0 {
-		return 0
-	}
-	return math.Erf(x / (d.sigma * math.Sqrt2))
-}
-
-// Support is [0, +Inf).
-func (d *HalfNormal) Support() (float64, float64) { return 0, math.Inf(1) }
-
-// Gamma is the gamma distribution with the given shape and scale.
-type Gamma struct{ shape, scale float64 }
-
-// NewGamma returns Gamma(shape, scale) with density
-// x^(shape−1) e^(−x/scale) / (Γ(shape) scale^shape); both > 0.
-func NewGamma(shape, scale float64) (*Gamma, error) {
-	if !finite(shape) || shape <= 0 || !finite(scale) || scale <= 0 {
-		return nil, fmt.Errorf("simulate: gamma shape and scale must be finite and > 0, got (%v, %v)", shape, scale)
-	}
-	return &Gamma{shape, scale}, nil
-}
-
-// Sample draws from Gamma(shape, scale).
-func (d *Gamma) Sample(r *rand.Rand) float64 { return variate.Gamma(r, d.shape, d.scale) }
-
-// LogPdf is the gamma log density; −Inf for x < 0.
-func (d *Gamma) LogPdf(x float64) float64 {
-	if math.IsNaN(x) {
-		return math.NaN()
-	}
-	if x < 0 || (x == 0 && d.shape > 1) {
-		return math.Inf(-1)
-	}
-	if x == 0 && d.shape == 1 {
-		return -math.Log(d.scale)
-	}
-	if x == 0 {
-		return math.Inf(1)
-	}
-	lg, _ := math.Lgamma(d.shape)
-	return (d.shape-1)*math.Log(x) - x/d.scale - lg - d.shape*math.Log(d.scale)
-}
-
-// CDF is the regularised lower incomplete gamma P(shape, x/scale).
-func (d *Gamma) CDF(x float64) float64 {
-	if x <= 0 {
-		return 0
-	}
-	return special.GammaP(d.shape, x/d.scale)
-}
-
-// Support is [0, +Inf).
-func (d *Gamma) Support() (float64, float64) { return 0, math.Inf(1) }
-
-// Beta is the beta distribution on [0, 1].
-type Beta struct{ a, b float64 }
-
-// NewBeta returns Beta(a, b); a, b finite and > 0.
-func NewBeta(a, b float64) (*Beta, error) {
-	if !finite(a) || a <= 0 || !finite(b) || b <= 0 {
-		return nil, fmt.Errorf("simulate: beta parameters must be finite and > 0, got (%v, %v)", a, b)
-	}
-	return &Beta{a, b}, nil
-}
-
-// Sample draws from Beta(a, b).
-func (d *Beta) Sample(r *rand.Rand) float64 { return variate.Beta(r, d.a, d.b) }
-
-// LogPdf is the beta log density; −Inf outside [0, 1].
-func (d *Beta) LogPdf(x float64) float64 {
-	if math.IsNaN(x) {
-		return math.NaN()
-	}
-	if x < 0 || x > 1 {
-		return math.Inf(-1)
-	}
-	la, _ := math.Lgamma(d.a)
-	lb, _ := math.Lgamma(d.b)
-	lab, _ := math.Lgamma(d.a + d.b)
-	return (d.a-1)*math.Log(x) + (d.b-1)*math.Log1p(-x) + lab - la - lb
-}
-
-// CDF is the regularised incomplete beta I_x(a, b).
-func (d *Beta) CDF(x float64) float64 {
-	if x <= 0 {
-		return 0
-	}
-	if x >= 1 {
-		return 1
-	}
-	return special.BetaInc(d.a, d.b, x)
-}
-
-// Support is [0, 1].
-func (d *Beta) Support() (float64, float64) { return 0, 1 }
-
-// Truncated is a univariate distribution restricted to [Lo, Hi] and
-// renormalised.
+// Truncated is a continuous univariate distribution restricted to
+// [lo, hi] and renormalised.
 type Truncated struct {
 	d       Univariate
-	cdf     CDFer
+	inv     Invertible
+	normal  *Normal // non-nil for a truncated normal, sampled exactly
 	lo, hi  float64
 	flo     float64 // F(lo)
 	mass    float64 // F(hi) − F(lo)
 	logMass float64
 }
 
-// Truncate restricts d, which must implement CDFer, to [lo, hi] (lo may be
-// −Inf and hi +Inf). The interval must carry positive probability.
-// Sampling uses rejection when the interval holds at least 30% of the mass
-// and inversion of the CDF by bisection otherwise.
+// Truncate restricts d, which must implement Invertible (CDF and
+// Quantile), to [lo, hi] (lo may be −Inf and hi +Inf). The interval must
+// carry positive probability in float64. A truncated Normal is sampled
+// exactly in every regime, also far in the tails (variate.TruncNormal);
+// other distributions by rejection when the interval holds at least 30%
+// of the mass and by inversion of the CDF otherwise.
 func Truncate(d Univariate, lo, hi float64) (*Truncated, error) {
-	c, ok := d.(CDFer)
+	if d == nil {
+		return nil, invalidf("Truncate needs a non-nil distribution")
+	}
+	if err := checkBuilt("Truncate's distribution", d); err != nil {
+		return nil, err
+	}
+	inv, ok := d.(Invertible)
 	if !ok {
-		return nil, fmt.Errorf("simulate: Truncate needs a distribution with a CDF, got %T", d)
+		return nil, invalidf("Truncate needs a distribution with CDF and Quantile, got %T", d)
 	}
 	if math.IsNaN(lo) || math.IsNaN(hi) || !(lo < hi) {
-		return nil, fmt.Errorf("simulate: truncation bounds must satisfy lo < hi, got [%v, %v]", lo, hi)
+		return nil, invalidf("truncation bounds must satisfy lo < hi, got [%v, %v]", lo, hi)
 	}
 	slo, shi := d.Support()
 	lo, hi = math.Max(lo, slo), math.Min(hi, shi)
-	flo, fhi := c.CDF(lo), c.CDF(hi)
+	flo, fhi := inv.CDF(lo), inv.CDF(hi)
 	mass := fhi - flo
 	if !(mass > 0) {
-		return nil, fmt.Errorf("simulate: truncation interval [%v, %v] has zero probability", lo, hi)
+		return nil, invalidf("truncation interval [%v, %v] has zero probability", lo, hi)
 	}
-	return &Truncated{d: d, cdf: c, lo: lo, hi: hi, flo: flo, mass: mass, logMass: math.Log(mass)}, nil
+	t := &Truncated{d: d, inv: inv, lo: lo, hi: hi, flo: flo, mass: mass, logMass: math.Log(mass)}
+	if n, ok := d.(*Normal); ok {
+		t.normal = n
+	}
+	return t, nil
 }
 
-// Sample draws from the truncated distribution.
+func (t *Truncated) valid() bool   { return t.d != nil }
+func (p *Independent) valid() bool { return len(p.c) > 0 }
+func (p *MVNormal) valid() bool    { return len(p.mean) > 0 }
+func (p *Dirichlet) valid() bool   { return len(p.alpha) >= 2 }
+func (p *Concat) valid() bool      { return len(p.blocks) > 0 }
+
+// Sample draws from the truncated distribution; NaN for the zero value.
 func (t *Truncated) Sample(r *rand.Rand) float64 {
+	if t.d == nil {
+		return math.NaN()
+	}
+	if t.normal != nil {
+		return variate.TruncNormal(r, t.normal.mu, t.normal.sigma, t.lo, t.hi)
+	}
 	if t.mass >= 0.3 {
 		for {
 			x := t.d.Sample(r)
@@ -299,61 +77,41 @@ func (t *Truncated) Sample(r *rand.Rand) float64 {
 			}
 		}
 	}
-	u := t.flo + t.mass*r.Float64()
-	// Bracket the quantile, then bisect.
-	a, b := t.lo, t.hi
-	if math.IsInf(a, -1) {
-		a = math.Min(-1, b)
-		for w := 1.0; t.cdf.CDF(a) > u; w *= 2 {
-			a = b - w
-			if w > 1e300 {
-				break
-			}
-		}
-	}
-	if math.IsInf(b, 1) {
-		b = math.Max(1, a)
-		for w := 1.0; t.cdf.CDF(b) < u; w *= 2 {
-			b = a + w
-			if w > 1e300 {
-				break
-			}
-		}
-	}
-	for range 200 {
-		m := 0.5 * (a + b)
-		if m <= a || m >= b {
-			break
-		}
-		if t.cdf.CDF(m) < u {
-			a = m
-		} else {
-			b = m
-		}
-	}
-	return 0.5 * (a + b)
+	x := t.inv.Quantile(t.flo + t.mass*r.Float64())
+	return math.Min(math.Max(x, t.lo), t.hi) // rounding must not leave [lo, hi]
 }
 
-// LogPdf is the renormalised log density; −Inf outside [lo, hi].
-func (t *Truncated) LogPdf(x float64) float64 {
-	if math.IsNaN(x) {
+// LogDensity is the renormalised log density; −Inf outside [lo, hi].
+func (t *Truncated) LogDensity(x float64) float64 {
+	if math.IsNaN(x) || t.d == nil {
 		return math.NaN()
 	}
 	if x < t.lo || x > t.hi {
 		return math.Inf(-1)
 	}
-	return t.d.LogPdf(x) - t.logMass
+	return t.d.LogDensity(x) - t.logMass
 }
 
 // CDF is the truncated distribution function.
 func (t *Truncated) CDF(x float64) float64 {
+	if t.d == nil || math.IsNaN(x) {
+		return math.NaN()
+	}
 	if x <= t.lo {
 		return 0
 	}
 	if x >= t.hi {
 		return 1
 	}
-	return (t.cdf.CDF(x) - t.flo) / t.mass
+	return (t.inv.CDF(x) - t.flo) / t.mass
+}
+
+// Quantile is the truncated quantile function F⁻¹(F(lo) + p·mass).
+func (t *Truncated) Quantile(p float64) float64 {
+	if !(p >= 0 && p <= 1) || t.d == nil {
+		return math.NaN()
+	}
+	return math.Min(math.Max(t.inv.Quantile(t.flo+p*t.mass), t.lo), t.hi)
 }
 
 // Support is [lo, hi] intersected with the original support.
@@ -366,11 +124,14 @@ type Independent struct{ c []Univariate }
 // one, none nil).
 func NewIndependent(components ...Univariate) (*Independent, error) {
 	if len(components) == 0 {
-		return nil, errors.New("simulate: independent prior needs at least one component")
+		return nil, invalidf("independent prior needs at least one component")
 	}
 	for i, c := range components {
 		if c == nil {
-			return nil, fmt.Errorf("simulate: independent prior component %d is nil", i)
+			return nil, invalidf("independent prior component %d is nil", i)
+		}
+		if err := checkBuilt("independent prior component "+strconv.Itoa(i), c); err != nil {
+			return nil, err
 		}
 	}
 	return &Independent{append([]Univariate(nil), components...)}, nil
@@ -386,14 +147,14 @@ func (p *Independent) Sample(r *rand.Rand, theta []float64) {
 	}
 }
 
-// LogPdf sums the component log densities.
-func (p *Independent) LogPdf(theta []float64) float64 {
+// LogDensity sums the component log densities; NaN if len(theta) ≠ Dim.
+func (p *Independent) LogDensity(theta []float64) float64 {
 	if len(theta) != len(p.c) {
 		return math.NaN()
 	}
 	s := 0.0
 	for i, c := range p.c {
-		s += c.LogPdf(theta[i])
+		s += c.LogDensity(theta[i])
 		if math.IsInf(s, -1) {
 			return s
 		}
@@ -401,43 +162,51 @@ func (p *Independent) LogPdf(theta []float64) float64 {
 	return s
 }
 
-// MVNormal is the multivariate normal prior N(mean, cov) with a full
-// covariance matrix.
+const logSqrt2Pi = 0.91893853320467274178032973640562
+
+// MVNormal is the multivariate normal distribution N(mean, cov) with a
+// full covariance matrix.
 type MVNormal struct {
 	mean   []float64
 	chol   []float64 // lower Cholesky factor, row-major d×d
 	logDet float64   // log det cov
 }
 
-// NewMVNormal returns N(mean, cov); cov is row-major d×d, symmetric and
-// positive definite.
+// NewMVNormal returns N(mean, cov); mean is non-empty and finite, cov is
+// row-major d×d, finite, symmetric and positive definite.
 func NewMVNormal(mean, cov []float64) (*MVNormal, error) {
 	d := len(mean)
 	if d == 0 {
-		return nil, errors.New("simulate: multivariate normal mean must not be empty")
+		return nil, invalidf("multivariate normal mean must not be empty")
 	}
 	if len(cov) != d*d {
-		return nil, fmt.Errorf("simulate: multivariate normal cov must have length %d, got %d", d*d, len(cov))
+		return nil, invalidf("multivariate normal cov must have length %d, got %d", d*d, len(cov))
 	}
 	for i, m := range mean {
 		if !finite(m) {
-			return nil, fmt.Errorf("simulate: multivariate normal mean[%d] must be finite, got %v", i, m)
+			return nil, invalidf("multivariate normal mean[%d] must be finite, got %v", i, m)
 		}
 	}
 	for i := range d {
 		for j := range d {
 			if !finite(cov[i*d+j]) || cov[i*d+j] != cov[j*d+i] {
-				return nil, fmt.Errorf("simulate: multivariate normal cov must be finite and symmetric (entry %d,%d)", i, j)
+				return nil, invalidf("multivariate normal cov must be finite and symmetric (entry %d,%d)", i, j)
 			}
+		}
+		if v := cov[i*d+i]; !(v >= 0x1p-1022) {
+			return nil, invalidf("multivariate normal variance %d must be > 0 and not subnormal, got %v", i, v)
+		}
+		if err := checkOverflow("multivariate normal", mean[i], math.Sqrt(cov[i*d+i])); err != nil {
+			return nil, err
 		}
 	}
 	l := make([]float64, d*d)
-	if err := cholesky(cov, d, l); err != nil {
-		return nil, fmt.Errorf("simulate: multivariate normal cov: %w", err)
+	if err := linalg.Cholesky(cov, d, l); err != nil {
+		return nil, invalidf("multivariate normal cov: %v", err)
 	}
-	ld := 0.0
-	for i := range d {
-		ld += 2 * math.Log(l[i*d+i])
+	ld := linalg.LogDetChol(l, d)
+	if !finite(ld) {
+		return nil, invalidf("multivariate normal cov has log-determinant %v", ld)
 	}
 	return &MVNormal{mean: append([]float64(nil), mean...), chol: l, logDet: ld}, nil
 }
@@ -445,7 +214,7 @@ func NewMVNormal(mean, cov []float64) (*MVNormal, error) {
 // NewDiagNormal returns N(mean, diag(variances)).
 func NewDiagNormal(mean, variances []float64) (*MVNormal, error) {
 	if len(variances) != len(mean) {
-		return nil, fmt.Errorf("simulate: diagonal normal needs %d variances, got %d", len(mean), len(variances))
+		return nil, invalidf("diagonal normal needs %d variances, got %d", len(mean), len(variances))
 	}
 	d := len(mean)
 	cov := make([]float64, d*d)
@@ -455,41 +224,14 @@ func NewDiagNormal(mean, variances []float64) (*MVNormal, error) {
 	return NewMVNormal(mean, cov)
 }
 
-// ErrNotPositiveDefinite reports a covariance matrix that is not
-// (numerically) positive definite.
-var ErrNotPositiveDefinite = errors.New("matrix is not positive definite")
-
-// cholesky factors the symmetric a = L Lᵀ (d is small for priors).
-func cholesky(a []float64, d int, l []float64) error {
-	for j := range d {
-		s := a[j*d+j]
-		for k := range j {
-			s -= l[j*d+k] * l[j*d+k]
-		}
-		if !(s > 0) {
-			return ErrNotPositiveDefinite
-		}
-		ljj := math.Sqrt(s)
-		l[j*d+j] = ljj
-		for i := j + 1; i < d; i++ {
-			s := a[i*d+j]
-			for k := range j {
-				s -= l[i*d+k] * l[j*d+k]
-			}
-			l[i*d+j] = s / ljj
-		}
-	}
-	return nil
-}
-
 // Dim is the dimension.
 func (p *MVNormal) Dim() int { return len(p.mean) }
 
 // Sample draws mean + L z with z standard normal.
 func (p *MVNormal) Sample(r *rand.Rand, theta []float64) {
 	d := len(p.mean)
-	// z is written into theta from the last coordinate down so that the
-	// lower-triangular product can be formed in place.
+	// z is written into theta; the lower-triangular product is formed in
+	// place from the last coordinate down.
 	for i := range d {
 		theta[i] = r.NormFloat64()
 	}
@@ -505,13 +247,15 @@ func (p *MVNormal) Sample(r *rand.Rand, theta []float64) {
 	}
 }
 
-// LogPdf is the multivariate normal log density.
-func (p *MVNormal) LogPdf(theta []float64) float64 {
+// LogDensity is the multivariate normal log density; NaN if
+// len(theta) ≠ Dim.
+func (p *MVNormal) LogDensity(theta []float64) float64 {
 	d := len(p.mean)
 	if len(theta) != d {
 		return math.NaN()
 	}
-	// Solve L z = θ − mean by forward substitution; the quadratic form is |z|².
+	// Solve L z = θ − mean by forward substitution; the quadratic form is
+	// |z|². Small dimensions use a stack buffer and allocate nothing.
 	var buf [16]float64
 	var z []float64
 	if d <= len(buf) {
@@ -531,34 +275,30 @@ func (p *MVNormal) LogPdf(theta []float64) float64 {
 	return -0.5*q - 0.5*p.logDet - float64(d)*logSqrt2Pi
 }
 
-// Dirichlet is the Dirichlet prior on the probability simplex.
-type Dirichlet struct {
-	alpha []float64
-	norm  float64 // log Γ(Σα) − Σ log Γ(α_i)
-}
+// Dirichlet is the Dirichlet distribution on the probability simplex.
+type Dirichlet struct{ alpha []float64 }
 
-// SimplexTol is the tolerance |Σθ − 1| within which Dirichlet.LogPdf
+// SimplexTol is the tolerance |Σθ − 1| within which Dirichlet.LogDensity
 // treats θ as on the simplex.
-const SimplexTol = 1e-9
+const SimplexTol = variate.DirichletTol
 
-// NewDirichlet returns Dirichlet(alpha) with at least two finite
-// concentrations > 0.
+// NewDirichlet returns Dirichlet(alpha) with at least two concentrations,
+// each finite, normal (not subnormal), > 0 and ≤ 1e20. Components of
+// draws with small concentrations may round to 0, where LogDensity is
+// +Inf (the density's pole), never NaN.
 func NewDirichlet(alpha []float64) (*Dirichlet, error) {
 	if len(alpha) < 2 {
-		return nil, fmt.Errorf("simulate: Dirichlet needs at least 2 concentrations, got %d", len(alpha))
+		return nil, invalidf("Dirichlet needs at least 2 concentrations, got %d", len(alpha))
 	}
-	sum := 0.0
-	norm := 0.0
 	for i, a := range alpha {
-		if !finite(a) || a <= 0 {
-			return nil, fmt.Errorf("simulate: Dirichlet concentration %d must be finite and > 0, got %v", i, a)
+		if err := checkScale("Dirichlet", "concentration", a); err != nil {
+			return nil, invalidf("Dirichlet concentration %d: %v", i, err)
 		}
-		sum += a
-		lg, _ := math.Lgamma(a)
-		norm -= lg
+		if a > maxShape {
+			return nil, invalidf("Dirichlet concentration %d must be <= %g, got %v", i, maxShape, a)
+		}
 	}
-	lg, _ := math.Lgamma(sum)
-	return &Dirichlet{alpha: append([]float64(nil), alpha...), norm: norm + lg}, nil
+	return &Dirichlet{alpha: append([]float64(nil), alpha...)}, nil
 }
 
 // Dim is the number of categories.
@@ -573,31 +313,12 @@ func (p *Dirichlet) Sample(r *rand.Rand, theta []float64) {
 	variate.Dirichlet(r, p.alpha, theta[:len(p.alpha)])
 }
 
-// LogPdf is the Dirichlet log density with respect to Lebesgue measure
-// on the first Dim−1 coordinates; −Inf off the simplex (a negative entry or
-// a sum differing from 1 by more than SimplexTol).
-func (p *Dirichlet) LogPdf(theta []float64) float64 {
-	if len(theta) != len(p.alpha) {
-		return math.NaN()
-	}
-	s, lp := 0.0, p.norm
-	for i, a := range p.alpha {
-		x := theta[i]
-		if math.IsNaN(x) {
-			return math.NaN()
-		}
-		if x < 0 {
-			return math.Inf(-1)
-		}
-		s += x
-		if a != 1 {
-			lp += (a - 1) * math.Log(x)
-		}
-	}
-	if math.Abs(s-1) > SimplexTol {
-		return math.Inf(-1)
-	}
-	return lp
+// LogDensity is the Dirichlet log density with respect to Lebesgue
+// measure on the first Dim−1 coordinates; −Inf off the simplex (a
+// negative entry or a sum differing from 1 by more than SimplexTol), NaN
+// if len(theta) ≠ Dim or θ has a NaN.
+func (p *Dirichlet) LogDensity(theta []float64) float64 {
+	return variate.DirichletLogPdf(theta, p.alpha)
 }
 
 // Concat is a prior whose blocks are independent priors laid end to end,
@@ -607,15 +328,22 @@ type Concat struct {
 	dim    int
 }
 
-// NewConcat returns the product of the given block priors (at least one).
+// NewConcat returns the product of the given block priors (at least one,
+// none nil, each of dimension ≥ 1).
 func NewConcat(blocks ...Prior) (*Concat, error) {
 	if len(blocks) == 0 {
-		return nil, errors.New("simulate: concatenated prior needs at least one block")
+		return nil, invalidf("concatenated prior needs at least one block")
 	}
 	d := 0
 	for i, b := range blocks {
 		if b == nil {
-			return nil, fmt.Errorf("simulate: concatenated prior block %d is nil", i)
+			return nil, invalidf("concatenated prior block %d is nil", i)
+		}
+		if err := checkBuilt("concatenated prior block "+strconv.Itoa(i), b); err != nil {
+			return nil, err
+		}
+		if b.Dim() < 1 {
+			return nil, invalidf("concatenated prior block %d has dimension %d", i, b.Dim())
 		}
 		d += b.Dim()
 	}
@@ -634,14 +362,14 @@ func (p *Concat) Sample(r *rand.Rand, theta []float64) {
 	}
 }
 
-// LogPdf sums the block log densities.
-func (p *Concat) LogPdf(theta []float64) float64 {
+// LogDensity sums the block log densities; NaN if len(theta) ≠ Dim.
+func (p *Concat) LogDensity(theta []float64) float64 {
 	if len(theta) != p.dim {
 		return math.NaN()
 	}
 	o, s := 0, 0.0
 	for _, b := range p.blocks {
-		s += b.LogPdf(theta[o : o+b.Dim()])
+		s += b.LogDensity(theta[o : o+b.Dim()])
 		o += b.Dim()
 	}
 	return s

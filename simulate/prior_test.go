@@ -12,7 +12,7 @@ import (
 
 type cdfDist interface {
 	Univariate
-	CDFer
+	Invertible
 }
 
 // TestUnivariateKS draws 5000 values from every univariate distribution
@@ -65,13 +65,13 @@ func TestUnivariateKS(t *testing.T) {
 		a, b := x[1000], x[3500]
 		const m = 2000
 		h := (b - a) / m
-		s := math.Exp(c.d.LogPdf(a)) + math.Exp(c.d.LogPdf(b))
+		s := math.Exp(c.d.LogDensity(a)) + math.Exp(c.d.LogDensity(b))
 		for i := 1; i < m; i++ {
 			w := 2.0
 			if i%2 == 1 {
 				w = 4
 			}
-			s += w * math.Exp(c.d.LogPdf(a+float64(i)*h))
+			s += w * math.Exp(c.d.LogDensity(a+float64(i)*h))
 		}
 		integral := s * h / 3
 		want := c.d.CDF(b) - c.d.CDF(a)
@@ -81,7 +81,7 @@ func TestUnivariateKS(t *testing.T) {
 	}
 }
 
-func TestUnivariateLogPdfClosedForms(t *testing.T) {
+func TestUnivariateLogDensityClosedForms(t *testing.T) {
 	g, _ := NewGamma(2.5, 0.7)
 	b, _ := NewBeta(2, 5)
 	n, _ := NewNormal(1, 2)
@@ -89,22 +89,22 @@ func TestUnivariateLogPdfClosedForms(t *testing.T) {
 	h, _ := NewHalfNormal(2)
 	u, _ := NewUniform(-1, 3)
 	for _, x := range []float64{0.1, 0.5, 1.3, 4} {
-		if d := g.LogPdf(x) - variate.GammaLogPdf(x, 2.5, 0.7); math.Abs(d) > 1e-12 {
+		if d := g.LogDensity(x) - variate.GammaLogPdf(x, 2.5, 0.7); math.Abs(d) > 1e-12 {
 			t.Errorf("gamma logpdf(%v) off by %v", x, d)
 		}
-		if d := n.LogPdf(x) - variate.NormalLogPdf(x, 1, 2); math.Abs(d) > 1e-12 {
+		if d := n.LogDensity(x) - variate.NormalLogPdf(x, 1, 2); math.Abs(d) > 1e-12 {
 			t.Errorf("normal logpdf(%v) off by %v", x, d)
 		}
 		want := -math.Log(x) - 0.5*math.Log(2*math.Pi) - 0.5*math.Log(x)*math.Log(x)
-		if d := ln.LogPdf(x) - want; math.Abs(d) > 1e-12 {
+		if d := ln.LogDensity(x) - want; math.Abs(d) > 1e-12 {
 			t.Errorf("lognormal logpdf(%v) off by %v", x, d)
 		}
-		if d := h.LogPdf(x) - (math.Log(2) + variate.NormalLogPdf(x, 0, 2)); math.Abs(d) > 1e-12 {
+		if d := h.LogDensity(x) - (math.Log(2) + variate.NormalLogPdf(x, 0, 2)); math.Abs(d) > 1e-12 {
 			t.Errorf("halfnormal logpdf(%v) off by %v", x, d)
 		}
 	}
 	for _, x := range []float64{0.05, 0.3, 0.9} {
-		if d := b.LogPdf(x) - variate.BetaLogPdf(x, 2, 5); math.Abs(d) > 1e-12 {
+		if d := b.LogDensity(x) - variate.BetaLogPdf(x, 2, 5); math.Abs(d) > 1e-12 {
 			t.Errorf("beta logpdf(%v) off by %v", x, d)
 		}
 	}
@@ -114,16 +114,16 @@ func TestUnivariateLogPdfClosedForms(t *testing.T) {
 		x float64
 	}{{g, -0.1}, {b, 1.1}, {b, -0.01}, {ln, 0}, {ln, -1}, {h, -1e-9}, {u, 3.0001}, {u, -2}}
 	for _, c := range outside {
-		if v := c.d.LogPdf(c.x); !math.IsInf(v, -1) {
-			t.Errorf("%T LogPdf(%v) = %v, want -Inf", c.d, c.x, v)
+		if v := c.d.LogDensity(c.x); !math.IsInf(v, -1) {
+			t.Errorf("%T LogDensity(%v) = %v, want -Inf", c.d, c.x, v)
 		}
 	}
 	for _, d := range []Univariate{g, b, n, ln, h, u} {
-		if v := d.LogPdf(math.NaN()); !math.IsNaN(v) {
-			t.Errorf("%T LogPdf(NaN) = %v", d, v)
+		if v := d.LogDensity(math.NaN()); !math.IsNaN(v) {
+			t.Errorf("%T LogDensity(NaN) = %v", d, v)
 		}
 	}
-	if v := u.LogPdf(0); math.Abs(v+math.Log(4)) > 1e-15 {
+	if v := u.LogDensity(0); math.Abs(v+math.Log(4)) > 1e-15 {
 		t.Errorf("uniform logpdf %v", v)
 	}
 }
@@ -165,10 +165,10 @@ func TestPriorConstructorsReject(t *testing.T) {
 type noCDF struct{}
 
 func (noCDF) Sample(*rand.Rand) float64   { return 0 }
-func (noCDF) LogPdf(float64) float64      { return 0 }
+func (noCDF) LogDensity(float64) float64  { return 0 }
 func (noCDF) Support() (float64, float64) { return 0, 1 }
 
-// TestMVNormal checks LogPdf against the 2-d closed form and the sample
+// TestMVNormal checks LogDensity against the 2-d closed form and the sample
 // mean and covariance of 100000 draws (5-se bounds, family false alarm
 // ≈ 3e-6).
 func TestMVNormal(t *testing.T) {
@@ -182,10 +182,10 @@ func TestMVNormal(t *testing.T) {
 	det := 2 - 0.36
 	q := (dx*dx - 1.2*dx*dy + 2*dy*dy) / det
 	want := -0.5*q - 0.5*math.Log(det) - math.Log(2*math.Pi)
-	if got := p.LogPdf(x); math.Abs(got-want) > 1e-12 {
-		t.Errorf("LogPdf %v want %v", got, want)
+	if got := p.LogDensity(x); math.Abs(got-want) > 1e-12 {
+		t.Errorf("LogDensity %v want %v", got, want)
 	}
-	if !math.IsNaN(p.LogPdf([]float64{1})) {
+	if !math.IsNaN(p.LogDensity([]float64{1})) {
 		t.Error("wrong length did not give NaN")
 	}
 	r := rand.New(rand.NewPCG(4, 4))
@@ -213,14 +213,14 @@ func TestMVNormal(t *testing.T) {
 	chk("var1", c11/n, 1, math.Sqrt(2.0/n))
 	// SIR prior: printed 0.5 and 0.2 are variances.
 	sp := SIRPrior()
-	lp := sp.LogPdf([]float64{math.Log(0.4), math.Log(0.125)})
+	lp := sp.LogDensity([]float64{math.Log(0.4), math.Log(0.125)})
 	wantMode := -0.5*math.Log(0.5*0.2) - math.Log(2*math.Pi)
 	if math.Abs(lp-wantMode) > 1e-12 {
 		t.Errorf("SIR prior log density at its mean %v, want %v", lp, wantMode)
 	}
 }
 
-// TestDirichlet checks LogPdf against variate.DirichletLogPdf, −Inf off
+// TestDirichlet checks LogDensity against variate.DirichletLogPdf, −Inf off
 // the simplex, and the marginal law of samples: θ_1 ~ Beta(α_1, Σα − α_1)
 // by KS (level 1e-4).
 func TestDirichlet(t *testing.T) {
@@ -230,12 +230,12 @@ func TestDirichlet(t *testing.T) {
 		t.Fatal(err)
 	}
 	x := []float64{0.2, 0.3, 0.5}
-	if d := p.LogPdf(x) - variate.DirichletLogPdf(x, alpha); math.Abs(d) > 1e-12 {
-		t.Errorf("Dirichlet LogPdf off by %v", d)
+	if d := p.LogDensity(x) - variate.DirichletLogPdf(x, alpha); math.Abs(d) > 1e-12 {
+		t.Errorf("Dirichlet LogDensity off by %v", d)
 	}
 	for _, bad := range [][]float64{{0.2, 0.3, 0.6}, {-0.1, 0.6, 0.5}} {
-		if v := p.LogPdf(bad); !math.IsInf(v, -1) {
-			t.Errorf("LogPdf(%v) = %v, want -Inf", bad, v)
+		if v := p.LogDensity(bad); !math.IsInf(v, -1) {
+			t.Errorf("LogDensity(%v) = %v, want -Inf", bad, v)
 		}
 	}
 	r := rand.New(rand.NewPCG(8, 8))
@@ -262,10 +262,10 @@ func TestIndependentAndConcat(t *testing.T) {
 		t.Fatal(err)
 	}
 	x := []float64{0.3, 1.2}
-	if d := ind.LogPdf(x) - (n.LogPdf(0.3) + g.LogPdf(1.2)); d != 0 {
+	if d := ind.LogDensity(x) - (n.LogDensity(0.3) + g.LogDensity(1.2)); d != 0 {
 		t.Errorf("product log density off by %v", d)
 	}
-	if v := ind.LogPdf([]float64{0.3, -1}); !math.IsInf(v, -1) {
+	if v := ind.LogDensity([]float64{0.3, -1}); !math.IsInf(v, -1) {
 		t.Errorf("outside support: %v", v)
 	}
 	dir, _ := NewDirichlet([]float64{1, 1})
@@ -274,12 +274,12 @@ func TestIndependentAndConcat(t *testing.T) {
 		t.Fatalf("Dim %d", c.Dim())
 	}
 	y := []float64{0.3, 1.2, 0.4, 0.6}
-	if d := c.LogPdf(y) - (ind.LogPdf(y[:2]) + dir.LogPdf(y[2:])); d != 0 {
+	if d := c.LogDensity(y) - (ind.LogDensity(y[:2]) + dir.LogDensity(y[2:])); d != 0 {
 		t.Errorf("concat log density off by %v", d)
 	}
 	r := rand.New(rand.NewPCG(1, 1))
 	c.Sample(r, y)
-	if math.IsInf(c.LogPdf(y), 0) || math.IsNaN(c.LogPdf(y)) {
-		t.Errorf("sample %v has log density %v", y, c.LogPdf(y))
+	if math.IsInf(c.LogDensity(y), 0) || math.IsNaN(c.LogDensity(y)) {
+		t.Errorf("sample %v has log density %v", y, c.LogDensity(y))
 	}
 }

@@ -8,9 +8,9 @@ type Prior interface {
 	Dim() int
 	// Sample draws θ ~ π and writes it into theta, which has length Dim.
 	Sample(r *rand.Rand, theta []float64)
-	// LogPdf returns log π(θ); it is -Inf outside the support and NaN if
-	// len(theta) != Dim().
-	LogPdf(theta []float64) float64
+	// LogDensity returns log π(θ); it is -Inf outside the support and NaN
+	// if len(theta) != Dim(). A Prior is therefore an mcmc.Target.
+	LogDensity(theta []float64) float64
 }
 
 // Simulator draws confidential data x ~ f(·|θ) and summarises it.

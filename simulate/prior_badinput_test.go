@@ -1,0 +1,159 @@
+package simulate
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestBadInput calls every distribution and prior constructor with
+// arguments from each category of bad input and asserts that it neither
+// panics nor accepts them: it returns an error wrapping ErrInvalid.
+// Zero-value distributions are refused where they are combined, and their
+// methods return NaN instead of panicking.
+func TestBadInput(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	const sub, huge = 1e-310, 1e308
+	nrm, _ := NewNormal(0, 1)
+	type call func() error
+	e := func(_ any, err error) error { return err }
+	cases := map[string][]call{
+		"nan": {
+			func() error { return e(NewNormal(nan, 1)) },
+			func() error { return e(NewNormal(0, nan)) },
+			func() error { return e(NewLogNormal(nan, 1)) },
+			func() error { return e(NewUniform(nan, 1)) },
+			func() error { return e(NewHalfNormal(nan)) },
+			func() error { return e(NewExponential(nan)) },
+			func() error { return e(NewGamma(nan, 1)) },
+			func() error { return e(NewBeta(1, nan)) },
+			func() error { return e(NewPoisson(nan)) },
+			func() error { return e(NewBinomial(3, nan)) },
+			func() error { return e(NewCategorical([]float64{1, nan})) },
+			func() error { return e(NewDirichlet([]float64{1, nan})) },
+			func() error { return e(NewMVNormal([]float64{nan}, []float64{1})) },
+			func() error { return e(NewMVNormal([]float64{0}, []float64{nan})) },
+			func() error { return e(Truncate(nrm, nan, 1)) },
+		},
+		"inf": {
+			func() error { return e(NewNormal(inf, 1)) },
+			func() error { return e(NewNormal(0, inf)) },
+			func() error { return e(NewUniform(0, inf)) },
+			func() error { return e(NewUniform(-inf, 0)) },
+			func() error { return e(NewGamma(1, inf)) },
+			func() error { return e(NewBeta(inf, 1)) },
+			func() error { return e(NewPoisson(inf)) },
+			func() error { return e(NewCategorical([]float64{inf, 1})) },
+			func() error { return e(NewDirichlet([]float64{1, inf})) },
+			func() error { return e(NewDiagNormal([]float64{0}, []float64{inf})) },
+		},
+		"nonpositive": {
+			func() error { return e(NewNormal(0, 0)) },
+			func() error { return e(NewNormal(0, -1)) },
+			func() error { return e(NewLogNormal(0, -2)) },
+			func() error { return e(NewUniform(1, 1)) },
+			func() error { return e(NewUniform(2, 1)) },
+			func() error { return e(NewHalfNormal(0)) },
+			func() error { return e(NewExponential(-1)) },
+			func() error { return e(NewGamma(0, 1)) },
+			func() error { return e(NewGamma(1, -1)) },
+			func() error { return e(NewBeta(-1, 1)) },
+			func() error { return e(NewPoisson(-1)) },
+			func() error { return e(NewBinomial(-1, 0.5)) },
+			func() error { return e(NewBinomial(3, -0.1)) },
+			func() error { return e(NewCategorical([]float64{1, -1})) },
+			func() error { return e(NewCategorical([]float64{0, 0})) },
+			func() error { return e(NewDirichlet([]float64{1, 0})) },
+			func() error { return e(NewDiagNormal([]float64{0}, []float64{-1})) },
+			func() error { return e(NewMVNormal([]float64{0, 0}, []float64{1, 2, 2, 1})) },
+			func() error { return e(Truncate(nrm, 2, 1)) },
+			func() error { return e(Truncate(nrm, 40, 50)) }, // zero mass in float64
+		},
+		"huge": {
+			func() error { return e(NewNormal(huge, huge)) },
+			func() error { return e(NewNormal(0, math.MaxFloat64)) },
+			func() error { return e(NewUniform(-huge, huge)) },
+			func() error { return e(NewHalfNormal(huge)) },
+			func() error { return e(NewGamma(huge, 1)) },
+			func() error { return e(NewGamma(1e10, 1e300)) },
+			func() error { return e(NewBeta(huge, 1)) },
+			func() error { return e(NewPoisson(huge)) },
+			func() error { return e(NewBinomial(1<<60, 0.5)) },
+			func() error { return e(NewBinomial(3, 1.5)) },
+			func() error { return e(NewCategorical([]float64{huge, huge})) },
+			func() error { return e(NewDirichlet([]float64{huge, 1})) },
+		},
+		"subnormal": {
+			func() error { return e(NewNormal(0, sub)) },
+			func() error { return e(NewHalfNormal(sub)) },
+			func() error { return e(NewExponential(sub)) },
+			func() error { return e(NewGamma(sub, 1)) },
+			func() error { return e(NewGamma(1, sub)) },
+			func() error { return e(NewBeta(sub, 1)) },
+			func() error { return e(NewDirichlet([]float64{sub, 1})) },
+			func() error { return e(NewMVNormal([]float64{0}, []float64{sub})) },
+		},
+		"empty": {
+			func() error { return e(NewCategorical(nil)) },
+			func() error { return e(NewDirichlet(nil)) },
+			func() error { return e(NewDirichlet([]float64{1})) },
+			func() error { return e(NewMVNormal(nil, nil)) },
+			func() error { return e(NewDiagNormal(nil, nil)) },
+			func() error { return e(NewIndependent()) },
+			func() error { return e(NewConcat()) },
+		},
+		"mismatched": {
+			func() error { return e(NewMVNormal([]float64{0, 0}, []float64{1, 0, 0})) },
+			func() error { return e(NewMVNormal([]float64{0, 0}, []float64{1, 0.1, 0.2, 1})) },
+			func() error { return e(NewDiagNormal([]float64{0, 0}, []float64{1})) },
+		},
+		"nil": {
+			func() error { return e(NewIndependent(nil)) },
+			func() error { return e(NewIndependent(nrm, nil)) },
+			func() error { return e(NewConcat(nil)) },
+			func() error { return e(Truncate(nil, 0, 1)) },
+			func() error { return e(Truncate(&noCDF{}, 0, 1)) },
+		},
+		"zerovalue": {
+			func() error { return e(NewIndependent(&Normal{})) },
+			func() error { return e(NewIndependent(&Gamma{})) },
+			func() error { return e(NewIndependent(&Categorical{})) },
+			func() error { return e(NewIndependent(&Truncated{})) },
+			func() error { return e(NewConcat(&MVNormal{})) },
+			func() error { return e(NewConcat(&Dirichlet{})) },
+			func() error { return e(NewConcat(&Independent{})) },
+			func() error { return e(Truncate(&Normal{}, 0, 1)) },
+			func() error { return e(Truncate(&Beta{}, 0, 1)) },
+		},
+	}
+	for cat, calls := range cases {
+		for i, c := range calls {
+			func() {
+				defer func() {
+					if p := recover(); p != nil {
+						t.Errorf("%s %d: panic %v", cat, i, p)
+					}
+				}()
+				if err := c(); !errors.Is(err, ErrInvalid) {
+					t.Errorf("%s %d: got %v, want an error wrapping ErrInvalid", cat, i, err)
+				}
+			}()
+		}
+	}
+	// Zero values used directly do not panic and give no valid number.
+	r := rand.New(rand.NewPCG(1, 1))
+	for _, d := range []Univariate{&Normal{}, &LogNormal{}, &Uniform{}, &HalfNormal{}, &Gamma{}, &Beta{}, &Categorical{}, &Truncated{}} {
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("%T zero value: panic %v", d, p)
+				}
+			}()
+			x := d.Sample(r)
+			if lp := d.LogDensity(x); !math.IsNaN(lp) {
+				t.Errorf("%T zero value: LogDensity(%v) = %v, want NaN", d, x, lp)
+			}
+		}()
+	}
+}
