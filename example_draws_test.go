@@ -80,7 +80,7 @@ type exPrior struct{}
 
 func (exPrior) Dim() int                             { return 1 }
 func (exPrior) Sample(r *rand.Rand, theta []float64) { theta[0] = r.Float64() }
-func (exPrior) LogPdf(theta []float64) float64       { return 0 }
+func (exPrior) LogDensity(theta []float64) float64   { return 0 }
 
 type exSim struct{}
 

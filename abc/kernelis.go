@@ -196,7 +196,7 @@ func kernelStage(ctx context.Context, p *KernelProblem, d int, mean, chol []floa
 		}
 		// Mahalanobis distance of th is w²·q.
 		logq := logC - (nu+float64(d))/2*math.Log1p(w*w*q/nu)
-		lp := p.Prior.LogPdf(th)
+		lp := p.Prior.LogDensity(th)
 		if math.IsInf(lp, -1) {
 			logw[i] = math.Inf(-1)
 			return nil

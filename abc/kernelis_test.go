@@ -143,7 +143,7 @@ func TestKernelIS2D(t *testing.T) {
 	for i := 0; i < g; i++ {
 		for j := 0; j < g; j++ {
 			th := []float64{lo + (float64(i)+0.5)*h, lo + (float64(j)+0.5)*h}
-			w := math.Exp(prior.LogPdf(th) + lap.LogDensity(obs, th))
+			w := math.Exp(prior.LogDensity(th) + lap.LogDensity(obs, th))
 			z += w
 			m0 += w * th[0]
 			m1 += w * th[1]

@@ -492,7 +492,7 @@ func (s *smcRun) round(ctx context.Context, t int, eps float64, prev *Population
 					}
 					th[a] = v
 				}
-				if math.IsInf(s.p.Prior.LogPdf(th), -1) {
+				if math.IsInf(s.p.Prior.LogDensity(th), -1) {
 					outside++
 					if outside > maxProposalsOutside {
 						return fmt.Errorf("abc: round %d: %d consecutive proposals outside the prior support", t, outside)
@@ -540,7 +540,7 @@ func (s *smcRun) round(ctx context.Context, t int, eps float64, prev *Population
 					l, ld := ker.factor(j)
 					terms[j] = logW[j] + logKernel(th, prev.Theta[j*d:(j+1)*d], l, ld, z)
 				}
-				logw[i] = s.p.Prior.LogPdf(th) - special.LogSumExp(terms)
+				logw[i] = s.p.Prior.LogDensity(th) - special.LogSumExp(terms)
 			}
 			return nil
 		})

@@ -36,13 +36,13 @@ func (p alrPrior) Sample(r *rand.Rand, phi []float64) {
 	p.m.ToUnconstrained(theta, phi)
 }
 
-func (p alrPrior) LogPdf(phi []float64) float64 {
+func (p alrPrior) LogDensity(phi []float64) float64 {
 	if len(phi) != p.Dim() {
 		return math.NaN()
 	}
 	theta := make([]float64, p.m.ParamDim())
 	lj := p.m.FromUnconstrained(phi, theta)
-	return p.prior.LogPdf(theta) + lj
+	return p.prior.LogDensity(theta) + lj
 }
 
 // alrSim simulates the private release for φ by mapping it to θ first.

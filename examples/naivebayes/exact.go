@@ -174,7 +174,7 @@ func sampleExact(ctx context.Context, m *simulate.NaiveBayes, prior simulate.Pri
 	pd := m.ParamDim()
 	logTarget := func(phi, theta []float64) float64 {
 		lj := m.FromUnconstrained(phi, theta)
-		lp := prior.LogPdf(theta)
+		lp := prior.LogDensity(theta)
 		if math.IsInf(lp, -1) || math.IsNaN(lp) {
 			return math.Inf(-1)
 		}

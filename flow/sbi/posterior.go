@@ -49,7 +49,7 @@ func newPosterior(f *flow.Flow, p Problem, o *Options) (*Posterior, error) {
 }
 
 func (q *Posterior) inPrior(theta []float64) bool {
-	lp := q.prior.LogPdf(theta)
+	lp := q.prior.LogDensity(theta)
 	return !math.IsNaN(lp) && !math.IsInf(lp, 0)
 }
 
@@ -194,7 +194,7 @@ func (l *Likelihood) LogLik(sdp, theta []float64) float64 { return l.f.LogProb(s
 func (l *Likelihood) posteriorMCMC(ctx context.Context, sdp, cand []float64, n int, o *Options, seed uint64) ([]float64, *amRun, error) {
 	d := l.f.ContextDim()
 	logp := func(x []float64) float64 {
-		lp := l.prior.LogPdf(x)
+		lp := l.prior.LogDensity(x)
 		if math.IsInf(lp, -1) || math.IsNaN(lp) {
 			return lp
 		}
@@ -231,7 +231,7 @@ func (l *Likelihood) MLE(sdp, start []float64, maxIter int) ([]float64, float64,
 		return nil, 0, fmt.Errorf("%w: MLE needs a start of length %d and a release of length %d", ErrInput, d, l.f.Dim())
 	}
 	obj := func(x []float64) float64 {
-		lp := l.prior.LogPdf(x)
+		lp := l.prior.LogDensity(x)
 		if math.IsInf(lp, -1) || math.IsNaN(lp) {
 			return math.Inf(1)
 		}

@@ -25,7 +25,7 @@ var (
 // Problem is an inference task: a prior, a simulator of the confidential
 // summary s(x), the mechanism that privatized it and the observed release.
 type Problem struct {
-	// Prior is π(θ); its LogPdf is −Inf outside the support.
+	// Prior is π(θ); its LogDensity is −Inf outside the support.
 	Prior simulate.Prior
 	// Simulator draws x ~ f(·|θ) and writes the confidential summary s(x)
 	// (not the release).

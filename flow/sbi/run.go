@@ -70,7 +70,7 @@ func (e *engine) priorDraws(n int, round int) ([]float64, error) {
 	for i := 0; i < n; i++ {
 		x := th[i*d : (i+1)*d]
 		e.p.Prior.Sample(r, x)
-		if lp := e.p.Prior.LogPdf(x); math.IsNaN(lp) || math.IsInf(lp, 0) {
+		if lp := e.p.Prior.LogDensity(x); math.IsNaN(lp) || math.IsInf(lp, 0) {
 			return nil, fmt.Errorf("%w: prior draw %v has log density %v", ErrInput, x, lp)
 		}
 	}
@@ -87,7 +87,7 @@ func (e *engine) simulate(ctx context.Context, round int, thetas []float64) erro
 	seed := e.o.Seed ^ tagSim ^ uint64(round)<<40
 	err := parallel.Map(ctx, k, seed, func(i int, r *rand.Rand) error {
 		th := thetas[i*d : (i+1)*d]
-		lp[i] = e.p.Prior.LogPdf(th)
+		lp[i] = e.p.Prior.LogDensity(th)
 		if math.IsNaN(lp[i]) || math.IsInf(lp[i], 0) {
 			return fmt.Errorf("%w: round %d proposes θ = %v outside the prior support", ErrLeakage, round, th)
 		}
