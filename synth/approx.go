@@ -8,32 +8,15 @@ import (
 	"github.com/privinfer/privinfer/mechanism"
 )
 
-// Calibration chooses the Laplace noise scale of SiDDMC and SiPHiC.
-type Calibration int
-
-const (
-	// Joint calibrates the noise to the ℓ1 sensitivity of the whole vector
-	// of bin statistics, so the release is ε-DP: B·2A for the log
-	// proportions of SiDDMC and min(2N, N·G·ΣV_i) for the counts of
-	// SiPHiC (a change of the posterior moves at most total mass 2).
-	Joint Calibration = iota
-	// PerBin uses the paper's per-bin sensitivities (Props 4 and 5:
-	// Laplace(2A/ε) on every log proportion, Laplace(N·G·V_i/ε) on every
-	// count). Every bin changes together when one record changes, so this
-	// follows the paper's accounting rather than a proof of ε-DP for the
-	// whole histogram.
-	PerBin
-)
-
 // SiDD draws a privacy-preserving posterior sample by the exponential
 // mechanism over the cells of grid (Algorithm 2): cell i is selected with
 // probability ∝ exp(ε·u_i/(2Δu)), u_i = log(f̄_i V_i), Δu = 2A, where
 // A ≥ sup|log f(θ|x)| and f̄_i is the (unnormalized) posterior density at
 // the cell center, or its average over points uniform draws in the cell
 // when points > 0. log f is clamped to [−A, A], which is the assumption
-// behind Prop. 3. It charges eps to acct and returns the selected cell as
+// behind Prop. 3. It charges eps by rl and returns the selected cell as
 // a posterior (θ* uniform in it).
-func SiDD(r *rand.Rand, grid *Grid, logf func(theta []float64) float64, A float64, points int, eps float64, acct *mechanism.Accountant) (*CellPosterior, error) {
+func SiDD(r *rand.Rand, grid *Grid, logf func(theta []float64) float64, A float64, points int, eps float64, rl Releaser) (*CellPosterior, error) {
 	if grid == nil || logf == nil {
 		return nil, invalidf("SiDD needs a grid and a log density")
 	}
@@ -65,7 +48,7 @@ func SiDD(r *rand.Rand, grid *Grid, logf func(theta []float64) float64, A float6
 		}
 		u[i] = lf + logV
 	}
-	k, err := exponentialSelect(r, u, 2*A, eps, acct)
+	k, err := exponentialSelect(r, u, 2*A, eps, rl)
 	if err != nil {
 		return nil, err
 	}
@@ -103,35 +86,22 @@ func histogramCounts(grid *Grid, samples []float64) ([]float64, int, error) {
 // log proportion is first clamped to [log V − A, log V + A], the range
 // implied by |log f| ≤ A (Prop. 4), which also handles empty bins. The
 // sanitized proportions exp(·) are normalized and returned as a cell
-// posterior. eps is charged to acct.
-func SiDDMC(r *rand.Rand, grid *Grid, samples []float64, A float64, cal Calibration, eps float64, acct *mechanism.Accountant) (*CellPosterior, error) {
-	if grid == nil {
-		return nil, invalidf("SiDD.MC needs a grid")
-	}
-	if !(A > 0) || math.IsInf(A, 1) {
-		return nil, invalidf("log-density bound A must be finite and > 0, got %v", A)
-	}
-	counts, N, err := histogramCounts(grid, samples)
+// posterior. eps is charged by rl.
+//
+// Calibration (why the noise is Laplace(2AB/ε), not the paper's
+// Laplace(2A/ε) per bin). The released statistic s lies in the box
+// Π_i [log V − A, log V + A] whatever the data, and all B coordinates can
+// change together when one record changes (the posterior, and so every
+// bin, moves). Its ℓ1 sensitivity is therefore the box's ℓ1 diameter
+// 2A·B, and Laplace noise of scale 2AB/ε gives ε-DP. The per-bin scale
+// 2A/ε bounds the privacy loss between two points of the box only by
+// ‖s − s'‖1/(2A/ε) ≤ B·ε, a bound the Laplace law attains (for outputs
+// beyond both points in every coordinate), so charging ε for it would
+// under-charge by up to a factor B; that calibration is not offered.
+func SiDDMC(r *rand.Rand, grid *Grid, samples []float64, A float64, eps float64, rl Releaser) (*CellPosterior, error) {
+	out, err := siddmcRelease(r, grid, samples, A, eps, rl)
 	if err != nil {
 		return nil, err
-	}
-	B := len(counts)
-	logV := math.Log(grid.Volume())
-	stat := make([]float64, B)
-	for i, c := range counts {
-		l := math.Inf(-1)
-		if c > 0 {
-			l = math.Log(c / float64(N))
-		}
-		stat[i] = clamp(l, logV-A, logV+A)
-	}
-	mech, err := mechanism.NewLaplace(siddmcSens(A, B, cal), eps, B)
-	if err != nil {
-		return nil, fmt.Errorf("synth: %w", err)
-	}
-	out := make([]float64, B)
-	if err := acct.Release(mech, r, stat, out); err != nil {
-		return nil, fmt.Errorf("synth: %w", err)
 	}
 	mx := math.Inf(-1)
 	for _, v := range out {
@@ -143,35 +113,65 @@ func SiDDMC(r *rand.Rand, grid *Grid, samples []float64, A float64, cal Calibrat
 	return newCellPosterior(grid, out), nil
 }
 
-// SiPHiC draws a privacy-preserving posterior from N posterior samples by
-// sanitizing the histogram counts with the Laplace mechanism (Algorithm
-// 4), where G ≥ sup f(θ|x) bounds the posterior density. Counts are first
-// clamped to [0, N·G·V] (the range implied by f ≤ G, Prop. 5); negative
-// sanitized counts are set to zero before sampling. eps is charged to
-// acct.
-func SiPHiC(r *rand.Rand, grid *Grid, samples []float64, G float64, cal Calibration, eps float64, acct *mechanism.Accountant) (*CellPosterior, error) {
+// siddmcStat returns SiDDMC's clamped log proportions.
+func siddmcStat(grid *Grid, samples []float64, A float64) ([]float64, error) {
 	if grid == nil {
-		return nil, invalidf("SiPHiC needs a grid")
+		return nil, invalidf("SiDD.MC needs a grid")
 	}
-	if !(G > 0) || math.IsInf(G, 1) {
-		return nil, invalidf("density bound G must be finite and > 0, got %v", G)
+	if !(A > 0) || math.IsInf(A, 1) {
+		return nil, invalidf("log-density bound A must be finite and > 0, got %v", A)
 	}
 	counts, N, err := histogramCounts(grid, samples)
 	if err != nil {
 		return nil, err
 	}
-	B := len(counts)
-	per := float64(N) * G * grid.Volume()
-	for i := range counts {
-		counts[i] = math.Min(counts[i], per)
+	logV := math.Log(grid.Volume())
+	stat := make([]float64, len(counts))
+	for i, c := range counts {
+		l := math.Inf(-1)
+		if c > 0 {
+			l = math.Log(c / float64(N))
+		}
+		stat[i] = clamp(l, logV-A, logV+A)
 	}
-	mech, err := mechanism.NewLaplace(siphicSens(N, G, grid.Volume(), B, cal), eps, B)
+	return stat, nil
+}
+
+// siddmcRelease releases SiDDMC's statistic with the joint calibration.
+func siddmcRelease(r *rand.Rand, grid *Grid, samples []float64, A float64, eps float64, rl Releaser) ([]float64, error) {
+	stat, err := siddmcStat(grid, samples, A)
+	if err != nil {
+		return nil, err
+	}
+	B := len(stat)
+	mech, err := mechanism.NewLaplace(siddmcSens(A, B), eps, B)
 	if err != nil {
 		return nil, fmt.Errorf("synth: %w", err)
 	}
 	out := make([]float64, B)
-	if err := acct.Release(mech, r, counts, out); err != nil {
-		return nil, fmt.Errorf("synth: %w", err)
+	if err := rl.release(mech, r, stat, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SiPHiC draws a privacy-preserving posterior from N posterior samples by
+// sanitizing the histogram counts with the Laplace mechanism (Algorithm
+// 4), where G ≥ sup f(θ|x) bounds the posterior density. Counts are first
+// clamped to [0, N·G·V] (the range implied by f ≤ G, Prop. 5); negative
+// sanitized counts are set to zero before sampling. eps is charged by rl.
+//
+// Calibration. Each clamped count lies in [0, NGV] and the counts sum to
+// at most N, so for any two data sets ‖c − c'‖1 ≤ min(Σc + Σc', B·NGV)
+// ≤ min(2N, B·NGV), attained when the two posteriors' samples fall in
+// disjoint bins. The noise is Laplace(min(2N, B·NGV)/ε), which is ε-DP.
+// The paper's per-bin scale NGV/ε (Prop. 5) is ε-DP only for a change of
+// one count; when every bin moves its loss reaches min(2/(GV), B)·ε, so
+// it is not offered.
+func SiPHiC(r *rand.Rand, grid *Grid, samples []float64, G float64, eps float64, rl Releaser) (*CellPosterior, error) {
+	out, err := siphicRelease(r, grid, samples, G, eps, rl)
+	if err != nil {
+		return nil, err
 	}
 	for i, v := range out {
 		out[i] = math.Max(0, v)
@@ -179,22 +179,56 @@ func SiPHiC(r *rand.Rand, grid *Grid, samples []float64, G float64, cal Calibrat
 	return newCellPosterior(grid, out), nil
 }
 
-// siddmcSens is the Laplace calibration of SiDDMC for B bins.
-func siddmcSens(A float64, B int, cal Calibration) float64 {
-	if cal == Joint {
-		return 2 * A * float64(B)
+// siphicStat returns SiPHiC's clamped counts and the number of samples.
+func siphicStat(grid *Grid, samples []float64, G float64) ([]float64, int, error) {
+	if grid == nil {
+		return nil, 0, invalidf("SiPHiC needs a grid")
 	}
-	return 2 * A
+	if !(G > 0) || math.IsInf(G, 1) {
+		return nil, 0, invalidf("density bound G must be finite and > 0, got %v", G)
+	}
+	counts, N, err := histogramCounts(grid, samples)
+	if err != nil {
+		return nil, 0, err
+	}
+	per := siphicPerBin(N, G, grid.Volume())
+	for i := range counts {
+		counts[i] = math.Min(counts[i], per)
+	}
+	return counts, N, nil
 }
 
-// siphicSens is the Laplace calibration of SiPHiC for N samples, density
-// bound G, cell volume V and B cells.
-func siphicSens(N int, G, V float64, B int, cal Calibration) float64 {
-	per := float64(N) * G * V
-	if cal == Joint {
-		return math.Min(2*float64(N), per*float64(B))
+// siphicRelease releases SiPHiC's counts with the joint calibration.
+func siphicRelease(r *rand.Rand, grid *Grid, samples []float64, G float64, eps float64, rl Releaser) ([]float64, error) {
+	counts, N, err := siphicStat(grid, samples, G)
+	if err != nil {
+		return nil, err
 	}
-	return per
+	B := len(counts)
+	mech, err := mechanism.NewLaplace(siphicSens(N, G, grid.Volume(), B), eps, B)
+	if err != nil {
+		return nil, fmt.Errorf("synth: %w", err)
+	}
+	out := make([]float64, B)
+	if err := rl.release(mech, r, counts, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// siddmcPerBin and siphicPerBin are the per-bin sensitivities of the
+// paper's Props 4 and 5 (the change of one bin's statistic).
+func siddmcPerBin(A float64) float64 { return 2 * A }
+
+func siphicPerBin(N int, G, V float64) float64 { return float64(N) * G * V }
+
+// siddmcSens is the ℓ1 sensitivity of SiDDMC's statistic for B bins.
+func siddmcSens(A float64, B int) float64 { return siddmcPerBin(A) * float64(B) }
+
+// siphicSens is the ℓ1 sensitivity of SiPHiC's counts for N samples,
+// density bound G, cell volume V and B cells.
+func siphicSens(N int, G, V float64, B int) float64 {
+	return math.Min(2*float64(N), siphicPerBin(N, G, V)*float64(B))
 }
 
 // Method names a posterior sanitizer for DensityModel.
@@ -219,8 +253,7 @@ type DensityModel struct {
 	// (0: the cell center).
 	Points int
 	// N is the number of posterior samples for SiDD.MC and SiPHiC.
-	N           int
-	Calibration Calibration
+	N int
 	// Records is the number of values per record.
 	Records int
 	// LogPosterior returns the unnormalized log posterior density given
@@ -245,7 +278,7 @@ func (d *DensityModel) Synthesize(r *rand.Rand, theta, dst []float64) error {
 }
 
 // Sanitize implements Model.
-func (d *DensityModel) Sanitize(r *rand.Rand, x []float64, eps float64, acct *mechanism.Accountant) (Posterior, error) {
+func (d *DensityModel) Sanitize(r *rand.Rand, x []float64, eps float64, rl Releaser) (Posterior, error) {
 	switch d.Method {
 	case MethodSiDD:
 		if d.LogPosterior == nil {
@@ -255,7 +288,7 @@ func (d *DensityModel) Sanitize(r *rand.Rand, x []float64, eps float64, acct *me
 		if err != nil {
 			return nil, err
 		}
-		return SiDD(r, d.Grid, lf, d.A, d.Points, eps, acct)
+		return SiDD(r, d.Grid, lf, d.A, d.Points, eps, rl)
 	case MethodSiDDMC, MethodSiPHiC:
 		if d.SamplePosterior == nil || d.N < 1 {
 			return nil, invalidf("sample-based sanitizers need SamplePosterior and N >= 1, got N = %d", d.N)
@@ -265,9 +298,9 @@ func (d *DensityModel) Sanitize(r *rand.Rand, x []float64, eps float64, acct *me
 			return nil, err
 		}
 		if d.Method == MethodSiDDMC {
-			return SiDDMC(r, d.Grid, s, d.A, d.Calibration, eps, acct)
+			return SiDDMC(r, d.Grid, s, d.A, eps, rl)
 		}
-		return SiPHiC(r, d.Grid, s, d.G, d.Calibration, eps, acct)
+		return SiPHiC(r, d.Grid, s, d.G, eps, rl)
 	}
 	return nil, invalidf("unknown method %d", int(d.Method))
 }

@@ -20,7 +20,7 @@ func ExampleModips() {
 	}
 	model, _ := synth.NewBetaBernoulli(1, 1) // Beta(1, 1) prior
 	sss, _ := synth.NewSSS(model, nil, synth.BIT)
-	rel, err := synth.Modips(context.Background(), r, synth.Single(sss), x, synth.Config{M: 5, Epsilon: 1})
+	rel, err := synth.Modips(context.Background(), r, synth.Single(sss), x, synth.Config{Reproducible: true, M: 5, Epsilon: 1})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -40,7 +40,7 @@ func ExampleModips_pooling() {
 	}
 	model, _ := synth.NewBetaBernoulli(1, 1)
 	sss, _ := synth.NewSSS(model, nil, synth.BIT)
-	rel, err := synth.Modips(context.Background(), r, synth.Single(sss), x, synth.Config{M: 10, Epsilon: 1})
+	rel, err := synth.Modips(context.Background(), r, synth.Single(sss), x, synth.Config{Reproducible: true, M: 10, Epsilon: 1})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -45,7 +45,7 @@ func (h *HistogramModel) maxCopies() int {
 }
 
 // Sanitize implements Model.
-func (h *HistogramModel) Sanitize(r *rand.Rand, x []float64, eps float64, acct *mechanism.Accountant) (Posterior, error) {
+func (h *HistogramModel) Sanitize(r *rand.Rand, x []float64, eps float64, rl Releaser) (Posterior, error) {
 	if h.Grid == nil {
 		return nil, invalidf("histogram model needs a grid")
 	}
@@ -101,8 +101,8 @@ func (h *HistogramModel) Sanitize(r *rand.Rand, x []float64, eps float64, acct *
 		return nil, fmt.Errorf("synth: %w", err)
 	}
 	out := make([]float64, len(counts))
-	if err := acct.Release(mech, r, counts, out); err != nil {
-		return nil, fmt.Errorf("synth: %w", err)
+	if err := rl.release(mech, r, counts, out); err != nil {
+		return nil, err
 	}
 	for i, v := range out {
 		out[i] = math.Max(0, v)

@@ -171,11 +171,11 @@ func (s *SSS) Mechanism(n int, eps float64) (*mechanism.Laplace, []Statistic, er
 }
 
 // SanitizeStats releases the sanitized, bounded statistics of x with
-// budget eps charged to acct. The release is a mechanism.Bounded Laplace
+// budget eps charged by rl. The release is a mechanism.Bounded Laplace
 // mechanism: with BIT its Laplace noise has budget eps; with Truncation,
 // whose privacy loss is twice the inner mechanism's (see Truncation), the
 // inner Laplace mechanism is calibrated to eps/2.
-func (s *SSS) SanitizeStats(r *rand.Rand, x []float64, eps float64, acct *mechanism.Accountant) ([]float64, int, error) {
+func (s *SSS) SanitizeStats(r *rand.Rand, x []float64, eps float64, rl Releaser) ([]float64, int, error) {
 	p := s.Model.RecordDim()
 	if len(x) == 0 || len(x)%p != 0 {
 		return nil, 0, invalidf("data length %d is not a positive multiple of %d", len(x), p)
@@ -204,8 +204,8 @@ func (s *SSS) SanitizeStats(r *rand.Rand, x []float64, eps float64, acct *mechan
 		return nil, 0, err
 	}
 	out := make([]float64, len(st))
-	if err := acct.Release(mech, r, stat, out); err != nil {
-		return nil, 0, fmt.Errorf("synth: %w", err)
+	if err := rl.release(mech, r, stat, out); err != nil {
+		return nil, 0, err
 	}
 	return out, n, nil
 }
@@ -213,8 +213,8 @@ func (s *SSS) SanitizeStats(r *rand.Rand, x []float64, eps float64, acct *mechan
 // Sanitize implements Model: it sanitizes the statistics once and returns
 // the posterior f(θ | s*), from which any number of draws are
 // post-processing.
-func (s *SSS) Sanitize(r *rand.Rand, x []float64, eps float64, acct *mechanism.Accountant) (Posterior, error) {
-	st, n, err := s.SanitizeStats(r, x, eps, acct)
+func (s *SSS) Sanitize(r *rand.Rand, x []float64, eps float64, rl Releaser) (Posterior, error) {
+	st, n, err := s.SanitizeStats(r, x, eps, rl)
 	if err != nil {
 		return nil, err
 	}

@@ -65,13 +65,59 @@ type Model interface {
 	// row-major slices of n·RecordDim values.
 	RecordDim() int
 	// Sanitize returns a sanitized posterior given confidential data x,
-	// releasing every data-dependent quantity through mechanisms charged
-	// to acct with total privacy loss eps.
-	Sanitize(r *rand.Rand, x []float64, eps float64, acct *mechanism.Accountant) (Posterior, error)
+	// releasing every data-dependent quantity through rel, whose
+	// accountant it charges a total privacy loss eps. Inference on the
+	// confidential data inside Sanitize (posterior sampling) draws from r.
+	Sanitize(r *rand.Rand, x []float64, eps float64, rel Releaser) (Posterior, error)
 	// Synthesize fills dst with len(dst)/RecordDim records drawn from
 	// f(x | theta). It must not read confidential data.
 	Synthesize(r *rand.Rand, theta, dst []float64) error
 }
+
+// Releaser performs a sanitizer's releases of confidential statistics:
+// it charges every release to Accountant and draws its noise from the
+// operating system's secure generator, whatever *rand.Rand the sanitizer
+// was given, unless Reproducible is set.
+type Releaser struct {
+	// Accountant is charged for every release; it must not be nil.
+	Accountant *mechanism.Accountant
+	// Reproducible is the explicit opt-out of the secure generator: the
+	// noise is drawn from the sanitizer's *rand.Rand, so that seeded
+	// simulation studies and tests are reproducible. Anyone who learns
+	// the seed can subtract the noise: never set it for a release of
+	// confidential data.
+	Reproducible bool
+}
+
+// release charges m's budget and releases s through m into dst.
+func (rl Releaser) release(m mechanism.Mechanism, r *rand.Rand, s, dst []float64) error {
+	if rl.Accountant == nil {
+		return invalidf("releaser has no accountant")
+	}
+	if rl.Reproducible {
+		if r == nil {
+			return invalidf("a reproducible release needs a non-nil *rand.Rand")
+		}
+		if err := rl.Accountant.Release(m, r, s, dst); err != nil {
+			return fmt.Errorf("synth: %w", err)
+		}
+		return nil
+	}
+	if err := rl.Accountant.Release(m, mechanism.NewCryptoRand(), s, dst); err != nil {
+		return fmt.Errorf("synth: %w", err)
+	}
+	return nil
+}
+
+// Limits on sizes, so that absurd configurations are refused with an
+// error instead of exhausting memory.
+const (
+	// MaxSets bounds the number of synthetic data sets M·Nested.
+	MaxSets = 1 << 16
+	// MaxValues bounds the total number of synthetic values
+	// M·Nested·N·RecordDim.
+	MaxValues = 1 << 28
+)
 
 // Config configures Modips.
 type Config struct {
@@ -89,6 +135,10 @@ type Config struct {
 	// Nested is the number t ≥ 1 of datasets drawn from each sanitized
 	// posterior (nested modips, App. A); 0 means 1 (standard modips).
 	Nested int
+	// Reproducible draws the release noise from the *rand.Rand given to
+	// Modips instead of the operating system's generator (see Releaser):
+	// for seeded simulation studies only.
+	Reproducible bool
 }
 
 // Selection is a finite set of candidate models with a utility score for
@@ -123,11 +173,17 @@ type Release struct {
 // single candidate in sel (or sel.Candidates of length 1) no selection is
 // made and Epsilon0 must be 0. Each sanitized posterior receives budget
 // (Epsilon − Epsilon0)/M; an accountant verifies the charges add up to
-// Epsilon. The random stream r is used sequentially, so the release
-// depends on r's seed only.
+// Epsilon. Every release of confidential data (selection, sanitized
+// statistics, histograms) draws its noise from the operating system's
+// generator; posterior sampling and synthesis draw from r. With
+// cfg.Reproducible every draw comes from r, so the output depends on r's
+// seed only. Sizes beyond MaxSets sets or MaxValues values are refused.
 func Modips(ctx context.Context, r *rand.Rand, sel Selection, x []float64, cfg Config) (*Release, error) {
-	if cfg.M < 1 {
-		return nil, invalidf("m must be >= 1, got %d", cfg.M)
+	if r == nil {
+		return nil, invalidf("nil *rand.Rand")
+	}
+	if cfg.M < 1 || cfg.M > MaxSets {
+		return nil, invalidf("m must be in [1, %d], got %d", MaxSets, cfg.M)
 	}
 	if !(cfg.Epsilon > 0) || math.IsInf(cfg.Epsilon, 1) {
 		return nil, invalidf("epsilon must be finite and > 0, got %v", cfg.Epsilon)
@@ -155,19 +211,26 @@ func Modips(ctx context.Context, r *rand.Rand, sel Selection, x []float64, cfg C
 	if t == 0 {
 		t = 1
 	}
-	if t < 1 {
-		return nil, invalidf("nested count must be >= 0, got %d", cfg.Nested)
+	if t < 1 || t > MaxSets || cfg.M*t > MaxSets {
+		return nil, invalidf("nested count must be in [0, %d] with m·nested <= %d, got %d", MaxSets, MaxSets, cfg.Nested)
 	}
-	if cfg.N < 0 {
-		return nil, invalidf("n must be >= 1 (or 0 for the original size), got %d", cfg.N)
+	if cfg.N < 0 || cfg.N > MaxValues {
+		return nil, invalidf("n must be in [1, %d] (or 0 for the original size), got %d", MaxValues, cfg.N)
+	}
+	if len(x) == 0 {
+		return nil, invalidf("confidential data are empty")
+	}
+	if math.IsNaN(cfg.Epsilon0) || math.IsInf(cfg.Epsilon0, 0) {
+		return nil, invalidf("epsilon0 must be finite, got %v", cfg.Epsilon0)
 	}
 	acct, err := mechanism.NewAccountant(mechanism.Budget{Epsilon: cfg.Epsilon})
 	if err != nil {
 		return nil, fmt.Errorf("synth: %w", err)
 	}
+	rl := Releaser{Accountant: acct, Reproducible: cfg.Reproducible}
 	rel := &Release{T: t}
 	if multi {
-		k, err := selectModel(r, sel, x, cfg.Epsilon0, acct)
+		k, err := selectModel(r, sel, x, cfg.Epsilon0, rl)
 		if err != nil {
 			return nil, err
 		}
@@ -182,6 +245,9 @@ func Modips(ctx context.Context, r *rand.Rand, sel Selection, x []float64, cfg C
 	if n == 0 {
 		n = len(x) / p
 	}
+	if float64(n)*float64(p)*float64(cfg.M*t) > MaxValues {
+		return nil, invalidf("%d sets of %d records of dimension %d exceed %d values", cfg.M*t, n, p, MaxValues)
+	}
 	per := (cfg.Epsilon - cfg.Epsilon0) / float64(cfg.M)
 	rel.PerSet = mechanism.Budget{Epsilon: per}
 	rel.Sets = make([][]float64, 0, cfg.M*t)
@@ -191,7 +257,7 @@ func Modips(ctx context.Context, r *rand.Rand, sel Selection, x []float64, cfg C
 			return nil, err
 		}
 		before := acct.Spent().Epsilon
-		post, err := model.Sanitize(r, x, per, acct)
+		post, err := model.Sanitize(r, x, per, rl)
 		if err != nil {
 			return nil, fmt.Errorf("synth: set %d: %w", j, err)
 		}

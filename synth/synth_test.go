@@ -27,13 +27,15 @@ func binaryData(r *rand.Rand, n int, p float64) []float64 {
 	return x
 }
 
-func newAcct(t *testing.T, eps float64) *mechanism.Accountant {
+// newAcct returns a seeded (Reproducible) releaser charging a new
+// accountant with total eps.
+func newAcct(t *testing.T, eps float64) Releaser {
 	t.Helper()
 	a, err := mechanism.NewAccountant(mechanism.Budget{Epsilon: eps})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return a
+	return Releaser{Accountant: a, Reproducible: true}
 }
 
 func TestModipsBudgetAddsUp(t *testing.T) {
@@ -42,7 +44,7 @@ func TestModipsBudgetAddsUp(t *testing.T) {
 	sss, _ := NewSSS(bb, nil, BIT)
 	x := binaryData(r, 200, 0.3)
 	for _, m := range []int{1, 3, 10, 7} {
-		rel, err := Modips(context.Background(), r, Single(sss), x, Config{M: m, Epsilon: 0.7})
+		rel, err := Modips(context.Background(), r, Single(sss), x, Config{Reproducible: true, M: m, Epsilon: 0.7})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +60,7 @@ func TestModipsBudgetAddsUp(t *testing.T) {
 // underspender charges only half of its budget: Modips must refuse it.
 type underspender struct{ BetaBernoulli }
 
-func (u *underspender) Sanitize(r *rand.Rand, x []float64, eps float64, acct *mechanism.Accountant) (Posterior, error) {
+func (u *underspender) Sanitize(r *rand.Rand, x []float64, eps float64, acct Releaser) (Posterior, error) {
 	s := &SSS{Model: &u.BetaBernoulli}
 	return s.Sanitize(r, x, eps/2, acct)
 }
@@ -66,7 +68,7 @@ func (u *underspender) Sanitize(r *rand.Rand, x []float64, eps float64, acct *me
 func TestModipsRejectsBudgetMismatch(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 3))
 	x := binaryData(r, 50, 0.5)
-	_, err := Modips(context.Background(), r, Single(&underspender{BetaBernoulli{1, 1}}), x, Config{M: 2, Epsilon: 1})
+	_, err := Modips(context.Background(), r, Single(&underspender{BetaBernoulli{1, 1}}), x, Config{Reproducible: true, M: 2, Epsilon: 1})
 	if !errors.Is(err, ErrBudget) {
 		t.Fatalf("underspending model: %v", err)
 	}
@@ -87,10 +89,10 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("config %+v: %v", cfg, err)
 		}
 	}
-	if _, err := Modips(ctx, r, Single(sss), nil, Config{M: 1, Epsilon: 1}); !errors.Is(err, ErrInvalid) {
+	if _, err := Modips(ctx, r, Single(sss), nil, Config{Reproducible: true, M: 1, Epsilon: 1}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("empty data: %v", err)
 	}
-	if _, err := Modips(ctx, r, Single(sss), []float64{0, 2}, Config{M: 1, Epsilon: 1}); !errors.Is(err, ErrInvalid) {
+	if _, err := Modips(ctx, r, Single(sss), []float64{0, 2}, Config{Reproducible: true, M: 1, Epsilon: 1}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("non-binary data: %v", err)
 	}
 	if _, err := NewGaussianMean(1, 4, 4, BIT); !errors.Is(err, ErrInvalid) {
@@ -129,12 +131,12 @@ func TestBadInput(t *testing.T) {
 	// Two candidates need ε0 in (0, ε), a utility and a sensitivity.
 	sel := Selection{Candidates: []Model{sss, sss}, Utility: func(int, []float64) float64 { return 0 }, Sensitivity: 1}
 	for _, e0 := range []float64{0, 1, 2, -0.1} {
-		if _, err := Modips(ctx, r, sel, x, Config{M: 2, Epsilon: 1, Epsilon0: e0}); !errors.Is(err, ErrInvalid) {
+		if _, err := Modips(ctx, r, sel, x, Config{Reproducible: true, M: 2, Epsilon: 1, Epsilon0: e0}); !errors.Is(err, ErrInvalid) {
 			t.Errorf("epsilon0 %v: %v", e0, err)
 		}
 	}
 	sel.Sensitivity = 0
-	if _, err := Modips(ctx, r, sel, x, Config{M: 2, Epsilon: 1, Epsilon0: 0.5}); !errors.Is(err, ErrInvalid) {
+	if _, err := Modips(ctx, r, sel, x, Config{Reproducible: true, M: 2, Epsilon: 1, Epsilon0: 0.5}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("zero sensitivity: %v", err)
 	}
 }
@@ -144,7 +146,7 @@ func TestModipsDeterministic(t *testing.T) {
 	sss, _ := NewSSS(bb, nil, BIT)
 	x := binaryData(rand.New(rand.NewPCG(5, 5)), 100, 0.4)
 	run := func() [][]float64 {
-		rel, err := Modips(context.Background(), rand.New(rand.NewPCG(9, 9)), Single(sss), x, Config{M: 4, Epsilon: 1})
+		rel, err := Modips(context.Background(), rand.New(rand.NewPCG(9, 9)), Single(sss), x, Config{Reproducible: true, M: 4, Epsilon: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,7 +172,7 @@ func TestModelSelection(t *testing.T) {
 	sel := Selection{Candidates: []Model{good, bad}, Sensitivity: 1,
 		Utility: func(i int, _ []float64) float64 { return -100 * float64(i) }}
 	for range 20 {
-		rel, err := Modips(context.Background(), r, sel, x, Config{M: 3, Epsilon: 2, Epsilon0: 1})
+		rel, err := Modips(context.Background(), r, sel, x, Config{Reproducible: true, M: 3, Epsilon: 2, Epsilon0: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -446,7 +448,7 @@ func TestConjugateModels(t *testing.T) {
 	if p < alarm {
 		t.Errorf("Poisson–Gamma posterior: KS p = %v", p)
 	}
-	if _, err := Modips(ctx, r, Single(sss), x, Config{M: 2, Epsilon: 1}); err != nil {
+	if _, err := Modips(ctx, r, Single(sss), x, Config{Reproducible: true, M: 2, Epsilon: 1}); err != nil {
 		t.Fatal(err)
 	}
 	// Multinomial–Dirichlet: synthetic category frequencies follow θ.
@@ -459,7 +461,7 @@ func TestConjugateModels(t *testing.T) {
 		cats[i] = 0
 	}
 	ms, _ := NewSSS(md, nil, BIT)
-	rel, err := Modips(ctx, r, Single(ms), cats, Config{M: 3, Epsilon: 100})
+	rel, err := Modips(ctx, r, Single(ms), cats, Config{Reproducible: true, M: 3, Epsilon: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -514,7 +516,7 @@ func TestNestedModips(t *testing.T) {
 	bb, _ := NewBetaBernoulli(1, 1)
 	sss, _ := NewSSS(bb, nil, BIT)
 	x := binaryData(r, 100, 0.3)
-	rel, err := Modips(context.Background(), r, Single(sss), x, Config{M: 3, Epsilon: 1, Nested: 4})
+	rel, err := Modips(context.Background(), r, Single(sss), x, Config{Reproducible: true, M: 3, Epsilon: 1, Nested: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -628,7 +630,7 @@ func TestCancelAndFallbacks(t *testing.T) {
 	cancel()
 	bb, _ := NewBetaBernoulli(1, 1)
 	sss, _ := NewSSS(bb, nil, BIT)
-	if _, err := Modips(ctx, rand.New(rand.NewPCG(1, 1)), Single(sss), []float64{0, 1}, Config{M: 2, Epsilon: 1}); !errors.Is(err, context.Canceled) {
+	if _, err := Modips(ctx, rand.New(rand.NewPCG(1, 1)), Single(sss), []float64{0, 1}, Config{Reproducible: true, M: 2, Epsilon: 1}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: %v", err)
 	}
 	// A histogram whose sanitized weights are all zero falls back to the
@@ -666,20 +668,20 @@ func TestSampleSanitizers(t *testing.T) {
 	}
 	_, logG, _ := MVNLogDensity([]float64{1, 0}, []float64{0.09, 0, 0, 0.09})
 	for _, m := range []string{"SiDD.MC", "SiPHiC"} {
-		for _, cal := range []Calibration{Joint, PerBin} {
+		for _, cal := range []string{"joint"} {
 			acct := newAcct(t, 1e7)
 			var cp *CellPosterior
 			var err error
 			if m == "SiDD.MC" {
-				cp, err = SiDDMC(r, g, samples, 12, cal, 1e7, acct)
+				cp, err = SiDDMC(r, g, samples, 12, 1e7, acct)
 			} else {
-				cp, err = SiPHiC(r, g, samples, math.Exp(logG), cal, 1e7, acct)
+				cp, err = SiPHiC(r, g, samples, math.Exp(logG), 1e7, acct)
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			if acct.Spent().Epsilon != 1e7 {
-				t.Errorf("%s spent %v", m, acct.Spent())
+			if acct.Accountant.Spent().Epsilon != 1e7 {
+				t.Errorf("%s spent %v", m, acct.Accountant.Spent())
 			}
 			th := make([]float64, 2)
 			var s0, s1 float64
@@ -694,29 +696,28 @@ func TestSampleSanitizers(t *testing.T) {
 			}
 		}
 	}
-	// At small ε the joint calibration is B times noisier than per-bin.
-	if _, err := SiDDMC(r, g, samples, 0, Joint, 1, newAcct(t, 1)); !errors.Is(err, ErrInvalid) {
+	if _, err := SiDDMC(r, g, samples, 0, 1, newAcct(t, 1)); !errors.Is(err, ErrInvalid) {
 		t.Errorf("A = 0: %v", err)
 	}
-	if _, err := SiPHiC(r, g, samples[:3], 1, Joint, 1, newAcct(t, 1)); !errors.Is(err, ErrInvalid) {
+	if _, err := SiPHiC(r, g, samples[:3], 1, 1, newAcct(t, 1)); !errors.Is(err, ErrInvalid) {
 		t.Errorf("ragged samples: %v", err)
 	}
 }
 
 func TestSanitizerCalibration(t *testing.T) {
 	// Prop. 4: 2A per log proportion; jointly B·2A.
-	if siddmcSens(3, 10, PerBin) != 6 || siddmcSens(3, 10, Joint) != 60 {
+	if siddmcPerBin(3) != 6 || siddmcSens(3, 10) != 60 {
 		t.Error("SiDD.MC sensitivities")
 	}
 	// Prop. 5: N·G·V per count (N = 24, G = 0.1 and
 	// h = 0.3 give 0.72); jointly min(2N, B·N·G·V).
-	if d := siphicSens(24, 0.1, 0.3, 20, PerBin); math.Abs(d-0.72) > 1e-12 {
+	if d := siphicPerBin(24, 0.1, 0.3); math.Abs(d-0.72) > 1e-12 {
 		t.Errorf("SiPHiC per-bin sensitivity %v", d)
 	}
-	if d := siphicSens(24, 0.1, 0.3, 20, Joint); math.Abs(d-14.4) > 1e-12 {
+	if d := siphicSens(24, 0.1, 0.3, 20); math.Abs(d-14.4) > 1e-12 {
 		t.Errorf("SiPHiC joint sensitivity %v, want min(48, 14.4)", d)
 	}
-	if d := siphicSens(24, 1, 0.3, 20, Joint); d != 48 {
+	if d := siphicSens(24, 1, 0.3, 20); d != 48 {
 		t.Errorf("SiPHiC joint sensitivity %v, want 2N = 48", d)
 	}
 }
@@ -759,7 +760,7 @@ func TestDensityModelModips(t *testing.T) {
 				return nil
 			},
 		}
-		rel, err := Modips(context.Background(), r, Single(dm), x, Config{M: 5, Epsilon: 5})
+		rel, err := Modips(context.Background(), r, Single(dm), x, Config{Reproducible: true, M: 5, Epsilon: 5})
 		if err != nil {
 			t.Fatalf("method %d: %v", meth, err)
 		}
@@ -783,7 +784,7 @@ func TestHistogramModel(t *testing.T) {
 	}
 	varOfMeans := func(boot bool) float64 {
 		hm := &HistogramModel{Grid: g, Bootstrap: boot}
-		rel, err := Modips(context.Background(), r, Single(hm), x, Config{M: 400, Epsilon: 4000})
+		rel, err := Modips(context.Background(), r, Single(hm), x, Config{Reproducible: true, M: 400, Epsilon: 4000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -832,7 +833,7 @@ func BenchmarkModipsBinary(b *testing.B) {
 	x := binaryData(r, 1000, 0.3)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := Modips(context.Background(), r, Single(sss), x, Config{M: 10, Epsilon: 1}); err != nil {
+		if _, err := Modips(context.Background(), r, Single(sss), x, Config{Reproducible: true, M: 10, Epsilon: 1}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -845,7 +846,7 @@ func BenchmarkSiDD(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		acct, _ := mechanism.NewAccountant(mechanism.Budget{Epsilon: 1})
-		if _, err := SiDD(r, g, logf, 10, 0, 1, acct); err != nil {
+		if _, err := SiDD(r, g, logf, 10, 0, 1, Releaser{Accountant: acct, Reproducible: true}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -884,7 +885,7 @@ func FuzzSSSRelease(f *testing.F) {
 				t.Fatal(err)
 			}
 			r := rand.New(rand.NewPCG(1, 1))
-			out, n, err := s.SanitizeStats(r, x, eps, acct)
+			out, n, err := s.SanitizeStats(r, x, eps, Releaser{Accountant: acct, Reproducible: true})
 			if err != nil {
 				continue
 			}

@@ -74,7 +74,7 @@ func (s setting) run(ctx context.Context, seed uint64, reps, m int, eps float64,
 		x := make([]float64, s.n)
 		s.data(r, x)
 		_, u0 := analyse(x, s.binary)
-		rel, err := synth.Modips(ctx, r, synth.Single(model), x, synth.Config{M: m, Epsilon: eps})
+		rel, err := synth.Modips(ctx, r, synth.Single(model), x, synth.Config{Reproducible: true, M: m, Epsilon: eps})
 		if err != nil {
 			return err
 		}

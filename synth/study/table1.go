@@ -167,7 +167,7 @@ func (s Scenario) Run(ctx context.Context, seed uint64, reps int) ([NumColumns]f
 		}
 		cover[Original] = math.Abs(q-truth) <= z975*math.Sqrt(u)
 
-		rel, err := synth.Modips(ctx, r, synth.Single(model), x, synth.Config{M: Table1M, Epsilon: s.Eps})
+		rel, err := synth.Modips(ctx, r, synth.Single(model), x, synth.Config{Reproducible: true, M: Table1M, Epsilon: s.Eps})
 		if err != nil {
 			return err
 		}
@@ -189,7 +189,7 @@ func (s Scenario) Run(ctx context.Context, seed uint64, reps int) ([NumColumns]f
 		cover[FullySynthetic] = pool(combine.FullySynthetic, combine.Options{Normal: true, NoAdjust: true})
 		cover[Rubin] = pool(combine.Rubin, combine.Options{})
 
-		one, err := synth.Modips(ctx, r, synth.Single(model), x, synth.Config{M: 1, Epsilon: s.Eps})
+		one, err := synth.Modips(ctx, r, synth.Single(model), x, synth.Config{Reproducible: true, M: 1, Epsilon: s.Eps})
 		if err != nil {
 			return err
 		}
