@@ -440,3 +440,35 @@ func TestSVTSessionOutputsOnlyAnswers(t *testing.T) {
 		t.Fatalf("outputs %v and %v", a, b)
 	}
 }
+
+// FuzzSparseVector checks the sparse vector on arbitrary configurations and
+// queries: construction either fails with ErrInvalidParameter or yields a
+// positive normal finite budget; a session never panics, answers at most
+// MaxAbove ⊤ and refuses NaN queries.
+func FuzzSparseVector(f *testing.F) {
+	f.Add(0.5, 1.0, 1.0, 2.0, 2, false, true, 0.0, 0.0, 0.1, 0.9, math.Inf(1))
+	f.Add(1e308, 5e-324, 1e-300, 1e300, 1<<40, true, false, -1.0, 1.0, math.NaN(), -1e308, 0.0)
+	f.Fuzz(func(t *testing.T, thr, sens, b1, b2 float64, c int, rs, below bool, lo, hi, q1, q2, q3 float64) {
+		v, err := NewSparseVector(SVTConfig{Threshold: thr, Sensitivity: sens, ThresholdScale: b1, QueryScale: b2,
+			MaxAbove: c, Resample: rs, Below: below, Lower: lo, Upper: hi})
+		if err != nil {
+			if !errors.Is(err, ErrInvalidParameter) {
+				t.Fatalf("error without the sentinel: %v", err)
+			}
+			return
+		}
+		if e := v.Budget().Epsilon; !(e >= minNormal) || math.IsInf(e, 0) {
+			t.Fatalf("budget %v", e)
+		}
+		s := v.Start(newRand(1))
+		for _, q := range []float64{q1, q2, q3} {
+			_, err := s.Test(q)
+			if math.IsNaN(q) && err == nil {
+				t.Fatal("NaN query answered")
+			}
+		}
+		if s.Count() > c {
+			t.Fatalf("%d ⊤ answers > %d", s.Count(), c)
+		}
+	})
+}
