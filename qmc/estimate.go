@@ -26,6 +26,10 @@ type Estimate struct {
 	Replicates, Points int
 }
 
+// maxReplicates bounds the number of replicates (one float64 each) an
+// estimate may request, refusing sizes that cannot be allocated.
+const maxReplicates = 1 << 28
+
 // chunkValues bounds the size of the point buffer used by Replicates.
 const chunkValues = 1 << 12
 
@@ -38,8 +42,8 @@ const chunkValues = 1 << 12
 // per point. It stops with ctx's error if ctx is cancelled between
 // replicates.
 func Replicates(ctx context.Context, seq Randomized, f Integrand, n int, dst []float64, r *rand.Rand) error {
-	if seq == nil || f == nil || r == nil {
-		return fmt.Errorf("qmc: Replicates needs non-nil seq, f and r: %w", ErrArg)
+	if ctx == nil || isNil(seq) || f == nil || r == nil {
+		return fmt.Errorf("qmc: Replicates needs non-nil ctx, seq, f and r: %w", ErrArg)
 	}
 	if n < 1 {
 		return fmt.Errorf("qmc: points per replicate must be ≥ 1, got %d: %w", n, ErrArg)
@@ -48,6 +52,12 @@ func Replicates(ctx context.Context, seq Randomized, f Integrand, n int, dst []f
 		return fmt.Errorf("qmc: need at least one replicate, got %d: %w", len(dst), ErrArg)
 	}
 	d := seq.Dim()
+	if d < 1 {
+		return fmt.Errorf("qmc: sequence dimension %d < 1 (used without its constructor?): %w", d, ErrDim)
+	}
+	if m, ok := seq.(interface{ MaxPoints() uint64 }); ok && uint64(n) > m.MaxPoints() {
+		return fmt.Errorf("qmc: %d points per replicate exceed the sequence's %d points: %w: %w", n, m.MaxPoints(), ErrArg, ErrExhausted)
+	}
 	chunk := min(n, max(1, chunkValues/d))
 	buf := make([]float64, chunk*d)
 	for rep := range dst {
@@ -73,6 +83,18 @@ func Replicates(ctx context.Context, seq Randomized, f Integrand, n int, dst []f
 	return nil
 }
 
+// checkReplicateArgs validates the arguments Replicates checks, before
+// anything is allocated.
+func checkReplicateArgs(ctx context.Context, seq Randomized, f Integrand, n int, r *rand.Rand) error {
+	if ctx == nil || isNil(seq) || f == nil || r == nil {
+		return fmt.Errorf("qmc: Integrate needs non-nil ctx, seq, f and r: %w", ErrArg)
+	}
+	if n < 1 {
+		return fmt.Errorf("qmc: points per replicate must be ≥ 1, got %d: %w", n, ErrArg)
+	}
+	return nil
+}
+
 // Integrate estimates ∫_{[0,1)^d} f(u) du from R = replicates independent
 // randomizations of seq with n points each (see Replicates) and returns
 // the mean of the replicate averages with its standard error. With a
@@ -80,8 +102,11 @@ func Replicates(ctx context.Context, seq Randomized, f Integrand, n int, dst []f
 // the same form. For Sobol points n should be a power of two (the net
 // property holds for the first 2^m points).
 func Integrate(ctx context.Context, seq Randomized, f Integrand, n, replicates int, r *rand.Rand) (Estimate, error) {
-	if replicates < 1 {
-		return Estimate{}, fmt.Errorf("qmc: replicates must be ≥ 1, got %d: %w", replicates, ErrArg)
+	if replicates < 1 || replicates > maxReplicates {
+		return Estimate{}, fmt.Errorf("qmc: replicates must be in [1, %d], got %d: %w", maxReplicates, replicates, ErrArg)
+	}
+	if err := checkReplicateArgs(ctx, seq, f, n, r); err != nil {
+		return Estimate{}, err
 	}
 	vals := make([]float64, replicates)
 	if err := Replicates(ctx, seq, f, n, vals, r); err != nil {
@@ -119,8 +144,11 @@ func IntegrateParallel(ctx context.Context, newReplicate func() (Randomized, Int
 	if newReplicate == nil {
 		return Estimate{}, fmt.Errorf("qmc: IntegrateParallel needs a non-nil replicate constructor: %w", ErrArg)
 	}
-	if replicates < 1 {
-		return Estimate{}, fmt.Errorf("qmc: replicates must be ≥ 1, got %d: %w", replicates, ErrArg)
+	if ctx == nil {
+		return Estimate{}, fmt.Errorf("qmc: IntegrateParallel needs a non-nil ctx: %w", ErrArg)
+	}
+	if replicates < 1 || replicates > maxReplicates {
+		return Estimate{}, fmt.Errorf("qmc: replicates must be in [1, %d], got %d: %w", maxReplicates, replicates, ErrArg)
 	}
 	if n < 1 {
 		return Estimate{}, fmt.Errorf("qmc: points per replicate must be ≥ 1, got %d: %w", n, ErrArg)

@@ -89,8 +89,12 @@ func (h *Halton) Dim() int { return h.dim }
 func (h *Halton) Index() uint64 { return h.index }
 
 // Randomize draws new random digit permutations from r and rewinds. It
-// only rewinds an unscrambled Halton sequence.
+// only rewinds an unscrambled Halton sequence. A nil r for a scrambled
+// sequence is a programmer error and panics.
 func (h *Halton) Randomize(r *rand.Rand) {
+	if h.perm != nil && r == nil {
+		panic("qmc: Halton.Randomize needs a non-nil *rand.Rand")
+	}
 	if h.perm != nil {
 		for j, b := range h.bases {
 			for k := 0; k < int(h.ndig[j]); k++ {
@@ -108,11 +112,17 @@ func (h *Halton) Randomize(r *rand.Rand) {
 	h.Reset()
 }
 
+// MaxPoints returns the number of points the sequence provides, 2^53.
+func (h *Halton) MaxPoints() uint64 { return haltonMax }
+
 // Reset rewinds to the first point (index 0).
 func (h *Halton) Reset() { h.index = 0 }
 
 // Seek positions the sequence at point index (< 2^53).
 func (h *Halton) Seek(index uint64) error {
+	if h == nil || h.dim < 1 {
+		return errUnbuilt("Halton")
+	}
 	if index > haltonMax {
 		return fmt.Errorf("qmc: Halton seek to %d beyond 2^53: %w", index, ErrExhausted)
 	}
@@ -122,6 +132,9 @@ func (h *Halton) Seek(index uint64) error {
 
 // Fill writes the next n points into dst (see Sequence).
 func (h *Halton) Fill(dst []float64, n int) error {
+	if h == nil || h.dim < 1 {
+		return errUnbuilt("Halton")
+	}
 	if err := checkFill(dst, n, h.dim); err != nil {
 		return err
 	}

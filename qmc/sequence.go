@@ -40,7 +40,7 @@ type Rotation struct {
 // shift drawn from r. base is owned by the Rotation afterwards: Randomize
 // and Reset rewind it.
 func NewRotation(base Sequence, r *rand.Rand) (*Rotation, error) {
-	if base == nil || r == nil {
+	if isNil(base) || r == nil {
 		return nil, fmt.Errorf("qmc: NewRotation needs a non-nil base sequence and *rand.Rand: %w", ErrArg)
 	}
 	if base.Dim() < 1 {
@@ -58,19 +58,37 @@ func (c *Rotation) Dim() int { return len(c.shift) }
 func (c *Rotation) Shift() []float64 { return c.shift }
 
 // Randomize draws a new shift from r and rewinds the base sequence. The
-// base sequence's own randomization, if any, is left unchanged.
+// base sequence's own randomization, if any, is left unchanged. A nil r is
+// a programmer error and panics; on the zero value it does nothing.
 func (c *Rotation) Randomize(r *rand.Rand) {
+	if c.base == nil {
+		return
+	}
+	if r == nil {
+		panic("qmc: Rotation.Randomize needs a non-nil *rand.Rand")
+	}
 	for j := range c.shift {
 		c.shift[j] = r.Float64()
 	}
 	c.base.Reset()
 }
 
-// Reset rewinds the base sequence, keeping the shift.
-func (c *Rotation) Reset() { c.base.Reset() }
+// Reset rewinds the base sequence, keeping the shift. On the zero value it
+// does nothing.
+func (c *Rotation) Reset() {
+	if c.base != nil {
+		c.base.Reset()
+	}
+}
 
 // Fill writes the next n rotated points into dst (see Sequence).
 func (c *Rotation) Fill(dst []float64, n int) error {
+	if c == nil || c.base == nil || len(c.shift) < 1 {
+		return errUnbuilt("Rotation")
+	}
+	if c.base.Dim() != len(c.shift) {
+		return fmt.Errorf("qmc: rotation base dimension changed from %d to %d: %w", len(c.shift), c.base.Dim(), ErrDim)
+	}
 	if err := c.base.Fill(dst, n); err != nil {
 		return err
 	}
@@ -123,8 +141,12 @@ func NewMonteCarlo(dim int, r *rand.Rand) (*MonteCarlo, error) {
 // Dim returns the dimension.
 func (m *MonteCarlo) Dim() int { return m.dim }
 
-// Randomize draws a new stream seed from r and rewinds.
+// Randomize draws a new stream seed from r and rewinds. A nil r is a
+// programmer error and panics.
 func (m *MonteCarlo) Randomize(r *rand.Rand) {
+	if r == nil {
+		panic("qmc: MonteCarlo.Randomize needs a non-nil *rand.Rand")
+	}
 	m.s1, m.s2 = r.Uint64(), r.Uint64()
 	m.Reset()
 }
@@ -135,6 +157,9 @@ func (m *MonteCarlo) Reset() { m.pcg.Seed(m.s1, m.s2) }
 // Fill writes n independent uniform points into dst (see Sequence); the
 // stream never runs out.
 func (m *MonteCarlo) Fill(dst []float64, n int) error {
+	if m == nil || m.rng == nil {
+		return errUnbuilt("MonteCarlo")
+	}
 	if err := checkFill(dst, n, m.dim); err != nil {
 		return err
 	}
@@ -150,3 +175,21 @@ var (
 	_ Randomized = (*Rotation)(nil)
 	_ Randomized = (*MonteCarlo)(nil)
 )
+
+// isNil reports whether v is a nil interface or holds a nil pointer.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch p := v.(type) {
+	case *Sobol:
+		return p == nil
+	case *Halton:
+		return p == nil
+	case *Rotation:
+		return p == nil
+	case *MonteCarlo:
+		return p == nil
+	}
+	return false
+}

@@ -186,7 +186,11 @@ func (s *Sobol) Index() uint64 { return s.index }
 
 // Randomize draws a new independent randomization from r and rewinds to
 // the first point. It is a no-op (apart from rewinding) for NoScramble.
+// A nil r for a scrambled sequence is a programmer error and panics.
 func (s *Sobol) Randomize(r *rand.Rand) {
+	if s.scramble != NoScramble && r == nil {
+		panic("qmc: Sobol.Randomize needs a non-nil *rand.Rand")
+	}
 	switch s.scramble {
 	case DigitalShift:
 		for j := range s.shift {
@@ -244,6 +248,9 @@ func (s *Sobol) Reset() {
 // with the given index (skip-ahead in O(dim·log index)). It returns an
 // error wrapping ErrExhausted if index > MaxPoints.
 func (s *Sobol) Seek(index uint64) error {
+	if s == nil || s.dim < 1 {
+		return errUnbuilt("Sobol")
+	}
 	if index > s.max {
 		return fmt.Errorf("qmc: Sobol seek to %d beyond MaxPoints %d: %w", index, s.max, ErrExhausted)
 	}
@@ -268,6 +275,9 @@ func (s *Sobol) Seek(index uint64) error {
 // Skip advances the sequence by n points. It returns an error wrapping
 // ErrExhausted, leaving the position unchanged, if that passes MaxPoints.
 func (s *Sobol) Skip(n uint64) error {
+	if s == nil || s.dim < 1 {
+		return errUnbuilt("Sobol")
+	}
 	if n > s.max-s.index {
 		return fmt.Errorf("qmc: Sobol skip of %d from index %d beyond MaxPoints %d: %w", n, s.index, s.max, ErrExhausted)
 	}
@@ -279,6 +289,9 @@ func (s *Sobol) Skip(n uint64) error {
 // nothing. It returns an error, writing nothing, if n < 0, dst is too short
 // (ErrBuffer) or fewer than n points remain (ErrExhausted).
 func (s *Sobol) Fill(dst []float64, n int) error {
+	if s == nil || s.dim < 1 {
+		return errUnbuilt("Sobol")
+	}
 	if err := checkFill(dst, n, s.dim); err != nil {
 		return err
 	}
@@ -343,8 +356,17 @@ func (s *Sobol) Clone() *Sobol {
 // 53 leading bits (exact: no rounding up to 1).
 func toUnit(x uint64) float64 { return float64(x>>11) * 0x1p-53 }
 
+// errUnbuilt reports a point set used without its constructor (a nil
+// pointer or the zero value).
+func errUnbuilt(kind string) error {
+	return fmt.Errorf("qmc: %s used without its constructor (nil or zero value): %w", kind, ErrArg)
+}
+
 // checkFill validates the common arguments of Fill methods.
 func checkFill(dst []float64, n, d int) error {
+	if d < 1 {
+		return fmt.Errorf("qmc: point set of dimension %d used without its constructor: %w", d, ErrArg)
+	}
 	if n < 0 {
 		return fmt.Errorf("qmc: number of points must be ≥ 0, got %d: %w", n, ErrArg)
 	}

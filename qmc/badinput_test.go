@@ -1,0 +1,104 @@
+package qmc
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
+)
+
+// TestBadInput feeds invalid arguments and unconstructed values to the
+// exported API: every call returns an error wrapping ErrArg, never panics.
+func TestBadInput(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	ctx := context.Background()
+	f := func(u []float64) float64 { return u[0] }
+	sob := func() *Sobol {
+		s, err := NewSobol(2, SobolConfig{Scramble: Owen}, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	buf := make([]float64, 8)
+	type B = testutil.BadInput
+	cases := []B{
+		{Category: "nonpositive", Name: "NewSobol dim 0", Err: func() error { _, err := NewSobol(0, SobolConfig{}, r); return err }},
+		{Category: "nonpositive", Name: "NewSobol dim -1", Err: func() error { _, err := NewSobol(-1, SobolConfig{}, r); return err }},
+		{Category: "huge", Name: "NewSobol dim MaxInt", Err: func() error { _, err := NewSobol(math.MaxInt, SobolConfig{}, r); return err }},
+		{Category: "huge", Name: "NewSobol bits 128", Err: func() error { _, err := NewSobol(2, SobolConfig{Bits: 128}, r); return err }},
+		{Category: "nonpositive", Name: "NewSobol bits -32", Err: func() error { _, err := NewSobol(2, SobolConfig{Bits: -32}, r); return err }},
+		{Category: "huge", Name: "NewSobol unknown scramble", Err: func() error { _, err := NewSobol(2, SobolConfig{Scramble: 99}, r); return err }},
+		{Category: "nonpositive", Name: "NewSobol negative scramble", Err: func() error { _, err := NewSobol(2, SobolConfig{Scramble: -1}, r); return err }},
+		{Category: "nil", Name: "NewSobol Owen nil rand", Err: func() error { _, err := NewSobol(2, SobolConfig{Scramble: Owen}, nil); return err }},
+		{Category: "nil", Name: "NewSobol LMS nil rand", Err: func() error { _, err := NewSobol(2, SobolConfig{Scramble: LinearMatrixShift}, nil); return err }},
+		{Category: "nonpositive", Name: "Sobol.Fill n -1", Err: func() error { return sob().Fill(buf, -1) }},
+		{Category: "mismatched", Name: "Sobol.Fill short buffer", Err: func() error { return sob().Fill(buf, 5) }},
+		{Category: "empty", Name: "Sobol.Fill nil buffer", Err: func() error { return sob().Fill(nil, 1) }},
+		{Category: "huge", Name: "Sobol.Fill n MaxInt", Err: func() error { return sob().Fill(buf, math.MaxInt) }},
+		{Category: "zerovalue", Name: "Sobol{}.Fill", Err: func() error { var s Sobol; return s.Fill(buf, 1) }},
+		{Category: "zerovalue", Name: "Sobol{}.Fill n 0", Err: func() error { var s Sobol; return s.Fill(buf, 0) }},
+		{Category: "zerovalue", Name: "Sobol{}.Seek", Err: func() error { var s Sobol; return s.Seek(0) }},
+		{Category: "zerovalue", Name: "Sobol{}.Skip", Err: func() error { var s Sobol; return s.Skip(1) }},
+		{Category: "nil", Name: "nil *Sobol Fill", Err: func() error { var s *Sobol; return s.Fill(buf, 1) }},
+		{Category: "nil", Name: "nil *Sobol Seek", Err: func() error { var s *Sobol; return s.Seek(1) }},
+		{Category: "nonpositive", Name: "NewHalton dim 0", Err: func() error { _, err := NewHalton(0, false, r); return err }},
+		{Category: "huge", Name: "NewHalton dim MaxInt", Err: func() error { _, err := NewHalton(math.MaxInt, false, r); return err }},
+		{Category: "nil", Name: "NewHalton scrambled nil rand", Err: func() error { _, err := NewHalton(3, true, nil); return err }},
+		{Category: "zerovalue", Name: "Halton{}.Fill", Err: func() error { var h Halton; return h.Fill(buf, 1) }},
+		{Category: "zerovalue", Name: "Halton{}.Seek", Err: func() error { var h Halton; return h.Seek(3) }},
+		{Category: "nil", Name: "nil *Halton Fill", Err: func() error { var h *Halton; return h.Fill(buf, 1) }},
+		{Category: "mismatched", Name: "Halton.Fill short buffer", Err: func() error {
+			h, _ := NewHalton(3, false, nil)
+			return h.Fill(buf, 3)
+		}},
+		{Category: "nil", Name: "NewRotation nil base", Err: func() error { _, err := NewRotation(nil, r); return err }},
+		{Category: "nil", Name: "NewRotation typed nil base", Err: func() error { _, err := NewRotation((*Sobol)(nil), r); return err }},
+		{Category: "nil", Name: "NewRotation nil rand", Err: func() error { _, err := NewRotation(sob(), nil); return err }},
+		{Category: "zerovalue", Name: "NewRotation zero-value base", Err: func() error { _, err := NewRotation(&Sobol{}, r); return err }},
+		{Category: "zerovalue", Name: "Rotation{}.Fill", Err: func() error { var c Rotation; c.Reset(); c.Randomize(r); return c.Fill(buf, 1) }},
+		{Category: "mismatched", Name: "Rotation.Fill short buffer", Err: func() error {
+			c, _ := NewRotation(sob(), r)
+			return c.Fill(buf, 5)
+		}},
+		{Category: "nonpositive", Name: "NewMonteCarlo dim 0", Err: func() error { _, err := NewMonteCarlo(0, r); return err }},
+		{Category: "nil", Name: "NewMonteCarlo nil rand", Err: func() error { _, err := NewMonteCarlo(2, nil); return err }},
+		{Category: "zerovalue", Name: "MonteCarlo{}.Fill", Err: func() error { var m MonteCarlo; m.Reset(); return m.Fill(buf, 1) }},
+		{Category: "nil", Name: "Replicates nil seq", Err: func() error { return Replicates(ctx, nil, f, 4, buf, r) }},
+		{Category: "nil", Name: "Replicates typed nil seq", Err: func() error { return Replicates(ctx, (*Halton)(nil), f, 4, buf, r) }},
+		{Category: "nil", Name: "Replicates nil f", Err: func() error { return Replicates(ctx, sob(), nil, 4, buf, r) }},
+		{Category: "nil", Name: "Replicates nil rand", Err: func() error { return Replicates(ctx, sob(), f, 4, buf, nil) }},
+		{Category: "nil", Name: "Replicates nil ctx", Err: func() error {
+			var c context.Context
+			return Replicates(c, sob(), f, 4, buf, r)
+		}},
+		{Category: "nonpositive", Name: "Replicates n 0", Err: func() error { return Replicates(ctx, sob(), f, 0, buf, r) }},
+		{Category: "empty", Name: "Replicates empty dst", Err: func() error { return Replicates(ctx, sob(), f, 4, nil, r) }},
+		{Category: "zerovalue", Name: "Replicates zero-value Sobol", Err: func() error { return Replicates(ctx, &Sobol{}, f, 4, buf, r) }},
+		{Category: "zerovalue", Name: "Replicates zero-value MonteCarlo", Err: func() error { return Replicates(ctx, &MonteCarlo{}, f, 4, buf, r) }},
+		{Category: "huge", Name: "Replicates n beyond MaxPoints", Err: func() error { return Replicates(ctx, sob(), f, 1<<33, buf[:1], r) }},
+		{Category: "huge", Name: "Replicates n beyond Halton MaxPoints", Err: func() error {
+			h, _ := NewHalton(2, false, nil)
+			return Replicates(ctx, h, f, 1<<54, buf[:1], r)
+		}},
+		{Category: "nonpositive", Name: "Integrate replicates 0", Err: func() error { _, err := Integrate(ctx, sob(), f, 4, 0, r); return err }},
+		{Category: "huge", Name: "Integrate replicates MaxInt", Err: func() error { _, err := Integrate(ctx, sob(), f, 4, math.MaxInt, r); return err }},
+		{Category: "nil", Name: "Integrate nil seq (huge replicates)", Err: func() error { _, err := Integrate(ctx, nil, f, 4, 1<<27, r); return err }},
+		{Category: "nil", Name: "IntegrateParallel nil constructor", Err: func() error { _, err := IntegrateParallel(ctx, nil, 4, 4, 1); return err }},
+		{Category: "nonpositive", Name: "IntegrateParallel n 0", Err: func() error {
+			_, err := IntegrateParallel(ctx, func() (Randomized, Integrand, error) { return sob(), f, nil }, 0, 4, 1)
+			return err
+		}},
+		{Category: "huge", Name: "IntegrateParallel replicates MaxInt", Err: func() error {
+			_, err := IntegrateParallel(ctx, func() (Randomized, Integrand, error) { return sob(), f, nil }, 4, math.MaxInt, 1)
+			return err
+		}},
+		{Category: "nil", Name: "IntegrateParallel constructor returns nil seq", Err: func() error {
+			_, err := IntegrateParallel(ctx, func() (Randomized, Integrand, error) { return nil, f, nil }, 4, 2, 1)
+			return err
+		}},
+	}
+	testutil.RunBadInput(t, ErrArg, cases)
+}
