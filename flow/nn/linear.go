@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/privinfer/privinfer/flow/internal/gemm"
+	"github.com/privinfer/privinfer/flow/internal/vec"
 )
 
 // Linear is the affine map Y = X·W + b applied to every row of a batch,
@@ -100,30 +101,11 @@ func (l Linear) backward(p, g, x, dy, dx []float64, n, nx int, wt []float64) {
 }
 
 // ReLU writes max(x, 0) elementwise into dst (which may alias x).
-func ReLU(dst, x []float64) {
-	dst = dst[:len(x)]
-	for i, v := range x {
-		if v > 0 {
-			dst[i] = v
-		} else {
-			dst[i] = 0
-		}
-	}
-}
+func ReLU(dst, x []float64) { vec.ReLU(dst, x) }
 
 // ReLUBackward writes dx = dy where the forward input (or output) a is
 // positive and 0 elsewhere; dx may alias dy.
-func ReLUBackward(dx, dy, a []float64) {
-	dx = dx[:len(a)]
-	dy = dy[:len(a)]
-	for i, v := range a {
-		if v > 0 {
-			dx[i] = dy[i]
-		} else {
-			dx[i] = 0
-		}
-	}
-}
+func ReLUBackward(dx, dy, a []float64) { vec.ReLUMask(dx, dy, a) }
 
 // Sigmoid returns 1/(1+e^(−x)) without overflow.
 func Sigmoid(x float64) float64 {

@@ -3,6 +3,8 @@ package nn
 import (
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/privinfer/privinfer/flow/internal/vec"
 )
 
 // ResNet is a residual multilayer perceptron: an input layer maps the
@@ -175,11 +177,7 @@ func (m *ResNet) Forward(p []float64, w *ResNetWork, x, c []float64, n int, out 
 			b.l2.Forward(p, t1, t2, n)
 			s := w.s[j][:nh]
 			b.lc.Forward(p, w.c, s, n)
-			for i := range next {
-				g := Sigmoid(s[i])
-				s[i] = g
-				next[i] = hj[i] + t2[i]*g
-			}
+			vec.GateForward(s, hj, t2, next)
 		} else {
 			b.l2.Forward(p, t1, next, n)
 			for i := range next {
@@ -206,11 +204,7 @@ func (m *ResNet) Backward(p, g []float64, w *ResNetWork, dout, dx []float64) {
 		if m.Gate {
 			t2, s := w.t2[j][:nh], w.s[j][:nh]
 			// gradient wrt gate pre-activation into ga, wrt t2 into gt.
-			for i := range gt {
-				gi := gh[i]
-				gt[i] = gi * s[i]
-				ga[i] = gi * t2[i] * s[i] * (1 - s[i])
-			}
+			vec.GateBackward(gh, s, t2, gt, ga)
 			b.lc.backward(p, g, w.c, ga, nil, n, 0, nil)
 			b.l2.backward(p, g, w.a2[j], gt, ga, n, H, w.wt)
 		} else {
@@ -221,11 +215,7 @@ func (m *ResNet) Backward(p, g []float64, w *ResNetWork, dout, dx []float64) {
 		b.l1.backward(p, g, w.a1[j], ga, gt, n, H, w.wt)
 		// gt = gradient wrt a1 = ReLU(h_j).
 		hj := w.h[j][:nh]
-		for i := range gh {
-			if hj[i] > 0 {
-				gh[i] += gt[i]
-			}
-		}
+		vec.AddPos(gh, gt, hj)
 	}
 	if dx == nil || m.In == 0 {
 		m.first.backward(p, g, w.in, gh, nil, n, 0, nil)

@@ -2,15 +2,7 @@
 
 package gemm
 
-// cpuid returns the registers of the CPUID instruction for leaf and
-// subleaf.
-//
-//go:noescape
-func cpuid(leaf, sub uint32) (a, b, c, d uint32)
-
-// xgetbv returns the low and high halves of XCR0, the register stating
-// which register states the operating system saves on context switches.
-func xgetbv() (lo, hi uint32)
+import "github.com/privinfer/privinfer/flow/internal/cpu"
 
 // kern512 adds to C the 4×16 block A·B over k steps of p with AVX-512: a
 // points at A(i0, 0); the other three rows start o1, o2, o3 elements after
@@ -41,25 +33,11 @@ var kernelName = [...]string{"go", "avx2", "avx512"}[kernelUsed]
 // the AVX2 masks of an nc-column block.
 var laneMask = [16]int64{-1, -1, -1, -1, -1, -1, -1, -1}
 
-// detect reads CPUID and XCR0: AVX-512 needs AVX512F and the OS saving the
-// opmask and upper-ZMM state; AVX2 needs AVX2, FMA and the YMM state.
 func detect() int {
-	maxLeaf, _, _, _ := cpuid(0, 0)
-	_, _, c1, _ := cpuid(1, 0)
-	const osxsave, avx, fma = 1 << 27, 1 << 28, 1 << 12
-	if c1&osxsave == 0 || c1&avx == 0 || c1&fma == 0 || maxLeaf < 7 {
-		return useGo
-	}
-	xcr0, _ := xgetbv()
-	if xcr0&6 != 6 { // SSE and AVX state
-		return useGo
-	}
-	_, b7, _, _ := cpuid(7, 0)
-	const avx2, avx512f = 1 << 5, 1 << 16
-	if b7&avx512f != 0 && xcr0&0xe6 == 0xe6 { // + opmask, ZMM_Hi256, Hi16_ZMM
+	switch f := cpu.Features(); {
+	case f.AVX512:
 		return useAVX512
-	}
-	if b7&avx2 != 0 {
+	case f.AVX2FMA:
 		return useAVX2
 	}
 	return useGo

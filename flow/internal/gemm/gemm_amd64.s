@@ -2,25 +2,6 @@
 
 #include "textflag.h"
 
-// func cpuid(leaf, sub uint32) (a, b, c, d uint32)
-TEXT ·cpuid(SB), NOSPLIT, $0-24
-	MOVL leaf+0(FP), AX
-	MOVL sub+4(FP), CX
-	CPUID
-	MOVL AX, a+8(FP)
-	MOVL BX, b+12(FP)
-	MOVL CX, c+16(FP)
-	MOVL DX, d+20(FP)
-	RET
-
-// func xgetbv() (lo, hi uint32)
-TEXT ·xgetbv(SB), NOSPLIT, $0-8
-	MOVL $0, CX
-	XGETBV
-	MOVL AX, lo+0(FP)
-	MOVL DX, hi+4(FP)
-	RET
-
 // func kern512(k int, a *float64, o1, o2, o3, sap int, b *float64, ldb int, c *float64, ldc, mr int, mask uint64)
 TEXT ·kern512(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX

@@ -1,0 +1,22 @@
+//go:build amd64 && !purego
+
+package vec
+
+import "github.com/privinfer/privinfer/flow/internal/cpu"
+
+var useASM = cpu.Features().AVX512
+
+//go:noescape
+func relu(dst, x *float64, n int)
+
+//go:noescape
+func reluMask(dx, dy, a *float64, n int)
+
+//go:noescape
+func addPos(dst, src, a *float64, n int)
+
+//go:noescape
+func gateFwd(s, h, t, next *float64, n int)
+
+//go:noescape
+func gateBwd(gn, gate, t, gt, ga *float64, n int)

@@ -1,0 +1,251 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+DATA one<>+0(SB)/8, $0x3ff0000000000000
+GLOBL one<>(SB), RODATA|NOPTR, $8
+DATA log2e<>+0(SB)/8, $0x3ff71547652b82fe
+GLOBL log2e<>(SB), RODATA|NOPTR, $8
+DATA ln2hi<>+0(SB)/8, $0x3fe62e42fee00000
+GLOBL ln2hi<>(SB), RODATA|NOPTR, $8
+DATA ln2lo<>+0(SB)/8, $0x3dea39ef35793c76
+GLOBL ln2lo<>(SB), RODATA|NOPTR, $8
+DATA ylo<>+0(SB)/8, $0xc087500000000000
+GLOBL ylo<>(SB), RODATA|NOPTR, $8
+DATA sign<>+0(SB)/8, $0x8000000000000000
+GLOBL sign<>(SB), RODATA|NOPTR, $8
+DATA c2<>+0(SB)/8, $0x3fe0000000000000
+GLOBL c2<>(SB), RODATA|NOPTR, $8
+DATA c3<>+0(SB)/8, $0x3fc5555555555555
+GLOBL c3<>(SB), RODATA|NOPTR, $8
+DATA c4<>+0(SB)/8, $0x3fa5555555555555
+GLOBL c4<>(SB), RODATA|NOPTR, $8
+DATA c5<>+0(SB)/8, $0x3f81111111111111
+GLOBL c5<>(SB), RODATA|NOPTR, $8
+DATA c6<>+0(SB)/8, $0x3f56c16c16c16c17
+GLOBL c6<>(SB), RODATA|NOPTR, $8
+DATA c7<>+0(SB)/8, $0x3f2a01a01a01a01a
+GLOBL c7<>(SB), RODATA|NOPTR, $8
+DATA c8<>+0(SB)/8, $0x3efa01a01a01a01a
+GLOBL c8<>(SB), RODATA|NOPTR, $8
+DATA c9<>+0(SB)/8, $0x3ec71de3a556c734
+GLOBL c9<>(SB), RODATA|NOPTR, $8
+DATA c10<>+0(SB)/8, $0x3e927e4fb7789f5c
+GLOBL c10<>(SB), RODATA|NOPTR, $8
+DATA c11<>+0(SB)/8, $0x3e5ae64567f544e4
+GLOBL c11<>(SB), RODATA|NOPTR, $8
+DATA c12<>+0(SB)/8, $0x3e21eed8eff8d898
+GLOBL c12<>(SB), RODATA|NOPTR, $8
+DATA c13<>+0(SB)/8, $0x3de6124613a86d09
+GLOBL c13<>(SB), RODATA|NOPTR, $8
+
+// func relu(dst, x *float64, n int)
+TEXT ·relu(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ $0xff, DX
+	KMOVW DX, K1
+	VPXORQ Z31, Z31, Z31
+loop_relu:
+	CMPQ CX, $8
+	JAE  full
+	MOVQ $1, DX
+	SHLQ CX, DX
+	DECQ DX
+	KMOVW DX, K1
+
+full:
+	VMOVUPD.Z (SI), K1, Z0
+	VMAXPD    Z31, Z0, Z0
+	VMOVUPD   Z0, K1, (DI)
+	ADDQ      $64, SI
+	ADDQ      $64, DI
+	SUBQ      $8, CX
+	JG        loop_relu
+	VZEROUPPER
+	RET
+
+
+// func reluMask(dx, dy, a *float64, n int)
+TEXT ·reluMask(SB), NOSPLIT, $0-32
+	MOVQ dx+0(FP), DI
+	MOVQ dy+8(FP), SI
+	MOVQ a+16(FP), R8
+	MOVQ n+24(FP), CX
+	MOVQ $0xff, DX
+	KMOVW DX, K1
+	VPXORQ Z31, Z31, Z31
+loop_rmask:
+	CMPQ CX, $8
+	JAE  full
+	MOVQ $1, DX
+	SHLQ CX, DX
+	DECQ DX
+	KMOVW DX, K1
+
+full:
+	VMOVUPD.Z (R8), K1, Z1
+	VCMPPD    $0x1e, Z31, Z1, K1, K2
+	VMOVUPD.Z (SI), K2, Z0
+	VMOVUPD   Z0, K1, (DI)
+	ADDQ      $64, SI
+	ADDQ      $64, DI
+	ADDQ      $64, R8
+	SUBQ      $8, CX
+	JG        loop_rmask
+	VZEROUPPER
+	RET
+
+
+// func addPos(dst, src, a *float64, n int)
+TEXT ·addPos(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ a+16(FP), R8
+	MOVQ n+24(FP), CX
+	MOVQ $0xff, DX
+	KMOVW DX, K1
+	VPXORQ Z31, Z31, Z31
+loop_apos:
+	CMPQ CX, $8
+	JAE  full
+	MOVQ $1, DX
+	SHLQ CX, DX
+	DECQ DX
+	KMOVW DX, K1
+
+full:
+	VMOVUPD.Z (R8), K1, Z1
+	VCMPPD    $0x1e, Z31, Z1, K1, K2
+	VMOVUPD.Z (DI), K1, Z0
+	VMOVUPD.Z (SI), K2, Z2
+	VADDPD    Z2, Z0, Z0
+	VMOVUPD   Z0, K1, (DI)
+	ADDQ      $64, SI
+	ADDQ      $64, DI
+	ADDQ      $64, R8
+	SUBQ      $8, CX
+	JG        loop_apos
+	VZEROUPPER
+	RET
+
+
+// func gateFwd(s, h, t, next *float64, n int)
+TEXT ·gateFwd(SB), NOSPLIT, $0-40
+	MOVQ s+0(FP), DI
+	MOVQ h+8(FP), SI
+	MOVQ t+16(FP), R8
+	MOVQ next+24(FP), R9
+	MOVQ n+32(FP), CX
+	MOVQ $0xff, DX
+	KMOVW DX, K1
+	VBROADCASTSD one<>(SB), Z20
+	VBROADCASTSD log2e<>(SB), Z21
+	VBROADCASTSD ln2hi<>(SB), Z22
+	VBROADCASTSD ln2lo<>(SB), Z23
+	VBROADCASTSD ylo<>(SB), Z24
+	VBROADCASTSD sign<>(SB), Z26
+	VPXORQ Z31, Z31, Z31
+loop_gf:
+	CMPQ CX, $8
+	JAE  full
+	MOVQ $1, DX
+	SHLQ CX, DX
+	DECQ DX
+	KMOVW DX, K1
+
+full:
+	VMOVUPD.Z    (DI), K1, Z0
+	VPORQ        Z26, Z0, Z1
+	VMAXPD       Z1, Z24, Z1
+	VMULPD       Z21, Z1, Z2
+	VRNDSCALEPD  $0, Z2, Z2
+	VFNMADD231PD Z22, Z2, Z1
+	VFNMADD231PD Z23, Z2, Z1
+	VBROADCASTSD c13<>(SB), Z3
+	VBROADCASTSD c12<>(SB), Z4
+	VFMADD213PD  Z4, Z1, Z3
+	VBROADCASTSD c11<>(SB), Z4
+	VFMADD213PD  Z4, Z1, Z3
+	VBROADCASTSD c10<>(SB), Z4
+	VFMADD213PD  Z4, Z1, Z3
+	VBROADCASTSD c9<>(SB), Z4
+	VFMADD213PD  Z4, Z1, Z3
+	VBROADCASTSD c8<>(SB), Z4
+	VFMADD213PD  Z4, Z1, Z3
+	VBROADCASTSD c7<>(SB), Z4
+	VFMADD213PD  Z4, Z1, Z3
+	VBROADCASTSD c6<>(SB), Z4
+	VFMADD213PD  Z4, Z1, Z3
+	VBROADCASTSD c5<>(SB), Z4
+	VFMADD213PD  Z4, Z1, Z3
+	VBROADCASTSD c4<>(SB), Z4
+	VFMADD213PD  Z4, Z1, Z3
+	VBROADCASTSD c3<>(SB), Z4
+	VFMADD213PD  Z4, Z1, Z3
+	VBROADCASTSD c2<>(SB), Z4
+	VFMADD213PD  Z4, Z1, Z3
+	VFMADD213PD  Z20, Z1, Z3
+	VFMADD213PD  Z20, Z1, Z3
+	VSCALEFPD    Z2, Z3, Z3
+	VADDPD       Z20, Z3, Z7
+	VDIVPD       Z7, Z20, Z7
+	VCMPPD       $0x11, Z31, Z0, K1, K3
+	VMULPD       Z3, Z7, K3, Z7
+	VMOVAPD      Z7, Z3
+	VMOVUPD      Z3, K1, (DI)
+	VMOVUPD.Z    (SI), K1, Z5
+	VMOVUPD.Z    (R8), K1, Z6
+	VFMADD231PD  Z6, Z3, Z5
+	VMOVUPD      Z5, K1, (R9)
+	ADDQ         $64, DI
+	ADDQ         $64, SI
+	ADDQ         $64, R8
+	ADDQ         $64, R9
+	SUBQ         $8, CX
+	JG           loop_gf
+	VZEROUPPER
+	RET
+
+
+// func gateBwd(gn, gate, t, gt, ga *float64, n int)
+TEXT ·gateBwd(SB), NOSPLIT, $0-48
+	MOVQ gn+0(FP), DI
+	MOVQ gate+8(FP), SI
+	MOVQ t+16(FP), R8
+	MOVQ gt+24(FP), R9
+	MOVQ ga+32(FP), R10
+	MOVQ n+40(FP), CX
+	MOVQ $0xff, DX
+	KMOVW DX, K1
+	VBROADCASTSD one<>(SB), Z20
+loop_gb:
+	CMPQ CX, $8
+	JAE  full
+	MOVQ $1, DX
+	SHLQ CX, DX
+	DECQ DX
+	KMOVW DX, K1
+
+full:
+	VMOVUPD.Z (DI), K1, Z0
+	VMOVUPD.Z (SI), K1, Z1
+	VMOVUPD.Z (R8), K1, Z2
+	VMULPD    Z1, Z0, Z3
+	VMOVUPD   Z3, K1, (R9)
+	VMULPD    Z2, Z0, Z4
+	VMULPD    Z1, Z4, Z4
+	VSUBPD    Z1, Z20, Z5
+	VMULPD    Z5, Z4, Z4
+	VMOVUPD   Z4, K1, (R10)
+	ADDQ      $64, DI
+	ADDQ      $64, SI
+	ADDQ      $64, R8
+	ADDQ      $64, R9
+	ADDQ      $64, R10
+	SUBQ      $8, CX
+	JG        loop_gb
+	VZEROUPPER
+	RET
+

@@ -1,0 +1,11 @@
+//go:build !amd64 || purego
+
+package vec
+
+const useASM = false
+
+func relu(dst, x *float64, n int)                 { panic("unreachable") }
+func reluMask(dx, dy, a *float64, n int)          { panic("unreachable") }
+func addPos(dst, src, a *float64, n int)          { panic("unreachable") }
+func gateFwd(s, h, t, next *float64, n int)       { panic("unreachable") }
+func gateBwd(gn, gate, t, gt, ga *float64, n int) { panic("unreachable") }
