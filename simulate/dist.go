@@ -13,7 +13,7 @@ import (
 // outside their domain: NaN, ±Inf, ≤ 0, empty or mismatched slices, nil
 // components, or values so extreme that draws would overflow).
 func invalidf(format string, args ...any) error {
-	return fmt.Errorf("simulate: "+format+": %w", append(args, ErrInvalid)...)
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
 }
 
 // Univariate is a proper distribution on the real line: a component of
@@ -141,11 +141,16 @@ type LogNormal struct{ n Normal }
 // deviation sigma (constrained as for NewNormal). Draws beyond the
 // float64 range are +Inf or 0, where LogDensity is −Inf.
 func NewLogNormal(mu, sigma float64) (*LogNormal, error) {
-	n, err := NewNormal(mu, sigma)
-	if err != nil {
-		return nil, fmt.Errorf("simulate: log-normal: %w", err)
+	if err := checkLocation("log-normal", "mu", mu); err != nil {
+		return nil, err
 	}
-	return &LogNormal{*n}, nil
+	if err := checkScale("log-normal", "sigma", sigma); err != nil {
+		return nil, err
+	}
+	if err := checkOverflow("log-normal", mu, sigma); err != nil {
+		return nil, err
+	}
+	return &LogNormal{Normal{mu, sigma}}, nil
 }
 
 // Sample draws exp(N(μ, σ²)).
