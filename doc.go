@@ -20,11 +20,33 @@
 //	                                  │
 //	  synth (modips): θ* → synthetic datasets x̃*(1..m) ──► combine: pooled estimate, variance, df, CI
 //
+// # One vocabulary
+//
+// The package itself holds the nouns every engine speaks:
+//
+//   - Problem: the prior, the confidential simulator, the mechanism (nil
+//     for non-private inference), the observed release and optional
+//     parameter names. The same value goes to every posterior engine; each
+//     checks the capability it needs with Require (a release density, a
+//     uniform transform, a record-level simulator) and returns an error
+//     wrapping ErrNoMechanism, ErrNoDensity, ErrNoTransform or ErrNoRecords
+//     that says what is missing. ReleaseSimulator composes the simulator
+//     with the mechanism for engines that simulate releases.
+//   - Draws: posterior samples, n×Dim row-major with optional importance
+//     weights and optional MCMC chains, with weighted means, covariances,
+//     quantiles, equal-tailed and highest-density intervals, Kish's ESS,
+//     the rank-normalised split R̂ and bulk/tail ESS of Vehtari et al.
+//     (2021), a Summary table printed like ArviZ's az.summary, systematic
+//     resampling, CSV and JSON forms that keep NaN and infinities, and a
+//     corner plot as SVG.
+//   - Progress and ProgressFunc: the one progress event of every long run,
+//     delivered through an engine's Config.Progress.
+//
 // # Packages
 //
 //   - mechanism: differential privacy mechanisms as values that release,
 //     evaluate their release density, and map uniform variates to releases.
-//   - simulate: priors, simulators of confidential summaries, private
+//   - simulate: distributions and priors, simulators of confidential summaries, private
 //     simulators, and the papers' models (SIR, linear regression, naive Bayes).
 //   - abc: rejection ABC, SMC-ABC for privatized data, and ABCDP.
 //   - mcmc: Markov chain samplers, data augmentation for privatized data,

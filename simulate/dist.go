@@ -579,3 +579,95 @@ func (d *Categorical) LogDensity(x float64) float64 {
 
 // Support is [0, K−1].
 func (d *Categorical) Support() (float64, float64) { return 0, float64(d.Len() - 1) }
+
+// Multinomial is the distribution of the counts of n trials over K
+// categories with probabilities proportional to weights.
+type Multinomial struct {
+	n int64
+	p []float64
+}
+
+func (d *Multinomial) valid() bool { return len(d.p) > 0 }
+
+// NewMultinomial returns Multinomial(n, p) with 0 ≤ n ≤ 2^52 trials and
+// probabilities proportional to weights (at least one, all finite and
+// ≥ 0, with a positive finite sum).
+func NewMultinomial(n int64, weights []float64) (*Multinomial, error) {
+	if n < 0 || n > maxCount {
+		return nil, invalidf("multinomial n must be in [0, 2^52], got %d", n)
+	}
+	if _, err := NewCategorical(weights); err != nil {
+		return nil, err
+	}
+	return &Multinomial{n, append([]float64(nil), weights...)}, nil
+}
+
+// Dim is the number of categories K.
+func (d *Multinomial) Dim() int { return len(d.p) }
+
+// SampleInt writes a draw of the K counts into dst (length K). It draws
+// sequential conditional binomials (exact) and allocates nothing; it
+// returns an error wrapping ErrInvalid if len(dst) ≠ K.
+func (d *Multinomial) SampleInt(r *rand.Rand, dst []int64) error {
+	if !d.valid() || len(dst) != len(d.p) {
+		return invalidf("multinomial dst has length %d, want %d", len(dst), len(d.p))
+	}
+	if err := variate.Multinomial(r, d.n, d.p, dst); err != nil {
+		return invalidf("multinomial: %v", err)
+	}
+	return nil
+}
+
+// smallK is the number of categories for which Sample and LogDensity
+// work on the stack and allocate nothing.
+const smallK = 32
+
+// Sample writes a draw of the counts as float64 into dst (length K); a
+// dst of the wrong length is filled with NaN.
+func (d *Multinomial) Sample(r *rand.Rand, dst []float64) {
+	var buf [smallK]int64
+	k := buf[:0]
+	if len(d.p) <= smallK {
+		k = buf[:len(d.p)]
+	} else {
+		k = make([]int64, len(d.p))
+	}
+	if d.SampleInt(r, k) != nil {
+		for i := range dst {
+			dst[i] = math.NaN()
+		}
+		return
+	}
+	for i, v := range k {
+		dst[i] = float64(v)
+	}
+}
+
+// LogDensity is the log mass of the counts x (length K) when they are
+// non-negative integers summing to n, −Inf for other counts, and NaN if
+// len(x) ≠ K or x has a NaN.
+func (d *Multinomial) LogDensity(x []float64) float64 {
+	if !d.valid() || len(x) != len(d.p) {
+		return math.NaN()
+	}
+	var buf [smallK]int64
+	k := buf[:0]
+	if len(x) <= smallK {
+		k = buf[:len(x)]
+	} else {
+		k = make([]int64, len(x))
+	}
+	sum := 0.0
+	for i, v := range x {
+		c, ok := count(v)
+		if !ok {
+			return c
+		}
+		k[i] = int64(c)
+		sum += c
+	}
+	if sum != float64(d.n) {
+		return math.Inf(-1)
+	}
+	return variate.MultinomialLogPmf(k, d.p)
+}

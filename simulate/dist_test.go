@@ -280,3 +280,55 @@ func TestExtremeParametersNeverNaN(t *testing.T) {
 		t.Errorf("only %d parameter sets accepted", accepted)
 	}
 }
+
+// TestMultinomial checks the log mass against the closed form
+// n!/Π k_i! Π p_i^k_i, and the marginal law of the first count,
+// Binomial(n, p_1), by chi-square at level 1e-4 (fixed seed).
+func TestMultinomial(t *testing.T) {
+	m, err := NewMultinomial(6, []float64{1, 2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 6!/(1!2!3!) (1/6)(2/6)²(3/6)³ = 60 · (1/6)(1/9)(1/8).
+	if got, want := m.LogDensity([]float64{1, 2, 3}), math.Log(60.0/432); math.Abs(got-want) > 1e-14 {
+		t.Errorf("LogDensity = %v, want %v", got, want)
+	}
+	for _, x := range [][]float64{{1, 2, 2}, {1.5, 2, 2.5}, {-1, 4, 3}} {
+		if v := m.LogDensity(x); !math.IsInf(v, -1) {
+			t.Errorf("LogDensity(%v) = %v, want -Inf", x, v)
+		}
+	}
+	if !math.IsNaN(m.LogDensity([]float64{1, 2})) || m.SampleInt(nil, make([]int64, 2)) == nil {
+		t.Error("wrong length accepted")
+	}
+	big, _ := NewMultinomial(50, []float64{0.2, 0.5, 0.3})
+	r := rand.New(rand.NewPCG(51, 52))
+	bin, _ := NewBinomial(50, 0.2)
+	const n = 20000
+	counts := make([]float64, 51)
+	x := make([]float64, 3)
+	for range n {
+		big.Sample(r, x)
+		if x[0]+x[1]+x[2] != 50 {
+			t.Fatalf("counts %v do not sum to 50", x)
+		}
+		counts[int(x[0])]++
+	}
+	var obs, exp []float64
+	tailO, tailE := 0.0, 0.0
+	for k := range counts {
+		e := n * math.Exp(bin.LogDensity(float64(k)))
+		if e < 5 {
+			tailO, tailE = tailO+counts[k], tailE+e
+			continue
+		}
+		obs, exp = append(obs, counts[k]), append(exp, e)
+	}
+	obs, exp = append(obs, tailO), append(exp, tailE)
+	if _, pv, _ := stats.ChiSquareGOF(obs, exp, 0); !(pv > 1e-4) {
+		t.Errorf("marginal chi-square p = %v", pv)
+	}
+	if a := testing.AllocsPerRun(50, func() { big.Sample(r, x); big.LogDensity(x) }); a != 0 {
+		t.Errorf("%v allocations per draw", a)
+	}
+}

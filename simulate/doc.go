@@ -10,11 +10,12 @@
 // HalfNormal, Exponential, Gamma and Beta (continuous, with CDF and
 // Quantile), Poisson, Binomial and Categorical (discrete; SampleInt
 // draws the count, LogDensity is the log mass), their truncations
-// (Truncate), and the multivariate MVNormal and Dirichlet. Constructors
-// validate their parameters and return errors wrapping ErrInvalid,
-// refusing values for which draws would overflow or lose their meaning
-// (subnormal scales, shapes above 1e20), so that LogDensity at a
-// distribution's own draws is never NaN.
+// (Truncate), and the multivariate MVNormal, Dirichlet and Multinomial.
+// Constructors validate their parameters and return errors wrapping
+// ErrInvalid, refusing values for which draws would overflow or lose
+// their meaning (subnormal scales, shapes above 1e20), so that LogDensity
+// at a distribution's own draws is never NaN. Sample and LogDensity
+// allocate nothing.
 //
 // A Prior is a distribution over the parameter vector θ: MVNormal,
 // Dirichlet, Independent (a product of univariate components) and Concat

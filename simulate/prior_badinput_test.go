@@ -157,3 +157,20 @@ func TestBadInput(t *testing.T) {
 		}()
 	}
 }
+
+// TestBadInputMultinomial covers the multinomial's constructor.
+func TestBadInputMultinomial(t *testing.T) {
+	for name, w := range map[string][]float64{"nan": {1, math.NaN()}, "inf": {math.Inf(1), 1}, "nonpositive": {-1, 2}, "empty": nil, "zero": {0, 0}} {
+		if _, err := NewMultinomial(3, w); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	for _, n := range []int64{-1, 1 << 60} {
+		if _, err := NewMultinomial(n, []float64{1, 1}); !errors.Is(err, ErrInvalid) {
+			t.Errorf("n = %d: %v", n, err)
+		}
+	}
+	if _, err := NewConcat(&Multinomial{}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("zero-value multinomial block: %v", err)
+	}
+}
