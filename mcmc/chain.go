@@ -2,7 +2,6 @@ package mcmc
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -52,34 +51,49 @@ type Config struct {
 	Progress func(chain, done, total int)
 }
 
+// Size limits of a run, refusing requests that cannot be allocated.
+const (
+	maxChains = 1 << 16
+	maxValues = 1 << 31 // retained draws × dimension over all chains
+)
+
 func (c *Config) check(dim int) (thin int, err error) {
 	if c.Chains < 1 {
-		return 0, fmt.Errorf("mcmc: Chains must be >= 1, got %d", c.Chains)
+		return 0, fmt.Errorf("mcmc: Chains must be >= 1, got %d: %w", c.Chains, ErrInvalid)
 	}
 	if c.Draws < 1 {
-		return 0, fmt.Errorf("mcmc: Draws must be >= 1, got %d", c.Draws)
+		return 0, fmt.Errorf("mcmc: Draws must be >= 1, got %d: %w", c.Draws, ErrInvalid)
 	}
 	if c.Warmup < 0 {
-		return 0, fmt.Errorf("mcmc: Warmup must be >= 0, got %d", c.Warmup)
+		return 0, fmt.Errorf("mcmc: Warmup must be >= 0, got %d: %w", c.Warmup, ErrInvalid)
 	}
 	thin = c.Thin
 	if thin == 0 {
 		thin = 1
 	}
 	if thin < 0 {
-		return 0, fmt.Errorf("mcmc: Thin must be >= 0, got %d", c.Thin)
+		return 0, fmt.Errorf("mcmc: Thin must be >= 0, got %d: %w", c.Thin, ErrInvalid)
+	}
+	if c.Chains > maxChains {
+		return 0, fmt.Errorf("mcmc: Chains must be <= %d, got %d: %w", maxChains, c.Chains, ErrInvalid)
+	}
+	if dim > maxValues || c.Draws > maxValues/dim/c.Chains {
+		return 0, fmt.Errorf("mcmc: Chains·Draws·dimension = %d·%d·%d exceeds %d stored values: %w", c.Chains, c.Draws, dim, maxValues, ErrInvalid)
+	}
+	if c.Draws > (math.MaxInt-c.Warmup)/thin {
+		return 0, fmt.Errorf("mcmc: Warmup + Draws·Thin = %d + %d·%d overflows: %w", c.Warmup, c.Draws, thin, ErrInvalid)
 	}
 	if c.Init != nil {
 		if len(c.Init) != c.Chains {
-			return 0, fmt.Errorf("mcmc: Init must hold one point per chain (%d), got %d", c.Chains, len(c.Init))
+			return 0, fmt.Errorf("mcmc: Init must hold one point per chain (%d), got %d: %w", c.Chains, len(c.Init), ErrInvalid)
 		}
 		for i, x := range c.Init {
 			if len(x) != dim {
-				return 0, fmt.Errorf("mcmc: Init[%d] must have length %d, got %d", i, dim, len(x))
+				return 0, fmt.Errorf("mcmc: Init[%d] must have length %d, got %d: %w", i, dim, len(x), ErrInvalid)
 			}
 			for j, v := range x {
 				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return 0, fmt.Errorf("mcmc: Init[%d][%d] must be finite, got %v", i, j, v)
+					return 0, fmt.Errorf("mcmc: Init[%d][%d] must be finite, got %v: %w", i, j, v, ErrInvalid)
 				}
 			}
 		}
@@ -114,8 +128,12 @@ type Result struct {
 }
 
 // Param returns, for coordinate j, one series per chain (freshly
-// allocated), the shape the diagnostics take.
+// allocated), the shape the diagnostics take. It returns nil for a nil
+// Result, a Result without a positive Dim, or j outside [0, Dim).
 func (r *Result) Param(j int) [][]float64 {
+	if r == nil || r.Dim < 1 || j < 0 || j >= r.Dim {
+		return nil
+	}
 	out := make([][]float64, len(r.Chains))
 	for c, ch := range r.Chains {
 		n := len(ch.Draws) / r.Dim
@@ -128,7 +146,8 @@ func (r *Result) Param(j int) [][]float64 {
 	return out
 }
 
-// Pooled returns all chains' draws of coordinate j concatenated.
+// Pooled returns all chains' draws of coordinate j concatenated (nil when
+// Param returns nil).
 func (r *Result) Pooled(j int) []float64 {
 	var out []float64
 	for _, s := range r.Param(j) {
@@ -137,8 +156,12 @@ func (r *Result) Pooled(j int) []float64 {
 	return out
 }
 
-// AcceptRate returns the pooled post-warm-up acceptance rate.
+// AcceptRate returns the pooled post-warm-up acceptance rate, or NaN for a
+// nil Result or before any proposal.
 func (r *Result) AcceptRate() float64 {
+	if r == nil {
+		return math.NaN()
+	}
 	var a, p int64
 	for _, c := range r.Chains {
 		a += c.Accepted
@@ -152,15 +175,18 @@ func (r *Result) AcceptRate() float64 {
 
 // Run samples target t with method m on cfg.Chains parallel chains.
 func Run(ctx context.Context, t Target, m Method, cfg Config) (*Result, error) {
-	if t == nil {
-		return nil, errors.New("mcmc: target is nil")
+	if err := checkTarget(t); err != nil {
+		return nil, err
 	}
-	if m == nil {
-		return nil, errors.New("mcmc: method is nil")
+	if isNil(m) {
+		return nil, fmt.Errorf("mcmc: method is nil: %w", ErrInvalid)
+	}
+	if ctx == nil {
+		return nil, fmt.Errorf("mcmc: context is nil: %w", ErrInvalid)
 	}
 	d := t.Dim()
 	if d < 1 {
-		return nil, fmt.Errorf("mcmc: target dimension must be >= 1, got %d", d)
+		return nil, fmt.Errorf("mcmc: target dimension must be >= 1, got %d: %w", d, ErrInvalid)
 	}
 	thin, err := cfg.check(d)
 	if err != nil {
@@ -194,7 +220,7 @@ func Run(ctx context.Context, t Target, m Method, cfg Config) (*Result, error) {
 			return fmt.Errorf("%w: chain %d: at the initial point", ErrNaN, c)
 		}
 		if math.IsInf(lp, -1) {
-			return fmt.Errorf("mcmc: chain %d: initial point has zero density", c)
+			return fmt.Errorf("mcmc: chain %d: initial point has zero density: %w", c, ErrInvalid)
 		}
 		ch := &res.Chains[c]
 		ch.Draws = make([]float64, 0, cfg.Draws*d)
@@ -241,13 +267,19 @@ func RunDA(ctx context.Context, m *DAModel, k XKernel, cfg Config) (*Result, err
 	if err := m.validate(); err != nil {
 		return nil, err
 	}
+	if ctx == nil {
+		return nil, fmt.Errorf("mcmc: context is nil: %w", ErrInvalid)
+	}
 	d := m.Records.ParamDim()
+	if d < 1 {
+		return nil, fmt.Errorf("mcmc: record model ParamDim must be >= 1, got %d: %w", d, ErrInvalid)
+	}
 	thin, err := cfg.check(d)
 	if err != nil {
 		return nil, err
 	}
 	if cfg.Init == nil && cfg.InitFunc == nil {
-		return nil, errors.New("mcmc: RunDA needs Init or InitFunc for the initial θ")
+		return nil, fmt.Errorf("mcmc: RunDA needs Init or InitFunc for the initial θ: %w", ErrInvalid)
 	}
 	res := &Result{Dim: d, Chains: make([]Chain, cfg.Chains)}
 	total := cfg.Warmup + cfg.Draws*thin

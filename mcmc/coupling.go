@@ -2,7 +2,6 @@ package mcmc
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -49,8 +48,11 @@ type CouplingResult struct {
 }
 
 // Mean returns the mean meeting time (censored pairs count as MaxIter, so
-// it is then a lower bound).
+// it is then a lower bound); NaN without pairs.
 func (c *CouplingResult) Mean() float64 {
+	if c == nil || len(c.Times) == 0 {
+		return math.NaN()
+	}
 	s := 0.0
 	for _, t := range c.Times {
 		s += float64(t)
@@ -59,7 +61,12 @@ func (c *CouplingResult) Mean() float64 {
 }
 
 // Quartiles returns the type-7 25% and 75% quantiles of the meeting times.
+//
+// Both are NaN without pairs.
 func (c *CouplingResult) Quartiles() (q1, q3 float64) {
+	if c == nil {
+		return math.NaN(), math.NaN()
+	}
 	x := make([]float64, len(c.Times))
 	for i, t := range c.Times {
 		x[i] = float64(t)
@@ -101,13 +108,19 @@ func CoupleDA(ctx context.Context, m *DAModel, k XKernel, cfg CouplingConfig) (*
 	}
 	cp, ok := m.Records.(Coupler)
 	if !ok {
-		return nil, errors.New("mcmc: CoupleDA needs a record model implementing Coupler")
+		return nil, fmt.Errorf("mcmc: CoupleDA needs a record model implementing Coupler: %w", ErrInvalid)
+	}
+	if ctx == nil {
+		return nil, fmt.Errorf("mcmc: context is nil: %w", ErrInvalid)
+	}
+	if cfg.Pairs > maxChains {
+		return nil, fmt.Errorf("mcmc: CoupleDA Pairs must be <= %d, got %d: %w", maxChains, cfg.Pairs, ErrInvalid)
 	}
 	if cfg.Pairs < 1 || cfg.MaxIter < 1 {
-		return nil, fmt.Errorf("mcmc: CoupleDA needs Pairs >= 1 and MaxIter >= 1, got %d and %d", cfg.Pairs, cfg.MaxIter)
+		return nil, fmt.Errorf("mcmc: CoupleDA needs Pairs >= 1 and MaxIter >= 1, got %d and %d: %w", cfg.Pairs, cfg.MaxIter, ErrInvalid)
 	}
 	if cfg.InitPair == nil {
-		return nil, errors.New("mcmc: CoupleDA needs InitPair")
+		return nil, fmt.Errorf("mcmc: CoupleDA needs InitPair: %w", ErrInvalid)
 	}
 	res := &CouplingResult{Times: make([]int, cfg.Pairs)}
 	pd, rd := m.Records.ParamDim(), m.Records.RecordDim()
@@ -388,6 +401,19 @@ func (l *LinRegNIG) SampleRecordPair(r *rand.Rand, theta1, theta2, y1, y2 []floa
 // maximal couplings: of the inverse-gamma laws of σ², then of the normal
 // laws of β given each σ².
 func (l *LinRegNIG) SampleThetaPair(r *rand.Rand, rec1, rec2 []float64, n int, theta1, theta2 []float64) error {
+	if err := l.check(); err != nil {
+		return err
+	}
+	k1 := l.p + 1
+	if r == nil || len(rec1) != n*k1 || len(rec2) != n*k1 || len(theta1) != k1+1 || len(theta2) != k1+1 {
+		return fmt.Errorf("mcmc: NIG coupled θ-step needs a random source, records of length %d and θ of length %d: %w", n*k1, k1+1, ErrInvalid)
+	}
+	if err := checkRecords(rec1, n); err != nil {
+		return err
+	}
+	if err := checkRecords(rec2, n); err != nil {
+		return err
+	}
 	var p1, p2 nigPost
 	if err := l.posterior(rec1, n, &p1); err != nil {
 		return err

@@ -89,33 +89,39 @@ type DAModel struct {
 
 func (m *DAModel) validate() error {
 	if m == nil {
-		return errors.New("mcmc: DA model is nil")
+		return fmt.Errorf("mcmc: DA model is nil: %w", ErrInvalid)
 	}
-	if m.Records == nil {
-		return errors.New("mcmc: DA model Records is nil")
+	if isNil(m.Records) {
+		return fmt.Errorf("mcmc: DA model Records is nil: %w", ErrInvalid)
 	}
-	if m.Theta == nil {
-		return errors.New("mcmc: DA model Theta (θ-step) is nil")
+	if isNil(m.Theta) {
+		return fmt.Errorf("mcmc: DA model Theta (θ-step) is nil: %w", ErrInvalid)
 	}
-	if m.Mech == nil {
-		return errors.New("mcmc: DA model Mech (release density) is nil")
+	if isNil(m.Mech) {
+		return fmt.Errorf("mcmc: DA model Mech (release density) is nil: %w", ErrInvalid)
 	}
 	if m.N < 1 {
-		return fmt.Errorf("mcmc: DA model N (number of records) must be >= 1, got %d", m.N)
+		return fmt.Errorf("mcmc: DA model N (number of records) must be >= 1, got %d: %w", m.N, ErrInvalid)
 	}
 	if m.Stat != StatMean && m.Stat != StatSum {
-		return fmt.Errorf("mcmc: DA model Stat must be StatMean or StatSum, got %d", m.Stat)
+		return fmt.Errorf("mcmc: DA model Stat must be StatMean or StatSum, got %d: %w", m.Stat, ErrInvalid)
 	}
-	cd := m.Records.ContribDim()
-	if cd < 1 || m.Records.RecordDim() < 1 {
-		return fmt.Errorf("mcmc: record model must have positive RecordDim and ContribDim, got %d and %d", m.Records.RecordDim(), cd)
+	cd, rd := m.Records.ContribDim(), m.Records.RecordDim()
+	if cd < 1 || rd < 1 || m.Records.ParamDim() < 1 {
+		return fmt.Errorf("mcmc: record model must have positive ParamDim, RecordDim and ContribDim, got %d, %d and %d (used without its constructor?): %w", m.Records.ParamDim(), rd, cd, ErrInvalid)
+	}
+	if m.N > maxValues/max(rd, cd) {
+		return fmt.Errorf("mcmc: DA model N·max(RecordDim, ContribDim) = %d·%d exceeds %d stored values: %w", m.N, max(rd, cd), maxValues, ErrInvalid)
+	}
+	if md, ok := m.Mech.(interface{ Dim() int }); ok && md.Dim() != cd {
+		return fmt.Errorf("mcmc: DA model Mech has dimension %d, the record model's ContribDim is %d: %w", md.Dim(), cd, ErrInvalid)
 	}
 	if len(m.SDP) != cd {
-		return fmt.Errorf("mcmc: DA model SDP must have length ContribDim = %d, got %d", cd, len(m.SDP))
+		return fmt.Errorf("mcmc: DA model SDP must have length ContribDim = %d, got %d: %w", cd, len(m.SDP), ErrInvalid)
 	}
 	for i, v := range m.SDP {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("mcmc: DA model SDP[%d] must be finite, got %v", i, v)
+			return fmt.Errorf("mcmc: DA model SDP[%d] must be finite, got %v: %w", i, v, ErrInvalid)
 		}
 	}
 	return nil
@@ -157,13 +163,13 @@ func NewDAChain(m *DAModel, k XKernel, r *rand.Rand, theta0 []float64) (*DAChain
 		return nil, err
 	}
 	if k != RandomScanIMwG && k != SystematicScanIMwG && k != SOMA {
-		return nil, fmt.Errorf("mcmc: unknown x-kernel %d", int(k))
+		return nil, fmt.Errorf("mcmc: unknown x-kernel %d: %w", int(k), ErrInvalid)
 	}
 	if r == nil {
-		return nil, errors.New("mcmc: random source is nil")
+		return nil, fmt.Errorf("mcmc: random source is nil: %w", ErrInvalid)
 	}
 	if err := m.Records.CheckParam(theta0); err != nil {
-		return nil, fmt.Errorf("mcmc: initial θ: %w", err)
+		return nil, fmt.Errorf("mcmc: initial θ: %w: %w", ErrInvalid, err)
 	}
 	n, rd, cd := m.N, m.Records.RecordDim(), m.Records.ContribDim()
 	c := &DAChain{m: m, kernel: k, n: n, rd: rd, cd: cd,
@@ -195,12 +201,15 @@ func NewDAChain(m *DAModel, k XKernel, r *rand.Rand, theta0 []float64) (*DAChain
 // SetRecords replaces the latent records by a copy of recs (length
 // n·RecordDim) and recomputes the statistic.
 func (c *DAChain) SetRecords(recs []float64) error {
+	if err := c.check(); err != nil {
+		return err
+	}
 	if len(recs) != len(c.recs) {
-		return fmt.Errorf("mcmc: records must have length n·RecordDim = %d, got %d", len(c.recs), len(recs))
+		return fmt.Errorf("mcmc: records must have length n·RecordDim = %d, got %d: %w", len(c.recs), len(recs), ErrInvalid)
 	}
 	for i, v := range recs {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("mcmc: records[%d] must be finite, got %v", i, v)
+			return fmt.Errorf("mcmc: records[%d] must be finite, got %v: %w", i, v, ErrInvalid)
 		}
 	}
 	copy(c.recs, recs)
@@ -209,8 +218,11 @@ func (c *DAChain) SetRecords(recs []float64) error {
 
 // SetTheta replaces θ by a copy of theta after checking it.
 func (c *DAChain) SetTheta(theta []float64) error {
+	if err := c.check(); err != nil {
+		return err
+	}
 	if err := c.m.Records.CheckParam(theta); err != nil {
-		return fmt.Errorf("mcmc: θ: %w", err)
+		return fmt.Errorf("mcmc: θ: %w: %w", ErrInvalid, err)
 	}
 	copy(c.theta, theta)
 	return nil
@@ -244,6 +256,25 @@ func (c *DAChain) logEta(s []float64) float64 {
 		return lp
 	}
 	return c.m.Mech.LogDensity(c.m.SDP, s)
+}
+
+// check reports a DAChain used without NewDAChain.
+func (c *DAChain) check() error {
+	if c == nil || c.m == nil {
+		return fmt.Errorf("mcmc: DAChain used without NewDAChain (nil or zero value): %w", ErrInvalid)
+	}
+	return nil
+}
+
+// checkRand is check plus a non-nil random source.
+func (c *DAChain) checkRand(r *rand.Rand) error {
+	if err := c.check(); err != nil {
+		return err
+	}
+	if r == nil {
+		return fmt.Errorf("mcmc: random source is nil: %w", ErrInvalid)
+	}
+	return nil
 }
 
 // Theta returns the current θ (a view; do not modify).
@@ -341,6 +372,9 @@ func (c *DAChain) replace(i int, logw float64) {
 // Step performs one attempt of the chain's x-kernel: one fresh record y ~
 // f(·|θ) offered to one slot (IMwG) or to all slots (SOMA).
 func (c *DAChain) Step(r *rand.Rand) error {
+	if err := c.checkRand(r); err != nil {
+		return err
+	}
 	c.propose(r)
 	c.attempts++
 	switch c.kernel {
@@ -455,6 +489,9 @@ func somaSelect(u1, u2, logw0, mx float64, logw, w []float64) (int, bool, error)
 // Sys-IMwG) followed by the θ-step, and recomputes the statistic from the
 // stored contributions.
 func (c *DAChain) Sweep(r *rand.Rand) error {
+	if err := c.checkRand(r); err != nil {
+		return err
+	}
 	for range c.n {
 		if err := c.Step(r); err != nil {
 			return err
@@ -467,6 +504,9 @@ func (c *DAChain) Sweep(r *rand.Rand) error {
 // cancel floating-point drift of the incremental updates) and draws θ
 // from the model's θ-step given the current records.
 func (c *DAChain) ThetaStep(r *rand.Rand) error {
+	if err := c.checkRand(r); err != nil {
+		return err
+	}
 	if err := c.resum(); err != nil {
 		return err
 	}

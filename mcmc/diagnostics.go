@@ -34,8 +34,12 @@ func RHatBasic(chains [][]float64) (float64, error) { return wrap(diag.RHatBasic
 func ESSBulk(chains [][]float64) (float64, error) { return wrap(diag.ESSBulk(chains)) }
 
 // ESSQuantile returns the ESS of the indicator I(x ≤ q_p) on split chains,
-// q_p the type-7 p-quantile of the pooled split draws.
+// q_p the type-7 p-quantile of the pooled split draws. A level p outside
+// (0, 1) gives NaN and an error wrapping ErrInvalid.
 func ESSQuantile(chains [][]float64, p float64) (float64, error) {
+	if !(p > 0 && p < 1) {
+		return math.NaN(), fmt.Errorf("mcmc: quantile level must be in (0, 1), got %v: %w", p, ErrInvalid)
+	}
 	return wrap(diag.ESSQuantile(chains, p))
 }
 
@@ -88,9 +92,20 @@ type Summary struct {
 	Reason string
 }
 
-// Summarize returns the Summary of coordinate j of res.
+// Summarize returns the Summary of coordinate j of res. For a nil Result,
+// a Result without a positive Dim or j outside [0, Dim) every field is NaN
+// and Reason names the invalid argument.
 func Summarize(res *Result, j int) Summary {
 	ch := res.Param(j)
+	if ch == nil {
+		nan := math.NaN()
+		dim := 0
+		if res != nil {
+			dim = res.Dim
+		}
+		return Summary{Mean: nan, SD: nan, Q2_5: nan, Q50: nan, Q97_5: nan, RHat: nan, ESSBulk: nan, ESSTail: nan, MCSEMean: nan,
+			Reason: fmt.Sprintf("mcmc: Summarize needs a non-nil result and 0 <= j < Dim = %d, got j = %d: %v", dim, j, ErrInvalid)}
+	}
 	var all []float64
 	for _, c := range ch {
 		all = append(all, c...)

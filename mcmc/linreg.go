@@ -31,18 +31,18 @@ type LinRegConjugate struct {
 // variance sigma2 > 0 and prior means and variances of length p+1.
 func NewLinRegConjugate(p int, sigma2 float64, priorMean, priorVar []float64) (*LinRegConjugate, error) {
 	if p < 1 || p+1 > maxLinRegDim {
-		return nil, fmt.Errorf("mcmc: linear regression needs 1 <= p <= %d, got %d", maxLinRegDim-1, p)
+		return nil, fmt.Errorf("mcmc: linear regression needs 1 <= p <= %d, got %d: %w", maxLinRegDim-1, p, ErrInvalid)
 	}
 	if !(sigma2 > 0) || math.IsInf(sigma2, 0) {
-		return nil, fmt.Errorf("mcmc: linear regression sigma2 must be finite and > 0, got %v", sigma2)
+		return nil, fmt.Errorf("mcmc: linear regression sigma2 must be finite and > 0, got %v: %w", sigma2, ErrInvalid)
 	}
 	if len(priorMean) != p+1 || len(priorVar) != p+1 {
-		return nil, fmt.Errorf("mcmc: linear regression prior mean and variance must have length %d, got %d and %d", p+1, len(priorMean), len(priorVar))
+		return nil, fmt.Errorf("mcmc: linear regression prior mean and variance must have length %d, got %d and %d: %w", p+1, len(priorMean), len(priorVar), ErrInvalid)
 	}
 	iv := make([]float64, p+1)
 	for j := range iv {
 		if !(priorVar[j] > 0) || math.IsInf(priorVar[j], 0) || math.IsNaN(priorMean[j]) || math.IsInf(priorMean[j], 0) {
-			return nil, fmt.Errorf("mcmc: linear regression prior %d must have finite mean and variance > 0, got %v, %v", j, priorMean[j], priorVar[j])
+			return nil, fmt.Errorf("mcmc: linear regression prior %d must have finite mean and variance > 0, got %v, %v: %w", j, priorMean[j], priorVar[j], ErrInvalid)
 		}
 		iv[j] = 1 / priorVar[j]
 	}
@@ -79,9 +79,12 @@ func gram(records []float64, n, p int, xtx, xty []float64) (yty float64) {
 // PosteriorMoments writes the conjugate posterior mean and covariance
 // (row-major (p+1)×(p+1)) of β given the records.
 func (l *LinRegConjugate) PosteriorMoments(records []float64, n int, mean, cov []float64) error {
+	if err := l.check(records, n); err != nil {
+		return err
+	}
 	k := l.p + 1
 	if len(records) != n*k || len(mean) != k || len(cov) != k*k {
-		return fmt.Errorf("mcmc: linear regression posterior moments: wrong lengths (records %d for n=%d, mean %d, cov %d)", len(records), n, len(mean), len(cov))
+		return fmt.Errorf("mcmc: linear regression posterior moments: wrong lengths (records %d for n=%d, mean %d, cov %d): %w", len(records), n, len(mean), len(cov), ErrInvalid)
 	}
 	var prec, ch [maxLinRegDim * maxLinRegDim]float64
 	l.precision(records, n, prec[:k*k], mean)
@@ -90,6 +93,28 @@ func (l *LinRegConjugate) PosteriorMoments(records []float64, n int, mean, cov [
 	}
 	linalg.CholSolve(ch[:k*k], k, mean)
 	return linalg.InvSPD(prec[:k*k], k, cov)
+}
+
+// check reports a LinRegConjugate used without its constructor, a
+// negative n and non-finite records.
+func (l *LinRegConjugate) check(records []float64, n int) error {
+	if l == nil || l.p < 1 {
+		return fmt.Errorf("mcmc: LinRegConjugate used without NewLinRegConjugate (nil or zero value): %w", ErrInvalid)
+	}
+	return checkRecords(records, n)
+}
+
+// checkRecords reports a negative record count and non-finite records.
+func checkRecords(records []float64, n int) error {
+	if n < 0 {
+		return fmt.Errorf("mcmc: number of records must be >= 0, got %d: %w", n, ErrInvalid)
+	}
+	for i, v := range records {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("mcmc: records[%d] must be finite, got %v: %w", i, v, ErrInvalid)
+		}
+	}
+	return nil
 }
 
 func (l *LinRegConjugate) precision(records []float64, n int, prec, b []float64) {
@@ -106,9 +131,15 @@ func (l *LinRegConjugate) precision(records []float64, n int, prec, b []float64)
 
 // SampleTheta draws β | records into theta (length p+1).
 func (l *LinRegConjugate) SampleTheta(r *rand.Rand, records []float64, n int, theta []float64) error {
+	if err := l.check(records, n); err != nil {
+		return err
+	}
+	if r == nil {
+		return fmt.Errorf("mcmc: linear regression θ-step: random source is nil: %w", ErrInvalid)
+	}
 	k := l.p + 1
 	if len(theta) != k || len(records) != n*k {
-		return fmt.Errorf("mcmc: linear regression θ-step: theta must have length %d and records %d, got %d and %d", k, n*k, len(theta), len(records))
+		return fmt.Errorf("mcmc: linear regression θ-step: theta must have length %d and records %d, got %d and %d: %w", k, n*k, len(theta), len(records), ErrInvalid)
 	}
 	var prec, ch [maxLinRegDim * maxLinRegDim]float64
 	var mu, z [maxLinRegDim]float64
@@ -146,19 +177,19 @@ type LinRegNIG struct {
 func NewLinRegNIG(predictorMean []float64, a0, b0, g, clamp float64) (*LinRegNIG, error) {
 	p := len(predictorMean)
 	if p < 1 || p+1 > maxLinRegDim {
-		return nil, fmt.Errorf("mcmc: NIG linear regression needs 1 <= p <= %d predictors, got %d", maxLinRegDim-1, p)
+		return nil, fmt.Errorf("mcmc: NIG linear regression needs 1 <= p <= %d predictors, got %d: %w", maxLinRegDim-1, p, ErrInvalid)
 	}
 	for _, v := range []struct {
 		name string
 		x    float64
 	}{{"a0", a0}, {"b0", b0}, {"g", g}, {"clamp", clamp}} {
 		if !(v.x > 0) || math.IsInf(v.x, 0) {
-			return nil, fmt.Errorf("mcmc: NIG linear regression %s must be finite and > 0, got %v", v.name, v.x)
+			return nil, fmt.Errorf("mcmc: NIG linear regression %s must be finite and > 0, got %v: %w", v.name, v.x, ErrInvalid)
 		}
 	}
 	st, err := simulate.NewLinReg(simulate.LinRegConfig{PredictorMean: predictorMean, Sigma2: 1, Clamp: clamp})
 	if err != nil {
-		return nil, fmt.Errorf("mcmc: NIG linear regression: %w", err)
+		return nil, fmt.Errorf("mcmc: NIG linear regression: %w: %w", ErrInvalid, err)
 	}
 	return &LinRegNIG{p: p, m: append([]float64(nil), predictorMean...), a0: a0, b0: b0, g: g, stat: st}, nil
 }
@@ -169,11 +200,28 @@ func (l *LinRegNIG) ParamDim() int { return l.p + 2 }
 // RecordDim is p + 1.
 func (l *LinRegNIG) RecordDim() int { return l.p + 1 }
 
-// ContribDim is the length of the clamped linear-regression statistic.
-func (l *LinRegNIG) ContribDim() int { return l.stat.ContribDim() }
+// ContribDim is the length of the clamped linear-regression statistic (0
+// for a LinRegNIG used without its constructor).
+func (l *LinRegNIG) ContribDim() int {
+	if l.stat == nil {
+		return 0
+	}
+	return l.stat.ContribDim()
+}
+
+// check reports a LinRegNIG used without NewLinRegNIG.
+func (l *LinRegNIG) check() error {
+	if l == nil || l.stat == nil {
+		return fmt.Errorf("mcmc: LinRegNIG used without NewLinRegNIG (nil or zero value): %w", ErrInvalid)
+	}
+	return nil
+}
 
 // CheckParam checks θ = (β, σ²) for length, finiteness and σ² > 0.
 func (l *LinRegNIG) CheckParam(theta []float64) error {
+	if err := l.check(); err != nil {
+		return err
+	}
 	if len(theta) != l.p+2 {
 		return fmt.Errorf("%w: NIG linear regression θ must have length %d, got %d", simulate.ErrInvalidTheta, l.p+2, len(theta))
 	}
@@ -252,9 +300,18 @@ func (l *LinRegNIG) posterior(records []float64, n int, post *nigPost) error {
 // SampleTheta draws σ² and then β from their exact conjugate posterior
 // given the raw (unclamped) records.
 func (l *LinRegNIG) SampleTheta(r *rand.Rand, records []float64, n int, theta []float64) error {
+	if err := l.check(); err != nil {
+		return err
+	}
+	if err := checkRecords(records, n); err != nil {
+		return err
+	}
+	if r == nil {
+		return fmt.Errorf("mcmc: NIG θ-step: random source is nil: %w", ErrInvalid)
+	}
 	k := l.p + 1
 	if len(theta) != k+1 || len(records) != n*k {
-		return fmt.Errorf("mcmc: NIG θ-step: theta must have length %d and records %d, got %d and %d", k+1, n*k, len(theta), len(records))
+		return fmt.Errorf("mcmc: NIG θ-step: theta must have length %d and records %d, got %d and %d: %w", k+1, n*k, len(theta), len(records), ErrInvalid)
 	}
 	var post nigPost
 	if err := l.posterior(records, n, &post); err != nil {

@@ -1,7 +1,6 @@
 package mcmc
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -36,13 +35,10 @@ type AdaptiveMetropolis struct {
 
 // NewKernel returns a fresh adaptive Metropolis kernel for t.
 func (a AdaptiveMetropolis) NewKernel(t Target) (Kernel, error) {
-	if t == nil {
-		return nil, errors.New("mcmc: target is nil")
+	if err := checkTarget(t); err != nil {
+		return nil, err
 	}
 	d := t.Dim()
-	if d < 1 {
-		return nil, fmt.Errorf("mcmc: target dimension must be >= 1, got %d", d)
-	}
 	k := &amKernel{t: t, d: d, scale: a.Scale, beta: a.Beta, every: a.AdaptEvery}
 	if k.scale == 0 {
 		k.scale = 0.1
@@ -55,7 +51,7 @@ func (a AdaptiveMetropolis) NewKernel(t Target) (Kernel, error) {
 	}
 	k.window = k.every
 	if !(k.scale > 0) || math.IsInf(k.scale, 0) || !(k.beta > 0 && k.beta <= 1) || k.every < 1 {
-		return nil, fmt.Errorf("mcmc: adaptive Metropolis needs Scale > 0, Beta in (0, 1], AdaptEvery >= 1; got %v, %v, %d", a.Scale, a.Beta, a.AdaptEvery)
+		return nil, fmt.Errorf("mcmc: adaptive Metropolis needs Scale > 0, Beta in (0, 1], AdaptEvery >= 1; got %v, %v, %d: %w", a.Scale, a.Beta, a.AdaptEvery, ErrInvalid)
 	}
 	k.mean = make([]float64, d)
 	k.m2 = make([]float64, d*d)
@@ -172,13 +168,10 @@ type Slice struct {
 
 // NewKernel returns a fresh slice-sampling kernel for t.
 func (s Slice) NewKernel(t Target) (Kernel, error) {
-	if t == nil {
-		return nil, errors.New("mcmc: target is nil")
+	if err := checkTarget(t); err != nil {
+		return nil, err
 	}
 	d := t.Dim()
-	if d < 1 {
-		return nil, fmt.Errorf("mcmc: target dimension must be >= 1, got %d", d)
-	}
 	w, m := s.Width, s.MaxSteps
 	if w == 0 {
 		w = 1
@@ -187,7 +180,7 @@ func (s Slice) NewKernel(t Target) (Kernel, error) {
 		m = 50
 	}
 	if !(w > 0) || math.IsInf(w, 0) || m < 1 {
-		return nil, fmt.Errorf("mcmc: slice sampling needs Width > 0 and MaxSteps >= 1, got %v and %d", s.Width, s.MaxSteps)
+		return nil, fmt.Errorf("mcmc: slice sampling needs Width > 0 and MaxSteps >= 1, got %v and %d: %w", s.Width, s.MaxSteps, ErrInvalid)
 	}
 	nw := d
 	if s.HitAndRun {
@@ -340,13 +333,16 @@ type NUTS struct {
 
 // NewKernel returns a fresh NUTS kernel; t must implement GradTarget.
 func (n NUTS) NewKernel(t Target) (Kernel, error) {
+	if err := checkTarget(t); err != nil {
+		return nil, err
+	}
 	g, ok := t.(GradTarget)
 	if !ok {
-		return nil, errors.New("mcmc: NUTS needs a GradTarget (a target with Gradient)")
+		return nil, fmt.Errorf("mcmc: NUTS needs a GradTarget (a target with Gradient): %w", ErrInvalid)
 	}
 	d := t.Dim()
 	if d < 1 {
-		return nil, fmt.Errorf("mcmc: target dimension must be >= 1, got %d", d)
+		return nil, fmt.Errorf("mcmc: target dimension must be >= 1, got %d: %w", d, ErrInvalid)
 	}
 	k := &nutsKernel{t: g, d: d, eps: n.StepSize, delta: n.TargetAccept, maxDepth: n.MaxDepth,
 		minv: make([]float64, d), wmean: make([]float64, d), wm2: make([]float64, d), winEnd: -1}
@@ -360,7 +356,7 @@ func (n NUTS) NewKernel(t Target) (Kernel, error) {
 		k.maxDepth = 10
 	}
 	if k.eps < 0 || math.IsInf(k.eps, 0) || math.IsNaN(k.eps) || !(k.delta > 0 && k.delta < 1) || k.maxDepth < 1 {
-		return nil, fmt.Errorf("mcmc: NUTS needs StepSize >= 0, TargetAccept in (0, 1), MaxDepth >= 1; got %v, %v, %d", n.StepSize, n.TargetAccept, n.MaxDepth)
+		return nil, fmt.Errorf("mcmc: NUTS needs StepSize >= 0, TargetAccept in (0, 1), MaxDepth >= 1; got %v, %v, %d: %w", n.StepSize, n.TargetAccept, n.MaxDepth, ErrInvalid)
 	}
 	return k, nil
 }

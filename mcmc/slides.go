@@ -22,7 +22,7 @@ func SlidesN10(eps float64) (*DAModel, *LinRegNIG, error) {
 	case 30:
 		sdp = []float64{-0.3868, -0.0926, 0.0806, 0.2603, 0.1281, -0.2086, 0.0686, -0.0336, 0.0665}
 	default:
-		return nil, nil, fmt.Errorf("mcmc: the slides' n = 10 table uses epsilon 3 or 30, got %v", eps)
+		return nil, nil, fmt.Errorf("mcmc: the slides' n = 10 table uses epsilon 3 or 30, got %v: %w", eps, ErrInvalid)
 	}
 	const n = 10
 	nig, err := NewLinRegNIG([]float64{0.90, -1.17}, 10, 10, 2, 6)

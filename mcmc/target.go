@@ -1,5 +1,10 @@
 package mcmc
 
+import (
+	"fmt"
+	"reflect"
+)
+
 // Target is an unnormalised log density on R^Dim.
 //
 // LogDensity returns log π(x) up to an additive constant; it may return
@@ -50,3 +55,46 @@ func (t GradTargetFunc) LogDensity(x []float64) float64 {
 
 // Gradient writes ∇ log π(x) into grad and returns log π(x).
 func (t GradTargetFunc) Gradient(x, grad []float64) float64 { return t.Fn(x, grad) }
+
+// checkTarget validates a Target passed to a sampler: non-nil, with a
+// positive dimension and, for the function adapters, a non-nil function.
+func checkTarget(t Target) error {
+	if isNil(t) {
+		return fmt.Errorf("mcmc: target is nil: %w", ErrInvalid)
+	}
+	switch f := t.(type) {
+	case TargetFunc:
+		if f.Fn == nil {
+			return fmt.Errorf("mcmc: TargetFunc.Fn is nil: %w", ErrInvalid)
+		}
+	case *TargetFunc:
+		if f.Fn == nil {
+			return fmt.Errorf("mcmc: TargetFunc.Fn is nil: %w", ErrInvalid)
+		}
+	case GradTargetFunc:
+		if f.Fn == nil {
+			return fmt.Errorf("mcmc: GradTargetFunc.Fn is nil: %w", ErrInvalid)
+		}
+	case *GradTargetFunc:
+		if f.Fn == nil {
+			return fmt.Errorf("mcmc: GradTargetFunc.Fn is nil: %w", ErrInvalid)
+		}
+	}
+	if d := t.Dim(); d < 1 || d > maxValues {
+		return fmt.Errorf("mcmc: target dimension must be in [1, %d], got %d: %w", maxValues, d, ErrInvalid)
+	}
+	return nil
+}
+
+// isNil reports whether v is nil or an interface holding a nil pointer,
+// function, map, slice or channel.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Pointer, reflect.Func, reflect.Map, reflect.Slice, reflect.Chan, reflect.Interface:
+		return rv.IsNil()
+	}
+	return false
+}

@@ -1,0 +1,311 @@
+package mcmc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/mechanism"
+)
+
+// TestBadInput feeds invalid arguments, nil values and unconstructed values
+// to the exported API: every call returns an error wrapping ErrInvalid (or,
+// for the diagnostics and summaries, the documented NaN result) and never
+// panics.
+func TestBadInput(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(3, 4))
+	nan, inf := math.NaN(), math.Inf(1)
+	tgt := TargetFunc{N: 2, Fn: func(x []float64) float64 { return -0.5 * (x[0]*x[0] + x[1]*x[1]) }}
+	gtgt := GradTargetFunc{N: 2, Fn: func(x, g []float64) float64 { g[0], g[1] = -x[0], -x[1]; return -0.5 * (x[0]*x[0] + x[1]*x[1]) }}
+	cfg := Config{Chains: 1, Draws: 5, Warmup: 5, Seed: 1}
+	with := func(f func(*Config)) Config { c := cfg; f(&c); return c }
+	run := func(t Target, m Method, c Config) func() error {
+		return func() error { _, err := Run(ctx, t, m, c); return err }
+	}
+	model := func() (*DAModel, *LinRegNIG) {
+		m, nig, err := SlidesN10(3)
+		if err != nil {
+			panic(err)
+		}
+		return m, nig
+	}
+	daWith := func(f func(*DAModel)) func() error {
+		return func() error {
+			m, nig := model()
+			f(m)
+			_, err := RunDA(ctx, m, SOMA, with(func(c *Config) { c.InitFunc = SlidesN10Init(nig) }))
+			return err
+		}
+	}
+	chain := func() *DAChain {
+		m, nig := model()
+		th := make([]float64, 4)
+		nig.SamplePrior(r, th)
+		c, err := NewDAChain(m, SOMA, r, th)
+		if err != nil {
+			panic(err)
+		}
+		return c
+	}
+	conj := func() *LinRegConjugate {
+		l, err := NewLinRegConjugate(2, 1, []float64{0, 0, 0}, []float64{1, 1, 1})
+		if err != nil {
+			panic(err)
+		}
+		return l
+	}
+	recs := []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6}
+	// degenerate checks a diagnostic's documented NaN-and-ErrDegenerate result.
+	degenerate := func(f func() (float64, error)) func() error {
+		return func() error {
+			v, err := f()
+			if !math.IsNaN(v) || !errors.Is(err, ErrDegenerate) {
+				return fmt.Errorf("got %v, %v; want NaN and ErrDegenerate", v, err)
+			}
+			return nil
+		}
+	}
+	allNaN := func(s Summary) error {
+		for _, v := range []float64{s.Mean, s.SD, s.Q2_5, s.Q50, s.Q97_5, s.RHat, s.ESSBulk, s.ESSTail, s.MCSEMean} {
+			if !math.IsNaN(v) {
+				return fmt.Errorf("summary %+v has a non-NaN field", s)
+			}
+		}
+		if s.Reason == "" {
+			return errors.New("summary has no reason")
+		}
+		return nil
+	}
+	res := &Result{Dim: 2, Chains: []Chain{{Draws: []float64{1, 2, 3, 4}}}}
+	type B = testutil.BadInput
+	cases := []B{
+		// Run and its configuration.
+		{Category: "nil", Name: "Run nil target", Err: run(nil, AdaptiveMetropolis{}, cfg)},
+		{Category: "nil", Name: "Run typed nil target", Err: run((*TargetFunc)(nil), AdaptiveMetropolis{}, cfg)},
+		{Category: "nil", Name: "Run TargetFunc nil Fn", Err: run(TargetFunc{N: 2}, AdaptiveMetropolis{}, cfg)},
+		{Category: "nil", Name: "Run GradTargetFunc nil Fn", Err: run(GradTargetFunc{N: 2}, NUTS{}, cfg)},
+		{Category: "nil", Name: "Run nil method", Err: run(tgt, nil, cfg)},
+		{Category: "nil", Name: "Run nil context", Err: func() error {
+			var c context.Context
+			_, err := Run(c, tgt, Slice{}, cfg)
+			return err
+		}},
+		{Category: "zerovalue", Name: "Run TargetFunc{}", Err: run(TargetFunc{}, Slice{}, cfg)},
+		{Category: "zerovalue", Name: "Run Config{}", Err: run(tgt, Slice{}, Config{})},
+		{Category: "nonpositive", Name: "Run target dim -1", Err: run(TargetFunc{N: -1, Fn: tgt.Fn}, Slice{}, cfg)},
+		{Category: "nonpositive", Name: "Run Chains 0", Err: run(tgt, Slice{}, with(func(c *Config) { c.Chains = 0 }))},
+		{Category: "nonpositive", Name: "Run Draws -1", Err: run(tgt, Slice{}, with(func(c *Config) { c.Draws = -1 }))},
+		{Category: "nonpositive", Name: "Run Warmup -1", Err: run(tgt, Slice{}, with(func(c *Config) { c.Warmup = -1 }))},
+		{Category: "nonpositive", Name: "Run Thin -2", Err: run(tgt, Slice{}, with(func(c *Config) { c.Thin = -2 }))},
+		{Category: "huge", Name: "Run Chains 1<<40", Err: run(tgt, Slice{}, with(func(c *Config) { c.Chains = 1 << 40 }))},
+		{Category: "huge", Name: "Run Draws 1<<40", Err: run(tgt, Slice{}, with(func(c *Config) { c.Draws = 1 << 40 }))},
+		{Category: "huge", Name: "Run Draws MaxInt", Err: run(tgt, Slice{}, with(func(c *Config) { c.Draws = math.MaxInt }))},
+		{Category: "huge", Name: "Run Warmup+Draws·Thin overflows", Err: run(tgt, Slice{}, with(func(c *Config) { c.Warmup = math.MaxInt - 2; c.Thin = 1 << 40 }))},
+		{Category: "huge", Name: "Run target dim 1<<40", Err: run(TargetFunc{N: 1 << 40, Fn: tgt.Fn}, Slice{}, cfg)},
+		{Category: "mismatched", Name: "Run Init wrong count", Err: run(tgt, Slice{}, with(func(c *Config) { c.Init = [][]float64{{0, 0}, {0, 0}} }))},
+		{Category: "mismatched", Name: "Run Init wrong length", Err: run(tgt, Slice{}, with(func(c *Config) { c.Init = [][]float64{{0}} }))},
+		{Category: "nan", Name: "Run Init NaN", Err: run(tgt, Slice{}, with(func(c *Config) { c.Init = [][]float64{{nan, 0}} }))},
+		{Category: "inf", Name: "Run Init +Inf", Err: run(tgt, Slice{}, with(func(c *Config) { c.Init = [][]float64{{0, inf}} }))},
+		{Category: "empty", Name: "Run Init empty point", Err: run(tgt, Slice{}, with(func(c *Config) { c.Init = [][]float64{{}} }))},
+		// Samplers' settings.
+		{Category: "nan", Name: "AdaptiveMetropolis Scale NaN", Err: run(tgt, AdaptiveMetropolis{Scale: nan}, cfg)},
+		{Category: "inf", Name: "AdaptiveMetropolis Scale Inf", Err: run(tgt, AdaptiveMetropolis{Scale: inf}, cfg)},
+		{Category: "nonpositive", Name: "AdaptiveMetropolis Scale -1", Err: run(tgt, AdaptiveMetropolis{Scale: -1}, cfg)},
+		{Category: "nan", Name: "AdaptiveMetropolis Beta NaN", Err: run(tgt, AdaptiveMetropolis{Beta: nan}, cfg)},
+		{Category: "huge", Name: "AdaptiveMetropolis Beta 2", Err: run(tgt, AdaptiveMetropolis{Beta: 2}, cfg)},
+		{Category: "nonpositive", Name: "AdaptiveMetropolis AdaptEvery -1", Err: run(tgt, AdaptiveMetropolis{AdaptEvery: -1}, cfg)},
+		{Category: "nil", Name: "AdaptiveMetropolis.NewKernel nil", Err: func() error { _, err := AdaptiveMetropolis{}.NewKernel(nil); return err }},
+		{Category: "nan", Name: "Slice Width NaN", Err: run(tgt, Slice{Width: nan}, cfg)},
+		{Category: "inf", Name: "Slice Width -Inf", Err: run(tgt, Slice{Width: math.Inf(-1)}, cfg)},
+		{Category: "nonpositive", Name: "Slice MaxSteps -1", Err: run(tgt, Slice{MaxSteps: -1}, cfg)},
+		{Category: "nil", Name: "Slice.NewKernel nil", Err: func() error { _, err := Slice{}.NewKernel(nil); return err }},
+		{Category: "nan", Name: "NUTS StepSize NaN", Err: run(gtgt, NUTS{StepSize: nan}, cfg)},
+		{Category: "inf", Name: "NUTS StepSize Inf", Err: run(gtgt, NUTS{StepSize: inf}, cfg)},
+		{Category: "nonpositive", Name: "NUTS StepSize -1", Err: run(gtgt, NUTS{StepSize: -1}, cfg)},
+		{Category: "nan", Name: "NUTS TargetAccept NaN", Err: run(gtgt, NUTS{TargetAccept: nan}, cfg)},
+		{Category: "nonpositive", Name: "NUTS MaxDepth -1", Err: run(gtgt, NUTS{MaxDepth: -1}, cfg)},
+		{Category: "mismatched", Name: "NUTS without gradient", Err: run(tgt, NUTS{}, cfg)},
+		{Category: "nil", Name: "NUTS.NewKernel nil", Err: func() error { _, err := NUTS{}.NewKernel(nil); return err }},
+		// Data augmentation.
+		{Category: "nil", Name: "RunDA nil model", Err: func() error { _, err := RunDA(ctx, nil, SOMA, cfg); return err }},
+		{Category: "zerovalue", Name: "RunDA DAModel{}", Err: func() error { _, err := RunDA(ctx, &DAModel{}, SOMA, cfg); return err }},
+		{Category: "nil", Name: "RunDA nil Records", Err: daWith(func(m *DAModel) { m.Records = nil })},
+		{Category: "nil", Name: "RunDA typed nil Records", Err: daWith(func(m *DAModel) { m.Records = (*LinRegNIG)(nil) })},
+		{Category: "zerovalue", Name: "RunDA zero-value LinRegNIG Records", Err: daWith(func(m *DAModel) { m.Records = &LinRegNIG{} })},
+		{Category: "nil", Name: "RunDA nil Theta", Err: daWith(func(m *DAModel) { m.Theta = nil })},
+		{Category: "nil", Name: "RunDA nil Mech", Err: daWith(func(m *DAModel) { m.Mech = nil })},
+		{Category: "nil", Name: "RunDA typed nil Mech", Err: daWith(func(m *DAModel) { m.Mech = (*mechanism.Laplace)(nil) })},
+		{Category: "mismatched", Name: "RunDA Mech dimension differs from ContribDim", Err: daWith(func(m *DAModel) {
+			lap, err := mechanism.NewLaplace(1, 1, 3)
+			if err != nil {
+				panic(err)
+			}
+			m.Mech = lap
+		})},
+		{Category: "mismatched", Name: "RunDA SDP short", Err: daWith(func(m *DAModel) { m.SDP = m.SDP[:2] })},
+		{Category: "empty", Name: "RunDA SDP empty", Err: daWith(func(m *DAModel) { m.SDP = nil })},
+		{Category: "nan", Name: "RunDA SDP NaN", Err: daWith(func(m *DAModel) { m.SDP[0] = nan })},
+		{Category: "inf", Name: "RunDA SDP Inf", Err: daWith(func(m *DAModel) { m.SDP[1] = inf })},
+		{Category: "nonpositive", Name: "RunDA N 0", Err: daWith(func(m *DAModel) { m.N = 0 })},
+		{Category: "huge", Name: "RunDA N 1<<40", Err: daWith(func(m *DAModel) { m.N = 1 << 40 })},
+		{Category: "huge", Name: "RunDA Stat 7", Err: daWith(func(m *DAModel) { m.Stat = 7 })},
+		{Category: "mismatched", Name: "RunDA without Init", Err: func() error { m, _ := model(); _, err := RunDA(ctx, m, SOMA, cfg); return err }},
+		{Category: "nil", Name: "RunDA nil context", Err: func() error {
+			m, nig := model()
+			var c context.Context
+			_, err := RunDA(c, m, SOMA, with(func(c *Config) { c.InitFunc = SlidesN10Init(nig) }))
+			return err
+		}},
+		{Category: "huge", Name: "NewDAChain unknown kernel", Err: func() error { m, _ := model(); _, err := NewDAChain(m, 99, r, []float64{0, 0, 0, 1}); return err }},
+		{Category: "nil", Name: "NewDAChain nil rand", Err: func() error { m, _ := model(); _, err := NewDAChain(m, SOMA, nil, []float64{0, 0, 0, 1}); return err }},
+		{Category: "nan", Name: "NewDAChain θ NaN", Err: func() error { m, _ := model(); _, err := NewDAChain(m, SOMA, r, []float64{nan, 0, 0, 1}); return err }},
+		{Category: "nonpositive", Name: "NewDAChain σ² 0", Err: func() error { m, _ := model(); _, err := NewDAChain(m, SOMA, r, []float64{0, 0, 0, 0}); return err }},
+		{Category: "mismatched", Name: "NewDAChain θ short", Err: func() error { m, _ := model(); _, err := NewDAChain(m, SOMA, r, []float64{0, 0}); return err }},
+		{Category: "zerovalue", Name: "DAChain{}.Step", Err: func() error { var c DAChain; return c.Step(r) }},
+		{Category: "zerovalue", Name: "DAChain{}.Sweep", Err: func() error { var c DAChain; return c.Sweep(r) }},
+		{Category: "zerovalue", Name: "DAChain{}.ThetaStep", Err: func() error { var c DAChain; return c.ThetaStep(r) }},
+		{Category: "zerovalue", Name: "DAChain{}.SetRecords", Err: func() error { var c DAChain; return c.SetRecords(recs) }},
+		{Category: "zerovalue", Name: "DAChain{}.SetTheta", Err: func() error { var c DAChain; return c.SetTheta([]float64{0, 0, 0, 1}) }},
+		{Category: "nil", Name: "DAChain.Step nil rand", Err: func() error { return chain().Step(nil) }},
+		{Category: "nil", Name: "DAChain.Sweep nil rand", Err: func() error { return chain().Sweep(nil) }},
+		{Category: "nil", Name: "DAChain.ThetaStep nil rand", Err: func() error { return chain().ThetaStep(nil) }},
+		{Category: "mismatched", Name: "DAChain.SetRecords short", Err: func() error { return chain().SetRecords(recs) }},
+		{Category: "nan", Name: "DAChain.SetRecords NaN", Err: func() error {
+			c := chain()
+			x := append([]float64(nil), c.Records()...)
+			x[3] = nan
+			return c.SetRecords(x)
+		}},
+		{Category: "inf", Name: "DAChain.SetTheta Inf", Err: func() error { return chain().SetTheta([]float64{0, inf, 0, 1}) }},
+		// Coupling.
+		{Category: "nonpositive", Name: "CoupleDA Pairs 0", Err: func() error {
+			m, nig := model()
+			_, err := CoupleDA(ctx, m, SOMA, CouplingConfig{MaxIter: 5, InitPair: SlidesN10CouplingInit(m, nig, 1)})
+			return err
+		}},
+		{Category: "huge", Name: "CoupleDA Pairs 1<<40", Err: func() error {
+			m, nig := model()
+			_, err := CoupleDA(ctx, m, SOMA, CouplingConfig{Pairs: 1 << 40, MaxIter: 5, InitPair: SlidesN10CouplingInit(m, nig, 1)})
+			return err
+		}},
+		{Category: "nil", Name: "CoupleDA nil InitPair", Err: func() error {
+			m, _ := model()
+			_, err := CoupleDA(ctx, m, SOMA, CouplingConfig{Pairs: 1, MaxIter: 5})
+			return err
+		}},
+		{Category: "nil", Name: "CoupleDA nil model", Err: func() error { _, err := CoupleDA(ctx, nil, SOMA, CouplingConfig{Pairs: 1, MaxIter: 5}); return err }},
+		{Category: "empty", Name: "CouplingResult{}.Mean", Check: func() error {
+			var c CouplingResult
+			if !math.IsNaN(c.Mean()) || !math.IsNaN(c.Rate()) {
+				return errors.New("mean or rate of no pairs is not NaN")
+			}
+			if q1, q3 := c.Quartiles(); !math.IsNaN(q1) || !math.IsNaN(q3) {
+				return errors.New("quartiles of no pairs are not NaN")
+			}
+			return nil
+		}},
+		// Conjugate θ-steps.
+		{Category: "nonpositive", Name: "NewLinRegConjugate p 0", Err: func() error { _, err := NewLinRegConjugate(0, 1, nil, nil); return err }},
+		{Category: "huge", Name: "NewLinRegConjugate p 1<<40", Err: func() error { _, err := NewLinRegConjugate(1<<40, 1, nil, nil); return err }},
+		{Category: "nan", Name: "NewLinRegConjugate sigma2 NaN", Err: func() error { _, err := NewLinRegConjugate(1, nan, []float64{0, 0}, []float64{1, 1}); return err }},
+		{Category: "inf", Name: "NewLinRegConjugate sigma2 Inf", Err: func() error { _, err := NewLinRegConjugate(1, inf, []float64{0, 0}, []float64{1, 1}); return err }},
+		{Category: "nonpositive", Name: "NewLinRegConjugate prior variance 0", Err: func() error { _, err := NewLinRegConjugate(1, 1, []float64{0, 0}, []float64{1, 0}); return err }},
+		{Category: "nan", Name: "NewLinRegConjugate prior mean NaN", Err: func() error { _, err := NewLinRegConjugate(1, 1, []float64{nan, 0}, []float64{1, 1}); return err }},
+		{Category: "mismatched", Name: "NewLinRegConjugate prior length", Err: func() error { _, err := NewLinRegConjugate(2, 1, []float64{0, 0}, []float64{1, 1}); return err }},
+		{Category: "zerovalue", Name: "LinRegConjugate{}.SampleTheta", Err: func() error { var l LinRegConjugate; return l.SampleTheta(r, recs, 2, make([]float64, 3)) }},
+		{Category: "zerovalue", Name: "LinRegConjugate{}.PosteriorMoments", Err: func() error {
+			var l LinRegConjugate
+			return l.PosteriorMoments(recs, 2, make([]float64, 3), make([]float64, 9))
+		}},
+		{Category: "nil", Name: "LinRegConjugate.SampleTheta nil rand", Err: func() error { return conj().SampleTheta(nil, recs, 2, make([]float64, 3)) }},
+		{Category: "nan", Name: "LinRegConjugate.SampleTheta NaN record", Err: func() error {
+			return conj().SampleTheta(r, []float64{0.1, nan, 0.3, 0.4, 0.5, 0.6}, 2, make([]float64, 3))
+		}},
+		{Category: "inf", Name: "LinRegConjugate.PosteriorMoments Inf record", Err: func() error {
+			return conj().PosteriorMoments([]float64{0.1, 0.2, inf, 0.4, 0.5, 0.6}, 2, make([]float64, 3), make([]float64, 9))
+		}},
+		{Category: "nonpositive", Name: "LinRegConjugate.SampleTheta n -2", Err: func() error { return conj().SampleTheta(r, nil, -2, make([]float64, 3)) }},
+		{Category: "mismatched", Name: "LinRegConjugate.SampleTheta theta short", Err: func() error { return conj().SampleTheta(r, recs, 2, make([]float64, 2)) }},
+		{Category: "empty", Name: "NewLinRegNIG no predictors", Err: func() error { _, err := NewLinRegNIG(nil, 1, 1, 1, 1); return err }},
+		{Category: "nan", Name: "NewLinRegNIG a0 NaN", Err: func() error { _, err := NewLinRegNIG([]float64{0}, nan, 1, 1, 1); return err }},
+		{Category: "inf", Name: "NewLinRegNIG g Inf", Err: func() error { _, err := NewLinRegNIG([]float64{0}, 1, 1, inf, 1); return err }},
+		{Category: "nonpositive", Name: "NewLinRegNIG clamp 0", Err: func() error { _, err := NewLinRegNIG([]float64{0}, 1, 1, 1, 0); return err }},
+		{Category: "nan", Name: "NewLinRegNIG predictor mean NaN", Err: func() error { _, err := NewLinRegNIG([]float64{nan}, 1, 1, 1, 1); return err }},
+		{Category: "zerovalue", Name: "LinRegNIG{}.CheckParam", Err: func() error { var l LinRegNIG; return l.CheckParam([]float64{0, 1}) }},
+		{Category: "zerovalue", Name: "LinRegNIG{}.SampleTheta", Err: func() error { var l LinRegNIG; return l.SampleTheta(r, nil, 0, make([]float64, 2)) }},
+		{Category: "zerovalue", Name: "LinRegNIG{}.SampleThetaPair", Err: func() error {
+			var l LinRegNIG
+			return l.SampleThetaPair(r, nil, nil, 0, make([]float64, 2), make([]float64, 2))
+		}},
+		{Category: "mismatched", Name: "LinRegNIG.SampleThetaPair records short", Err: func() error {
+			_, nig := model()
+			return nig.SampleThetaPair(r, recs[:3], recs, 2, make([]float64, 4), make([]float64, 4))
+		}},
+		{Category: "nil", Name: "LinRegNIG.SampleTheta nil rand", Err: func() error {
+			_, nig := model()
+			return nig.SampleTheta(nil, recs, 2, make([]float64, 4))
+		}},
+		{Category: "nan", Name: "LinRegNIG.SampleTheta NaN record", Err: func() error {
+			_, nig := model()
+			return nig.SampleTheta(r, []float64{0.1, 0.2, nan, 0.4, 0.5, 0.6}, 2, make([]float64, 4))
+		}},
+		{Category: "nan", Name: "SlidesN10 eps NaN", Err: func() error { _, _, err := SlidesN10(nan); return err }},
+		{Category: "inf", Name: "SlidesN10 eps Inf", Err: func() error { _, _, err := SlidesN10(inf); return err }},
+		// Results, summaries and diagnostics (documented NaN results).
+		{Category: "huge", Name: "Summarize j out of range", Check: func() error { return allNaN(Summarize(res, 5)) }},
+		{Category: "nonpositive", Name: "Summarize j -1", Check: func() error { return allNaN(Summarize(res, -1)) }},
+		{Category: "nil", Name: "Summarize nil result", Check: func() error { return allNaN(Summarize(nil, 0)) }},
+		{Category: "zerovalue", Name: "Summarize Result{}", Check: func() error { return allNaN(Summarize(&Result{}, 0)) }},
+		{Category: "zerovalue", Name: "Result{}.Param and Pooled", Check: func() error {
+			var z Result
+			if z.Param(0) != nil || z.Pooled(0) != nil || !math.IsNaN(z.AcceptRate()) {
+				return errors.New("zero Result gives draws or an acceptance rate")
+			}
+			return nil
+		}},
+		{Category: "huge", Name: "Result.Param j out of range", Check: func() error {
+			if res.Param(2) != nil || res.Pooled(-1) != nil {
+				return errors.New("out-of-range coordinate gives draws")
+			}
+			return nil
+		}},
+		{Category: "empty", Name: "RHat no chains", Check: degenerate(func() (float64, error) { return RHat(nil) })},
+		{Category: "mismatched", Name: "RHat unequal chains", Check: degenerate(func() (float64, error) {
+			return RHat([][]float64{{1, 2, 3, 4, 5, 6, 7}, {1, 2, 3, 4, 5, 6}})
+		})},
+		{Category: "nan", Name: "ESSBulk NaN draw", Check: degenerate(func() (float64, error) {
+			return ESSBulk([][]float64{{1, 2, nan, 4, 5, 6, 7, 8}})
+		})},
+		{Category: "inf", Name: "ESSTail Inf draw", Check: degenerate(func() (float64, error) {
+			return ESSTail([][]float64{{1, 2, inf, 4, 5, 6, 7, 8}})
+		})},
+		{Category: "nan", Name: "ESSQuantile p NaN", Err: func() error {
+			_, err := ESSQuantile([][]float64{{1, 2, 3, 4, 5, 6, 7, 8}}, nan)
+			return err
+		}},
+		{Category: "huge", Name: "ESSQuantile p 1", Err: func() error {
+			_, err := ESSQuantile([][]float64{{1, 2, 3, 4, 5, 6, 7, 8}}, 1)
+			return err
+		}},
+		{Category: "empty", Name: "MCSEMean empty chain", Check: degenerate(func() (float64, error) { return MCSEMean([][]float64{{}}) })},
+		{Category: "empty", Name: "ESSMean nil chain", Check: degenerate(func() (float64, error) { return ESSMean([][]float64{nil}) })},
+		{Category: "empty", Name: "Autocorrelation empty", Check: func() error {
+			if _, err := Autocorrelation(nil, 0); !errors.Is(err, ErrDegenerate) {
+				return fmt.Errorf("got %v, want ErrDegenerate", err)
+			}
+			return nil
+		}},
+		{Category: "huge", Name: "Autocorrelation maxLag too large", Check: func() error {
+			if _, err := Autocorrelation([]float64{1, 2, 3}, 10); err == nil {
+				return errors.New("no error")
+			}
+			return nil
+		}},
+	}
+	testutil.RunBadInput(t, ErrInvalid, cases)
+}
