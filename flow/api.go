@@ -197,7 +197,7 @@ func (f *Flow) InverseTransform(u, z []float64, n int, y, logdet []float64) erro
 // inverseRows maps m base points u (m×D) with contexts z (m×C) to y.
 func (f *Flow) inverseRows(w *work, u, z []float64, m int, y []float64) {
 	D, C := f.cfg.Dim, f.cfg.ContextDim
-	w.n = m
+	w.n, w.group = m, 1
 	copy(w.h[len(f.layers)][:m*D], u[:m*D])
 	for i := 0; i < m; i++ {
 		for c := 0; c < C; c++ {
@@ -244,13 +244,13 @@ func (f *Flow) SampleLogProb(r *rand.Rand, z []float64, n int, dst, logq []float
 	}
 	c0 := f.logStdSum() + 0.5*float64(D)*log2Pi
 	f.chunks(n, func(w *work, lo, m int) {
-		w.n = m
+		// Every row shares the one context: its contribution to the
+		// conditioners is computed once per chunk.
+		w.n, w.group = m, m
 		u := w.h[len(f.layers)]
 		copy(u[:m*D], dst[lo*D:(lo+m)*D])
-		for i := 0; i < m; i++ {
-			for c := 0; c < C; c++ {
-				w.zs[i*C+c] = (z[c] - f.meanZ[c]) / f.stdZ[c]
-			}
+		for c := 0; c < C; c++ {
+			w.zs[c] = (z[c] - f.meanZ[c]) / f.stdZ[c]
 		}
 		f.inverse(w)
 		h0 := w.h[0]

@@ -200,6 +200,12 @@ func meanStd(x []float64, n, d int, mean, std []float64) {
 
 // checkData validates the shapes and finiteness of n rows of y and z.
 func (f *Flow) checkData(y, z []float64, n int) error {
+	return f.checkShared(y, z, n, n)
+}
+
+// checkShared validates the shapes and finiteness of n rows of y and nz
+// rows of z.
+func (f *Flow) checkShared(y, z []float64, n, nz int) error {
 	D, C := f.cfg.Dim, f.cfg.ContextDim
 	if n < 0 {
 		return fmt.Errorf("flow: number of rows must be >= 0, got %d", n)
@@ -207,13 +213,13 @@ func (f *Flow) checkData(y, z []float64, n int) error {
 	if len(y) < n*D {
 		return fmt.Errorf("flow: y has %d values, need %d rows × %d", len(y), n, D)
 	}
-	if len(z) < n*C {
-		return fmt.Errorf("flow: z has %d values, need %d rows × %d", len(z), n, C)
+	if len(z) < nz*C {
+		return fmt.Errorf("flow: z has %d values, need %d rows × %d", len(z), nz, C)
 	}
 	if err := finite("y", y[:n*D]); err != nil {
 		return err
 	}
-	return finite("z", z[:n*C])
+	return finite("z", z[:nz*C])
 }
 
 // finite returns an error wrapping ErrNonFinite naming the first NaN or

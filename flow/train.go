@@ -115,6 +115,7 @@ type Trainer struct {
 	mode    int
 	y, z    []float64
 	n       int
+	group   int // rows per context row of the current job
 	jobs    chan int
 	wg      sync.WaitGroup
 	closing sync.Once
@@ -184,10 +185,26 @@ func (t *Trainer) Flow() *Flow { return t.f }
 // clipping); it is overwritten by the next step.
 func (t *Trainer) Gradient() []float64 { return t.grad }
 
-// rows returns the row range of shard s for a batch of n rows.
+// rows returns the row range of shard s for a batch of n rows: whole
+// context groups are split evenly over the shards.
 func (t *Trainer) rows(s, n int) (int, int) {
-	S := len(t.shards)
-	return s * n / S, (s + 1) * n / S
+	S, g := len(t.shards), t.group
+	G := n / g
+	return s * G / S * g, (s + 1) * G / S * g
+}
+
+// fit grows the shard workspaces, once, so that a shard's rows of an n-row
+// batch are evaluated in chunks of up to chunkRows rows, each a whole
+// number of context groups.
+func (t *Trainer) fit(n int) {
+	per := (n/t.group + len(t.shards) - 1) / len(t.shards) * t.group
+	want := max(t.group, min(chunkRows, per))
+	if t.shards[0].w.cap >= want {
+		return
+	}
+	for _, sh := range t.shards {
+		sh.w = t.f.newWork(want)
+	}
 }
 
 // runShard evaluates shard s of the current job.
@@ -199,9 +216,11 @@ func (t *Trainer) runShard(s int) {
 	if t.mode == modeGrad {
 		clear(sh.grad)
 	}
-	for a := lo; a < hi; a += sh.w.cap {
-		m := min(sh.w.cap, hi-a)
-		f.loadInputs(sh.w, t.y[a*D:], t.z[a*C:], m)
+	g := t.group
+	step := sh.w.cap / g * g
+	for a := lo; a < hi; a += step {
+		m := min(step, hi-a)
+		f.loadShared(sh.w, t.y[a*D:], t.z[a/g*C:], m, g)
 		f.forward(sh.w, t.logq[a:a+m])
 		if t.mode == modeGrad {
 			f.backward(sh.w, t.dlogq[a:a+m], sh.grad)
@@ -224,26 +243,38 @@ func (t *Trainer) run() {
 	t.wg.Wait()
 }
 
-func (t *Trainer) prepare(y, z []float64, n int) error {
-	if err := t.f.checkData(y, z, n); err != nil {
-		return err
-	}
+func (t *Trainer) prepare(y, z []float64, n, group int) error {
 	if n < 1 {
 		return fmt.Errorf("flow: a step needs at least one row, got %d", n)
+	}
+	if group < 1 || n%group != 0 {
+		return fmt.Errorf("flow: context group size must be >= 1 and divide the %d rows, got %d", n, group)
+	}
+	if err := t.f.checkShared(y, z, n, n/group); err != nil {
+		return err
 	}
 	if cap(t.logq) < n {
 		t.logq = make([]float64, n)
 		t.dlogq = make([]float64, n)
 	}
 	t.logq, t.dlogq = t.logq[:n], t.dlogq[:n]
-	t.y, t.z, t.n = y, z, n
+	t.y, t.z, t.n, t.group = y, z, n, group
+	t.fit(n)
 	return nil
 }
 
 // LogProbs writes log q(y_i | z_i) for the n rows into dst, evaluating the
 // shards in parallel.
 func (t *Trainer) LogProbs(y, z []float64, n int, dst []float64) error {
-	if err := t.prepare(y, z, n); err != nil {
+	return t.LogProbsShared(y, z, n, 1, dst)
+}
+
+// LogProbsShared is LogProbs for a batch whose rows come in consecutive
+// groups of group rows sharing one context: z holds n/group rows (group
+// must divide n), row i has context row i/group. The context's
+// contribution to every conditioner is computed once per group.
+func (t *Trainer) LogProbsShared(y, z []float64, n, group int, dst []float64) error {
+	if err := t.prepare(y, z, n, group); err != nil {
 		return err
 	}
 	if len(dst) < n {
@@ -258,7 +289,7 @@ func (t *Trainer) LogProbs(y, z []float64, n int, dst []float64) error {
 // Step takes one optimiser step on the mean negative log-likelihood of the
 // n rows of y and z and returns that loss (before the step).
 func (t *Trainer) Step(y, z []float64, n int) (float64, error) {
-	if err := t.prepare(y, z, n); err != nil {
+	if err := t.prepare(y, z, n, 1); err != nil {
 		return 0, err
 	}
 	for i := range t.dlogq {
@@ -281,10 +312,21 @@ func (t *Trainer) Step(y, z []float64, n int) (float64, error) {
 // evaluated twice (once before and once during back-propagation), which
 // keeps memory independent of n.
 func (t *Trainer) StepLoss(y, z []float64, n int, loss LossFunc) (float64, error) {
+	return t.StepLossShared(y, z, n, 1, loss)
+}
+
+// StepLossShared is StepLoss for a batch whose rows come in consecutive
+// groups of group rows sharing one context (z holds n/group rows; group
+// must divide n), as in an atomic loss where every observation is paired
+// with several parameters. The context's contribution to the first layer
+// and to every gate of every conditioner is computed, and
+// back-propagated, once per group; the result equals StepLoss on the
+// expanded contexts up to rounding.
+func (t *Trainer) StepLossShared(y, z []float64, n, group int, loss LossFunc) (float64, error) {
 	if loss == nil {
 		return 0, errors.New("flow: StepLoss needs a loss function, got nil")
 	}
-	if err := t.prepare(y, z, n); err != nil {
+	if err := t.prepare(y, z, n, group); err != nil {
 		return 0, err
 	}
 	t.mode = modeForward

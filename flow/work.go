@@ -12,7 +12,8 @@ import (
 // pass. Once allocated it makes every pass allocation-free.
 type work struct {
 	cap, n int
-	zs     []float64   // standardised context, n×C
+	group  int         // rows per context row (see loadShared)
+	zs     []float64   // standardised context, ⌈n/group⌉×C
 	h      [][]float64 // layer inputs h[0..Layers], n×D (h[Layers] = base point u)
 	hc     [][]float64 // coupling outputs, n×D (aliases h[l+1] without LU)
 	raw    [][]float64 // conditioner outputs, n×|T|·P
@@ -39,7 +40,7 @@ type work struct {
 func (f *Flow) newWork(rows int) *work {
 	D, C, K := f.cfg.Dim, f.cfg.ContextDim, f.cfg.Bins
 	nl := len(f.layers)
-	w := &work{cap: rows}
+	w := &work{cap: rows, group: 1}
 	w.zs = make([]float64, rows*C)
 	w.h = make([][]float64, nl+1)
 	w.hc = make([][]float64, nl)
@@ -95,13 +96,21 @@ func (f *Flow) setKnots(w *work, l, i, t int) {
 
 // loadInputs standardises n rows of y and z into the workspace.
 func (f *Flow) loadInputs(w *work, y, z []float64, n int) {
+	f.loadShared(w, y, z, n, 1)
+}
+
+// loadShared standardises n rows of y and the ⌈n/group⌉ rows of z into
+// the workspace; row i uses context row i/group.
+func (f *Flow) loadShared(w *work, y, z []float64, n, group int) {
 	D, C := f.cfg.Dim, f.cfg.ContextDim
-	w.n = n
+	w.n, w.group = n, group
 	h0 := w.h[0]
 	for i := 0; i < n; i++ {
 		for d := 0; d < D; d++ {
 			h0[i*D+d] = (y[i*D+d] - f.meanY[d]) / f.stdY[d]
 		}
+	}
+	for i := 0; i < (n+group-1)/group; i++ {
 		for c := 0; c < C; c++ {
 			w.zs[i*C+c] = (z[i*C+c] - f.meanZ[c]) / f.stdZ[c]
 		}
@@ -128,7 +137,7 @@ func (f *Flow) forward(w *work, logq []float64) {
 	clear(w.ld[:n])
 	for l, c := range f.layers {
 		f.gather(w, l, w.h[l])
-		c.net.Forward(f.params, w.nets[l], w.xin, w.zs, n, w.raw[l])
+		c.net.ForwardShared(f.params, w.nets[l], w.xin, w.zs, n, w.group, w.raw[l])
 		hin, hout := w.h[l], w.hc[l]
 		copy(hout[:n*D], hin[:n*D])
 		for i := 0; i < n; i++ {
@@ -341,7 +350,7 @@ func (f *Flow) inverse(w *work) {
 			}
 		}
 		f.gather(w, l, hc)
-		c.net.Forward(f.params, w.nets[l], w.xin, w.zs, n, w.raw[l])
+		c.net.ForwardShared(f.params, w.nets[l], w.xin, w.zs, n, w.group, w.raw[l])
 		hout := w.h[l]
 		copy(hout[:n*D], hc[:n*D])
 		for i := 0; i < n; i++ {

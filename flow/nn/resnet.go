@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/privinfer/privinfer/flow/internal/gemm"
 	"github.com/privinfer/privinfer/flow/internal/vec"
 )
 
@@ -98,19 +99,22 @@ func (m *ResNet) Init(p []float64, r *rand.Rand) {
 // ResNetWork holds the activations of one forward pass of a ResNet for up
 // to Cap rows, and the scratch its backward pass needs.
 type ResNetWork struct {
-	Cap int
-	n   int
-	in  []float64 // n×(In+Ctx)
-	c   []float64 // n×Ctx
-	h   [][]float64
-	a1  [][]float64 // ReLU(h_j)
-	a2  [][]float64 // ReLU(t1)
-	t2  [][]float64
-	s   [][]float64 // gates
-	gh  []float64
-	gt  []float64
-	ga  []float64
-	wt  []float64 // transposed weights of one layer
+	Cap   int
+	n     int
+	group int       // rows per context row
+	ng    int       // context rows, ⌈n/group⌉
+	x     []float64 // n×In
+	c     []float64 // ng×Ctx
+	h     [][]float64
+	a1    [][]float64 // ReLU(h_j)
+	a2    [][]float64 // ReLU(t1)
+	t2    [][]float64
+	s     [][]float64 // gates, ng×Hidden
+	gh    []float64
+	gt    []float64
+	ga    []float64
+	ghg   []float64 // per-context-row sums of a gradient, ng×Hidden
+	wt    []float64 // transposed weights of one layer
 }
 
 // NewWork allocates a workspace for batches of up to maxRows rows.
@@ -120,7 +124,7 @@ func (m *ResNet) NewWork(maxRows int) *ResNetWork {
 	}
 	H := m.Hidden
 	w := &ResNetWork{Cap: maxRows}
-	w.in = make([]float64, maxRows*(m.In+m.Ctx))
+	w.x = make([]float64, maxRows*m.In)
 	w.c = make([]float64, maxRows*m.Ctx)
 	w.h = make([][]float64, m.Blocks+1)
 	for j := range w.h {
@@ -141,6 +145,7 @@ func (m *ResNet) NewWork(maxRows int) *ResNetWork {
 	w.gh = make([]float64, maxRows*H)
 	w.gt = make([]float64, maxRows*H)
 	w.ga = make([]float64, maxRows*H)
+	w.ghg = make([]float64, maxRows*H)
 	w.wt = make([]float64, max(m.In*H, H*H, H*m.Out))
 	return w
 }
@@ -149,20 +154,47 @@ func (m *ResNet) NewWork(maxRows int) *ResNetWork {
 // Ctx is 0) and writes out (n×Out), keeping in w what Backward needs.
 // n must not exceed w.Cap.
 func (m *ResNet) Forward(p []float64, w *ResNetWork, x, c []float64, n int, out []float64) {
+	m.ForwardShared(p, w, x, c, n, 1, out)
+}
+
+// ForwardShared is Forward for batches whose rows come in consecutive
+// groups of group rows sharing one context: c holds ⌈n/group⌉ rows, and
+// row r uses context row r/group. The context's contribution to the first
+// layer and to every gate is computed once per context row. With group 1
+// it is Forward.
+func (m *ResNet) ForwardShared(p []float64, w *ResNetWork, x, c []float64, n, group int, out []float64) {
 	if n > w.Cap {
 		panic("nn: batch larger than workspace capacity")
 	}
-	w.n = n
+	if group < 1 {
+		panic("nn: context group size must be >= 1")
+	}
+	ng := (n + group - 1) / group
+	w.n, w.group, w.ng = n, group, ng
 	in, ctx, H := m.In, m.Ctx, m.Hidden
-	k := in + ctx
-	for r := 0; r < n; r++ {
-		copy(w.in[r*k:r*k+in], x[r*in:r*in+in])
-		copy(w.in[r*k+in:r*k+k], c[r*ctx:r*ctx+ctx])
+	copy(w.x[:n*in], x[:n*in])
+	copy(w.c[:ng*ctx], c[:ng*ctx])
+	// First layer: h₀ = x·W_x + (c·W_c + b₀), the bracket once per context row.
+	W0 := p[m.first.Off : m.first.Off+(in+ctx)*H]
+	b0 := p[m.first.Off+(in+ctx)*H : m.first.Off+(in+ctx)*H+H]
+	h0 := w.h[0]
+	if group == 1 {
+		for r := 0; r < n; r++ {
+			copy(h0[r*H:r*H+H], b0)
+		}
+		gemm.MulAdd(n, H, ctx, w.c, ctx, 1, W0[in*H:], H, h0, H)
+	} else {
+		cp := w.ghg
+		for g := 0; g < ng; g++ {
+			copy(cp[g*H:g*H+H], b0)
+		}
+		gemm.MulAdd(ng, H, ctx, w.c, ctx, 1, W0[in*H:], H, cp, H)
+		for r := 0; r < n; r++ {
+			g := r / group
+			copy(h0[r*H:r*H+H], cp[g*H:g*H+H])
+		}
 	}
-	if m.Gate {
-		copy(w.c[:n*ctx], c[:n*ctx])
-	}
-	m.first.Forward(p, w.in, w.h[0], n)
+	gemm.MulAdd(n, H, in, w.x, in, 1, W0, H, h0, H)
 	nh := n * H
 	for j, b := range m.blocks {
 		hj := w.h[j][:nh]
@@ -175,9 +207,20 @@ func (m *ResNet) Forward(p []float64, w *ResNetWork, x, c []float64, n int, out 
 		if m.Gate {
 			t2 := w.t2[j][:nh]
 			b.l2.Forward(p, t1, t2, n)
-			s := w.s[j][:nh]
-			b.lc.Forward(p, w.c, s, n)
-			vec.GateForward(s, hj, t2, next)
+			s := w.s[j][:ng*H]
+			b.lc.Forward(p, w.c, s, ng)
+			if group == 1 {
+				vec.GateForward(s, hj, t2, next)
+				continue
+			}
+			vec.Sigmoids(s)
+			for r := 0; r < n; r++ {
+				sg := s[(r/group)*H : (r/group)*H+H]
+				hr, tr, nr := hj[r*H:r*H+H], t2[r*H:r*H+H], next[r*H:r*H+H]
+				for k, g := range sg {
+					nr[k] = hr[k] + tr[k]*g
+				}
+			}
 		} else {
 			b.l2.Forward(p, t1, next, n)
 			for i := range next {
@@ -188,12 +231,25 @@ func (m *ResNet) Forward(p []float64, w *ResNetWork, x, c []float64, n int, out 
 	m.last.Forward(p, w.h[m.Blocks], out, n)
 }
 
+// groupSum writes the sums of the rows of a (n×H) over each context group
+// into dst (ng×H).
+func (w *ResNetWork) groupSum(dst, a []float64, H int) {
+	clear(dst[:w.ng*H])
+	for r := 0; r < w.n; r++ {
+		d := dst[(r/w.group)*H : (r/w.group)*H+H]
+		for k, v := range a[r*H : r*H+H] {
+			d[k] += v
+		}
+	}
+}
+
 // Backward accumulates into g the parameter gradients of Σ dout ⊙ out for
-// the batch last passed to Forward on w, and writes the gradient with
-// respect to x (n×In) into dx unless dx is nil. Gradients with respect to
-// the context are not computed.
+// the batch last passed to Forward (or ForwardShared) on w, and writes the
+// gradient with respect to x (n×In) into dx unless dx is nil. Gradients
+// with respect to the context are not computed.
 func (m *ResNet) Backward(p, g []float64, w *ResNetWork, dout, dx []float64) {
-	n, H := w.n, m.Hidden
+	n, H, ng, group := w.n, m.Hidden, w.ng, w.group
+	in, ctx := m.In, m.Ctx
 	nh := n * H
 	gh := w.gh[:nh]
 	m.last.backward(p, g, w.h[m.Blocks], dout, gh, n, H, w.wt)
@@ -202,10 +258,28 @@ func (m *ResNet) Backward(p, g []float64, w *ResNetWork, dout, dx []float64) {
 		b := m.blocks[j]
 		// gh is the gradient wrt h_{j+1} = h_j + gate ⊙ t2.
 		if m.Gate {
-			t2, s := w.t2[j][:nh], w.s[j][:nh]
+			t2, s := w.t2[j][:nh], w.s[j][:ng*H]
 			// gradient wrt gate pre-activation into ga, wrt t2 into gt.
-			vec.GateBackward(gh, s, t2, gt, ga)
-			b.lc.backward(p, g, w.c, ga, nil, n, 0, nil)
+			if group == 1 {
+				vec.GateBackward(gh, s, t2, gt, ga)
+				b.lc.backward(p, g, w.c, ga, nil, n, 0, nil)
+			} else {
+				gs := w.ghg[:ng*H]
+				clear(gs)
+				for r := 0; r < n; r++ {
+					sg := s[(r/group)*H : (r/group)*H+H]
+					acc := gs[(r/group)*H : (r/group)*H+H]
+					gr, tr, gtr := gh[r*H:r*H+H], t2[r*H:r*H+H], gt[r*H:r*H+H]
+					for k, v := range sg {
+						gtr[k] = gr[k] * v
+						acc[k] += gr[k] * tr[k]
+					}
+				}
+				for i, v := range s {
+					gs[i] *= v * (1 - v)
+				}
+				b.lc.backward(p, g, w.c, gs, nil, ng, 0, nil)
+			}
 			b.l2.backward(p, g, w.a2[j], gt, ga, n, H, w.wt)
 		} else {
 			b.l2.backward(p, g, w.a2[j], gh, ga, n, H, w.wt)
@@ -217,9 +291,27 @@ func (m *ResNet) Backward(p, g []float64, w *ResNetWork, dout, dx []float64) {
 		hj := w.h[j][:nh]
 		vec.AddPos(gh, gt, hj)
 	}
-	if dx == nil || m.In == 0 {
-		m.first.backward(p, g, w.in, gh, nil, n, 0, nil)
+	// First layer: W_x from x, W_c and b₀ from the context rows with the
+	// gradient summed over each group.
+	off := m.first.Off
+	gemm.MulAdd(in, H, n, w.x, 1, in, gh, H, g[off:off+in*H], H)
+	ghc := gh
+	if group > 1 {
+		ghc = w.ghg[:ng*H]
+		w.groupSum(ghc, gh, H)
+	}
+	gemm.MulAdd(ctx, H, ng, w.c, 1, ctx, ghc, H, g[off+in*H:off+(in+ctx)*H], H)
+	gemm.MulAdd(1, H, ng, one, 0, 0, ghc, H, g[off+(in+ctx)*H:off+(in+ctx)*H+H], H)
+	if dx == nil || in == 0 {
 		return
 	}
-	m.first.backward(p, g, w.in, gh, dx, n, m.In, w.wt)
+	W0 := p[off : off+in*H]
+	wt := w.wt[:H*in]
+	for i := 0; i < in; i++ {
+		for o, v := range W0[i*H : i*H+H] {
+			wt[o*in+i] = v
+		}
+	}
+	clear(dx[:n*in])
+	gemm.MulAdd(n, in, H, gh, H, 1, wt, in, dx, in)
 }

@@ -58,6 +58,7 @@ func (ds *data) add(theta, stat, lp []float64, k int, frac float64, r *rand.Rand
 // (and atoms).
 type batch struct {
 	y, z   []float64
+	zg     []float64 // per group: the shared context (atomic SPPE loss)
 	lp     []float64 // per row: log π of the row's θ (atomic loss)
 	groups int       // number of (pair, inner point) groups
 	na     int       // atoms per group (1 for the non-atomic losses)
@@ -96,6 +97,7 @@ func (e *engine) build(b *batch, idx []int, kind lossKind, r *rand.Rand) {
 	}
 	b.y = grow(b.y, rows*dy)
 	b.z = grow(b.z, rows*dz)
+	b.zg = grow(b.zg, B*M*dz)
 	b.lp = grow(b.lp, rows)
 	b.u = grow(b.u, M*ds.nd)
 	b.sdp = grow(b.sdp, ds.sd)
@@ -124,6 +126,9 @@ func (e *engine) build(b *batch, idx []int, kind lossKind, r *rand.Rand) {
 		}
 		for m := 0; m < M; m++ {
 			e.p.Mechanism.Apply(b.u[m*ds.nd:(m+1)*ds.nd], s, b.sdp)
+			if e.role == PosteriorFlow {
+				copy(b.zg[(bi*M+m)*dz:(bi*M+m+1)*dz], b.sdp)
+			}
 			for a := 0; a < na; a++ {
 				row := (bi*M+m)*na + a
 				q := p
@@ -223,10 +228,7 @@ func (e *engine) train(ctx context.Context, round int, kind lossKind, res *Round
 			}
 			hi := min(lo+bs, len(idx))
 			e.build(&b, idx[lo:hi], kind, r)
-			rows := len(b.lp)
-			l, err := tr.StepLoss(b.y, b.z, rows, func(logq, dlogq []float64) float64 {
-				return b.loss(kind, logq, dlogq)
-			})
+			l, err := e.step(tr, &b, kind)
 			if err != nil {
 				_ = e.f.SetParams(bestParams)
 				return fmt.Errorf("sbi: round %d epoch %d: %w", round, ep, err)
@@ -266,6 +268,19 @@ func (e *engine) train(ctx context.Context, round int, kind lossKind, res *Round
 	return e.f.SetParams(bestParams)
 }
 
+// step takes one optimiser step on the batch. In the atomic loss of a
+// posterior flow the n_a rows of a group share their context (the
+// release): the flow then computes the context's contribution to every
+// conditioner once per group.
+func (e *engine) step(tr *flow.Trainer, b *batch, kind lossKind) (float64, error) {
+	rows := len(b.lp)
+	loss := func(logq, dlogq []float64) float64 { return b.loss(kind, logq, dlogq) }
+	if e.role == PosteriorFlow && b.na > 1 {
+		return tr.StepLossShared(b.y, b.zg, rows, b.na, loss)
+	}
+	return tr.StepLoss(b.y, b.z, rows, loss)
+}
+
 // validate returns the loss on the validation pairs with inner points and
 // atoms fixed across epochs (stream per validation batch).
 func (e *engine) validate(tr *flow.Trainer, b *batch, kind lossKind, seed uint64, bs int) (float64, error) {
@@ -275,7 +290,13 @@ func (e *engine) validate(tr *flow.Trainer, b *batch, kind lossKind, seed uint64
 		r := parallel.Stream(e.o.Seed^0x76616c6964, uint64(k))
 		e.build(b, e.ds.val[lo:hi], kind, r)
 		rows := len(b.lp)
-		if err := tr.LogProbs(b.y, b.z, rows, b.logq); err != nil {
+		var err error
+		if e.role == PosteriorFlow && b.na > 1 {
+			err = tr.LogProbsShared(b.y, b.zg, rows, b.na, b.logq)
+		} else {
+			err = tr.LogProbs(b.y, b.z, rows, b.logq)
+		}
+		if err != nil {
 			return 0, fmt.Errorf("sbi: validation: %w", err)
 		}
 		l := b.loss(kind, b.logq, b.dlogq)

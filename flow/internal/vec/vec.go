@@ -119,3 +119,14 @@ func gateBwdGo(gn, g, t, gt, ga []float64) {
 		ga[i] = v * t[i] * g[i] * (1 - g[i])
 	}
 }
+
+// Sigmoids replaces every s[i] by σ(s[i]).
+func Sigmoids(s []float64) {
+	if len(s) > 0 && useASM {
+		sigmoid(&s[0], len(s))
+		return
+	}
+	for i, v := range s {
+		s[i] = Sigmoid(v)
+	}
+}

@@ -20,3 +20,6 @@ func gateFwd(s, h, t, next *float64, n int)
 
 //go:noescape
 func gateBwd(gn, gate, t, gt, ga *float64, n int)
+
+//go:noescape
+func sigmoid(s *float64, n int)

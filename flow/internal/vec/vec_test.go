@@ -118,3 +118,22 @@ func BenchmarkGateForward(b *testing.B) {
 		})
 	}
 }
+
+// TestSigmoids checks the batch sigmoid against GateForward's gates
+// (the same exp) bit for bit and against the scalar Sigmoid to 4 ulp.
+func TestSigmoids(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range lengths {
+		s := randVec(r, n, 10)
+		a := append([]float64(nil), s...)
+		Sigmoids(a)
+		b := append([]float64(nil), s...)
+		GateForward(b, make([]float64, n), make([]float64, n), make([]float64, n))
+		same(t, "Sigmoids", n, a, b)
+		for i, v := range s {
+			if d := math.Abs(a[i] - Sigmoid(v)); d > 4*0x1p-52*Sigmoid(v) {
+				t.Fatalf("σ(%v) = %v, want %v", v, a[i], Sigmoid(v))
+			}
+		}
+	}
+}

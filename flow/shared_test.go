@@ -1,0 +1,112 @@
+package flow
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestSharedContextMatchesExpanded checks StepLossShared and
+// LogProbsShared against StepLoss and LogProbs on the expanded contexts:
+// log-densities, the loss and every gradient component agree to 1e-12
+// relative (to the largest gradient component), for the paper's flow with
+// context gating, without gating, and for group sizes 1, 3 and 10.
+func TestSharedContextMatchesExpanded(t *testing.T) {
+	for _, gating := range []bool{true, false} {
+		for _, na := range []int{1, 3, 10} {
+			cfg := DefaultConfig(2, 10)
+			cfg.ContextGating = gating
+			r := rand.New(rand.NewPCG(uint64(na), 7))
+			f, err := New(cfg, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Move the residual blocks away from the identity so the
+			// context paths carry weight.
+			for i := range f.params {
+				f.params[i] += 0.05 * r.NormFloat64()
+			}
+			G := 37
+			n := G * na
+			y := randData(r, n, 2, 1)
+			zg := randData(r, G, 10, 1)
+			z := make([]float64, n*10)
+			for i := 0; i < n; i++ {
+				copy(z[i*10:(i+1)*10], zg[(i/na)*10:(i/na+1)*10])
+			}
+			wts := randData(r, n, 1, 1)
+			loss := func(logq, dlogq []float64) float64 {
+				s := 0.0
+				for i, v := range logq {
+					s += wts[i] * v
+					dlogq[i] = wts[i]
+				}
+				return s
+			}
+			tc := DefaultTrainConfig()
+			tc.ClipNorm = 0
+			tc.BatchSize = n
+			f1, f2 := f.Clone(), f.Clone()
+			t1, err := NewTrainer(f1, tc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t2, _ := NewTrainer(f2, tc)
+			lq1, lq2 := make([]float64, n), make([]float64, n)
+			if err := t1.LogProbs(y, z, n, lq1); err != nil {
+				t.Fatal(err)
+			}
+			if err := t2.LogProbsShared(y, zg, n, na, lq2); err != nil {
+				t.Fatal(err)
+			}
+			for i := range lq1 {
+				if math.Abs(lq1[i]-lq2[i]) > 1e-12*math.Max(1, math.Abs(lq1[i])) {
+					t.Fatalf("gating %v na %d: log q[%d] %v shared, %v expanded", gating, na, i, lq2[i], lq1[i])
+				}
+			}
+			l1, err := t1.StepLoss(y, z, n, loss)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l2, err := t2.StepLossShared(y, zg, n, na, loss)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(l1-l2) > 1e-12*math.Abs(l1) {
+				t.Fatalf("gating %v na %d: loss %v shared, %v expanded", gating, na, l2, l1)
+			}
+			g1, g2 := t1.Gradient(), t2.Gradient()
+			gmax := 0.0
+			for _, v := range g1 {
+				gmax = math.Max(gmax, math.Abs(v))
+			}
+			for i := range g1 {
+				if math.Abs(g1[i]-g2[i]) > 1e-12*gmax {
+					t.Fatalf("gating %v na %d: gradient %d = %v shared, %v expanded (max |g| %v)", gating, na, i, g2[i], g1[i], gmax)
+				}
+			}
+			t1.Close()
+			t2.Close()
+		}
+	}
+}
+
+func TestSharedContextErrors(t *testing.T) {
+	f, _ := New(DefaultConfig(2, 3), rand.New(rand.NewPCG(1, 1)))
+	tr, _ := NewTrainer(f, DefaultTrainConfig())
+	defer tr.Close()
+	y, z := make([]float64, 12), make([]float64, 9)
+	dst := make([]float64, 6)
+	for _, c := range []struct{ n, group int }{{6, 0}, {6, 4}, {6, -1}, {0, 1}} {
+		if err := tr.LogProbsShared(y, z, c.n, c.group, dst); err == nil {
+			t.Errorf("n=%d group=%d: no error", c.n, c.group)
+		}
+	}
+	if err := tr.LogProbsShared(y, z[:5], 6, 2, dst); err == nil {
+		t.Error("short z: no error")
+	}
+	loss := func(l, d []float64) float64 { return 0 }
+	if _, err := tr.StepLossShared(y, z, 6, 4, loss); err == nil {
+		t.Error("StepLossShared with a group not dividing n: no error")
+	}
+}
