@@ -415,3 +415,35 @@ func (d *Draws) Resample(r *rand.Rand, n int) (*Draws, error) {
 	}
 	return out, nil
 }
+
+// Map returns the draws of derived quantities: row i of the result is
+// f applied to row i of d, with len(names) coordinates named names (for
+// example R0 = β/γ from (β, γ)). Weights and chain structure are kept,
+// so every statistic of the result is the posterior statistic of the
+// derived quantity. f writes into dst (length len(names)) and must not
+// retain theta or dst.
+func (d *Draws) Map(names []string, f func(theta, dst []float64)) (*Draws, error) {
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return nil, invalidf("Map needs a non-nil function")
+	}
+	if err := checkNames(names, len(names)); err != nil {
+		return nil, err
+	}
+	k := len(names)
+	if k == 0 {
+		return nil, invalidf("Map needs at least one name")
+	}
+	out := &Draws{Names: append([]string(nil), names...), Dim: k, Chains: d.Chains, Theta: make([]float64, d.Len()*k)}
+	if d.Weights != nil {
+		out.Weights = append([]float64(nil), d.Weights...)
+	}
+	row := make([]float64, d.Dim)
+	for i := range d.Len() {
+		copy(row, d.Row(i)) // f cannot modify d through theta
+		f(row, out.Theta[i*k:(i+1)*k:(i+1)*k])
+	}
+	return out, nil
+}

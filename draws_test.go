@@ -292,3 +292,26 @@ func TestResampleSystematic(t *testing.T) {
 		t.Errorf("n = 0: %v", err)
 	}
 }
+
+func TestDrawsMap(t *testing.T) {
+	d := &Draws{Dim: 2, Names: []string{"beta", "gamma"}, Theta: []float64{1, 2, 3, 4, 6, 2}, Weights: []float64{1, 1, 2}}
+	r0, err := d.Map([]string{"R0"}, func(th, dst []float64) { dst[0] = th[0] / th[1]; th[0] = -1 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// R0 = 0.5, 0.75, 3 with weights 0.25, 0.25, 0.5: mean 1.8125.
+	if r0.Dim != 1 || r0.Len() != 3 || !near(r0.Mean()[0], 1.8125, 1e-15) || r0.Names[0] != "R0" {
+		t.Errorf("Map = %+v, mean %v", r0, r0.Mean())
+	}
+	if d.Theta[0] != 1 {
+		t.Error("Map let f modify the draws")
+	}
+	for _, names := range [][]string{nil, {""}, {"a", "a"}} {
+		if _, err := d.Map(names, func(th, dst []float64) {}); !errors.Is(err, ErrInvalid) {
+			t.Errorf("names %q: %v", names, err)
+		}
+	}
+	if _, err := d.Map([]string{"x"}, nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("nil f: %v", err)
+	}
+}

@@ -89,3 +89,21 @@ func (exSim) Simulate(r *rand.Rand, theta, dst []float64) error {
 	dst[0] = theta[0] + r.NormFloat64()
 	return nil
 }
+
+// ExampleDraws_Map derives R0 = β/γ from weighted draws of (β, γ).
+func ExampleDraws_Map() {
+	d := &privinfer.Draws{
+		Names:   []string{"beta", "gamma"},
+		Dim:     2,
+		Theta:   []float64{0.4, 0.1, 0.5, 0.125, 0.3, 0.1},
+		Weights: []float64{2, 1, 1},
+	}
+	r0, err := d.Map([]string{"R0"}, func(theta, dst []float64) { dst[0] = theta[0] / theta[1] })
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("posterior mean of R0: %.2f\n", r0.Mean()[0])
+	// Output:
+	// posterior mean of R0: 3.75
+}
