@@ -141,6 +141,14 @@ func Load(r io.Reader) (*Flow, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
+	if !(cfg.TailBound >= minTailBound && cfg.TailBound <= maxTailBound) {
+		return nil, bad("tail bound %v outside [%v, %v]", cfg.TailBound, minTailBound, maxTailBound)
+	}
+	for i, v := range floats[1:] {
+		if v != 0 && !(v >= minSpline && v <= 1) {
+			return nil, bad("spline minimum %d is %v, neither 0 nor in [%v, 1]", i, v, minSpline)
+		}
+	}
 	np := paramCount(cfg)
 	want := int64(p) + 16*int64(cfg.Dim+cfg.ContextDim) + 8 + 8*np
 	if int64(len(body)) != want {
@@ -165,18 +173,73 @@ func Load(r io.Reader) (*Flow, error) {
 	}
 	p += 8
 	read(f.params)
-	for _, v := range [][]float64{f.meanY, f.meanZ, f.params} {
-		if err := finite("value", v); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	for _, v := range [][]float64{f.meanY, f.meanZ} {
+		for _, m := range v {
+			if !(math.Abs(m) <= maxMean) {
+				return nil, bad("standardisation mean %v is not finite with magnitude at most %v", m, maxMean)
+			}
 		}
 	}
 	for _, v := range [][]float64{f.stdY, f.stdZ} {
 		for _, s := range v {
-			if !(s > 0) || math.IsInf(s, 0) {
-				return nil, bad("standard deviation %v is not positive and finite", s)
+			if !(s >= minStd && s <= maxStd) {
+				return nil, bad("standard deviation %v outside [%v, %v]", s, minStd, maxStd)
 			}
 		}
 	}
+	for i, v := range f.params {
+		if !(math.Abs(v) <= maxParam) {
+			return nil, bad("parameter %d is %v, not finite with magnitude at most %v", i, v, maxParam)
+		}
+	}
 	f.standardized = flags&16 != 0
+	if err := f.probe(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
 	return f, nil
+}
+
+// Ranges Load accepts. A fitted flow's values lie far inside them; values
+// outside cannot come from Save of a usable flow and would make the
+// density or the samples overflow or lose all precision.
+const (
+	minTailBound = 0x1p-20
+	maxTailBound = 0x1p20
+	minSpline    = 1e-12 // smallest nonzero MinBinWidth, MinBinHeight, MinDerivative
+	maxMean      = 1e100
+	minStd       = 1e-100
+	maxStd       = 1e100
+	maxParam     = 1e6
+)
+
+// probe evaluates the loaded flow where a usable flow must be finite: the
+// density at the standardisation mean (the centre of the training data)
+// and the inverse map of the base points 0 and ±1 in every coordinate.
+func (f *Flow) probe() error {
+	D, C := f.cfg.Dim, f.cfg.ContextDim
+	z := f.meanZ
+	if C == 0 {
+		z = nil
+	}
+	if lp := f.LogProb(f.meanY, z); math.IsNaN(lp) || math.IsInf(lp, 0) {
+		return fmt.Errorf("flow: log density %v at the standardisation mean", lp)
+	}
+	u := make([]float64, 3*D)
+	for d := 0; d < D; d++ {
+		u[D+d], u[2*D+d] = 1, -1
+	}
+	zs := make([]float64, 3*C)
+	for i := 0; i < 3; i++ {
+		copy(zs[i*C:], z)
+	}
+	y, ld := make([]float64, 3*D), make([]float64, 3)
+	if err := f.InverseTransform(u, zs, 3, y, ld); err != nil {
+		return err
+	}
+	for _, v := range append(y, ld...) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("flow: inverse map of a base point gives %v", v)
+		}
+	}
+	return nil
 }
