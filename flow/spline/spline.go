@@ -19,8 +19,9 @@
 //	y = y_k + h_k(s_k ξ² + δ_k ξ(1−ξ)) / (s_k + (δ_{k+1} + δ_k − 2s_k) ξ(1−ξ))
 //	dy/dx = s_k² (δ_{k+1}ξ² + 2s_kξ(1−ξ) + δ_k(1−ξ)²) / (s_k + (δ_{k+1}+δ_k−2s_k)ξ(1−ξ))²
 //
-// and the inverse solves the quadratic a ξ² + b ξ + c = 0 with the
-// numerically stable root ξ = 2c / (−b − √(b² − 4ac)). Inputs outside
+// and the inverse solves the quadratic a ξ² + b ξ + c = 0 for the root
+// ξ = 2c / (−b − √(b² − 4ac)) = (−b + √(b² − 4ac)) / (2a), evaluated in
+// whichever form avoids cancellation for the sign of b. Inputs outside
 // [−B, B] never reach the rational-quadratic formulas, the discriminant is
 // clamped at 0 and ξ to [0, 1], so no input or parameter produces NaN
 // unless it is itself NaN.
@@ -238,8 +239,12 @@ func (s *Spline) Inverse(k *Knots, y float64) (x, logdet float64) {
 	if disc < 0 {
 		disc = 0
 	}
+	// The root in [0, 1] is (−b + √disc)/(2a) = 2c/(−b − √disc); each form
+	// is free of cancellation for one sign of b.
 	var th float64
-	if den := -b - math.Sqrt(disc); den != 0 {
+	if b < 0 {
+		th = (-b + math.Sqrt(disc)) / (2 * a)
+	} else if den := -b - math.Sqrt(disc); den != 0 {
 		th = 2 * c / den
 	}
 	if !(th >= 0) { // also catches NaN from degenerate (not NaN) inputs
@@ -248,7 +253,7 @@ func (s *Spline) Inverse(k *Knots, y float64) (x, logdet float64) {
 	if th > 1 {
 		th = 1
 	}
-	x = xk + th*wk
+	x = math.Min(xk+th*wk, k.X[j+1]) // rounding must not leave the bin
 	T := th * (1 - th)
 	den := sk + c2*T
 	E := dk1*th*th + 2*sk*T + dk*(1-th)*(1-th)
