@@ -13,6 +13,12 @@ import "github.com/privinfer/privinfer/flow/internal/cpu"
 //go:noescape
 func kern512(k int, a *float64, o1, o2, o3, sap int, b *float64, ldb int, c *float64, ldc, mr int, mask uint64)
 
+// kern512x8 is kern512 for a block of 8 rows, all valid, row i starting
+// i·sai elements after a.
+//
+//go:noescape
+func kern512x8(k int, a *float64, sai, sap int, b *float64, ldb int, c *float64, ldc int, mask uint64)
+
 // kern256 is kern512 for AVX2+FMA on a 4×8 block; mask points at eight
 // int64 lane masks (−1 for a valid column, 0 otherwise).
 //
@@ -54,15 +60,27 @@ func mulAdd(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, c []fl
 	}
 }
 
-// drive tiles C into blocks of 4 rows × nb columns. When the k×n panel of
-// B fits in the level-1 cache the row blocks are the outer loop (B stays
-// in cache); otherwise the column blocks are (a k×nb strip of B stays in
-// cache while A is streamed). Each block is computed by one kernel call,
-// so the loop order does not change any result.
+// drive tiles C into blocks of rows × nb columns: 8 rows (AVX-512) or 4,
+// and the rows left at the bottom of C in blocks of up to 4. When the k×n
+// panel of B fits in the level-1 cache the row blocks are the outer loop
+// (B stays in cache); otherwise the column blocks are (a k×nb strip of B
+// stays in cache while A is streamed). Every element of C is computed by
+// one kernel call summing over p in order, so neither the loop order nor
+// the blocking changes any result.
 func drive(kind, nb, m, n, k int, a []float64, sai, sap int, b []float64, ldb int, c []float64, ldc int) {
-	block := func(i0, j0 int) {
-		mr := min(4, m-i0)
+	// rows returns the height of the row block starting at i0.
+	rows := func(i0 int) int {
+		if kind == useAVX512 && m-i0 >= 8 {
+			return 8
+		}
+		return min(4, m-i0)
+	}
+	block := func(i0, mr, j0 int) {
 		nc := min(nb, n-j0)
+		if mr == 8 {
+			kern512x8(k, &a[i0*sai], sai, sap, &b[j0], ldb, &c[i0*ldc+j0], ldc, 1<<nc-1)
+			return
+		}
 		var o1, o2, o3 int
 		if mr > 1 {
 			o1 = sai
@@ -80,16 +98,20 @@ func drive(kind, nb, m, n, k int, a []float64, sai, sap int, b []float64, ldb in
 		}
 	}
 	if k*n <= 3072 {
-		for i0 := 0; i0 < m; i0 += 4 {
+		for i0 := 0; i0 < m; {
+			mr := rows(i0)
 			for j0 := 0; j0 < n; j0 += nb {
-				block(i0, j0)
+				block(i0, mr, j0)
 			}
+			i0 += mr
 		}
 		return
 	}
 	for j0 := 0; j0 < n; j0 += nb {
-		for i0 := 0; i0 < m; i0 += 4 {
-			block(i0, j0)
+		for i0 := 0; i0 < m; {
+			mr := rows(i0)
+			block(i0, mr, j0)
+			i0 += mr
 		}
 	}
 }
