@@ -125,7 +125,9 @@ func (f *Flow) LogProbGrad(y, z []float64, n int, dlogq, grad, logq []float64) e
 		if logq != nil {
 			lq = logq[lo : lo+m]
 		}
+		w.keep = true
 		f.forward(w, lq)
+		w.keep = false
 		f.backward(w, dlogq[lo:lo+m], grad)
 	}
 	return nil

@@ -221,6 +221,7 @@ func (t *Trainer) runShard(s int) {
 	for a := lo; a < hi; a += step {
 		m := min(step, hi-a)
 		f.loadShared(sh.w, t.y[a*D:], t.z[a/g*C:], m, g)
+		sh.w.keep = t.mode == modeGrad
 		f.forward(sh.w, t.logq[a:a+m])
 		if t.mode == modeGrad {
 			f.backward(sh.w, t.dlogq[a:a+m], sh.grad)

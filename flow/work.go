@@ -24,7 +24,10 @@ type work struct {
 	graw   []float64 // n×maxT·P
 	gxin   []float64 // n×maxI
 	knots  *spline.Knots
-	kr     []float64 // scaled raw parameters of one spline
+	kc     [][]float64 // per layer: the knots of every row and coordinate, n×|T|×KnotsLen
+	keep   bool        // forward saves the knots into kc for backward
+	kept   bool        // the last forward saved them
+	kr     []float64   // scaled raw parameters of one spline
 	gX     []float64
 	gY     []float64
 	gD     []float64
@@ -66,6 +69,10 @@ func (f *Flow) newWork(rows int) *work {
 	w.graw = make([]float64, rows*f.maxT*f.nsp)
 	w.gxin = make([]float64, rows*f.maxI)
 	w.knots = f.spl.NewKnots()
+	w.kc = make([][]float64, nl)
+	for l, c := range f.layers {
+		w.kc[l] = make([]float64, rows*len(c.tIdx)*f.spl.KnotsLen())
+	}
 	w.kr = make([]float64, f.nsp)
 	w.gX, w.gY, w.gD = make([]float64, K+1), make([]float64, K+1), make([]float64, K+1)
 	w.gk = make([]float64, f.nsp)
@@ -135,6 +142,8 @@ func (f *Flow) gather(w *work, l int, src []float64) {
 func (f *Flow) forward(w *work, logq []float64) {
 	D, n := f.cfg.Dim, w.n
 	clear(w.ld[:n])
+	w.kept = w.keep
+	kl := f.spl.KnotsLen()
 	for l, c := range f.layers {
 		f.gather(w, l, w.h[l])
 		c.net.ForwardShared(f.params, w.nets[l], w.xin, w.zs, n, w.group, w.raw[l])
@@ -143,6 +152,10 @@ func (f *Flow) forward(w *work, logq []float64) {
 		for i := 0; i < n; i++ {
 			for t, d := range c.tIdx {
 				f.setKnots(w, l, i, t)
+				if w.kept {
+					o := (i*len(c.tIdx) + t) * kl
+					w.knots.Save(w.kc[l][o : o+kl])
+				}
 				y, ld := f.spl.Forward(w.knots, hin[i*D+d])
 				hout[i*D+d] = y
 				w.ld[i] += ld
@@ -173,6 +186,7 @@ func (f *Flow) forward(w *work, logq []float64) {
 // the rows of the last forward pass on w.
 func (f *Flow) backward(w *work, dlogq, grad []float64) {
 	D, n, P, K := f.cfg.Dim, w.n, f.nsp, f.cfg.Bins
+	kl := f.spl.KnotsLen()
 	u := w.h[len(f.layers)]
 	g := w.g[:n*D]
 	for i := 0; i < n; i++ {
@@ -194,7 +208,12 @@ func (f *Flow) backward(w *work, dlogq, grad []float64) {
 		hin := w.h[l]
 		for i := 0; i < n; i++ {
 			for t, d := range c.tIdx {
-				f.setKnots(w, l, i, t)
+				if w.kept {
+					o := (i*nt + t) * kl
+					w.knots.Load(w.kc[l][o : o+kl])
+				} else {
+					f.setKnots(w, l, i, t)
+				}
 				clear(w.gX)
 				clear(w.gY)
 				clear(w.gD)

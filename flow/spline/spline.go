@@ -72,22 +72,39 @@ func New(bins int, tailBound, minWidth, minHeight, minDerivative float64) (*Spli
 func (s *Spline) NumParams() int { return 3*s.Bins - 1 }
 
 // Knots holds a spline's knot positions X and Y and knot derivatives D
-// (K+1 values each), computed from unconstrained parameters by SetKnots.
-// It is scratch space: one per goroutine.
+// (K+1 values each), computed from unconstrained parameters by SetKnots,
+// with what KnotsBackward needs. It is scratch space: one per goroutine.
+// Its whole state is one array, which Save and Load copy.
 type Knots struct {
 	X, Y, D []float64
 	pw, ph  []float64 // softmax probabilities, kept for the backward pass
-	u       []float64 // raw interior derivatives
+	sg      []float64 // σ of the raw interior derivatives (softplus′)
+	buf     []float64
 }
 
 // NewKnots allocates knot storage for s.
 func (s *Spline) NewKnots() *Knots {
-	k1 := s.Bins + 1
-	return &Knots{
-		X: make([]float64, k1), Y: make([]float64, k1), D: make([]float64, k1),
-		pw: make([]float64, s.Bins), ph: make([]float64, s.Bins), u: make([]float64, s.Bins-1),
-	}
+	K := s.Bins
+	buf := make([]float64, s.KnotsLen())
+	k := &Knots{buf: buf}
+	k.X, buf = buf[:K+1:K+1], buf[K+1:]
+	k.Y, buf = buf[:K+1:K+1], buf[K+1:]
+	k.D, buf = buf[:K+1:K+1], buf[K+1:]
+	k.pw, buf = buf[:K:K], buf[K:]
+	k.ph, buf = buf[:K:K], buf[K:]
+	k.sg = buf[: K-1 : K-1]
+	return k
 }
+
+// KnotsLen returns the number of values of the state of a Knots of s.
+func (s *Spline) KnotsLen() int { return 3*(s.Bins+1) + 3*s.Bins - 1 }
+
+// Save copies the state of k (KnotsLen values) into dst, so that Load can
+// restore it later without recomputing it from the raw parameters.
+func (k *Knots) Save(dst []float64) { copy(dst[:len(k.buf)], k.buf) }
+
+// Load restores a state written by Save.
+func (k *Knots) Load(src []float64) { copy(k.buf, src[:len(k.buf)]) }
 
 func softmax(dst, x []float64) {
 	m := math.Inf(-1)
@@ -105,22 +122,18 @@ func softmax(dst, x []float64) {
 	}
 }
 
-func softplus(x float64) float64 {
+// softplusSigmoid returns softplus(x) = log(1+eˣ) and its derivative
+// σ(x) from one exponential, without overflow.
+func softplusSigmoid(x float64) (sp, sg float64) {
 	if x > 30 {
-		return x + math.Exp(-x)
-	}
-	if x < -30 {
-		return math.Exp(x)
-	}
-	return math.Log1p(math.Exp(x))
-}
-
-func sigmoid(x float64) float64 {
-	if x >= 0 {
-		return 1 / (1 + math.Exp(-x))
+		e := math.Exp(-x)
+		return x + e, 1 / (1 + e)
 	}
 	e := math.Exp(x)
-	return e / (1 + e)
+	if x < -30 {
+		return e, e / (1 + e)
+	}
+	return math.Log1p(e), e / (1 + e)
 }
 
 // cumKnots writes the knot positions for probabilities p into dst:
@@ -145,10 +158,11 @@ func (s *Spline) SetKnots(k *Knots, raw []float64) {
 	softmax(k.ph, raw[K:2*K])
 	s.cumKnots(k.X, k.pw, s.MinWidth)
 	s.cumKnots(k.Y, k.ph, s.MinHeight)
-	copy(k.u, raw[2*K:3*K-1])
 	k.D[0], k.D[K] = 1, 1
 	for j := 1; j < K; j++ {
-		k.D[j] = s.MinDerivative + softplus(k.u[j-1])
+		sp, sg := softplusSigmoid(raw[2*K+j-1])
+		k.D[j] = s.MinDerivative + sp
+		k.sg[j-1] = sg
 	}
 }
 
@@ -161,7 +175,7 @@ func (s *Spline) KnotsBackward(k *Knots, gX, gY, gD, graw []float64) {
 	s.cumBackward(k.pw, gX, s.MinWidth, graw[:K])
 	s.cumBackward(k.ph, gY, s.MinHeight, graw[K:2*K])
 	for j := 1; j < K; j++ {
-		graw[2*K+j-1] = gD[j] * sigmoid(k.u[j-1])
+		graw[2*K+j-1] = gD[j] * k.sg[j-1]
 	}
 }
 
