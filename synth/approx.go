@@ -1,7 +1,6 @@
 package synth
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -17,17 +16,20 @@ import (
 // behind Prop. 3. It charges eps by rl and returns the selected cell as
 // a posterior (θ* uniform in it).
 func SiDD(r *rand.Rand, grid *Grid, logf func(theta []float64) float64, A float64, points int, eps float64, rl Releaser) (*CellPosterior, error) {
-	if grid == nil || logf == nil {
-		return nil, invalidf("SiDD needs a grid and a log density")
+	if err := grid.check(); err != nil {
+		return nil, err
 	}
-	if !(A > 0) || math.IsInf(A, 1) {
-		return nil, invalidf("log-density bound A must be finite and > 0, got %v", A)
+	if logf == nil {
+		return nil, invalidf("SiDD needs a log density")
 	}
-	if !(eps > 0) || math.IsInf(eps, 1) {
-		return nil, invalidf("epsilon must be finite and > 0, got %v", eps)
+	if err := checkPos("log-density bound A", A); err != nil {
+		return nil, err
 	}
-	if points < 0 {
-		return nil, invalidf("points must be >= 0, got %d", points)
+	if err := checkEps("epsilon", eps); err != nil {
+		return nil, err
+	}
+	if points < 0 || points > maxPoints || points*grid.Cells() > maxPoints*16 {
+		return nil, invalidf("points must be in [0, %d] with points·cells <= %d, got %d", maxPoints, maxPoints*16, points)
 	}
 	B := grid.Cells()
 	logV := math.Log(grid.Volume())
@@ -57,6 +59,9 @@ func SiDD(r *rand.Rand, grid *Grid, logf func(theta []float64) float64, A float6
 	return newCellPosterior(grid, w), nil
 }
 
+// maxPoints bounds SiDD's points per cell.
+const maxPoints = 1 << 20
+
 func clampLog(v, A float64) float64 {
 	if math.IsNaN(v) {
 		return -A
@@ -67,9 +72,17 @@ func clampLog(v, A float64) float64 {
 // histogramCounts bins the samples (flat, dim p) into grid cells; samples
 // outside the grid are dropped.
 func histogramCounts(grid *Grid, samples []float64) ([]float64, int, error) {
+	if err := grid.check(); err != nil {
+		return nil, 0, err
+	}
 	p := grid.Dim()
 	if len(samples) == 0 || len(samples)%p != 0 {
 		return nil, 0, invalidf("samples length %d is not a positive multiple of %d", len(samples), p)
+	}
+	for i, v := range samples {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, 0, invalidf("posterior sample value %d is %v", i, v)
+		}
 	}
 	counts := make([]float64, grid.Cells())
 	for i := 0; i < len(samples); i += p {
@@ -115,11 +128,8 @@ func SiDDMC(r *rand.Rand, grid *Grid, samples []float64, A float64, eps float64,
 
 // siddmcStat returns SiDDMC's clamped log proportions.
 func siddmcStat(grid *Grid, samples []float64, A float64) ([]float64, error) {
-	if grid == nil {
-		return nil, invalidf("SiDD.MC needs a grid")
-	}
-	if !(A > 0) || math.IsInf(A, 1) {
-		return nil, invalidf("log-density bound A must be finite and > 0, got %v", A)
+	if err := checkPos("log-density bound A", A); err != nil {
+		return nil, err
 	}
 	counts, N, err := histogramCounts(grid, samples)
 	if err != nil {
@@ -139,6 +149,9 @@ func siddmcStat(grid *Grid, samples []float64, A float64) ([]float64, error) {
 
 // siddmcRelease releases SiDDMC's statistic with the joint calibration.
 func siddmcRelease(r *rand.Rand, grid *Grid, samples []float64, A float64, eps float64, rl Releaser) ([]float64, error) {
+	if err := checkEps("epsilon", eps); err != nil {
+		return nil, err
+	}
 	stat, err := siddmcStat(grid, samples, A)
 	if err != nil {
 		return nil, err
@@ -146,7 +159,7 @@ func siddmcRelease(r *rand.Rand, grid *Grid, samples []float64, A float64, eps f
 	B := len(stat)
 	mech, err := mechanism.NewLaplace(siddmcSens(A, B), eps, B)
 	if err != nil {
-		return nil, fmt.Errorf("synth: %w", err)
+		return nil, mechErr(err)
 	}
 	out := make([]float64, B)
 	if err := rl.release(mech, r, stat, out); err != nil {
@@ -181,11 +194,8 @@ func SiPHiC(r *rand.Rand, grid *Grid, samples []float64, G float64, eps float64,
 
 // siphicStat returns SiPHiC's clamped counts and the number of samples.
 func siphicStat(grid *Grid, samples []float64, G float64) ([]float64, int, error) {
-	if grid == nil {
-		return nil, 0, invalidf("SiPHiC needs a grid")
-	}
-	if !(G > 0) || math.IsInf(G, 1) {
-		return nil, 0, invalidf("density bound G must be finite and > 0, got %v", G)
+	if err := checkPos("density bound G", G); err != nil {
+		return nil, 0, err
 	}
 	counts, N, err := histogramCounts(grid, samples)
 	if err != nil {
@@ -200,6 +210,9 @@ func siphicStat(grid *Grid, samples []float64, G float64) ([]float64, int, error
 
 // siphicRelease releases SiPHiC's counts with the joint calibration.
 func siphicRelease(r *rand.Rand, grid *Grid, samples []float64, G float64, eps float64, rl Releaser) ([]float64, error) {
+	if err := checkEps("epsilon", eps); err != nil {
+		return nil, err
+	}
 	counts, N, err := siphicStat(grid, samples, G)
 	if err != nil {
 		return nil, err
@@ -207,7 +220,7 @@ func siphicRelease(r *rand.Rand, grid *Grid, samples []float64, G float64, eps f
 	B := len(counts)
 	mech, err := mechanism.NewLaplace(siphicSens(N, G, grid.Volume(), B), eps, B)
 	if err != nil {
-		return nil, fmt.Errorf("synth: %w", err)
+		return nil, mechErr(err)
 	}
 	out := make([]float64, B)
 	if err := rl.release(mech, r, counts, out); err != nil {
@@ -290,8 +303,11 @@ func (d *DensityModel) Sanitize(r *rand.Rand, x []float64, eps float64, rl Relea
 		}
 		return SiDD(r, d.Grid, lf, d.A, d.Points, eps, rl)
 	case MethodSiDDMC, MethodSiPHiC:
-		if d.SamplePosterior == nil || d.N < 1 {
-			return nil, invalidf("sample-based sanitizers need SamplePosterior and N >= 1, got N = %d", d.N)
+		if d.SamplePosterior == nil || d.N < 1 || d.N > MaxValues {
+			return nil, invalidf("sample-based sanitizers need SamplePosterior and N in [1, %d], got N = %d", MaxValues, d.N)
+		}
+		if err := d.Grid.check(); err != nil {
+			return nil, err
 		}
 		s, err := d.SamplePosterior(r, x, d.N)
 		if err != nil {

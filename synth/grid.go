@@ -15,27 +15,50 @@ type Grid struct {
 
 // NewGrid validates and returns a grid.
 func NewGrid(lo, hi []float64, bins []int) (*Grid, error) {
-	if len(lo) == 0 || len(lo) != len(hi) || len(lo) != len(bins) {
-		return nil, invalidf("grid needs equal, non-zero numbers of lower bounds, upper bounds and bin counts, got %d, %d, %d", len(lo), len(hi), len(bins))
+	g := &Grid{Lo: append([]float64(nil), lo...), Hi: append([]float64(nil), hi...), Bins: append([]int(nil), bins...)}
+	if err := g.check(); err != nil {
+		return nil, err
 	}
-	cells := 1
-	for j := range lo {
-		if err := checkBounds(lo[j], hi[j]); err != nil {
-			return nil, err
-		}
-		if bins[j] < 1 {
-			return nil, invalidf("bins[%d] must be >= 1, got %d", j, bins[j])
-		}
-		cells *= bins[j]
-		if cells > 1<<24 {
-			return nil, invalidf("grid has more than 2^24 cells")
-		}
-	}
-	return &Grid{Lo: append([]float64(nil), lo...), Hi: append([]float64(nil), hi...), Bins: append([]int(nil), bins...)}, nil
+	return g, nil
 }
 
-// Dim is the dimension p.
-func (g *Grid) Dim() int { return len(g.Lo) }
+// check validates a grid, so that zero values and hand-built grids are
+// refused: equal non-zero numbers of bounds and bins, valid bounds, bins
+// ≥ 1, at most 2^24 cells and a cell volume that is a positive normal
+// number.
+func (g *Grid) check() error {
+	if g == nil {
+		return invalidf("grid is nil")
+	}
+	if len(g.Lo) == 0 || len(g.Lo) != len(g.Hi) || len(g.Lo) != len(g.Bins) {
+		return invalidf("grid needs equal, non-zero numbers of lower bounds, upper bounds and bin counts, got %d, %d, %d", len(g.Lo), len(g.Hi), len(g.Bins))
+	}
+	cells := 1
+	for j := range g.Lo {
+		if err := checkBounds(g.Lo[j], g.Hi[j]); err != nil {
+			return err
+		}
+		if g.Bins[j] < 1 || g.Bins[j] > 1<<24 {
+			return invalidf("bins[%d] must be in [1, 2^24], got %d", j, g.Bins[j])
+		}
+		cells *= g.Bins[j]
+		if cells > 1<<24 {
+			return invalidf("grid has more than 2^24 cells")
+		}
+	}
+	if v := g.Volume(); !(v >= minNormal) || math.IsInf(v, 0) {
+		return invalidf("grid cell volume %v must be finite and not subnormal", v)
+	}
+	return nil
+}
+
+// Dim is the dimension p (0 for a nil grid).
+func (g *Grid) Dim() int {
+	if g == nil {
+		return 0
+	}
+	return len(g.Lo)
+}
 
 // Cells is the number of cells Π Bins[j].
 func (g *Grid) Cells() int {

@@ -1,7 +1,6 @@
 package synth
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -34,8 +33,11 @@ type HistogramModel struct {
 	MaxCopies int
 }
 
-// RecordDim implements Model.
+// RecordDim implements Model (0 without a grid).
 func (h *HistogramModel) RecordDim() int { return h.Grid.Dim() }
+
+// maxCopiesLimit bounds MaxCopies.
+const maxCopiesLimit = 1 << 16
 
 func (h *HistogramModel) maxCopies() int {
 	if h.MaxCopies > 0 {
@@ -46,11 +48,14 @@ func (h *HistogramModel) maxCopies() int {
 
 // Sanitize implements Model.
 func (h *HistogramModel) Sanitize(r *rand.Rand, x []float64, eps float64, rl Releaser) (Posterior, error) {
-	if h.Grid == nil {
-		return nil, invalidf("histogram model needs a grid")
+	if err := h.Grid.check(); err != nil {
+		return nil, err
 	}
-	if h.MaxCopies < 0 {
-		return nil, invalidf("max copies must be >= 0, got %d", h.MaxCopies)
+	if h.MaxCopies < 0 || h.MaxCopies > maxCopiesLimit {
+		return nil, invalidf("max copies must be in [0, %d], got %d", maxCopiesLimit, h.MaxCopies)
+	}
+	if err := checkEps("epsilon", eps); err != nil {
+		return nil, err
 	}
 	p := h.Grid.Dim()
 	if len(x) == 0 || len(x)%p != 0 {
@@ -62,7 +67,7 @@ func (h *HistogramModel) Sanitize(r *rand.Rand, x []float64, eps float64, rl Rel
 	cell := func(i int) int {
 		for j := range rec {
 			v := x[i*p+j]
-			if math.IsNaN(v) {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return -1
 			}
 			rec[j] = clamp(v, h.Grid.Lo[j], h.Grid.Hi[j])
@@ -83,7 +88,7 @@ func (h *HistogramModel) Sanitize(r *rand.Rand, x []float64, eps float64, rl Rel
 			}
 			ci := cell(i)
 			if ci < 0 {
-				return nil, invalidf("record %d has a NaN value", i)
+				return nil, invalidf("record %d has a NaN or infinite value", i)
 			}
 			counts[ci] += float64(min(int(k), c))
 		}
@@ -91,14 +96,14 @@ func (h *HistogramModel) Sanitize(r *rand.Rand, x []float64, eps float64, rl Rel
 		for i := range n {
 			ci := cell(i)
 			if ci < 0 {
-				return nil, invalidf("record %d has a NaN value", i)
+				return nil, invalidf("record %d has a NaN or infinite value", i)
 			}
 			counts[ci]++
 		}
 	}
 	mech, err := mechanism.NewLaplace(sens, eps, len(counts))
 	if err != nil {
-		return nil, fmt.Errorf("synth: %w", err)
+		return nil, mechErr(err)
 	}
 	out := make([]float64, len(counts))
 	if err := rl.release(mech, r, counts, out); err != nil {
@@ -127,6 +132,9 @@ func (h *histPosterior) Sample(_ *rand.Rand, theta []float64) error {
 // Synthesize implements Model: records drawn from the histogram θ
 // (normalized cell probabilities), uniform within cells.
 func (h *HistogramModel) Synthesize(r *rand.Rand, theta, dst []float64) error {
+	if err := h.Grid.check(); err != nil {
+		return err
+	}
 	p := h.Grid.Dim()
 	if len(theta) != h.Grid.Cells() {
 		return invalidf("histogram has %d cells, θ has %d", h.Grid.Cells(), len(theta))

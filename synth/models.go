@@ -19,10 +19,11 @@ type BetaBernoulli struct {
 
 // NewBetaBernoulli validates the prior Beta(a, b).
 func NewBetaBernoulli(a, b float64) (*BetaBernoulli, error) {
-	if !(a > 0) || !(b > 0) || math.IsInf(a, 1) || math.IsInf(b, 1) {
-		return nil, invalidf("beta prior parameters must be finite and > 0, got (%v, %v)", a, b)
+	m := &BetaBernoulli{A: a, B: b}
+	if err := m.check(); err != nil {
+		return nil, err
 	}
-	return &BetaBernoulli{A: a, B: b}, nil
+	return m, nil
 }
 
 // RecordDim implements Conjugate.
@@ -88,18 +89,91 @@ type GaussianMean struct {
 
 // NewGaussianMean validates σ > 0 and c0 < c1.
 func NewGaussianMean(sigma, c0, c1 float64, rb Bounding) (*GaussianMean, error) {
-	if !(sigma > 0) || math.IsInf(sigma, 1) {
-		return nil, invalidf("sigma must be finite and > 0, got %v", sigma)
-	}
-	if err := checkBounds(c0, c1); err != nil {
+	g := &GaussianMean{Sigma: sigma, C0: c0, C1: c1, RecordBounding: rb}
+	if err := g.check(); err != nil {
 		return nil, err
 	}
-	return &GaussianMean{Sigma: sigma, C0: c0, C1: c1, RecordBounding: rb}, nil
+	return g, nil
 }
 
+// checkBounds validates public bounds: finite, c0 < c1, with a width
+// c1 − c0 that is finite and not subnormal (sensitivities are computed
+// from it).
 func checkBounds(c0, c1 float64) error {
 	if !(c0 < c1) || math.IsInf(c0, 0) || math.IsInf(c1, 0) {
 		return invalidf("bounds must be finite with c0 < c1, got [%v, %v]", c0, c1)
+	}
+	if w := c1 - c0; math.IsInf(w, 0) || w < minNormal {
+		return invalidf("bounds [%v, %v] have width %v; it must be finite and at least %v", c0, c1, w, minNormal)
+	}
+	return nil
+}
+
+// minNormal is the smallest normal float64; positive parameters below it
+// (subnormal) are refused, since quantities derived from them lose all
+// precision or overflow.
+const minNormal = 0x1p-1022
+
+// checkPos validates a positive parameter: finite and at least minNormal.
+func checkPos(name string, v float64) error {
+	if !(v >= minNormal) || math.IsInf(v, 1) {
+		return invalidf("%s must be finite and >= %v (positive, not subnormal), got %v", name, minNormal, v)
+	}
+	return nil
+}
+
+// checker is implemented by the conjugate models: check validates the
+// fields, so that zero values and hand-built structs are refused.
+type checker interface{ check() error }
+
+func (m *BetaBernoulli) check() error {
+	if err := checkPos("beta prior A", m.A); err != nil {
+		return err
+	}
+	return checkPos("beta prior B", m.B)
+}
+
+func (g *GaussianMean) check() error {
+	if err := checkPos("sigma", g.Sigma); err != nil {
+		return err
+	}
+	return checkBounds(g.C0, g.C1)
+}
+
+func (g *GaussianNIG) check() error {
+	if err := checkBounds(g.C0, g.C1); err != nil {
+		return err
+	}
+	if w := g.C1 - g.C0; math.IsInf(w*w, 0) {
+		return invalidf("bounds width %v squared overflows", w)
+	}
+	return nil
+}
+
+func (p *PoissonGamma) check() error {
+	if err := checkPos("gamma prior A", p.A); err != nil {
+		return err
+	}
+	if err := checkPos("gamma prior B", p.B); err != nil {
+		return err
+	}
+	if err := checkPos("count bound C1", p.C1); err != nil {
+		return err
+	}
+	if p.C1 > 1<<40 {
+		return invalidf("count bound C1 must be <= 2^40, got %v", p.C1)
+	}
+	return nil
+}
+
+func (m *MultinomialDirichlet) check() error {
+	if len(m.Alpha) < 2 || len(m.Alpha) > 1<<20 {
+		return invalidf("need between 2 and 2^20 categories, got %d", len(m.Alpha))
+	}
+	for i, a := range m.Alpha {
+		if err := checkPos(fmt.Sprintf("alpha[%d]", i), a); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -125,8 +199,8 @@ func (g *GaussianMean) Statistics(n int) ([]Statistic, error) {
 func (g *GaussianMean) Stats(x, s []float64) error {
 	sum := 0.0
 	for i, v := range x {
-		if math.IsNaN(v) {
-			return invalidf("record %d is NaN", i)
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return invalidf("record %d is %v", i, v)
 		}
 		sum += clamp(v, g.C0, g.C1)
 	}
@@ -180,10 +254,11 @@ type GaussianNIG struct {
 
 // NewGaussianNIG validates c0 < c1.
 func NewGaussianNIG(c0, c1 float64, rb Bounding) (*GaussianNIG, error) {
-	if err := checkBounds(c0, c1); err != nil {
+	g := &GaussianNIG{C0: c0, C1: c1, RecordBounding: rb}
+	if err := g.check(); err != nil {
 		return nil, err
 	}
-	return &GaussianNIG{C0: c0, C1: c1, RecordBounding: rb}, nil
+	return g, nil
 }
 
 // CommunalWeight returns the mean's share w = 1/(1 + C1 − C0) under which
@@ -218,8 +293,8 @@ func (g *GaussianNIG) Stats(x, s []float64) error {
 	}
 	sum := 0.0
 	for i, v := range x {
-		if math.IsNaN(v) {
-			return invalidf("record %d is NaN", i)
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return invalidf("record %d is %v", i, v)
 		}
 		sum += clamp(v, g.C0, g.C1)
 	}
@@ -261,13 +336,11 @@ type PoissonGamma struct {
 
 // NewPoissonGamma validates the prior and the count bound.
 func NewPoissonGamma(a, b, c1 float64) (*PoissonGamma, error) {
-	if !(a > 0) || !(b > 0) || math.IsInf(a, 1) || math.IsInf(b, 1) {
-		return nil, invalidf("gamma prior parameters must be finite and > 0, got (%v, %v)", a, b)
+	p := &PoissonGamma{A: a, B: b, C1: c1}
+	if err := p.check(); err != nil {
+		return nil, err
 	}
-	if !(c1 > 0) || math.IsInf(c1, 1) {
-		return nil, invalidf("count bound must be finite and > 0, got %v", c1)
-	}
-	return &PoissonGamma{A: a, B: b, C1: c1}, nil
+	return p, nil
 }
 
 // RecordDim implements Conjugate.
@@ -288,8 +361,8 @@ func (p *PoissonGamma) Statistics(n int) ([]Statistic, error) {
 func (p *PoissonGamma) Stats(x, s []float64) error {
 	sum := 0.0
 	for i, v := range x {
-		if v < 0 || v != math.Floor(v) {
-			return invalidf("count %d is %v, want a non-negative integer", i, v)
+		if v < 0 || v != math.Floor(v) || math.IsInf(v, 1) {
+			return invalidf("count %d is %v, want a finite non-negative integer", i, v)
 		}
 		sum += math.Min(v, p.C1)
 	}
@@ -330,15 +403,11 @@ type MultinomialDirichlet struct {
 
 // NewMultinomialDirichlet validates alpha (K ≥ 2 positive entries).
 func NewMultinomialDirichlet(alpha []float64) (*MultinomialDirichlet, error) {
-	if len(alpha) < 2 {
-		return nil, invalidf("need at least 2 categories, got %d", len(alpha))
+	m := &MultinomialDirichlet{Alpha: append([]float64(nil), alpha...)}
+	if err := m.check(); err != nil {
+		return nil, err
 	}
-	for i, a := range alpha {
-		if !(a > 0) || math.IsInf(a, 1) {
-			return nil, invalidf("alpha[%d] must be finite and > 0, got %v", i, a)
-		}
-	}
-	return &MultinomialDirichlet{Alpha: append([]float64(nil), alpha...)}, nil
+	return m, nil
 }
 
 // RecordDim implements Conjugate.

@@ -19,9 +19,19 @@ func MVNLogDensity(mean, cov []float64) (logf func(theta []float64) float64, log
 	if p == 0 || len(cov) != p*p {
 		return nil, 0, invalidf("MVN needs p >= 1 and a p×p covariance, got p = %d and %d entries", p, len(cov))
 	}
+	for i, v := range mean {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, 0, invalidf("MVN mean[%d] is %v", i, v)
+		}
+	}
+	for i, v := range cov {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, 0, invalidf("MVN covariance entry %d is %v", i, v)
+		}
+	}
 	l := make([]float64, p*p)
 	if err := linalg.Cholesky(cov, p, l); err != nil {
-		return nil, 0, fmt.Errorf("synth: MVN covariance: %w", err)
+		return nil, 0, fmt.Errorf("synth: MVN covariance: %w: %w", ErrInvalid, err)
 	}
 	logdet := linalg.LogDetChol(l, p)
 	norm := -0.5 * (float64(p)*math.Log(2*math.Pi) + logdet)

@@ -1,7 +1,6 @@
 package synth
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -26,7 +25,7 @@ func selectModel(r *rand.Rand, sel Selection, x []float64, eps0 float64, rl Rele
 func exponentialSelect(r *rand.Rand, u []float64, du, eps float64, rl Releaser) (int, error) {
 	mech, err := mechanism.NewExponential(eps, du, len(u))
 	if err != nil {
-		return 0, fmt.Errorf("synth: %w", err)
+		return 0, mechErr(err)
 	}
 	var k [1]float64
 	if err := rl.release(mech, r, u, k[:]); err != nil {

@@ -1,7 +1,6 @@
 package synth
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -101,6 +100,11 @@ func NewSSS(model Conjugate, weights []float64, b Bounding) (*SSS, error) {
 	if model == nil {
 		return nil, invalidf("model is nil")
 	}
+	if c, ok := model.(checker); ok {
+		if err := c.check(); err != nil {
+			return nil, err
+		}
+	}
 	if b != BIT && b != Truncation {
 		return nil, invalidf("unknown bounding %d", int(b))
 	}
@@ -126,11 +130,38 @@ func checkWeights(w []float64) error {
 	return nil
 }
 
-// RecordDim implements Model.
-func (s *SSS) RecordDim() int { return s.Model.RecordDim() }
+// RecordDim implements Model (0 without a conjugate model).
+func (s *SSS) RecordDim() int {
+	if s.Model == nil {
+		return 0
+	}
+	return s.Model.RecordDim()
+}
+
+// check validates the sanitizer's fields.
+func (s *SSS) check() error {
+	if s.Model == nil {
+		return invalidf("SSS has no conjugate model")
+	}
+	if c, ok := s.Model.(checker); ok {
+		if err := c.check(); err != nil {
+			return err
+		}
+	}
+	if s.Bounding != BIT && s.Bounding != Truncation {
+		return invalidf("unknown bounding %d", int(s.Bounding))
+	}
+	return nil
+}
 
 // Synthesize implements Model.
 func (s *SSS) Synthesize(r *rand.Rand, theta, dst []float64) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	if len(theta) != s.Model.ParamDim() {
+		return invalidf("θ has length %d, the model %d", len(theta), s.Model.ParamDim())
+	}
 	return s.Model.Synthesize(r, theta, dst)
 }
 
@@ -139,6 +170,12 @@ func (s *SSS) Synthesize(r *rand.Rand, theta, dst []float64) error {
 func (s *SSS) Mechanism(n int, eps float64) (*mechanism.Laplace, []Statistic, error) {
 	if n < 1 {
 		return nil, nil, invalidf("n must be >= 1, got %d", n)
+	}
+	if err := s.check(); err != nil {
+		return nil, nil, err
+	}
+	if err := checkEps("epsilon", eps); err != nil {
+		return nil, nil, err
 	}
 	st, err := s.Model.Statistics(n)
 	if err != nil {
@@ -165,7 +202,7 @@ func (s *SSS) Mechanism(n int, eps float64) (*mechanism.Laplace, []Statistic, er
 		mech, err = mechanism.IndividualizedLaplace(sens, s.Weights, eps)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("synth: %w", err)
+		return nil, nil, mechErr(err)
 	}
 	return mech, st, nil
 }
@@ -176,6 +213,9 @@ func (s *SSS) Mechanism(n int, eps float64) (*mechanism.Laplace, []Statistic, er
 // whose privacy loss is twice the inner mechanism's (see Truncation), the
 // inner Laplace mechanism is calibrated to eps/2.
 func (s *SSS) SanitizeStats(r *rand.Rand, x []float64, eps float64, rl Releaser) ([]float64, int, error) {
+	if err := s.check(); err != nil {
+		return nil, 0, err
+	}
 	p := s.Model.RecordDim()
 	if len(x) == 0 || len(x)%p != 0 {
 		return nil, 0, invalidf("data length %d is not a positive multiple of %d", len(x), p)
@@ -197,7 +237,7 @@ func (s *SSS) SanitizeStats(r *rand.Rand, x []float64, eps float64, rl Releaser)
 	}
 	mech, err := mechanism.NewBounded(lap, lo, hi, mode)
 	if err != nil {
-		return nil, 0, fmt.Errorf("synth: %w", err)
+		return nil, 0, mechErr(err)
 	}
 	stat := make([]float64, len(st))
 	if err := s.Model.Stats(x, stat); err != nil {

@@ -50,6 +50,34 @@ func invalidf(format string, args ...any) error {
 	return fmt.Errorf("synth: "+format+": %w", append(args, ErrInvalid)...)
 }
 
+// mechErr wraps an error from package mechanism: argument errors (invalid
+// parameters, dimensions, non-finite or out-of-domain statistics) also
+// wrap ErrInvalid, so that callers test one sentinel.
+func mechErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, mechanism.ErrInvalidParameter) || errors.Is(err, mechanism.ErrDimension) ||
+		errors.Is(err, mechanism.ErrNonFinite) || errors.Is(err, mechanism.ErrOutOfDomain) {
+		return fmt.Errorf("synth: %w: %w", ErrInvalid, err)
+	}
+	return fmt.Errorf("synth: %w", err)
+}
+
+// Budget limits: releases need ε in [minEpsilon, maxEpsilon].
+const (
+	minEpsilon = 0x1p-30
+	maxEpsilon = 0x1p40
+)
+
+// checkEps validates a release budget.
+func checkEps(name string, eps float64) error {
+	if !(eps >= minEpsilon && eps <= maxEpsilon) {
+		return invalidf("%s must be in [2^-30, 2^40], got %v", name, eps)
+	}
+	return nil
+}
+
 // Posterior is a sanitized posterior distribution f*(θ | x). Sampling
 // from it is post-processing and costs no privacy.
 type Posterior interface {
@@ -98,15 +126,9 @@ func (rl Releaser) release(m mechanism.Mechanism, r *rand.Rand, s, dst []float64
 		if r == nil {
 			return invalidf("a reproducible release needs a non-nil *rand.Rand")
 		}
-		if err := rl.Accountant.Release(m, r, s, dst); err != nil {
-			return fmt.Errorf("synth: %w", err)
-		}
-		return nil
+		return mechErr(rl.Accountant.Release(m, r, s, dst))
 	}
-	if err := rl.Accountant.Release(m, mechanism.NewCryptoRand(), s, dst); err != nil {
-		return fmt.Errorf("synth: %w", err)
-	}
-	return nil
+	return mechErr(rl.Accountant.Release(m, mechanism.NewCryptoRand(), s, dst))
 }
 
 // Limits on sizes, so that absurd configurations are refused with an
@@ -185,8 +207,8 @@ func Modips(ctx context.Context, r *rand.Rand, sel Selection, x []float64, cfg C
 	if cfg.M < 1 || cfg.M > MaxSets {
 		return nil, invalidf("m must be in [1, %d], got %d", MaxSets, cfg.M)
 	}
-	if !(cfg.Epsilon > 0) || math.IsInf(cfg.Epsilon, 1) {
-		return nil, invalidf("epsilon must be finite and > 0, got %v", cfg.Epsilon)
+	if err := checkEps("epsilon", cfg.Epsilon); err != nil {
+		return nil, err
 	}
 	if len(sel.Candidates) == 0 {
 		return nil, invalidf("need at least one candidate model")
@@ -201,8 +223,14 @@ func Modips(ctx context.Context, r *rand.Rand, sel Selection, x []float64, cfg C
 		if !(cfg.Epsilon0 > 0 && cfg.Epsilon0 < cfg.Epsilon) {
 			return nil, invalidf("epsilon0 must be in (0, epsilon=%v) with %d candidates, got %v", cfg.Epsilon, len(sel.Candidates), cfg.Epsilon0)
 		}
-		if sel.Utility == nil || !(sel.Sensitivity > 0) || math.IsInf(sel.Sensitivity, 1) {
-			return nil, invalidf("selection needs a utility and a finite sensitivity > 0, got %v", sel.Sensitivity)
+		if err := checkEps("epsilon0", cfg.Epsilon0); err != nil {
+			return nil, err
+		}
+		if sel.Utility == nil {
+			return nil, invalidf("selection needs a utility")
+		}
+		if err := checkPos("selection sensitivity", sel.Sensitivity); err != nil {
+			return nil, err
 		}
 	} else if cfg.Epsilon0 != 0 {
 		return nil, invalidf("epsilon0 must be 0 without model selection, got %v", cfg.Epsilon0)
@@ -249,6 +277,9 @@ func Modips(ctx context.Context, r *rand.Rand, sel Selection, x []float64, cfg C
 		return nil, invalidf("%d sets of %d records of dimension %d exceed %d values", cfg.M*t, n, p, MaxValues)
 	}
 	per := (cfg.Epsilon - cfg.Epsilon0) / float64(cfg.M)
+	if err := checkEps("epsilon per set (epsilon − epsilon0)/m", per); err != nil {
+		return nil, err
+	}
 	rel.PerSet = mechanism.Budget{Epsilon: per}
 	rel.Sets = make([][]float64, 0, cfg.M*t)
 	theta := []float64(nil)
