@@ -30,6 +30,8 @@ package spline
 import (
 	"fmt"
 	"math"
+
+	"github.com/privinfer/privinfer/flow/internal/vec"
 )
 
 // Spline is a rational-quadratic spline transform with linear tails. Its
@@ -109,12 +111,11 @@ func (k *Knots) Load(src []float64) { copy(k.buf, src[:len(k.buf)]) }
 func softmax(dst, x []float64) {
 	m := math.Inf(-1)
 	for _, v := range x {
-		m = math.Max(m, v)
+		m = max(m, v)
 	}
+	vec.ExpShift(dst, x, m)
 	sum := 0.0
-	for i, v := range x {
-		e := math.Exp(v - m)
-		dst[i] = e
+	for _, e := range dst[:len(x)] {
 		sum += e
 	}
 	for i := range dst {

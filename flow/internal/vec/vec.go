@@ -130,3 +130,15 @@ func Sigmoids(s []float64) {
 		s[i] = Sigmoid(v)
 	}
 }
+
+// ExpShift writes e^(x[i]−shift) into dst[i] (dst may alias x).
+func ExpShift(dst, x []float64, shift float64) {
+	dst = dst[:len(x)]
+	if len(x) > 0 && useASM {
+		expShift(&dst[0], &x[0], len(x), shift)
+		return
+	}
+	for i, v := range x {
+		dst[i] = math.Exp(v - shift)
+	}
+}

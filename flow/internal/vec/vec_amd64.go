@@ -23,3 +23,6 @@ func gateBwd(gn, gate, t, gt, ga *float64, n int)
 
 //go:noescape
 func sigmoid(s *float64, n int)
+
+//go:noescape
+func expShift(dst, x *float64, n int, shift float64)

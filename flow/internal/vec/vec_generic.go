@@ -11,3 +11,5 @@ func gateFwd(s, h, t, next *float64, n int)       { panic("unreachable") }
 func gateBwd(gn, gate, t, gt, ga *float64, n int) { panic("unreachable") }
 
 func sigmoid(s *float64, n int) { panic("unreachable") }
+
+func expShift(dst, x *float64, n int, shift float64) { panic("unreachable") }

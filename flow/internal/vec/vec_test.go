@@ -137,3 +137,34 @@ func TestSigmoids(t *testing.T) {
 		}
 	}
 }
+
+// TestExpShift checks e^(x−m) against math.Exp to 2 ulp over the whole
+// range, including underflow to subnormals and zero, overflow to +Inf,
+// and NaN.
+func TestExpShift(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, n := range lengths {
+		x := randVec(r, n, 200)
+		for i := 0; i < n && i < 8; i++ {
+			x[i] = []float64{0, -700, -740, -800, 700, 720, 1e-300, -1e-17}[i]
+		}
+		shift := r.NormFloat64()
+		d := make([]float64, n)
+		ExpShift(d, x, shift)
+		for i, v := range x {
+			want := math.Exp(v - shift)
+			if math.IsInf(want, 1) && math.IsInf(d[i], 1) {
+				continue
+			}
+			tol := 2*0x1p-52*want + 0x1p-1074*2
+			if math.Abs(d[i]-want) > tol {
+				t.Fatalf("e^(%v−%v) = %v, want %v", v, shift, d[i], want)
+			}
+		}
+	}
+	d := []float64{math.NaN(), math.Inf(-1), math.Inf(1)}
+	ExpShift(d, d, 0)
+	if !math.IsNaN(d[0]) || d[1] != 0 || !math.IsInf(d[2], 1) {
+		t.Fatalf("e^(NaN, −Inf, +Inf) = %v", d)
+	}
+}
