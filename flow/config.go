@@ -3,7 +3,6 @@ package flow
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/privinfer/privinfer/flow/spline"
 )
@@ -39,7 +38,7 @@ type Config struct {
 	ContextDim    int     // dimension of the context z, ≥ 0
 	Layers        int     // number of coupling layers, ≥ 1
 	Bins          int     // spline bins, ≥ 2
-	TailBound     float64 // splines act on [−TailBound, TailBound], > 0
+	TailBound     float64 // splines act on [−TailBound, TailBound], in [2⁻²⁰, 2²⁰]
 	Hidden        int     // units of the conditioner's residual blocks, ≥ 1
 	Blocks        int     // residual blocks per conditioner, ≥ 0
 	LU            bool    // LU-linear layer after every coupling
@@ -107,8 +106,8 @@ func (c Config) Validate() error {
 		return bad("Layers must be in [1, %d], got %d", maxLayers, c.Layers)
 	case c.Bins < 2 || c.Bins > maxBins:
 		return bad("Bins must be in [2, %d], got %d", maxBins, c.Bins)
-	case !(c.TailBound > 0) || math.IsInf(c.TailBound, 0):
-		return bad("TailBound must be > 0 and finite, got %v", c.TailBound)
+	case !(c.TailBound >= minTailBound && c.TailBound <= maxTailBound):
+		return bad("TailBound must be in [%v, %v], got %v", minTailBound, maxTailBound, c.TailBound)
 	case c.Hidden < 1 || c.Hidden > maxHidden:
 		return bad("Hidden must be in [1, %d], got %d", maxHidden, c.Hidden)
 	case c.Blocks < 0 || c.Blocks > maxBlocks:

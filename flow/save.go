@@ -141,9 +141,6 @@ func Load(r io.Reader) (*Flow, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
-	if !(cfg.TailBound >= minTailBound && cfg.TailBound <= maxTailBound) {
-		return nil, bad("tail bound %v outside [%v, %v]", cfg.TailBound, minTailBound, maxTailBound)
-	}
 	for i, v := range floats[1:] {
 		if v != 0 && !(v >= minSpline && v <= 1) {
 			return nil, bad("spline minimum %d is %v, neither 0 nor in [%v, 1]", i, v, minSpline)
@@ -199,9 +196,10 @@ func Load(r io.Reader) (*Flow, error) {
 	return f, nil
 }
 
-// Ranges Load accepts. A fitted flow's values lie far inside them; values
-// outside cannot come from Save of a usable flow and would make the
-// density or the samples overflow or lose all precision.
+// Ranges Load accepts (the tail bound's also bounds Config.Validate). A
+// fitted flow's values lie far inside them; values outside cannot come from
+// Save of a usable flow and would make the density or the samples overflow
+// or lose all precision.
 const (
 	minTailBound = 0x1p-20
 	maxTailBound = 0x1p20

@@ -53,11 +53,31 @@ func (q *Posterior) inPrior(theta []float64) bool {
 	return !math.IsNaN(lp) && !math.IsInf(lp, 0)
 }
 
-// Flow returns the trained conditional flow q(θ | s_dp) (do not modify it).
-func (q *Posterior) Flow() *flow.Flow { return q.f }
+// Flow returns the trained conditional flow q(θ | s_dp) (do not modify it);
+// nil for a Posterior not returned by SPPE.
+func (q *Posterior) Flow() *flow.Flow {
+	if q == nil {
+		return nil
+	}
+	return q.f
+}
 
-// Dim returns the dimension of θ.
-func (q *Posterior) Dim() int { return q.f.Dim() }
+// Dim returns the dimension of θ (0 for a Posterior not returned by SPPE).
+func (q *Posterior) Dim() int {
+	if q.unbuilt() {
+		return 0
+	}
+	return q.f.Dim()
+}
+
+// unbuilt reports a Posterior not returned by SPPE (nil or zero value).
+func (q *Posterior) unbuilt() bool { return q == nil || q.f == nil || isNil(q.prior) }
+
+// errUnbuilt is the error of methods called on such a Posterior or
+// Likelihood.
+func errUnbuilt(kind string) error {
+	return fmt.Errorf("%w: %s used without the function that returns it (nil or zero value)", ErrInput, kind)
+}
 
 // InSupport returns the fraction of q(θ | s_dp°)'s mass inside the prior's
 // support, estimated from 4000 flow draws (1 when there is no leakage).
@@ -65,9 +85,10 @@ func (q *Posterior) InSupport() float64 { return q.inSupport }
 
 // LogProb returns the log density of the posterior estimate at theta:
 // log q(θ | s_dp°) − log(InSupport) inside the prior support and −Inf
-// outside. It returns NaN for a θ of the wrong length.
+// outside. It returns NaN for a θ of the wrong length and for a Posterior
+// not returned by SPPE.
 func (q *Posterior) LogProb(theta []float64) float64 {
-	if len(theta) != q.f.Dim() {
+	if q.unbuilt() || len(theta) != q.f.Dim() {
 		return math.NaN()
 	}
 	if !q.inPrior(theta) {
@@ -77,8 +98,14 @@ func (q *Posterior) LogProb(theta []float64) float64 {
 }
 
 // LogProbAt returns log q(θ | s_dp) of the unrestricted flow for any release
-// s_dp (amortised use of the trained flow).
-func (q *Posterior) LogProbAt(theta, sdp []float64) float64 { return q.f.LogProb(theta, sdp) }
+// s_dp (amortised use of the trained flow); NaN for wrong lengths and for a
+// Posterior not returned by SPPE.
+func (q *Posterior) LogProbAt(theta, sdp []float64) float64 {
+	if q.unbuilt() {
+		return math.NaN()
+	}
+	return q.f.LogProb(theta, sdp)
+}
 
 // Sample writes n draws (n×Dim) into dst: flow draws rejected until they lie
 // in the prior support. If the in-support fraction is below
@@ -91,6 +118,9 @@ func (q *Posterior) Sample(r *rand.Rand, n int, dst []float64) error {
 }
 
 func (q *Posterior) sample(ctx context.Context, r *rand.Rand, n int, dst []float64) (*amRun, error) {
+	if q.unbuilt() {
+		return nil, errUnbuilt("Posterior")
+	}
 	d := q.f.Dim()
 	if r == nil || n < 0 || len(dst) < n*d {
 		return nil, fmt.Errorf("%w: Sample needs a random source and %d destination values", ErrInput, n*d)
@@ -138,6 +168,12 @@ type Diagnostics struct {
 // fallback; chains on streams derived from seed), and returns the chains'
 // diagnostics.
 func (q *Posterior) SampleMCMC(ctx context.Context, n int, seed uint64, dst []float64) (Diagnostics, error) {
+	if q.unbuilt() {
+		return Diagnostics{}, errUnbuilt("Posterior")
+	}
+	if ctx == nil {
+		return Diagnostics{}, fmt.Errorf("%w: SampleMCMC needs a non-nil context", ErrInput)
+	}
 	if n < 1 || len(dst) < n*q.f.Dim() {
 		return Diagnostics{}, fmt.Errorf("%w: SampleMCMC needs n ≥ 1 and %d destination values", ErrInput, n*q.f.Dim())
 	}
@@ -184,11 +220,27 @@ type Likelihood struct {
 	prior simulate.Prior
 }
 
-// Flow returns the trained conditional flow q(s_dp | θ) (do not modify it).
-func (l *Likelihood) Flow() *flow.Flow { return l.f }
+// Flow returns the trained conditional flow q(s_dp | θ) (do not modify it);
+// nil for a Likelihood not returned by SPLE.
+func (l *Likelihood) Flow() *flow.Flow {
+	if l == nil {
+		return nil
+	}
+	return l.f
+}
+
+// unbuilt reports a Likelihood not returned by SPLE (nil or zero value).
+func (l *Likelihood) unbuilt() bool { return l == nil || l.f == nil || isNil(l.prior) }
 
 // LogLik returns log q(s_dp | θ), or NaN for wrong lengths.
-func (l *Likelihood) LogLik(sdp, theta []float64) float64 { return l.f.LogProb(sdp, theta) }
+//
+// It is NaN for a Likelihood not returned by SPLE.
+func (l *Likelihood) LogLik(sdp, theta []float64) float64 {
+	if l.unbuilt() {
+		return math.NaN()
+	}
+	return l.f.LogProb(sdp, theta)
+}
 
 // posteriorMCMC draws n samples from π(θ) q(sdp | θ).
 func (l *Likelihood) posteriorMCMC(ctx context.Context, sdp, cand []float64, n int, o *Options, seed uint64) ([]float64, *amRun, error) {
@@ -226,6 +278,19 @@ func (l *Likelihood) posteriorMCMC(ctx context.Context, sdp, cand []float64, n i
 // approximate maximum likelihood estimate) and returns the maximiser and the
 // maximum. Points outside the prior support are excluded.
 func (l *Likelihood) MLE(sdp, start []float64, maxIter int) ([]float64, float64, error) {
+	if l.unbuilt() {
+		return nil, 0, errUnbuilt("Likelihood")
+	}
+	if maxIter < 0 {
+		return nil, 0, fmt.Errorf("%w: MLE needs maxIter ≥ 0 (0 for the default), got %d", ErrInput, maxIter)
+	}
+	for _, v := range [][]float64{sdp, start} {
+		for _, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, 0, fmt.Errorf("%w: MLE needs a finite start and release, got %v", ErrInput, x)
+			}
+		}
+	}
 	d := l.f.ContextDim()
 	if len(start) != d || len(sdp) != l.f.Dim() {
 		return nil, 0, fmt.Errorf("%w: MLE needs a start of length %d and a release of length %d", ErrInput, d, l.f.Dim())

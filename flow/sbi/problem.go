@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"time"
 
 	"github.com/privinfer/privinfer/flow"
@@ -37,29 +38,57 @@ type Problem struct {
 	Observed []float64
 }
 
+// maxDim bounds the dimensions of θ, of the summary and of the mechanism's
+// noise, refusing problems that cannot be allocated.
+const maxDim = 1 << 16
+
 func (p Problem) validate() error {
-	if p.Prior == nil || p.Simulator == nil || p.Mechanism == nil {
-		return fmt.Errorf("%w: problem needs a prior, a simulator and a mechanism", ErrInput)
+	switch {
+	case isNil(p.Prior):
+		return fmt.Errorf("%w: Problem.Prior is nil", ErrInput)
+	case isNil(p.Simulator):
+		return fmt.Errorf("%w: Problem.Simulator is nil", ErrInput)
+	case isNil(p.Mechanism):
+		return fmt.Errorf("%w: Problem.Mechanism is nil", ErrInput)
 	}
-	if p.Prior.Dim() < 1 {
-		return fmt.Errorf("%w: prior dimension must be ≥ 1, got %d", ErrInput, p.Prior.Dim())
+	if d := p.Prior.Dim(); d < 1 || d > maxDim {
+		return fmt.Errorf("%w: Problem.Prior dimension must be in [1, %d], got %d", ErrInput, maxDim, d)
 	}
 	sd := p.Simulator.StatDim()
-	if sd < 1 {
-		return fmt.Errorf("%w: simulator summary dimension must be ≥ 1, got %d", ErrInput, sd)
+	if sd < 1 || sd > maxDim {
+		return fmt.Errorf("%w: Problem.Simulator summary dimension must be in [1, %d], got %d", ErrInput, maxDim, sd)
+	}
+	if sp, ok := p.Simulator.(interface{ ParamDim() int }); ok && sp.ParamDim() != p.Prior.Dim() {
+		return fmt.Errorf("%w: Problem.Simulator takes θ of dimension %d, Problem.Prior has dimension %d", ErrInput, sp.ParamDim(), p.Prior.Dim())
 	}
 	if len(p.Observed) != sd {
-		return fmt.Errorf("%w: observed release has length %d, want the summary dimension %d", ErrInput, len(p.Observed), sd)
+		return fmt.Errorf("%w: Problem.Observed has length %d, want the simulator's summary dimension %d", ErrInput, len(p.Observed), sd)
 	}
 	for i, v := range p.Observed {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("%w: observed release [%d] is %v", ErrInput, i, v)
+			return fmt.Errorf("%w: Problem.Observed[%d] is %v", ErrInput, i, v)
 		}
 	}
-	if nd := p.Mechanism.NoiseDim(sd); nd < 1 {
-		return fmt.Errorf("%w: mechanism noise dimension must be ≥ 1, got %d", ErrInput, nd)
+	if md, ok := p.Mechanism.(interface{ Dim() int }); ok && md.Dim() != sd {
+		return fmt.Errorf("%w: Problem.Mechanism has dimension %d, the simulator's summary dimension is %d", ErrInput, md.Dim(), sd)
+	}
+	if nd := p.Mechanism.NoiseDim(sd); nd < 1 || nd > maxDim {
+		return fmt.Errorf("%w: Problem.Mechanism noise dimension for a summary of dimension %d must be in [1, %d], got %d", ErrInput, sd, maxDim, nd)
 	}
 	return nil
+}
+
+// isNil reports whether v is nil or an interface holding a nil pointer,
+// function, map, slice or channel.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Pointer, reflect.Func, reflect.Map, reflect.Slice, reflect.Chan, reflect.Interface:
+		return rv.IsNil()
+	}
+	return false
 }
 
 // Integration selects how the inner integral over the mechanism's noise is
@@ -155,26 +184,51 @@ func DefaultOptions() Options {
 	}
 }
 
+// Size limits of Options, refusing runs that cannot be allocated.
+const (
+	maxRounds  = 1 << 16
+	maxSims    = 1 << 26 // simulations over all rounds
+	maxInner   = 1 << 16
+	maxChains  = 1 << 10
+	maxWarmup  = 1 << 30
+	maxThin    = 1 << 20
+	maxSamples = 1 << 26
+)
+
 func (o *Options) validate() error {
 	switch {
-	case o.Rounds < 1:
-		return fmt.Errorf("%w: rounds must be ≥ 1, got %d", ErrInput, o.Rounds)
-	case o.SimsPerRound < 2:
-		return fmt.Errorf("%w: simulations per round must be ≥ 2, got %d", ErrInput, o.SimsPerRound)
-	case o.InnerPoints < 1:
-		return fmt.Errorf("%w: inner points M must be ≥ 1, got %d", ErrInput, o.InnerPoints)
+	case o.Rounds < 1 || o.Rounds > maxRounds:
+		return fmt.Errorf("%w: Options.Rounds must be in [1, %d], got %d", ErrInput, maxRounds, o.Rounds)
+	case o.SimsPerRound < 2 || o.SimsPerRound > maxSims/o.Rounds:
+		return fmt.Errorf("%w: Options.SimsPerRound must be ≥ 2 with Rounds·SimsPerRound ≤ %d, got %d", ErrInput, maxSims, o.SimsPerRound)
+	case o.InnerPoints < 1 || o.InnerPoints > maxInner:
+		return fmt.Errorf("%w: Options.InnerPoints M must be in [1, %d], got %d", ErrInput, maxInner, o.InnerPoints)
 	case o.Integration != RQMC && o.Integration != MC:
 		return fmt.Errorf("%w: unknown integration %v", ErrInput, o.Integration)
 	case o.Atoms < 2:
 		return fmt.Errorf("%w: atoms must be ≥ 2, got %d", ErrInput, o.Atoms)
-	case o.Train.BatchSize < 1 || o.Train.MaxEpochs < 1 || o.Train.Patience < 1 || !(o.Train.LearningRate > 0):
-		return fmt.Errorf("%w: training needs batch size, epochs and patience ≥ 1 and a learning rate > 0, got %+v", ErrInput, o.Train)
+	case o.Atoms > o.SimsPerRound:
+		return fmt.Errorf("%w: Options.Atoms must be at most SimsPerRound = %d, got %d", ErrInput, o.SimsPerRound, o.Atoms)
+	case o.Train.BatchSize < 1 || o.Train.MaxEpochs < 1 || o.Train.Patience < 1 || !(o.Train.LearningRate > 0) || math.IsInf(o.Train.LearningRate, 0):
+		return fmt.Errorf("%w: Options.Train needs batch size, epochs and patience ≥ 1 and a finite learning rate > 0, got %+v", ErrInput, o.Train)
 	case !(o.Train.ValidationFraction >= 0 && o.Train.ValidationFraction < 1):
-		return fmt.Errorf("%w: validation fraction must be in [0, 1), got %v", ErrInput, o.Train.ValidationFraction)
-	case o.MinInSupport < 0 || o.MinInSupport > 1:
-		return fmt.Errorf("%w: MinInSupport must be in [0, 1], got %v", ErrInput, o.MinInSupport)
-	case o.Chains < 0 || o.Warmup < 0 || o.Thin < 0 || o.PosteriorSamples < 0:
-		return fmt.Errorf("%w: chains, warm-up, thinning and posterior samples must be ≥ 0", ErrInput)
+		return fmt.Errorf("%w: Options.Train.ValidationFraction must be in [0, 1), got %v", ErrInput, o.Train.ValidationFraction)
+	case !(o.Train.WeightDecay >= 0) || math.IsInf(o.Train.WeightDecay, 0):
+		return fmt.Errorf("%w: Options.Train.WeightDecay must be finite and ≥ 0, got %v", ErrInput, o.Train.WeightDecay)
+	case !(o.Train.ClipNorm >= 0) || math.IsInf(o.Train.ClipNorm, 0):
+		return fmt.Errorf("%w: Options.Train.ClipNorm must be finite and ≥ 0, got %v", ErrInput, o.Train.ClipNorm)
+	case o.Train.Shards < 0 || o.Train.Workers < 0:
+		return fmt.Errorf("%w: Options.Train.Shards and Workers must be ≥ 0, got %d and %d", ErrInput, o.Train.Shards, o.Train.Workers)
+	case !(o.MinInSupport >= 0 && o.MinInSupport <= 1):
+		return fmt.Errorf("%w: Options.MinInSupport must be in [0, 1], got %v", ErrInput, o.MinInSupport)
+	case o.Chains < 0 || o.Chains > maxChains:
+		return fmt.Errorf("%w: Options.Chains must be in [0, %d], got %d", ErrInput, maxChains, o.Chains)
+	case o.Warmup < 0 || o.Warmup > maxWarmup:
+		return fmt.Errorf("%w: Options.Warmup must be in [0, %d], got %d", ErrInput, maxWarmup, o.Warmup)
+	case o.Thin < 0 || o.Thin > maxThin:
+		return fmt.Errorf("%w: Options.Thin must be in [0, %d], got %d", ErrInput, maxThin, o.Thin)
+	case o.PosteriorSamples < 0 || o.PosteriorSamples > maxSamples:
+		return fmt.Errorf("%w: Options.PosteriorSamples must be in [0, %d], got %d", ErrInput, maxSamples, o.PosteriorSamples)
 	}
 	if o.MinInSupport == 0 {
 		o.MinInSupport = 1e-3

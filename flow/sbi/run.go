@@ -25,6 +25,9 @@ const (
 
 // newEngine validates the problem and options and builds the flow.
 func newEngine(p Problem, o *Options, role Role) (*engine, error) {
+	if o == nil {
+		return nil, fmt.Errorf("%w: options are nil", ErrInput)
+	}
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
@@ -149,6 +152,9 @@ func (e *engine) progress(p Progress) {
 // simulations. A simulator error aborts the run and is returned wrapped in
 // ErrSimulation.
 func SPPE(ctx context.Context, p Problem, o Options) (*Posterior, *Result, error) {
+	if ctx == nil {
+		return nil, nil, fmt.Errorf("%w: context is nil", ErrInput)
+	}
 	e, err := newEngine(p, &o, PosteriorFlow)
 	if err != nil {
 		return nil, nil, err
@@ -227,6 +233,9 @@ func SPPE(ctx context.Context, p Problem, o Options) (*Posterior, *Result, error
 // collapse onto them. The trained q then approximates P(s_dp | θ)/h^d at
 // grid points, and the constant h^d does not change the posterior.
 func SPLE(ctx context.Context, p Problem, o Options) (*LikelihoodPosterior, *Result, error) {
+	if ctx == nil {
+		return nil, nil, fmt.Errorf("%w: context is nil", ErrInput)
+	}
 	e, err := newEngine(p, &o, LikelihoodFlow)
 	if err != nil {
 		return nil, nil, err
@@ -305,6 +314,17 @@ func PosteriorPredictive(ctx context.Context, p Problem, thetas []float64, seed 
 	d, sd := p.Prior.Dim(), p.Simulator.StatDim()
 	if len(thetas)%d != 0 {
 		return nil, fmt.Errorf("%w: %d parameter values are not a multiple of the dimension %d", ErrInput, len(thetas), d)
+	}
+	if ctx == nil {
+		return nil, fmt.Errorf("%w: PosteriorPredictive needs a non-nil context", ErrInput)
+	}
+	for i, v := range thetas {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%w: thetas[%d] is %v", ErrInput, i, v)
+		}
+	}
+	if len(thetas)/d > maxSims {
+		return nil, fmt.Errorf("%w: PosteriorPredictive of %d rows exceeds %d", ErrInput, len(thetas)/d, maxSims)
 	}
 	n := len(thetas) / d
 	nd := p.Mechanism.NoiseDim(sd)

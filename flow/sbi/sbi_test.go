@@ -81,7 +81,7 @@ func TestSPLERecoversConjugatePosterior(t *testing.T) {
 	}
 }
 
-func TestBadInput(t *testing.T) {
+func TestBadInputErrors(t *testing.T) {
 	ctx := context.Background()
 	good := testProblem()
 	o := smallOptions()
