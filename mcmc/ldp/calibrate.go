@@ -72,7 +72,7 @@ func CalibrateGaussian(ctx context.Context, cfg CalibrationConfig) (*Calibration
 		sigma := variate.Gamma(r, p.Shape, 1/p.Rate)
 		z := make([]float64, cfg.N)
 		for k := range z {
-			v, err := m.Release(r, mu+sigma*r.NormFloat64())
+			v, err := m.ReleaseSeeded(r, mu+sigma*r.NormFloat64())
 			if err != nil {
 				return err
 			}

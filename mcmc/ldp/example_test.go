@@ -34,7 +34,7 @@ func ExampleGaussianPosterior() {
 	r := rand.New(rand.NewPCG(1, 2))
 	z := make([]float64, 300)
 	for i := range z {
-		z[i], _ = m.Release(r, 1+0.5*r.NormFloat64())
+		z[i], _ = m.ReleaseSeeded(r, 1+0.5*r.NormFloat64())
 	}
 	post, err := ldp.NewGaussianPosterior(m, z, ldp.GaussianPrior{Mu0: 0, Sd0: 2, Shape: 2, Rate: 2})
 	if err != nil {

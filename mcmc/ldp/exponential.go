@@ -33,15 +33,15 @@ type ClippedExponential struct {
 // NewClippedExponential returns the clipped-exponential Laplace model for
 // the clipping bound b > 0 and per-person budget eps.
 func NewClippedExponential(b, eps float64) (*ClippedExponential, error) {
-	if !(b > 0) || math.IsInf(b, 1) {
-		return nil, fmt.Errorf("ldp: clipping bound b must be finite and > 0, got %v", b)
+	if !(b >= 0x1p-1022) || math.IsInf(b, 1) {
+		return nil, fmt.Errorf("ldp: clipping bound b must be finite and > 0 (not subnormal), got %v: %w", b, ErrInvalid)
 	}
-	if !(eps > 0) || math.IsInf(eps, 1) {
-		return nil, fmt.Errorf("ldp: epsilon must be finite and > 0, got %v", eps)
+	if !(eps >= 0x1p-30 && eps <= 0x1p20) {
+		return nil, fmt.Errorf("ldp: epsilon must be in [2^-30, 2^20], got %v: %w", eps, ErrInvalid)
 	}
 	lap, err := mechanism.NewLaplace(b, eps, 1)
 	if err != nil {
-		return nil, fmt.Errorf("ldp: %w", err)
+		return nil, fmt.Errorf("ldp: %w: %w", ErrInvalid, err)
 	}
 	k := eps / b
 	return &ClippedExponential{b: b, eps: eps, k: k, logHalfK: math.Log(k / 2), lap: lap}, nil
@@ -53,18 +53,14 @@ func (m *ClippedExponential) Bound() float64 { return m.b }
 // Epsilon returns the per-person budget ε.
 func (m *ClippedExponential) Epsilon() float64 { return m.eps }
 
-// Release clips x ≥ 0 to [0, b] and adds Laplace noise of scale b/ε. It
-// returns an error for a negative or non-finite x.
+// Release clips x ≥ 0 to [0, b] and adds Laplace noise of scale b/ε: the
+// report one person sends. The noise comes from the operating system's
+// generator through the mechanism's secure release path; r is not used
+// (ReleaseSeeded is the reproducible opt-out). It returns an error
+// wrapping ErrInvalid for a negative or non-finite x or a model not built
+// by NewClippedExponential.
 func (m *ClippedExponential) Release(r *rand.Rand, x float64) (float64, error) {
-	if !finite(x) || x < 0 {
-		return 0, fmt.Errorf("ldp: input must be finite and >= 0, got %v", x)
-	}
-	var s, dst [1]float64
-	s[0] = math.Min(x, m.b)
-	if err := m.lap.Release(r, s[:], dst[:]); err != nil {
-		return 0, fmt.Errorf("ldp: %w", err)
-	}
-	return dst[0], nil
+	return m.release(r, x, false)
 }
 
 // one returns log Pr[z|θ] − log(κ/2) and its θ-derivative.

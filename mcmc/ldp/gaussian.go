@@ -43,14 +43,17 @@ type ClippedGaussian struct {
 // clipping interval [a, b] and per-person budget eps.
 func NewClippedGaussian(a, b, eps float64) (*ClippedGaussian, error) {
 	if !finite(a) || !finite(b) || !(a < b) {
-		return nil, fmt.Errorf("ldp: clipping bounds must be finite with a < b, got [%v, %v]", a, b)
+		return nil, fmt.Errorf("ldp: clipping bounds must be finite with a < b, got [%v, %v]: %w", a, b, ErrInvalid)
 	}
-	if !(eps > 0) || math.IsInf(eps, 1) {
-		return nil, fmt.Errorf("ldp: epsilon must be finite and > 0, got %v", eps)
+	if w := b - a; math.IsInf(w, 0) || w < 0x1p-1022 {
+		return nil, fmt.Errorf("ldp: clipping width b − a = %v must be finite and not subnormal: %w", w, ErrInvalid)
+	}
+	if !(eps >= 0x1p-30 && eps <= 0x1p20) {
+		return nil, fmt.Errorf("ldp: epsilon must be in [2^-30, 2^20], got %v: %w", eps, ErrInvalid)
 	}
 	lap, err := mechanism.NewLaplace(b-a, eps, 1)
 	if err != nil {
-		return nil, fmt.Errorf("ldp: %w", err)
+		return nil, fmt.Errorf("ldp: %w: %w", ErrInvalid, err)
 	}
 	c := eps / (b - a)
 	return &ClippedGaussian{a: a, b: b, eps: eps, c: c, logHalfC: math.Log(c / 2), lap: lap}, nil
@@ -63,17 +66,13 @@ func (m *ClippedGaussian) Bounds() (a, b float64) { return m.a, m.b }
 func (m *ClippedGaussian) Epsilon() float64 { return m.eps }
 
 // Release clips x to [a, b] and adds Laplace noise of scale (b−a)/ε: the
-// report one person sends. It returns an error for a non-finite x.
+// report one person sends. The noise comes from the operating system's
+// generator through the mechanism's secure release path; r is not used
+// (ReleaseSeeded is the reproducible opt-out). It returns an error
+// wrapping ErrInvalid for a non-finite x or a model not built by
+// NewClippedGaussian.
 func (m *ClippedGaussian) Release(r *rand.Rand, x float64) (float64, error) {
-	if !finite(x) {
-		return 0, fmt.Errorf("ldp: input must be finite, got %v", x)
-	}
-	var s, dst [1]float64
-	s[0] = mechanism.Clamp(x, m.a, m.b)
-	if err := m.lap.Release(r, s[:], dst[:]); err != nil {
-		return 0, fmt.Errorf("ldp: %w", err)
-	}
-	return dst[0], nil
+	return m.release(r, x, false)
 }
 
 // gaussTheta holds the per-(μ, σ) quantities shared by all observations.

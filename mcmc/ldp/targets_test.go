@@ -37,7 +37,7 @@ func TestGaussianGradient(t *testing.T) {
 		m, _ := NewClippedGaussian(-2, 3, eps)
 		z := []float64{-10, -2, -1.9, 0, 0.5, 2.99, 3, 3.1, 12}
 		for range 5 {
-			x, _ := m.Release(r, 0.5+2*r.NormFloat64())
+			x, _ := m.ReleaseSeeded(r, 0.5+2*r.NormFloat64())
 			z = append(z, x)
 		}
 		post, err := NewGaussianPosterior(m, z, GaussianPrior{Mu0: 0, Sd0: 3, Shape: 2, Rate: 1})
@@ -167,7 +167,7 @@ func TestNUTSMatchesGrid(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	z := make([]float64, 200)
 	for i := range z {
-		z[i], _ = m.Release(r, 1+1.5*r.NormFloat64())
+		z[i], _ = m.ReleaseSeeded(r, 1+1.5*r.NormFloat64())
 	}
 	prior := GaussianPrior{Mu0: 0, Sd0: 2, Shape: 2, Rate: 1}
 	post, _ := NewGaussianPosterior(m, z, prior)
