@@ -82,6 +82,9 @@ func BenchmarkPaperFlow(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("logprob/rows=%d", n), func(b *testing.B) {
 			dst := make([]float64, n)
+			if err := f.LogProbBatch(y, z, n, dst); err != nil {
+				b.Fatal(err)
+			}
 			b.ReportAllocs()
 			b.ResetTimer()
 			c0 := cpuTime().Nanoseconds()
@@ -94,6 +97,9 @@ func BenchmarkPaperFlow(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("sample/rows=%d", n), func(b *testing.B) {
 			dst := make([]float64, n*2)
+			if err := f.Sample(r, z[:10], n, dst); err != nil {
+				b.Fatal(err)
+			}
 			b.ReportAllocs()
 			b.ResetTimer()
 			c0 := cpuTime().Nanoseconds()

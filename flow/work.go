@@ -69,10 +69,7 @@ func (f *Flow) newWork(rows int) *work {
 	w.graw = make([]float64, rows*f.maxT*f.nsp)
 	w.gxin = make([]float64, rows*f.maxI)
 	w.knots = f.spl.NewKnots()
-	w.kc = make([][]float64, nl)
-	for l, c := range f.layers {
-		w.kc[l] = make([]float64, rows*len(c.tIdx)*f.spl.KnotsLen())
-	}
+	w.kc = make([][]float64, nl) // allocated by the first forward pass that keeps knots
 	w.kr = make([]float64, f.nsp)
 	w.gX, w.gY, w.gD = make([]float64, K+1), make([]float64, K+1), make([]float64, K+1)
 	w.gk = make([]float64, f.nsp)
@@ -144,6 +141,11 @@ func (f *Flow) forward(w *work, logq []float64) {
 	clear(w.ld[:n])
 	w.kept = w.keep
 	kl := f.spl.KnotsLen()
+	if w.keep && w.kc[0] == nil {
+		for l, c := range f.layers {
+			w.kc[l] = make([]float64, w.cap*len(c.tIdx)*kl)
+		}
+	}
 	for l, c := range f.layers {
 		f.gather(w, l, w.h[l])
 		c.net.ForwardShared(f.params, w.nets[l], w.xin, w.zs, n, w.group, w.raw[l])

@@ -15,5 +15,14 @@
 // accumulate (+=) into gradient buffers and overwrite input-gradient
 // outputs. After a workspace has been created, no kernel allocates.
 //
+// Dense layers run as blocked matrix products (forward X·W, weight
+// gradient Xᵀ·dY, input gradient dY·Wᵀ) on an assembly micro-kernel
+// chosen at run time (AVX-512 or AVX2+FMA) or, with the purego build tag
+// and on other architectures, on a Go kernel; ReLU, its masks and the
+// sigmoid gates run over whole batches with AVX-512 when present. All
+// arithmetic is float64: every sum over a batch or a layer is taken in a
+// fixed order, so results depend on the inputs only, not on the number of
+// goroutines.
+//
 // Every kernel is checked against central finite differences in the tests.
 package nn
