@@ -137,10 +137,24 @@ func (g *GaussianMean) check() error {
 	if err := checkPos("sigma", g.Sigma); err != nil {
 		return err
 	}
+	if err := checkMode(g.RecordBounding); err != nil {
+		return err
+	}
 	return checkBounds(g.C0, g.C1)
 }
 
+// checkMode validates a bounding mode.
+func checkMode(b Bounding) error {
+	if b != BIT && b != Truncation {
+		return invalidf("unknown bounding %v", b)
+	}
+	return nil
+}
+
 func (g *GaussianNIG) check() error {
+	if err := checkMode(g.RecordBounding); err != nil {
+		return err
+	}
 	if err := checkBounds(g.C0, g.C1); err != nil {
 		return err
 	}

@@ -8,30 +8,24 @@ import (
 )
 
 // Bounding is how a sanitized value outside its legal range [lo, hi] is
-// legitimized (Liu 2019, used in modips §5.1).
-type Bounding int
+// legitimized (Liu 2019, used in modips §5.1). It is mechanism.BoundMode:
+// SSS releases through mechanism.Bounded with the mode as given.
+type Bounding = mechanism.BoundMode
 
 const (
 	// BIT (boundary inflated truncation) sets values below lo to lo and
 	// above hi to hi. It is post-processing of the Laplace release.
-	BIT Bounding = iota
+	BIT = mechanism.BIT
 	// Truncation discards out-of-range values: the release follows the
 	// Laplace law truncated to [lo, hi]. The normalizing constant of the
 	// truncated law depends on the statistic, so a truncated release of
-	// an ε-DP Laplace mechanism is only 2ε-DP (mechanism.Truncate). The
-	// paper charges ε; this package charges the correct 2ε, so for a
-	// budget ε the inner Laplace noise is calibrated to ε/2. For
-	// synthetic records (RecordBounding) truncation is post-processing.
-	Truncation
+	// an ε-DP Laplace mechanism is only 2ε-DP (mechanism.Truncate, whose
+	// Budget reports 2ε). The paper charges ε; this package charges the
+	// correct 2ε, so for a budget ε the inner Laplace noise is calibrated
+	// to ε/2. For synthetic records (RecordBounding) truncation is
+	// post-processing.
+	Truncation = mechanism.Truncate
 )
-
-// String returns "BIT" or "truncation".
-func (b Bounding) String() string {
-	if b == Truncation {
-		return "truncation"
-	}
-	return "BIT"
-}
 
 // clamp applies BIT to v.
 func clamp(v, lo, hi float64) float64 {
@@ -105,8 +99,8 @@ func NewSSS(model Conjugate, weights []float64, b Bounding) (*SSS, error) {
 			return nil, err
 		}
 	}
-	if b != BIT && b != Truncation {
-		return nil, invalidf("unknown bounding %d", int(b))
+	if err := checkMode(b); err != nil {
+		return nil, err
 	}
 	if weights != nil {
 		if err := checkWeights(weights); err != nil {
@@ -148,10 +142,7 @@ func (s *SSS) check() error {
 			return err
 		}
 	}
-	if s.Bounding != BIT && s.Bounding != Truncation {
-		return invalidf("unknown bounding %d", int(s.Bounding))
-	}
-	return nil
+	return checkMode(s.Bounding)
 }
 
 // Synthesize implements Model.
@@ -222,9 +213,8 @@ func (s *SSS) SanitizeStats(r *rand.Rand, x []float64, eps float64, rl Releaser)
 	}
 	n := len(x) / p
 	inner := eps
-	mode := mechanism.BIT
 	if s.Bounding == Truncation {
-		inner, mode = eps/2, mechanism.Truncate
+		inner = eps / 2
 	}
 	lap, st, err := s.Mechanism(n, inner)
 	if err != nil {
@@ -235,7 +225,7 @@ func (s *SSS) SanitizeStats(r *rand.Rand, x []float64, eps float64, rl Releaser)
 	for i := range st {
 		lo[i], hi[i] = st[i].Lo, st[i].Hi
 	}
-	mech, err := mechanism.NewBounded(lap, lo, hi, mode)
+	mech, err := mechanism.NewBounded(lap, lo, hi, s.Bounding)
 	if err != nil {
 		return nil, 0, mechErr(err)
 	}
