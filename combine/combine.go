@@ -123,10 +123,15 @@ func (r Result) SE() float64 {
 
 // Interval returns the two-sided interval Q̄ ± t_{ν,(1+level)/2}·√T at the
 // given level in (0, 1). It returns ErrNegativeVariance when T < 0 and
-// ErrNoDF when ν = 0. With T = 0 the interval is the single point Q̄.
+// ErrNoDF when ν = 0, and an error wrapping ErrInput for a level outside
+// (0, 1) or a Result not returned by Pool (the zero value, non-finite
+// fields). With T = 0 the interval is the single point Q̄.
 func (r Result) Interval(level float64) (lo, hi float64, err error) {
 	if !(level > 0 && level < 1) {
-		return math.NaN(), math.NaN(), fmt.Errorf("combine: level must be in (0, 1), got %v", level)
+		return math.NaN(), math.NaN(), fmt.Errorf("%w: level must be in (0, 1), got %v", ErrInput, level)
+	}
+	if r.M < 1 || math.IsNaN(r.Mean) || math.IsInf(r.Mean, 0) || math.IsNaN(r.Var) || math.IsInf(r.Var, 0) || math.IsNaN(r.DF) {
+		return math.NaN(), math.NaN(), fmt.Errorf("%w: result not returned by Pool (M=%d, Mean=%v, Var=%v, DF=%v)", ErrInput, r.M, r.Mean, r.Var, r.DF)
 	}
 	if r.Var < 0 {
 		return math.NaN(), math.NaN(), ErrNegativeVariance
@@ -143,13 +148,15 @@ func (r Result) Interval(level float64) (lo, hi float64, err error) {
 }
 
 // Quantile returns the p-quantile of the Student-t distribution with df
-// degrees of freedom (real df > 0; df = +Inf gives the standard normal).
+// degrees of freedom (real df > 0; df = +Inf gives the standard normal). It
+// returns NaN for p outside [0, 1], df ≤ 0 or a NaN argument.
 func Quantile(p, df float64) float64 {
 	return special.StudentTQuantile(p, df)
 }
 
 // PValue returns the two-sided p-value of H0: estimand = null under the
-// pooled reference distribution. It returns NaN when Var ≤ 0 or DF ≤ 0.
+// pooled reference distribution. It returns NaN when Var ≤ 0 or DF ≤ 0
+// (the zero value), or when null or a field is NaN.
 func (r Result) PValue(null float64) float64 {
 	if !(r.Var > 0) || !(r.DF > 0) {
 		return math.NaN()
@@ -271,7 +278,7 @@ func poolMoments(rule Rule, m int, qbar, wbar, b float64, opt Options) (Result, 
 		res.Var = (1 + 2/fm) * wbar
 		res.DF = inf
 	default:
-		return Result{}, fmt.Errorf("combine: unknown rule %d", int(rule))
+		return Result{}, fmt.Errorf("%w: unknown rule %d", ErrInput, int(rule))
 	}
 	if opt.Normal {
 		res.DF = inf

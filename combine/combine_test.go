@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -337,20 +338,43 @@ func TestPValue(t *testing.T) {
 	}
 }
 
+// FuzzPool pools arbitrary estimates and variances: rule's low two bits
+// select the rule, the next two the number of sets (1 to 3), bit 4 the
+// normal reference and bit 5 NoAdjust. Pool must return an error wrapping
+// ErrInput, or a finite result whose mean lies within the estimates' range,
+// whose variance is finite (non-negative unless FullySynthetic with
+// NoAdjust) and whose interval, when it exists, is ordered around the mean.
 func FuzzPool(f *testing.F) {
 	f.Add(1.0, 2.0, 3.0, 0.1, 0.2, 0.3, uint8(0), 0.0)
 	f.Add(1.0, 1.0, 1.0, 0.0, 0.0, 0.0, uint8(2), 5.0)
 	f.Add(math.NaN(), 1.0, 1.0, -1.0, 0.0, 0.0, uint8(1), 5.0)
+	f.Add(1e308, -1e308, 1e308, 1e308, 1e308, 5e-324, uint8(0x09), 0.0)
+	f.Add(5e-324, -5e-324, 0.0, 5e-324, 0.0, 1e-310, uint8(0x2e), 1e-300)
+	f.Add(1.0, 2.0, 3.0, math.Inf(1), 0.2, 0.3, uint8(0x1b), math.Inf(1))
 	f.Fuzz(func(t *testing.T, q1, q2, q3, u1, u2, u3 float64, rule uint8, dfcom float64) {
-		r, err := Pool(Rule(rule%4), []float64{q1, q2, q3}, []float64{u1, u2, u3}, Options{CompleteDF: dfcom})
+		m := 1 + int(rule>>2&3)%3
+		q, u := []float64{q1, q2, q3}[:m], []float64{u1, u2, u3}[:m]
+		opt := Options{CompleteDF: dfcom, Normal: rule&0x10 != 0, NoAdjust: rule&0x20 != 0}
+		rl := Rule(rule % 4)
+		r, err := Pool(rl, q, u, opt)
 		if err != nil {
+			if !errors.Is(err, ErrInput) {
+				t.Fatalf("error does not wrap ErrInput: %v", err)
+			}
 			return
 		}
-		if math.IsNaN(r.Var) || math.IsNaN(r.DF) || r.DF < 0 {
+		lo, hi := slices.Min(q), slices.Max(q)
+		if !(r.Mean >= lo && r.Mean <= hi) {
+			t.Fatalf("mean %v outside the estimates' range [%v, %v]", r.Mean, lo, hi)
+		}
+		if math.IsNaN(r.Var) || math.IsInf(r.Var, 0) || math.IsNaN(r.DF) || r.DF < 0 || r.M != m {
 			t.Fatalf("bad result %+v", r)
 		}
-		if lo, hi, err := r.Interval(0.95); err == nil && !(lo <= hi) {
-			t.Fatalf("interval [%v, %v] for %+v", lo, hi, r)
+		if r.Var < 0 && !(rl == FullySynthetic && opt.NoAdjust) {
+			t.Fatalf("negative variance %+v", r)
+		}
+		if a, b, err := r.Interval(0.95); err == nil && !(a <= r.Mean && r.Mean <= b) {
+			t.Fatalf("interval [%v, %v] for %+v", a, b, r)
 		}
 	})
 }

@@ -22,7 +22,10 @@ type VectorResult struct {
 // estimates and variances).
 func (v VectorResult) Component(i int) (Result, error) {
 	if i < 0 || i >= v.K {
-		return Result{}, fmt.Errorf("combine: component must be in [0, %d), got %d", v.K, i)
+		return Result{}, fmt.Errorf("%w: component must be in [0, %d), got %d", ErrInput, v.K, i)
+	}
+	if len(v.Mean) != v.K || len(v.Within) != v.K*v.K || len(v.Between) != v.K*v.K {
+		return Result{}, fmt.Errorf("%w: VectorResult not returned by PoolVector", ErrInput)
 	}
 	d := i*v.K + i
 	return poolMoments(v.Rule, v.M, v.Mean[i], v.Within[d], v.Between[d], v.opt)
@@ -47,11 +50,14 @@ func PoolVector(rule Rule, q [][]float64, u [][]float64, opt Options) (VectorRes
 		return VectorResult{}, fmt.Errorf("%w: rule %v with m = %d", ErrTooFewSets, rule, m)
 	}
 	if rule < DPSynthesis || rule > Raab {
-		return VectorResult{}, fmt.Errorf("combine: unknown rule %d", int(rule))
+		return VectorResult{}, fmt.Errorf("%w: unknown rule %d", ErrInput, int(rule))
 	}
 	k := len(q[0])
 	if k == 0 {
 		return VectorResult{}, fmt.Errorf("%w: empty estimate", ErrInput)
+	}
+	if k > maxK {
+		return VectorResult{}, fmt.Errorf("%w: estimand dimension %d exceeds %d", ErrInput, k, maxK)
 	}
 	for j := range q {
 		if len(q[j]) != k || len(u[j]) != k*k {
@@ -122,5 +128,15 @@ func PoolVector(rule Rule, q [][]float64, u [][]float64, opt Options) (VectorRes
 			res.Var[i] = (1 + 2/fm) * w
 		}
 	}
+	for _, v := range [][]float64{res.Mean, res.Within, res.Between, res.Var} {
+		for _, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return VectorResult{}, fmt.Errorf("%w: pooled moments overflow", ErrInput)
+			}
+		}
+	}
 	return res, nil
 }
+
+// maxK bounds the estimand dimension of PoolVector (k×k matrices).
+const maxK = 1 << 12
