@@ -22,6 +22,17 @@
 //   - model-free synthesis from a sanitized histogram, with the bootstrap
 //     variant (HistogramModel).
 //
+// Every release of confidential data (model selection, sanitized
+// statistics, histograms, the sanitizers' bin statistics) goes through a
+// Releaser: it is charged to an accountant and its noise is drawn from the
+// operating system's secure generator, whatever *rand.Rand was passed in.
+// Config.Reproducible (Releaser.Reproducible) is the explicit opt-out for
+// seeded simulation studies and tests. Inference on the confidential data
+// (posterior sampling) and synthesis from sanitized parameters draw from
+// the *rand.Rand passed in. No result type carries a data-dependent value
+// that was not released through a mechanism; the size of the data set is
+// public, as in the paper.
+//
 // Analyses of the m released sets are combined with package combine
 // (rule combine.DPSynthesis).
 package synth

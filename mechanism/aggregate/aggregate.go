@@ -266,11 +266,15 @@ func absInt(v int64) int64 {
 	return v
 }
 
-// sum returns Σ index(x_i), exact since n·max(|L|,|H|) ≤ 2^62.
+// sum returns Σ index(x_i), exact since n·max(|L|,|H|) ≤ 2^62. The
+// multiplication by the power of two 2^-k is exact (a result too small
+// to be normal rounds to index 0 either way).
 func (l lattice) sum(x []float64, lo, hi float64) int64 {
+	inv := math.Ldexp(1, -l.k)
 	var s int64
 	for _, v := range x {
-		s += l.index(v, lo, hi)
+		i := int64(math.Round(max(lo, min(hi, v)) * inv))
+		s += max(l.L, min(l.H, i))
 	}
 	return s
 }

@@ -1,0 +1,96 @@
+package aggregate
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/privinfer/privinfer/mechanism"
+)
+
+// Benchmarks of the default (operating-system generator) release path
+// against the seeded opt-out and the textbook floating-point Laplace on
+// the same 1,000-record sum.
+func benchData() []float64 {
+	r := rand.New(rand.NewPCG(1, 1))
+	x := make([]float64, 1000)
+	for i := range x {
+		x[i] = 4 * r.Float64()
+	}
+	return x
+}
+
+func BenchmarkBoundedSumSecure(b *testing.B) {
+	x := benchData()
+	cfg := Config{Epsilon: 1}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := BoundedSum(nil, x, 0, 4, cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkBoundedSumSeeded(b *testing.B) {
+	x := benchData()
+	r := rand.New(rand.NewPCG(2, 2))
+	cfg := Config{Epsilon: 1, Seeded: true}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := BoundedSum(r, x, 0, 4, cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkBoundedSumTextbook(b *testing.B) {
+	x := benchData()
+	r := rand.New(rand.NewPCG(3, 3))
+	lap, _ := mechanism.NewLaplace(4, 1, 1)
+	s, dst := make([]float64, 1), make([]float64, 1)
+	b.ReportAllocs()
+	for b.Loop() {
+		sum := 0.0
+		for _, v := range x {
+			sum += max(0, min(4, v))
+		}
+		s[0] = sum
+		if err := lap.Release(r, s, dst); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCountSecure(b *testing.B) {
+	cfg := Config{Epsilon: 1}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Count(nil, 1000, cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkHistogram10Secure(b *testing.B) {
+	x := make([]int, 1000)
+	for i := range x {
+		x[i] = i % 10
+	}
+	cfg := Config{Epsilon: 1}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Histogram(nil, x, 10, cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkQuantile64Secure(b *testing.B) {
+	x := benchData()
+	cfg := Config{Epsilon: 1}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Quantile(nil, x, 0.5, 0, 4, 64, cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
