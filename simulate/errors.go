@@ -1,6 +1,11 @@
 package simulate
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+)
 
 // ErrInvalid is wrapped by every error reporting an invalid argument: a
 // non-finite, non-positive or out-of-range setting, an empty or mismatched
@@ -22,3 +27,49 @@ type kindError struct {
 
 func (e *kindError) Error() string { return e.msg }
 func (e *kindError) Unwrap() error { return e.kind }
+
+// isNil reports whether v is nil or an interface holding a nil pointer,
+// function, map, slice or channel.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Pointer, reflect.Func, reflect.Map, reflect.Slice, reflect.Chan, reflect.Interface:
+		return rv.IsNil()
+	}
+	return false
+}
+
+// errUnbuilt reports a simulator or model used without its constructor.
+func errUnbuilt(what string) error {
+	return fmt.Errorf("simulate: %s used without its constructor (nil or zero value): %w", what, ErrInvalid)
+}
+
+// checkRand refuses a nil random source.
+func checkRand(r *rand.Rand) error {
+	if r == nil {
+		return fmt.Errorf("simulate: random source is nil: %w", ErrInvalid)
+	}
+	return nil
+}
+
+// maxValues bounds the number of values a simulator may write or hold,
+// refusing sizes that cannot be allocated.
+const maxValues = 1 << 31
+
+// checkModel validates a RecordModel passed to a constructor: non-nil,
+// built by its constructor, with positive dimensions.
+func checkModel(m RecordModel) error {
+	if isNil(m) {
+		return fmt.Errorf("simulate: record model is nil: %w", ErrInvalid)
+	}
+	if err := checkBuilt("record model", m); err != nil {
+		return err
+	}
+	if m.ParamDim() < 1 || m.RecordDim() < 1 || m.ContribDim() < 1 || m.RecordDim() > maxValues || m.ContribDim() > maxValues {
+		return fmt.Errorf("simulate: record model %T has dimensions (θ %d, record %d, contribution %d), each must be in [1, %d]: %w",
+			m, m.ParamDim(), m.RecordDim(), m.ContribDim(), maxValues, ErrInvalid)
+	}
+	return nil
+}

@@ -1,7 +1,6 @@
 package simulate
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -52,11 +51,11 @@ type LinReg struct {
 func NewLinReg(cfg LinRegConfig) (*LinReg, error) {
 	p := len(cfg.PredictorMean)
 	if p < 1 {
-		return nil, errors.New("simulate: linear regression needs at least one predictor (PredictorMean is empty)")
+		return nil, fmt.Errorf("simulate: linear regression needs at least one predictor (PredictorMean is empty): %w", ErrInvalid)
 	}
 	for i, v := range cfg.PredictorMean {
 		if !finite(v) {
-			return nil, fmt.Errorf("simulate: linear regression PredictorMean[%d] must be finite, got %v", i, v)
+			return nil, fmt.Errorf("simulate: linear regression PredictorMean[%d] must be finite, got %v: %w", i, v, ErrInvalid)
 		}
 	}
 	cov := cfg.PredictorCov
@@ -67,12 +66,12 @@ func NewLinReg(cfg LinRegConfig) (*LinReg, error) {
 		}
 	}
 	if len(cov) != p*p {
-		return nil, fmt.Errorf("simulate: linear regression PredictorCov must have length %d, got %d", p*p, len(cov))
+		return nil, fmt.Errorf("simulate: linear regression PredictorCov must have length %d, got %d: %w", p*p, len(cov), ErrInvalid)
 	}
 	for i := range p {
 		for j := range p {
 			if !finite(cov[i*p+j]) || cov[i*p+j] != cov[j*p+i] {
-				return nil, fmt.Errorf("simulate: linear regression PredictorCov must be finite and symmetric (entry %d,%d)", i, j)
+				return nil, fmt.Errorf("simulate: linear regression PredictorCov must be finite and symmetric (entry %d,%d): %w", i, j, ErrInvalid)
 			}
 		}
 	}
@@ -85,14 +84,14 @@ func NewLinReg(cfg LinRegConfig) (*LinReg, error) {
 		ld += 2 * math.Log(l[i*p+i])
 	}
 	if !finite(cfg.Sigma2) || cfg.Sigma2 <= 0 {
-		return nil, fmt.Errorf("simulate: linear regression Sigma2 must be finite and > 0, got %v", cfg.Sigma2)
+		return nil, fmt.Errorf("simulate: linear regression Sigma2 must be finite and > 0, got %v: %w", cfg.Sigma2, ErrInvalid)
 	}
 	c := cfg.Clamp
 	if c == 0 {
 		c = 10
 	}
 	if !finite(c) || c <= 0 {
-		return nil, fmt.Errorf("simulate: linear regression Clamp must be finite and > 0, got %v", cfg.Clamp)
+		return nil, fmt.Errorf("simulate: linear regression Clamp must be finite and > 0, got %v: %w", cfg.Clamp, ErrInvalid)
 	}
 	return &LinReg{p: p, mean: append([]float64(nil), cfg.PredictorMean...), chol: l, logDet: ld,
 		sigma: math.Sqrt(cfg.Sigma2), sigma2: cfg.Sigma2, c: c}, nil
@@ -132,6 +131,9 @@ func (l *LinReg) Sensitivity(n int) float64 {
 
 // CheckParam checks that θ = β has length p + 1 and finite entries.
 func (l *LinReg) CheckParam(theta []float64) error {
+	if !l.valid() {
+		return errUnbuilt("LinReg")
+	}
 	if len(theta) != l.p+1 {
 		return fmt.Errorf("%w: linear regression β must have length %d, got %d", ErrInvalidTheta, l.p+1, len(theta))
 	}
@@ -234,7 +236,7 @@ func LinRegPaperTheta() []float64 { return []float64{-1.79, -2.89, -0.66} }
 // p + 1 coefficients.
 func LinRegPrior(p int) (*MVNormal, error) {
 	if p < 1 {
-		return nil, fmt.Errorf("simulate: linear regression prior needs p >= 1, got %d", p)
+		return nil, fmt.Errorf("simulate: linear regression prior needs p >= 1, got %d: %w", p, ErrInvalid)
 	}
 	mean := make([]float64, p+1)
 	v := make([]float64, p+1)
@@ -264,5 +266,8 @@ func LinRegRelease(eps float64) ([]float64, error) {
 	case 0.1:
 		return []float64{-3.3384, -1.0651, -0.0131, 3.9993, 2.2998, 0.1967, 0.8459, -0.5541, 0.889}, nil
 	}
-	return nil, fmt.Errorf("simulate: the paper's linear regression release exists for epsilon 10, 1, 0.1, got %v", eps)
+	return nil, fmt.Errorf("simulate: the paper's linear regression release exists for epsilon 10, 1, 0.1, got %v: %w", eps, ErrInvalid)
 }
+
+// valid reports whether l was built by NewLinReg.
+func (l *LinReg) valid() bool { return l != nil && l.p >= 1 }

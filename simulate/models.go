@@ -1,7 +1,6 @@
 package simulate
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -50,7 +49,7 @@ type UniformMixture struct{ k int }
 // uses k = 5).
 func NewUniformMixture(k int) (*UniformMixture, error) {
 	if k < 2 {
-		return nil, fmt.Errorf("simulate: uniform mixture needs k >= 2 components, got %d", k)
+		return nil, fmt.Errorf("simulate: uniform mixture needs k >= 2 components, got %d: %w", k, ErrInvalid)
 	}
 	return &UniformMixture{k}, nil
 }
@@ -80,6 +79,9 @@ func (m *UniformMixture) ContribDim() int { return 1 }
 
 // CheckParam checks that θ is a probability vector of length k.
 func (m *UniformMixture) CheckParam(theta []float64) error {
+	if !m.valid() {
+		return errUnbuilt("UniformMixture")
+	}
 	return checkSimplex("uniform mixture", theta, m.k)
 }
 
@@ -118,15 +120,15 @@ type CubicPolynomial struct {
 // one) with observation noise sd noiseSD ≥ 0.
 func NewCubicPolynomial(times []float64, noiseSD float64) (*CubicPolynomial, error) {
 	if len(times) == 0 {
-		return nil, errors.New("simulate: cubic polynomial needs at least one time")
+		return nil, fmt.Errorf("simulate: cubic polynomial needs at least one time: %w", ErrInvalid)
 	}
 	for i, t := range times {
 		if !finite(t) {
-			return nil, fmt.Errorf("simulate: cubic polynomial time %d must be finite, got %v", i, t)
+			return nil, fmt.Errorf("simulate: cubic polynomial time %d must be finite, got %v: %w", i, t, ErrInvalid)
 		}
 	}
 	if !finite(noiseSD) || noiseSD < 0 {
-		return nil, fmt.Errorf("simulate: cubic polynomial noiseSD must be finite and >= 0, got %v", noiseSD)
+		return nil, fmt.Errorf("simulate: cubic polynomial noiseSD must be finite and >= 0, got %v: %w", noiseSD, ErrInvalid)
 	}
 	return &CubicPolynomial{append([]float64(nil), times...), noiseSD}, nil
 }
@@ -145,11 +147,19 @@ func (m *CubicPolynomial) StatDim() int { return len(m.times) }
 
 // Simulate writes y(t_j) (plus noise) for θ = (a0, a1, a2, a3).
 func (m *CubicPolynomial) Simulate(r *rand.Rand, theta, dst []float64) error {
+	if !m.valid() {
+		return errUnbuilt("CubicPolynomial")
+	}
+	if m.noiseSD > 0 {
+		if err := checkRand(r); err != nil {
+			return err
+		}
+	}
 	if err := checkFinite("cubic polynomial", theta, 4); err != nil {
 		return err
 	}
 	if len(dst) != len(m.times) {
-		return fmt.Errorf("simulate: cubic polynomial dst must have length %d, got %d", len(m.times), len(dst))
+		return fmt.Errorf("simulate: cubic polynomial dst must have length %d, got %d: %w", len(m.times), len(dst), ErrInvalid)
 	}
 	a0, a1, a2, a3 := theta[0], theta[1], theta[2], theta[3]
 	for j, t := range m.times {
@@ -169,7 +179,7 @@ type ClippedGaussian struct{ a, b float64 }
 // NewClippedGaussian returns the model with clipping bounds a < b.
 func NewClippedGaussian(a, b float64) (*ClippedGaussian, error) {
 	if !finite(a) || !finite(b) || !(a < b) {
-		return nil, fmt.Errorf("simulate: clipped Gaussian bounds must be finite with a < b, got [%v, %v]", a, b)
+		return nil, fmt.Errorf("simulate: clipped Gaussian bounds must be finite with a < b, got [%v, %v]: %w", a, b, ErrInvalid)
 	}
 	return &ClippedGaussian{a, b}, nil
 }
@@ -188,6 +198,9 @@ func (m *ClippedGaussian) ContribDim() int { return 1 }
 
 // CheckParam checks θ = (μ, σ) finite with σ > 0.
 func (m *ClippedGaussian) CheckParam(theta []float64) error {
+	if !m.valid() {
+		return errUnbuilt("ClippedGaussian")
+	}
 	if err := checkFinite("clipped Gaussian", theta, 2); err != nil {
 		return err
 	}
@@ -229,7 +242,7 @@ type ClippedExponential struct{ b float64 }
 // NewClippedExponential returns the model with clipping bound b > 0.
 func NewClippedExponential(b float64) (*ClippedExponential, error) {
 	if !finite(b) || b <= 0 {
-		return nil, fmt.Errorf("simulate: clipped exponential bound must be finite and > 0, got %v", b)
+		return nil, fmt.Errorf("simulate: clipped exponential bound must be finite and > 0, got %v: %w", b, ErrInvalid)
 	}
 	return &ClippedExponential{b}, nil
 }
@@ -248,6 +261,9 @@ func (m *ClippedExponential) ContribDim() int { return 1 }
 
 // CheckParam checks λ finite and > 0.
 func (m *ClippedExponential) CheckParam(theta []float64) error {
+	if !m.valid() {
+		return errUnbuilt("ClippedExponential")
+	}
 	if err := checkFinite("clipped exponential", theta, 1); err != nil {
 		return err
 	}
@@ -286,7 +302,7 @@ type Histogram struct{ d int }
 // NewHistogram returns the model over d ≥ 2 items.
 func NewHistogram(d int) (*Histogram, error) {
 	if d < 2 {
-		return nil, fmt.Errorf("simulate: categorical needs d >= 2 items, got %d", d)
+		return nil, fmt.Errorf("simulate: categorical needs d >= 2 items, got %d: %w", d, ErrInvalid)
 	}
 	return &Histogram{d}, nil
 }
@@ -302,6 +318,9 @@ func (m *Histogram) ContribDim() int { return m.d }
 
 // CheckParam checks that θ is a probability vector.
 func (m *Histogram) CheckParam(theta []float64) error {
+	if !m.valid() {
+		return errUnbuilt("Histogram")
+	}
 	return checkSimplex("categorical", theta, m.d)
 }
 
@@ -342,7 +361,7 @@ type RegressionInputs struct {
 // noise variance sigma2 > 0.
 func NewLinearInputs(dim int, cov []float64, sigma2 float64) (*RegressionInputs, error) {
 	if !finite(sigma2) || sigma2 <= 0 {
-		return nil, fmt.Errorf("simulate: linear inputs sigma2 must be finite and > 0, got %v", sigma2)
+		return nil, fmt.Errorf("simulate: linear inputs sigma2 must be finite and > 0, got %v: %w", sigma2, ErrInvalid)
 	}
 	m, err := newRegressionInputs(dim, cov)
 	if err != nil {
@@ -364,7 +383,7 @@ func NewLogisticInputs(dim int, cov []float64) (*RegressionInputs, error) {
 
 func newRegressionInputs(d int, cov []float64) (*RegressionInputs, error) {
 	if d < 1 {
-		return nil, fmt.Errorf("simulate: regression inputs need dim >= 1, got %d", d)
+		return nil, fmt.Errorf("simulate: regression inputs need dim >= 1, got %d: %w", d, ErrInvalid)
 	}
 	if cov == nil {
 		cov = make([]float64, d*d)
@@ -373,12 +392,12 @@ func newRegressionInputs(d int, cov []float64) (*RegressionInputs, error) {
 		}
 	}
 	if len(cov) != d*d {
-		return nil, fmt.Errorf("simulate: regression inputs cov must have length %d, got %d", d*d, len(cov))
+		return nil, fmt.Errorf("simulate: regression inputs cov must have length %d, got %d: %w", d*d, len(cov), ErrInvalid)
 	}
 	for i := range d {
 		for j := range d {
 			if !finite(cov[i*d+j]) || cov[i*d+j] != cov[j*d+i] {
-				return nil, fmt.Errorf("simulate: regression inputs cov must be finite and symmetric (entry %d,%d)", i, j)
+				return nil, fmt.Errorf("simulate: regression inputs cov must be finite and symmetric (entry %d,%d): %w", i, j, ErrInvalid)
 			}
 		}
 	}
@@ -407,6 +426,9 @@ func (m *RegressionInputs) ContribDim() int { return m.d + 1 }
 
 // CheckParam checks θ ∈ R^d finite.
 func (m *RegressionInputs) CheckParam(theta []float64) error {
+	if !m.valid() {
+		return errUnbuilt("RegressionInputs")
+	}
 	return checkFinite("regression inputs", theta, m.d)
 }
 
@@ -481,3 +503,16 @@ func log1pExp(x float64) float64 {
 	}
 	return math.Log1p(math.Exp(x))
 }
+
+// valid reports whether a model was built by its constructor.
+func (m *UniformMixture) valid() bool { return m != nil && m.k >= 2 }
+
+func (m *CubicPolynomial) valid() bool { return m != nil && len(m.times) > 0 }
+
+func (m *ClippedGaussian) valid() bool { return m != nil && m.a < m.b }
+
+func (m *ClippedExponential) valid() bool { return m != nil && m.b > 0 }
+
+func (m *Histogram) valid() bool { return m != nil && m.d >= 2 }
+
+func (m *RegressionInputs) valid() bool { return m != nil && m.d >= 1 && len(m.chol) == m.d*m.d }

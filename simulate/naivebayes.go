@@ -1,7 +1,6 @@
 package simulate
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -41,20 +40,20 @@ type NaiveBayes struct {
 // feature level counts J_k ≥ 2 (at least one feature) and n ≥ 1 records.
 func NewNaiveBayes(classes int, levels []int, n int) (*NaiveBayes, error) {
 	if classes < 2 {
-		return nil, fmt.Errorf("simulate: naive Bayes needs at least 2 classes, got %d", classes)
+		return nil, fmt.Errorf("simulate: naive Bayes needs at least 2 classes, got %d: %w", classes, ErrInvalid)
 	}
 	if len(levels) == 0 {
-		return nil, errors.New("simulate: naive Bayes needs at least one feature")
+		return nil, fmt.Errorf("simulate: naive Bayes needs at least one feature: %w", ErrInvalid)
 	}
 	cells := 0
 	for k, j := range levels {
 		if j < 2 {
-			return nil, fmt.Errorf("simulate: naive Bayes feature %d needs at least 2 levels, got %d", k, j)
+			return nil, fmt.Errorf("simulate: naive Bayes feature %d needs at least 2 levels, got %d: %w", k, j, ErrInvalid)
 		}
 		cells += j
 	}
 	if n < 1 {
-		return nil, fmt.Errorf("simulate: naive Bayes number of records n must be >= 1, got %d", n)
+		return nil, fmt.Errorf("simulate: naive Bayes number of records n must be >= 1, got %d: %w", n, ErrInvalid)
 	}
 	return &NaiveBayes{classes: classes, levels: append([]int(nil), levels...), n: n, cells: cells}, nil
 }
@@ -91,6 +90,9 @@ func (m *NaiveBayes) Sensitivity() float64 { return 2 * float64(len(m.levels)) /
 // CheckParam checks the length of θ and that every block is a probability
 // vector (entries ≥ 0 summing to 1 within SimplexTol).
 func (m *NaiveBayes) CheckParam(theta []float64) error {
+	if !m.valid() {
+		return errUnbuilt("NaiveBayes")
+	}
 	if len(theta) != m.ParamDim() {
 		return fmt.Errorf("%w: naive Bayes θ must have length %d, got %d", ErrInvalidTheta, m.ParamDim(), len(theta))
 	}
@@ -149,8 +151,11 @@ func (m *NaiveBayes) Simulate(r *rand.Rand, theta, dst []float64) error {
 	if err := m.CheckParam(theta); err != nil {
 		return err
 	}
+	if err := checkRand(r); err != nil {
+		return err
+	}
 	if len(dst) != m.StatDim() {
-		return fmt.Errorf("simulate: naive Bayes dst must have length %d, got %d", m.StatDim(), len(dst))
+		return fmt.Errorf("simulate: naive Bayes dst must have length %d, got %d: %w", m.StatDim(), len(dst), ErrInvalid)
 	}
 	pc := theta[m.classes*m.cells:]
 	inv := 1 / float64(m.n)
@@ -349,3 +354,6 @@ func NaiveBayesPaperTheta() []float64 {
 func NaiveBayesRelease() []float64 {
 	return []float64{0.32754, 0.452008, 0.586172, 0.182683, 0.12926, 0.085805, 0.128789, 0.095372}
 }
+
+// valid reports whether m was built by NewNaiveBayes.
+func (m *NaiveBayes) valid() bool { return m != nil && m.classes >= 2 && len(m.levels) > 0 && m.n >= 1 }

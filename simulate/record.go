@@ -1,7 +1,6 @@
 package simulate
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -50,12 +49,20 @@ type RecordModel interface {
 // in record order and divides once, exactly as MeanStat.Simulate does, so
 // the two agree bit for bit on the same records.
 func MeanContribution(m RecordModel, records, dst []float64) error {
+	if err := checkModel(m); err != nil {
+		return err
+	}
 	rd, cd := m.RecordDim(), m.ContribDim()
 	if rd == 0 || len(records) == 0 || len(records)%rd != 0 {
-		return fmt.Errorf("simulate: records must hold a positive multiple of %d values, got %d", rd, len(records))
+		return fmt.Errorf("simulate: records must hold a positive multiple of %d values, got %d: %w", rd, len(records), ErrInvalid)
 	}
 	if len(dst) != cd {
-		return fmt.Errorf("simulate: dst must have length %d, got %d", cd, len(dst))
+		return fmt.Errorf("simulate: dst must have length %d, got %d: %w", cd, len(dst), ErrInvalid)
+	}
+	for i, v := range records {
+		if !finite(v) {
+			return fmt.Errorf("simulate: records[%d] must be finite, got %v: %w", i, v, ErrInvalid)
+		}
 	}
 	n := len(records) / rd
 	t := make([]float64, cd)
@@ -83,11 +90,11 @@ type MeanStat struct {
 
 // NewMeanStat returns the simulator of s for n ≥ 1 records of m.
 func NewMeanStat(m RecordModel, n int) (*MeanStat, error) {
-	if m == nil {
-		return nil, errors.New("simulate: record model is nil")
+	if err := checkModel(m); err != nil {
+		return nil, err
 	}
 	if n < 1 {
-		return nil, fmt.Errorf("simulate: number of records n must be >= 1, got %d", n)
+		return nil, fmt.Errorf("simulate: number of records n must be >= 1, got %d: %w", n, ErrInvalid)
 	}
 	ms := &MeanStat{m: m, n: n}
 	sz := m.RecordDim() + m.ContribDim()
@@ -101,19 +108,30 @@ func (s *MeanStat) Model() RecordModel { return s.m }
 // N returns the number of records.
 func (s *MeanStat) N() int { return s.n }
 
-// StatDim is the model's ContribDim.
-func (s *MeanStat) StatDim() int { return s.m.ContribDim() }
+// StatDim is the model's ContribDim (0 for the zero value).
+func (s *MeanStat) StatDim() int {
+	if s.m == nil {
+		return 0
+	}
+	return s.m.ContribDim()
+}
 
 // Simulate draws n records with SampleRecord in order and writes their
 // mean contribution into dst. Drawing the records yourself with the same
 // stream and calling MeanContribution gives the identical result.
 func (s *MeanStat) Simulate(r *rand.Rand, theta, dst []float64) error {
+	if s == nil || s.m == nil {
+		return errUnbuilt("MeanStat")
+	}
 	if err := s.m.CheckParam(theta); err != nil {
+		return err
+	}
+	if err := checkRand(r); err != nil {
 		return err
 	}
 	cd := s.m.ContribDim()
 	if len(dst) != cd {
-		return fmt.Errorf("simulate: dst must have length %d, got %d", cd, len(dst))
+		return fmt.Errorf("simulate: dst must have length %d, got %d: %w", cd, len(dst), ErrInvalid)
 	}
 	bp := s.pool.Get().(*[]float64)
 	buf := *bp
@@ -146,11 +164,11 @@ type Dataset struct {
 
 // NewDataset returns the simulator of n ≥ 1 raw records of m.
 func NewDataset(m RecordModel, n int) (*Dataset, error) {
-	if m == nil {
-		return nil, errors.New("simulate: record model is nil")
+	if err := checkModel(m); err != nil {
+		return nil, err
 	}
-	if n < 1 {
-		return nil, fmt.Errorf("simulate: number of records n must be >= 1, got %d", n)
+	if n < 1 || n > maxValues/m.RecordDim() {
+		return nil, fmt.Errorf("simulate: number of records n must be in [1, %d], got %d: %w", maxValues/m.RecordDim(), n, ErrInvalid)
 	}
 	return &Dataset{m, n}, nil
 }
@@ -161,16 +179,27 @@ func (d *Dataset) Model() RecordModel { return d.m }
 // N returns the number of records.
 func (d *Dataset) N() int { return d.n }
 
-// StatDim is n·RecordDim.
-func (d *Dataset) StatDim() int { return d.n * d.m.RecordDim() }
+// StatDim is n·RecordDim (0 for the zero value).
+func (d *Dataset) StatDim() int {
+	if d.m == nil {
+		return 0
+	}
+	return d.n * d.m.RecordDim()
+}
 
 // Simulate draws the n records into dst.
 func (d *Dataset) Simulate(r *rand.Rand, theta, dst []float64) error {
+	if d == nil || d.m == nil {
+		return errUnbuilt("Dataset")
+	}
 	if err := d.m.CheckParam(theta); err != nil {
 		return err
 	}
+	if err := checkRand(r); err != nil {
+		return err
+	}
 	if len(dst) != d.StatDim() {
-		return fmt.Errorf("simulate: dst must have length %d, got %d", d.StatDim(), len(dst))
+		return fmt.Errorf("simulate: dst must have length %d, got %d: %w", d.StatDim(), len(dst), ErrInvalid)
 	}
 	rd := d.m.RecordDim()
 	for i := range d.n {
@@ -195,12 +224,18 @@ type Records struct {
 
 // NewRecords draws n ≥ 1 records from f(·|θ) with r (in order, as
 // MeanStat.Simulate does) and returns the state.
+//
+// The Records methods take record indices in [0, N()) and records of
+// length RecordDim; other arguments are programmer errors and panic.
 func NewRecords(m RecordModel, n int, r *rand.Rand, theta []float64) (*Records, error) {
-	if m == nil {
-		return nil, errors.New("simulate: record model is nil")
+	if err := checkModel(m); err != nil {
+		return nil, err
 	}
-	if n < 1 {
-		return nil, fmt.Errorf("simulate: number of records n must be >= 1, got %d", n)
+	if n < 1 || n > maxValues/m.RecordDim() {
+		return nil, fmt.Errorf("simulate: number of records n must be in [1, %d], got %d: %w", maxValues/m.RecordDim(), n, ErrInvalid)
+	}
+	if err := checkRand(r); err != nil {
+		return nil, err
 	}
 	if err := m.CheckParam(theta); err != nil {
 		return nil, err

@@ -1,7 +1,6 @@
 package simulate
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -70,33 +69,33 @@ type sirCore struct {
 
 func newSIRCore(cfg SIRConfig) (sirCore, error) {
 	c := sirCore{k: cfg.K, i0: cfg.I0, param: cfg.Param, output: cfg.Output}
-	if cfg.K < 1 {
-		return c, fmt.Errorf("simulate: SIR population K must be >= 1, got %d", cfg.K)
+	if cfg.K < 1 || cfg.K > maxSIRK {
+		return c, fmt.Errorf("simulate: SIR population K must be in [1, 2^53], got %d: %w", cfg.K, ErrInvalid)
 	}
 	if c.i0 == 0 {
 		c.i0 = 1
 	}
 	if c.i0 < 1 || c.i0 > cfg.K {
-		return c, fmt.Errorf("simulate: SIR initial infected I0 must be in [1, K=%d], got %d", cfg.K, cfg.I0)
+		return c, fmt.Errorf("simulate: SIR initial infected I0 must be in [1, K=%d], got %d: %w", cfg.K, cfg.I0, ErrInvalid)
 	}
 	if cfg.Param != LogRates && cfg.Param != Rates {
-		return c, fmt.Errorf("simulate: SIR Param must be LogRates or Rates, got %d", cfg.Param)
+		return c, fmt.Errorf("simulate: SIR Param must be LogRates or Rates, got %d: %w", cfg.Param, ErrInvalid)
 	}
 	if cfg.Output != Counts && cfg.Output != Proportions {
-		return c, fmt.Errorf("simulate: SIR Output must be Counts or Proportions, got %d", cfg.Output)
+		return c, fmt.Errorf("simulate: SIR Output must be Counts or Proportions, got %d: %w", cfg.Output, ErrInvalid)
 	}
 	if cfg.Times == nil {
 		c.times = SIRPaperTimes()
 	} else {
-		if len(cfg.Times) == 0 {
-			return c, errors.New("simulate: SIR record times must not be empty")
+		if len(cfg.Times) == 0 || len(cfg.Times) > maxValues {
+			return c, fmt.Errorf("simulate: SIR record times must hold 1 to %d values, got %d: %w", maxValues, len(cfg.Times), ErrInvalid)
 		}
 		for i, t := range cfg.Times {
 			if math.IsNaN(t) || math.IsInf(t, 0) || t < 0 {
-				return c, fmt.Errorf("simulate: SIR record time %d must be finite and >= 0, got %v", i, t)
+				return c, fmt.Errorf("simulate: SIR record time %d must be finite and >= 0, got %v: %w", i, t, ErrInvalid)
 			}
 			if i > 0 && t < cfg.Times[i-1] {
-				return c, fmt.Errorf("simulate: SIR record times must be sorted ascending, got %v after %v at index %d", t, cfg.Times[i-1], i)
+				return c, fmt.Errorf("simulate: SIR record times must be sorted ascending, got %v after %v at index %d: %w", t, cfg.Times[i-1], i, ErrInvalid)
 			}
 		}
 		c.times = slices.Clone(cfg.Times)
@@ -104,8 +103,16 @@ func newSIRCore(cfg SIRConfig) (sirCore, error) {
 	return c, nil
 }
 
-// rates converts θ to (β, γ) and validates it.
+// maxSIRK bounds the population so that counts are exact in float64.
+const maxSIRK = 1 << 53
+
+// rates converts θ to (β, γ) and validates it; it also refuses a simulator
+// used without its constructor and a nil random source (unless the
+// simulator is deterministic).
 func (c *sirCore) rates(theta []float64) (beta, gamma float64, err error) {
+	if c == nil || c.k < 1 || len(c.times) == 0 {
+		return 0, 0, errUnbuilt("SIR simulator")
+	}
 	if len(theta) != 2 {
 		return 0, 0, fmt.Errorf("%w: SIR θ must have length 2, got %d", ErrInvalidTheta, len(theta))
 	}
@@ -128,7 +135,7 @@ func (c *sirCore) rates(theta []float64) (beta, gamma float64, err error) {
 
 func (c *sirCore) checkDst(dst []float64) error {
 	if len(dst) != len(c.times) {
-		return fmt.Errorf("simulate: SIR dst must have length %d (number of record times), got %d", len(c.times), len(dst))
+		return fmt.Errorf("simulate: SIR dst must have length %d (number of record times), got %d: %w", len(c.times), len(dst), ErrInvalid)
 	}
 	return nil
 }
@@ -174,6 +181,9 @@ func (s *SIR) Simulate(r *rand.Rand, theta, dst []float64) error {
 // (infections plus recoveries) drawn. The simulation stops at the last
 // record time or as soon as I = 0, after which I stays 0.
 func (s *SIR) SimulateEvents(r *rand.Rand, theta, dst []float64) (events int64, err error) {
+	if err := checkRand(r); err != nil {
+		return 0, err
+	}
 	beta, gamma, err := s.rates(theta)
 	if err != nil {
 		return 0, err

@@ -27,16 +27,25 @@ func NewSIRTauLeap(cfg SIRConfig, step float64) (*SIRTauLeap, error) {
 		return nil, err
 	}
 	if !(step > 0) || math.IsInf(step, 0) {
-		return nil, fmt.Errorf("simulate: tau-leap step must be finite and > 0, got %v", step)
+		return nil, fmt.Errorf("simulate: tau-leap step must be finite and > 0, got %v: %w", step, ErrInvalid)
+	}
+	if last := c.times[len(c.times)-1]; !(last/step <= maxTauSteps) {
+		return nil, fmt.Errorf("simulate: tau-leap step %v needs more than %d steps to reach time %v: %w", step, int64(maxTauSteps), last, ErrInvalid)
 	}
 	return &SIRTauLeap{c, step}, nil
 }
+
+// maxTauSteps bounds the number of tau-leap steps of one simulation.
+const maxTauSteps = 1 << 32
 
 // Step returns the maximal step τ.
 func (s *SIRTauLeap) Step() float64 { return s.step }
 
 // Simulate draws one tau-leaped epidemic and writes I(t_i) (or I(t_i)/K).
 func (s *SIRTauLeap) Simulate(r *rand.Rand, theta, dst []float64) error {
+	if err := checkRand(r); err != nil {
+		return err
+	}
 	beta, gamma, err := s.rates(theta)
 	if err != nil {
 		return err
@@ -98,7 +107,7 @@ func NewSIRODE(cfg SIRConfig, rtol float64) (*SIRODE, error) {
 		rtol = 1e-8
 	}
 	if !(rtol > 0 && rtol <= 0.1) {
-		return nil, fmt.Errorf("simulate: ODE rtol must be in (0, 0.1], got %v", rtol)
+		return nil, fmt.Errorf("simulate: ODE rtol must be in (0, 0.1], got %v: %w", rtol, ErrInvalid)
 	}
 	return &SIRODE{c, rtol, rtol * 1e-4}, nil
 }

@@ -58,7 +58,7 @@ func SIRSyntheticM(eps float64) (int64, error) {
 	case 0.1:
 		return 100000, nil
 	}
-	return 0, fmt.Errorf("simulate: the paper's synthetic SIR release exists for epsilon 10, 1, 0.1, got %v", eps)
+	return 0, fmt.Errorf("simulate: the paper's synthetic SIR release exists for epsilon 10, 1, 0.1, got %v: %w", eps, ErrInvalid)
 }
 
 // SIRSyntheticSimulator returns the SBI paper's synthetic private
@@ -96,7 +96,7 @@ func SIRSyntheticRelease(eps float64) ([]float64, error) {
 	case 0.1:
 		return []float64{0.075, 0.085, 0.682, 0.312, 0.224, 0.113, 0.112, 0.093, 0.081, 0.086}, nil
 	}
-	return nil, fmt.Errorf("simulate: the paper's synthetic SIR release exists for epsilon 10, 1, 0.1, got %v", eps)
+	return nil, fmt.Errorf("simulate: the paper's synthetic SIR release exists for epsilon 10, 1, 0.1, got %v: %w", eps, ErrInvalid)
 }
 
 // Outbreak is one of the SBI paper's real-outbreak observed releases
@@ -149,5 +149,5 @@ func OutbreakByName(name string) (Outbreak, error) {
 			return o, nil
 		}
 	}
-	return Outbreak{}, fmt.Errorf("simulate: unknown outbreak %q", name)
+	return Outbreak{}, fmt.Errorf("simulate: unknown outbreak %q: %w", name, ErrInvalid)
 }
