@@ -81,7 +81,10 @@ func TestBadInputSimulators(t *testing.T) {
 		{Category: "nan", Name: "NewLinReg predictor mean NaN", Err: func() error { _, err := NewLinReg(LinRegConfig{PredictorMean: []float64{nan}, Sigma2: 1}); return err }},
 		{Category: "nonpositive", Name: "NewLinReg σ² 0", Err: func() error { _, err := NewLinReg(LinRegConfig{PredictorMean: []float64{0}}); return err }},
 		{Category: "inf", Name: "NewLinReg σ² Inf", Err: func() error { _, err := NewLinReg(LinRegConfig{PredictorMean: []float64{0}, Sigma2: inf}); return err }},
-		{Category: "nonpositive", Name: "NewLinReg clamp -1", Err: func() error { _, err := NewLinReg(LinRegConfig{PredictorMean: []float64{0}, Sigma2: 1, Clamp: -1}); return err }},
+		{Category: "nonpositive", Name: "NewLinReg clamp -1", Err: func() error {
+			_, err := NewLinReg(LinRegConfig{PredictorMean: []float64{0}, Sigma2: 1, Clamp: -1})
+			return err
+		}},
 		{Category: "mismatched", Name: "NewLinReg cov length", Err: func() error {
 			_, err := NewLinReg(LinRegConfig{PredictorMean: []float64{0, 0}, PredictorCov: []float64{1}, Sigma2: 1})
 			return err
