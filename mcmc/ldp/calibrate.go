@@ -34,7 +34,12 @@ type CalibrationResult struct {
 
 // Coverage returns the fraction of datasets whose true value lies in the
 // central q-interval of the posterior, for μ and σ.
+//
+// Both are NaN for q outside (0, 1) and for a result without datasets.
 func (r *CalibrationResult) Coverage(q float64) (mu, sigma float64) {
+	if r == nil || len(r.PITMu) == 0 || len(r.PITSigma) == 0 || !(q > 0 && q < 1) {
+		return math.NaN(), math.NaN()
+	}
 	lo, hi := (1-q)/2, (1+q)/2
 	in := func(p []float64) float64 {
 		k := 0
@@ -48,6 +53,10 @@ func (r *CalibrationResult) Coverage(q float64) (mu, sigma float64) {
 	return in(r.PITMu), in(r.PITSigma)
 }
 
+// maxCalibN bounds the reports per dataset and the number of datasets of a
+// calibration study.
+const maxCalibN = 1 << 24
+
 // CalibrateGaussian runs the calibration study, datasets in parallel; the
 // result depends on cfg only.
 func CalibrateGaussian(ctx context.Context, cfg CalibrationConfig) (*CalibrationResult, error) {
@@ -58,8 +67,14 @@ func CalibrateGaussian(ctx context.Context, cfg CalibrationConfig) (*Calibration
 	if err := cfg.Prior.check(); err != nil {
 		return nil, err
 	}
-	if cfg.N < 1 || cfg.Datasets < 1 {
-		return nil, fmt.Errorf("ldp: calibration needs N >= 1 and Datasets >= 1, got %d, %d", cfg.N, cfg.Datasets)
+	if cfg.N < 1 || cfg.Datasets < 1 || cfg.N > maxCalibN || cfg.Datasets > maxCalibN {
+		return nil, fmt.Errorf("ldp: calibration needs N and Datasets in [1, %d], got %d, %d: %w", maxCalibN, cfg.N, cfg.Datasets, ErrInvalid)
+	}
+	if cfg.GridSize != 0 && (cfg.GridSize < 8 || cfg.GridSize > maxGrid) {
+		return nil, fmt.Errorf("ldp: calibration GridSize must be 0 or in [8, %d], got %d: %w", maxGrid, cfg.GridSize, ErrInvalid)
+	}
+	if ctx == nil {
+		return nil, fmt.Errorf("ldp: calibration needs a non-nil context: %w", ErrInvalid)
 	}
 	gs := cfg.GridSize
 	if gs == 0 {
@@ -89,7 +104,7 @@ func CalibrateGaussian(ctx context.Context, cfg CalibrationConfig) (*Calibration
 		res.PITMu[i] = g.CDFMu(mu)
 		res.PITSigma[i] = g.CDFSigma(sigma)
 		if math.IsNaN(res.PITMu[i]) || math.IsNaN(res.PITSigma[i]) {
-			return fmt.Errorf("ldp: dataset %d: NaN posterior CDF", i)
+			return fmt.Errorf("ldp: dataset %d: NaN posterior CDF: %w", i, ErrInvalid)
 		}
 		return nil
 	})

@@ -21,7 +21,7 @@ type CovPrior struct {
 
 func (p CovPrior) check(d int) error {
 	if !(p.Nu > float64(d-1)) || math.IsInf(p.Nu, 1) || !(p.Scale > 0) || math.IsInf(p.Scale, 1) {
-		return fmt.Errorf("ldp: inverse-Wishart prior needs Nu > d−1 = %d and Scale > 0, got %v, %v", d-1, p.Nu, p.Scale)
+		return fmt.Errorf("ldp: inverse-Wishart prior needs Nu > d−1 = %d and Scale > 0, got %v, %v: %w", d-1, p.Nu, p.Scale, ErrInvalid)
 	}
 	return nil
 }
@@ -35,11 +35,16 @@ func CovParams(d int) int { return d * (d + 1) / 2 }
 // coordinates p (length CovParams(d)) into sigma.
 func CovFromParams(p []float64, d int, sigma []float64) error {
 	if d < 1 || len(p) != CovParams(d) || len(sigma) != d*d {
-		return fmt.Errorf("ldp: CovFromParams needs %d coordinates and a %d×%d destination, got %d and %d", CovParams(d), d, d, len(p), len(sigma))
+		return fmt.Errorf("ldp: CovFromParams needs %d coordinates and a %d×%d destination, got %d and %d: %w", CovParams(d), d, d, len(p), len(sigma), ErrInvalid)
+	}
+	for i, v := range p {
+		if !finite(v) {
+			return fmt.Errorf("ldp: CovFromParams needs finite coordinates, got p[%d] = %v: %w", i, v, ErrInvalid)
+		}
 	}
 	var lb [maxCovDim * maxCovDim]float64
 	if d > maxCovDim {
-		return fmt.Errorf("ldp: covariance dimension must be <= %d, got %d", maxCovDim, d)
+		return fmt.Errorf("ldp: covariance dimension must be <= %d, got %d: %w", maxCovDim, d, ErrInvalid)
 	}
 	cholFromParams(p, d, lb[:d*d])
 	llt(lb[:d*d], d, sigma)
@@ -114,13 +119,13 @@ type SuffStatCovPosterior struct {
 // NewSuffStatCovPosterior returns the posterior for the released sum in s.
 func NewSuffStatCovPosterior(s *SuffStatLinReg, sdTheta, shape, rate float64, cov CovPrior) (*SuffStatCovPosterior, error) {
 	if s == nil {
-		return nil, fmt.Errorf("ldp: model is nil")
+		return nil, fmt.Errorf("ldp: model is nil: %w", ErrInvalid)
 	}
 	if s.d > maxCovDim {
-		return nil, fmt.Errorf("ldp: dimension must be <= %d when Σ is learned, got %d", maxCovDim, s.d)
+		return nil, fmt.Errorf("ldp: dimension must be <= %d when Σ is learned, got %d: %w", maxCovDim, s.d, ErrInvalid)
 	}
 	if !(sdTheta > 0) || !(shape > 0) || !(rate > 0) || math.IsInf(sdTheta, 1) || math.IsInf(shape, 1) || math.IsInf(rate, 1) {
-		return nil, fmt.Errorf("ldp: prior scales must be finite and > 0, got %v, %v, %v", sdTheta, shape, rate)
+		return nil, fmt.Errorf("ldp: prior scales must be finite and > 0, got %v, %v, %v: %w", sdTheta, shape, rate, ErrInvalid)
 	}
 	if err := cov.check(s.d); err != nil {
 		return nil, err
@@ -129,10 +134,18 @@ func NewSuffStatCovPosterior(s *SuffStatLinReg, sdTheta, shape, rate float64, co
 }
 
 // Dim returns d + 1 + d(d+1)/2.
-func (p *SuffStatCovPosterior) Dim() int { return p.s.d + 1 + CovParams(p.s.d) }
+func (p *SuffStatCovPosterior) Dim() int {
+	if p == nil || p.s == nil {
+		return 0
+	}
+	return p.s.d + 1 + CovParams(p.s.d)
+}
 
 // LogDensity returns the unnormalised log posterior of x.
 func (p *SuffStatCovPosterior) LogDensity(x []float64) float64 {
+	if p == nil || p.s == nil {
+		return math.NaN()
+	}
 	d := p.s.d
 	lp, sigma, ok := thetaSigmaPrior(x, d, p.sdTheta, p.sha, p.rate, p.Dim())
 	if !ok {
@@ -182,16 +195,16 @@ type LinRegCovPosterior struct {
 // NewLinRegCovPosterior returns the posterior for the reports in ld.
 func NewLinRegCovPosterior(ld *LinRegData, sy, sdTheta, shape, rate float64, cov CovPrior) (*LinRegCovPosterior, error) {
 	if ld == nil {
-		return nil, fmt.Errorf("ldp: data is nil")
+		return nil, fmt.Errorf("ldp: data is nil: %w", ErrInvalid)
 	}
 	if ld.d > maxCovDim {
-		return nil, fmt.Errorf("ldp: dimension must be <= %d when Σ is learned, got %d", maxCovDim, ld.d)
+		return nil, fmt.Errorf("ldp: dimension must be <= %d when Σ is learned, got %d: %w", maxCovDim, ld.d, ErrInvalid)
 	}
 	if !(sy >= 0) || math.IsInf(sy, 1) {
-		return nil, fmt.Errorf("ldp: sy must be finite and >= 0, got %v", sy)
+		return nil, fmt.Errorf("ldp: sy must be finite and >= 0, got %v: %w", sy, ErrInvalid)
 	}
 	if !(sdTheta > 0) || !(shape > 0) || !(rate > 0) || math.IsInf(sdTheta, 1) || math.IsInf(shape, 1) || math.IsInf(rate, 1) {
-		return nil, fmt.Errorf("ldp: prior scales must be finite and > 0, got %v, %v, %v", sdTheta, shape, rate)
+		return nil, fmt.Errorf("ldp: prior scales must be finite and > 0, got %v, %v, %v: %w", sdTheta, shape, rate, ErrInvalid)
 	}
 	if err := cov.check(ld.d); err != nil {
 		return nil, err
@@ -200,10 +213,18 @@ func NewLinRegCovPosterior(ld *LinRegData, sy, sdTheta, shape, rate float64, cov
 }
 
 // Dim returns d + 1 + d(d+1)/2.
-func (p *LinRegCovPosterior) Dim() int { return p.ld.d + 1 + CovParams(p.ld.d) }
+func (p *LinRegCovPosterior) Dim() int {
+	if p == nil || p.ld == nil {
+		return 0
+	}
+	return p.ld.d + 1 + CovParams(p.ld.d)
+}
 
 // LogDensity returns the unnormalised log posterior of x.
 func (p *LinRegCovPosterior) LogDensity(x []float64) float64 {
+	if p == nil || p.ld == nil {
+		return math.NaN()
+	}
 	d := p.ld.d
 	lp, sigma, ok := thetaSigmaPrior(x, d, p.sdTheta, p.sha, p.rate, p.Dim())
 	if !ok {

@@ -94,7 +94,7 @@ func (m *ClippedExponential) one(z, theta, logTheta float64, grad bool) (v, d fl
 // LogLikOne returns log Pr[z | θ] for one report. It returns NaN for θ ≤ 0
 // or a NaN argument and −Inf for an infinite z.
 func (m *ClippedExponential) LogLikOne(z, theta float64) float64 {
-	if !(theta > 0) || math.IsInf(theta, 1) || math.IsNaN(z) {
+	if !m.valid() || !(theta > 0) || math.IsInf(theta, 1) || math.IsNaN(z) {
 		return math.NaN()
 	}
 	if math.IsInf(z, 0) {
@@ -106,7 +106,7 @@ func (m *ClippedExponential) LogLikOne(z, theta float64) float64 {
 
 // LogLik returns Σ_i log Pr[z_i | θ], allocating nothing.
 func (m *ClippedExponential) LogLik(z []float64, theta float64) float64 {
-	if !(theta > 0) || math.IsInf(theta, 1) {
+	if !m.valid() || !(theta > 0) || math.IsInf(theta, 1) {
 		return math.NaN()
 	}
 	lt := math.Log(theta)
@@ -120,7 +120,7 @@ func (m *ClippedExponential) LogLik(z []float64, theta float64) float64 {
 
 // LogLikGrad returns Σ_i log Pr[z_i | θ] and its derivative in θ.
 func (m *ClippedExponential) LogLikGrad(z []float64, theta float64) (ll, dtheta float64) {
-	if !(theta > 0) || math.IsInf(theta, 1) {
+	if !m.valid() || !(theta > 0) || math.IsInf(theta, 1) {
 		return math.NaN(), math.NaN()
 	}
 	lt := math.Log(theta)
@@ -131,3 +131,7 @@ func (m *ClippedExponential) LogLikGrad(z []float64, theta float64) (ll, dtheta 
 	}
 	return ll + float64(len(z))*m.logHalfK, dtheta
 }
+
+// valid reports whether m was built by NewClippedExponential; the
+// log-likelihoods of a nil or zero-value model are NaN.
+func (m *ClippedExponential) valid() bool { return m != nil && m.k > 0 && m.lap != nil }

@@ -177,7 +177,7 @@ func (m *ClippedGaussian) one(t *gaussTheta, z float64, grad bool) (v, dmu, dsig
 // LogLikOne returns log Pr[z | μ, σ] for one report z (eq. 28). It returns
 // NaN for a NaN argument or σ ≤ 0, and −Inf for an infinite z.
 func (m *ClippedGaussian) LogLikOne(z, mu, sigma float64) float64 {
-	if !(sigma > 0) || math.IsNaN(z) || !finite(mu) || math.IsInf(sigma, 1) {
+	if !m.valid() || !(sigma > 0) || math.IsNaN(z) || !finite(mu) || math.IsInf(sigma, 1) {
 		return math.NaN()
 	}
 	if math.IsInf(z, 0) {
@@ -192,7 +192,7 @@ func (m *ClippedGaussian) LogLikOne(z, mu, sigma float64) float64 {
 // nothing. It returns NaN for σ ≤ 0 or non-finite parameters, and NaN if
 // any report is NaN (validate data once with CheckReports).
 func (m *ClippedGaussian) LogLik(z []float64, mu, sigma float64) float64 {
-	if !(sigma > 0) || !finite(mu) || math.IsInf(sigma, 1) {
+	if !m.valid() || !(sigma > 0) || !finite(mu) || math.IsInf(sigma, 1) {
 		return math.NaN()
 	}
 	t := m.prep(mu, sigma, false)
@@ -207,7 +207,7 @@ func (m *ClippedGaussian) LogLik(z []float64, mu, sigma float64) float64 {
 // LogLikGrad returns Σ_i log Pr[z_i | μ, σ] and its partial derivatives
 // with respect to μ and σ, allocating nothing.
 func (m *ClippedGaussian) LogLikGrad(z []float64, mu, sigma float64) (ll, dmu, dsigma float64) {
-	if !(sigma > 0) || !finite(mu) || math.IsInf(sigma, 1) {
+	if !m.valid() || !(sigma > 0) || !finite(mu) || math.IsInf(sigma, 1) {
 		return math.NaN(), math.NaN(), math.NaN()
 	}
 	t := m.prep(mu, sigma, true)
@@ -224,12 +224,16 @@ func (m *ClippedGaussian) LogLikGrad(z []float64, mu, sigma float64) (ll, dmu, d
 // infinite; the log-likelihoods assume finite reports.
 func CheckReports(z []float64) error {
 	if len(z) == 0 {
-		return fmt.Errorf("ldp: need at least one report, got 0")
+		return fmt.Errorf("ldp: need at least one report, got 0: %w", ErrInvalid)
 	}
 	for i, v := range z {
 		if !finite(v) {
-			return fmt.Errorf("ldp: report %d must be finite, got %v", i, v)
+			return fmt.Errorf("ldp: report %d must be finite, got %v: %w", i, v, ErrInvalid)
 		}
 	}
 	return nil
 }
+
+// valid reports whether m was built by NewClippedGaussian; the
+// log-likelihoods of a nil or zero-value model are NaN.
+func (m *ClippedGaussian) valid() bool { return m != nil && m.c > 0 && m.lap != nil }

@@ -20,13 +20,22 @@ type GaussianGrid struct {
 	hMu, hLs float64
 }
 
+// maxGrid bounds the grid size per axis (n² log densities are stored).
+const maxGrid = 1 << 12
+
 // Grid computes the grid posterior with n×n points in its final pass
 // (n ≥ 8; 48 is ample for calibration). Two coarse passes of
 // max(16, n/2)² points first locate the region where the log posterior is within 30 of its
 // maximum, starting from the prior's central 1 − 1e-6 box.
 func (g *GaussianPosterior) Grid(ctx context.Context, n int) (*GaussianGrid, error) {
-	if n < 8 {
-		return nil, fmt.Errorf("ldp: grid size must be >= 8, got %d", n)
+	if g == nil || g.m == nil {
+		return nil, fmt.Errorf("ldp: GaussianPosterior used without NewGaussianPosterior: %w", ErrInvalid)
+	}
+	if ctx == nil {
+		return nil, fmt.Errorf("ldp: Grid needs a non-nil context: %w", ErrInvalid)
+	}
+	if n < 8 || n > maxGrid {
+		return nil, fmt.Errorf("ldp: grid size must be in [8, %d], got %d: %w", maxGrid, n, ErrInvalid)
 	}
 	p := g.prior
 	muLo, muHi := p.Mu0-5.5*p.Sd0, p.Mu0+5.5*p.Sd0
@@ -47,7 +56,7 @@ func (g *GaussianPosterior) Grid(ctx context.Context, n int) (*GaussianGrid, err
 				x[0], x[1] = m, s
 				v := g.LogDensity(x)
 				if math.IsNaN(v) {
-					return nil, nil, 0, fmt.Errorf("ldp: log posterior is NaN at (%v, %v)", m, math.Exp(s))
+					return nil, nil, 0, fmt.Errorf("ldp: log posterior is NaN at (%v, %v): %w", m, math.Exp(s), ErrInvalid)
 				}
 				lp[i*k+j] = v
 				mx = math.Max(mx, v)

@@ -26,10 +26,10 @@ type OUEModel struct {
 // and per-person budget eps.
 func NewOUEModel(eps float64, d int) (*OUEModel, error) {
 	if !(eps > 0) || math.IsInf(eps, 1) {
-		return nil, fmt.Errorf("ldp: epsilon must be finite and > 0, got %v", eps)
+		return nil, fmt.Errorf("ldp: epsilon must be finite and > 0, got %v: %w", eps, ErrInvalid)
 	}
 	if d < 2 || d > 64 {
-		return nil, fmt.Errorf("ldp: number of categories must be in [2, 64], got %d", d)
+		return nil, fmt.Errorf("ldp: number of categories must be in [2, 64], got %d: %w", d, ErrInvalid)
 	}
 	// log p = log(e^ε/(1+e^ε)) = −log(1+e^{−ε}).
 	return &OUEModel{eps: eps, d: d, logP: -math.Log1p(math.Exp(-eps)), kappa: math.Expm1(eps)}, nil
@@ -60,7 +60,7 @@ func (m *OUEModel) checkTheta(theta []float64) bool {
 // summing to 1 within 1e-9) or z has the wrong length, and −Inf if z is not
 // a bit vector.
 func (m *OUEModel) LogLikOne(z, theta []float64) float64 {
-	if len(z) != m.d || !m.checkTheta(theta) {
+	if m == nil || m.d < 2 || len(z) != m.d || !m.checkTheta(theta) {
 		return math.NaN()
 	}
 	ones, dot := 0, 0.0
@@ -91,8 +91,11 @@ type OUEData struct {
 // NewData validates N reports given row-major in z (length N·d, entries 0
 // or 1) and compresses them.
 func (m *OUEModel) NewData(z []float64) (*OUEData, error) {
+	if m == nil || m.d < 2 {
+		return nil, fmt.Errorf("ldp: OUEModel used without NewOUEModel: %w", ErrInvalid)
+	}
 	if len(z) == 0 || len(z)%m.d != 0 {
-		return nil, fmt.Errorf("ldp: reports must hold N·d = N·%d entries with N ≥ 1, got %d", m.d, len(z))
+		return nil, fmt.Errorf("ldp: reports must hold N·d = N·%d entries with N ≥ 1, got %d: %w", m.d, len(z), ErrInvalid)
 	}
 	n := len(z) / m.d
 	idx := make(map[uint64]int)
@@ -108,7 +111,7 @@ func (m *OUEModel) NewData(z []float64) (*OUEData, error) {
 				dd.colSums[k]++
 			case 0:
 			default:
-				return nil, fmt.Errorf("ldp: report %d entry %d must be 0 or 1, got %v", i, k, z[i*m.d+k])
+				return nil, fmt.Errorf("ldp: report %d entry %d must be 0 or 1, got %v: %w", i, k, z[i*m.d+k], ErrInvalid)
 			}
 		}
 		j, ok := idx[mask]
@@ -134,7 +137,7 @@ func (d *OUEData) ColumnSums() []float64 { return append([]float64(nil), d.colSu
 // LogLik returns Σ_i log Pr[z_i | θ], allocating nothing; NaN if θ is not a
 // probability vector of length d.
 func (d *OUEData) LogLik(theta []float64) float64 {
-	if !d.m.checkTheta(theta) {
+	if d == nil || d.m == nil || d.m.d < 2 || !d.m.checkTheta(theta) {
 		return math.NaN()
 	}
 	s := d.constant
@@ -147,7 +150,7 @@ func (d *OUEData) LogLik(theta []float64) float64 {
 // LogLikGrad returns Σ_i log Pr[z_i | θ] and writes its partial
 // derivatives ∂/∂θ_k (treating θ as free coordinates) into grad.
 func (d *OUEData) LogLikGrad(theta, grad []float64) float64 {
-	if !d.m.checkTheta(theta) || len(grad) != d.m.d {
+	if d == nil || d.m == nil || d.m.d < 2 || !d.m.checkTheta(theta) || len(grad) != d.m.d {
 		return math.NaN()
 	}
 	clear(grad)
@@ -178,11 +181,11 @@ func maskDot(mask uint64, theta []float64) float64 {
 // input.
 func ProjectSimplex(dst, v []float64) error {
 	if len(v) == 0 || len(dst) != len(v) {
-		return fmt.Errorf("ldp: ProjectSimplex needs equal non-zero lengths, got %d and %d", len(dst), len(v))
+		return fmt.Errorf("ldp: ProjectSimplex needs equal non-zero lengths, got %d and %d: %w", len(dst), len(v), ErrInvalid)
 	}
 	for i, x := range v {
 		if !finite(x) {
-			return fmt.Errorf("ldp: ProjectSimplex input %d must be finite, got %v", i, x)
+			return fmt.Errorf("ldp: ProjectSimplex input %d must be finite, got %v: %w", i, x, ErrInvalid)
 		}
 	}
 	// Find τ with Σ max(v_k − τ, 0) = 1 by scanning sorted values.

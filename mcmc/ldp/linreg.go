@@ -36,27 +36,27 @@ type linregWork struct {
 // values must be finite.
 func NewLinRegData(zx, zy []float64, d int, sx []float64) (*LinRegData, error) {
 	if d < 1 {
-		return nil, fmt.Errorf("ldp: dimension d must be >= 1, got %d", d)
+		return nil, fmt.Errorf("ldp: dimension d must be >= 1, got %d: %w", d, ErrInvalid)
 	}
 	if len(zy) == 0 || len(zx) != len(zy)*d {
-		return nil, fmt.Errorf("ldp: zx must hold N·d = %d·%d entries for N = len(zy) ≥ 1, got %d", len(zy), d, len(zx))
+		return nil, fmt.Errorf("ldp: zx must hold N·d = %d·%d entries for N = len(zy) ≥ 1, got %d: %w", len(zy), d, len(zx), ErrInvalid)
 	}
 	if len(sx) != d {
-		return nil, fmt.Errorf("ldp: sx must hold d = %d noise scales, got %d", d, len(sx))
+		return nil, fmt.Errorf("ldp: sx must hold d = %d noise scales, got %d: %w", d, len(sx), ErrInvalid)
 	}
 	for j, s := range sx {
 		if !(s > 0) || math.IsInf(s, 1) {
-			return nil, fmt.Errorf("ldp: sx[%d] must be finite and > 0, got %v", j, s)
+			return nil, fmt.Errorf("ldp: sx[%d] must be finite and > 0, got %v: %w", j, s, ErrInvalid)
 		}
 	}
 	for i, v := range zx {
 		if !finite(v) {
-			return nil, fmt.Errorf("ldp: zx[%d] must be finite, got %v", i, v)
+			return nil, fmt.Errorf("ldp: zx[%d] must be finite, got %v: %w", i, v, ErrInvalid)
 		}
 	}
 	for i, v := range zy {
 		if !finite(v) {
-			return nil, fmt.Errorf("ldp: zy[%d] must be finite, got %v", i, v)
+			return nil, fmt.Errorf("ldp: zy[%d] must be finite, got %v: %w", i, v, ErrInvalid)
 		}
 	}
 	n := len(zy)
@@ -135,6 +135,9 @@ func checkCov(sigmaX []float64, d int) bool {
 // for wrong lengths, non-finite or non-positive-definite parameters, σ < 0
 // or sy < 0. Safe for concurrent use; it allocates nothing in steady state.
 func (ld *LinRegData) LinRegLogLik(theta []float64, sigma, sy float64, sigmaX []float64) float64 {
+	if ld == nil || ld.d < 1 || ld.n < 1 {
+		return math.NaN()
+	}
 	d := ld.d
 	if len(theta) != d || !checkCov(sigmaX, d) || !(sigma >= 0) || !(sy >= 0) || math.IsInf(sigma, 1) || math.IsInf(sy, 1) {
 		return math.NaN()
@@ -191,18 +194,21 @@ type LinRegFixedCov struct {
 // FixCov precomputes the eq. 41 likelihood for the covariance sigmaX of x
 // and output noise standard deviation sy ≥ 0.
 func (ld *LinRegData) FixCov(sigmaX []float64, sy float64) (*LinRegFixedCov, error) {
+	if ld == nil || ld.d < 1 || ld.n < 1 {
+		return nil, fmt.Errorf("ldp: LinRegData used without NewLinRegData: %w", ErrInvalid)
+	}
 	d := ld.d
 	if !checkCov(sigmaX, d) {
-		return nil, fmt.Errorf("ldp: sigmaX must be a finite %d×%d matrix, got %d entries", d, d, len(sigmaX))
+		return nil, fmt.Errorf("ldp: sigmaX must be a finite %d×%d matrix, got %d entries: %w", d, d, len(sigmaX), ErrInvalid)
 	}
 	if !(sy >= 0) || math.IsInf(sy, 1) {
-		return nil, fmt.Errorf("ldp: sy must be finite and >= 0, got %v", sy)
+		return nil, fmt.Errorf("ldp: sy must be finite and >= 0, got %v: %w", sy, ErrInvalid)
 	}
 	w := ld.pool.Get().(*linregWork)
 	defer ld.pool.Put(w)
 	in := ld.inputTerm(sigmaX, w)
 	if math.IsNaN(in) {
-		return nil, fmt.Errorf("ldp: sigmaX + diag(sx²) must be positive definite")
+		return nil, fmt.Errorf("ldp: sigmaX + diag(sx²) must be positive definite: %w", ErrInvalid)
 	}
 	f := &LinRegFixedCov{d: d, n: float64(ld.n), input: in, a: make([]float64, d*d), bszy: make([]float64, d),
 		m: make([]float64, d*d), syy: ld.syy, sy2: sy * sy}
@@ -252,6 +258,9 @@ func (ld *LinRegData) FixCov(sigmaX []float64, sy float64) (*LinRegFixedCov, err
 // non-nil (length d+1), writes ∂/∂θ_j into grad[j] and ∂/∂σ into grad[d].
 // It returns NaN for wrong lengths, non-finite θ or σ < 0.
 func (f *LinRegFixedCov) LogLikGrad(theta []float64, sigma float64, grad []float64) float64 {
+	if f == nil || f.d < 1 {
+		return math.NaN()
+	}
 	d := f.d
 	if len(theta) != d || (grad != nil && len(grad) != d+1) || !(sigma >= 0) || math.IsInf(sigma, 1) {
 		return math.NaN()

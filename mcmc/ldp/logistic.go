@@ -17,7 +17,7 @@ import (
 func ChebyshevSigmoid(lo, hi float64) ([3]float64, error) {
 	var b [3]float64
 	if !finite(lo) || !finite(hi) || !(lo < hi) {
-		return b, fmt.Errorf("ldp: Chebyshev interval must be finite with lo < hi, got [%v, %v]", lo, hi)
+		return b, fmt.Errorf("ldp: Chebyshev interval must be finite with lo < hi, got [%v, %v]: %w", lo, hi, ErrInvalid)
 	}
 	const M = 256
 	var c [3]float64
@@ -80,7 +80,7 @@ type LogRegData struct {
 // randomized-response budget of the outcome.
 func NewLogRegData(zx, zy []float64, d int, sx []float64, epsY float64) (*LogRegData, error) {
 	if !(epsY > 0) || math.IsInf(epsY, 1) {
-		return nil, fmt.Errorf("ldp: epsilon for the outcome must be finite and > 0, got %v", epsY)
+		return nil, fmt.Errorf("ldp: epsilon for the outcome must be finite and > 0, got %v: %w", epsY, ErrInvalid)
 	}
 	lr, err := NewLinRegData(zx, zy, d, sx)
 	if err != nil {
@@ -93,7 +93,7 @@ func NewLogRegData(zx, zy []float64, d int, sx []float64, epsY float64) (*LogReg
 		case 1:
 			bitsY[i] = true
 		default:
-			return nil, fmt.Errorf("ldp: zy[%d] must be 0 or 1, got %v", i, v)
+			return nil, fmt.Errorf("ldp: zy[%d] must be 0 or 1, got %v: %w", i, v, ErrInvalid)
 		}
 	}
 	return &LogRegData{d: d, n: len(zy), zx: lr.zx, zy: bitsY, sx2: lr.sx2, p: 1 / (1 + math.Exp(-epsY)), linreg: lr}, nil
@@ -131,6 +131,9 @@ func (ld *LogRegData) outcomeTerm(ey float64, y bool) (float64, float64) {
 // reports for coefficients θ, input covariance sigmaX (row-major d×d) and
 // Chebyshev coefficients b (ChebyshevSigmoid). NaN for invalid arguments.
 func (ld *LogRegData) LogLik(theta, sigmaX []float64, b [3]float64) float64 {
+	if ld == nil || ld.d < 1 || ld.linreg == nil {
+		return math.NaN()
+	}
 	d := ld.d
 	if len(theta) != d || !checkCov(sigmaX, d) {
 		return math.NaN()
@@ -173,10 +176,13 @@ type LogRegFixedCov struct {
 // FixCov precomputes the logistic likelihood for covariance sigmaX and
 // Chebyshev coefficients b.
 func (ld *LogRegData) FixCov(sigmaX []float64, b [3]float64) (*LogRegFixedCov, error) {
+	if ld == nil || ld.d < 1 || ld.linreg == nil {
+		return nil, fmt.Errorf("ldp: LogRegData used without NewLogRegData: %w", ErrInvalid)
+	}
 	d := ld.d
 	for j, v := range b {
 		if !finite(v) {
-			return nil, fmt.Errorf("ldp: Chebyshev coefficient %d must be finite, got %v", j, v)
+			return nil, fmt.Errorf("ldp: Chebyshev coefficient %d must be finite, got %v: %w", j, v, ErrInvalid)
 		}
 	}
 	lf, err := ld.linreg.FixCov(sigmaX, 0)
@@ -200,6 +206,9 @@ func (ld *LogRegData) FixCov(sigmaX []float64, b [3]float64) (*LogRegFixedCov, e
 // LogLikGrad returns the approximate log-likelihood at θ and, if grad is
 // non-nil (length d), writes ∂/∂θ into it. Allocates nothing.
 func (f *LogRegFixedCov) LogLikGrad(theta, grad []float64) float64 {
+	if f == nil || f.ld == nil {
+		return math.NaN()
+	}
 	d := f.ld.d
 	if len(theta) != d || (grad != nil && len(grad) != d) {
 		return math.NaN()

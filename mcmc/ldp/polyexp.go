@@ -144,18 +144,18 @@ type PolyExpQuad struct {
 // have a positive integral.
 func NewPolyExpQuad(g []float64, h0, h1, h2, a, b float64) (*PolyExpQuad, error) {
 	if len(g) == 0 || len(g) > maxPolyDegree+1 {
-		return nil, fmt.Errorf("ldp: polynomial must have 1 to %d coefficients, got %d", maxPolyDegree+1, len(g))
+		return nil, fmt.Errorf("ldp: polynomial must have 1 to %d coefficients, got %d: %w", maxPolyDegree+1, len(g), ErrInvalid)
 	}
 	for j, v := range g {
 		if !finite(v) {
-			return nil, fmt.Errorf("ldp: polynomial coefficient %d must be finite, got %v", j, v)
+			return nil, fmt.Errorf("ldp: polynomial coefficient %d must be finite, got %v: %w", j, v, ErrInvalid)
 		}
 	}
 	if !finite(h0) || !finite(h1) || !finite(h2) || !(h2 < 0) {
-		return nil, fmt.Errorf("ldp: exponent coefficients must be finite with h2 < 0, got (%v, %v, %v)", h0, h1, h2)
+		return nil, fmt.Errorf("ldp: exponent coefficients must be finite with h2 < 0, got (%v, %v, %v): %w", h0, h1, h2, ErrInvalid)
 	}
 	if math.IsNaN(a) || math.IsNaN(b) || !(a < b) {
-		return nil, fmt.Errorf("ldp: support must satisfy a < b, got (%v, %v)", a, b)
+		return nil, fmt.Errorf("ldp: support must satisfy a < b, got (%v, %v): %w", a, b, ErrInvalid)
 	}
 	p := &PolyExpQuad{n: len(g), h0: h0, h1: h1, h2: h2, a: a, b: b}
 	copy(p.g[:], g)
@@ -165,7 +165,7 @@ func NewPolyExpQuad(g []float64, h0, h1, h2, a, b float64) (*PolyExpQuad, error)
 	m0 := -h1 / (2 * h2)
 	li := h0 - h1*h1/(4*h2) + logSqrt2Pi + math.Log(s0) + p.logGaussPoly(m0, s0)
 	if math.IsNaN(li) || math.IsInf(li, 0) {
-		return nil, fmt.Errorf("ldp: g·exp(h) must have a positive finite integral on (%v, %v)", a, b)
+		return nil, fmt.Errorf("ldp: g·exp(h) must have a positive finite integral on (%v, %v): %w", a, b, ErrInvalid)
 	}
 	p.logC = -li
 	return p, nil
@@ -186,7 +186,7 @@ func (p *PolyExpQuad) LogNormalizer() float64 { return p.logC }
 
 // LogDensity returns log p(x): −Inf outside (a, b), NaN where g(x) < 0.
 func (p *PolyExpQuad) LogDensity(x float64) float64 {
-	if math.IsNaN(x) {
+	if p == nil || p.n < 1 || math.IsNaN(x) {
 		return math.NaN()
 	}
 	if x <= p.a || x >= p.b {
@@ -205,7 +205,7 @@ func (p *PolyExpQuad) LogDensity(x float64) float64 {
 // LogMarginal returns log Pr[z] = log ∫_a^b N(z; x, σ²) p(x) dx, allocating
 // nothing. It returns NaN for σ ≤ 0 or a NaN argument.
 func (p *PolyExpQuad) LogMarginal(z, sigma float64) float64 {
-	if !(sigma > 0) || math.IsInf(sigma, 1) || math.IsNaN(z) {
+	if p == nil || p.n < 1 || !(sigma > 0) || math.IsInf(sigma, 1) || math.IsNaN(z) {
 		return math.NaN()
 	}
 	if math.IsInf(z, 0) {
@@ -294,6 +294,9 @@ func tailMoments(alpha, beta, c float64, nu []float64) {
 // LogLik returns Σ_i log Pr[z_i] for reports z_i = x_i + N(0, σ²),
 // allocating nothing; NaN if σ ≤ 0 or any report is NaN.
 func (p *PolyExpQuad) LogLik(z []float64, sigma float64) float64 {
+	if p == nil || p.n < 1 {
+		return math.NaN()
+	}
 	s := 0.0
 	for _, zi := range z {
 		s += p.LogMarginal(zi, sigma)

@@ -18,7 +18,15 @@ func SuffStatDim(d int) int { return (d + 1) * (d + 2) / 2 }
 func SuffStats(x []float64, y float64, dst []float64) error {
 	d := len(x)
 	if d < 1 || len(dst) != SuffStatDim(d) {
-		return fmt.Errorf("ldp: SuffStats needs d ≥ 1 and dst of length %d, got d = %d, len(dst) = %d", SuffStatDim(d), d, len(dst))
+		return fmt.Errorf("ldp: SuffStats needs d ≥ 1 and dst of length %d, got d = %d, len(dst) = %d: %w", SuffStatDim(d), d, len(dst), ErrInvalid)
+	}
+	if !finite(y) {
+		return fmt.Errorf("ldp: SuffStats needs a finite y, got %v: %w", y, ErrInvalid)
+	}
+	for j, v := range x {
+		if !finite(v) {
+			return fmt.Errorf("ldp: SuffStats needs finite x, got x[%d] = %v: %w", j, v, ErrInvalid)
+		}
 	}
 	pairs := statPairs(d)
 	for i, p := range pairs {
@@ -83,23 +91,23 @@ type ssWork struct{ c, cov, l, r []float64 }
 // n ≥ 1 people's noisy statistics and the noise scales s1, s2, s3 > 0.
 func NewSuffStatLinReg(z []float64, d, n int, s1, s2, s3 float64) (*SuffStatLinReg, error) {
 	if d < 1 {
-		return nil, fmt.Errorf("ldp: dimension d must be >= 1, got %d", d)
+		return nil, fmt.Errorf("ldp: dimension d must be >= 1, got %d: %w", d, ErrInvalid)
 	}
 	m := SuffStatDim(d)
 	if len(z) != m {
-		return nil, fmt.Errorf("ldp: released sum must have length %d for d = %d, got %d", m, d, len(z))
+		return nil, fmt.Errorf("ldp: released sum must have length %d for d = %d, got %d: %w", m, d, len(z), ErrInvalid)
 	}
 	if n < 1 {
-		return nil, fmt.Errorf("ldp: number of people must be >= 1, got %d", n)
+		return nil, fmt.Errorf("ldp: number of people must be >= 1, got %d: %w", n, ErrInvalid)
 	}
 	for i, s := range []float64{s1, s2, s3} {
 		if !(s > 0) || math.IsInf(s, 1) {
-			return nil, fmt.Errorf("ldp: noise scale s%d must be finite and > 0, got %v", i+1, s)
+			return nil, fmt.Errorf("ldp: noise scale s%d must be finite and > 0, got %v: %w", i+1, s, ErrInvalid)
 		}
 	}
 	for i, v := range z {
 		if !finite(v) {
-			return nil, fmt.Errorf("ldp: z[%d] must be finite, got %v", i, v)
+			return nil, fmt.Errorf("ldp: z[%d] must be finite, got %v: %w", i, v, ErrInvalid)
 		}
 	}
 	s := &SuffStatLinReg{d: d, m: m, n: float64(n), z: append([]float64(nil), z...), noiseVar: make([]float64, m), pairs: statPairs(d)}
@@ -123,9 +131,12 @@ func NewSuffStatLinReg(z []float64, d, n int, s1, s2, s3 float64) (*SuffStatLinR
 // Moments writes the per-person mean E[t] (length m) and covariance
 // Cov[t] (m×m) of the statistic under x ~ N(0, Σ), y | x ~ N(θᵀx, σ²).
 func (s *SuffStatLinReg) Moments(theta []float64, sigma float64, sigmaX, mean, cov []float64) error {
+	if s == nil || s.d < 1 || s.n < 1 {
+		return fmt.Errorf("ldp: SuffStatLinReg used without NewSuffStatLinReg: %w", ErrInvalid)
+	}
 	d, m := s.d, s.m
 	if len(theta) != d || !checkCov(sigmaX, d) || len(mean) != m || len(cov) != m*m || !(sigma >= 0) {
-		return fmt.Errorf("ldp: Moments: wrong lengths or invalid parameters")
+		return fmt.Errorf("ldp: Moments: wrong lengths or invalid parameters: %w", ErrInvalid)
 	}
 	c := make([]float64, (d+1)*(d+1))
 	s.joint(theta, sigma, sigmaX, c)

@@ -29,10 +29,10 @@ type GaussianPrior struct {
 
 func (p GaussianPrior) check() error {
 	if !finite(p.Mu0) || !(p.Sd0 > 0) || math.IsInf(p.Sd0, 1) {
-		return fmt.Errorf("ldp: prior needs finite Mu0 and finite Sd0 > 0, got %v, %v", p.Mu0, p.Sd0)
+		return fmt.Errorf("ldp: prior needs finite Mu0 and finite Sd0 > 0, got %v, %v: %w", p.Mu0, p.Sd0, ErrInvalid)
 	}
 	if !(p.Shape > 0) || !(p.Rate > 0) || math.IsInf(p.Shape, 1) || math.IsInf(p.Rate, 1) {
-		return fmt.Errorf("ldp: Gamma prior needs finite Shape > 0 and Rate > 0, got %v, %v", p.Shape, p.Rate)
+		return fmt.Errorf("ldp: Gamma prior needs finite Shape > 0 and Rate > 0, got %v, %v: %w", p.Shape, p.Rate, ErrInvalid)
 	}
 	return nil
 }
@@ -48,8 +48,8 @@ type GaussianPosterior struct {
 
 // NewGaussianPosterior validates the reports and the prior.
 func NewGaussianPosterior(m *ClippedGaussian, z []float64, prior GaussianPrior) (*GaussianPosterior, error) {
-	if m == nil {
-		return nil, fmt.Errorf("ldp: model is nil")
+	if !m.valid() {
+		return nil, fmt.Errorf("ldp: model is nil or was not built by NewClippedGaussian: %w", ErrInvalid)
 	}
 	if err := CheckReports(z); err != nil {
 		return nil, err
@@ -73,7 +73,7 @@ func (g *GaussianPosterior) LogDensity(x []float64) float64 {
 
 // Gradient writes ∇ log π(x) into grad (if non-nil) and returns log π(x).
 func (g *GaussianPosterior) Gradient(x, grad []float64) float64 {
-	if len(x) != 2 {
+	if g == nil || g.m == nil || len(x) != 2 {
 		return math.NaN()
 	}
 	mu, ls := x[0], x[1]
@@ -111,14 +111,14 @@ type ExponentialPosterior struct {
 
 // NewExponentialPosterior validates the reports and the prior.
 func NewExponentialPosterior(m *ClippedExponential, z []float64, shape, rate float64) (*ExponentialPosterior, error) {
-	if m == nil {
-		return nil, fmt.Errorf("ldp: model is nil")
+	if !m.valid() {
+		return nil, fmt.Errorf("ldp: model is nil or was not built by NewClippedExponential: %w", ErrInvalid)
 	}
 	if err := CheckReports(z); err != nil {
 		return nil, err
 	}
 	if !(shape > 0) || !(rate > 0) || math.IsInf(shape, 1) || math.IsInf(rate, 1) {
-		return nil, fmt.Errorf("ldp: Gamma prior needs finite shape > 0 and rate > 0, got %v, %v", shape, rate)
+		return nil, fmt.Errorf("ldp: Gamma prior needs finite shape > 0 and rate > 0, got %v, %v: %w", shape, rate, ErrInvalid)
 	}
 	return &ExponentialPosterior{m: m, z: append([]float64(nil), z...), shape: shape, rate: rate}, nil
 }
@@ -132,7 +132,7 @@ func (e *ExponentialPosterior) LogDensity(x []float64) float64 { return e.Gradie
 // Gradient writes d log π/d log θ into grad[0] (if grad is non-nil) and
 // returns log π(x).
 func (e *ExponentialPosterior) Gradient(x, grad []float64) float64 {
-	if len(x) != 1 {
+	if e == nil || e.m == nil || len(x) != 1 {
 		return math.NaN()
 	}
 	th := math.Exp(x[0])
@@ -168,7 +168,7 @@ type HistogramPosterior struct {
 // parameters alpha (length d, all > 0); nil alpha means all ones.
 func NewHistogramPosterior(data *OUEData, alpha []float64) (*HistogramPosterior, error) {
 	if data == nil {
-		return nil, fmt.Errorf("ldp: data is nil")
+		return nil, fmt.Errorf("ldp: data is nil: %w", ErrInvalid)
 	}
 	d := data.m.d
 	if alpha == nil {
@@ -178,12 +178,12 @@ func NewHistogramPosterior(data *OUEData, alpha []float64) (*HistogramPosterior,
 		}
 	}
 	if len(alpha) != d {
-		return nil, fmt.Errorf("ldp: alpha must have length %d, got %d", d, len(alpha))
+		return nil, fmt.Errorf("ldp: alpha must have length %d, got %d: %w", d, len(alpha), ErrInvalid)
 	}
 	h := &HistogramPosterior{data: data, alpha: append([]float64(nil), alpha...)}
 	for k, a := range alpha {
 		if !(a > 0) || math.IsInf(a, 1) {
-			return nil, fmt.Errorf("ldp: alpha[%d] must be finite and > 0, got %v", k, a)
+			return nil, fmt.Errorf("ldp: alpha[%d] must be finite and > 0, got %v: %w", k, a, ErrInvalid)
 		}
 		h.asum += a
 	}
@@ -191,7 +191,15 @@ func NewHistogramPosterior(data *OUEData, alpha []float64) (*HistogramPosterior,
 }
 
 // Dim returns d − 1.
-func (h *HistogramPosterior) Dim() int { return h.data.m.d - 1 }
+func (h *HistogramPosterior) Dim() int {
+	if h.unbuilt() {
+		return 0
+	}
+	return h.data.m.d - 1
+}
+
+// unbuilt reports a HistogramPosterior not returned by its constructor.
+func (h *HistogramPosterior) unbuilt() bool { return h == nil || h.data == nil || h.data.m == nil }
 
 // Theta maps x (length d−1) to θ (length d) in dst.
 func (h *HistogramPosterior) Theta(x, dst []float64) {
@@ -217,6 +225,9 @@ func (h *HistogramPosterior) LogDensity(x []float64) float64 { return h.Gradient
 // Gradient writes ∇ log π(x) into grad (if non-nil) and returns log π(x).
 // It allocates nothing for d ≤ 64.
 func (h *HistogramPosterior) Gradient(x, grad []float64) float64 {
+	if h.unbuilt() {
+		return math.NaN()
+	}
 	d := h.data.m.d
 	if len(x) != d-1 {
 		return math.NaN()
@@ -274,16 +285,21 @@ type LinRegPosterior struct {
 // NewLinRegPosterior returns the posterior for the precomputed likelihood f.
 func NewLinRegPosterior(f *LinRegFixedCov, sdTheta, shape, rate float64) (*LinRegPosterior, error) {
 	if f == nil {
-		return nil, fmt.Errorf("ldp: likelihood is nil")
+		return nil, fmt.Errorf("ldp: likelihood is nil: %w", ErrInvalid)
 	}
 	if !(sdTheta > 0) || !(shape > 0) || !(rate > 0) || math.IsInf(sdTheta, 1) || math.IsInf(shape, 1) || math.IsInf(rate, 1) {
-		return nil, fmt.Errorf("ldp: prior scales must be finite and > 0, got %v, %v, %v", sdTheta, shape, rate)
+		return nil, fmt.Errorf("ldp: prior scales must be finite and > 0, got %v, %v, %v: %w", sdTheta, shape, rate, ErrInvalid)
 	}
 	return &LinRegPosterior{f: f, sdTheta: sdTheta, sha: shape, rate: rate}, nil
 }
 
 // Dim returns d + 1.
-func (p *LinRegPosterior) Dim() int { return p.f.d + 1 }
+func (p *LinRegPosterior) Dim() int {
+	if p == nil || p.f == nil {
+		return 0
+	}
+	return p.f.d + 1
+}
 
 // LogDensity returns the unnormalised log posterior of x = (θ, log σ).
 func (p *LinRegPosterior) LogDensity(x []float64) float64 { return p.Gradient(x, nil) }
@@ -291,6 +307,9 @@ func (p *LinRegPosterior) LogDensity(x []float64) float64 { return p.Gradient(x,
 // Gradient writes ∇ log π(x) into grad (if non-nil) and returns log π(x).
 // It allocates nothing for d ≤ 63.
 func (p *LinRegPosterior) Gradient(x, grad []float64) float64 {
+	if p == nil || p.f == nil {
+		return math.NaN()
+	}
 	d := p.f.d
 	if len(x) != d+1 {
 		return math.NaN()
@@ -330,22 +349,30 @@ type LogRegPosterior struct {
 // NewLogRegPosterior returns the posterior for the precomputed likelihood f.
 func NewLogRegPosterior(f *LogRegFixedCov, sdTheta float64) (*LogRegPosterior, error) {
 	if f == nil {
-		return nil, fmt.Errorf("ldp: likelihood is nil")
+		return nil, fmt.Errorf("ldp: likelihood is nil: %w", ErrInvalid)
 	}
 	if !(sdTheta > 0) || math.IsInf(sdTheta, 1) {
-		return nil, fmt.Errorf("ldp: prior scale must be finite and > 0, got %v", sdTheta)
+		return nil, fmt.Errorf("ldp: prior scale must be finite and > 0, got %v: %w", sdTheta, ErrInvalid)
 	}
 	return &LogRegPosterior{f: f, sdTheta: sdTheta}, nil
 }
 
 // Dim returns d.
-func (p *LogRegPosterior) Dim() int { return p.f.ld.d }
+func (p *LogRegPosterior) Dim() int {
+	if p == nil || p.f == nil || p.f.ld == nil {
+		return 0
+	}
+	return p.f.ld.d
+}
 
 // LogDensity returns the unnormalised log posterior of θ.
 func (p *LogRegPosterior) LogDensity(x []float64) float64 { return p.Gradient(x, nil) }
 
 // Gradient writes ∇ log π(θ) into grad (if non-nil) and returns log π(θ).
 func (p *LogRegPosterior) Gradient(x, grad []float64) float64 {
+	if p == nil || p.f == nil || p.f.ld == nil || len(x) != p.f.ld.d {
+		return math.NaN()
+	}
 	ll := p.f.LogLikGrad(x, grad)
 	v2 := p.sdTheta * p.sdTheta
 	for j := range x {
@@ -371,22 +398,30 @@ type SuffStatPosterior struct {
 // the input covariance sigmaX (row-major d×d).
 func NewSuffStatPosterior(s *SuffStatLinReg, sigmaX []float64, sdTheta, shape, rate float64) (*SuffStatPosterior, error) {
 	if s == nil {
-		return nil, fmt.Errorf("ldp: model is nil")
+		return nil, fmt.Errorf("ldp: model is nil: %w", ErrInvalid)
 	}
 	if !checkCov(sigmaX, s.d) {
-		return nil, fmt.Errorf("ldp: sigmaX must be a finite %d×%d matrix", s.d, s.d)
+		return nil, fmt.Errorf("ldp: sigmaX must be a finite %d×%d matrix: %w", s.d, s.d, ErrInvalid)
 	}
 	if !(sdTheta > 0) || !(shape > 0) || !(rate > 0) || math.IsInf(sdTheta, 1) || math.IsInf(shape, 1) || math.IsInf(rate, 1) {
-		return nil, fmt.Errorf("ldp: prior scales must be finite and > 0, got %v, %v, %v", sdTheta, shape, rate)
+		return nil, fmt.Errorf("ldp: prior scales must be finite and > 0, got %v, %v, %v: %w", sdTheta, shape, rate, ErrInvalid)
 	}
 	return &SuffStatPosterior{s: s, sigmaX: append([]float64(nil), sigmaX...), sdTheta: sdTheta, sha: shape, rate: rate}, nil
 }
 
 // Dim returns d + 1.
-func (p *SuffStatPosterior) Dim() int { return p.s.d + 1 }
+func (p *SuffStatPosterior) Dim() int {
+	if p == nil || p.s == nil {
+		return 0
+	}
+	return p.s.d + 1
+}
 
 // LogDensity returns the unnormalised log posterior of x = (θ, log σ).
 func (p *SuffStatPosterior) LogDensity(x []float64) float64 {
+	if p == nil || p.s == nil {
+		return math.NaN()
+	}
 	d := p.s.d
 	if len(x) != d+1 {
 		return math.NaN()

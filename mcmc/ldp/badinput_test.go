@@ -1,0 +1,156 @@
+package ldp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
+)
+
+// TestBadInput feeds invalid privacy levels, bounds, reports, sizes and
+// unconstructed values to the models, data objects and posteriors: every
+// constructor returns an error wrapping ErrInvalid, every log-likelihood or
+// density of a bad argument returns the documented NaN, and nothing panics.
+func TestBadInput(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	ctx := context.Background()
+	cg, _ := NewClippedGaussian(0, 1, 1)
+	ce, _ := NewClippedExponential(1, 1)
+	oue, _ := NewOUEModel(1, 3)
+	z := []float64{0.1, 0.5, -0.3}
+	prior := GaussianPrior{Mu0: 0, Sd0: 1, Shape: 2, Rate: 2}
+	isNaN := func(name string, v float64) error {
+		if !math.IsNaN(v) {
+			return fmt.Errorf("%s = %v, want NaN", name, v)
+		}
+		return nil
+	}
+	type B = testutil.BadInput
+	cases := []B{
+		{Category: "nan", Name: "NewClippedGaussian ε NaN", Err: func() error { _, err := NewClippedGaussian(0, 1, nan); return err }},
+		{Category: "inf", Name: "NewClippedGaussian ε Inf", Err: func() error { _, err := NewClippedGaussian(0, 1, inf); return err }},
+		{Category: "nonpositive", Name: "NewClippedGaussian ε 0", Err: func() error { _, err := NewClippedGaussian(0, 1, 0); return err }},
+		{Category: "subnormal", Name: "NewClippedGaussian ε 5e-324", Err: func() error { _, err := NewClippedGaussian(0, 1, 5e-324); return err }},
+		{Category: "huge", Name: "NewClippedGaussian ε 1e308", Err: func() error { _, err := NewClippedGaussian(0, 1, 1e308); return err }},
+		{Category: "mismatched", Name: "NewClippedGaussian a ≥ b", Err: func() error { _, err := NewClippedGaussian(1, 1, 1); return err }},
+		{Category: "huge", Name: "NewClippedGaussian bounds ±1e308", Err: func() error { _, err := NewClippedGaussian(-1e308, 1e308, 1); return err }},
+		{Category: "nan", Name: "NewClippedGaussian a NaN", Err: func() error { _, err := NewClippedGaussian(nan, 1, 1); return err }},
+		{Category: "nan", Name: "NewClippedExponential b NaN", Err: func() error { _, err := NewClippedExponential(nan, 1); return err }},
+		{Category: "nonpositive", Name: "NewClippedExponential b 0", Err: func() error { _, err := NewClippedExponential(0, 1); return err }},
+		{Category: "subnormal", Name: "NewClippedExponential ε 1e-310", Err: func() error { _, err := NewClippedExponential(1, 1e-310); return err }},
+		{Category: "nan", Name: "ClippedGaussian.LogLik σ NaN", Check: func() error { return isNaN("LogLik", cg.LogLik(z, 0, nan)) }},
+		{Category: "nonpositive", Name: "ClippedGaussian.LogLik σ -1", Check: func() error { return isNaN("LogLik", cg.LogLik(z, 0, -1)) }},
+		{Category: "nan", Name: "ClippedGaussian.LogLikOne report NaN", Check: func() error { return isNaN("LogLikOne", cg.LogLikOne(nan, 0, 1)) }},
+		{Category: "zerovalue", Name: "ClippedGaussian{}.LogLik", Check: func() error { var m ClippedGaussian; return isNaN("LogLik", m.LogLik(z, 0, 1)) }},
+		{Category: "zerovalue", Name: "ClippedGaussian{}.LogLikGrad", Check: func() error { var m ClippedGaussian; v, _, _ := m.LogLikGrad(z, 0, 1); return isNaN("LogLikGrad", v) }},
+		{Category: "zerovalue", Name: "ClippedExponential{}.LogLik", Check: func() error { var m ClippedExponential; return isNaN("LogLik", m.LogLik(z, 1)) }},
+		{Category: "nonpositive", Name: "ClippedExponential.LogLik rate 0", Check: func() error { return isNaN("LogLik", ce.LogLik(z, 0)) }},
+		{Category: "inf", Name: "ClippedExponential.LogLikGrad rate Inf", Check: func() error { v, _ := ce.LogLikGrad(z, inf); return isNaN("LogLikGrad", v) }},
+		{Category: "nan", Name: "CheckReports NaN", Err: func() error { return CheckReports([]float64{0, nan}) }},
+		{Category: "empty", Name: "CheckReports empty", Err: func() error { return CheckReports(nil) }},
+		{Category: "nil", Name: "NewGaussianPosterior nil model", Err: func() error { _, err := NewGaussianPosterior(nil, z, prior); return err }},
+		{Category: "zerovalue", Name: "NewGaussianPosterior zero-value model", Err: func() error { _, err := NewGaussianPosterior(&ClippedGaussian{}, z, prior); return err }},
+		{Category: "empty", Name: "NewGaussianPosterior no reports", Err: func() error { _, err := NewGaussianPosterior(cg, nil, prior); return err }},
+		{Category: "inf", Name: "NewGaussianPosterior report Inf", Err: func() error { _, err := NewGaussianPosterior(cg, []float64{inf}, prior); return err }},
+		{Category: "nan", Name: "NewGaussianPosterior prior Sd0 NaN", Err: func() error {
+			_, err := NewGaussianPosterior(cg, z, GaussianPrior{Sd0: nan, Shape: 1, Rate: 1})
+			return err
+		}},
+		{Category: "zerovalue", Name: "NewGaussianPosterior GaussianPrior{}", Err: func() error { _, err := NewGaussianPosterior(cg, z, GaussianPrior{}); return err }},
+		{Category: "zerovalue", Name: "GaussianPosterior{}.LogDensity", Check: func() error { var g GaussianPosterior; return isNaN("LogDensity", g.LogDensity([]float64{0, 0})) }},
+		{Category: "mismatched", Name: "GaussianPosterior.LogDensity short x", Check: func() error {
+			g, err := NewGaussianPosterior(cg, z, prior)
+			if err != nil {
+				return err
+			}
+			return isNaN("LogDensity", g.LogDensity([]float64{0}))
+		}},
+		{Category: "zerovalue", Name: "GaussianPosterior{}.Grid", Err: func() error { var g GaussianPosterior; _, err := g.Grid(ctx, 16); return err }},
+		{Category: "nonpositive", Name: "GaussianPosterior.Grid n 0", Err: func() error {
+			g, _ := NewGaussianPosterior(cg, z, prior)
+			_, err := g.Grid(ctx, 0)
+			return err
+		}},
+		{Category: "huge", Name: "GaussianPosterior.Grid n 1<<40", Err: func() error {
+			g, _ := NewGaussianPosterior(cg, z, prior)
+			_, err := g.Grid(ctx, 1<<40)
+			return err
+		}},
+		{Category: "nil", Name: "NewExponentialPosterior nil model", Err: func() error { _, err := NewExponentialPosterior(nil, z, 1, 1); return err }},
+		{Category: "nonpositive", Name: "NewExponentialPosterior shape 0", Err: func() error { _, err := NewExponentialPosterior(ce, z, 0, 1); return err }},
+		{Category: "nan", Name: "NewExponentialPosterior rate NaN", Err: func() error { _, err := NewExponentialPosterior(ce, z, 1, nan); return err }},
+		{Category: "zerovalue", Name: "ExponentialPosterior{}.LogDensity", Check: func() error { var e ExponentialPosterior; return isNaN("LogDensity", e.LogDensity([]float64{0})) }},
+		{Category: "nan", Name: "NewOUEModel ε NaN", Err: func() error { _, err := NewOUEModel(nan, 3); return err }},
+		{Category: "nonpositive", Name: "NewOUEModel d 1", Err: func() error { _, err := NewOUEModel(1, 1); return err }},
+		{Category: "huge", Name: "NewOUEModel d 1<<40", Err: func() error { _, err := NewOUEModel(1, 1<<40); return err }},
+		{Category: "mismatched", Name: "OUEModel.NewData length", Err: func() error { _, err := oue.NewData([]float64{1, 0}); return err }},
+		{Category: "empty", Name: "OUEModel.NewData empty", Err: func() error { _, err := oue.NewData(nil); return err }},
+		{Category: "nan", Name: "OUEModel.NewData NaN bit", Err: func() error { _, err := oue.NewData([]float64{1, nan, 0}); return err }},
+		{Category: "zerovalue", Name: "OUEModel{}.NewData", Err: func() error { var m OUEModel; _, err := m.NewData([]float64{1, 0, 0}); return err }},
+		{Category: "zerovalue", Name: "OUEData{}.LogLik", Check: func() error { var d OUEData; return isNaN("LogLik", d.LogLik([]float64{0.5, 0.5})) }},
+		{Category: "mismatched", Name: "OUEModel.LogLikOne θ length", Check: func() error { return isNaN("LogLikOne", oue.LogLikOne([]float64{1, 0, 0}, []float64{1})) }},
+		{Category: "nil", Name: "NewHistogramPosterior nil data", Err: func() error { _, err := NewHistogramPosterior(nil, []float64{1, 1, 1}); return err }},
+		{Category: "zerovalue", Name: "HistogramPosterior{}.LogDensity", Check: func() error { var h HistogramPosterior; return isNaN("LogDensity", h.LogDensity([]float64{0, 0})) }},
+		{Category: "mismatched", Name: "ProjectSimplex length", Err: func() error { return ProjectSimplex(make([]float64, 2), []float64{1, 2, 3}) }},
+		{Category: "nan", Name: "ProjectSimplex NaN", Err: func() error { return ProjectSimplex(make([]float64, 2), []float64{1, nan}) }},
+		{Category: "empty", Name: "ProjectSimplex empty", Err: func() error { return ProjectSimplex(nil, nil) }},
+		{Category: "mismatched", Name: "NewLinRegData zy length", Err: func() error { _, err := NewLinRegData([]float64{1, 2}, []float64{1}, 1, []float64{1}); return err }},
+		{Category: "nonpositive", Name: "NewLinRegData d 0", Err: func() error { _, err := NewLinRegData(nil, nil, 0, nil); return err }},
+		{Category: "nonpositive", Name: "NewLinRegData sx 0", Err: func() error { _, err := NewLinRegData([]float64{1}, []float64{1}, 1, []float64{0}); return err }},
+		{Category: "nan", Name: "NewLinRegData report NaN", Err: func() error { _, err := NewLinRegData([]float64{nan}, []float64{1}, 1, []float64{1}); return err }},
+		{Category: "zerovalue", Name: "LinRegData{}.FixCov", Err: func() error { var l LinRegData; _, err := l.FixCov([]float64{1}, 1); return err }},
+		{Category: "zerovalue", Name: "LinRegData{}.LinRegLogLik", Check: func() error {
+			var l LinRegData
+			return isNaN("LinRegLogLik", l.LinRegLogLik([]float64{0}, 1, 1, []float64{1}))
+		}},
+		{Category: "nil", Name: "NewLinRegPosterior nil", Err: func() error { _, err := NewLinRegPosterior(nil, 1, 1, 1); return err }},
+		{Category: "nan", Name: "ChebyshevSigmoid NaN", Err: func() error { _, err := ChebyshevSigmoid(nan, 1); return err }},
+		{Category: "mismatched", Name: "ChebyshevSigmoid lo ≥ hi", Err: func() error { _, err := ChebyshevSigmoid(1, -1); return err }},
+		{Category: "nonpositive", Name: "NewLogRegData ε 0", Err: func() error { _, err := NewLogRegData([]float64{1}, []float64{1}, 1, []float64{1}, 0); return err }},
+		{Category: "zerovalue", Name: "LogRegData{}.FixCov", Err: func() error { var l LogRegData; _, err := l.FixCov([]float64{1}, [3]float64{}); return err }},
+		{Category: "nil", Name: "NewLogRegPosterior nil", Err: func() error { _, err := NewLogRegPosterior(nil, 1); return err }},
+		{Category: "empty", Name: "NewPolyExpQuad empty g", Err: func() error { _, err := NewPolyExpQuad(nil, 0, 0, -1, 0, 1); return err }},
+		{Category: "nonpositive", Name: "NewPolyExpQuad h2 ≥ 0", Err: func() error { _, err := NewPolyExpQuad([]float64{1}, 0, 0, 1, 0, 1); return err }},
+		{Category: "nan", Name: "NewPolyExpQuad h1 NaN", Err: func() error { _, err := NewPolyExpQuad([]float64{1}, 0, nan, -1, 0, 1); return err }},
+		{Category: "huge", Name: "NewPolyExpQuad degree 100", Err: func() error { _, err := NewPolyExpQuad(make([]float64, 101), 0, 0, -1, 0, 1); return err }},
+		{Category: "zerovalue", Name: "PolyExpQuad{}.LogMarginal", Check: func() error { var p PolyExpQuad; return isNaN("LogMarginal", p.LogMarginal(0, 1)) }},
+		{Category: "nan", Name: "TruncNormalMoments σ NaN", Check: func() error { return isNaN("TruncNormalMoments", TruncNormalMoments(0, nan, 0, 1, make([]float64, 3))) }},
+		{Category: "mismatched", Name: "SuffStats dst length", Err: func() error { return SuffStats([]float64{1}, 1, make([]float64, 2)) }},
+		{Category: "nan", Name: "SuffStats y NaN", Err: func() error { return SuffStats([]float64{1}, nan, make([]float64, SuffStatDim(1))) }},
+		{Category: "nonpositive", Name: "NewSuffStatLinReg n 0", Err: func() error { _, err := NewSuffStatLinReg(make([]float64, SuffStatDim(1)), 1, 0, 1, 1, 1); return err }},
+		{Category: "nonpositive", Name: "NewSuffStatLinReg s1 0", Err: func() error { _, err := NewSuffStatLinReg(make([]float64, SuffStatDim(1)), 1, 5, 0, 1, 1); return err }},
+		{Category: "mismatched", Name: "NewSuffStatLinReg z length", Err: func() error { _, err := NewSuffStatLinReg(make([]float64, 2), 1, 5, 1, 1, 1); return err }},
+		{Category: "zerovalue", Name: "SuffStatLinReg{}.Moments", Err: func() error {
+			var s SuffStatLinReg
+			return s.Moments([]float64{0}, 1, []float64{1}, make([]float64, 3), make([]float64, 9))
+		}},
+		{Category: "nil", Name: "NewSuffStatPosterior nil", Err: func() error { _, err := NewSuffStatPosterior(nil, []float64{1}, 1, 1, 1); return err }},
+		{Category: "nil", Name: "NewSuffStatCovPosterior nil", Err: func() error { _, err := NewSuffStatCovPosterior(nil, 1, 1, 1, CovPrior{Nu: 2, Scale: 1}); return err }},
+		{Category: "nil", Name: "NewLinRegCovPosterior nil", Err: func() error { _, err := NewLinRegCovPosterior(nil, 1, 1, 1, 1, CovPrior{Nu: 2, Scale: 1}); return err }},
+		{Category: "nonpositive", Name: "CovFromParams d 0", Err: func() error { return CovFromParams(nil, 0, nil) }},
+		{Category: "mismatched", Name: "CovFromParams length", Err: func() error { return CovFromParams([]float64{1}, 2, make([]float64, 4)) }},
+		{Category: "nan", Name: "CovFromParams NaN", Err: func() error { return CovFromParams([]float64{nan}, 1, make([]float64, 1)) }},
+		{Category: "zerovalue", Name: "CalibrateGaussian CalibrationConfig{}", Err: func() error { _, err := CalibrateGaussian(ctx, CalibrationConfig{}); return err }},
+		{Category: "huge", Name: "CalibrateGaussian Datasets 1<<40", Err: func() error {
+			_, err := CalibrateGaussian(ctx, CalibrationConfig{A: 0, B: 1, Eps: 1, N: 10, Datasets: 1 << 40, Prior: prior})
+			return err
+		}},
+		{Category: "nil", Name: "CalibrateGaussian nil context", Err: func() error {
+			var c context.Context
+			_, err := CalibrateGaussian(c, CalibrationConfig{A: 0, B: 1, Eps: 1, N: 10, Datasets: 1, Prior: prior})
+			return err
+		}},
+		{Category: "zerovalue", Name: "CalibrationResult{}.Coverage", Check: func() error {
+			var c CalibrationResult
+			mu, sigma := c.Coverage(0.9)
+			if !math.IsNaN(mu) || !math.IsNaN(sigma) {
+				return errors.New("coverage of no datasets is not NaN")
+			}
+			return nil
+		}},
+	}
+	testutil.RunBadInput(t, ErrInvalid, cases)
+}
