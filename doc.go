@@ -46,8 +46,13 @@
 //
 //   - mechanism: differential privacy mechanisms as values that release,
 //     evaluate their release density, and map uniform variates to releases.
-//   - simulate: distributions and priors, simulators of confidential summaries, private
-//     simulators, and the papers' models (SIR, linear regression, naive Bayes).
+//   - simulate: distributions and priors, simulators of confidential
+//     summaries, record models, private simulators and batch simulation;
+//     its subpackages hold the papers' models with their settings and
+//     observed releases: simulate/sir, simulate/linreg and
+//     simulate/naivebayes (SBI paper), simulate/mixture and
+//     simulate/polynomial (ABCDP paper), simulate/clipped,
+//     simulate/histogram and simulate/regression (LDP paper).
 //   - abc: rejection ABC, SMC-ABC for privatized data, and ABCDP.
 //   - mcmc: Markov chain samplers, data augmentation for privatized data,
 //     convergence diagnostics, and local-DP noise-aware models (mcmc/ldp).

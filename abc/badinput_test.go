@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/mixture"
 )
 
 // badCase is one bad-input case: a category (nan, inf, nonpositive, huge,
@@ -44,7 +45,7 @@ func badInputCases(t *testing.T) []badCase {
 
 	// Problems, through every entry point that takes one.
 	prior2, _ := simulate.NewDiagNormal([]float64{0, 0}, []float64{1, 1})
-	um, _ := simulate.NewUniformMixture(3)
+	um, _ := mixture.NewUniform(3)
 	mixture3, _ := simulate.NewDataset(um, 2)
 	mmd2, _ := NewMMD(2, 1, false)
 	w2, _ := NewWeightedL2([]float64{1, 1})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/sir"
 )
 
 // BenchmarkMMD5000 evaluates the biased MMD between two sets of N = 5000
@@ -30,11 +31,11 @@ func BenchmarkMMD5000(b *testing.B) {
 // synthetic experiment's mechanism with n = m = 1000): two rounds of 200
 // particles at a tolerance every simulation meets.
 func BenchmarkSMCSimulations(b *testing.B) {
-	sir, _ := simulate.NewSIR(simulate.SIRConfig{K: 10000})
+	epi, _ := sir.New(sir.Config{K: 10000})
 	mech, _ := mechanism.NewInfectionTrajectory(1000, 1000, 10000, 10)
-	priv, _ := simulate.Private(sir, mech)
-	obs, _ := simulate.SIRSyntheticRelease(10)
-	p := Problem{Prior: simulate.SIRPrior(), Simulator: priv, Observed: obs, Distance: Euclidean{}}
+	priv, _ := simulate.Private(epi, mech)
+	obs, _ := sir.SyntheticRelease(10)
+	p := Problem{Prior: sir.Prior(), Simulator: priv, Observed: obs, Distance: Euclidean{}}
 	for _, procs := range []int{1, 2} {
 		b.Run(fmt.Sprintf("procs=%d", procs), func(b *testing.B) {
 			prev := runtime.GOMAXPROCS(procs)

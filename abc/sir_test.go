@@ -12,37 +12,37 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer/internal/stats"
-
 	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/sir"
 )
 
 // sirProblem is the SBI paper's synthetic SIR experiment at ε = 10: exact
 // Gillespie SIR with K = 10⁶, the infection-trajectory mechanism with
 // n = m = 1000, L = 10, the paper's observed release, prior and ℓ2 distance.
 func sirProblem(t testing.TB) Problem {
-	sir, err := simulate.NewSIR(simulate.SIRConfig{K: simulate.SIRSyntheticK})
+	epi, err := sir.New(sir.Config{K: sir.SyntheticK})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := simulate.SIRSyntheticM(10)
+	m, err := sir.SyntheticM(10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mech, err := mechanism.NewInfectionTrajectory(simulate.SIRSyntheticN, m, simulate.SIRSyntheticK, simulate.SIRSyntheticL)
+	mech, err := mechanism.NewInfectionTrajectory(sir.SyntheticN, m, sir.SyntheticK, sir.SyntheticL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	priv, err := simulate.Private(sir, mech)
+	priv, err := simulate.Private(epi, mech)
 	if err != nil {
 		t.Fatal(err)
 	}
-	obs, err := simulate.SIRSyntheticRelease(10)
+	obs, err := sir.SyntheticRelease(10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Problem{Prior: simulate.SIRPrior(), Simulator: priv, Observed: obs, Distance: Euclidean{}}
+	return Problem{Prior: sir.Prior(), Simulator: priv, Observed: obs, Distance: Euclidean{}}
 }
 
 func logSIRRun(t *testing.T, res *SMCResult) (mlb, mlg float64) {

@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/mechanism"
-	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/linreg"
 )
 
 func benchStep(b *testing.B, k XKernel, n int) {
-	model := simulate.LinRegPaper()
-	lap, _ := mechanism.NewLaplace(model.Sensitivity(n), 10, 9)
-	sdp, _ := simulate.LinRegRelease(10)
+	model := linreg.Paper()
+	sens, _ := mechanism.LinRegSensitivity(model.P(), n)
+	lap, _ := mechanism.NewLaplace(sens, 10, 9)
+	sdp, _ := linreg.Release(10)
 	th, _ := NewLinRegConjugate(2, 2, []float64{0, 0, 0}, []float64{1, 1, 1})
 	m := &DAModel{Records: model, Theta: th, Mech: lap, SDP: sdp, N: n}
 	r := rand.New(rand.NewPCG(1, 2))
@@ -47,9 +48,10 @@ func BenchmarkStep(b *testing.B) {
 func BenchmarkSweep(b *testing.B) {
 	for _, k := range []XKernel{SOMA, RandomScanIMwG} {
 		b.Run(k.String(), func(b *testing.B) {
-			model := simulate.LinRegPaper()
-			lap, _ := mechanism.NewLaplace(model.Sensitivity(100), 10, 9)
-			sdp, _ := simulate.LinRegRelease(10)
+			model := linreg.Paper()
+			sens, _ := mechanism.LinRegSensitivity(model.P(), 100)
+			lap, _ := mechanism.NewLaplace(sens, 10, 9)
+			sdp, _ := linreg.Release(10)
 			th, _ := NewLinRegConjugate(2, 2, []float64{0, 0, 0}, []float64{1, 1, 1})
 			m := &DAModel{Records: model, Theta: th, Mech: lap, SDP: sdp, N: 100}
 			r := rand.New(rand.NewPCG(1, 2))

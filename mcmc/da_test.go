@@ -11,6 +11,8 @@ import (
 	"github.com/privinfer/privinfer/internal/stats"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/histogram"
+	"github.com/privinfer/privinfer/simulate/linreg"
 )
 
 // twoPointTheta is an exact θ-step for a categorical record model whose θ
@@ -42,7 +44,7 @@ func (tp *twoPointTheta) SampleTheta(r *rand.Rand, records []float64, n int, the
 // smallModel is a 3-record, 3-category privatized model with a known
 // joint posterior over the 2 × 27 states of (θ, x).
 func smallModel(t testing.TB, eps float64) (*DAModel, *twoPointTheta) {
-	cat, err := simulate.NewHistogram(3)
+	cat, err := histogram.New(3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,12 +250,13 @@ func (fixedTheta) SampleTheta(*rand.Rand, []float64, int, []float64) error { ret
 // n/(n + e^ε − 1), and the IMwG acceptance is ≥ e^−ε.
 func TestSOMADominatesIMwG(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	model := simulate.LinRegPaper()
+	model := linreg.Paper()
 	prior := []float64{0, 0, 0}
 	for _, eps := range []float64{0.1, 1, 3, 10, 30} {
 		for _, n := range []int{2, 10, 100} {
-			lap, _ := mechanism.NewLaplace(model.Sensitivity(n), eps, 9)
-			sdp, _ := simulate.LinRegRelease(10)
+			sens, _ := mechanism.LinRegSensitivity(model.P(), n)
+			lap, _ := mechanism.NewLaplace(sens, eps, 9)
+			sdp, _ := linreg.Release(10)
 			m := &DAModel{Records: model, Theta: fixedTheta{}, Mech: lap, SDP: sdp, N: n}
 			bound := float64(n) / (float64(n) + math.Exp(eps) - 1)
 			soma := make([]float64, n)

@@ -43,7 +43,7 @@
 // pass over the contiguous contribution matrix. Steps allocate nothing.
 //
 // LinRegConjugate is the exact θ-step of Bayesian linear regression with
-// known noise variance (the SBI paper's setting, with simulate.LinReg),
+// known noise variance (the SBI paper's setting, with linreg.Model),
 // and LinRegNIG is the normal-inverse-gamma model of the slides' n = 10
 // table (SlidesN10). CoupleDA runs coupled pairs of chains with common
 // random numbers and maximal couplings and returns their meeting times.

@@ -8,6 +8,7 @@ import (
 	"github.com/privinfer/privinfer/internal/linalg"
 	"github.com/privinfer/privinfer/internal/variate"
 	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/linreg"
 )
 
 // maxLinRegDim bounds the number of coefficients p+1 handled on the stack.
@@ -17,7 +18,7 @@ const maxLinRegDim = 8
 // noise variance σ² and independent normal priors β_j ~ N(μ_j, v_j): given
 // raw records (x_1..x_p, y) it draws β from the exact conjugate posterior
 // N(P⁻¹b, P⁻¹), P = XᵀX/σ² + diag(1/v), b = Xᵀy/σ² + μ/v, with X the design
-// matrix including the intercept. It matches simulate.LinReg (whose β has
+// matrix including the intercept. It matches linreg.Model (whose β has
 // length p+1 and whose predictors are parameter-free) and the SBI paper's
 // prior N(0, I). It is safe for concurrent use and allocates nothing for
 // p+1 ≤ 8.
@@ -162,7 +163,7 @@ func (l *LinRegConjugate) SampleTheta(r *rand.Rand, records []float64, n int, th
 // the normal-inverse-gamma prior σ² ~ InvGamma(a0, b0), β | σ² ~
 // N(0, g·σ²·I): it is both the record model (θ = (β_0..β_p, σ²); record
 // (x_1..x_p, y) with x ~ N(m, I) and y | x ~ N(β_0 + xᵀβ_{1:p}, σ²); the
-// clamped statistic of simulate.LinReg with clamp C) and its exact
+// clamped statistic of linreg.Model with clamp C) and its exact
 // conjugate θ-step. With m = (0.90, −1.17), a0 = b0 = 10, g = 2 and C = 6
 // it is the setting of the slides' n = 10 SOMA table.
 type LinRegNIG struct {
@@ -170,7 +171,7 @@ type LinRegNIG struct {
 	m      []float64
 	a0, b0 float64
 	g      float64
-	stat   *simulate.LinReg
+	stat   *linreg.Model
 }
 
 // NewLinRegNIG validates and returns the model.
@@ -187,7 +188,7 @@ func NewLinRegNIG(predictorMean []float64, a0, b0, g, clamp float64) (*LinRegNIG
 			return nil, fmt.Errorf("mcmc: NIG linear regression %s must be finite and > 0, got %v: %w", v.name, v.x, ErrInvalid)
 		}
 	}
-	st, err := simulate.NewLinReg(simulate.LinRegConfig{PredictorMean: predictorMean, Sigma2: 1, Clamp: clamp})
+	st, err := linreg.New(linreg.Config{PredictorMean: predictorMean, Sigma2: 1, Clamp: clamp})
 	if err != nil {
 		return nil, fmt.Errorf("mcmc: NIG linear regression: %w: %w", ErrInvalid, err)
 	}
@@ -254,7 +255,7 @@ func (l *LinRegNIG) mean(theta, rec []float64) float64 {
 	return mu
 }
 
-// Contribution writes the clamped statistic contribution of simulate.LinReg.
+// Contribution writes the clamped statistic contribution of linreg.Model.
 func (l *LinRegNIG) Contribution(rec, dst []float64) { l.stat.Contribution(rec, dst) }
 
 // RecordLogLik returns log N(x; m, I) + log N(y; β_0 + xᵀβ_{1:p}, σ²).

@@ -4,18 +4,22 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/mechanism"
-	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/linreg"
 )
 
 // paperLinReg returns the SBI paper's privatized linear regression at ε.
 func paperLinReg(t testing.TB, eps float64) *DAModel {
-	model := simulate.LinRegPaper()
-	n := simulate.LinRegPaperN
-	lap, err := mechanism.NewLaplace(model.Sensitivity(n), eps, model.ContribDim())
+	model := linreg.Paper()
+	n := linreg.PaperN
+	sens, err := mechanism.LinRegSensitivity(model.P(), n)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sdp, err := simulate.LinRegRelease(eps)
+	lap, err := mechanism.NewLaplace(sens, eps, model.ContribDim())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdp, err := linreg.Release(eps)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/privinfer/privinfer/internal/special"
 	"github.com/privinfer/privinfer/internal/stats"
 	"github.com/privinfer/privinfer/mechanism"
-	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/linreg"
 )
 
 // testRecords draws n linear-regression records (x1, x2, y).
@@ -262,9 +262,9 @@ func (nanMech) LogDensity(sdp, s []float64) float64 {
 // TestDANaNReported checks that a NaN release density stops the chain
 // with an error wrapping ErrNaN for every kernel.
 func TestDANaNReported(t *testing.T) {
-	model := simulate.LinRegPaper()
+	model := linreg.Paper()
 	th, _ := NewLinRegConjugate(2, 2, []float64{0, 0, 0}, []float64{1, 1, 1})
-	sdp, _ := simulate.LinRegRelease(1)
+	sdp, _ := linreg.Release(1)
 	m := &DAModel{Records: model, Theta: th, Mech: nanMech{}, SDP: sdp, N: 5}
 	for _, k := range []XKernel{RandomScanIMwG, SystematicScanIMwG, SOMA} {
 		_, err := RunDA(context.Background(), m, k, Config{Chains: 1, Draws: 50, Init: [][]float64{{-3, 0, 0}}})
@@ -284,10 +284,10 @@ func TestDANaNReported(t *testing.T) {
 }
 
 // nanContrib returns NaN contributions for records with x1 > 2.5.
-type nanContrib struct{ *simulate.LinReg }
+type nanContrib struct{ *linreg.Model }
 
 func (n nanContrib) Contribution(rec, dst []float64) {
-	n.LinReg.Contribution(rec, dst)
+	n.Model.Contribution(rec, dst)
 	if rec[0] > 2.5 {
 		dst[0] = math.NaN()
 	}
@@ -330,7 +330,7 @@ func TestRunDAContextAndProgress(t *testing.T) {
 		}
 	}
 	plain := *m
-	plain.Records = simulate.LinRegPaper()
+	plain.Records = linreg.Paper()
 	plain.SDP = m.SDP
 	if _, err := CoupleDA(context.Background(), &plain, SOMA, CouplingConfig{Pairs: 1, MaxIter: 1,
 		InitPair: func(int, *rand.Rand, []float64, []float64, []float64, []float64) error { return nil }}); err == nil {

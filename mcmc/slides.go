@@ -11,7 +11,7 @@ import (
 // n = 10 SOMA table for ε ∈ {3, 30}: n = 10 records (x1, x2, y), x ~
 // N((0.90, −1.17), I), y | x ~ N(β_0 + β_1x1 + β_2x2, σ²), prior σ² ~
 // InvGamma(10, 10), β | σ² ~ N(0, 2σ²I); the 9 statistics of
-// simulate.LinReg on records clamped to [−6, 6] and divided by 6, averaged
+// linreg.Model on records clamped to [−6, 6] and divided by 6, averaged
 // over records; Laplace noise of scale (13/n)/ε per coordinate; and the
 // observed release used for the table. θ = (β_0, β_1, β_2, σ²).
 func SlidesN10(eps float64) (*DAModel, *LinRegNIG, error) {

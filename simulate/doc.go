@@ -42,21 +42,17 @@
 //
 // # Models
 //
-//   - SIR epidemics (SBI paper §4.1): the exact Gillespie simulator SIR,
-//     binomial tau-leaping SIRTauLeap and the deterministic SIRODE, with the
-//     paper's prior SIRPrior, record times SIRPaperTimes, R0 and the observed
-//     releases SIRSyntheticRelease and Outbreaks.
-//   - Bayesian linear regression (App. E.2): LinReg, with the 9-dimensional
-//     clamped statistic and the releases LinRegRelease.
-//   - Naive Bayes log-linear model (App. E.3): NaiveBayes, with the
-//     additive-log-ratio parameterisation and NaiveBayesRelease.
-//   - ABCDP models: UniformMixture (eq. 10) and CubicPolynomial (eq. 11).
-//   - LDP data models: ClippedGaussian, ClippedExponential, Histogram and
-//     RegressionInputs (linear and logistic).
+// The papers' models, with their settings and observed releases, live in
+// subpackages named after the model: simulate/sir (SIR epidemics, SBI
+// paper §4.1), simulate/linreg (Bayesian linear regression, App. E.2),
+// simulate/naivebayes (naive Bayes log-linear model, App. E.3),
+// simulate/mixture and simulate/polynomial (the ABCDP paper's mixture of
+// uniforms and cubic polynomial), and simulate/clipped, simulate/histogram
+// and simulate/regression (the LDP paper's data models). Their errors wrap
+// ErrInvalid and ErrInvalidTheta.
 //
 // # Randomness and concurrency
 //
 // Every draw takes a *rand.Rand; nothing keeps global random state. All
-// simulators are safe for concurrent use, and the SIR, linear regression
-// and naive Bayes simulators allocate nothing per simulation after warm-up.
+// simulators are safe for concurrent use.
 package simulate

@@ -211,13 +211,6 @@ func TestMVNormal(t *testing.T) {
 	chk("var0", c00/n, 2, 2*math.Sqrt(2.0/n))
 	chk("cov", c01/n, 0.6, math.Sqrt(2.36/n))
 	chk("var1", c11/n, 1, math.Sqrt(2.0/n))
-	// SIR prior: printed 0.5 and 0.2 are variances.
-	sp := SIRPrior()
-	lp := sp.LogDensity([]float64{math.Log(0.4), math.Log(0.125)})
-	wantMode := -0.5*math.Log(0.5*0.2) - math.Log(2*math.Pi)
-	if math.Abs(lp-wantMode) > 1e-12 {
-		t.Errorf("SIR prior log density at its mean %v, want %v", lp, wantMode)
-	}
 }
 
 // TestDirichlet checks LogDensity against variate.DirichletLogPdf, −Inf off

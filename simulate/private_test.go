@@ -1,4 +1,4 @@
-package simulate
+package simulate_test
 
 import (
 	"context"
@@ -9,18 +9,20 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/mechanism"
+	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/sir"
 )
 
 func TestBatchIndependentOfGOMAXPROCS(t *testing.T) {
-	sir, _ := NewSIR(SIRConfig{K: 2000})
+	sim, _ := sir.New(sir.Config{K: 2000})
 	mech, _ := mechanism.NewInfectionTrajectory(1000, 1000, 2000, 10)
-	priv, err := Private(sir, mech)
+	priv, err := simulate.Private(sim, mech)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const n = 64
 	thetas := make([]float64, 2*n)
-	prior := SIRPrior()
+	prior := sir.Prior()
 	r := rand.New(rand.NewPCG(1, 1))
 	for i := range n {
 		prior.Sample(r, thetas[2*i:2*i+2])
@@ -29,7 +31,7 @@ func TestBatchIndependentOfGOMAXPROCS(t *testing.T) {
 		old := runtime.GOMAXPROCS(procs)
 		defer runtime.GOMAXPROCS(old)
 		dst := make([]float64, n*10)
-		if err := Batch(context.Background(), priv, thetas, 2, 42, dst); err != nil {
+		if err := simulate.Batch(context.Background(), priv, thetas, 2, 42, dst); err != nil {
 			t.Fatal(err)
 		}
 		return dst
@@ -51,7 +53,7 @@ func TestBatchIndependentOfGOMAXPROCS(t *testing.T) {
 		old := runtime.GOMAXPROCS(procs)
 		defer runtime.GOMAXPROCS(old)
 		th, st := make([]float64, 2*n), make([]float64, 10*n)
-		if err := PriorPredictive(context.Background(), prior, priv, n, 7, th, st); err != nil {
+		if err := simulate.PriorPredictive(context.Background(), prior, priv, n, 7, th, st); err != nil {
 			t.Fatal(err)
 		}
 		return th, st
@@ -71,17 +73,17 @@ func TestBatchIndependentOfGOMAXPROCS(t *testing.T) {
 }
 
 func TestBatchErrors(t *testing.T) {
-	sir, _ := NewSIR(SIRConfig{K: 100, Param: Rates})
+	sim, _ := sir.New(sir.Config{K: 100, Param: sir.Rates})
 	dst := make([]float64, 3*10)
 	thetas := []float64{0.3, 0.1, -1, 0.1, 0.3, 0.1}
-	err := Batch(context.Background(), sir, thetas, 2, 1, dst)
-	if !errors.Is(err, ErrInvalidTheta) {
-		t.Errorf("got %v, want ErrInvalidTheta from row 1", err)
+	err := simulate.Batch(context.Background(), sim, thetas, 2, 1, dst)
+	if !errors.Is(err, simulate.ErrInvalidTheta) {
+		t.Errorf("got %v, want simulate.ErrInvalidTheta from row 1", err)
 	}
-	if err := Batch(context.Background(), sir, thetas[:5], 2, 1, dst); err == nil {
+	if err := simulate.Batch(context.Background(), sim, thetas[:5], 2, 1, dst); err == nil {
 		t.Error("ragged thetas accepted")
 	}
-	if err := Batch(context.Background(), sir, thetas, 2, 1, dst[:5]); err == nil {
+	if err := simulate.Batch(context.Background(), sim, thetas, 2, 1, dst[:5]); err == nil {
 		t.Error("short dst accepted")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -90,14 +92,14 @@ func TestBatchErrors(t *testing.T) {
 	for i := range 1000 {
 		big[2*i], big[2*i+1] = 0.3, 0.1
 	}
-	if err := Batch(ctx, sir, big, 2, 1, make([]float64, 1000*10)); !errors.Is(err, context.Canceled) {
+	if err := simulate.Batch(ctx, sim, big, 2, 1, make([]float64, 1000*10)); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: got %v", err)
 	}
-	if _, err := Private(nil, nil); err == nil {
+	if _, err := simulate.Private(nil, nil); err == nil {
 		t.Error("nil simulator accepted")
 	}
 	mech, _ := mechanism.NewInfectionTrajectory(100, 100, 100, 5)
-	if _, err := Private(sir, mech); err == nil {
+	if _, err := simulate.Private(sim, mech); err == nil {
 		t.Error("dimension mismatch accepted")
 	}
 }
@@ -108,9 +110,9 @@ func TestBatchErrors(t *testing.T) {
 // s is n·(s+m)/(K+2m)/n, checked by a z-test over 4000 draws at one time
 // point (5-sd bound: false alarm ≈ 6e-7).
 func TestPrivateLaw(t *testing.T) {
-	sir, _ := NewSIR(SIRConfig{K: 500, Times: []float64{0, 10, 20}, Param: Rates})
+	sim, _ := sir.New(sir.Config{K: 500, Times: []float64{0, 10, 20}, Param: sir.Rates})
 	mech, _ := mechanism.NewInfectionTrajectory(50, 20, 500, 3)
-	p, _ := NewPrivate(sir, mech)
+	p, _ := simulate.NewPrivate(sim, mech)
 	r := rand.New(rand.NewPCG(3, 3))
 	conf, dst := make([]float64, 3), make([]float64, 3)
 	var z, v float64

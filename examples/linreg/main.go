@@ -59,6 +59,7 @@ import (
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/linreg"
 )
 
 type config struct {
@@ -105,7 +106,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 		if err != nil || !(v > 0) || math.IsInf(v, 0) {
 			return c, cli.Usagef("-eps: %q is not a positive number", s)
 		}
-		if _, err := simulate.LinRegRelease(v); err != nil {
+		if _, err := linreg.Release(v); err != nil {
 			return c, cli.Usagef("-eps: the paper has releases for ε = 10, 1 and 0.1 only, got %v", v)
 		}
 		c.eps = append(c.eps, v)
@@ -182,21 +183,25 @@ func verdict(w io.Writer, eps float64, acc []methodAccuracy) {
 
 // problem returns the paper's private linear regression at ε.
 func problem(eps float64) (sbi.Problem, error) {
-	model := simulate.LinRegPaper()
-	n := simulate.LinRegPaperN
+	model := linreg.Paper()
+	n := linreg.PaperN
 	sim, err := simulate.NewMeanStat(model, n)
 	if err != nil {
 		return sbi.Problem{}, err
 	}
-	mech, err := mechanism.NewLaplace(model.Sensitivity(n), eps, model.ContribDim())
+	sens, err := mechanism.LinRegSensitivity(model.P(), n)
 	if err != nil {
 		return sbi.Problem{}, err
 	}
-	prior, err := simulate.LinRegPrior(2)
+	mech, err := mechanism.NewLaplace(sens, eps, model.ContribDim())
 	if err != nil {
 		return sbi.Problem{}, err
 	}
-	obs, err := simulate.LinRegRelease(eps)
+	prior, err := linreg.Prior(2)
+	if err != nil {
+		return sbi.Problem{}, err
+	}
+	obs, err := linreg.Release(eps)
 	if err != nil {
 		return sbi.Problem{}, err
 	}
@@ -239,13 +244,17 @@ func daReference(c config, eps float64) ([]float64, string, error) {
 	if x, d, err := readCSV(path, 1); err == nil && d == 3 {
 		return x, path, nil
 	}
-	model := simulate.LinRegPaper()
-	n := simulate.LinRegPaperN
-	lap, err := mechanism.NewLaplace(model.Sensitivity(n), eps, model.ContribDim())
+	model := linreg.Paper()
+	n := linreg.PaperN
+	sens, err := mechanism.LinRegSensitivity(model.P(), n)
 	if err != nil {
 		return nil, "", err
 	}
-	sdp, _ := simulate.LinRegRelease(eps)
+	lap, err := mechanism.NewLaplace(sens, eps, model.ContribDim())
+	if err != nil {
+		return nil, "", err
+	}
+	sdp, _ := linreg.Release(eps)
 	th, err := mcmc.NewLinRegConjugate(2, 2, []float64{0, 0, 0}, []float64{1, 1, 1})
 	if err != nil {
 		return nil, "", err
@@ -372,7 +381,7 @@ func runEps(c config, eps float64) ([]methodAccuracy, error) {
 		authors = x
 		row("authors' CSV", x)
 	}
-	theta := simulate.LinRegPaperTheta()
+	theta := linreg.PaperTheta()
 	type result struct {
 		name string
 		x    []float64

@@ -8,6 +8,7 @@ import (
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/naivebayes"
 )
 
 // alrPrior is the naive Bayes prior expressed on the additive-log-ratio
@@ -15,7 +16,7 @@ import (
 // with a Gaussian kernel, which would leave the simplices at once if it
 // acted on θ; on φ every perturbation is a valid parameter.
 type alrPrior struct {
-	m     *simulate.NaiveBayes
+	m     *naivebayes.Model
 	prior simulate.Prior
 }
 
@@ -47,7 +48,7 @@ func (p alrPrior) LogDensity(phi []float64) float64 {
 
 // alrSim simulates the private release for φ by mapping it to θ first.
 type alrSim struct {
-	m   *simulate.NaiveBayes
+	m   *naivebayes.Model
 	sim simulate.Simulator // the private simulator on θ
 }
 
@@ -70,7 +71,7 @@ type abcConfig struct {
 // runABC runs SMC-ABC on φ with the Euclidean distance and an adaptive
 // schedule (each tolerance the Quantile-quantile of the previous round's
 // distances), and returns the result.
-func runABC(ctx context.Context, m *simulate.NaiveBayes, prior simulate.Prior, mech mechanism.Mechanism, obs []float64, cfg abcConfig, progress func(*abc.Population)) (*abc.SMCResult, error) {
+func runABC(ctx context.Context, m *naivebayes.Model, prior simulate.Prior, mech mechanism.Mechanism, obs []float64, cfg abcConfig, progress func(*abc.Population)) (*abc.SMCResult, error) {
 	priv, err := simulate.Private(m, mech)
 	if err != nil {
 		return nil, err
@@ -93,7 +94,7 @@ func runABC(ctx context.Context, m *simulate.NaiveBayes, prior simulate.Prior, m
 
 // abcThetas maps a population's particles to θ rows and returns them with
 // the weights.
-func abcThetas(m *simulate.NaiveBayes, pop *abc.Population) (rows [][]float64, w []float64) {
+func abcThetas(m *naivebayes.Model, pop *abc.Population) (rows [][]float64, w []float64) {
 	for i := 0; i < pop.N(); i++ {
 		theta := make([]float64, m.ParamDim())
 		m.FromUnconstrained(pop.Theta[i*pop.Dim:(i+1)*pop.Dim], theta)

@@ -10,6 +10,7 @@ import (
 	"github.com/privinfer/privinfer/internal/linalg"
 	"github.com/privinfer/privinfer/internal/parallel"
 	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/naivebayes"
 )
 
 // exactLik is the exact likelihood p(s_dp | θ) of the Laplace-privatized
@@ -36,7 +37,7 @@ type exactLik struct {
 
 var errNotBinary = errors.New("the exact likelihood needs 2 classes and binary features")
 
-func newExactLik(m *simulate.NaiveBayes, levels []int, obs []float64, b float64) (*exactLik, error) {
+func newExactLik(m *naivebayes.Model, levels []int, obs []float64, b float64) (*exactLik, error) {
 	n := m.N()
 	classes := (m.ParamDim() - m.StatDim())
 	if classes != 2 {
@@ -169,7 +170,7 @@ type mhResult struct {
 // π(θ(φ))·|∂θ/∂φ|·p(s_dp | θ(φ)). The proposal covariance is adapted
 // during burn-in (2.38²/d times the chain's covariance, Haario et al.) and
 // then frozen, so the kept draws come from a valid Metropolis chain.
-func sampleExact(ctx context.Context, m *simulate.NaiveBayes, prior simulate.Prior, lik *exactLik, cfg mhConfig, progress func(chain, it int)) (*mhResult, error) {
+func sampleExact(ctx context.Context, m *naivebayes.Model, prior simulate.Prior, lik *exactLik, cfg mhConfig, progress func(chain, it int)) (*mhResult, error) {
 	d := m.UnconstrainedDim()
 	pd := m.ParamDim()
 	logTarget := func(phi, theta []float64) float64 {

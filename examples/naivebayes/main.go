@@ -45,6 +45,7 @@ import (
 	"github.com/privinfer/privinfer/internal/plot"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/naivebayes"
 )
 
 // referenceFile is the authors' SMC-ABC sample, relative to the shared
@@ -240,7 +241,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	prog := cli.NewProgress(stderr)
 	levels := []int{2, 2}
-	m, err := simulate.NewNaiveBayes(2, levels, cfg.n)
+	m, err := naivebayes.New(2, levels, cfg.n)
 	if err != nil {
 		return err
 	}
@@ -253,11 +254,11 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		return err
 	}
 	b := m.Sensitivity() / cfg.eps
-	truth := simulate.NaiveBayesPaperTheta()
+	truth := naivebayes.PaperTheta()
 	paperSetting := cfg.eps == 10 && cfg.n == 100
 	var obs []float64
 	if paperSetting {
-		obs = simulate.NaiveBayesRelease()
+		obs = naivebayes.Release()
 	} else {
 		priv, err := simulate.Private(m, mech)
 		if err != nil {

@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
-	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/naivebayes"
 )
 
 // TestExactLikMatchesMonteCarlo checks the exact privatized likelihood
@@ -25,14 +25,14 @@ import (
 // under a normal approximation).
 func TestExactLikMatchesMonteCarlo(t *testing.T) {
 	levels := []int{2, 2}
-	m, err := simulate.NewNaiveBayes(2, levels, 6)
+	m, err := naivebayes.New(2, levels, 6)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := m.Sensitivity() / 2 // ε = 2
 	r := rand.New(rand.NewPCG(3, 4))
 	thetas := [][]float64{
-		simulate.NaiveBayesPaperTheta(),
+		naivebayes.PaperTheta(),
 		{0.1, 0.9, 0.5, 0.5, 0.7, 0.3, 0.2, 0.8, 0.4, 0.6},
 	}
 	for ci, theta := range thetas {
@@ -76,8 +76,8 @@ func TestExactLikMatchesMonteCarlo(t *testing.T) {
 // TestExactLikEdges checks that probabilities at the simplex boundary give
 // finite or −Inf log-likelihoods, never NaN.
 func TestExactLikEdges(t *testing.T) {
-	m := simulate.NaiveBayesPaper()
-	lik, err := newExactLik(m, []int{2, 2}, simulate.NaiveBayesRelease(), m.Sensitivity()/10)
+	m := naivebayes.Paper()
+	lik, err := newExactLik(m, []int{2, 2}, naivebayes.Release(), m.Sensitivity()/10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestRunTiny(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(",0,1,2,3,4,5,6,7,8,9\n")
 	r := rand.New(rand.NewPCG(5, 6))
-	m := simulate.NaiveBayesPaper()
+	m := naivebayes.Paper()
 	prior, _ := m.Prior(2)
 	th := make([]float64, 10)
 	for i := range 50 {

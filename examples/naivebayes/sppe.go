@@ -8,6 +8,7 @@ import (
 	"github.com/privinfer/privinfer/flow/sbi"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/naivebayes"
 )
 
 // sppeConfig configures the SPPE run (sequential private posterior
@@ -24,7 +25,7 @@ type sppeConfig struct {
 // coordinates φ of θ and returns draws of θ. The loss integrates over the
 // Laplace noise with RQMC inner points, so every confidential simulation
 // serves Inner releases.
-func runSPPE(ctx context.Context, m *simulate.NaiveBayes, prior simulate.Prior, mech *mechanism.Laplace, obs []float64, cfg sppeConfig, progress func(sbi.Progress)) ([][]float64, *sbi.Result, error) {
+func runSPPE(ctx context.Context, m *naivebayes.Model, prior simulate.Prior, mech *mechanism.Laplace, obs []float64, cfg sppeConfig, progress func(sbi.Progress)) ([][]float64, *sbi.Result, error) {
 	p := sbi.Problem{
 		Prior:     alrPrior{m: m, prior: prior},
 		Simulator: alrSim{m: m, sim: m},

@@ -14,7 +14,7 @@ import (
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/examples/internal/cli"
 	"github.com/privinfer/privinfer/mechanism"
-	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/sir"
 )
 
 // exactName is the file -exact writes into -out.
@@ -55,11 +55,11 @@ func runExact(o options, stdout io.Writer) error {
 	for i := range cov {
 		cov[i] *= 4 // doubled scale
 	}
-	ps, err := simulate.SIRSyntheticSimulator(eps)
+	ps, err := sir.SyntheticSimulator(eps)
 	if err != nil {
 		return err
 	}
-	obs, err := simulate.SIRSyntheticRelease(eps)
+	obs, err := sir.SyntheticRelease(eps)
 	if err != nil {
 		return err
 	}
@@ -67,7 +67,7 @@ func runExact(o options, stdout io.Writer) error {
 	if !ok {
 		return fmt.Errorf("the infection-trajectory mechanism has no density")
 	}
-	p := abc.KernelProblem{Prior: simulate.SIRPrior(), Simulator: ps.Confidential(), Mechanism: dens, Observed: obs}
+	p := abc.KernelProblem{Prior: sir.Prior(), Simulator: ps.Confidential(), Mechanism: dens, Observed: obs}
 	var sb []byte
 	logf := func(format string, args ...any) {
 		s := fmt.Sprintf(format, args...)

@@ -39,6 +39,7 @@ import (
 	"github.com/privinfer/privinfer/internal/plot"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/sir"
 )
 
 // referenceFile is the authors' SMC-ABC sample of (log β, log γ) at ε,
@@ -102,7 +103,7 @@ func parse(fs *flag.FlagSet, args []string) (options, error) {
 	if err := cli.QuickDefaults(fs, o.Quick, map[string]string{"particles": "100", "rounds": "4", "walltime": "3m"}); err != nil {
 		return o, err
 	}
-	if _, err := simulate.SIRSyntheticRelease(o.eps); err != nil {
+	if _, err := sir.SyntheticRelease(o.eps); err != nil {
 		return o, cli.Usagef("-eps: the paper has synthetic releases for ε = 10, 1 and 0.1 only, got %v", o.eps)
 	}
 	switch {
@@ -145,27 +146,27 @@ func run(o options, stdout, stderr io.Writer) error {
 		}
 	}
 	prog := cli.NewProgress(stderr)
-	sir, err := simulate.NewSIR(simulate.SIRConfig{K: simulate.SIRSyntheticK})
+	epi, err := sir.New(sir.Config{K: sir.SyntheticK})
 	if err != nil {
 		return err
 	}
-	m, err := simulate.SIRSyntheticM(eps)
+	m, err := sir.SyntheticM(eps)
 	if err != nil {
 		return err
 	}
-	mech, err := mechanism.NewInfectionTrajectory(simulate.SIRSyntheticN, m, simulate.SIRSyntheticK, simulate.SIRSyntheticL)
+	mech, err := mechanism.NewInfectionTrajectory(sir.SyntheticN, m, sir.SyntheticK, sir.SyntheticL)
 	if err != nil {
 		return err
 	}
-	priv, err := simulate.Private(sir, mech)
+	priv, err := simulate.Private(epi, mech)
 	if err != nil {
 		return err
 	}
-	obs, err := simulate.SIRSyntheticRelease(eps)
+	obs, err := sir.SyntheticRelease(eps)
 	if err != nil {
 		return err
 	}
-	prob := abc.Problem{Prior: simulate.SIRPrior(), Simulator: priv, Observed: obs, Distance: abc.Euclidean{}}
+	prob := abc.Problem{Prior: sir.Prior(), Simulator: priv, Observed: obs, Distance: abc.Euclidean{}}
 	w := stdout
 	var sb []byte
 	logf := func(format string, args ...any) {
@@ -174,7 +175,7 @@ func run(o options, stdout, stderr io.Writer) error {
 		fmt.Fprint(w, s)
 	}
 	logf("SIR eps=%s SMC-ABC: K=%d, n=%d, m=%d, L=%d, %d particles, schedule 0.5*0.7^t (<= %d rounds), GOMAXPROCS=%d, seed %d\n",
-		epsName(eps), simulate.SIRSyntheticK, simulate.SIRSyntheticN, m, simulate.SIRSyntheticL, particles, rounds, runtime.GOMAXPROCS(0), seed)
+		epsName(eps), sir.SyntheticK, sir.SyntheticN, m, sir.SyntheticL, particles, rounds, runtime.GOMAXPROCS(0), seed)
 	logf("%5s %9s %9s %10s %8s %9s %10s %10s\n", "round", "eps", "sims", "accept", "ESS", "elapsed", "E[logb]", "E[logg]")
 	start := time.Now()
 	cfg := abc.SMCConfig{
@@ -293,7 +294,7 @@ func writePlot(c *cli.Common, eps float64, fin *abc.Population, ref []float64, w
 		}
 		sets = append([]plot.Sample{s}, sets...)
 	}
-	cv, err := plot.Corner{Title: "SIR ε = " + epsName(eps) + ": posterior of (log β, log γ); circle: true θ", Params: []string{"log β", "log γ"}, Sets: sets, Truth: simulate.SIRSyntheticTheta(), Panel: 260}.Draw()
+	cv, err := plot.Corner{Title: "SIR ε = " + epsName(eps) + ": posterior of (log β, log γ); circle: true θ", Params: []string{"log β", "log γ"}, Sets: sets, Truth: sir.SyntheticTheta(), Panel: 260}.Draw()
 	if err != nil {
 		return err
 	}

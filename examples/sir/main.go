@@ -68,7 +68,7 @@ import (
 	"github.com/privinfer/privinfer/flow/sbi"
 	"github.com/privinfer/privinfer/internal/plot"
 	"github.com/privinfer/privinfer/mechanism"
-	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/sir"
 )
 
 type config struct {
@@ -116,7 +116,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 		if err != nil || !(e > 0) || math.IsInf(e, 0) {
 			return c, cli.Usagef("-eps: %q is not a positive number", s)
 		}
-		if _, err := simulate.SIRSyntheticRelease(e); err != nil {
+		if _, err := sir.SyntheticRelease(e); err != nil {
 			return c, cli.Usagef("-eps: the paper has synthetic releases for ε = 10, 1 and 0.1 only, got %v", e)
 		}
 		c.eps = append(c.eps, e)
@@ -393,11 +393,11 @@ func run(c config, meth string, p sbi.Problem, thetaTrue []float64, onRound func
 }
 
 func runSynthetic(c config, eps float64, slopes bool) ([]accuracy, error) {
-	ps, err := simulate.SIRSyntheticSimulator(eps)
+	ps, err := sir.SyntheticSimulator(eps)
 	if err != nil {
 		return nil, err
 	}
-	obs, err := simulate.SIRSyntheticRelease(eps)
+	obs, err := sir.SyntheticRelease(eps)
 	if err != nil {
 		return nil, err
 	}
@@ -405,8 +405,8 @@ func runSynthetic(c config, eps float64, slopes bool) ([]accuracy, error) {
 	if !ok {
 		return nil, fmt.Errorf("the infection-trajectory mechanism does not implement Transform")
 	}
-	p := sbi.Problem{Prior: simulate.SIRPrior(), Simulator: ps.Confidential(), Mechanism: mech, Observed: obs}
-	thetaTrue := simulate.SIRSyntheticTheta()
+	p := sbi.Problem{Prior: sir.Prior(), Simulator: ps.Confidential(), Mechanism: mech, Observed: obs}
+	thetaTrue := sir.SyntheticTheta()
 	epsName := strconv.FormatFloat(eps, 'g', -1, 64)
 	fmt.Printf("\n=== SIR synthetic release, ε = %s: s_dp° = %v, θ* = %v\n", epsName, obs, thetaTrue)
 
@@ -555,7 +555,7 @@ func slope(ms []int, y []float64) float64 {
 // odeFit returns the least-squares fit of the SIR ODE's infected proportion
 // at the record times to the release (Nelder–Mead over (log β, log γ) from a
 // grid of starts).
-func odeFit(ode *simulate.SIRODE, obs []float64) []float64 {
+func odeFit(ode *sir.ODE, obs []float64) []float64 {
 	buf := make([]float64, len(obs))
 	obj := func(th []float64) float64 {
 		if err := ode.Simulate(nil, th, buf); err != nil {
@@ -615,11 +615,11 @@ func odeFit(ode *simulate.SIRODE, obs []float64) []float64 {
 func runOutbreaks(c config) (inRange, total, odeIn int, err error) {
 	typical := map[string][2]float64{"flu": {0.9, 2.1}, "ebola": {1.51, 2.53}, "covid": {1.5, 3.5}}
 	const K = 100000
-	sir, err := simulate.NewSIR(simulate.SIRConfig{K: K})
+	epi, err := sir.New(sir.Config{K: K})
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	ode, err := simulate.NewSIRODE(simulate.SIRConfig{K: K, Output: simulate.Proportions}, 1e-8)
+	ode, err := sir.NewODE(sir.Config{K: K, Output: sir.Proportions}, 1e-8)
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -630,8 +630,8 @@ func runOutbreaks(c config) (inRange, total, odeIn int, err error) {
 	var rows []plot.Interval
 	fmt.Printf("\n=== real outbreaks (ε = 10, n = m = 100, K = 1e5, prior N((−2,−3), I))\n")
 	fmt.Printf("  %-20s %-6s %-24s %-24s %-8s %-9s %s\n", "outbreak", "", "SPPE R0 mean (95% CI)", "SPLE R0 mean (95% CI)", "ODE R0", "code R0", "typical range")
-	for _, ob := range simulate.Outbreaks() {
-		p := sbi.Problem{Prior: simulate.SIROutbreakPrior(), Simulator: sir, Mechanism: mech, Observed: ob.SDP}
+	for _, ob := range sir.Outbreaks() {
+		p := sbi.Problem{Prior: sir.OutbreakPrior(), Simulator: epi, Mechanism: mech, Observed: ob.SDP}
 		var cols []string
 		for _, meth := range []string{"sppe", "sple"} {
 			if !contains(c.methods, meth) {

@@ -43,6 +43,7 @@ import (
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/linreg"
 )
 
 const name = "soma"
@@ -151,7 +152,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if !o.linreg {
 		return nil
 	}
-	return linreg(ctx, o, stdout, prog)
+	return runLinReg(ctx, o, stdout, prog)
 }
 
 var table = map[float64][3][3]float64{
@@ -204,7 +205,7 @@ func ci(s [3]float64) string {
 	return fmt.Sprintf("%s (%s, %s)", cli.F(s[0], 2), cli.F(s[1], 2), cli.F(s[2], 2))
 }
 
-func linreg(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Progress) error {
+func runLinReg(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Progress) error {
 	fmt.Fprintf(stdout, "\n### DA-MCMC on the SBI paper's linear-regression releases (n = 100)\n\n")
 	sweeps := map[mcmc.XKernel]int{mcmc.SystematicScanIMwG: 100000, mcmc.RandomScanIMwG: 100000, mcmc.SOMA: 30000}
 	if o.common.Quick {
@@ -213,8 +214,8 @@ func linreg(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Progress) 
 		}
 	}
 	inits := [][]float64{{4, 4, 4}, {-4, -4, -4}, {4, -4, 4}, {-4, 4, -4}}
-	model := simulate.LinRegPaper()
-	n := simulate.LinRegPaperN
+	model := linreg.Paper()
+	n := linreg.PaperN
 	th, err := mcmc.NewLinRegConjugate(2, 2, []float64{0, 0, 0}, []float64{1, 1, 1})
 	if err != nil {
 		return err
@@ -223,11 +224,15 @@ func linreg(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Progress) 
 	eff := &cli.Table{Header: []string{"ε", "kernel", "sweeps/chain", "max R̂", "min bulk ESS", "ESS per 1000 sweeps", "ESS/s", "acceptance"}}
 	verdict10 := ""
 	for _, eps := range []float64{10, 1, 0.1} {
-		lap, err := mechanism.NewLaplace(model.Sensitivity(n), eps, model.ContribDim())
+		sens, err := mechanism.LinRegSensitivity(model.P(), n)
 		if err != nil {
 			return err
 		}
-		sdp, err := simulate.LinRegRelease(eps)
+		lap, err := mechanism.NewLaplace(sens, eps, model.ContribDim())
+		if err != nil {
+			return err
+		}
+		sdp, err := linreg.Release(eps)
 		if err != nil {
 			return err
 		}

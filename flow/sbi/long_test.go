@@ -14,6 +14,7 @@ import (
 	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/linreg"
 )
 
 // readDraws reads a CSV with a header whose first column is a label.
@@ -61,11 +62,12 @@ func TestLongLinRegPaperScale(t *testing.T) {
 	}{{10, 20, 4}, {1, 40, 8}, {0.1, 20, 4}} {
 		eps := c.eps
 		ref := readDraws(t, "../../mcmc/testdata/linreg_eps"+strconv.FormatFloat(eps, 'g', -1, 64)+"_damcmc.csv")
-		model := simulate.LinRegPaper()
-		sim, _ := simulate.NewMeanStat(model, simulate.LinRegPaperN)
-		mech, _ := mechanism.NewLaplace(model.Sensitivity(simulate.LinRegPaperN), eps, model.ContribDim())
-		prior, _ := simulate.LinRegPrior(2)
-		obs, _ := simulate.LinRegRelease(eps)
+		model := linreg.Paper()
+		sim, _ := simulate.NewMeanStat(model, linreg.PaperN)
+		sens, _ := mechanism.LinRegSensitivity(model.P(), linreg.PaperN)
+		mech, _ := mechanism.NewLaplace(sens, eps, model.ContribDim())
+		prior, _ := linreg.Prior(2)
+		obs, _ := linreg.Release(eps)
 		p := Problem{Prior: prior, Simulator: sim, Mechanism: mech, Observed: obs}
 		o := DefaultOptions()
 		o.Rounds, o.SimsPerRound, o.InnerPoints, o.Atoms = 10, 1000, 4, 5

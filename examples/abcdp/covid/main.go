@@ -34,7 +34,7 @@ import (
 	"github.com/privinfer/privinfer/internal/parallel"
 	"github.com/privinfer/privinfer/internal/plot"
 	"github.com/privinfer/privinfer/mechanism"
-	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/polynomial"
 )
 
 const nObs = 18
@@ -173,11 +173,11 @@ func run(ctx context.Context, T, reps int, seed uint64, w io.Writer) ([]result, 
 	for j := range times {
 		times[j] = float64(j) / (nObs - 1)
 	}
-	model, err := simulate.NewCubicPolynomial(times, 0)
+	model, err := polynomial.NewCubic(times, 0)
 	if err != nil {
 		return nil, err
 	}
-	prior := simulate.CubicPolynomialPrior()
+	prior := polynomial.Prior()
 	// Stand-in observations: θ* = (a0, a1, a2, a3) = (1.2, 0.4, 0.1, 0.05)
 	// plus N(0, 0.03²) noise, clipped at 0 like counts.
 	truth := []float64{1.2, 0.4, 0.1, 0.05}
@@ -298,7 +298,7 @@ func meanOf(d *abc.Draws, acc []int) []float64 {
 	return m
 }
 
-func fitRMSE(model *simulate.CubicPolynomial, theta, obs []float64) float64 {
+func fitRMSE(model *polynomial.Cubic, theta, obs []float64) float64 {
 	y := make([]float64, len(obs))
 	if err := model.Simulate(nil, theta, y); err != nil {
 		return math.NaN()

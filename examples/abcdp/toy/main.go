@@ -33,6 +33,7 @@ import (
 	"github.com/privinfer/privinfer/internal/plot"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/mixture"
 )
 
 // Config sizes the experiment.
@@ -173,11 +174,11 @@ func writeOutputs(c *cli.Common, cfg Config, tab *Table, w io.Writer) error {
 // Run performs the experiment and prints the table to w.
 func Run(ctx context.Context, cfg Config, w io.Writer) (*Table, error) {
 	const k = 5
-	model, err := simulate.NewUniformMixture(k)
+	model, err := mixture.NewUniform(k)
 	if err != nil {
 		return nil, err
 	}
-	prior, err := simulate.UniformMixturePrior(k)
+	prior, err := mixture.Prior(k)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +186,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	truth := simulate.UniformMixturePaperTheta()
+	truth := mixture.PaperTheta()
 	sens, err := mechanism.MMDSensitivity(1, cfg.N)
 	if err != nil {
 		return nil, err

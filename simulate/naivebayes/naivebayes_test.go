@@ -1,4 +1,4 @@
-package simulate
+package naivebayes
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/privinfer/privinfer/internal/special"
 	"github.com/privinfer/privinfer/internal/stats"
+	"github.com/privinfer/privinfer/simulate"
 )
 
 // TestNaiveBayesSimulateLaw checks the multinomial simulator against the
@@ -16,8 +17,8 @@ import (
 // false alarm ≈ 5e-6), and the law of one cell count agrees between the
 // two routes (chi-square, level 1e-3).
 func TestNaiveBayesSimulateLaw(t *testing.T) {
-	m := NaiveBayesPaper()
-	theta := NaiveBayesPaperTheta()
+	m := Paper()
+	theta := PaperTheta()
 	const reps = 4000
 	r := rand.New(rand.NewPCG(31, 32))
 	dst := make([]float64, m.StatDim())
@@ -48,7 +49,7 @@ func TestNaiveBayesSimulateLaw(t *testing.T) {
 		}
 	}
 	// Record route: count of cell 0 ~ Binomial(n, p_1 p^1_11).
-	ms, _ := NewMeanStat(m, m.N())
+	ms, _ := simulate.NewMeanStat(m, m.N())
 	viaRec := make([]float64, m.N()+1)
 	for range reps {
 		if err := ms.Simulate(r, theta, dst); err != nil {
@@ -78,8 +79,8 @@ func TestNaiveBayesSimulateLaw(t *testing.T) {
 }
 
 func TestNaiveBayesRecordModel(t *testing.T) {
-	m := NaiveBayesPaper()
-	theta := NaiveBayesPaperTheta()
+	m := Paper()
+	theta := PaperTheta()
 	rec := []float64{1, 0, 1} // class 2, x1 = 1, x2 = 2
 	want := math.Log(0.1511) + math.Log(0.6534) + math.Log(0.4166)
 	if got := m.RecordLogLik(theta, rec); math.Abs(got-want) > 1e-12 {
@@ -101,7 +102,7 @@ func TestNaiveBayesRecordModel(t *testing.T) {
 	}
 	bad := [][]float64{theta[:9], append([]float64{0.5, 0.6}, theta[2:]...), append([]float64{-0.1, 1.1}, theta[2:]...)}
 	for _, th := range bad {
-		if err := m.Simulate(rand.New(rand.NewPCG(1, 1)), th, c); !errors.Is(err, ErrInvalidTheta) {
+		if err := m.Simulate(rand.New(rand.NewPCG(1, 1)), th, c); !errors.Is(err, simulate.ErrInvalidTheta) {
 			t.Errorf("θ=%v: got %v", th, err)
 		}
 	}
@@ -118,8 +119,8 @@ func TestNaiveBayesRecordModel(t *testing.T) {
 // Jacobian against a central finite-difference determinant, for the
 // paper's 5 blocks.
 func TestALRJacobian(t *testing.T) {
-	m := NaiveBayesPaper()
-	theta := NaiveBayesPaperTheta()
+	m := Paper()
+	theta := PaperTheta()
 	d := m.UnconstrainedDim()
 	if d != 5 {
 		t.Fatalf("UnconstrainedDim %d, want 5", d)
@@ -163,5 +164,12 @@ func TestALRJacobian(t *testing.T) {
 		jac[0][2]*(jac[1][0]*jac[2][1]-jac[1][1]*jac[2][0])
 	if math.Abs(math.Log(math.Abs(det))-lj4) > 1e-7 {
 		t.Errorf("ALR log Jacobian %v, finite differences %v", lj4, math.Log(math.Abs(det)))
+	}
+}
+
+// TestPaperRelease checks the length of the paper's release table.
+func TestPaperRelease(t *testing.T) {
+	if len(Release()) != 8 {
+		t.Error("table lengths")
 	}
 }

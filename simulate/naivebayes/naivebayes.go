@@ -1,4 +1,10 @@
-package simulate
+// Package naivebayes provides the SBI paper's naive Bayes log-linear
+// model (App. E.3, Karwa et al. 2015): the model as a simulator and record
+// model, its Dirichlet prior, the additive-log-ratio parameterisation
+// (ALR, InvALR), the paper's setting (Paper, PaperTheta) and its observed
+// release (Release). Errors wrap simulate.ErrInvalid
+// (simulate.ErrInvalidTheta for a bad θ).
+package naivebayes
 
 import (
 	"fmt"
@@ -6,9 +12,12 @@ import (
 	"math/rand/v2"
 
 	"github.com/privinfer/privinfer/internal/variate"
+	"github.com/privinfer/privinfer/mechanism"
+	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/internal/modelutil"
 )
 
-// NaiveBayes is the naive Bayes log-linear model of SBI paper App. E.3
+// Model is the naive Bayes log-linear model of SBI paper App. E.3
 // (Karwa et al. 2015): a class y ∈ {1, …, I} with P(y = i) = p_i and K
 // features, feature k taking values in {1, …, J_k} with
 // P(x_k = j | y = i) = p^k_{ij}, independent given y.
@@ -24,11 +33,11 @@ import (
 // (8 values for the paper; the class counts are not released). The
 // Laplace mechanism with scale 2K/(nε) on each proportion makes it ε-DP.
 //
-// NaiveBayes is a RecordModel (a record is (y, x_1, …, x_K) with 0-based
+// Model is a simulate.RecordModel (a record is (y, x_1, …, x_K) with 0-based
 // category codes stored as float64, its contribution the one-hot vector of
 // the cells it falls in), and Simulate draws the counts directly from
 // multinomials, which has the same law as averaging n contributions.
-type NaiveBayes struct {
+type Model struct {
 	classes int
 	levels  []int
 	n       int
@@ -36,32 +45,32 @@ type NaiveBayes struct {
 	alpha   float64
 }
 
-// NewNaiveBayes returns the model with the given number of classes I ≥ 2,
+// New returns the model with the given number of classes I ≥ 2,
 // feature level counts J_k ≥ 2 (at least one feature) and n ≥ 1 records.
-func NewNaiveBayes(classes int, levels []int, n int) (*NaiveBayes, error) {
+func New(classes int, levels []int, n int) (*Model, error) {
 	if classes < 2 {
-		return nil, fmt.Errorf("simulate: naive Bayes needs at least 2 classes, got %d: %w", classes, ErrInvalid)
+		return nil, fmt.Errorf("%w: naive Bayes needs at least 2 classes, got %d", simulate.ErrInvalid, classes)
 	}
 	if len(levels) == 0 {
-		return nil, fmt.Errorf("simulate: naive Bayes needs at least one feature: %w", ErrInvalid)
+		return nil, fmt.Errorf("%w: naive Bayes needs at least one feature", simulate.ErrInvalid)
 	}
 	cells := 0
 	for k, j := range levels {
 		if j < 2 {
-			return nil, fmt.Errorf("simulate: naive Bayes feature %d needs at least 2 levels, got %d: %w", k, j, ErrInvalid)
+			return nil, fmt.Errorf("%w: naive Bayes feature %d needs at least 2 levels, got %d", simulate.ErrInvalid, k, j)
 		}
 		cells += j
 	}
 	if n < 1 {
-		return nil, fmt.Errorf("simulate: naive Bayes number of records n must be >= 1, got %d: %w", n, ErrInvalid)
+		return nil, fmt.Errorf("%w: naive Bayes number of records n must be >= 1, got %d", simulate.ErrInvalid, n)
 	}
-	return &NaiveBayes{classes: classes, levels: append([]int(nil), levels...), n: n, cells: cells}, nil
+	return &Model{classes: classes, levels: append([]int(nil), levels...), n: n, cells: cells}, nil
 }
 
-// NaiveBayesPaper returns the paper's model: I = 2 classes, K = 2 binary
+// Paper returns the paper's model: I = 2 classes, K = 2 binary
 // features, n = 100 records.
-func NaiveBayesPaper() *NaiveBayes {
-	m, err := NewNaiveBayes(2, []int{2, 2}, 100)
+func Paper() *Model {
+	m, err := New(2, []int{2, 2}, 100)
 	if err != nil {
 		panic(err)
 	}
@@ -69,44 +78,51 @@ func NaiveBayesPaper() *NaiveBayes {
 }
 
 // N returns the number of records.
-func (m *NaiveBayes) N() int { return m.n }
+func (m *Model) N() int { return m.n }
+
+// valid reports whether m was built by New.
+func (m *Model) valid() bool { return m != nil && m.classes >= 2 && len(m.levels) > 0 && m.n >= 1 }
 
 // ParamDim is I·Σ_k J_k + I.
-func (m *NaiveBayes) ParamDim() int { return m.classes*m.cells + m.classes }
+func (m *Model) ParamDim() int { return m.classes*m.cells + m.classes }
 
 // StatDim is I·Σ_k J_k, the number of released proportions.
-func (m *NaiveBayes) StatDim() int { return m.classes * m.cells }
+func (m *Model) StatDim() int { return m.classes * m.cells }
 
 // RecordDim is 1 + K.
-func (m *NaiveBayes) RecordDim() int { return 1 + len(m.levels) }
+func (m *Model) RecordDim() int { return 1 + len(m.levels) }
 
 // ContribDim equals StatDim.
-func (m *NaiveBayes) ContribDim() int { return m.StatDim() }
+func (m *Model) ContribDim() int { return m.StatDim() }
 
 // Sensitivity returns the ℓ1 sensitivity 2K/n of the proportions (changing
 // one record moves one cell count per feature out and one in).
-func (m *NaiveBayes) Sensitivity() float64 { return 2 * float64(len(m.levels)) / float64(m.n) }
+func (m *Model) Sensitivity() float64 {
+	// The Laplace scale 2K/(nε) at ε = 1; K, n ≥ 1 by construction.
+	s, _ := mechanism.NaiveBayesLaplaceScale(len(m.levels), m.n, 1)
+	return s
+}
 
 // CheckParam checks the length of θ and that every block is a probability
-// vector (entries ≥ 0 summing to 1 within SimplexTol).
-func (m *NaiveBayes) CheckParam(theta []float64) error {
+// vector (entries ≥ 0 summing to 1 within simulate.SimplexTol).
+func (m *Model) CheckParam(theta []float64) error {
 	if !m.valid() {
-		return errUnbuilt("NaiveBayes")
+		return modelutil.ErrUnbuilt("naivebayes.Model")
 	}
 	if len(theta) != m.ParamDim() {
-		return fmt.Errorf("%w: naive Bayes θ must have length %d, got %d", ErrInvalidTheta, m.ParamDim(), len(theta))
+		return fmt.Errorf("%w: naive Bayes θ must have length %d, got %d", simulate.ErrInvalidTheta, m.ParamDim(), len(theta))
 	}
 	o := 0
 	check := func(b []float64) error {
 		s := 0.0
 		for _, v := range b {
-			if !finite(v) || v < 0 {
-				return fmt.Errorf("%w: naive Bayes probabilities must be finite and >= 0, got %v at index %d", ErrInvalidTheta, v, o)
+			if !modelutil.Finite(v) || v < 0 {
+				return fmt.Errorf("%w: naive Bayes probabilities must be finite and >= 0, got %v at index %d", simulate.ErrInvalidTheta, v, o)
 			}
 			s += v
 		}
-		if math.Abs(s-1) > SimplexTol {
-			return fmt.Errorf("%w: naive Bayes block at index %d sums to %v, not 1", ErrInvalidTheta, o, s)
+		if math.Abs(s-1) > simulate.SimplexTol {
+			return fmt.Errorf("%w: naive Bayes block at index %d sums to %v, not 1", simulate.ErrInvalidTheta, o, s)
 		}
 		return nil
 	}
@@ -147,15 +163,15 @@ func multinomialInto(r *rand.Rand, n int64, p []float64, dst []float64, scale fl
 // Simulate draws the class counts (n_1, …, n_I) ~ Multinomial(n; p), then
 // for every class i and feature k the counts (n^k_{i1}, …) ~
 // Multinomial(n_i; p^k_{i·}), and writes the proportions n^k_{ij}/n.
-func (m *NaiveBayes) Simulate(r *rand.Rand, theta, dst []float64) error {
+func (m *Model) Simulate(r *rand.Rand, theta, dst []float64) error {
 	if err := m.CheckParam(theta); err != nil {
 		return err
 	}
-	if err := checkRand(r); err != nil {
+	if err := modelutil.CheckRand(r); err != nil {
 		return err
 	}
 	if len(dst) != m.StatDim() {
-		return fmt.Errorf("simulate: naive Bayes dst must have length %d, got %d: %w", m.StatDim(), len(dst), ErrInvalid)
+		return fmt.Errorf("%w: naive Bayes dst must have length %d, got %d", simulate.ErrInvalid, m.StatDim(), len(dst))
 	}
 	pc := theta[m.classes*m.cells:]
 	inv := 1 / float64(m.n)
@@ -183,33 +199,21 @@ func (m *NaiveBayes) Simulate(r *rand.Rand, theta, dst []float64) error {
 	return nil
 }
 
-func categorical(r *rand.Rand, p []float64) int {
-	u := r.Float64()
-	c := 0.0
-	for j, v := range p {
-		c += v
-		if u < c {
-			return j
-		}
-	}
-	return len(p) - 1
-}
-
 // SampleRecord draws y ~ Categorical(p) and x_k | y ~ Categorical(p^k_{y·});
 // rec = (y, x_1, …, x_K) with 0-based codes.
-func (m *NaiveBayes) SampleRecord(r *rand.Rand, theta, rec []float64) {
-	y := categorical(r, theta[m.classes*m.cells:])
+func (m *Model) SampleRecord(r *rand.Rand, theta, rec []float64) {
+	y := modelutil.Categorical(r, theta[m.classes*m.cells:])
 	rec[0] = float64(y)
 	o := y * m.cells
 	for k, j := range m.levels {
-		rec[k+1] = float64(categorical(r, theta[o:o+j]))
+		rec[k+1] = float64(modelutil.Categorical(r, theta[o:o+j]))
 		o += j
 	}
 }
 
 // Contribution writes the one-hot indicator of the cells (y, k, x_k) into
 // dst, so the mean over records is the vector of proportions.
-func (m *NaiveBayes) Contribution(rec, dst []float64) {
+func (m *Model) Contribution(rec, dst []float64) {
 	clear(dst)
 	o := int(rec[0]) * m.cells
 	for k, j := range m.levels {
@@ -220,7 +224,7 @@ func (m *NaiveBayes) Contribution(rec, dst []float64) {
 
 // RecordLogLik is log p_y + Σ_k log p^k_{y x_k}; −Inf for codes out of
 // range.
-func (m *NaiveBayes) RecordLogLik(theta, rec []float64) float64 {
+func (m *Model) RecordLogLik(theta, rec []float64) float64 {
 	y := int(rec[0])
 	if rec[0] != float64(y) || y < 0 || y >= m.classes {
 		return math.Inf(-1)
@@ -240,14 +244,14 @@ func (m *NaiveBayes) RecordLogLik(theta, rec []float64) float64 {
 
 // Prior returns the product of Dirichlet(α, …, α) priors on every block of
 // θ in θ's order; the paper uses α = 2.
-func (m *NaiveBayes) Prior(alpha float64) (*Concat, error) {
-	var blocks []Prior
+func (m *Model) Prior(alpha float64) (*simulate.Concat, error) {
+	var blocks []simulate.Prior
 	mk := func(k int) error {
 		a := make([]float64, k)
 		for i := range a {
 			a[i] = alpha
 		}
-		d, err := NewDirichlet(a)
+		d, err := simulate.NewDirichlet(a)
 		if err != nil {
 			return err
 		}
@@ -264,11 +268,11 @@ func (m *NaiveBayes) Prior(alpha float64) (*Concat, error) {
 	if err := mk(m.classes); err != nil {
 		return nil, err
 	}
-	return NewConcat(blocks...)
+	return simulate.NewConcat(blocks...)
 }
 
 // blocks calls fn with the offset and size of every simplex block of θ.
-func (m *NaiveBayes) blocks(fn func(o, j int)) {
+func (m *Model) blocks(fn func(o, j int)) {
 	o := 0
 	for range m.classes {
 		for _, j := range m.levels {
@@ -281,14 +285,14 @@ func (m *NaiveBayes) blocks(fn func(o, j int)) {
 
 // UnconstrainedDim is the dimension of the additive-log-ratio
 // parameterisation, ParamDim minus the number of blocks.
-func (m *NaiveBayes) UnconstrainedDim() int {
+func (m *Model) UnconstrainedDim() int {
 	return m.ParamDim() - m.classes*len(m.levels) - 1
 }
 
 // ToUnconstrained maps θ to φ by the additive log-ratio transform of each
 // block, φ_j = log(p_j / p_J) for j < J. θ must be valid with positive
 // entries.
-func (m *NaiveBayes) ToUnconstrained(theta, phi []float64) {
+func (m *Model) ToUnconstrained(theta, phi []float64) {
 	q := 0
 	m.blocks(func(o, j int) {
 		ALR(theta[o:o+j], phi[q:q+j-1])
@@ -299,7 +303,7 @@ func (m *NaiveBayes) ToUnconstrained(theta, phi []float64) {
 // FromUnconstrained maps φ back to θ and returns the log absolute Jacobian
 // determinant of φ ↦ θ (each block's first J − 1 coordinates), so that a
 // density π(θ) on the simplices corresponds to π(θ(φ))·exp(logJac) on R^d.
-func (m *NaiveBayes) FromUnconstrained(phi, theta []float64) (logJac float64) {
+func (m *Model) FromUnconstrained(phi, theta []float64) (logJac float64) {
 	q := 0
 	m.blocks(func(o, j int) {
 		logJac += InvALR(phi[q:q+j-1], theta[o:o+j])
@@ -342,18 +346,15 @@ func InvALR(phi, p []float64) (logJac float64) {
 	return logJac
 }
 
-// NaiveBayesPaperTheta returns the paper's data-generating θ in θ order.
-func NaiveBayesPaperTheta() []float64 {
+// PaperTheta returns the paper's data-generating θ in θ order.
+func PaperTheta() []float64 {
 	return []float64{0.3887, 0.6113, 0.7537, 0.2463, 0.6534, 0.3466, 0.5834, 0.4166, 0.8489, 0.1511}
 }
 
-// NaiveBayesRelease returns the paper's observed private proportions
+// Release returns the paper's observed private proportions
 // (ε = 10, Laplace scale 2K/(nε) = 0.004) in the released order r^1_11,
 // r^1_12, r^2_11, r^2_12, r^1_21, r^1_22, r^2_21, r^2_22 (unrounded values
 // of the authors' code; the paper prints four decimals).
-func NaiveBayesRelease() []float64 {
+func Release() []float64 {
 	return []float64{0.32754, 0.452008, 0.586172, 0.182683, 0.12926, 0.085805, 0.128789, 0.095372}
 }
-
-// valid reports whether m was built by NewNaiveBayes.
-func (m *NaiveBayes) valid() bool { return m != nil && m.classes >= 2 && len(m.levels) > 0 && m.n >= 1 }

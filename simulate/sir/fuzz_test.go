@@ -1,9 +1,11 @@
-package simulate
+package sir
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/privinfer/privinfer/simulate"
 )
 
 // FuzzSIR feeds arbitrary configurations and parameters to the SIR
@@ -20,18 +22,18 @@ func FuzzSIR(f *testing.F) {
 		if k > 5000 || t2 > 1e4 || t1 > 1e4 || t0 > 1e4 || a > 5 || b > 5 {
 			t.Skip("keep fuzz runs short")
 		}
-		cfg := SIRConfig{K: k, I0: i0, Times: []float64{t0, t1, t2}, Output: Counts}
+		cfg := Config{K: k, I0: i0, Times: []float64{t0, t1, t2}, Output: Counts}
 		if rates {
 			cfg.Param = Rates
 		}
-		g, err := NewSIR(cfg)
+		g, err := New(cfg)
 		if err != nil {
 			return
 		}
-		tl, _ := NewSIRTauLeap(cfg, 0.5)
-		od, _ := NewSIRODE(cfg, 1e-6)
+		tl, _ := NewTauLeap(cfg, 0.5)
+		od, _ := NewODE(cfg, 1e-6)
 		r := rand.New(rand.NewPCG(1, 2))
-		for _, sim := range []Simulator{g, tl, od} {
+		for _, sim := range []simulate.Simulator{g, tl, od} {
 			dst := make([]float64, 3)
 			if err := sim.Simulate(r, []float64{a, b}, dst); err != nil {
 				continue

@@ -1,4 +1,4 @@
-package simulate
+package sir
 
 import (
 	"encoding/json"
@@ -10,11 +10,11 @@ import (
 	"github.com/privinfer/privinfer/internal/testutil"
 )
 
-// TestReleasesMatchReference compares every exported paper value with the
+// TestReleasesMatchReference compares the SIR paper values with the
 // project's reference file paper-values.json (skipped when the shared
 // folder is absent).
 func TestReleasesMatchReference(t *testing.T) {
-	dir := testutil.SharedDir(t, "simulate")
+	dir := testutil.SharedDir(t, "simulate/sir")
 	raw, err := os.ReadFile(filepath.Join(dir, "reference", "paper-values.json"))
 	if err != nil {
 		t.Skipf("reference file: %v", err)
@@ -31,23 +31,6 @@ func TestReleasesMatchReference(t *testing.T) {
 			} `json:"synthetic"`
 			Real map[string]json.RawMessage `json:"real_outbreaks"`
 		} `json:"sir"`
-		LR struct {
-			Theta  []float64 `json:"theta_true"`
-			Conf   []float64 `json:"s_clamped_confidential_vec"`
-			Eps10  []float64 `json:"s_dp_observed_vec_eps10"`
-			Eps1   []float64 `json:"s_dp_observed_vec_eps1"`
-			Eps01  []float64 `json:"s_dp_observed_vec_eps0.1"`
-			Mean   []float64 `json:"predictor_mean"`
-			Sigma2 float64   `json:"sigma2"`
-		} `json:"linear_regression"`
-		NB struct {
-			Obs []float64 `json:"observed_private_vec"`
-		} `json:"naive_bayes_loglinear"`
-		ABCDP struct {
-			Toy struct {
-				Theta []float64 `json:"theta_true"`
-			} `json:"toy_mixture_of_uniforms"`
-		} `json:"abcdp"`
 	}
 	if err := json.Unmarshal(raw, &ref); err != nil {
 		t.Fatal(err)
@@ -65,16 +48,16 @@ func TestReleasesMatchReference(t *testing.T) {
 		}
 	}
 	s := ref.SIR.Synthetic
-	if s.K != SIRSyntheticK {
+	if s.K != SyntheticK {
 		t.Errorf("K %v", s.K)
 	}
-	eq("record times", SIRPaperTimes(), s.RecordTimes)
-	eq("sir theta", SIRSyntheticTheta(), s.Theta)
+	eq("record times", PaperTimes(), s.RecordTimes)
+	eq("sir theta", SyntheticTheta(), s.Theta)
 	for _, c := range []struct {
 		eps  float64
 		want []float64
 	}{{10, s.Eps10}, {1, s.Eps1}, {0.1, s.Eps01}} {
-		got, _ := SIRSyntheticRelease(c.eps)
+		got, _ := SyntheticRelease(c.eps)
 		eq("sir release", got, c.want)
 	}
 	for _, o := range Outbreaks() {
@@ -88,15 +71,4 @@ func TestReleasesMatchReference(t *testing.T) {
 		eq(o.Name, o.SDP, e.SDP)
 		eq(o.Name+" theta", o.CodeLogTheta, e.Theta)
 	}
-	eq("lr theta", LinRegPaperTheta(), ref.LR.Theta)
-	eq("lr conf", LinRegConfidentialStat(), ref.LR.Conf)
-	for _, c := range []struct {
-		eps  float64
-		want []float64
-	}{{10, ref.LR.Eps10}, {1, ref.LR.Eps1}, {0.1, ref.LR.Eps01}} {
-		got, _ := LinRegRelease(c.eps)
-		eq("lr release", got, c.want)
-	}
-	eq("nb release", NaiveBayesRelease(), ref.NB.Obs)
-	eq("abcdp theta", UniformMixturePaperTheta(), ref.ABCDP.Toy.Theta)
 }

@@ -1,4 +1,4 @@
-package simulate
+package sir
 
 import (
 	"fmt"
@@ -6,44 +6,46 @@ import (
 	"math/rand/v2"
 
 	"github.com/privinfer/privinfer/internal/variate"
+	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/internal/modelutil"
 )
 
-// SIRTauLeap simulates the SIR model approximately by binomial
+// TauLeap simulates the SIR model approximately by binomial
 // tau-leaping (the chain-binomial scheme): over a step of length τ from
 // state (S, I), new infections are Binomial(S, 1 − exp(−βIτ/K)) and
 // recoveries Binomial(I, 1 − exp(−γτ)), both from the state at the start of
 // the step. Counts can never go negative, and the scheme converges to the
 // exact process as τ → 0. Each interval between record times is cut into
 // equal steps no longer than τ so that records fall on the grid.
-type SIRTauLeap struct {
-	sirCore
+type TauLeap struct {
+	core
 	step float64
 }
 
-// NewSIRTauLeap validates cfg and the step τ > 0.
-func NewSIRTauLeap(cfg SIRConfig, step float64) (*SIRTauLeap, error) {
-	c, err := newSIRCore(cfg)
+// NewTauLeap validates cfg and the step τ > 0.
+func NewTauLeap(cfg Config, step float64) (*TauLeap, error) {
+	c, err := newCore(cfg)
 	if err != nil {
 		return nil, err
 	}
 	if !(step > 0) || math.IsInf(step, 0) {
-		return nil, fmt.Errorf("simulate: tau-leap step must be finite and > 0, got %v: %w", step, ErrInvalid)
+		return nil, fmt.Errorf("%w: tau-leap step must be finite and > 0, got %v", simulate.ErrInvalid, step)
 	}
 	if last := c.times[len(c.times)-1]; !(last/step <= maxTauSteps) {
-		return nil, fmt.Errorf("simulate: tau-leap step %v needs more than %d steps to reach time %v: %w", step, int64(maxTauSteps), last, ErrInvalid)
+		return nil, fmt.Errorf("%w: tau-leap step %v needs more than %d steps to reach time %v", simulate.ErrInvalid, step, int64(maxTauSteps), last)
 	}
-	return &SIRTauLeap{c, step}, nil
+	return &TauLeap{c, step}, nil
 }
 
 // maxTauSteps bounds the number of tau-leap steps of one simulation.
 const maxTauSteps = 1 << 32
 
 // Step returns the maximal step τ.
-func (s *SIRTauLeap) Step() float64 { return s.step }
+func (s *TauLeap) Step() float64 { return s.step }
 
 // Simulate draws one tau-leaped epidemic and writes I(t_i) (or I(t_i)/K).
-func (s *SIRTauLeap) Simulate(r *rand.Rand, theta, dst []float64) error {
-	if err := checkRand(r); err != nil {
+func (s *TauLeap) Simulate(r *rand.Rand, theta, dst []float64) error {
+	if err := modelutil.CheckRand(r); err != nil {
 		return err
 	}
 	beta, gamma, err := s.rates(theta)
@@ -82,7 +84,7 @@ func (s *SIRTauLeap) Simulate(r *rand.Rand, theta, dst []float64) error {
 	return nil
 }
 
-// SIRODE solves the deterministic SIR equations
+// ODE solves the deterministic SIR equations
 //
 //	ds/dt = −β s i,  di/dt = β s i − γ i,  s(0) = (K − I0)/K, i(0) = I0/K
 //
@@ -90,16 +92,16 @@ func (s *SIRTauLeap) Simulate(r *rand.Rand, theta, dst []float64) error {
 // large-population limit of the stochastic model (with I0/K held fixed) and
 // the non-DP baseline of SBI paper Fig. 2B. Simulate ignores r and writes
 // K·i(t_i) for Counts (not rounded) or i(t_i) for Proportions.
-type SIRODE struct {
-	sirCore
+type ODE struct {
+	core
 	rtol, atol float64
 }
 
-// NewSIRODE validates cfg and the relative tolerance rtol in (0, 0.1];
+// NewODE validates cfg and the relative tolerance rtol in (0, 0.1];
 // rtol = 0 selects 1e-8. The absolute tolerance is rtol·1e-4 on the
 // proportions.
-func NewSIRODE(cfg SIRConfig, rtol float64) (*SIRODE, error) {
-	c, err := newSIRCore(cfg)
+func NewODE(cfg Config, rtol float64) (*ODE, error) {
+	c, err := newCore(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -107,13 +109,13 @@ func NewSIRODE(cfg SIRConfig, rtol float64) (*SIRODE, error) {
 		rtol = 1e-8
 	}
 	if !(rtol > 0 && rtol <= 0.1) {
-		return nil, fmt.Errorf("simulate: ODE rtol must be in (0, 0.1], got %v: %w", rtol, ErrInvalid)
+		return nil, fmt.Errorf("%w: ODE rtol must be in (0, 0.1], got %v", simulate.ErrInvalid, rtol)
 	}
-	return &SIRODE{c, rtol, rtol * 1e-4}, nil
+	return &ODE{c, rtol, rtol * 1e-4}, nil
 }
 
 // Simulate integrates the ODE for θ; r is unused and may be nil.
-func (s *SIRODE) Simulate(_ *rand.Rand, theta, dst []float64) error {
+func (s *ODE) Simulate(_ *rand.Rand, theta, dst []float64) error {
 	beta, gamma, err := s.rates(theta)
 	if err != nil {
 		return err
@@ -133,7 +135,7 @@ func (s *SIRODE) Simulate(_ *rand.Rand, theta, dst []float64) error {
 			var ok bool
 			y, h, ok = s.integrate(beta, gamma, y, t, tj, h)
 			if !ok {
-				return fmt.Errorf("%w: SIR ODE did not reach t=%v within %d steps (rates too large for rtol %v)", ErrInvalidTheta, tj, dpMax, s.rtol)
+				return fmt.Errorf("%w: SIR ODE did not reach t=%v within %d steps (rates too large for rtol %v)", simulate.ErrInvalidTheta, tj, dpMax, s.rtol)
 			}
 			t = tj
 		}
@@ -142,7 +144,7 @@ func (s *SIRODE) Simulate(_ *rand.Rand, theta, dst []float64) error {
 	return nil
 }
 
-func sirRHS(beta, gamma float64, y [2]float64) [2]float64 {
+func rhs(beta, gamma float64, y [2]float64) [2]float64 {
 	f := beta * y[0] * y[1]
 	return [2]float64{-f, f - gamma*y[1]}
 }
@@ -163,12 +165,12 @@ const (
 // integrate advances y from t0 to t1 with adaptive steps, starting from the
 // suggested step h (0: choose one), and returns the state, the last
 // accepted step size and whether t1 was reached within dpMax steps.
-func (s *SIRODE) integrate(beta, gamma float64, y [2]float64, t0, t1, h float64) ([2]float64, float64, bool) {
+func (s *ODE) integrate(beta, gamma float64, y [2]float64, t0, t1, h float64) ([2]float64, float64, bool) {
 	t := t0
 	if h <= 0 {
 		h = math.Min(0.01, (t1-t0)/10)
 	}
-	k1 := sirRHS(beta, gamma, y)
+	k1 := rhs(beta, gamma, y)
 	for it := 0; it < dpMax && t < t1; it++ {
 		last := false
 		if t+h >= t1 {
@@ -179,28 +181,28 @@ func (s *SIRODE) integrate(beta, gamma float64, y [2]float64, t0, t1, h float64)
 		for d := range 2 {
 			yt[d] = y[d] + h*dpA21*k1[d]
 		}
-		k2 := sirRHS(beta, gamma, yt)
+		k2 := rhs(beta, gamma, yt)
 		for d := range 2 {
 			yt[d] = y[d] + h*(dpA31*k1[d]+dpA32*k2[d])
 		}
-		k3 := sirRHS(beta, gamma, yt)
+		k3 := rhs(beta, gamma, yt)
 		for d := range 2 {
 			yt[d] = y[d] + h*(dpA41*k1[d]+dpA42*k2[d]+dpA43*k3[d])
 		}
-		k4 := sirRHS(beta, gamma, yt)
+		k4 := rhs(beta, gamma, yt)
 		for d := range 2 {
 			yt[d] = y[d] + h*(dpA51*k1[d]+dpA52*k2[d]+dpA53*k3[d]+dpA54*k4[d])
 		}
-		k5 := sirRHS(beta, gamma, yt)
+		k5 := rhs(beta, gamma, yt)
 		for d := range 2 {
 			yt[d] = y[d] + h*(dpA61*k1[d]+dpA62*k2[d]+dpA63*k3[d]+dpA64*k4[d]+dpA65*k5[d])
 		}
-		k6 := sirRHS(beta, gamma, yt)
+		k6 := rhs(beta, gamma, yt)
 		var yn [2]float64
 		for d := range 2 {
 			yn[d] = y[d] + h*(dpB1*k1[d]+dpB3*k3[d]+dpB4*k4[d]+dpB5*k5[d]+dpB6*k6[d])
 		}
-		k7 := sirRHS(beta, gamma, yn)
+		k7 := rhs(beta, gamma, yn)
 		errn := 0.0
 		for d := range 2 {
 			e := h * (dpE1*k1[d] + dpE3*k3[d] + dpE4*k4[d] + dpE5*k5[d] + dpE6*k6[d] + dpE7*k7[d])

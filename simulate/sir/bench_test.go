@@ -1,17 +1,18 @@
-package simulate
+package sir
 
 import (
 	"context"
-
-	"github.com/privinfer/privinfer/mechanism"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/privinfer/privinfer/mechanism"
+	"github.com/privinfer/privinfer/simulate"
 )
 
 // BenchmarkGillespieK1e6 runs the paper's synthetic setting, K = 1e6,
 // θ = (−0.5, −3) on the log scale, and reports events per second.
 func BenchmarkGillespieK1e6(b *testing.B) {
-	sim, err := NewSIR(SIRConfig{K: 1_000_000})
+	sim, err := New(Config{K: 1_000_000})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -32,10 +33,10 @@ func BenchmarkGillespieK1e6(b *testing.B) {
 	b.ReportMetric(float64(events)/float64(b.N), "events/op")
 }
 
-// BenchmarkBatchSIR simulates 64 prior draws at K = 1e5 through Batch;
+// BenchmarkBatchSIR simulates 64 prior draws at K = 1e5 through simulate.Batch;
 // run with -cpu 1,2 to compare throughput on one and two cores.
 func BenchmarkBatchSIR(b *testing.B) {
-	sim, _ := NewSIR(SIRConfig{K: 100_000})
+	sim, _ := New(Config{K: 100_000})
 	const n = 64
 	thetas := make([]float64, 2*n)
 	for i := range n {
@@ -44,7 +45,7 @@ func BenchmarkBatchSIR(b *testing.B) {
 	dst := make([]float64, n*sim.StatDim())
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := Batch(context.Background(), sim, thetas, 2, 1, dst); err != nil {
+		if err := simulate.Batch(context.Background(), sim, thetas, 2, 1, dst); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -52,9 +53,9 @@ func BenchmarkBatchSIR(b *testing.B) {
 }
 
 func BenchmarkPrivateSIRK1e6(b *testing.B) {
-	sim, _ := NewSIR(SIRConfig{K: 1_000_000})
+	sim, _ := New(Config{K: 1_000_000})
 	mech, _ := mechanism.NewInfectionTrajectory(1000, 1000, 1_000_000, 10)
-	p, _ := Private(sim, mech)
+	p, _ := simulate.Private(sim, mech)
 	r := rand.New(rand.NewPCG(1, 2))
 	theta := []float64{-0.5, -3}
 	dst := make([]float64, 10)
@@ -65,7 +66,7 @@ func BenchmarkPrivateSIRK1e6(b *testing.B) {
 }
 
 func BenchmarkTauLeapK1e6(b *testing.B) {
-	sim, _ := NewSIRTauLeap(SIRConfig{K: 1_000_000}, 0.1)
+	sim, _ := NewTauLeap(Config{K: 1_000_000}, 0.1)
 	r := rand.New(rand.NewPCG(1, 2))
 	theta := []float64{-0.5, -3}
 	dst := make([]float64, 10)
@@ -76,33 +77,11 @@ func BenchmarkTauLeapK1e6(b *testing.B) {
 }
 
 func BenchmarkODE(b *testing.B) {
-	sim, _ := NewSIRODE(SIRConfig{K: 1_000_000}, 0)
+	sim, _ := NewODE(Config{K: 1_000_000}, 0)
 	theta := []float64{-0.5, -3}
 	dst := make([]float64, 10)
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = sim.Simulate(nil, theta, dst)
-	}
-}
-
-func BenchmarkLinRegMeanStat(b *testing.B) {
-	sim, _ := NewMeanStat(LinRegPaper(), LinRegPaperN)
-	r := rand.New(rand.NewPCG(1, 2))
-	theta := LinRegPaperTheta()
-	dst := make([]float64, 9)
-	b.ReportAllocs()
-	for b.Loop() {
-		_ = sim.Simulate(r, theta, dst)
-	}
-}
-
-func BenchmarkNaiveBayes(b *testing.B) {
-	m := NaiveBayesPaper()
-	r := rand.New(rand.NewPCG(1, 2))
-	theta := NaiveBayesPaperTheta()
-	dst := make([]float64, 8)
-	b.ReportAllocs()
-	for b.Loop() {
-		_ = m.Simulate(r, theta, dst)
 	}
 }

@@ -1,4 +1,4 @@
-package simulate
+package sir
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/privinfer/privinfer/internal/stats"
 	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/simulate"
 )
 
 // sirForward solves the Kolmogorov forward equation dp/dt = pQ of the SIR
@@ -104,7 +105,7 @@ func TestGillespieExactLong(t *testing.T) {
 
 func checkGillespieExact(t *testing.T, k, runs int, times []float64) {
 	t.Helper()
-	sim, err := NewSIR(SIRConfig{K: int64(k), Times: times, Param: Rates})
+	sim, err := New(Config{K: int64(k), Times: times, Param: Rates})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,40 +182,40 @@ func poolCells(counts, law []float64, n int, min float64) (obs, exp []float64) {
 }
 
 func TestSIRInvalid(t *testing.T) {
-	if _, err := NewSIR(SIRConfig{K: 0}); err == nil {
+	if _, err := New(Config{K: 0}); err == nil {
 		t.Error("K = 0 accepted")
 	}
-	if _, err := NewSIR(SIRConfig{K: -5}); err == nil {
+	if _, err := New(Config{K: -5}); err == nil {
 		t.Error("K < 0 accepted")
 	}
-	if _, err := NewSIR(SIRConfig{K: 10, Times: []float64{0, 5, 3}}); err == nil {
+	if _, err := New(Config{K: 10, Times: []float64{0, 5, 3}}); err == nil {
 		t.Error("unsorted times accepted")
 	}
-	if _, err := NewSIR(SIRConfig{K: 10, Times: []float64{-1, 3}}); err == nil {
+	if _, err := New(Config{K: 10, Times: []float64{-1, 3}}); err == nil {
 		t.Error("negative time accepted")
 	}
-	if _, err := NewSIR(SIRConfig{K: 10, Times: []float64{0, math.NaN()}}); err == nil {
+	if _, err := New(Config{K: 10, Times: []float64{0, math.NaN()}}); err == nil {
 		t.Error("NaN time accepted")
 	}
-	if _, err := NewSIR(SIRConfig{K: 10, Times: []float64{}}); err == nil {
+	if _, err := New(Config{K: 10, Times: []float64{}}); err == nil {
 		t.Error("empty times accepted")
 	}
-	if _, err := NewSIR(SIRConfig{K: 10, I0: 11}); err == nil {
+	if _, err := New(Config{K: 10, I0: 11}); err == nil {
 		t.Error("I0 > K accepted")
 	}
-	if _, err := NewSIRTauLeap(SIRConfig{K: 10}, 0); err == nil {
+	if _, err := NewTauLeap(Config{K: 10}, 0); err == nil {
 		t.Error("tau-leap step 0 accepted")
 	}
-	if _, err := NewSIRODE(SIRConfig{K: 10}, -1); err == nil {
+	if _, err := NewODE(Config{K: 10}, -1); err == nil {
 		t.Error("ODE rtol < 0 accepted")
 	}
 	r := rand.New(rand.NewPCG(1, 1))
-	for _, param := range []SIRParam{LogRates, Rates} {
-		cfg := SIRConfig{K: 100, Param: param}
-		g, _ := NewSIR(cfg)
-		tl, _ := NewSIRTauLeap(cfg, 0.5)
-		od, _ := NewSIRODE(cfg, 0)
-		for _, sim := range []Simulator{g, tl, od} {
+	for _, param := range []Param{LogRates, Rates} {
+		cfg := Config{K: 100, Param: param}
+		g, _ := New(cfg)
+		tl, _ := NewTauLeap(cfg, 0.5)
+		od, _ := NewODE(cfg, 0)
+		for _, sim := range []simulate.Simulator{g, tl, od} {
 			dst := make([]float64, sim.StatDim())
 			bad := [][]float64{{math.NaN(), 0.1}, {0.1, math.Inf(1)}, {0.1}, {0.1, 0.2, 0.3}}
 			if param == LogRates {
@@ -224,8 +225,8 @@ func TestSIRInvalid(t *testing.T) {
 				bad = append(bad, []float64{-0.1, 0.1}, []float64{0.1, -1})
 			}
 			for _, th := range bad {
-				if err := sim.Simulate(r, th, dst); !errors.Is(err, ErrInvalidTheta) {
-					t.Errorf("%T param %d θ=%v: got %v, want ErrInvalidTheta", sim, param, th, err)
+				if err := sim.Simulate(r, th, dst); !errors.Is(err, simulate.ErrInvalidTheta) {
+					t.Errorf("%T param %d θ=%v: got %v, want simulate.ErrInvalidTheta", sim, param, th, err)
 				}
 			}
 			if err := sim.Simulate(r, []float64{0.1, 0.1}, make([]float64, 3)); err == nil {
@@ -246,17 +247,17 @@ func TestSIRInvalid(t *testing.T) {
 // 4·(spread of the simulated proportion over 12 runs) + 4·(binomial sd of
 // the release) + 0.002 (the m-inflation bias of (I + m)/(K + 2m)).
 func TestSIRPaperSynthetic(t *testing.T) {
-	sim, err := NewSIR(SIRConfig{K: SIRSyntheticK, Output: Proportions})
+	sim, err := New(Config{K: SyntheticK, Output: Proportions})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rel, _ := SIRSyntheticRelease(10)
+	rel, _ := SyntheticRelease(10)
 	r := rand.New(rand.NewPCG(2024, 1))
 	const runs = 12
 	var traj [][]float64
 	for len(traj) < runs {
 		dst := make([]float64, sim.StatDim())
-		if err := sim.Simulate(r, SIRSyntheticTheta(), dst); err != nil {
+		if err := sim.Simulate(r, SyntheticTheta(), dst); err != nil {
 			t.Fatal(err)
 		}
 		if dst[2] < 0.01 { // died out
@@ -294,10 +295,10 @@ func TestSIRPaperSynthetic(t *testing.T) {
 
 // TestSIRZeroAllocs checks that a Gillespie simulation allocates nothing.
 func TestSIRZeroAllocs(t *testing.T) {
-	sim, _ := NewSIR(SIRConfig{K: 10000})
+	sim, _ := New(Config{K: 10000})
 	r := rand.New(rand.NewPCG(3, 4))
 	dst := make([]float64, sim.StatDim())
-	th := SIRSyntheticTheta()
+	th := SyntheticTheta()
 	if a := testing.AllocsPerRun(20, func() { _ = sim.Simulate(r, th, dst) }); a != 0 {
 		t.Errorf("Gillespie allocates %v per simulation", a)
 	}
@@ -307,7 +308,7 @@ func TestSIRZeroAllocs(t *testing.T) {
 // decays and stops at 0; at time 0 the record is I0; records at equal
 // times are equal.
 func TestSIRExtinctionAndRecords(t *testing.T) {
-	sim, _ := NewSIR(SIRConfig{K: 50, I0: 7, Times: []float64{0, 0, 1e6}, Param: Rates})
+	sim, _ := New(Config{K: 50, I0: 7, Times: []float64{0, 0, 1e6}, Param: Rates})
 	r := rand.New(rand.NewPCG(5, 6))
 	dst := make([]float64, 3)
 	if err := sim.Simulate(r, []float64{0, 1}, dst); err != nil {
@@ -337,7 +338,7 @@ func TestSIRODEInvariant(t *testing.T) {
 	for tt := 0.0; tt < 60; tt += 0.1 {
 		fine = append(fine, tt)
 	}
-	ode, _ := NewSIRODE(SIRConfig{K: k, Times: fine, Param: Rates, Output: Proportions}, 1e-10)
+	ode, _ := NewODE(Config{K: k, Times: fine, Param: Rates, Output: Proportions}, 1e-10)
 	fd := make([]float64, len(fine))
 	if err := ode.Simulate(nil, []float64{beta, gamma}, fd); err != nil {
 		t.Fatal(err)
@@ -362,7 +363,7 @@ func TestSIRODEInvariant(t *testing.T) {
 }
 
 // meanTrajectory averages R simulations of sim at θ.
-func meanTrajectory(t *testing.T, sim Simulator, theta []float64, runs int, seed uint64) (mean, se []float64) {
+func meanTrajectory(t *testing.T, sim simulate.Simulator, theta []float64, runs int, seed uint64) (mean, se []float64) {
 	t.Helper()
 	d := sim.StatDim()
 	sum, sq := make([]float64, d), make([]float64, d)
@@ -418,11 +419,11 @@ func checkApproximations(t *testing.T, ks []int64, runs int) {
 	theta := []float64{0.3, 0.1}
 	var odeDisc []float64
 	for _, k := range ks {
-		cfg := SIRConfig{K: k, I0: k / 20, Times: times, Param: Rates, Output: Proportions}
-		g, _ := NewSIR(cfg)
-		ode, _ := NewSIRODE(cfg, 0)
-		fine, _ := NewSIRTauLeap(cfg, 0.1)
-		coarse, _ := NewSIRTauLeap(cfg, 1)
+		cfg := Config{K: k, I0: k / 20, Times: times, Param: Rates, Output: Proportions}
+		g, _ := New(cfg)
+		ode, _ := NewODE(cfg, 0)
+		fine, _ := NewTauLeap(cfg, 0.1)
+		coarse, _ := NewTauLeap(cfg, 1)
 		gm, gse := meanTrajectory(t, g, theta, runs, 1)
 		od := make([]float64, len(times))
 		_ = ode.Simulate(nil, theta, od)
@@ -446,9 +447,9 @@ func checkApproximations(t *testing.T, ks []int64, runs int) {
 		t.Errorf("ODE discrepancy does not shrink with K: %v", odeDisc)
 	}
 	// Single initial case: the mean and the ODE differ at O(1) for all K.
-	cfg := SIRConfig{K: 10000, Times: []float64{0, 20, 40, 60, 80}, Param: Rates, Output: Proportions}
-	g, _ := NewSIR(cfg)
-	ode, _ := NewSIRODE(cfg, 0)
+	cfg := Config{K: 10000, Times: []float64{0, 20, 40, 60, 80}, Param: Rates, Output: Proportions}
+	g, _ := New(cfg)
+	ode, _ := NewODE(cfg, 0)
 	gm, _ := meanTrajectory(t, g, theta, 300, 4)
 	od := make([]float64, 5)
 	_ = ode.Simulate(nil, theta, od)
@@ -456,7 +457,7 @@ func checkApproximations(t *testing.T, ks []int64, runs int) {
 }
 
 // TestSIRPaperReleasesLong draws 200 private releases (outbreaks that did
-// not die out) from SIRSyntheticSimulator at ε = 10, 1, 0.1 and checks
+// not die out) from SyntheticSimulator at ε = 10, 1, 0.1 and checks
 // that every coordinate of the paper's observed release lies within 4.5
 // simulated standard deviations of the simulated mean (30 coordinates;
 // under normality the family false-alarm rate is ≈ 2e-4).
@@ -464,19 +465,19 @@ func TestSIRPaperReleasesLong(t *testing.T) {
 	testutil.Long(t)
 	const runs = 200
 	for _, eps := range []float64{10, 1, 0.1} {
-		p, err := SIRSyntheticSimulator(eps)
+		p, err := SyntheticSimulator(eps)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rel, _ := SIRSyntheticRelease(eps)
+		rel, _ := SyntheticRelease(eps)
 		r := rand.New(rand.NewPCG(uint64(eps*10), 5))
 		conf, dst := make([]float64, 10), make([]float64, 10)
 		cols := make([][]float64, 10)
 		for n := 0; n < runs; {
-			if _, err := p.SimulateBoth(r, SIRSyntheticTheta(), conf, dst); err != nil {
+			if _, err := p.SimulateBoth(r, SyntheticTheta(), conf, dst); err != nil {
 				t.Fatal(err)
 			}
-			if conf[2] < 0.01*SIRSyntheticK {
+			if conf[2] < 0.01*SyntheticK {
 				continue
 			}
 			n++

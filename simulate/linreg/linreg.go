@@ -1,4 +1,10 @@
-package simulate
+// Package linreg provides the SBI paper's Bayesian linear regression
+// model (§4.2, App. E.2): the record model with its clamped sufficient
+// statistic, the paper's setting (Paper, PaperN, PaperTheta, Prior) and
+// its observed releases (Release). The statistic's ℓ1 sensitivity is
+// mechanism.LinRegSensitivity. Errors wrap simulate.ErrInvalid
+// (simulate.ErrInvalidTheta for a bad θ).
+package linreg
 
 import (
 	"fmt"
@@ -6,13 +12,15 @@ import (
 	"math/rand/v2"
 
 	"github.com/privinfer/privinfer/internal/linalg"
+	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/internal/modelutil"
 )
 
-// LinRegConfig describes the SBI paper's Bayesian linear regression data
+// Config describes the SBI paper's Bayesian linear regression data
 // model (§4.2, App. E.2, the setting of Ju et al. 2022): predictors
 // x_{0,i} ~ N_p(m, Σ), responses y_i | x_{0,i} ~ N(β_0 + x_{0,i}ᵀβ_{1:p}, σ²),
 // θ = β of length p + 1.
-type LinRegConfig struct {
+type Config struct {
 	// PredictorMean is m; its length is p ≥ 1.
 	PredictorMean []float64
 	// PredictorCov is Σ, row-major p×p symmetric positive definite; nil
@@ -26,7 +34,7 @@ type LinRegConfig struct {
 	Clamp float64
 }
 
-// LinReg is the record model of the linear regression experiment. A raw
+// Model is the record model of the linear regression experiment. A raw
 // record is (x_1, …, x_p, y) (RecordDim = p + 1). Its contribution t is,
 // with x̃ = (1, x̃_1, …, x̃_p) the clamped-and-scaled predictors including
 // the intercept and ỹ the clamped-and-scaled response,
@@ -37,7 +45,7 @@ type LinRegConfig struct {
 // so that the mean over records is the paper's vector form of
 // s̃ = (x̃ᵀỹ/n, ỹᵀỹ/n, x̃ᵀx̃/n); for p = 2 that is the 9-vector
 // (x̃ᵀỹ/n [3], ỹᵀỹ/n, (x̃ᵀx̃/n)_{01}, _{02}, _{11}, _{12}, _{22}).
-type LinReg struct {
+type Model struct {
 	p      int
 	mean   []float64
 	chol   []float64 // lower Cholesky factor of Σ
@@ -47,15 +55,15 @@ type LinReg struct {
 	c      float64
 }
 
-// NewLinReg validates cfg and returns the record model.
-func NewLinReg(cfg LinRegConfig) (*LinReg, error) {
+// New validates cfg and returns the record model.
+func New(cfg Config) (*Model, error) {
 	p := len(cfg.PredictorMean)
 	if p < 1 {
-		return nil, fmt.Errorf("simulate: linear regression needs at least one predictor (PredictorMean is empty): %w", ErrInvalid)
+		return nil, fmt.Errorf("%w: linear regression needs at least one predictor (PredictorMean is empty)", simulate.ErrInvalid)
 	}
 	for i, v := range cfg.PredictorMean {
-		if !finite(v) {
-			return nil, fmt.Errorf("simulate: linear regression PredictorMean[%d] must be finite, got %v: %w", i, v, ErrInvalid)
+		if !modelutil.Finite(v) {
+			return nil, fmt.Errorf("%w: linear regression PredictorMean[%d] must be finite, got %v", simulate.ErrInvalid, i, v)
 		}
 	}
 	cov := cfg.PredictorCov
@@ -66,80 +74,82 @@ func NewLinReg(cfg LinRegConfig) (*LinReg, error) {
 		}
 	}
 	if len(cov) != p*p {
-		return nil, fmt.Errorf("simulate: linear regression PredictorCov must have length %d, got %d: %w", p*p, len(cov), ErrInvalid)
+		return nil, fmt.Errorf("%w: linear regression PredictorCov must have length %d, got %d", simulate.ErrInvalid, p*p, len(cov))
 	}
 	for i := range p {
 		for j := range p {
-			if !finite(cov[i*p+j]) || cov[i*p+j] != cov[j*p+i] {
-				return nil, fmt.Errorf("simulate: linear regression PredictorCov must be finite and symmetric (entry %d,%d): %w", i, j, ErrInvalid)
+			if !modelutil.Finite(cov[i*p+j]) || cov[i*p+j] != cov[j*p+i] {
+				return nil, fmt.Errorf("%w: linear regression PredictorCov must be finite and symmetric (entry %d,%d)", simulate.ErrInvalid, i, j)
 			}
 		}
 	}
 	l := make([]float64, p*p)
 	if err := linalg.Cholesky(cov, p, l); err != nil {
-		return nil, fmt.Errorf("simulate: linear regression PredictorCov: %v: %w", err, ErrInvalid)
+		return nil, fmt.Errorf("%w: linear regression PredictorCov: %v", simulate.ErrInvalid, err)
 	}
 	ld := 0.0
 	for i := range p {
 		ld += 2 * math.Log(l[i*p+i])
 	}
-	if !finite(cfg.Sigma2) || cfg.Sigma2 <= 0 {
-		return nil, fmt.Errorf("simulate: linear regression Sigma2 must be finite and > 0, got %v: %w", cfg.Sigma2, ErrInvalid)
+	if !modelutil.Finite(cfg.Sigma2) || cfg.Sigma2 <= 0 {
+		return nil, fmt.Errorf("%w: linear regression Sigma2 must be finite and > 0, got %v", simulate.ErrInvalid, cfg.Sigma2)
 	}
 	c := cfg.Clamp
 	if c == 0 {
 		c = 10
 	}
-	if !finite(c) || c <= 0 {
-		return nil, fmt.Errorf("simulate: linear regression Clamp must be finite and > 0, got %v: %w", cfg.Clamp, ErrInvalid)
+	if !modelutil.Finite(c) || c <= 0 {
+		return nil, fmt.Errorf("%w: linear regression Clamp must be finite and > 0, got %v", simulate.ErrInvalid, cfg.Clamp)
 	}
-	return &LinReg{p: p, mean: append([]float64(nil), cfg.PredictorMean...), chol: l, logDet: ld,
+	return &Model{p: p, mean: append([]float64(nil), cfg.PredictorMean...), chol: l, logDet: ld,
 		sigma: math.Sqrt(cfg.Sigma2), sigma2: cfg.Sigma2, c: c}, nil
 }
 
-// LinRegPaper returns the paper's model: p = 2, m = (0.9, −1.17), Σ = I,
-// σ² = 2, clamping to [−10, 10]. Use it with n = LinRegPaperN records.
-func LinRegPaper() *LinReg {
-	l, err := NewLinReg(LinRegConfig{PredictorMean: []float64{0.9, -1.17}, Sigma2: 2, Clamp: 10})
+// Paper returns the paper's model: p = 2, m = (0.9, −1.17), Σ = I,
+// σ² = 2, clamping to [−10, 10]. Use it with n = PaperN records.
+func Paper() *Model {
+	l, err := New(Config{PredictorMean: []float64{0.9, -1.17}, Sigma2: 2, Clamp: 10})
 	if err != nil {
 		panic(err) // constants: cannot fail
 	}
 	return l
 }
 
-// LinRegPaperN is the paper's number of records n = 100.
-const LinRegPaperN = 100
+// PaperN is the paper's number of records n = 100.
+const PaperN = 100
 
 // P is the number of predictors p.
-func (l *LinReg) P() int { return l.p }
+func (l *Model) P() int { return l.p }
 
-// ParamDim is p + 1 (intercept and slopes).
-func (l *LinReg) ParamDim() int { return l.p + 1 }
+// valid reports whether l was built by New.
+func (l *Model) valid() bool { return l != nil && l.p >= 1 }
 
-// RecordDim is p + 1: the predictors followed by the response.
-func (l *LinReg) RecordDim() int { return l.p + 1 }
-
-// ContribDim is (p + 1) + 1 + (p + 1)(p + 2)/2 − 1; 9 for p = 2.
-func (l *LinReg) ContribDim() int { return l.p + 1 + (l.p+1)*(l.p+2)/2 }
-
-// Sensitivity returns the paper's ℓ1 sensitivity (p² + 3p + 3)/n of the
-// mean statistic over n records (SBI paper §4.2; 13/100 for the paper).
-func (l *LinReg) Sensitivity(n int) float64 {
-	p := float64(l.p)
-	return (p*p + 3*p + 3) / float64(n)
+// ParamDim is p + 1 (intercept and slopes); 0 for a Model not built by
+// New.
+func (l *Model) ParamDim() int {
+	if !l.valid() {
+		return 0
+	}
+	return l.p + 1
 }
 
+// RecordDim is p + 1: the predictors followed by the response.
+func (l *Model) RecordDim() int { return l.p + 1 }
+
+// ContribDim is (p + 1) + 1 + (p + 1)(p + 2)/2 − 1; 9 for p = 2.
+func (l *Model) ContribDim() int { return l.p + 1 + (l.p+1)*(l.p+2)/2 }
+
 // CheckParam checks that θ = β has length p + 1 and finite entries.
-func (l *LinReg) CheckParam(theta []float64) error {
+func (l *Model) CheckParam(theta []float64) error {
 	if !l.valid() {
-		return errUnbuilt("LinReg")
+		return modelutil.ErrUnbuilt("linreg.Model")
 	}
 	if len(theta) != l.p+1 {
-		return fmt.Errorf("%w: linear regression β must have length %d, got %d", ErrInvalidTheta, l.p+1, len(theta))
+		return fmt.Errorf("%w: linear regression β must have length %d, got %d", simulate.ErrInvalidTheta, l.p+1, len(theta))
 	}
 	for i, v := range theta {
-		if !finite(v) {
-			return fmt.Errorf("%w: linear regression β[%d] must be finite, got %v", ErrInvalidTheta, i, v)
+		if !modelutil.Finite(v) {
+			return fmt.Errorf("%w: linear regression β[%d] must be finite, got %v", simulate.ErrInvalidTheta, i, v)
 		}
 	}
 	return nil
@@ -147,7 +157,7 @@ func (l *LinReg) CheckParam(theta []float64) error {
 
 // SampleRecord draws x_0 ~ N(m, Σ) and y ~ N(β_0 + x_0ᵀβ_{1:p}, σ²) into
 // rec = (x_0, y). It allocates nothing.
-func (l *LinReg) SampleRecord(r *rand.Rand, theta, rec []float64) {
+func (l *Model) SampleRecord(r *rand.Rand, theta, rec []float64) {
 	p := l.p
 	x := rec[:p]
 	for i := range x {
@@ -169,7 +179,7 @@ func (l *LinReg) SampleRecord(r *rand.Rand, theta, rec []float64) {
 	rec[p] = mu + l.sigma*r.NormFloat64()
 }
 
-func (l *LinReg) clampScale(v float64) float64 {
+func (l *Model) clampScale(v float64) float64 {
 	if v > l.c {
 		v = l.c
 	} else if v < -l.c {
@@ -178,8 +188,8 @@ func (l *LinReg) clampScale(v float64) float64 {
 	return v / l.c
 }
 
-// Contribution writes t(rec) (see LinReg) into dst.
-func (l *LinReg) Contribution(rec, dst []float64) {
+// Contribution writes t(rec) (see Model) into dst.
+func (l *Model) Contribution(rec, dst []float64) {
 	p := l.p
 	y := l.clampScale(rec[p])
 	dst[0] = y
@@ -204,7 +214,7 @@ func (l *LinReg) Contribution(rec, dst []float64) {
 
 // RecordLogLik returns log N(x_0; m, Σ) + log N(y; β_0 + x_0ᵀβ_{1:p}, σ²)
 // for the raw (unclamped) record.
-func (l *LinReg) RecordLogLik(theta, rec []float64) float64 {
+func (l *Model) RecordLogLik(theta, rec []float64) float64 {
 	p := l.p
 	q := 0.0
 	var buf [16]float64
@@ -225,39 +235,39 @@ func (l *LinReg) RecordLogLik(theta, rec []float64) float64 {
 		mu += theta[i+1] * rec[i]
 	}
 	e := (rec[p] - mu) / l.sigma
-	return -0.5*q - 0.5*l.logDet - float64(p)*logSqrt2Pi - 0.5*e*e - math.Log(l.sigma) - logSqrt2Pi
+	return -0.5*q - 0.5*l.logDet - float64(p)*modelutil.LogSqrt2Pi - 0.5*e*e - math.Log(l.sigma) - modelutil.LogSqrt2Pi
 }
 
-// LinRegPaperTheta returns the paper's data-generating β* =
+// PaperTheta returns the paper's data-generating β* =
 // (−1.79, −2.89, −0.66).
-func LinRegPaperTheta() []float64 { return []float64{-1.79, -2.89, -0.66} }
+func PaperTheta() []float64 { return []float64{-1.79, -2.89, -0.66} }
 
-// LinRegPrior returns the paper's prior on β: independent N(0, 1) for the
+// Prior returns the paper's prior on β: independent N(0, 1) for the
 // p + 1 coefficients.
-func LinRegPrior(p int) (*MVNormal, error) {
+func Prior(p int) (*simulate.MVNormal, error) {
 	if p < 1 {
-		return nil, fmt.Errorf("simulate: linear regression prior needs p >= 1, got %d: %w", p, ErrInvalid)
+		return nil, fmt.Errorf("%w: linear regression prior needs p >= 1, got %d", simulate.ErrInvalid, p)
 	}
 	mean := make([]float64, p+1)
 	v := make([]float64, p+1)
 	for i := range v {
 		v[i] = 1
 	}
-	return NewDiagNormal(mean, v)
+	return simulate.NewDiagNormal(mean, v)
 }
 
-// LinRegConfidentialStat returns the paper's clamped confidential
+// ConfidentialStat returns the paper's clamped confidential
 // statistic s̃_vec at β* (App. E.2, unrounded values of the authors' code;
 // the paper prints four decimals). A fresh slice is returned.
-func LinRegConfidentialStat() []float64 {
+func ConfidentialStat() []float64 {
 	return []float64{-0.374211, -0.062943, 0.02995, 0.249949, 0.093791, -0.126974, 0.017999, -0.009352, 0.028001}
 }
 
-// LinRegRelease returns the paper's observed private statistic s_dp for
+// Release returns the paper's observed private statistic s_dp for
 // ε ∈ {10, 1, 0.1}: s̃_vec plus Laplace noise of scale Δ/ε, Δ = 13/100, on
 // each of the 9 coordinates (App. E.2; ε = 10 printed in the paper, all
 // three from paper-values.json). A fresh slice is returned.
-func LinRegRelease(eps float64) ([]float64, error) {
+func Release(eps float64) ([]float64, error) {
 	switch eps {
 	case 10:
 		return []float64{-0.38244, -0.066783, 0.031997, 0.271985, 0.098835, -0.138503, 0.021882, -0.022884, 0.034092}, nil
@@ -266,8 +276,5 @@ func LinRegRelease(eps float64) ([]float64, error) {
 	case 0.1:
 		return []float64{-3.3384, -1.0651, -0.0131, 3.9993, 2.2998, 0.1967, 0.8459, -0.5541, 0.889}, nil
 	}
-	return nil, fmt.Errorf("simulate: the paper's linear regression release exists for epsilon 10, 1, 0.1, got %v: %w", eps, ErrInvalid)
+	return nil, fmt.Errorf("%w: the paper's linear regression release exists for epsilon 10, 1, 0.1, got %v", simulate.ErrInvalid, eps)
 }
-
-// valid reports whether l was built by NewLinReg.
-func (l *LinReg) valid() bool { return l != nil && l.p >= 1 }

@@ -1,4 +1,4 @@
-package simulate
+package sir
 
 import (
 	"math"
@@ -11,7 +11,7 @@ import (
 // the tables have the paper's lengths and fresh slices are returned.
 func TestObservedReleases(t *testing.T) {
 	for _, eps := range []float64{10, 1, 0.1} {
-		s, err := SIRSyntheticRelease(eps)
+		s, err := SyntheticRelease(eps)
 		if err != nil || len(s) != 10 {
 			t.Fatalf("eps %v: %v %v", eps, s, err)
 		}
@@ -20,19 +20,16 @@ func TestObservedReleases(t *testing.T) {
 				t.Errorf("eps %v entry %d = %v not a multiple of 1/1000", eps, i, v)
 			}
 		}
-		m, _ := SIRSyntheticM(eps)
-		if got := float64(SIRSyntheticN*SIRSyntheticL) / float64(m); math.Abs(got-eps) > 1e-12 {
+		m, _ := SyntheticM(eps)
+		if got := float64(SyntheticN*SyntheticL) / float64(m); math.Abs(got-eps) > 1e-12 {
 			t.Errorf("m=%d gives eps %v, want %v", m, got, eps)
 		}
 		s[0] = 99
-		if s2, _ := SIRSyntheticRelease(eps); s2[0] == 99 {
+		if s2, _ := SyntheticRelease(eps); s2[0] == 99 {
 			t.Error("release table is shared")
 		}
-		if _, err := LinRegRelease(eps); err != nil {
-			t.Error(err)
-		}
 	}
-	if _, err := SIRSyntheticRelease(2); err == nil {
+	if _, err := SyntheticRelease(2); err == nil {
 		t.Error("unknown epsilon accepted")
 	}
 	offLattice := 0
@@ -52,10 +49,7 @@ func TestObservedReleases(t *testing.T) {
 	if _, err := OutbreakByName("ebola_liberia"); err != nil {
 		t.Error(err)
 	}
-	if len(NaiveBayesRelease()) != 8 || len(LinRegConfidentialStat()) != 9 {
-		t.Error("table lengths")
-	}
-	if r0 := R0(SIRSyntheticTheta(), LogRates); math.Abs(r0-math.Exp(2.5)) > 1e-12 {
+	if r0 := R0(SyntheticTheta(), LogRates); math.Abs(r0-math.Exp(2.5)) > 1e-12 {
 		t.Errorf("R0 = %v", r0)
 	}
 	if !math.IsNaN(R0([]float64{-1, 1}, Rates)) {
@@ -65,7 +59,7 @@ func TestObservedReleases(t *testing.T) {
 
 func TestSIRSyntheticSimulator(t *testing.T) {
 	for _, eps := range []float64{10, 1, 0.1} {
-		p, err := SIRSyntheticSimulator(eps)
+		p, err := SyntheticSimulator(eps)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +70,7 @@ func TestSIRSyntheticSimulator(t *testing.T) {
 			t.Errorf("StatDim %d", p.StatDim())
 		}
 	}
-	if _, err := SIRSyntheticSimulator(3); err == nil {
+	if _, err := SyntheticSimulator(3); err == nil {
 		t.Error("unknown epsilon accepted")
 	}
 }
@@ -84,12 +78,23 @@ func TestSIRSyntheticSimulator(t *testing.T) {
 // TestSIRODEStiffFails checks that the ODE reports, rather than silently
 // truncates, an integration it cannot finish.
 func TestSIRODEStiffFails(t *testing.T) {
-	od, _ := NewSIRODE(SIRConfig{K: 1000}, 0)
+	od, _ := NewODE(Config{K: 1000}, 0)
 	dst := make([]float64, 10)
 	if err := od.Simulate(nil, []float64{40, 0}, dst); err == nil {
 		t.Error("β = e^40 integrated without error")
 	}
 	if err := od.Simulate(nil, []float64{5, -1}, dst); err != nil {
 		t.Errorf("β = e^5: %v", err)
+	}
+}
+
+// TestPrior checks that the SBI paper's printed 0.5 and 0.2 are variances:
+// the log density at the prior mean is that of N(0, diag(0.5, 0.2)) at 0.
+func TestPrior(t *testing.T) {
+	sp := Prior()
+	lp := sp.LogDensity([]float64{math.Log(0.4), math.Log(0.125)})
+	wantMode := -0.5*math.Log(0.5*0.2) - math.Log(2*math.Pi)
+	if math.Abs(lp-wantMode) > 1e-12 {
+		t.Errorf("SIR prior log density at its mean %v, want %v", lp, wantMode)
 	}
 }

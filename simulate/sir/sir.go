@@ -1,37 +1,40 @@
-package simulate
+package sir
 
 import (
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/internal/modelutil"
 )
 
-// SIRParam selects how an SIR simulator reads θ.
-type SIRParam int
+// Param selects how an SIR simulator reads θ.
+type Param int
 
 const (
 	// LogRates reads θ = (log β, log γ), the scale on which the SBI paper
-	// places its prior (see SIRPrior). Every finite θ is valid.
-	LogRates SIRParam = iota
+	// places its prior (see Prior). Every finite θ is valid.
+	LogRates Param = iota
 	// Rates reads θ = (β, γ) directly; both must be finite and ≥ 0.
 	Rates
 )
 
-// SIROutput selects the summary an SIR simulator writes.
-type SIROutput int
+// Output selects the summary an SIR simulator writes.
+type Output int
 
 const (
 	// Counts writes the number of infected I(t_i) at each record time, the
 	// input of the infection-trajectory mechanism (SBI paper Prop. 4).
-	Counts SIROutput = iota
+	Counts Output = iota
 	// Proportions writes I(t_i)/K, the infected proportion.
 	Proportions
 )
 
-// SIRPaperTimes returns the SBI paper's L = 10 record times
+// PaperTimes returns the SBI paper's L = 10 record times
 // 0, 17, 34, …, 153 on [0, T] with T = 160 (paper-values.json, sir).
-func SIRPaperTimes() []float64 {
+func PaperTimes() []float64 {
 	t := make([]float64, 10)
 	for i := range t {
 		t[i] = float64(17 * i)
@@ -39,63 +42,63 @@ func SIRPaperTimes() []float64 {
 	return t
 }
 
-// SIRConfig describes a stochastic SIR epidemic in a closed population of
+// Config describes a stochastic SIR epidemic in a closed population of
 // K individuals started at (S, I, R) = (K − I0, I0, 0): every infected
 // individual infects at rate βS/K and recovers at rate γ, so the process
 // jumps (S, I) → (S − 1, I + 1) at rate βSI/K and (I) → (I − 1) at rate γI
 // (SBI paper §4.1).
-type SIRConfig struct {
+type Config struct {
 	// K is the population size, K ≥ 1.
 	K int64
 	// I0 is the initial number of infected, 1 ≤ I0 ≤ K; zero means 1, the
 	// paper's start.
 	I0 int64
 	// Times are the record times, sorted ascending, finite and ≥ 0; nil
-	// means SIRPaperTimes().
+	// means PaperTimes().
 	Times []float64
 	// Param selects the parameterisation of θ (default LogRates).
-	Param SIRParam
+	Param Param
 	// Output selects counts or proportions (default Counts).
-	Output SIROutput
+	Output Output
 }
 
-// sirCore is the validated configuration shared by the SIR simulators.
-type sirCore struct {
+// core is the validated configuration shared by the SIR simulators.
+type core struct {
 	k, i0  int64
 	times  []float64
-	param  SIRParam
-	output SIROutput
+	param  Param
+	output Output
 }
 
-func newSIRCore(cfg SIRConfig) (sirCore, error) {
-	c := sirCore{k: cfg.K, i0: cfg.I0, param: cfg.Param, output: cfg.Output}
-	if cfg.K < 1 || cfg.K > maxSIRK {
-		return c, fmt.Errorf("simulate: SIR population K must be in [1, 2^53], got %d: %w", cfg.K, ErrInvalid)
+func newCore(cfg Config) (core, error) {
+	c := core{k: cfg.K, i0: cfg.I0, param: cfg.Param, output: cfg.Output}
+	if cfg.K < 1 || cfg.K > maxK {
+		return c, fmt.Errorf("%w: SIR population K must be in [1, 2^53], got %d", simulate.ErrInvalid, cfg.K)
 	}
 	if c.i0 == 0 {
 		c.i0 = 1
 	}
 	if c.i0 < 1 || c.i0 > cfg.K {
-		return c, fmt.Errorf("simulate: SIR initial infected I0 must be in [1, K=%d], got %d: %w", cfg.K, cfg.I0, ErrInvalid)
+		return c, fmt.Errorf("%w: SIR initial infected I0 must be in [1, K=%d], got %d", simulate.ErrInvalid, cfg.K, cfg.I0)
 	}
 	if cfg.Param != LogRates && cfg.Param != Rates {
-		return c, fmt.Errorf("simulate: SIR Param must be LogRates or Rates, got %d: %w", cfg.Param, ErrInvalid)
+		return c, fmt.Errorf("%w: SIR Param must be LogRates or Rates, got %d", simulate.ErrInvalid, cfg.Param)
 	}
 	if cfg.Output != Counts && cfg.Output != Proportions {
-		return c, fmt.Errorf("simulate: SIR Output must be Counts or Proportions, got %d: %w", cfg.Output, ErrInvalid)
+		return c, fmt.Errorf("%w: SIR Output must be Counts or Proportions, got %d", simulate.ErrInvalid, cfg.Output)
 	}
 	if cfg.Times == nil {
-		c.times = SIRPaperTimes()
+		c.times = PaperTimes()
 	} else {
-		if len(cfg.Times) == 0 || len(cfg.Times) > maxValues {
-			return c, fmt.Errorf("simulate: SIR record times must hold 1 to %d values, got %d: %w", maxValues, len(cfg.Times), ErrInvalid)
+		if len(cfg.Times) == 0 || len(cfg.Times) > modelutil.MaxValues {
+			return c, fmt.Errorf("%w: SIR record times must hold 1 to %d values, got %d", simulate.ErrInvalid, modelutil.MaxValues, len(cfg.Times))
 		}
 		for i, t := range cfg.Times {
 			if math.IsNaN(t) || math.IsInf(t, 0) || t < 0 {
-				return c, fmt.Errorf("simulate: SIR record time %d must be finite and >= 0, got %v: %w", i, t, ErrInvalid)
+				return c, fmt.Errorf("%w: SIR record time %d must be finite and >= 0, got %v", simulate.ErrInvalid, i, t)
 			}
 			if i > 0 && t < cfg.Times[i-1] {
-				return c, fmt.Errorf("simulate: SIR record times must be sorted ascending, got %v after %v at index %d: %w", t, cfg.Times[i-1], i, ErrInvalid)
+				return c, fmt.Errorf("%w: SIR record times must be sorted ascending, got %v after %v at index %d", simulate.ErrInvalid, t, cfg.Times[i-1], i)
 			}
 		}
 		c.times = slices.Clone(cfg.Times)
@@ -103,44 +106,43 @@ func newSIRCore(cfg SIRConfig) (sirCore, error) {
 	return c, nil
 }
 
-// maxSIRK bounds the population so that counts are exact in float64.
-const maxSIRK = 1 << 53
+// maxK bounds the population so that counts are exact in float64.
+const maxK = 1 << 53
 
 // rates converts θ to (β, γ) and validates it; it also refuses a simulator
-// used without its constructor and a nil random source (unless the
-// simulator is deterministic).
-func (c *sirCore) rates(theta []float64) (beta, gamma float64, err error) {
+// used without its constructor.
+func (c *core) rates(theta []float64) (beta, gamma float64, err error) {
 	if c == nil || c.k < 1 || len(c.times) == 0 {
-		return 0, 0, errUnbuilt("SIR simulator")
+		return 0, 0, modelutil.ErrUnbuilt("SIR simulator")
 	}
 	if len(theta) != 2 {
-		return 0, 0, fmt.Errorf("%w: SIR θ must have length 2, got %d", ErrInvalidTheta, len(theta))
+		return 0, 0, fmt.Errorf("%w: SIR θ must have length 2, got %d", simulate.ErrInvalidTheta, len(theta))
 	}
 	a, b := theta[0], theta[1]
 	if math.IsNaN(a) || math.IsNaN(b) || math.IsInf(a, 0) || math.IsInf(b, 0) {
-		return 0, 0, fmt.Errorf("%w: SIR θ must be finite, got (%v, %v)", ErrInvalidTheta, a, b)
+		return 0, 0, fmt.Errorf("%w: SIR θ must be finite, got (%v, %v)", simulate.ErrInvalidTheta, a, b)
 	}
 	if c.param == LogRates {
 		beta, gamma = math.Exp(a), math.Exp(b)
 		if math.IsInf(beta, 0) || math.IsInf(gamma, 0) {
-			return 0, 0, fmt.Errorf("%w: SIR log-rates (%v, %v) overflow", ErrInvalidTheta, a, b)
+			return 0, 0, fmt.Errorf("%w: SIR log-rates (%v, %v) overflow", simulate.ErrInvalidTheta, a, b)
 		}
 		return beta, gamma, nil
 	}
 	if a < 0 || b < 0 {
-		return 0, 0, fmt.Errorf("%w: SIR rates β, γ must be >= 0, got (%v, %v)", ErrInvalidTheta, a, b)
+		return 0, 0, fmt.Errorf("%w: SIR rates β, γ must be >= 0, got (%v, %v)", simulate.ErrInvalidTheta, a, b)
 	}
 	return a, b, nil
 }
 
-func (c *sirCore) checkDst(dst []float64) error {
+func (c *core) checkDst(dst []float64) error {
 	if len(dst) != len(c.times) {
-		return fmt.Errorf("simulate: SIR dst must have length %d (number of record times), got %d: %w", len(c.times), len(dst), ErrInvalid)
+		return fmt.Errorf("%w: SIR dst must have length %d (number of record times), got %d", simulate.ErrInvalid, len(c.times), len(dst))
 	}
 	return nil
 }
 
-func (c *sirCore) scale() float64 {
+func (c *core) scale() float64 {
 	if c.output == Proportions {
 		return 1 / float64(c.k)
 	}
@@ -148,31 +150,31 @@ func (c *sirCore) scale() float64 {
 }
 
 // K returns the population size.
-func (c *sirCore) K() int64 { return c.k }
+func (c *core) K() int64 { return c.k }
 
 // Times returns a copy of the record times.
-func (c *sirCore) Times() []float64 { return slices.Clone(c.times) }
+func (c *core) Times() []float64 { return slices.Clone(c.times) }
 
 // StatDim is the number of record times.
-func (c *sirCore) StatDim() int { return len(c.times) }
+func (c *core) StatDim() int { return len(c.times) }
 
-// SIR simulates the stochastic SIR model exactly with Gillespie's direct
+// Exact simulates the stochastic SIR model exactly with Gillespie's direct
 // method and records I at the configured times. It is safe for concurrent
 // use and allocates nothing per simulation.
-type SIR struct{ sirCore }
+type Exact struct{ core }
 
-// NewSIR validates cfg and returns an exact SIR simulator.
-func NewSIR(cfg SIRConfig) (*SIR, error) {
-	c, err := newSIRCore(cfg)
+// New validates cfg and returns an exact SIR simulator.
+func New(cfg Config) (*Exact, error) {
+	c, err := newCore(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &SIR{c}, nil
+	return &Exact{c}, nil
 }
 
 // Simulate draws one epidemic for θ and writes I(t_i) (or I(t_i)/K) into
 // dst. I is right-continuous: I(t_i) counts every event at times ≤ t_i.
-func (s *SIR) Simulate(r *rand.Rand, theta, dst []float64) error {
+func (s *Exact) Simulate(r *rand.Rand, theta, dst []float64) error {
 	_, err := s.SimulateEvents(r, theta, dst)
 	return err
 }
@@ -180,8 +182,8 @@ func (s *SIR) Simulate(r *rand.Rand, theta, dst []float64) error {
 // SimulateEvents is Simulate that also reports the number of events
 // (infections plus recoveries) drawn. The simulation stops at the last
 // record time or as soon as I = 0, after which I stays 0.
-func (s *SIR) SimulateEvents(r *rand.Rand, theta, dst []float64) (events int64, err error) {
-	if err := checkRand(r); err != nil {
+func (s *Exact) SimulateEvents(r *rand.Rand, theta, dst []float64) (events int64, err error) {
+	if err := modelutil.CheckRand(r); err != nil {
 		return 0, err
 	}
 	beta, gamma, err := s.rates(theta)
@@ -249,7 +251,7 @@ func gillespie(r *rand.Rand, k, i0 int64, beta, gamma float64, times, out []floa
 
 // R0 returns the basic reproduction number β/γ for θ in the given
 // parameterisation; it is NaN for an invalid θ.
-func R0(theta []float64, param SIRParam) float64 {
+func R0(theta []float64, param Param) float64 {
 	if len(theta) != 2 {
 		return math.NaN()
 	}

@@ -1,4 +1,4 @@
-package simulate
+package linreg
 
 import (
 	"errors"
@@ -7,18 +7,20 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/stats"
+	"github.com/privinfer/privinfer/mechanism"
+	"github.com/privinfer/privinfer/simulate"
 )
 
 // TestLinRegRecordBatchAgree draws n records with SampleRecord from one
 // stream and checks that MeanContribution of those records equals, bit
 // for bit, MeanStat.Simulate run on an identically seeded stream.
 func TestLinRegRecordBatchAgree(t *testing.T) {
-	m := LinRegPaper()
-	sim, err := NewMeanStat(m, LinRegPaperN)
+	m := Paper()
+	sim, err := simulate.NewMeanStat(m, PaperN)
 	if err != nil {
 		t.Fatal(err)
 	}
-	theta := LinRegPaperTheta()
+	theta := PaperTheta()
 	for seed := uint64(0); seed < 5; seed++ {
 		r1 := rand.New(rand.NewPCG(seed, 1))
 		batch := make([]float64, sim.StatDim())
@@ -27,12 +29,12 @@ func TestLinRegRecordBatchAgree(t *testing.T) {
 		}
 		r2 := rand.New(rand.NewPCG(seed, 1))
 		rd := m.RecordDim()
-		recs := make([]float64, LinRegPaperN*rd)
-		for i := range LinRegPaperN {
+		recs := make([]float64, PaperN*rd)
+		for i := range PaperN {
 			m.SampleRecord(r2, theta, recs[i*rd:(i+1)*rd])
 		}
 		s := make([]float64, m.ContribDim())
-		if err := MeanContribution(m, recs, s); err != nil {
+		if err := simulate.MeanContribution(m, recs, s); err != nil {
 			t.Fatal(err)
 		}
 		for k := range s {
@@ -45,7 +47,7 @@ func TestLinRegRecordBatchAgree(t *testing.T) {
 		var xy [3]float64
 		var yy float64
 		var xx [3][3]float64
-		for i := range LinRegPaperN {
+		for i := range PaperN {
 			rec := recs[i*rd : (i+1)*rd]
 			x := [3]float64{1, clamp10(rec[0]), clamp10(rec[1])}
 			y := clamp10(rec[2])
@@ -59,13 +61,13 @@ func TestLinRegRecordBatchAgree(t *testing.T) {
 		}
 		want := []float64{xy[0], xy[1], xy[2], yy, xx[0][1], xx[0][2], xx[1][1], xx[1][2], xx[2][2]}
 		for k := range want {
-			want[k] /= LinRegPaperN
+			want[k] /= PaperN
 			if math.Abs(want[k]-s[k]) > 1e-14 {
 				t.Errorf("seed %d coordinate %d: direct statistic %v vs %v", seed, k, want[k], s[k])
 			}
 		}
 	}
-	if got := m.Sensitivity(LinRegPaperN); math.Abs(got-0.13) > 1e-15 {
+	if got, err := mechanism.LinRegSensitivity(m.P(), PaperN); err != nil || math.Abs(got-0.13) > 1e-15 {
 		t.Errorf("sensitivity %v, want 13/100", got)
 	}
 }
@@ -78,21 +80,21 @@ func clamp10(v float64) float64 { return math.Max(-10, math.Min(10, v)) / 10 }
 // deviations of the simulated mean (per-coordinate false alarm ≈ 6e-5 for a
 // near-normal mean of 100 records, ≈ 6e-4 for the 9 coordinates).
 func TestLinRegPaperMagnitudes(t *testing.T) {
-	sim, _ := NewMeanStat(LinRegPaper(), LinRegPaperN)
+	sim, _ := simulate.NewMeanStat(Paper(), PaperN)
 	const reps = 400
 	d := sim.StatDim()
 	cols := make([][]float64, d)
 	r := rand.New(rand.NewPCG(7, 7))
 	dst := make([]float64, d)
 	for range reps {
-		if err := sim.Simulate(r, LinRegPaperTheta(), dst); err != nil {
+		if err := sim.Simulate(r, PaperTheta(), dst); err != nil {
 			t.Fatal(err)
 		}
 		for k, v := range dst {
 			cols[k] = append(cols[k], v)
 		}
 	}
-	paper := LinRegConfidentialStat()
+	paper := ConfidentialStat()
 	for k := range d {
 		mean, sd := stats.Mean(cols[k]), math.Sqrt(stats.Variance(cols[k]))
 		z := (paper[k] - mean) / sd
@@ -103,7 +105,7 @@ func TestLinRegPaperMagnitudes(t *testing.T) {
 	}
 	// The eps = 10 release is s̃ plus Laplace(0.013) noise: the difference
 	// must be within 10 scales on every coordinate (false alarm 9·e^−10).
-	rel, _ := LinRegRelease(10)
+	rel, _ := Release(10)
 	for k := range rel {
 		if math.Abs(rel[k]-paper[k]) > 10*0.013 {
 			t.Errorf("release coordinate %d differs from s̃ by %v", k, rel[k]-paper[k])
@@ -112,21 +114,21 @@ func TestLinRegPaperMagnitudes(t *testing.T) {
 }
 
 func TestLinRegInvalid(t *testing.T) {
-	sim, _ := NewMeanStat(LinRegPaper(), 10)
+	sim, _ := simulate.NewMeanStat(Paper(), 10)
 	r := rand.New(rand.NewPCG(1, 1))
 	dst := make([]float64, 9)
 	for _, th := range [][]float64{{1, 2}, {1, 2, 3, 4}, {math.NaN(), 0, 0}, {0, math.Inf(-1), 0}} {
-		if err := sim.Simulate(r, th, dst); !errors.Is(err, ErrInvalidTheta) {
+		if err := sim.Simulate(r, th, dst); !errors.Is(err, simulate.ErrInvalidTheta) {
 			t.Errorf("θ=%v: got %v", th, err)
 		}
 	}
-	if err := sim.Simulate(r, LinRegPaperTheta(), make([]float64, 8)); err == nil {
+	if err := sim.Simulate(r, PaperTheta(), make([]float64, 8)); err == nil {
 		t.Error("wrong dst length accepted")
 	}
-	if _, err := NewMeanStat(LinRegPaper(), 0); err == nil {
+	if _, err := simulate.NewMeanStat(Paper(), 0); err == nil {
 		t.Error("n = 0 accepted")
 	}
-	bad := []LinRegConfig{
+	bad := []Config{
 		{Sigma2: 1},
 		{PredictorMean: []float64{0}, Sigma2: 0},
 		{PredictorMean: []float64{0}, Sigma2: 1, Clamp: -1},
@@ -134,7 +136,7 @@ func TestLinRegInvalid(t *testing.T) {
 		{PredictorMean: []float64{0, 0}, PredictorCov: []float64{1, 0, 0.5, 1}, Sigma2: 1},
 	}
 	for i, c := range bad {
-		if _, err := NewLinReg(c); err == nil {
+		if _, err := New(c); err == nil {
 			t.Errorf("config %d accepted", i)
 		}
 	}
@@ -143,7 +145,7 @@ func TestLinRegInvalid(t *testing.T) {
 // TestLinRegLogLik checks RecordLogLik against a direct evaluation with a
 // correlated predictor covariance.
 func TestLinRegLogLik(t *testing.T) {
-	m, err := NewLinReg(LinRegConfig{PredictorMean: []float64{1, -1}, PredictorCov: []float64{2, 0.6, 0.6, 1}, Sigma2: 0.5})
+	m, err := New(Config{PredictorMean: []float64{1, -1}, PredictorCov: []float64{2, 0.6, 0.6, 1}, Sigma2: 0.5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +166,7 @@ func TestLinRegLogLik(t *testing.T) {
 // TestLinRegSampleMoments checks SampleRecord's first two moments for a
 // correlated design: mean of x, Cov(x), and the residual variance.
 func TestLinRegSampleMoments(t *testing.T) {
-	m, _ := NewLinReg(LinRegConfig{PredictorMean: []float64{1, -1}, PredictorCov: []float64{2, 0.6, 0.6, 1}, Sigma2: 0.5})
+	m, _ := New(Config{PredictorMean: []float64{1, -1}, PredictorCov: []float64{2, 0.6, 0.6, 1}, Sigma2: 0.5})
 	theta := []float64{0.3, -1, 2}
 	r := rand.New(rand.NewPCG(9, 9))
 	const n = 200000
@@ -196,52 +198,15 @@ func TestLinRegSampleMoments(t *testing.T) {
 	check("resid var", sres2/n, 0.5, 0.5*math.Sqrt(2.0/n))
 }
 
-// TestRecordsState checks the data-augmentation state: after NewRecords
-// the statistic equals MeanStat.Simulate on the same stream bit for bit;
-// StatWith predicts Replace; and after 1000 replacements the running
-// statistic agrees with a recomputation to 1e-13.
-func TestRecordsState(t *testing.T) {
-	m := LinRegPaper()
-	theta := LinRegPaperTheta()
-	st, err := NewRecords(m, LinRegPaperN, rand.New(rand.NewPCG(3, 4)), theta)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sim, _ := NewMeanStat(m, LinRegPaperN)
-	want := make([]float64, 9)
-	_ = sim.Simulate(rand.New(rand.NewPCG(3, 4)), theta, want)
-	got := make([]float64, 9)
-	st.Stat(got)
-	for k := range got {
-		if got[k] != want[k] {
-			t.Fatalf("coordinate %d: %v vs %v", k, got[k], want[k])
+// TestPaperReleases checks the paper's release tables: one for each of
+// ε = 10, 1, 0.1, and a confidential statistic of length 9.
+func TestPaperReleases(t *testing.T) {
+	for _, eps := range []float64{10, 1, 0.1} {
+		if _, err := Release(eps); err != nil {
+			t.Error(err)
 		}
 	}
-	r := rand.New(rand.NewPCG(5, 6))
-	rec := make([]float64, 3)
-	pred := make([]float64, 9)
-	for it := range 1000 {
-		m.SampleRecord(r, theta, rec)
-		i := it % LinRegPaperN
-		st.StatWith(i, rec, pred)
-		st.Replace(i, rec)
-		st.Stat(got)
-		for k := range got {
-			if math.Abs(got[k]-pred[k]) > 1e-15 {
-				t.Fatalf("StatWith %v vs Replace %v", pred[k], got[k])
-			}
-		}
-	}
-	st.Stat(got)
-	if err := MeanContribution(m, st.Data(), want); err != nil {
-		t.Fatal(err)
-	}
-	for k := range got {
-		if math.Abs(got[k]-want[k]) > 1e-13 {
-			t.Errorf("running statistic drifted: %v vs %v", got[k], want[k])
-		}
-	}
-	if _, err := NewRecords(m, 10, r, []float64{1}); !errors.Is(err, ErrInvalidTheta) {
-		t.Errorf("bad θ: %v", err)
+	if len(ConfidentialStat()) != 9 {
+		t.Error("table lengths")
 	}
 }

@@ -1,55 +1,56 @@
-package simulate
+package sir
 
 import (
 	"fmt"
 	"math"
 
 	"github.com/privinfer/privinfer/mechanism"
+	"github.com/privinfer/privinfer/simulate"
 )
 
-// SIRPrior returns the SBI paper's prior on θ = (log β, log γ) for the
+// Prior returns the SBI paper's prior on θ = (log β, log γ) for the
 // synthetic experiment: independent normals with means log 0.4 and
 // log 0.125 and VARIANCES 0.5 and 0.2 (App. E.1.1 writes N(log 0.4, 0.5);
 // the second argument is a variance, as in the authors' code, so the
 // standard deviations are 0.707 and 0.447).
-func SIRPrior() *MVNormal {
-	p, err := NewDiagNormal([]float64{math.Log(0.4), math.Log(0.125)}, []float64{0.5, 0.2})
+func Prior() *simulate.MVNormal {
+	p, err := simulate.NewDiagNormal([]float64{math.Log(0.4), math.Log(0.125)}, []float64{0.5, 0.2})
 	if err != nil {
 		panic(err) // constants: cannot fail
 	}
 	return p
 }
 
-// SIROutbreakPrior returns the prior the authors' code uses for the real
+// OutbreakPrior returns the prior the authors' code uses for the real
 // outbreaks: N((−2, −3), I) on (log β, log γ).
-func SIROutbreakPrior() *MVNormal {
-	p, err := NewDiagNormal([]float64{-2, -3}, []float64{1, 1})
+func OutbreakPrior() *simulate.MVNormal {
+	p, err := simulate.NewDiagNormal([]float64{-2, -3}, []float64{1, 1})
 	if err != nil {
 		panic(err)
 	}
 	return p
 }
 
-// SIRSyntheticTheta returns the SBI paper's data-generating θ* =
+// SyntheticTheta returns the SBI paper's data-generating θ* =
 // (log β, log γ) = (−0.5, −3), i.e. β = e^−0.5 ≈ 0.607, γ = e^−3 ≈ 0.0498,
 // R0 = e^2.5 ≈ 12.2 (a measles-like outbreak).
-func SIRSyntheticTheta() []float64 { return []float64{-0.5, -3} }
+func SyntheticTheta() []float64 { return []float64{-0.5, -3} }
 
 // Settings of the SBI paper's synthetic SIR experiment (App. E.1.1): the
-// record times are SIRPaperTimes() and the infection-trajectory mechanism
-// uses n trials and m = n·L/ε (SIRSyntheticM).
+// record times are PaperTimes() and the infection-trajectory mechanism
+// uses n trials and m = n·L/ε (SyntheticM).
 const (
-	// SIRSyntheticK is the population size K = 1e6.
-	SIRSyntheticK = 1_000_000
-	// SIRSyntheticN is the mechanism's number of binomial trials n = 1000.
-	SIRSyntheticN = 1000
-	// SIRSyntheticL is the number of record times L = 10.
-	SIRSyntheticL = 10
+	// SyntheticK is the population size K = 1e6.
+	SyntheticK = 1_000_000
+	// SyntheticN is the mechanism's number of binomial trials n = 1000.
+	SyntheticN = 1000
+	// SyntheticL is the number of record times L = 10.
+	SyntheticL = 10
 )
 
-// SIRSyntheticM returns the mechanism parameter m = n·L/ε of the synthetic
+// SyntheticM returns the mechanism parameter m = n·L/ε of the synthetic
 // experiment for ε ∈ {10, 1, 0.1} (m = 1e3, 1e4, 1e5).
-func SIRSyntheticM(eps float64) (int64, error) {
+func SyntheticM(eps float64) (int64, error) {
 	switch eps {
 	case 10:
 		return 1000, nil
@@ -58,36 +59,36 @@ func SIRSyntheticM(eps float64) (int64, error) {
 	case 0.1:
 		return 100000, nil
 	}
-	return 0, fmt.Errorf("simulate: the paper's synthetic SIR release exists for epsilon 10, 1, 0.1, got %v: %w", eps, ErrInvalid)
+	return 0, fmt.Errorf("%w: the paper's synthetic SIR release exists for epsilon 10, 1, 0.1, got %v", simulate.ErrInvalid, eps)
 }
 
-// SIRSyntheticSimulator returns the SBI paper's synthetic private
+// SyntheticSimulator returns the SBI paper's synthetic private
 // simulator at ε ∈ {10, 1, 0.1}: the exact SIR simulator with K = 1e6,
-// θ = (log β, log γ), record times SIRPaperTimes(), composed with the
+// θ = (log β, log γ), record times PaperTimes(), composed with the
 // infection-trajectory mechanism (n = 1000, m = nL/ε). Its releases are
-// comparable with SIRSyntheticRelease(eps).
-func SIRSyntheticSimulator(eps float64) (*PrivateSimulator, error) {
-	m, err := SIRSyntheticM(eps)
+// comparable with SyntheticRelease(eps).
+func SyntheticSimulator(eps float64) (*simulate.PrivateSimulator, error) {
+	m, err := SyntheticM(eps)
 	if err != nil {
 		return nil, err
 	}
-	sir, err := NewSIR(SIRConfig{K: SIRSyntheticK})
+	sir, err := New(Config{K: SyntheticK})
 	if err != nil {
 		return nil, err
 	}
-	mech, err := mechanism.NewInfectionTrajectory(SIRSyntheticN, m, SIRSyntheticK, SIRSyntheticL)
+	mech, err := mechanism.NewInfectionTrajectory(SyntheticN, m, SyntheticK, SyntheticL)
 	if err != nil {
 		return nil, err
 	}
-	return NewPrivate(sir, mech)
+	return simulate.NewPrivate(sir, mech)
 }
 
-// SIRSyntheticRelease returns the SBI paper's observed private infection
+// SyntheticRelease returns the SBI paper's observed private infection
 // trajectory s_dp = (s_1/n, …, s_10/n) for the synthetic experiment at
 // ε ∈ {10, 1, 0.1} (App. E.1.1 prints ε = 10; the ε = 1 and 0.1 vectors
 // come from the project's reference file paper-values.json). Entries are proportions on the lattice of
 // multiples of 1/n, n = 1000. A fresh slice is returned.
-func SIRSyntheticRelease(eps float64) ([]float64, error) {
+func SyntheticRelease(eps float64) ([]float64, error) {
 	switch eps {
 	case 10:
 		return []float64{0.001, 0.031, 0.614, 0.263, 0.123, 0.047, 0.018, 0.009, 0.005, 0.003}, nil
@@ -96,7 +97,7 @@ func SIRSyntheticRelease(eps float64) ([]float64, error) {
 	case 0.1:
 		return []float64{0.075, 0.085, 0.682, 0.312, 0.224, 0.113, 0.112, 0.093, 0.081, 0.086}, nil
 	}
-	return nil, fmt.Errorf("simulate: the paper's synthetic SIR release exists for epsilon 10, 1, 0.1, got %v: %w", eps, ErrInvalid)
+	return nil, fmt.Errorf("%w: the paper's synthetic SIR release exists for epsilon 10, 1, 0.1, got %v", simulate.ErrInvalid, eps)
 }
 
 // Outbreak is one of the SBI paper's real-outbreak observed releases
@@ -106,7 +107,7 @@ func SIRSyntheticRelease(eps float64) ([]float64, error) {
 // the mechanism's lattice of multiples of 1/n, and their first entry is
 // fixed at 0.0010: treat them as given observed vectors, not as draws of
 // the infection-trajectory mechanism. The authors' code uses the prior
-// SIROutbreakPrior and K = 1e5 for all of them (the paper states K = 763
+// OutbreakPrior and K = 1e5 for all of them (the paper states K = 763
 // for the boarding-school flu, stored in K).
 type Outbreak struct {
 	// Name identifies the data set.
@@ -149,5 +150,5 @@ func OutbreakByName(name string) (Outbreak, error) {
 			return o, nil
 		}
 	}
-	return Outbreak{}, fmt.Errorf("simulate: unknown outbreak %q: %w", name, ErrInvalid)
+	return Outbreak{}, fmt.Errorf("%w: unknown outbreak %q", simulate.ErrInvalid, name)
 }
