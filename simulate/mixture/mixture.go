@@ -16,8 +16,8 @@ import (
 // Uniform is the ABCDP toy model (ABCDP paper eq. 10): a record
 // y ~ Σ_i θ_i Uniform[i − 1, i] for i = 1, …, k, with θ on the simplex
 // (prior Dirichlet(1, …, 1), see Prior). As a simulate.RecordModel its
-// record and contribution are y itself, so simulate.NewDataset(m, N) simulates the
-// N-point data sets that ABCDP compares with MMD.
+// record and contribution are y itself, so simulate.NewDataset(m, N)
+// simulates the N-point data sets that ABCDP compares with MMD.
 type Uniform struct{ k int }
 
 // NewUniform returns the mixture of k ≥ 2 unit uniforms (the paper
