@@ -112,3 +112,60 @@ func BenchmarkPaperFlow(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAtomicStep compares one StepLoss on 16,000 rows whose contexts
+// come in groups of 10 identical rows (the atomic loss of SPPE with 10
+// atoms) with StepLossShared on the same batch, which computes each
+// context's contribution once per group.
+func BenchmarkAtomicStep(b *testing.B) {
+	cfg := DefaultConfig(2, 10)
+	const n, na = 16000, 10
+	r := rand.New(rand.NewPCG(3, 4))
+	f, err := New(cfg, r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	y, zg := randData(r, n, 2, 1), randData(r, n/na, 10, 1)
+	z := make([]float64, n*10)
+	for i := 0; i < n; i++ {
+		copy(z[i*10:(i+1)*10], zg[(i/na)*10:(i/na+1)*10])
+	}
+	loss := func(logq, dlogq []float64) float64 {
+		s := 0.0
+		for i, v := range logq {
+			s -= v
+			dlogq[i] = -1 / float64(n)
+		}
+		return s / float64(n)
+	}
+	for _, shared := range []bool{false, true} {
+		b.Run(fmt.Sprintf("shared=%v", shared), func(b *testing.B) {
+			tc := DefaultTrainConfig()
+			tc.BatchSize = 100
+			tr, err := NewTrainer(f.Clone(), tc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer tr.Close()
+			step := func() {
+				var err error
+				if shared {
+					_, err = tr.StepLossShared(y, zg, n, na, loss)
+				} else {
+					_, err = tr.StepLoss(y, z, n, loss)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			step()
+			b.ReportAllocs()
+			b.ResetTimer()
+			c0 := cpuTime().Nanoseconds()
+			for b.Loop() {
+				step()
+			}
+			b.ReportMetric(float64(cpuTime().Nanoseconds()-c0)/float64(n*b.N), "cpu-ns/row")
+		})
+	}
+}

@@ -216,10 +216,7 @@ func (m *ResNet) ForwardShared(p []float64, w *ResNetWork, x, c []float64, n, gr
 			vec.Sigmoids(s)
 			for r := 0; r < n; r++ {
 				sg := s[(r/group)*H : (r/group)*H+H]
-				hr, tr, nr := hj[r*H:r*H+H], t2[r*H:r*H+H], next[r*H:r*H+H]
-				for k, g := range sg {
-					nr[k] = hr[k] + tr[k]*g
-				}
+				vec.MulAdd(next[r*H:r*H+H], hj[r*H:r*H+H], t2[r*H:r*H+H], sg)
 			}
 		} else {
 			b.l2.Forward(p, t1, next, n)
@@ -236,10 +233,7 @@ func (m *ResNet) ForwardShared(p []float64, w *ResNetWork, x, c []float64, n, gr
 func (w *ResNetWork) groupSum(dst, a []float64, H int) {
 	clear(dst[:w.ng*H])
 	for r := 0; r < w.n; r++ {
-		d := dst[(r/w.group)*H : (r/w.group)*H+H]
-		for k, v := range a[r*H : r*H+H] {
-			d[k] += v
-		}
+		vec.Add(dst[(r/w.group)*H:(r/w.group)*H+H], a[r*H:r*H+H])
 	}
 }
 
@@ -267,13 +261,8 @@ func (m *ResNet) Backward(p, g []float64, w *ResNetWork, dout, dx []float64) {
 				gs := w.ghg[:ng*H]
 				clear(gs)
 				for r := 0; r < n; r++ {
-					sg := s[(r/group)*H : (r/group)*H+H]
-					acc := gs[(r/group)*H : (r/group)*H+H]
-					gr, tr, gtr := gh[r*H:r*H+H], t2[r*H:r*H+H], gt[r*H:r*H+H]
-					for k, v := range sg {
-						gtr[k] = gr[k] * v
-						acc[k] += gr[k] * tr[k]
-					}
+					g0 := (r / group) * H
+					vec.GateAccumulate(gt[r*H:r*H+H], gs[g0:g0+H], gh[r*H:r*H+H], s[g0:g0+H], t2[r*H:r*H+H])
 				}
 				for i, v := range s {
 					gs[i] *= v * (1 - v)

@@ -142,3 +142,43 @@ func ExpShift(dst, x []float64, shift float64) {
 		dst[i] = math.Exp(v - shift)
 	}
 }
+
+// MulAdd writes next = h + t·g elementwise (len(g) values): a gated
+// residual update with precomputed gates g.
+func MulAdd(next, h, t, g []float64) {
+	next, h, t = next[:len(g)], h[:len(g)], t[:len(g)]
+	if len(g) > 0 && useASM {
+		mulAdd(&next[0], &h[0], &t[0], &g[0], len(g))
+		return
+	}
+	for i, v := range g {
+		next[i] = h[i] + t[i]*v
+	}
+}
+
+// GateAccumulate back-propagates next = h + t·g for one row whose gates g
+// are shared with other rows: it writes gt = gn·g and adds gn·t into acc
+// (the per-gate sum over the rows sharing g).
+func GateAccumulate(gt, acc, gn, g, t []float64) {
+	gt, acc, gn, t = gt[:len(g)], acc[:len(g)], gn[:len(g)], t[:len(g)]
+	if len(g) > 0 && useASM {
+		gateAcc(&gt[0], &acc[0], &gn[0], &g[0], &t[0], len(g))
+		return
+	}
+	for i, v := range g {
+		gt[i] = gn[i] * v
+		acc[i] += gn[i] * t[i]
+	}
+}
+
+// Add adds src to dst elementwise.
+func Add(dst, src []float64) {
+	dst = dst[:len(src)]
+	if len(src) > 0 && useASM {
+		addTo(&dst[0], &src[0], len(src))
+		return
+	}
+	for i, v := range src {
+		dst[i] += v
+	}
+}

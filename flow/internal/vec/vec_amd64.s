@@ -385,3 +385,102 @@ full:
 	JG           loop_ex
 	VZEROUPPER
 	RET
+
+// func mulAdd(next, h, t, gate *float64, n int)
+TEXT ·mulAdd(SB), NOSPLIT, $0-40
+	MOVQ next+0(FP), DI
+	MOVQ h+8(FP), SI
+	MOVQ t+16(FP), R8
+	MOVQ gate+24(FP), R9
+	MOVQ n+32(FP), CX
+	MOVQ $0xff, DX
+	KMOVW DX, K1
+
+loop_ma:
+	CMPQ CX, $8
+	JAE  full
+	MOVQ $1, DX
+	SHLQ CX, DX
+	DECQ DX
+	KMOVW DX, K1
+
+full:
+	VMOVUPD.Z   (SI), K1, Z0
+	VMOVUPD.Z   (R8), K1, Z1
+	VMOVUPD.Z   (R9), K1, Z2
+	VFMADD231PD Z2, Z1, Z0
+	VMOVUPD     Z0, K1, (DI)
+	ADDQ        $64, DI
+	ADDQ        $64, SI
+	ADDQ        $64, R8
+	ADDQ        $64, R9
+	SUBQ        $8, CX
+	JG          loop_ma
+	VZEROUPPER
+	RET
+
+// func gateAcc(gt, acc, gn, gate, t *float64, n int)
+TEXT ·gateAcc(SB), NOSPLIT, $0-48
+	MOVQ gt+0(FP), DI
+	MOVQ acc+8(FP), SI
+	MOVQ gn+16(FP), R8
+	MOVQ gate+24(FP), R9
+	MOVQ t+32(FP), R10
+	MOVQ n+40(FP), CX
+	MOVQ $0xff, DX
+	KMOVW DX, K1
+
+loop_ga:
+	CMPQ CX, $8
+	JAE  full
+	MOVQ $1, DX
+	SHLQ CX, DX
+	DECQ DX
+	KMOVW DX, K1
+
+full:
+	VMOVUPD.Z   (R8), K1, Z0
+	VMOVUPD.Z   (R9), K1, Z1
+	VMULPD      Z1, Z0, Z2
+	VMOVUPD     Z2, K1, (DI)
+	VMOVUPD.Z   (R10), K1, Z3
+	VMOVUPD.Z   (SI), K1, Z4
+	VFMADD231PD Z3, Z0, Z4
+	VMOVUPD     Z4, K1, (SI)
+	ADDQ        $64, DI
+	ADDQ        $64, SI
+	ADDQ        $64, R8
+	ADDQ        $64, R9
+	ADDQ        $64, R10
+	SUBQ        $8, CX
+	JG          loop_ga
+	VZEROUPPER
+	RET
+
+// func addTo(dst, src *float64, n int)
+TEXT ·addTo(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ $0xff, DX
+	KMOVW DX, K1
+
+loop_at:
+	CMPQ CX, $8
+	JAE  full
+	MOVQ $1, DX
+	SHLQ CX, DX
+	DECQ DX
+	KMOVW DX, K1
+
+full:
+	VMOVUPD.Z (DI), K1, Z0
+	VMOVUPD.Z (SI), K1, Z1
+	VADDPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (DI)
+	ADDQ      $64, DI
+	ADDQ      $64, SI
+	SUBQ      $8, CX
+	JG        loop_at
+	VZEROUPPER
+	RET

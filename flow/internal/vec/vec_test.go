@@ -168,3 +168,35 @@ func TestExpShift(t *testing.T) {
 		t.Fatalf("e^(NaN, −Inf, +Inf) = %v", d)
 	}
 }
+
+// TestRowOps checks MulAdd, GateAccumulate and Add against their
+// definitions to one rounding of a fused multiply-add.
+func TestRowOps(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	const tol = 2 * 0x1p-52
+	for _, n := range lengths {
+		h, tt, g, gn := randVec(r, n, 1), randVec(r, n, 1), randVec(r, n, 1), randVec(r, n, 1)
+		next := make([]float64, n)
+		MulAdd(next, h, tt, g)
+		gt := make([]float64, n)
+		acc := randVec(r, n, 1)
+		acc0 := append([]float64(nil), acc...)
+		GateAccumulate(gt, acc, gn, g, tt)
+		sum := append([]float64(nil), h...)
+		Add(sum, g)
+		for i := 0; i < n; i++ {
+			if d := math.Abs(next[i] - (h[i] + tt[i]*g[i])); d > tol*(math.Abs(h[i])+math.Abs(tt[i]*g[i])) {
+				t.Fatalf("MulAdd[%d] = %v", i, next[i])
+			}
+			if gt[i] != gn[i]*g[i] {
+				t.Fatalf("GateAccumulate gt[%d] = %v, want %v", i, gt[i], gn[i]*g[i])
+			}
+			if d := math.Abs(acc[i] - (acc0[i] + gn[i]*tt[i])); d > tol*(math.Abs(acc0[i])+math.Abs(gn[i]*tt[i])) {
+				t.Fatalf("GateAccumulate acc[%d] = %v", i, acc[i])
+			}
+			if sum[i] != h[i]+g[i] {
+				t.Fatalf("Add[%d] = %v", i, sum[i])
+			}
+		}
+	}
+}
