@@ -27,7 +27,8 @@ import (
 // ErrDegenerate is wrapped by the errors the diagnostics return together
 // with a NaN value when their input cannot support the estimate: no
 // chains, chains of unequal length, too few draws, non-finite draws or a
-// constant sample.
+// constant sample. It is also this package's invalid-argument sentinel: a
+// quantile level outside (0, 1) or a lag out of range wraps it.
 var ErrDegenerate = errors.New("degenerate input for diagnostic")
 
 // minSplitDraws is the fewest draws per split half that the diagnostics
@@ -334,7 +335,7 @@ func ESSQuantile(chains [][]float64, p float64) (float64, error) {
 		return math.NaN(), err
 	}
 	if !(p > 0 && p < 1) {
-		return math.NaN(), fmt.Errorf("quantile level must be in (0, 1), got %v", p)
+		return math.NaN(), fmt.Errorf("%w: quantile level must be in (0, 1), got %v", ErrDegenerate, p)
 	}
 	sp := splitChains(chains)
 	var all []float64
@@ -399,13 +400,13 @@ func MCSEMean(chains [][]float64) (float64, error) {
 // Autocorrelation returns the sample autocorrelations ρ_t = γ_t/γ_0 of x
 // for lags t = 0..maxLag (biased estimator, as in Stan). It returns an
 // error wrapping ErrDegenerate for fewer than 2 draws, non-finite draws
-// or a constant series, and an error for maxLag outside [0, len(x)−1].
+// or a constant series, or maxLag outside [0, len(x)−1].
 func Autocorrelation(x []float64, maxLag int) ([]float64, error) {
 	if err := checkChains([][]float64{x}, 2); err != nil {
 		return nil, err
 	}
 	if maxLag < 0 || maxLag >= len(x) {
-		return nil, fmt.Errorf("maxLag must be in [0, %d], got %d", len(x)-1, maxLag)
+		return nil, fmt.Errorf("%w: maxLag must be in [0, %d], got %d", ErrDegenerate, len(x)-1, maxLag)
 	}
 	if isConstant([][]float64{x}) {
 		return nil, fmt.Errorf("%w: constant series", ErrDegenerate)

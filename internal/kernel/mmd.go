@@ -37,10 +37,13 @@ func inputf(format string, args ...any) error {
 // Gretton et al. (2012, eq. 3), which leaves out the diagonal terms i = j of
 // the within-sample sums, is unbiased for the population MMD² and can be
 // negative. It honours ctx between tiles and returns an error wrapping
-// ErrInput when d < 1, the bandwidth is not finite and positive, a length is
+// ErrInput when ctx is nil, d < 1, the bandwidth is not finite and positive, a length is
 // not a positive multiple of d, or (unbiased) a sample has fewer than two
 // points. Points are not checked for finiteness.
 func MMD2(ctx context.Context, x, y []float64, d int, bandwidth float64, unbiased bool) (float64, error) {
+	if ctx == nil {
+		return 0, inputf("context is nil")
+	}
 	if d < 1 {
 		return 0, inputf("dimension must be >= 1, got %d", d)
 	}
@@ -85,7 +88,23 @@ const block = 256
 // evaluated and the diagonal terms contribute exactly 1 each. Tiles are
 // summed in a fixed order, so the result does not depend on the number of
 // workers. It returns ctx's error if ctx is cancelled.
+//
+// It returns an error wrapping ErrInput for a nil ctx, d < 1, a g that is
+// not finite and ≥ 0, lengths that are not multiples of d, or sym with
+// samples of different lengths.
 func Sum(ctx context.Context, a, b []float64, d int, g float64, sym bool) (float64, error) {
+	if ctx == nil {
+		return 0, inputf("context is nil")
+	}
+	if d < 1 || len(a)%d != 0 || len(b)%d != 0 {
+		return 0, inputf("samples of length %d and %d are not multiples of d = %d", len(a), len(b), d)
+	}
+	if !(g >= 0) || math.IsInf(g, 0) {
+		return 0, inputf("kernel rate g must be finite and >= 0, got %v", g)
+	}
+	if sym && len(a) != len(b) {
+		return 0, inputf("a symmetric sum needs one sample, got lengths %d and %d", len(a), len(b))
+	}
 	na, nb := len(a)/d, len(b)/d
 	ta, tb := (na+block-1)/block, (nb+block-1)/block
 	partial := make([]float64, ta*tb)

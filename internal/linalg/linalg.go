@@ -26,15 +26,21 @@ import (
 // positive definite is not (numerically) so.
 var ErrNotPositiveDefinite = errors.New("linalg: matrix is not positive definite")
 
-// ErrNotFinite is returned when an input matrix contains NaN or ±Inf.
-var ErrNotFinite = errors.New("linalg: matrix has a non-finite element")
+// ErrInvalid is wrapped by every error reporting an invalid argument:
+// ErrNotFinite, ErrDimension and ErrNotSymmetric wrap it.
+var ErrInvalid = errors.New("linalg: invalid argument")
+
+// ErrNotFinite is returned when an input matrix contains NaN or ±Inf. It
+// wraps ErrInvalid.
+var ErrNotFinite error = &kindError{msg: "linalg: matrix has a non-finite element", kind: ErrInvalid}
 
 // ErrDimension is returned when a dimension is negative or a slice is shorter
-// than its stated dimensions require.
-var ErrDimension = errors.New("linalg: dimension mismatch")
+// than its stated dimensions require. It wraps ErrInvalid.
+var ErrDimension error = &kindError{msg: "linalg: dimension mismatch", kind: ErrInvalid}
 
 // ErrNotSymmetric is returned by SymEigen when its input is not symmetric.
-var ErrNotSymmetric = errors.New("linalg: matrix is not symmetric")
+// It wraps ErrInvalid.
+var ErrNotSymmetric error = &kindError{msg: "linalg: matrix is not symmetric", kind: ErrInvalid}
 
 // ErrNoConvergence is returned when an iterative method does not converge.
 var ErrNoConvergence = errors.New("linalg: iteration did not converge")
@@ -43,8 +49,8 @@ func checkSquare(name string, a []float64, n int) error {
 	if n < 0 {
 		return fmt.Errorf("%w: n must be >= 0, got %d", ErrDimension, n)
 	}
-	if len(a) < n*n {
-		return fmt.Errorf("%w: %s has length %d, need n*n = %d", ErrDimension, name, len(a), n*n)
+	if n > 0 && len(a)/n < n {
+		return fmt.Errorf("%w: %s has length %d, need n*n for n = %d", ErrDimension, name, len(a), n)
 	}
 	return nil
 }
@@ -350,3 +356,13 @@ func MatVec(y, a, x []float64, m, n int) {
 		y[i] = s
 	}
 }
+
+// kindError is a sentinel error of its own message that also matches the
+// package's invalid-argument sentinel ErrInvalid under errors.Is.
+type kindError struct {
+	msg  string
+	kind error
+}
+
+func (e *kindError) Error() string { return e.msg }
+func (e *kindError) Unwrap() error { return e.kind }

@@ -21,8 +21,16 @@ import (
 	"sync/atomic"
 )
 
-// ErrNilFunc is returned by Map and For when the task function is nil.
-var ErrNilFunc = errors.New("parallel: task function is nil")
+// ErrNilFunc is returned by Map and For when the task function is nil; a
+// nil context gives an error wrapping ErrInvalid.
+var ErrNilFunc error = &kindError{msg: "parallel: task function is nil", kind: ErrInvalid}
+
+// ErrInvalid is wrapped by every error reporting an invalid argument; it is
+// wrapped by ErrNilFunc.
+var ErrInvalid = errors.New("parallel: invalid argument")
+
+// errNilContext is returned by Map and For for a nil context.
+var errNilContext error = &kindError{msg: "parallel: context is nil", kind: ErrInvalid}
 
 // mix64 is the splitmix64 finaliser (Stafford's Mix13), a bijection on
 // uint64 with strong avalanche.
@@ -127,6 +135,9 @@ func Map(ctx context.Context, n int, seed uint64, fn func(i int, r *rand.Rand) e
 	if fn == nil {
 		return ErrNilFunc
 	}
+	if ctx == nil {
+		return errNilContext
+	}
 	return run(ctx, n, func(i int, s *reseeder) error {
 		return fn(i, s.stream(seed, uint64(i)))
 	}, true)
@@ -153,6 +164,9 @@ func Chunks(n int) int {
 func For(ctx context.Context, n int, fn func(lo, hi int) error) error {
 	if fn == nil {
 		return ErrNilFunc
+	}
+	if ctx == nil {
+		return errNilContext
 	}
 	c := Chunks(n)
 	return run(ctx, c, func(i int, _ *reseeder) error {
@@ -231,3 +245,13 @@ func call(task func(int, *reseeder) error, i int, s *reseeder, fail *firstErr) (
 	}
 	return nil
 }
+
+// kindError is a sentinel error of its own message that also matches the
+// package's invalid-argument sentinel ErrInvalid under errors.Is.
+type kindError struct {
+	msg  string
+	kind error
+}
+
+func (e *kindError) Error() string { return e.msg }
+func (e *kindError) Unwrap() error { return e.kind }

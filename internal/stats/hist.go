@@ -22,10 +22,10 @@ type Histogram struct {
 // [lo, hi]. It returns an error unless lo < hi are finite and bins ≥ 1.
 func NewHistogram(lo, hi float64, bins int) (*Histogram, error) {
 	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || !(lo < hi) {
-		return nil, fmt.Errorf("stats: histogram range must be finite with lo < hi, got [%v, %v]", lo, hi)
+		return nil, fmt.Errorf("stats: histogram range must be finite with lo < hi, got [%v, %v]: %w", lo, hi, ErrInvalid)
 	}
 	if bins < 1 {
-		return nil, fmt.Errorf("stats: histogram bins must be >= 1, got %d", bins)
+		return nil, fmt.Errorf("stats: histogram bins must be >= 1, got %d: %w", bins, ErrInvalid)
 	}
 	return &Histogram{Lo: lo, Hi: hi, Counts: make([]float64, bins)}, nil
 }
@@ -89,7 +89,7 @@ func (h *Histogram) Density(dst []float64) error {
 	}
 	t := h.Total()
 	if !(t > 0) {
-		return fmt.Errorf("stats: histogram is empty")
+		return fmt.Errorf("stats: histogram is empty: %w", ErrInvalid)
 	}
 	width := (h.Hi - h.Lo) / float64(len(h.Counts))
 	for k, c := range h.Counts {

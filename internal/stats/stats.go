@@ -20,13 +20,17 @@ import (
 	"sort"
 )
 
+// ErrInvalid is wrapped by every error reporting an invalid argument,
+// including ErrDimension and ErrWeights.
+var ErrInvalid = errors.New("stats: invalid argument")
+
 // ErrDimension is returned when slice lengths do not match the stated
-// dimensions.
-var ErrDimension = errors.New("stats: dimension mismatch")
+// dimensions. It wraps ErrInvalid.
+var ErrDimension error = &kindError{msg: "stats: dimension mismatch", kind: ErrInvalid}
 
 // ErrWeights is returned for weights that are negative, NaN, infinite or sum
-// to zero.
-var ErrWeights = errors.New("stats: invalid weights")
+// to zero. It wraps ErrInvalid.
+var ErrWeights error = &kindError{msg: "stats: invalid weights", kind: ErrInvalid}
 
 // Mean returns the arithmetic mean of x, or NaN if x is empty. It uses a
 // second pass to correct the rounding error of the first.
@@ -267,3 +271,13 @@ func ESSLog(logw []float64) float64 {
 	}
 	return s * s / s2
 }
+
+// kindError is a sentinel error of its own message that also matches the
+// package's invalid-argument sentinel ErrInvalid under errors.Is.
+type kindError struct {
+	msg  string
+	kind error
+}
+
+func (e *kindError) Error() string { return e.msg }
+func (e *kindError) Unwrap() error { return e.kind }

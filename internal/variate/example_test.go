@@ -74,5 +74,5 @@ func ExampleMultinomial() {
 	fmt.Println(variate.Multinomial(r, -5, []float64{1, 1}, dst[:2]))
 	// Output:
 	// total: 1000000 empty category: 0
-	// variate: multinomial: n must be >= 0, got -5
+	// variate: multinomial: n must be >= 0, got -5: variate: invalid argument
 }

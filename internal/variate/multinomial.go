@@ -9,7 +9,11 @@ import (
 
 // ErrWeights reports an invalid probability or weight vector: empty, with a
 // negative, NaN or infinite entry, or with zero total.
-var ErrWeights = errors.New("variate: invalid weights")
+var ErrWeights error = &kindError{msg: "variate: invalid weights", kind: ErrInvalid}
+
+// ErrInvalid is wrapped by every error reporting an invalid argument; it is
+// wrapped by ErrWeights.
+var ErrInvalid = errors.New("variate: invalid argument")
 
 // checkWeights validates a weight vector and returns its total.
 func checkWeights(w []float64) (float64, error) {
@@ -71,10 +75,10 @@ func Multinomial(r *rand.Rand, n int64, p []float64, dst []int64) error {
 		return fmt.Errorf("variate: multinomial: %w", err)
 	}
 	if n < 0 {
-		return fmt.Errorf("variate: multinomial: n must be >= 0, got %d", n)
+		return fmt.Errorf("variate: multinomial: n must be >= 0, got %d: %w", n, ErrInvalid)
 	}
 	if len(dst) != len(p) {
-		return fmt.Errorf("variate: multinomial: len(dst) = %d must equal len(p) = %d", len(dst), len(p))
+		return fmt.Errorf("variate: multinomial: len(dst) = %d must equal len(p) = %d: %w", len(dst), len(p), ErrInvalid)
 	}
 	last := lastPositive(p)
 	cm := condMass{p: p, left: total, checked: total}
@@ -152,3 +156,13 @@ func MultinomialLogPmf(k []int64, p []float64) float64 {
 	}
 	return lp
 }
+
+// kindError is a sentinel error of its own message that also matches the
+// package's invalid-argument sentinel ErrInvalid under errors.Is.
+type kindError struct {
+	msg  string
+	kind error
+}
+
+func (e *kindError) Error() string { return e.msg }
+func (e *kindError) Unwrap() error { return e.kind }
