@@ -29,7 +29,9 @@ func TestBadInput(t *testing.T) {
 		{Category: "mismatched", Name: "WeightedMean x not a multiple of d", Err: func() error { return WeightedMean(x, 3, nil, make([]float64, 3)) }},
 		{Category: "nonpositive", Name: "WeightedMean d 0", Err: func() error { return WeightedMean(x, 0, nil, nil) }},
 		{Category: "nan", Name: "WeightedMean NaN weight", Err: func() error { return WeightedMean(x, 1, []float64{1, nan, 1, 1}, make([]float64, 1)) }},
-		{Category: "inf", Name: "WeightedCov Inf weight", Err: func() error { return WeightedCov(x, 1, []float64{1, inf, 1, 1}, make([]float64, 1), make([]float64, 1)) }},
+		{Category: "inf", Name: "WeightedCov Inf weight", Err: func() error {
+			return WeightedCov(x, 1, []float64{1, inf, 1, 1}, make([]float64, 1), make([]float64, 1))
+		}},
 		{Category: "nonpositive", Name: "WeightedCov negative weight", Err: func() error { return WeightedCov(x, 1, []float64{1, -1, 1, 1}, make([]float64, 1), make([]float64, 1)) }},
 		{Category: "nonpositive", Name: "WeightedCov zero weights", Err: func() error { return WeightedCov(x, 1, make([]float64, 4), make([]float64, 1), make([]float64, 1)) }},
 		{Category: "empty", Name: "WeightedCov no samples", Err: func() error { return WeightedCov(nil, 1, nil, make([]float64, 1), make([]float64, 1)) }},
@@ -49,7 +51,10 @@ func TestBadInput(t *testing.T) {
 		{Category: "nan", Name: "ESS NaN weight", Check: func() error { return isNaN(ESS([]float64{1, nan}), ESSLog([]float64{0, nan})) }},
 		{Category: "nonpositive", Name: "ESS negative weight", Check: func() error { return isNaN(ESS([]float64{1, -1})) }},
 		{Category: "empty", Name: "KSOneSample empty", Check: func() error { d, p := KSOneSample(nil, func(float64) float64 { return 0.5 }); return isNaN(d, p) }},
-		{Category: "nan", Name: "KSOneSample NaN sample", Check: func() error { d, p := KSOneSample([]float64{nan}, func(float64) float64 { return 0.5 }); return isNaN(d, p) }},
+		{Category: "nan", Name: "KSOneSample NaN sample", Check: func() error {
+			d, p := KSOneSample([]float64{nan}, func(float64) float64 { return 0.5 })
+			return isNaN(d, p)
+		}},
 		{Category: "huge", Name: "KSOneSample cdf outside [0, 1]", Check: func() error { d, p := KSOneSample(x, func(float64) float64 { return 2 }); return isNaN(d, p) }},
 		{Category: "empty", Name: "KSTwoSample empty", Check: func() error { d, p := KSTwoSample(nil, x); return isNaN(d, p) }},
 		{Category: "nonpositive", Name: "KolmogorovSF n 0", Check: func() error { return isNaN(KolmogorovSF(0, 0.5)) }},
