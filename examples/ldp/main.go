@@ -34,13 +34,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/internal/cli"
-	"github.com/privinfer/privinfer/internal/parallel"
-	"github.com/privinfer/privinfer/internal/plot"
-	"github.com/privinfer/privinfer/internal/stats"
+	"github.com/privinfer/privinfer/examples/internal/plot"
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/mcmc/ldp"
 	"github.com/privinfer/privinfer/mechanism"
+	"github.com/privinfer/privinfer/simulate"
 )
 
 type config struct {
@@ -135,7 +135,7 @@ func calibration(ctx context.Context, c config, w io.Writer, prog *cli.Progress,
 				cm, cs := res.Coverage(q)
 				v := []float64{cm, cs}[pi]
 				k := int64(math.Round(v * float64(c.datasets)))
-				lo, hi := stats.ClopperPearson(k, int64(c.datasets), 1e-3)
+				lo, hi := clopperPearson(k, int64(c.datasets), 1e-3)
 				if q < lo || q > hi {
 					ok = false
 				}
@@ -193,7 +193,9 @@ func histogram(ctx context.Context, c config, w io.Writer, prog *cli.Progress, c
 			ub, up bool
 		}
 		outs := make([]out, c.histRuns)
-		err := parallel.Map(ctx, c.histRuns, c.seed*7919+uint64(ni), func(run int, r *rand.Rand) error {
+		// One random stream per run; each run's NUTS chains run in parallel.
+		for run := range c.histRuns {
+			r := rand.New(rand.NewPCG(c.seed*7919+uint64(ni), uint64(run)))
 			z := make([]float64, n*d)
 			s := make([]float64, d)
 			for i := range n {
@@ -245,10 +247,6 @@ func histogram(ctx context.Context, c config, w io.Writer, prog *cli.Progress, c
 				return err
 			}
 			outs[run] = out{rmse(mean, truth), rmse(est, truth), unusable(mean, truth), unusable(est, truth)}
-			return nil
-		})
-		if err != nil {
-			return err
 		}
 		var sb, sp, ub, up float64
 		for _, o := range outs {
@@ -353,7 +351,7 @@ func regression(ctx context.Context, c config, w io.Writer, prog *cli.Progress) 
 	covered, total := 0, 0
 	for ei, eps := range []float64{1, 4, 16} {
 		prog.Printf("regression: ε = %g", eps)
-		r := parallel.Stream(c.seed*104729, uint64(ei))
+		r := rand.New(rand.NewPCG(c.seed*104729, uint64(ei)))
 		xs := make([]float64, n*d)
 		ys := make([]float64, n)
 		l := []float64{math.Sqrt(sigX[0]), 0, sigX[1] / math.Sqrt(sigX[0]), 0}
@@ -452,10 +450,9 @@ func summarize(res *mcmc.Result, truth []float64, d int) (covered, total int, ro
 	}
 	var ins []string
 	for j := range d {
-		x := res.Pooled(j)
-		slices.Sort(x)
-		lo, hi := stats.Quantile(x, 0.025), stats.Quantile(x, 0.975)
-		row = append(row, fmt.Sprintf("%s [%s, %s]", cli.F(stats.Mean(x), 3), cli.F(lo, 3), cli.F(hi, 3)))
+		x := &privinfer.Draws{Dim: 1, Theta: res.Pooled(j)}
+		lo, hi := x.Interval(0, 0.95)
+		row = append(row, fmt.Sprintf("%s [%s, %s]", cli.F(x.Mean()[0], 3), cli.F(lo, 3), cli.F(hi, 3)))
 		total++
 		if truth[j] >= lo && truth[j] <= hi {
 			covered++
@@ -466,4 +463,21 @@ func summarize(res *mcmc.Result, truth []float64, d int) (covered, total int, ro
 	}
 	row = append(row, cli.F(maxR, 3), strings.Join(ins, ", "))
 	return covered, total, row
+}
+
+// clopperPearson is the exact two-sided 1−alpha interval of a binomial
+// proportion with k successes in n trials, from quantiles of Beta laws.
+func clopperPearson(k, n int64, alpha float64) (lo, hi float64) {
+	lo, hi = 0, 1
+	if k > 0 {
+		if b, err := simulate.NewBeta(float64(k), float64(n-k+1)); err == nil {
+			lo = b.Quantile(alpha / 2)
+		}
+	}
+	if k < n {
+		if b, err := simulate.NewBeta(float64(k+1), float64(n-k)); err == nil {
+			hi = b.Quantile(1 - alpha/2)
+		}
+	}
+	return lo, hi
 }

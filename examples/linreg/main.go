@@ -55,7 +55,6 @@ import (
 	"github.com/privinfer/privinfer/examples/internal/sbiflags"
 	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/flow/sbi"
-	"github.com/privinfer/privinfer/internal/linalg"
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
@@ -287,8 +286,8 @@ func naive(sdp []float64) (mean, half []float64, ok bool) {
 	for i := 0; i < 3; i++ {
 		xx[i*3+i]++
 	}
-	inv := make([]float64, 9)
-	if err := linalg.InvSPD(xx, 3, inv); err != nil {
+	inv, ok := inv3(xx)
+	if !ok {
 		return nil, nil, false
 	}
 	mean, half = make([]float64, 3), make([]float64, 3)
@@ -299,6 +298,27 @@ func naive(sdp []float64) (mean, half []float64, ok bool) {
 		half[i] = 1.96 * math.Sqrt(inv[i*3+i])
 	}
 	return mean, half, true
+}
+
+// inv3 inverts a symmetric 3×3 matrix by cofactors; ok is false unless it
+// is positive definite (all leading principal minors positive).
+func inv3(a []float64) (inv []float64, ok bool) {
+	c00 := a[4]*a[8] - a[5]*a[7]
+	c01 := a[5]*a[6] - a[3]*a[8]
+	c02 := a[3]*a[7] - a[4]*a[6]
+	det := a[0]*c00 + a[1]*c01 + a[2]*c02
+	if !(a[0] > 0 && a[0]*a[4]-a[1]*a[3] > 0 && det > 0) {
+		return nil, false
+	}
+	inv = []float64{
+		c00, a[2]*a[7] - a[1]*a[8], a[1]*a[5] - a[2]*a[4],
+		c01, a[0]*a[8] - a[2]*a[6], a[2]*a[3] - a[0]*a[5],
+		c02, a[1]*a[6] - a[0]*a[7], a[0]*a[4] - a[1]*a[3],
+	}
+	for i := range inv {
+		inv[i] /= det
+	}
+	return inv, true
 }
 
 // thinTo returns n rows of x (dimension d) taken evenly, or x if it has at

@@ -7,8 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/privinfer/privinfer/internal/linalg"
-	"github.com/privinfer/privinfer/internal/parallel"
+	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/simulate"
 	"github.com/privinfer/privinfer/simulate/naivebayes"
 )
@@ -165,172 +165,64 @@ type mhResult struct {
 	Acceptance float64
 }
 
-// sampleExact runs independent random-walk Metropolis chains on the
-// additive-log-ratio coordinates φ of θ with target
-// π(θ(φ))·|∂θ/∂φ|·p(s_dp | θ(φ)). The proposal covariance is adapted
-// during burn-in (2.38²/d times the chain's covariance, Haario et al.) and
-// then frozen, so the kept draws come from a valid Metropolis chain.
+// sampleExact runs the library's adaptive random-walk Metropolis
+// (mcmc.AdaptiveMetropolis: the proposal covariance is adapted during
+// warm-up and then frozen, so the kept draws come from a valid Metropolis
+// chain) on the additive-log-ratio coordinates φ of θ with target
+// π(θ(φ))·|∂θ/∂φ|·p(s_dp | θ(φ)), one chain per random stream, and maps
+// the draws back to θ. RHat is the rank-normalised split R̂ of every φ
+// coordinate.
 func sampleExact(ctx context.Context, m *naivebayes.Model, prior simulate.Prior, lik *exactLik, cfg mhConfig, progress func(chain, it int)) (*mhResult, error) {
 	d := m.UnconstrainedDim()
 	pd := m.ParamDim()
-	logTarget := func(phi, theta []float64) float64 {
+	target := mcmc.TargetFunc{N: d, Fn: func(phi []float64) float64 {
+		theta := make([]float64, pd)
 		lj := m.FromUnconstrained(phi, theta)
 		lp := prior.LogDensity(theta)
 		if math.IsInf(lp, -1) || math.IsNaN(lp) {
 			return math.Inf(-1)
 		}
 		return lp + lj + lik.LogLik(theta)
-	}
-	keep := cfg.Keep / cfg.Thin
-	draws := make([][]float64, cfg.Chains) // θ draws per chain
-	phis := make([][]float64, cfg.Chains)  // φ draws per chain, for R̂
-	acc := make([]float64, cfg.Chains)
-	err := parallel.Map(ctx, cfg.Chains, cfg.Seed, func(ch int, r *rand.Rand) error {
-		theta := make([]float64, pd)
-		phi := make([]float64, d)
-		prop := make([]float64, d)
-		tprop := make([]float64, pd)
-		prior.Sample(r, theta)
-		m.ToUnconstrained(theta, phi)
-		lt := logTarget(phi, theta)
-		for tries := 0; math.IsInf(lt, -1) && tries < 1000; tries++ {
-			prior.Sample(r, theta)
-			m.ToUnconstrained(theta, phi)
-			lt = logTarget(phi, theta)
-		}
-		chol := make([]float64, d*d)
-		for j := range d {
-			chol[j*d+j] = 0.1
-		}
-		// Running moments for adaptation.
-		mean := make([]float64, d)
-		cov := make([]float64, d*d)
-		var cnt float64
-		z := make([]float64, d)
-		out := make([]float64, 0, keep*pd)
-		pout := make([]float64, 0, keep*d)
-		var accepted int
-		total := cfg.Burn + cfg.Keep
-		for it := 0; it < total; it++ {
-			if it%500 == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				if progress != nil {
-					progress(ch, it)
+	}}
+	res, err := mcmc.Run(ctx, target, mcmc.AdaptiveMetropolis{}, mcmc.Config{
+		Chains: cfg.Chains, Warmup: cfg.Burn, Draws: cfg.Keep / cfg.Thin, Thin: cfg.Thin, Seed: cfg.Seed,
+		InitFunc: func(_ int, r *rand.Rand, phi []float64) error {
+			theta := make([]float64, pd)
+			for range 1000 { // a prior draw of positive target density
+				prior.Sample(r, theta)
+				m.ToUnconstrained(theta, phi)
+				if !math.IsInf(target.Fn(phi), -1) {
+					return nil
 				}
 			}
-			for j := range z {
-				z[j] = r.NormFloat64()
+			return errors.New("no prior draw of positive posterior density in 1000 tries")
+		},
+		Progress: func(chain, done, _ int) {
+			if progress != nil && done%500 == 0 {
+				progress(chain, done)
 			}
-			for j := range d {
-				s := phi[j]
-				for l := 0; l <= j; l++ {
-					s += chol[j*d+l] * z[l]
-				}
-				prop[j] = s
-			}
-			lp := logTarget(prop, tprop)
-			if math.Log(r.Float64()) < lp-lt {
-				copy(phi, prop)
-				copy(theta, tprop)
-				lt = lp
-				if it >= cfg.Burn {
-					accepted++
-				}
-			}
-			if it < cfg.Burn {
-				cnt++
-				for j := range d {
-					dj := phi[j] - mean[j]
-					mean[j] += dj / cnt
-					for l := 0; l <= j; l++ {
-						cov[j*d+l] += dj * (phi[l] - mean[l]) * (cnt - 1) / cnt
-					}
-				}
-				if it >= 1000 && it%500 == 499 {
-					a := make([]float64, d*d)
-					sc := 2.38 * 2.38 / float64(d)
-					for j := range d {
-						for l := 0; l <= j; l++ {
-							a[j*d+l] = sc * cov[j*d+l] / (cnt - 1)
-						}
-						a[j*d+j] += 1e-8
-					}
-					if err := linalg.Cholesky(a, d, a); err == nil {
-						copy(chol, a)
-					}
-				}
-				continue
-			}
-			if (it-cfg.Burn)%cfg.Thin == 0 {
-				out = append(out, theta...)
-				pout = append(pout, phi...)
-			}
-		}
-		draws[ch], phis[ch] = out, pout
-		acc[ch] = float64(accepted) / float64(cfg.Keep)
-		return nil
+		},
 	})
 	if err != nil {
 		return nil, err
 	}
-	res := &mhResult{Dim: pd}
-	for ch := range draws {
-		res.Theta = append(res.Theta, draws[ch]...)
-		res.Acceptance += acc[ch] / float64(cfg.Chains)
+	out := &mhResult{Dim: pd, Acceptance: res.AcceptRate()}
+	var phis []float64
+	theta := make([]float64, pd)
+	for _, ch := range res.Chains {
+		phis = append(phis, ch.Draws...)
+		for i := 0; i+d <= len(ch.Draws); i += d {
+			m.FromUnconstrained(ch.Draws[i:i+d], theta)
+			out.Theta = append(out.Theta, theta...)
+		}
 	}
+	draws := &privinfer.Draws{Dim: d, Theta: phis, Chains: len(res.Chains)}
 	for j := range d {
-		chains := make([][]float64, cfg.Chains)
-		for ch := range chains {
-			for i := 0; i < len(phis[ch])/d; i++ {
-				chains[ch] = append(chains[ch], phis[ch][i*d+j])
-			}
+		rh, err := draws.RHat(j)
+		if err != nil {
+			rh = math.NaN()
 		}
-		res.RHat = append(res.RHat, splitRHat(chains))
+		out.RHat = append(out.RHat, rh)
 	}
-	return res, nil
-}
-
-// splitRHat is the classic split-R̂ (Gelman et al., BDA3 §11.4) of chains
-// of equal length.
-func splitRHat(chains [][]float64) float64 {
-	var halves [][]float64
-	for _, c := range chains {
-		h := len(c) / 2
-		if h < 2 {
-			return math.NaN()
-		}
-		halves = append(halves, c[:h], c[len(c)-h:])
-	}
-	n := float64(len(halves[0]))
-	var means []float64
-	var w float64
-	for _, h := range halves {
-		var mu float64
-		for _, v := range h {
-			mu += v
-		}
-		mu /= n
-		var s float64
-		for _, v := range h {
-			s += (v - mu) * (v - mu)
-		}
-		w += s / (n - 1)
-		means = append(means, mu)
-	}
-	mm := float64(len(halves))
-	w /= mm
-	var gm float64
-	for _, v := range means {
-		gm += v
-	}
-	gm /= mm
-	var bb float64
-	for _, v := range means {
-		bb += (v - gm) * (v - gm)
-	}
-	bb *= n / (mm - 1)
-	varPlus := (n-1)/n*w + bb/n
-	return math.Sqrt(varPlus / w)
+	return out, nil
 }

@@ -91,25 +91,6 @@ func TestExactLikEdges(t *testing.T) {
 	}
 }
 
-func TestSplitRHat(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	mk := func(shift float64) [][]float64 {
-		cs := make([][]float64, 4)
-		for c := range cs {
-			for range 2000 {
-				cs[c] = append(cs[c], r.NormFloat64()+shift*float64(c))
-			}
-		}
-		return cs
-	}
-	if v := splitRHat(mk(0)); math.Abs(v-1) > 0.01 {
-		t.Errorf("iid chains: R̂ = %v, want ≈ 1", v)
-	}
-	if v := splitRHat(mk(1)); v < 1.2 {
-		t.Errorf("separated chains: R̂ = %v, want > 1.2", v)
-	}
-}
-
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-eps", "0"}, {"-eps", "-1"}, {"-n", "0"}, {"-particles", "3"}, {"-quantile", "1"},

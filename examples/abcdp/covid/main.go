@@ -25,14 +25,14 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/examples/internal/cli"
-	"github.com/privinfer/privinfer/internal/parallel"
-	"github.com/privinfer/privinfer/internal/plot"
+	"github.com/privinfer/privinfer/examples/internal/plot"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate/polynomial"
 )
@@ -182,7 +182,7 @@ func run(ctx context.Context, T, reps int, seed uint64, w io.Writer) ([]result, 
 	// plus N(0, 0.03²) noise, clipped at 0 like counts.
 	truth := []float64{1.2, 0.4, 0.1, 0.05}
 	obs := make([]float64, nObs)
-	r := parallel.Stream(seed, 0)
+	r := rand.New(rand.NewPCG(seed, 0))
 	if err := model.Simulate(r, truth, obs); err != nil {
 		return nil, err
 	}
@@ -254,14 +254,14 @@ func run(ctx context.Context, T, reps int, seed uint64, w io.Writer) ([]result, 
 			}
 			b := a.Scale()
 			bound := abc.ExpectedErrorBound(draws.Distance, epsABC, b, kT)
-			sel, err := a.Select(parallel.Stream(seed, 2), draws.Distance)
+			sel, err := a.Select(rand.New(rand.NewPCG(seed, 2)), draws.Distance)
 			if err != nil {
 				return nil, err
 			}
 			m := meanOf(draws, sel.Accepted)
 			avg := 0.0
 			for k := 0; k < reps; k++ {
-				s, err := a.Select(parallel.Stream(seed+3, uint64(k)), draws.Distance)
+				s, err := a.Select(rand.New(rand.NewPCG(seed+3, uint64(k))), draws.Distance)
 				if err != nil {
 					return nil, err
 				}

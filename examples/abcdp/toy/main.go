@@ -24,13 +24,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/examples/internal/cli"
-	"github.com/privinfer/privinfer/internal/parallel"
-	"github.com/privinfer/privinfer/internal/plot"
+	"github.com/privinfer/privinfer/examples/internal/plot"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 	"github.com/privinfer/privinfer/simulate/mixture"
@@ -202,7 +202,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Table, error) {
 	fmt.Fprintf(w, "ABCDP toy (mixture of 5 uniforms): N=%d, T=%d, c=%d, %d data x %d noise replicates, Δρ=2/N=%.2g, MMD %s\n",
 		cfg.N, cfg.T, cfg.C, cfg.Reps, cfg.NoiseReps, sens, map[bool]string{true: "exact", false: fmt.Sprintf("with %d random features", cfg.Features)}[cfg.Exact])
 	for rep := 0; rep < cfg.Reps; rep++ {
-		rs := parallel.Stream(cfg.Seed, uint64(rep))
+		rs := rand.New(rand.NewPCG(cfg.Seed, uint64(rep)))
 		obs := make([]float64, cfg.N)
 		if err := sim.Simulate(rs, truth, obs); err != nil {
 			return nil, err
@@ -232,7 +232,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Table, error) {
 			return nil, err
 		}
 		p := abc.Problem{Prior: prior, Simulator: sim, Observed: obs, Distance: dist}
-		draws, err := abc.SimulatePrior(ctx, p, cfg.T, parallel.Stream(cfg.Seed, uint64(rep)).Uint64()+1)
+		draws, err := abc.SimulatePrior(ctx, p, cfg.T, rand.New(rand.NewPCG(cfg.Seed, uint64(rep))).Uint64()+1)
 		if err != nil {
 			return nil, err
 		}
@@ -255,7 +255,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Table, error) {
 						return nil, err
 					}
 					for j := 0; j < cfg.NoiseReps; j++ {
-						sel, err := a.Select(parallel.Stream(cfg.Seed^0x5eed, uint64((rep*1000+i*100+col)*10000+j)), draws.Distance)
+						sel, err := a.Select(rand.New(rand.NewPCG(cfg.Seed^0x5eed, uint64((rep*1000+i*100+col)*10000+j))), draws.Distance)
 						if err != nil {
 							return nil, err
 						}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privinfer/privinfer/internal/plot"
+	"github.com/privinfer/privinfer/examples/internal/plot"
 )
 
 func runner(args []string, stdout, stderr io.Writer) error {

@@ -6,7 +6,7 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/privinfer/privinfer/internal/plot"
+	"github.com/privinfer/privinfer/examples/internal/plot"
 )
 
 // WritePlot writes the canvas as base.svg and base.png into the output

@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/privinfer/privinfer/internal/plot"
+	"github.com/privinfer/privinfer/examples/internal/plot"
 	"github.com/privinfer/privinfer/synth/study"
 )
 
