@@ -116,7 +116,8 @@ func BenchmarkPaperFlow(b *testing.B) {
 // BenchmarkAtomicStep compares one StepLoss on 16,000 rows whose contexts
 // come in groups of 10 identical rows (the atomic loss of SPPE with 10
 // atoms) with StepLossShared on the same batch, which computes each
-// context's contribution once per group.
+// context's contribution once per group, and StepGroupLoss, which also
+// evaluates the batch forward once instead of twice.
 func BenchmarkAtomicStep(b *testing.B) {
 	cfg := DefaultConfig(2, 10)
 	const n, na = 16000, 10
@@ -138,8 +139,9 @@ func BenchmarkAtomicStep(b *testing.B) {
 		}
 		return s / float64(n)
 	}
-	for _, shared := range []bool{false, true} {
-		b.Run(fmt.Sprintf("shared=%v", shared), func(b *testing.B) {
+	part := func(lo int, logq, dlogq []float64) float64 { return loss(logq, dlogq) }
+	for _, mode := range []string{"expanded", "shared", "grouped"} {
+		b.Run(mode, func(b *testing.B) {
 			tc := DefaultTrainConfig()
 			tc.BatchSize = 100
 			tr, err := NewTrainer(f.Clone(), tc)
@@ -149,10 +151,13 @@ func BenchmarkAtomicStep(b *testing.B) {
 			defer tr.Close()
 			step := func() {
 				var err error
-				if shared {
-					_, err = tr.StepLossShared(y, zg, n, na, loss)
-				} else {
+				switch mode {
+				case "expanded":
 					_, err = tr.StepLoss(y, z, n, loss)
+				case "shared":
+					_, err = tr.StepLossShared(y, zg, n, na, loss)
+				default:
+					_, err = tr.StepGroupLoss(y, zg, n, na, part)
 				}
 				if err != nil {
 					b.Fatal(err)

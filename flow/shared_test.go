@@ -7,7 +7,8 @@ import (
 )
 
 // TestSharedContextMatchesExpanded checks StepLossShared and
-// LogProbsShared against StepLoss and LogProbs on the expanded contexts:
+// LogProbsShared against StepLoss and LogProbs on the expanded contexts,
+// and StepGroupLoss (one forward pass) against StepLossShared (two):
 // log-densities, the loss and every gradient component agree to 1e-12
 // relative (to the largest gradient component), for the paper's flow with
 // context gating, without gating, and for group sizes 1, 3 and 10.
@@ -34,15 +35,25 @@ func TestSharedContextMatchesExpanded(t *testing.T) {
 			for i := 0; i < n; i++ {
 				copy(z[i*10:(i+1)*10], zg[(i/na)*10:(i/na+1)*10])
 			}
-			wts := randData(r, n, 1, 1)
-			loss := func(logq, dlogq []float64) float64 {
+			// A loss that is a sum over groups, each term nonlinear in its
+			// group's log-densities: Σ_g log Σ_{i∈g} e^{w_i log q_i}.
+			wts := randData(r, n, 1, 0.3)
+			part := func(lo int, logq, dlogq []float64) float64 {
 				s := 0.0
-				for i, v := range logq {
-					s += wts[i] * v
-					dlogq[i] = wts[i]
+				for g := 0; g < len(logq)/na; g++ {
+					se := 0.0
+					for i := g * na; i < (g+1)*na; i++ {
+						dlogq[i] = math.Exp(wts[lo+i] * logq[i])
+						se += dlogq[i]
+					}
+					for i := g * na; i < (g+1)*na; i++ {
+						dlogq[i] *= wts[lo+i] / se
+					}
+					s += math.Log(se)
 				}
 				return s
 			}
+			loss := func(logq, dlogq []float64) float64 { return part(0, logq, dlogq) }
 			tc := DefaultTrainConfig()
 			tc.ClipNorm = 0
 			tc.BatchSize = n
@@ -52,6 +63,7 @@ func TestSharedContextMatchesExpanded(t *testing.T) {
 				t.Fatal(err)
 			}
 			t2, _ := NewTrainer(f2, tc)
+			t3, _ := NewTrainer(f.Clone(), tc)
 			lq1, lq2 := make([]float64, n), make([]float64, n)
 			if err := t1.LogProbs(y, z, n, lq1); err != nil {
 				t.Fatal(err)
@@ -75,6 +87,18 @@ func TestSharedContextMatchesExpanded(t *testing.T) {
 			if math.Abs(l1-l2) > 1e-12*math.Abs(l1) {
 				t.Fatalf("gating %v na %d: loss %v shared, %v expanded", gating, na, l2, l1)
 			}
+			l3, err := t3.StepGroupLoss(y, zg, n, na, part)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(l1-l3) > 1e-12*math.Abs(l1) {
+				t.Fatalf("gating %v na %d: loss %v by groups, %v expanded", gating, na, l3, l1)
+			}
+			for i, v := range t3.Gradient() {
+				if v != t2.Gradient()[i] {
+					t.Fatalf("gating %v na %d: gradient %d = %v by groups, %v shared", gating, na, i, v, t2.Gradient()[i])
+				}
+			}
 			g1, g2 := t1.Gradient(), t2.Gradient()
 			gmax := 0.0
 			for _, v := range g1 {
@@ -87,6 +111,7 @@ func TestSharedContextMatchesExpanded(t *testing.T) {
 			}
 			t1.Close()
 			t2.Close()
+			t3.Close()
 		}
 	}
 }
@@ -108,5 +133,17 @@ func TestSharedContextErrors(t *testing.T) {
 	loss := func(l, d []float64) float64 { return 0 }
 	if _, err := tr.StepLossShared(y, z, 6, 4, loss); err == nil {
 		t.Error("StepLossShared with a group not dividing n: no error")
+	}
+	if _, err := tr.StepGroupLoss(y, z, 6, 2, nil); err == nil {
+		t.Error("StepGroupLoss with a nil loss: no error")
+	}
+	nanLoss := func(lo int, l, d []float64) float64 {
+		for i := range d {
+			d[i] = math.NaN()
+		}
+		return 0
+	}
+	if _, err := tr.StepGroupLoss(y, z, 6, 2, nanLoss); err == nil {
+		t.Error("StepGroupLoss with a NaN loss gradient: no error")
 	}
 }

@@ -116,6 +116,7 @@ type Trainer struct {
 	y, z    []float64
 	n       int
 	group   int // rows per context row of the current job
+	gloss   GroupLossFunc
 	jobs    chan int
 	wg      sync.WaitGroup
 	closing sync.Once
@@ -124,11 +125,14 @@ type Trainer struct {
 type shard struct {
 	w    *work
 	grad []float64
+	loss float64 // modeLocal: the sum of the shard's loss parts
+	bad  bool    // modeLocal: a loss part had a non-finite gradient
 }
 
 const (
 	modeForward = iota
 	modeGrad
+	modeLocal // forward, loss part and backward chunk by chunk
 )
 
 // NewTrainer returns a trainer for f with the optimiser and parallelism
@@ -213,17 +217,25 @@ func (t *Trainer) runShard(s int) {
 	D, C := f.cfg.Dim, f.cfg.ContextDim
 	lo, hi := t.rows(s, t.n)
 	sh := t.shards[s]
-	if t.mode == modeGrad {
+	if t.mode != modeForward {
 		clear(sh.grad)
 	}
+	sh.loss, sh.bad = 0, false
 	g := t.group
 	step := sh.w.cap / g * g
 	for a := lo; a < hi; a += step {
 		m := min(step, hi-a)
 		f.loadShared(sh.w, t.y[a*D:], t.z[a/g*C:], m, g)
-		sh.w.keep = t.mode == modeGrad
+		sh.w.keep = t.mode != modeForward
 		f.forward(sh.w, t.logq[a:a+m])
-		if t.mode == modeGrad {
+		if t.mode == modeLocal {
+			sh.loss += t.gloss(a, t.logq[a:a+m], t.dlogq[a:a+m])
+			if finite("dlogq", t.dlogq[a:a+m]) != nil {
+				sh.bad = true
+				return
+			}
+		}
+		if t.mode != modeForward {
 			f.backward(sh.w, t.dlogq[a:a+m], sh.grad)
 		}
 	}
@@ -338,6 +350,45 @@ func (t *Trainer) StepLossShared(y, z []float64, n, group int, loss LossFunc) (f
 	}
 	t.mode = modeGrad
 	t.run()
+	return l, t.apply(l)
+}
+
+// GroupLossFunc evaluates one part of a loss that is a sum over groups of
+// consecutive rows, each group's term depending on its own log-densities
+// only (the atomic loss of sequential posterior estimation, or any
+// per-row loss with groups of one row). Given the rows [lo, lo+len(logq))
+// of the batch, a whole number of groups, it returns the part's
+// contribution to the loss and writes ∂ℓ/∂log q_i of those rows into
+// dlogq. It is called from several goroutines at once on disjoint parts,
+// so it must only read shared state.
+type GroupLossFunc func(lo int, logq, dlogq []float64) float64
+
+// StepGroupLoss takes one optimiser step on a loss that is a sum over
+// groups of group consecutive rows (see GroupLossFunc), whose rows share
+// one context per group: z holds n/group rows (group must divide n).
+// Because every group's loss gradient is known as soon as its rows have
+// been evaluated, each chunk of rows is evaluated forward, differentiated
+// and back-propagated at once: one forward pass instead of StepLoss's
+// two. The parts are summed in a fixed order, so the result does not
+// depend on the scheduling. It returns the loss.
+func (t *Trainer) StepGroupLoss(y, z []float64, n, group int, loss GroupLossFunc) (float64, error) {
+	if loss == nil {
+		return 0, errors.New("flow: StepGroupLoss needs a loss function, got nil")
+	}
+	if err := t.prepare(y, z, n, group); err != nil {
+		return 0, err
+	}
+	t.gloss = loss
+	t.mode = modeLocal
+	t.run()
+	t.gloss = nil
+	l := 0.0
+	for _, sh := range t.shards {
+		if sh.bad {
+			return math.NaN(), fmt.Errorf("flow: loss gradient: %w", ErrNonFinite)
+		}
+		l += sh.loss
+	}
 	return l, t.apply(l)
 }
 

@@ -165,6 +165,13 @@ func grow(s []float64, n int) []float64 {
 // loss evaluates the batch loss from the log-densities logq and writes its
 // gradient with respect to them into dlogq.
 func (b *batch) loss(kind lossKind, logq, dlogq []float64) float64 {
+	return b.lossPart(kind, 0, logq, dlogq)
+}
+
+// lossPart is the contribution to the batch loss of the rows
+// [lo, lo+len(logq)), a whole number of groups, and writes its gradient
+// with respect to their log-densities into dlogq. It only reads b.
+func (b *batch) lossPart(kind lossKind, lo int, logq, dlogq []float64) float64 {
 	G := float64(b.groups)
 	if kind != lossAtomic {
 		s := 0.0
@@ -176,9 +183,9 @@ func (b *batch) loss(kind lossKind, logq, dlogq []float64) float64 {
 	}
 	na := b.na
 	tot := 0.0
-	for g := 0; g < b.groups; g++ {
+	for g := 0; g < len(logq)/na; g++ {
 		l := logq[g*na : (g+1)*na]
-		lp := b.lp[g*na : (g+1)*na]
+		lp := b.lp[lo+g*na : lo+(g+1)*na]
 		d := dlogq[g*na : (g+1)*na]
 		// logits l_a − log π(θ_a): the prior-ratio correction of APT.
 		mx := math.Inf(-1)
@@ -268,17 +275,22 @@ func (e *engine) train(ctx context.Context, round int, kind lossKind, res *Round
 	return e.f.SetParams(bestParams)
 }
 
-// step takes one optimiser step on the batch. In the atomic loss of a
-// posterior flow the n_a rows of a group share their context (the
-// release): the flow then computes the context's contribution to every
-// conditioner once per group.
+// step takes one optimiser step on the batch. Every loss here is a sum
+// over groups of rows (one row, or the n_a atoms of a release), so the
+// trainer differentiates and back-propagates each chunk right after its
+// forward pass. In the atomic loss of a posterior flow the rows of a group
+// also share their context (the release): the flow then computes the
+// context's contribution to every conditioner once per group.
 func (e *engine) step(tr *flow.Trainer, b *batch, kind lossKind) (float64, error) {
 	rows := len(b.lp)
-	loss := func(logq, dlogq []float64) float64 { return b.loss(kind, logq, dlogq) }
-	if e.role == PosteriorFlow && b.na > 1 {
-		return tr.StepLossShared(b.y, b.zg, rows, b.na, loss)
+	part := func(lo int, logq, dlogq []float64) float64 { return b.lossPart(kind, lo, logq, dlogq) }
+	switch {
+	case kind != lossAtomic || b.na == 1:
+		return tr.StepGroupLoss(b.y, b.z, rows, 1, part)
+	case e.role == PosteriorFlow:
+		return tr.StepGroupLoss(b.y, b.zg, rows, b.na, part)
 	}
-	return tr.StepLoss(b.y, b.z, rows, loss)
+	return tr.StepLoss(b.y, b.z, rows, func(logq, dlogq []float64) float64 { return b.loss(kind, logq, dlogq) })
 }
 
 // validate returns the loss on the validation pairs with inner points and
