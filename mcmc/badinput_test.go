@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 )
@@ -27,26 +28,43 @@ func TestBadInput(t *testing.T) {
 	run := func(t Target, m Method, c Config) func() error {
 		return func() error { _, err := Run(ctx, t, m, c); return err }
 	}
-	model := func() (*DAModel, *LinRegNIG) {
-		m, nig, err := SlidesN10(3)
+	model := func() (*privinfer.Problem, *LinRegNIG) {
+		p, nig, err := SlidesN10(3)
 		if err != nil {
 			panic(err)
 		}
-		return m, nig
+		return p, nig
 	}
-	daWith := func(f func(*DAModel)) func() error {
+	dacfg := func(nig *LinRegNIG) DAConfig {
+		return DAConfig{ThetaStep: nig, RecordStep: SOMA, Chains: 1, Draws: 5, Warmup: 5, Seed: 1}
+	}
+	daWith := func(f func(*privinfer.Problem)) func() error {
 		return func() error {
-			m, nig := model()
-			f(m)
-			_, err := RunDA(ctx, m, SOMA, with(func(c *Config) { c.InitFunc = SlidesN10Init(nig) }))
+			p, nig := model()
+			f(p)
+			_, err := RunDA(ctx, p, dacfg(nig))
 			return err
 		}
 	}
+	daCfgWith := func(f func(*DAConfig)) func() error {
+		return func() error {
+			p, nig := model()
+			c := dacfg(nig)
+			f(&c)
+			_, err := RunDA(ctx, p, c)
+			return err
+		}
+	}
+	newChain := func(k RecordStep, r *rand.Rand, th []float64) error {
+		p, nig := model()
+		_, err := NewDAChain(p, DAConfig{ThetaStep: nig, RecordStep: k}, r, th)
+		return err
+	}
 	chain := func() *DAChain {
-		m, nig := model()
+		p, nig := model()
 		th := make([]float64, 4)
-		nig.SamplePrior(r, th)
-		c, err := NewDAChain(m, SOMA, r, th)
+		nig.Sample(r, th)
+		c, err := NewDAChain(p, DAConfig{ThetaStep: nig, RecordStep: SOMA}, r, th)
 		if err != nil {
 			panic(err)
 		}
@@ -70,18 +88,6 @@ func TestBadInput(t *testing.T) {
 			return nil
 		}
 	}
-	allNaN := func(s Summary) error {
-		for _, v := range []float64{s.Mean, s.SD, s.Q2_5, s.Q50, s.Q97_5, s.RHat, s.ESSBulk, s.ESSTail, s.MCSEMean} {
-			if !math.IsNaN(v) {
-				return fmt.Errorf("summary %+v has a non-NaN field", s)
-			}
-		}
-		if s.Reason == "" {
-			return errors.New("summary has no reason")
-		}
-		return nil
-	}
-	res := &Result{Dim: 2, Chains: []Chain{{Draws: []float64{1, 2, 3, 4}}}}
 	type B = testutil.BadInput
 	cases := []B{
 		// Run and its configuration.
@@ -96,9 +102,14 @@ func TestBadInput(t *testing.T) {
 			return err
 		}},
 		{Category: "zerovalue", Name: "Run TargetFunc{}", Err: run(TargetFunc{}, Slice{}, cfg)},
-		{Category: "zerovalue", Name: "Run Config{}", Err: run(tgt, Slice{}, Config{})},
+		{Category: "nonpositive", Name: "Run Chains -1", Err: run(tgt, Slice{}, with(func(c *Config) { c.Chains = -1 }))},
 		{Category: "nonpositive", Name: "Run target dim -1", Err: run(TargetFunc{N: -1, Fn: tgt.Fn}, Slice{}, cfg)},
-		{Category: "nonpositive", Name: "Run Chains 0", Err: run(tgt, Slice{}, with(func(c *Config) { c.Chains = 0 }))},
+		{Category: "mismatched", Name: "Run Names wrong length", Err: run(tgt, Slice{}, with(func(c *Config) { c.Names = []string{"a"} }))},
+		{Category: "empty", Name: "Run Names empty name", Err: run(tgt, Slice{}, with(func(c *Config) { c.Names = []string{"a", ""} }))},
+		{Category: "mismatched", Name: "Config.Validate Init of different lengths", Err: func() error {
+			return Config{Chains: 2, Init: [][]float64{{0, 0}, {0}}}.Validate()
+		}},
+		{Category: "nonpositive", Name: "Config.Validate Draws -1", Err: func() error { return Config{Draws: -1}.Validate() }},
 		{Category: "nonpositive", Name: "Run Draws -1", Err: run(tgt, Slice{}, with(func(c *Config) { c.Draws = -1 }))},
 		{Category: "nonpositive", Name: "Run Warmup -1", Err: run(tgt, Slice{}, with(func(c *Config) { c.Warmup = -1 }))},
 		{Category: "nonpositive", Name: "Run Thin -2", Err: run(tgt, Slice{}, with(func(c *Config) { c.Thin = -2 }))},
@@ -132,40 +143,55 @@ func TestBadInput(t *testing.T) {
 		{Category: "mismatched", Name: "NUTS without gradient", Err: run(tgt, NUTS{}, cfg)},
 		{Category: "nil", Name: "NUTS.NewKernel nil", Err: func() error { _, err := NUTS{}.NewKernel(nil); return err }},
 		// Data augmentation.
-		{Category: "nil", Name: "RunDA nil model", Err: func() error { _, err := RunDA(ctx, nil, SOMA, cfg); return err }},
-		{Category: "zerovalue", Name: "RunDA DAModel{}", Err: func() error { _, err := RunDA(ctx, &DAModel{}, SOMA, cfg); return err }},
-		{Category: "nil", Name: "RunDA nil Records", Err: daWith(func(m *DAModel) { m.Records = nil })},
-		{Category: "nil", Name: "RunDA typed nil Records", Err: daWith(func(m *DAModel) { m.Records = (*LinRegNIG)(nil) })},
-		{Category: "zerovalue", Name: "RunDA zero-value LinRegNIG Records", Err: daWith(func(m *DAModel) { m.Records = &LinRegNIG{} })},
-		{Category: "nil", Name: "RunDA nil Theta", Err: daWith(func(m *DAModel) { m.Theta = nil })},
-		{Category: "nil", Name: "RunDA nil Mech", Err: daWith(func(m *DAModel) { m.Mech = nil })},
-		{Category: "nil", Name: "RunDA typed nil Mech", Err: daWith(func(m *DAModel) { m.Mech = (*mechanism.Laplace)(nil) })},
-		{Category: "mismatched", Name: "RunDA Mech dimension differs from ContribDim", Err: daWith(func(m *DAModel) {
+		{Category: "nil", Name: "RunDA nil problem", Err: func() error { _, nig := model(); _, err := RunDA(ctx, nil, dacfg(nig)); return err }},
+		{Category: "zerovalue", Name: "RunDA Problem{}", Err: func() error { _, nig := model(); _, err := RunDA(ctx, &privinfer.Problem{}, dacfg(nig)); return err }},
+		{Category: "zerovalue", Name: "RunDA DAConfig{}", Err: func() error { p, _ := model(); _, err := RunDA(ctx, p, DAConfig{}); return err }},
+		{Category: "nil", Name: "RunDA nil Prior", Err: daWith(func(p *privinfer.Problem) { p.Prior = nil })},
+		{Category: "nil", Name: "RunDA nil Simulator", Err: daWith(func(p *privinfer.Problem) { p.Simulator = nil })},
+		{Category: "zerovalue", Name: "RunDA zero-value LinRegNIG θ-step", Err: daCfgWith(func(c *DAConfig) { c.ThetaStep = &LinRegNIG{} })},
+		{Category: "nil", Name: "RunDA nil ThetaStep", Err: daCfgWith(func(c *DAConfig) { c.ThetaStep = nil })},
+		{Category: "nil", Name: "RunDA typed nil ThetaStep", Err: daCfgWith(func(c *DAConfig) { c.ThetaStep = (*LinRegNIG)(nil) })},
+		{Category: "huge", Name: "RunDA RecordStep 7", Err: daCfgWith(func(c *DAConfig) { c.RecordStep = 7 })},
+		{Category: "nonpositive", Name: "RunDA Chains -1", Err: daCfgWith(func(c *DAConfig) { c.Chains = -1 })},
+		{Category: "nonpositive", Name: "RunDA Draws -1", Err: daCfgWith(func(c *DAConfig) { c.Draws = -1 })},
+		{Category: "nonpositive", Name: "RunDA Warmup -1", Err: daCfgWith(func(c *DAConfig) { c.Warmup = -1 })},
+		{Category: "nonpositive", Name: "RunDA Thin -1", Err: daCfgWith(func(c *DAConfig) { c.Thin = -1 })},
+		{Category: "huge", Name: "RunDA Draws 1<<40", Err: daCfgWith(func(c *DAConfig) { c.Draws = 1 << 40 })},
+		{Category: "mismatched", Name: "RunDA Init wrong length", Err: daCfgWith(func(c *DAConfig) { c.Init = [][]float64{{0, 0, 0}} })},
+		{Category: "nan", Name: "RunDA Init NaN", Err: daCfgWith(func(c *DAConfig) { c.Init = [][]float64{{0, nan, 0, 1}} })},
+		{Category: "nonpositive", Name: "RunDA Init σ² 0", Err: daCfgWith(func(c *DAConfig) { c.Init = [][]float64{{0, 0, 0, 0}} })},
+		{Category: "empty", Name: "DAConfig.Validate empty Init point", Err: func() error {
+			_, nig := model()
+			return DAConfig{ThetaStep: nig, Init: [][]float64{{}}}.Validate()
+		}},
+		{Category: "mismatched", Name: "RunDA Mechanism dimension differs from ContribDim", Err: daWith(func(p *privinfer.Problem) {
 			lap, err := mechanism.NewLaplace(1, 1, 3)
 			if err != nil {
 				panic(err)
 			}
-			m.Mech = lap
+			p.Mechanism = lap
 		})},
-		{Category: "mismatched", Name: "RunDA SDP short", Err: daWith(func(m *DAModel) { m.SDP = m.SDP[:2] })},
-		{Category: "empty", Name: "RunDA SDP empty", Err: daWith(func(m *DAModel) { m.SDP = nil })},
-		{Category: "nan", Name: "RunDA SDP NaN", Err: daWith(func(m *DAModel) { m.SDP[0] = nan })},
-		{Category: "inf", Name: "RunDA SDP Inf", Err: daWith(func(m *DAModel) { m.SDP[1] = inf })},
-		{Category: "nonpositive", Name: "RunDA N 0", Err: daWith(func(m *DAModel) { m.N = 0 })},
-		{Category: "huge", Name: "RunDA N 1<<40", Err: daWith(func(m *DAModel) { m.N = 1 << 40 })},
-		{Category: "huge", Name: "RunDA Stat 7", Err: daWith(func(m *DAModel) { m.Stat = 7 })},
-		{Category: "mismatched", Name: "RunDA without Init", Err: func() error { m, _ := model(); _, err := RunDA(ctx, m, SOMA, cfg); return err }},
+		{Category: "mismatched", Name: "RunDA Observed short", Err: daWith(func(p *privinfer.Problem) { p.Observed = p.Observed[:2] })},
+		{Category: "empty", Name: "RunDA Observed empty", Err: daWith(func(p *privinfer.Problem) { p.Observed = nil })},
+		{Category: "nan", Name: "RunDA Observed NaN", Err: daWith(func(p *privinfer.Problem) { p.Observed[0] = nan })},
+		{Category: "inf", Name: "RunDA Observed Inf", Err: daWith(func(p *privinfer.Problem) { p.Observed[1] = inf })},
+		{Category: "mismatched", Name: "RunDA Names wrong length", Err: daWith(func(p *privinfer.Problem) { p.Names = p.Names[:2] })},
 		{Category: "nil", Name: "RunDA nil context", Err: func() error {
-			m, nig := model()
+			p, nig := model()
 			var c context.Context
-			_, err := RunDA(c, m, SOMA, with(func(c *Config) { c.InitFunc = SlidesN10Init(nig) }))
+			_, err := RunDA(c, p, dacfg(nig))
 			return err
 		}},
-		{Category: "huge", Name: "NewDAChain unknown kernel", Err: func() error { m, _ := model(); _, err := NewDAChain(m, 99, r, []float64{0, 0, 0, 1}); return err }},
-		{Category: "nil", Name: "NewDAChain nil rand", Err: func() error { m, _ := model(); _, err := NewDAChain(m, SOMA, nil, []float64{0, 0, 0, 1}); return err }},
-		{Category: "nan", Name: "NewDAChain θ NaN", Err: func() error { m, _ := model(); _, err := NewDAChain(m, SOMA, r, []float64{nan, 0, 0, 1}); return err }},
-		{Category: "nonpositive", Name: "NewDAChain σ² 0", Err: func() error { m, _ := model(); _, err := NewDAChain(m, SOMA, r, []float64{0, 0, 0, 0}); return err }},
-		{Category: "mismatched", Name: "NewDAChain θ short", Err: func() error { m, _ := model(); _, err := NewDAChain(m, SOMA, r, []float64{0, 0}); return err }},
+		{Category: "huge", Name: "NewDAChain unknown record step", Err: func() error { return newChain(99, r, []float64{0, 0, 0, 1}) }},
+		{Category: "nil", Name: "NewDAChain nil rand", Err: func() error { return newChain(SOMA, nil, []float64{0, 0, 0, 1}) }},
+		{Category: "nil", Name: "NewDAChain nil problem", Err: func() error {
+			_, nig := model()
+			_, err := NewDAChain(nil, DAConfig{ThetaStep: nig}, r, []float64{0, 0, 0, 1})
+			return err
+		}},
+		{Category: "nan", Name: "NewDAChain θ NaN", Err: func() error { return newChain(SOMA, r, []float64{nan, 0, 0, 1}) }},
+		{Category: "nonpositive", Name: "NewDAChain σ² 0", Err: func() error { return newChain(SOMA, r, []float64{0, 0, 0, 0}) }},
+		{Category: "mismatched", Name: "NewDAChain θ short", Err: func() error { return newChain(SOMA, r, []float64{0, 0}) }},
 		{Category: "zerovalue", Name: "DAChain{}.Step", Err: func() error { var c DAChain; return c.Step(r) }},
 		{Category: "zerovalue", Name: "DAChain{}.Sweep", Err: func() error { var c DAChain; return c.Sweep(r) }},
 		{Category: "zerovalue", Name: "DAChain{}.ThetaStep", Err: func() error { var c DAChain; return c.ThetaStep(r) }},
@@ -184,21 +210,46 @@ func TestBadInput(t *testing.T) {
 		{Category: "inf", Name: "DAChain.SetTheta Inf", Err: func() error { return chain().SetTheta([]float64{0, inf, 0, 1}) }},
 		// Coupling.
 		{Category: "nonpositive", Name: "CoupleDA Pairs 0", Err: func() error {
-			m, nig := model()
-			_, err := CoupleDA(ctx, m, SOMA, CouplingConfig{MaxIter: 5, InitPair: SlidesN10CouplingInit(m, nig, 1)})
+			p, nig := model()
+			_, err := CoupleDA(ctx, p, CouplingConfig{MaxIter: 5, InitPair: SlidesN10CouplingInit(p, nig, 1)})
+			return err
+		}},
+		{Category: "nonpositive", Name: "CoupleDA MaxIter 0", Err: func() error {
+			p, nig := model()
+			_, err := CoupleDA(ctx, p, CouplingConfig{Pairs: 1, InitPair: SlidesN10CouplingInit(p, nig, 1)})
 			return err
 		}},
 		{Category: "huge", Name: "CoupleDA Pairs 1<<40", Err: func() error {
-			m, nig := model()
-			_, err := CoupleDA(ctx, m, SOMA, CouplingConfig{Pairs: 1 << 40, MaxIter: 5, InitPair: SlidesN10CouplingInit(m, nig, 1)})
+			p, nig := model()
+			_, err := CoupleDA(ctx, p, CouplingConfig{Pairs: 1 << 40, MaxIter: 5, InitPair: SlidesN10CouplingInit(p, nig, 1)})
+			return err
+		}},
+		{Category: "huge", Name: "CoupleDA RecordStep 5", Err: func() error {
+			p, nig := model()
+			_, err := CoupleDA(ctx, p, CouplingConfig{RecordStep: 5, Pairs: 1, MaxIter: 5, InitPair: SlidesN10CouplingInit(p, nig, 1)})
 			return err
 		}},
 		{Category: "nil", Name: "CoupleDA nil InitPair", Err: func() error {
-			m, _ := model()
-			_, err := CoupleDA(ctx, m, SOMA, CouplingConfig{Pairs: 1, MaxIter: 5})
+			p, _ := model()
+			_, err := CoupleDA(ctx, p, CouplingConfig{Pairs: 1, MaxIter: 5})
 			return err
 		}},
-		{Category: "nil", Name: "CoupleDA nil model", Err: func() error { _, err := CoupleDA(ctx, nil, SOMA, CouplingConfig{Pairs: 1, MaxIter: 5}); return err }},
+		{Category: "nil", Name: "CoupleDA nil problem", Err: func() error {
+			_, nig := model()
+			_, err := CoupleDA(ctx, nil, CouplingConfig{Pairs: 1, MaxIter: 5, Coupler: nig, InitPair: SlidesN10CouplingInit(nil, nig, 1)})
+			return err
+		}},
+		{Category: "nil", Name: "CoupleDA nil context", Err: func() error {
+			p, nig := model()
+			var c context.Context
+			_, err := CoupleDA(c, p, CouplingConfig{Pairs: 1, MaxIter: 5, InitPair: SlidesN10CouplingInit(p, nig, 1)})
+			return err
+		}},
+		{Category: "zerovalue", Name: "SlidesN10CouplingInit zero-value LinRegNIG", Err: func() error {
+			p, _ := model()
+			x := make([]float64, 30)
+			return SlidesN10CouplingInit(p, &LinRegNIG{}, 1)(0, r, make([]float64, 4), x, make([]float64, 4), x)
+		}},
 		{Category: "empty", Name: "CouplingResult{}.Mean", Check: func() error {
 			var c CouplingResult
 			if !math.IsNaN(c.Mean()) || !math.IsNaN(c.Rate()) {
@@ -256,21 +307,21 @@ func TestBadInput(t *testing.T) {
 		}},
 		{Category: "nan", Name: "SlidesN10 eps NaN", Err: func() error { _, _, err := SlidesN10(nan); return err }},
 		{Category: "inf", Name: "SlidesN10 eps Inf", Err: func() error { _, _, err := SlidesN10(inf); return err }},
-		// Results, summaries and diagnostics (documented NaN results).
-		{Category: "huge", Name: "Summarize j out of range", Check: func() error { return allNaN(Summarize(res, 5)) }},
-		{Category: "nonpositive", Name: "Summarize j -1", Check: func() error { return allNaN(Summarize(res, -1)) }},
-		{Category: "nil", Name: "Summarize nil result", Check: func() error { return allNaN(Summarize(nil, 0)) }},
-		{Category: "zerovalue", Name: "Summarize Result{}", Check: func() error { return allNaN(Summarize(&Result{}, 0)) }},
-		{Category: "zerovalue", Name: "Result{}.Param and Pooled", Check: func() error {
+		// Results and diagnostics (documented NaN results).
+		{Category: "zerovalue", Name: "Result{}.AcceptRate", Check: func() error {
 			var z Result
-			if z.Param(0) != nil || z.Pooled(0) != nil || !math.IsNaN(z.AcceptRate()) {
-				return errors.New("zero Result gives draws or an acceptance rate")
+			var np *Result
+			if !math.IsNaN(z.AcceptRate()) || !math.IsNaN(np.AcceptRate()) {
+				return errors.New("zero or nil Result gives an acceptance rate")
 			}
 			return nil
 		}},
-		{Category: "huge", Name: "Result.Param j out of range", Check: func() error {
-			if res.Param(2) != nil || res.Pooled(-1) != nil {
-				return errors.New("out-of-range coordinate gives draws")
+		{Category: "zerovalue", Name: "LinRegNIG{} as a prior", Check: func() error {
+			var l LinRegNIG
+			th := []float64{1, 2}
+			l.Sample(r, th)
+			if l.Dim() != 0 || !math.IsNaN(l.LogDensity(th)) || th[0] != 1 || th[1] != 2 {
+				return errors.New("zero-value LinRegNIG has a dimension, a density or writes a sample")
 			}
 			return nil
 		}},

@@ -7,21 +7,29 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/mechanism"
+	"github.com/privinfer/privinfer/simulate"
 	"github.com/privinfer/privinfer/simulate/linreg"
 )
 
-func benchStep(b *testing.B, k XKernel, n int) {
+// benchChain returns a chain on the paper's ε = 10 linear regression with
+// n records.
+func benchChain(b *testing.B, k RecordStep, n int) (*DAChain, *rand.Rand) {
+	p, th := paperLinReg(b, 10)
 	model := linreg.Paper()
 	sens, _ := mechanism.LinRegSensitivity(model.P(), n)
 	lap, _ := mechanism.NewLaplace(sens, 10, 9)
-	sdp, _ := linreg.Release(10)
-	th, _ := NewLinRegConjugate(2, 2, []float64{0, 0, 0}, []float64{1, 1, 1})
-	m := &DAModel{Records: model, Theta: th, Mech: lap, SDP: sdp, N: n}
+	sim, _ := simulate.NewMeanStat(model, n)
+	p.Simulator, p.Mechanism = sim, lap
 	r := rand.New(rand.NewPCG(1, 2))
-	c, err := NewDAChain(m, k, r, []float64{-0.6, -2.6, 0.6})
+	c, err := NewDAChain(p, DAConfig{ThetaStep: th, RecordStep: k}, r, []float64{-0.6, -2.6, 0.6})
 	if err != nil {
 		b.Fatal(err)
 	}
+	return c, r
+}
+
+func benchStep(b *testing.B, k RecordStep, n int) {
+	c, r := benchChain(b, k, n)
 	for range 20 {
 		_ = c.Sweep(r)
 	}
@@ -38,7 +46,7 @@ func benchStep(b *testing.B, k XKernel, n int) {
 // of SOMA with IMwG at n = 100 and 1000 on the paper's linear regression.
 func BenchmarkStep(b *testing.B) {
 	for _, n := range []int{100, 1000} {
-		for _, k := range []XKernel{SOMA, RandomScanIMwG, SystematicScanIMwG} {
+		for _, k := range []RecordStep{SOMA, RandomScanIMwG, SystematicScanIMwG} {
 			b.Run(k.String()+"/n="+itoa(n), func(b *testing.B) { benchStep(b, k, n) })
 		}
 	}
@@ -46,16 +54,9 @@ func BenchmarkStep(b *testing.B) {
 
 // BenchmarkSweep times one DA iteration (n attempts and the θ-step) at n = 100.
 func BenchmarkSweep(b *testing.B) {
-	for _, k := range []XKernel{SOMA, RandomScanIMwG} {
+	for _, k := range []RecordStep{SOMA, RandomScanIMwG} {
 		b.Run(k.String(), func(b *testing.B) {
-			model := linreg.Paper()
-			sens, _ := mechanism.LinRegSensitivity(model.P(), 100)
-			lap, _ := mechanism.NewLaplace(sens, 10, 9)
-			sdp, _ := linreg.Release(10)
-			th, _ := NewLinRegConjugate(2, 2, []float64{0, 0, 0}, []float64{1, 1, 1})
-			m := &DAModel{Records: model, Theta: th, Mech: lap, SDP: sdp, N: 100}
-			r := rand.New(rand.NewPCG(1, 2))
-			c, _ := NewDAChain(m, k, r, []float64{-0.6, -2.6, 0.6})
+			c, r := benchChain(b, k, 100)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
@@ -82,9 +83,9 @@ func itoa(n int) string {
 // benchmark op is one run of 2 chains (each sweep = n = 100 attempts and
 // the θ-step).
 func BenchmarkDALinRegESS(b *testing.B) {
-	for _, k := range []XKernel{SOMA, RandomScanIMwG, SystematicScanIMwG} {
+	for _, k := range []RecordStep{SOMA, RandomScanIMwG, SystematicScanIMwG} {
 		b.Run(k.String(), func(b *testing.B) {
-			m := paperLinReg(b, 10)
+			p, th := paperLinReg(b, 10)
 			draws := 20000
 			if k == SOMA {
 				draws = 2000
@@ -92,13 +93,13 @@ func BenchmarkDALinRegESS(b *testing.B) {
 			b.ReportAllocs()
 			ess, sweeps := 0.0, 0
 			for i := range b.N {
-				res, err := RunDA(context.Background(), m, k, Config{Chains: 2, Warmup: 200, Draws: draws, Seed: uint64(i), Init: farInits[:2]})
+				res, err := RunDA(context.Background(), p, DAConfig{ThetaStep: th, RecordStep: k, Chains: 2, Warmup: 200, Draws: draws, Seed: uint64(i), Init: farInits[:2]})
 				if err != nil {
 					b.Fatal(err)
 				}
 				e := math.Inf(1)
 				for j := range 3 {
-					v, _ := ESSBulk(res.Param(j))
+					v, _ := res.Draws.ESSBulk(j)
 					e = math.Min(e, v)
 				}
 				ess += e

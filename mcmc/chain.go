@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"time"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/parallel"
 )
 
@@ -26,15 +28,18 @@ type Method interface {
 	NewKernel(t Target) (Kernel, error)
 }
 
-// Config controls a multi-chain run.
+// Config controls a multi-chain run of Run. The zero value is usable: four
+// chains of 1000 draws without warm-up or thinning, started at draws of
+// N(0, I), with seed 0.
 type Config struct {
-	// Chains is the number of chains (≥ 1); they run in parallel, chain c
-	// on the random stream parallel.Stream(Seed, c), so the result depends
-	// on Seed only.
+	// Chains is the number of chains; 0 means 4. They run in parallel,
+	// chain c on its own random stream derived from (Seed, c), so the
+	// result depends on Seed only.
 	Chains int
-	// Warmup iterations are discarded (and used for adaptation).
+	// Warmup iterations are discarded (and used for adaptation); 0 means
+	// none.
 	Warmup int
-	// Draws is the number of retained draws per chain (≥ 1).
+	// Draws is the number of retained draws per chain; 0 means 1000.
 	Draws int
 	// Thin keeps every Thin-th iteration after warm-up; 0 means 1.
 	Thin int
@@ -45,11 +50,21 @@ type Config struct {
 	// InitFunc, used when Init is nil, writes chain c's initial point into
 	// x. If both are nil, chains start at draws of N(0, I).
 	InitFunc func(chain int, r *rand.Rand, x []float64) error
-	// Progress, if non-nil, is called after every iteration of every chain
-	// with the chain index and the iterations done and in total. It is
-	// called concurrently from the chains' goroutines.
-	Progress func(chain, done, total int)
+	// Names are the parameter names of the returned Draws (length
+	// Target.Dim()); nil means θ[0], θ[1], ….
+	Names []string
+	// Progress, if non-nil, receives events with Stage "chain", Step the
+	// iterations done over all chains and Total their number, at about
+	// every percent of the run and at its end; it is called from the
+	// goroutine that called Run, never concurrently.
+	Progress privinfer.ProgressFunc
 }
+
+// Defaults of the chain settings of Config and DAConfig.
+const (
+	defaultChains = 4
+	defaultDraws  = 1000
+)
 
 // Size limits of a run, refusing requests that cannot be allocated.
 const (
@@ -57,103 +72,134 @@ const (
 	maxValues = 1 << 31 // retained draws × dimension over all chains
 )
 
-func (c *Config) check(dim int) (thin int, err error) {
-	if c.Chains < 1 {
-		return 0, fmt.Errorf("mcmc: Chains must be >= 1, got %d: %w", c.Chains, ErrInvalid)
+// chainSettings are the settings shared by Config and DAConfig, with the
+// defaults of zero values applied.
+type chainSettings struct {
+	chains, warmup, draws, thin int
+}
+
+// iters returns the iterations of one chain.
+func (s chainSettings) iters() int { return s.warmup + s.draws*s.thin }
+
+// resolve applies the defaults and checks the counts against dim.
+func resolveChains(chains, warmup, draws, thin, dim int) (chainSettings, error) {
+	if chains < 0 {
+		return chainSettings{}, fmt.Errorf("mcmc: Chains must be >= 0 (0 means %d), got %d: %w", defaultChains, chains, ErrInvalid)
 	}
-	if c.Draws < 1 {
-		return 0, fmt.Errorf("mcmc: Draws must be >= 1, got %d: %w", c.Draws, ErrInvalid)
+	if draws < 0 {
+		return chainSettings{}, fmt.Errorf("mcmc: Draws must be >= 0 (0 means %d), got %d: %w", defaultDraws, draws, ErrInvalid)
 	}
-	if c.Warmup < 0 {
-		return 0, fmt.Errorf("mcmc: Warmup must be >= 0, got %d: %w", c.Warmup, ErrInvalid)
-	}
-	thin = c.Thin
-	if thin == 0 {
-		thin = 1
+	if warmup < 0 {
+		return chainSettings{}, fmt.Errorf("mcmc: Warmup must be >= 0, got %d: %w", warmup, ErrInvalid)
 	}
 	if thin < 0 {
-		return 0, fmt.Errorf("mcmc: Thin must be >= 0, got %d: %w", c.Thin, ErrInvalid)
+		return chainSettings{}, fmt.Errorf("mcmc: Thin must be >= 0 (0 means 1), got %d: %w", thin, ErrInvalid)
 	}
-	if c.Chains > maxChains {
-		return 0, fmt.Errorf("mcmc: Chains must be <= %d, got %d: %w", maxChains, c.Chains, ErrInvalid)
+	s := chainSettings{chains: chains, warmup: warmup, draws: draws, thin: thin}
+	if s.chains == 0 {
+		s.chains = defaultChains
 	}
-	if dim > maxValues || c.Draws > maxValues/dim/c.Chains {
-		return 0, fmt.Errorf("mcmc: Chains·Draws·dimension = %d·%d·%d exceeds %d stored values: %w", c.Chains, c.Draws, dim, maxValues, ErrInvalid)
+	if s.draws == 0 {
+		s.draws = defaultDraws
 	}
-	if c.Draws > (math.MaxInt-c.Warmup)/thin {
-		return 0, fmt.Errorf("mcmc: Warmup + Draws·Thin = %d + %d·%d overflows: %w", c.Warmup, c.Draws, thin, ErrInvalid)
+	if s.thin == 0 {
+		s.thin = 1
 	}
-	if c.Init != nil {
-		if len(c.Init) != c.Chains {
-			return 0, fmt.Errorf("mcmc: Init must hold one point per chain (%d), got %d: %w", c.Chains, len(c.Init), ErrInvalid)
-		}
-		for i, x := range c.Init {
-			if len(x) != dim {
-				return 0, fmt.Errorf("mcmc: Init[%d] must have length %d, got %d: %w", i, dim, len(x), ErrInvalid)
-			}
-			for j, v := range x {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return 0, fmt.Errorf("mcmc: Init[%d][%d] must be finite, got %v: %w", i, j, v, ErrInvalid)
-				}
-			}
-		}
+	if s.chains > maxChains {
+		return chainSettings{}, fmt.Errorf("mcmc: Chains must be <= %d, got %d: %w", maxChains, s.chains, ErrInvalid)
 	}
-	return thin, nil
+	if dim < 1 {
+		dim = 1
+	}
+	if dim > maxValues || s.draws > maxValues/dim/s.chains {
+		return chainSettings{}, fmt.Errorf("mcmc: Chains·Draws·dimension = %d·%d·%d exceeds %d stored values: %w", s.chains, s.draws, dim, maxValues, ErrInvalid)
+	}
+	if s.draws > (math.MaxInt-s.warmup)/s.thin {
+		return chainSettings{}, fmt.Errorf("mcmc: Warmup + Draws·Thin = %d + %d·%d overflows: %w", s.warmup, s.draws, s.thin, ErrInvalid)
+	}
+	return s, nil
 }
 
-// Chain is the output of one chain.
-type Chain struct {
-	// Draws holds the retained draws row-major: draw i is
-	// Draws[i*Dim:(i+1)*Dim].
-	Draws []float64
-	// LogDensity holds the log density at each retained draw (for
-	// data augmentation: log η(s_dp | s(x)) at the draw's records).
-	LogDensity []float64
-	// Accepted and Proposed count post-warm-up proposals.
-	Accepted, Proposed int64
-}
-
-// AcceptRate returns Accepted/Proposed, or NaN before any proposal.
-func (c *Chain) AcceptRate() float64 {
-	if c.Proposed == 0 {
-		return math.NaN()
-	}
-	return float64(c.Accepted) / float64(c.Proposed)
-}
-
-// Result holds the chains of a run.
-type Result struct {
-	Dim    int
-	Chains []Chain
-}
-
-// Param returns, for coordinate j, one series per chain (freshly
-// allocated), the shape the diagnostics take. It returns nil for a nil
-// Result, a Result without a positive Dim, or j outside [0, Dim).
-func (r *Result) Param(j int) [][]float64 {
-	if r == nil || r.Dim < 1 || j < 0 || j >= r.Dim {
+// checkInit checks one initial point per chain, each of length dim and
+// finite.
+func checkInit(init [][]float64, chains, dim int) error {
+	if init == nil {
 		return nil
 	}
-	out := make([][]float64, len(r.Chains))
-	for c, ch := range r.Chains {
-		n := len(ch.Draws) / r.Dim
-		s := make([]float64, n)
-		for i := range n {
-			s[i] = ch.Draws[i*r.Dim+j]
-		}
-		out[c] = s
+	if len(init) != chains {
+		return fmt.Errorf("mcmc: Init must hold one point per chain (%d), got %d: %w", chains, len(init), ErrInvalid)
 	}
-	return out
+	for i, x := range init {
+		if dim > 0 && len(x) != dim {
+			return fmt.Errorf("mcmc: Init[%d] must have length %d, got %d: %w", i, dim, len(x), ErrInvalid)
+		}
+		for j, v := range x {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("mcmc: Init[%d][%d] must be finite, got %v: %w", i, j, v, ErrInvalid)
+			}
+		}
+	}
+	return nil
 }
 
-// Pooled returns all chains' draws of coordinate j concatenated (nil when
-// Param returns nil).
-func (r *Result) Pooled(j int) []float64 {
-	var out []float64
-	for _, s := range r.Param(j) {
-		out = append(out, s...)
+// checkNames checks optional parameter names for dim coordinates.
+func checkNames(names []string, dim int) error {
+	if names == nil {
+		return nil
 	}
-	return out
+	d := privinfer.Draws{Names: names, Dim: dim}
+	if dim < 1 || len(names) != dim {
+		return fmt.Errorf("mcmc: Names must have one name per coordinate (%d), got %d: %w", dim, len(names), ErrInvalid)
+	}
+	if err := d.Validate(); err != nil {
+		return fmt.Errorf("mcmc: Names: %w: %w", ErrInvalid, err)
+	}
+	return nil
+}
+
+// Validate checks the settings that do not depend on the target: counts
+// non-negative and within the size limits, Init finite with one point per
+// chain of one length, Names non-empty and distinct. Run checks the
+// lengths of Init and Names against the target's dimension. Errors wrap
+// ErrInvalid.
+func (c Config) Validate() error {
+	dim := 0
+	if len(c.Init) > 0 {
+		dim = len(c.Init[0])
+		if dim == 0 {
+			return fmt.Errorf("mcmc: Init[0] is empty: %w", ErrInvalid)
+		}
+	}
+	if dim == 0 && c.Names != nil {
+		dim = len(c.Names)
+	}
+	return c.check(dim)
+}
+
+func (c Config) check(dim int) error {
+	s, err := resolveChains(c.Chains, c.Warmup, c.Draws, c.Thin, dim)
+	if err != nil {
+		return err
+	}
+	if err := checkInit(c.Init, s.chains, dim); err != nil {
+		return err
+	}
+	return checkNames(c.Names, dim)
+}
+
+// Result holds the draws of a multi-chain run and per-chain statistics.
+type Result struct {
+	// Draws are the retained draws of all chains, chain-major
+	// (Draws.Chains is the number of chains), with the names of the
+	// Config or the Problem.
+	Draws *privinfer.Draws
+	// LogDensity holds the log density at each retained draw, in the
+	// order of the rows of Draws (for data augmentation: log η(s_dp |
+	// s(x)) at the draw's records).
+	LogDensity []float64
+	// Accepted and Proposed count each chain's post-warm-up proposals
+	// (for data augmentation: record replacements).
+	Accepted, Proposed []int64
 }
 
 // AcceptRate returns the pooled post-warm-up acceptance rate, or NaN for a
@@ -163,9 +209,11 @@ func (r *Result) AcceptRate() float64 {
 		return math.NaN()
 	}
 	var a, p int64
-	for _, c := range r.Chains {
-		a += c.Accepted
-		p += c.Proposed
+	for c := range r.Proposed {
+		p += r.Proposed[c]
+		if c < len(r.Accepted) {
+			a += r.Accepted[c]
+		}
 	}
 	if p == 0 {
 		return math.NaN()
@@ -173,7 +221,69 @@ func (r *Result) AcceptRate() float64 {
 	return float64(a) / float64(p)
 }
 
-// Run samples target t with method m on cfg.Chains parallel chains.
+// newResult allocates the storage of a run of s on dim coordinates.
+func newResult(s chainSettings, dim int, names []string) *Result {
+	return &Result{
+		Draws: &privinfer.Draws{Names: append([]string(nil), names...), Dim: dim,
+			Theta: make([]float64, s.chains*s.draws*dim), Chains: s.chains},
+		LogDensity: make([]float64, s.chains*s.draws),
+		Accepted:   make([]int64, s.chains),
+		Proposed:   make([]int64, s.chains),
+	}
+}
+
+// store writes retained draw i of chain c.
+func (r *Result) store(s chainSettings, c, i int, x []float64, lp float64) {
+	d := r.Draws.Dim
+	row := c*s.draws + i
+	copy(r.Draws.Theta[row*d:(row+1)*d], x)
+	r.LogDensity[row] = lp
+}
+
+// runChains runs fn for every chain in parallel on the random streams of
+// seed. Each chain calls tick after every iteration with the number of
+// iterations it has done. When progress is non-nil, the chains' ticks are
+// aggregated into events delivered on the calling goroutine (Stage
+// "chain", Step of Total iterations over all chains), at about every
+// percent of each chain and at the end of each chain.
+func runChains(ctx context.Context, s chainSettings, seed uint64, progress privinfer.ProgressFunc,
+	fn func(c int, r *rand.Rand, tick func(done int)) error) error {
+	if progress == nil {
+		nop := func(int) {}
+		return parallel.Map(ctx, s.chains, seed, func(c int, r *rand.Rand) error { return fn(c, r, nop) })
+	}
+	iters := s.iters()
+	stride := max(iters/100, 1)
+	type event struct{ chain, done int }
+	events := make(chan event, min(s.chains*101, 4096))
+	errc := make(chan error, 1)
+	start := time.Now()
+	go func() {
+		errc <- parallel.Map(ctx, s.chains, seed, func(c int, r *rand.Rand) error {
+			return fn(c, r, func(done int) {
+				if done%stride == 0 || done == iters {
+					events <- event{c, done}
+				}
+			})
+		})
+		close(events)
+	}()
+	done := make([]int, s.chains)
+	total, finished := 0, 0
+	for ev := range events {
+		total += ev.done - done[ev.chain]
+		done[ev.chain] = ev.done
+		if ev.done == iters {
+			finished++
+		}
+		progress(privinfer.Progress{Stage: "chain", Step: total, Total: s.chains * iters,
+			Elapsed: time.Since(start), Message: fmt.Sprintf("%d of %d chains finished", finished, s.chains)})
+	}
+	return <-errc
+}
+
+// Run samples target t with method m on cfg.Chains parallel chains and
+// returns the draws, chain-major.
 func Run(ctx context.Context, t Target, m Method, cfg Config) (*Result, error) {
 	if err := checkTarget(t); err != nil {
 		return nil, err
@@ -185,22 +295,19 @@ func Run(ctx context.Context, t Target, m Method, cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("mcmc: context is nil: %w", ErrInvalid)
 	}
 	d := t.Dim()
-	if d < 1 {
-		return nil, fmt.Errorf("mcmc: target dimension must be >= 1, got %d: %w", d, ErrInvalid)
-	}
-	thin, err := cfg.check(d)
-	if err != nil {
+	if err := cfg.check(d); err != nil {
 		return nil, err
 	}
-	res := &Result{Dim: d, Chains: make([]Chain, cfg.Chains)}
-	total := cfg.Warmup + cfg.Draws*thin
-	err = parallel.Map(ctx, cfg.Chains, cfg.Seed, func(c int, r *rand.Rand) error {
+	s, _ := resolveChains(cfg.Chains, cfg.Warmup, cfg.Draws, cfg.Thin, d)
+	res := newResult(s, d, cfg.Names)
+	total := s.iters()
+	err := runChains(ctx, s, cfg.Seed, cfg.Progress, func(c int, r *rand.Rand, tick func(int)) error {
 		k, err := m.NewKernel(t)
 		if err != nil {
 			return err
 		}
 		if ws, ok := k.(interface{ SetWarmup(int) }); ok {
-			ws.SetWarmup(cfg.Warmup)
+			ws.SetWarmup(s.warmup)
 		}
 		x := make([]float64, d)
 		switch {
@@ -222,100 +329,29 @@ func Run(ctx context.Context, t Target, m Method, cfg Config) (*Result, error) {
 		if math.IsInf(lp, -1) {
 			return fmt.Errorf("mcmc: chain %d: initial point has zero density: %w", c, ErrInvalid)
 		}
-		ch := &res.Chains[c]
-		ch.Draws = make([]float64, 0, cfg.Draws*d)
-		ch.LogDensity = make([]float64, 0, cfg.Draws)
+		kept := 0
 		for it := range total {
 			if it&63 == 0 && ctx.Err() != nil {
 				return ctx.Err()
 			}
-			warm := it < cfg.Warmup
+			warm := it < s.warmup
 			var acc bool
 			lp, acc, err = k.Step(r, x, lp, warm)
 			if err != nil {
 				return fmt.Errorf("mcmc: chain %d iteration %d: %w", c, it, err)
 			}
 			if !warm {
-				ch.Proposed++
+				res.Proposed[c]++
 				if acc {
-					ch.Accepted++
+					res.Accepted[c]++
 				}
-				if (it-cfg.Warmup+1)%thin == 0 {
-					ch.Draws = append(ch.Draws, x...)
-					ch.LogDensity = append(ch.LogDensity, lp)
+				if (it-s.warmup+1)%s.thin == 0 {
+					res.store(s, c, kept, x, lp)
+					kept++
 				}
 			}
-			if cfg.Progress != nil {
-				cfg.Progress(c, it+1, total)
-			}
+			tick(it + 1)
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return res, nil
-}
-
-// RunDA runs data-augmentation MCMC for model m with x-kernel k on
-// cfg.Chains parallel chains. Each iteration is a Sweep: n attempts of the
-// x-kernel followed by the θ-step. Draws hold θ. Init or InitFunc (one is
-// required) gives each chain's initial θ, and its records are then drawn
-// from f(·|θ). Accepted and Proposed count the record replacements
-// accepted and attempted after warm-up.
-func RunDA(ctx context.Context, m *DAModel, k XKernel, cfg Config) (*Result, error) {
-	if err := m.validate(); err != nil {
-		return nil, err
-	}
-	if ctx == nil {
-		return nil, fmt.Errorf("mcmc: context is nil: %w", ErrInvalid)
-	}
-	d := m.Records.ParamDim()
-	if d < 1 {
-		return nil, fmt.Errorf("mcmc: record model ParamDim must be >= 1, got %d: %w", d, ErrInvalid)
-	}
-	thin, err := cfg.check(d)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.Init == nil && cfg.InitFunc == nil {
-		return nil, fmt.Errorf("mcmc: RunDA needs Init or InitFunc for the initial θ: %w", ErrInvalid)
-	}
-	res := &Result{Dim: d, Chains: make([]Chain, cfg.Chains)}
-	total := cfg.Warmup + cfg.Draws*thin
-	err = parallel.Map(ctx, cfg.Chains, cfg.Seed, func(c int, r *rand.Rand) error {
-		th := make([]float64, d)
-		if cfg.Init != nil {
-			copy(th, cfg.Init[c])
-		} else if err := cfg.InitFunc(c, r, th); err != nil {
-			return fmt.Errorf("mcmc: chain %d: InitFunc: %w", c, err)
-		}
-		st, err := NewDAChain(m, k, r, th)
-		if err != nil {
-			return fmt.Errorf("mcmc: chain %d: %w", c, err)
-		}
-		ch := &res.Chains[c]
-		ch.Draws = make([]float64, 0, cfg.Draws*d)
-		ch.LogDensity = make([]float64, 0, cfg.Draws)
-		for it := range total {
-			if it&15 == 0 && ctx.Err() != nil {
-				return ctx.Err()
-			}
-			if it == cfg.Warmup {
-				st.ResetAcceptance()
-			}
-			if err := st.Sweep(r); err != nil {
-				return fmt.Errorf("mcmc: chain %d iteration %d: %w", c, it, err)
-			}
-			if it >= cfg.Warmup && (it-cfg.Warmup+1)%thin == 0 {
-				ch.Draws = append(ch.Draws, st.theta...)
-				ch.LogDensity = append(ch.LogDensity, st.logE)
-			}
-			if cfg.Progress != nil {
-				cfg.Progress(c, it+1, total)
-			}
-		}
-		ch.Accepted, ch.Proposed = st.Acceptance()
 		return nil
 	})
 	if err != nil {

@@ -7,8 +7,9 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/linalg"
-	"github.com/privinfer/privinfer/internal/parallel"
+	"github.com/privinfer/privinfer/internal/stats"
 	"github.com/privinfer/privinfer/internal/variate"
 )
 
@@ -24,18 +25,50 @@ type Coupler interface {
 	SampleThetaPair(r *rand.Rand, rec1, rec2 []float64, n int, theta1, theta2 []float64) error
 }
 
-// CouplingConfig controls CoupleDA.
+// CouplingConfig configures CoupleDA. Pairs, MaxIter and InitPair have no
+// usable zero values.
 type CouplingConfig struct {
+	// RecordStep is the kernel of the latent-record updates of both
+	// chains; the zero value is RandomScanIMwG.
+	RecordStep RecordStep
+	// Coupler supplies the coupled record proposals and θ-steps; nil
+	// means the Problem's record model, which must then implement
+	// Coupler.
+	Coupler Coupler
 	// Pairs is the number of independent coupled pairs (≥ 1), run in
-	// parallel on the streams parallel.Stream(Seed, pair).
+	// parallel on random streams derived from (Seed, pair).
 	Pairs int
 	// MaxIter caps the iterations of one pair (≥ 1); pairs that have not
 	// met are reported as censored at MaxIter.
 	MaxIter int
-	Seed    uint64
+	// Seed selects the random streams; the result depends on it only.
+	Seed uint64
 	// InitPair writes the starting θ and records of both chains of a pair;
 	// it must be non-nil.
 	InitPair func(pair int, r *rand.Rand, theta1, rec1, theta2, rec2 []float64) error
+	// Progress, if non-nil, receives events with Stage "pair", Step the
+	// pairs finished and Total = Pairs, from the goroutine that called
+	// CoupleDA.
+	Progress privinfer.ProgressFunc
+}
+
+// Validate checks the settings that do not depend on the Problem: a
+// known RecordStep, 1 ≤ Pairs ≤ 65536, MaxIter ≥ 1 and a non-nil
+// InitPair. Errors wrap ErrInvalid.
+func (c CouplingConfig) Validate() error {
+	if !c.RecordStep.valid() {
+		return fmt.Errorf("mcmc: unknown CouplingConfig.RecordStep %d: %w", int(c.RecordStep), ErrInvalid)
+	}
+	if c.Pairs > maxChains {
+		return fmt.Errorf("mcmc: CoupleDA Pairs must be <= %d, got %d: %w", maxChains, c.Pairs, ErrInvalid)
+	}
+	if c.Pairs < 1 || c.MaxIter < 1 {
+		return fmt.Errorf("mcmc: CoupleDA needs Pairs >= 1 and MaxIter >= 1, got %d and %d: %w", c.Pairs, c.MaxIter, ErrInvalid)
+	}
+	if c.InitPair == nil {
+		return fmt.Errorf("mcmc: CoupleDA needs InitPair: %w", ErrInvalid)
+	}
+	return nil
 }
 
 // CouplingResult holds the meeting times of the coupled pairs.
@@ -72,7 +105,7 @@ func (c *CouplingResult) Quartiles() (q1, q3 float64) {
 		x[i] = float64(t)
 	}
 	slices.Sort(x)
-	return quantile7(x, 0.25), quantile7(x, 0.75)
+	return stats.Quantile(x, 0.25), stats.Quantile(x, 0.75)
 }
 
 // Rate returns 1 − 1/E[τ], the geometric convergence rate implied by a
@@ -80,61 +113,53 @@ func (c *CouplingResult) Quartiles() (q1, q3 float64) {
 // "convergence rate" is of this form).
 func (c *CouplingResult) Rate() float64 { return 1 - 1/c.Mean() }
 
-func quantile7(sorted []float64, p float64) float64 {
-	n := len(sorted)
-	if n == 0 {
-		return math.NaN()
-	}
-	h := float64(n-1) * p
-	lo := int(math.Floor(h))
-	if lo >= n-1 {
-		return sorted[n-1]
-	}
-	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
-}
-
-// CoupleDA runs coupled pairs of data-augmentation chains for model m
-// (whose record model must implement Coupler) with x-kernel k and returns
-// their meeting times. Within a pair both chains use the coupled record
+// CoupleDA runs coupled pairs of data-augmentation chains for problem p
+// (which needs what RunDA needs) with cfg.RecordStep and returns their
+// meeting times. Within a pair both chains use the coupled record
 // proposals of the Coupler, the same IMwG slot index and the same
 // acceptance uniform; SOMA's slot is drawn from a maximal coupling of the
 // two chains' slot distributions; the θ-step is the Coupler's. Each chain
 // on its own is an exact DA chain, so the meeting time bounds the total
 // variation distance of the chain from stationarity: ‖P^t − π‖ ≤ P(τ > t)
 // when one chain starts at stationarity.
-func CoupleDA(ctx context.Context, m *DAModel, k XKernel, cfg CouplingConfig) (*CouplingResult, error) {
-	if err := m.validate(); err != nil {
+func CoupleDA(ctx context.Context, p *privinfer.Problem, cfg CouplingConfig) (*CouplingResult, error) {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	cp, ok := m.Records.(Coupler)
-	if !ok {
-		return nil, fmt.Errorf("mcmc: CoupleDA needs a record model implementing Coupler: %w", ErrInvalid)
+	cp := cfg.Coupler
+	if isNil(cp) {
+		if p != nil {
+			if rec, _, err := p.Records(); err == nil {
+				cp, _ = rec.(Coupler)
+			}
+		}
+	}
+	if isNil(cp) {
+		return nil, fmt.Errorf("mcmc: CoupleDA needs CouplingConfig.Coupler or a record model implementing Coupler: %w", ErrInvalid)
+	}
+	// The coupler's θ-step stands in for a DAConfig θ-step: single-chain
+	// θ-steps are never taken.
+	m, err := newDAModel(p, coupledTheta{cp})
+	if err != nil {
+		return nil, err
 	}
 	if ctx == nil {
 		return nil, fmt.Errorf("mcmc: context is nil: %w", ErrInvalid)
 	}
-	if cfg.Pairs > maxChains {
-		return nil, fmt.Errorf("mcmc: CoupleDA Pairs must be <= %d, got %d: %w", maxChains, cfg.Pairs, ErrInvalid)
-	}
-	if cfg.Pairs < 1 || cfg.MaxIter < 1 {
-		return nil, fmt.Errorf("mcmc: CoupleDA needs Pairs >= 1 and MaxIter >= 1, got %d and %d: %w", cfg.Pairs, cfg.MaxIter, ErrInvalid)
-	}
-	if cfg.InitPair == nil {
-		return nil, fmt.Errorf("mcmc: CoupleDA needs InitPair: %w", ErrInvalid)
-	}
 	res := &CouplingResult{Times: make([]int, cfg.Pairs)}
-	pd, rd := m.Records.ParamDim(), m.Records.RecordDim()
-	err := parallel.Map(ctx, cfg.Pairs, cfg.Seed, func(pair int, r *rand.Rand) error {
+	pd, rd := m.rec.ParamDim(), m.rec.RecordDim()
+	s := chainSettings{chains: cfg.Pairs, draws: 1, thin: 1}
+	err = runChains(ctx, s, cfg.Seed, relabel(cfg.Progress, "pair"), func(pair int, r *rand.Rand, tick func(int)) error {
 		th1, th2 := make([]float64, pd), make([]float64, pd)
-		x1, x2 := make([]float64, m.N*rd), make([]float64, m.N*rd)
+		x1, x2 := make([]float64, m.n*rd), make([]float64, m.n*rd)
 		if err := cfg.InitPair(pair, r, th1, x1, th2, x2); err != nil {
 			return fmt.Errorf("mcmc: pair %d: InitPair: %w", pair, err)
 		}
-		c1, err := NewDAChain(m, k, r, th1)
+		c1, err := newDAChain(m, cfg.RecordStep, r, th1)
 		if err != nil {
 			return err
 		}
-		c2, err := NewDAChain(m, k, r, th2)
+		c2, err := newDAChain(m, cfg.RecordStep, r, th2)
 		if err != nil {
 			return err
 		}
@@ -144,13 +169,14 @@ func CoupleDA(ctx context.Context, m *DAModel, k XKernel, cfg CouplingConfig) (*
 		if err := c2.SetRecords(x2); err != nil {
 			return err
 		}
-		pc := newPairCoupler(m.N)
+		defer tick(1)
+		pc := newPairCoupler(m.n)
 		res.Times[pair] = cfg.MaxIter
 		for it := 1; it <= cfg.MaxIter; it++ {
 			if it&15 == 0 && ctx.Err() != nil {
 				return ctx.Err()
 			}
-			for range m.N {
+			for range m.n {
 				if err := pc.coupledStep(r, cp, c1, c2); err != nil {
 					return err
 				}
@@ -161,10 +187,10 @@ func CoupleDA(ctx context.Context, m *DAModel, k XKernel, cfg CouplingConfig) (*
 			if err := c2.resum(); err != nil {
 				return err
 			}
-			if err := cp.SampleThetaPair(r, c1.recs, c2.recs, m.N, c1.theta, c2.theta); err != nil {
+			if err := cp.SampleThetaPair(r, c1.recs, c2.recs, m.n, c1.theta, c2.theta); err != nil {
 				return err
 			}
-			if slices.Equal(c1.theta, c2.theta) && pc.align(c1, c2) == m.N {
+			if slices.Equal(c1.theta, c2.theta) && pc.align(c1, c2) == m.n {
 				res.Times[pair] = it
 				return nil
 			}
@@ -180,6 +206,28 @@ func CoupleDA(ctx context.Context, m *DAModel, k XKernel, cfg CouplingConfig) (*
 		}
 	}
 	return res, nil
+}
+
+// coupledTheta is the θ-step of one chain of a Coupler: the first
+// component of a pair drawn for two equal record sets.
+type coupledTheta struct{ cp Coupler }
+
+func (t coupledTheta) SampleTheta(r *rand.Rand, records []float64, n int, theta []float64) error {
+	other := make([]float64, len(theta))
+	return t.cp.SampleThetaPair(r, records, records, n, theta, other)
+}
+
+// relabel returns f with every event's Stage and Message set for a run
+// of independent tasks called stage; nil stays nil.
+func relabel(f privinfer.ProgressFunc, stage string) privinfer.ProgressFunc {
+	if f == nil {
+		return nil
+	}
+	return func(p privinfer.Progress) {
+		p.Stage = stage
+		p.Message = ""
+		f(p)
+	}
 }
 
 type pairCoupler struct {
@@ -228,7 +276,7 @@ func (pc *pairCoupler) align(c1, c2 *DAChain) int {
 func (pc *pairCoupler) coupledStep(r *rand.Rand, cp Coupler, c1, c2 *DAChain) error {
 	cp.SampleRecordPair(r, c1.theta, c2.theta, c1.y, c2.y)
 	for _, c := range []*DAChain{c1, c2} {
-		c.m.Records.Contribution(c.y, c.ty)
+		c.m.rec.Contribution(c.y, c.ty)
 		for k := range c.ty {
 			c.ty[k] *= c.scale
 		}
@@ -479,14 +527,4 @@ func (l *LinRegNIG) SampleThetaPair(r *rand.Rand, rec1, rec2 []float64, n int, t
 	}
 	theta1[k], theta2[k] = s1, s2
 	return nil
-}
-
-// SamplePrior draws θ = (β, σ²) from the normal-inverse-gamma prior.
-func (l *LinRegNIG) SamplePrior(r *rand.Rand, theta []float64) {
-	s2 := l.b0 / variate.Gamma(r, l.a0, 1)
-	sd := math.Sqrt(l.g * s2)
-	for j := range l.p + 1 {
-		theta[j] = sd * r.NormFloat64()
-	}
-	theta[l.p+1] = s2
 }

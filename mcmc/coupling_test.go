@@ -104,15 +104,15 @@ func TestMaximalCoupleNormals(t *testing.T) {
 // meets at the first iteration for every kernel (the couplings coincide
 // when the two laws are equal).
 func TestCoupleDAStaysTogether(t *testing.T) {
-	m, nig, err := SlidesN10(3)
+	p, nig, err := SlidesN10(3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []XKernel{RandomScanIMwG, SystematicScanIMwG, SOMA} {
-		cr, err := CoupleDA(context.Background(), m, k, CouplingConfig{Pairs: 8, MaxIter: 5, Seed: 1,
+	for _, k := range []RecordStep{RandomScanIMwG, SystematicScanIMwG, SOMA} {
+		cr, err := CoupleDA(context.Background(), p, CouplingConfig{RecordStep: k, Pairs: 8, MaxIter: 5, Seed: 1,
 			InitPair: func(_ int, r *rand.Rand, th1, x1, th2, x2 []float64) error {
-				nig.SamplePrior(r, th1)
-				for i := range m.N {
+				nig.Sample(r, th1)
+				for i := range len(x1) / 3 {
 					nig.SampleRecord(r, th1, x1[3*i:3*i+3])
 				}
 				copy(th2, th1)
@@ -128,7 +128,7 @@ func TestCoupleDAStaysTogether(t *testing.T) {
 			}
 		}
 	}
-	if _, err := CoupleDA(context.Background(), m, SOMA, CouplingConfig{Pairs: 0, MaxIter: 1}); err == nil {
+	if _, err := CoupleDA(context.Background(), p, CouplingConfig{RecordStep: SOMA, Pairs: 0, MaxIter: 1}); err == nil {
 		t.Error("zero pairs accepted")
 	}
 }

@@ -1,23 +1,25 @@
 package mcmc
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 )
 
-// XKernel selects the Markov kernel that updates the latent records in
-// data-augmentation MCMC.
-type XKernel int
+// RecordStep selects the Markov kernel that updates the latent records in
+// data-augmentation MCMC. The zero value is RandomScanIMwG.
+type RecordStep int
 
 const (
 	// RandomScanIMwG offers each fresh record to one uniformly chosen slot
 	// and accepts with probability min{1, w_I/w_0} (Ju et al. 2022).
-	RandomScanIMwG XKernel = iota
+	RandomScanIMwG RecordStep = iota
 	// SystematicScanIMwG offers the k-th fresh record of a sweep to slot k.
 	SystematicScanIMwG
 	// SOMA (single offer, multiple attempts) offers each fresh record y to
@@ -26,8 +28,8 @@ const (
 	SOMA
 )
 
-// String returns the kernel's short name.
-func (k XKernel) String() string {
+// String returns the record step's short name.
+func (k RecordStep) String() string {
 	switch k {
 	case RandomScanIMwG:
 		return "Ran-IMwG"
@@ -36,24 +38,20 @@ func (k XKernel) String() string {
 	case SOMA:
 		return "SOMA"
 	}
-	return fmt.Sprintf("XKernel(%d)", int(k))
+	return fmt.Sprintf("RecordStep(%d)", int(k))
 }
 
-// StatKind says how the released statistic s(x) is formed from the record
-// contributions t(x_i).
-type StatKind int
+// valid reports whether k is one of the three record steps.
+func (k RecordStep) valid() bool {
+	return k == RandomScanIMwG || k == SystematicScanIMwG || k == SOMA
+}
 
-const (
-	// StatMean is s(x) = (1/n) Σ_i t(x_i).
-	StatMean StatKind = iota
-	// StatSum is s(x) = Σ_i t(x_i).
-	StatSum
-)
-
-// ThetaSampler is the θ-step of data augmentation: it draws θ from
+// ThetaStep is the θ-step of data augmentation: it draws θ from
 // π(θ | x) ∝ π(θ) Π_i f(x_i | θ) given the n raw records stored back to
-// back in records (length n·RecordDim), overwriting theta.
-type ThetaSampler interface {
+// back in records (length n·RecordDim), overwriting theta (which holds the
+// current θ on entry, so that a Metropolis θ-step can start from it). Its
+// prior π(θ) must be the Problem's Prior: the sampler cannot check this.
+type ThetaStep interface {
 	SampleTheta(r *rand.Rand, records []float64, n int, theta []float64) error
 }
 
@@ -61,70 +59,188 @@ type ThetaSampler interface {
 // mechanism density or a proposal produced NaN.
 var ErrNaN = errors.New("mcmc: density evaluated to NaN")
 
-// DAModel is a privatized-data model for data-augmentation MCMC: records
-// x_1..x_n ~ f(·|θ) from Records, the released s_dp = SDP with release
-// density Mech, and the θ-step Theta. The record proposal is the model
-// itself, q = f(·|θ), so every weight of the slides' kernels reduces to a
-// mechanism density: w_0 = η(s_dp | s(x)), w_i = η(s_dp | s([x_{−i}, y])).
-//
-// The joint target is π(θ, x | s_dp) ∝ π(θ) Π_i f(x_i|θ) η(s_dp | s(x)),
-// which is permutation invariant in the records whenever s is, as it is
-// for means and sums of contributions; this is what makes SOMA reversible.
-type DAModel struct {
-	// Records is the record-level data model f(x_i | θ) with its
-	// contributions t(x_i).
-	Records simulate.RecordModel
-	// Theta is the θ-step, an exact draw from π(θ | x).
-	Theta ThetaSampler
-	// Mech is the release density η(s_dp | s); *mechanism.Laplace gets a
-	// vectorised fast path.
-	Mech mechanism.Density
-	// SDP is the observed release s_dp (length ContribDim).
-	SDP []float64
-	// N is the number of confidential records n.
-	N int
-	// Stat says whether s is the mean (default) or the sum of the t(x_i).
-	Stat StatKind
+// DAConfig configures data-augmentation MCMC (RunDA, NewDAChain): the
+// θ-step and the record step, which are the engine's own knobs, and the
+// chain settings. Only ThetaStep has no usable zero value.
+type DAConfig struct {
+	// ThetaStep draws θ from π(θ | x), for example LinRegConjugate or
+	// LinRegNIG; it is required.
+	ThetaStep ThetaStep
+	// RecordStep is the kernel of the latent-record updates; the zero
+	// value is RandomScanIMwG.
+	RecordStep RecordStep
+	// Chains is the number of chains; 0 means 4. They run in parallel,
+	// chain c on its own random stream derived from (Seed, c).
+	Chains int
+	// Warmup sweeps are discarded; 0 means none.
+	Warmup int
+	// Draws is the number of retained draws per chain; 0 means 1000.
+	Draws int
+	// Thin keeps every Thin-th sweep after warm-up; 0 means 1.
+	Thin int
+	// Seed selects the random streams; the result depends on it only.
+	Seed uint64
+	// Init, if non-nil, holds one initial θ per chain; nil draws each
+	// chain's θ from the Problem's Prior. The records are then drawn
+	// from f(·|θ).
+	Init [][]float64
+	// Progress, if non-nil, receives events with Stage "chain", Step the
+	// sweeps done over all chains and Total their number (as Config's).
+	Progress privinfer.ProgressFunc
 }
 
-func (m *DAModel) validate() error {
-	if m == nil {
-		return fmt.Errorf("mcmc: DA model is nil: %w", ErrInvalid)
-	}
-	if isNil(m.Records) {
-		return fmt.Errorf("mcmc: DA model Records is nil: %w", ErrInvalid)
-	}
-	if isNil(m.Theta) {
-		return fmt.Errorf("mcmc: DA model Theta (θ-step) is nil: %w", ErrInvalid)
-	}
-	if isNil(m.Mech) {
-		return fmt.Errorf("mcmc: DA model Mech (release density) is nil: %w", ErrInvalid)
-	}
-	if m.N < 1 {
-		return fmt.Errorf("mcmc: DA model N (number of records) must be >= 1, got %d: %w", m.N, ErrInvalid)
-	}
-	if m.Stat != StatMean && m.Stat != StatSum {
-		return fmt.Errorf("mcmc: DA model Stat must be StatMean or StatSum, got %d: %w", m.Stat, ErrInvalid)
-	}
-	cd, rd := m.Records.ContribDim(), m.Records.RecordDim()
-	if cd < 1 || rd < 1 || m.Records.ParamDim() < 1 {
-		return fmt.Errorf("mcmc: record model must have positive ParamDim, RecordDim and ContribDim, got %d, %d and %d (used without its constructor?): %w", m.Records.ParamDim(), rd, cd, ErrInvalid)
-	}
-	if m.N > maxValues/max(rd, cd) {
-		return fmt.Errorf("mcmc: DA model N·max(RecordDim, ContribDim) = %d·%d exceeds %d stored values: %w", m.N, max(rd, cd), maxValues, ErrInvalid)
-	}
-	if md, ok := m.Mech.(interface{ Dim() int }); ok && md.Dim() != cd {
-		return fmt.Errorf("mcmc: DA model Mech has dimension %d, the record model's ContribDim is %d: %w", md.Dim(), cd, ErrInvalid)
-	}
-	if len(m.SDP) != cd {
-		return fmt.Errorf("mcmc: DA model SDP must have length ContribDim = %d, got %d: %w", cd, len(m.SDP), ErrInvalid)
-	}
-	for i, v := range m.SDP {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("mcmc: DA model SDP[%d] must be finite, got %v: %w", i, v, ErrInvalid)
+// Validate checks the settings that do not depend on the Problem: a
+// non-nil ThetaStep, a known RecordStep, counts non-negative and within
+// the size limits, and Init finite with one point per chain. Errors wrap
+// ErrInvalid.
+func (c DAConfig) Validate() error {
+	dim := 0
+	if len(c.Init) > 0 {
+		if dim = len(c.Init[0]); dim == 0 {
+			return fmt.Errorf("mcmc: Init[0] is empty: %w", ErrInvalid)
 		}
 	}
-	return nil
+	return c.check(dim)
+}
+
+func (c DAConfig) check(dim int) error {
+	if isNil(c.ThetaStep) {
+		return fmt.Errorf("mcmc: DAConfig.ThetaStep is nil: %w", ErrInvalid)
+	}
+	if !c.RecordStep.valid() {
+		return fmt.Errorf("mcmc: unknown DAConfig.RecordStep %d: %w", int(c.RecordStep), ErrInvalid)
+	}
+	s, err := resolveChains(c.Chains, c.Warmup, c.Draws, c.Thin, dim)
+	if err != nil {
+		return err
+	}
+	return checkInit(c.Init, s.chains, dim)
+}
+
+// daModel is the record-level view of a Problem that the chains use:
+// records x_1..x_n ~ f(·|θ) with contributions t(x_i), the statistic s(x)
+// = (1/n) Σ t(x_i), the release density η(s_dp | s) at the observed
+// s_dp, and the θ-step. The record proposal is the model itself, q =
+// f(·|θ), so every weight of the slides' kernels reduces to a mechanism
+// density: w_0 = η(s_dp | s(x)), w_i = η(s_dp | s([x_{−i}, y])).
+//
+// The joint target is π(θ, x | s_dp) ∝ π(θ) Π_i f(x_i|θ) η(s_dp | s(x)),
+// which is permutation invariant in the records because s is a mean of
+// contributions; this is what makes SOMA reversible.
+type daModel struct {
+	prior simulate.Prior
+	rec   simulate.RecordModel
+	theta ThetaStep
+	mech  mechanism.Density
+	sdp   []float64
+	n     int
+}
+
+// newDAModel checks that p has a record-level simulator and a release
+// density and builds the model with θ-step theta.
+func newDAModel(p *privinfer.Problem, theta ThetaStep) (*daModel, error) {
+	if p == nil {
+		return nil, fmt.Errorf("mcmc: problem is nil: %w", ErrInvalid)
+	}
+	if err := p.Require(privinfer.NeedRecords | privinfer.NeedDensity); err != nil {
+		return nil, problemErr(err)
+	}
+	if isNil(theta) {
+		return nil, fmt.Errorf("mcmc: DAConfig.ThetaStep is nil: %w", ErrInvalid)
+	}
+	rec, n, err := p.Records()
+	if err != nil {
+		return nil, problemErr(err)
+	}
+	mech, err := p.Density()
+	if err != nil {
+		return nil, problemErr(err)
+	}
+	if isNil(rec) || isNil(mech) {
+		return nil, fmt.Errorf("mcmc: the problem's record model or release density is nil: %w", ErrInvalid)
+	}
+	cd, rd := rec.ContribDim(), rec.RecordDim()
+	if cd < 1 || rd < 1 || rec.ParamDim() < 1 {
+		return nil, fmt.Errorf("mcmc: record model must have positive ParamDim, RecordDim and ContribDim, got %d, %d and %d (used without its constructor?): %w", rec.ParamDim(), rd, cd, ErrInvalid)
+	}
+	if n < 1 || n > maxValues/max(rd, cd) {
+		return nil, fmt.Errorf("mcmc: number of records n·max(RecordDim, ContribDim) = %d·%d must be in [1, %d]: %w", n, max(rd, cd), maxValues, ErrInvalid)
+	}
+	if len(p.Observed) != cd {
+		return nil, fmt.Errorf("mcmc: Observed must have length ContribDim = %d, got %d: %w", cd, len(p.Observed), ErrInvalid)
+	}
+	return &daModel{prior: p.Prior, rec: rec, theta: theta, mech: mech, sdp: append([]float64(nil), p.Observed...), n: n}, nil
+}
+
+// problemErr wraps an error of the Problem's checks: an invalid Problem
+// is an invalid argument (both sentinels match), a missing capability
+// keeps the root package's named error.
+func problemErr(err error) error {
+	if errors.Is(err, privinfer.ErrInvalid) {
+		return fmt.Errorf("mcmc: data augmentation: %w: %w", ErrInvalid, err)
+	}
+	return fmt.Errorf("mcmc: data augmentation: %w", err)
+}
+
+// RunDA samples the posterior π(θ | s_dp) of problem p by data
+// augmentation: on cfg.Chains parallel chains each iteration is a Sweep,
+// n attempts of cfg.RecordStep on the latent records followed by
+// cfg.ThetaStep. The Problem needs a record-level simulator
+// (privinfer.NeedRecords: a *simulate.MeanStat) and a release density
+// (privinfer.NeedDensity); otherwise the error wraps
+// privinfer.ErrNoRecords, ErrNoMechanism or ErrNoDensity. Result.Draws
+// holds θ, chain-major, named by the Problem; Accepted and Proposed count
+// the record replacements accepted and attempted after warm-up.
+func RunDA(ctx context.Context, p *privinfer.Problem, cfg DAConfig) (*Result, error) {
+	m, err := newDAModel(p, cfg.ThetaStep)
+	if err != nil {
+		return nil, err
+	}
+	if ctx == nil {
+		return nil, fmt.Errorf("mcmc: context is nil: %w", ErrInvalid)
+	}
+	d := m.rec.ParamDim()
+	if err := cfg.check(d); err != nil {
+		return nil, err
+	}
+	s, _ := resolveChains(cfg.Chains, cfg.Warmup, cfg.Draws, cfg.Thin, d)
+	res := newResult(s, d, p.Names)
+	total := s.iters()
+	err = runChains(ctx, s, cfg.Seed, cfg.Progress, func(c int, r *rand.Rand, tick func(int)) error {
+		th := make([]float64, d)
+		if cfg.Init != nil {
+			copy(th, cfg.Init[c])
+		} else {
+			m.prior.Sample(r, th)
+		}
+		st, err := newDAChain(m, cfg.RecordStep, r, th)
+		if err != nil {
+			return fmt.Errorf("mcmc: chain %d: %w", c, err)
+		}
+		kept := 0
+		for it := range total {
+			if it&15 == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if it == s.warmup {
+				st.ResetAcceptance()
+			}
+			if err := st.Sweep(r); err != nil {
+				return fmt.Errorf("mcmc: chain %d iteration %d: %w", c, it, err)
+			}
+			if it >= s.warmup && (it-s.warmup+1)%s.thin == 0 {
+				res.store(s, c, kept, st.theta, st.logE)
+				kept++
+			}
+			tick(it + 1)
+		}
+		res.Accepted[c], res.Proposed[c] = st.Acceptance()
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // DAChain is the state of one data-augmentation chain: θ, the n latent
@@ -132,11 +248,11 @@ func (m *DAModel) validate() error {
 // and Sweep methods allocate nothing. A DAChain is not safe for
 // concurrent use; run one per goroutine.
 type DAChain struct {
-	m      *DAModel
-	kernel XKernel
+	m      *daModel
+	kernel RecordStep
 	n      int
 	rd, cd int
-	scale  float64 // 1/n for means, 1 for sums
+	scale  float64 // 1/n
 
 	theta []float64
 	recs  []float64 // n × rd
@@ -156,32 +272,36 @@ type DAChain struct {
 	attempts int64
 }
 
-// NewDAChain returns a chain for model m with x-kernel k, started at θ =
-// theta0 (copied) with records drawn from f(·|θ0) using r.
-func NewDAChain(m *DAModel, k XKernel, r *rand.Rand, theta0 []float64) (*DAChain, error) {
-	if err := m.validate(); err != nil {
+// NewDAChain returns one data-augmentation chain for problem p with the
+// θ-step and record step of cfg (its chain settings are not used), started
+// at θ = theta0 (copied) with records drawn from f(·|θ0) using r. The
+// Problem needs what RunDA needs.
+func NewDAChain(p *privinfer.Problem, cfg DAConfig, r *rand.Rand, theta0 []float64) (*DAChain, error) {
+	m, err := newDAModel(p, cfg.ThetaStep)
+	if err != nil {
 		return nil, err
 	}
-	if k != RandomScanIMwG && k != SystematicScanIMwG && k != SOMA {
-		return nil, fmt.Errorf("mcmc: unknown x-kernel %d: %w", int(k), ErrInvalid)
+	return newDAChain(m, cfg.RecordStep, r, theta0)
+}
+
+func newDAChain(m *daModel, k RecordStep, r *rand.Rand, theta0 []float64) (*DAChain, error) {
+	if !k.valid() {
+		return nil, fmt.Errorf("mcmc: unknown record step %d: %w", int(k), ErrInvalid)
 	}
 	if r == nil {
 		return nil, fmt.Errorf("mcmc: random source is nil: %w", ErrInvalid)
 	}
-	if err := m.Records.CheckParam(theta0); err != nil {
+	if err := m.rec.CheckParam(theta0); err != nil {
 		return nil, fmt.Errorf("mcmc: initial θ: %w: %w", ErrInvalid, err)
 	}
-	n, rd, cd := m.N, m.Records.RecordDim(), m.Records.ContribDim()
+	n, rd, cd := m.n, m.rec.RecordDim(), m.rec.ContribDim()
 	c := &DAChain{m: m, kernel: k, n: n, rd: rd, cd: cd,
 		theta: append([]float64(nil), theta0...),
 		recs:  make([]float64, n*rd), tc: make([]float64, n*cd), s: make([]float64, cd),
 		y: make([]float64, rd), ty: make([]float64, cd), buf: make([]float64, cd), c: make([]float64, cd),
 		logw: make([]float64, n), w: make([]float64, n)}
-	c.scale = 1
-	if m.Stat == StatMean {
-		c.scale = 1 / float64(n)
-	}
-	if lap, ok := m.Mech.(*mechanism.Laplace); ok && lap.Dim() == cd {
+	c.scale = 1 / float64(n)
+	if lap, ok := m.mech.(*mechanism.Laplace); ok && lap.Dim() == cd {
 		c.invB = make([]float64, cd)
 		for i := range c.invB {
 			b := lap.Scale(i)
@@ -190,7 +310,7 @@ func NewDAChain(m *DAModel, k XKernel, r *rand.Rand, theta0 []float64) (*DAChain
 		}
 	}
 	for i := range n {
-		m.Records.SampleRecord(r, c.theta, c.recs[i*rd:(i+1)*rd])
+		m.rec.SampleRecord(r, c.theta, c.recs[i*rd:(i+1)*rd])
 	}
 	if err := c.refresh(); err != nil {
 		return nil, err
@@ -221,7 +341,7 @@ func (c *DAChain) SetTheta(theta []float64) error {
 	if err := c.check(); err != nil {
 		return err
 	}
-	if err := c.m.Records.CheckParam(theta); err != nil {
+	if err := c.m.rec.CheckParam(theta); err != nil {
 		return fmt.Errorf("mcmc: θ: %w: %w", ErrInvalid, err)
 	}
 	copy(c.theta, theta)
@@ -234,7 +354,7 @@ func (c *DAChain) refresh() error {
 	clear(c.s)
 	for i := range c.n {
 		t := c.tc[i*c.cd : (i+1)*c.cd]
-		c.m.Records.Contribution(c.recs[i*c.rd:(i+1)*c.rd], t)
+		c.m.rec.Contribution(c.recs[i*c.rd:(i+1)*c.rd], t)
 		for k := range t {
 			t[k] *= c.scale
 			c.s[k] += t[k]
@@ -251,11 +371,11 @@ func (c *DAChain) logEta(s []float64) float64 {
 	if c.invB != nil {
 		lp := c.lapC
 		for k, v := range s {
-			lp -= math.Abs(c.m.SDP[k]-v) * c.invB[k]
+			lp -= math.Abs(c.m.sdp[k]-v) * c.invB[k]
 		}
 		return lp
 	}
-	return c.m.Mech.LogDensity(c.m.SDP, s)
+	return c.m.mech.LogDensity(c.m.sdp, s)
 }
 
 // check reports a DAChain used without NewDAChain.
@@ -305,7 +425,7 @@ func (c *DAChain) weights() float64 {
 	if c.invB != nil {
 		// c_k = sdp_k − s_k − t_k(y); log w_i = lapC − Σ_k |c_k + t_ik|/b_k.
 		for k := range cd {
-			c.c[k] = c.m.SDP[k] - c.s[k] - c.ty[k]
+			c.c[k] = c.m.sdp[k] - c.s[k] - c.ty[k]
 		}
 		cc, ib := c.c[:cd], c.invB[:cd]
 		logw := c.logw[:c.n]
@@ -350,8 +470,8 @@ func (c *DAChain) slotLogW(i int) float64 {
 
 // propose draws a fresh record y ~ f(·|θ) and its scaled contribution.
 func (c *DAChain) propose(r *rand.Rand) {
-	c.m.Records.SampleRecord(r, c.theta, c.y)
-	c.m.Records.Contribution(c.y, c.ty)
+	c.m.rec.SampleRecord(r, c.theta, c.y)
+	c.m.rec.Contribution(c.y, c.ty)
 	for k := range c.ty {
 		c.ty[k] *= c.scale
 	}
@@ -399,7 +519,7 @@ func (c *DAChain) imwgStep(r *rand.Rand, i int) error {
 		t := c.tc[i*c.cd : (i+1)*c.cd]
 		acc := 0.0
 		for k, v := range t {
-			acc += math.Abs(c.m.SDP[k]-c.s[k]-c.ty[k]+v) * c.invB[k]
+			acc += math.Abs(c.m.sdp[k]-c.s[k]-c.ty[k]+v) * c.invB[k]
 		}
 		lw = c.lapC - acc
 	} else {
@@ -510,7 +630,7 @@ func (c *DAChain) ThetaStep(r *rand.Rand) error {
 	if err := c.resum(); err != nil {
 		return err
 	}
-	if err := c.m.Theta.SampleTheta(r, c.recs, c.n, c.theta); err != nil {
+	if err := c.m.theta.SampleTheta(r, c.recs, c.n, c.theta); err != nil {
 		return fmt.Errorf("mcmc: θ-step: %w", err)
 	}
 	for i, v := range c.theta {

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/parallel"
 	"github.com/privinfer/privinfer/internal/stats"
 	"github.com/privinfer/privinfer/mechanism"
@@ -41,9 +43,29 @@ func (tp *twoPointTheta) SampleTheta(r *rand.Rand, records []float64, n int, the
 	return nil
 }
 
-// smallModel is a 3-record, 3-category privatized model with a known
+// Dim, Sample and LogDensity make the two-point prior a simulate.Prior.
+func (tp *twoPointTheta) Dim() int { return len(tp.thetas[0]) }
+
+func (tp *twoPointTheta) Sample(r *rand.Rand, theta []float64) {
+	a := 0
+	if r.Float64() < tp.prior[1] {
+		a = 1
+	}
+	copy(theta, tp.thetas[a])
+}
+
+func (tp *twoPointTheta) LogDensity(theta []float64) float64 {
+	for a := range 2 {
+		if slices.Equal(theta, tp.thetas[a]) {
+			return math.Log(tp.prior[a])
+		}
+	}
+	return math.Inf(-1)
+}
+
+// smallProblem is a 3-record, 3-category privatized problem with a known
 // joint posterior over the 2 × 27 states of (θ, x).
-func smallModel(t testing.TB, eps float64) (*DAModel, *twoPointTheta) {
+func smallProblem(t testing.TB, eps float64) (*privinfer.Problem, *twoPointTheta) {
 	cat, err := histogram.New(3)
 	if err != nil {
 		t.Fatal(err)
@@ -53,12 +75,26 @@ func smallModel(t testing.TB, eps float64) (*DAModel, *twoPointTheta) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sim, err := simulate.NewMeanStat(cat, n)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tp := &twoPointTheta{thetas: [2][]float64{{0.5, 0.3, 0.2}, {0.1, 0.3, 0.6}}, prior: [2]float64{0.6, 0.4}}
-	return &DAModel{Records: cat, Theta: tp, Mech: lap, SDP: []float64{0.9, -0.1, 0.4}, N: n, Stat: StatMean}, tp
+	return &privinfer.Problem{Prior: tp, Simulator: sim, Mechanism: lap, Observed: []float64{0.9, -0.1, 0.4}}, tp
+}
+
+// smallModel is smallProblem's data-augmentation model.
+func smallModel(t testing.TB, eps float64) (*daModel, *twoPointTheta) {
+	p, tp := smallProblem(t, eps)
+	m, err := newDAModel(p, tp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, tp
 }
 
 // exactJoint enumerates π(θ, x | s_dp) over (a, x1, x2, x3) → index a*27 + x1*9 + x2*3 + x3.
-func exactJoint(m *DAModel, tp *twoPointTheta) []float64 {
+func exactJoint(m *daModel, tp *twoPointTheta) []float64 {
 	p := make([]float64, 54)
 	rec := make([]float64, 3)
 	s := make([]float64, 3)
@@ -66,13 +102,8 @@ func exactJoint(m *DAModel, tp *twoPointTheta) []float64 {
 	for a := range 2 {
 		for idx := range 27 {
 			rec[0], rec[1], rec[2] = float64(idx/9), float64(idx/3%3), float64(idx%3)
-			_ = simulate.MeanContribution(m.Records, rec, s)
-			if m.Stat == StatSum {
-				for k := range s {
-					s[k] *= 3
-				}
-			}
-			lp := math.Log(tp.prior[a]) + m.Mech.LogDensity(m.SDP, s)
+			_ = simulate.MeanContribution(m.rec, rec, s)
+			lp := math.Log(tp.prior[a]) + m.mech.LogDensity(m.sdp, s)
 			for _, x := range rec {
 				lp += math.Log(tp.thetas[a][int(x)])
 			}
@@ -111,25 +142,29 @@ func TestKernelInvariance(t *testing.T) {
 		eps := tc.eps
 		m, tp := smallModel(t, eps)
 		if tc.generic { // hide the Laplace type: exercises the generic density path
-			m.Mech = densityOnly{m.Mech}
+			m.mech = densityOnly{m.mech}
 		}
-		if tc.sum { // s = Σ t(x_i): sensitivity 2, release scaled to the sum
-			lap, err := mechanism.NewLaplace(2, eps, 3)
+		if tc.sum {
+			// A release of the sum Σ t(x_i) = 3·s with Laplace noise of
+			// scale 2/ε at (2.0, 0.5, 1.0) is the release of the mean s
+			// with scale (2/3)/ε at a third of it: the densities differ by
+			// a constant factor, so the posteriors agree.
+			lap, err := mechanism.NewLaplace(2.0/3, eps, 3)
 			if err != nil {
 				t.Fatal(err)
 			}
-			m.Mech, m.Stat = lap, StatSum
-			m.SDP = []float64{2.0, 0.5, 1.0}
+			m.mech = lap
+			m.sdp = []float64{2.0 / 3, 0.5 / 3, 1.0 / 3}
 		}
 		want := exactJoint(m, tp)
-		for _, k := range []XKernel{RandomScanIMwG, SystematicScanIMwG, SOMA} {
+		for _, k := range []RecordStep{RandomScanIMwG, SystematicScanIMwG, SOMA} {
 			const reps = 60000
 			counts := make([]float64, 54)
 			idx := make([]int, reps)
 			err := parallel.Map(context.Background(), reps, 7, func(i int, r *rand.Rand) error {
 				j := drawIndex(r, want)
 				a, x := j/27, j%27
-				ch, err := NewDAChain(m, k, r, tp.thetas[a])
+				ch, err := newDAChain(m, k, r, tp.thetas[a])
 				if err != nil {
 					return err
 				}
@@ -185,10 +220,10 @@ func TestKernelConvergesFromPoorStart(t *testing.T) {
 	}
 	fixed := &fixedTheta{}
 	mm := *m
-	mm.Theta = fixed
-	for _, k := range []XKernel{RandomScanIMwG, SystematicScanIMwG, SOMA} {
+	mm.theta = fixed
+	for _, k := range []RecordStep{RandomScanIMwG, SystematicScanIMwG, SOMA} {
 		r := parallel.Stream(11, uint64(k))
-		ch, err := NewDAChain(&mm, k, r, tp.thetas[0])
+		ch, err := newDAChain(&mm, k, r, tp.thetas[0])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -257,13 +292,13 @@ func TestSOMADominatesIMwG(t *testing.T) {
 			sens, _ := mechanism.LinRegSensitivity(model.P(), n)
 			lap, _ := mechanism.NewLaplace(sens, eps, 9)
 			sdp, _ := linreg.Release(10)
-			m := &DAModel{Records: model, Theta: fixedTheta{}, Mech: lap, SDP: sdp, N: n}
+			m := &daModel{rec: model, theta: fixedTheta{}, mech: lap, sdp: sdp, n: n}
 			bound := float64(n) / (float64(n) + math.Exp(eps) - 1)
 			soma := make([]float64, n)
 			imwg := make([]float64, n)
 			for rep := range 200 {
 				theta := []float64{prior[0] + 3*r.NormFloat64(), 3 * r.NormFloat64(), 3 * r.NormFloat64()}
-				ch, err := NewDAChain(m, SOMA, r, theta)
+				ch, err := newDAChain(m, SOMA, r, theta)
 				if err != nil {
 					t.Fatal(err)
 				}

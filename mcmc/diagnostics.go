@@ -3,10 +3,8 @@ package mcmc
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/privinfer/privinfer/internal/diag"
-	"github.com/privinfer/privinfer/internal/stats"
 )
 
 // ErrDegenerate is wrapped by the errors the diagnostics return together
@@ -73,67 +71,4 @@ func wrap(v float64, err error) (float64, error) {
 		return v, fmt.Errorf("mcmc: %w", err)
 	}
 	return v, nil
-}
-
-// Summary holds the standard diagnostics of one coordinate over chains.
-// Fields that could not be estimated are NaN and Reason says why.
-type Summary struct {
-	// Mean and SD are the pooled posterior mean and standard deviation.
-	Mean, SD float64
-	// Q2_5, Q50 and Q97_5 are pooled type-7 quantiles.
-	Q2_5, Q50, Q97_5 float64
-	// RHat is the rank-normalised split R̂.
-	RHat float64
-	// ESSBulk and ESSTail are the bulk and tail effective sample sizes.
-	ESSBulk, ESSTail float64
-	// MCSEMean is the Monte Carlo standard error of Mean.
-	MCSEMean float64
-	// Reason explains the first NaN diagnostic, if any.
-	Reason string
-}
-
-// Summarize returns the Summary of coordinate j of res. For a nil Result,
-// a Result without a positive Dim or j outside [0, Dim) every field is NaN
-// and Reason names the invalid argument.
-func Summarize(res *Result, j int) Summary {
-	ch := res.Param(j)
-	if ch == nil {
-		nan := math.NaN()
-		dim := 0
-		if res != nil {
-			dim = res.Dim
-		}
-		return Summary{Mean: nan, SD: nan, Q2_5: nan, Q50: nan, Q97_5: nan, RHat: nan, ESSBulk: nan, ESSTail: nan, MCSEMean: nan,
-			Reason: fmt.Sprintf("mcmc: Summarize needs a non-nil result and 0 <= j < Dim = %d, got j = %d: %v", dim, j, ErrInvalid)}
-	}
-	var all []float64
-	for _, c := range ch {
-		all = append(all, c...)
-	}
-	s := Summary{Mean: math.NaN(), SD: math.NaN(), Q2_5: math.NaN(), Q50: math.NaN(), Q97_5: math.NaN()}
-	if len(all) > 0 {
-		s.Mean = stats.Mean(all)
-		s.SD = math.Sqrt(stats.Variance(all))
-		sorted := slices.Clone(all)
-		slices.Sort(sorted)
-		s.Q2_5, s.Q50, s.Q97_5 = stats.Quantile(sorted, 0.025), stats.Quantile(sorted, 0.5), stats.Quantile(sorted, 0.975)
-	}
-	var err error
-	var reasons []error
-	if s.RHat, err = RHat(ch); err != nil {
-		reasons = append(reasons, err)
-	}
-	if s.ESSBulk, err = ESSBulk(ch); err != nil {
-		reasons = append(reasons, err)
-	}
-	if s.ESSTail, err = ESSTail(ch); err != nil {
-		reasons = append(reasons, err)
-	}
-	if s.MCSEMean, err = MCSEMean(ch); err != nil {
-		reasons = append(reasons, err)
-	}
-	if len(reasons) > 0 {
-		s.Reason = reasons[0].Error()
-	}
-	return s
 }

@@ -14,14 +14,14 @@ import (
 // built from the chain's own weight computation and the slot acceptance
 // probabilities; for systematic scan it returns the kernel of the attempt
 // at slot `slot`.
-func transitionMatrix(t *testing.T, m *DAModel, theta []float64, k XKernel, slot int) [][]float64 {
+func transitionMatrix(t *testing.T, m *daModel, theta []float64, k RecordStep, slot int) [][]float64 {
 	t.Helper()
 	r := rand.New(rand.NewPCG(1, 1))
-	ch, err := NewDAChain(m, k, r, theta)
+	ch, err := newDAChain(m, k, r, theta)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := m.N
+	n := m.n
 	ns := 1
 	for range n {
 		ns *= 3
@@ -51,7 +51,7 @@ func transitionMatrix(t *testing.T, m *DAModel, theta []float64, k XKernel, slot
 		}
 		for y := range 3 {
 			ch.y[0] = float64(y)
-			m.Records.Contribution(ch.y, ch.ty)
+			m.rec.Contribution(ch.y, ch.ty)
 			for i := range ch.ty {
 				ch.ty[i] *= ch.scale
 			}
@@ -109,7 +109,7 @@ func TestKernelInvarianceExact(t *testing.T) {
 				pi[i] /= z
 			}
 			var mats [][][]float64
-			for _, k := range []XKernel{SOMA, RandomScanIMwG} {
+			for _, k := range []RecordStep{SOMA, RandomScanIMwG} {
 				mats = append(mats, transitionMatrix(t, m, theta, k, 0))
 			}
 			for slot := range 3 {
@@ -156,12 +156,12 @@ func TestKernelInvarianceExact(t *testing.T) {
 func TestSOMARateBoundN2(t *testing.T) {
 	for _, eps := range []float64{0.25, 1, 2, 4} {
 		m, tp := smallModel(t, eps)
-		m.N = 2
+		m.n = 2
 		lap, err := mechanism.NewLaplace(1, eps, 3) // one-hot mean of 2 records: ℓ1 sensitivity 1
 		if err != nil {
 			t.Fatal(err)
 		}
-		m.Mech = lap
+		m.mech = lap
 		for a, theta := range tp.thetas {
 			P := transitionMatrix(t, m, theta, SOMA, 0)
 			ns := len(P)
@@ -175,7 +175,7 @@ func TestSOMARateBoundN2(t *testing.T) {
 				for _, v := range x {
 					s[v] += 0.5
 				}
-				pi[st] = theta[x[0]] * theta[x[1]] * math.Exp(lap.LogDensity(m.SDP, s))
+				pi[st] = theta[x[0]] * theta[x[1]] * math.Exp(lap.LogDensity(m.sdp, s))
 				z += pi[st]
 			}
 			sym := make([]float64, ns*ns)

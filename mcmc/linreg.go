@@ -5,8 +5,10 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/linalg"
 	"github.com/privinfer/privinfer/internal/variate"
+	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 	"github.com/privinfer/privinfer/simulate/linreg"
 )
@@ -159,6 +161,45 @@ func (l *LinRegConjugate) SampleTheta(r *rand.Rand, records []float64, n int, th
 	return nil
 }
 
+// LinRegPaperDA returns the SBI paper's privatized linear regression at
+// ε ∈ {10, 1, 0.1} as a Problem for data augmentation: the prior N(0, I)
+// on β = (β_0, β_1, β_2) (linreg.Prior), n = linreg.PaperN
+// records of linreg.Paper (known σ² = 2), the Laplace mechanism
+// with the model's sensitivity, the paper's observed release at ε
+// (linreg.Release), and names beta0, beta1, beta2. The returned
+// LinRegConjugate is its exact θ-step for DAConfig.ThetaStep.
+func LinRegPaperDA(eps float64) (*privinfer.Problem, *LinRegConjugate, error) {
+	model := linreg.Paper()
+	n := linreg.PaperN
+	sdp, err := linreg.Release(eps)
+	if err != nil {
+		return nil, nil, fmt.Errorf("mcmc: %w: %w", ErrInvalid, err)
+	}
+	sens, err := mechanism.LinRegSensitivity(model.P(), n)
+	if err != nil {
+		return nil, nil, fmt.Errorf("mcmc: %w: %w", ErrInvalid, err)
+	}
+	lap, err := mechanism.NewLaplace(sens, eps, model.ContribDim())
+	if err != nil {
+		return nil, nil, fmt.Errorf("mcmc: %w: %w", ErrInvalid, err)
+	}
+	prior, err := linreg.Prior(2)
+	if err != nil {
+		return nil, nil, err
+	}
+	sim, err := simulate.NewMeanStat(model, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	th, err := NewLinRegConjugate(2, 2, []float64{0, 0, 0}, []float64{1, 1, 1})
+	if err != nil {
+		return nil, nil, err
+	}
+	p := &privinfer.Problem{Prior: prior, Simulator: sim, Mechanism: lap, Observed: sdp,
+		Names: []string{"beta0", "beta1", "beta2"}}
+	return p, th, nil
+}
+
 // LinRegNIG is Bayesian linear regression with unknown noise variance and
 // the normal-inverse-gamma prior σ² ~ InvGamma(a0, b0), β | σ² ~
 // N(0, g·σ²·I): it is both the record model (θ = (β_0..β_p, σ²); record
@@ -193,6 +234,53 @@ func NewLinRegNIG(predictorMean []float64, a0, b0, g, clamp float64) (*LinRegNIG
 		return nil, fmt.Errorf("mcmc: NIG linear regression: %w: %w", ErrInvalid, err)
 	}
 	return &LinRegNIG{p: p, m: append([]float64(nil), predictorMean...), a0: a0, b0: b0, g: g, stat: st}, nil
+}
+
+// Dim is p + 2, the length of θ = (β, σ²) (0 for a LinRegNIG used
+// without its constructor): the model is also its own prior, a
+// simulate.Prior.
+func (l *LinRegNIG) Dim() int {
+	if l == nil || l.stat == nil {
+		return 0
+	}
+	return l.p + 2
+}
+
+// Sample draws θ = (β, σ²) from the normal-inverse-gamma prior into theta
+// (length p + 2). A LinRegNIG used without its constructor writes nothing.
+func (l *LinRegNIG) Sample(r *rand.Rand, theta []float64) {
+	if l == nil || l.stat == nil || r == nil || len(theta) != l.p+2 {
+		return
+	}
+	s2 := l.b0 / variate.Gamma(r, l.a0, 1)
+	sd := math.Sqrt(l.g * s2)
+	for j := range l.p + 1 {
+		theta[j] = sd * r.NormFloat64()
+	}
+	theta[l.p+1] = s2
+}
+
+// LogDensity returns the log prior density log InvGamma(σ²; a0, b0) +
+// Σ_j log N(β_j; 0, g·σ²): −Inf for σ² ≤ 0 and NaN for θ of the wrong
+// length or a LinRegNIG used without its constructor.
+func (l *LinRegNIG) LogDensity(theta []float64) float64 {
+	if l == nil || l.stat == nil || len(theta) != l.p+2 {
+		return math.NaN()
+	}
+	s2 := theta[l.p+1]
+	if math.IsNaN(s2) {
+		return math.NaN()
+	}
+	if !(s2 > 0) {
+		return math.Inf(-1)
+	}
+	lg, _ := math.Lgamma(l.a0)
+	lp := l.a0*math.Log(l.b0) - lg - (l.a0+1)*math.Log(s2) - l.b0/s2
+	v := l.g * s2
+	for _, b := range theta[:l.p+1] {
+		lp -= 0.5*math.Log(2*math.Pi*v) + 0.5*b*b/v
+	}
+	return lp
 }
 
 // ParamDim is p + 2: the coefficients and σ².

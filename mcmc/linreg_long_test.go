@@ -33,8 +33,9 @@ var paperSMCABC = map[float64][3][3]float64{
 
 func epsName(eps float64) string { return strconv.FormatFloat(eps, 'g', -1, 64) }
 
-// readBetaCSV reads a CSV of β draws: a header, then rows whose last three
-// columns are β_0, β_1, β_2.
+// readBetaCSV reads a CSV of β draws: a header, then rows whose columns
+// beta0, beta1 and beta2 (by name, as written by privinfer.Draws.WriteCSV)
+// or else whose last three columns are β_0, β_1, β_2.
 func readBetaCSV(path string) ([3][]float64, error) {
 	var out [3][]float64
 	f, err := os.Open(path)
@@ -46,9 +47,17 @@ func readBetaCSV(path string) ([3][]float64, error) {
 	if err != nil {
 		return out, err
 	}
+	col := [3]int{-3, -2, -1}
+	for j := range 3 {
+		if k := slices.Index(rows[0], "beta"+strconv.Itoa(j)); k >= 0 {
+			col[j] = k
+		} else {
+			col[j] += len(rows[0])
+		}
+	}
 	for _, r := range rows[1:] {
 		for j := range 3 {
-			v, err := strconv.ParseFloat(r[len(r)-3+j], 64)
+			v, err := strconv.ParseFloat(r[col[j]], 64)
 			if err != nil {
 				return out, err
 			}
@@ -79,16 +88,8 @@ func writeDraws(path string, res *Result) error {
 	if err != nil {
 		return err
 	}
-	w := csv.NewWriter(f)
-	_ = w.Write([]string{"chain", "beta0", "beta1", "beta2"})
-	for c, ch := range res.Chains {
-		for i := 0; i < len(ch.Draws); i += 3 {
-			_ = w.Write([]string{strconv.Itoa(c), strconv.FormatFloat(ch.Draws[i], 'g', 8, 64),
-				strconv.FormatFloat(ch.Draws[i+1], 'g', 8, 64), strconv.FormatFloat(ch.Draws[i+2], 'g', 8, 64)})
-		}
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
+	if err := res.Draws.WriteCSV(f); err != nil {
+		f.Close()
 		return err
 	}
 	return f.Close()
@@ -110,22 +111,22 @@ func TestLinRegDAMCMCLong(t *testing.T) {
 		shared = testutil.SharedDir(t, "mcmc")
 	}
 	for _, eps := range []float64{10, 1, 0.1} {
-		m := paperLinReg(t, eps)
-		runs := map[XKernel]*Result{}
-		for _, k := range []XKernel{SystematicScanIMwG, SOMA} {
-			cfg := Config{Chains: 4, Warmup: 2000, Draws: 1000, Thin: 250, Seed: 7, Init: farInits}
+		p, th := paperLinReg(t, eps)
+		runs := map[RecordStep]*Result{}
+		for _, k := range []RecordStep{SystematicScanIMwG, SOMA} {
+			cfg := DAConfig{ThetaStep: th, RecordStep: k, Chains: 4, Warmup: 2000, Draws: 1000, Thin: 250, Seed: 7, Init: farInits}
 			if k == SOMA {
-				cfg = Config{Chains: 4, Warmup: 2000, Draws: 2000, Thin: 30, Seed: 8, Init: farInits}
+				cfg = DAConfig{ThetaStep: th, RecordStep: k, Chains: 4, Warmup: 2000, Draws: 2000, Thin: 30, Seed: 8, Init: farInits}
 			}
 			start := time.Now()
-			res, err := RunDA(context.Background(), m, k, cfg)
+			res, err := RunDA(context.Background(), p, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
 			el := time.Since(start).Seconds()
 			runs[k] = res
 			for j := range 3 {
-				s := Summarize(res, j)
+				s := summarize(res, j)
 				t.Logf("eps=%v %-8v β%d mean %.3f (%.3f, %.3f) R̂ %.4f ESS bulk %.0f tail %.0f MCSE %.4f | %.2f s, acc %.3f",
 					eps, k, j, s.Mean, s.Q2_5, s.Q97_5, s.RHat, s.ESSBulk, s.ESSTail, s.MCSEMean, el, res.AcceptRate())
 				if !(s.RHat < 1.01) {
@@ -135,9 +136,9 @@ func TestLinRegDAMCMCLong(t *testing.T) {
 		}
 		for j := range 3 {
 			var xs [2][]float64
-			for i, k := range []XKernel{SystematicScanIMwG, SOMA} {
-				s := Summarize(runs[k], j)
-				xs[i] = thinTo(runs[k].Pooled(j), s.ESSBulk)
+			for i, k := range []RecordStep{SystematicScanIMwG, SOMA} {
+				s := summarize(runs[k], j)
+				xs[i] = thinTo(pooled(runs[k], j), s.ESSBulk)
 			}
 			_, p := stats.KSTwoSample(xs[0], xs[1])
 			t.Logf("eps=%v β%d KS Sys-IMwG vs SOMA: n=%d,%d p=%.3f", eps, j, len(xs[0]), len(xs[1]), p)
@@ -147,7 +148,7 @@ func TestLinRegDAMCMCLong(t *testing.T) {
 		}
 		ref := runs[SystematicScanIMwG]
 		for j := range 3 {
-			ours := summary3(ref.Pooled(j))
+			ours := summary3(pooled(ref, j))
 			line := fmt.Sprintf("eps=%v β%d ours %.2f (%.2f, %.2f)", eps, j, ours[0], ours[1], ours[2])
 			if row, ok := paperTable[eps]; ok {
 				line += fmt.Sprintf(" | paper DA-MCMC %.2f (%.2f, %.2f) SMC-ABC %.2f (%.2f, %.2f)",
@@ -159,7 +160,7 @@ func TestLinRegDAMCMCLong(t *testing.T) {
 					t.Fatal(err)
 				}
 				cs := summary3(b[j])
-				_, p := stats.KSTwoSample(thinTo(ref.Pooled(j), Summarize(ref, j).ESSBulk), b[j])
+				_, p := stats.KSTwoSample(thinTo(pooled(ref, j), summarize(ref, j).ESSBulk), b[j])
 				line += fmt.Sprintf(" | authors' CSV %.2f (%.2f, %.2f) KS p=%.2g", cs[0], cs[1], cs[2], p)
 			}
 			t.Log(line)

@@ -5,12 +5,15 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/linalg"
 	"github.com/privinfer/privinfer/internal/special"
 	"github.com/privinfer/privinfer/internal/stats"
 	"github.com/privinfer/privinfer/mechanism"
+	"github.com/privinfer/privinfer/simulate"
 	"github.com/privinfer/privinfer/simulate/linreg"
 )
 
@@ -180,14 +183,14 @@ func TestDAAgainstCommittedReference(t *testing.T) {
 	if err != nil {
 		t.Skipf("reference draws not present: %v", err)
 	}
-	m := paperLinReg(t, 1)
-	res, err := RunDA(context.Background(), m, SystematicScanIMwG, Config{Chains: 4, Warmup: 500, Draws: 4000, Seed: 3, Init: farInits})
+	p, th := paperLinReg(t, 1)
+	res, err := RunDA(context.Background(), p, DAConfig{ThetaStep: th, RecordStep: SystematicScanIMwG, Chains: 4, Warmup: 500, Draws: 4000, Seed: 3, Init: farInits})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for j := range 3 {
-		s := Summarize(res, j)
-		x := thinTo(res.Pooled(j), s.ESSBulk)
+		s := summarize(res, j)
+		x := thinTo(pooled(res, j), s.ESSBulk)
 		_, p := stats.KSTwoSample(x, ref[j])
 		t.Logf("β%d: mean %.3f R̂ %.3f ESS %.0f, reference mean %.3f, KS p=%.3f", j, s.Mean, s.RHat, s.ESSBulk, stats.Mean(ref[j]), p)
 		if !(p > 1e-3) {
@@ -199,44 +202,56 @@ func TestDAAgainstCommittedReference(t *testing.T) {
 	}
 }
 
-// TestDABadInput checks validation of DA models and chains.
+// TestDABadInput checks validation of DA problems, settings and chains,
+// and that a problem lacking a capability gets the root package's named
+// error.
 func TestDABadInput(t *testing.T) {
-	good := paperLinReg(t, 1)
+	good, th := paperLinReg(t, 1)
+	cfg := DAConfig{ThetaStep: th, RecordStep: SOMA}
 	r := rand.New(rand.NewPCG(1, 1))
-	mut := []func(m *DAModel){
-		func(m *DAModel) { m.Records = nil },
-		func(m *DAModel) { m.Theta = nil },
-		func(m *DAModel) { m.Mech = nil },
-		func(m *DAModel) { m.N = 0 },
-		func(m *DAModel) { m.SDP = m.SDP[:3] },
-		func(m *DAModel) { m.SDP = []float64{1, 2, 3, 4, 5, 6, 7, 8, math.NaN()} },
-		func(m *DAModel) { m.Stat = 7 },
+	mut := []struct {
+		f    func(p *privinfer.Problem, c *DAConfig)
+		want error
+	}{
+		{func(p *privinfer.Problem, c *DAConfig) { p.Simulator = nil }, ErrInvalid},
+		{func(p *privinfer.Problem, c *DAConfig) { c.ThetaStep = nil }, ErrInvalid},
+		{func(p *privinfer.Problem, c *DAConfig) { p.Mechanism = nil }, privinfer.ErrNoMechanism},
+		{func(p *privinfer.Problem, c *DAConfig) { p.Simulator = summaryOnly{p.Simulator} }, privinfer.ErrNoRecords},
+		{func(p *privinfer.Problem, c *DAConfig) { p.Mechanism = releaseOnly{p.Mechanism} }, privinfer.ErrNoDensity},
+		{func(p *privinfer.Problem, c *DAConfig) { p.Observed = p.Observed[:3] }, ErrInvalid},
+		{func(p *privinfer.Problem, c *DAConfig) { p.Observed = []float64{1, 2, 3, 4, 5, 6, 7, 8, math.NaN()} }, ErrInvalid},
+		{func(p *privinfer.Problem, c *DAConfig) { c.RecordStep = 7 }, ErrInvalid},
 	}
-	for i, f := range mut {
-		m := *good
-		f(&m)
-		if _, err := NewDAChain(&m, SOMA, r, []float64{0, 0, 0}); err == nil {
-			t.Errorf("mutation %d accepted", i)
+	for i, m := range mut {
+		p, c := *good, cfg
+		m.f(&p, &c)
+		if _, err := NewDAChain(&p, c, r, []float64{0, 0, 0}); !errors.Is(err, m.want) {
+			t.Errorf("mutation %d: NewDAChain err = %v, want %v", i, err, m.want)
+		}
+		c.Init = farInits[:1]
+		c.Chains, c.Draws = 1, 1
+		if _, err := RunDA(context.Background(), &p, c); !errors.Is(err, m.want) {
+			t.Errorf("mutation %d: RunDA err = %v, want %v", i, err, m.want)
 		}
 	}
-	if _, err := NewDAChain(good, SOMA, r, []float64{0, 0}); err == nil {
+	if _, err := NewDAChain(good, cfg, r, []float64{0, 0}); err == nil {
 		t.Error("wrong θ length accepted")
 	}
-	if _, err := NewDAChain(good, SOMA, r, []float64{0, math.Inf(1), 0}); err == nil {
+	if _, err := NewDAChain(good, cfg, r, []float64{0, math.Inf(1), 0}); err == nil {
 		t.Error("non-finite θ accepted")
 	}
-	if _, err := NewDAChain(good, XKernel(9), r, []float64{0, 0, 0}); err == nil {
+	if _, err := NewDAChain(good, DAConfig{ThetaStep: th, RecordStep: RecordStep(9)}, r, []float64{0, 0, 0}); err == nil {
 		t.Error("unknown kernel accepted")
 	}
-	c, _ := NewDAChain(good, SOMA, r, []float64{0, 0, 0})
+	c, _ := NewDAChain(good, cfg, r, []float64{0, 0, 0})
 	if err := c.SetRecords(make([]float64, 5)); err == nil {
 		t.Error("wrong records length accepted")
 	}
-	if _, err := RunDA(context.Background(), good, SOMA, Config{Chains: 0, Draws: 1, Init: farInits}); err == nil {
-		t.Error("zero chains accepted")
+	if _, err := RunDA(context.Background(), good, DAConfig{ThetaStep: th, Chains: -1, Draws: 1, Init: farInits}); err == nil {
+		t.Error("negative chains accepted")
 	}
-	if _, err := RunDA(context.Background(), good, SOMA, Config{Chains: 1, Draws: 1}); err == nil {
-		t.Error("missing initial θ accepted")
+	if _, err := RunDA(context.Background(), good, DAConfig{ThetaStep: th, Chains: 1, Draws: 1, Init: farInits}); err == nil {
+		t.Error("Init for 4 chains accepted for 1 chain")
 	}
 	if _, err := NewLinRegConjugate(2, -1, []float64{0, 0, 0}, []float64{1, 1, 1}); err == nil {
 		t.Error("negative sigma2 accepted")
@@ -249,8 +264,11 @@ func TestDABadInput(t *testing.T) {
 	}
 }
 
+// summaryOnly hides the record model of a simulator.
+type summaryOnly struct{ simulate.Simulator }
+
 // nanMech is a release density that returns NaN away from the release.
-type nanMech struct{}
+type nanMech struct{ mechanism.Mechanism }
 
 func (nanMech) LogDensity(sdp, s []float64) float64 {
 	if s[0] > 0 {
@@ -263,20 +281,21 @@ func (nanMech) LogDensity(sdp, s []float64) float64 {
 // with an error wrapping ErrNaN for every kernel.
 func TestDANaNReported(t *testing.T) {
 	model := linreg.Paper()
-	th, _ := NewLinRegConjugate(2, 2, []float64{0, 0, 0}, []float64{1, 1, 1})
-	sdp, _ := linreg.Release(1)
-	m := &DAModel{Records: model, Theta: th, Mech: nanMech{}, SDP: sdp, N: 5}
-	for _, k := range []XKernel{RandomScanIMwG, SystematicScanIMwG, SOMA} {
-		_, err := RunDA(context.Background(), m, k, Config{Chains: 1, Draws: 50, Init: [][]float64{{-3, 0, 0}}})
+	p, th := paperLinReg(t, 1)
+	sim, _ := simulate.NewMeanStat(model, 5)
+	p.Simulator, p.Mechanism = sim, nanMech{p.Mechanism}
+	for _, k := range []RecordStep{RandomScanIMwG, SystematicScanIMwG, SOMA} {
+		_, err := RunDA(context.Background(), p, DAConfig{ThetaStep: th, RecordStep: k, Chains: 1, Draws: 50, Init: [][]float64{{-3, 0, 0}}})
 		if !errors.Is(err, ErrNaN) {
 			t.Errorf("%v: err = %v, want ErrNaN", k, err)
 		}
 	}
 	// NaN contributions under the Laplace fast path are reported too.
 	lap, _ := mechanism.NewLaplace(0.13, 1, 9)
-	m2 := &DAModel{Records: nanContrib{model}, Theta: th, Mech: lap, SDP: sdp, N: 5}
-	for _, k := range []XKernel{RandomScanIMwG, SystematicScanIMwG, SOMA} {
-		_, err := RunDA(context.Background(), m2, k, Config{Chains: 1, Draws: 500, Init: [][]float64{{0, 0, 0}}})
+	sim2, _ := simulate.NewMeanStat(nanContrib{model}, 5)
+	p.Simulator, p.Mechanism = sim2, lap
+	for _, k := range []RecordStep{RandomScanIMwG, SystematicScanIMwG, SOMA} {
+		_, err := RunDA(context.Background(), p, DAConfig{ThetaStep: th, RecordStep: k, Chains: 1, Draws: 500, Init: [][]float64{{0, 0, 0}}})
 		if !errors.Is(err, ErrNaN) {
 			t.Errorf("%v with NaN contributions: err = %v, want ErrNaN", k, err)
 		}
@@ -296,43 +315,41 @@ func (n nanContrib) Contribution(rec, dst []float64) {
 // TestRunDAContextAndProgress checks cancellation, progress reporting and
 // seed determinism of RunDA.
 func TestRunDAContextAndProgress(t *testing.T) {
-	m, nig, err := SlidesN10(3)
+	p, nig, err := SlidesN10(3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := RunDA(ctx, m, SOMA, Config{Chains: 2, Draws: 1000, InitFunc: SlidesN10Init(nig)}); !errors.Is(err, context.Canceled) {
+	if _, err := RunDA(ctx, p, DAConfig{ThetaStep: nig, RecordStep: SOMA, Chains: 2, Draws: 1000}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
-	var last [2]int
-	cfg := Config{Chains: 2, Warmup: 5, Draws: 20, Thin: 3, Seed: 4, InitFunc: SlidesN10Init(nig),
-		Progress: func(c, done, total int) { last[c] = done }}
-	a, err := RunDA(context.Background(), m, SOMA, cfg)
+	var events []privinfer.Progress
+	cfg := DAConfig{ThetaStep: nig, RecordStep: SOMA, Chains: 2, Warmup: 5, Draws: 20, Thin: 3, Seed: 4,
+		Progress: func(e privinfer.Progress) { events = append(events, e) }}
+	a, err := RunDA(context.Background(), p, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := RunDA(context.Background(), m, SOMA, cfg)
-	if last != [2]int{65, 65} {
-		t.Errorf("progress %v, want 65 iterations per chain", last)
+	checkProgress(t, events, 2*65)
+	cfg.Progress = nil
+	b, _ := RunDA(context.Background(), p, cfg)
+	if a.Draws.Chains != 2 || a.Draws.Len() != 2*20 || a.Draws.Dim != 4 || len(a.LogDensity) != 40 {
+		t.Fatalf("draws: %d chains, %d draws of dimension %d, %d log densities; want 2, 40, 4, 40", a.Draws.Chains, a.Draws.Len(), a.Draws.Dim, len(a.LogDensity))
 	}
-	for c := range a.Chains {
-		if len(a.Chains[c].Draws) != 20*4 {
-			t.Fatalf("chain %d: %d values", c, len(a.Chains[c].Draws))
-		}
-		for i, v := range a.Chains[c].Draws {
-			if v != b.Chains[c].Draws[i] {
-				t.Fatal("same seed, different draws")
-			}
-		}
-		if a.Chains[c].Proposed != 60*10 {
-			t.Errorf("proposed %d, want 600 post-warm-up attempts", a.Chains[c].Proposed)
+	if !slices.Equal(a.Draws.Names, p.Names) {
+		t.Errorf("names %v, want %v", a.Draws.Names, p.Names)
+	}
+	if !slices.Equal(a.Draws.Theta, b.Draws.Theta) || !slices.Equal(a.LogDensity, b.LogDensity) {
+		t.Fatal("same seed, different draws")
+	}
+	for c := range 2 {
+		if a.Proposed[c] != 60*10 {
+			t.Errorf("proposed %d, want 600 post-warm-up attempts", a.Proposed[c])
 		}
 	}
-	plain := *m
-	plain.Records = linreg.Paper()
-	plain.SDP = m.SDP
-	if _, err := CoupleDA(context.Background(), &plain, SOMA, CouplingConfig{Pairs: 1, MaxIter: 1,
+	plain, _ := paperLinReg(t, 1)
+	if _, err := CoupleDA(context.Background(), plain, CouplingConfig{RecordStep: SOMA, Pairs: 1, MaxIter: 1,
 		InitPair: func(int, *rand.Rand, []float64, []float64, []float64, []float64) error { return nil }}); err == nil {
 		t.Error("record model without Coupler accepted")
 	}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"math"
-	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"github.com/privinfer/privinfer"
 
 	"github.com/privinfer/privinfer/internal/special"
 	"github.com/privinfer/privinfer/internal/stats"
@@ -44,11 +46,11 @@ func checkGaussRun(t *testing.T, name string, res *Result) {
 	t.Helper()
 	sd := [2]float64{cgS1, cgS2}
 	for j := range 2 {
-		s := Summarize(res, j)
+		s := summarize(res, j)
 		if !(s.RHat < 1.02) {
 			t.Errorf("%s: R̂[%d] = %v", name, j, s.RHat)
 		}
-		x := thinTo(res.Pooled(j), s.ESSBulk)
+		x := thinTo(pooled(res, j), s.ESSBulk)
 		_, p := stats.KSOneSample(x, func(v float64) float64 { return special.NormCDF((v - cgMu[j]) / sd[j]) })
 		t.Logf("%s x%d: mean %.3f (MCSE %.3f) sd %.3f ESS %.0f/%.0f KS p=%.3f n=%d acc=%.2f",
 			name, j, s.Mean, s.MCSEMean, s.SD, s.ESSBulk, s.ESSTail, p, len(x), res.AcceptRate())
@@ -102,8 +104,8 @@ func TestSamplersBoundedSupport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := Summarize(res, 0)
-		x := thinTo(res.Pooled(0), s.ESSBulk)
+		s := summarize(res, 0)
+		x := thinTo(pooled(res, 0), s.ESSBulk)
 		_, p := stats.KSOneSample(x, func(v float64) float64 { return special.GammaP(3, math.Max(v, 0)) })
 		if !(p > 1e-3) {
 			t.Errorf("%T: KS p = %v (mean %v)", m, p, s.Mean)
@@ -142,13 +144,16 @@ func TestRunBadInput(t *testing.T) {
 	ctx := context.Background()
 	tg := corrGauss{}
 	bad := []Config{
-		{Chains: 0, Draws: 10},
-		{Chains: 1, Draws: 0},
+		{Chains: -1, Draws: 10},
+		{Chains: 1, Draws: -1},
 		{Chains: 1, Draws: 10, Warmup: -1},
 		{Chains: 1, Draws: 10, Thin: -2},
 		{Chains: 2, Draws: 10, Init: [][]float64{{0, 0}}},
 		{Chains: 1, Draws: 10, Init: [][]float64{{0}}},
 		{Chains: 1, Draws: 10, Init: [][]float64{{0, math.Inf(1)}}},
+		{Chains: 1, Draws: 10, Names: []string{"a"}},
+		{Chains: 1, Draws: 10, Names: []string{"a", "a"}},
+		{Chains: 1, Draws: 10, Names: []string{"a", ""}},
 	}
 	for i, c := range bad {
 		if _, err := Run(ctx, tg, Slice{}, c); err == nil {
@@ -173,35 +178,45 @@ func TestRunBadInput(t *testing.T) {
 	}
 }
 
-// TestRunDeterministic checks that results depend on the seed only and
-// that Progress is called for every iteration.
+// TestRunDeterministic checks that results depend on the seed only (with
+// or without progress reporting), the shape and names of the draws, and
+// the progress events.
 func TestRunDeterministic(t *testing.T) {
-	var calls [2]int
-	cfg := Config{Chains: 2, Warmup: 10, Draws: 50, Thin: 2, Seed: 9,
-		Progress: func(c, done, total int) {
-			if done == total {
-				calls[c] = total
-			}
-		}}
+	var events []privinfer.Progress
+	cfg := Config{Chains: 2, Warmup: 10, Draws: 50, Thin: 2, Seed: 9, Names: []string{"x", "y"},
+		Progress: func(e privinfer.Progress) { events = append(events, e) }}
 	a, err := Run(context.Background(), corrGauss{}, AdaptiveMetropolis{}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkProgress(t, events, 2*110)
+	cfg.Progress = nil
 	b, _ := Run(context.Background(), corrGauss{}, AdaptiveMetropolis{}, cfg)
-	for c := range a.Chains {
-		if len(a.Chains[c].Draws) != 100 {
-			t.Fatalf("chain %d has %d values, want 50 draws × 2", c, len(a.Chains[c].Draws))
-		}
-		for i, v := range a.Chains[c].Draws {
-			if b.Chains[c].Draws[i] != v {
-				t.Fatal("runs with the same seed differ")
-			}
+	if a.Draws.Chains != 2 || a.Draws.Len() != 100 || a.Draws.Dim != 2 || len(a.LogDensity) != 100 {
+		t.Fatalf("%d chains, %d draws of dimension %d, %d log densities; want 2 chains × 50 draws of dimension 2", a.Draws.Chains, a.Draws.Len(), a.Draws.Dim, len(a.LogDensity))
+	}
+	if err := a.Draws.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(a.Draws.Names, []string{"x", "y"}) {
+		t.Errorf("names %v", a.Draws.Names)
+	}
+	if !slices.Equal(a.Draws.Theta, b.Draws.Theta) || !slices.Equal(a.LogDensity, b.LogDensity) {
+		t.Fatal("runs with the same seed differ")
+	}
+	for i := range a.LogDensity {
+		if lp := (corrGauss{}).LogDensity(a.Draws.Row(i)); lp != a.LogDensity[i] {
+			t.Fatalf("draw %d: log density %v, stored %v", i, lp, a.LogDensity[i])
 		}
 	}
-	if calls != [2]int{110, 110} {
-		t.Errorf("progress totals %v, want 110 each", calls)
+	// The zero Config: 4 chains of 1000 draws.
+	z, err := Run(context.Background(), corrGauss{}, Slice{}, Config{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	_ = rand.New
+	if z.Draws.Chains != 4 || z.Draws.Len() != 4000 {
+		t.Errorf("zero Config: %d chains, %d draws; want 4 and 4000", z.Draws.Chains, z.Draws.Len())
+	}
 }
 
 // TestNUTSBadlyScaled samples independent normals with standard deviations
@@ -224,8 +239,8 @@ func TestNUTSBadlyScaled(t *testing.T) {
 		t.Fatal(err)
 	}
 	for j := range 2 {
-		s := Summarize(res, j)
-		x := thinTo(res.Pooled(j), s.ESSBulk)
+		s := summarize(res, j)
+		x := thinTo(pooled(res, j), s.ESSBulk)
 		_, p := stats.KSOneSample(x, func(v float64) float64 { return special.NormCDF(v / sd[j]) })
 		t.Logf("x%d: sd %.4g ESS %.0f KS p=%.3f", j, s.SD, s.ESSBulk, p)
 		if !(p > 1e-3) || !(s.ESSBulk > 500) {

@@ -4,17 +4,23 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/mechanism"
+	"github.com/privinfer/privinfer/simulate"
 )
 
-// SlidesN10 returns the privatized linear-regression model of the slides'
-// n = 10 SOMA table for ε ∈ {3, 30}: n = 10 records (x1, x2, y), x ~
-// N((0.90, −1.17), I), y | x ~ N(β_0 + β_1x1 + β_2x2, σ²), prior σ² ~
+// SlidesN10 returns the privatized linear-regression problem of the
+// slides' n = 10 SOMA table for ε ∈ {3, 30}: n = 10 records (x1, x2, y), x
+// ~ N((0.90, −1.17), I), y | x ~ N(β_0 + β_1x1 + β_2x2, σ²), prior σ² ~
 // InvGamma(10, 10), β | σ² ~ N(0, 2σ²I); the 9 statistics of
 // linreg.Model on records clamped to [−6, 6] and divided by 6, averaged
 // over records; Laplace noise of scale (13/n)/ε per coordinate; and the
-// observed release used for the table. θ = (β_0, β_1, β_2, σ²).
-func SlidesN10(eps float64) (*DAModel, *LinRegNIG, error) {
+// observed release used for the table. θ = (β_0, β_1, β_2, σ²), named
+// beta0, beta1, beta2 and sigma2.
+//
+// The returned LinRegNIG is the problem's prior, its record model, the
+// exact θ-step for DAConfig.ThetaStep and the Coupler of CoupleDA.
+func SlidesN10(eps float64) (*privinfer.Problem, *LinRegNIG, error) {
 	var sdp []float64
 	switch eps {
 	case 3:
@@ -33,25 +39,26 @@ func SlidesN10(eps float64) (*DAModel, *LinRegNIG, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return &DAModel{Records: nig, Theta: nig, Mech: lap, SDP: sdp, N: n, Stat: StatMean}, nig, nil
-}
-
-// SlidesN10Init is the table's chain start: θ from the prior (records are
-// then drawn from the model given θ by RunDA).
-func SlidesN10Init(nig *LinRegNIG) func(chain int, r *rand.Rand, theta []float64) error {
-	return func(_ int, r *rand.Rand, theta []float64) error {
-		nig.SamplePrior(r, theta)
-		return nil
+	sim, err := simulate.NewMeanStat(nig, n)
+	if err != nil {
+		return nil, nil, err
 	}
+	p := &privinfer.Problem{Prior: nig, Simulator: sim, Mechanism: lap, Observed: sdp,
+		Names: []string{"beta0", "beta1", "beta2", "sigma2"}}
+	return p, nig, nil
 }
 
-// SlidesN10CouplingInit returns the table's coupling start: chain 1 at the
-// end of a SOMA run of warm iterations from a prior start (approximately
-// stationary), chain 2 fresh from the prior with records from the model.
-func SlidesN10CouplingInit(m *DAModel, nig *LinRegNIG, warm int) func(pair int, r *rand.Rand, th1, x1, th2, x2 []float64) error {
+// SlidesN10CouplingInit returns the table's coupling start for problem p
+// (from SlidesN10): chain 1 at the end of a SOMA run of warm iterations
+// from a prior start (approximately stationary), chain 2 fresh from the
+// prior with records from the model.
+func SlidesN10CouplingInit(p *privinfer.Problem, nig *LinRegNIG, warm int) func(pair int, r *rand.Rand, th1, x1, th2, x2 []float64) error {
 	return func(_ int, r *rand.Rand, th1, x1, th2, x2 []float64) error {
-		nig.SamplePrior(r, th1)
-		c, err := NewDAChain(m, SOMA, r, th1)
+		if err := nig.check(); err != nil {
+			return err
+		}
+		nig.Sample(r, th1)
+		c, err := NewDAChain(p, DAConfig{ThetaStep: nig, RecordStep: SOMA}, r, th1)
 		if err != nil {
 			return err
 		}
@@ -62,9 +69,9 @@ func SlidesN10CouplingInit(m *DAModel, nig *LinRegNIG, warm int) func(pair int, 
 		}
 		copy(th1, c.Theta())
 		copy(x1, c.Records())
-		nig.SamplePrior(r, th2)
+		nig.Sample(r, th2)
 		rd := nig.RecordDim()
-		for i := range m.N {
+		for i := range len(x2) / rd {
 			nig.SampleRecord(r, th2, x2[i*rd:(i+1)*rd])
 		}
 		return nil

@@ -11,7 +11,7 @@ import (
 
 // slidesTable holds the slides' n = 10 table (acceptance in percent,
 // coupling time mean and convergence rate).
-var slidesTable = map[float64]map[XKernel][3]float64{
+var slidesTable = map[float64]map[RecordStep][3]float64{
 	3:  {RandomScanIMwG: {94.80, 156.04, 0.9937}, SystematicScanIMwG: {94.81, 99.60, 0.9904}, SOMA: {99.49, 152.98, 0.9937}},
 	30: {RandomScanIMwG: {50.95, 900.79, 0.9989}, SystematicScanIMwG: {50.94, 549.07, 0.9982}, SOMA: {91.91, 120.64, 0.9909}},
 }
@@ -27,12 +27,12 @@ func TestSlidesN10Acceptance(t *testing.T) {
 		iters = 10000
 	}
 	for _, eps := range []float64{3, 30} {
-		m, nig, err := SlidesN10(eps)
+		p, nig, err := SlidesN10(eps)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, k := range []XKernel{RandomScanIMwG, SystematicScanIMwG, SOMA} {
-			res, err := RunDA(context.Background(), m, k, Config{Chains: 8, Draws: iters, Seed: 2026, InitFunc: SlidesN10Init(nig)})
+		for _, k := range []RecordStep{RandomScanIMwG, SystematicScanIMwG, SOMA} {
+			res, err := RunDA(context.Background(), p, DAConfig{ThetaStep: nig, RecordStep: k, Chains: 8, Draws: iters, Seed: 2026})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,14 +65,14 @@ func TestSlidesN10Coupling(t *testing.T) {
 		if eps == 3 && !long {
 			continue
 		}
-		m, nig, err := SlidesN10(eps)
+		p, nig, err := SlidesN10(eps)
 		if err != nil {
 			t.Fatal(err)
 		}
-		means := map[XKernel]float64{}
-		for _, k := range []XKernel{RandomScanIMwG, SystematicScanIMwG, SOMA} {
-			cr, err := CoupleDA(context.Background(), m, k, CouplingConfig{Pairs: pairs, MaxIter: 20000, Seed: 99,
-				InitPair: SlidesN10CouplingInit(m, nig, 500)})
+		means := map[RecordStep]float64{}
+		for _, k := range []RecordStep{RandomScanIMwG, SystematicScanIMwG, SOMA} {
+			cr, err := CoupleDA(context.Background(), p, CouplingConfig{RecordStep: k, Pairs: pairs, MaxIter: 20000, Seed: 99,
+				InitPair: SlidesN10CouplingInit(p, nig, 500)})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -34,7 +34,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/internal/cli"
 	"github.com/privinfer/privinfer/examples/internal/plot"
 	"github.com/privinfer/privinfer/mcmc"
@@ -227,14 +226,12 @@ func histogram(ctx context.Context, c config, w io.Writer, prog *cli.Progress, c
 			mean := make([]float64, d)
 			th := make([]float64, d)
 			cnt := 0
-			for _, ch := range res.Chains {
-				for i := 0; i+d-1 <= len(ch.Draws); i += d - 1 {
-					post.Theta(ch.Draws[i:i+d-1], th)
-					for k := range mean {
-						mean[k] += th[k]
-					}
-					cnt++
+			for i := range res.Draws.Len() {
+				post.Theta(res.Draws.Row(i), th)
+				for k := range mean {
+					mean[k] += th[k]
 				}
+				cnt++
 			}
 			for k := range mean {
 				mean[k] /= float64(cnt)
@@ -442,17 +439,17 @@ func regression(ctx context.Context, c config, w io.Writer, prog *cli.Progress) 
 
 func summarize(res *mcmc.Result, truth []float64, d int) (covered, total int, row []string) {
 	maxR := 0.0
-	for j := range res.Dim {
-		rh, err := mcmc.RHat(res.Param(j))
+	for j := range res.Draws.Dim {
+		rh, err := res.Draws.RHat(j)
 		if err == nil {
 			maxR = math.Max(maxR, rh)
 		}
 	}
 	var ins []string
+	mean := res.Draws.Mean()
 	for j := range d {
-		x := &privinfer.Draws{Dim: 1, Theta: res.Pooled(j)}
-		lo, hi := x.Interval(0, 0.95)
-		row = append(row, fmt.Sprintf("%s [%s, %s]", cli.F(x.Mean()[0], 3), cli.F(lo, 3), cli.F(hi, 3)))
+		lo, hi := res.Draws.Interval(j, 0.95)
+		row = append(row, fmt.Sprintf("%s [%s, %s]", cli.F(mean[j], 3), cli.F(lo, 3), cli.F(hi, 3)))
 		total++
 		if truth[j] >= lo && truth[j] <= hi {
 			covered++

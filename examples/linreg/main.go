@@ -243,31 +243,17 @@ func daReference(c config, eps float64) ([]float64, string, error) {
 	if x, d, err := readCSV(path, 1); err == nil && d == 3 {
 		return x, path, nil
 	}
-	model := linreg.Paper()
-	n := linreg.PaperN
-	sens, err := mechanism.LinRegSensitivity(model.P(), n)
+	p, th, err := mcmc.LinRegPaperDA(eps)
 	if err != nil {
 		return nil, "", err
 	}
-	lap, err := mechanism.NewLaplace(sens, eps, model.ContribDim())
-	if err != nil {
-		return nil, "", err
-	}
-	sdp, _ := linreg.Release(eps)
-	th, err := mcmc.NewLinRegConjugate(2, 2, []float64{0, 0, 0}, []float64{1, 1, 1})
-	if err != nil {
-		return nil, "", err
-	}
-	m := &mcmc.DAModel{Records: model, Theta: th, Mech: lap, SDP: sdp, N: n, Stat: mcmc.StatMean}
-	res, err := mcmc.RunDA(context.Background(), m, mcmc.SOMA, mcmc.Config{Chains: 4, Warmup: 1000, Draws: 1000, Thin: 2, Seed: 7,
+	res, err := mcmc.RunDA(context.Background(), p, mcmc.DAConfig{ThetaStep: th, RecordStep: mcmc.SOMA,
+		Chains: 4, Warmup: 1000, Draws: 1000, Thin: 2, Seed: 7,
 		Init: [][]float64{{1, 1, 1}, {-1, -1, -1}, {1, -1, 1}, {-1, 1, -1}}})
 	if err != nil {
 		return nil, "", err
 	}
-	var x []float64
-	for _, ch := range res.Chains {
-		x = append(x, ch.Draws...)
-	}
+	x := res.Draws.Theta
 	return x, "DA-MCMC (SOMA) run here: 4 chains × 1000 draws, thin 2", nil
 }
 

@@ -172,7 +172,7 @@ type mhResult struct {
 // π(θ(φ))·|∂θ/∂φ|·p(s_dp | θ(φ)), one chain per random stream, and maps
 // the draws back to θ. RHat is the rank-normalised split R̂ of every φ
 // coordinate.
-func sampleExact(ctx context.Context, m *naivebayes.Model, prior simulate.Prior, lik *exactLik, cfg mhConfig, progress func(chain, it int)) (*mhResult, error) {
+func sampleExact(ctx context.Context, m *naivebayes.Model, prior simulate.Prior, lik *exactLik, cfg mhConfig, progress privinfer.ProgressFunc) (*mhResult, error) {
 	d := m.UnconstrainedDim()
 	pd := m.ParamDim()
 	target := mcmc.TargetFunc{N: d, Fn: func(phi []float64) float64 {
@@ -197,26 +197,18 @@ func sampleExact(ctx context.Context, m *naivebayes.Model, prior simulate.Prior,
 			}
 			return errors.New("no prior draw of positive posterior density in 1000 tries")
 		},
-		Progress: func(chain, done, _ int) {
-			if progress != nil && done%500 == 0 {
-				progress(chain, done)
-			}
-		},
+		Progress: progress,
 	})
 	if err != nil {
 		return nil, err
 	}
 	out := &mhResult{Dim: pd, Acceptance: res.AcceptRate()}
-	var phis []float64
 	theta := make([]float64, pd)
-	for _, ch := range res.Chains {
-		phis = append(phis, ch.Draws...)
-		for i := 0; i+d <= len(ch.Draws); i += d {
-			m.FromUnconstrained(ch.Draws[i:i+d], theta)
-			out.Theta = append(out.Theta, theta...)
-		}
+	draws := res.Draws
+	for i := range draws.Len() {
+		m.FromUnconstrained(draws.Row(i), theta)
+		out.Theta = append(out.Theta, theta...)
 	}
-	draws := &privinfer.Draws{Dim: d, Theta: phis, Chains: len(res.Chains)}
 	for j := range d {
 		rh, err := draws.RHat(j)
 		if err != nil {

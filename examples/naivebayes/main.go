@@ -39,6 +39,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/examples/internal/cli"
 	"github.com/privinfer/privinfer/examples/internal/plot"
@@ -312,9 +313,11 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	prog.Printf("exact posterior: %d chains × %d iterations", cfg.chains, cfg.burn+cfg.iters)
 	thin := max(1, cfg.iters/2500)
-	mh, err := sampleExact(ctx, m, prior, lik, mhConfig{Chains: cfg.chains, Burn: cfg.burn, Keep: cfg.iters, Thin: thin, Seed: cfg.Seed}, func(ch, it int) {
-		if ch == 0 && it > 0 && it%5000 == 0 {
-			prog.Printf("exact posterior: chain 0 at iteration %d", it)
+	tenth := 0
+	mh, err := sampleExact(ctx, m, prior, lik, mhConfig{Chains: cfg.chains, Burn: cfg.burn, Keep: cfg.iters, Thin: thin, Seed: cfg.Seed}, func(e privinfer.Progress) {
+		if k := int(10 * e.Fraction()); k > tenth {
+			tenth = k
+			prog.Printf("exact posterior: %s", e)
 		}
 	})
 	if err != nil {

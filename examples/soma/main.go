@@ -39,11 +39,11 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/internal/cli"
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
-	"github.com/privinfer/privinfer/simulate/linreg"
 )
 
 const name = "soma"
@@ -69,11 +69,11 @@ func flags() (*flag.FlagSet, *opts) {
 	return fs, o
 }
 
-var kernels = []mcmc.XKernel{mcmc.RandomScanIMwG, mcmc.SystematicScanIMwG, mcmc.SOMA}
+var kernels = []mcmc.RecordStep{mcmc.RandomScanIMwG, mcmc.SystematicScanIMwG, mcmc.SOMA}
 
 // slides holds the n = 10 table: acceptance %, coupling time (mean, q1,
 // q3) and convergence rate.
-var slides = map[float64]map[mcmc.XKernel][5]float64{
+var slides = map[float64]map[mcmc.RecordStep][5]float64{
 	3: {mcmc.RandomScanIMwG: {94.80, 156.04, 46, 216, 0.9937}, mcmc.SystematicScanIMwG: {94.81, 99.60, 28, 138, 0.9904},
 		mcmc.SOMA: {99.49, 152.98, 42, 211, 0.9937}},
 	30: {mcmc.RandomScanIMwG: {50.95, 900.79, 261, 1262, 0.9989}, mcmc.SystematicScanIMwG: {50.94, 549.07, 170, 764, 0.9982},
@@ -103,18 +103,18 @@ func run(args []string, stdout, stderr io.Writer) error {
 	tab := &cli.Table{Header: []string{"ε", "kernel", "acceptance % (ours)", "slides", "coupling τ mean (q1, q3)", "slides", "rate 1−1/E[τ]", "slides"}}
 	accOK, coupleOK := true, true
 	for _, eps := range []float64{3, 30} {
-		m, nig, err := mcmc.SlidesN10(eps)
+		p, nig, err := mcmc.SlidesN10(eps)
 		if err != nil {
 			return err
 		}
 		for ki, k := range kernels {
-			res, err := mcmc.RunDA(ctx, m, k, mcmc.Config{Chains: 8, Draws: iters, Seed: o.common.Seed + uint64(ki), InitFunc: mcmc.SlidesN10Init(nig)})
+			res, err := mcmc.RunDA(ctx, p, mcmc.DAConfig{ThetaStep: nig, RecordStep: k, Chains: 8, Draws: iters, Seed: o.common.Seed + uint64(ki)})
 			if err != nil {
 				return err
 			}
 			acc := 100 * res.AcceptRate()
-			cr, err := mcmc.CoupleDA(ctx, m, k, mcmc.CouplingConfig{Pairs: pairs, MaxIter: 50000, Seed: o.common.Seed + 100 + uint64(ki),
-				InitPair: mcmc.SlidesN10CouplingInit(m, nig, 500)})
+			cr, err := mcmc.CoupleDA(ctx, p, mcmc.CouplingConfig{RecordStep: k, Pairs: pairs, MaxIter: 50000, Seed: o.common.Seed + 100 + uint64(ki),
+				InitPair: mcmc.SlidesN10CouplingInit(p, nig, 500)})
 			if err != nil {
 				return err
 			}
@@ -207,41 +207,26 @@ func ci(s [3]float64) string {
 
 func runLinReg(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Progress) error {
 	fmt.Fprintf(stdout, "\n### DA-MCMC on the SBI paper's linear-regression releases (n = 100)\n\n")
-	sweeps := map[mcmc.XKernel]int{mcmc.SystematicScanIMwG: 100000, mcmc.RandomScanIMwG: 100000, mcmc.SOMA: 30000}
+	sweeps := map[mcmc.RecordStep]int{mcmc.SystematicScanIMwG: 100000, mcmc.RandomScanIMwG: 100000, mcmc.SOMA: 30000}
 	if o.common.Quick {
 		for k := range sweeps {
 			sweeps[k] /= 5
 		}
 	}
 	inits := [][]float64{{4, 4, 4}, {-4, -4, -4}, {4, -4, 4}, {-4, 4, -4}}
-	model := linreg.Paper()
-	n := linreg.PaperN
-	th, err := mcmc.NewLinRegConjugate(2, 2, []float64{0, 0, 0}, []float64{1, 1, 1})
-	if err != nil {
-		return err
-	}
 	post := &cli.Table{Header: []string{"ε", "β", "ours (Sys-IMwG)", "ours (SOMA)", "paper DA-MCMC", "authors' CSV"}}
 	eff := &cli.Table{Header: []string{"ε", "kernel", "sweeps/chain", "max R̂", "min bulk ESS", "ESS per 1000 sweeps", "ESS/s", "acceptance"}}
 	verdict10 := ""
 	for _, eps := range []float64{10, 1, 0.1} {
-		sens, err := mechanism.LinRegSensitivity(model.P(), n)
+		p, th, err := mcmc.LinRegPaperDA(eps)
 		if err != nil {
 			return err
 		}
-		lap, err := mechanism.NewLaplace(sens, eps, model.ContribDim())
-		if err != nil {
-			return err
-		}
-		sdp, err := linreg.Release(eps)
-		if err != nil {
-			return err
-		}
-		m := &mcmc.DAModel{Records: model, Theta: th, Mech: lap, SDP: sdp, N: n, Stat: mcmc.StatMean}
-		res := map[mcmc.XKernel]*mcmc.Result{}
+		res := map[mcmc.RecordStep]*mcmc.Result{}
 		for ki, k := range kernels {
 			thin := max(1, sweeps[k]/1000)
 			start := time.Now()
-			r, err := mcmc.RunDA(ctx, m, k, mcmc.Config{Chains: 4, Warmup: sweeps[k] / 10, Draws: sweeps[k] / thin, Thin: thin,
+			r, err := mcmc.RunDA(ctx, p, mcmc.DAConfig{ThetaStep: th, RecordStep: k, Chains: 4, Warmup: sweeps[k] / 10, Draws: sweeps[k] / thin, Thin: thin,
 				Seed: o.common.Seed + 10*uint64(ki), Init: inits})
 			if err != nil {
 				return err
@@ -250,8 +235,12 @@ func runLinReg(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Progres
 			res[k] = r
 			maxR, minE := 0.0, math.Inf(1)
 			for j := range 3 {
-				s := mcmc.Summarize(r, j)
-				maxR, minE = math.Max(maxR, s.RHat), math.Min(minE, s.ESSBulk)
+				rh, errR := r.Draws.RHat(j)
+				ess, errE := r.Draws.ESSBulk(j)
+				if errR != nil || errE != nil {
+					rh, ess = math.NaN(), math.NaN()
+				}
+				maxR, minE = math.Max(maxR, rh), math.Min(minE, ess)
 			}
 			total := float64(4 * (sweeps[k] + sweeps[k]/10))
 			eff.Add(cli.F(eps, 1), k.String(), strconv.Itoa(sweeps[k]), cli.F(maxR, 4), cli.F(minE, 0),
@@ -259,10 +248,9 @@ func runLinReg(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Progres
 			prog.Printf("linreg ε=%v %v: %.1f s", eps, k, el)
 			if o.common.Out != "" && k == mcmc.SystematicScanIMwG {
 				var rows [][]string
-				for c, ch := range r.Chains {
-					for i := 0; i < len(ch.Draws); i += 3 {
-						rows = append(rows, append([]string{strconv.Itoa(c)}, cli.FloatRow(ch.Draws[i:i+3]...)...))
-					}
+				per := r.Draws.Len() / r.Draws.Chains
+				for i := range r.Draws.Len() {
+					rows = append(rows, append([]string{strconv.Itoa(i / per)}, cli.FloatRow(r.Draws.Row(i)...)...))
 				}
 				if _, err := o.common.WriteCSV("linreg_eps"+strconv.FormatFloat(eps, 'g', -1, 64)+"_damcmc.csv",
 					[]string{"chain", "beta0", "beta1", "beta2"}, rows); err != nil {
@@ -278,8 +266,8 @@ func runLinReg(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Progres
 			}
 		}
 		for j := range 3 {
-			ours := summary3(res[mcmc.SystematicScanIMwG].Pooled(j))
-			soma := summary3(res[mcmc.SOMA].Pooled(j))
+			ours := summary3(res[mcmc.SystematicScanIMwG].Draws.Column(j))
+			soma := summary3(res[mcmc.SOMA].Draws.Column(j))
 			paper, csvs := "—", "—"
 			if row, ok := table[eps]; ok {
 				paper = ci(row[j])
@@ -341,11 +329,15 @@ func diagnostics100(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Pr
 	if err := lap.Release(r, s, sdp); err != nil {
 		return err
 	}
-	m := &mcmc.DAModel{Records: nig, Theta: nig, Mech: lap, SDP: sdp, N: n, Stat: mcmc.StatMean}
+	sim, err := simulate.NewMeanStat(nig, n)
+	if err != nil {
+		return err
+	}
+	p := &privinfer.Problem{Prior: nig, Simulator: sim, Mechanism: lap, Observed: sdp, Names: []string{"beta0", "beta1", "beta2", "sigma2"}}
 	fmt.Fprintf(stdout, "\n### n = 100 convergence diagnostics (simulated ε = 30 release, 4 chains × %d iterations)\n\n", iters)
 	tab := &cli.Table{Header: []string{"kernel", "iterations to R̂ < 1.05", "min bulk ESS at the end", "acceptance"}}
 	for ki, k := range kernels {
-		res, err := mcmc.RunDA(ctx, m, k, mcmc.Config{Chains: 4, Draws: iters, Seed: o.common.Seed + 500 + uint64(ki), InitFunc: mcmc.SlidesN10Init(nig)})
+		res, err := mcmc.RunDA(ctx, p, mcmc.DAConfig{ThetaStep: nig, RecordStep: k, Chains: 4, Draws: iters, Seed: o.common.Seed + 500 + uint64(ki)})
 		if err != nil {
 			return err
 		}
@@ -354,12 +346,9 @@ func diagnostics100(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Pr
 		reach := -1
 		for t := 100; t <= iters && reach < 0; t += 100 {
 			ok := true
+			head := firstDraws(res.Draws, t)
 			for j := range 4 {
-				ch := res.Param(j)
-				for c := range ch {
-					ch[c] = ch[c][:t]
-				}
-				if v, err := mcmc.RHat(ch); err != nil || !(v < 1.05) {
+				if v, err := head.RHat(j); err != nil || !(v < 1.05) {
 					ok = false
 					break
 				}
@@ -370,7 +359,11 @@ func diagnostics100(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Pr
 		}
 		minE := math.Inf(1)
 		for j := range 4 {
-			minE = math.Min(minE, mcmc.Summarize(res, j).ESSBulk)
+			ess, err := res.Draws.ESSBulk(j)
+			if err != nil {
+				ess = math.NaN()
+			}
+			minE = math.Min(minE, ess)
 		}
 		cell := "not reached"
 		if reach > 0 {
@@ -384,4 +377,14 @@ func diagnostics100(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Pr
 	fmt.Fprintln(stdout, "Slides: SOMA reaches R̂ < 1.05 after about 800 iterations, both IMwG scans after about 1,500 (their release and ε are not stated).")
 	fmt.Fprintln(stdout)
 	return nil
+}
+
+// firstDraws returns the first t draws of every chain of d.
+func firstDraws(d *privinfer.Draws, t int) *privinfer.Draws {
+	per := d.Len() / d.Chains
+	out := &privinfer.Draws{Names: d.Names, Dim: d.Dim, Chains: d.Chains}
+	for c := range d.Chains {
+		out.Theta = append(out.Theta, d.Theta[c*per*d.Dim:(c*per+t)*d.Dim]...)
+	}
+	return out
 }

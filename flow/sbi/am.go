@@ -85,15 +85,13 @@ func runAM(ctx context.Context, logp func([]float64) float64, d int, init [][]fl
 		return nil, fmt.Errorf("sbi: MCMC: %w", err)
 	}
 	out := &amRun{draws: make([]float64, 0, C*perChain*d), rhat: make([]float64, d), accept: res.AcceptRate()}
-	for _, ch := range res.Chains {
-		for i, z := range ch.Draws {
-			out.draws = append(out.draws, z*scale[i%d])
-		}
+	for i, z := range res.Draws.Theta {
+		out.draws = append(out.draws, z*scale[i%d])
 	}
 	for k := range d {
 		// Degenerate draws (too few, constant) give NaN, which counts as
 		// not converged.
-		out.rhat[k], _ = mcmc.RHat(res.Param(k))
+		out.rhat[k], _ = res.Draws.RHat(k)
 	}
 	return out, nil
 }

@@ -180,9 +180,9 @@ func TestNUTSMatchesGrid(t *testing.T) {
 		t.Fatal(err)
 	}
 	for j, name := range []string{"mu", "log sigma"} {
-		rh, _ := mcmc.RHat(res.Param(j))
-		ess, _ := mcmc.ESSBulk(res.Param(j))
-		draws := res.Pooled(j)
+		rh, _ := res.Draws.RHat(j)
+		ess, _ := res.Draws.ESSBulk(j)
+		draws := res.Draws.Column(j)
 		// The posterior CDF at NUTS quantiles must be near the nominal level:
 		// |F(q̂_p) − p| ≤ 4·sqrt(p(1−p)/ESS) (≈ 4-sigma, false alarm ≈ 1e-4 per check).
 		sorted := append([]float64(nil), draws...)
