@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
@@ -29,9 +30,10 @@ func (c clampedMean) Simulate(r *rand.Rand, theta, dst []float64) error {
 	return nil
 }
 
-// Example shows the library's data flow end to end: a confidential
-// simulator composed with the Laplace mechanism that produced the observed
-// release, and rejection ABC recovering π(μ | s_dp).
+// Example shows the library's data flow end to end: a Problem holding a
+// confidential simulator and the Laplace mechanism that produced the
+// observed release, and rejection ABC, which simulates releases through
+// both, recovering π(μ | s_dp) as Draws.
 func Example() {
 	const n = 100
 	mech, err := mechanism.NewLaplace(6.0/n, 1, 1) // sensitivity of the clamped mean, ε = 1
@@ -39,31 +41,21 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	private, err := simulate.Private(clampedMean{n: n}, mech)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
 	normal, _ := simulate.NewNormal(0, 2)
 	prior, _ := simulate.NewIndependent(normal)
 
-	res, err := abc.Rejection(context.Background(), abc.Problem{
+	res, err := abc.Rejection(context.Background(), privinfer.Problem{
 		Prior:     prior,
-		Simulator: private,
+		Simulator: clampedMean{n: n},
+		Mechanism: mech,
 		Observed:  []float64{0.8}, // the released s_dp
-		Distance:  abc.Euclidean{},
-	}, abc.RejectionConfig{Accept: 1000, Simulations: 50000, Seed: 1})
+		Names:     []string{"mu"},
+	}, abc.RejectionConfig{Distance: abc.Euclidean{}, Accept: 1000, Simulations: 50000, Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	var m1, m2 float64
-	k := res.Accepted.Len()
-	for i := 0; i < k; i++ {
-		mu := res.Accepted.At(i)[0]
-		m1 += mu / float64(k)
-		m2 += mu * mu / float64(k)
-	}
-	fmt.Printf("posterior of μ: mean %.1f, sd %.1f\n", m1, math.Sqrt(m2-m1*m1))
+	j := res.Draws.Index("mu")
+	fmt.Printf("posterior of μ: mean %.1f, sd %.1f\n", res.Draws.Mean()[j], res.Draws.SD()[j])
 	// Output: posterior of μ: mean 0.8, sd 0.1
 }

@@ -2,13 +2,20 @@ package abc
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"time"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/mechanism"
 )
 
-// ABCDPConfig configures ABCDP (ABCDP paper Algorithm 1).
+// ABCDPConfig configures ABCDP (ABCDP paper Algorithm 1). The privacy
+// fields (EpsTotal, EpsABC, C, Resample, Sensitivity, Clip) calibrate the
+// mechanism and are checked by NewABCDP; Distance, Simulations, Seed and
+// Progress are read only by Run (Select, which receives the distances, ignores
+// them).
 type ABCDPConfig struct {
 	// EpsTotal is the privacy budget ε_total > 0 of the whole indicator
 	// sequence.
@@ -43,6 +50,44 @@ type ABCDPConfig struct {
 	// raised to 0 (which cannot increase any sensitivity) and infinite ones
 	// are errors.
 	Clip float64
+
+	// Distance compares a simulated pseudo-data set with the confidential
+	// observation Problem.Observed (Run only; nil is refused by Run).
+	Distance Distance
+	// Simulations is the number T of public prior draws (θ_t, Y_t) that
+	// Run simulates and selects from (Run only; ≥ 1).
+	Simulations int
+	// Seed selects the random streams of the public draws (draw t uses
+	// parallel.Stream(Seed, t), as SimulatePrior), so anyone can regenerate
+	// them; it is not the privacy noise, which Run draws from its r.
+	Seed uint64
+	// Progress, if not nil, receives an event with Stage "simulate" when
+	// Run's public draws are simulated and one with Stage "select" when the
+	// selection is done. Events carry counts only, never a distance.
+	Progress privinfer.ProgressFunc
+}
+
+// Validate checks the configuration: the privacy fields as NewABCDP does
+// (except the calibration of the noise scale, which NewABCDP computes), and
+// Simulations ≥ 0. Errors wrap ErrInvalid.
+func (cfg *ABCDPConfig) Validate() error {
+	switch {
+	case !(cfg.EpsTotal > 0) || math.IsInf(cfg.EpsTotal, 0):
+		return invalidf("ABCDPConfig.EpsTotal must be finite and > 0, got %v", cfg.EpsTotal)
+	case math.IsNaN(cfg.EpsABC) || math.IsInf(cfg.EpsABC, 0):
+		return invalidf("ABCDPConfig.EpsABC must be finite, got %v", cfg.EpsABC)
+	case cfg.C < 1:
+		return invalidf("ABCDPConfig.C must be >= 1, got %d", cfg.C)
+	case math.IsNaN(cfg.Clip) || cfg.Clip < 0 || math.IsInf(cfg.Clip, 0) || (cfg.Clip > 0 && cfg.Clip < minNormal):
+		return invalidf("ABCDPConfig.Clip must be 0 or a finite normal number > 0, got %v", cfg.Clip)
+	case math.IsNaN(cfg.Sensitivity) || cfg.Sensitivity < 0 || math.IsInf(cfg.Sensitivity, 0) || (cfg.Sensitivity > 0 && cfg.Sensitivity < minNormal):
+		return invalidf("ABCDPConfig.Sensitivity must be 0 (with Clip > 0) or a finite normal number > 0, got %v", cfg.Sensitivity)
+	case cfg.Sensitivity == 0 && cfg.Clip == 0:
+		return invalidf("ABCDPConfig.Sensitivity must be > 0 unless Clip > 0 bounds it, got %v", cfg.Sensitivity)
+	case cfg.Simulations < 0:
+		return invalidf("ABCDPConfig.Simulations must be >= 0, got %d", cfg.Simulations)
+	}
+	return nil
 }
 
 // ABCDP is a validated ABCDP configuration: the noise scale b of Thm. 4.1
@@ -61,24 +106,12 @@ type ABCDP struct {
 
 // NewABCDP validates cfg and calibrates the noise: b = 2cΔρ/ε_total with
 // RESAMPLE, (c+1)Δρ/ε_total without (Thm. 4.1, computed by
-// mechanism.ABCDPScale). Every error wraps ErrInvalidInput and names the
+// mechanism.ABCDPScale). Every error wraps ErrInvalid and names the
 // field at fault; a configuration whose noise scale or budget would not be
 // a normal finite number (extreme ε_total, Δρ, Clip or C) is refused.
 func NewABCDP(cfg ABCDPConfig) (*ABCDP, error) {
-	if !(cfg.EpsTotal > 0) || math.IsInf(cfg.EpsTotal, 0) {
-		return nil, invalidf("EpsTotal must be finite and > 0, got %v", cfg.EpsTotal)
-	}
-	if math.IsNaN(cfg.EpsABC) || math.IsInf(cfg.EpsABC, 0) {
-		return nil, invalidf("EpsABC must be finite, got %v", cfg.EpsABC)
-	}
-	if cfg.C < 1 {
-		return nil, invalidf("C must be >= 1, got %d", cfg.C)
-	}
-	if math.IsNaN(cfg.Clip) || cfg.Clip < 0 || math.IsInf(cfg.Clip, 0) || (cfg.Clip > 0 && cfg.Clip < minNormal) {
-		return nil, invalidf("Clip must be 0 or a finite normal number > 0, got %v", cfg.Clip)
-	}
-	if math.IsNaN(cfg.Sensitivity) || cfg.Sensitivity < 0 || math.IsInf(cfg.Sensitivity, 0) || (cfg.Sensitivity > 0 && cfg.Sensitivity < minNormal) {
-		return nil, invalidf("Sensitivity must be 0 (with Clip > 0) or a finite normal number > 0, got %v", cfg.Sensitivity)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
 	sens := cfg.Sensitivity
 	hi := math.Inf(1)
@@ -153,7 +186,7 @@ func (a *ABCDP) Config() ABCDPConfig {
 
 // ABCDPResult is the released outcome of one ABCDP run. Every field is
 // either the sparse vector's noisy answer sequence or derived from it
-// (Indicators, Accepted), or public (Dim, Theta: the prior draws, which
+// (Indicators, Accepted, Draws), or public (Public: the prior draws, which
 // anyone can regenerate from the public seed). It holds no distance and no
 // other quantity computed from the confidential observation without noise.
 type ABCDPResult struct {
@@ -162,27 +195,14 @@ type ABCDPResult struct {
 	Indicators []bool
 	// Accepted lists the indices t with τ̃_t = 1.
 	Accepted []int
-	// Dim is the length of θ, and Theta holds the T public prior draws θ_t
-	// back to back (length T·Dim). Run sets them; Select, whose caller
-	// already holds the public draws, leaves them empty.
-	Dim   int
-	Theta []float64
-}
-
-// At returns public draw t (a view, not a copy); it needs a result of Run.
-func (r *ABCDPResult) At(t int) []float64 { return r.Theta[t*r.Dim : (t+1)*r.Dim] }
-
-// AcceptedTheta returns the accepted draws θ_t, t in Accepted, back to back
-// (a copy); it needs a result of Run.
-func (r *ABCDPResult) AcceptedTheta() []float64 {
-	out := make([]float64, 0, len(r.Accepted)*r.Dim)
-	if r.Dim == 0 {
-		return out
-	}
-	for _, t := range r.Accepted {
-		out = append(out, r.At(t)...)
-	}
-	return out
+	// Draws is the released posterior sample: the public draws θ_t, t in
+	// Accepted, in that order (unweighted; no rows when nothing was
+	// accepted). Run sets it; Select, whose caller already holds the public
+	// draws, leaves it nil.
+	Draws *privinfer.Draws
+	// Public holds all T public prior draws θ_t in simulation order. Run
+	// sets it; Select leaves it nil.
+	Public *privinfer.Draws
 }
 
 // Select runs Algorithm 1 on the distances ρ_t = ρ(Y*, Y_t) of the public
@@ -243,46 +263,75 @@ func (a *ABCDP) selectClamped(r *rand.Rand, distances []float64, lo, hi float64)
 }
 
 // Run is the end-to-end ABCDP of the paper, run by the data owner: it draws
-// T public pairs (θ_t, Y_t) from the prior and simulator (as SimulatePrior
-// with seed), computes their distances to the confidential observation
+// T = Config().Simulations public pairs (θ_t, Y_t) from p.Prior and
+// p.Simulator (as SimulatePrior with Config().Seed), computes their
+// distances (Config().Distance) to the confidential observation
 // p.Observed, and selects with Select using r for the privacy noise. It
-// returns only what may be released: the selection and the public draws θ_t
-// (result.Theta; the accepted ones are result.AcceptedTheta()). The
+// returns only what may be released: the selection, the accepted public
+// draws (ABCDPResult.Draws) and all public draws (ABCDPResult.Public). The
 // distances never leave Run.
 //
-// A Problem whose distance is the unbiased MMD (which can be negative and
-// has no bounded sensitivity) needs Clip > 0.
-func (a *ABCDP) Run(ctx context.Context, p Problem, T int, seed uint64, r *rand.Rand) (*ABCDPResult, error) {
+// In the shared privinfer.Problem, ABCDP is itself the mechanism: p.Observed
+// is the confidential summary s(Y*) (or data set Y*), not a release, and
+// p.Mechanism must be nil. A non-nil Mechanism is refused with an error
+// wrapping ErrInvalid, because adding a mechanism's noise to the
+// pseudo-data would compare them with a differently distributed observation
+// and would not make the release any more private: the privacy of the
+// output comes from the sparse vector alone.
+//
+// A distance that is the unbiased MMD (which can be negative and has no
+// bounded sensitivity) needs Clip > 0.
+func (a *ABCDP) Run(ctx context.Context, p privinfer.Problem, r *rand.Rand) (*ABCDPResult, error) {
 	if err := a.usable(); err != nil {
 		return nil, err
 	}
 	if r == nil {
 		return nil, invalidf("ABCDP needs a non-nil *rand.Rand for the privacy noise")
 	}
-	if err := p.validate(); err != nil {
+	if p.Mechanism != nil {
+		return nil, invalidf("ABCDP: Problem.Mechanism must be nil: ABCDP is itself the mechanism and Problem.Observed is the confidential observation")
+	}
+	if a.cfg.Simulations < 1 {
+		return nil, invalidf("ABCDPConfig.Simulations (the number T of public draws) must be >= 1 for Run, got %d", a.cfg.Simulations)
+	}
+	tg, err := newTarget(&p, a.cfg.Distance, "ABCDPConfig.Distance")
+	if err != nil {
 		return nil, err
 	}
-	if err := checkCount("T (number of public draws)", T, p.Prior.Dim(), p.Simulator.StatDim()); err != nil {
+	T := a.cfg.Simulations
+	if err := checkCount("ABCDPConfig.Simulations (number of public draws)", T, tg.dim, tg.statDim); err != nil {
 		return nil, err
 	}
-	if m, ok := p.Distance.(*MMD); ok && m.Unbiased && a.cfg.Clip == 0 {
+	if m, ok := a.cfg.Distance.(*MMD); ok && m.Unbiased && a.cfg.Clip == 0 {
 		return nil, invalidf("the unbiased MMD has no bounded sensitivity: set ABCDPConfig.Clip > 0")
 	}
-	draws, err := SimulatePrior(ctx, p, T, seed)
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	start := time.Now()
+	theta, rho, err := tg.simulatePrior(ctx, 0, T, a.cfg.Seed)
 	if err != nil {
 		return nil, err
 	}
-	sel, err := a.Select(r, draws.Distance)
+	a.cfg.Progress.Report(privinfer.Progress{Stage: "simulate", Step: T, Total: T, Elapsed: time.Since(start)})
+	sel, err := a.Select(r, rho)
 	if err != nil {
 		return nil, err
 	}
-	sel.Dim, sel.Theta = draws.Dim, draws.Theta
+	d := tg.dim
+	acc := make([]float64, 0, len(sel.Accepted)*d)
+	for _, t := range sel.Accepted {
+		acc = append(acc, theta[t*d:(t+1)*d]...)
+	}
+	sel.Draws, sel.Public = tg.draws(acc, nil), tg.draws(theta, nil)
+	a.cfg.Progress.Report(privinfer.Progress{Stage: "select", Step: len(sel.Indicators), Total: T, Elapsed: time.Since(start),
+		Message: fmt.Sprintf("%d accepted", len(sel.Accepted))})
 	return sel, nil
 }
 
 // NoiseScale returns the Laplace scale b of ABCDP Thm. 4.1 for a total budget
 // ε_total, c acceptances and distance sensitivity Δρ. It returns an error
-// (wrapping ErrInvalidInput) when an argument, or b itself, is not a
+// (wrapping ErrInvalid) when an argument, or b itself, is not a
 // positive normal finite number at most mechanism.SVTMaxMagnitude.
 func NoiseScale(epsTotal, sens float64, c int, resample bool) (float64, error) {
 	b, err := mechanism.ABCDPScale(epsTotal, sens, c, resample)

@@ -9,13 +9,15 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 	"github.com/privinfer/privinfer/simulate/mixture"
 )
 
 // badCase is one bad-input case: a category (nan, inf, nonpositive, huge,
 // subnormal, empty, mismatched, nil, zerovalue), a name and a call that must
-// return an error wrapping ErrInvalidInput without panicking.
+// return an error wrapping ErrInvalid without panicking.
 type badCase struct {
 	cat, name string
 	call      func() error
@@ -49,49 +51,77 @@ func badInputCases(t *testing.T) []badCase {
 	mixture3, _ := simulate.NewDataset(um, 2)
 	mmd2, _ := NewMMD(2, 1, false)
 	w2, _ := NewWeightedL2([]float64{1, 1})
-	with := func(f func(*Problem)) Problem {
-		q := p
-		f(&q)
+	type badProblem struct {
+		p privinfer.Problem
+		d Distance
+	}
+	with := func(f func(*privinfer.Problem, *Distance)) badProblem {
+		q := badProblem{p, Euclidean{}}
+		f(&q.p, &q.d)
 		return q
 	}
 	for _, bp := range []struct {
 		cat, name string
-		p         Problem
+		p         badProblem
 	}{
-		{"empty", "empty observed", with(func(q *Problem) { q.Observed = nil })},
-		{"nan", "NaN observed", with(func(q *Problem) { q.Observed = []float64{nan} })},
-		{"inf", "+Inf observed", with(func(q *Problem) { q.Observed = []float64{inf} })},
-		{"inf", "-Inf observed", with(func(q *Problem) { q.Observed = []float64{-inf} })},
-		{"mismatched", "observed vs statistic length", with(func(q *Problem) { q.Observed = []float64{1, 2} })},
-		{"mismatched", "prior vs parameter dimension", with(func(q *Problem) { q.Prior, q.Simulator = prior2, normalMean{se: 1} })},
-		{"mismatched", "prior vs private simulator", with(func(q *Problem) { q.Prior = prior2 })},
-		{"mismatched", "prior vs record model", Problem{Prior: prior2, Simulator: mixture3, Observed: []float64{1, 2}, Distance: Euclidean{}}},
-		{"mismatched", "MMD point dimension vs observation", with(func(q *Problem) { q.Distance = mmd2 })},
-		{"mismatched", "weighted L2 weights vs statistic", with(func(q *Problem) { q.Distance = w2 })},
-		{"nil", "nil prior", with(func(q *Problem) { q.Prior = nil })},
-		{"nil", "nil simulator", with(func(q *Problem) { q.Simulator = nil })},
-		{"nil", "nil distance", with(func(q *Problem) { q.Distance = nil })},
-		{"nil", "typed nil prior", with(func(q *Problem) { q.Prior = (*simulate.MVNormal)(nil) })},
-		{"nil", "typed nil distance", with(func(q *Problem) { q.Distance = (*MMD)(nil) })},
-		{"nil", "clipped nil distance", with(func(q *Problem) { q.Distance = Clipped{C: 1} })},
-		{"zerovalue", "zero Problem", Problem{}},
-		{"zerovalue", "zero Clipped", with(func(q *Problem) { q.Distance = Clipped{} })},
-		{"zerovalue", "zero MMD", with(func(q *Problem) { q.Distance = &MMD{} })},
-		{"zerovalue", "zero FeatureMMD", with(func(q *Problem) { q.Distance = &FeatureMMD{} })},
-		{"zerovalue", "zero WeightedL2", with(func(q *Problem) { q.Distance = &WeightedL2{} })},
+		{"empty", "empty observed", with(func(q *privinfer.Problem, d *Distance) { q.Observed = nil })},
+		{"nan", "NaN observed", with(func(q *privinfer.Problem, d *Distance) { q.Observed = []float64{nan} })},
+		{"inf", "+Inf observed", with(func(q *privinfer.Problem, d *Distance) { q.Observed = []float64{inf} })},
+		{"inf", "-Inf observed", with(func(q *privinfer.Problem, d *Distance) { q.Observed = []float64{-inf} })},
+		{"mismatched", "observed vs statistic length", with(func(q *privinfer.Problem, d *Distance) { q.Observed = []float64{1, 2} })},
+		{"mismatched", "prior vs parameter dimension", with(func(q *privinfer.Problem, d *Distance) { q.Prior, q.Simulator = prior2, normalMean{se: 1} })},
+		{"mismatched", "prior vs private simulator", with(func(q *privinfer.Problem, d *Distance) { q.Prior = prior2 })},
+		{"mismatched", "prior vs record model", badProblem{privinfer.Problem{Prior: prior2, Simulator: mixture3, Observed: []float64{1, 2}}, Euclidean{}}},
+		{"mismatched", "MMD point dimension vs observation", with(func(q *privinfer.Problem, d *Distance) { *d = mmd2 })},
+		{"mismatched", "weighted L2 weights vs statistic", with(func(q *privinfer.Problem, d *Distance) { *d = w2 })},
+		{"nil", "nil prior", with(func(q *privinfer.Problem, d *Distance) { q.Prior = nil })},
+		{"nil", "nil simulator", with(func(q *privinfer.Problem, d *Distance) { q.Simulator = nil })},
+		{"nil", "nil distance", with(func(q *privinfer.Problem, d *Distance) { *d = nil })},
+		{"nil", "typed nil prior", with(func(q *privinfer.Problem, d *Distance) { q.Prior = (*simulate.MVNormal)(nil) })},
+		{"nil", "typed nil distance", with(func(q *privinfer.Problem, d *Distance) { *d = (*MMD)(nil) })},
+		{"nil", "clipped nil distance", with(func(q *privinfer.Problem, d *Distance) { *d = Clipped{C: 1} })},
+		{"zerovalue", "zero Problem", badProblem{d: Euclidean{}}},
+		{"zerovalue", "zero Clipped", with(func(q *privinfer.Problem, d *Distance) { *d = Clipped{} })},
+		{"zerovalue", "zero MMD", with(func(q *privinfer.Problem, d *Distance) { *d = &MMD{} })},
+		{"zerovalue", "zero FeatureMMD", with(func(q *privinfer.Problem, d *Distance) { *d = &FeatureMMD{} })},
+		{"zerovalue", "zero WeightedL2", with(func(q *privinfer.Problem, d *Distance) { *d = &WeightedL2{} })},
+		{"mismatched", "private simulator and a mechanism", with(func(q *privinfer.Problem, _ *Distance) { q.Simulator, _ = simulate.Private(q.Simulator, q.Mechanism) })},
+		{"nil", "typed nil mechanism", with(func(q *privinfer.Problem, _ *Distance) { q.Mechanism = (*mechanism.Laplace)(nil) })},
 	} {
 		bp := bp
 		add(bp.cat, "SMC: "+bp.name, func() error {
-			_, err := SMC(ctx, bp.p, SMCConfig{Particles: 10, Schedule: ToleranceList{1}})
+			_, err := SMC(ctx, bp.p.p, SMCConfig{Distance: bp.p.d, Particles: 10, Schedule: ToleranceList{1}})
 			return err
 		})
 		add(bp.cat, "Rejection: "+bp.name, func() error {
-			_, err := Rejection(ctx, bp.p, RejectionConfig{Tolerance: 1, Simulations: 10})
+			_, err := Rejection(ctx, bp.p.p, RejectionConfig{Distance: bp.p.d, Tolerance: 1, Simulations: 10})
 			return err
 		})
-		add(bp.cat, "SimulatePrior: "+bp.name, func() error { _, err := SimulatePrior(ctx, bp.p, 10, 1); return err })
-		add(bp.cat, "ABCDP.Run: "+bp.name, func() error { _, err := good.Run(ctx, bp.p, 10, 1, rng()); return err })
+		add(bp.cat, "SimulatePrior: "+bp.name, func() error { _, err := SimulatePrior(ctx, bp.p.p, bp.p.d, 10, 1); return err })
+		if bp.name == "private simulator and a mechanism" || bp.name == "typed nil mechanism" {
+			continue // ABCDP.Run refuses every mechanism (below)
+		}
+		add(bp.cat, "ABCDP.Run: "+bp.name, func() error {
+			q := bp.p.p
+			q.Mechanism = nil
+			a, err := NewABCDP(ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 2, Sensitivity: 0.1, Distance: bp.p.d, Simulations: 10})
+			if err != nil {
+				return err
+			}
+			_, err = a.Run(ctx, q, rng())
+			return err
+		})
 	}
+	add("mismatched", "ABCDP.Run with a mechanism", func() error {
+		a, err := NewABCDP(ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 2, Sensitivity: 0.1, Distance: Euclidean{}, Simulations: 10})
+		if err != nil {
+			return err
+		}
+		_, err = a.Run(ctx, p, rng())
+		return err
+	})
+	pub := p
+	pub.Mechanism = nil
 
 	// SMC configurations.
 	smc := func(cat, name string, cfg SMCConfig) {
@@ -99,69 +129,71 @@ func badInputCases(t *testing.T) []badCase {
 	}
 	tl := ToleranceList{1}
 	smc("zerovalue", "zero config", SMCConfig{})
-	smc("nonpositive", "0 particles", SMCConfig{Particles: 0, Schedule: tl})
-	smc("nonpositive", "1 particle", SMCConfig{Particles: 1, Schedule: tl})
-	smc("nonpositive", "-5 particles", SMCConfig{Particles: -5, Schedule: tl})
-	smc("huge", "2^29 particles", SMCConfig{Particles: 1 << 29, Schedule: tl})
-	smc("huge", "2^40 particles", SMCConfig{Particles: 1 << 40, Schedule: tl})
-	smc("nil", "nil schedule", SMCConfig{Particles: 10})
-	smc("nil", "nil tolerance list", SMCConfig{Particles: 10, Schedule: ToleranceList(nil)})
-	smc("empty", "empty tolerance list", SMCConfig{Particles: 10, Schedule: ToleranceList{}})
-	smc("empty", "geometric schedule with no tolerance above Min", SMCConfig{Particles: 10, Schedule: Geometric{A: 0.5, R: 0.7, Rounds: 3, Min: 1}})
-	smc("nan", "NaN tolerance", SMCConfig{Particles: 10, Schedule: ToleranceList{1, nan}})
-	smc("nonpositive", "zero tolerance", SMCConfig{Particles: 10, Schedule: ToleranceList{1, 0}})
-	smc("nonpositive", "negative tolerance", SMCConfig{Particles: 10, Schedule: ToleranceList{-1}})
-	smc("subnormal", "geometric A subnormal", SMCConfig{Particles: 10, Schedule: Geometric{A: sub, R: 0.5, Rounds: 3}})
-	smc("zerovalue", "zero geometric", SMCConfig{Particles: 10, Schedule: Geometric{}})
-	smc("zerovalue", "zero adaptive", SMCConfig{Particles: 10, Schedule: Adaptive{}})
-	smc("nan", "geometric A NaN", SMCConfig{Particles: 10, Schedule: Geometric{A: nan, R: 0.5, Rounds: 3}})
-	smc("inf", "geometric A +Inf", SMCConfig{Particles: 10, Schedule: Geometric{A: inf, R: 0.5, Rounds: 3}})
-	smc("nan", "geometric R NaN", SMCConfig{Particles: 10, Schedule: Geometric{A: 1, R: nan, Rounds: 3}})
-	smc("huge", "geometric R 1.5", SMCConfig{Particles: 10, Schedule: Geometric{A: 1, R: 1.5, Rounds: 3}})
-	smc("nonpositive", "geometric R 0", SMCConfig{Particles: 10, Schedule: Geometric{A: 1, R: 0, Rounds: 3}})
-	smc("nonpositive", "geometric rounds 0", SMCConfig{Particles: 10, Schedule: Geometric{A: 1, R: 0.5}})
-	smc("nan", "geometric Min NaN", SMCConfig{Particles: 10, Schedule: Geometric{A: 1, R: 0.5, Rounds: 3, Min: nan}})
-	smc("inf", "geometric Min +Inf", SMCConfig{Particles: 10, Schedule: Geometric{A: 1, R: 0.5, Rounds: 3, Min: inf}})
-	smc("nonpositive", "geometric Min -1", SMCConfig{Particles: 10, Schedule: Geometric{A: 1, R: 0.5, Rounds: 3, Min: -1}})
-	smc("nan", "adaptive initial NaN", SMCConfig{Particles: 10, Schedule: Adaptive{Initial: nan, Quantile: 0.5, Rounds: 3}})
-	smc("nan", "adaptive quantile NaN", SMCConfig{Particles: 10, Schedule: Adaptive{Initial: 1, Quantile: nan, Rounds: 3}})
-	smc("inf", "adaptive quantile +Inf", SMCConfig{Particles: 10, Schedule: Adaptive{Initial: 1, Quantile: inf, Rounds: 3}})
-	smc("nonpositive", "adaptive quantile 0", SMCConfig{Particles: 10, Schedule: Adaptive{Initial: 1, Quantile: 0, Rounds: 3}})
-	smc("nan", "adaptive Min NaN", SMCConfig{Particles: 10, Schedule: Adaptive{Initial: 1, Quantile: 0.5, Rounds: 3, Min: nan}})
-	smc("nonpositive", "adaptive rounds 0", SMCConfig{Particles: 10, Schedule: Adaptive{Initial: 1, Quantile: 0.5}})
-	smc("nan", "MinAcceptance NaN", SMCConfig{Particles: 10, Schedule: tl, MinAcceptance: nan})
-	smc("inf", "MinAcceptance +Inf", SMCConfig{Particles: 10, Schedule: tl, MinAcceptance: inf})
-	smc("huge", "MinAcceptance 2", SMCConfig{Particles: 10, Schedule: tl, MinAcceptance: 2})
-	smc("nonpositive", "MinAcceptance -1", SMCConfig{Particles: 10, Schedule: tl, MinAcceptance: -1})
-	smc("nan", "StallRatio NaN", SMCConfig{Particles: 10, Schedule: tl, StallRatio: nan})
-	smc("inf", "StallRatio +Inf", SMCConfig{Particles: 10, Schedule: tl, StallRatio: inf})
-	smc("nonpositive", "StallRatio -1", SMCConfig{Particles: 10, Schedule: tl, StallRatio: -1})
-	smc("nan", "ResampleESS NaN", SMCConfig{Particles: 10, Schedule: tl, ResampleESS: nan})
-	smc("inf", "ResampleESS -Inf", SMCConfig{Particles: 10, Schedule: tl, ResampleESS: math.Inf(-1)})
-	smc("huge", "ResampleESS 2", SMCConfig{Particles: 10, Schedule: tl, ResampleESS: 2})
-	smc("nonpositive", "MaxSimulations -1", SMCConfig{Particles: 10, Schedule: tl, MaxSimulations: -1})
-	smc("nonpositive", "kernel -1", SMCConfig{Particles: 10, Schedule: tl, Kernel: -1})
-	smc("huge", "kernel 99", SMCConfig{Particles: 10, Schedule: tl, Kernel: 99})
+	smc("nil", "nil distance", SMCConfig{Particles: 10, Schedule: tl})
+	smc("nonpositive", "0 particles", SMCConfig{Distance: Euclidean{}, Particles: 0, Schedule: tl})
+	smc("nonpositive", "1 particle", SMCConfig{Distance: Euclidean{}, Particles: 1, Schedule: tl})
+	smc("nonpositive", "-5 particles", SMCConfig{Distance: Euclidean{}, Particles: -5, Schedule: tl})
+	smc("huge", "2^29 particles", SMCConfig{Distance: Euclidean{}, Particles: 1 << 29, Schedule: tl})
+	smc("huge", "2^40 particles", SMCConfig{Distance: Euclidean{}, Particles: 1 << 40, Schedule: tl})
+	smc("nil", "nil schedule", SMCConfig{Distance: Euclidean{}, Particles: 10})
+	smc("nil", "nil tolerance list", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: ToleranceList(nil)})
+	smc("empty", "empty tolerance list", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: ToleranceList{}})
+	smc("empty", "geometric schedule with no tolerance above Min", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: Geometric{A: 0.5, R: 0.7, Rounds: 3, Min: 1}})
+	smc("nan", "NaN tolerance", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: ToleranceList{1, nan}})
+	smc("nonpositive", "zero tolerance", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: ToleranceList{1, 0}})
+	smc("nonpositive", "negative tolerance", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: ToleranceList{-1}})
+	smc("subnormal", "geometric A subnormal", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: Geometric{A: sub, R: 0.5, Rounds: 3}})
+	smc("zerovalue", "zero geometric", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: Geometric{}})
+	smc("zerovalue", "zero adaptive", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: Adaptive{}})
+	smc("nan", "geometric A NaN", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: Geometric{A: nan, R: 0.5, Rounds: 3}})
+	smc("inf", "geometric A +Inf", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: Geometric{A: inf, R: 0.5, Rounds: 3}})
+	smc("nan", "geometric R NaN", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: Geometric{A: 1, R: nan, Rounds: 3}})
+	smc("huge", "geometric R 1.5", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: Geometric{A: 1, R: 1.5, Rounds: 3}})
+	smc("nonpositive", "geometric R 0", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: Geometric{A: 1, R: 0, Rounds: 3}})
+	smc("nonpositive", "geometric rounds 0", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: Geometric{A: 1, R: 0.5}})
+	smc("nan", "geometric Min NaN", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: Geometric{A: 1, R: 0.5, Rounds: 3, Min: nan}})
+	smc("inf", "geometric Min +Inf", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: Geometric{A: 1, R: 0.5, Rounds: 3, Min: inf}})
+	smc("nonpositive", "geometric Min -1", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: Geometric{A: 1, R: 0.5, Rounds: 3, Min: -1}})
+	smc("nan", "adaptive initial NaN", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: Adaptive{Initial: nan, Quantile: 0.5, Rounds: 3}})
+	smc("nan", "adaptive quantile NaN", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: Adaptive{Initial: 1, Quantile: nan, Rounds: 3}})
+	smc("inf", "adaptive quantile +Inf", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: Adaptive{Initial: 1, Quantile: inf, Rounds: 3}})
+	smc("nonpositive", "adaptive quantile 0", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: Adaptive{Initial: 1, Quantile: 0, Rounds: 3}})
+	smc("nan", "adaptive Min NaN", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: Adaptive{Initial: 1, Quantile: 0.5, Rounds: 3, Min: nan}})
+	smc("nonpositive", "adaptive rounds 0", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: Adaptive{Initial: 1, Quantile: 0.5}})
+	smc("nan", "MinAcceptance NaN", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: tl, MinAcceptance: nan})
+	smc("inf", "MinAcceptance +Inf", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: tl, MinAcceptance: inf})
+	smc("huge", "MinAcceptance 2", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: tl, MinAcceptance: 2})
+	smc("nonpositive", "MinAcceptance -1", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: tl, MinAcceptance: -1})
+	smc("nan", "StallRatio NaN", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: tl, StallRatio: nan})
+	smc("inf", "StallRatio +Inf", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: tl, StallRatio: inf})
+	smc("nonpositive", "StallRatio -1", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: tl, StallRatio: -1})
+	smc("nan", "ResampleESS NaN", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: tl, ResampleESS: nan})
+	smc("inf", "ResampleESS -Inf", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: tl, ResampleESS: math.Inf(-1)})
+	smc("huge", "ResampleESS 2", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: tl, ResampleESS: 2})
+	smc("nonpositive", "MaxSimulations -1", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: tl, MaxSimulations: -1})
+	smc("nonpositive", "perturbation -1", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: tl, Perturbation: -1})
+	smc("huge", "perturbation 99", SMCConfig{Distance: Euclidean{}, Particles: 10, Schedule: tl, Perturbation: 99})
 
 	// Rejection configurations.
 	rej := func(cat, name string, cfg RejectionConfig) {
 		add(cat, "RejectionConfig: "+name, func() error { _, err := Rejection(ctx, p, cfg); return err })
 	}
 	rej("zerovalue", "zero config", RejectionConfig{})
-	rej("nan", "tolerance NaN", RejectionConfig{Tolerance: nan, Simulations: 10})
-	rej("inf", "tolerance +Inf", RejectionConfig{Tolerance: inf, Simulations: 10})
-	rej("nonpositive", "tolerance -1", RejectionConfig{Tolerance: -1, Simulations: 10})
-	rej("nonpositive", "no simulations", RejectionConfig{Tolerance: 1})
-	rej("nonpositive", "simulations -1", RejectionConfig{Tolerance: 1, Simulations: -1})
-	rej("nonpositive", "accept -1", RejectionConfig{Tolerance: 1, Accept: -1, Simulations: 10})
-	rej("mismatched", "accept > simulations", RejectionConfig{Accept: 20, Simulations: 10})
-	rej("huge", "2^40 simulations held", RejectionConfig{Tolerance: 1, Simulations: 1 << 40})
-	rej("huge", "2^29 nearest-k simulations", RejectionConfig{Accept: 5, Simulations: 1 << 29})
-	rej("huge", "2^40 acceptances", RejectionConfig{Tolerance: 1, Accept: 1 << 40, Simulations: 1 << 41})
+	rej("nil", "nil distance", RejectionConfig{Tolerance: 1, Simulations: 10})
+	rej("nan", "tolerance NaN", RejectionConfig{Distance: Euclidean{}, Tolerance: nan, Simulations: 10})
+	rej("inf", "tolerance +Inf", RejectionConfig{Distance: Euclidean{}, Tolerance: inf, Simulations: 10})
+	rej("nonpositive", "tolerance -1", RejectionConfig{Distance: Euclidean{}, Tolerance: -1, Simulations: 10})
+	rej("nonpositive", "no simulations", RejectionConfig{Distance: Euclidean{}, Tolerance: 1})
+	rej("nonpositive", "simulations -1", RejectionConfig{Distance: Euclidean{}, Tolerance: 1, Simulations: -1})
+	rej("nonpositive", "accept -1", RejectionConfig{Distance: Euclidean{}, Tolerance: 1, Accept: -1, Simulations: 10})
+	rej("mismatched", "accept > simulations", RejectionConfig{Distance: Euclidean{}, Accept: 20, Simulations: 10})
+	rej("huge", "2^40 simulations held", RejectionConfig{Distance: Euclidean{}, Tolerance: 1, Simulations: 1 << 40})
+	rej("huge", "2^29 nearest-k simulations", RejectionConfig{Distance: Euclidean{}, Accept: 5, Simulations: 1 << 29})
+	rej("huge", "2^40 acceptances", RejectionConfig{Distance: Euclidean{}, Tolerance: 1, Accept: 1 << 40, Simulations: 1 << 41})
 	for _, n := range []int{0, -1} {
-		add("nonpositive", fmt.Sprintf("SimulatePrior n = %d", n), func() error { _, err := SimulatePrior(ctx, p, n, 1); return err })
+		add("nonpositive", fmt.Sprintf("SimulatePrior n = %d", n), func() error { _, err := SimulatePrior(ctx, p, Euclidean{}, n, 1); return err })
 	}
-	add("huge", "SimulatePrior n = 2^40", func() error { _, err := SimulatePrior(ctx, p, 1<<40, 1); return err })
+	add("huge", "SimulatePrior n = 2^40", func() error { _, err := SimulatePrior(ctx, p, Euclidean{}, 1<<40, 1); return err })
 
 	// ABCDP configuration, selection and run.
 	abcdp := func(cat, name string, cfg ABCDPConfig) {
@@ -206,17 +238,25 @@ func badInputCases(t *testing.T) []badCase {
 	sel("nan", "NaN distance", good, rng(), []float64{0.1, nan})
 	sel("inf", "+Inf distance without clip", good, rng(), []float64{inf})
 	sel("inf", "-Inf distance without clip", good, rng(), []float64{-inf})
-	run := func(cat, name string, a *ABCDP, T int, r *rand.Rand, q Problem) {
-		add(cat, "Run: "+name, func() error { _, err := a.Run(ctx, q, T, 1, r); return err })
+	run := func(cat, name string, a *ABCDP, r *rand.Rand, q privinfer.Problem) {
+		add(cat, "Run: "+name, func() error { _, err := a.Run(ctx, q, r); return err })
 	}
-	run("nil", "nil rand", good, 10, nil, p)
-	run("nil", "nil ABCDP", nil, 10, rng(), p)
-	run("zerovalue", "zero ABCDP", &ABCDP{}, 10, rng(), p)
-	run("nonpositive", "T 0", good, 0, rng(), p)
-	run("nonpositive", "T -1", good, -1, rng(), p)
-	run("huge", "T 2^40", good, 1<<40, rng(), p)
+	withT := func(T int, d Distance) *ABCDP {
+		a, err := NewABCDP(ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 2, Sensitivity: 0.1, Distance: d, Simulations: T})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	run("nil", "nil rand", withT(10, Euclidean{}), nil, pub)
+	run("nil", "nil ABCDP", nil, rng(), pub)
+	run("zerovalue", "zero ABCDP", &ABCDP{}, rng(), pub)
+	run("nonpositive", "T 0", withT(0, Euclidean{}), rng(), pub)
+	run("nil", "nil distance", withT(10, nil), rng(), pub)
+	run("huge", "T 2^40", withT(1<<40, Euclidean{}), rng(), pub)
+	abcdp("nonpositive", "Simulations -1", mod(func(c *ABCDPConfig) { c.Simulations = -1 }))
 	ub, _ := NewMMD(1, 1, true)
-	run("mismatched", "unbiased MMD without a clip", good, 10, rng(), with(func(q *Problem) { q.Distance = ub }))
+	run("mismatched", "unbiased MMD without a clip", withT(10, ub), rng(), pub)
 
 	// Distances.
 	for _, v := range []struct {
@@ -272,44 +312,44 @@ func badInputCases(t *testing.T) []badCase {
 
 	// Kernel importance sampling.
 	kp := kernelTestProblem(t)
-	kc := KernelISConfig{Draws: 10, Stages: 1, Mean: []float64{0}, Cov: []float64{1}}
-	kis := func(cat, name string, f func(*KernelProblem, *KernelISConfig)) {
+	kc := KernelISConfig{Simulations: 10, Stages: 1, Mean: []float64{0}, Cov: []float64{1}}
+	kis := func(cat, name string, f func(*privinfer.Problem, *KernelISConfig)) {
 		add(cat, "KernelIS: "+name, func() error {
 			q, c := kp, kc
 			c.Mean, c.Cov = append([]float64(nil), kc.Mean...), append([]float64(nil), kc.Cov...)
 			f(&q, &c)
-			_, _, err := KernelIS(ctx, q, c)
+			_, err := KernelIS(ctx, q, c)
 			return err
 		})
 	}
-	kis("zerovalue", "zero problem", func(q *KernelProblem, _ *KernelISConfig) { *q = KernelProblem{} })
-	kis("zerovalue", "zero config", func(_ *KernelProblem, c *KernelISConfig) { *c = KernelISConfig{} })
-	kis("nil", "nil prior", func(q *KernelProblem, _ *KernelISConfig) { q.Prior = nil })
-	kis("nil", "typed nil prior", func(q *KernelProblem, _ *KernelISConfig) { q.Prior = (*simulate.MVNormal)(nil) })
-	kis("nil", "nil simulator", func(q *KernelProblem, _ *KernelISConfig) { q.Simulator = nil })
-	kis("nil", "nil mechanism", func(q *KernelProblem, _ *KernelISConfig) { q.Mechanism = nil })
-	kis("empty", "empty observed", func(q *KernelProblem, _ *KernelISConfig) { q.Observed = nil })
-	kis("mismatched", "observed length", func(q *KernelProblem, _ *KernelISConfig) { q.Observed = []float64{1, 2} })
-	kis("mismatched", "prior vs simulator parameter dimension", func(q *KernelProblem, c *KernelISConfig) {
+	kis("zerovalue", "zero problem", func(q *privinfer.Problem, _ *KernelISConfig) { *q = privinfer.Problem{} })
+	kis("zerovalue", "zero config", func(_ *privinfer.Problem, c *KernelISConfig) { *c = KernelISConfig{} })
+	kis("nil", "nil prior", func(q *privinfer.Problem, _ *KernelISConfig) { q.Prior = nil })
+	kis("nil", "typed nil prior", func(q *privinfer.Problem, _ *KernelISConfig) { q.Prior = (*simulate.MVNormal)(nil) })
+	kis("nil", "nil simulator", func(q *privinfer.Problem, _ *KernelISConfig) { q.Simulator = nil })
+	kis("nil", "nil mechanism", func(q *privinfer.Problem, _ *KernelISConfig) { q.Mechanism = nil })
+	kis("empty", "empty observed", func(q *privinfer.Problem, _ *KernelISConfig) { q.Observed = nil })
+	kis("mismatched", "observed length", func(q *privinfer.Problem, _ *KernelISConfig) { q.Observed = []float64{1, 2} })
+	kis("mismatched", "prior vs simulator parameter dimension", func(q *privinfer.Problem, c *KernelISConfig) {
 		q.Prior, c.Mean, c.Cov = prior2, []float64{0, 0}, []float64{1, 0, 0, 1}
 	})
-	kis("mismatched", "mean length", func(_ *KernelProblem, c *KernelISConfig) { c.Mean = []float64{0, 0} })
-	kis("mismatched", "cov length", func(_ *KernelProblem, c *KernelISConfig) { c.Cov = []float64{1, 0} })
-	kis("nan", "observed NaN", func(q *KernelProblem, _ *KernelISConfig) { q.Observed = []float64{nan} })
-	kis("inf", "observed +Inf", func(q *KernelProblem, _ *KernelISConfig) { q.Observed = []float64{inf} })
-	kis("nan", "mean NaN", func(_ *KernelProblem, c *KernelISConfig) { c.Mean = []float64{nan} })
-	kis("inf", "cov +Inf", func(_ *KernelProblem, c *KernelISConfig) { c.Cov = []float64{inf} })
-	kis("nonpositive", "cov not positive definite", func(_ *KernelProblem, c *KernelISConfig) { c.Cov = []float64{-1} })
-	kis("nonpositive", "draws 1", func(_ *KernelProblem, c *KernelISConfig) { c.Draws = 1 })
-	kis("huge", "draws 2^40", func(_ *KernelProblem, c *KernelISConfig) { c.Draws = 1 << 40 })
-	kis("nonpositive", "stages 0", func(_ *KernelProblem, c *KernelISConfig) { c.Stages = 0 })
-	kis("nonpositive", "inflate 0.5", func(_ *KernelProblem, c *KernelISConfig) { c.Inflate = 0.5 })
-	kis("nan", "inflate NaN", func(_ *KernelProblem, c *KernelISConfig) { c.Inflate = nan })
-	kis("inf", "inflate +Inf", func(_ *KernelProblem, c *KernelISConfig) { c.Inflate = inf })
-	kis("nonpositive", "DF -1", func(_ *KernelProblem, c *KernelISConfig) { c.DF = -1 })
-	kis("nan", "DF NaN", func(_ *KernelProblem, c *KernelISConfig) { c.DF = nan })
-	kis("inf", "DF +Inf", func(_ *KernelProblem, c *KernelISConfig) { c.DF = inf })
-	kis("subnormal", "DF subnormal", func(_ *KernelProblem, c *KernelISConfig) { c.DF = sub })
+	kis("mismatched", "mean length", func(_ *privinfer.Problem, c *KernelISConfig) { c.Mean = []float64{0, 0} })
+	kis("mismatched", "cov length", func(_ *privinfer.Problem, c *KernelISConfig) { c.Cov = []float64{1, 0} })
+	kis("nan", "observed NaN", func(q *privinfer.Problem, _ *KernelISConfig) { q.Observed = []float64{nan} })
+	kis("inf", "observed +Inf", func(q *privinfer.Problem, _ *KernelISConfig) { q.Observed = []float64{inf} })
+	kis("nan", "mean NaN", func(_ *privinfer.Problem, c *KernelISConfig) { c.Mean = []float64{nan} })
+	kis("inf", "cov +Inf", func(_ *privinfer.Problem, c *KernelISConfig) { c.Cov = []float64{inf} })
+	kis("nonpositive", "cov not positive definite", func(_ *privinfer.Problem, c *KernelISConfig) { c.Cov = []float64{-1} })
+	kis("nonpositive", "simulations 1", func(_ *privinfer.Problem, c *KernelISConfig) { c.Simulations = 1 })
+	kis("huge", "simulations 2^40", func(_ *privinfer.Problem, c *KernelISConfig) { c.Simulations = 1 << 40 })
+	kis("nonpositive", "stages 0", func(_ *privinfer.Problem, c *KernelISConfig) { c.Stages = 0 })
+	kis("nonpositive", "inflate 0.5", func(_ *privinfer.Problem, c *KernelISConfig) { c.Inflate = 0.5 })
+	kis("nan", "inflate NaN", func(_ *privinfer.Problem, c *KernelISConfig) { c.Inflate = nan })
+	kis("inf", "inflate +Inf", func(_ *privinfer.Problem, c *KernelISConfig) { c.Inflate = inf })
+	kis("nonpositive", "DF -1", func(_ *privinfer.Problem, c *KernelISConfig) { c.DF = -1 })
+	kis("nan", "DF NaN", func(_ *privinfer.Problem, c *KernelISConfig) { c.DF = nan })
+	kis("inf", "DF +Inf", func(_ *privinfer.Problem, c *KernelISConfig) { c.DF = inf })
+	kis("subnormal", "DF subnormal", func(_ *privinfer.Problem, c *KernelISConfig) { c.DF = sub })
 	return cases
 }
 
@@ -318,7 +358,7 @@ func badInputCases(t *testing.T) []badCase {
 func dropSkipped(cs []badCase) []badCase {
 	out := cs[:0]
 	for _, c := range cs {
-		if err := c.call(); err != nil && err.Error() == "abc: skip: abc: invalid input" {
+		if err := c.call(); err != nil && err.Error() == "abc: skip: abc: invalid argument" {
 			continue
 		}
 		out = append(out, c)
@@ -327,7 +367,7 @@ func dropSkipped(cs []badCase) []badCase {
 }
 
 // TestBadInput runs every bad-input case of the package: none may panic and
-// each must return an error wrapping ErrInvalidInput. The per-category
+// each must return an error wrapping ErrInvalid. The per-category
 // counts are logged.
 func TestBadInput(t *testing.T) {
 	counts := map[string]int{}
@@ -341,9 +381,9 @@ func TestBadInput(t *testing.T) {
 					t.Errorf("%s/%s: panic: %v", c.cat, c.name, p)
 				}
 			}()
-			if err := c.call(); !errors.Is(err, ErrInvalidInput) {
+			if err := c.call(); !errors.Is(err, ErrInvalid) {
 				wrong++
-				t.Errorf("%s/%s: err = %v, want an error wrapping ErrInvalidInput", c.cat, c.name, err)
+				t.Errorf("%s/%s: err = %v, want an error wrapping ErrInvalid", c.cat, c.name, err)
 			}
 		}()
 	}
@@ -380,18 +420,13 @@ func contains(xs []string, x string) bool {
 // TestZeroValuesDoNotPanic calls the result types' methods on zero values:
 // they report empty or NaN results instead of panicking.
 func TestZeroValuesDoNotPanic(t *testing.T) {
-	var pop Population
-	if m := pop.Mean(); len(m) != 0 {
-		t.Errorf("zero population mean %v", m)
+	var pop Round
+	if n := pop.N(); n != 0 {
+		t.Errorf("zero round has %d particles", n)
 	}
-	if q := pop.Quantile(func(th []float64) float64 { return 0 }, 0.5); !math.IsNaN(q) {
-		t.Errorf("zero population quantile %v", q)
-	}
-	_ = pop.Cov()
-	_ = pop.WeightedMeanOf(func([]float64) float64 { return 1 })
-	var res ABCDPResult
-	if a := res.AcceptedTheta(); len(a) != 0 {
-		t.Errorf("zero result accepted θ %v", a)
+	var sr SMCResult
+	if f := sr.Final(); f != nil {
+		t.Errorf("zero SMC result has a final round %v", f)
 	}
 	var fm FeatureMMD
 	if d := fm.Distance([]float64{1}, []float64{1}); !math.IsNaN(d) {

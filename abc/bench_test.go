@@ -7,8 +7,8 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/mechanism"
-	"github.com/privinfer/privinfer/simulate"
 	"github.com/privinfer/privinfer/simulate/sir"
 )
 
@@ -33,9 +33,8 @@ func BenchmarkMMD5000(b *testing.B) {
 func BenchmarkSMCSimulations(b *testing.B) {
 	epi, _ := sir.New(sir.Config{K: 10000})
 	mech, _ := mechanism.NewInfectionTrajectory(1000, 1000, 10000, 10)
-	priv, _ := simulate.Private(epi, mech)
 	obs, _ := sir.SyntheticRelease(10)
-	p := Problem{Prior: sir.Prior(), Simulator: priv, Observed: obs, Distance: Euclidean{}}
+	p := privinfer.Problem{Prior: sir.Prior(), Simulator: epi, Mechanism: mech, Observed: obs}
 	for _, procs := range []int{1, 2} {
 		b.Run(fmt.Sprintf("procs=%d", procs), func(b *testing.B) {
 			prev := runtime.GOMAXPROCS(procs)
@@ -43,7 +42,7 @@ func BenchmarkSMCSimulations(b *testing.B) {
 			b.ReportAllocs()
 			var sims int64
 			for b.Loop() {
-				res, err := SMC(context.Background(), p, SMCConfig{Particles: 200, Schedule: ToleranceList{1e9, 1e9}, Seed: 1})
+				res, err := SMC(context.Background(), p, SMCConfig{Distance: Euclidean{}, Particles: 200, Schedule: ToleranceList{1e9, 1e9}, Seed: 1})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -10,12 +10,15 @@ import (
 	"github.com/privinfer/privinfer/internal/kernel"
 )
 
-// ErrInvalidInput is wrapped by the errors this package returns for invalid
-// configurations, observations or dimensions.
-var ErrInvalidInput = errors.New("abc: invalid input")
+// ErrInvalid is the package's invalid-argument sentinel: every error
+// returned for an invalid Problem, configuration, observation or dimension
+// wraps it (test with errors.Is). Errors about a Problem also wrap the root
+// package's error (privinfer.ErrInvalid, or privinfer.ErrNoDensity and the
+// other capability errors).
+var ErrInvalid = errors.New("abc: invalid argument")
 
 func invalidf(format string, args ...any) error {
-	return fmt.Errorf("abc: "+format+": %w", append(args, ErrInvalidInput)...)
+	return fmt.Errorf("abc: "+format+": %w", append(args, ErrInvalid)...)
 }
 
 // Distance measures the discrepancy ρ(x, y) ≥ 0 between a simulated

@@ -5,16 +5,30 @@
 //
 // # Simulate and compare
 //
-// A Problem bundles a prior, a simulator of the released statistic (usually
-// simulate.Private, so that every simulation passes through the same
-// mechanism as the observed release s_dp), the observed release and a
-// Distance. Rejection keeps prior draws whose simulated release lies within a
-// tolerance of the observation (or the nearest k); SMC moves a weighted
-// particle population through a decreasing tolerance schedule with a
-// Gaussian perturbation kernel and importance weights
-// π(θ)/Σ_j W_j K(θ|θ_j) (Beaumont et al. 2009). Because the mechanism is
-// part of the simulator, the limit of small tolerance is the posterior given
-// the private release, π(θ | s_dp), not the one given the confidential data.
+// Every engine takes the library's privinfer.Problem (a prior, the
+// confidential simulator, the mechanism that produced the observed release
+// s_dp, and s_dp itself) and returns its posterior sample as
+// *privinfer.Draws, alone or in its result's Draws field; engine-specific
+// settings, such as the Distance between releases, go into the engine's
+// Config (RejectionConfig, SMCConfig, KernelISConfig, ABCDPConfig), each
+// with a Validate method, a Seed and a privinfer.ProgressFunc.
+//
+// Rejection and SMC simulate releases through Problem.ReleaseSimulator (the
+// simulator composed with the mechanism) and compare them with the
+// observation by the Config's Distance. Rejection keeps prior draws whose
+// simulated release lies within a tolerance of the observation (or the
+// nearest k); SMC moves a weighted particle population through a decreasing
+// tolerance schedule with a Gaussian Perturbation of the particles and
+// importance weights π(θ)/Σ_j W_j K(θ|θ_j), K the perturbation's density
+// (Beaumont et al. 2009). Because the mechanism is part of the simulated
+// release, the limit of small tolerance is the posterior given the private
+// release, π(θ | s_dp), not the one given the confidential data.
+//
+// In this package "kernel" means the ABC kernel, which compares a simulated
+// release with the observation: the indicator of a distance below a
+// tolerance for Rejection and SMC, the mechanism's density for KernelIS (and
+// the Gaussian kernel inside the MMD distance). The move of SMC particles is
+// the Perturbation.
 //
 // All simulations run on every core with a random stream per simulation
 // derived from the seed (internal/parallel), so results depend on the seed
@@ -25,17 +39,19 @@
 // A tolerance τ > 0 biases rejection and SMC-ABC: their limit is the
 // posterior given that the release lies within τ of s_dp, wider than the
 // posterior given s_dp itself. When the mechanism's density η(s_dp | s) is
-// known (mechanism.Density), KernelIS removes that bias: it weights a
-// proposal draw θ, whose confidential statistic s is simulated but never
-// released, by π(θ) η(s_dp | s)/q(θ), which is ABC with the mechanism as its
-// kernel and targets the exact posterior (Wilkinson 2013). Adaptive stages
+// known (the Problem passes Require(privinfer.NeedDensity)), KernelIS
+// removes that bias: it weights a proposal draw θ, whose confidential
+// statistic s is simulated but never released, by π(θ) η(s_dp | s)/q(θ),
+// which is ABC with the mechanism as its kernel and targets the exact posterior (Wilkinson 2013). Adaptive stages
 // refit a Student-t proposal to the weighted sample. It serves as an
 // asymptotically exact reference posterior where no tractable likelihood
 // for θ exists, such as the SIR release.
 //
 // # ABCDP
 //
-// ABCDP (Algorithm 1 of the ABCDP paper) is the data owner's side: given the
+// ABCDP (Algorithm 1 of the ABCDP paper) is the data owner's side, and is
+// itself the mechanism: its Problem has a nil Mechanism and a confidential
+// Observed (ABCDP.Run refuses a Mechanism). Given the
 // distances ρ_t between the confidential data and a public sequence of
 // pseudo-data sets, it answers "ρ_t ≤ ε_abc?" through a sparse vector session
 // of the mechanism package (threshold noise Lap(b), distance noise Lap(2b),
@@ -49,8 +65,8 @@
 // # Release versus inference
 //
 // ABCDP is a release path: its observation is confidential, and everything
-// it returns (ABCDPResult: the indicators, the accepted indices and the
-// public prior draws) is either the sparse vector's noisy output or public.
+// it returns (ABCDPResult: the indicators, the accepted indices, the
+// accepted public draws as Draws and all public prior draws) is either the sparse vector's noisy output or public.
 // No distance, count or threshold computed from the confidential data
 // without noise leaves it; the distances that Run computes stay inside Run.
 // Its sensitivity holds by construction when Clip is set: every distance is

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
@@ -19,14 +20,15 @@ func (normalMean) Simulate(r *rand.Rand, theta, dst []float64) error {
 	return nil
 }
 
-// SMC-ABC for a sample mean released with Laplace noise: the simulator is
-// the private simulator, so the posterior targets π(θ | s_dp).
+// SMC-ABC for a sample mean released with Laplace noise: SMC simulates
+// releases through the Problem's simulator and mechanism, so the posterior
+// targets π(θ | s_dp).
 func ExampleSMC() {
 	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
 	lap, _ := mechanism.NewLaplace(0.4, 1, 1) // scale 0.4
-	priv, _ := simulate.Private(normalMean{}, lap)
-	p := abc.Problem{Prior: prior, Simulator: priv, Observed: []float64{1.1}, Distance: abc.Euclidean{}}
+	p := privinfer.Problem{Prior: prior, Simulator: normalMean{}, Mechanism: lap, Observed: []float64{1.1}, Names: []string{"mu"}}
 	res, err := abc.SMC(context.Background(), p, abc.SMCConfig{
+		Distance:  abc.Euclidean{},
 		Particles: 500,
 		Schedule:  abc.Geometric{A: 1, R: 0.5, Rounds: 5},
 		Seed:      1,
@@ -37,10 +39,10 @@ func ExampleSMC() {
 	}
 	fin := res.Final()
 	fmt.Printf("rounds %d, final tolerance %.4f, stop: %v\n", len(res.Rounds), fin.Tolerance, res.Stop)
-	fmt.Printf("posterior mean %.1f\n", fin.Mean()[0])
+	fmt.Printf("posterior mean of %s %.1f\n", res.Draws.Names[0], res.Draws.Mean()[0])
 	// Output:
 	// rounds 5, final tolerance 0.0625, stop: schedule exhausted
-	// posterior mean 0.8
+	// posterior mean of mu 0.8
 }
 
 // ABCDP's noise calibration and its accuracy guarantees can be evaluated
@@ -74,30 +76,27 @@ func (identity) Simulate(_ *rand.Rand, theta, dst []float64) error {
 
 // The data owner runs ABCDP end to end: T public prior draws, their
 // distances to the confidential observation (which never leave Run), and the
-// sparse vector's selection. The result holds only the selection and the
-// public draws.
+// sparse vector's selection. The Problem has no Mechanism: ABCDP is the
+// mechanism, and Observed is confidential. The result holds only the
+// selection and public draws.
 func ExampleABCDP_Run() {
 	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
 	confidential := []float64{0.7}
-	p := abc.Problem{Prior: prior, Simulator: identity{}, Observed: confidential, Distance: abc.Euclidean{}}
+	p := privinfer.Problem{Prior: prior, Simulator: identity{}, Observed: confidential}
 	// Distances clamped to [0, 1]: Δρ = 1 holds whatever the data.
-	a, err := abc.NewABCDP(abc.ABCDPConfig{EpsTotal: 100, EpsABC: 0.1, C: 5, Clip: 1})
+	a, err := abc.NewABCDP(abc.ABCDPConfig{EpsTotal: 100, EpsABC: 0.1, C: 5, Clip: 1,
+		Distance: abc.Euclidean{}, Simulations: 5000, Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	res, err := a.Run(context.Background(), p, 5000, 1, rand.New(rand.NewPCG(3, 4)))
+	res, err := a.Run(context.Background(), p, rand.New(rand.NewPCG(3, 4)))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	acc := res.AcceptedTheta()
-	mean := 0.0
-	for _, v := range acc {
-		mean += v / float64(len(acc))
-	}
-	fmt.Printf("b = %.2f; %d public draws, %d examined, %d accepted\n", a.Scale(), len(res.Theta), len(res.Indicators), len(res.Accepted))
-	fmt.Printf("mean of the accepted draws %.1f\n", mean)
+	fmt.Printf("b = %.2f; %d public draws, %d examined, %d accepted\n", a.Scale(), res.Public.Len(), len(res.Indicators), res.Draws.Len())
+	fmt.Printf("mean of the accepted draws %.1f\n", res.Draws.Mean()[0])
 	// Output:
 	// b = 0.06; 5000 public draws, 37 examined, 5 accepted
 	// mean of the accepted draws 0.7
@@ -117,16 +116,16 @@ func ExampleNoiseScale() {
 func ExampleKernelIS() {
 	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
 	lap, _ := mechanism.NewLaplace(0.4, 1, 1) // scale 0.4
-	p := abc.KernelProblem{Prior: prior, Simulator: normalMean{}, Mechanism: lap, Observed: []float64{1.1}}
-	pop, stages, err := abc.KernelIS(context.Background(), p, abc.KernelISConfig{
-		Draws: 5000, Stages: 2, Mean: []float64{0}, Cov: []float64{1}, Seed: 1,
+	p := privinfer.Problem{Prior: prior, Simulator: normalMean{}, Mechanism: lap, Observed: []float64{1.1}}
+	res, err := abc.KernelIS(context.Background(), p, abc.KernelISConfig{
+		Simulations: 5000, Stages: 2, Mean: []float64{0}, Cov: []float64{1}, Seed: 1,
 	})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("stages %d, ESS above half the draws: %v\n", len(stages), pop.ESS > 2500)
-	fmt.Printf("posterior mean %.1f\n", pop.Mean()[0])
+	fmt.Printf("stages %d, ESS above half the draws: %v\n", len(res.Stages), res.Draws.ESS() > 2500)
+	fmt.Printf("posterior mean %.1f\n", res.Draws.Mean()[0])
 	// Output:
 	// stages 2, ESS above half the draws: true
 	// posterior mean 0.8

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 )
@@ -38,28 +39,25 @@ func (f failing) Simulate(r *rand.Rand, theta, dst []float64) error {
 }
 
 // privateNormalMean is the test model: prior N(0, 1), x̄ ~ N(θ, se²),
-// released with Laplace noise of scale lapB; observed release sObs.
+// released with Laplace noise of scale lapB; observed release sObs. The ABC
+// engines compare releases with the Euclidean distance.
 const (
 	pnmSE   = 0.3
 	pnmLapB = 0.5
 	pnmObs  = 1.2
 )
 
-func privateNormalMean() (Problem, error) {
+func privateNormalMean() (privinfer.Problem, error) {
 	prior, err := simulate.NewDiagNormal([]float64{0}, []float64{1})
 	if err != nil {
-		return Problem{}, err
+		return privinfer.Problem{}, err
 	}
 	// Sensitivity 0.5 at ε = 1 gives the scale 0.5.
 	lap, err := mechanism.NewLaplace(0.5, 1, 1)
 	if err != nil {
-		return Problem{}, err
+		return privinfer.Problem{}, err
 	}
-	priv, err := simulate.Private(normalMean{se: pnmSE}, lap)
-	if err != nil {
-		return Problem{}, err
-	}
-	return Problem{Prior: prior, Simulator: priv, Observed: []float64{pnmObs}, Distance: Euclidean{}}, nil
+	return privinfer.Problem{Prior: prior, Simulator: normalMean{se: pnmSE}, Mechanism: lap, Observed: []float64{pnmObs}}, nil
 }
 
 // simpson integrates f on [a, b] with n (even) intervals.

@@ -3,15 +3,17 @@ package abc
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 )
 
-func kernelTestProblem(t *testing.T) KernelProblem {
+func kernelTestProblem(t *testing.T) privinfer.Problem {
 	t.Helper()
 	prior, err := simulate.NewDiagNormal([]float64{0}, []float64{1})
 	if err != nil {
@@ -21,7 +23,7 @@ func kernelTestProblem(t *testing.T) KernelProblem {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return KernelProblem{Prior: prior, Simulator: normalMean{se: pnmSE}, Mechanism: lap, Observed: []float64{pnmObs}}
+	return privinfer.Problem{Prior: prior, Simulator: normalMean{se: pnmSE}, Mechanism: lap, Observed: []float64{pnmObs}}
 }
 
 // TestKernelISExact checks the kernel importance sampler against the exact
@@ -40,15 +42,15 @@ func TestKernelISExact(t *testing.T) {
 	v := simpson(func(th float64) float64 { return (th - m) * (th - m) * post(th) }, -8, 8, 4000) / z
 	p := kernelTestProblem(t)
 	var stages int
-	pop, all, err := KernelIS(context.Background(), p, KernelISConfig{Draws: 20000, Stages: 2, Mean: []float64{0}, Cov: []float64{4}, Seed: 3,
-		Progress: func(*Population) { stages++ }})
+	pop, all, err := kernelIS(context.Background(), p, KernelISConfig{Simulations: 20000, Stages: 2, Mean: []float64{0}, Cov: []float64{4}, Seed: 3,
+		Progress: func(privinfer.Progress) { stages++ }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if stages != 2 || len(all) != 2 || all[1] != pop {
 		t.Fatalf("stages: progress %d, returned %d", stages, len(all))
 	}
-	gm, gv := pop.Mean()[0], pop.Cov()[0]
+	gm, gv := pop.Draws.Mean()[0], pop.Draws.Cov()[0]
 	t.Logf("exact mean %.4f sd %.4f; kernel IS mean %.4f sd %.4f, ESS %.0f of %d (stage 1 ESS %.0f)", m, math.Sqrt(v), gm, math.Sqrt(gv), pop.ESS, pop.N(), all[0].ESS)
 	if math.Abs(gm-m) > 0.03 || math.Abs(math.Sqrt(gv)-math.Sqrt(v)) > 0.03 {
 		t.Errorf("kernel IS mean %.4f sd %.4f, exact %.4f %.4f", gm, math.Sqrt(gv), m, math.Sqrt(v))
@@ -59,53 +61,58 @@ func TestKernelISExact(t *testing.T) {
 	}
 	wrong := p
 	wrong.Mechanism, _ = mechanism.NewLaplace(1, 1, 1)
-	bad, _, err := KernelIS(context.Background(), wrong, KernelISConfig{Draws: 20000, Stages: 2, Mean: []float64{0}, Cov: []float64{4}, Seed: 3})
+	bad, _, err := kernelIS(context.Background(), wrong, KernelISConfig{Simulations: 20000, Stages: 2, Mean: []float64{0}, Cov: []float64{4}, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bm, bs := bad.Mean()[0], math.Sqrt(bad.Cov()[0]); math.Abs(bm-m) <= 0.03 && math.Abs(bs-math.Sqrt(v)) <= 0.03 {
+	if bm, bs := bad.Draws.Mean()[0], math.Sqrt(bad.Draws.Cov()[0]); math.Abs(bm-m) <= 0.03 && math.Abs(bs-math.Sqrt(v)) <= 0.03 {
 		t.Errorf("a wrong kernel passes the check: mean %.4f sd %.4f", bm, bs)
 	}
 	// Same seed, same result.
-	again, _, err := KernelIS(context.Background(), p, KernelISConfig{Draws: 20000, Stages: 2, Mean: []float64{0}, Cov: []float64{4}, Seed: 3})
-	if err != nil || again.Mean()[0] != gm {
-		t.Errorf("not reproducible: %v, %v", again.Mean(), err)
+	again, _, err := kernelIS(context.Background(), p, KernelISConfig{Simulations: 20000, Stages: 2, Mean: []float64{0}, Cov: []float64{4}, Seed: 3})
+	if err != nil || again.Draws.Mean()[0] != gm {
+		t.Errorf("not reproducible: %v, %v", again.Draws.Mean(), err)
 	}
 }
 
 func TestKernelISErrors(t *testing.T) {
 	good := kernelTestProblem(t)
-	cfg := KernelISConfig{Draws: 10, Stages: 1, Mean: []float64{0}, Cov: []float64{1}}
-	for name, f := range map[string]func(*KernelProblem, *KernelISConfig){
-		"nil prior":     func(p *KernelProblem, _ *KernelISConfig) { p.Prior = nil },
-		"nil simulator": func(p *KernelProblem, _ *KernelISConfig) { p.Simulator = nil },
-		"nil mechanism": func(p *KernelProblem, _ *KernelISConfig) { p.Mechanism = nil },
-		"observed dim":  func(p *KernelProblem, _ *KernelISConfig) { p.Observed = []float64{1, 2} },
-		"observed NaN":  func(p *KernelProblem, _ *KernelISConfig) { p.Observed = []float64{math.NaN()} },
-		"draws":         func(_ *KernelProblem, c *KernelISConfig) { c.Draws = 1 },
-		"stages":        func(_ *KernelProblem, c *KernelISConfig) { c.Stages = 0 },
-		"mean dim":      func(_ *KernelProblem, c *KernelISConfig) { c.Mean = []float64{0, 0} },
-		"cov dim":       func(_ *KernelProblem, c *KernelISConfig) { c.Cov = []float64{1, 0} },
-		"cov Inf":       func(_ *KernelProblem, c *KernelISConfig) { c.Cov = []float64{math.Inf(1)} },
-		"cov not PD":    func(_ *KernelProblem, c *KernelISConfig) { c.Cov = []float64{-1} },
-		"inflate":       func(_ *KernelProblem, c *KernelISConfig) { c.Inflate = 0.5 },
-		"df":            func(_ *KernelProblem, c *KernelISConfig) { c.DF = -1 },
+	cfg := KernelISConfig{Simulations: 10, Stages: 1, Mean: []float64{0}, Cov: []float64{1}}
+	for name, f := range map[string]func(*privinfer.Problem, *KernelISConfig){
+		"nil prior":     func(p *privinfer.Problem, _ *KernelISConfig) { p.Prior = nil },
+		"nil simulator": func(p *privinfer.Problem, _ *KernelISConfig) { p.Simulator = nil },
+		"nil mechanism": func(p *privinfer.Problem, _ *KernelISConfig) { p.Mechanism = nil },
+		"observed dim":  func(p *privinfer.Problem, _ *KernelISConfig) { p.Observed = []float64{1, 2} },
+		"observed NaN":  func(p *privinfer.Problem, _ *KernelISConfig) { p.Observed = []float64{math.NaN()} },
+		"simulations":   func(_ *privinfer.Problem, c *KernelISConfig) { c.Simulations = 1 },
+		"stages":        func(_ *privinfer.Problem, c *KernelISConfig) { c.Stages = 0 },
+		"mean dim":      func(_ *privinfer.Problem, c *KernelISConfig) { c.Mean = []float64{0, 0} },
+		"cov dim":       func(_ *privinfer.Problem, c *KernelISConfig) { c.Cov = []float64{1, 0} },
+		"cov Inf":       func(_ *privinfer.Problem, c *KernelISConfig) { c.Cov = []float64{math.Inf(1)} },
+		"cov not PD":    func(_ *privinfer.Problem, c *KernelISConfig) { c.Cov = []float64{-1} },
+		"inflate":       func(_ *privinfer.Problem, c *KernelISConfig) { c.Inflate = 0.5 },
+		"df":            func(_ *privinfer.Problem, c *KernelISConfig) { c.DF = -1 },
 	} {
 		p, c := good, cfg
 		f(&p, &c)
-		if _, _, err := KernelIS(context.Background(), p, c); !errors.Is(err, ErrKernelIS) {
-			t.Errorf("%s: got %v, want ErrKernelIS", name, err)
+		if _, _, err := kernelIS(context.Background(), p, c); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: got %v, want ErrInvalid", name, err)
 		}
+	}
+	noMech := good
+	noMech.Mechanism = nil
+	if _, err := KernelIS(context.Background(), noMech, cfg); !errors.Is(err, privinfer.ErrNoMechanism) || !errors.Is(err, ErrInvalid) {
+		t.Errorf("no mechanism: got %v, want privinfer.ErrNoMechanism and ErrInvalid", err)
 	}
 	p := good
 	p.Simulator = failing{at: 0}
 	var se *SimulationError
-	if _, _, err := KernelIS(context.Background(), p, cfg); !errors.As(err, &se) || !errors.Is(err, errBoom) {
+	if _, _, err := kernelIS(context.Background(), p, cfg); !errors.As(err, &se) || !errors.Is(err, errBoom) {
 		t.Errorf("simulator failure: got %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := KernelIS(ctx, good, cfg); !errors.Is(err, context.Canceled) {
+	if _, _, err := kernelIS(ctx, good, cfg); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: got %v", err)
 	}
 }
@@ -135,7 +142,7 @@ func TestKernelIS2D(t *testing.T) {
 		t.Fatal(err)
 	}
 	obs := []float64{1, -0.5}
-	p := KernelProblem{Prior: prior, Simulator: identity2{}, Mechanism: lap, Observed: obs}
+	p := privinfer.Problem{Prior: prior, Simulator: identity2{}, Mechanism: lap, Observed: obs}
 	// Grid moments.
 	const g, lo, hi = 600, -5.0, 5.0
 	h := (hi - lo) / g
@@ -155,11 +162,11 @@ func TestKernelIS2D(t *testing.T) {
 	m0, m1 = m0/z, m1/z
 	v0, v1 := s00/z-m0*m0, s11/z-m1*m1
 	rho := (s01/z - m0*m1) / math.Sqrt(v0*v1)
-	pop, _, err := KernelIS(context.Background(), p, KernelISConfig{Draws: 20000, Stages: 2, Mean: []float64{0, 0}, Cov: []float64{2, 1.5, 1.5, 2}, Seed: 9})
+	pop, _, err := kernelIS(context.Background(), p, KernelISConfig{Simulations: 20000, Stages: 2, Mean: []float64{0, 0}, Cov: []float64{2, 1.5, 1.5, 2}, Seed: 9})
 	if err != nil {
 		t.Fatal(err)
 	}
-	gm, gc := pop.Mean(), pop.Cov()
+	gm, gc := pop.Draws.Mean(), pop.Draws.Cov()
 	grho := gc[1] / math.Sqrt(gc[0]*gc[3])
 	t.Logf("grid: mean (%.4f, %.4f) sd (%.4f, %.4f) ρ %.4f; kernel IS: (%.4f, %.4f) (%.4f, %.4f) ρ %.4f, ESS %.0f",
 		m0, m1, math.Sqrt(v0), math.Sqrt(v1), rho, gm[0], gm[1], math.Sqrt(gc[0]), math.Sqrt(gc[3]), grho, pop.ESS)
@@ -168,4 +175,18 @@ func TestKernelIS2D(t *testing.T) {
 			t.Errorf("kernel IS differs from the grid by %.4f", d)
 		}
 	}
+}
+
+// kernelIS runs KernelIS and returns its last stage and all stages,
+// checking that the result's Draws are the last stage's.
+func kernelIS(ctx context.Context, p privinfer.Problem, cfg KernelISConfig) (*Round, []*Round, error) {
+	res, err := KernelIS(ctx, p, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	last := res.Stages[len(res.Stages)-1]
+	if res.Draws != last.Draws || res.Draws.Validate() != nil || !res.Draws.Weighted() {
+		return nil, nil, fmt.Errorf("KernelIS: result draws %p are not the last stage's %p", res.Draws, last.Draws)
+	}
+	return last, res.Stages, nil
 }

@@ -8,54 +8,65 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/parallel"
 	"github.com/privinfer/privinfer/simulate"
 )
 
-// Problem is a likelihood-free inference problem: a prior over θ, a
-// simulator of the released statistic, the observed release and a distance
-// between simulated and observed releases. For privatized data the
-// simulator is the private simulator (simulate.Private) that passes the
-// confidential summary through the same mechanism that produced Observed.
-type Problem struct {
-	Prior     simulate.Prior
-	Simulator simulate.Simulator
-	Observed  []float64
-	Distance  Distance
+// target is what the simulate-and-compare engines (Rejection, SMC,
+// SimulatePrior, ABCDP.Run) read from a privinfer.Problem: the prior, the
+// release simulator θ ↦ s_dp (Problem.ReleaseSimulator), the observation
+// and the engine's distance.
+type target struct {
+	prior   simulate.Prior
+	sim     simulate.Simulator
+	obs     []float64
+	dist    Distance
+	names   []string
+	dim     int
+	statDim int
 }
 
-// paramDimer is implemented by simulators that know the length of θ.
-type paramDimer interface{ ParamDim() int }
-
-// validate checks the problem; it is called by every algorithm.
-func (p *Problem) validate() error {
-	if isNil(p.Prior) {
+// checkProblem validates the parts of p every engine needs (typed nils
+// included) and then p.Require(need). The error wraps ErrInvalid and, for a
+// Problem the root package refuses, the root package's error as well
+// (privinfer.ErrInvalid, privinfer.ErrNoDensity, …).
+func checkProblem(p *privinfer.Problem, need privinfer.Capability) error {
+	switch {
+	case isNil(p.Prior):
 		return invalidf("Problem.Prior is nil")
-	}
-	if isNil(p.Simulator) {
+	case isNil(p.Simulator):
 		return invalidf("Problem.Simulator is nil")
+	case p.Mechanism != nil && isNil(p.Mechanism):
+		return invalidf("Problem.Mechanism is a typed nil (use a nil interface for a non-private problem)")
 	}
-	if isNil(p.Distance) {
-		return invalidf("Problem.Distance is nil")
-	}
-	if p.Prior.Dim() < 1 {
-		return invalidf("prior dimension must be >= 1, got %d", p.Prior.Dim())
-	}
-	if len(p.Observed) == 0 {
-		return invalidf("Problem.Observed is empty")
-	}
-	for i, v := range p.Observed {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return invalidf("Problem.Observed[%d] is %v", i, v)
-		}
-	}
-	if sd := p.Simulator.StatDim(); sd != len(p.Observed) {
-		return invalidf("simulator statistic has length %d, observed data %d", sd, len(p.Observed))
-	}
-	if pd, ok := paramDim(p.Simulator); ok && pd != p.Prior.Dim() {
-		return invalidf("prior dimension %d does not match the simulator's parameter dimension %d", p.Prior.Dim(), pd)
+	if err := p.Require(need); err != nil {
+		return fmt.Errorf("abc: %w (%w)", err, ErrInvalid)
 	}
 	return nil
+}
+
+// newTarget validates p for an engine that simulates releases and compares
+// them with Problem.Observed through dist (named distName in errors).
+func newTarget(p *privinfer.Problem, dist Distance, distName string) (*target, error) {
+	if err := checkProblem(p, privinfer.NeedRelease); err != nil {
+		return nil, err
+	}
+	if isNil(dist) {
+		return nil, invalidf("%s is nil", distName)
+	}
+	sim, err := p.ReleaseSimulator()
+	if err != nil {
+		return nil, fmt.Errorf("abc: %w (%w)", err, ErrInvalid)
+	}
+	return &target{prior: p.Prior, sim: sim, obs: p.Observed, dist: dist, names: p.ParamNames(),
+		dim: p.Prior.Dim(), statDim: sim.StatDim()}, nil
+}
+
+// draws wraps n×dim row-major theta (and optional weights) as Draws named
+// after the problem's parameters.
+func (tg *target) draws(theta, weights []float64) *privinfer.Draws {
+	return &privinfer.Draws{Names: slices.Clone(tg.names), Dim: tg.dim, Theta: theta, Weights: weights}
 }
 
 // isNil reports whether v is a nil interface or an interface holding a nil
@@ -96,25 +107,6 @@ func checkCount(name string, n int, dims ...int) error {
 	return nil
 }
 
-// paramDim finds the parameter dimension of a simulator when it declares
-// one: directly (ParamDim), through the confidential simulator of a private
-// simulator, or through the record model of a MeanStat or Dataset.
-func paramDim(s simulate.Simulator) (int, bool) {
-	for range 4 {
-		switch v := s.(type) {
-		case paramDimer:
-			return v.ParamDim(), true
-		case interface{ Model() simulate.RecordModel }:
-			return v.Model().ParamDim(), true
-		case interface{ Confidential() simulate.Simulator }:
-			s = v.Confidential()
-		default:
-			return 0, false
-		}
-	}
-	return 0, false
-}
-
 // SimulationError reports a simulator failure; it wraps the simulator's
 // error, so errors.Is and errors.As see through it. A failing simulation
 // aborts the run: it is never turned into a NaN particle.
@@ -132,85 +124,88 @@ func (e *SimulationError) Error() string {
 func (e *SimulationError) Unwrap() error { return e.Err }
 
 // simulateDistance runs one simulation at theta and returns its distance to
-// the observation; buf has length StatDim. A NaN distance is an error
+// the observation; buf has length statDim. A NaN distance is an error
 // (the simulated statistic does not fit the distance).
-func (p *Problem) simulateDistance(r *rand.Rand, theta, buf []float64) (float64, error) {
-	if err := p.Simulator.Simulate(r, theta, buf); err != nil {
+func (tg *target) simulateDistance(r *rand.Rand, theta, buf []float64) (float64, error) {
+	if err := tg.sim.Simulate(r, theta, buf); err != nil {
 		return 0, &SimulationError{Theta: slices.Clone(theta), Err: err}
 	}
-	d := p.Distance.Distance(buf, p.Observed)
+	d := tg.dist.Distance(buf, tg.obs)
 	if math.IsNaN(d) {
-		return 0, &SimulationError{Theta: slices.Clone(theta), Err: fmt.Errorf("distance is NaN (simulated statistic %v): %w", buf, ErrInvalidInput)}
+		return 0, &SimulationError{Theta: slices.Clone(theta), Err: fmt.Errorf("distance is NaN (simulated statistic %v): %w", buf, ErrInvalid)}
 	}
 	return d, nil
 }
 
-// Draws is a set of parameter draws with their distances to the observation.
+// Simulations is a table of prior simulations: draws θ_t ~ π (unweighted)
+// and the distance ρ_t of each simulated release to Problem.Observed.
 //
-// The distances are computed from Problem.Observed without noise. Rejection
-// and SMC-ABC infer from a public release (Observed is the output of a
-// mechanism, already private), so their distances are post-processing and
-// may be published. When Observed is confidential, as for the data owner
-// of ABCDP, Draws must not leave the data owner: the release is ABCDP's
-// selection (ABCDP.Run returns only that and the public θ draws).
-type Draws struct {
-	// Dim is the length of θ.
-	Dim int
-	// Theta holds the draws back to back (length n·Dim).
-	Theta []float64
-	// Distance holds ρ for each draw.
+// The distances are computed from Problem.Observed without noise. When
+// Observed is a public release (the output of a mechanism), they are
+// post-processing of it and may be published. When Observed is
+// confidential, as for the data owner of ABCDP, the distances must not
+// leave the data owner: the release is ABCDP's selection (ABCDP.Select or
+// ABCDP.Run), and only Draws, which anyone can regenerate from the public
+// seed, is public.
+type Simulations struct {
+	// Draws holds the prior draws θ_t in simulation order.
+	Draws *privinfer.Draws
+	// Distance holds ρ_t for each draw.
 	Distance []float64
 }
 
-// Len is the number of draws.
-func (d *Draws) Len() int { return len(d.Distance) }
+// Len is the number of simulations.
+func (s *Simulations) Len() int { return len(s.Distance) }
 
-// At returns draw i (a view, not a copy).
-func (d *Draws) At(i int) []float64 { return d.Theta[i*d.Dim : (i+1)*d.Dim] }
-
-// SimulatePrior draws n pairs θ_t ~ π and computes ρ(s_t, s_obs) on all
+// SimulatePrior draws n pairs θ_t ~ π, simulates a release s_t through
+// p.ReleaseSimulator() and computes ρ(s_t, p.Observed) with dist, on all
 // cores; draw t uses the stream parallel.Stream(seed, t). This is the public
 // (θ_t, ρ_t) sequence that ABCDP and rejection ABC select from; with a
-// confidential observation the distances are confidential too (see Draws).
-// A simulator error aborts the run and is returned (for the lowest failing
-// t). A nil ctx means context.Background().
-func SimulatePrior(ctx context.Context, p Problem, n int, seed uint64) (*Draws, error) {
-	if err := p.validate(); err != nil {
+// confidential observation the distances are confidential too (see
+// Simulations). A simulator error aborts the run and is returned (for the
+// lowest failing t). A nil ctx means context.Background().
+func SimulatePrior(ctx context.Context, p privinfer.Problem, dist Distance, n int, seed uint64) (*Simulations, error) {
+	tg, err := newTarget(&p, dist, "distance")
+	if err != nil {
 		return nil, err
 	}
-	if err := checkCount("number of simulations n", n, p.Prior.Dim(), p.Simulator.StatDim()); err != nil {
+	if err := checkCount("number of simulations n", n, tg.dim, tg.statDim); err != nil {
 		return nil, err
 	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return simulatePrior(ctx, &p, 0, n, seed)
+	theta, rho, err := tg.simulatePrior(ctx, 0, n, seed)
+	if err != nil {
+		return nil, err
+	}
+	return &Simulations{Draws: tg.draws(theta, nil), Distance: rho}, nil
 }
 
-// simulatePrior simulates draws first..first+n−1.
-func simulatePrior(ctx context.Context, p *Problem, first, n int, seed uint64) (*Draws, error) {
-	d := p.Prior.Dim()
-	out := &Draws{Dim: d, Theta: make([]float64, n*d), Distance: make([]float64, n)}
-	sd := p.Simulator.StatDim()
-	err := parallel.For(ctx, n, func(lo, hi int) error {
-		buf := make([]float64, sd)
+// simulatePrior simulates draws first..first+n−1 and returns their θ
+// (n×dim row-major) and distances.
+func (tg *target) simulatePrior(ctx context.Context, first, n int, seed uint64) (theta, rho []float64, err error) {
+	d := tg.dim
+	theta, rho = make([]float64, n*d), make([]float64, n)
+	err = parallel.For(ctx, n, func(lo, hi int) error {
+		buf := make([]float64, tg.statDim)
 		for i := lo; i < hi; i++ {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			r := parallel.Stream(seed, uint64(first+i))
-			th := out.Theta[i*d : (i+1)*d]
-			p.Prior.Sample(r, th)
-			rho, err := p.simulateDistance(r, th, buf)
+			th := theta[i*d : (i+1)*d]
+			tg.prior.Sample(r, th)
+			v, err := tg.simulateDistance(r, th, buf)
 			if err != nil {
 				return err
 			}
-			out.Distance[i] = rho
+			rho[i] = v
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return out, nil
+	return theta, rho, nil
 }

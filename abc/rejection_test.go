@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/simulate"
 )
 
@@ -17,18 +18,18 @@ func TestRejectionVariants(t *testing.T) {
 	}
 	em, esd := exactPrivatePosterior()
 	t.Run("tolerance", func(t *testing.T) {
-		res, err := Rejection(context.Background(), p, RejectionConfig{Tolerance: 0.05, Simulations: 100000, Seed: 1})
+		res, err := Rejection(context.Background(), p, RejectionConfig{Distance: Euclidean{}, Tolerance: 0.05, Simulations: 100000, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := res.Accepted.Len()
+		n := res.Draws.Len()
 		m, v := 0.0, 0.0
 		for i := 0; i < n; i++ {
-			m += res.Accepted.At(i)[0]
+			m += res.Draws.Row(i)[0]
 		}
 		m /= float64(n)
 		for i := 0; i < n; i++ {
-			d := res.Accepted.At(i)[0] - m
+			d := res.Draws.Row(i)[0] - m
 			v += d * d
 		}
 		sd := math.Sqrt(v / float64(n-1))
@@ -38,32 +39,32 @@ func TestRejectionVariants(t *testing.T) {
 		if res.Simulations != 100000 || math.Abs(m-em) > 0.06 || math.Abs(sd-esd) > 0.045 {
 			t.Fatalf("mean %v sd %v", m, sd)
 		}
-		for _, d := range res.Accepted.Distance {
+		for _, d := range res.Distance {
 			if d > 0.05 {
 				t.Fatal("accepted distance above tolerance")
 			}
 		}
 	})
 	t.Run("until-accepted", func(t *testing.T) {
-		res, err := Rejection(context.Background(), p, RejectionConfig{Tolerance: 0.05, Accept: 100, Simulations: 100000, Seed: 1})
+		res, err := Rejection(context.Background(), p, RejectionConfig{Distance: Euclidean{}, Tolerance: 0.05, Accept: 100, Simulations: 100000, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		full, _ := Rejection(context.Background(), p, RejectionConfig{Tolerance: 0.05, Simulations: res.Simulations, Seed: 1})
+		full, _ := Rejection(context.Background(), p, RejectionConfig{Distance: Euclidean{}, Tolerance: 0.05, Simulations: res.Simulations, Seed: 1})
 		// The first 100 acceptances in draw order are the same draws.
-		if res.Accepted.Len() != 100 || full.Accepted.Len() != 100 || res.Accepted.Theta[99] != full.Accepted.Theta[99] {
-			t.Fatalf("accepted %d after %d simulations; full run accepted %d", res.Accepted.Len(), res.Simulations, full.Accepted.Len())
+		if res.Draws.Len() != 100 || full.Draws.Len() != 100 || res.Draws.Theta[99] != full.Draws.Theta[99] {
+			t.Fatalf("accepted %d after %d simulations; full run accepted %d", res.Draws.Len(), res.Simulations, full.Draws.Len())
 		}
 	})
 	t.Run("nearest", func(t *testing.T) {
-		res, err := Rejection(context.Background(), p, RejectionConfig{Accept: 50, Simulations: 5000, Seed: 2})
+		res, err := Rejection(context.Background(), p, RejectionConfig{Distance: Euclidean{}, Accept: 50, Simulations: 5000, Seed: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Accepted.Len() != 50 || res.Tolerance != res.Accepted.Distance[49] {
-			t.Fatalf("accepted %d, tolerance %v", res.Accepted.Len(), res.Tolerance)
+		if res.Draws.Len() != 50 || res.Tolerance != res.Distance[49] {
+			t.Fatalf("accepted %d, tolerance %v", res.Draws.Len(), res.Tolerance)
 		}
-		all, _ := SimulatePrior(context.Background(), p, 5000, 2)
+		all, _ := SimulatePrior(context.Background(), p, Euclidean{}, 5000, 2)
 		below := 0
 		for _, d := range all.Distance {
 			if d <= res.Tolerance {
@@ -78,24 +79,24 @@ func TestRejectionVariants(t *testing.T) {
 
 func TestSimulatorErrorAborts(t *testing.T) {
 	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
-	p := Problem{Prior: prior, Simulator: failing{at: 2}, Observed: []float64{0}, Distance: Euclidean{}}
+	p := privinfer.Problem{Prior: prior, Simulator: failing{at: 2}, Observed: []float64{0}}
 	ctx := context.Background()
-	_, err := SMC(ctx, p, SMCConfig{Particles: 500, Schedule: ToleranceList{0.5, 0.1, 0.01}, Seed: 1})
+	_, err := SMC(ctx, p, SMCConfig{Distance: Euclidean{}, Particles: 500, Schedule: ToleranceList{0.5, 0.1, 0.01}, Seed: 1})
 	var se *SimulationError
 	if !errors.Is(err, errBoom) || !errors.As(err, &se) || !(se.Theta[0] > 2) {
 		t.Fatalf("SMC err = %v", err)
 	}
-	if _, err := Rejection(ctx, p, RejectionConfig{Tolerance: 0.1, Simulations: 1000}); !errors.Is(err, errBoom) {
+	if _, err := Rejection(ctx, p, RejectionConfig{Distance: Euclidean{}, Tolerance: 0.1, Simulations: 1000}); !errors.Is(err, errBoom) {
 		t.Fatalf("Rejection err = %v", err)
 	}
-	a, _ := NewABCDP(ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 1, Sensitivity: 0.1})
-	if _, err := a.Run(ctx, p, 1000, 1, rand.New(rand.NewPCG(1, 1))); !errors.Is(err, errBoom) {
+	a, _ := NewABCDP(ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 1, Sensitivity: 0.1, Distance: Euclidean{}, Simulations: 1000, Seed: 1})
+	if _, err := a.Run(ctx, p, rand.New(rand.NewPCG(1, 1))); !errors.Is(err, errBoom) {
 		t.Fatalf("ABCDP err = %v", err)
 	}
 	// A simulator whose output the distance cannot use (NaN) is an error
 	// too, not a NaN particle.
 	p.Simulator = nanSim{}
-	if _, err := SMC(ctx, p, SMCConfig{Particles: 5, Schedule: ToleranceList{1}}); !errors.Is(err, ErrInvalidInput) {
+	if _, err := SMC(ctx, p, SMCConfig{Distance: Euclidean{}, Particles: 5, Schedule: ToleranceList{1}}); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("NaN statistic: err = %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/parallel"
 	"github.com/privinfer/privinfer/internal/stats"
 	"github.com/privinfer/privinfer/simulate"
@@ -15,15 +16,15 @@ import (
 
 // reconstructionProblem is the setting of the trilateration attack: θ ~
 // N(0, 0.5² I) in two dimensions, the simulator s = θ, the Euclidean
-// distance and a confidential observation x*.
-func reconstructionProblem(t *testing.T) (Problem, []float64) {
+// distance (the engines' Config) and a confidential observation x*.
+func reconstructionProblem(t *testing.T) (privinfer.Problem, []float64) {
 	t.Helper()
 	prior, err := simulate.NewDiagNormal([]float64{0, 0}, []float64{0.25, 0.25})
 	if err != nil {
 		t.Fatal(err)
 	}
 	obs := []float64{0.3141, -0.2718}
-	return Problem{Prior: prior, Simulator: identity2{}, Observed: obs, Distance: Euclidean{}}, obs
+	return privinfer.Problem{Prior: prior, Simulator: identity2{}, Observed: obs}, obs
 }
 
 // trilaterate solves ‖θ_t − x‖ = d_t for x in the least-squares sense by
@@ -145,38 +146,38 @@ func TestReconstructionFromRelease(t *testing.T) {
 		public[th[0]], public[th[1]] = true, true
 	}
 	// Control: the data owner's distances trilaterate x*.
-	owner, err := SimulatePrior(ctx, p, T, seed)
+	owner, err := SimulatePrior(ctx, p, Euclidean{}, T, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctrl := trilaterate(owner.Theta[:20], owner.Distance[:10])
+	ctrl := trilaterate(owner.Draws.Theta[:20], owner.Distance[:10])
 	t.Logf("control: trilateration from 10 leaked distances recovers x* to %.2e", dist2(ctrl, obs))
 	if dist2(ctrl, obs) > 1e-9 {
 		t.Fatalf("control attack failed (%v): the test could not detect a leak", ctrl)
 	}
 	const close = 1e-4
 	for _, eps := range []float64{1, 10, 100} {
-		a, err := NewABCDP(ABCDPConfig{EpsTotal: eps, EpsABC: 0.3, C: 5, Clip: 3})
+		a, err := NewABCDP(ABCDPConfig{EpsTotal: eps, EpsABC: 0.3, C: 5, Clip: 3, Distance: Euclidean{}, Simulations: T, Seed: seed})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var errMean, errFit []float64
 		for k := 0; k < 20; k++ {
-			res, err := a.Run(ctx, p, T, seed, rand.New(rand.NewPCG(uint64(k), 99)))
+			res, err := a.Run(ctx, p, rand.New(rand.NewPCG(uint64(k), 99)))
 			if err != nil {
 				t.Fatal(err)
 			}
 			var fl []float64
 			floatsIn(reflect.ValueOf(res), &fl)
-			if len(fl) != T*2 {
-				t.Fatalf("result holds %d numbers, want the %d coordinates of the public draws", len(fl), 2*T)
+			if len(fl) != 2*T+2*len(res.Accepted) {
+				t.Fatalf("result holds %d numbers, want the %d coordinates of the public and accepted draws", len(fl), 2*T+2*len(res.Accepted))
 			}
 			for _, v := range fl {
 				if !public[v] {
 					t.Fatalf("result holds %v, which is not a public draw", v)
 				}
 			}
-			acc := res.AcceptedTheta()
+			acc := res.Draws.Theta
 			if len(acc) == 0 {
 				continue
 			}
@@ -187,7 +188,7 @@ func TestReconstructionFromRelease(t *testing.T) {
 			}
 			errMean = append(errMean, dist2(mean, obs))
 			if len(res.Accepted) >= 3 {
-				errFit = append(errFit, dist2(circleFit(res.Theta, res.Accepted), obs))
+				errFit = append(errFit, dist2(circleFit(res.Public.Theta, res.Accepted), obs))
 			}
 		}
 		for _, e := range [][]float64{errMean, errFit} {

@@ -10,16 +10,16 @@ import (
 // Schedule chooses the tolerance ε_t of each SMC-ABC round.
 type Schedule interface {
 	// Next returns the tolerance of round t (t = 0 is the prior round,
-	// where prev is nil) given the previous population; ok = false ends the
+	// where prev is nil) given the previous round; ok = false ends the
 	// run (the schedule is exhausted).
-	Next(t int, prev *Population) (eps float64, ok bool)
+	Next(t int, prev *Round) (eps float64, ok bool)
 }
 
 // ToleranceList is a schedule given as an explicit decreasing list.
 type ToleranceList []float64
 
 // Next returns the t-th tolerance.
-func (l ToleranceList) Next(t int, _ *Population) (float64, bool) {
+func (l ToleranceList) Next(t int, _ *Round) (float64, bool) {
 	if t >= len(l) {
 		return 0, false
 	}
@@ -56,7 +56,7 @@ type Geometric struct {
 }
 
 // Next returns A·R^t.
-func (g Geometric) Next(t int, _ *Population) (float64, bool) {
+func (g Geometric) Next(t int, _ *Round) (float64, bool) {
 	if t >= g.Rounds {
 		return 0, false
 	}
@@ -95,7 +95,7 @@ type Adaptive struct {
 }
 
 // Next returns the next tolerance.
-func (a Adaptive) Next(t int, prev *Population) (float64, bool) {
+func (a Adaptive) Next(t int, prev *Round) (float64, bool) {
 	if t >= a.Rounds {
 		return 0, false
 	}

@@ -11,17 +11,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/stats"
 	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
-	"github.com/privinfer/privinfer/simulate"
 	"github.com/privinfer/privinfer/simulate/sir"
 )
 
 // sirProblem is the SBI paper's synthetic SIR experiment at ε = 10: exact
 // Gillespie SIR with K = 10⁶, the infection-trajectory mechanism with
 // n = m = 1000, L = 10, the paper's observed release, prior and ℓ2 distance.
-func sirProblem(t testing.TB) Problem {
+func sirProblem(t testing.TB) privinfer.Problem {
 	epi, err := sir.New(sir.Config{K: sir.SyntheticK})
 	if err != nil {
 		t.Fatal(err)
@@ -34,27 +34,24 @@ func sirProblem(t testing.TB) Problem {
 	if err != nil {
 		t.Fatal(err)
 	}
-	priv, err := simulate.Private(epi, mech)
-	if err != nil {
-		t.Fatal(err)
-	}
 	obs, err := sir.SyntheticRelease(10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Problem{Prior: sir.Prior(), Simulator: priv, Observed: obs, Distance: Euclidean{}}
+	return privinfer.Problem{Prior: sir.Prior(), Simulator: epi, Mechanism: mech, Observed: obs}
 }
 
 func logSIRRun(t *testing.T, res *SMCResult) (mlb, mlg float64) {
 	fin := res.Final()
 	for _, r := range res.Rounds {
-		mu := r.Mean()
+		mu := r.Draws.Mean()
 		t.Logf("round %d: eps %.4f, %d sims, acceptance %.3f, ESS %.0f, E[log β] %.3f, E[log γ] %.3f", r.Round, r.Tolerance, r.Simulations, r.Acceptance, r.ESS, mu[0], mu[1])
 	}
 	r0 := func(th []float64) float64 { return math.Exp(th[0] - th[1]) }
-	mu := fin.Mean()
+	mu := fin.Draws.Mean()
+	r0d := derived(fin.Draws, r0)
 	t.Logf("stop: %v; %d simulations in %v; R0 mean %.2f, 95%% interval [%.2f, %.2f]", res.Stop, res.Simulations, res.Elapsed.Round(time.Millisecond),
-		fin.WeightedMeanOf(r0), fin.Quantile(r0, 0.025), fin.Quantile(r0, 0.975))
+		r0d.Mean()[0], r0d.Quantile(0, 0.025), r0d.Quantile(0, 0.975))
 	return mu[0], mu[1]
 }
 
@@ -70,7 +67,7 @@ func TestSIRReduced(t *testing.T) {
 		t.Skip("SIR simulations take about 10 s")
 	}
 	p := sirProblem(t)
-	res, err := SMC(context.Background(), p, SMCConfig{Particles: 16, Schedule: Geometric{A: 0.5, R: 0.7, Rounds: 2}, Seed: 1})
+	res, err := SMC(context.Background(), p, SMCConfig{Distance: Euclidean{}, Particles: 16, Schedule: Geometric{A: 0.5, R: 0.7, Rounds: 2}, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +102,7 @@ func TestSIRLong(t *testing.T) {
 	p := sirProblem(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 110*time.Second)
 	defer cancel()
-	res, err := SMC(ctx, p, SMCConfig{Particles: 60, Schedule: Geometric{A: 0.5, R: 0.7, Rounds: 4}, Seed: 2})
+	res, err := SMC(ctx, p, SMCConfig{Distance: Euclidean{}, Particles: 60, Schedule: Geometric{A: 0.5, R: 0.7, Rounds: 4}, Seed: 2})
 	if err != nil && !(res != nil && res.Stop == StopWallTime && len(res.Rounds) > 0) {
 		t.Fatal(err)
 	}
@@ -162,7 +159,7 @@ func TestSIRReferenceFile(t *testing.T) {
 	if len(w) < 100 || len(theta) != 2*len(w) {
 		t.Fatalf("%d particles", len(w))
 	}
-	pop := &Population{Dim: 2, Theta: theta, Weights: w}
+	pop := &privinfer.Draws{Dim: 2, Theta: theta, Weights: w}
 	if s := sum(w); math.Abs(s-1) > 1e-6 {
 		t.Fatalf("weights sum to %v", s)
 	}
@@ -189,8 +186,7 @@ func TestSIRReferenceFile(t *testing.T) {
 	ma, mg = ma/n, mg/n
 	t.Logf("authors' reference mean (%.4f, %.4f)", ma, mg)
 	for j, m := range []float64{ma, mg} {
-		f := func(th []float64) float64 { return th[j] }
-		lo, hi := pop.Quantile(f, 0.025), pop.Quantile(f, 0.975)
+		lo, hi := pop.Quantile(j, 0.025), pop.Quantile(j, 0.975)
 		t.Logf("coordinate %d: our 95%% interval [%.4f, %.4f], authors' mean %.4f", j, lo, hi, m)
 		if m < lo || m > hi {
 			t.Fatalf("authors' mean %v of coordinate %d outside our 95%% interval [%v, %v]", m, j, lo, hi)
@@ -222,14 +218,14 @@ func TestSIRExactReferenceFiles(t *testing.T) {
 			if s := sum(w); math.Abs(s-1) > 1e-6 {
 				t.Fatalf("weights sum to %v", s)
 			}
-			exact := &Population{Dim: 2, Theta: theta, Weights: w}
+			exact := &privinfer.Draws{Dim: 2, Theta: theta, Weights: w}
 			if ess := stats.ESS(w); ess < 400 {
 				t.Fatalf("ESS %.0f < 400", ess)
 			}
-			var smc *Population
+			var smc *privinfer.Draws
 			if eps == "10" {
 				at, aw := readWeightedCSV(t, filepath.Join("testdata", "sir_eps10_smcabc.csv"))
-				smc = &Population{Dim: 2, Theta: at, Weights: aw}
+				smc = &privinfer.Draws{Dim: 2, Theta: at, Weights: aw}
 			} else {
 				dir := testutil.SharedDir(t, "abc")
 				at := readAuthors(t, filepath.Join(dir, "reference", "authors-reference-posteriors", "sir_eps"+eps+"_log_theta.csv"))
@@ -237,13 +233,12 @@ func TestSIRExactReferenceFiles(t *testing.T) {
 				for i := range aw {
 					aw[i] = 1 / float64(len(aw))
 				}
-				smc = &Population{Dim: 2, Theta: at, Weights: aw}
+				smc = &privinfer.Draws{Dim: 2, Theta: at, Weights: aw}
 			}
 			me := exact.Mean()
 			for j := range 2 {
-				f := func(th []float64) float64 { return th[j] }
-				lo, hi := smc.Quantile(f, 0.025), smc.Quantile(f, 0.975)
-				elo, ehi := exact.Quantile(f, 0.025), exact.Quantile(f, 0.975)
+				lo, hi := smc.Quantile(j, 0.025), smc.Quantile(j, 0.975)
+				elo, ehi := exact.Quantile(j, 0.025), exact.Quantile(j, 0.975)
 				ratio := (ehi - elo) / (hi - lo)
 				t.Logf("coordinate %d: exact mean %.4f, 95%% [%.4f, %.4f]; SMC-ABC [%.4f, %.4f]; width ratio %.2f", j, me[j], elo, ehi, lo, hi, ratio)
 				if me[j] < lo || me[j] > hi {
@@ -281,4 +276,13 @@ func readAuthors(t *testing.T, path string) []float64 {
 		}
 	}
 	return x
+}
+
+// derived returns the one-dimensional draws f(θ_i) with the weights of d.
+func derived(d *privinfer.Draws, f func([]float64) float64) *privinfer.Draws {
+	out := &privinfer.Draws{Dim: 1, Theta: make([]float64, d.Len()), Weights: d.Weights}
+	for i := range out.Theta {
+		out.Theta[i] = f(d.Row(i))
+	}
+	return out
 }

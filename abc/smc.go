@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
 	"sync/atomic"
 	"time"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/linalg"
 	"github.com/privinfer/privinfer/internal/parallel"
 	"github.com/privinfer/privinfer/internal/special"
@@ -17,19 +17,21 @@ import (
 	"github.com/privinfer/privinfer/internal/variate"
 )
 
-// Kernel selects the SMC-ABC perturbation kernel.
-type Kernel int
+// Perturbation selects how SMC-ABC moves a resampled particle to a new
+// proposal. (The ABC kernel, which compares releases, is the Distance with
+// its tolerance; the mechanism's density is the kernel of KernelIS.)
+type Perturbation int
 
 const (
-	// KernelTwiceCov is the Gaussian random walk with twice the weighted
+	// PerturbTwiceCov is the Gaussian random walk with twice the weighted
 	// covariance of the previous population (Beaumont et al. 2009).
-	KernelTwiceCov Kernel = iota
-	// KernelOLCM is the optimal local covariance matrix kernel of Filippi
-	// et al. (2013): particle j moves with covariance
+	PerturbTwiceCov Perturbation = iota
+	// PerturbOLCM is the optimal local covariance matrix perturbation of
+	// Filippi et al. (2013): particle j moves with covariance
 	// Σ_j = Σ_k ω_k (θ_k − θ_j)(θ_k − θ_j)ᵀ over the previous particles k
 	// already within the new tolerance (weights ω renormalised on them). It
-	// falls back to KernelTwiceCov when fewer than Dim+1 particles qualify.
-	KernelOLCM
+	// falls back to PerturbTwiceCov when fewer than Dim+1 particles qualify.
+	PerturbOLCM
 )
 
 // StopReason tells why an SMC-ABC run ended.
@@ -73,20 +75,19 @@ func (s StopReason) String() string {
 	return fmt.Sprintf("StopReason(%d)", int(s))
 }
 
-// Population is one SMC-ABC round's weighted particle population.
-type Population struct {
-	// Round is the round index (0 is the prior round).
+// Round is one SMC-ABC round's weighted particle population, or one stage
+// of KernelIS, with its metadata.
+type Round struct {
+	// Round is the round index (0 is SMC-ABC's prior round; KernelIS
+	// stages count from 1).
 	Round int
-	// Dim is the length of θ.
-	Dim int
-	// Theta holds the particles back to back (length N·Dim).
-	Theta []float64
-	// Weights are the normalised importance weights (sum 1); after an
-	// ESS-triggered resampling they are all 1/N.
-	Weights []float64
-	// Distance holds each particle's accepted distance (≤ Tolerance).
+	// Draws holds the particles with their normalised importance weights
+	// (sum 1); after an ESS-triggered resampling they are all 1/N.
+	Draws *privinfer.Draws
+	// Distance holds each particle's accepted distance (≤ Tolerance); nil
+	// for KernelIS, which has no distance.
 	Distance []float64
-	// Tolerance is the round's ε_t.
+	// Tolerance is the round's ε_t (0 for KernelIS).
 	Tolerance float64
 	// Simulations is the number of simulations the round ran, Proposals the
 	// number of proposals including those outside the prior's support
@@ -102,80 +103,26 @@ type Population struct {
 	Elapsed time.Duration
 }
 
-// N is the number of particles.
-func (p *Population) N() int { return len(p.Weights) }
-
-// Mean returns the weighted posterior mean.
-func (p *Population) Mean() []float64 {
-	m := make([]float64, p.Dim)
-	_ = stats.WeightedMean(p.Theta, p.Dim, p.Weights, m)
-	return m
+// N is the number of particles (0 for a round without draws).
+func (p *Round) N() int {
+	if p == nil || p.Draws == nil {
+		return 0
+	}
+	return p.Draws.Len()
 }
 
-// Cov returns the weighted covariance (divisor Σw) row-major Dim×Dim.
-func (p *Population) Cov() []float64 {
-	m := make([]float64, p.Dim)
-	c := make([]float64, p.Dim*p.Dim)
-	_ = stats.WeightedCov(p.Theta, p.Dim, p.Weights, m, c)
-	return c
-}
-
-// Quantile returns the weighted q-quantile of f(θ) over the population:
-// the smallest value v with Σ_{f(θ_i) ≤ v} w_i ≥ q. Use it for
-// coordinates (f = θ[j]) or derived quantities such as R0 = β/γ.
-func (p *Population) Quantile(f func(theta []float64) float64, q float64) float64 {
-	return weightedQuantile(p.values(f), p.Weights, q)
-}
-
-// WeightedMeanOf returns Σ w_i f(θ_i).
-func (p *Population) WeightedMeanOf(f func(theta []float64) float64) float64 {
-	s := 0.0
-	for i, v := range p.values(f) {
-		s += p.Weights[i] * v
-	}
-	return s
-}
-
-func (p *Population) values(f func([]float64) float64) []float64 {
-	v := make([]float64, p.N())
-	for i := range v {
-		v[i] = f(p.Theta[i*p.Dim : (i+1)*p.Dim])
-	}
-	return v
-}
-
-func weightedQuantile(v, w []float64, q float64) float64 {
-	if len(v) == 0 || !(q >= 0 && q <= 1) {
-		return math.NaN()
-	}
-	idx := make([]int, len(v))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return v[idx[a]] < v[idx[b]] })
-	tot := 0.0
-	for _, x := range w {
-		tot += x
-	}
-	acc := 0.0
-	for _, i := range idx {
-		acc += w[i]
-		if acc >= q*tot*(1-1e-12) {
-			return v[i]
-		}
-	}
-	return v[idx[len(idx)-1]]
-}
-
-// SMCConfig configures SMC-ABC.
+// SMCConfig configures SMC-ABC. Zero values of the optional fields are
+// documented with each; Distance, Particles and Schedule must be set.
 type SMCConfig struct {
+	// Distance compares a simulated release with Problem.Observed.
+	Distance Distance
 	// Particles is the population size N ≥ 2.
 	Particles int
 	// Schedule gives the tolerances (ToleranceList, Geometric, Adaptive or
 	// a custom Schedule).
 	Schedule Schedule
-	// Kernel selects the perturbation kernel (default KernelTwiceCov).
-	Kernel Kernel
+	// Perturbation selects how particles move (default PerturbTwiceCov).
+	Perturbation Perturbation
 	// ResampleESS resamples the population when ESS < ResampleESS·N;
 	// 0 means 0.5, a negative value never resamples.
 	ResampleESS float64
@@ -189,18 +136,55 @@ type SMCConfig struct {
 	// StallRatio ends the run when ε_t > StallRatio·ε_{t−1} (0: never);
 	// e.g. 0.99 stops an adaptive schedule that no longer makes progress.
 	StallRatio float64
-	// Progress, if non-nil, is called after every completed round.
-	Progress func(p *Population)
+	// Progress, if not nil, receives an event with Stage "round" after
+	// every completed round (Round is the 1-based round number, Message
+	// the tolerance, acceptance rate and ESS).
+	Progress privinfer.ProgressFunc
 	// Seed selects the random streams. Particle i of round t uses a stream
 	// derived from (Seed, t, i), so results depend on Seed only.
 	Seed uint64
 }
 
+// Validate checks the configuration on its own (SMC also checks it against
+// the Problem). Errors wrap ErrInvalid.
+func (cfg *SMCConfig) Validate() error {
+	if isNil(cfg.Distance) {
+		return invalidf("SMCConfig.Distance is nil")
+	}
+	if cfg.Particles < 2 {
+		return invalidf("SMCConfig.Particles must be >= 2, got %d", cfg.Particles)
+	}
+	if isNil(cfg.Schedule) {
+		return invalidf("SMCConfig.Schedule is nil")
+	}
+	if v, ok := cfg.Schedule.(validator); ok {
+		if err := v.validate(); err != nil {
+			return err
+		}
+	}
+	if cfg.Perturbation != PerturbTwiceCov && cfg.Perturbation != PerturbOLCM {
+		return invalidf("SMCConfig.Perturbation: unknown perturbation %d", cfg.Perturbation)
+	}
+	switch {
+	case cfg.MaxSimulations < 0:
+		return invalidf("SMCConfig.MaxSimulations must be >= 0, got %d", cfg.MaxSimulations)
+	case !(cfg.MinAcceptance >= 0 && cfg.MinAcceptance <= 1):
+		return invalidf("SMCConfig.MinAcceptance must be in [0, 1], got %v", cfg.MinAcceptance)
+	case !(cfg.StallRatio >= 0) || math.IsInf(cfg.StallRatio, 0):
+		return invalidf("SMCConfig.StallRatio must be finite and >= 0, got %v", cfg.StallRatio)
+	case math.IsNaN(cfg.ResampleESS) || cfg.ResampleESS > 1 || math.IsInf(cfg.ResampleESS, 0):
+		return invalidf("SMCConfig.ResampleESS must be finite and <= 1, got %v", cfg.ResampleESS)
+	}
+	return nil
+}
+
 // SMCResult is the outcome of SMC-ABC.
 type SMCResult struct {
-	// Rounds holds every completed round's population; the last is the
-	// posterior approximation.
-	Rounds []*Population
+	// Draws is the posterior approximation: the last completed round's
+	// weighted particles (nil if no round completed).
+	Draws *privinfer.Draws
+	// Rounds holds every completed round; the last holds Draws.
+	Rounds []*Round
 	// Simulations is the total number of simulations, including those of
 	// an abandoned last round.
 	Simulations int64
@@ -210,8 +194,8 @@ type SMCResult struct {
 	Elapsed time.Duration
 }
 
-// Final returns the last completed population (nil if none completed).
-func (r *SMCResult) Final() *Population {
+// Final returns the last completed round (nil if none completed).
+func (r *SMCResult) Final() *Round {
 	if len(r.Rounds) == 0 {
 		return nil
 	}
@@ -223,10 +207,14 @@ var errBudget = errors.New("abc: simulation budget exhausted")
 type validator interface{ validate() error }
 
 // SMC runs SMC-ABC (SBI paper App. C, Algorithm 3; Beaumont et al. 2009)
-// on p: round 0 draws N particles from the prior with ρ ≤ ε_0; round t
-// resamples a previous particle by weight, perturbs it with the Gaussian
-// kernel, simulates until ρ ≤ ε_t, and weights the accepted particle by
-// π(θ)/Σ_j W_j K(θ|θ_j). Particles are simulated in parallel.
+// on p: releases are simulated through p.ReleaseSimulator() (the Simulator
+// composed with the Mechanism) and compared with p.Observed by
+// cfg.Distance. Round 0 draws N particles from the prior with ρ ≤ ε_0;
+// round t resamples a previous particle by weight, perturbs it
+// (cfg.Perturbation), simulates until ρ ≤ ε_t, and weights the accepted
+// particle by π(θ)/Σ_j W_j K(θ|θ_j), K the perturbation density.
+// Particles are simulated in parallel. The posterior sample is
+// SMCResult.Draws, the last round's weighted particles.
 //
 // When the caller's ctx is cancelled or its deadline passes, SMC returns
 // the rounds completed so far together with an error wrapping ctx.Err(),
@@ -237,45 +225,25 @@ type validator interface{ validate() error }
 // no rounds and an error is returned.
 //
 // SMC-ABC is inference from a public release (p.Observed is the output of a
-// privacy mechanism), so the populations, including their distances, are
+// privacy mechanism), so the rounds, including their distances, are
 // post-processing and may be published.
-func SMC(ctx context.Context, p Problem, cfg SMCConfig) (*SMCResult, error) {
-	if err := p.validate(); err != nil {
+func SMC(ctx context.Context, p privinfer.Problem, cfg SMCConfig) (*SMCResult, error) {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if cfg.Particles < 2 {
-		return nil, invalidf("SMCConfig.Particles must be >= 2, got %d", cfg.Particles)
+	tg, err := newTarget(&p, cfg.Distance, "SMCConfig.Distance")
+	if err != nil {
+		return nil, err
 	}
-	d := p.Prior.Dim()
-	perParticle := []int{d, p.Simulator.StatDim()}
-	if cfg.Kernel == KernelOLCM && d <= MaxElements/d {
+	d := tg.dim
+	perParticle := []int{d, tg.statDim}
+	if cfg.Perturbation == PerturbOLCM && d <= MaxElements/d {
 		perParticle = append(perParticle, d*d)
-	} else if cfg.Kernel == KernelOLCM {
-		return nil, invalidf("prior dimension %d is too large for the OLCM kernel", d)
+	} else if cfg.Perturbation == PerturbOLCM {
+		return nil, invalidf("prior dimension %d is too large for the OLCM perturbation", d)
 	}
 	if err := checkCount("SMCConfig.Particles", cfg.Particles, perParticle...); err != nil {
 		return nil, err
-	}
-	if isNil(cfg.Schedule) {
-		return nil, invalidf("SMCConfig.Schedule is nil")
-	}
-	if v, ok := cfg.Schedule.(validator); ok {
-		if err := v.validate(); err != nil {
-			return nil, err
-		}
-	}
-	if cfg.Kernel != KernelTwiceCov && cfg.Kernel != KernelOLCM {
-		return nil, invalidf("unknown kernel %d", cfg.Kernel)
-	}
-	switch {
-	case cfg.MaxSimulations < 0:
-		return nil, invalidf("SMCConfig.MaxSimulations must be >= 0, got %d", cfg.MaxSimulations)
-	case !(cfg.MinAcceptance >= 0 && cfg.MinAcceptance <= 1):
-		return nil, invalidf("SMCConfig.MinAcceptance must be in [0, 1], got %v", cfg.MinAcceptance)
-	case !(cfg.StallRatio >= 0) || math.IsInf(cfg.StallRatio, 0):
-		return nil, invalidf("SMCConfig.StallRatio must be finite and >= 0, got %v", cfg.StallRatio)
-	case math.IsNaN(cfg.ResampleESS) || cfg.ResampleESS > 1 || math.IsInf(cfg.ResampleESS, 0):
-		return nil, invalidf("SMCConfig.ResampleESS must be finite and <= 1, got %v", cfg.ResampleESS)
 	}
 	if ctx == nil {
 		ctx = context.Background()
@@ -285,15 +253,18 @@ func SMC(ctx context.Context, p Problem, cfg SMCConfig) (*SMCResult, error) {
 		essFrac = 0.5
 	}
 	start := time.Now()
-	s := &smcRun{p: &p, cfg: &cfg, dim: p.Prior.Dim(), n: cfg.Particles}
+	s := &smcRun{tg: tg, cfg: &cfg, dim: d, n: cfg.Particles}
 	res := &SMCResult{}
 	finish := func(reason StopReason, err error) (*SMCResult, error) {
 		res.Stop = reason
 		res.Simulations = s.sims.Load()
 		res.Elapsed = time.Since(start)
+		if f := res.Final(); f != nil {
+			res.Draws = f.Draws
+		}
 		return res, err
 	}
-	var prev *Population
+	var prev *Round
 	for t := 0; ; t++ {
 		eps, ok := cfg.Schedule.Next(t, prev)
 		if !ok {
@@ -327,9 +298,8 @@ func SMC(ctx context.Context, p Problem, cfg SMCConfig) (*SMCResult, error) {
 			}
 		}
 		res.Rounds = append(res.Rounds, pop)
-		if cfg.Progress != nil {
-			cfg.Progress(pop)
-		}
+		cfg.Progress.Report(privinfer.Progress{Stage: "round", Round: t + 1, Elapsed: time.Since(start),
+			Message: fmt.Sprintf("ε = %.4g, acceptance %.3g, ESS %.0f", eps, pop.Acceptance, pop.ESS)})
 		prev = pop
 		if cfg.MinAcceptance > 0 && pop.Acceptance < cfg.MinAcceptance {
 			return finish(StopMinAcceptance, nil)
@@ -338,23 +308,23 @@ func SMC(ctx context.Context, p Problem, cfg SMCConfig) (*SMCResult, error) {
 }
 
 type smcRun struct {
-	p    *Problem
+	tg   *target
 	cfg  *SMCConfig
 	dim  int
 	n    int
 	sims atomic.Int64
 }
 
-// kernelSet is the perturbation kernel built from the previous population:
-// one Cholesky factor for KernelTwiceCov, one per particle for KernelOLCM.
-type kernelSet struct {
+// perturbSet is the perturbation built from the previous population: one
+// Cholesky factor for PerturbTwiceCov, one per particle for PerturbOLCM.
+type perturbSet struct {
 	d      int
 	chol   []float64 // len d*d (shared) or n*d*d (per particle)
 	logdet []float64 // Σ log L_ii for each factor
 	per    bool
 }
 
-func (k *kernelSet) factor(j int) ([]float64, float64) {
+func (k *perturbSet) factor(j int) ([]float64, float64) {
 	if !k.per {
 		return k.chol, k.logdet[0]
 	}
@@ -365,39 +335,36 @@ func cholInto(a []float64, d int, l []float64) (float64, error) {
 	if _, err := linalg.CholeskyJitter(a, d, l); err != nil {
 		return 0, err
 	}
-	ld := 0.0
-	for i := 0; i < d; i++ {
-		ld += math.Log(l[i*d+i])
-	}
-	return ld, nil
+	return linalg.LogDetChol(l, d) / 2, nil
 }
 
-func (s *smcRun) buildKernel(prev *Population, eps float64) (*kernelSet, error) {
+func (s *smcRun) buildPerturbation(prev *Round, eps float64) (*perturbSet, error) {
 	d := s.dim
+	pd := prev.Draws
 	mean := make([]float64, d)
 	cov := make([]float64, d*d)
-	if err := stats.WeightedCov(prev.Theta, d, prev.Weights, mean, cov); err != nil {
+	if err := stats.WeightedCov(pd.Theta, d, pd.Weights, mean, cov); err != nil {
 		return nil, err
 	}
 	twice := make([]float64, d*d)
 	for i := range cov {
 		twice[i] = 2 * cov[i]
 	}
-	k := &kernelSet{d: d, chol: make([]float64, d*d), logdet: make([]float64, 1)}
+	k := &perturbSet{d: d, chol: make([]float64, d*d), logdet: make([]float64, 1)}
 	ld, err := cholInto(twice, d, k.chol)
 	if err != nil {
-		return nil, fmt.Errorf("abc: perturbation kernel of round %d: %w", prev.Round+1, err)
+		return nil, fmt.Errorf("abc: perturbation of round %d: %w", prev.Round+1, err)
 	}
 	k.logdet[0] = ld
-	if s.cfg.Kernel != KernelOLCM {
+	if s.cfg.Perturbation != PerturbOLCM {
 		return k, nil
 	}
 	// Subset of previous particles already within the new tolerance.
 	var sub, subW []float64
 	for i, dist := range prev.Distance {
 		if dist <= eps {
-			sub = append(sub, prev.Theta[i*d:(i+1)*d]...)
-			subW = append(subW, prev.Weights[i])
+			sub = append(sub, pd.Theta[i*d:(i+1)*d]...)
+			subW = append(subW, pd.Weights[i])
 		}
 	}
 	if len(subW) < d+1 {
@@ -409,10 +376,10 @@ func (s *smcRun) buildKernel(prev *Population, eps float64) (*kernelSet, error) 
 		return k, nil
 	}
 	n := prev.N()
-	per := &kernelSet{d: d, chol: make([]float64, n*d*d), logdet: make([]float64, n), per: true}
+	per := &perturbSet{d: d, chol: make([]float64, n*d*d), logdet: make([]float64, n), per: true}
 	a := make([]float64, d*d)
 	for j := 0; j < n; j++ {
-		th := prev.Theta[j*d : (j+1)*d]
+		th := pd.Theta[j*d : (j+1)*d]
 		for r := 0; r < d; r++ {
 			for c := 0; c < d; c++ {
 				a[r*d+c] = sc[r*d+c] + (sm[r]-th[r])*(sm[c]-th[c])
@@ -427,8 +394,8 @@ func (s *smcRun) buildKernel(prev *Population, eps float64) (*kernelSet, error) 
 	return per, nil
 }
 
-// logKernel returns log N(x; μ, LLᵀ) using scratch z (length d).
-func logKernel(x, mu, l []float64, logdet float64, z []float64) float64 {
+// logPerturb returns log N(x; μ, LLᵀ) using scratch z (length d).
+func logPerturb(x, mu, l []float64, logdet float64, z []float64) float64 {
 	d := len(x)
 	for i := range z {
 		z[i] = x[i] - mu[i]
@@ -442,32 +409,35 @@ func logKernel(x, mu, l []float64, logdet float64, z []float64) float64 {
 }
 
 // maxProposalsOutside bounds consecutive proposals outside the prior's
-// support for one particle, so that a kernel that never proposes inside the
+// support for one particle, so that a perturbation that never proposes inside the
 // support cannot loop forever.
 const maxProposalsOutside = 1_000_000
 
-func (s *smcRun) round(ctx context.Context, t int, eps float64, prev *Population, essFrac float64) (*Population, error) {
+func (s *smcRun) round(ctx context.Context, t int, eps float64, prev *Round, essFrac float64) (*Round, error) {
 	start := time.Now()
 	d, n := s.dim, s.n
-	pop := &Population{Round: t, Dim: d, Theta: make([]float64, n*d), Weights: make([]float64, n),
-		Distance: make([]float64, n), Tolerance: eps}
-	var ker *kernelSet
+	theta, weights, dist := make([]float64, n*d), make([]float64, n), make([]float64, n)
+	pop := &Round{Round: t, Distance: dist, Tolerance: eps}
+	var ker *perturbSet
 	var alias *variate.Alias
+	var prevTheta []float64
 	if prev != nil {
 		var err error
-		if ker, err = s.buildKernel(prev, eps); err != nil {
+		if ker, err = s.buildPerturbation(prev, eps); err != nil {
 			return nil, err
 		}
-		if alias, err = variate.NewAlias(prev.Weights); err != nil {
+		if alias, err = variate.NewAlias(prev.Draws.Weights); err != nil {
 			return nil, fmt.Errorf("abc: previous weights: %w", err)
 		}
+		prevTheta = prev.Draws.Theta
 	}
 	roundSeed := parallel.Stream(s.cfg.Seed, uint64(t)).Uint64()
 	var sims, props atomic.Int64
-	statDim := s.p.Simulator.StatDim()
+	statDim := s.tg.statDim
+	prior := s.tg.prior
 	budget := s.cfg.MaxSimulations
 	err := parallel.Map(ctx, n, roundSeed, func(i int, r *rand.Rand) error {
-		th := pop.Theta[i*d : (i+1)*d]
+		th := theta[i*d : (i+1)*d]
 		buf := make([]float64, statDim)
 		z := make([]float64, d)
 		outside := 0
@@ -477,14 +447,14 @@ func (s *smcRun) round(ctx context.Context, t int, eps float64, prev *Population
 			}
 			props.Add(1)
 			if prev == nil {
-				s.p.Prior.Sample(r, th)
+				prior.Sample(r, th)
 			} else {
 				j := alias.Sample(r)
 				l, _ := ker.factor(j)
 				for k := range z {
 					z[k] = variate.Normal(r)
 				}
-				mu := prev.Theta[j*d : (j+1)*d]
+				mu := prevTheta[j*d : (j+1)*d]
 				for a := 0; a < d; a++ {
 					v := mu[a]
 					for b := 0; b <= a; b++ {
@@ -492,7 +462,7 @@ func (s *smcRun) round(ctx context.Context, t int, eps float64, prev *Population
 					}
 					th[a] = v
 				}
-				if math.IsInf(s.p.Prior.LogDensity(th), -1) {
+				if math.IsInf(prior.LogDensity(th), -1) {
 					outside++
 					if outside > maxProposalsOutside {
 						return fmt.Errorf("abc: round %d: %d consecutive proposals outside the prior support", t, outside)
@@ -505,12 +475,12 @@ func (s *smcRun) round(ctx context.Context, t int, eps float64, prev *Population
 				return errBudget
 			}
 			sims.Add(1)
-			rho, err := s.p.simulateDistance(r, th, buf)
+			rho, err := s.tg.simulateDistance(r, th, buf)
 			if err != nil {
 				return err
 			}
 			if rho <= eps {
-				pop.Distance[i] = rho
+				dist[i] = rho
 				return nil
 			}
 		}
@@ -522,25 +492,22 @@ func (s *smcRun) round(ctx context.Context, t int, eps float64, prev *Population
 	pop.Acceptance = float64(n) / float64(pop.Simulations)
 	// Importance weights.
 	logw := make([]float64, n)
-	if prev == nil {
-		for i := range logw {
-			logw[i] = 0
-		}
-	} else {
-		logW := make([]float64, prev.N())
-		for j, w := range prev.Weights {
+	if prev != nil {
+		m := prev.N()
+		logW := make([]float64, m)
+		for j, w := range prev.Draws.Weights {
 			logW[j] = math.Log(w)
 		}
 		err := parallel.For(ctx, n, func(lo, hi int) error {
-			terms := make([]float64, prev.N())
+			terms := make([]float64, m)
 			z := make([]float64, d)
 			for i := lo; i < hi; i++ {
-				th := pop.Theta[i*d : (i+1)*d]
+				th := theta[i*d : (i+1)*d]
 				for j := range terms {
 					l, ld := ker.factor(j)
-					terms[j] = logW[j] + logKernel(th, prev.Theta[j*d:(j+1)*d], l, ld, z)
+					terms[j] = logW[j] + logPerturb(th, prevTheta[j*d:(j+1)*d], l, ld, z)
 				}
-				logw[i] = s.p.Prior.LogDensity(th) - special.LogSumExp(terms)
+				logw[i] = prior.LogDensity(th) - special.LogSumExp(terms)
 			}
 			return nil
 		})
@@ -553,9 +520,10 @@ func (s *smcRun) round(ctx context.Context, t int, eps float64, prev *Population
 		return nil, fmt.Errorf("abc: round %d: importance weights are degenerate (log-sum %v)", t, lse)
 	}
 	for i := range logw {
-		pop.Weights[i] = math.Exp(logw[i] - lse)
+		weights[i] = math.Exp(logw[i] - lse)
 	}
-	pop.ESS = stats.ESS(pop.Weights)
+	pop.Draws = s.tg.draws(theta, weights)
+	pop.ESS = stats.ESS(weights)
 	if essFrac > 0 && pop.ESS < essFrac*float64(n) {
 		resample(parallel.Stream(roundSeed, uint64(n)), pop)
 		pop.Resampled = true
@@ -565,24 +533,25 @@ func (s *smcRun) round(ctx context.Context, t int, eps float64, prev *Population
 }
 
 // resample replaces the population by a systematic resample of itself with
-// equal weights.
-func resample(r *rand.Rand, pop *Population) {
-	n, d := pop.N(), pop.Dim
-	theta := make([]float64, len(pop.Theta))
+// equal weights, carrying every particle's distance along.
+func resample(r *rand.Rand, pop *Round) {
+	dr := pop.Draws
+	n, d := dr.Len(), dr.Dim
+	theta := make([]float64, len(dr.Theta))
 	dist := make([]float64, n)
 	u := r.Float64() / float64(n)
-	cum, j := pop.Weights[0], 0
+	cum, j := dr.Weights[0], 0
 	for i := 0; i < n; i++ {
 		x := u + float64(i)/float64(n)
 		for x > cum && j < n-1 {
 			j++
-			cum += pop.Weights[j]
+			cum += dr.Weights[j]
 		}
-		copy(theta[i*d:(i+1)*d], pop.Theta[j*d:(j+1)*d])
+		copy(theta[i*d:(i+1)*d], dr.Theta[j*d:(j+1)*d])
 		dist[i] = pop.Distance[j]
 	}
-	pop.Theta, pop.Distance = theta, dist
-	for i := range pop.Weights {
-		pop.Weights[i] = 1 / float64(n)
+	dr.Theta, pop.Distance = theta, dist
+	for i := range dr.Weights {
+		dr.Weights[i] = 1 / float64(n)
 	}
 }

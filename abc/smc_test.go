@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/testutil"
 )
 
@@ -62,7 +63,7 @@ func TestSMCConvergesToPrivatePosterior(t *testing.T) {
 			sched = append(sched, e)
 		}
 		sched = append(sched, ef)
-		res, err := SMC(context.Background(), p, SMCConfig{Particles: 1000, Schedule: sched, Seed: 7})
+		res, err := SMC(context.Background(), p, SMCConfig{Distance: Euclidean{}, Particles: 1000, Schedule: sched, Seed: 7})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,8 +71,8 @@ func TestSMCConvergesToPrivatePosterior(t *testing.T) {
 			t.Fatalf("stop %v", res.Stop)
 		}
 		fin := res.Final()
-		m := fin.Mean()[0]
-		sd := math.Sqrt(fin.Cov()[0])
+		m := fin.Draws.Mean()[0]
+		sd := math.Sqrt(fin.Draws.Cov()[0])
 		errMean = append(errMean, math.Abs(m-em))
 		errSD = append(errSD, math.Abs(sd/esd-1))
 		t.Logf("%8.3f %8.4f %8.4f %8.4f %8.4f %8d %7.0f", ef, m, sd, math.Abs(m-em), sd/esd, res.Simulations, fin.ESS)
@@ -80,7 +81,7 @@ func TestSMCConvergesToPrivatePosterior(t *testing.T) {
 				t.Fatalf("particle %d distance %v above tolerance %v", i, d, ef)
 			}
 		}
-		if s := sum(fin.Weights); math.Abs(s-1) > 1e-9 {
+		if s := sum(fin.Draws.Weights); math.Abs(s-1) > 1e-9 {
 			t.Fatalf("weights sum to %v", s)
 		}
 	}
@@ -114,9 +115,9 @@ func TestSMCKernelsAndSchedules(t *testing.T) {
 		name string
 		cfg  SMCConfig
 	}{
-		{"olcm", SMCConfig{Particles: 500, Schedule: ToleranceList{2, 1, 0.5, 0.2, 0.1, 0.05}, Kernel: KernelOLCM, Seed: 3}},
-		{"adaptive", SMCConfig{Particles: 500, Schedule: Adaptive{Initial: math.Inf(1), Quantile: 0.5, Rounds: 9, Min: 0.04}, Seed: 4}},
-		{"geometric", SMCConfig{Particles: 500, Schedule: Geometric{A: 0.5, R: 0.7, Rounds: 7}, Seed: 5}},
+		{"olcm", SMCConfig{Distance: Euclidean{}, Particles: 500, Schedule: ToleranceList{2, 1, 0.5, 0.2, 0.1, 0.05}, Perturbation: PerturbOLCM, Seed: 3}},
+		{"adaptive", SMCConfig{Distance: Euclidean{}, Particles: 500, Schedule: Adaptive{Initial: math.Inf(1), Quantile: 0.5, Rounds: 9, Min: 0.04}, Seed: 4}},
+		{"geometric", SMCConfig{Distance: Euclidean{}, Particles: 500, Schedule: Geometric{A: 0.5, R: 0.7, Rounds: 7}, Seed: 5}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := SMC(context.Background(), p, tc.cfg)
@@ -124,7 +125,7 @@ func TestSMCKernelsAndSchedules(t *testing.T) {
 				t.Fatal(err)
 			}
 			fin := res.Final()
-			m, sd := fin.Mean()[0], math.Sqrt(fin.Cov()[0])
+			m, sd := fin.Draws.Mean()[0], math.Sqrt(fin.Draws.Cov()[0])
 			t.Logf("%d rounds, final eps %.4f, mean %.4f (exact %.4f), sd %.4f (exact %.4f), sims %d",
 				len(res.Rounds), fin.Tolerance, m, em, sd, esd, res.Simulations)
 			// Final tolerances here are below 0.08, where the ABC bias is
@@ -154,7 +155,7 @@ func TestSMCDeterministicAcrossGOMAXPROCS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := SMCConfig{Particles: 300, Schedule: ToleranceList{2, 1, 0.5, 0.25}, Seed: 11}
+	cfg := SMCConfig{Distance: Euclidean{}, Particles: 300, Schedule: ToleranceList{2, 1, 0.5, 0.25}, Seed: 11}
 	prev := runtime.GOMAXPROCS(1)
 	a, err := SMC(context.Background(), p, cfg)
 	runtime.GOMAXPROCS(prev)
@@ -165,7 +166,7 @@ func TestSMCDeterministicAcrossGOMAXPROCS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(a.Final().Theta, b.Final().Theta) || !slices.Equal(a.Final().Weights, b.Final().Weights) || a.Simulations != b.Simulations {
+	if !slices.Equal(a.Final().Draws.Theta, b.Final().Draws.Theta) || !slices.Equal(a.Final().Draws.Weights, b.Final().Draws.Weights) || a.Simulations != b.Simulations {
 		t.Fatal("SMC result depends on GOMAXPROCS")
 	}
 }
@@ -177,7 +178,7 @@ func TestSMCRunControl(t *testing.T) {
 	}
 	sched := ToleranceList{2, 1, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002}
 	t.Run("budget", func(t *testing.T) {
-		res, err := SMC(context.Background(), p, SMCConfig{Particles: 200, Schedule: sched, MaxSimulations: 3000, Seed: 1})
+		res, err := SMC(context.Background(), p, SMCConfig{Distance: Euclidean{}, Particles: 200, Schedule: sched, MaxSimulations: 3000, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,7 +194,7 @@ func TestSMCRunControl(t *testing.T) {
 		}
 	})
 	t.Run("min-acceptance", func(t *testing.T) {
-		res, err := SMC(context.Background(), p, SMCConfig{Particles: 200, Schedule: sched, MinAcceptance: 0.2, Seed: 1})
+		res, err := SMC(context.Background(), p, SMCConfig{Distance: Euclidean{}, Particles: 200, Schedule: sched, MinAcceptance: 0.2, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -207,7 +208,7 @@ func TestSMCRunControl(t *testing.T) {
 		}
 	})
 	t.Run("stalled", func(t *testing.T) {
-		res, err := SMC(context.Background(), p, SMCConfig{Particles: 200, Schedule: ToleranceList{1, 0.5, 0.49, 0.1}, StallRatio: 0.9, Seed: 1})
+		res, err := SMC(context.Background(), p, SMCConfig{Distance: Euclidean{}, Particles: 200, Schedule: ToleranceList{1, 0.5, 0.49, 0.1}, StallRatio: 0.9, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,7 +223,7 @@ func TestSMCRunControl(t *testing.T) {
 		// depend on the machine's load.
 		ctx := newManualDeadline()
 		rounds := 0
-		res, err := SMC(ctx, p, SMCConfig{Particles: 100, Schedule: sched, Seed: 1, Progress: func(*Population) {
+		res, err := SMC(ctx, p, SMCConfig{Distance: Euclidean{}, Particles: 100, Schedule: sched, Seed: 1, Progress: func(privinfer.Progress) {
 			rounds++
 			if rounds == 2 {
 				ctx.expire()
@@ -241,7 +242,7 @@ func TestSMCRunControl(t *testing.T) {
 		slow.Simulator = slowSim{}
 		tctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		defer cancel()
-		res, err = SMC(tctx, slow, SMCConfig{Particles: 50, Schedule: sched, Seed: 1})
+		res, err = SMC(tctx, slow, SMCConfig{Distance: Euclidean{}, Particles: 50, Schedule: sched, Seed: 1})
 		if !errors.Is(err, context.DeadlineExceeded) || res == nil || res.Stop != StopWallTime {
 			t.Fatalf("timeout: err = %v, result %+v", err, res)
 		}
@@ -249,7 +250,7 @@ func TestSMCRunControl(t *testing.T) {
 	t.Run("cancel", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		rounds := 0
-		res, err := SMC(ctx, p, SMCConfig{Particles: 100, Schedule: sched, Seed: 1, Progress: func(*Population) {
+		res, err := SMC(ctx, p, SMCConfig{Distance: Euclidean{}, Particles: 100, Schedule: sched, Seed: 1, Progress: func(privinfer.Progress) {
 			rounds++
 			if rounds == 2 {
 				cancel()
@@ -264,12 +265,19 @@ func TestSMCRunControl(t *testing.T) {
 	})
 	t.Run("progress", func(t *testing.T) {
 		var seen []int
-		res, err := SMC(context.Background(), p, SMCConfig{Particles: 100, Schedule: sched[:4], Seed: 1, Progress: func(p *Population) { seen = append(seen, p.Round) }})
+		res, err := SMC(context.Background(), p, SMCConfig{Distance: Euclidean{}, Particles: 100, Schedule: sched[:4], Seed: 1, Progress: func(p privinfer.Progress) {
+			if p.Stage == "round" && p.Message != "" {
+				seen = append(seen, p.Round)
+			}
+		}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(seen, []int{0, 1, 2, 3}) || len(res.Rounds) != 4 {
+		if !slices.Equal(seen, []int{1, 2, 3, 4}) || len(res.Rounds) != 4 {
 			t.Fatalf("progress rounds %v", seen)
+		}
+		if res.Draws == nil || res.Draws != res.Final().Draws || res.Draws.Validate() != nil || res.Draws.Len() != 100 {
+			t.Fatalf("result draws %+v are not the final round's", res.Draws)
 		}
 	})
 }
@@ -335,12 +343,12 @@ func TestSMCConvergenceTableLong(t *testing.T) {
 		var ms, sds []float64
 		var sims int64
 		for s := uint64(0); s < seeds; s++ {
-			res, err := SMC(context.Background(), p, SMCConfig{Particles: 2000, Schedule: sched, Seed: 100 + s})
+			res, err := SMC(context.Background(), p, SMCConfig{Distance: Euclidean{}, Particles: 2000, Schedule: sched, Seed: 100 + s})
 			if err != nil {
 				t.Fatal(err)
 			}
-			ms = append(ms, res.Final().Mean()[0])
-			sds = append(sds, math.Sqrt(res.Final().Cov()[0]))
+			ms = append(ms, res.Final().Draws.Mean()[0])
+			sds = append(sds, math.Sqrt(res.Final().Draws.Cov()[0]))
 			sims += res.Simulations
 		}
 		mm, mse := meanSE(ms)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
@@ -46,10 +47,11 @@ func (p alrPrior) LogDensity(phi []float64) float64 {
 	return p.prior.LogDensity(theta) + lj
 }
 
-// alrSim simulates the private release for φ by mapping it to θ first.
+// alrSim simulates the confidential summary for φ by mapping it to θ
+// first (SMC-ABC adds the mechanism's noise).
 type alrSim struct {
 	m   *naivebayes.Model
-	sim simulate.Simulator // the private simulator on θ
+	sim simulate.Simulator // the confidential simulator on θ
 }
 
 func (s alrSim) StatDim() int { return s.sim.StatDim() }
@@ -71,18 +73,15 @@ type abcConfig struct {
 // runABC runs SMC-ABC on φ with the Euclidean distance and an adaptive
 // schedule (each tolerance the Quantile-quantile of the previous round's
 // distances), and returns the result.
-func runABC(ctx context.Context, m *naivebayes.Model, prior simulate.Prior, mech mechanism.Mechanism, obs []float64, cfg abcConfig, progress func(*abc.Population)) (*abc.SMCResult, error) {
-	priv, err := simulate.Private(m, mech)
-	if err != nil {
-		return nil, err
-	}
-	p := abc.Problem{
+func runABC(ctx context.Context, m *naivebayes.Model, prior simulate.Prior, mech mechanism.Mechanism, obs []float64, cfg abcConfig, progress privinfer.ProgressFunc) (*abc.SMCResult, error) {
+	p := privinfer.Problem{
 		Prior:     alrPrior{m: m, prior: prior},
-		Simulator: alrSim{m: m, sim: priv},
+		Simulator: alrSim{m: m, sim: m},
+		Mechanism: mech,
 		Observed:  obs,
-		Distance:  abc.Euclidean{},
 	}
 	return abc.SMC(ctx, p, abc.SMCConfig{
+		Distance:      abc.Euclidean{},
 		Particles:     cfg.Particles,
 		Schedule:      abc.Adaptive{Initial: math.Inf(1), Quantile: cfg.Quantile, Rounds: cfg.Rounds},
 		MinAcceptance: cfg.MinAcceptance,
@@ -92,13 +91,13 @@ func runABC(ctx context.Context, m *naivebayes.Model, prior simulate.Prior, mech
 	})
 }
 
-// abcThetas maps a population's particles to θ rows and returns them with
-// the weights.
-func abcThetas(m *naivebayes.Model, pop *abc.Population) (rows [][]float64, w []float64) {
-	for i := 0; i < pop.N(); i++ {
+// abcThetas maps weighted draws of φ to θ rows and returns them with the
+// weights.
+func abcThetas(m *naivebayes.Model, d *privinfer.Draws) (rows [][]float64, w []float64) {
+	for i := 0; i < d.Len(); i++ {
 		theta := make([]float64, m.ParamDim())
-		m.FromUnconstrained(pop.Theta[i*pop.Dim:(i+1)*pop.Dim], theta)
+		m.FromUnconstrained(d.Row(i), theta)
 		rows = append(rows, theta)
 	}
-	return rows, append([]float64(nil), pop.Weights...)
+	return rows, append([]float64(nil), d.Weights...)
 }

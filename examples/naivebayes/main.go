@@ -332,14 +332,14 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 
 	// SMC-ABC.
 	prog.Printf("SMC-ABC: %d particles", cfg.particles)
-	res, err := runABC(ctx, m, prior, mech, obs, abcConfig{Particles: cfg.particles, Rounds: cfg.rounds, Quantile: cfg.quantile, MinAcceptance: cfg.minAcceptance, Seed: cfg.Seed + 1}, func(p *abc.Population) {
-		prog.Printf("SMC-ABC round %2d: tolerance %.4f, acceptance %.3f, ESS %.0f, %d simulations", p.Round, p.Tolerance, p.Acceptance, p.ESS, p.Simulations)
+	res, err := runABC(ctx, m, prior, mech, obs, abcConfig{Particles: cfg.particles, Rounds: cfg.rounds, Quantile: cfg.quantile, MinAcceptance: cfg.minAcceptance, Seed: cfg.Seed + 1}, func(p privinfer.Progress) {
+		prog.Printf("SMC-ABC %v", p)
 	})
 	if err != nil {
 		return fmt.Errorf("SMC-ABC: %w", err)
 	}
 	final := res.Final()
-	abcRows, abcW := abcThetas(m, final)
+	abcRows, abcW := abcThetas(m, res.Draws)
 
 	// SPPE (optional).
 	var sppeRows [][]float64

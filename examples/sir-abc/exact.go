@@ -11,9 +11,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/examples/internal/cli"
-	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate/sir"
 )
 
@@ -50,7 +50,7 @@ func runExact(o options, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	start := &abc.Population{Dim: 2, Theta: x, Weights: w}
+	start := &privinfer.Draws{Dim: 2, Theta: x, Weights: w}
 	cov := start.Cov()
 	for i := range cov {
 		cov[i] *= 4 // doubled scale
@@ -63,11 +63,8 @@ func runExact(o options, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	dens, ok := ps.Mechanism().(mechanism.Density)
-	if !ok {
-		return fmt.Errorf("the infection-trajectory mechanism has no density")
-	}
-	p := abc.KernelProblem{Prior: sir.Prior(), Simulator: ps.Confidential(), Mechanism: dens, Observed: obs}
+	// KernelIS needs the mechanism's density (it checks and says so).
+	p := privinfer.Problem{Prior: sir.Prior(), Simulator: ps.Confidential(), Mechanism: ps.Mechanism(), Observed: obs, Names: []string{"log_beta", "log_gamma"}}
 	var sb []byte
 	logf := func(format string, args ...any) {
 		s := fmt.Sprintf(format, args...)
@@ -78,24 +75,28 @@ func runExact(o options, stdout io.Writer) error {
 		epsName(eps), o.exactStages, o.exact, o.Seed)
 	logf("initial proposal: Student-t (5 df) fitted to %s, scale doubled\n", filepath.Base(init))
 	logf("%5s %9s %9s %10s %10s %10s %10s\n", "stage", "sims", "ESS", "elapsed", "E[logb]", "E[logg]", "sd[logg]")
-	t0 := time.Now()
-	pop, _, err := abc.KernelIS(context.Background(), p, abc.KernelISConfig{
-		Draws: o.exact, Stages: o.exactStages, Mean: start.Mean(), Cov: cov, Seed: o.Seed,
-		Progress: func(q *abc.Population) {
-			m, c := q.Mean(), q.Cov()
-			logf("%5d %9d %9.1f %10s %10.4f %10.4f %10.4f\n", q.Round, q.Simulations, q.ESS, time.Since(t0).Round(time.Second), m[0], m[1], math.Sqrt(c[3]))
-		},
+	kres, err := abc.KernelIS(context.Background(), p, abc.KernelISConfig{
+		Simulations: o.exact, Stages: o.exactStages, Mean: start.Mean(), Cov: cov, Seed: o.Seed,
+		Progress: func(q privinfer.Progress) { fmt.Fprintf(stdout, "kernel IS %v\n", q) },
 	})
 	if err != nil {
 		return err
 	}
+	elapsed := time.Duration(0)
+	for _, q := range kres.Stages {
+		elapsed += q.Elapsed
+		m, c := q.Draws.Mean(), q.Draws.Cov()
+		logf("%5d %9d %9.1f %10s %10.4f %10.4f %10.4f\n", q.Round, q.Simulations, q.ESS, elapsed.Round(time.Second), m[0], m[1], math.Sqrt(c[3]))
+	}
+	pop := kres.Stages[len(kres.Stages)-1]
 	logf("%-10s %10s %10s %10s\n", "quantity", "mean", "q2.5", "q97.5")
 	for _, q := range []struct {
 		name string
 		f    func([]float64) float64
 	}{{"log beta", func(t []float64) float64 { return t[0] }}, {"log gamma", func(t []float64) float64 { return t[1] }},
 		{"R0", func(t []float64) float64 { return math.Exp(t[0] - t[1]) }}} {
-		logf("%-10s %10.4f %10.4f %10.4f\n", q.name, pop.WeightedMeanOf(q.f), pop.Quantile(q.f, 0.025), pop.Quantile(q.f, 0.975))
+		m, lo, hi := summarize(pop.Draws, q.f)
+		logf("%-10s %10.4f %10.4f %10.4f\n", q.name, m, lo, hi)
 	}
 	var ref []float64
 	if p, ok := cli.SharedFile(referenceFile(eps)); ok && o.authors != "none" {

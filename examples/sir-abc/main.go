@@ -34,11 +34,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/examples/internal/cli"
 	"github.com/privinfer/privinfer/examples/internal/plot"
 	"github.com/privinfer/privinfer/mechanism"
-	"github.com/privinfer/privinfer/simulate"
 	"github.com/privinfer/privinfer/simulate/sir"
 )
 
@@ -158,15 +158,11 @@ func run(o options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	priv, err := simulate.Private(epi, mech)
-	if err != nil {
-		return err
-	}
 	obs, err := sir.SyntheticRelease(eps)
 	if err != nil {
 		return err
 	}
-	prob := abc.Problem{Prior: sir.Prior(), Simulator: priv, Observed: obs, Distance: abc.Euclidean{}}
+	prob := privinfer.Problem{Prior: sir.Prior(), Simulator: epi, Mechanism: mech, Observed: obs, Names: []string{"log_beta", "log_gamma"}}
 	w := stdout
 	var sb []byte
 	logf := func(format string, args ...any) {
@@ -177,21 +173,11 @@ func run(o options, stdout, stderr io.Writer) error {
 	logf("SIR eps=%s SMC-ABC: K=%d, n=%d, m=%d, L=%d, %d particles, schedule 0.5*0.7^t (<= %d rounds), GOMAXPROCS=%d, seed %d\n",
 		epsName(eps), sir.SyntheticK, sir.SyntheticN, m, sir.SyntheticL, particles, rounds, runtime.GOMAXPROCS(0), seed)
 	logf("%5s %9s %9s %10s %8s %9s %10s %10s\n", "round", "eps", "sims", "accept", "ESS", "elapsed", "E[logb]", "E[logg]")
-	start := time.Now()
 	cfg := abc.SMCConfig{
+		Distance:  abc.Euclidean{},
 		Particles: particles, Schedule: abc.Geometric{A: 0.5, R: 0.7, Rounds: rounds, Min: minTol},
 		MaxSimulations: maxSims, MinAcceptance: minAcc, Seed: seed,
-		Progress: func(p *abc.Population) {
-			mu := p.Mean()
-			logf("%5d %9.4f %9d %10.4f %8.1f %9s %10.4f %10.4f\n", p.Round, p.Tolerance, p.Simulations, p.Acceptance, p.ESS,
-				time.Since(start).Round(time.Second), mu[0], mu[1])
-			prog.Printf("round %d done (tolerance %.4f)", p.Round, p.Tolerance)
-			if out != "" {
-				if err := writeCSV(out, p); err != nil {
-					prog.Printf("writing %s: %v", out, err)
-				}
-			}
-		},
+		Progress: func(p privinfer.Progress) { prog.Printf("SMC-ABC %v", p) },
 	}
 	ctx := context.Background()
 	if wall > 0 {
@@ -203,7 +189,19 @@ func run(o options, stdout, stderr io.Writer) error {
 	if err != nil && !(res != nil && res.Stop == abc.StopWallTime && len(res.Rounds) > 0) {
 		return err
 	}
+	elapsed := time.Duration(0)
+	for _, p := range res.Rounds {
+		elapsed += p.Elapsed
+		mu := p.Draws.Mean()
+		logf("%5d %9.4f %9d %10.4f %8.1f %9s %10.4f %10.4f\n", p.Round, p.Tolerance, p.Simulations, p.Acceptance, p.ESS,
+			elapsed.Round(time.Second), mu[0], mu[1])
+	}
 	fin := res.Final()
+	if out != "" {
+		if err := writeCSV(out, fin); err != nil {
+			return err
+		}
+	}
 	logf("stopped: %s after %d rounds; %d simulations in %s (final tolerance %.4f)\n",
 		res.Stop, len(res.Rounds), res.Simulations, res.Elapsed.Round(time.Second), fin.Tolerance)
 	beta := func(t []float64) float64 { return math.Exp(t[0]) }
@@ -216,7 +214,8 @@ func run(o options, stdout, stderr io.Writer) error {
 		name string
 		f    func([]float64) float64
 	}{{"log beta", logb}, {"log gamma", logg}, {"beta", beta}, {"gamma", gamma}, {"R0", r0}} {
-		logf("%-10s %10.4f %10.4f %10.4f\n", q.name, fin.WeightedMeanOf(q.f), fin.Quantile(q.f, 0.025), fin.Quantile(q.f, 0.975))
+		m, lo, hi := summarize(fin.Draws, q.f)
+		logf("%-10s %10.4f %10.4f %10.4f\n", q.name, m, lo, hi)
 	}
 	var ref []float64
 	if authors != "" {
@@ -239,7 +238,7 @@ func run(o options, stdout, stderr io.Writer) error {
 
 // verdict compares the posterior means of (log β, log γ) with the authors'
 // reference sample in units of the reference's standard deviations.
-func verdict(w io.Writer, method string, eps float64, fin *abc.Population, ref []float64) {
+func verdict(w io.Writer, method string, eps float64, fin *abc.Round, ref []float64) {
 	what := "SBI paper App. E.1.1 (reference posterior of the SIR release, ε = " + epsName(eps) + ", by " + method + ")"
 	if ref == nil {
 		cli.Verdict(w, cli.Partial, what, fmt.Sprintf("the authors' reference sample is absent, so nothing is compared; our run stopped at tolerance %.4f", fin.Tolerance))
@@ -256,10 +255,10 @@ func verdict(w io.Writer, method string, eps float64, fin *abc.Population, ref [
 			m2 += v[i] * v[i] / float64(n)
 		}
 		sd := math.Sqrt(math.Max(m2-m1*m1, 0))
-		f := func(t []float64) float64 { return t[j] }
-		worst = math.Max(worst, math.Abs(fin.WeightedMeanOf(f)-m1)/sd)
+		d := fin.Draws
+		worst = math.Max(worst, math.Abs(d.Mean()[j]-m1)/sd)
 		slices.Sort(v)
-		width += (fin.Quantile(f, 0.975) - fin.Quantile(f, 0.025)) / (quant(v, 0.975) - quant(v, 0.025)) / 2
+		width += (d.Quantile(j, 0.975) - d.Quantile(j, 0.025)) / (quant(v, 0.975) - quant(v, 0.025)) / 2
 	}
 	detail := fmt.Sprintf("posterior means of (log β, log γ) differ from the authors' SMC-ABC sample by up to %.2f reference sd, 95%% intervals %.2f× as wide", worst, width)
 	if method == "SMC-ABC" {
@@ -279,13 +278,13 @@ func verdict(w io.Writer, method string, eps float64, fin *abc.Population, ref [
 
 // writePlot draws our weighted population and the reference sample as a
 // corner plot of (log β, log γ) with the true values.
-func writePlot(c *cli.Common, eps float64, fin *abc.Population, ref []float64, w io.Writer) error {
+func writePlot(c *cli.Common, eps float64, fin *abc.Round, ref []float64, w io.Writer) error {
 	if c.Out == "" {
 		return nil
 	}
-	sets := []plot.Sample{{Name: "SMC-ABC (ours)", Weights: fin.Weights}}
+	sets := []plot.Sample{{Name: "SMC-ABC (ours)", Weights: fin.Draws.Weights}}
 	for i := 0; i < fin.N(); i++ {
-		sets[0].Rows = append(sets[0].Rows, fin.Theta[i*fin.Dim:(i+1)*fin.Dim])
+		sets[0].Rows = append(sets[0].Rows, fin.Draws.Row(i))
 	}
 	if ref != nil {
 		s := plot.Sample{Name: "authors' SMC-ABC"}
@@ -306,15 +305,16 @@ func writePlot(c *cli.Common, eps float64, fin *abc.Population, ref []float64, w
 	return nil
 }
 
-func writeCSV(path string, p *abc.Population) error {
+func writeCSV(path string, p *abc.Round) error {
 	f, err := os.Create(path + ".tmp")
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriter(f)
 	fmt.Fprintf(bw, "log_beta,log_gamma,weight\n")
-	for i := 0; i < p.N(); i++ {
-		fmt.Fprintf(bw, "%.8g,%.8g,%.8g\n", p.Theta[2*i], p.Theta[2*i+1], p.Weights[i])
+	d := p.Draws
+	for i := 0; i < d.Len(); i++ {
+		fmt.Fprintf(bw, "%.8g,%.8g,%.8g\n", d.Theta[2*i], d.Theta[2*i+1], weightOf(d, i))
 	}
 	if err := bw.Flush(); err != nil {
 		f.Close()
@@ -332,7 +332,7 @@ func readRef(path string) ([]float64, error) {
 	return x, err
 }
 
-func compare(logf func(string, ...any), fin *abc.Population, ref []float64) error {
+func compare(logf func(string, ...any), fin *abc.Round, ref []float64) error {
 	n := len(ref) / 2
 	logf("comparison with the reference sample (%d draws):\n", n)
 	logf("%-10s %10s %10s %10s | %10s %10s %10s\n", "quantity", "mean", "q2.5", "q97.5", "ref mean", "ref q2.5", "ref q97.5")
@@ -352,7 +352,8 @@ func compare(logf func(string, ...any), fin *abc.Population, ref []float64) erro
 			s += v[i]
 		}
 		slices.Sort(v)
-		logf("%-10s %10.4f %10.4f %10.4f | %10.4f %10.4f %10.4f\n", q.name, fin.WeightedMeanOf(q.f), fin.Quantile(q.f, 0.025), fin.Quantile(q.f, 0.975),
+		m, lo, hi := summarize(fin.Draws, q.f)
+		logf("%-10s %10.4f %10.4f %10.4f | %10.4f %10.4f %10.4f\n", q.name, m, lo, hi,
 			s/float64(n), quant(v, 0.025), quant(v, 0.975))
 	}
 	// Equal-weight resample of the population (systematic, deterministic)
@@ -382,16 +383,36 @@ func quant(sorted []float64, p float64) float64 {
 	return sorted[i] + (h-float64(i))*(sorted[i+1]-sorted[i])
 }
 
-func systematic(p *abc.Population, n int) []float64 {
-	out := make([]float64, 0, n*p.Dim)
-	cum, j := p.Weights[0], 0
+func systematic(p *abc.Round, n int) []float64 {
+	d := p.Draws
+	out := make([]float64, 0, n*d.Dim)
+	cum, j := weightOf(d, 0), 0
 	for i := 0; i < n; i++ {
 		x := (float64(i) + 0.5) / float64(n)
-		for x > cum && j < p.N()-1 {
+		for x > cum && j < d.Len()-1 {
 			j++
-			cum += p.Weights[j]
+			cum += weightOf(d, j)
 		}
-		out = append(out, p.Theta[j*p.Dim:(j+1)*p.Dim]...)
+		out = append(out, d.Row(j)...)
 	}
 	return out
+}
+
+// weightOf returns the normalised weight of draw i (1/n for unweighted
+// draws; the engines' weights already sum to one).
+func weightOf(d *privinfer.Draws, i int) float64 {
+	if d.Weights == nil {
+		return 1 / float64(d.Len())
+	}
+	return d.Weights[i]
+}
+
+// summarize returns the weighted mean and the 2.5% and 97.5% quantiles of
+// f(θ) over the draws.
+func summarize(d *privinfer.Draws, f func([]float64) float64) (mean, lo, hi float64) {
+	v := &privinfer.Draws{Dim: 1, Theta: make([]float64, d.Len()), Weights: d.Weights}
+	for i := range v.Theta {
+		v.Theta[i] = f(d.Row(i))
+	}
+	return v.Mean()[0], v.Quantile(0, 0.025), v.Quantile(0, 0.975)
 }

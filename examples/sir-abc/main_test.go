@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/examples/internal/cli"
 )
@@ -34,16 +35,16 @@ func TestVerdict(t *testing.T) {
 	for range 2000 {
 		ref = append(ref, -0.5+0.1*r.NormFloat64(), -3+0.05*r.NormFloat64())
 	}
-	pop := func(shift, tol float64) *abc.Population {
-		p := &abc.Population{Dim: 2, Tolerance: tol}
+	pop := func(shift, tol float64) *abc.Round {
+		p := &abc.Round{Draws: &privinfer.Draws{Dim: 2}, Tolerance: tol}
 		for range 500 {
-			p.Theta = append(p.Theta, -0.5+shift+0.1*r.NormFloat64(), -3+0.05*r.NormFloat64())
-			p.Weights = append(p.Weights, 1.0/500)
+			p.Draws.Theta = append(p.Draws.Theta, -0.5+shift+0.1*r.NormFloat64(), -3+0.05*r.NormFloat64())
+			p.Draws.Weights = append(p.Draws.Weights, 1.0/500)
 		}
 		return p
 	}
 	for _, tc := range []struct {
-		p    *abc.Population
+		p    *abc.Round
 		ref  []float64
 		want string
 	}{

@@ -30,6 +30,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/examples/internal/cli"
 	"github.com/privinfer/privinfer/examples/internal/plot"
@@ -213,8 +214,10 @@ func run(ctx context.Context, T, reps int, seed uint64, w io.Writer) ([]result, 
 	if err != nil {
 		return nil, err
 	}
-	p := abc.Problem{Prior: prior, Simulator: model, Observed: obs, Distance: pairDistance{times: times, mmd: mmd}}
-	draws, err := abc.SimulatePrior(ctx, p, T, seed+1)
+	// ABCDP is the mechanism: the Problem has none, and Observed is the
+	// confidential data.
+	p := privinfer.Problem{Prior: prior, Simulator: model, Observed: obs}
+	draws, err := abc.SimulatePrior(ctx, p, pairDistance{times: times, mmd: mmd}, T, seed+1)
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +232,7 @@ func run(ctx context.Context, T, reps int, seed uint64, w io.Writer) ([]result, 
 		if d <= epsABC {
 			cp++
 		}
-		kT = math.Max(kT, norm(draws.At(t)))
+		kT = math.Max(kT, norm(draws.Draws.Row(t)))
 	}
 	fmt.Fprintf(w, "bandwidth %.3f, Δρ = 2/18 = %.4f, %d public draws, %d within ε_abc = %g (rejection ABC), K_T = %.2f\n",
 		bw, sens, T, cp, epsABC, kT)
@@ -288,10 +291,11 @@ func norm(x []float64) float64 {
 	return math.Sqrt(s)
 }
 
-func meanOf(d *abc.Draws, acc []int) []float64 {
+func meanOf(s *abc.Simulations, acc []int) []float64 {
+	d := s.Draws
 	m := make([]float64, d.Dim)
 	for _, t := range acc {
-		for i, v := range d.At(t) {
+		for i, v := range d.Row(t) {
 			m[i] += v / float64(len(acc))
 		}
 	}

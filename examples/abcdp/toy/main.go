@@ -28,6 +28,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/examples/internal/cli"
 	"github.com/privinfer/privinfer/examples/internal/plot"
@@ -231,8 +232,9 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Table, error) {
 		if err != nil {
 			return nil, err
 		}
-		p := abc.Problem{Prior: prior, Simulator: sim, Observed: obs, Distance: dist}
-		draws, err := abc.SimulatePrior(ctx, p, cfg.T, rand.New(rand.NewPCG(cfg.Seed, uint64(rep))).Uint64()+1)
+		// ABCDP is the mechanism: no Mechanism, confidential Observed.
+		p := privinfer.Problem{Prior: prior, Simulator: sim, Observed: obs}
+		draws, err := abc.SimulatePrior(ctx, p, dist, cfg.T, rand.New(rand.NewPCG(cfg.Seed, uint64(rep))).Uint64()+1)
 		if err != nil {
 			return nil, err
 		}
@@ -283,7 +285,8 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Table, error) {
 
 // mse is the mean squared error of the mean of the accepted θ (the prior
 // mean 1/k when nothing is accepted).
-func mse(d *abc.Draws, acc []int, truth []float64) float64 {
+func mse(sims *abc.Simulations, acc []int, truth []float64) float64 {
+	d := sims.Draws
 	k := len(truth)
 	m := make([]float64, k)
 	if len(acc) == 0 {
@@ -292,7 +295,7 @@ func mse(d *abc.Draws, acc []int, truth []float64) float64 {
 		}
 	} else {
 		for _, t := range acc {
-			for i, v := range d.At(t) {
+			for i, v := range d.Row(t) {
 				m[i] += v / float64(len(acc))
 			}
 		}
