@@ -42,7 +42,7 @@ func benchStep(b *testing.B, k RecordStep, n int) {
 	}
 }
 
-// BenchmarkStep compares one x-kernel attempt (one fresh record offered)
+// BenchmarkStep compares one record-step attempt (one fresh record offered)
 // of SOMA with IMwG at n = 100 and 1000 on the paper's linear regression.
 func BenchmarkStep(b *testing.B) {
 	for _, n := range []int{100, 1000} {
@@ -79,7 +79,7 @@ func itoa(n int) string {
 
 // BenchmarkDALinRegESS reports the bulk effective sample size per second
 // (minimum over β0..β2, "ESS/s") and per 1000 sweeps of DA-MCMC on the
-// SBI paper's ε = 10 linear-regression release for each x-kernel: one
+// SBI paper's ε = 10 linear-regression release for each record step: one
 // benchmark op is one run of 2 chains (each sweep = n = 100 attempts and
 // the θ-step).
 func BenchmarkDALinRegESS(b *testing.B) {

@@ -489,7 +489,7 @@ func (c *DAChain) replace(i int, logw float64) {
 	c.accepted++
 }
 
-// Step performs one attempt of the chain's x-kernel: one fresh record y ~
+// Step performs one attempt of the chain's record step: one fresh record y ~
 // f(·|θ) offered to one slot (IMwG) or to all slots (SOMA).
 func (c *DAChain) Step(r *rand.Rand) error {
 	if err := c.checkRand(r); err != nil {
@@ -605,7 +605,7 @@ func somaSelect(u1, u2, logw0, mx float64, logw, w []float64) (int, bool, error)
 	return idx, u2*den < wsum, nil
 }
 
-// Sweep performs n attempts of the x-kernel (a systematic sweep for
+// Sweep performs n attempts of the record step (a systematic sweep for
 // Sys-IMwG) followed by the θ-step, and recomputes the statistic from the
 // stored contributions.
 func (c *DAChain) Sweep(r *rand.Rand) error {

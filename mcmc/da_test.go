@@ -130,7 +130,7 @@ func drawIndex(r *rand.Rand, p []float64) int {
 
 // TestKernelInvariance starts independent chains from exact draws of the
 // joint posterior π(θ, x | s_dp) of a small discrete model, applies two
-// DA sweeps (x-kernel then θ-step) and checks by a chi-square test over
+// DA sweeps (record step then θ-step) and checks by a chi-square test over
 // the 54 states that the law is still π. The samples are independent, so
 // the test is exact; its false-alarm rate is 0.1% per kernel (p < 0.001
 // fails), and the seeds are fixed.

@@ -10,7 +10,7 @@ import (
 )
 
 // transitionMatrix returns the exact one-attempt transition matrix of
-// x-kernel k (θ fixed) on the 3^n states of the small categorical model,
+// record step k (θ fixed) on the 3^n states of the small categorical model,
 // built from the chain's own weight computation and the slot acceptance
 // probabilities; for systematic scan it returns the kernel of the attempt
 // at slot `slot`.

@@ -41,14 +41,18 @@ func TestBadInput(t *testing.T) {
 		{Category: "nan", Name: "NewClippedExponential b NaN", Err: func() error { _, err := NewClippedExponential(nan, 1); return err }},
 		{Category: "nonpositive", Name: "NewClippedExponential b 0", Err: func() error { _, err := NewClippedExponential(0, 1); return err }},
 		{Category: "subnormal", Name: "NewClippedExponential ε 1e-310", Err: func() error { _, err := NewClippedExponential(1, 1e-310); return err }},
-		{Category: "nan", Name: "ClippedGaussian.LogLik σ NaN", Check: func() error { return isNaN("LogLik", cg.LogLik(z, 0, nan)) }},
-		{Category: "nonpositive", Name: "ClippedGaussian.LogLik σ -1", Check: func() error { return isNaN("LogLik", cg.LogLik(z, 0, -1)) }},
-		{Category: "nan", Name: "ClippedGaussian.LogLikOne report NaN", Check: func() error { return isNaN("LogLikOne", cg.LogLikOne(nan, 0, 1)) }},
-		{Category: "zerovalue", Name: "ClippedGaussian{}.LogLik", Check: func() error { var m ClippedGaussian; return isNaN("LogLik", m.LogLik(z, 0, 1)) }},
-		{Category: "zerovalue", Name: "ClippedGaussian{}.LogLikGrad", Check: func() error { var m ClippedGaussian; v, _, _ := m.LogLikGrad(z, 0, 1); return isNaN("LogLikGrad", v) }},
-		{Category: "zerovalue", Name: "ClippedExponential{}.LogLik", Check: func() error { var m ClippedExponential; return isNaN("LogLik", m.LogLik(z, 1)) }},
-		{Category: "nonpositive", Name: "ClippedExponential.LogLik rate 0", Check: func() error { return isNaN("LogLik", ce.LogLik(z, 0)) }},
-		{Category: "inf", Name: "ClippedExponential.LogLikGrad rate Inf", Check: func() error { v, _ := ce.LogLikGrad(z, inf); return isNaN("LogLikGrad", v) }},
+		{Category: "nan", Name: "ClippedGaussian.LogDensitySum σ NaN", Check: func() error { return isNaN("LogDensitySum", cg.LogDensitySum(z, 0, nan)) }},
+		{Category: "nonpositive", Name: "ClippedGaussian.LogDensitySum σ -1", Check: func() error { return isNaN("LogDensitySum", cg.LogDensitySum(z, 0, -1)) }},
+		{Category: "nan", Name: "ClippedGaussian.LogDensity report NaN", Check: func() error { return isNaN("LogDensity", cg.LogDensity(nan, 0, 1)) }},
+		{Category: "zerovalue", Name: "ClippedGaussian{}.LogDensitySum", Check: func() error { var m ClippedGaussian; return isNaN("LogDensitySum", m.LogDensitySum(z, 0, 1)) }},
+		{Category: "zerovalue", Name: "ClippedGaussian{}.LogDensitySumGrad", Check: func() error {
+			var m ClippedGaussian
+			v, _, _ := m.LogDensitySumGrad(z, 0, 1)
+			return isNaN("LogDensitySumGrad", v)
+		}},
+		{Category: "zerovalue", Name: "ClippedExponential{}.LogDensitySum", Check: func() error { var m ClippedExponential; return isNaN("LogDensitySum", m.LogDensitySum(z, 1)) }},
+		{Category: "nonpositive", Name: "ClippedExponential.LogDensitySum rate 0", Check: func() error { return isNaN("LogDensitySum", ce.LogDensitySum(z, 0)) }},
+		{Category: "inf", Name: "ClippedExponential.LogDensitySumGrad rate Inf", Check: func() error { v, _ := ce.LogDensitySumGrad(z, inf); return isNaN("LogDensitySumGrad", v) }},
 		{Category: "nan", Name: "CheckReports NaN", Err: func() error { return CheckReports([]float64{0, nan}) }},
 		{Category: "empty", Name: "CheckReports empty", Err: func() error { return CheckReports(nil) }},
 		{Category: "nil", Name: "NewGaussianPosterior nil model", Err: func() error { _, err := NewGaussianPosterior(nil, z, prior); return err }},
@@ -90,8 +94,8 @@ func TestBadInput(t *testing.T) {
 		{Category: "empty", Name: "OUEModel.NewData empty", Err: func() error { _, err := oue.NewData(nil); return err }},
 		{Category: "nan", Name: "OUEModel.NewData NaN bit", Err: func() error { _, err := oue.NewData([]float64{1, nan, 0}); return err }},
 		{Category: "zerovalue", Name: "OUEModel{}.NewData", Err: func() error { var m OUEModel; _, err := m.NewData([]float64{1, 0, 0}); return err }},
-		{Category: "zerovalue", Name: "OUEData{}.LogLik", Check: func() error { var d OUEData; return isNaN("LogLik", d.LogLik([]float64{0.5, 0.5})) }},
-		{Category: "mismatched", Name: "OUEModel.LogLikOne θ length", Check: func() error { return isNaN("LogLikOne", oue.LogLikOne([]float64{1, 0, 0}, []float64{1})) }},
+		{Category: "zerovalue", Name: "OUEData{}.LogDensity", Check: func() error { var d OUEData; return isNaN("LogDensity", d.LogDensity([]float64{0.5, 0.5})) }},
+		{Category: "mismatched", Name: "OUEModel.LogDensity θ length", Check: func() error { return isNaN("LogDensity", oue.LogDensity([]float64{1, 0, 0}, []float64{1})) }},
 		{Category: "nil", Name: "NewHistogramPosterior nil data", Err: func() error { _, err := NewHistogramPosterior(nil, []float64{1, 1, 1}); return err }},
 		{Category: "zerovalue", Name: "HistogramPosterior{}.LogDensity", Check: func() error { var h HistogramPosterior; return isNaN("LogDensity", h.LogDensity([]float64{0, 0})) }},
 		{Category: "mismatched", Name: "ProjectSimplex length", Err: func() error { return ProjectSimplex(make([]float64, 2), []float64{1, 2, 3}) }},
@@ -102,9 +106,9 @@ func TestBadInput(t *testing.T) {
 		{Category: "nonpositive", Name: "NewLinRegData sx 0", Err: func() error { _, err := NewLinRegData([]float64{1}, []float64{1}, 1, []float64{0}); return err }},
 		{Category: "nan", Name: "NewLinRegData report NaN", Err: func() error { _, err := NewLinRegData([]float64{nan}, []float64{1}, 1, []float64{1}); return err }},
 		{Category: "zerovalue", Name: "LinRegData{}.FixCov", Err: func() error { var l LinRegData; _, err := l.FixCov([]float64{1}, 1); return err }},
-		{Category: "zerovalue", Name: "LinRegData{}.LinRegLogLik", Check: func() error {
+		{Category: "zerovalue", Name: "LinRegData{}.LogDensity", Check: func() error {
 			var l LinRegData
-			return isNaN("LinRegLogLik", l.LinRegLogLik([]float64{0}, 1, 1, []float64{1}))
+			return isNaN("LogDensity", l.LogDensity([]float64{0}, 1, 1, []float64{1}))
 		}},
 		{Category: "nil", Name: "NewLinRegPosterior nil", Err: func() error { _, err := NewLinRegPosterior(nil, 1, 1, 1); return err }},
 		{Category: "nan", Name: "ChebyshevSigmoid NaN", Err: func() error { _, err := ChebyshevSigmoid(nan, 1); return err }},

@@ -18,27 +18,27 @@ func gaussReports(b *testing.B, eps float64, n int) (*ClippedGaussian, []float64
 	return m, z
 }
 
-func BenchmarkGaussianLogLik1000(b *testing.B) {
+func BenchmarkGaussianLogDensitySum1000(b *testing.B) {
 	for _, eps := range []float64{0.1, 1, 10} {
 		m, z := gaussReports(b, eps, 1000)
 		b.Run(epsName(eps), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				m.LogLik(z, 0.3, 1.1)
+				m.LogDensitySum(z, 0.3, 1.1)
 			}
 		})
 	}
 }
 
-func BenchmarkGaussianLogLikGrad1000(b *testing.B) {
+func BenchmarkGaussianLogDensitySumGrad1000(b *testing.B) {
 	m, z := gaussReports(b, 1, 1000)
 	b.ReportAllocs()
 	for b.Loop() {
-		m.LogLikGrad(z, 0.3, 1.1)
+		m.LogDensitySumGrad(z, 0.3, 1.1)
 	}
 }
 
-func BenchmarkExponentialLogLikGrad1000(b *testing.B) {
+func BenchmarkExponentialLogDensitySumGrad1000(b *testing.B) {
 	m, _ := NewClippedExponential(5, 1)
 	r := rand.New(rand.NewPCG(1, 2))
 	z := make([]float64, 1000)
@@ -47,11 +47,11 @@ func BenchmarkExponentialLogLikGrad1000(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		m.LogLikGrad(z, 0.8)
+		m.LogDensitySumGrad(z, 0.8)
 	}
 }
 
-func BenchmarkOUELogLik(b *testing.B) {
+func BenchmarkOUELogDensity(b *testing.B) {
 	m, _ := NewOUEModel(0.5, 8)
 	r := rand.New(rand.NewPCG(1, 2))
 	z := make([]float64, 10000*8)
@@ -63,11 +63,11 @@ func BenchmarkOUELogLik(b *testing.B) {
 	grad := make([]float64, 8)
 	b.ReportAllocs()
 	for b.Loop() {
-		data.LogLikGrad(theta, grad)
+		data.LogDensityGrad(theta, grad)
 	}
 }
 
-func BenchmarkLinRegLogLik(b *testing.B) {
+func BenchmarkLinRegLogDensity(b *testing.B) {
 	d, n := 3, 1000
 	r := rand.New(rand.NewPCG(1, 2))
 	zx := make([]float64, n*d)
@@ -81,14 +81,14 @@ func BenchmarkLinRegLogLik(b *testing.B) {
 	ld, _ := NewLinRegData(zx, zy, d, []float64{1, 1, 1})
 	sig := []float64{1, 0.2, 0, 0.2, 1, 0.1, 0, 0.1, 1}
 	theta := []float64{0.5, -0.3, 0.2}
-	ld.LinRegLogLik(theta, 0.5, 0.7, sig)
+	ld.LogDensity(theta, 0.5, 0.7, sig)
 	b.ReportAllocs()
 	for b.Loop() {
-		ld.LinRegLogLik(theta, 0.5, 0.7, sig)
+		ld.LogDensity(theta, 0.5, 0.7, sig)
 	}
 }
 
-func BenchmarkLogRegLogLikGrad1000(b *testing.B) {
+func BenchmarkLogRegLogDensityGrad1000(b *testing.B) {
 	d, n := 3, 1000
 	r := rand.New(rand.NewPCG(1, 2))
 	zx := make([]float64, n*d)
@@ -106,19 +106,19 @@ func BenchmarkLogRegLogLikGrad1000(b *testing.B) {
 	grad := make([]float64, d)
 	b.ReportAllocs()
 	for b.Loop() {
-		fc.LogLikGrad(theta, grad)
+		fc.LogDensityGrad(theta, grad)
 	}
 }
 
-func BenchmarkSuffStatLogLik(b *testing.B) {
+func BenchmarkSuffStatLogDensity(b *testing.B) {
 	d := 3
 	ss, _ := NewSuffStatLinReg(make([]float64, SuffStatDim(d)), d, 1000, 1, 1, 1)
 	sig := []float64{1, 0.2, 0, 0.2, 1, 0.1, 0, 0.1, 1}
 	theta := []float64{0.5, -0.3, 0.2}
-	ss.LogLik(theta, 0.5, sig)
+	ss.LogDensity(theta, 0.5, sig)
 	b.ReportAllocs()
 	for b.Loop() {
-		ss.LogLik(theta, 0.5, sig)
+		ss.LogDensity(theta, 0.5, sig)
 	}
 }
 

@@ -156,7 +156,7 @@ func (p *SuffStatCovPosterior) LogDensity(x []float64) float64 {
 	cp := x[d+1:]
 	cholFromParams(cp, d, l)
 	llt(l, d, sg)
-	return lp + covLogPrior(cp, d, p.cov, l) + p.s.LogLik(x[:d], sigma, sg)
+	return lp + covLogPrior(cp, d, p.cov, l) + p.s.LogDensity(x[:d], sigma, sg)
 }
 
 // thetaSigmaPrior checks x and returns the N(0, sd²I) log prior of θ, the
@@ -235,5 +235,5 @@ func (p *LinRegCovPosterior) LogDensity(x []float64) float64 {
 	cp := x[d+1:]
 	cholFromParams(cp, d, l)
 	llt(l, d, sg)
-	return lp + covLogPrior(cp, d, p.cov, l) + p.ld.LinRegLogLik(x[:d], sigma, p.sy, sg)
+	return lp + covLogPrior(cp, d, p.cov, l) + p.ld.LogDensity(x[:d], sigma, p.sy, sg)
 }

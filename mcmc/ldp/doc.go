@@ -13,7 +13,7 @@
 //     gradients.
 //   - OUEModel and OUEData: histograms released by optimal unary encoding
 //     (eq. 33), reports compressed to distinct bit patterns.
-//   - LinRegData: regression with Gaussian-perturbed inputs; LinRegLogLik is
+//   - LinRegData: regression with Gaussian-perturbed inputs; LogDensity is
 //     eq. 41 (linear model, Gaussian-perturbed outcome) from sufficient
 //     statistics of the reports; LogRegData is the logistic model with
 //     randomized-response outcomes and the second-order Chebyshev expansion

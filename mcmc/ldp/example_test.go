@@ -19,7 +19,7 @@ func ExampleClippedGaussian() {
 	}
 	// Reports inside and far outside the clipping interval.
 	for _, z := range []float64{0.5, 40} {
-		fmt.Printf("log Pr[z = %g | μ = 0, σ = 1] = %.6f\n", z, m.LogLikOne(z, 0, 1))
+		fmt.Printf("log Pr[z = %g | μ = 0, σ = 1] = %.6f\n", z, m.LogDensity(z, 0, 1))
 	}
 	// Output:
 	// log Pr[z = 0.5 | μ = 0, σ = 1] = -3.083099
@@ -56,7 +56,7 @@ func ExampleGaussianPosterior() {
 func ExampleOUEModel() {
 	m, _ := ldp.NewOUEModel(1, 3)
 	theta := []float64{0.7, 0.2, 0.1}
-	fmt.Printf("%.6f\n", m.LogLikOne([]float64{1, 0, 0}, theta))
+	fmt.Printf("%.6f\n", m.LogDensity([]float64{1, 0, 0}, theta))
 	// Output:
 	// -1.529943
 }

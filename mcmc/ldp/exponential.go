@@ -91,9 +91,9 @@ func (m *ClippedExponential) one(z, theta, logTheta float64, grad bool) (v, d fl
 	return v, d
 }
 
-// LogLikOne returns log Pr[z | θ] for one report. It returns NaN for θ ≤ 0
+// LogDensity returns log Pr[z | θ] for one report. It returns NaN for θ ≤ 0
 // or a NaN argument and −Inf for an infinite z.
-func (m *ClippedExponential) LogLikOne(z, theta float64) float64 {
+func (m *ClippedExponential) LogDensity(z, theta float64) float64 {
 	if !m.valid() || !(theta > 0) || math.IsInf(theta, 1) || math.IsNaN(z) {
 		return math.NaN()
 	}
@@ -104,8 +104,8 @@ func (m *ClippedExponential) LogLikOne(z, theta float64) float64 {
 	return v + m.logHalfK
 }
 
-// LogLik returns Σ_i log Pr[z_i | θ], allocating nothing.
-func (m *ClippedExponential) LogLik(z []float64, theta float64) float64 {
+// LogDensitySum returns Σ_i log Pr[z_i | θ], allocating nothing.
+func (m *ClippedExponential) LogDensitySum(z []float64, theta float64) float64 {
 	if !m.valid() || !(theta > 0) || math.IsInf(theta, 1) {
 		return math.NaN()
 	}
@@ -118,8 +118,8 @@ func (m *ClippedExponential) LogLik(z []float64, theta float64) float64 {
 	return s + float64(len(z))*m.logHalfK
 }
 
-// LogLikGrad returns Σ_i log Pr[z_i | θ] and its derivative in θ.
-func (m *ClippedExponential) LogLikGrad(z []float64, theta float64) (ll, dtheta float64) {
+// LogDensitySumGrad returns Σ_i log Pr[z_i | θ] and its derivative in θ.
+func (m *ClippedExponential) LogDensitySumGrad(z []float64, theta float64) (ll, dtheta float64) {
 	if !m.valid() || !(theta > 0) || math.IsInf(theta, 1) {
 		return math.NaN(), math.NaN()
 	}

@@ -31,7 +31,7 @@ func TestClippedExponentialVsQuadrature(t *testing.T) {
 					if ref < 1e-290 {
 						continue
 					}
-					got := math.Exp(m.LogLikOne(z, theta))
+					got := math.Exp(m.LogDensity(z, theta))
 					e := relErr(got, ref)
 					worst = math.Max(worst, e)
 					if e > 1e-8 {

@@ -18,7 +18,7 @@ func FuzzClippedGaussian(f *testing.F) {
 		if err != nil {
 			return
 		}
-		v := m.LogLikOne(z, mu, sigma)
+		v := m.LogDensity(z, mu, sigma)
 		valid := finite(z) && finite(mu) && sigma > 0 && !math.IsInf(sigma, 1)
 		if !valid {
 			return
@@ -56,7 +56,7 @@ func FuzzOUEData(f *testing.F) {
 			t.Fatalf("NewData(%v): err = %v, want ok = %v", raw, err, ok)
 		}
 		if err == nil {
-			if v := d.LogLik([]float64{0.2, 0.3, 0.5}); math.IsNaN(v) || v > 0 {
+			if v := d.LogDensity([]float64{0.2, 0.3, 0.5}); math.IsNaN(v) || v > 0 {
 				t.Fatalf("log-likelihood %v", v)
 			}
 		}
@@ -74,7 +74,7 @@ func FuzzClippedExponential(f *testing.F) {
 		if err != nil {
 			return
 		}
-		v := m.LogLikOne(z, theta)
+		v := m.LogDensity(z, theta)
 		if !finite(z) || !(theta > 0) || math.IsInf(theta, 1) {
 			return
 		}

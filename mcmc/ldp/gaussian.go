@@ -174,9 +174,9 @@ func (m *ClippedGaussian) one(t *gaussTheta, z float64, grad bool) (v, dmu, dsig
 	return v, dmu, dsig
 }
 
-// LogLikOne returns log Pr[z | μ, σ] for one report z (eq. 28). It returns
+// LogDensity returns log Pr[z | μ, σ] for one report z (eq. 28). It returns
 // NaN for a NaN argument or σ ≤ 0, and −Inf for an infinite z.
-func (m *ClippedGaussian) LogLikOne(z, mu, sigma float64) float64 {
+func (m *ClippedGaussian) LogDensity(z, mu, sigma float64) float64 {
 	if !m.valid() || !(sigma > 0) || math.IsNaN(z) || !finite(mu) || math.IsInf(sigma, 1) {
 		return math.NaN()
 	}
@@ -188,10 +188,10 @@ func (m *ClippedGaussian) LogLikOne(z, mu, sigma float64) float64 {
 	return m.logHalfC + v
 }
 
-// LogLik returns Σ_i log Pr[z_i | μ, σ] over the reports z, allocating
+// LogDensitySum returns Σ_i log Pr[z_i | μ, σ] over the reports z, allocating
 // nothing. It returns NaN for σ ≤ 0 or non-finite parameters, and NaN if
 // any report is NaN (validate data once with CheckReports).
-func (m *ClippedGaussian) LogLik(z []float64, mu, sigma float64) float64 {
+func (m *ClippedGaussian) LogDensitySum(z []float64, mu, sigma float64) float64 {
 	if !m.valid() || !(sigma > 0) || !finite(mu) || math.IsInf(sigma, 1) {
 		return math.NaN()
 	}
@@ -204,9 +204,9 @@ func (m *ClippedGaussian) LogLik(z []float64, mu, sigma float64) float64 {
 	return s + float64(len(z))*m.logHalfC
 }
 
-// LogLikGrad returns Σ_i log Pr[z_i | μ, σ] and its partial derivatives
+// LogDensitySumGrad returns Σ_i log Pr[z_i | μ, σ] and its partial derivatives
 // with respect to μ and σ, allocating nothing.
-func (m *ClippedGaussian) LogLikGrad(z []float64, mu, sigma float64) (ll, dmu, dsigma float64) {
+func (m *ClippedGaussian) LogDensitySumGrad(z []float64, mu, sigma float64) (ll, dmu, dsigma float64) {
 	if !m.valid() || !(sigma > 0) || !finite(mu) || math.IsInf(sigma, 1) {
 		return math.NaN(), math.NaN(), math.NaN()
 	}

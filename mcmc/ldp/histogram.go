@@ -55,11 +55,11 @@ func (m *OUEModel) checkTheta(theta []float64) bool {
 	return math.Abs(s-1) <= 1e-9
 }
 
-// LogLikOne returns log Pr[z | θ] (eq. 33) for one report z ∈ {0,1}^d. It
+// LogDensity returns log Pr[z | θ] (eq. 33) for one report z ∈ {0,1}^d. It
 // returns NaN if θ is not a probability vector of length d (entries ≥ 0
 // summing to 1 within 1e-9) or z has the wrong length, and −Inf if z is not
 // a bit vector.
-func (m *OUEModel) LogLikOne(z, theta []float64) float64 {
+func (m *OUEModel) LogDensity(z, theta []float64) float64 {
 	if m == nil || m.d < 2 || len(z) != m.d || !m.checkTheta(theta) {
 		return math.NaN()
 	}
@@ -134,9 +134,9 @@ func (d *OUEData) N() int { return d.n }
 // frequency estimator (mechanism.OUE.EstimateFrequencies).
 func (d *OUEData) ColumnSums() []float64 { return append([]float64(nil), d.colSums...) }
 
-// LogLik returns Σ_i log Pr[z_i | θ], allocating nothing; NaN if θ is not a
+// LogDensity returns Σ_i log Pr[z_i | θ], allocating nothing; NaN if θ is not a
 // probability vector of length d.
-func (d *OUEData) LogLik(theta []float64) float64 {
+func (d *OUEData) LogDensity(theta []float64) float64 {
 	if d == nil || d.m == nil || d.m.d < 2 || !d.m.checkTheta(theta) {
 		return math.NaN()
 	}
@@ -147,9 +147,9 @@ func (d *OUEData) LogLik(theta []float64) float64 {
 	return s
 }
 
-// LogLikGrad returns Σ_i log Pr[z_i | θ] and writes its partial
+// LogDensityGrad returns Σ_i log Pr[z_i | θ] and writes its partial
 // derivatives ∂/∂θ_k (treating θ as free coordinates) into grad.
-func (d *OUEData) LogLikGrad(theta, grad []float64) float64 {
+func (d *OUEData) LogDensityGrad(theta, grad []float64) float64 {
 	if d == nil || d.m == nil || d.m.d < 2 || !d.m.checkTheta(theta) || len(grad) != d.m.d {
 		return math.NaN()
 	}

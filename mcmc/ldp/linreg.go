@@ -14,7 +14,7 @@ import (
 // mechanism, e.g. calibrated by mechanism.AnalyticGaussianSigma with the
 // sensitivity mechanism.LDPInputSensitivity) together with a privatized y.
 //
-// For linear regression (LinRegLogLik) the likelihood depends on the data
+// For linear regression (LinRegData.LogDensity) the likelihood depends on the data
 // only through N, Σ z_x z_xᵀ, Σ z_x z_y and Σ z_y², which are precomputed, so
 // an evaluation costs O(d³) whatever N is.
 type LinRegData struct {
@@ -124,7 +124,7 @@ func checkCov(sigmaX []float64, d int) bool {
 	return true
 }
 
-// LinRegLogLik returns the log-likelihood of eq. 41 summed over the
+// LogDensity returns the log-likelihood of eq. 41 summed over the
 // reports, for the linear model y | x ~ N(θᵀx, σ²) with the output released
 // as z_y = y + N(0, sy²):
 //
@@ -134,7 +134,7 @@ func checkCov(sigmaX []float64, d int) bool {
 // sigmaX is Σ (row-major d×d, symmetric positive definite). It returns NaN
 // for wrong lengths, non-finite or non-positive-definite parameters, σ < 0
 // or sy < 0. Safe for concurrent use; it allocates nothing in steady state.
-func (ld *LinRegData) LinRegLogLik(theta []float64, sigma, sy float64, sigmaX []float64) float64 {
+func (ld *LinRegData) LogDensity(theta []float64, sigma, sy float64, sigmaX []float64) float64 {
 	if ld == nil || ld.d < 1 || ld.n < 1 {
 		return math.NaN()
 	}
@@ -254,10 +254,10 @@ func (ld *LinRegData) FixCov(sigmaX []float64, sy float64) (*LinRegFixedCov, err
 	return f, nil
 }
 
-// LogLikGrad returns the eq. 41 log-likelihood at (θ, σ) and, if grad is
+// LogDensityGrad returns the eq. 41 log-likelihood at (θ, σ) and, if grad is
 // non-nil (length d+1), writes ∂/∂θ_j into grad[j] and ∂/∂σ into grad[d].
 // It returns NaN for wrong lengths, non-finite θ or σ < 0.
-func (f *LinRegFixedCov) LogLikGrad(theta []float64, sigma float64, grad []float64) float64 {
+func (f *LinRegFixedCov) LogDensityGrad(theta []float64, sigma float64, grad []float64) float64 {
 	if f == nil || f.d < 1 {
 		return math.NaN()
 	}

@@ -127,10 +127,10 @@ func (ld *LogRegData) outcomeTerm(ey float64, y bool) (float64, float64) {
 	return math.Log(v), s / v
 }
 
-// LogLik returns the approximate log-likelihood (eq. 44) summed over the
+// LogDensity returns the approximate log-likelihood (eq. 44) summed over the
 // reports for coefficients θ, input covariance sigmaX (row-major d×d) and
 // Chebyshev coefficients b (ChebyshevSigmoid). NaN for invalid arguments.
-func (ld *LogRegData) LogLik(theta, sigmaX []float64, b [3]float64) float64 {
+func (ld *LogRegData) LogDensity(theta, sigmaX []float64, b [3]float64) float64 {
 	if ld == nil || ld.d < 1 || ld.linreg == nil {
 		return math.NaN()
 	}
@@ -203,9 +203,9 @@ func (ld *LogRegData) FixCov(sigmaX []float64, b [3]float64) (*LogRegFixedCov, e
 	return &LogRegFixedCov{ld: ld, input: lf.input, a: lf.a, zb: zb, b: b}, nil
 }
 
-// LogLikGrad returns the approximate log-likelihood at θ and, if grad is
+// LogDensityGrad returns the approximate log-likelihood at θ and, if grad is
 // non-nil (length d), writes ∂/∂θ into it. Allocates nothing.
-func (f *LogRegFixedCov) LogLikGrad(theta, grad []float64) float64 {
+func (f *LogRegFixedCov) LogDensityGrad(theta, grad []float64) float64 {
 	if f == nil || f.ld == nil {
 		return math.NaN()
 	}

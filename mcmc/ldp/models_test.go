@@ -65,7 +65,7 @@ func TestOUEVsDirectSum(t *testing.T) {
 					e[k] = 1
 					ref += theta[k] * math.Exp(mech.LogDensity(z, e))
 				}
-				got := math.Exp(m.LogLikOne(z, theta))
+				got := math.Exp(m.LogDensity(z, theta))
 				worstOUE = math.Max(worstOUE, relErr(got, ref))
 				if r := relErr(got, ref); r > 1e-12 {
 					t.Errorf("eps=%v d=%d z=%v: eq. 33 %v, direct %v (rel %.2g)", eps, d, z, got, ref, r)
@@ -94,13 +94,13 @@ func TestOUEDataAndGradient(t *testing.T) {
 	theta := []float64{0.1, 0.2, 0.3, 0.4}
 	direct := 0.0
 	for i := range n {
-		direct += m.LogLikOne(z[i*4:(i+1)*4], theta)
+		direct += m.LogDensity(z[i*4:(i+1)*4], theta)
 	}
-	if e := math.Abs(data.LogLik(theta) - direct); e > 1e-9 {
-		t.Errorf("compressed log-lik %v, direct %v", data.LogLik(theta), direct)
+	if e := math.Abs(data.LogDensity(theta) - direct); e > 1e-9 {
+		t.Errorf("compressed log-lik %v, direct %v", data.LogDensity(theta), direct)
 	}
 	grad := make([]float64, 4)
-	data.LogLikGrad(theta, grad)
+	data.LogDensityGrad(theta, grad)
 	for k := range 4 {
 		// Finite difference along e_k − e_3 keeps Σθ = 1 only approximately; use the
 		// unconstrained form log1p(κ θ·z) directly.
@@ -129,7 +129,7 @@ func TestOUEDataAndGradient(t *testing.T) {
 	if _, err := m.NewData([]float64{0, 1, 0}); err == nil {
 		t.Error("ragged reports: want error")
 	}
-	if !math.IsNaN(data.LogLik([]float64{0.5, 0.5, 0.5, -0.5})) {
+	if !math.IsNaN(data.LogDensity([]float64{0.5, 0.5, 0.5, -0.5})) {
 		t.Error("non-simplex theta: want NaN")
 	}
 }
@@ -163,7 +163,7 @@ func TestLinRegVsQuadrature(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := math.Exp(ld.LinRegLogLik([]float64{th}, sg, sy, []float64{S}))
+		got := math.Exp(ld.LogDensity([]float64{th}, sg, sy, []float64{S}))
 		// Posterior of x given z_x is narrow; integrate over ±40 of its sd.
 		hx := S / (S + sx*sx) * zx
 		ax := math.Sqrt(S - S*S/(S+sx*sx))
@@ -218,7 +218,7 @@ func TestLinRegVsQuadrature(t *testing.T) {
 		v := append(append([]float64(nil), zx[i*d:(i+1)*d]...), zy[i])
 		ref += mvnLogPdf(v, make([]float64, d+1), cov)
 	}
-	got := ld.LinRegLogLik(theta, sg, sy, sigX)
+	got := ld.LogDensity(theta, sg, sy, sigX)
 	t.Logf("linear regression eq. 41 (d = 3, 5 reports): |Δ log p| vs the joint Gaussian of (z_x, z_y) %.2g", math.Abs(got-ref))
 	if math.Abs(got-ref) > 1e-10*math.Abs(ref) {
 		t.Errorf("d=3: eq. 41 log-lik %.16g, joint Gaussian %.16g", got, ref)
@@ -228,7 +228,7 @@ func TestLinRegVsQuadrature(t *testing.T) {
 		t.Fatal(err)
 	}
 	grad := make([]float64, d+1)
-	if v := fc.LogLikGrad(theta, sg, grad); math.Abs(v-ref) > 1e-10*math.Abs(ref) {
+	if v := fc.LogDensityGrad(theta, sg, grad); math.Abs(v-ref) > 1e-10*math.Abs(ref) {
 		t.Errorf("FixCov log-lik %.16g, want %.16g", v, ref)
 	}
 	for j := range d + 1 {
@@ -241,7 +241,7 @@ func TestLinRegVsQuadrature(t *testing.T) {
 			} else {
 				s += dh
 			}
-			return fc.LogLikGrad(th, s, nil)
+			return fc.LogDensityGrad(th, s, nil)
 		}
 		fd := (f(h) - f(-h)) / (2 * h)
 		if math.Abs(fd-grad[j]) > 1e-6*math.Max(1, math.Abs(fd)) {
@@ -258,7 +258,7 @@ func TestLinRegVsQuadrature(t *testing.T) {
 	if _, err := NewLinRegData([]float64{1}, []float64{1}, 1, []float64{0}); err == nil {
 		t.Error("zero noise: want error")
 	}
-	if !math.IsNaN(ld.LinRegLogLik(theta, sg, sy, []float64{1, 2, 3})) {
+	if !math.IsNaN(ld.LogDensity(theta, sg, sy, []float64{1, 2, 3})) {
 		t.Error("wrong Σ length: want NaN")
 	}
 }
@@ -308,7 +308,7 @@ func TestLogRegVsQuadrature(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := math.Exp(ld.LogLik([]float64{th}, []float64{S}, b))
+		got := math.Exp(ld.LogDensity([]float64{th}, []float64{S}, b))
 		p := 1 / (1 + math.Exp(-ey))
 		mix := func(s float64) float64 {
 			if zy == 1 {
@@ -335,7 +335,7 @@ func TestLogRegVsQuadrature(t *testing.T) {
 	}
 	t.Logf("logistic eq. 44 (d = 1): worst relative error vs quadrature of the Chebyshev-approximated integrand %.2g; vs the exact sigmoid %.2g (approximation error)", worst, approx)
 
-	// d = 2: FixCov agrees with LogLik and its gradient with finite differences.
+	// d = 2: FixCov agrees with LogDensity and its gradient with finite differences.
 	d := 2
 	r := rand.New(rand.NewPCG(5, 6))
 	n := 40
@@ -358,9 +358,9 @@ func TestLogRegVsQuadrature(t *testing.T) {
 	}
 	theta := []float64{0.4, -0.7}
 	grad := make([]float64, d)
-	v := fc.LogLikGrad(theta, grad)
-	if ref := ld.LogLik(theta, sig, b); math.Abs(v-ref) > 1e-10*math.Abs(ref) {
-		t.Errorf("FixCov %v, LogLik %v", v, ref)
+	v := fc.LogDensityGrad(theta, grad)
+	if ref := ld.LogDensity(theta, sig, b); math.Abs(v-ref) > 1e-10*math.Abs(ref) {
+		t.Errorf("FixCov %v, LogDensity %v", v, ref)
 	}
 	for j := range d {
 		h := 1e-6
@@ -368,7 +368,7 @@ func TestLogRegVsQuadrature(t *testing.T) {
 		tm := append([]float64(nil), theta...)
 		tp[j] += h
 		tm[j] -= h
-		fd := (fc.LogLikGrad(tp, nil) - fc.LogLikGrad(tm, nil)) / (2 * h)
+		fd := (fc.LogDensityGrad(tp, nil) - fc.LogDensityGrad(tm, nil)) / (2 * h)
 		if math.Abs(fd-grad[j]) > 1e-6*math.Max(1, math.Abs(fd)) {
 			t.Errorf("grad[%d] = %v, finite difference %v", j, grad[j], fd)
 		}
@@ -484,9 +484,9 @@ func TestSuffStatMomentsVsQuadrature(t *testing.T) {
 			full[a*m+a] += float64(n) * s * s
 		}
 		ref := mvnLogPdf(z, mu, full)
-		t.Logf("sufficient statistics d=%d: |Δ log p| vs the normal density %.2g", d, math.Abs(ss2.LogLik(theta, sg, sigX)-ref))
-		if got := ss2.LogLik(theta, sg, sigX); math.Abs(got-ref) > 1e-10*math.Abs(ref) {
-			t.Errorf("d=%d LogLik %v, normal density %v", d, got, ref)
+		t.Logf("sufficient statistics d=%d: |Δ log p| vs the normal density %.2g", d, math.Abs(ss2.LogDensity(theta, sg, sigX)-ref))
+		if got := ss2.LogDensity(theta, sg, sigX); math.Abs(got-ref) > 1e-10*math.Abs(ref) {
+			t.Errorf("d=%d LogDensity %v, normal density %v", d, got, ref)
 		}
 	}
 	if _, err := NewSuffStatLinReg(make([]float64, 5), 2, 10, 1, 1, 1); err == nil {

@@ -291,9 +291,9 @@ func tailMoments(alpha, beta, c float64, nu []float64) {
 	}
 }
 
-// LogLik returns Σ_i log Pr[z_i] for reports z_i = x_i + N(0, σ²),
+// LogDensitySum returns Σ_i log Pr[z_i] for reports z_i = x_i + N(0, σ²),
 // allocating nothing; NaN if σ ≤ 0 or any report is NaN.
-func (p *PolyExpQuad) LogLik(z []float64, sigma float64) float64 {
+func (p *PolyExpQuad) LogDensitySum(z []float64, sigma float64) float64 {
 	if p == nil || p.n < 1 {
 		return math.NaN()
 	}

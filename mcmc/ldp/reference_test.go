@@ -42,13 +42,13 @@ func TestExtremeVsMpmath(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got = m.LogLikOne(p[3], p[4], p[5])
+			got = m.LogDensity(p[3], p[4], p[5])
 		case "exp":
 			m, err := NewClippedExponential(p[0], p[1])
 			if err != nil {
 				t.Fatal(err)
 			}
-			got = m.LogLikOne(p[2], p[3])
+			got = m.LogDensity(p[2], p[3])
 		case "polyexp":
 			f := refFamilies[int(p[0])]
 			m, err := NewPolyExpQuad(f.g, f.h0, f.h1, f.h2, f.a, f.b)

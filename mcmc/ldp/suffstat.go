@@ -174,10 +174,10 @@ func (s *SuffStatLinReg) moments(c, mean, cov []float64) {
 	}
 }
 
-// LogLik returns log N(Z; μ_s, Σ_s + NΣ*) at (θ, σ, Σ), sigmaX row-major
+// LogDensity returns log N(Z; μ_s, Σ_s + NΣ*) at (θ, σ, Σ), sigmaX row-major
 // d×d. NaN for invalid arguments. Safe for concurrent use; allocates
 // nothing in steady state.
-func (s *SuffStatLinReg) LogLik(theta []float64, sigma float64, sigmaX []float64) float64 {
+func (s *SuffStatLinReg) LogDensity(theta []float64, sigma float64, sigmaX []float64) float64 {
 	d, m := s.d, s.m
 	if len(theta) != d || !checkCov(sigmaX, d) || !(sigma >= 0) || math.IsInf(sigma, 1) {
 		return math.NaN()

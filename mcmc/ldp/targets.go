@@ -87,9 +87,9 @@ func (g *GaussianPosterior) Gradient(x, grad []float64) float64 {
 	p := g.prior
 	var ll, dmu, dsig float64
 	if grad != nil {
-		ll, dmu, dsig = g.m.LogLikGrad(g.z, mu, sigma)
+		ll, dmu, dsig = g.m.LogDensitySumGrad(g.z, mu, sigma)
 	} else {
-		ll = g.m.LogLik(g.z, mu, sigma)
+		ll = g.m.LogDensitySum(g.z, mu, sigma)
 	}
 	u := (mu - p.Mu0) / p.Sd0
 	lp := ll - 0.5*u*u + p.Shape*ls - p.Rate*sigma // Gamma(σ) · σ (Jacobian)
@@ -144,10 +144,10 @@ func (e *ExponentialPosterior) Gradient(x, grad []float64) float64 {
 	}
 	var ll, d float64
 	if grad != nil {
-		ll, d = e.m.LogLikGrad(e.z, th)
+		ll, d = e.m.LogDensitySumGrad(e.z, th)
 		grad[0] = th*d + e.shape - e.rate*th
 	} else {
-		ll = e.m.LogLik(e.z, th)
+		ll = e.m.LogDensitySum(e.z, th)
 	}
 	return ll + e.shape*x[0] - e.rate*th
 }
@@ -252,9 +252,9 @@ func (h *HistogramPosterior) Gradient(x, grad []float64) float64 {
 	lse := mx + math.Log(s)
 	var ll float64
 	if grad != nil {
-		ll = h.data.LogLikGrad(theta, g)
+		ll = h.data.LogDensityGrad(theta, g)
 	} else {
-		ll = h.data.LogLik(theta)
+		ll = h.data.LogDensity(theta)
 	}
 	lp := ll - h.asum*lse
 	for k := range d - 1 {
@@ -323,7 +323,7 @@ func (p *LinRegPosterior) Gradient(x, grad []float64) float64 {
 	if grad != nil {
 		g = gb[:d+1]
 	}
-	ll := p.f.LogLikGrad(x[:d], sigma, g)
+	ll := p.f.LogDensityGrad(x[:d], sigma, g)
 	v2 := p.sdTheta * p.sdTheta
 	lp := ll + p.sha*x[d] - p.rate*sigma
 	for j := range d {
@@ -373,7 +373,7 @@ func (p *LogRegPosterior) Gradient(x, grad []float64) float64 {
 	if p == nil || p.f == nil || p.f.ld == nil || len(x) != p.f.ld.d {
 		return math.NaN()
 	}
-	ll := p.f.LogLikGrad(x, grad)
+	ll := p.f.LogDensityGrad(x, grad)
 	v2 := p.sdTheta * p.sdTheta
 	for j := range x {
 		ll -= 0.5 * x[j] * x[j] / v2
@@ -430,7 +430,7 @@ func (p *SuffStatPosterior) LogDensity(x []float64) float64 {
 	if !(sigma > 0) || math.IsInf(sigma, 1) {
 		return math.Inf(-1)
 	}
-	lp := p.s.LogLik(x[:d], sigma, p.sigmaX) + p.sha*x[d] - p.rate*sigma
+	lp := p.s.LogDensity(x[:d], sigma, p.sigmaX) + p.sha*x[d] - p.rate*sigma
 	for j := range d {
 		lp -= 0.5 * x[j] * x[j] / (p.sdTheta * p.sdTheta)
 	}

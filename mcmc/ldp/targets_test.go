@@ -151,7 +151,7 @@ func TestConstructorErrors(t *testing.T) {
 	if _, err := NewGaussianPosterior(m, []float64{1}, GaussianPrior{0, 0, 1, 1}); err == nil {
 		t.Error("Sd0 = 0: want error")
 	}
-	if !math.IsNaN(m.LogLikOne(0.5, 0, 0)) || !math.IsNaN(m.LogLik([]float64{0.5}, 0, -1)) {
+	if !math.IsNaN(m.LogDensity(0.5, 0, 0)) || !math.IsNaN(m.LogDensitySum([]float64{0.5}, 0, -1)) {
 		t.Error("sigma <= 0: want NaN")
 	}
 	if _, err := m.Release(rand.New(rand.NewPCG(1, 1)), math.Inf(1)); err == nil {
