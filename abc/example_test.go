@@ -130,3 +130,24 @@ func ExampleKernelIS() {
 	// stages 2, ESS above half the draws: true
 	// posterior mean 0.8
 }
+
+// Rejection ABC keeps the prior draws whose simulated release (through the
+// Problem's simulator and mechanism) lies nearest the observed one, and
+// returns them as Draws named after the Problem's parameters.
+func ExampleRejection() {
+	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
+	lap, _ := mechanism.NewLaplace(0.4, 1, 1) // scale 0.4
+	p := privinfer.Problem{Prior: prior, Simulator: normalMean{}, Mechanism: lap, Observed: []float64{1.1}, Names: []string{"mu"}}
+	res, err := abc.Rejection(context.Background(), p, abc.RejectionConfig{
+		Distance: abc.Euclidean{}, Accept: 1000, Simulations: 100000, Seed: 1,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%d draws of %v, tolerance %.3f\n", res.Draws.Len(), res.Draws.Names, res.Tolerance)
+	fmt.Printf("posterior mean %.2f, sd %.2f\n", res.Draws.Mean()[0], res.Draws.SD()[0])
+	// Output:
+	// 1000 draws of [mu], tolerance 0.023
+	// posterior mean 0.86, sd 0.47
+}
