@@ -8,6 +8,7 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/mechanism"
+	"github.com/privinfer/privinfer/simulate"
 	"github.com/privinfer/privinfer/simulate/linreg"
 )
 
@@ -16,6 +17,10 @@ import (
 // MCMC, once with each record kernel (SOMA and IMwG).
 func da(w io.Writer, seed uint64, quick bool) (map[string]*privinfer.Draws, error) {
 	model := linreg.Paper()
+	records, err := simulate.NewMeanStat(model, linreg.PaperN) // n = 100 records, mean statistics
+	if err != nil {
+		return nil, err
+	}
 	sens, err := mechanism.LinRegSensitivity(model.P(), linreg.PaperN)
 	if err != nil {
 		return nil, err
@@ -24,32 +29,30 @@ func da(w io.Writer, seed uint64, quick bool) (map[string]*privinfer.Draws, erro
 	if err != nil {
 		return nil, err
 	}
+	prior, _ := linreg.Prior(2) // β ~ N(0, I)
 	sdp, err := linreg.Release(1)
 	if err != nil {
 		return nil, err
 	}
-	step, err := mcmc.NewLinRegConjugate(2, 2, []float64{0, 0, 0}, []float64{1, 1, 1}) // β ~ N(0, I), σ² = 2
+	problem := &privinfer.Problem{Prior: prior, Simulator: records, Mechanism: lap, Observed: sdp, Names: []string{"beta0", "beta1", "beta2"}}
+	step, err := mcmc.NewLinRegConjugate(2, 2, []float64{0, 0, 0}, []float64{1, 1, 1}) // exact θ-step, σ² = 2
 	if err != nil {
 		return nil, err
 	}
-	cfg := mcmc.Config{Chains: 4, Warmup: 500, Draws: 1000, Thin: 2, Seed: seed,
+	cfg := mcmc.DAConfig{ThetaStep: step, Chains: 4, Warmup: 500, Draws: 1000, Thin: 2, Seed: seed,
 		Init: [][]float64{{1, 1, 1}, {-1, -1, -1}, {1, -1, 1}, {-1, 1, -1}}}
 	if quick {
 		cfg.Draws = 500
 	}
 	out := map[string]*privinfer.Draws{}
-	for _, k := range []mcmc.XKernel{mcmc.SOMA, mcmc.RandomScanIMwG} {
-		m := &mcmc.DAModel{Records: model, Theta: step, Mech: lap, SDP: sdp, N: linreg.PaperN, Stat: mcmc.StatMean}
-		res, err := mcmc.RunDA(context.Background(), m, k, cfg)
+	for _, k := range []mcmc.RecordStep{mcmc.SOMA, mcmc.RandomScanIMwG} {
+		cfg.RecordStep = k
+		res, err := mcmc.RunDA(context.Background(), problem, cfg)
 		if err != nil {
 			return nil, err
 		}
-		d := &privinfer.Draws{Names: []string{"beta0", "beta1", "beta2"}, Dim: 3, Chains: len(res.Chains)}
-		for _, ch := range res.Chains {
-			d.Theta = append(d.Theta, ch.Draws...)
-		}
-		out[k.String()] = d
-		fmt.Fprintf(w, "%v (acceptance %.2f):\n%v", k, res.AcceptRate(), d.Summary())
+		out[k.String()] = res.Draws
+		fmt.Fprintf(w, "%v (acceptance %.2f):\n%v", k, res.AcceptRate(), res.Draws.Summary())
 	}
 	return out, nil
 }

@@ -74,12 +74,13 @@ func histMean(w io.Writer, seed uint64, quick bool) (*privinfer.Draws, []float64
 	if quick {
 		sims = 2000
 	}
-	pop, _, err := abc.KernelIS(context.Background(), abc.KernelProblem{Prior: prior, Simulator: data, Mechanism: noise, Observed: obs},
-		abc.KernelISConfig{Draws: sims, Stages: 4, Mean: []float64{obs[0], 0.5}, Cov: []float64{1, 0, 0, 0.1}, Seed: seed})
+	problem := privinfer.Problem{Prior: prior, Simulator: data, Mechanism: noise, Observed: obs, Names: []string{"mu", "p"}}
+	res, err := abc.KernelIS(context.Background(), problem,
+		abc.KernelISConfig{Simulations: sims, Stages: 4, Mean: []float64{obs[0], 0.5}, Cov: []float64{1, 0, 0, 0.1}, Seed: seed})
 	if err != nil {
 		return nil, nil, err
 	}
-	post := &privinfer.Draws{Names: []string{"mu", "p"}, Dim: 2, Theta: pop.Theta, Weights: pop.Weights}
+	post := res.Draws
 	fmt.Fprintf(w, "released mean %.3f and histogram %v (ε = 0.5 each)\n%v", obs[0], hist.Counts, post.Summary())
 	return post, []float64{obs[0], obs[1], obs[2], mean.Scale, hist.Scale}, nil
 }

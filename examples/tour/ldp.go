@@ -38,11 +38,7 @@ func ldpGaussian(w io.Writer, seed uint64, quick bool) (*privinfer.Draws, *ldp.G
 	if err != nil {
 		return nil, nil, err
 	}
-	x := &privinfer.Draws{Dim: 2, Chains: len(res.Chains)}
-	for _, ch := range res.Chains {
-		x.Theta = append(x.Theta, ch.Draws...)
-	}
-	draws, err := x.Map([]string{"mu", "sigma"}, func(x, dst []float64) { dst[0], dst[1] = post.Params(x) })
+	draws, err := res.Draws.Map([]string{"mu", "sigma"}, func(x, dst []float64) { dst[0], dst[1] = post.Params(x) })
 	if err != nil {
 		return nil, nil, err
 	}

@@ -47,17 +47,13 @@ func poisson(w io.Writer, seed uint64, quick bool) (smc, sppe *privinfer.Draws, 
 		return nil, nil, 0, err
 	}
 	lambda, _ := simulate.NewIndependent(prior)
-	private, err := simulate.Private(sim, lap)
+	problem := privinfer.Problem{Prior: lambda, Simulator: sim, Mechanism: lap, Observed: sdp, Names: []string{"lambda"}}
+	res, err := abc.SMC(context.Background(), problem,
+		abc.SMCConfig{Distance: abc.Euclidean{}, Particles: 1000, Schedule: abc.Adaptive{Initial: 5, Quantile: 0.5, Rounds: 10}, Seed: seed})
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	res, err := abc.SMC(context.Background(), abc.Problem{Prior: lambda, Simulator: private, Observed: sdp, Distance: abc.Euclidean{}},
-		abc.SMCConfig{Particles: 1000, Schedule: abc.Adaptive{Initial: 5, Quantile: 0.5, Rounds: 10}, Seed: seed})
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	fin := res.Final()
-	smc = &privinfer.Draws{Names: []string{"lambda"}, Dim: 1, Theta: fin.Theta, Weights: fin.Weights}
+	smc = res.Draws
 	opt := sbi.DefaultOptions()
 	opt.Rounds, opt.SimsPerRound, opt.InnerPoints, opt.Atoms, opt.Seed = 3, 1000, 4, 5, seed
 	arch := flow.DefaultConfig(1, 1) // a small flow is enough for one parameter
@@ -76,6 +72,6 @@ func poisson(w io.Writer, seed uint64, quick bool) (smc, sppe *privinfer.Draws, 
 		return nil, nil, 0, err
 	}
 	sppe = &privinfer.Draws{Names: []string{"lambda"}, Dim: 1, Theta: theta}
-	fmt.Fprintf(w, "released mean %.2f (ε = 1)\nSMC-ABC (final tolerance %.3f):\n%vSPPE:\n%v", sdp[0], fin.Tolerance, smc.Summary(), sppe.Summary())
+	fmt.Fprintf(w, "released mean %.2f (ε = 1)\nSMC-ABC (final tolerance %.3f):\n%vSPPE:\n%v", sdp[0], res.Final().Tolerance, smc.Summary(), sppe.Summary())
 	return smc, sppe, sdp[0], nil
 }
