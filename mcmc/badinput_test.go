@@ -208,6 +208,38 @@ func TestBadInput(t *testing.T) {
 			return c.SetRecords(x)
 		}},
 		{Category: "inf", Name: "DAChain.SetTheta Inf", Err: func() error { return chain().SetTheta([]float64{0, inf, 0, 1}) }},
+		// The Metropolis θ-step.
+		{Category: "nil", Name: "NewMetropolisTheta nil problem", Err: func() error { _, err := NewMetropolisTheta(nil, []float64{1, 1, 1, 1}, 1); return err }},
+		{Category: "zerovalue", Name: "NewMetropolisTheta Problem{}", Err: func() error {
+			_, err := NewMetropolisTheta(&privinfer.Problem{}, []float64{1, 1, 1, 1}, 1)
+			return err
+		}},
+		{Category: "mismatched", Name: "NewMetropolisTheta scale short", Err: func() error { p, _ := model(); _, err := NewMetropolisTheta(p, []float64{1, 1}, 1); return err }},
+		{Category: "nan", Name: "NewMetropolisTheta scale NaN", Err: func() error { p, _ := model(); _, err := NewMetropolisTheta(p, []float64{1, nan, 1, 1}, 1); return err }},
+		{Category: "inf", Name: "NewMetropolisTheta scale Inf", Err: func() error { p, _ := model(); _, err := NewMetropolisTheta(p, []float64{1, 1, inf, 1}, 1); return err }},
+		{Category: "nonpositive", Name: "NewMetropolisTheta scale 0", Err: func() error { p, _ := model(); _, err := NewMetropolisTheta(p, []float64{1, 1, 1, 0}, 1); return err }},
+		{Category: "nonpositive", Name: "NewMetropolisTheta steps 0", Err: func() error { p, _ := model(); _, err := NewMetropolisTheta(p, []float64{1, 1, 1, 1}, 0); return err }},
+		{Category: "huge", Name: "NewMetropolisTheta steps 1<<40", Err: func() error {
+			p, _ := model()
+			_, err := NewMetropolisTheta(p, []float64{1, 1, 1, 1}, 1<<40)
+			return err
+		}},
+		{Category: "zerovalue", Name: "MetropolisTheta{}.SampleTheta", Err: func() error { var m MetropolisTheta; return m.SampleTheta(r, nil, 0, make([]float64, 4)) }},
+		{Category: "nil", Name: "MetropolisTheta.SampleTheta nil rand", Err: func() error {
+			p, _ := model()
+			m, _ := NewMetropolisTheta(p, []float64{1, 1, 1, 1}, 1)
+			return m.SampleTheta(nil, recs, 2, []float64{0, 0, 0, 1})
+		}},
+		{Category: "mismatched", Name: "MetropolisTheta.SampleTheta records short", Err: func() error {
+			p, _ := model()
+			m, _ := NewMetropolisTheta(p, []float64{1, 1, 1, 1}, 1)
+			return m.SampleTheta(r, recs[:5], 2, []float64{0, 0, 0, 1})
+		}},
+		{Category: "nonpositive", Name: "MetropolisTheta.SampleTheta σ² 0", Err: func() error {
+			p, _ := model()
+			m, _ := NewMetropolisTheta(p, []float64{1, 1, 1, 1}, 1)
+			return m.SampleTheta(r, recs, 2, []float64{0, 0, 0, 0})
+		}},
 		// Coupling.
 		{Category: "nonpositive", Name: "CoupleDA Pairs 0", Err: func() error {
 			p, nig := model()

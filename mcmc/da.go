@@ -46,11 +46,12 @@ func (k RecordStep) valid() bool {
 	return k == RandomScanIMwG || k == SystematicScanIMwG || k == SOMA
 }
 
-// ThetaStep is the θ-step of data augmentation: it draws θ from
-// π(θ | x) ∝ π(θ) Π_i f(x_i | θ) given the n raw records stored back to
-// back in records (length n·RecordDim), overwriting theta (which holds the
-// current θ on entry, so that a Metropolis θ-step can start from it). Its
-// prior π(θ) must be the Problem's Prior: the sampler cannot check this.
+// ThetaStep is the θ-step of data augmentation: it updates θ given the n
+// raw records stored back to back in records (length n·RecordDim),
+// overwriting theta (which holds the current θ on entry), by an exact draw
+// from π(θ | x) ∝ π(θ) Π_i f(x_i | θ) (LinRegConjugate, LinRegNIG) or by
+// a move that leaves it invariant (MetropolisTheta). Its prior π(θ) must
+// be the Problem's Prior: the sampler cannot check this.
 type ThetaStep interface {
 	SampleTheta(r *rand.Rand, records []float64, n int, theta []float64) error
 }
@@ -63,8 +64,8 @@ var ErrNaN = errors.New("mcmc: density evaluated to NaN")
 // θ-step and the record step, which are the engine's own knobs, and the
 // chain settings. Only ThetaStep has no usable zero value.
 type DAConfig struct {
-	// ThetaStep draws θ from π(θ | x), for example LinRegConjugate or
-	// LinRegNIG; it is required.
+	// ThetaStep updates θ given the records, for example LinRegConjugate,
+	// LinRegNIG or MetropolisTheta; it is required.
 	ThetaStep ThetaStep
 	// RecordStep is the kernel of the latent-record updates; the zero
 	// value is RandomScanIMwG.

@@ -38,7 +38,8 @@
 // mechanism has a vectorised fast path) and the Observed s_dp. It checks
 // both with Problem.Require and returns the root package's named error
 // when one is missing. DAConfig holds the engine's own knobs: the θ-step
-// (ThetaStep, a draw from π(θ | x) whose prior must be the Problem's),
+// (ThetaStep, an update of θ that leaves π(θ | x) invariant, whose prior
+// must be the Problem's),
 // the record step (RandomScanIMwG, SystematicScanIMwG or SOMA) and the
 // chain settings. Every iteration is a Sweep of a DAChain: n attempts of
 // the record step followed by the θ-step. Record proposals are y ~ f(·|θ),
@@ -47,6 +48,10 @@
 // updated in O(dim s) per accepted move and recomputed from the stored
 // contributions at every θ-step, and SOMA computes its n weights in one
 // pass over the contiguous contribution matrix. Steps allocate nothing.
+//
+// NewMetropolisTheta builds a θ-step for any such Problem from its Prior
+// and the record model's RecordLogLik (random-walk Metropolis moves that
+// leave π(θ | x) invariant); the conjugate θ-steps below are exact draws.
 //
 // LinRegPaperDA is the SBI paper's linear regression with its exact
 // conjugate θ-step LinRegConjugate (known noise variance), and SlidesN10

@@ -113,3 +113,30 @@ func ExampleLinRegPaperDA() {
 	// [beta0 beta1 beta2] 2 chains of 1000 draws
 	// β1 negative with 95% posterior probability: true
 }
+
+// ExampleNewMetropolisTheta runs data augmentation with the generic
+// Metropolis θ-step, which needs only the Problem's prior and the record
+// model's log density, on the slides' n = 10 problem at ε = 30.
+func ExampleNewMetropolisTheta() {
+	p, _, err := mcmc.SlidesN10(30)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	theta, err := mcmc.NewMetropolisTheta(p, []float64{0.3, 0.3, 0.3, 0.3}, 5)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := mcmc.RunDA(context.Background(), p, mcmc.DAConfig{
+		ThetaStep: theta, RecordStep: mcmc.SOMA, Chains: 2, Warmup: 100, Draws: 500, Seed: 4})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Draws.ParamNames(), res.Draws.Len(), "draws")
+	fmt.Println("SOMA accepts over 85% of record proposals:", res.AcceptRate() > 0.85)
+	// Output:
+	// [beta0 beta1 beta2 sigma2] 1000 draws
+	// SOMA accepts over 85% of record proposals: true
+}
