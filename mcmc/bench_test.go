@@ -110,3 +110,22 @@ func BenchmarkDALinRegESS(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMetropolisTheta times one Metropolis θ-step move on 100
+// records of the paper's linear regression.
+func BenchmarkMetropolisTheta(b *testing.B) {
+	p, _ := paperLinReg(b, 10)
+	mt, err := NewMetropolisTheta(p, []float64{0.1, 0.1, 0.1}, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	rec := testRecords(r, 100)
+	theta := []float64{-1.8, -2.9, -0.7}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := mt.SampleTheta(r, rec, 100, theta); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

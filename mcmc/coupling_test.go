@@ -4,7 +4,10 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"github.com/privinfer/privinfer"
 
 	"github.com/privinfer/privinfer/internal/special"
 	"github.com/privinfer/privinfer/internal/stats"
@@ -127,6 +130,22 @@ func TestCoupleDAStaysTogether(t *testing.T) {
 				t.Errorf("%v: identical starts met at %d", k, tm)
 			}
 		}
+	}
+	// Progress: one event per finished pair, Stage "pair", ending at Pairs.
+	var steps []int
+	_, err = CoupleDA(context.Background(), p, CouplingConfig{RecordStep: SOMA, Pairs: 5, MaxIter: 3, Seed: 2,
+		InitPair: SlidesN10CouplingInit(p, nig, 2),
+		Progress: func(e privinfer.Progress) {
+			if e.Stage != "pair" || e.Total != 5 {
+				t.Errorf("event %+v, want stage pair of 5", e)
+			}
+			steps = append(steps, e.Step)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(steps, []int{1, 2, 3, 4, 5}) {
+		t.Errorf("progress steps %v, want 1..5", steps)
 	}
 	if _, err := CoupleDA(context.Background(), p, CouplingConfig{RecordStep: SOMA, Pairs: 0, MaxIter: 1}); err == nil {
 		t.Error("zero pairs accepted")
