@@ -35,7 +35,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"slices"
 	"strconv"
 	"time"
 
@@ -160,45 +159,37 @@ var table = map[float64][3][3]float64{
 	0.1: {{-0.12, -1.98, 1.77}, {-0.13, -2.13, 1.88}, {0.13, -1.91, 2.12}},
 }
 
-func summary3(x []float64) [3]float64 {
-	s := slices.Clone(x)
-	slices.Sort(s)
-	q := func(p float64) float64 {
-		h := float64(len(s)-1) * p
-		lo := int(h)
-		if lo >= len(s)-1 {
-			return s[len(s)-1]
-		}
-		return s[lo] + (h-float64(lo))*(s[lo+1]-s[lo])
-	}
-	mu := 0.0
-	for _, v := range s {
-		mu += v
-	}
-	return [3]float64{mu / float64(len(s)), q(0.025), q(0.975)}
+// summary3 returns the posterior mean and the 95% equal-tailed interval
+// of coordinate j.
+func summary3(d *privinfer.Draws, j int) [3]float64 {
+	lo, hi := d.Interval(j, 0.95)
+	return [3]float64{d.Mean()[j], lo, hi}
 }
 
-func readCSV(path string) ([3][]float64, error) {
-	var out [3][]float64
+// readCSV reads the authors' β draws: a header and rows whose last three
+// columns are β_0, β_1, β_2 (the first is an unnamed row index, which
+// privinfer.ReadCSV would refuse).
+func readCSV(path string) (*privinfer.Draws, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return out, err
+		return nil, err
 	}
 	defer f.Close()
 	rows, err := csv.NewReader(f).ReadAll()
 	if err != nil {
-		return out, err
+		return nil, err
 	}
+	d := &privinfer.Draws{Names: []string{"beta0", "beta1", "beta2"}, Dim: 3}
 	for _, r := range rows[1:] {
 		for j := range 3 {
 			v, err := strconv.ParseFloat(r[len(r)-3+j], 64)
 			if err != nil {
-				return out, err
+				return nil, err
 			}
-			out[j] = append(out[j], v)
+			d.Theta = append(d.Theta, v)
 		}
 	}
-	return out, nil
+	return d, d.Validate()
 }
 
 func ci(s [3]float64) string {
@@ -258,7 +249,7 @@ func runLinReg(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Progres
 				}
 			}
 		}
-		var authors [3][]float64
+		var authors *privinfer.Draws
 		path, ok := cli.SharedFile("reference/authors-reference-posteriors/linreg_eps" + strconv.FormatFloat(eps, 'g', -1, 64) + "_beta.csv")
 		if ok {
 			if authors, err = readCSV(path); err != nil {
@@ -266,14 +257,14 @@ func runLinReg(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Progres
 			}
 		}
 		for j := range 3 {
-			ours := summary3(res[mcmc.SystematicScanIMwG].Draws.Column(j))
-			soma := summary3(res[mcmc.SOMA].Draws.Column(j))
+			ours := summary3(res[mcmc.SystematicScanIMwG].Draws, j)
+			soma := summary3(res[mcmc.SOMA].Draws, j)
 			paper, csvs := "—", "—"
 			if row, ok := table[eps]; ok {
 				paper = ci(row[j])
 			}
 			if ok {
-				a := summary3(authors[j])
+				a := summary3(authors, j)
 				csvs = ci(a)
 				if eps == 10 && j == 1 {
 					d1 := math.Abs(ours[0] - table[10][1][0])
