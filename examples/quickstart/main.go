@@ -6,15 +6,14 @@
 // clamps them to [lo, hi] so that the sample mean has L1 sensitivity
 // (hi − lo)/n, and releases s_dp = mean(clamp(x)) + Laplace noise.
 //
-// The analyst's noise-aware likelihood is
-//
-//	p(s_dp | μ) = ∫ N(s; m(μ), v(μ)/n) · Laplace(s_dp − s; b) ds,
-//
-// where m(μ) and v(μ) are the exact mean and variance of one clamped normal
-// value and the normal law of the clamped mean is its central-limit
-// approximation (accurate here: n = 200). The integral over s and the
-// posterior normalisation over μ are computed by quadrature. The naive
-// posterior treats s_dp as if it were the confidential mean.
+// The analyst states the problem once, as a privinfer.Problem: the prior
+// N(0, prior-sd²) on μ, a simulator of the clamped mean of n records, the
+// Laplace mechanism and the release. The noise-aware posterior
+// π(μ | s_dp) ∝ π(μ) ∫ p(s | μ) η(s_dp | s) ds comes from exact-kernel
+// importance sampling (abc.KernelIS), which weights simulated confidential
+// means by the mechanism's own density. The naive posterior is the same
+// problem without its mechanism, as if s_dp were the confidential mean,
+// sampled by SMC-ABC.
 //
 // Run it with
 //
@@ -22,16 +21,20 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
 	"strings"
 
+	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/examples/internal/cli"
-	"github.com/privinfer/privinfer/examples/internal/plot"
 	"github.com/privinfer/privinfer/mechanism"
+	"github.com/privinfer/privinfer/simulate"
 )
 
 type config struct {
@@ -108,181 +111,131 @@ func run(w io.Writer, c config) error {
 	if err != nil {
 		return err
 	}
-	var sum float64
-	for i := 0; i < c.n; i++ {
-		x := c.mu + c.sigma*r.NormFloat64()
-		sum += min(max(x, c.lo), c.hi)
+	data := clampedMean{n: c.n, sigma: c.sigma, lo: c.lo, hi: c.hi}
+	conf := make([]float64, 1)
+	if err := data.Simulate(r, []float64{c.mu}, conf); err != nil {
+		return err
 	}
-	conf := []float64{sum / float64(c.n)}
 	sdp := make([]float64, 1)
 	if err := mech.Release(r, conf, sdp); err != nil {
 		return err
 	}
-	b := sens / c.epsilon
 
-	// Analyst: posterior of μ on a grid, noise-aware and naive.
-	post := newPosterior(c, b, sdp[0])
+	// Analyst: one Problem, two posteriors.
+	aware, naive, err := posteriors(c, mech, sdp)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "confidential clamped mean (never released): %.4f\n", conf[0])
-	fmt.Fprintf(w, "released s_dp (ε = %g, Laplace scale %.4f):  %.4f\n\n", c.epsilon, b, sdp[0])
+	fmt.Fprintf(w, "released s_dp (ε = %g, Laplace scale %.4f):  %.4f\n\n", c.epsilon, sens/c.epsilon, sdp[0])
 	fmt.Fprintf(w, "%-12s %8s %8s %18s\n", "posterior", "mean", "sd", "95% interval")
 	for _, row := range []struct {
-		name  string
-		aware bool
-	}{{"noise-aware", true}, {"naive", false}} {
-		m, sd, lo, hi := post.summary(row.aware)
-		fmt.Fprintf(w, "%-12s %8.4f %8.4f   [%7.4f, %7.4f]\n", row.name, m, sd, lo, hi)
+		name string
+		d    *privinfer.Draws
+	}{{"noise-aware", aware}, {"naive", naive}} {
+		lo, hi := row.d.Interval(0, 0.95)
+		fmt.Fprintf(w, "%-12s %8.4f %8.4f   [%7.4f, %7.4f]\n", row.name, row.d.Mean()[0], row.d.SD()[0], lo, hi)
 	}
 	fmt.Fprintf(w, "\ntrue μ = %g. The naive posterior ignores the privacy noise and is overconfident.\n", c.mu)
 	if c.out != "" {
-		return writeOutputs(w, c, post)
+		return writeOutputs(w, c, aware, naive)
 	}
 	return nil
 }
 
-// writeOutputs draws both posterior densities of μ (SVG and PNG) and
-// writes them as CSV into c.out.
-func writeOutputs(w io.Writer, c config, p *posterior) error {
+// clampedMean simulates the confidential statistic: the mean of n values
+// x_i ~ N(μ, σ²) clamped to [lo, hi], θ = (μ).
+type clampedMean struct {
+	n      int
+	sigma  float64
+	lo, hi float64
+}
+
+func (s clampedMean) StatDim() int { return 1 }
+
+func (s clampedMean) Simulate(r *rand.Rand, theta, dst []float64) error {
+	if len(theta) != 1 || math.IsNaN(theta[0]) || math.IsInf(theta[0], 0) {
+		return fmt.Errorf("μ must be one finite value, got %v", theta)
+	}
+	var sum float64
+	for range s.n {
+		sum += min(max(theta[0]+s.sigma*r.NormFloat64(), s.lo), s.hi)
+	}
+	dst[0] = sum / float64(s.n)
+	return nil
+}
+
+// posteriors returns the noise-aware posterior of μ given the release
+// (exact-kernel importance sampling) and the naive one that treats the
+// release as the confidential mean (SMC-ABC on the problem without its
+// mechanism).
+func posteriors(c config, mech *mechanism.Laplace, sdp []float64) (aware, naive *privinfer.Draws, err error) {
+	prior, err := simulate.NewNormal(0, c.priorSD)
+	if err != nil {
+		return nil, nil, err
+	}
+	mu, err := simulate.NewIndependent(prior)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := privinfer.Problem{Prior: mu, Simulator: clampedMean{n: c.n, sigma: c.sigma, lo: c.lo, hi: c.hi},
+		Mechanism: mech, Observed: sdp, Names: []string{"mu"}}
+	b := mech.Scale(0)
+	width := 2 * (b + c.sigma/math.Sqrt(float64(c.n))) // proposal scale: noise plus sampling spread
+	is, err := abc.KernelIS(context.Background(), p, abc.KernelISConfig{
+		Simulations: 4000, Stages: 4, Mean: sdp, Cov: []float64{width * width}, Seed: c.seed})
+	if err != nil {
+		return nil, nil, fmt.Errorf("noise-aware posterior: %w", err)
+	}
+	p.Mechanism = nil // the naive analyst: s_dp taken as the confidential mean
+	smc, err := abc.SMC(context.Background(), p, abc.SMCConfig{Distance: abc.Euclidean{}, Particles: 1000,
+		Schedule: abc.Adaptive{Initial: math.Inf(1), Quantile: 0.5, Rounds: 12}, Seed: c.seed + 1})
+	if err != nil {
+		return nil, nil, fmt.Errorf("naive posterior: %w", err)
+	}
+	return is.Draws, smc.Draws, nil
+}
+
+// writeOutputs writes both posteriors' draws as CSV and a plot of their
+// marginal histograms as SVG into c.out.
+func writeOutputs(w io.Writer, c config, aware, naive *privinfer.Draws) error {
 	common := cli.Common{Out: c.out}
 	if err := common.Prepare(); err != nil {
 		return err
 	}
-	h := p.grid[1] - p.grid[0]
-	aware := plot.Series{Name: "noise-aware posterior"}
-	naive := plot.Series{Name: "naive posterior", Dashed: true}
-	var rows [][]string
-	peak := 0.0
-	for i := range p.grid {
-		peak = math.Max(peak, math.Max(p.aware[i], p.naive[i])/h)
-	}
-	for i, x := range p.grid {
-		da, dn := p.aware[i]/h, p.naive[i]/h
-		rows = append(rows, cli.FloatRow(x, da, dn))
-		// The chart shows every 4th grid point where either density is
-		// visible.
-		if i%4 == 0 && math.Max(da, dn) > 2e-3*peak {
-			aware.X, aware.Y = append(aware.X, x), append(aware.Y, da)
-			naive.X, naive.Y = append(naive.X, x), append(naive.Y, dn)
+	var files []string
+	for _, f := range []struct {
+		name string
+		d    *privinfer.Draws
+	}{{"quickstart_noise_aware.csv", aware}, {"quickstart_naive.csv", naive}} {
+		path := common.Path(f.name)
+		if err := writeFile(path, f.d.WriteCSV); err != nil {
+			return err
 		}
+		files = append(files, path)
 	}
-	cv, err := plot.LineChart{
-		Title:  fmt.Sprintf("Posterior density of μ from a Laplace release (ε = %g); dashed line: true μ", c.epsilon),
-		XLabel: "μ", YLabel: "density", Series: []plot.Series{aware, naive},
-		VLines: []float64{c.mu},
-	}.Draw()
+	path := common.Path("quickstart_posterior.svg")
+	err := writeFile(path, func(out io.Writer) error {
+		return aware.Corner(out, privinfer.CornerConfig{
+			Title: fmt.Sprintf("Posterior of μ from a Laplace release (ε = %g); mark: true μ", c.epsilon),
+			Label: "noise-aware", Compare: []*privinfer.Draws{naive}, CompareLabels: []string{"naive"},
+			Truth: []float64{c.mu}, Bins: 60, Panel: 420})
+	})
 	if err != nil {
 		return err
 	}
-	files, err := common.WritePlot("quickstart_posterior", cv)
-	if err != nil {
-		return err
-	}
-	f, err := common.WriteCSV("quickstart_posterior.csv", []string{"mu", "noise_aware_density", "naive_density"}, rows)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "wrote %s\n", strings.Join(append(files, f), ", "))
+	fmt.Fprintf(w, "wrote %s\n", strings.Join(append(files, path), ", "))
 	return nil
 }
 
-// clampedMoments returns the mean and variance of clamp(X, lo, hi) for
-// X ~ N(mu, sigma²).
-func clampedMoments(mu, sigma, lo, hi float64) (mean, variance float64) {
-	a := (lo - mu) / sigma
-	bb := (hi - mu) / sigma
-	pa := normCDF(a)        // P(X < lo)
-	pb := 1 - normCDF(bb)   // P(X > hi)
-	pin := normCDF(bb) - pa // P(lo ≤ X ≤ hi)
-	phiA, phiB := normPDF(a), normPDF(bb)
-	// E[Z; a<Z<b] and E[Z²; a<Z<b] for standard normal Z.
-	e1 := phiA - phiB
-	e2 := pin + a*phiA - bb*phiB
-	m1 := lo*pa + hi*pb + mu*pin + sigma*e1
-	m2 := lo*lo*pa + hi*hi*pb + mu*mu*pin + 2*mu*sigma*e1 + sigma*sigma*e2
-	return m1, math.Max(m2-m1*m1, 0)
-}
-
-func normCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
-func normPDF(x float64) float64 { return math.Exp(-0.5*x*x) / math.Sqrt(2*math.Pi) }
-
-type posterior struct {
-	grid         []float64
-	aware, naive []float64 // normalised weights on grid
-}
-
-func newPosterior(c config, b, sdp float64) *posterior {
-	const nGrid = 4001
-	lo, hi := c.lo-3*c.sigma, c.hi+3*c.sigma
-	p := &posterior{grid: make([]float64, nGrid), aware: make([]float64, nGrid), naive: make([]float64, nGrid)}
-	la := make([]float64, nGrid)
-	ln := make([]float64, nGrid)
-	for i := range p.grid {
-		mu := lo + (hi-lo)*float64(i)/(nGrid-1)
-		p.grid[i] = mu
-		m, v := clampedMoments(mu, c.sigma, c.lo, c.hi)
-		sd := math.Sqrt(v / float64(c.n))
-		prior := -0.5 * mu * mu / (c.priorSD * c.priorSD)
-		la[i] = prior + math.Log(convolved(sdp, m, sd, b))
-		ln[i] = prior - 0.5*(sdp-m)*(sdp-m)/(sd*sd) - math.Log(sd)
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
 	}
-	normalise(la, p.aware)
-	normalise(ln, p.naive)
-	return p
-}
-
-// convolved integrates N(s; m, sd²)·Laplace(sdp − s; b) over s by the
-// composite Simpson rule on ±12 standard deviations around m.
-func convolved(sdp, m, sd, b float64) float64 {
-	const k = 2000 // even number of intervals
-	lo, hi := m-12*sd, m+12*sd
-	h := (hi - lo) / k
-	var acc float64
-	for j := 0; j <= k; j++ {
-		s := lo + h*float64(j)
-		f := math.Exp(-0.5*((s-m)/sd)*((s-m)/sd)) / (sd * math.Sqrt(2*math.Pi)) *
-			math.Exp(-math.Abs(sdp-s)/b) / (2 * b)
-		wt := 2.0
-		if j == 0 || j == k {
-			wt = 1
-		} else if j%2 == 1 {
-			wt = 4
-		}
-		acc += wt * f
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	return acc * h / 3
-}
-
-func normalise(logw, dst []float64) {
-	mx := math.Inf(-1)
-	for _, v := range logw {
-		mx = math.Max(mx, v)
-	}
-	var s float64
-	for i, v := range logw {
-		dst[i] = math.Exp(v - mx)
-		s += dst[i]
-	}
-	for i := range dst {
-		dst[i] /= s
-	}
-}
-
-func (p *posterior) summary(aware bool) (mean, sd, lo, hi float64) {
-	w := p.naive
-	if aware {
-		w = p.aware
-	}
-	var m1, m2, cum float64
-	lo, hi = math.NaN(), math.NaN()
-	for i, x := range p.grid {
-		m1 += w[i] * x
-		m2 += w[i] * x * x
-		cum += w[i]
-		if math.IsNaN(lo) && cum >= 0.025 {
-			lo = x
-		}
-		if math.IsNaN(hi) && cum >= 0.975 {
-			hi = x
-		}
-	}
-	return m1, math.Sqrt(math.Max(m2-m1*m1, 0)), lo, hi
+	return f.Close()
 }
