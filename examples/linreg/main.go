@@ -51,6 +51,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/internal/cli"
 	"github.com/privinfer/privinfer/examples/internal/sbiflags"
 	"github.com/privinfer/privinfer/flow/metrics"
@@ -240,8 +241,12 @@ func readCSV(path string, skip int) ([]float64, int, error) {
 // daReference returns DA-MCMC draws of β given the release at ε.
 func daReference(c config, eps float64) ([]float64, string, error) {
 	path := filepath.Join(c.mcmcData, "linreg_eps"+epsName(eps)+"_damcmc.csv")
-	if x, d, err := readCSV(path, 1); err == nil && d == 3 {
-		return x, path, nil
+	if f, err := os.Open(path); err == nil {
+		d, err := privinfer.ReadCSV(f)
+		f.Close()
+		if err == nil && d.Dim == 3 {
+			return d.Theta, path, nil
+		}
 	}
 	p, th, err := mcmc.LinRegPaperDA(eps)
 	if err != nil {
