@@ -149,9 +149,9 @@ func calibration(ctx context.Context, c config, w io.Writer, prog *cli.Progress,
 	}
 	tab.Markdown(w)
 	if allOK {
-		cli.Verdict(w, cli.Reproduced, "LDP Fig. 1 (Gaussian posterior calibration)", "coverage of μ and σ within the 99.9% Clopper–Pearson band of the nominal level at every level and ε")
+		cli.PrintVerdict(w, cli.Reproduced, "LDP Fig. 1 (Gaussian posterior calibration)", "coverage of μ and σ within the 99.9% Clopper–Pearson band of the nominal level at every level and ε")
 	} else {
-		cli.Verdict(w, cli.Partial, "LDP Fig. 1 (Gaussian posterior calibration)", "some coverage outside the 99.9% Clopper–Pearson band (see table)")
+		cli.PrintVerdict(w, cli.Partial, "LDP Fig. 1 (Gaussian posterior calibration)", "some coverage outside the 99.9% Clopper–Pearson band (see table)")
 	}
 	fmt.Fprintln(w)
 	if c.out != "" {
@@ -266,9 +266,9 @@ func histogram(ctx context.Context, c config, w io.Writer, prog *cli.Progress, c
 	}
 	tab.Markdown(w)
 	if smallGain {
-		cli.Verdict(w, cli.Reproduced, "LDP Fig. 3 (OUE histogram RMSE)", fmt.Sprintf("posterior-mean RMSE below the projected point estimate at the smallest N (ratio %.2f; paper: 0.7–0.9)", yB[0]/yP[0]))
+		cli.PrintVerdict(w, cli.Reproduced, "LDP Fig. 3 (OUE histogram RMSE)", fmt.Sprintf("posterior-mean RMSE below the projected point estimate at the smallest N (ratio %.2f; paper: 0.7–0.9)", yB[0]/yP[0]))
 	} else {
-		cli.Verdict(w, cli.Differs, "LDP Fig. 3 (OUE histogram RMSE)", "posterior mean not better than the projected point estimate at the smallest N")
+		cli.PrintVerdict(w, cli.Differs, "LDP Fig. 3 (OUE histogram RMSE)", "posterior mean not better than the projected point estimate at the smallest N")
 	}
 	fmt.Fprintln(w)
 	if c.out != "" {
@@ -433,7 +433,7 @@ func regression(ctx context.Context, c config, w io.Writer, prog *cli.Progress) 
 		tab.Add(append([]string{cli.F(eps, 0), "input perturbation (eq. 41)"}, row...)...)
 	}
 	tab.Markdown(w)
-	cli.Verdict(w, cli.Partial, "LDP linear regression (Fig. 4)", fmt.Sprintf("synthetic data instead of Wine; %d of %d true coefficients inside their 95%% intervals", covered, total))
+	cli.PrintVerdict(w, cli.Partial, "LDP linear regression (Fig. 4)", fmt.Sprintf("synthetic data instead of Wine; %d of %d true coefficients inside their 95%% intervals", covered, total))
 	return nil
 }
 

@@ -173,11 +173,11 @@ func verdict(w io.Writer, eps float64, acc []methodAccuracy) {
 	detail := strings.Join(parts, "; ") + fmt.Sprintf(" against DA-MCMC (C2ST 0.5 = indistinguishable; thresholds C2ST ≤ %.2f, max |Δ mean| ≤ %.2f)", c2stOK, meanOK)
 	switch {
 	case len(acc) > 0 && good == len(acc):
-		cli.Verdict(w, cli.Reproduced, what, "every method matches the exact posterior: "+detail)
+		cli.PrintVerdict(w, cli.Reproduced, what, "every method matches the exact posterior: "+detail)
 	case good > 0:
-		cli.Verdict(w, cli.Partial, what, "some methods match the exact posterior: "+detail)
+		cli.PrintVerdict(w, cli.Partial, what, "some methods match the exact posterior: "+detail)
 	default:
-		cli.Verdict(w, cli.Differs, what, "no method matches the exact posterior at these settings: "+detail)
+		cli.PrintVerdict(w, cli.Differs, what, "no method matches the exact posterior at these settings: "+detail)
 	}
 }
 

@@ -120,9 +120,9 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "max |ours − paper| = %.4f; %d cells beyond ±%.3f (marked *)\n", worst, bad, cfg.tol)
 	fmt.Fprintf(stdout, "largest standardized difference z = %.2f (%s); Monte Carlo sd from %d (ours) and %d (paper) repetitions\n", maxZ, maxZAt, cfg.reps, paperReps)
 	if maxZ <= zCrit {
-		cli.Verdict(stdout, cli.Reproduced, "modips Table 1", fmt.Sprintf("all %d coverage cells agree with the paper within Monte Carlo error (max z = %.2f ≤ %.1f, family-wise false-alarm rate 1%%; max |Δ| = %.3f)", len(rows)*int(study.NumColumns), maxZ, zCrit, worst))
+		cli.PrintVerdict(stdout, cli.Reproduced, "modips Table 1", fmt.Sprintf("all %d coverage cells agree with the paper within Monte Carlo error (max z = %.2f ≤ %.1f, family-wise false-alarm rate 1%%; max |Δ| = %.3f)", len(rows)*int(study.NumColumns), maxZ, zCrit, worst))
 	} else {
-		cli.Verdict(stdout, cli.Differs, "modips Table 1", fmt.Sprintf("the largest difference, at %s, is z = %.2f > %.1f Monte Carlo standard deviations (max |Δ| = %.3f)", maxZAt, maxZ, zCrit, worst))
+		cli.PrintVerdict(stdout, cli.Differs, "modips Table 1", fmt.Sprintf("the largest difference, at %s, is z = %.2f > %.1f Monte Carlo standard deviations (max |Δ| = %.3f)", maxZAt, maxZ, zCrit, worst))
 	}
 	if f, err := cfg.WriteCSV("table1.csv", []string{"data", "eps", "n_paper", "n_simulated", "p", "column", "coverage_ours", "coverage_paper"}, csvRows); err != nil {
 		return err

@@ -434,17 +434,17 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	const what = "Fig. 14 (naive Bayes posterior marginals)"
 	switch {
 	case ref == nil && dAbcExact <= tol:
-		cli.Verdict(stdout, cli.Partial, what, fmt.Sprintf("the authors' reference sample is absent, so only our own methods are compared: SMC-ABC agrees with the exact posterior (max |Δ mean| = %.2f sd ≤ %.2f); the paper prints no numbers for this figure", dAbcExact, tol))
+		cli.PrintVerdict(stdout, cli.Partial, what, fmt.Sprintf("the authors' reference sample is absent, so only our own methods are compared: SMC-ABC agrees with the exact posterior (max |Δ mean| = %.2f sd ≤ %.2f); the paper prints no numbers for this figure", dAbcExact, tol))
 	case ref == nil:
-		cli.Verdict(stdout, cli.Differs, what, fmt.Sprintf("the authors' reference sample is absent and our SMC-ABC deviates from the exact posterior by %.2f sd (> %.2f): SMC-ABC's tolerance is too coarse at these settings", dAbcExact, tol))
+		cli.PrintVerdict(stdout, cli.Differs, what, fmt.Sprintf("the authors' reference sample is absent and our SMC-ABC deviates from the exact posterior by %.2f sd (> %.2f): SMC-ABC's tolerance is too coarse at these settings", dAbcExact, tol))
 	case dAbcAuth <= tol && dExactAuth <= tol:
-		cli.Verdict(stdout, cli.Reproduced, what, fmt.Sprintf("posterior means of SMC-ABC and of the exact posterior are within %.2f and %.2f reference sd of the authors' SMC-ABC sample (tolerance %.2f); the authors' 95%% intervals are on average %.2f× as wide as the exact posterior's (ABC tolerance inflation)", dAbcAuth, dExactAuth, tol, width(auth, exact)))
+		cli.PrintVerdict(stdout, cli.Reproduced, what, fmt.Sprintf("posterior means of SMC-ABC and of the exact posterior are within %.2f and %.2f reference sd of the authors' SMC-ABC sample (tolerance %.2f); the authors' 95%% intervals are on average %.2f× as wide as the exact posterior's (ABC tolerance inflation)", dAbcAuth, dExactAuth, tol, width(auth, exact)))
 	case dExactAuth <= tol:
-		cli.Verdict(stdout, cli.Partial, what, fmt.Sprintf("the exact posterior matches the authors' sample (%.2f sd) but our SMC-ABC deviates by %.2f sd (> %.2f): its final tolerance is too coarse at these settings", dExactAuth, dAbcAuth, tol))
+		cli.PrintVerdict(stdout, cli.Partial, what, fmt.Sprintf("the exact posterior matches the authors' sample (%.2f sd) but our SMC-ABC deviates by %.2f sd (> %.2f): its final tolerance is too coarse at these settings", dExactAuth, dAbcAuth, tol))
 	case dAbcAuth <= tol:
-		cli.Verdict(stdout, cli.Partial, what, fmt.Sprintf("our SMC-ABC matches the authors' SMC-ABC (%.2f sd) but the exact posterior differs from both by up to %.2f sd: ABC's tolerance biases both SMC-ABC samples", dAbcAuth, dExactAuth))
+		cli.PrintVerdict(stdout, cli.Partial, what, fmt.Sprintf("our SMC-ABC matches the authors' SMC-ABC (%.2f sd) but the exact posterior differs from both by up to %.2f sd: ABC's tolerance biases both SMC-ABC samples", dAbcAuth, dExactAuth))
 	default:
-		cli.Verdict(stdout, cli.Differs, what, fmt.Sprintf("posterior means differ from the authors' sample by %.2f sd (SMC-ABC) and %.2f sd (exact), tolerance %.2f", dAbcAuth, dExactAuth, tol))
+		cli.PrintVerdict(stdout, cli.Differs, what, fmt.Sprintf("posterior means differ from the authors' sample by %.2f sd (SMC-ABC) and %.2f sd (exact), tolerance %.2f", dAbcAuth, dExactAuth, tol))
 	}
 
 	if cfg.Out == "" {

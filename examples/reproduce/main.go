@@ -10,8 +10,9 @@
 //
 // Each example is built once with `go build` and then run as a subprocess
 // with -seed, optionally -quick and -out DIR/<name> (the contract of
-// examples/internal/cli); its stdout is captured and its progress on stderr
-// is passed through. Examples listed in the registry that do not follow the
+// examples/internal/cli); its stdout is captured, its progress on stderr
+// is passed through, and its typed verdicts (cli.Verdict) are collected
+// through the file named by cli.VerdictFileEnv. Examples listed in the registry that do not follow the
 // contract yet, or do not exist, are reported as "not run" with the reason.
 package main
 
@@ -145,7 +146,7 @@ type result struct {
 	Stdout   string
 	Stderr   string // tail, for failures
 	Wall     time.Duration
-	Verdicts []cli.ParsedVerdict
+	Verdicts []cli.Verdict
 }
 
 func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
@@ -224,6 +225,9 @@ func runOne(ctx context.Context, cfg config, root, bin string, r *result, prog *
 	defer cancel()
 	cmd := exec.CommandContext(rctx, exe, r.Args...)
 	cmd.Dir = root
+	// The example records its typed verdicts in this file (cli.Report).
+	verdicts := filepath.Join(bin, r.Name+".verdicts.jsonl")
+	cmd.Env = append(os.Environ(), cli.VerdictFileEnv+"="+verdicts)
 	var out, errb bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = io.MultiWriter(&errb, &prefixWriter{w: prog.W, prefix: "  " + r.Name + ": "})
@@ -233,7 +237,11 @@ func runOne(ctx context.Context, cfg config, root, bin string, r *result, prog *
 	r.Wall = time.Since(t0)
 	r.Ran = true
 	r.Stdout = out.String()
-	r.Verdicts = cli.ParseVerdicts(r.Stdout)
+	var verr error
+	r.Verdicts, verr = cli.ReadVerdicts(verdicts)
+	if err == nil && verr != nil {
+		err = fmt.Errorf("reading its verdicts: %w", verr)
+	}
 	if err != nil {
 		r.Err = err.Error()
 		if errors.Is(rctx.Err(), context.DeadlineExceeded) {
@@ -295,9 +303,9 @@ func overall(r result) string {
 	worst := cli.Reproduced
 	for _, v := range r.Verdicts {
 		switch {
-		case v.Kind == "invalid" || v.Kind == cli.Differs:
+		case v.Validate() != nil || v.Outcome == cli.Differs:
 			worst = cli.Differs
-		case v.Kind == cli.Partial && worst == cli.Reproduced:
+		case v.Outcome == cli.Partial && worst == cli.Reproduced:
 			worst = cli.Partial
 		}
 	}
@@ -342,7 +350,7 @@ func writeReport(w io.Writer, cfg config, results []result, total time.Duration)
 	verdicts.Header = []string{"example", "verdict", "target", "reason"}
 	for _, r := range results {
 		for _, v := range r.Verdicts {
-			verdicts.Add(r.Name, v.Kind, v.What, v.Reason)
+			verdicts.Add(r.Name, string(v.Outcome), v.Target, v.Reason)
 		}
 	}
 	if len(verdicts.Rows) > 0 {

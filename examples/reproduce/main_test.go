@@ -62,14 +62,15 @@ func TestRegistryPackagesExist(t *testing.T) {
 func TestOverallAndReport(t *testing.T) {
 	rs := []result{
 		{entry: entry{Name: "a", Target: "Table 1"}, Ran: true, Stdout: "### A\n\n| x | y |\n\nverdict: reproduced — Table 1: fine\n",
-			Verdicts: cli.ParseVerdicts("verdict: reproduced — Table 1: fine")},
+			Verdicts: []cli.Verdict{{Outcome: cli.Reproduced, Target: "Table 1", Reason: "fine"}}},
 		{entry: entry{Name: "b", Target: "Fig. 2", Plain: true}, Ran: true, Stdout: "# raw text\n",
-			Verdicts: cli.ParseVerdicts("verdict: reproduced — x: ok\nverdict: partial — y: half")},
+			Verdicts: []cli.Verdict{{Outcome: cli.Reproduced, Target: "x", Reason: "ok"}, {Outcome: cli.Partial, Target: "y", Reason: "half"}}},
 		{entry: entry{Name: "c", Target: "Fig. 3"}, Ran: true, Err: "exit status 1", Stderr: "boom"},
 		{entry: entry{Name: "d", Target: "Table 4", Pending: "not written"}, NotRun: "not written"},
 		{entry: entry{Name: "e", Target: "Fig. 5"}, Ran: true, Stdout: "no verdict here"},
+		{entry: entry{Name: "f", Target: "Fig. 6"}, Ran: true, Verdicts: []cli.Verdict{{Outcome: "maybe", Target: "Fig. 6"}}},
 	}
-	want := []string{cli.Reproduced, cli.Partial, "failed", "not run", "no verdict printed"}
+	want := []string{cli.Reproduced, cli.Partial, "failed", "not run", "no verdict printed", cli.Differs}
 	for i, r := range rs {
 		if got := overall(r); got != want[i] {
 			t.Errorf("overall(%s) = %q, want %q", r.Name, got, want[i])
@@ -123,7 +124,7 @@ func TestRunQuickstart(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", frag, s)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "plots", "quickstart", "quickstart_posterior.png")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "plots", "quickstart", "quickstart_posterior.svg")); err != nil {
 		t.Error(err)
 	}
 }

@@ -241,7 +241,7 @@ func run(o options, stdout, stderr io.Writer) error {
 func verdict(w io.Writer, method string, eps float64, fin *abc.Round, ref []float64) {
 	what := "SBI paper App. E.1.1 (reference posterior of the SIR release, ε = " + epsName(eps) + ", by " + method + ")"
 	if ref == nil {
-		cli.Verdict(w, cli.Partial, what, fmt.Sprintf("the authors' reference sample is absent, so nothing is compared; our run stopped at tolerance %.4f", fin.Tolerance))
+		cli.PrintVerdict(w, cli.Partial, what, fmt.Sprintf("the authors' reference sample is absent, so nothing is compared; our run stopped at tolerance %.4f", fin.Tolerance))
 		return
 	}
 	n := len(ref) / 2
@@ -268,11 +268,11 @@ func verdict(w io.Writer, method string, eps float64, fin *abc.Round, ref []floa
 	}
 	switch {
 	case worst <= 0.5:
-		cli.Verdict(w, cli.Reproduced, what, detail+" (tolerance 0.5 sd)")
+		cli.PrintVerdict(w, cli.Reproduced, what, detail+" (tolerance 0.5 sd)")
 	case method == "SMC-ABC" && fin.Tolerance > 0.05:
-		cli.Verdict(w, cli.Partial, what, detail+": the run stopped (round limit, budget or wall time) before the tolerance fell to the paper's level, so the posterior is still wider and shifted toward the prior")
+		cli.PrintVerdict(w, cli.Partial, what, detail+": the run stopped (round limit, budget or wall time) before the tolerance fell to the paper's level, so the posterior is still wider and shifted toward the prior")
 	default:
-		cli.Verdict(w, cli.Differs, what, detail+" (> 0.5 sd at a small tolerance)")
+		cli.PrintVerdict(w, cli.Differs, what, detail+" (> 0.5 sd at a small tolerance)")
 	}
 }
 

@@ -151,11 +151,11 @@ func runAll(c config, stdout io.Writer) error {
 		detail := fmt.Sprintf("%d of %d posterior-mean R0 values lie in the literature's typical ranges (the non-private least-squares ODE fit: %d of 5)", inRange, total, odeIn)
 		switch {
 		case total > 0 && inRange == total:
-			cli.Verdict(stdout, cli.Reproduced, what, detail)
+			cli.PrintVerdict(stdout, cli.Reproduced, what, detail)
 		case 2*inRange >= total:
-			cli.Verdict(stdout, cli.Partial, what, detail)
+			cli.PrintVerdict(stdout, cli.Partial, what, detail)
 		default:
-			cli.Verdict(stdout, cli.Differs, what, detail)
+			cli.PrintVerdict(stdout, cli.Differs, what, detail)
 		}
 		return nil
 	}
@@ -219,17 +219,17 @@ func syntheticVerdict(w io.Writer, eps float64, acc []accuracy) {
 		parts = append(parts, fmt.Sprintf("%s C2ST %.3f, MMD %.3f", strings.ToUpper(a.method), a.c2st, a.mmd))
 	}
 	if n == 0 {
-		cli.Verdict(w, cli.Partial, what, "no reference sample was found, so the posteriors are not compared")
+		cli.PrintVerdict(w, cli.Partial, what, "no reference sample was found, so the posteriors are not compared")
 		return
 	}
 	detail := strings.Join(parts, "; ") + fmt.Sprintf(" against the %s sample (C2ST 0.5 = indistinguishable; thresholds C2ST ≤ %.1f, MMD ≤ %.1f)", want, c2stOK, mmdOK)
 	switch {
 	case good == n:
-		cli.Verdict(w, cli.Reproduced, what, detail)
+		cli.PrintVerdict(w, cli.Reproduced, what, detail)
 	case good > 0:
-		cli.Verdict(w, cli.Partial, what, detail)
+		cli.PrintVerdict(w, cli.Partial, what, detail)
 	default:
-		cli.Verdict(w, cli.Differs, what, detail+"")
+		cli.PrintVerdict(w, cli.Differs, what, detail+"")
 	}
 }
 

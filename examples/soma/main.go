@@ -136,14 +136,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 	tab.Markdown(stdout)
 	fmt.Fprintln(stdout)
 	if accOK {
-		cli.Verdict(stdout, cli.Reproduced, "slides n=10 table, acceptance rates", "all six within ±0.5 percentage point")
+		cli.PrintVerdict(stdout, cli.Reproduced, "slides n=10 table, acceptance rates", "all six within ±0.5 percentage point")
 	} else {
-		cli.Verdict(stdout, cli.Differs, "slides n=10 table, acceptance rates", "some rate differs by more than 0.5 point")
+		cli.PrintVerdict(stdout, cli.Differs, "slides n=10 table, acceptance rates", "some rate differs by more than 0.5 point")
 	}
 	if coupleOK {
-		cli.Verdict(stdout, cli.Reproduced, "slides n=10 table, coupling times", "all six means within 3 standard errors of the slides")
+		cli.PrintVerdict(stdout, cli.Reproduced, "slides n=10 table, coupling times", "all six means within 3 standard errors of the slides")
 	} else {
-		cli.Verdict(stdout, cli.Partial, "slides n=10 table, coupling times", "ordering reproduced; some means differ by more than 3 standard errors (coupling construction details)")
+		cli.PrintVerdict(stdout, cli.Partial, "slides n=10 table, coupling times", "ordering reproduced; some means differ by more than 3 standard errors (coupling construction details)")
 	}
 	if err := diagnostics100(ctx, o, stdout, prog); err != nil {
 		return err
@@ -286,7 +286,7 @@ func runLinReg(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Progres
 	fmt.Fprintln(stdout, "ESS/s counts post-warm-up time only and is wall-clock with 4 chains on the available cores; ESS per 1000 sweeps is machine independent.")
 	fmt.Fprintln(stdout)
 	if verdict10 != "" {
-		cli.Verdict(stdout, cli.Reproduced, "SBI paper Table 2 DA-MCMC row (ε = 10)", verdict10)
+		cli.PrintVerdict(stdout, cli.Reproduced, "SBI paper Table 2 DA-MCMC row (ε = 10)", verdict10)
 	}
 	return nil
 }

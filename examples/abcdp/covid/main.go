@@ -105,9 +105,9 @@ func verdict(w io.Writer, rows []result) {
 	}
 	what := "ABCDP Fig. 4 (COVID cubic polynomial)"
 	if ok {
-		cli.Verdict(w, cli.Partial, what, "the paper's trend holds — the fit degrades as ε_total falls from 44 to 22 to 13 (average RMSE "+strings.Join(parts, "; ")+") — but on a stand-in series: the Dutch case counts the paper fits are not shipped, so its figure cannot be compared point by point")
+		cli.PrintVerdict(w, cli.Partial, what, "the paper's trend holds — the fit degrades as ε_total falls from 44 to 22 to 13 (average RMSE "+strings.Join(parts, "; ")+") — but on a stand-in series: the Dutch case counts the paper fits are not shipped, so its figure cannot be compared point by point")
 	} else {
-		cli.Verdict(w, cli.Differs, what, "the fit does not degrade monotonically as ε_total falls from 44 to 22 to 13 (average RMSE "+strings.Join(parts, "; ")+"); stand-in series, the paper's data are not shipped")
+		cli.PrintVerdict(w, cli.Differs, what, "the fit does not degrade monotonically as ε_total falls from 44 to 22 to 13 (average RMSE "+strings.Join(parts, "; ")+"); stand-in series, the paper's data are not shipped")
 	}
 }
 

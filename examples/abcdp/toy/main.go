@@ -127,11 +127,11 @@ func verdict(w io.Writer, cfg Config, tab *Table) {
 	what := "ABCDP Fig. 2 (toy mixture of uniforms)"
 	switch {
 	case len(failed) == 0:
-		cli.Verdict(w, cli.Reproduced, what, fmt.Sprintf("both stated trends hold in all %d checks (the paper plots MSE curves without printed numbers; N = %d, c = %d here)", checks, cfg.N, cfg.C))
+		cli.PrintVerdict(w, cli.Reproduced, what, fmt.Sprintf("both stated trends hold in all %d checks (the paper plots MSE curves without printed numbers; N = %d, c = %d here)", checks, cfg.N, cfg.C))
 	case 2*len(failed) <= checks:
-		cli.Verdict(w, cli.Partial, what, fmt.Sprintf("%d of %d trend checks hold at N = %d, c = %d; failing: %s", checks-len(failed), checks, cfg.N, cfg.C, strings.Join(failed, "; ")))
+		cli.PrintVerdict(w, cli.Partial, what, fmt.Sprintf("%d of %d trend checks hold at N = %d, c = %d; failing: %s", checks-len(failed), checks, cfg.N, cfg.C, strings.Join(failed, "; ")))
 	default:
-		cli.Verdict(w, cli.Differs, what, fmt.Sprintf("only %d of %d trend checks hold at N = %d, c = %d; failing: %s", checks-len(failed), checks, cfg.N, cfg.C, strings.Join(failed, "; ")))
+		cli.PrintVerdict(w, cli.Differs, what, fmt.Sprintf("only %d of %d trend checks hold at N = %d, c = %d; failing: %s", checks-len(failed), checks, cfg.N, cfg.C, strings.Join(failed, "; ")))
 	}
 }
 

@@ -17,11 +17,12 @@
 //     written by Table.Markdown with the paper's numbers beside ours, and
 //     plain paragraphs;
 //
-//   - prints one line per reproduced paper table or figure of the form
+//   - reports one Verdict per reproduced paper table or figure with Report
+//     (or PrintVerdict), which prints the line
 //
-//     verdict: reproduced|differs|partial — <what> : <reason>
+//     verdict: reproduced|differs|partial — <target>: <reason>
 //
-//     written by Verdict, which examples/reproduce parses;
+//     and records the typed value for examples/reproduce;
 //
 //   - needs no network and no files outside the repository (an optional file
 //     of the shared reference directory found by SharedFile is used only when
@@ -29,6 +30,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -178,21 +180,118 @@ func (p *Progress) Printf(format string, args ...any) {
 // Elapsed is the time since the progress writer was created.
 func (p *Progress) Elapsed() time.Duration { return time.Since(p.start) }
 
-// Verdict kinds.
+// Outcome is the kind of a Verdict: Reproduced, Differs or Partial.
+type Outcome string
+
+// The outcomes of a verdict. The constants are untyped so that they serve
+// both as an Outcome and as the Kind of a ParsedVerdict.
 const (
+	// Reproduced: our numbers agree with the paper's within the tolerance
+	// the example states.
 	Reproduced = "reproduced"
-	Differs    = "differs"
-	Partial    = "partial"
+	// Differs: they disagree.
+	Differs = "differs"
+	// Partial: some agree and some do not, or the comparison is indirect.
+	Partial = "partial"
 )
 
-// Verdict prints the line "verdict: <kind> — <what>: <reason>" that
-// examples/reproduce parses. kind is Reproduced, Differs or Partial; what
-// names the paper table or figure.
-func Verdict(w io.Writer, kind, what, reason string) {
-	fmt.Fprintf(w, "\nverdict: %s — %s: %s\n", kind, what, reason)
+// Verdict is an example's typed judgement of one paper table or figure.
+type Verdict struct {
+	// Outcome is Reproduced, Differs or Partial.
+	Outcome Outcome `json:"outcome"`
+	// Target names the paper table or figure.
+	Target string `json:"target"`
+	// Reason says why, with the numbers compared.
+	Reason string `json:"reason"`
 }
 
-// ParsedVerdict is one verdict line read back from an example's output.
+// Validate reports a verdict whose Outcome is not one of the three known
+// outcomes or whose Target is empty.
+func (v Verdict) Validate() error {
+	switch v.Outcome {
+	case Reproduced, Differs, Partial:
+	default:
+		return fmt.Errorf("verdict outcome %q is not %s, %s or %s", v.Outcome, Reproduced, Differs, Partial)
+	}
+	if v.Target == "" {
+		return errors.New("verdict has no target")
+	}
+	return nil
+}
+
+// String is the verdict line "verdict: <outcome> — <target>: <reason>".
+func (v Verdict) String() string {
+	return fmt.Sprintf("verdict: %s — %s: %s", v.Outcome, v.Target, v.Reason)
+}
+
+// VerdictFileEnv names the environment variable through which
+// examples/reproduce collects verdicts: when it holds a path, Report appends
+// every verdict to that file as one JSON object per line, which ReadVerdicts
+// reads back.
+const VerdictFileEnv = "PRIVINFER_VERDICTS"
+
+// Report prints the verdict line on w (preceded by a blank line) and, when
+// the environment variable VerdictFileEnv names a file, appends the verdict
+// to it as a JSON line.
+func Report(w io.Writer, v Verdict) error {
+	fmt.Fprintf(w, "\n%s\n", v)
+	path := os.Getenv(VerdictFileEnv)
+	if path == "" {
+		return nil
+	}
+	line, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("recording verdict: %w", err)
+	}
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		f.Close()
+		return fmt.Errorf("recording verdict: %w", err)
+	}
+	return f.Close()
+}
+
+// ReadVerdicts reads the verdicts appended to path by Report, in order. A
+// missing file means no verdicts. Every verdict is validated.
+func ReadVerdicts(path string) ([]Verdict, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var vs []Verdict
+	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if line == "" {
+			continue
+		}
+		var v Verdict
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			return vs, fmt.Errorf("%s line %d: %w", path, i+1, err)
+		}
+		if err := v.Validate(); err != nil {
+			return vs, fmt.Errorf("%s line %d: %w", path, i+1, err)
+		}
+		vs = append(vs, v)
+	}
+	return vs, nil
+}
+
+// PrintVerdict reports the verdict {kind, what, reason} with Report,
+// ignoring a failure to record it (examples/reproduce then finds no
+// verdict and says so). kind is Reproduced, Differs or Partial; what names
+// the paper table or figure.
+func PrintVerdict(w io.Writer, kind, what, reason string) {
+	_ = Report(w, Verdict{Outcome: Outcome(kind), Target: what, Reason: reason})
+}
+
+// ParsedVerdict is one verdict line read back from an example's output by
+// ParseVerdicts, for tests of the printed text; programs exchange Verdict
+// values through Report and ReadVerdicts.
 type ParsedVerdict struct {
 	Kind, What, Reason string
 }

@@ -26,7 +26,7 @@ func runner(args []string, stdout, stderr io.Writer) error {
 	if c.Seed == 99 {
 		return errors.New("boom")
 	}
-	Verdict(stdout, Reproduced, "Table 9", "all cells within 0.01")
+	PrintVerdict(stdout, Reproduced, "Table 9", "all cells within 0.01")
 	return nil
 }
 
@@ -59,8 +59,8 @@ func TestExitCodes(t *testing.T) {
 func TestVerdictRoundTrip(t *testing.T) {
 	var b bytes.Buffer
 	b.WriteString("some table\n")
-	Verdict(&b, Reproduced, "Table 1", "max |Δ| = 0.01: within tolerance")
-	Verdict(&b, Differs, "Fig. 3", "coverage 0.90")
+	PrintVerdict(&b, Reproduced, "Table 1", "max |Δ| = 0.01: within tolerance")
+	PrintVerdict(&b, Differs, "Fig. 3", "coverage 0.90")
 	b.WriteString("verdict: maybe — x: y\nverdict: partial - Fig 2: plain hyphen\n")
 	vs := ParseVerdicts(b.String())
 	want := []ParsedVerdict{
@@ -168,5 +168,47 @@ func TestQuickDefaults(t *testing.T) {
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
 	if err := QuickDefaults(fs, true, map[string]string{"missing": "1"}); !errors.Is(err, ErrUsage) {
 		t.Errorf("unknown flag: got %v, want a usage error", err)
+	}
+}
+
+// TestReportRecordsTypedVerdicts checks that Report prints the line that
+// ParseVerdicts reads and records the same typed value for ReadVerdicts,
+// and that ReadVerdicts refuses unknown outcomes.
+func TestReportRecordsTypedVerdicts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "verdicts.jsonl")
+	if vs, err := ReadVerdicts(path); err != nil || vs != nil {
+		t.Fatalf("missing file: %v, %v", vs, err)
+	}
+	t.Setenv(VerdictFileEnv, path)
+	want := []Verdict{
+		{Outcome: Reproduced, Target: "Table 1", Reason: "max |Δ| = 0.01: within tolerance"},
+		{Outcome: Partial, Target: "Fig. 3", Reason: "coverage 0.90\nsecond line"},
+	}
+	var b bytes.Buffer
+	for _, v := range want {
+		if err := Report(&b, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := ReadVerdicts(path)
+	if err != nil || len(got) != len(want) {
+		t.Fatalf("ReadVerdicts: %+v, %v", got, err)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("verdict %d: got %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if p := ParseVerdicts(b.String()); len(p) != 2 || p[0].Kind != Reproduced || p[0].What != "Table 1" {
+		t.Errorf("printed lines parse to %+v", p)
+	}
+	if err := os.WriteFile(path, []byte(`{"outcome":"maybe","target":"x","reason":"y"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadVerdicts(path); err == nil {
+		t.Error("unknown outcome accepted")
+	}
+	if err := (Verdict{Outcome: Differs}).Validate(); err == nil {
+		t.Error("verdict without a target accepted")
 	}
 }

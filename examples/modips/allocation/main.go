@@ -195,11 +195,11 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	what := "modips Fig. 9 (budget allocation)"
 	switch {
 	case len(failed) == 0:
-		cli.Verdict(stdout, cli.Reproduced, what, fmt.Sprintf("all %d checks of the paper's stated findings hold (the paper prints no numbers for this figure)", total))
+		cli.PrintVerdict(stdout, cli.Reproduced, what, fmt.Sprintf("all %d checks of the paper's stated findings hold (the paper prints no numbers for this figure)", total))
 	case pass*2 >= total:
-		cli.Verdict(stdout, cli.Partial, what, fmt.Sprintf("%d of %d checks of the paper's stated findings hold; failing: %s", pass, total, strings.Join(failed, "; ")))
+		cli.PrintVerdict(stdout, cli.Partial, what, fmt.Sprintf("%d of %d checks of the paper's stated findings hold; failing: %s", pass, total, strings.Join(failed, "; ")))
 	default:
-		cli.Verdict(stdout, cli.Differs, what, fmt.Sprintf("only %d of %d checks of the paper's stated findings hold; failing: %s", pass, total, strings.Join(failed, "; ")))
+		cli.PrintVerdict(stdout, cli.Differs, what, fmt.Sprintf("only %d of %d checks of the paper's stated findings hold; failing: %s", pass, total, strings.Join(failed, "; ")))
 	}
 	if cfg.Out == "" {
 		return nil

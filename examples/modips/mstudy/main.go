@@ -138,11 +138,11 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	what := "modips Figs 6–7 (coverage against m)"
 	switch {
 	case len(mismatches) == 0:
-		cli.Verdict(stdout, cli.Reproduced, what, fmt.Sprintf("the onset of severe under-coverage agrees with the paper's text in all %d scenarios (within one step of the m grid)", agree))
+		cli.PrintVerdict(stdout, cli.Reproduced, what, fmt.Sprintf("the onset of severe under-coverage agrees with the paper's text in all %d scenarios (within one step of the m grid)", agree))
 	case agree >= len(order)/2:
-		cli.Verdict(stdout, cli.Partial, what, fmt.Sprintf("%d of %d scenarios agree with the paper's text; differs: %s", agree, len(order), strings.Join(mismatches, "; ")))
+		cli.PrintVerdict(stdout, cli.Partial, what, fmt.Sprintf("%d of %d scenarios agree with the paper's text; differs: %s", agree, len(order), strings.Join(mismatches, "; ")))
 	default:
-		cli.Verdict(stdout, cli.Differs, what, fmt.Sprintf("only %d of %d scenarios agree with the paper's text; differs: %s", agree, len(order), strings.Join(mismatches, "; ")))
+		cli.PrintVerdict(stdout, cli.Differs, what, fmt.Sprintf("only %d of %d scenarios agree with the paper's text; differs: %s", agree, len(order), strings.Join(mismatches, "; ")))
 	}
 	if cfg.Out == "" {
 		return nil
