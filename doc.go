@@ -101,4 +101,10 @@
 //     Transactions on Data Privacy 15. modips and nested modips, the SSS,
 //     SiDD, SiDD.MC and SiPHiC posterior-sanitisation procedures, budget
 //     allocation, and the combination rule for m synthetic sets (Thm 7).
+//
+// Data-augmentation MCMC for privatized data originates in N. P. Ju,
+// J. Awan, R. Gong and V. Rao (2022), Data augmentation MCMC for Bayesian
+// inference from privatized data, Advances in Neural Information
+// Processing Systems 35, cited as "Ju et al. 2022"; other works are cited
+// in full where they are used.
 package privinfer

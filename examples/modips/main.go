@@ -1,4 +1,4 @@
-// Command modips reruns Table 1 of the modips paper (Liu 2022): the
+// Command modips reruns Table 1 of the modips paper: the
 // coverage of 95% intervals under five variance combination rules for
 // differentially private synthetic binary and Gaussian data (m = 10), and
 // prints our coverage next to the paper's for every cell.
