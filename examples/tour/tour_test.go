@@ -12,6 +12,10 @@ import (
 	"github.com/privinfer/privinfer"
 )
 
+// long selects the programs' full settings (PRIVINFER_LONG=1); by default
+// the tests run them at their quick settings, a few seconds each.
+var long = os.Getenv("PRIVINFER_LONG") == "1"
+
 // The engines' posteriors are compared with exact references within a
 // Monte Carlo tolerance: a posterior mean may differ from the reference by
 // at most 4 Monte Carlo standard errors (a false-alarm rate below 1e-4 per
@@ -85,7 +89,7 @@ func checkSD(t *testing.T, what string, d *privinfer.Draws, j int, ref, frac flo
 // mixture over the true count c of Beta(c+1, n−c+1) laws with weights
 // Laplace(h₀ − (n−c))·Laplace(h₁ − c).
 func TestHistMean(t *testing.T) {
-	post, rel, err := histMean(io.Discard, 1, testing.Short())
+	post, rel, err := histMean(io.Discard, 1, !long)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +128,7 @@ func TestHistMean(t *testing.T) {
 // trained briefly, is allowed a tenth of a posterior sd in the mean and 35%
 // in the sd.
 func TestPoisson(t *testing.T) {
-	smc, sppe, r, err := poisson(io.Discard, 1, testing.Short())
+	smc, sppe, r, err := poisson(io.Discard, 1, !long)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +165,7 @@ func TestDA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := da(io.Discard, 1, testing.Short())
+	runs, err := da(io.Discard, 1, !long)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +190,7 @@ func TestDA(t *testing.T) {
 // and the reference CDFs at the draws' 5%, 50% and 95% quantiles within
 // 4·√(p(1−p)/ESS_tail) + 0.01 of the nominal levels p.
 func TestLDP(t *testing.T) {
-	d, post, err := ldpGaussian(io.Discard, 1, testing.Short())
+	d, post, err := ldpGaussian(io.Discard, 1, !long)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,9 +230,9 @@ func TestModips(t *testing.T) {
 	if math.Abs(res.Var-(res.Within+res.Between/m)) > 1e-15 || math.Abs(res.DF-(m-1)*math.Pow(1+m*res.Within/res.Between, 2)) > 1e-9*res.DF {
 		t.Errorf("pooled result %+v does not follow the DP-synthesis rule", res)
 	}
-	reps := 400
-	if testing.Short() {
-		reps = 100
+	reps := 100
+	if long {
+		reps = 400
 	}
 	covered := 0
 	r := newTestRand()
@@ -252,8 +256,8 @@ func newTestRand() *rand.Rand { return rand.New(rand.NewPCG(11, 12)) }
 
 // TestRun runs the whole tour at quick settings.
 func TestRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the programs are tested one by one")
+	if !long {
+		t.Skip("the programs are tested one by one; PRIVINFER_LONG=1 runs the whole tour")
 	}
 	var buf bytes.Buffer
 	if err := run(&buf, 2, true); err != nil {
