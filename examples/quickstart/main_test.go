@@ -235,7 +235,7 @@ func newPosterior(c config, b, sdp float64) *posterior {
 // convolved integrates N(s; m, sd²)·Laplace(sdp − s; b) over s by the
 // composite Simpson rule on ±12 standard deviations around m.
 func convolved(sdp, m, sd, b float64) float64 {
-	const k = 2000 // even number of intervals
+	const k = 400 // even number of intervals
 	lo, hi := m-12*sd, m+12*sd
 	h := (hi - lo) / k
 	var acc float64
