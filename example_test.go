@@ -36,7 +36,7 @@ func (c clampedMean) Simulate(r *rand.Rand, theta, dst []float64) error {
 // both, recovering π(μ | s_dp) as Draws.
 func Example() {
 	const n = 100
-	mech, err := mechanism.NewLaplace(6.0/n, 1, 1) // sensitivity of the clamped mean, ε = 1
+	mech, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 6.0 / n, Epsilon: 1, Dim: 1}) // sensitivity of the clamped mean, ε = 1
 	if err != nil {
 		fmt.Println(err)
 		return

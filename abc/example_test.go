@@ -25,7 +25,7 @@ func (normalMean) Simulate(r *rand.Rand, theta, dst []float64) error {
 // targets π(θ | s_dp).
 func ExampleSMC() {
 	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
-	lap, _ := mechanism.NewLaplace(0.4, 1, 1) // scale 0.4
+	lap, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 0.4, Epsilon: 1, Dim: 1}) // scale 0.4
 	p := privinfer.Problem{Prior: prior, Simulator: normalMean{}, Mechanism: lap, Observed: []float64{1.1}, Names: []string{"mu"}}
 	res, err := abc.SMC(context.Background(), p, abc.SMCConfig{
 		Distance:  abc.Euclidean{},
@@ -115,7 +115,7 @@ func ExampleNoiseScale() {
 // as ExampleSMC.
 func ExampleKernelIS() {
 	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
-	lap, _ := mechanism.NewLaplace(0.4, 1, 1) // scale 0.4
+	lap, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 0.4, Epsilon: 1, Dim: 1}) // scale 0.4
 	p := privinfer.Problem{Prior: prior, Simulator: normalMean{}, Mechanism: lap, Observed: []float64{1.1}}
 	res, err := abc.KernelIS(context.Background(), p, abc.KernelISConfig{
 		Simulations: 5000, Stages: 2, Mean: []float64{0}, Cov: []float64{1}, Seed: 1,
@@ -136,7 +136,7 @@ func ExampleKernelIS() {
 // returns them as Draws named after the Problem's parameters.
 func ExampleRejection() {
 	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
-	lap, _ := mechanism.NewLaplace(0.4, 1, 1) // scale 0.4
+	lap, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 0.4, Epsilon: 1, Dim: 1}) // scale 0.4
 	p := privinfer.Problem{Prior: prior, Simulator: normalMean{}, Mechanism: lap, Observed: []float64{1.1}, Names: []string{"mu"}}
 	res, err := abc.Rejection(context.Background(), p, abc.RejectionConfig{
 		Distance: abc.Euclidean{}, Accept: 1000, Simulations: 100000, Seed: 1,

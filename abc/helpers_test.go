@@ -53,7 +53,7 @@ func privateNormalMean() (privinfer.Problem, error) {
 		return privinfer.Problem{}, err
 	}
 	// Sensitivity 0.5 at ε = 1 gives the scale 0.5.
-	lap, err := mechanism.NewLaplace(0.5, 1, 1)
+	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 0.5, Epsilon: 1, Dim: 1})
 	if err != nil {
 		return privinfer.Problem{}, err
 	}

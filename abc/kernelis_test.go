@@ -19,7 +19,7 @@ func kernelTestProblem(t *testing.T) privinfer.Problem {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lap, err := mechanism.NewLaplace(0.5, 1, 1)
+	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 0.5, Epsilon: 1, Dim: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestKernelISExact(t *testing.T) {
 		t.Errorf("ESS did not improve: %.0f then %.0f", all[0].ESS, all[1].ESS)
 	}
 	wrong := p
-	wrong.Mechanism, _ = mechanism.NewLaplace(1, 1, 1)
+	wrong.Mechanism, _ = mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 1})
 	bad, _, err := kernelIS(context.Background(), wrong, KernelISConfig{Simulations: 20000, Stages: 2, Mean: []float64{0}, Cov: []float64{4}, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +137,7 @@ func TestKernelIS2D(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lap, err := mechanism.NewLaplace(0.5, 1, 2)
+	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 0.5, Epsilon: 1, Dim: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

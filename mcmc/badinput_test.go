@@ -165,7 +165,7 @@ func TestBadInput(t *testing.T) {
 			return DAConfig{ThetaStep: nig, Init: [][]float64{{}}}.Validate()
 		}},
 		{Category: "mismatched", Name: "RunDA Mechanism dimension differs from ContribDim", Err: daWith(func(p *privinfer.Problem) {
-			lap, err := mechanism.NewLaplace(1, 1, 3)
+			lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 3})
 			if err != nil {
 				panic(err)
 			}

@@ -17,7 +17,7 @@ func benchChain(b *testing.B, k RecordStep, n int) (*DAChain, *rand.Rand) {
 	p, th := paperLinReg(b, 10)
 	model := linreg.Paper()
 	sens, _ := mechanism.LinRegSensitivity(model.P(), n)
-	lap, _ := mechanism.NewLaplace(sens, 10, 9)
+	lap, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: 10, Dim: 9})
 	sim, _ := simulate.NewMeanStat(model, n)
 	p.Simulator, p.Mechanism = sim, lap
 	r := rand.New(rand.NewPCG(1, 2))

@@ -71,7 +71,7 @@ func smallProblem(t testing.TB, eps float64) (*privinfer.Problem, *twoPointTheta
 		t.Fatal(err)
 	}
 	n := 3
-	lap, err := mechanism.NewLaplace(2/float64(n), eps, 3) // one-hot mean: ℓ1 sensitivity 2/n
+	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 2 / float64(n), Epsilon: eps, Dim: 3}) // one-hot mean: ℓ1 sensitivity 2/n
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestKernelInvariance(t *testing.T) {
 			// scale 2/ε at (2.0, 0.5, 1.0) is the release of the mean s
 			// with scale (2/3)/ε at a third of it: the densities differ by
 			// a constant factor, so the posteriors agree.
-			lap, err := mechanism.NewLaplace(2.0/3, eps, 3)
+			lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 2.0 / 3, Epsilon: eps, Dim: 3})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -290,7 +290,7 @@ func TestSOMADominatesIMwG(t *testing.T) {
 	for _, eps := range []float64{0.1, 1, 3, 10, 30} {
 		for _, n := range []int{2, 10, 100} {
 			sens, _ := mechanism.LinRegSensitivity(model.P(), n)
-			lap, _ := mechanism.NewLaplace(sens, eps, 9)
+			lap, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: eps, Dim: 9})
 			sdp, _ := linreg.Release(10)
 			m := &daModel{rec: model, theta: fixedTheta{}, mech: lap, sdp: sdp, n: n}
 			bound := float64(n) / (float64(n) + math.Exp(eps) - 1)

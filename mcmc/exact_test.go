@@ -157,7 +157,7 @@ func TestSOMARateBoundN2(t *testing.T) {
 	for _, eps := range []float64{0.25, 1, 2, 4} {
 		m, tp := smallModel(t, eps)
 		m.n = 2
-		lap, err := mechanism.NewLaplace(1, eps, 3) // one-hot mean of 2 records: ℓ1 sensitivity 1
+		lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 1, Epsilon: eps, Dim: 3}) // one-hot mean of 2 records: ℓ1 sensitivity 1
 		if err != nil {
 			t.Fatal(err)
 		}

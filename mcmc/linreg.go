@@ -179,7 +179,7 @@ func LinRegPaperDA(eps float64) (*privinfer.Problem, *LinRegConjugate, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("mcmc: %w: %w", ErrInvalid, err)
 	}
-	lap, err := mechanism.NewLaplace(sens, eps, model.ContribDim())
+	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: eps, Dim: model.ContribDim()})
 	if err != nil {
 		return nil, nil, fmt.Errorf("mcmc: %w: %w", ErrInvalid, err)
 	}

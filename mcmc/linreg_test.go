@@ -291,7 +291,7 @@ func TestDANaNReported(t *testing.T) {
 		}
 	}
 	// NaN contributions under the Laplace fast path are reported too.
-	lap, _ := mechanism.NewLaplace(0.13, 1, 9)
+	lap, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 0.13, Epsilon: 1, Dim: 9})
 	sim2, _ := simulate.NewMeanStat(nanContrib{model}, 5)
 	p.Simulator, p.Mechanism = sim2, lap
 	for _, k := range []RecordStep{RandomScanIMwG, SystematicScanIMwG, SOMA} {

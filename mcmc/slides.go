@@ -35,7 +35,7 @@ func SlidesN10(eps float64) (*privinfer.Problem, *LinRegNIG, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	lap, err := mechanism.NewLaplace(13.0/n, eps, 9)
+	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 13.0 / n, Epsilon: eps, Dim: 9})
 	if err != nil {
 		return nil, nil, err
 	}

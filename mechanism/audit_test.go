@@ -97,23 +97,23 @@ func auditCases(t *testing.T) []auditCase {
 	var cs []auditCase
 	// Laplace, Δ1 = 1, ε = 1: the event x ≥ 1 has likelihood ratio e^ε
 	// exactly, so the audit is tight.
-	lap := must(NewLaplace(1, 1, 1))
+	lap := must(NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 1}))
 	cs = append(cs, auditCase{"Laplace", lap.Budget(), releaseEvent(lap, []float64{0}, []float64{1}, func(x []float64) bool { return x[0] >= 1 }), false, false})
-	lapBad := must(NewLaplace(0.5, 1, 1)) // calibrated for Δ = 0.5, used at distance 1: actual ε = 2
+	lapBad := must(NewLaplace(LaplaceConfig{Sensitivity: 0.5, Epsilon: 1, Dim: 1})) // calibrated for Δ = 0.5, used at distance 1: actual ε = 2
 	cs = append(cs, auditCase{"Laplace(Δ understated)", lapBad.Budget(), releaseEvent(lapBad, []float64{0}, []float64{1}, func(x []float64) bool { return x[0] >= 1 }), true, false})
 	// Vector Laplace d = 10, neighbours differ by Δ1 = 1 in one coordinate.
-	lap10 := must(NewLaplace(1, 0.7, 10))
+	lap10 := must(NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 0.7, Dim: 10}))
 	z10 := make([]float64, 10)
 	o10 := make([]float64, 10)
 	o10[3] = 1
 	cs = append(cs, auditCase{"Laplace d=10", lap10.Budget(), releaseEvent(lap10, z10, o10, func(x []float64) bool { return x[3] >= 1 }), false, true})
 	// Secure Laplace on the default grid.
-	sec := must(NewSecureLaplace(1, 1, 1))
+	sec := must(NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 1}))
 	cs = append(cs, auditCase{"SecureLaplace", sec.Budget(), releaseEvent(sec, []float64{0}, []float64{1}, func(x []float64) bool { return x[0] >= 1 }), false, false})
-	secBad := must(NewSecureLaplace(0.5, 1, 1))
+	secBad := must(NewLaplace(LaplaceConfig{Sensitivity: 0.5, Epsilon: 1, Dim: 1}))
 	cs = append(cs, auditCase{"SecureLaplace(Δ understated)", secBad.Budget(), releaseEvent(secBad, []float64{0}, []float64{1}, func(x []float64) bool { return x[0] >= 1 }), true, false})
 	// Analytic Gaussian (ε, δ) = (1, 1e-5), Δ2 = 1; event x ≥ 2σ.
-	g := must(NewAnalyticGaussian(1, 1e-5, 1, 1)).(*Gaussian)
+	g := must(NewAnalyticGaussian(GaussianConfig{Epsilon: 1, Delta: 1e-5, Sensitivity: 1, Dim: 1})).(*Gaussian)
 	cs = append(cs, auditCase{"AnalyticGaussian", g.Budget(), releaseEvent(g, []float64{0}, []float64{1}, func(x []float64) bool { return x[0] >= 2*g.Sigma() }), false, false})
 	gBad := must(NewGaussian(g.Sigma()/4, 1)).(*Gaussian)
 	gBad.budget = g.Budget() // claims the calibrated budget with a quarter of the noise
@@ -128,7 +128,7 @@ func auditCases(t *testing.T) []auditCase {
 	cs = append(cs, auditCase{"KaryRR", kr.Budget(), releaseEvent(kr, []float64{0}, []float64{2}, func(x []float64) bool { return x[0] == 0 }), false, false})
 	oue := must(NewOUE(1, 3))
 	cs = append(cs, auditCase{"OUE", oue.Budget(), releaseEvent(oue, []float64{1, 0, 0}, []float64{0, 1, 0}, func(x []float64) bool { return x[0] == 1 && x[1] == 0 }), false, false})
-	ex := must(NewExponential(1, 1, 2))
+	ex := must(NewExponential(ExponentialConfig{Epsilon: 1, Sensitivity: 1, Candidates: 2}))
 	cs = append(cs, auditCase{"Exponential", ex.Budget(), releaseEvent(ex, []float64{0, 0}, []float64{1, -1}, func(x []float64) bool { return x[0] == 0 }), false, true})
 	// Infection trajectory with n = m = 20, K = 100, L = 1 (ε = 1): I = 0
 	// versus I = 1; event c ≥ 6.
@@ -139,7 +139,7 @@ func auditCases(t *testing.T) []auditCase {
 	at := must(NewAboveThreshold(2, 1, 1))
 	cs = append(cs, auditCase{"AboveThreshold", at.Budget(), releaseEvent(at, []float64{0, 0, 0}, []float64{1, 1, 1}, func(x []float64) bool { return x[0] == 1 }), false, true})
 	// Truncated Laplace (claimed 2ε) on [0, 1].
-	bl := must(NewBounded(must(NewLaplace(1, 1, 1)), []float64{0}, []float64{1}, Truncate))
+	bl := must(NewBounded(must(NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 1})), []float64{0}, []float64{1}, Truncate))
 	cs = append(cs, auditCase{"TruncatedLaplace", bl.Budget(), releaseEvent(bl, []float64{0}, []float64{1}, func(x []float64) bool { return x[0] >= 0.9 }), false, true})
 	return cs
 }

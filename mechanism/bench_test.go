@@ -26,17 +26,17 @@ func seq(n int) []float64 {
 }
 
 func BenchmarkLaplaceReleaseD10(b *testing.B) {
-	m, _ := NewLaplace(1, 1, 10)
+	m, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 10})
 	benchRelease(b, m, seq(10), 10)
 }
 
 func BenchmarkSecureLaplaceReleaseD10(b *testing.B) {
-	m, _ := NewSecureLaplace(1, 1, 10)
+	m, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 10})
 	benchRelease(b, m, seq(10), 10)
 }
 
 func BenchmarkSecureLaplaceReleaseD10Crypto(b *testing.B) {
-	m, _ := NewSecureLaplace(1, 1, 10)
+	m, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 10})
 	r := NewCryptoRand()
 	s := seq(10)
 	dst := make([]float64, 10)
@@ -50,7 +50,7 @@ func BenchmarkSecureLaplaceReleaseD10Crypto(b *testing.B) {
 }
 
 func BenchmarkLaplaceApplyD10(b *testing.B) {
-	m, _ := NewLaplace(1, 1, 10)
+	m, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 10})
 	u := seq(10)
 	s := seq(10)
 	dst := make([]float64, 10)
@@ -61,7 +61,7 @@ func BenchmarkLaplaceApplyD10(b *testing.B) {
 }
 
 func BenchmarkGaussianReleaseD10(b *testing.B) {
-	m, _ := NewAnalyticGaussian(1, 1e-5, 1, 10)
+	m, _ := NewAnalyticGaussian(GaussianConfig{Epsilon: 1, Delta: 1e-5, Sensitivity: 1, Dim: 10})
 	benchRelease(b, m, seq(10), 10)
 }
 
@@ -131,15 +131,15 @@ func BenchmarkTrajectoryLogDensityL10(b *testing.B) {
 }
 
 func BenchmarkExponentialRelease100(b *testing.B) {
-	m, _ := NewExponential(1, 1, 100)
+	m, _ := NewExponential(ExponentialConfig{Epsilon: 1, Sensitivity: 1, Candidates: 100})
 	benchRelease(b, m, seq(100), 1)
 }
 
 // TestReleaseAllocs: releases into a caller's buffer allocate nothing.
 func TestReleaseAllocs(t *testing.T) {
-	lap, _ := NewLaplace(1, 1, 10)
-	sec, _ := NewSecureLaplace(1, 1, 10)
-	gau, _ := NewAnalyticGaussian(1, 1e-5, 1, 10)
+	lap, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 10})
+	sec, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 10})
+	gau, _ := NewAnalyticGaussian(GaussianConfig{Epsilon: 1, Delta: 1e-5, Sensitivity: 1, Dim: 10})
 	tr, _ := NewInfectionTrajectory(1000, 1000, 1_000_000, 10)
 	rr, _ := NewRandomizedResponse(1, 10)
 	kr, _ := NewKaryRandomizedResponse(1, 20, 10)

@@ -64,16 +64,28 @@ func InBounds(x, lo, hi []float64) bool {
 }
 
 // Bounded restricts the releases of a Laplace or Gaussian mechanism to a
-// box [lo, hi] by BIT or truncation. Both modes have exact transforms and
-// densities:
+// box [lo, hi] by BIT or truncation.
 //
-//   - BIT: τ is the inner transform followed by clamping; the density is
-//     with respect to Lebesgue measure plus unit atoms at the bounds: a
-//     coordinate released exactly at lo_i contributes log F(lo_i), at
-//     hi_i log(1 − F(hi_i)), inside the pdf.
+// Release is the inner mechanism's secure lattice release (operating
+// system's generator) followed by clamping (BIT) or redrawing until the
+// draw lies in the box (truncation), so it stays floating-point safe.
+// The simulation path, transform and density describe that law with the
+// inner noise scale actually released (NoiseScale, NoiseSigma), evaluated
+// at lattice points:
+//
+//   - BIT: τ is the inner lattice transform followed by clamping; the
+//     density is with respect to Lebesgue measure plus unit atoms at the
+//     bounds: a coordinate released exactly at lo_i contributes log F(lo_i),
+//     at hi_i log(1 − F(hi_i)), inside the density of the lattice point
+//     nearest to it.
 //   - Truncate: each coordinate is the inner noise law conditioned on
-//     [lo_i, hi_i], sampled exactly by the truncated inverse CDF (no
-//     rejection loop); the density is the truncated pdf.
+//     [lo_i, hi_i]; the transform is the truncated inverse CDF snapped to
+//     the lattice (no rejection loop) and the density the truncated
+//     density at the nearest lattice point.
+//
+// F and the densities are the continuous ones at the released scale; they
+// match the lattice law to a relative accuracy of about the grid over the
+// scale (2^-20), except in boundary cells cut by lo_i or hi_i.
 //
 // Truncating a Gaussian mechanism is supported for modelling but carries
 // no privacy claim (see Truncate).
@@ -129,10 +141,92 @@ func (b *Bounded) Budget() Budget { return b.budget }
 // Dim returns the dimension.
 func (b *Bounded) Dim() int { return len(b.lo) }
 
-// Release draws a bounded release into dst (errors as for the inner
-// mechanism).
-func (b *Bounded) Release(r *rand.Rand, s, dst []float64) error {
+func (b *Bounded) inner() Mechanism {
+	if b.lap != nil {
+		return b.lap
+	}
+	return b.gau
+}
+
+func (b *Bounded) gridExp(i int) int {
+	if b.lap != nil {
+		return b.lap.grid[i]
+	}
+	return b.gau.grid
+}
+
+// check validates a release: lengths, finiteness and the inner lattice's
+// range.
+func (b *Bounded) check(s, dst []float64) error {
 	if err := checkRelease(s, dst, len(b.lo)); err != nil {
+		return err
+	}
+	return checkGrid(s, b.gridExp)
+}
+
+// Release draws a bounded release into dst from the inner mechanism's
+// secure lattice release (operating system's generator, whatever r is):
+// BIT clamps it to the box; truncation draws each coordinate exactly from
+// the lattice law conditioned on the box (see sampleTruncated; an error
+// wrapping ErrOutOfDomain reports a box without lattice points or too
+// improbable to sample; dst is then partly written). Other errors as for
+// the inner mechanism.
+func (b *Bounded) Release(r *rand.Rand, s, dst []float64) error {
+	if err := b.check(s, dst); err != nil {
+		return err
+	}
+	return withOSRand(func(os *rand.Rand) error { return b.releaseWith(os, s, dst) })
+}
+
+// releaseWith is Release drawing from r.
+func (b *Bounded) releaseWith(r *rand.Rand, s, dst []float64) error {
+	if err := b.check(s, dst); err != nil {
+		return err
+	}
+	out := dst
+	for i, v := range s {
+		ge := b.gridExp(i)
+		k, _ := gridIndex(v, ge)
+		var num, den uint64
+		var g *dgauss
+		if b.lap != nil {
+			num, den = b.lap.t[i].num, b.lap.t[i].den
+		} else {
+			g = &b.gau.dg
+		}
+		if b.mode == BIT {
+			var z int64
+			if g == nil {
+				z = sampleDiscreteLaplace(r, num, den)
+			} else {
+				z = g.sample(r)
+			}
+			out[i] = Clamp(latticeValue(k, z, ge), b.lo[i], b.hi[i])
+			continue
+		}
+		// Lattice points of the box, relative to k (|k| < 2^52 and the
+		// box is finite, so these fit in int64 after clamping).
+		la := math.Ceil(math.Ldexp(b.lo[i], -ge)) - k
+		lb := math.Floor(math.Ldexp(b.hi[i], -ge)) - k
+		la = math.Max(la, -maxNoise)
+		lb = math.Min(lb, maxNoise)
+		z, err := sampleTruncated(r, num, den, g, int64(la), int64(lb))
+		if err != nil {
+			return fmt.Errorf("coordinate %d, box [%v, %v], statistic %v: %w", i, b.lo[i], b.hi[i], v, err)
+		}
+		out[i] = Clamp(latticeValue(k, z, ge), b.lo[i], b.hi[i])
+	}
+	return nil
+}
+
+// SimulateRelease draws from the law of Release using r (seeded
+// generators welcome), through the floating-point transform; for
+// inference only.
+func (b *Bounded) SimulateRelease(r *rand.Rand, s, dst []float64) error {
+	if r == nil {
+		return invalidf("SimulateRelease needs a non-nil *rand.Rand")
+	}
+	if err := b.check(s, dst); err != nil {
 		return err
 	}
 	for i := range s {
@@ -156,24 +250,39 @@ func (b *Bounded) Apply(u, s, dst []float64) {
 	}
 }
 
+// coord maps a uniform to coordinate i of a bounded release: the inner
+// lattice law's transform followed by clamping (BIT), or the truncated
+// continuous inverse CDF at the inner noise scale snapped to the lattice
+// points inside the box (truncation).
 func (b *Bounded) coord(i int, u, s float64) float64 {
 	lo, hi := b.lo[i], b.hi[i]
+	ge := b.gridExp(i)
+	k, _ := gridIndex(s, ge)
 	if b.mode == BIT {
-		var x float64
+		var z int64
 		if b.lap != nil {
-			x = s + laplaceNoise(u, b.lap.scales[i])
+			z = b.lap.quantile(i, u)
 		} else {
-			x = s + b.gau.sigma*normQuantile(u)
+			z = int64(math.Round(b.gau.sqrtS * normQuantile(u)))
 		}
-		return Clamp(x, lo, hi)
+		return Clamp(latticeValue(k, z, ge), lo, hi)
 	}
+	sl := math.Ldexp(k, ge)
 	var x float64
 	if b.lap != nil {
-		x = truncLaplaceQuantile(u, s, b.lap.scales[i], lo, hi)
+		x = truncLaplaceQuantile(u, sl, b.lap.NoiseScale(i), lo, hi)
 	} else {
-		x = truncNormalQuantile(u, s, b.gau.sigma, lo, hi)
+		x = truncNormalQuantile(u, sl, b.gau.NoiseSigma(), lo, hi)
 	}
-	return Clamp(x, lo, hi) // guard against rounding at the ends
+	g := math.Ldexp(1, ge)
+	x = math.Ldexp(math.Round(math.Ldexp(x, -ge)), ge)
+	if x < lo {
+		x += g
+	}
+	if x > hi {
+		x -= g
+	}
+	return Clamp(x, lo, hi) // a box narrower than the grid
 }
 
 // LogDensity returns the log density of sdp (see the type comment for
@@ -190,34 +299,40 @@ func (b *Bounded) LogDensity(sdp, s []float64) float64 {
 		}
 		var logpdf, za, zc, zx float64
 		logF := normLogCDF
+		ge := b.gridExp(i)
+		si := math.Ldexp(math.Round(math.Ldexp(s[i], -ge)), ge)
+		atLo, atHi := x == lo, x == hi
+		if !atLo && !atHi {
+			x = math.Ldexp(math.Round(math.Ldexp(x, -ge)), ge)
+		}
 		if b.lap != nil {
-			sc := b.lap.scales[i]
-			logpdf = -math.Log(2*sc) - math.Abs(x-s[i])/sc
-			za, zc, zx = (lo-s[i])/sc, (hi-s[i])/sc, (x-s[i])/sc
+			sc := b.lap.NoiseScale(i)
+			logpdf = -math.Log(2*sc) - math.Abs(x-si)/sc
+			za, zc, zx = (lo-si)/sc, (hi-si)/sc, (x-si)/sc
 			logF = laplaceLogCDF
 		} else {
-			sg := b.gau.sigma
-			za, zc, zx = (lo-s[i])/sg, (hi-s[i])/sg, (x-s[i])/sg
+			sg := b.gau.NoiseSigma()
+			za, zc, zx = (lo-si)/sg, (hi-si)/sg, (x-si)/sg
 			logpdf = -0.5*zx*zx - math.Log(sg) - lnSqrt2Pi
 		}
 		if b.mode == BIT {
-			switch x {
-			case lo:
+			switch {
+			case atLo:
 				lp += logF(za)
-			case hi:
+			case atHi:
 				lp += logF(-zc)
 			default:
 				lp += logpdf
 			}
 			continue
 		}
-		if b.lap != nil && (lo >= s[i] || hi <= s[i]) {
+		if b.lap != nil && (lo >= si || hi <= si) {
 			// The box lies in one exponential tail: the truncated law is a
 			// truncated exponential that does not depend on s, evaluated
 			// from offsets within the box (no cancellation for far s).
-			sc := b.lap.scales[i]
+			sc := b.lap.NoiseScale(i)
 			off := x - lo
-			if hi <= s[i] {
+			if hi <= si {
 				off = hi - x
 			}
 			lp += -off/sc - math.Log(sc) - math.Log(-math.Expm1(-(hi-lo)/sc))

@@ -135,7 +135,7 @@ func CommunalLaplace(sens []float64, epsilon float64) (*Laplace, error) {
 		}
 		total += d
 	}
-	return NewLaplace(total, epsilon, len(sens))
+	return NewLaplace(LaplaceConfig{Sensitivity: total, Epsilon: epsilon, Dim: len(sens)})
 }
 
 // IndividualizedLaplace returns the individualized sanitization of modips

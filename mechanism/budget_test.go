@@ -105,7 +105,7 @@ func TestAccountant(t *testing.T) {
 		t.Errorf("a refused spend must record nothing: %v", acc2.Spent())
 	}
 	// Release through the accountant: charge, refund on failure.
-	lap, _ := NewLaplace(1, 4, 2)
+	lap, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 4, Dim: 2})
 	acc3, _ := NewAccountant(Budget{Epsilon: 10})
 	r := newRand(3)
 	dst := make([]float64, 2)

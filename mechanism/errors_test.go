@@ -16,10 +16,10 @@ func TestConstructorErrors(t *testing.T) {
 		err  error
 		want string
 	}{
-		{"laplace eps", second(NewLaplace(1, 0, 1)), "epsilon must be"},
-		{"laplace eps NaN", second(NewLaplace(1, nan, 1)), "epsilon must be"},
-		{"laplace sens", second(NewLaplace(-1, 1, 1)), "sensitivity must be"},
-		{"laplace dim", second(NewLaplace(1, 1, 0)), "dim must be"},
+		{"laplace eps", second(NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 0, Dim: 1})), "epsilon must be"},
+		{"laplace eps NaN", second(NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: nan, Dim: 1})), "epsilon must be"},
+		{"laplace sens", second(NewLaplace(LaplaceConfig{Sensitivity: -1, Epsilon: 1, Dim: 1})), "sensitivity must be"},
+		{"laplace dim", second(NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 0})), "dim must be"},
 		{"gaussian sigma", second(NewGaussian(0, 1)), "sigma must be"},
 		{"analytic delta 0", second(AnalyticGaussianSigma(1, 0, 1)), "delta must be in (0, 1)"},
 		{"analytic delta 1", second(AnalyticGaussianSigma(1, 1, 1)), "delta must be in (0, 1)"},
@@ -31,10 +31,10 @@ func TestConstructorErrors(t *testing.T) {
 		{"rr eps", second(NewRandomizedResponse(math.Inf(1), 1)), "epsilon must be"},
 		{"kary k", second(NewKaryRandomizedResponse(1, 1, 1)), "k must be"},
 		{"oue d", second(NewOUE(1, 1)), "d must be"},
-		{"exp n", second(NewExponential(1, 1, 0)), "n must be"},
+		{"exp n", second(NewExponential(ExponentialConfig{Epsilon: 1, Sensitivity: 1, Candidates: 0})), "n must be"},
 		{"svt c", second(NewSparse(0, 1, 1, 0)), "c must be"},
 		{"svt scale", second(NewSparseVector(SVTConfig{Sensitivity: 1, ThresholdScale: 0, QueryScale: 1, MaxAbove: 1})), "threshold noise scale"},
-		{"secure eps", second(NewSecureLaplace(1, 1e-12, 1)), "epsilon must be in"},
+		{"secure eps", second(NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1e-12, Dim: 1})), "epsilon must be in"},
 		{"budget delta", newAccountantErr(Budget{Epsilon: 1, Delta: -0.1}), "delta must be in [0, 1)"},
 		{"clamp bounds", ClampSlice(nil, nil, 1, 0), "bounds must be"},
 		{"mmd", second(MMDSensitivity(0, 10)), "kernel bound"},
@@ -57,9 +57,9 @@ func newAccountantErr(b Budget) error { _, err := NewAccountant(b); return err }
 // TestReleaseValidation: every mechanism refuses wrong lengths and
 // non-finite statistics without touching dst.
 func TestReleaseValidation(t *testing.T) {
-	lap, _ := NewLaplace(1, 1, 3)
-	sec, _ := NewSecureLaplace(1, 1, 3)
-	g, _ := NewAnalyticGaussian(1, 1e-6, 1, 3)
+	lap, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 3})
+	sec, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 3})
+	g, _ := NewAnalyticGaussian(GaussianConfig{Epsilon: 1, Delta: 1e-6, Sensitivity: 1, Dim: 3})
 	tr, _ := NewInfectionTrajectory(10, 10, 100, 3)
 	rr, _ := NewRandomizedResponse(1, 3)
 	kr, _ := NewKaryRandomizedResponse(1, 3, 3)
@@ -99,7 +99,7 @@ func TestReleaseValidation(t *testing.T) {
 	if err := sec.Release(newRand(1), []float64{0, 1e300, 0}, dst); !errors.Is(err, ErrOutOfDomain) {
 		t.Errorf("secure Laplace huge value: %v", err)
 	}
-	ex, _ := NewExponential(1, 1, 3)
+	ex, _ := NewExponential(ExponentialConfig{Epsilon: 1, Sensitivity: 1, Candidates: 3})
 	if err := ex.Release(newRand(1), []float64{0, 1, 2}, dst); !errors.Is(err, ErrDimension) {
 		t.Errorf("exponential needs a 1-element dst: %v", err)
 	}

@@ -24,7 +24,7 @@ func Example_clampedMeanPipeline() {
 	fmt.Printf("clamped mean %.1f, sensitivity %.1f\n", mean, sens)
 
 	acc, _ := mechanism.NewAccountant(mechanism.Budget{Epsilon: 1})
-	mech, err := mechanism.NewSecureLaplace(sens, 0.5, 1)
+	mech, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: 0.5, Dim: 1})
 	if err != nil {
 		panic(err)
 	}
@@ -40,7 +40,7 @@ func Example_clampedMeanPipeline() {
 	fmt.Println("release has positive mass under the model:", onGrid)
 
 	// A second release at ε = 0.6 would overspend.
-	mech2, _ := mechanism.NewLaplace(sens, 0.6, 1)
+	mech2, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: 0.6, Dim: 1})
 	err = acc.Release(mech2, mechanism.NewCryptoRand(), []float64{mean}, release)
 	fmt.Println(err != nil)
 	// Output:

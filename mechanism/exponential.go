@@ -29,33 +29,50 @@ type Exponential struct {
 	monot bool
 }
 
-// NewExponential returns the exponential mechanism with budget epsilon for
-// n ≥ 1 candidates whose utilities have sensitivity `sensitivity`.
-func NewExponential(epsilon, sensitivity float64, n int) (*Exponential, error) {
-	return newExponential(epsilon, sensitivity, n, false)
+// ExponentialConfig configures NewExponential.
+type ExponentialConfig struct {
+	// Epsilon is the privacy budget ε (> 0).
+	Epsilon float64
+	// Sensitivity is the sensitivity Δu of every utility (> 0).
+	Sensitivity float64
+	// Candidates is the number n ≥ 1 of candidates.
+	Candidates int
+	// Monotone selects the sharper coefficient ε/Δu, valid when all
+	// utilities move in the same direction between neighbours.
+	Monotone bool
 }
 
-// NewExponentialMonotone is NewExponential for monotone utilities, using
-// the sharper coefficient ε/Δu.
-func NewExponentialMonotone(epsilon, sensitivity float64, n int) (*Exponential, error) {
-	return newExponential(epsilon, sensitivity, n, true)
+// Validate reports whether c is a usable configuration, with an error
+// naming the offending field.
+func (c ExponentialConfig) Validate() error {
+	if err := checkPositive("ExponentialConfig.Epsilon: epsilon", c.Epsilon); err != nil {
+		return err
+	}
+	if err := checkPositive("ExponentialConfig.Sensitivity: sensitivity", c.Sensitivity); err != nil {
+		return err
+	}
+	if err := checkDim("ExponentialConfig.Candidates: n", c.Candidates); err != nil {
+		return err
+	}
+	coef := c.Epsilon / (2 * c.Sensitivity)
+	if !(coef > 0) || math.IsInf(coef, 0) {
+		return invalidf("ExponentialConfig: coefficient Epsilon/(2·Sensitivity) = %v must be finite and > 0", coef)
+	}
+	return nil
 }
 
-func newExponential(epsilon, sensitivity float64, n int, monotone bool) (*Exponential, error) {
-	if err := checkEpsilon(epsilon); err != nil {
+// NewExponential returns the exponential mechanism with budget
+// cfg.Epsilon over cfg.Candidates candidates whose utilities have
+// sensitivity cfg.Sensitivity.
+func NewExponential(cfg ExponentialConfig) (*Exponential, error) {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if err := checkPositive("sensitivity", sensitivity); err != nil {
-		return nil, err
+	c := cfg.Epsilon / (2 * cfg.Sensitivity)
+	if cfg.Monotone {
+		c = cfg.Epsilon / cfg.Sensitivity
 	}
-	if err := checkDim("n", n); err != nil {
-		return nil, err
-	}
-	c := epsilon / (2 * sensitivity)
-	if monotone {
-		c = epsilon / sensitivity
-	}
-	return &Exponential{eps: epsilon, coef: c, n: n, sens: sensitivity, monot: monotone}, nil
+	return &Exponential{eps: cfg.Epsilon, coef: c, n: cfg.Candidates, sens: cfg.Sensitivity, monot: cfg.Monotone}, nil
 }
 
 // Budget reports (ε, 0).
@@ -65,8 +82,20 @@ func (m *Exponential) Budget() Budget { return Budget{Epsilon: m.eps} }
 func (m *Exponential) Candidates() int { return m.n }
 
 // Release selects a candidate for the utilities s (length n) and writes
-// its index into dst[0] (dst must have length 1).
+// its index into dst[0] (dst must have length 1), drawing from the
+// operating system's generator whatever r is. The output is an index, so
+// it has no low-order bits to leak; the Gumbel noise is computed in
+// floating point, so the selection probabilities match the log-softmax to
+// floating-point accuracy.
 func (m *Exponential) Release(r *rand.Rand, s, dst []float64) error {
+	if err := checkReleaseShape(s, dst, m.n, 1); err != nil {
+		return err
+	}
+	return withOSRand(func(os *rand.Rand) error { return m.releaseWith(os, s, dst) })
+}
+
+// releaseWith is Release drawing from r.
+func (m *Exponential) releaseWith(r *rand.Rand, s, dst []float64) error {
 	if err := checkReleaseShape(s, dst, m.n, 1); err != nil {
 		return err
 	}
@@ -79,6 +108,15 @@ func (m *Exponential) Release(r *rand.Rand, s, dst []float64) error {
 	}
 	dst[0] = float64(bestJ)
 	return nil
+}
+
+// SimulateRelease draws from the law of Release using r (seeded
+// generators welcome); for inference only.
+func (m *Exponential) SimulateRelease(r *rand.Rand, s, dst []float64) error {
+	if r == nil {
+		return invalidf("SimulateRelease needs a non-nil *rand.Rand")
+	}
+	return m.releaseWith(r, s, dst)
 }
 
 // NoiseDim returns statDim: one Gumbel per candidate.

@@ -23,11 +23,11 @@ func FuzzRelease(f *testing.F) {
 		var err error
 		switch kind % 8 {
 		case 0:
-			m, err = NewLaplace(1, eps, 2)
+			m, err = NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: eps, Dim: 2})
 		case 1:
-			m, err = NewAnalyticGaussian(eps, 1e-6, 1, 2)
+			m, err = NewAnalyticGaussian(GaussianConfig{Epsilon: eps, Delta: 1e-6, Sensitivity: 1, Dim: 2})
 		case 2:
-			m, err = NewSecureLaplace(1, eps, 2)
+			m, err = NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: eps, Dim: 2})
 		case 3:
 			m, err = NewInfectionTrajectory(100, 50, 1000, 2)
 		case 4:
@@ -37,7 +37,7 @@ func FuzzRelease(f *testing.F) {
 		case 6:
 			m, err = NewAboveThreshold(0.5, 1, eps)
 		case 7:
-			lap, e := NewLaplace(1, eps, 2)
+			lap, e := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: eps, Dim: 2})
 			if e != nil {
 				return
 			}
@@ -85,9 +85,9 @@ func FuzzApply(f *testing.F) {
 			return
 		}
 		u := []float64{u0, u1}
-		lap, _ := NewLaplace(1, 1, 2)
+		lap, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 2})
 		gau, _ := NewGaussian(1, 2)
-		sec, _ := NewSecureLaplace(1, 1, 2)
+		sec, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 2})
 		tr, _ := NewInfectionTrajectory(1000, 100, 1000, 2)
 		dst := make([]float64, 2)
 		for _, m := range []Transform{lap, gau, sec} {

@@ -3,58 +3,121 @@ package mechanism
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 )
 
-// Laplace is the (textbook, continuous) vector Laplace mechanism: each
-// coordinate of a statistic s receives independent Laplace(0, b_i) noise,
-// s_dp,i = s_i + e_i. With a common scale b = Δ1/ε it is ε-DP for
-// statistics of ℓ1 sensitivity Δ1 (SBI paper Prop. 3; modips Def. 5); with
-// per-coordinate scales b_i = Δ_i/(w_i ε), Σw_i = 1, it is the
-// individualized sanitization of modips Def. 6.
-//
-// Laplace implements Mechanism, Transform and Density. Its noise is drawn
-// by the inverse-CDF map of the SBI paper §3.4,
-//
-//	τ(u; s)_i = s_i − b_i·sgn(u_i − ½)·log(1 − 2|u_i − ½|),
-//
-// in floating point. It is labelled textbook: like every floating-point
-// Laplace sampler it is exposed to the attack of Mironov (2012) on the
-// low-order bits of the release. Use SecureLaplace for releases to
-// untrusted parties.
-type Laplace struct {
-	scales []float64
-	budget Budget
+// LaplaceConfig configures NewLaplace.
+type LaplaceConfig struct {
+	// Sensitivity is the ℓ1 sensitivity Δ1 of the statistic (> 0).
+	Sensitivity float64
+	// Epsilon is the privacy budget ε (> 0).
+	Epsilon float64
+	// Dim is the dimension of the statistic (≥ 1).
+	Dim int
+	// Grid is the spacing γ of the release lattice. Zero selects the
+	// default, a power of two of about 2^-20·Δ1/Dim; otherwise it must be
+	// a power of two in [2^-1000, 2^1000].
+	Grid float64
 }
 
-// NewLaplace returns the Laplace mechanism for a dim-dimensional statistic
-// of ℓ1 sensitivity `sensitivity`, with common scale sensitivity/epsilon.
-// Its budget is (epsilon, 0).
-func NewLaplace(sensitivity, epsilon float64, dim int) (*Laplace, error) {
-	if err := checkPositive("sensitivity", sensitivity); err != nil {
+// Validate reports whether c is a usable configuration, with an error
+// naming the offending field.
+func (c LaplaceConfig) Validate() error {
+	if err := checkPositive("LaplaceConfig.Sensitivity: sensitivity", c.Sensitivity); err != nil {
+		return err
+	}
+	if err := checkPositive("LaplaceConfig.Epsilon: epsilon", c.Epsilon); err != nil {
+		return err
+	}
+	if err := checkDim("LaplaceConfig.Dim: dim", c.Dim); err != nil {
+		return err
+	}
+	if c.Sensitivity/c.Epsilon == 0 || math.IsInf(c.Sensitivity/c.Epsilon, 0) {
+		return invalidf("LaplaceConfig: scale Sensitivity/Epsilon = %v must be finite and > 0", c.Sensitivity/c.Epsilon)
+	}
+	return checkGridSpacing("LaplaceConfig.Grid", c.Grid)
+}
+
+// checkGridSpacing validates an optional power-of-two grid spacing.
+func checkGridSpacing(name string, g float64) error {
+	if g == 0 {
+		return nil
+	}
+	if !(g > 0) || math.IsInf(g, 0) {
+		return invalidf("%s must be 0 (default) or a power of two, got %v", name, g)
+	}
+	f, e := math.Frexp(g)
+	if f != 0.5 || e-1 < -1000 || e-1 > 1000 {
+		return invalidf("%s must be 0 (default) or a power of two in [2^-1000, 2^1000], got %v", name, g)
+	}
+	return nil
+}
+
+// Laplace is the vector Laplace mechanism, released on a lattice: each
+// coordinate of a statistic s receives independent Laplace-type noise of
+// scale b_i. With a common scale b = Δ1/ε it is ε-DP for statistics of ℓ1
+// sensitivity Δ1 (SBI paper Prop. 3; modips Def. 5); with per-coordinate
+// scales b_i = Δ_i/(w_i ε), Σw_i = 1, it is the individualized
+// sanitization of modips Def. 6.
+//
+// Release (the curator's path) is floating-point safe: coordinate i is
+// released as
+//
+//	s_dp,i = γ_i·(round(s_i/γ_i) + Z_i),
+//
+// on a power-of-two grid γ_i (about 2^-20·b_i·ε/d by default), where Z_i
+// is discrete Laplace, P(Z = z) ∝ exp(−|z|/t_i), sampled exactly with
+// integer arithmetic only (Canonne, Kamath & Steinke 2020, Alg. 1–2) from
+// the operating system's generator. Rounding to the grid moves a
+// coordinate by at most γ_i/2, so the grid indices of neighbouring
+// statistics differ by at most |Δs_i|/γ_i + 1; the rational scale t_i is
+// rounded up from (b_i/γ_i)(1 + η), η = Σ_j γ_j/(b_j ε), which absorbs
+// exactly that rounding: the release is ε-DP exactly (except for the
+// redraw of noise beyond 2^52 grid units, an event of probability below
+// e^-2048). The released noise scale NoiseScale(i) = γ_i·t_i exceeds the
+// nominal Scale(i) by the relative amount η, about 2^-20.
+//
+// Every release is an integer multiple of γ_i, exactly representable
+// while |s_i/γ_i| < 2^52; larger statistics are refused.
+//
+// Laplace implements Mechanism, Simulator, Transform and Density, all for
+// the law of Release: the density of a release x is the discrete Laplace
+// pmf of round(x/γ_i) − round(s_i/γ_i) divided by γ_i (the law of the
+// lattice release dequantized over its grid cell, so releases made
+// elsewhere, off the grid, also have a density), and Apply is the
+// inverse CDF of the same discrete law evaluated in floating point.
+type Laplace struct {
+	scales  []float64 // nominal b_i
+	budget  Budget
+	grid    []int      // grid exponents
+	t       []ratScale // discrete scales in grid units
+	lam     []float64  // 1/t_i
+	l1a     []float64  // log(1 + e^{−λ_i})
+	logNorm []float64  // log((1−a)/(1+a)), a = e^{−λ_i}
+}
+
+// NewLaplace returns the Laplace mechanism for a Dim-dimensional statistic
+// of ℓ1 sensitivity Sensitivity, with common nominal scale
+// Sensitivity/Epsilon and budget (Epsilon, 0).
+func NewLaplace(cfg LaplaceConfig) (*Laplace, error) {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if err := checkEpsilon(epsilon); err != nil {
-		return nil, err
-	}
-	if err := checkDim("dim", dim); err != nil {
-		return nil, err
-	}
-	b := sensitivity / epsilon
-	if err := checkPositive("scale sensitivity/epsilon", b); err != nil {
-		return nil, err
-	}
-	sc := make([]float64, dim)
+	b := cfg.Sensitivity / cfg.Epsilon
+	sc := make([]float64, cfg.Dim)
 	for i := range sc {
 		sc[i] = b
 	}
-	return &Laplace{scales: sc, budget: Budget{Epsilon: epsilon}}, nil
+	return newLaplace(sc, Budget{Epsilon: cfg.Epsilon}, cfg.Grid, cfg.Sensitivity)
 }
 
-// NewLaplaceScales returns a Laplace mechanism with the given
-// per-coordinate scales and the budget it is claimed to satisfy. The
-// caller is responsible for the claim; IndividualizedLaplace and
-// CommunalLaplace derive scales and budget from sensitivities.
+// NewLaplaceScales returns a Laplace mechanism with the given nominal
+// per-coordinate scales and the budget it is claimed to satisfy: the
+// caller is responsible for Σ_i |Δs_i|/b_i ≤ budget.Epsilon over
+// neighbouring statistics; the lattice release keeps that claim exact.
+// IndividualizedLaplace and CommunalLaplace derive scales and budget from
+// sensitivities.
 func NewLaplaceScales(scales []float64, budget Budget) (*Laplace, error) {
 	if len(scales) == 0 {
 		return nil, invalidf("scales must be non-empty")
@@ -69,27 +132,146 @@ func NewLaplaceScales(scales []float64, budget Budget) (*Laplace, error) {
 		}
 		sc[i] = b
 	}
-	return &Laplace{scales: sc, budget: budget}, nil
+	return newLaplace(sc, budget, 0, 0)
+}
+
+// newLaplace derives the lattice of each coordinate (grid 0: default).
+// With sens > 0 (a common ℓ1 sensitivity) the discrete scale is
+// t = (Δ1/γ + d)/ε; otherwise t_i = (b_i/γ_i)(1 + Σ_j γ_j/(b_j ε)). Both
+// are computed in exact rational arithmetic and rounded up.
+func newLaplace(sc []float64, budget Budget, grid, sens float64) (*Laplace, error) {
+	d := len(sc)
+	eps := budget.Epsilon
+	m := &Laplace{
+		scales: sc, budget: budget,
+		grid: make([]int, d), t: make([]ratScale, d),
+		lam: make([]float64, d), l1a: make([]float64, d), logNorm: make([]float64, d),
+	}
+	for i, b := range sc {
+		g := 0
+		if grid != 0 {
+			g = floorLog2(grid)
+		} else {
+			g = floorLog2(b*eps/float64(d)) - 20
+			if lo := floorLog2(b) - 39; g < lo {
+				g = lo // keep the scale below 2^40 grid units
+			}
+		}
+		if g < -1060 || g > 1000 {
+			return nil, invalidf("scale %v gives a release grid 2^%d outside [2^-1060, 2^1000]", b, g)
+		}
+		m.grid[i] = g
+	}
+	if grid == 0 {
+		eta := 0.0
+		for i, b := range sc {
+			eta += math.Ldexp(1, m.grid[i]) / b / eps
+		}
+		if !(eta <= 0x1p-10) {
+			return nil, invalidf("epsilon must be in a range where the grid rounding margin stays below 2^-10 (margin %v at epsilon %v, dimension %d)", eta, eps, d)
+		}
+	}
+	rat := func(x float64) *big.Rat { return new(big.Rat).SetFloat64(x) }
+	pow2 := func(e int) *big.Rat {
+		if e >= 0 {
+			return new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(e)))
+		}
+		return new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), uint(-e)))
+	}
+	reps := rat(eps)
+	onePlusEta := big.NewRat(1, 1)
+	if sens == 0 {
+		for i, b := range sc {
+			term := new(big.Rat).Quo(pow2(m.grid[i]), new(big.Rat).Mul(rat(b), reps))
+			onePlusEta.Add(onePlusEta, term)
+		}
+	}
+	for i, b := range sc {
+		var x *big.Rat
+		if sens > 0 {
+			x = new(big.Rat).Quo(rat(sens), pow2(m.grid[i]))
+			x.Add(x, big.NewRat(int64(d), 1))
+			x.Quo(x, reps)
+		} else {
+			x = new(big.Rat).Quo(rat(b), pow2(m.grid[i]))
+			x.Mul(x, onePlusEta)
+		}
+		t, err := ratAtLeast(x)
+		if err != nil {
+			return nil, err
+		}
+		m.t[i] = t
+		lam := float64(t.den) / float64(t.num)
+		m.lam[i] = lam
+		m.l1a[i] = math.Log1p(math.Exp(-lam))
+		m.logNorm[i] = math.Log(-math.Expm1(-lam)) - m.l1a[i]
+	}
+	return m, nil
 }
 
 // Dim returns the dimension of the statistic.
 func (m *Laplace) Dim() int { return len(m.scales) }
 
-// Scale returns the Laplace scale of coordinate i.
+// Scale returns the nominal Laplace scale b_i of coordinate i (Δ1/ε for
+// NewLaplace). The released noise has scale NoiseScale(i) ≥ Scale(i).
 func (m *Laplace) Scale(i int) float64 { return m.scales[i] }
 
-// Budget reports (ε, 0).
+// NoiseScale returns the scale γ_i·t_i of the discrete Laplace noise that
+// coordinate i actually receives.
+func (m *Laplace) NoiseScale(i int) float64 { return math.Ldexp(m.t[i].value(), m.grid[i]) }
+
+// Grid returns the lattice spacing γ_i of coordinate i.
+func (m *Laplace) Grid(i int) float64 { return math.Ldexp(1, m.grid[i]) }
+
+// Budget reports the budget the mechanism was constructed with.
 func (m *Laplace) Budget() Budget { return m.budget }
 
-// Release writes s + Laplace noise into dst. It returns an error wrapping
-// ErrDimension or ErrNonFinite, leaving dst untouched, if s or dst has the
-// wrong length or s is not finite.
-func (m *Laplace) Release(r *rand.Rand, s, dst []float64) error {
+func (m *Laplace) gridExp(i int) int { return m.grid[i] }
+
+// check validates a release: lengths, finiteness and the lattice range.
+func (m *Laplace) check(s, dst []float64) error {
 	if err := checkRelease(s, dst, len(m.scales)); err != nil {
 		return err
 	}
-	for i, b := range m.scales {
-		dst[i] = s[i] + laplaceNoise(uniformOpen(r), b)
+	return checkGrid(s, m.gridExp)
+}
+
+// Release writes the secure lattice release of s into dst, drawing from
+// the operating system's generator whatever r is (r may be nil). It
+// returns an error wrapping ErrDimension, ErrNonFinite or ErrOutOfDomain
+// (|s_i/γ_i| ≥ 2^52), leaving dst untouched, on invalid input.
+func (m *Laplace) Release(r *rand.Rand, s, dst []float64) error {
+	if err := m.check(s, dst); err != nil {
+		return err
+	}
+	return withOSRand(func(os *rand.Rand) error { return m.releaseWith(os, s, dst) })
+}
+
+// releaseWith is Release drawing from r.
+func (m *Laplace) releaseWith(r *rand.Rand, s, dst []float64) error {
+	if err := m.check(s, dst); err != nil {
+		return err
+	}
+	for i, v := range s {
+		k, _ := gridIndex(v, m.grid[i])
+		dst[i] = latticeValue(k, sampleDiscreteLaplace(r, m.t[i].num, m.t[i].den), m.grid[i])
+	}
+	return nil
+}
+
+// SimulateRelease draws from the law of Release using r (seeded
+// generators welcome) by the inverse CDF of the discrete Laplace law in
+// floating point; for inference, never for releasing confidential data.
+func (m *Laplace) SimulateRelease(r *rand.Rand, s, dst []float64) error {
+	if r == nil {
+		return invalidf("SimulateRelease needs a non-nil *rand.Rand")
+	}
+	if err := m.check(s, dst); err != nil {
+		return err
+	}
+	for i, v := range s {
+		k, _ := gridIndex(v, m.grid[i])
+		dst[i] = latticeValue(k, m.quantile(i, uniformOpen(r)), m.grid[i])
 	}
 	return nil
 }
@@ -97,36 +279,61 @@ func (m *Laplace) Release(r *rand.Rand, s, dst []float64) error {
 // NoiseDim returns statDim: one uniform per coordinate.
 func (m *Laplace) NoiseDim(statDim int) int { return statDim }
 
-// Apply computes τ(u; s) of the SBI paper §3.4 into dst. Uniforms equal to
-// 0 are mapped as 2^-53 so that the release stays finite.
+// Apply maps uniforms through the inverse CDF of the discrete Laplace law
+// of each coordinate and returns lattice values like Release. Uniforms
+// outside [2^-53, 1 − 2^-53] are clamped into it.
 func (m *Laplace) Apply(u, s, dst []float64) {
 	if len(s) != len(m.scales) {
 		panic("mechanism: Laplace.Apply: statistic length does not match the mechanism")
 	}
 	u = u[:len(s)]
 	dst = dst[:len(s)]
-	for i, b := range m.scales {
-		dst[i] = s[i] + laplaceNoise(clampU(u[i]), b)
+	for i, v := range s {
+		k, _ := gridIndex(v, m.grid[i])
+		dst[i] = latticeValue(k, m.quantile(i, clampU(u[i])), m.grid[i])
 	}
 }
 
-// laplaceNoise is the Laplace(0, b) inverse CDF at u ∈ (0, 1).
-func laplaceNoise(u, b float64) float64 {
-	if u < 0.5 {
-		return b * math.Log(2*u)
+// quantile returns min{z : F(z) ≥ u} for the two-sided geometric law
+// P(Z = z) = (1−a)/(1+a)·a^|z|, a = e^{−λ}: F(−k) = a^k/(1+a) for k ≥ 1
+// and 1 − F(z) = a^{z+1}/(1+a) for z ≥ 0.
+func (m *Laplace) quantile(i int, u float64) int64 {
+	lam, l1a := m.lam[i], m.l1a[i]
+	if u <= 0.5 {
+		// Largest k ≥ 1 with a^k/(1+a) ≥ u: k ≤ −(log u + log(1+a))/λ.
+		k := math.Floor(-(math.Log(u) + l1a) / lam)
+		if k >= 1 {
+			return -int64(k)
+		}
 	}
-	return -b * math.Log(2*(1-u))
+	// Smallest z ≥ 0 with a^{z+1}/(1+a) ≤ 1−u.
+	z := math.Ceil(-(math.Log1p(-u)+l1a)/lam) - 1
+	if z < 0 {
+		z = 0
+	}
+	return int64(z)
 }
 
-// LogDensity returns Σ_i [−log(2b_i) − |sdp_i − s_i|/b_i], or NaN on a
-// length mismatch.
+// LogDensity returns Σ_i log P(Z_i = round(sdp_i/γ_i) − round(s_i/γ_i)) −
+// log γ_i, the log density of the lattice release dequantized over its
+// grid cells; NaN on a length mismatch or NaN input.
 func (m *Laplace) LogDensity(sdp, s []float64) float64 {
 	if len(sdp) != len(m.scales) || len(s) != len(m.scales) {
 		return math.NaN()
 	}
 	lp := 0.0
-	for i, b := range m.scales {
-		lp += -math.Log(2*b) - math.Abs(sdp[i]-s[i])/b
+	for i, x := range sdp {
+		k := math.Round(math.Ldexp(x, -m.grid[i]))
+		c := math.Round(math.Ldexp(s[i], -m.grid[i]))
+		lp += m.logNorm[i] - m.lam[i]*math.Abs(k-c) - float64(m.grid[i])*math.Ln2
 	}
 	return lp
+}
+
+// laplaceNoise is the continuous Laplace(0, b) inverse CDF at u ∈ (0, 1).
+func laplaceNoise(u, b float64) float64 {
+	if u < 0.5 {
+		return b * math.Log(2*u)
+	}
+	return -b * math.Log(2*(1-u))
 }

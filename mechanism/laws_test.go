@@ -36,7 +36,7 @@ func integrate1D(logf func(float64) float64, lo, hi float64, n int) float64 {
 }
 
 func TestLaplaceLaw(t *testing.T) {
-	m, err := NewLaplace(2, 0.5, 3) // scale 4
+	m, err := NewLaplace(LaplaceConfig{Sensitivity: 2, Epsilon: 0.5, Dim: 3}) // scale 4
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,15 +71,17 @@ func TestLaplaceLaw(t *testing.T) {
 			t.Errorf("Apply coordinate %d: KS p = %v", j, p)
 		}
 	}
-	// Apply is the SBI §3.4 map τ(u; s) = s − b·sgn(u−½)·log(1 − 2|u−½|).
+	// Apply is the SBI §3.4 map τ(u; s) = s − b·sgn(u−½)·log(1 − 2|u−½|)
+	// at the released scale, on the lattice: within two grid cells.
 	for _, uu := range []float64{0.01, 0.3, 0.5, 0.77, 0.999} {
 		m.Apply([]float64{uu, uu, uu}, s, dst)
 		sgn := 1.0
 		if uu < 0.5 {
 			sgn = -1
 		}
-		want := s[2] - 4*sgn*math.Log(1-2*math.Abs(uu-0.5))
-		if math.Abs(dst[2]-want) > 1e-12*math.Max(1, math.Abs(want)) {
+		b := m.NoiseScale(2)
+		want := s[2] - b*sgn*math.Log(1-2*math.Abs(uu-0.5))
+		if math.Abs(dst[2]-want) > 2*m.Grid(2)+1e-12*math.Max(1, math.Abs(want)) || math.Abs(b/4-1) > 1e-5 {
 			t.Errorf("tau(%v) = %v, want %v", uu, dst[2], want)
 		}
 	}
@@ -90,15 +92,18 @@ func TestLaplaceLaw(t *testing.T) {
 	}
 	// Density: one-dimensional marginal integrates to 1 and the joint
 	// density factorises.
-	m1, _ := NewLaplace(1, 2, 1)
+	m1, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 2, Dim: 1})
 	got := integrate1D(func(x float64) float64 { return m1.LogDensity([]float64{x}, []float64{0.3}) }, 0.3-30, 0.3+30, 200000)
 	if math.Abs(got-1) > 1e-6 {
 		t.Errorf("Laplace density integrates to %v", got)
 	}
+	// The dequantized lattice density equals the Laplace density of the
+	// released scale at the lattice points, to O((γ/b)²).
 	x := []float64{0, 1, 2}
 	want := 0.0
 	for j := range x {
-		want += -math.Log(8) - math.Abs(x[j]-s[j])/4
+		b, g := m.NoiseScale(j), m.Grid(j)
+		want += -math.Log(2*b) - math.Abs(math.Round(x[j]/g)*g-math.Round(s[j]/g)*g)/b
 	}
 	if d := m.LogDensity(x, s); math.Abs(d-want) > 1e-12 {
 		t.Errorf("LogDensity %v want %v", d, want)
@@ -109,7 +114,7 @@ func TestLaplaceLaw(t *testing.T) {
 }
 
 func TestGaussianLaw(t *testing.T) {
-	g, err := NewAnalyticGaussian(1, 1e-5, 1, 2)
+	g, err := NewAnalyticGaussian(GaussianConfig{Epsilon: 1, Delta: 1e-5, Sensitivity: 1, Dim: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,12 +190,12 @@ func TestNormQuantile(t *testing.T) {
 func TestSecureLaplaceLaw(t *testing.T) {
 	// A coarse grid (γ = 1/8) keeps the pmf support small enough for a
 	// chi-square test: Δg = 8 + 2 = 10, t = 10/ε'.
-	m, err := NewSecureLaplaceGrid(1, 1, 2, -3)
+	m, err := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 2, Grid: math.Ldexp(1, -3)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Scale() != 10 {
-		t.Fatalf("scale = %v, want 10", m.Scale())
+	if m.t[0].value() != 10 || m.NoiseScale(0) != 1.25 {
+		t.Fatalf("scale = %v grid units, want 10", m.t[0].value())
 	}
 	s := []float64{0.3, -2.06}
 	const n = 60000
@@ -232,15 +237,15 @@ func TestSecureLaplaceLaw(t *testing.T) {
 		// Marginal pmf of coordinate 0 from LogDensity of the joint with
 		// coordinate 1 at its centre (whose mass is exp(logNorm)).
 		x := []float64{math.Round(s[0]*8)/8 + float64(z)/8, math.Round(s[1]*8) / 8}
-		probs[z+half] = math.Exp(m.LogDensity(x, s) - m.logNorm)
+		probs[z+half] = math.Exp(m.LogDensity(x, s) - m.logNorm[1] + 2*math.Log(m.Grid(0)))
 		sum += probs[z+half]
 	}
 	if math.Abs(sum-1) > 1e-5 { // tail beyond ±120 has mass 2e^{-12}/(1+…) ≈ 1e-5
 		t.Errorf("pmf sums to %v over ±%d", sum, half)
 	}
 	// Exact normalisation: (1−a)/(1+a)·(1 + 2a/(1−a)) = 1.
-	a := math.Exp(-m.lam)
-	if tot := math.Exp(m.logNorm) * (1 + 2*a/(1-a)); math.Abs(tot-1) > 1e-12 {
+	a := math.Exp(-m.lam[0])
+	if tot := math.Exp(m.logNorm[0]) * (1 + 2*a/(1-a)); math.Abs(tot-1) > 1e-12 {
 		t.Errorf("pmf normalisation %v", tot)
 	}
 	for a, name := range []string{"Release", "Apply"} {
@@ -444,7 +449,7 @@ func TestOUELaw(t *testing.T) {
 }
 
 func TestExponentialLaw(t *testing.T) {
-	m, err := NewExponential(2, 0.5, 4)
+	m, err := NewExponential(ExponentialConfig{Epsilon: 2, Sensitivity: 0.5, Candidates: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -491,14 +496,14 @@ func TestExponentialLaw(t *testing.T) {
 			t.Errorf("%s: chi2 %v df %d p %v", name, stat, df, pv)
 		}
 	}
-	mm, _ := NewExponentialMonotone(2, 0.5, 4)
+	mm, _ := NewExponential(ExponentialConfig{Epsilon: 2, Sensitivity: 0.5, Candidates: 4, Monotone: true})
 	if a, b := mm.LogDensity([]float64{1}, s), m.LogDensity([]float64{1}, s); !(a > b) {
 		t.Errorf("monotone variant should concentrate more: %v vs %v", a, b)
 	}
 }
 
 func TestBoundedLaw(t *testing.T) {
-	lap, _ := NewLaplace(1, 1, 1)
+	lap, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 1})
 	gau, _ := NewGaussian(0.8, 1)
 	lo, hi := []float64{-0.5}, []float64{1.5}
 	for _, inner := range []Mechanism{lap, gau} {
@@ -583,7 +588,7 @@ func TestBoundedLaw(t *testing.T) {
 		}
 	}
 	// Truncation of an (ε, δ) mechanism carries no claim.
-	ag, _ := NewAnalyticGaussian(1, 1e-6, 1, 1)
+	ag, _ := NewAnalyticGaussian(GaussianConfig{Epsilon: 1, Delta: 1e-6, Sensitivity: 1, Dim: 1})
 	if b, err := NewBounded(ag, lo, hi, Truncate); err != nil || !math.IsInf(b.Budget().Epsilon, 1) {
 		t.Errorf("truncated Gaussian: budget %v, err %v", b.Budget(), err)
 	}
@@ -592,7 +597,7 @@ func TestBoundedLaw(t *testing.T) {
 // TestBoundedTinyBox: a box tiny relative to the noise scale keeps its
 // precision (the truncated law is then almost uniform on the box).
 func TestBoundedTinyBox(t *testing.T) {
-	lap, _ := NewLaplace(1, 1e-6, 1) // scale 1e6
+	lap, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1e-6, Dim: 1}) // scale 1e6
 	gau, _ := NewGaussian(1e6, 1)
 	for _, inner := range []Mechanism{lap, gau} {
 		b, _ := NewBounded(inner, []float64{0}, []float64{1}, Truncate)

@@ -3,22 +3,96 @@ package mechanism
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 )
 
+// maxRREpsilon is the largest ε randomized response accepts: beyond it
+// the probability of an untruthful report, an integer multiple of 2^-128,
+// could no longer realise the ratio e^ε faithfully.
+const maxRREpsilon = 60
+
+// minRREpsilon is the smallest ε randomized response accepts.
+const minRREpsilon = 0x1p-40
+
+// u128 is an unsigned 128-bit integer hi·2^64 + lo.
+type u128 struct{ hi, lo uint64 }
+
+// less reports a < b.
+func (a u128) less(b u128) bool { return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo) }
+
+// float returns a·2^-128 as a float64.
+func (a u128) float() float64 {
+	return math.Ldexp(float64(a.hi), -64) + math.Ldexp(float64(a.lo), -128)
+}
+
+// log returns log(a·2^-128).
+func (a u128) log() float64 {
+	if a.hi == 0 {
+		return math.Log(float64(a.lo)) - 128*math.Ln2
+	}
+	return math.Log(a.float())
+}
+
+// uniform128 draws a uniform 128-bit integer.
+func uniform128(r *rand.Rand) u128 { return u128{r.Uint64(), r.Uint64()} }
+
+func bigToU128(x *big.Int) u128 {
+	lo := new(big.Int).And(x, new(big.Int).SetUint64(math.MaxUint64)).Uint64()
+	hi := new(big.Int).Rsh(x, 64).Uint64()
+	return u128{hi, lo}
+}
+
+// rrMasses returns the integer masses (out of 2^128) of a k-ary randomized
+// response with budget eps: Q ≥ 2^128/(e^ε + k − 1) for each untruthful
+// answer, rounded up, and P = 2^128 − (k−1)Q for the truthful one, so that
+// 1 ≤ P/Q ≤ e^ε holds exactly. It also returns the realised budget
+// log(P/Q) ≤ ε, rounded up.
+func rrMasses(name string, eps float64, k int) (p, q u128, realised float64, err error) {
+	if err := checkEpsilon(eps); err != nil {
+		return u128{}, u128{}, 0, err
+	}
+	if eps < minRREpsilon || eps > maxRREpsilon {
+		return u128{}, u128{}, 0, invalidf("epsilon must be in [2^-40, %d] for %s (its probabilities are integer multiples of 2^-128), got %v", maxRREpsilon, name, eps)
+	}
+	// q·(1 + 1e-15) ≥ 1/(e^ε + k − 1) in exact arithmetic despite the
+	// rounding of exp and of the division.
+	qf := 1 / (math.Exp(eps) + float64(k-1)) * (1 + 1e-15)
+	qb := new(big.Float).SetPrec(256).SetFloat64(qf)
+	qb.SetMantExp(qb, 128)
+	qi, acc := qb.Int(nil)
+	if acc == big.Below {
+		qi.Add(qi, big.NewInt(1))
+	}
+	two128 := new(big.Int).Lsh(big.NewInt(1), 128)
+	pi := new(big.Int).Sub(two128, new(big.Int).Mul(qi, big.NewInt(int64(k-1))))
+	if pi.Cmp(qi) < 0 {
+		return u128{}, u128{}, 0, invalidf("epsilon %v is too small for %s with k = %d", eps, name, k)
+	}
+	ratio, _ := new(big.Rat).SetFrac(pi, qi).Float64()
+	realised = math.Nextafter(math.Nextafter(math.Log(ratio), math.Inf(1)), math.Inf(1))
+	return bigToU128(pi), bigToU128(qi), math.Min(realised, eps), nil
+}
+
 // RandomizedResponse is binary randomized response (Warner 1965; LDP
 // paper §2): each coordinate of the statistic is one person's bit
-// x ∈ {0, 1}, reported truthfully with probability p = e^ε/(1+e^ε) and
-// flipped otherwise. Every report is ε-locally-DP for its owner; because
-// the coordinates belong to different people (parallel composition),
-// Budget reports ε. If one person contributes several coordinates, their
-// loss is ε times that number.
+// x ∈ {0, 1}, reported truthfully with probability p ≈ e^ε/(1+e^ε) and
+// flipped otherwise. The probabilities are integer multiples of 2^-128,
+// P/2^128 and Q/2^128 with P/Q ≤ e^ε exactly, and a release compares a
+// 128-bit integer uniform with P (no floating-point comparison), so every
+// report is exactly Budget().Epsilon-locally-DP for its owner, where the
+// reported ε = log(P/Q) (rounded up) is derived from the realised
+// probabilities and never exceeds the requested one. Because the
+// coordinates belong to different people (parallel composition), Budget
+// reports that ε; if one person contributes several coordinates, their
+// loss is ε times that number. ε must lie in [2^-40, 40].
 //
-// RandomizedResponse implements Mechanism, Transform (bit kept iff
-// u < p) and Density (a mass function on {0, 1}^d).
+// RandomizedResponse implements Mechanism, Simulator, Transform (bit kept
+// iff u < p) and Density (a mass function on {0, 1}^d).
 type RandomizedResponse struct {
 	eps   float64
-	keep  float64 // p = e^ε/(1+e^ε)
+	pInt  u128    // P: keep iff a uniform 128-bit integer is < P
+	keep  float64 // p = P/2^128
 	lkeep float64 // log p
 	lflip float64 // log(1−p)
 	dim   int
@@ -27,25 +101,28 @@ type RandomizedResponse struct {
 // NewRandomizedResponse returns binary randomized response with budget
 // epsilon for dim people's bits.
 func NewRandomizedResponse(epsilon float64, dim int) (*RandomizedResponse, error) {
-	if err := checkEpsilon(epsilon); err != nil {
+	p, q, real, err := rrMasses("randomized response", epsilon, 2)
+	if err != nil {
 		return nil, err
 	}
 	if err := checkDim("dim", dim); err != nil {
 		return nil, err
 	}
 	return &RandomizedResponse{
-		eps:   epsilon,
-		keep:  1 / (1 + math.Exp(-epsilon)),
-		lkeep: -math.Log1p(math.Exp(-epsilon)),
-		lflip: -epsilon - math.Log1p(math.Exp(-epsilon)),
+		eps:   real,
+		pInt:  p,
+		keep:  p.float(),
+		lkeep: p.log(),
+		lflip: q.log(),
 		dim:   dim,
 	}, nil
 }
 
-// Budget reports (ε, 0) per person.
+// Budget reports (ε, 0) per person, ε derived from the realised
+// probabilities.
 func (m *RandomizedResponse) Budget() Budget { return Budget{Epsilon: m.eps} }
 
-// KeepProb returns p = e^ε/(1+e^ε).
+// KeepProb returns the realised p = P/2^128 ≈ e^ε/(1+e^ε).
 func (m *RandomizedResponse) KeepProb() float64 { return m.keep }
 
 func checkBits(s []float64) error {
@@ -57,23 +134,45 @@ func checkBits(s []float64) error {
 	return nil
 }
 
-// Release writes the randomized bits into dst. Entries of s must be 0 or
-// 1 (ErrOutOfDomain otherwise).
-func (m *RandomizedResponse) Release(r *rand.Rand, s, dst []float64) error {
+func (m *RandomizedResponse) check(s, dst []float64) error {
 	if err := checkRelease(s, dst, m.dim); err != nil {
 		return err
 	}
-	if err := checkBits(s); err != nil {
+	return checkBits(s)
+}
+
+// Release writes the randomized bits into dst, drawing from the operating
+// system's generator whatever r is. Entries of s must be 0 or 1
+// (ErrOutOfDomain otherwise).
+func (m *RandomizedResponse) Release(r *rand.Rand, s, dst []float64) error {
+	if err := m.check(s, dst); err != nil {
+		return err
+	}
+	return withOSRand(func(os *rand.Rand) error { return m.releaseWith(os, s, dst) })
+}
+
+// releaseWith is Release drawing from r: exact integer thresholds.
+func (m *RandomizedResponse) releaseWith(r *rand.Rand, s, dst []float64) error {
+	if err := m.check(s, dst); err != nil {
 		return err
 	}
 	for i, v := range s {
-		if r.Float64() < m.keep {
+		if uniform128(r).less(m.pInt) {
 			dst[i] = v
 		} else {
 			dst[i] = 1 - v
 		}
 	}
 	return nil
+}
+
+// SimulateRelease draws from the law of Release using r (seeded
+// generators welcome); for inference only.
+func (m *RandomizedResponse) SimulateRelease(r *rand.Rand, s, dst []float64) error {
+	if r == nil {
+		return invalidf("SimulateRelease needs a non-nil *rand.Rand")
+	}
+	return m.releaseWith(r, s, dst)
 }
 
 // NoiseDim returns statDim.
@@ -136,14 +235,19 @@ func (m *RandomizedResponse) EstimateMean(z []float64) float64 {
 
 // KaryRandomizedResponse is k-ary (generalized) randomized response: each
 // coordinate is one person's category x ∈ {0, …, k−1}, reported truthfully
-// with probability p = e^ε/(e^ε + k − 1) and otherwise replaced by one of
+// with probability p ≈ e^ε/(e^ε + k − 1) and otherwise replaced by one of
 // the other k−1 categories uniformly at random (each with probability
-// q = 1/(e^ε + k − 1)), so p/q = e^ε and every report is ε-locally-DP.
+// q ≈ 1/(e^ε + k − 1)). As for RandomizedResponse, p = P/2^128 and
+// q = Q/2^128 with integers P + (k−1)Q = 2^128 and P/Q ≤ e^ε exactly, a
+// release compares one 128-bit integer uniform with integer thresholds,
+// and Budget reports ε = log(P/Q) (rounded up, never above the requested
+// ε ∈ [2^-40, 60]).
 //
-// It implements Mechanism, Transform and Density.
+// It implements Mechanism, Simulator, Transform and Density.
 type KaryRandomizedResponse struct {
 	eps    float64
 	k      int
+	pInt   u128
 	p, q   float64
 	lp, lq float64
 	dim    int
@@ -152,27 +256,30 @@ type KaryRandomizedResponse struct {
 // NewKaryRandomizedResponse returns k-ary randomized response (k ≥ 2)
 // with budget epsilon for dim people's categories.
 func NewKaryRandomizedResponse(epsilon float64, k, dim int) (*KaryRandomizedResponse, error) {
-	if err := checkEpsilon(epsilon); err != nil {
-		return nil, err
-	}
 	if k < 2 {
 		return nil, invalidf("k must be >= 2, got %d", k)
+	}
+	pi, qi, real, err := rrMasses("k-ary randomized response", epsilon, k)
+	if err != nil {
+		return nil, err
 	}
 	if err := checkDim("dim", dim); err != nil {
 		return nil, err
 	}
-	// q = 1/(e^ε + k − 1) = e^{−ε}/(1 + (k−1)e^{−ε}); p = e^ε q.
-	em := math.Exp(-epsilon)
-	q := em / (1 + float64(k-1)*em)
-	p := 1 / (1 + float64(k-1)*em)
-	return &KaryRandomizedResponse{eps: epsilon, k: k, p: p, q: q, lp: math.Log(p), lq: math.Log(q), dim: dim}, nil
+	return &KaryRandomizedResponse{
+		eps: real, k: k, pInt: pi,
+		p: pi.float(), q: qi.float(),
+		lp: pi.log(), lq: qi.log(),
+		dim: dim,
+	}, nil
 }
 
-// Budget reports (ε, 0) per person.
+// Budget reports (ε, 0) per person, ε derived from the realised
+// probabilities.
 func (m *KaryRandomizedResponse) Budget() Budget { return Budget{Epsilon: m.eps} }
 
-// Probs returns the probability p of a truthful report and q of each
-// other category.
+// Probs returns the realised probability p of a truthful report and q of
+// each other category.
 func (m *KaryRandomizedResponse) Probs() (p, q float64) { return m.p, m.q }
 
 func (m *KaryRandomizedResponse) checkCats(s []float64) error {
@@ -184,18 +291,51 @@ func (m *KaryRandomizedResponse) checkCats(s []float64) error {
 	return nil
 }
 
-// Release writes the randomized categories into dst.
-func (m *KaryRandomizedResponse) Release(r *rand.Rand, s, dst []float64) error {
+func (m *KaryRandomizedResponse) check(s, dst []float64) error {
 	if err := checkRelease(s, dst, m.dim); err != nil {
 		return err
 	}
-	if err := m.checkCats(s); err != nil {
+	return m.checkCats(s)
+}
+
+// Release writes the randomized categories into dst, drawing from the
+// operating system's generator whatever r is.
+func (m *KaryRandomizedResponse) Release(r *rand.Rand, s, dst []float64) error {
+	if err := m.check(s, dst); err != nil {
+		return err
+	}
+	return withOSRand(func(os *rand.Rand) error { return m.releaseWith(os, s, dst) })
+}
+
+// releaseWith is Release drawing from r: a 128-bit integer uniform U
+// per report; U < P keeps the category, otherwise a uniform integer picks
+// one of the others (each has mass exactly Q).
+func (m *KaryRandomizedResponse) releaseWith(r *rand.Rand, s, dst []float64) error {
+	if err := m.check(s, dst); err != nil {
 		return err
 	}
 	for i, v := range s {
-		dst[i] = m.apply1(r.Float64(), v)
+		if uniform128(r).less(m.pInt) {
+			dst[i] = v
+			continue
+		}
+		// Untruthful: each other category has the same mass Q.
+		j := int(r.Uint64N(uint64(m.k - 1)))
+		if float64(j) >= v {
+			j++
+		}
+		dst[i] = float64(j)
 	}
 	return nil
+}
+
+// SimulateRelease draws from the law of Release using r (seeded
+// generators welcome); for inference only.
+func (m *KaryRandomizedResponse) SimulateRelease(r *rand.Rand, s, dst []float64) error {
+	if r == nil {
+		return invalidf("SimulateRelease needs a non-nil *rand.Rand")
+	}
+	return m.releaseWith(r, s, dst)
 }
 
 // apply1 keeps category v iff u < p and otherwise picks the other
@@ -280,17 +420,22 @@ func (m *KaryRandomizedResponse) EstimateFrequencies(z, dst []float64) error {
 // each bit is randomized independently, reporting
 //
 //	z_j = 1 with probability ½ if e_j = 1,
-//	z_j = 1 with probability 1/(1+e^ε) if e_j = 0.
+//	z_j = 1 with probability q ≈ 1/(1+e^ε) if e_j = 0.
 //
 // Two inputs differ in two positions, giving a likelihood ratio of at most
-// (½·e^ε/(1+e^ε))/(½·1/(1+e^ε)) = e^ε: one report is ε-locally-DP.
+// (½·(1−q))/(½·q) = (1−q)/q. q = Q/2^128 is rounded up to an integer
+// multiple of 2^-128, a release compares integer uniforms with the
+// thresholds ½ and Q/2^128, and Budget reports ε = log((2^128 − Q)/Q) (rounded
+// up, never above the requested ε ∈ [2^-40, 60]): one report is exactly
+// ε-locally-DP.
 //
 // The statistic is the one-hot vector itself (exactly one entry 1, the
-// others 0). OUE implements Mechanism, Transform and Density.
+// others 0). OUE implements Mechanism, Simulator, Transform and Density.
 type OUE struct {
 	eps     float64
 	d       int
-	q0      float64 // P(z_j = 1 | e_j = 0) = 1/(1+e^ε)
+	qInt    u128    // Q
+	q0      float64 // P(z_j = 1 | e_j = 0) = Q/2^128
 	lq0     float64 // log q0
 	l1q0    float64 // log(1−q0)
 	logHalf float64
@@ -299,30 +444,33 @@ type OUE struct {
 // NewOUE returns optimal unary encoding with budget epsilon over d ≥ 2
 // categories.
 func NewOUE(epsilon float64, d int) (*OUE, error) {
-	if err := checkEpsilon(epsilon); err != nil {
-		return nil, err
-	}
 	if d < 2 {
 		return nil, invalidf("d must be >= 2, got %d", d)
 	}
+	p, q, real, err := rrMasses("optimal unary encoding", epsilon, 2)
+	if err != nil {
+		return nil, err
+	}
 	return &OUE{
-		eps:     epsilon,
+		eps:     real,
 		d:       d,
-		q0:      1 / (1 + math.Exp(epsilon)),
-		lq0:     -math.Log1p(math.Exp(epsilon)),
-		l1q0:    -math.Log1p(math.Exp(-epsilon)),
+		qInt:    q,
+		q0:      q.float(),
+		lq0:     q.log(),
+		l1q0:    p.log(),
 		logHalf: -math.Ln2,
 	}, nil
 }
 
-// Budget reports (ε, 0) per person.
+// Budget reports (ε, 0) per person, ε derived from the realised
+// probabilities.
 func (m *OUE) Budget() Budget { return Budget{Epsilon: m.eps} }
 
 // Dim returns d.
 func (m *OUE) Dim() int { return m.d }
 
-// FlipProb returns 1/(1+e^ε), the probability that a 0 bit is reported
-// as 1.
+// FlipProb returns the realised q ≈ 1/(1+e^ε), the probability that a 0
+// bit is reported as 1.
 func (m *OUE) FlipProb() float64 { return m.q0 }
 
 func (m *OUE) checkOneHot(s []float64) error {
@@ -342,18 +490,48 @@ func (m *OUE) checkOneHot(s []float64) error {
 	return nil
 }
 
-// Release writes the randomized bit vector into dst. s must be one-hot.
-func (m *OUE) Release(r *rand.Rand, s, dst []float64) error {
+func (m *OUE) check(s, dst []float64) error {
 	if err := checkRelease(s, dst, m.d); err != nil {
 		return err
 	}
-	if err := m.checkOneHot(s); err != nil {
+	return m.checkOneHot(s)
+}
+
+// Release writes the randomized bit vector into dst, drawing from the
+// operating system's generator whatever r is. s must be one-hot.
+func (m *OUE) Release(r *rand.Rand, s, dst []float64) error {
+	if err := m.check(s, dst); err != nil {
+		return err
+	}
+	return withOSRand(func(os *rand.Rand) error { return m.releaseWith(os, s, dst) })
+}
+
+// releaseWith is Release drawing from r with integer thresholds.
+func (m *OUE) releaseWith(r *rand.Rand, s, dst []float64) error {
+	if err := m.check(s, dst); err != nil {
 		return err
 	}
 	for i, v := range s {
-		dst[i] = m.bit(r.Float64(), v)
+		one := uniform128(r).less(m.qInt)
+		if v == 1 {
+			one = r.Uint64()>>63 == 1
+		}
+		if one {
+			dst[i] = 1
+		} else {
+			dst[i] = 0
+		}
 	}
 	return nil
+}
+
+// SimulateRelease draws from the law of Release using r (seeded
+// generators welcome); for inference only.
+func (m *OUE) SimulateRelease(r *rand.Rand, s, dst []float64) error {
+	if r == nil {
+		return invalidf("SimulateRelease needs a non-nil *rand.Rand")
+	}
+	return m.releaseWith(r, s, dst)
 }
 
 func (m *OUE) bit(u, e float64) float64 {

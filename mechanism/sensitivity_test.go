@@ -147,7 +147,7 @@ func TestProbabilisticGaussian(t *testing.T) {
 		if pOver+pUnder > c.delta*(1+1e-9) {
 			t.Errorf("P(|L| > ε) = %v > δ = %v", pOver+pUnder, c.delta)
 		}
-		g, _ := NewProbabilisticGaussian(c.eps, c.delta, 1, 1)
+		g, _ := NewProbabilisticGaussian(GaussianConfig{Epsilon: c.eps, Delta: c.delta, Sensitivity: 1, Dim: 1})
 		if g.Sigma() != sg || g.Budget() != (Budget{Epsilon: c.eps, Delta: c.delta}) {
 			t.Errorf("constructor mismatch")
 		}

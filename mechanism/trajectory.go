@@ -76,14 +76,27 @@ func (t *InfectionTrajectory) Prob(infected float64) float64 {
 	return (infected + float64(t.m)) / (float64(t.k) + 2*float64(t.m))
 }
 
-// Release writes the released proportions c_i/n into dst. It returns an
+// Release writes the released proportions c_i/n into dst, drawing from the
+// operating system's generator whatever r is. It returns an
 // error (ErrDimension, ErrNonFinite, or ErrOutOfDomain for a count outside
 // [0, K]) and leaves dst untouched on invalid input.
 func (t *InfectionTrajectory) Release(r *rand.Rand, s, dst []float64) error {
+	if err := t.check(s, dst); err != nil {
+		return err
+	}
+	return withOSRand(func(os *rand.Rand) error { return t.releaseWith(os, s, dst) })
+}
+
+func (t *InfectionTrajectory) check(s, dst []float64) error {
 	if err := checkRelease(s, dst, t.l); err != nil {
 		return err
 	}
-	if err := t.checkCounts(s); err != nil {
+	return t.checkCounts(s)
+}
+
+// releaseWith is Release drawing from r.
+func (t *InfectionTrajectory) releaseWith(r *rand.Rand, s, dst []float64) error {
+	if err := t.check(s, dst); err != nil {
 		return err
 	}
 	fn := float64(t.n)
@@ -91,6 +104,15 @@ func (t *InfectionTrajectory) Release(r *rand.Rand, s, dst []float64) error {
 		dst[i] = float64(variate.Binomial(r, t.n, t.Prob(v))) / fn
 	}
 	return nil
+}
+
+// SimulateRelease draws from the law of Release using r (seeded
+// generators welcome); for inference only.
+func (t *InfectionTrajectory) SimulateRelease(r *rand.Rand, s, dst []float64) error {
+	if r == nil {
+		return invalidf("SimulateRelease needs a non-nil *rand.Rand")
+	}
+	return t.releaseWith(r, s, dst)
 }
 
 func (t *InfectionTrajectory) checkCounts(s []float64) error {

@@ -156,7 +156,7 @@ func sbiIntegrand(tr mechanism.Transform, s []float64, g logMixture) qmc.Integra
 // laplaceCase is the inner integral for a d-dimensional Laplace release
 // (Δ1 = 1, ε = 2, scale 1/2) of a statistic s.
 func laplaceCase(t *testing.T, d int) qmc.Integrand {
-	lap, err := mechanism.NewLaplace(1, 2, d)
+	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 1, Epsilon: 2, Dim: d})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,10 @@ func (p *PrivateSimulator) Mechanism() mechanism.Mechanism { return p.mech }
 func (p *PrivateSimulator) StatDim() int { return p.sim.StatDim() }
 
 // Simulate draws s ~ f(·|θ) and then s_dp ~ η(·|s) into dst, using r for
-// both in that order. It allocates nothing after warm-up.
+// both in that order. The release is simulated through
+// mechanism.Simulate — the fast, seeded path with the law of the
+// mechanism's secure Release — so simulations are reproducible from the
+// seed. It allocates nothing after warm-up for the package's mechanisms.
 func (p *PrivateSimulator) Simulate(r *rand.Rand, theta, dst []float64) error {
 	_, err := p.SimulateBoth(r, theta, nil, dst)
 	return err
@@ -82,7 +85,7 @@ func (p *PrivateSimulator) SimulateBoth(r *rand.Rand, theta, conf, dst []float64
 	}
 	err := p.sim.Simulate(r, theta, s)
 	if err == nil {
-		err = p.mech.Release(r, s, dst)
+		err = mechanism.Simulate(p.mech, r, s, dst)
 	}
 	if bp != nil {
 		p.pool.Put(bp)

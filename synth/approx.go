@@ -157,7 +157,7 @@ func siddmcRelease(r *rand.Rand, grid *Grid, samples []float64, A float64, eps f
 		return nil, err
 	}
 	B := len(stat)
-	mech, err := mechanism.NewLaplace(siddmcSens(A, B), eps, B)
+	mech, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: siddmcSens(A, B), Epsilon: eps, Dim: B})
 	if err != nil {
 		return nil, mechErr(err)
 	}
@@ -218,7 +218,7 @@ func siphicRelease(r *rand.Rand, grid *Grid, samples []float64, G float64, eps f
 		return nil, err
 	}
 	B := len(counts)
-	mech, err := mechanism.NewLaplace(siphicSens(N, G, grid.Volume(), B), eps, B)
+	mech, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: siphicSens(N, G, grid.Volume(), B), Epsilon: eps, Dim: B})
 	if err != nil {
 		return nil, mechErr(err)
 	}

@@ -59,5 +59,5 @@ func ExampleModips_pooling() {
 	lo, hi, _ := res.Interval(0.95)
 	fmt.Printf("p̂ = %.2f, 95%% interval [%.2f, %.2f]\n", res.Mean, lo, hi)
 	// Output:
-	// p̂ = 0.41, 95% interval [0.38, 0.45]
+	// p̂ = 0.40, 95% interval [0.36, 0.43]
 }

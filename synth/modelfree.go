@@ -101,7 +101,7 @@ func (h *HistogramModel) Sanitize(r *rand.Rand, x []float64, eps float64, rl Rel
 			counts[ci]++
 		}
 	}
-	mech, err := mechanism.NewLaplace(sens, eps, len(counts))
+	mech, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: eps, Dim: len(counts)})
 	if err != nil {
 		return nil, mechErr(err)
 	}

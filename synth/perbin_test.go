@@ -85,7 +85,7 @@ func TestPerBinAccountingCaught(t *testing.T) {
 		}
 		return true
 	}
-	perBin, _ := mechanism.NewLaplace(siddmcPerBin(A), eps, 10)
+	perBin, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: siddmcPerBin(A), Epsilon: eps, Dim: 10})
 	siddmcJoint := auditLB(n, 1, func(r *rand.Rand, side int) bool {
 		y, err := siddmcRelease(r, g, samples[side], A, eps, rl())
 		if err != nil {
@@ -113,7 +113,7 @@ func TestPerBinAccountingCaught(t *testing.T) {
 	for i := range mid {
 		mid[i] = (ct[0][i] + ct[1][i]) / 2
 	}
-	perBinC, _ := mechanism.NewLaplace(siphicPerBin(20, G, 1), eps, 10)
+	perBinC, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: siphicPerBin(20, G, 1), Epsilon: eps, Dim: 10})
 	siphicJoint := auditLB(n, 3, func(r *rand.Rand, side int) bool {
 		y, err := siphicRelease(r, g, samples[side], G, eps, rl())
 		if err != nil {

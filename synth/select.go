@@ -23,7 +23,7 @@ func selectModel(r *rand.Rand, sel Selection, x []float64, eps0 float64, rl Rele
 // exponentialSelect releases, through mechanism.Exponential charged by
 // rl, an index i with probability ∝ exp(eps·u_i/(2du)).
 func exponentialSelect(r *rand.Rand, u []float64, du, eps float64, rl Releaser) (int, error) {
-	mech, err := mechanism.NewExponential(eps, du, len(u))
+	mech, err := mechanism.NewExponential(mechanism.ExponentialConfig{Epsilon: eps, Sensitivity: du, Candidates: len(u)})
 	if err != nil {
 		return 0, mechErr(err)
 	}

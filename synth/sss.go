@@ -179,7 +179,7 @@ func (s *SSS) Mechanism(n int, eps float64) (*mechanism.Laplace, []Statistic, er
 	var mech *mechanism.Laplace
 	if s.Weights == nil {
 		if js, ok := s.Model.(JointSensitivity); ok {
-			mech, err = mechanism.NewLaplace(js.L1Sensitivity(n), eps, len(st))
+			mech, err = mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: js.L1Sensitivity(n), Epsilon: eps, Dim: len(st)})
 		} else {
 			mech, err = mechanism.CommunalLaplace(sens, eps)
 		}

@@ -137,7 +137,7 @@ func (rl Releaser) release(m mechanism.Mechanism, r *rand.Rand, s, dst []float64
 		if r == nil {
 			return invalidf("a reproducible release needs a non-nil *rand.Rand")
 		}
-		return mechErr(rl.Accountant.Release(m, r, s, dst))
+		return mechErr(rl.Accountant.Release(mechanism.Reproducible(m), r, s, dst))
 	}
 	return mechErr(rl.Accountant.Release(m, mechanism.NewCryptoRand(), s, dst))
 }

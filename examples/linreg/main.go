@@ -193,7 +193,7 @@ func problem(eps float64) (sbi.Problem, error) {
 	if err != nil {
 		return sbi.Problem{}, err
 	}
-	mech, err := mechanism.NewLaplace(sens, eps, model.ContribDim())
+	mech, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: eps, Dim: model.ContribDim()})
 	if err != nil {
 		return sbi.Problem{}, err
 	}

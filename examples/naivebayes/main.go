@@ -250,7 +250,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	mech, err := mechanism.NewLaplace(m.Sensitivity(), cfg.eps, m.StatDim())
+	mech, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: m.Sensitivity(), Epsilon: cfg.eps, Dim: m.StatDim()})
 	if err != nil {
 		return err
 	}

@@ -107,7 +107,7 @@ func run(w io.Writer, c config) error {
 
 	// Curator: clamp, average, release through the Laplace mechanism.
 	sens := (c.hi - c.lo) / float64(c.n)
-	mech, err := mechanism.NewLaplace(sens, c.epsilon, 1)
+	mech, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: c.epsilon, Dim: 1})
 	if err != nil {
 		return err
 	}

@@ -97,7 +97,7 @@ func TestPosteriorsMatchQuadrature(t *testing.T) {
 		seed     uint64
 	}{{0.1, 1.0, 1}, {1, 1.3, 2}, {0.1, 3.6, 3}} {
 		cfg := config{n: 200, mu: 1.2, sigma: 1, lo: -2, hi: 4, epsilon: tc.eps, priorSD: 10, seed: tc.seed}
-		mech, err := mechanism.NewLaplace((cfg.hi-cfg.lo)/float64(cfg.n), cfg.epsilon, 1)
+		mech, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: (cfg.hi - cfg.lo) / float64(cfg.n), Epsilon: cfg.epsilon, Dim: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

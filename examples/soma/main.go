@@ -302,7 +302,7 @@ func diagnostics100(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Pr
 	if err != nil {
 		return err
 	}
-	lap, err := mechanism.NewLaplace(13.0/n, 30, 9)
+	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 13.0 / n, Epsilon: 30, Dim: 9})
 	if err != nil {
 		return err
 	}

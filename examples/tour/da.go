@@ -25,7 +25,7 @@ func da(w io.Writer, seed uint64, quick bool) (map[string]*privinfer.Draws, erro
 	if err != nil {
 		return nil, err
 	}
-	lap, err := mechanism.NewLaplace(sens, 1, model.ContribDim())
+	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: 1, Dim: model.ContribDim()})
 	if err != nil {
 		return nil, err
 	}

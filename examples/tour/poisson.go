@@ -37,7 +37,7 @@ func (v visits) Simulate(r *rand.Rand, theta, dst []float64) error {
 // SPPE; obs is the release.
 func poisson(w io.Writer, seed uint64, quick bool) (smc, sppe *privinfer.Draws, obs float64, err error) {
 	sim := visits{n: 50}
-	lap, err := mechanism.NewLaplace(30.0/50, 1, 1)
+	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 30.0 / 50, Epsilon: 1, Dim: 1})
 	if err != nil {
 		return nil, nil, 0, err
 	}

@@ -35,7 +35,7 @@ func TestBadInput(t *testing.T) {
 			return err2
 		}
 	}
-	lap3, _ := mechanism.NewLaplace(1, 1, 3)
+	lap3, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 3})
 	gauss2, _ := mechanism.NewGaussian(1, 2)
 	prior2, _ := simulate.NewDiagNormal([]float64{0, 0}, []float64{1, 1})
 	type B = testutil.BadInput

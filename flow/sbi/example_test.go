@@ -25,7 +25,7 @@ func (locationSim) Simulate(r *rand.Rand, theta, dst []float64) error {
 // noise, with a small flow and few simulations.
 func Example() {
 	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
-	mech, _ := mechanism.NewLaplace(0.5, 1, 1)
+	mech, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 0.5, Epsilon: 1, Dim: 1})
 	p := sbi.Problem{Prior: prior, Simulator: locationSim{}, Mechanism: mech, Observed: []float64{1.2}}
 
 	o := sbi.DefaultOptions()

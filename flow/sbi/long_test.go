@@ -65,7 +65,7 @@ func TestLongLinRegPaperScale(t *testing.T) {
 		model := linreg.Paper()
 		sim, _ := simulate.NewMeanStat(model, linreg.PaperN)
 		sens, _ := mechanism.LinRegSensitivity(model.P(), linreg.PaperN)
-		mech, _ := mechanism.NewLaplace(sens, eps, model.ContribDim())
+		mech, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: eps, Dim: model.ContribDim()})
 		prior, _ := linreg.Prior(2)
 		obs, _ := linreg.Release(eps)
 		p := Problem{Prior: prior, Simulator: sim, Mechanism: mech, Observed: obs}

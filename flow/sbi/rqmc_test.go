@@ -86,7 +86,7 @@ func TestRQMCRate(t *testing.T) {
 		if err := f.SetParams(p); err != nil {
 			t.Fatal(err)
 		}
-		mech, _ := mechanism.NewLaplace(0.5, 1, sd)
+		mech, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 0.5, Epsilon: 1, Dim: sd})
 		s := []float64{0.3, -0.2}[:sd]
 		ms := []int{4, 16, 64, 512}
 		rq, mc := innerRMSE(t, f, PosteriorFlow, mech, []float64{0.4}, s, ms, 80)

@@ -39,7 +39,7 @@ func NewClippedExponential(b, eps float64) (*ClippedExponential, error) {
 	if !(eps >= 0x1p-30 && eps <= 0x1p20) {
 		return nil, fmt.Errorf("ldp: epsilon must be in [2^-30, 2^20], got %v: %w", eps, ErrInvalid)
 	}
-	lap, err := mechanism.NewLaplace(b, eps, 1)
+	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: b, Epsilon: eps, Dim: 1})
 	if err != nil {
 		return nil, fmt.Errorf("ldp: %w: %w", ErrInvalid, err)
 	}

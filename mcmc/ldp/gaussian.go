@@ -51,7 +51,7 @@ func NewClippedGaussian(a, b, eps float64) (*ClippedGaussian, error) {
 	if !(eps >= 0x1p-30 && eps <= 0x1p20) {
 		return nil, fmt.Errorf("ldp: epsilon must be in [2^-30, 2^20], got %v: %w", eps, ErrInvalid)
 	}
-	lap, err := mechanism.NewLaplace(b-a, eps, 1)
+	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: b - a, Epsilon: eps, Dim: 1})
 	if err != nil {
 		return nil, fmt.Errorf("ldp: %w: %w", ErrInvalid, err)
 	}

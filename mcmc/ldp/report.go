@@ -23,13 +23,16 @@ func report(lap *mechanism.Laplace, r *rand.Rand, v float64, seeded bool) (float
 	}
 	var s, dst [1]float64
 	s[0] = v
+	var mech mechanism.Mechanism = lap
 	src := r
 	if !seeded {
 		src = mechanism.NewCryptoRand()
 	} else if r == nil {
 		return 0, fmt.Errorf("ldp: a seeded report needs a non-nil *rand.Rand: %w", ErrInvalid)
+	} else {
+		mech = mechanism.Reproducible(lap)
 	}
-	if err := lap.Release(src, s[:], dst[:]); err != nil {
+	if err := mech.Release(src, s[:], dst[:]); err != nil {
 		return 0, fmt.Errorf("ldp: %w: %w", ErrInvalid, err)
 	}
 	return dst[0], nil

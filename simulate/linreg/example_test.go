@@ -22,7 +22,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	lap, err := mechanism.NewLaplace(sens, 10, stat.StatDim())
+	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: 10, Dim: stat.StatDim()})
 	if err != nil {
 		panic(err)
 	}

@@ -1,0 +1,354 @@
+package mechanism
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"math/bits"
+	"math/rand/v2"
+	"sync"
+)
+
+// This file holds the lattice machinery shared by the secure releases of
+// Laplace, Gaussian and Bounded: the choice of a power-of-two grid, exact
+// rational noise scales, the exact integer samplers of Canonne, Kamath &
+// Steinke (2020) and the pool of operating-system generators that Release
+// draws from.
+
+// osRands caches generators backed by the operating system's secure
+// generator (CryptoSource), so that a Release does not allocate one per
+// call. It holds no seed and no state that results could depend on: every
+// value it yields is fresh operating-system entropy.
+var osRands = sync.Pool{New: func() any { return NewCryptoRand() }}
+
+// withOSRand runs f with a generator drawing from the operating system.
+func withOSRand(f func(r *rand.Rand) error) error {
+	r := osRands.Get().(*rand.Rand)
+	err := f(r)
+	osRands.Put(r)
+	return err
+}
+
+// maxGridIndex bounds |s/γ|: below 2^52 every grid index and every sum of
+// an index and a noise draw below 2^52 is an exactly representable
+// integer, so every release is an exact multiple of γ.
+const maxGridIndex = 1 << 52
+
+// gridIndex returns round(x·2^-gridExp) and whether it is below 2^52 in
+// magnitude (false also for NaN and ±Inf).
+func gridIndex(x float64, gridExp int) (float64, bool) {
+	k := math.Round(math.Ldexp(x, -gridExp))
+	return k, math.Abs(k) < maxGridIndex
+}
+
+// checkGrid validates a release statistic against the lattice: finite and
+// |s_i/γ_i| < 2^52 for every coordinate. gridExp(i) gives the exponent of
+// coordinate i.
+func checkGrid(s []float64, gridExp func(i int) int) error {
+	for i, v := range s {
+		if _, ok := gridIndex(v, gridExp(i)); !ok {
+			return fmt.Errorf("mechanism: statistic entry %d = %v is too large for the release grid 2^%d (|s/grid| must be < 2^52): %w", i, v, gridExp(i), ErrOutOfDomain)
+		}
+	}
+	return nil
+}
+
+// latticeValue returns γ·(k + z), exact while |k|, |z| < 2^52.
+func latticeValue(k float64, z int64, gridExp int) float64 {
+	return math.Ldexp(k+float64(z), gridExp)
+}
+
+// floorLog2 returns ⌊log2 x⌋ for finite x > 0.
+func floorLog2(x float64) int {
+	_, e := math.Frexp(x) // x = f·2^e, f ∈ [½, 1)
+	return e - 1
+}
+
+// ratScale is a positive rational noise scale num/den in grid units, with
+// num < 2^42 and den a power of two, so that the discrete Laplace sampler
+// works in 64-bit integers.
+type ratScale struct {
+	num, den uint64
+}
+
+// value returns num/den as a float64.
+func (t ratScale) value() float64 { return float64(t.num) / float64(t.den) }
+
+// ratAtLeast returns the rational num/2^j ≥ x (x > 0) with
+// num ∈ [2^40, 2^41) when that needs j ≥ 0, and a whole number otherwise:
+// the returned scale is never below x, so rounding can only add noise.
+// It fails if x > 2^41 or x < 2^-20.
+func ratAtLeast(x *big.Rat) (ratScale, error) {
+	xf, _ := x.Float64()
+	if !(xf >= 0x1p-20) || xf > 0x1p41 {
+		return ratScale{}, invalidf("noise scale %v grid units is outside [2^-20, 2^41]; choose a different grid", xf)
+	}
+	j := 40 - floorLog2(xf)
+	if j < 0 {
+		j = 0
+	}
+	// num = ⌈x·2^j⌉.
+	v := new(big.Rat).Mul(x, new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(j))))
+	n := new(big.Int).Quo(v.Num(), v.Denom())
+	if new(big.Rat).SetInt(n).Cmp(v) < 0 {
+		n.Add(n, big.NewInt(1))
+	}
+	num := n.Uint64()
+	den := uint64(1) << uint(j)
+	for num%2 == 0 && den > 1 {
+		num, den = num/2, den/2
+	}
+	return ratScale{num: num, den: den}, nil
+}
+
+// bernoulliRat returns true with probability num/den exactly (num ≤ den).
+func bernoulliRat(r *rand.Rand, num, den uint64) bool {
+	return r.Uint64N(den) < num
+}
+
+// bernoulliExpNeg returns true with probability exp(−num/den) exactly,
+// using only integer uniforms (Canonne, Kamath & Steinke 2020, Alg. 1).
+func bernoulliExpNeg(r *rand.Rand, num, den uint64) bool {
+	for num > den {
+		// exp(−γ) = exp(−1)^⌊γ⌋·exp(−(γ − ⌊γ⌋)): peel off whole units.
+		if !bernoulliExpNeg1(r) {
+			return false
+		}
+		num -= den
+	}
+	return bernoulliExpNegFrac(r, num, den)
+}
+
+// bernoulliExpNeg1 returns true with probability exp(−1).
+func bernoulliExpNeg1(r *rand.Rand) bool { return bernoulliExpNegFrac(r, 1, 1) }
+
+// bernoulliExpNegFrac is bernoulliExpNeg for num ≤ den: K = the first k
+// with Bernoulli(γ/k) = 0, γ = num/den; return K odd. Bernoulli(γ/k) is
+// the AND of Bernoulli(γ) and Bernoulli(1/k).
+func bernoulliExpNegFrac(r *rand.Rand, num, den uint64) bool {
+	k := uint64(1)
+	for bernoulliRat(r, num, den) && bernoulliRat(r, 1, k) {
+		k++
+	}
+	return k%2 == 1
+}
+
+// bernoulliExpNeg128 returns true with probability exp(−n/den) exactly for
+// a 128-bit numerator n = hi·2^64 + lo and 0 < den < 2^63.
+func bernoulliExpNeg128(r *rand.Rand, hi, lo, den uint64) bool {
+	qhi, rhi := hi/den, hi%den
+	qlo, rem := bits.Div64(rhi, lo, den)
+	// Peel ⌊n/den⌋ = qhi·2^64 + qlo whole units, stopping at the first
+	// failure (after a few trials on average).
+	for qhi > 0 || qlo > 0 {
+		if !bernoulliExpNeg1(r) {
+			return false
+		}
+		if qlo == 0 {
+			qhi--
+		}
+		qlo--
+	}
+	return bernoulliExpNegFrac(r, rem, den)
+}
+
+// maxNoise bounds |Z|: draws with |Z| ≥ 2^52 are redrawn, so that
+// γ·(k + Z) stays exact. For the scales used here (at most 2^41 grid
+// units for the Laplace noise, 2^31 for the Gaussian) such a draw has
+// probability below exp(−2048); the truncation is the only departure
+// from the exact discrete laws.
+const maxNoise = 1 << 52
+
+// sampleGeometric draws G ≥ 0 with P(G = g) ∝ exp(−g·den/num) exactly
+// (the one-sided part of Canonne, Kamath & Steinke 2020, Alg. 2); draws
+// at or beyond 2^52 are redrawn (see maxNoise).
+func sampleGeometric(r *rand.Rand, num, den uint64) uint64 {
+	for {
+		u := r.Uint64N(num)
+		if !bernoulliExpNeg(r, u, num) {
+			continue
+		}
+		v := uint64(0)
+		for bernoulliExpNeg1(r) {
+			v++
+		}
+		// y = ⌊(u + v·num)/den⌋ in 128-bit arithmetic.
+		hi, lo := bits.Mul64(v, num)
+		var c uint64
+		lo, c = bits.Add64(lo, u, 0)
+		hi += c
+		if hi >= den {
+			continue // y ≥ 2^64: beyond maxNoise, redraw
+		}
+		y, _ := bits.Div64(hi, lo, den)
+		if y >= maxNoise {
+			continue
+		}
+		return y
+	}
+}
+
+// sampleDiscreteLaplace draws Z with P(Z = z) ∝ exp(−|z|·den/num), i.e.
+// scale t = num/den, exactly (Canonne, Kamath & Steinke 2020, Alg. 2).
+func sampleDiscreteLaplace(r *rand.Rand, num, den uint64) int64 {
+	for {
+		y := sampleGeometric(r, num, den)
+		if r.Uint64()&1 == 1 {
+			if y == 0 {
+				continue
+			}
+			return -int64(y)
+		}
+		return int64(y)
+	}
+}
+
+// errTruncMiss reports a truncated draw whose box is too improbable for
+// rejection sampling.
+var errTruncMiss = fmt.Errorf("mechanism: truncation box too improbable to sample: %w", ErrOutOfDomain)
+
+// maxTruncTries bounds the rejection loops of truncated draws.
+const maxTruncTries = 1 << 22
+
+// sampleTruncated draws Z from the discrete law (Laplace with scale
+// num/den when g is nil, else the discrete Gaussian g) conditioned on
+// [a, b], exactly, by one of three rejection samplers chosen by the width
+// of the box relative to the law's local scale ℓ (t for the Laplace law;
+// √S, or S/a beyond one standard deviation, for the Gaussian):
+//
+//   - a box narrower than 4ℓ: a uniform lattice point of the box,
+//     accepted with probability p(z)/max_box p (at least e^-8);
+//   - a box in one tail: the memoryless geometric law from the box edge
+//     (Laplace) or a geometric proposal of scale S/a accepted with
+//     probability exp(−(z−a)²/(2S)) (Gaussian), cut at the far edge;
+//   - a box straddling 0 and wider than 4ℓ: the full law, cut to the box.
+//
+// Each accepts with probability bounded away from zero; after 2^22
+// misses it returns errTruncMiss (an astronomically unlikely event).
+func sampleTruncated(r *rand.Rand, num, den uint64, g *dgauss, a, b int64) (int64, error) {
+	if a > b {
+		return 0, errTruncMiss
+	}
+	if b < 0 {
+		z, err := sampleTruncated(r, num, den, g, -b, -a)
+		return -z, err
+	}
+	width := float64(b - a)
+	var local float64
+	switch {
+	case g == nil:
+		local = float64(num) / float64(den)
+	case a > 0 && float64(a)*float64(a) >= float64(g.s):
+		local = float64(g.s) / float64(a)
+	default:
+		local = math.Sqrt(float64(g.s))
+	}
+	for try := 0; try < maxTruncTries; try++ {
+		var z int64
+		switch {
+		case width <= 4*local:
+			// Uniform proposal over the box; the target's maximum on the
+			// box is at a (a ≥ 0) or at 0 (a < 0 ≤ b).
+			z = a + int64(r.Uint64N(uint64(b-a)+1))
+			ref := uint64(0)
+			if a > 0 {
+				ref = uint64(a)
+			}
+			az := uint64(z)
+			if z < 0 {
+				az = uint64(-z)
+			}
+			var hi, lo, d uint64
+			if g == nil {
+				// exp(−(|z| − ref)/t) = exp(−(|z| − ref)·den/num).
+				hi, lo = bits.Mul64(az-ref, den)
+				d = num
+			} else {
+				// exp(−(z² − ref²)/(2S)), z² − ref² = (|z|−ref)(|z|+ref).
+				hi, lo = bits.Mul64(az-ref, az+ref)
+				d = 2 * g.s
+			}
+			if !bernoulliExpNeg128(r, hi, lo, d) {
+				continue
+			}
+		case a > 0:
+			var w uint64
+			if g == nil {
+				w = sampleGeometric(r, num, den)
+			} else {
+				// Proposal ∝ exp(−a·w/S); target/proposal ∝ exp(−w²/(2S)).
+				w = sampleGeometric(r, g.s, uint64(a))
+				hi, lo := bits.Mul64(w, w)
+				if !bernoulliExpNeg128(r, hi, lo, 2*g.s) {
+					continue
+				}
+			}
+			if w > uint64(b-a) {
+				continue
+			}
+			z = a + int64(w)
+		default:
+			if g == nil {
+				z = sampleDiscreteLaplace(r, num, den)
+			} else {
+				z = g.sample(r)
+			}
+			if z < a || z > b {
+				continue
+			}
+		}
+		return z, nil
+	}
+	return 0, errTruncMiss
+}
+
+// dgauss holds the parameters of a discrete Gaussian N_Z(0, σ²) with
+// σ² = S = m·t an integer (grid units), sampled by rejection from the
+// discrete Laplace law of integer scale t (Canonne, Kamath & Steinke 2020,
+// Alg. 3). Because S is a multiple of t, the acceptance exponent
+// (|Y| − σ²/t)²/(2σ²) = (|Y| − m)²/(2S) is a ratio of integers.
+type dgauss struct {
+	t, m, s uint64
+}
+
+// newDGauss returns the discrete Gaussian whose variance is the smallest
+// multiple of t = ⌊σ⌋ + 1 that is at least σ² (σ in grid units,
+// 2^10 ≤ σ ≤ 2^30).
+func newDGauss(sigma float64) (dgauss, error) {
+	if !(sigma >= 0x1p10) || sigma > 0x1p30 {
+		return dgauss{}, invalidf("discrete Gaussian sigma %v grid units is outside [2^10, 2^30]", sigma)
+	}
+	t := uint64(math.Floor(sigma)) + 1
+	// m = ⌈σ²/t⌉ exactly.
+	x := new(big.Rat).SetFloat64(sigma)
+	x.Mul(x, x)
+	x.Quo(x, new(big.Rat).SetInt64(int64(t)))
+	mi := new(big.Int).Quo(x.Num(), x.Denom())
+	if new(big.Rat).SetInt(mi).Cmp(x) < 0 {
+		mi.Add(mi, big.NewInt(1))
+	}
+	m := mi.Uint64()
+	return dgauss{t: t, m: m, s: m * t}, nil
+}
+
+// sigma returns √S.
+func (g dgauss) sigma() float64 { return math.Sqrt(float64(g.s)) }
+
+// sample draws one exact N_Z(0, S) variate.
+func (g dgauss) sample(r *rand.Rand) int64 {
+	for {
+		y := sampleDiscreteLaplace(r, g.t, 1)
+		ay := uint64(y)
+		if y < 0 {
+			ay = uint64(-y)
+		}
+		d := ay - g.m
+		if ay < g.m {
+			d = g.m - ay
+		}
+		hi, lo := bits.Mul64(d, d)
+		if bernoulliExpNeg128(r, hi, lo, 2*g.s) {
+			return y
+		}
+	}
+}
