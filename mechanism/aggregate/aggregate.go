@@ -26,7 +26,12 @@
 // seed can subtract the noise, so it must never be used for a release of
 // confidential data.
 //
-// Budgets are pure ε-DP. The noise is calibrated to ε' = ⌊ε·2^30⌋/2^30 ≤ ε
+// With Config.Rho instead of Config.Epsilon, Count, BoundedSum,
+// BoundedMean and Histogram add the secure discrete Gaussian instead and
+// are ρ-zCDP (see gaussian.go); the Accountant composes ρ and converts it
+// to (ε, δ).
+//
+// Pure budgets are ε-DP. The noise is calibrated to ε' = ⌊ε·2^30⌋/2^30 ≤ ε
 // (a dyadic rational, so that the noise scale is a ratio of integers and
 // sampled exactly); the guarantee is ε'-DP, hence ε-DP, and ε is what is
 // charged and reported.
@@ -73,14 +78,20 @@ func (n Neighbour) String() string {
 }
 
 // Config holds the settings every aggregation shares. The zero value is
-// invalid (Epsilon must be set).
+// invalid: exactly one of Epsilon and Rho must be set.
 type Config struct {
-	// Epsilon is the budget of the release, in [2^-30, 2^20].
+	// Epsilon is the pure-DP budget of the release, in [2^-30, 2^20]
+	// (discrete Laplace noise, or the exponential mechanism).
 	Epsilon float64
+	// Rho, if set instead of Epsilon, makes the release ρ-zCDP with
+	// discrete Gaussian noise (see gaussian.go), ρ in [2^-40, 2^20].
+	// Quantile has no zCDP form and needs Epsilon.
+	Rho float64
 	// Neighbour is the relation the guarantee is for.
 	Neighbour Neighbour
-	// Accountant, if not nil, is charged (ε, 0) before the release; a
-	// refused charge releases nothing.
+	// Accountant, if not nil, is charged (ε, 0) (Accountant.Spend) or ρ
+	// (Accountant.SpendRho) before the release; a refused charge releases
+	// nothing.
 	Accountant *mechanism.Accountant
 	// Seeded draws the noise from the *rand.Rand passed to the
 	// aggregation instead of the operating system's generator. For
@@ -99,11 +110,14 @@ type Result struct {
 	Sensitivity float64
 	// Grid is the lattice spacing γ of the release (a power of two).
 	Grid float64
-	// Scale is the discrete Laplace scale of the noise in value units,
-	// γ·t with P(Z = z) ∝ exp(−|z|/t).
+	// Scale is the noise scale in value units: γ·t for discrete Laplace
+	// noise, P(Z = z) ∝ exp(−|z|/t), or γ·σ' for discrete Gaussian noise
+	// of standard deviation σ' (lattice units).
 	Scale float64
-	// Budget is the budget charged.
+	// Budget is the (ε, 0) budget charged (zero for a zCDP release).
 	Budget mechanism.Budget
+	// Rho is the zCDP ρ charged (zero for a pure-DP release).
+	Rho float64
 }
 
 const (
@@ -119,9 +133,16 @@ const (
 	exact = 1 << 53
 )
 
-// checkConfig validates c.
+// check validates c.
 func (c Config) check() error {
-	if !(c.Epsilon >= 0x1p-30 && c.Epsilon <= 0x1p20) {
+	if c.Rho != 0 {
+		if !(c.Rho >= 0x1p-40 && c.Rho <= 0x1p20) {
+			return invalidf("rho must be in [2^-40, 2^20], got %v", c.Rho)
+		}
+		if c.Epsilon != 0 {
+			return invalidf("set either epsilon (%v) or rho (%v), not both", c.Epsilon, c.Rho)
+		}
+	} else if !(c.Epsilon >= 0x1p-30 && c.Epsilon <= 0x1p20) {
 		return invalidf("epsilon must be in [2^-30, 2^20], got %v", c.Epsilon)
 	}
 	if c.Neighbour != AddRemove && c.Neighbour != Substitute {
@@ -141,15 +162,45 @@ func (c Config) source(r *rand.Rand) (*rand.Rand, error) {
 	return mechanism.NewCryptoRand(), nil
 }
 
-// charge spends the budget on the accountant, if any.
-func (c Config) charge() (mechanism.Budget, error) {
+// charge spends the budget on the accountant, if any, and returns what
+// it charged.
+func (c Config) charge() (mechanism.Budget, float64, error) {
+	if c.Rho > 0 {
+		if c.Accountant != nil {
+			if err := c.Accountant.SpendRho(c.Rho); err != nil {
+				return mechanism.Budget{}, 0, fmt.Errorf("aggregate: %w", err)
+			}
+		}
+		return mechanism.Budget{}, c.Rho, nil
+	}
 	b := mechanism.Budget{Epsilon: c.Epsilon}
 	if c.Accountant != nil {
 		if err := c.Accountant.Spend(b); err != nil {
-			return b, fmt.Errorf("aggregate: %w", err)
+			return b, 0, fmt.Errorf("aggregate: %w", err)
 		}
 	}
-	return b, nil
+	return b, 0, nil
+}
+
+// noise adds integer-statistic noise on a lattice: discrete Laplace
+// (dlap) or discrete Gaussian (gaussNoise).
+type noise interface {
+	add(r *rand.Rand, s int64) (float64, error)
+	scale() float64
+}
+
+// newNoise returns the noise of c for a statistic of ℓ1 sensitivity sens1
+// and ℓ2 sensitivity sens2 (lattice units), with the fraction frac of the
+// budget (ε or ρ).
+func (c Config) newNoise(sens1 uint64, sens2, frac float64) (noise, error) {
+	if c.Rho > 0 {
+		return newGaussNoise(sens2, c.Rho*frac, c.Seeded)
+	}
+	e := c.Epsilon * frac
+	if !(e >= 0x1p-30) {
+		return nil, invalidf("epsilon share %v must be >= 2^-30", e)
+	}
+	return newDLap(sens1, e)
 }
 
 // dyadic returns ε' = ⌊ε·2^30⌋/2^30 as its numerator.

@@ -97,6 +97,9 @@ func Quantile(r *rand.Rand, x []float64, q, lo, hi float64, k int, cfg Config) (
 	if err := cfg.check(); err != nil {
 		return QuantileResult{}, err
 	}
+	if cfg.Rho != 0 {
+		return QuantileResult{}, invalidf("the quantile is released by the exponential mechanism and needs epsilon, not rho")
+	}
 	if !(q >= 0 && q <= 1) {
 		return QuantileResult{}, invalidf("quantile level must be in [0, 1], got %v", q)
 	}
@@ -116,7 +119,7 @@ func Quantile(r *rand.Rand, x []float64, q, lo, hi float64, k int, cfg Config) (
 	}
 	qn := uint64(math.Round(math.Ldexp(q, qBits)))
 	d := quantileScores(x, cand, lo, hi, qn)
-	b, err := cfg.charge()
+	b, _, err := cfg.charge()
 	if err != nil {
 		return QuantileResult{}, err
 	}

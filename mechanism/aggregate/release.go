@@ -21,7 +21,7 @@ func Count(r *rand.Rand, n int, cfg Config) (Result, error) {
 	if n < 0 || n > 1<<52 {
 		return Result{}, invalidf("count must be in [0, 2^52], got %d", n)
 	}
-	d, err := newDLap(1, cfg.Epsilon)
+	d, err := cfg.newNoise(1, 1, 1)
 	if err != nil {
 		return Result{}, err
 	}
@@ -29,7 +29,7 @@ func Count(r *rand.Rand, n int, cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	b, err := cfg.charge()
+	b, rho, err := cfg.charge()
 	if err != nil {
 		return Result{}, err
 	}
@@ -37,7 +37,7 @@ func Count(r *rand.Rand, n int, cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Value: v, Sensitivity: 1, Grid: 1, Scale: d.scale(), Budget: b}, nil
+	return Result{Value: v, Sensitivity: 1, Grid: 1, Scale: d.scale(), Budget: b, Rho: rho}, nil
 }
 
 // sumSensitivity returns the sensitivity, in lattice units, of the sum of
@@ -77,7 +77,7 @@ func BoundedSum(r *rand.Rand, x []float64, lo, hi float64, cfg Config) (Result, 
 		return Result{}, invalidf("%d records of up to %d lattice steps overflow exact arithmetic", len(x), l.maxAbs())
 	}
 	sens := sumSensitivity(l, cfg.Neighbour)
-	d, err := newDLap(uint64(sens), cfg.Epsilon)
+	d, err := cfg.newNoise(uint64(sens), float64(sens), 1)
 	if err != nil {
 		return Result{}, err
 	}
@@ -85,7 +85,7 @@ func BoundedSum(r *rand.Rand, x []float64, lo, hi float64, cfg Config) (Result, 
 	if err != nil {
 		return Result{}, err
 	}
-	b, err := cfg.charge()
+	b, rho, err := cfg.charge()
 	if err != nil {
 		return Result{}, err
 	}
@@ -94,7 +94,7 @@ func BoundedSum(r *rand.Rand, x []float64, lo, hi float64, cfg Config) (Result, 
 		return Result{}, err
 	}
 	g := l.gamma()
-	return Result{Value: math.Ldexp(v, l.k), Sensitivity: float64(sens) * g, Grid: g, Scale: d.scale() * g, Budget: b}, nil
+	return Result{Value: math.Ldexp(v, l.k), Sensitivity: float64(sens) * g, Grid: g, Scale: d.scale() * g, Budget: b, Rho: rho}, nil
 }
 
 // BoundedMean releases the mean of the records clamped to [lo, hi]. x
@@ -156,16 +156,11 @@ func meanAddRemove(r *rand.Rand, x []float64, lo, hi float64, cfg Config) (cnt, 
 	}
 	c := (l.L + l.H) >> 1
 	sens := max(l.H-c, c-l.L)
-	half := cfg.Epsilon / 2
-	if !(half >= 0x1p-30) {
-		err = invalidf("epsilon/2 must be >= 2^-30, got %v", half)
-		return
-	}
-	dc, err := newDLap(1, half)
+	dc, err := cfg.newNoise(1, 1, 0.5)
 	if err != nil {
 		return
 	}
-	ds, err := newDLap(uint64(sens), half)
+	ds, err := cfg.newNoise(uint64(sens), float64(sens), 0.5)
 	if err != nil {
 		return
 	}
@@ -173,7 +168,7 @@ func meanAddRemove(r *rand.Rand, x []float64, lo, hi float64, cfg Config) (cnt, 
 	if err != nil {
 		return
 	}
-	b, err := cfg.charge()
+	b, rho, err := cfg.charge()
 	if err != nil {
 		return
 	}
@@ -185,7 +180,7 @@ func meanAddRemove(r *rand.Rand, x []float64, lo, hi float64, cfg Config) (cnt, 
 		return
 	}
 	g := l.gamma()
-	res = Result{Sensitivity: float64(sens) * g, Grid: g, Scale: ds.scale() * g, Budget: b}
+	res = Result{Sensitivity: float64(sens) * g, Grid: g, Scale: ds.scale() * g, Budget: b, Rho: rho}
 	return
 }
 
@@ -195,12 +190,16 @@ type HistogramResult struct {
 	// negative: clamping or rounding them is post-processing left to the
 	// caller).
 	Counts []float64
-	// Sensitivity is the ℓ1 sensitivity of the count vector.
+	// Sensitivity is the sensitivity of the count vector: ℓ1 for a pure-DP
+	// release, ℓ2 for a zCDP one.
 	Sensitivity float64
-	// Scale is the discrete Laplace scale of each count's noise.
+	// Scale is the noise scale of each count: the discrete Laplace scale,
+	// or the discrete Gaussian standard deviation.
 	Scale float64
-	// Budget is the budget charged.
+	// Budget is the (ε, 0) budget charged (zero for a zCDP release).
 	Budget mechanism.Budget
+	// Rho is the zCDP ρ charged (zero for a pure-DP release).
+	Rho float64
 }
 
 // maxCategories bounds the number of histogram categories.
@@ -229,11 +228,11 @@ func Histogram(r *rand.Rand, x []int, k int, cfg Config) (HistogramResult, error
 			return HistogramResult{}, invalidf("record %d has category %d outside [0, %d)", i, c, k)
 		}
 	}
-	sens := uint64(1)
+	sens, sens2 := uint64(1), 1.0
 	if cfg.Neighbour == Substitute {
-		sens = 2
+		sens, sens2 = 2, math.Sqrt2
 	}
-	d, err := newDLap(sens, cfg.Epsilon)
+	d, err := cfg.newNoise(sens, sens2, 1)
 	if err != nil {
 		return HistogramResult{}, err
 	}
@@ -245,7 +244,7 @@ func Histogram(r *rand.Rand, x []int, k int, cfg Config) (HistogramResult, error
 	for _, c := range x {
 		counts[c]++
 	}
-	b, err := cfg.charge()
+	b, rho, err := cfg.charge()
 	if err != nil {
 		return HistogramResult{}, err
 	}
@@ -255,5 +254,9 @@ func Histogram(r *rand.Rand, x []int, k int, cfg Config) (HistogramResult, error
 			return HistogramResult{}, err
 		}
 	}
-	return HistogramResult{Counts: out, Sensitivity: float64(sens), Scale: d.scale(), Budget: b}, nil
+	sv := float64(sens)
+	if cfg.Rho > 0 {
+		sv = sens2
+	}
+	return HistogramResult{Counts: out, Sensitivity: sv, Scale: d.scale(), Budget: b, Rho: rho}, nil
 }
