@@ -64,8 +64,12 @@ type auditCase struct {
 	heavy bool
 }
 
+// releaseEvent audits the secure release law of m; draws come from the
+// audit's seeded generator through Reproducible (the same law as Release,
+// whose operating-system draws would make the audit irreproducible).
 func releaseEvent(m Mechanism, s0, s1 []float64, in func(x []float64) bool) func(r *rand.Rand, side int) bool {
 	dst := make([]float64, lenOut(m, len(s0)))
+	m = Reproducible(m)
 	return func(r *rand.Rand, side int) bool {
 		s := s0
 		if side == 1 {
@@ -118,6 +122,14 @@ func auditCases(t *testing.T) []auditCase {
 	gBad := must(NewGaussian(g.Sigma()/4, 1)).(*Gaussian)
 	gBad.budget = g.Budget() // claims the calibrated budget with a quarter of the noise
 	cs = append(cs, auditCase{"Gaussian(σ/4)", gBad.Budget(), releaseEvent(gBad, []float64{0}, []float64{1}, func(x []float64) bool { return x[0] >= 2*gBad.Sigma() }), true, false})
+	// Discrete Gaussian, classical calibration (ε, δ) = (0.5, 1e-5), and
+	// a vector analytic Gaussian d = 10 with the shift in one coordinate.
+	gc := must(NewClassicalGaussian(GaussianConfig{Epsilon: 0.5, Delta: 1e-5, Sensitivity: 1, Dim: 1})).(*Gaussian)
+	cs = append(cs, auditCase{"ClassicalGaussian", gc.Budget(), releaseEvent(gc, []float64{0}, []float64{1}, func(x []float64) bool { return x[0] >= 2*gc.Sigma() }), false, false})
+	g10 := must(NewAnalyticGaussian(GaussianConfig{Epsilon: 1, Delta: 1e-5, Sensitivity: 1, Dim: 10})).(*Gaussian)
+	cs = append(cs, auditCase{"AnalyticGaussian d=10", g10.Budget(), releaseEvent(g10, z10, o10, func(x []float64) bool { return x[3] >= 2*g10.Sigma() }), false, true})
+	gb := must(NewBounded(must(NewAnalyticGaussian(GaussianConfig{Epsilon: 1, Delta: 1e-5, Sensitivity: 1, Dim: 1})), []float64{-10}, []float64{10}, BIT))
+	cs = append(cs, auditCase{"BIT Gaussian", gb.Budget(), releaseEvent(gb, []float64{0}, []float64{1}, func(x []float64) bool { return x[0] >= 2*g.Sigma() }), false, false})
 	// Randomized response: the event "report 1" has ratio e^ε exactly.
 	rr := must(NewRandomizedResponse(1, 1))
 	cs = append(cs, auditCase{"RandomizedResponse", rr.Budget(), releaseEvent(rr, []float64{0}, []float64{1}, func(x []float64) bool { return x[0] == 1 }), false, false})

@@ -2,46 +2,64 @@
 // release statistics, evaluate their release densities and map uniform
 // variates to releases.
 //
-// One mechanism value serves three parties, and all three views agree
-// exactly:
+// # Release versus simulation of a release
 //
-//   - a curator calls Release(r, s, dst) inside a data pipeline; it
-//     validates its input (lengths, NaN/±Inf, domain) and returns an error
-//     instead of ever releasing unprotected data;
-//   - an analyst evaluates LogDensity(sdp, s) = log η(s_dp | s) for
-//     likelihood-based inference (a density for continuous releases, a
-//     probability mass function for discrete ones);
-//   - SPPE/SPLE losses push uniform points through Apply(u, s, dst) =
-//     τ(u; s), so that randomized quasi-Monte Carlo can integrate over the
-//     noise; with u uniform on [0,1)^NoiseDim, Apply has the law of Release.
+// One mechanism value serves three parties, and all views describe the
+// same law:
+//
+//   - a curator calls Release(r, s, dst) on confidential data. Release is
+//     floating-point safe by default: Laplace, Gaussian and Bounded
+//     release on a power-of-two lattice with discrete Laplace or discrete
+//     Gaussian noise sampled exactly with integer arithmetic (Canonne,
+//     Kamath & Steinke 2020), randomized response and unary encoding use
+//     exact integer thresholds, and every Release draws from the operating
+//     system's generator (CryptoSource) whatever *rand.Rand is passed.
+//     Release validates lengths, finiteness and domain, and refuses
+//     statistics too large for the lattice (|s/γ| ≥ 2^52), returning an
+//     error instead of ever releasing unprotected data;
+//   - inference (ABC, SPPE/SPLE, calibration studies) simulates releases
+//     with Simulate(m, r, s, dst) — SimulateRelease of the Simulator
+//     interface — a fast floating-point path drawing from r, so seeded
+//     runs are reproducible; it has the law of the secure release;
+//   - an analyst evaluates LogDensity(sdp, s) = log η(s_dp | s) — for the
+//     lattice mechanisms the pmf of the released grid point divided by the
+//     grid spacing (the lattice law dequantized over its cell, so releases
+//     made elsewhere also get a density) — and SPPE/SPLE losses push
+//     uniform points through Apply(u, s, dst), the inverse CDF of the same
+//     law.
+//
+// Reproducible(m) is the explicit opt-out for reproducible simulations and
+// tests: its Release draws the secure law from the caller's generator.
+// Anyone who learns the seed can subtract the noise, so it must never
+// release confidential data.
 //
 // # Mechanisms
 //
-//   - Laplace (vector, scale Δ1/ε; SBI paper §3.4 transform), with the
-//     communal and individualized budget splits of the modips paper
-//     (CommunalLaplace, IndividualizedLaplace).
+//   - Laplace (vector, nominal scale Δ1/ε; SBI paper §3.4 transform), with
+//     the communal and individualized budget splits of the modips paper
+//     (CommunalLaplace, IndividualizedLaplace); the lattice rounding is
+//     absorbed into a slightly larger discrete scale (NoiseScale), so the
+//     release is ε-DP exactly.
 //   - Gaussian with the analytic calibration of Balle & Wang (2018)
-//     (AnalyticGaussianSigma, accurate to about 1e-14 relative), the
-//     classical ε < 1 calibration and the probabilistic-DP calibration of
-//     the modips paper.
+//     (AnalyticGaussianSigma, with δ(σ) evaluated without cancellation and
+//     a margin so that δ(σ) ≤ δ holds exactly), the classical ε < 1
+//     calibration and the probabilistic-DP calibration of the modips
+//     paper, released as a discrete Gaussian whose guarantee is stated on
+//     the Gaussian type.
 //   - Exponential mechanism over finite candidates (log space, Gumbel-max).
 //   - Randomized response (binary, k-ary) and optimal unary encoding with
-//     their unbiased estimators.
+//     their unbiased estimators; their budgets are derived from the
+//     probabilities they realise.
 //   - The sparse vector technique (AboveThreshold, Sparse, and the general
 //     SVTConfig that ABCDP calibrates).
 //   - The DP infection trajectory of the SBI paper (Prop. 4), released as
 //     proportions c_i/n with an exact binomial pmf and an exact binomial
 //     inverse-CDF transform.
 //   - Bounded releases (BIT and truncation, modips §5).
-//   - SecureLaplace: a discrete Laplace mechanism on a power-of-two grid
-//     sampled with integer arithmetic only, with CryptoSource, for
-//     releases to untrusted parties.
 //
-// The continuous Laplace and Gaussian mechanisms sample in floating point
-// and are labelled textbook: their low-order bits can leak the statistic
-// (Mironov 2012). SecureLaplace documents its exact guarantee; its
-// LogDensity is the exact pmf on its grid, so an analyst can model the
-// noise that was actually released.
+// Constructors with several parameters of one type take configuration
+// structs (LaplaceConfig, GaussianConfig, ExponentialConfig), each with a
+// Validate method whose errors name the field.
 //
 // # Budgets
 //
@@ -52,7 +70,8 @@
 // MMDSensitivity) give statistics the bounded sensitivity the mechanisms
 // need.
 //
-// Randomness is always passed in as a *rand.Rand; mechanism values are
+// Randomness is always passed in as a *rand.Rand (Release ignores it in
+// favour of the operating system's generator); mechanism values are
 // immutable after construction and safe for concurrent use with separate
 // generators (SVTSession and CryptoSource are the stateful exceptions).
 package mechanism
