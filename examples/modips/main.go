@@ -76,7 +76,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	prog := cli.NewProgress(stderr)
 	prog.Printf("Table 1: %d scenarios × %d repetitions", len(study.Table1Scenarios()), cfg.reps)
-	rows, err := study.Table1(ctx, cfg.Seed, cfg.reps)
+	rows, err := study.Table1(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.reps, Progress: prog.Func()})
 	if err != nil {
 		return err
 	}

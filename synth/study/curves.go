@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"time"
 
 	"github.com/privinfer/privinfer/combine"
 	"github.com/privinfer/privinfer/internal/parallel"
@@ -129,7 +130,11 @@ var MStudyValues = []int{2, 3, 5, 10, 20, 30, 50, 100, 200, 500}
 // MStudy reruns the m-study of Figs 6 (binary data, p ∈ {0.1, 0.5}) and 7
 // (Gaussian data, bounds (−4, 4) and (−4, 5), BIT and truncation) at ε = 1
 // and n ∈ {100, 1000}, for every m in ms, with reps repetitions each.
-func MStudy(ctx context.Context, seed uint64, reps int, ms []int) ([]Point, error) {
+func MStudy(ctx context.Context, cfg Config, ms []int) ([]Point, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
 	var set []setting
 	for _, n := range []int{100, 1000} {
 		for _, p := range []float64{0.1, 0.5} {
@@ -157,11 +162,12 @@ func MStudy(ctx context.Context, seed uint64, reps int, ms []int) ([]Point, erro
 			model, _ = synth.NewSSS(gm, nil, s.bound)
 		}
 		for i, m := range ms {
-			p, err := s.run(ctx, seed+uint64(k*1000+i)*0x9E3779B97F4A7C15, reps, m, 1, model)
+			p, err := s.run(ctx, cfg.Seed+uint64(k*1000+i)*0x9E3779B97F4A7C15, cfg.Reps, m, 1, model)
 			if err != nil {
 				return nil, err
 			}
 			pts = append(pts, p)
+			cfg.report(start, len(pts), len(set)*len(ms), fmt.Sprintf("%s, m = %d", s.name, m))
 		}
 	}
 	return pts, nil
@@ -176,7 +182,12 @@ var AllocationWeights = []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9}
 // {100, 1000}, bounds (−4, 4) and (−4, 5), BIT and truncation. Besides the
 // weights in ws, every scenario is also run at the communal weight
 // 1/(1 + c1 − c0) (reported with M = 10 and W set to that weight).
-func Allocation(ctx context.Context, seed uint64, reps int, ws []float64) ([]Point, error) {
+func Allocation(ctx context.Context, cfg Config, ws []float64) ([]Point, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	total := 8 * (len(ws) + 1)
 	var pts []Point
 	k := 0
 	for _, n := range []int{100, 1000} {
@@ -193,12 +204,13 @@ func Allocation(ctx context.Context, seed uint64, reps int, ws []float64) ([]Poi
 					if err != nil {
 						return nil, err
 					}
-					p, err := s.run(ctx, seed+uint64(k*1000+i)*0x9E3779B97F4A7C15, reps, 10, 1, model)
+					p, err := s.run(ctx, cfg.Seed+uint64(k*1000+i)*0x9E3779B97F4A7C15, cfg.Reps, 10, 1, model)
 					if err != nil {
 						return nil, err
 					}
 					p.W = w
 					pts = append(pts, p)
+					cfg.report(start, len(pts), total, fmt.Sprintf("%s, w = %.3g", s.name, w))
 				}
 				k++
 			}

@@ -36,21 +36,21 @@ func TestCurvePoint(t *testing.T) {
 
 func TestStudiesRun(t *testing.T) {
 	ctx := context.Background()
-	pts, err := MStudy(ctx, 1, 4, []int{2, 3})
+	pts, err := MStudy(ctx, Config{Seed: 1, Reps: 4}, []int{2, 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(pts) != 12*2 {
 		t.Errorf("m-study has %d points", len(pts))
 	}
-	ap, err := Allocation(ctx, 1, 4, []float64{0.5})
+	ap, err := Allocation(ctx, Config{Seed: 1, Reps: 4}, []float64{0.5})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(ap) != 8*2 || ap[1].W != 1.0/9 || ap[5].W != 1.0/10 {
 		t.Errorf("allocation points %d, communal weights %v %v", len(ap), ap[1].W, ap[5].W)
 	}
-	if _, err := MStudy(ctx, 1, 1, []int{2}); err == nil {
+	if _, err := MStudy(ctx, Config{Seed: 1, Reps: 1}, []int{2}); err == nil {
 		t.Error("reps = 1 accepted")
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync/atomic"
+	"time"
 
 	"github.com/privinfer/privinfer/combine"
 	"github.com/privinfer/privinfer/internal/parallel"
@@ -104,16 +105,22 @@ func Table1Scenarios() []Scenario {
 	}
 }
 
-// Table1 reruns every scenario of Table 1 with reps repetitions.
-func Table1(ctx context.Context, seed uint64, reps int) ([]Row, error) {
+// Table1 reruns every scenario of Table 1 with cfg.Reps repetitions,
+// reporting one progress event (stage "scenario") per finished scenario.
+func Table1(ctx context.Context, cfg Config) ([]Row, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
 	sc := Table1Scenarios()
 	rows := make([]Row, len(sc))
+	start := time.Now()
 	for k, s := range sc {
-		cov, err := s.Run(ctx, seed+uint64(k)*0x9E3779B97F4A7C15, reps)
+		cov, err := s.Run(ctx, cfg.Seed+uint64(k)*0x9E3779B97F4A7C15, cfg.Reps)
 		if err != nil {
 			return nil, err
 		}
-		rows[k] = Row{Scenario: s, Ours: cov, Reps: reps}
+		rows[k] = Row{Scenario: s, Ours: cov, Reps: cfg.Reps}
+		cfg.report(start, k+1, len(sc), s.name())
 	}
 	return rows, nil
 }
@@ -233,4 +240,12 @@ func analyse(d []float64, binary bool) (q, u float64) {
 		ss += e * e
 	}
 	return q, ss / (n - 1) / n
+}
+
+// name describes the scenario in progress messages.
+func (s Scenario) name() string {
+	if s.Binary {
+		return fmt.Sprintf("binary p=%g n=%d ε=%g", s.P, s.N, s.Eps)
+	}
+	return fmt.Sprintf("gaussian n=%d ε=%g", s.N, s.Eps)
 }

@@ -19,7 +19,7 @@ import (
 // 1e-5, so about 0.2% over the 144 cells.
 func TestTable1Quick(t *testing.T) {
 	const reps = 300
-	rows, err := Table1(context.Background(), 11, reps)
+	rows, err := Table1(context.Background(), Config{Seed: 11, Reps: reps})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestTable1Quick(t *testing.T) {
 // ±0.015 (the expected number under Monte Carlo error alone is about 4).
 func TestTable1(t *testing.T) {
 	testutil.Long(t)
-	rows, err := Table1(context.Background(), table1Seed, 5000)
+	rows, err := Table1(context.Background(), Config{Seed: table1Seed, Reps: 5000})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,6 +41,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/privinfer/privinfer"
 )
 
 // ErrUsage marks errors caused by bad command-line flags; Main prints the
@@ -175,6 +177,12 @@ func (p *Progress) Printf(format string, args ...any) {
 		return
 	}
 	fmt.Fprintf(p.W, "[%7.1fs] %s\n", time.Since(p.start).Seconds(), fmt.Sprintf(format, args...))
+}
+
+// Func returns a privinfer.ProgressFunc that writes every event of a
+// library run as one progress line.
+func (p *Progress) Func() privinfer.ProgressFunc {
+	return func(e privinfer.Progress) { p.Printf("%v", e) }
 }
 
 // Elapsed is the time since the progress writer was created.

@@ -155,7 +155,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	prog := cli.NewProgress(stderr)
 	prog.Printf("allocation study: %d weights × 8 scenarios × %d repetitions", len(study.AllocationWeights)+1, cfg.reps)
-	pts, err := study.Allocation(ctx, cfg.Seed, cfg.reps, study.AllocationWeights)
+	pts, err := study.Allocation(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.reps, Progress: prog.Func()}, study.AllocationWeights)
 	if err != nil {
 		return err
 	}

@@ -86,7 +86,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	prog := cli.NewProgress(stderr)
 	prog.Printf("m-study: %d values of m × 12 scenarios × %d repetitions", len(study.MStudyValues), cfg.reps)
-	pts, err := study.MStudy(ctx, cfg.Seed, cfg.reps, study.MStudyValues)
+	pts, err := study.MStudy(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.reps, Progress: prog.Func()}, study.MStudyValues)
 	if err != nil {
 		return err
 	}
