@@ -146,17 +146,30 @@ func (p *SuffStatCovPosterior) LogDensity(x []float64) float64 {
 	if p == nil || p.s == nil {
 		return math.NaN()
 	}
-	d := p.s.d
-	lp, sigma, ok := thetaSigmaPrior(x, d, p.sdTheta, p.sha, p.rate, p.Dim())
+	var sb [maxCovDim * maxCovDim]float64
+	sg := sb[:p.s.d*p.s.d]
+	lp, sigma, ok := covPosteriorPrior(x, p.s.d, p.sdTheta, p.sha, p.rate, p.Dim(), p.cov, sg)
 	if !ok {
 		return lp
 	}
-	var lb, sb [maxCovDim * maxCovDim]float64
-	l, sg := lb[:d*d], sb[:d*d]
+	return lp + p.s.LogDensity(x[:p.s.d], sigma, sg)
+}
+
+// covPosteriorPrior evaluates the prior part shared by the posteriors that
+// learn Σ: the θ and σ priors (thetaSigmaPrior) plus the prior of the
+// Cholesky coordinates x[d+1:], and writes Σ = LLᵀ into sg (length d·d).
+// ok is false when lp is already final (−Inf or NaN).
+func covPosteriorPrior(x []float64, d int, sdTheta, shape, rate float64, dim int, cov CovPrior, sg []float64) (lp, sigma float64, ok bool) {
+	lp, sigma, ok = thetaSigmaPrior(x, d, sdTheta, shape, rate, dim)
+	if !ok {
+		return lp, sigma, false
+	}
+	var lb [maxCovDim * maxCovDim]float64
+	l := lb[:d*d]
 	cp := x[d+1:]
 	cholFromParams(cp, d, l)
 	llt(l, d, sg)
-	return lp + covLogPrior(cp, d, p.cov, l) + p.s.LogDensity(x[:d], sigma, sg)
+	return lp + covLogPrior(cp, d, cov, l), sigma, true
 }
 
 // thetaSigmaPrior checks x and returns the N(0, sd²I) log prior of θ, the
@@ -225,15 +238,11 @@ func (p *LinRegCovPosterior) LogDensity(x []float64) float64 {
 	if p == nil || p.ld == nil {
 		return math.NaN()
 	}
-	d := p.ld.d
-	lp, sigma, ok := thetaSigmaPrior(x, d, p.sdTheta, p.sha, p.rate, p.Dim())
+	var sb [maxCovDim * maxCovDim]float64
+	sg := sb[:p.ld.d*p.ld.d]
+	lp, sigma, ok := covPosteriorPrior(x, p.ld.d, p.sdTheta, p.sha, p.rate, p.Dim(), p.cov, sg)
 	if !ok {
 		return lp
 	}
-	var lb, sb [maxCovDim * maxCovDim]float64
-	l, sg := lb[:d*d], sb[:d*d]
-	cp := x[d+1:]
-	cholFromParams(cp, d, l)
-	llt(l, d, sg)
-	return lp + covLogPrior(cp, d, p.cov, l) + p.ld.LogDensity(x[:d], sigma, p.sy, sg)
+	return lp + p.ld.LogDensity(x[:p.ld.d], sigma, p.sy, sg)
 }
