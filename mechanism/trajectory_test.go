@@ -190,7 +190,7 @@ func TestInfectionTrajectoryLaw(t *testing.T) {
 	dst := make([]float64, 3)
 	u := make([]float64, 3)
 	for d := 0; d < draws; d++ {
-		if err := mech.Release(r, s, dst); err != nil {
+		if err := Reproducible(mech).Release(r, s, dst); err != nil {
 			t.Fatal(err)
 		}
 		for i, v := range dst {
