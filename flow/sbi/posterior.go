@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/privinfer/privinfer/flow"
+	"github.com/privinfer/privinfer/internal/optim"
 	"github.com/privinfer/privinfer/internal/parallel"
 	"github.com/privinfer/privinfer/simulate"
 )
@@ -306,86 +307,14 @@ func (l *Likelihood) MLE(sdp, start []float64, maxIter int) ([]float64, float64,
 		}
 		return v
 	}
-	x, fx := nelderMead(obj, start, 0.1, maxIter)
-	if math.IsInf(fx, 1) {
+	res, err := optim.NelderMead(obj, start, optim.NelderMeadConfig{MaxIter: maxIter})
+	if err != nil {
+		return nil, 0, fmt.Errorf("%w: %w", ErrInput, err)
+	}
+	if math.IsInf(res.F, 1) {
 		return nil, 0, fmt.Errorf("%w: the likelihood is zero at the start point", ErrInput)
 	}
-	return x, -fx, nil
-}
-
-// nelderMead minimises f from x0 with initial simplex step h (standard
-// reflection 1, expansion 2, contraction ½, shrink ½).
-func nelderMead(f func([]float64) float64, x0 []float64, h float64, maxIter int) ([]float64, float64) {
-	d := len(x0)
-	if maxIter <= 0 {
-		maxIter = 200 * d
-	}
-	pts := make([][]float64, d+1)
-	val := make([]float64, d+1)
-	for i := range pts {
-		pts[i] = append([]float64(nil), x0...)
-		if i > 0 {
-			pts[i][i-1] += h
-		}
-		val[i] = f(pts[i])
-	}
-	cen := make([]float64, d)
-	try := func(t float64) ([]float64, float64) {
-		// point = cen + t·(cen − worst)
-		w := pts[d]
-		p := make([]float64, d)
-		for k := range p {
-			p[k] = cen[k] + t*(cen[k]-w[k])
-		}
-		return p, f(p)
-	}
-	for it := 0; it < maxIter; it++ {
-		// sort by value
-		for i := 1; i <= d; i++ {
-			for j := i; j > 0 && val[j] < val[j-1]; j-- {
-				val[j], val[j-1] = val[j-1], val[j]
-				pts[j], pts[j-1] = pts[j-1], pts[j]
-			}
-		}
-		if math.Abs(val[d]-val[0]) < 1e-10*(1+math.Abs(val[0])) {
-			break
-		}
-		for k := range cen {
-			cen[k] = 0
-			for i := 0; i < d; i++ {
-				cen[k] += pts[i][k] / float64(d)
-			}
-		}
-		xr, fr := try(1)
-		switch {
-		case fr < val[0]:
-			if xe, fe := try(2); fe < fr {
-				pts[d], val[d] = xe, fe
-			} else {
-				pts[d], val[d] = xr, fr
-			}
-		case fr < val[d-1]:
-			pts[d], val[d] = xr, fr
-		default:
-			if xc, fc := try(-0.5); fc < val[d] {
-				pts[d], val[d] = xc, fc
-			} else {
-				for i := 1; i <= d; i++ {
-					for k := range pts[i] {
-						pts[i][k] = pts[0][k] + 0.5*(pts[i][k]-pts[0][k])
-					}
-					val[i] = f(pts[i])
-				}
-			}
-		}
-	}
-	b := 0
-	for i := range val {
-		if val[i] < val[b] {
-			b = i
-		}
-	}
-	return pts[b], val[b]
+	return res.X, -res.F, nil
 }
 
 // LikelihoodPosterior is SPLE's output: posterior draws from
