@@ -28,7 +28,7 @@ func TestBadInput(t *testing.T) {
 	run := func(t Target, m Method, c Config) func() error {
 		return func() error { _, err := Run(ctx, t, m, c); return err }
 	}
-	model := func() (*privinfer.Problem, *LinRegNIG) {
+	model := func() (privinfer.Problem, *LinRegNIG) {
 		p, nig, err := SlidesN10(3)
 		if err != nil {
 			panic(err)
@@ -41,7 +41,7 @@ func TestBadInput(t *testing.T) {
 	daWith := func(f func(*privinfer.Problem)) func() error {
 		return func() error {
 			p, nig := model()
-			f(p)
+			f(&p)
 			_, err := RunDA(ctx, p, dacfg(nig))
 			return err
 		}
@@ -143,8 +143,7 @@ func TestBadInput(t *testing.T) {
 		{Category: "mismatched", Name: "NUTS without gradient", Err: run(tgt, NUTS{}, cfg)},
 		{Category: "nil", Name: "NUTS.NewKernel nil", Err: func() error { _, err := NUTS{}.NewKernel(nil); return err }},
 		// Data augmentation.
-		{Category: "nil", Name: "RunDA nil problem", Err: func() error { _, nig := model(); _, err := RunDA(ctx, nil, dacfg(nig)); return err }},
-		{Category: "zerovalue", Name: "RunDA Problem{}", Err: func() error { _, nig := model(); _, err := RunDA(ctx, &privinfer.Problem{}, dacfg(nig)); return err }},
+		{Category: "zerovalue", Name: "RunDA Problem{}", Err: func() error { _, nig := model(); _, err := RunDA(ctx, privinfer.Problem{}, dacfg(nig)); return err }},
 		{Category: "zerovalue", Name: "RunDA DAConfig{}", Err: func() error { p, _ := model(); _, err := RunDA(ctx, p, DAConfig{}); return err }},
 		{Category: "nil", Name: "RunDA nil Prior", Err: daWith(func(p *privinfer.Problem) { p.Prior = nil })},
 		{Category: "nil", Name: "RunDA nil Simulator", Err: daWith(func(p *privinfer.Problem) { p.Simulator = nil })},
@@ -184,9 +183,9 @@ func TestBadInput(t *testing.T) {
 		}},
 		{Category: "huge", Name: "NewDAChain unknown record step", Err: func() error { return newChain(99, r, []float64{0, 0, 0, 1}) }},
 		{Category: "nil", Name: "NewDAChain nil rand", Err: func() error { return newChain(SOMA, nil, []float64{0, 0, 0, 1}) }},
-		{Category: "nil", Name: "NewDAChain nil problem", Err: func() error {
+		{Category: "zerovalue", Name: "NewDAChain Problem{}", Err: func() error {
 			_, nig := model()
-			_, err := NewDAChain(nil, DAConfig{ThetaStep: nig}, r, []float64{0, 0, 0, 1})
+			_, err := NewDAChain(privinfer.Problem{}, DAConfig{ThetaStep: nig}, r, []float64{0, 0, 0, 1})
 			return err
 		}},
 		{Category: "nan", Name: "NewDAChain θ NaN", Err: func() error { return newChain(SOMA, r, []float64{nan, 0, 0, 1}) }},
@@ -209,9 +208,8 @@ func TestBadInput(t *testing.T) {
 		}},
 		{Category: "inf", Name: "DAChain.SetTheta Inf", Err: func() error { return chain().SetTheta([]float64{0, inf, 0, 1}) }},
 		// The Metropolis θ-step.
-		{Category: "nil", Name: "NewMetropolisTheta nil problem", Err: func() error { _, err := NewMetropolisTheta(nil, []float64{1, 1, 1, 1}, 1); return err }},
 		{Category: "zerovalue", Name: "NewMetropolisTheta Problem{}", Err: func() error {
-			_, err := NewMetropolisTheta(&privinfer.Problem{}, []float64{1, 1, 1, 1}, 1)
+			_, err := NewMetropolisTheta(privinfer.Problem{}, []float64{1, 1, 1, 1}, 1)
 			return err
 		}},
 		{Category: "mismatched", Name: "NewMetropolisTheta scale short", Err: func() error { p, _ := model(); _, err := NewMetropolisTheta(p, []float64{1, 1}, 1); return err }},
@@ -266,9 +264,9 @@ func TestBadInput(t *testing.T) {
 			_, err := CoupleDA(ctx, p, CouplingConfig{Pairs: 1, MaxIter: 5})
 			return err
 		}},
-		{Category: "nil", Name: "CoupleDA nil problem", Err: func() error {
+		{Category: "zerovalue", Name: "CoupleDA Problem{}", Err: func() error {
 			_, nig := model()
-			_, err := CoupleDA(ctx, nil, CouplingConfig{Pairs: 1, MaxIter: 5, Coupler: nig, InitPair: SlidesN10CouplingInit(nil, nig, 1)})
+			_, err := CoupleDA(ctx, privinfer.Problem{}, CouplingConfig{Pairs: 1, MaxIter: 5, Coupler: nig, InitPair: SlidesN10CouplingInit(privinfer.Problem{}, nig, 1)})
 			return err
 		}},
 		{Category: "nil", Name: "CoupleDA nil context", Err: func() error {

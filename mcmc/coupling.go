@@ -122,16 +122,14 @@ func (c *CouplingResult) Rate() float64 { return 1 - 1/c.Mean() }
 // on its own is an exact DA chain, so the meeting time bounds the total
 // variation distance of the chain from stationarity: ‖P^t − π‖ ≤ P(τ > t)
 // when one chain starts at stationarity.
-func CoupleDA(ctx context.Context, p *privinfer.Problem, cfg CouplingConfig) (*CouplingResult, error) {
+func CoupleDA(ctx context.Context, p privinfer.Problem, cfg CouplingConfig) (*CouplingResult, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	cp := cfg.Coupler
 	if isNil(cp) {
-		if p != nil {
-			if rec, _, err := p.Records(); err == nil {
-				cp, _ = rec.(Coupler)
-			}
+		if rec, _, err := p.Records(); err == nil {
+			cp, _ = rec.(Coupler)
 		}
 	}
 	if isNil(cp) {
@@ -139,7 +137,7 @@ func CoupleDA(ctx context.Context, p *privinfer.Problem, cfg CouplingConfig) (*C
 	}
 	// The coupler's θ-step stands in for a DAConfig θ-step: single-chain
 	// θ-steps are never taken.
-	m, err := newDAModel(p, coupledTheta{cp})
+	m, err := newDAModel(&p, coupledTheta{cp})
 	if err != nil {
 		return nil, err
 	}

@@ -140,9 +140,6 @@ type daModel struct {
 // newDAModel checks that p has a record-level simulator and a release
 // density and builds the model with θ-step theta.
 func newDAModel(p *privinfer.Problem, theta ThetaStep) (*daModel, error) {
-	if p == nil {
-		return nil, fmt.Errorf("mcmc: problem is nil: %w", ErrInvalid)
-	}
 	if err := p.Require(privinfer.NeedRecords | privinfer.NeedDensity); err != nil {
 		return nil, problemErr(err)
 	}
@@ -192,8 +189,8 @@ func problemErr(err error) error {
 // privinfer.ErrNoRecords, ErrNoMechanism or ErrNoDensity. Result.Draws
 // holds θ, chain-major, named by the Problem; Accepted and Proposed count
 // the record replacements accepted and attempted after warm-up.
-func RunDA(ctx context.Context, p *privinfer.Problem, cfg DAConfig) (*Result, error) {
-	m, err := newDAModel(p, cfg.ThetaStep)
+func RunDA(ctx context.Context, p privinfer.Problem, cfg DAConfig) (*Result, error) {
+	m, err := newDAModel(&p, cfg.ThetaStep)
 	if err != nil {
 		return nil, err
 	}
@@ -277,8 +274,8 @@ type DAChain struct {
 // θ-step and record step of cfg (its chain settings are not used), started
 // at θ = theta0 (copied) with records drawn from f(·|θ0) using r. The
 // Problem needs what RunDA needs.
-func NewDAChain(p *privinfer.Problem, cfg DAConfig, r *rand.Rand, theta0 []float64) (*DAChain, error) {
-	m, err := newDAModel(p, cfg.ThetaStep)
+func NewDAChain(p privinfer.Problem, cfg DAConfig, r *rand.Rand, theta0 []float64) (*DAChain, error) {
+	m, err := newDAModel(&p, cfg.ThetaStep)
 	if err != nil {
 		return nil, err
 	}

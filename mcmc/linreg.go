@@ -168,34 +168,34 @@ func (l *LinRegConjugate) SampleTheta(r *rand.Rand, records []float64, n int, th
 // with the model's sensitivity, the paper's observed release at ε
 // (linreg.Release), and names beta0, beta1, beta2. The returned
 // LinRegConjugate is its exact θ-step for DAConfig.ThetaStep.
-func LinRegPaperDA(eps float64) (*privinfer.Problem, *LinRegConjugate, error) {
+func LinRegPaperDA(eps float64) (privinfer.Problem, *LinRegConjugate, error) {
 	model := linreg.Paper()
 	n := linreg.PaperN
 	sdp, err := linreg.Release(eps)
 	if err != nil {
-		return nil, nil, fmt.Errorf("mcmc: %w: %w", ErrInvalid, err)
+		return privinfer.Problem{}, nil, fmt.Errorf("mcmc: %w: %w", ErrInvalid, err)
 	}
 	sens, err := mechanism.LinRegSensitivity(model.P(), n)
 	if err != nil {
-		return nil, nil, fmt.Errorf("mcmc: %w: %w", ErrInvalid, err)
+		return privinfer.Problem{}, nil, fmt.Errorf("mcmc: %w: %w", ErrInvalid, err)
 	}
 	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: eps, Dim: model.ContribDim()})
 	if err != nil {
-		return nil, nil, fmt.Errorf("mcmc: %w: %w", ErrInvalid, err)
+		return privinfer.Problem{}, nil, fmt.Errorf("mcmc: %w: %w", ErrInvalid, err)
 	}
 	prior, err := linreg.Prior(2)
 	if err != nil {
-		return nil, nil, err
+		return privinfer.Problem{}, nil, err
 	}
 	sim, err := simulate.NewMeanStat(model, n)
 	if err != nil {
-		return nil, nil, err
+		return privinfer.Problem{}, nil, err
 	}
 	th, err := NewLinRegConjugate(2, 2, []float64{0, 0, 0}, []float64{1, 1, 1})
 	if err != nil {
-		return nil, nil, err
+		return privinfer.Problem{}, nil, err
 	}
-	p := &privinfer.Problem{Prior: prior, Simulator: sim, Mechanism: lap, Observed: sdp,
+	p := privinfer.Problem{Prior: prior, Simulator: sim, Mechanism: lap, Observed: sdp,
 		Names: []string{"beta0", "beta1", "beta2"}}
 	return p, th, nil
 }

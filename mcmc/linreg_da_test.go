@@ -8,7 +8,7 @@ import (
 
 // paperLinReg returns the SBI paper's privatized linear regression at ε
 // and its exact θ-step.
-func paperLinReg(t testing.TB, eps float64) (*privinfer.Problem, *LinRegConjugate) {
+func paperLinReg(t testing.TB, eps float64) (privinfer.Problem, *LinRegConjugate) {
 	p, th, err := LinRegPaperDA(eps)
 	if err != nil {
 		t.Fatal(err)

@@ -223,14 +223,14 @@ func TestDABadInput(t *testing.T) {
 		{func(p *privinfer.Problem, c *DAConfig) { c.RecordStep = 7 }, ErrInvalid},
 	}
 	for i, m := range mut {
-		p, c := *good, cfg
+		p, c := good, cfg
 		m.f(&p, &c)
-		if _, err := NewDAChain(&p, c, r, []float64{0, 0, 0}); !errors.Is(err, m.want) {
+		if _, err := NewDAChain(p, c, r, []float64{0, 0, 0}); !errors.Is(err, m.want) {
 			t.Errorf("mutation %d: NewDAChain err = %v, want %v", i, err, m.want)
 		}
 		c.Init = farInits[:1]
 		c.Chains, c.Draws = 1, 1
-		if _, err := RunDA(context.Background(), &p, c); !errors.Is(err, m.want) {
+		if _, err := RunDA(context.Background(), p, c); !errors.Is(err, m.want) {
 			t.Errorf("mutation %d: RunDA err = %v, want %v", i, err, m.want)
 		}
 	}

@@ -33,10 +33,7 @@ type MetropolisTheta struct {
 // record-level simulator (privinfer.NeedRecords), with proposal standard
 // deviations scale (length Prior.Dim(), finite and > 0) and steps ≥ 1
 // moves per call.
-func NewMetropolisTheta(p *privinfer.Problem, scale []float64, steps int) (*MetropolisTheta, error) {
-	if p == nil {
-		return nil, fmt.Errorf("mcmc: problem is nil: %w", ErrInvalid)
-	}
+func NewMetropolisTheta(p privinfer.Problem, scale []float64, steps int) (*MetropolisTheta, error) {
 	if err := p.Require(privinfer.NeedRecords); err != nil {
 		return nil, problemErr(err)
 	}

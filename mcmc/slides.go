@@ -20,7 +20,7 @@ import (
 //
 // The returned LinRegNIG is the problem's prior, its record model, the
 // exact θ-step for DAConfig.ThetaStep and the Coupler of CoupleDA.
-func SlidesN10(eps float64) (*privinfer.Problem, *LinRegNIG, error) {
+func SlidesN10(eps float64) (privinfer.Problem, *LinRegNIG, error) {
 	var sdp []float64
 	switch eps {
 	case 3:
@@ -28,22 +28,22 @@ func SlidesN10(eps float64) (*privinfer.Problem, *LinRegNIG, error) {
 	case 30:
 		sdp = []float64{-0.3868, -0.0926, 0.0806, 0.2603, 0.1281, -0.2086, 0.0686, -0.0336, 0.0665}
 	default:
-		return nil, nil, fmt.Errorf("mcmc: the slides' n = 10 table uses epsilon 3 or 30, got %v: %w", eps, ErrInvalid)
+		return privinfer.Problem{}, nil, fmt.Errorf("mcmc: the slides' n = 10 table uses epsilon 3 or 30, got %v: %w", eps, ErrInvalid)
 	}
 	const n = 10
 	nig, err := NewLinRegNIG([]float64{0.90, -1.17}, 10, 10, 2, 6)
 	if err != nil {
-		return nil, nil, err
+		return privinfer.Problem{}, nil, err
 	}
 	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 13.0 / n, Epsilon: eps, Dim: 9})
 	if err != nil {
-		return nil, nil, err
+		return privinfer.Problem{}, nil, err
 	}
 	sim, err := simulate.NewMeanStat(nig, n)
 	if err != nil {
-		return nil, nil, err
+		return privinfer.Problem{}, nil, err
 	}
-	p := &privinfer.Problem{Prior: nig, Simulator: sim, Mechanism: lap, Observed: sdp,
+	p := privinfer.Problem{Prior: nig, Simulator: sim, Mechanism: lap, Observed: sdp,
 		Names: []string{"beta0", "beta1", "beta2", "sigma2"}}
 	return p, nig, nil
 }
@@ -52,7 +52,7 @@ func SlidesN10(eps float64) (*privinfer.Problem, *LinRegNIG, error) {
 // (from SlidesN10): chain 1 at the end of a SOMA run of warm iterations
 // from a prior start (approximately stationary), chain 2 fresh from the
 // prior with records from the model.
-func SlidesN10CouplingInit(p *privinfer.Problem, nig *LinRegNIG, warm int) func(pair int, r *rand.Rand, th1, x1, th2, x2 []float64) error {
+func SlidesN10CouplingInit(p privinfer.Problem, nig *LinRegNIG, warm int) func(pair int, r *rand.Rand, th1, x1, th2, x2 []float64) error {
 	return func(_ int, r *rand.Rand, th1, x1, th2, x2 []float64) error {
 		if err := nig.check(); err != nil {
 			return err

@@ -324,7 +324,7 @@ func diagnostics100(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Pr
 	if err != nil {
 		return err
 	}
-	p := &privinfer.Problem{Prior: nig, Simulator: sim, Mechanism: lap, Observed: sdp, Names: []string{"beta0", "beta1", "beta2", "sigma2"}}
+	p := privinfer.Problem{Prior: nig, Simulator: sim, Mechanism: lap, Observed: sdp, Names: []string{"beta0", "beta1", "beta2", "sigma2"}}
 	fmt.Fprintf(stdout, "\n### n = 100 convergence diagnostics (simulated ε = 30 release, 4 chains × %d iterations)\n\n", iters)
 	tab := &cli.Table{Header: []string{"kernel", "iterations to R̂ < 1.05", "min bulk ESS at the end", "acceptance"}}
 	for ki, k := range kernels {

@@ -34,7 +34,7 @@ func da(w io.Writer, seed uint64, quick bool) (map[string]*privinfer.Draws, erro
 	if err != nil {
 		return nil, err
 	}
-	problem := &privinfer.Problem{Prior: prior, Simulator: records, Mechanism: lap, Observed: sdp, Names: []string{"beta0", "beta1", "beta2"}}
+	problem := privinfer.Problem{Prior: prior, Simulator: records, Mechanism: lap, Observed: sdp, Names: []string{"beta0", "beta1", "beta2"}}
 	step, err := mcmc.NewLinRegConjugate(2, 2, []float64{0, 0, 0}, []float64{1, 1, 1}) // exact θ-step, σ² = 2
 	if err != nil {
 		return nil, err
