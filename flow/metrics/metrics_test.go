@@ -48,13 +48,24 @@ func TestMMDPopulation(t *testing.T) {
 	}
 }
 
-func TestMedianHeuristic(t *testing.T) {
-	// Points 0, 1, 3: distances 1, 2, 3 → median 2.
-	h, err := MedianHeuristic([]float64{0, 1, 3}, 1, 0)
-	if err != nil || h != 2 {
-		t.Fatalf("MedianHeuristic = %v, %v; want 2", h, err)
+// TestMMDDefaultBandwidth checks that the default bandwidth is the median
+// heuristic on the reference sample: for the reference points 0, 1, 3
+// (distances 1, 2, 3, median 2) MMD with Bandwidth 0 equals MMD with
+// Bandwidth 2, and a reference whose distances are all zero is refused.
+func TestMMDDefaultBandwidth(t *testing.T) {
+	x, ref := []float64{0.5, 2, -1, 4}, []float64{0, 1, 3}
+	def, err := MMD(x, ref, 1, MMDOptions{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := MedianHeuristic([]float64{1, 1}, 1, 0); !errors.Is(err, ErrInput) {
+	two, err := MMD(x, ref, 1, MMDOptions{Bandwidth: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if def != two {
+		t.Errorf("MMD with the default bandwidth %v, with bandwidth 2 %v", def, two)
+	}
+	if _, err := MMD(x, []float64{1, 1}, 1, MMDOptions{}); !errors.Is(err, ErrInput) {
 		t.Errorf("zero distances: err = %v", err)
 	}
 }

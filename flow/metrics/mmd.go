@@ -33,27 +33,13 @@ func sqDist(a, b []float64) float64 {
 	return s
 }
 
-// MedianHeuristic returns the median Euclidean distance between distinct
-// points of the sample x (n points of dimension d), the usual bandwidth of a
-// Gaussian kernel. At most maxPoints points (the first ones) are used; 0
-// means 1000. It returns an error for fewer than two points or when all
-// distances are zero.
-func MedianHeuristic(x []float64, d, maxPoints int) (float64, error) {
-	if _, err := checkSample("x", x, d); err != nil {
-		return 0, err
-	}
-	h, err := kernel.MedianHeuristic(x, d, maxPoints)
-	if err != nil {
-		return 0, fmt.Errorf("%w: %v", ErrInput, err)
-	}
-	return h, nil
-}
-
 // MMDOptions configures MMD.
 type MMDOptions struct {
 	// Bandwidth is the Gaussian kernel's length scale h in
 	// k(a, b) = exp(−‖a − b‖²/(2h²)); 0 means the median heuristic on the
-	// reference sample (MedianHeuristic(ref, d, 1000)).
+	// reference sample: the median Euclidean distance between distinct
+	// points among its first 1000 (the bandwidth abc.MedianHeuristic
+	// returns).
 	Bandwidth float64
 	// Biased selects the biased V-statistic (which includes the diagonal
 	// terms and is never negative) instead of the default unbiased
@@ -83,8 +69,8 @@ func MMD(x, ref []float64, d int, opt MMDOptions) (float64, error) {
 	}
 	h := opt.Bandwidth
 	if h == 0 {
-		if h, err = MedianHeuristic(ref, d, 1000); err != nil {
-			return 0, err
+		if h, err = kernel.MedianHeuristic(ref, d, 1000); err != nil {
+			return 0, fmt.Errorf("%w: default bandwidth: %v", ErrInput, err)
 		}
 	}
 	if !(h > 0) || math.IsInf(h, 0) {
