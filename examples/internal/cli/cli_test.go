@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/internal/plot"
 )
 
@@ -116,6 +117,9 @@ func TestOutputs(t *testing.T) {
 	if string(data) != "a,b\n0.1,2\n" {
 		t.Errorf("csv = %q", data)
 	}
+	if p, err := c.WriteCorner("corner", &privinfer.Draws{Dim: 1, Theta: []float64{1, 2, 3}}, privinfer.CornerConfig{}); err != nil || !strings.HasSuffix(p, "corner.svg") {
+		t.Fatalf("WriteCorner: %q, %v", p, err)
+	}
 	cv, err := plot.LineChart{Title: "t", Series: []plot.Series{{Name: "s", X: []float64{0, 1}, Y: []float64{1, 2}}}}.Draw()
 	if err != nil {
 		t.Fatal(err)
@@ -210,5 +214,38 @@ func TestReportRecordsTypedVerdicts(t *testing.T) {
 	}
 	if err := (Verdict{Outcome: Differs}).Validate(); err == nil {
 		t.Error("verdict without a target accepted")
+	}
+}
+
+// TestReadDraws reads the two sample formats: the library's CSV (with a
+// weight column) and a pandas frame with an unnamed index column.
+func TestReadDraws(t *testing.T) {
+	dir := t.TempDir()
+	ours := filepath.Join(dir, "ours.csv")
+	pandas := filepath.Join(dir, "pandas.csv")
+	os.WriteFile(ours, []byte("a,b,weight\n1,2,0.25\n3,NaN,0.75\n"), 0o644)
+	os.WriteFile(pandas, []byte(",0,1\n0,1.5,-2\n1,2.5,-3\n2,3.5,-4\n"), 0o644)
+	d, err := ReadDraws(ours)
+	if err != nil || d.Dim != 2 || d.Len() != 2 || d.Weights[1] != 0.75 || d.ParamNames()[1] != "b" {
+		t.Fatalf("ours: %+v, %v", d, err)
+	}
+	d, err = ReadDraws(pandas, "x", "y")
+	if err != nil || d.Dim != 2 || d.Len() != 3 || d.Weighted() || d.Row(2)[0] != 3.5 || d.Row(2)[1] != -4 || d.Names[1] != "y" {
+		t.Fatalf("pandas: %+v, %v", d, err)
+	}
+	if _, err := ReadDraws(pandas, "x"); err == nil {
+		t.Error("wrong number of names accepted")
+	}
+	if _, err := ReadDraws(filepath.Join(dir, "absent.csv")); err == nil {
+		t.Error("absent file accepted")
+	}
+	t.Setenv("PRIVINFER_SHARED", dir)
+	if d, err := Authors("absent.csv"); d != nil || err != nil {
+		t.Errorf("absent authors' file: %v, %v", d, err)
+	}
+	os.MkdirAll(filepath.Join(dir, AuthorsDir), 0o755)
+	os.WriteFile(filepath.Join(dir, AuthorsDir, "p.csv"), []byte(",0\n0,1\n1,2\n"), 0o644)
+	if d, err := Authors("p.csv", "mu"); err != nil || d.Len() != 2 || d.Names[0] != "mu" {
+		t.Errorf("authors' file: %+v, %v", d, err)
 	}
 }

@@ -1,46 +1,20 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/internal/plot"
 )
 
-// WritePlot writes the canvas as base.svg and base.png into the output
-// directory and returns the two paths; it does nothing when -out is empty.
-func (c *Common) WritePlot(base string, cv *plot.Canvas) ([]string, error) {
-	if c.Out == "" {
-		return nil, nil
-	}
-	var paths []string
-	for _, ext := range []string{".svg", ".png"} {
-		p := c.Path(base + ext)
-		f, err := os.Create(p)
-		if err != nil {
-			return paths, err
-		}
-		if ext == ".svg" {
-			err = cv.WriteSVG(f)
-		} else {
-			err = cv.WritePNG(f)
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return paths, fmt.Errorf("writing %s: %w", p, err)
-		}
-		paths = append(paths, p)
-	}
-	return paths, nil
-}
-
-// WriteCSV writes a header and rows to name in the output directory; it
-// does nothing when -out is empty.
-func (c *Common) WriteCSV(name string, header []string, rows [][]string) (string, error) {
+// WriteFile creates name in the output directory, lets write fill it and
+// returns its path; it does nothing and returns "" when -out is empty.
+func (c *Common) WriteFile(name string, write func(io.Writer) error) (string, error) {
 	if c.Out == "" {
 		return "", nil
 	}
@@ -49,14 +23,49 @@ func (c *Common) WriteCSV(name string, header []string, rows [][]string) (string
 	if err != nil {
 		return "", err
 	}
-	w := csv.NewWriter(f)
-	w.Write(header)
-	w.WriteAll(rows)
-	if err := w.Error(); err != nil {
-		f.Close()
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return "", fmt.Errorf("writing %s: %w", p, err)
 	}
-	return p, f.Close()
+	return p, nil
+}
+
+// WritePlot writes the canvas as base.svg and base.png into the output
+// directory and returns the two paths; it does nothing when -out is empty.
+func (c *Common) WritePlot(base string, cv *plot.Canvas) ([]string, error) {
+	if c.Out == "" {
+		return nil, nil
+	}
+	svg, err := c.WriteFile(base+".svg", cv.WriteSVG)
+	if err != nil {
+		return nil, err
+	}
+	png, err := c.WriteFile(base+".png", cv.WritePNG)
+	if err != nil {
+		return []string{svg}, err
+	}
+	return []string{svg, png}, nil
+}
+
+// WriteCorner writes the corner plot of d (Draws.Corner) as base.svg into
+// the output directory and returns its path; it does nothing when -out is
+// empty.
+func (c *Common) WriteCorner(base string, d *privinfer.Draws, cfg privinfer.CornerConfig) (string, error) {
+	return c.WriteFile(base+".svg", func(w io.Writer) error { return d.Corner(w, cfg) })
+}
+
+// WriteCSV writes a header and rows to name in the output directory; it
+// does nothing when -out is empty.
+func (c *Common) WriteCSV(name string, header []string, rows [][]string) (string, error) {
+	return c.WriteFile(name, func(f io.Writer) error {
+		w := csv.NewWriter(f)
+		w.Write(header)
+		w.WriteAll(rows)
+		return w.Error()
+	})
 }
 
 // FloatRow formats values for CSV with full precision.
@@ -66,4 +75,53 @@ func FloatRow(vs ...float64) []string {
 		r[i] = strconv.FormatFloat(v, 'g', -1, 64)
 	}
 	return r
+}
+
+// ReadDraws reads posterior draws from the CSV file at path: the form
+// privinfer.ReadCSV reads, or a pandas data frame saved with its index
+// (an unnamed first column, which is dropped). Non-nil names replace the
+// column names (the authors' files name their columns 0, 1, …).
+func ReadDraws(path string, names ...string) (*privinfer.Draws, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(recs) > 0 && len(recs[0]) > 1 && recs[0][0] == "" {
+		for i := range recs {
+			recs[i] = recs[i][1:]
+		}
+	}
+	var b bytes.Buffer
+	csv.NewWriter(&b).WriteAll(recs)
+	d, err := privinfer.ReadCSV(&b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if names != nil {
+		if len(names) != d.Dim {
+			return nil, fmt.Errorf("%s: %d columns of draws, want %d (%v)", path, d.Dim, len(names), names)
+		}
+		d.Names = names
+	}
+	return d, nil
+}
+
+// AuthorsDir is the folder of the papers' authors' reference posterior
+// samples inside the optional shared directory (see SharedFile).
+const AuthorsDir = "reference/authors-reference-posteriors/"
+
+// Authors reads the authors' reference sample file (a name inside
+// AuthorsDir) with ReadDraws, naming its columns names. It returns nil
+// draws and no error when the shared directory or the file is absent.
+func Authors(file string, names ...string) (*privinfer.Draws, error) {
+	p, ok := SharedFile(AuthorsDir + file)
+	if !ok {
+		return nil, nil
+	}
+	return ReadDraws(p, names...)
 }
