@@ -7,13 +7,12 @@
 // tolerance schedule ε_t = 0.5·0.7^t.
 //
 // With -out DIR it writes the weighted final population as CSV
-// (DIR/sir_epsE_smcabc.csv: log_beta, log_gamma, weight) after every round,
-// so an interrupted run leaves its last complete population, and a corner
-// plot at the end. It prints the per-round table, posterior means and 95%
-// intervals of β, γ and R0 = β/γ, the simulation count and the wall time.
-// It compares the result with the authors' reference sample (CSV, first
-// column an index; found next to the repository or given by -authors) by
-// means, quantiles and MMD, and prints a verdict line.
+// (DIR/sir_epsE_smcabc.csv: log_beta, log_gamma, weight) and a corner plot.
+// It prints the per-round table, posterior means and 95% intervals of β, γ
+// and R0 = β/γ, the simulation count and the wall time. It compares the
+// result with the authors' reference sample (CSV, first column an index;
+// found next to the repository or given by -authors) by means, quantiles
+// and MMD, and prints a verdict line.
 //
 //	go run ./examples/sir-abc -particles 400 -rounds 9 -walltime 15m -min-acceptance 0.02 -out abc/testdata -summary abc/testdata/sir_eps10_smcabc_summary.txt
 //	go run ./examples/sir-abc -eps 1 -particles 400 -rounds 12 -walltime 15m -min-acceptance 0.02 -out abc/testdata -summary abc/testdata/sir_eps1_smcabc_summary.txt
@@ -21,15 +20,14 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -37,18 +35,18 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/examples/internal/cli"
-	"github.com/privinfer/privinfer/examples/internal/plot"
-	"github.com/privinfer/privinfer/mechanism"
+	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/simulate/sir"
 )
 
-// referenceFile is the authors' SMC-ABC sample of (log β, log γ) at ε,
-// relative to the optional shared directory.
-func referenceFile(eps float64) string {
-	return "reference/authors-reference-posteriors/sir_eps" + epsName(eps) + "_log_theta.csv"
-}
+// names are the parameters, (log β, log γ).
+var names = []string{"log_beta", "log_gamma"}
 
-// csvName is the file written into -out after every round.
+// referenceFile is the authors' SMC-ABC sample of (log β, log γ) at ε, in
+// cli.AuthorsDir.
+func referenceFile(eps float64) string { return "sir_eps" + epsName(eps) + "_log_theta.csv" }
+
+// csvName is the file written into -out.
 func csvName(eps float64) string { return "sir_eps" + epsName(eps) + "_smcabc.csv" }
 
 func epsName(eps float64) string { return strconv.FormatFloat(eps, 'g', -1, 64) }
@@ -61,7 +59,7 @@ func main() {
 			return err
 		}
 		if o.exact > 0 {
-			return runExact(o, stdout)
+			return runExact(o, stdout, stderr)
 		}
 		return run(o, stdout, stderr)
 	})
@@ -95,7 +93,7 @@ func parse(fs *flag.FlagSet, args []string) (options, error) {
 	fs.IntVar(&o.exactStages, "exact-stages", 2, "adaptive stages of -exact")
 	fs.StringVar(&o.exactInit, "exact-init", "", "initial sample for -exact (default: abc/testdata/sir_epsE_smcabc.csv, else the authors' sample)")
 	fs.StringVar(&o.summary, "summary", "", "file for the text summary (also printed)")
-	fs.StringVar(&o.authors, "authors", "", "reference posterior CSV to compare with (default: ../shared/"+referenceFile(10)+" for ε = 10, likewise for 1 and 0.1, next to the repository, skipped when absent; \"none\" to skip)")
+	fs.StringVar(&o.authors, "authors", "", "reference posterior CSV to compare with (default: ../shared/"+cli.AuthorsDir+referenceFile(10)+" for ε = 10, likewise for 1 and 0.1, next to the repository, skipped when absent; \"none\" to skip)")
 	if err := cli.Parse(fs, args); err != nil {
 		return o, err
 	}
@@ -127,138 +125,178 @@ func parse(fs *flag.FlagSet, args []string) (options, error) {
 	return o, nil
 }
 
+// problem is the SBI paper's synthetic SIR problem at ε.
+func problem(eps float64) (privinfer.Problem, error) {
+	ps, err := sir.SyntheticSimulator(eps)
+	if err != nil {
+		return privinfer.Problem{}, err
+	}
+	obs, err := sir.SyntheticRelease(eps)
+	return privinfer.Problem{Prior: sir.Prior(), Simulator: ps.Confidential(), Mechanism: ps.Mechanism(), Observed: obs, Names: names}, err
+}
+
+// logger prints to stdout and keeps a copy for -summary.
+type logger struct {
+	w io.Writer
+	b strings.Builder
+}
+
+func (l *logger) f(format string, args ...any) {
+	s := fmt.Sprintf(format, args...)
+	l.b.WriteString(s)
+	fmt.Fprint(l.w, s)
+}
+
+// reference returns the sample to compare with: -authors, else the
+// authors' file when present (nil when absent or -authors none).
+func reference(o options, l *logger) (*privinfer.Draws, error) {
+	switch o.authors {
+	case "none":
+		return nil, nil
+	case "":
+		ref, err := cli.Authors(referenceFile(o.eps), names...)
+		if ref == nil && err == nil {
+			l.f("authors' reference sample not found (optional file ../shared/%s%s); comparison skipped\n", cli.AuthorsDir, referenceFile(o.eps))
+		}
+		return ref, err
+	}
+	return cli.ReadDraws(o.authors, names...)
+}
+
 func run(o options, stdout, stderr io.Writer) error {
-	particles, rounds, minTol, wall, maxSims, minAcc, seed, summary := o.particles, o.rounds, o.minTol, o.wall, o.maxSims, o.minAcc, o.Seed, o.summary
 	if err := o.Prepare(); err != nil {
 		return err
 	}
-	eps := o.eps
-	out := o.Path(csvName(eps))
-	authors := o.authors
-	switch authors {
-	case "none":
-		authors = ""
-	case "":
-		if p, ok := cli.SharedFile(referenceFile(eps)); ok {
-			authors = p
-		} else {
-			fmt.Fprintf(stdout, "authors' reference sample not found (optional file ../shared/%s); comparison skipped\n", referenceFile(eps))
-		}
+	l := &logger{w: stdout}
+	ref, err := reference(o, l)
+	if err != nil {
+		return err
 	}
 	prog := cli.NewProgress(stderr)
-	epi, err := sir.New(sir.Config{K: sir.SyntheticK})
+	p, err := problem(o.eps)
 	if err != nil {
 		return err
 	}
-	m, err := sir.SyntheticM(eps)
-	if err != nil {
-		return err
-	}
-	mech, err := mechanism.NewInfectionTrajectory(sir.SyntheticN, m, sir.SyntheticK, sir.SyntheticL)
-	if err != nil {
-		return err
-	}
-	obs, err := sir.SyntheticRelease(eps)
-	if err != nil {
-		return err
-	}
-	prob := privinfer.Problem{Prior: sir.Prior(), Simulator: epi, Mechanism: mech, Observed: obs, Names: []string{"log_beta", "log_gamma"}}
-	w := stdout
-	var sb []byte
-	logf := func(format string, args ...any) {
-		s := fmt.Sprintf(format, args...)
-		sb = append(sb, s...)
-		fmt.Fprint(w, s)
-	}
-	logf("SIR eps=%s SMC-ABC: K=%d, n=%d, m=%d, L=%d, %d particles, schedule 0.5*0.7^t (<= %d rounds), GOMAXPROCS=%d, seed %d\n",
-		epsName(eps), sir.SyntheticK, sir.SyntheticN, m, sir.SyntheticL, particles, rounds, runtime.GOMAXPROCS(0), seed)
-	logf("%5s %9s %9s %10s %8s %9s %10s %10s\n", "round", "eps", "sims", "accept", "ESS", "elapsed", "E[logb]", "E[logg]")
-	cfg := abc.SMCConfig{
-		Distance:  abc.Euclidean{},
-		Particles: particles, Schedule: abc.Geometric{A: 0.5, R: 0.7, Rounds: rounds, Min: minTol},
-		MaxSimulations: maxSims, MinAcceptance: minAcc, Seed: seed,
-		Progress: func(p privinfer.Progress) { prog.Printf("SMC-ABC %v", p) },
-	}
+	l.f("SIR eps=%s SMC-ABC: K=%d, n=%d, L=%d, %d particles, schedule 0.5*0.7^t (<= %d rounds), GOMAXPROCS=%d, seed %d\n",
+		epsName(o.eps), sir.SyntheticK, sir.SyntheticN, sir.SyntheticL, o.particles, o.rounds, runtime.GOMAXPROCS(0), o.Seed)
 	ctx := context.Background()
-	if wall > 0 {
+	if o.wall > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, wall)
+		ctx, cancel = context.WithTimeout(ctx, o.wall)
 		defer cancel()
 	}
-	res, err := abc.SMC(ctx, prob, cfg)
+	res, err := abc.SMC(ctx, p, abc.SMCConfig{
+		Distance:  abc.Euclidean{},
+		Particles: o.particles, Schedule: abc.Geometric{A: 0.5, R: 0.7, Rounds: o.rounds, Min: o.minTol},
+		MaxSimulations: o.maxSims, MinAcceptance: o.minAcc, Seed: o.Seed,
+		Progress: prog.Func(),
+	})
 	if err != nil && !(res != nil && res.Stop == abc.StopWallTime && len(res.Rounds) > 0) {
 		return err
 	}
-	elapsed := time.Duration(0)
-	for _, p := range res.Rounds {
-		elapsed += p.Elapsed
-		mu := p.Draws.Mean()
-		logf("%5d %9.4f %9d %10.4f %8.1f %9s %10.4f %10.4f\n", p.Round, p.Tolerance, p.Simulations, p.Acceptance, p.ESS,
-			elapsed.Round(time.Second), mu[0], mu[1])
-	}
+	rounds(l, res.Rounds)
 	fin := res.Final()
-	if out != "" {
-		if err := writeCSV(out, fin); err != nil {
-			return err
-		}
-	}
-	logf("stopped: %s after %d rounds; %d simulations in %s (final tolerance %.4f)\n",
+	l.f("stopped: %s after %d rounds; %d simulations in %s (final tolerance %.4f)\n",
 		res.Stop, len(res.Rounds), res.Simulations, res.Elapsed.Round(time.Second), fin.Tolerance)
-	beta := func(t []float64) float64 { return math.Exp(t[0]) }
-	gamma := func(t []float64) float64 { return math.Exp(t[1]) }
-	r0 := func(t []float64) float64 { return math.Exp(t[0] - t[1]) }
-	logb := func(t []float64) float64 { return t[0] }
-	logg := func(t []float64) float64 { return t[1] }
-	logf("%-10s %10s %10s %10s\n", "quantity", "mean", "q2.5", "q97.5")
-	for _, q := range []struct {
-		name string
-		f    func([]float64) float64
-	}{{"log beta", logb}, {"log gamma", logg}, {"beta", beta}, {"gamma", gamma}, {"R0", r0}} {
-		m, lo, hi := summarize(fin.Draws, q.f)
-		logf("%-10s %10.4f %10.4f %10.4f\n", q.name, m, lo, hi)
+	return finish(o, l, "SMC-ABC", csvName(o.eps), fin, ref)
+}
+
+// rounds prints the table of SMC-ABC rounds or kernel IS stages.
+func rounds(l *logger, rs []*abc.Round) {
+	l.f("%5s %9s %9s %8s %8s %9s %10s %10s %10s\n", "round", "eps", "sims", "accept", "ESS", "elapsed", "E[logb]", "E[logg]", "sd[logg]")
+	elapsed := time.Duration(0)
+	for _, r := range rs {
+		elapsed += r.Elapsed
+		mu, sd := r.Draws.Mean(), r.Draws.SD()
+		l.f("%5d %9.4f %9d %8.4f %8.1f %9s %10.4f %10.4f %10.4f\n", r.Round, r.Tolerance, r.Simulations, r.Acceptance, r.ESS,
+			elapsed.Round(time.Second), mu[0], mu[1], sd[1])
 	}
-	var ref []float64
-	if authors != "" {
-		if ref, err = readRef(authors); err != nil {
+}
+
+// finish prints the posterior summaries of (log β, log γ), β, γ and R0 (with
+// the reference's beside them), the MMD to the reference and the verdict,
+// and writes the CSV, the corner plot and the -summary file.
+func finish(o options, l *logger, method, csvFile string, fin *abc.Round, ref *privinfer.Draws) error {
+	derive := func(d *privinfer.Draws) (*privinfer.Draws, error) {
+		return d.Map([]string{"log beta", "log gamma", "beta", "gamma", "R0"}, func(t, dst []float64) {
+			dst[0], dst[1], dst[2], dst[3], dst[4] = t[0], t[1], math.Exp(t[0]), math.Exp(t[1]), math.Exp(t[0]-t[1])
+		})
+	}
+	ds := []*privinfer.Draws{fin.Draws}
+	l.f("%-10s %10s %10s %10s", "quantity", "mean", "q2.5", "q97.5")
+	if ref != nil {
+		ds = append(ds, ref)
+		l.f(" | %10s %10s %10s (reference sample, %d draws)", "ref mean", "ref q2.5", "ref q97.5", ref.Len())
+	}
+	l.f("\n")
+	for i, d := range ds {
+		var err error
+		if ds[i], err = derive(d); err != nil {
 			return err
 		}
-		if err := compare(logf, fin, ref); err != nil {
+	}
+	for j, name := range ds[0].Names {
+		l.f("%-10s", name)
+		for i, d := range ds {
+			lo, hi := d.Interval(j, 0.95)
+			l.f("%s%10.4f %10.4f %10.4f", []string{" ", " | "}[i], d.Mean()[j], lo, hi)
+		}
+		l.f("\n")
+	}
+	if ref != nil {
+		// An equally weighted resample of the population for the MMD.
+		ours, err := fin.Draws.Resample(rand.New(rand.NewPCG(o.Seed, 1)), 2000)
+		if err != nil {
 			return err
 		}
+		biased, err := metrics.MMD(ours.Theta, ref.Theta, 2, metrics.MMDOptions{Biased: true})
+		if err != nil {
+			return err
+		}
+		unbiased, err := metrics.MMD(ours.Theta, ref.Theta, 2, metrics.MMDOptions{})
+		if err != nil {
+			return err
+		}
+		l.f("MMD² to the reference (Gaussian kernel, median-heuristic bandwidth of the reference on (log beta, log gamma)): biased %.5f, unbiased %.5f\n", biased, unbiased)
 	}
-	verdict(stdout, "SMC-ABC", eps, fin, ref)
-	if err := writePlot(&o.Common, eps, fin, ref, stdout); err != nil {
+	verdict(l.w, method, o.eps, fin, ref)
+	csvPath, err := o.WriteFile(csvFile, fin.Draws.WriteCSV)
+	if err != nil {
 		return err
 	}
-	if summary != "" {
-		return os.WriteFile(summary, sb, 0o644)
+	cfg := privinfer.CornerConfig{Title: "SIR ε = " + epsName(o.eps) + ": posterior of (log β, log γ) by " + method + "; mark: true θ",
+		Label: method + " (ours)", Truth: sir.SyntheticTheta(), Panel: 260}
+	if ref != nil {
+		cfg.Compare, cfg.CompareLabels = []*privinfer.Draws{ref}, []string{"authors' SMC-ABC"}
+	}
+	plotPath, err := o.WriteCorner(strings.TrimSuffix(csvFile, ".csv"), fin.Draws, cfg)
+	if err != nil {
+		return err
+	}
+	if csvPath != "" {
+		fmt.Fprintf(l.w, "wrote %s, %s\n", csvPath, plotPath)
+	}
+	if o.summary != "" {
+		return os.WriteFile(o.summary, []byte(l.b.String()), 0o644)
 	}
 	return nil
 }
 
 // verdict compares the posterior means of (log β, log γ) with the authors'
 // reference sample in units of the reference's standard deviations.
-func verdict(w io.Writer, method string, eps float64, fin *abc.Round, ref []float64) {
+func verdict(w io.Writer, method string, eps float64, fin *abc.Round, ref *privinfer.Draws) {
 	what := "SBI paper App. E.1.1 (reference posterior of the SIR release, ε = " + epsName(eps) + ", by " + method + ")"
 	if ref == nil {
 		cli.PrintVerdict(w, cli.Partial, what, fmt.Sprintf("the authors' reference sample is absent, so nothing is compared; our run stopped at tolerance %.4f", fin.Tolerance))
 		return
 	}
-	n := len(ref) / 2
 	worst, width := 0.0, 0.0
+	d := fin.Draws
 	for j := range 2 {
-		var m1, m2 float64
-		v := make([]float64, n)
-		for i := range n {
-			v[i] = ref[2*i+j]
-			m1 += v[i] / float64(n)
-			m2 += v[i] * v[i] / float64(n)
-		}
-		sd := math.Sqrt(math.Max(m2-m1*m1, 0))
-		d := fin.Draws
-		worst = math.Max(worst, math.Abs(d.Mean()[j]-m1)/sd)
-		slices.Sort(v)
-		width += (d.Quantile(j, 0.975) - d.Quantile(j, 0.025)) / (quant(v, 0.975) - quant(v, 0.025)) / 2
+		worst = math.Max(worst, math.Abs(d.Mean()[j]-ref.Mean()[j])/ref.SD()[j])
+		lo, hi := d.Interval(j, 0.95)
+		rlo, rhi := ref.Interval(j, 0.95)
+		width += (hi - lo) / (rhi - rlo) / 2
 	}
 	detail := fmt.Sprintf("posterior means of (log β, log γ) differ from the authors' SMC-ABC sample by up to %.2f reference sd, 95%% intervals %.2f× as wide", worst, width)
 	if method == "SMC-ABC" {
@@ -274,145 +312,4 @@ func verdict(w io.Writer, method string, eps float64, fin *abc.Round, ref []floa
 	default:
 		cli.PrintVerdict(w, cli.Differs, what, detail+" (> 0.5 sd at a small tolerance)")
 	}
-}
-
-// writePlot draws our weighted population and the reference sample as a
-// corner plot of (log β, log γ) with the true values.
-func writePlot(c *cli.Common, eps float64, fin *abc.Round, ref []float64, w io.Writer) error {
-	if c.Out == "" {
-		return nil
-	}
-	sets := []plot.Sample{{Name: "SMC-ABC (ours)", Weights: fin.Draws.Weights}}
-	for i := 0; i < fin.N(); i++ {
-		sets[0].Rows = append(sets[0].Rows, fin.Draws.Row(i))
-	}
-	if ref != nil {
-		s := plot.Sample{Name: "authors' SMC-ABC"}
-		for i := 0; i+1 < len(ref); i += 2 {
-			s.Rows = append(s.Rows, ref[i:i+2])
-		}
-		sets = append([]plot.Sample{s}, sets...)
-	}
-	cv, err := plot.Corner{Title: "SIR ε = " + epsName(eps) + ": posterior of (log β, log γ); circle: true θ", Params: []string{"log β", "log γ"}, Sets: sets, Truth: sir.SyntheticTheta(), Panel: 260}.Draw()
-	if err != nil {
-		return err
-	}
-	files, err := c.WritePlot("sir_eps"+epsName(eps)+"_smcabc", cv)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "wrote %s, %s\n", c.Path(csvName(eps)), strings.Join(files, ", "))
-	return nil
-}
-
-func writeCSV(path string, p *abc.Round) error {
-	f, err := os.Create(path + ".tmp")
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	fmt.Fprintf(bw, "log_beta,log_gamma,weight\n")
-	d := p.Draws
-	for i := 0; i < d.Len(); i++ {
-		fmt.Fprintf(bw, "%.8g,%.8g,%.8g\n", d.Theta[2*i], d.Theta[2*i+1], weightOf(d, i))
-	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(path+".tmp", path)
-}
-
-// readRef reads the authors' sample (an index column, log β, log γ).
-func readRef(path string) ([]float64, error) {
-	x, _, err := readSample(path)
-	return x, err
-}
-
-func compare(logf func(string, ...any), fin *abc.Round, ref []float64) error {
-	n := len(ref) / 2
-	logf("comparison with the reference sample (%d draws):\n", n)
-	logf("%-10s %10s %10s %10s | %10s %10s %10s\n", "quantity", "mean", "q2.5", "q97.5", "ref mean", "ref q2.5", "ref q97.5")
-	fs := []struct {
-		name string
-		f    func([]float64) float64
-	}{
-		{"log beta", func(t []float64) float64 { return t[0] }},
-		{"log gamma", func(t []float64) float64 { return t[1] }},
-		{"R0", func(t []float64) float64 { return math.Exp(t[0] - t[1]) }},
-	}
-	for _, q := range fs {
-		v := make([]float64, n)
-		s := 0.0
-		for i := range v {
-			v[i] = q.f(ref[2*i : 2*i+2])
-			s += v[i]
-		}
-		slices.Sort(v)
-		m, lo, hi := summarize(fin.Draws, q.f)
-		logf("%-10s %10.4f %10.4f %10.4f | %10.4f %10.4f %10.4f\n", q.name, m, lo, hi,
-			s/float64(n), quant(v, 0.025), quant(v, 0.975))
-	}
-	// Equal-weight resample of the population (systematic, deterministic)
-	// for the MMD.
-	ours := systematic(fin, 2000)
-	pooled := append(slices.Clone(ours[:min(len(ours), 1000)]), ref[:min(len(ref), 1000)]...)
-	bw, err := abc.MedianHeuristic(pooled, 2, 1000)
-	if err != nil {
-		return err
-	}
-	mmd, err := abc.NewMMD(2, bw, false)
-	if err != nil {
-		return err
-	}
-	mmdU, _ := abc.NewMMD(2, bw, true)
-	logf("MMD (Gaussian kernel, median-heuristic bandwidth %.4f on (log beta, log gamma)): biased %.4f, unbiased MMD^2 %.5f\n",
-		bw, mmd.Distance(ours, ref), mmdU.Distance(ours, ref))
-	return nil
-}
-
-func quant(sorted []float64, p float64) float64 {
-	h := p * float64(len(sorted)-1)
-	i := int(h)
-	if i+1 >= len(sorted) {
-		return sorted[len(sorted)-1]
-	}
-	return sorted[i] + (h-float64(i))*(sorted[i+1]-sorted[i])
-}
-
-func systematic(p *abc.Round, n int) []float64 {
-	d := p.Draws
-	out := make([]float64, 0, n*d.Dim)
-	cum, j := weightOf(d, 0), 0
-	for i := 0; i < n; i++ {
-		x := (float64(i) + 0.5) / float64(n)
-		for x > cum && j < d.Len()-1 {
-			j++
-			cum += weightOf(d, j)
-		}
-		out = append(out, d.Row(j)...)
-	}
-	return out
-}
-
-// weightOf returns the normalised weight of draw i (1/n for unweighted
-// draws; the engines' weights already sum to one).
-func weightOf(d *privinfer.Draws, i int) float64 {
-	if d.Weights == nil {
-		return 1 / float64(d.Len())
-	}
-	return d.Weights[i]
-}
-
-// summarize returns the weighted mean and the 2.5% and 97.5% quantiles of
-// f(θ) over the draws.
-func summarize(d *privinfer.Draws, f func([]float64) float64) (mean, lo, hi float64) {
-	v := &privinfer.Draws{Dim: 1, Theta: make([]float64, d.Len()), Weights: d.Weights}
-	for i := range v.Theta {
-		v.Theta[i] = f(d.Row(i))
-	}
-	return v.Mean()[0], v.Quantile(0, 0.025), v.Quantile(0, 0.975)
 }

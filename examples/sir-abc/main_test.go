@@ -5,6 +5,10 @@ import (
 	"errors"
 	"flag"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -31,9 +35,9 @@ func TestBadFlags(t *testing.T) {
 // TestVerdict checks the three verdict branches on synthetic populations.
 func TestVerdict(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	ref := make([]float64, 0, 4000)
+	ref := &privinfer.Draws{Dim: 2}
 	for range 2000 {
-		ref = append(ref, -0.5+0.1*r.NormFloat64(), -3+0.05*r.NormFloat64())
+		ref.Theta = append(ref.Theta, -0.5+0.1*r.NormFloat64(), -3+0.05*r.NormFloat64())
 	}
 	pop := func(shift, tol float64) *abc.Round {
 		p := &abc.Round{Draws: &privinfer.Draws{Dim: 2}, Tolerance: tol}
@@ -45,7 +49,7 @@ func TestVerdict(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		p    *abc.Round
-		ref  []float64
+		ref  *privinfer.Draws
 		want string
 	}{
 		{pop(0, 0.02), ref, cli.Reproduced},
@@ -58,5 +62,39 @@ func TestVerdict(t *testing.T) {
 		if vs := cli.ParseVerdicts(b.String()); len(vs) != 1 || vs[0].Kind != tc.want {
 			t.Errorf("got %+v, want %s", vs, tc.want)
 		}
+	}
+}
+
+// TestFinish writes the outputs of a synthetic population: the CSV reads
+// back to the same draws, the corner plot and the -summary file exist, and
+// the summary table carries β, γ and R0 beside the reference.
+func TestFinish(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	ref := &privinfer.Draws{Dim: 2, Names: names}
+	fin := &abc.Round{Draws: &privinfer.Draws{Dim: 2, Names: names}, Tolerance: 0.01}
+	for range 500 {
+		ref.Theta = append(ref.Theta, -0.5+0.1*r.NormFloat64(), -3+0.05*r.NormFloat64())
+		fin.Draws.Theta = append(fin.Draws.Theta, -0.5+0.1*r.NormFloat64(), -3+0.05*r.NormFloat64())
+		fin.Draws.Weights = append(fin.Draws.Weights, r.Float64())
+	}
+	dir := t.TempDir()
+	o := options{Common: cli.Common{Out: dir, Seed: 1}, eps: 10, summary: filepath.Join(dir, "summary.txt")}
+	var b bytes.Buffer
+	if err := finish(o, &logger{w: &b}, "SMC-ABC", csvName(10), fin, ref); err != nil {
+		t.Fatal(err)
+	}
+	back, err := cli.ReadDraws(filepath.Join(dir, csvName(10)))
+	if err != nil || !slices.Equal(back.Theta, fin.Draws.Theta) || !slices.Equal(back.Weights, fin.Draws.Weights) {
+		t.Fatalf("CSV read back %v, %v", back, err)
+	}
+	summary, err := os.ReadFile(o.summary)
+	if err != nil || !strings.Contains(string(summary), "R0") || !strings.Contains(string(summary), "ref mean") || !strings.Contains(string(summary), "MMD²") {
+		t.Errorf("summary %q, %v", summary, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sir_eps10_smcabc.svg")); err != nil {
+		t.Error(err)
+	}
+	if vs := cli.ParseVerdicts(b.String()); len(vs) != 1 || vs[0].Kind != cli.Reproduced {
+		t.Errorf("verdicts %+v", vs)
 	}
 }
