@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/testutil"
 )
 
@@ -118,9 +119,9 @@ func TestFitBananaLong(t *testing.T) {
 	testutil.Long(t)
 	tc := DefaultTrainConfig()
 	tc.MaxEpochs = 300
-	tc.Progress = func(s EpochStats) {
-		if s.Epoch%10 == 0 {
-			t.Logf("epoch %d: train %.4f validation %.4f", s.Epoch, s.TrainLoss, s.ValidationLoss)
+	tc.Progress = func(e privinfer.Progress) {
+		if e.Step%10 == 0 {
+			t.Log(e)
 		}
 	}
 	nll, kl, res := fitBanana(t, DefaultConfig(2, 0), tc, 20000, 50000)

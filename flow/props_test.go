@@ -10,6 +10,8 @@ import (
 	"math/rand/v2"
 	"sort"
 	"testing"
+
+	"github.com/privinfer/privinfer"
 )
 
 // TestInvertibility checks InverseTransform(Transform(y)) = y to 1e-10 for
@@ -343,20 +345,25 @@ func TestEarlyStoppingRestoresBest(t *testing.T) {
 	f, _ := New(cfg, r)
 	tc := DefaultTrainConfig()
 	tc.LearningRate, tc.Patience, tc.MaxEpochs, tc.ValidationFraction, tc.BatchSize = 2e-2, 3, 200, 0.25, 20
-	var stats []EpochStats
-	tc.Progress = func(s EpochStats) { stats = append(stats, s) }
+	var events []privinfer.Progress
+	tc.Progress = func(e privinfer.Progress) { events = append(events, e) }
 	res, err := f.Fit(context.Background(), y, nil, n, tc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.EarlyStopped || res.Epochs != len(stats) || res.Epochs-res.BestEpoch != tc.Patience {
-		t.Fatalf("early stopping: %+v after %d epochs", res, len(stats))
+	if !res.EarlyStopped || res.Epochs != len(events) || len(res.ValidationLoss) != res.Epochs || res.Epochs-res.BestEpoch != tc.Patience {
+		t.Fatalf("early stopping: %+v after %d progress events", res, len(events))
+	}
+	for i, e := range events {
+		if e.Stage != "epoch" || e.Step != i+1 || e.Total != tc.MaxEpochs || e.Message != EpochMessage(res.TrainLoss[i], res.ValidationLoss[i]) {
+			t.Fatalf("progress event %d: %+v", i, e)
+		}
 	}
 	best := math.Inf(1)
-	for _, s := range stats {
-		best = math.Min(best, s.ValidationLoss)
+	for _, v := range res.ValidationLoss {
+		best = math.Min(best, v)
 	}
-	if best != res.BestValidationLoss || stats[res.BestEpoch-1].ValidationLoss != best {
+	if best != res.BestValidationLoss || res.ValidationLoss[res.BestEpoch-1] != best {
 		t.Fatalf("best validation loss %v, result %v", best, res.BestValidationLoss)
 	}
 	// Recompute the validation loss of the restored parameters.

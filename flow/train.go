@@ -8,7 +8,9 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sync"
+	"time"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/flow/optim"
 )
 
@@ -37,16 +39,11 @@ type TrainConfig struct {
 	// Workers is the number of goroutines evaluating shards; 0 means
 	// GOMAXPROCS.
 	Workers int
-	// Progress, if not nil, is called after every epoch.
-	Progress func(EpochStats)
-}
-
-// EpochStats reports one training epoch.
-type EpochStats struct {
-	Epoch          int     // 1-based
-	TrainLoss      float64 // mean negative log-likelihood over the epoch's batches
-	ValidationLoss float64 // mean negative log-likelihood on the validation set (NaN without one)
-	Improved       bool    // the validation loss improved on the best so far
+	// Progress, if not nil, receives an event with Stage "epoch" after
+	// every epoch of Fit: Step is the 1-based epoch, Total is MaxEpochs and
+	// Message gives the training and validation losses. The per-epoch
+	// losses are also in the FitResult.
+	Progress privinfer.ProgressFunc
 }
 
 // FitResult summarises a Fit.
@@ -409,6 +406,16 @@ func (t *Trainer) apply(loss float64) error {
 	return nil
 }
 
+// EpochMessage formats the losses of a training epoch as the Message of an
+// "epoch" progress event: "train loss 1.234, validation loss 1.301", the
+// validation part omitted when valLoss is NaN (no validation set).
+func EpochMessage(trainLoss, valLoss float64) string {
+	if math.IsNaN(valLoss) {
+		return fmt.Sprintf("train loss %.4g", trainLoss)
+	}
+	return fmt.Sprintf("train loss %.4g, validation loss %.4g", trainLoss, valLoss)
+}
+
 // ErrDiverged is returned when a loss or gradient becomes NaN or infinite.
 var ErrDiverged = errors.New("flow: training diverged")
 
@@ -425,6 +432,7 @@ var ErrDiverged = errors.New("flow: training diverged")
 // wrapping ErrNonFinite. If ctx is cancelled, Fit restores the best
 // parameters so far and returns ctx's error.
 func (f *Flow) Fit(ctx context.Context, y, z []float64, n int, cfg TrainConfig) (*FitResult, error) {
+	start := time.Now()
 	if cfg.Shards == 0 {
 		cfg.Shards = 8
 	}
@@ -493,9 +501,9 @@ func (f *Flow) Fit(ctx context.Context, y, z []float64, n int, cfg TrainConfig) 
 			}
 			sum += l * float64(m)
 		}
-		st := EpochStats{Epoch: epoch, TrainLoss: sum / float64(len(train)), ValidationLoss: math.NaN()}
+		trainLoss, valLoss := sum/float64(len(train)), math.NaN()
 		res.Epochs = epoch
-		res.TrainLoss = append(res.TrainLoss, st.TrainLoss)
+		res.TrainLoss = append(res.TrainLoss, trainLoss)
 		if nVal > 0 {
 			if err := t.LogProbs(yv, zv, nVal, lv); err != nil {
 				restore()
@@ -506,9 +514,9 @@ func (f *Flow) Fit(ctx context.Context, y, z []float64, n int, cfg TrainConfig) 
 				v -= x
 			}
 			v /= float64(nVal)
-			st.ValidationLoss = v
+			valLoss = v
 			if v < bestLoss {
-				bestLoss, since, st.Improved = v, 0, true
+				bestLoss, since = v, 0
 				copy(best, f.params)
 				res.BestEpoch, res.BestValidationLoss = epoch, v
 			} else {
@@ -518,10 +526,9 @@ func (f *Flow) Fit(ctx context.Context, y, z []float64, n int, cfg TrainConfig) 
 			copy(best, f.params)
 			res.BestEpoch = epoch
 		}
-		res.ValidationLoss = append(res.ValidationLoss, st.ValidationLoss)
-		if cfg.Progress != nil {
-			cfg.Progress(st)
-		}
+		res.ValidationLoss = append(res.ValidationLoss, valLoss)
+		cfg.Progress.Report(privinfer.Progress{Stage: "epoch", Step: epoch, Total: cfg.MaxEpochs,
+			Elapsed: time.Since(start), Message: EpochMessage(trainLoss, valLoss)})
 		if nVal > 0 && since >= cfg.Patience {
 			res.EarlyStopped = true
 			break
