@@ -52,7 +52,9 @@
 //     observed releases: simulate/sir, simulate/linreg and
 //     simulate/naivebayes (SBI paper), simulate/mixture and
 //     simulate/polynomial (ABCDP paper), simulate/clipped,
-//     simulate/histogram and simulate/regression (LDP paper).
+//     simulate/histogram and simulate/regression (LDP paper); and
+//     simulate/sbibm holds four tasks of the sbibm benchmark with loaders
+//     for its reference posteriors.
 //   - abc: rejection ABC, SMC-ABC for privatized data, and ABCDP.
 //   - mcmc: Markov chain samplers, data augmentation for privatized data,
 //     convergence diagnostics, and local-DP noise-aware models (mcmc/ldp).

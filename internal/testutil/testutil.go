@@ -19,12 +19,23 @@ func Long(t testing.TB) {
 	}
 }
 
+// SharedEnv names the environment variable that overrides the location of
+// the shared reference folder (as examples/internal/cli.SharedFile does).
+const SharedEnv = "PRIVINFER_SHARED"
+
 // SharedDir returns the path of the project's shared reference folder
-// (../shared relative to the repository root) if it exists, and skips t
-// otherwise, as on a user's clone without it. rel is the repository-root
-// relative path of the calling package, e.g. "mcmc" or "mcmc/ldp".
+// ($PRIVINFER_SHARED when set, else ../shared relative to the repository
+// root) if it exists, and skips t otherwise, as on a user's clone without
+// it. rel is the repository-root relative path of the calling package,
+// e.g. "mcmc" or "mcmc/ldp".
 func SharedDir(t testing.TB, rel string) string {
 	t.Helper()
+	if dir := os.Getenv(SharedEnv); dir != "" {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			t.Skipf("shared reference folder %s=%s not present", SharedEnv, dir)
+		}
+		return dir
+	}
 	up := "../"
 	for _, c := range rel {
 		if c == '/' {
