@@ -29,11 +29,7 @@ func TestBadInput(t *testing.T) {
 		return func() error { _, err := Run(ctx, t, m, c); return err }
 	}
 	model := func() (privinfer.Problem, *LinRegNIG) {
-		p, nig, err := SlidesN10(3)
-		if err != nil {
-			panic(err)
-		}
-		return p, nig
+		return nigProblem(t, 3)
 	}
 	dacfg := func(nig *LinRegNIG) DAConfig {
 		return DAConfig{ThetaStep: nig, RecordStep: SOMA, Chains: 1, Draws: 5, Warmup: 5, Seed: 1}
@@ -241,22 +237,22 @@ func TestBadInput(t *testing.T) {
 		// Coupling.
 		{Category: "nonpositive", Name: "CoupleDA Pairs 0", Err: func() error {
 			p, nig := model()
-			_, err := CoupleDA(ctx, p, CouplingConfig{MaxIter: 5, InitPair: SlidesN10CouplingInit(p, nig, 1)})
+			_, err := CoupleDA(ctx, p, CouplingConfig{MaxIter: 5, InitPair: priorPair(nig)})
 			return err
 		}},
 		{Category: "nonpositive", Name: "CoupleDA MaxIter 0", Err: func() error {
 			p, nig := model()
-			_, err := CoupleDA(ctx, p, CouplingConfig{Pairs: 1, InitPair: SlidesN10CouplingInit(p, nig, 1)})
+			_, err := CoupleDA(ctx, p, CouplingConfig{Pairs: 1, InitPair: priorPair(nig)})
 			return err
 		}},
 		{Category: "huge", Name: "CoupleDA Pairs 1<<40", Err: func() error {
 			p, nig := model()
-			_, err := CoupleDA(ctx, p, CouplingConfig{Pairs: 1 << 40, MaxIter: 5, InitPair: SlidesN10CouplingInit(p, nig, 1)})
+			_, err := CoupleDA(ctx, p, CouplingConfig{Pairs: 1 << 40, MaxIter: 5, InitPair: priorPair(nig)})
 			return err
 		}},
 		{Category: "huge", Name: "CoupleDA RecordStep 5", Err: func() error {
 			p, nig := model()
-			_, err := CoupleDA(ctx, p, CouplingConfig{RecordStep: 5, Pairs: 1, MaxIter: 5, InitPair: SlidesN10CouplingInit(p, nig, 1)})
+			_, err := CoupleDA(ctx, p, CouplingConfig{RecordStep: 5, Pairs: 1, MaxIter: 5, InitPair: priorPair(nig)})
 			return err
 		}},
 		{Category: "nil", Name: "CoupleDA nil InitPair", Err: func() error {
@@ -266,19 +262,14 @@ func TestBadInput(t *testing.T) {
 		}},
 		{Category: "zerovalue", Name: "CoupleDA Problem{}", Err: func() error {
 			_, nig := model()
-			_, err := CoupleDA(ctx, privinfer.Problem{}, CouplingConfig{Pairs: 1, MaxIter: 5, Coupler: nig, InitPair: SlidesN10CouplingInit(privinfer.Problem{}, nig, 1)})
+			_, err := CoupleDA(ctx, privinfer.Problem{}, CouplingConfig{Pairs: 1, MaxIter: 5, Coupler: nig, InitPair: priorPair(nig)})
 			return err
 		}},
 		{Category: "nil", Name: "CoupleDA nil context", Err: func() error {
 			p, nig := model()
 			var c context.Context
-			_, err := CoupleDA(c, p, CouplingConfig{Pairs: 1, MaxIter: 5, InitPair: SlidesN10CouplingInit(p, nig, 1)})
+			_, err := CoupleDA(c, p, CouplingConfig{Pairs: 1, MaxIter: 5, InitPair: priorPair(nig)})
 			return err
-		}},
-		{Category: "zerovalue", Name: "SlidesN10CouplingInit zero-value LinRegNIG", Err: func() error {
-			p, _ := model()
-			x := make([]float64, 30)
-			return SlidesN10CouplingInit(p, &LinRegNIG{}, 1)(0, r, make([]float64, 4), x, make([]float64, 4), x)
 		}},
 		{Category: "empty", Name: "CouplingResult{}.Mean", Check: func() error {
 			var c CouplingResult
@@ -335,8 +326,6 @@ func TestBadInput(t *testing.T) {
 			_, nig := model()
 			return nig.SampleTheta(r, []float64{0.1, 0.2, nan, 0.4, 0.5, 0.6}, 2, make([]float64, 4))
 		}},
-		{Category: "nan", Name: "SlidesN10 eps NaN", Err: func() error { _, _, err := SlidesN10(nan); return err }},
-		{Category: "inf", Name: "SlidesN10 eps Inf", Err: func() error { _, _, err := SlidesN10(inf); return err }},
 		// Results and diagnostics (documented NaN results).
 		{Category: "zerovalue", Name: "Result{}.AcceptRate", Check: func() error {
 			var z Result

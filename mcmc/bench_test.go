@@ -1,25 +1,14 @@
 package mcmc
 
 import (
-	"context"
-	"math"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/privinfer/privinfer/mechanism"
-	"github.com/privinfer/privinfer/simulate"
-	"github.com/privinfer/privinfer/simulate/linreg"
 )
 
 // benchChain returns a chain on the paper's ε = 10 linear regression with
 // n records.
 func benchChain(b *testing.B, k RecordStep, n int) (*DAChain, *rand.Rand) {
-	p, th := paperLinReg(b, 10)
-	model := linreg.Paper()
-	sens, _ := mechanism.LinRegSensitivity(model.P(), n)
-	lap, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: 10, Dim: 9})
-	sim, _ := simulate.NewMeanStat(model, n)
-	p.Simulator, p.Mechanism = sim, lap
+	p, th := linRegProblem(b, n, 10)
 	r := rand.New(rand.NewPCG(1, 2))
 	c, err := NewDAChain(p, DAConfig{ThetaStep: th, RecordStep: k}, r, []float64{-0.6, -2.6, 0.6})
 	if err != nil {
@@ -77,44 +66,10 @@ func itoa(n int) string {
 	return s
 }
 
-// BenchmarkDALinRegESS reports the bulk effective sample size per second
-// (minimum over β0..β2, "ESS/s") and per 1000 sweeps of DA-MCMC on the
-// SBI paper's ε = 10 linear-regression release for each record step: one
-// benchmark op is one run of 2 chains (each sweep = n = 100 attempts and
-// the θ-step).
-func BenchmarkDALinRegESS(b *testing.B) {
-	for _, k := range []RecordStep{SOMA, RandomScanIMwG, SystematicScanIMwG} {
-		b.Run(k.String(), func(b *testing.B) {
-			p, th := paperLinReg(b, 10)
-			draws := 20000
-			if k == SOMA {
-				draws = 2000
-			}
-			b.ReportAllocs()
-			ess, sweeps := 0.0, 0
-			for i := range b.N {
-				res, err := RunDA(context.Background(), p, DAConfig{ThetaStep: th, RecordStep: k, Chains: 2, Warmup: 200, Draws: draws, Seed: uint64(i), Init: farInits[:2]})
-				if err != nil {
-					b.Fatal(err)
-				}
-				e := math.Inf(1)
-				for j := range 3 {
-					v, _ := res.Draws.ESSBulk(j)
-					e = math.Min(e, v)
-				}
-				ess += e
-				sweeps += 2 * (draws + 200)
-			}
-			b.ReportMetric(ess/b.Elapsed().Seconds(), "ESS/s")
-			b.ReportMetric(1000*ess/float64(sweeps), "ESS/1000sweeps")
-		})
-	}
-}
-
 // BenchmarkMetropolisTheta times one Metropolis θ-step move on 100
 // records of the paper's linear regression.
 func BenchmarkMetropolisTheta(b *testing.B) {
-	p, _ := paperLinReg(b, 10)
+	p, _ := linRegProblem(b, 100, 10)
 	mt, err := NewMetropolisTheta(p, []float64{0.1, 0.1, 0.1}, 1)
 	if err != nil {
 		b.Fatal(err)

@@ -107,10 +107,7 @@ func TestMaximalCoupleNormals(t *testing.T) {
 // meets at the first iteration for every kernel (the couplings coincide
 // when the two laws are equal).
 func TestCoupleDAStaysTogether(t *testing.T) {
-	p, nig, err := SlidesN10(3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, nig := nigProblem(t, 3)
 	for _, k := range []RecordStep{RandomScanIMwG, SystematicScanIMwG, SOMA} {
 		cr, err := CoupleDA(context.Background(), p, CouplingConfig{RecordStep: k, Pairs: 8, MaxIter: 5, Seed: 1,
 			InitPair: func(_ int, r *rand.Rand, th1, x1, th2, x2 []float64) error {
@@ -133,8 +130,8 @@ func TestCoupleDAStaysTogether(t *testing.T) {
 	}
 	// Progress: one event per finished pair, Stage "pair", ending at Pairs.
 	var steps []int
-	_, err = CoupleDA(context.Background(), p, CouplingConfig{RecordStep: SOMA, Pairs: 5, MaxIter: 3, Seed: 2,
-		InitPair: SlidesN10CouplingInit(p, nig, 2),
+	_, err := CoupleDA(context.Background(), p, CouplingConfig{RecordStep: SOMA, Pairs: 5, MaxIter: 3, Seed: 2,
+		InitPair: priorPair(nig),
 		Progress: func(e privinfer.Progress) {
 			if e.Stage != "pair" || e.Total != 5 {
 				t.Errorf("event %+v, want stage pair of 5", e)

@@ -53,10 +53,11 @@
 // and the record model's RecordLogLik (random-walk Metropolis moves that
 // leave π(θ | x) invariant); the conjugate θ-steps below are exact draws.
 //
-// LinRegPaperDA is the SBI paper's linear regression with its exact
-// conjugate θ-step LinRegConjugate (known noise variance), and SlidesN10
-// the slides' n = 10 table with the normal-inverse-gamma model LinRegNIG
-// (its prior, record model, θ-step and Coupler). CoupleDA runs coupled
-// pairs of chains on a Problem with common random numbers and maximal
-// couplings and returns their meeting times.
+// LinRegConjugate is the exact conjugate θ-step of Bayesian linear
+// regression with known noise variance, and LinRegNIG the
+// normal-inverse-gamma model (its prior, record model, θ-step and
+// Coupler). CoupleDA runs coupled pairs of chains on a Problem with common
+// random numbers and maximal couplings and returns their meeting times.
+// The papers' linear-regression settings (the SBI paper's releases, the
+// slides' n = 10 table) are in subpackage linregda.
 package mcmc

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/privinfer/privinfer/mcmc"
+	"github.com/privinfer/privinfer/mcmc/linregda"
 )
 
 // ExampleRun samples a standard normal with coordinatewise slice sampling
@@ -34,7 +35,7 @@ func ExampleRun() {
 // the prior, the record-level simulator, the Laplace mechanism and the
 // release; the DAConfig carries the exact NIG θ-step and the record step.
 func ExampleRunDA() {
-	p, nig, err := mcmc.SlidesN10(30)
+	p, nig, err := linregda.SlidesN10(30)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -71,7 +72,7 @@ func ExampleRHat() {
 // at ε = 30: coupled chains driven by SOMA meet several times sooner than
 // random-scan IMwG chains (the slides report 121 against 901 iterations).
 func ExampleCoupleDA() {
-	p, nig, err := mcmc.SlidesN10(30)
+	p, nig, err := linregda.SlidesN10(30)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -79,7 +80,7 @@ func ExampleCoupleDA() {
 	mean := map[mcmc.RecordStep]float64{}
 	for _, k := range []mcmc.RecordStep{mcmc.SOMA, mcmc.RandomScanIMwG} {
 		cr, err := mcmc.CoupleDA(context.Background(), p, mcmc.CouplingConfig{
-			RecordStep: k, Pairs: 40, MaxIter: 20000, Seed: 1, InitPair: mcmc.SlidesN10CouplingInit(p, nig, 200)})
+			RecordStep: k, Pairs: 40, MaxIter: 20000, Seed: 1, InitPair: linregda.SlidesN10CouplingInit(p, nig, 200)})
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -91,34 +92,11 @@ func ExampleCoupleDA() {
 	// SOMA couples at least 3 times sooner: true
 }
 
-// ExampleLinRegPaperDA samples the SBI paper's linear-regression
-// posterior given the ε = 10 release with SOMA (the paper's Table 2 has
-// β1 ≈ −2.7 with 95% interval (−3.7, −1.0)).
-func ExampleLinRegPaperDA() {
-	p, theta, err := mcmc.LinRegPaperDA(10)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	res, err := mcmc.RunDA(context.Background(), p, mcmc.DAConfig{
-		ThetaStep: theta, RecordStep: mcmc.SOMA, Chains: 2, Warmup: 300, Draws: 1000, Seed: 3})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	d := res.Draws
-	fmt.Println(d.ParamNames(), d.Chains, "chains of", d.Len()/d.Chains, "draws")
-	fmt.Println("β1 negative with 95% posterior probability:", d.Quantile(1, 0.95) < 0)
-	// Output:
-	// [beta0 beta1 beta2] 2 chains of 1000 draws
-	// β1 negative with 95% posterior probability: true
-}
-
 // ExampleNewMetropolisTheta runs data augmentation with the generic
 // Metropolis θ-step, which needs only the Problem's prior and the record
 // model's log density, on the slides' n = 10 problem at ε = 30.
 func ExampleNewMetropolisTheta() {
-	p, _, err := mcmc.SlidesN10(30)
+	p, _, err := linregda.SlidesN10(30)
 	if err != nil {
 		fmt.Println(err)
 		return

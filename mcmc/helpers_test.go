@@ -39,6 +39,16 @@ func summarize(res *Result, j int) summary {
 // pooled returns coordinate j of every draw of res, chain after chain.
 func pooled(res *Result, j int) []float64 { return res.Draws.Column(j) }
 
+// thinTo returns every k-th element of x so that about m remain.
+func thinTo(x []float64, m float64) []float64 {
+	k := int(math.Ceil(float64(len(x)) / math.Max(m, 1)))
+	var out []float64
+	for i := 0; i < len(x); i += k {
+		out = append(out, x[i])
+	}
+	return out
+}
+
 // releaseOnly hides every method of a mechanism but Release and Budget:
 // a mechanism without a release density.
 type releaseOnly struct{ mechanism.Mechanism }

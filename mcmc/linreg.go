@@ -5,10 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/linalg"
 	"github.com/privinfer/privinfer/internal/variate"
-	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 	"github.com/privinfer/privinfer/simulate/linreg"
 )
@@ -159,45 +157,6 @@ func (l *LinRegConjugate) SampleTheta(r *rand.Rand, records []float64, n int, th
 		theta[j] = mu[j] + z[j]
 	}
 	return nil
-}
-
-// LinRegPaperDA returns the SBI paper's privatized linear regression at
-// ε ∈ {10, 1, 0.1} as a Problem for data augmentation: the prior N(0, I)
-// on β = (β_0, β_1, β_2) (linreg.Prior), n = linreg.PaperN
-// records of linreg.Paper (known σ² = 2), the Laplace mechanism
-// with the model's sensitivity, the paper's observed release at ε
-// (linreg.Release), and names beta0, beta1, beta2. The returned
-// LinRegConjugate is its exact θ-step for DAConfig.ThetaStep.
-func LinRegPaperDA(eps float64) (privinfer.Problem, *LinRegConjugate, error) {
-	model := linreg.Paper()
-	n := linreg.PaperN
-	sdp, err := linreg.Release(eps)
-	if err != nil {
-		return privinfer.Problem{}, nil, fmt.Errorf("mcmc: %w: %w", ErrInvalid, err)
-	}
-	sens, err := mechanism.LinRegSensitivity(model.P(), n)
-	if err != nil {
-		return privinfer.Problem{}, nil, fmt.Errorf("mcmc: %w: %w", ErrInvalid, err)
-	}
-	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: eps, Dim: model.ContribDim()})
-	if err != nil {
-		return privinfer.Problem{}, nil, fmt.Errorf("mcmc: %w: %w", ErrInvalid, err)
-	}
-	prior, err := linreg.Prior(2)
-	if err != nil {
-		return privinfer.Problem{}, nil, err
-	}
-	sim, err := simulate.NewMeanStat(model, n)
-	if err != nil {
-		return privinfer.Problem{}, nil, err
-	}
-	th, err := NewLinRegConjugate(2, 2, []float64{0, 0, 0}, []float64{1, 1, 1})
-	if err != nil {
-		return privinfer.Problem{}, nil, err
-	}
-	p := privinfer.Problem{Prior: prior, Simulator: sim, Mechanism: lap, Observed: sdp,
-		Names: []string{"beta0", "beta1", "beta2"}}
-	return p, th, nil
 }
 
 // LinRegNIG is Bayesian linear regression with unknown noise variance and

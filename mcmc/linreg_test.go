@@ -174,39 +174,11 @@ func TestLinRegNIGExact(t *testing.T) {
 	}
 }
 
-// TestDAAgainstCommittedReference runs a short systematic-scan DA chain on
-// the ε = 1 release from far-apart starts and compares each β marginal
-// with the committed long-run reference draws (KS on samples thinned to
-// their ESS; p > 0.001, a 0.1% false-alarm rate per marginal).
-func TestDAAgainstCommittedReference(t *testing.T) {
-	ref, err := readBetaCSV("testdata/linreg_eps1_damcmc.csv")
-	if err != nil {
-		t.Skipf("reference draws not present: %v", err)
-	}
-	p, th := paperLinReg(t, 1)
-	res, err := RunDA(context.Background(), p, DAConfig{ThetaStep: th, RecordStep: SystematicScanIMwG, Chains: 4, Warmup: 500, Draws: 4000, Seed: 3, Init: farInits})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for j := range 3 {
-		s := summarize(res, j)
-		x := thinTo(pooled(res, j), s.ESSBulk)
-		_, p := stats.KSTwoSample(x, ref[j])
-		t.Logf("β%d: mean %.3f R̂ %.3f ESS %.0f, reference mean %.3f, KS p=%.3f", j, s.Mean, s.RHat, s.ESSBulk, stats.Mean(ref[j]), p)
-		if !(p > 1e-3) {
-			t.Errorf("β%d: KS p = %v against the reference", j, p)
-		}
-		if !(s.RHat < 1.05) {
-			t.Errorf("β%d: R̂ = %v after 4000 sweeps", j, s.RHat)
-		}
-	}
-}
-
 // TestDABadInput checks validation of DA problems, settings and chains,
 // and that a problem lacking a capability gets the root package's named
 // error.
 func TestDABadInput(t *testing.T) {
-	good, th := paperLinReg(t, 1)
+	good, th := linRegProblem(t, 100, 1)
 	cfg := DAConfig{ThetaStep: th, RecordStep: SOMA}
 	r := rand.New(rand.NewPCG(1, 1))
 	mut := []struct {
@@ -259,9 +231,6 @@ func TestDABadInput(t *testing.T) {
 	if _, err := NewLinRegNIG([]float64{0}, 0, 1, 1, 1); err == nil {
 		t.Error("a0 = 0 accepted")
 	}
-	if _, _, err := SlidesN10(5); err == nil {
-		t.Error("SlidesN10(5) accepted")
-	}
 }
 
 // summaryOnly hides the record model of a simulator.
@@ -281,7 +250,7 @@ func (nanMech) LogDensity(sdp, s []float64) float64 {
 // with an error wrapping ErrNaN for every kernel.
 func TestDANaNReported(t *testing.T) {
 	model := linreg.Paper()
-	p, th := paperLinReg(t, 1)
+	p, th := linRegProblem(t, 100, 1)
 	sim, _ := simulate.NewMeanStat(model, 5)
 	p.Simulator, p.Mechanism = sim, nanMech{p.Mechanism}
 	for _, k := range []RecordStep{RandomScanIMwG, SystematicScanIMwG, SOMA} {
@@ -315,10 +284,7 @@ func (n nanContrib) Contribution(rec, dst []float64) {
 // TestRunDAContextAndProgress checks cancellation, progress reporting and
 // seed determinism of RunDA.
 func TestRunDAContextAndProgress(t *testing.T) {
-	p, nig, err := SlidesN10(3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, nig := nigProblem(t, 3)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := RunDA(ctx, p, DAConfig{ThetaStep: nig, RecordStep: SOMA, Chains: 2, Draws: 1000}); !errors.Is(err, context.Canceled) {
@@ -348,7 +314,7 @@ func TestRunDAContextAndProgress(t *testing.T) {
 			t.Errorf("proposed %d, want 600 post-warm-up attempts", a.Proposed[c])
 		}
 	}
-	plain, _ := paperLinReg(t, 1)
+	plain, _ := linRegProblem(t, 100, 1)
 	if _, err := CoupleDA(context.Background(), plain, CouplingConfig{RecordStep: SOMA, Pairs: 1, MaxIter: 1,
 		InitPair: func(int, *rand.Rand, []float64, []float64, []float64, []float64) error { return nil }}); err == nil {
 		t.Error("record model without Coupler accepted")

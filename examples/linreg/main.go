@@ -57,6 +57,7 @@ import (
 	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/flow/sbi"
 	"github.com/privinfer/privinfer/mcmc"
+	"github.com/privinfer/privinfer/mcmc/linregda"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 	"github.com/privinfer/privinfer/simulate/linreg"
@@ -248,7 +249,7 @@ func daReference(c config, eps float64) ([]float64, string, error) {
 			return d.Theta, path, nil
 		}
 	}
-	p, th, err := mcmc.LinRegPaperDA(eps)
+	p, th, err := linregda.SBIPaper(eps)
 	if err != nil {
 		return nil, "", err
 	}

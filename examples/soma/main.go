@@ -41,6 +41,7 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/internal/cli"
 	"github.com/privinfer/privinfer/mcmc"
+	"github.com/privinfer/privinfer/mcmc/linregda"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 )
@@ -102,7 +103,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	tab := &cli.Table{Header: []string{"ε", "kernel", "acceptance % (ours)", "slides", "coupling τ mean (q1, q3)", "slides", "rate 1−1/E[τ]", "slides"}}
 	accOK, coupleOK := true, true
 	for _, eps := range []float64{3, 30} {
-		p, nig, err := mcmc.SlidesN10(eps)
+		p, nig, err := linregda.SlidesN10(eps)
 		if err != nil {
 			return err
 		}
@@ -113,7 +114,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			}
 			acc := 100 * res.AcceptRate()
 			cr, err := mcmc.CoupleDA(ctx, p, mcmc.CouplingConfig{RecordStep: k, Pairs: pairs, MaxIter: 50000, Seed: o.common.Seed + 100 + uint64(ki),
-				InitPair: mcmc.SlidesN10CouplingInit(p, nig, 500)})
+				InitPair: linregda.SlidesN10CouplingInit(p, nig, 500)})
 			if err != nil {
 				return err
 			}
@@ -209,7 +210,7 @@ func runLinReg(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Progres
 	eff := &cli.Table{Header: []string{"ε", "kernel", "sweeps/chain", "max R̂", "min bulk ESS", "ESS per 1000 sweeps", "ESS/s", "acceptance"}}
 	verdict10 := ""
 	for _, eps := range []float64{10, 1, 0.1} {
-		p, th, err := mcmc.LinRegPaperDA(eps)
+		p, th, err := linregda.SBIPaper(eps)
 		if err != nil {
 			return err
 		}
