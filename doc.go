@@ -41,6 +41,9 @@
 //     corner plot as SVG.
 //   - Progress and ProgressFunc: the one progress event of every long run,
 //     delivered through an engine's Config.Progress.
+//   - SBC: simulation-based calibration of any engine's posterior (given as
+//     a fit function) over prior-predictive data sets, with a chi-square
+//     test of the ranks' uniformity.
 //
 // # Packages
 //
