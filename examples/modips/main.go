@@ -12,7 +12,7 @@
 // interval, is only attainable at those sizes).
 //
 // With -out DIR it writes table1.csv (ours and the paper's coverage per
-// cell).
+// cell) and table1_z.svg/.png (the standardized differences per cell).
 package main
 
 import (
@@ -22,8 +22,10 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/internal/plot"
 	"github.com/privinfer/privinfer/synth/study"
 )
 
@@ -84,6 +86,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	worst, bad := 0.0, 0
 	maxZ, maxZAt := 0.0, ""
 	var csvRows [][]string
+	zs := make([]plot.Series, study.NumColumns)
 	fmt.Fprintf(stdout, "Table 1 (m = %d, %d repetitions, seed %d): ours / paper\n", study.Table1M, cfg.reps, cfg.Seed)
 	fmt.Fprintf(stdout, "%-8s %5s %5s %4s", "data", "eps", "n", "p")
 	for _, c := range study.ColumnNames {
@@ -108,10 +111,13 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 			// Both coverages are binomial proportions: ours over cfg.reps
 			// repetitions, the paper's over 5000.
 			q := min(max(r.Paper[c], 0.005), 0.995)
-			if z := d / math.Sqrt(q*(1-q)*(1/float64(cfg.reps)+1.0/paperReps)); z > maxZ {
-				maxZ = z
+			z := (r.Ours[c] - r.Paper[c]) / math.Sqrt(q*(1-q)*(1/float64(cfg.reps)+1.0/paperReps))
+			if math.Abs(z) > maxZ {
+				maxZ = math.Abs(z)
 				maxZAt = fmt.Sprintf("%s ε=%g n=%d p=%s, %s", kind, r.Eps, r.N, p, study.ColumnNames[c])
 			}
+			zs[c].Name = study.ColumnNames[c]
+			zs[c].X, zs[c].Y = append(zs[c].X, float64(len(zs[c].X)+1)), append(zs[c].Y, z)
 			csvRows = append(csvRows, []string{kind, strconv.FormatFloat(r.Eps, 'g', -1, 64), strconv.Itoa(r.N), strconv.Itoa(r.SimN), p,
 				study.ColumnNames[c], strconv.FormatFloat(r.Ours[c], 'g', -1, 64), strconv.FormatFloat(r.Paper[c], 'g', -1, 64)})
 		}
@@ -124,10 +130,16 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	} else {
 		cli.PrintVerdict(stdout, cli.Differs, "modips Table 1", fmt.Sprintf("the largest difference, at %s, is z = %.2f > %.1f Monte Carlo standard deviations (max |Δ| = %.3f)", maxZAt, maxZ, zCrit, worst))
 	}
-	if f, err := cfg.WriteCSV("table1.csv", []string{"data", "eps", "n_paper", "n_simulated", "p", "column", "coverage_ours", "coverage_paper"}, csvRows); err != nil {
+	f, err := cfg.WriteCSV("table1.csv", []string{"data", "eps", "n_paper", "n_simulated", "p", "column", "coverage_ours", "coverage_paper"}, csvRows)
+	if err != nil || f == "" {
 		return err
-	} else if f != "" {
-		fmt.Fprintf(stdout, "wrote %s\n", f)
 	}
-	return nil
+	cv, err := plot.LineChart{Title: "Table 1: our coverage − the paper's, in Monte Carlo sd (dashed: ±verdict threshold)", XLabel: "scenario (row of Table 1)",
+		YLabel: "z", Series: zs, HLines: []float64{-zCrit, 0, zCrit}, Width: 900}.Draw()
+	if err != nil {
+		return err
+	}
+	plots, err := cfg.WritePlot("table1_z", cv)
+	fmt.Fprintf(stdout, "wrote %s, %s\n", f, strings.Join(plots, ", "))
+	return err
 }

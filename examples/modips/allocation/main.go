@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"strings"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
@@ -164,14 +163,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	for _, p := range pts {
 		fmt.Fprintf(stdout, "%-34s w=%.3f bias=%+.4f cp=%.3f half=%.4f orig_half=%.4f\n", p.Scenario, p.W, p.Bias, p.CP, p.Half, p.OrigHalf)
 	}
-	var order []string
-	by := map[string][]study.Point{}
-	for _, p := range pts {
-		if _, ok := by[p.Scenario]; !ok {
-			order = append(order, p.Scenario)
-		}
-		by[p.Scenario] = append(by[p.Scenario], p)
-	}
+	order, by := out.Scenarios(pts)
 	fmt.Fprintf(stdout, "\nFindings stated in the paper's text, checked on our points:\n")
 	pass, total := 0, 0
 	var failed []string
@@ -201,16 +193,10 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	default:
 		cli.PrintVerdict(stdout, cli.Differs, what, fmt.Sprintf("only %d of %d checks of the paper's stated findings hold; failing: %s", pass, total, strings.Join(failed, "; ")))
 	}
-	if cfg.Out == "" {
-		return nil
-	}
-	if err := out.CSV(filepath.Join(cfg.Out, "allocation.csv"), pts); err != nil {
-		return err
-	}
 	// The curves are drawn over the grid of w; the communal points (last
 	// of each scenario) are included at their own w.
 	group := func(p study.Point) string { return "n" + p.Scenario[strings.LastIndex(p.Scenario, "=")+1:] }
-	return out.SVGs(cfg.Out, "allocation", "w (share of ε for the mean)", false, pts, group, func(p study.Point) float64 { return p.W }, []out.Metric{
+	return out.Write(&cfg.Common, "allocation", "w (share of ε for the mean)", false, pts, group, func(p study.Point) float64 { return p.W }, []out.Metric{
 		{Name: "bias", Value: func(p study.Point) float64 { return p.Bias }, Ref: []float64{0}},
 		{Name: "coverage", Value: func(p study.Point) float64 { return p.CP }, Ref: []float64{0.95}},
 		{Name: "half_width", Value: func(p study.Point) float64 { return p.Half }},

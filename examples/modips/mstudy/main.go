@@ -19,7 +19,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
@@ -98,14 +97,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 
 	// Onset of severe under-coverage: the smallest m from which the
 	// coverage stays below `severe`.
-	var order []string
-	by := map[string][]study.Point{}
-	for _, p := range pts {
-		if _, ok := by[p.Scenario]; !ok {
-			order = append(order, p.Scenario)
-		}
-		by[p.Scenario] = append(by[p.Scenario], p)
-	}
+	order, by := out.Scenarios(pts)
 	fmt.Fprintf(stdout, "\nOnset of severe under-coverage (coverage < %.2f from that m on), paper's text vs ours:\n", severe)
 	agree := 0
 	var mismatches []string
@@ -144,12 +136,6 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	default:
 		cli.PrintVerdict(stdout, cli.Differs, what, fmt.Sprintf("only %d of %d scenarios agree with the paper's text; differs: %s", agree, len(order), strings.Join(mismatches, "; ")))
 	}
-	if cfg.Out == "" {
-		return nil
-	}
-	if err := out.CSV(filepath.Join(cfg.Out, "mstudy.csv"), pts); err != nil {
-		return err
-	}
 	group := func(p study.Point) string {
 		kind := "gaussian"
 		if strings.HasPrefix(p.Scenario, "binary") {
@@ -157,7 +143,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		}
 		return kind + "_n" + p.Scenario[strings.LastIndex(p.Scenario, "=")+1:]
 	}
-	return out.SVGs(cfg.Out, "mstudy", "m (synthetic sets)", true, pts, group, func(p study.Point) float64 { return float64(p.M) }, []out.Metric{
+	return out.Write(&cfg.Common, "mstudy", "m (synthetic sets)", true, pts, group, func(p study.Point) float64 { return float64(p.M) }, []out.Metric{
 		{Name: "bias", Value: func(p study.Point) float64 { return p.Bias }, Ref: []float64{0}},
 		{Name: "sd_est", Value: func(p study.Point) float64 { return p.SDEst }},
 		{Name: "coverage", Value: func(p study.Point) float64 { return p.CP }, Ref: []float64{0.95}},
