@@ -27,8 +27,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
-	"strings"
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
@@ -54,7 +52,7 @@ func main() {
 		if err != nil {
 			return err
 		}
-		return run(stdout, cfg)
+		return run(stdout, stderr, cfg)
 	})
 }
 
@@ -99,7 +97,7 @@ func validate(c config) error {
 	return nil
 }
 
-func run(w io.Writer, c config) error {
+func run(w, stderr io.Writer, c config) error {
 	if err := validate(c); err != nil {
 		return err
 	}
@@ -122,7 +120,7 @@ func run(w io.Writer, c config) error {
 	}
 
 	// Analyst: one Problem, two posteriors.
-	aware, naive, err := posteriors(c, mech, sdp)
+	aware, naive, err := posteriors(c, mech, sdp, cli.NewProgress(stderr).Func())
 	if err != nil {
 		return err
 	}
@@ -169,7 +167,7 @@ func (s clampedMean) Simulate(r *rand.Rand, theta, dst []float64) error {
 // (exact-kernel importance sampling) and the naive one that treats the
 // release as the confidential mean (SMC-ABC on the problem without its
 // mechanism).
-func posteriors(c config, mech *mechanism.Laplace, sdp []float64) (aware, naive *privinfer.Draws, err error) {
+func posteriors(c config, mech *mechanism.Laplace, sdp []float64, prog privinfer.ProgressFunc) (aware, naive *privinfer.Draws, err error) {
 	prior, err := simulate.NewNormal(0, c.priorSD)
 	if err != nil {
 		return nil, nil, err
@@ -183,13 +181,13 @@ func posteriors(c config, mech *mechanism.Laplace, sdp []float64) (aware, naive 
 	b := mech.Scale(0)
 	width := 2 * (b + c.sigma/math.Sqrt(float64(c.n))) // proposal scale: noise plus sampling spread
 	is, err := abc.KernelIS(context.Background(), p, abc.KernelISConfig{
-		Simulations: 4000, Stages: 4, Mean: sdp, Cov: []float64{width * width}, Seed: c.seed})
+		Simulations: 4000, Stages: 4, Mean: sdp, Cov: []float64{width * width}, Seed: c.seed, Progress: prog})
 	if err != nil {
 		return nil, nil, fmt.Errorf("noise-aware posterior: %w", err)
 	}
 	p.Mechanism = nil // the naive analyst: s_dp taken as the confidential mean
 	smc, err := abc.SMC(context.Background(), p, abc.SMCConfig{Distance: abc.Euclidean{}, Particles: 1000,
-		Schedule: abc.Adaptive{Initial: math.Inf(1), Quantile: 0.5, Rounds: 12}, Seed: c.seed + 1})
+		Schedule: abc.Adaptive{Initial: math.Inf(1), Quantile: 0.5, Rounds: 12}, Seed: c.seed + 1, Progress: prog})
 	if err != nil {
 		return nil, nil, fmt.Errorf("naive posterior: %w", err)
 	}
@@ -199,43 +197,22 @@ func posteriors(c config, mech *mechanism.Laplace, sdp []float64) (aware, naive 
 // writeOutputs writes both posteriors' draws as CSV and a plot of their
 // marginal histograms as SVG into c.out.
 func writeOutputs(w io.Writer, c config, aware, naive *privinfer.Draws) error {
-	common := cli.Common{Out: c.out}
-	if err := common.Prepare(); err != nil {
+	out := cli.Common{Out: c.out}
+	if err := out.Prepare(); err != nil {
 		return err
 	}
-	var files []string
-	for _, f := range []struct {
-		name string
-		d    *privinfer.Draws
-	}{{"quickstart_noise_aware.csv", aware}, {"quickstart_naive.csv", naive}} {
-		path := common.Path(f.name)
-		if err := writeFile(path, f.d.WriteCSV); err != nil {
-			return err
-		}
-		files = append(files, path)
-	}
-	path := common.Path("quickstart_posterior.svg")
-	err := writeFile(path, func(out io.Writer) error {
-		return aware.Corner(out, privinfer.CornerConfig{
-			Title: fmt.Sprintf("Posterior of μ from a Laplace release (ε = %g); mark: true μ", c.epsilon),
-			Label: "noise-aware", Compare: []*privinfer.Draws{naive}, CompareLabels: []string{"naive"},
-			Truth: []float64{c.mu}, Bins: 60, Panel: 420})
-	})
+	a, err := out.WriteFile("quickstart_noise_aware.csv", aware.WriteCSV)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "wrote %s\n", strings.Join(append(files, path), ", "))
-	return nil
-}
-
-func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
+	n, err := out.WriteFile("quickstart_naive.csv", naive.WriteCSV)
 	if err != nil {
 		return err
 	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return f.Close()
+	svg, err := out.WriteCorner("quickstart_posterior", aware, privinfer.CornerConfig{
+		Title: fmt.Sprintf("Posterior of μ from a Laplace release (ε = %g); mark: true μ", c.epsilon),
+		Label: "noise-aware", Compare: []*privinfer.Draws{naive}, CompareLabels: []string{"naive"},
+		Truth: []float64{c.mu}, Bins: 60, Panel: 420})
+	fmt.Fprintf(w, "wrote %s, %s, %s\n", a, n, svg)
+	return err
 }

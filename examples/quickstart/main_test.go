@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -67,18 +68,6 @@ func TestConvolvedIsDensity(t *testing.T) {
 	}
 }
 
-func TestRun(t *testing.T) {
-	var buf bytes.Buffer
-	cfg := config{n: 200, mu: 1.2, sigma: 1, lo: -2, hi: 4, epsilon: 0.1, priorSD: 10, seed: 1}
-	if err := run(&buf, cfg); err != nil {
-		t.Fatal(err)
-	}
-	out := buf.String()
-	if !strings.Contains(out, "noise-aware") || !strings.Contains(out, "naive") {
-		t.Fatalf("unexpected output:\n%s", out)
-	}
-}
-
 // TestPosteriorsMatchQuadrature compares the library's posteriors with the
 // quadrature reference (the normal law of the clamped mean with exact
 // moments, convolved with the Laplace density by Simpson's rule, on a grid
@@ -101,7 +90,7 @@ func TestPosteriorsMatchQuadrature(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		aware, naive, err := posteriors(cfg, mech, []float64{tc.sdp})
+		aware, naive, err := posteriors(cfg, mech, []float64{tc.sdp}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,7 +136,7 @@ func TestRunRejectsBadConfig(t *testing.T) {
 	for i, mutate := range bad {
 		c := good
 		mutate(&c)
-		if err := run(&bytes.Buffer{}, c); err == nil {
+		if err := run(io.Discard, io.Discard, c); err == nil {
 			t.Errorf("case %d: expected an error for %+v", i, c)
 		}
 	}
@@ -163,9 +152,12 @@ func TestParseFlags(t *testing.T) {
 	if err != nil || cfg.seed != 3 || cfg.out == "" {
 		t.Fatalf("parse: %+v, %v", cfg, err)
 	}
-	var buf bytes.Buffer
-	if err := run(&buf, cfg); err != nil {
+	var buf, progress bytes.Buffer
+	if err := run(&buf, &progress, cfg); err != nil {
 		t.Fatal(err)
+	}
+	if out := buf.String(); !strings.Contains(out, "noise-aware") || !strings.Contains(out, "naive") || !strings.Contains(progress.String(), "round") {
+		t.Fatalf("unexpected output:\n%s\nprogress:\n%s", out, progress.String())
 	}
 	for _, f := range []string{"quickstart_posterior.svg", "quickstart_noise_aware.csv", "quickstart_naive.csv"} {
 		if _, err := os.Stat(filepath.Join(cfg.out, f)); err != nil {
