@@ -47,7 +47,8 @@
 // paper §4.1), simulate/linreg (Bayesian linear regression, App. E.2),
 // simulate/naivebayes (naive Bayes log-linear model, App. E.3),
 // simulate/mixture and simulate/polynomial (the ABCDP paper's mixture of
-// uniforms and cubic polynomial), and simulate/clipped, simulate/histogram
+// uniforms and cubic polynomial), simulate/tb (the ABCDP paper's
+// tuberculosis birth–death outbreak model, §6.3), and simulate/clipped, simulate/histogram
 // and simulate/regression (the LDP paper's data models). Their errors wrap
 // ErrInvalid and ErrInvalidTheta.
 //
