@@ -139,3 +139,40 @@ func epsName(eps float64) string {
 	}
 	return "eps=10"
 }
+
+// BenchmarkSuffStatLogReg evaluates the sufficient-statistics logistic
+// log density at d = 5 (20 statistics) with and without its gradient.
+func BenchmarkSuffStatLogReg(b *testing.B) {
+	const d = 5
+	m := LogRegStatDim(d)
+	z := make([]float64, m)
+	for i := range z {
+		z[i] = float64(i%4) - 1
+	}
+	s, err := NewSuffStatLogReg(SuffStatLogRegConfig{Z: z, D: d, N: 1000, Sigma1: 1, Sigma2: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	theta := []float64{0.5, -1, 0.3, 2, -0.7}
+	sigma := make([]float64, d*d)
+	for j := range d {
+		for k := range d {
+			sigma[j*d+k] = 0.05
+		}
+		sigma[j*d+j] = 0.3
+	}
+	gt := make([]float64, d)
+	gs := make([]float64, d*d)
+	b.Run("value", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s.LogDensity(theta, sigma)
+		}
+	})
+	b.Run("gradient", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s.LogDensityGrad(theta, sigma, gt, gs)
+		}
+	})
+}

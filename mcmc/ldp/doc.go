@@ -21,6 +21,11 @@
 //   - SuffStatLinReg: the sufficient-statistics linear regression of §3.1.1
 //     and §13.1 (normal approximation with Isserlis moments), for releases
 //     calibrated with mechanism.LDPLinRegSensitivity.
+//   - SuffStatLogReg: the sufficient-statistics logistic regression of
+//     §3.1.2 and §13.2 (statistics [y·x, t2(x)], normal approximation with
+//     moments from Gaussian integration by parts, exact logistic or
+//     Chebyshev link), for releases calibrated with
+//     mechanism.LDPLogRegSensitivity.
 //   - PolyExpQuad: the tractable family of Lemma 3.2, a polynomial times
 //     exp(quadratic) density observed with Gaussian noise, via
 //     truncated-normal moments (TruncNormalMoments).
@@ -28,6 +33,7 @@
 // The posteriors GaussianPosterior, ExponentialPosterior,
 // HistogramPosterior, LinRegPosterior and LogRegPosterior implement
 // mcmc.GradTarget (for NUTS) on unconstrained coordinates;
+// SuffStatLogRegPosterior implements mcmc.GradTarget too;
 // SuffStatPosterior, SuffStatCovPosterior and LinRegCovPosterior implement
 // mcmc.Target. GaussianPosterior.Grid computes the two-parameter posterior
 // by quadrature, and CalibrateGaussian runs the calibration study of the

@@ -14,6 +14,7 @@ var (
 	_ mcmc.GradTarget = (*HistogramPosterior)(nil)
 	_ mcmc.GradTarget = (*LinRegPosterior)(nil)
 	_ mcmc.GradTarget = (*LogRegPosterior)(nil)
+	_ mcmc.GradTarget = (*SuffStatLogRegPosterior)(nil)
 	_ mcmc.Target     = (*SuffStatPosterior)(nil)
 	_ mcmc.Target     = (*SuffStatCovPosterior)(nil)
 	_ mcmc.Target     = (*LinRegCovPosterior)(nil)
