@@ -23,7 +23,7 @@ func (noisyMean) Simulate(r *rand.Rand, theta, dst []float64) error {
 // x ~ N(θ, 1) the exact posterior is N(x/2, 1/2). Its ranks are uniform;
 // a posterior with half the spread is caught.
 func ExampleSBC() {
-	n, _ := simulate.NewNormal(0, 1)
+	n, _ := simulate.NewNormal(simulate.NormalConfig{Mu: 0, Sigma: 1})
 	prior, _ := simulate.NewIndependent(n)
 	p := privinfer.Problem{Prior: prior, Simulator: noisyMean{}}
 	fit := func(sd float64) privinfer.SBCFit {

@@ -41,7 +41,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	normal, _ := simulate.NewNormal(0, 2)
+	normal, _ := simulate.NewNormal(simulate.NormalConfig{Mu: 0, Sigma: 2})
 	prior, _ := simulate.NewIndependent(normal)
 
 	res, err := abc.Rejection(context.Background(), privinfer.Problem{

@@ -45,7 +45,7 @@ func (clampedRecord) Simulate(r *rand.Rand, theta, dst []float64) error {
 // sbcProblem returns the test problem without an observation.
 func sbcProblem(t testing.TB) privinfer.Problem {
 	t.Helper()
-	n, err := simulate.NewNormal(0, 1)
+	n, err := simulate.NewNormal(simulate.NormalConfig{Mu: 0, Sigma: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

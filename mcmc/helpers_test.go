@@ -83,11 +83,11 @@ func TestLinRegNIGPrior(t *testing.T) {
 		t.Fatal(err)
 	}
 	var _ simulate.Prior = nig
-	ig, _ := simulate.NewGamma(10, 1.0/10)
+	ig, _ := simulate.NewGamma(simulate.GammaConfig{Shape: 10, Scale: 1.0 / 10})
 	for _, th := range [][]float64{{0.1, -0.5, 1.2, 0.8}, {2, 0, -1, 3.5}, {0, 0, 0, 0.05}} {
 		s2 := th[3]
 		want := ig.LogDensity(1/s2) - 2*math.Log(s2)
-		nrm, _ := simulate.NewNormal(0, math.Sqrt(2*s2))
+		nrm, _ := simulate.NewNormal(simulate.NormalConfig{Mu: 0, Sigma: math.Sqrt(2 * s2)})
 		for _, b := range th[:3] {
 			want += nrm.LogDensity(b)
 		}

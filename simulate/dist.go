@@ -104,19 +104,39 @@ func (d *Categorical) valid() bool { return d.a != nil }
 // Normal is the normal distribution N(μ, σ²).
 type Normal struct{ mu, sigma float64 }
 
-// NewNormal returns N(mu, sigma²): mu finite, sigma finite, normal (not
-// subnormal) and > 0, and |mu| + 40·sigma finite.
-func NewNormal(mu, sigma float64) (*Normal, error) {
-	if err := checkLocation("normal", "mean", mu); err != nil {
+// NormalConfig configures NewNormal and NewLogNormal: the mean μ and the
+// standard deviation σ of a normal distribution (for the log-normal, of
+// the logarithm).
+type NormalConfig struct {
+	// Mu is the mean μ; it must be finite. Zero is a valid mean.
+	Mu float64
+	// Sigma is the standard deviation σ; it must be finite, normal (not
+	// subnormal) and > 0, so the zero value is refused.
+	Sigma float64
+}
+
+// Validate reports whether c describes a normal distribution whose draws
+// cannot overflow (|Mu| + 40·Sigma finite), with an error wrapping
+// ErrInvalid that names the offending field.
+func (c NormalConfig) Validate() error { return c.validate("NormalConfig", "normal") }
+
+func (c NormalConfig) validate(typ, dist string) error {
+	if err := checkLocation(typ+".Mu: "+dist, "mean", c.Mu); err != nil {
+		return err
+	}
+	if err := checkScale(typ+".Sigma: "+dist, "sigma", c.Sigma); err != nil {
+		return err
+	}
+	return checkOverflow(typ+": "+dist, c.Mu, c.Sigma)
+}
+
+// NewNormal returns N(μ, σ²) with μ = cfg.Mu and σ = cfg.Sigma, refusing
+// what cfg.Validate refuses.
+func NewNormal(cfg NormalConfig) (*Normal, error) {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if err := checkScale("normal", "sigma", sigma); err != nil {
-		return nil, err
-	}
-	if err := checkOverflow("normal", mu, sigma); err != nil {
-		return nil, err
-	}
-	return &Normal{mu, sigma}, nil
+	return &Normal{cfg.Mu, cfg.Sigma}, nil
 }
 
 // Sample draws from N(μ, σ²).
@@ -137,20 +157,15 @@ func (d *Normal) Support() (float64, float64) { return math.Inf(-1), math.Inf(1)
 // LogNormal is the law of exp(X) for X ~ N(μ, σ²).
 type LogNormal struct{ n Normal }
 
-// NewLogNormal returns the log-normal with log-scale mean mu and standard
-// deviation sigma (constrained as for NewNormal). Draws beyond the
-// float64 range are +Inf or 0, where LogDensity is −Inf.
-func NewLogNormal(mu, sigma float64) (*LogNormal, error) {
-	if err := checkLocation("log-normal", "mu", mu); err != nil {
+// NewLogNormal returns the law of exp(X) for X ~ N(cfg.Mu, cfg.Sigma²):
+// cfg.Mu and cfg.Sigma are the mean and standard deviation of the
+// logarithm, constrained as for NewNormal. Draws beyond the float64 range
+// are +Inf or 0, where LogDensity is −Inf.
+func NewLogNormal(cfg NormalConfig) (*LogNormal, error) {
+	if err := cfg.validate("NormalConfig", "log-normal"); err != nil {
 		return nil, err
 	}
-	if err := checkScale("log-normal", "sigma", sigma); err != nil {
-		return nil, err
-	}
-	if err := checkOverflow("log-normal", mu, sigma); err != nil {
-		return nil, err
-	}
-	return &LogNormal{Normal{mu, sigma}}, nil
+	return &LogNormal{Normal{cfg.Mu, cfg.Sigma}}, nil
 }
 
 // Sample draws exp(N(μ, σ²)).
@@ -335,25 +350,42 @@ type Gamma struct{ shape, scale float64 }
 // mean (relative sd 1/√shape < 1e-10).
 const maxShape = 1e20
 
-// NewGamma returns Gamma(shape, scale): both finite, normal and > 0,
-// shape ≤ 1e20, and the draws (mean shape·scale plus 40 standard
-// deviations) within the float64 range. Draws of small shapes may
-// underflow to 0, where LogDensity is +Inf for shape < 1 (the density's
-// pole), never NaN.
-func NewGamma(shape, scale float64) (*Gamma, error) {
-	if err := checkScale("gamma", "shape", shape); err != nil {
+// GammaConfig configures NewGamma: the gamma distribution with density
+// x^(Shape−1) e^(−x/Scale) / (Γ(Shape) Scale^Shape), mean Shape·Scale.
+// Both fields are required (their zero values are refused).
+type GammaConfig struct {
+	// Shape is the shape k: finite, normal (not subnormal), > 0 and
+	// ≤ 1e20.
+	Shape float64
+	// Scale is the scale θ = 1/rate: finite, normal and > 0.
+	Scale float64
+}
+
+// Validate reports whether c describes a gamma distribution whose draws
+// (mean Shape·Scale plus 40 standard deviations) lie within the float64
+// range, with an error wrapping ErrInvalid that names the offending
+// field.
+func (c GammaConfig) Validate() error {
+	if err := checkScale("GammaConfig.Shape: gamma", "shape", c.Shape); err != nil {
+		return err
+	}
+	if err := checkScale("GammaConfig.Scale: gamma", "scale", c.Scale); err != nil {
+		return err
+	}
+	if c.Shape > maxShape {
+		return invalidf("GammaConfig.Shape: gamma shape must be <= %g, got %v", maxShape, c.Shape)
+	}
+	return checkOverflow("GammaConfig: gamma", c.Shape*c.Scale, math.Sqrt(c.Shape)*c.Scale+c.Scale)
+}
+
+// NewGamma returns Gamma(cfg.Shape, cfg.Scale), refusing what
+// cfg.Validate refuses. Draws of small shapes may underflow to 0, where
+// LogDensity is +Inf for shape < 1 (the density's pole), never NaN.
+func NewGamma(cfg GammaConfig) (*Gamma, error) {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if err := checkScale("gamma", "scale", scale); err != nil {
-		return nil, err
-	}
-	if shape > maxShape {
-		return nil, invalidf("gamma shape must be <= %g, got %v", maxShape, shape)
-	}
-	if err := checkOverflow("gamma", shape*scale, math.Sqrt(shape)*scale+scale); err != nil {
-		return nil, err
-	}
-	return &Gamma{shape, scale}, nil
+	return &Gamma{cfg.Shape, cfg.Scale}, nil
 }
 
 // Sample draws from Gamma(shape, scale).
@@ -380,20 +412,43 @@ func (d *Gamma) Support() (float64, float64) { return 0, math.Inf(1) }
 // Beta is the beta distribution on [0, 1].
 type Beta struct{ a, b float64 }
 
-// NewBeta returns Beta(a, b): both finite, normal, > 0 and ≤ 1e20. Draws
-// of small shapes may round to 0 or 1, where LogDensity is +Inf (the
-// density's pole), never NaN.
-func NewBeta(a, b float64) (*Beta, error) {
-	if err := checkScale("beta", "a", a); err != nil {
+// BetaConfig configures NewBeta: the beta distribution with density
+// x^(Alpha−1) (1−x)^(Beta−1) / B(Alpha, Beta) on [0, 1], mean
+// Alpha/(Alpha+Beta). Both fields are required (their zero values are
+// refused).
+type BetaConfig struct {
+	// Alpha is the first shape α: finite, normal (not subnormal), > 0 and
+	// ≤ 1e20.
+	Alpha float64
+	// Beta is the second shape β, constrained as Alpha.
+	Beta float64
+}
+
+// Validate reports whether c describes a beta distribution, with an error
+// wrapping ErrInvalid that names the offending field.
+func (c BetaConfig) Validate() error {
+	for _, f := range [2]struct {
+		name string
+		v    float64
+	}{{"Alpha", c.Alpha}, {"Beta", c.Beta}} {
+		if err := checkScale("BetaConfig."+f.name+": beta", "shape", f.v); err != nil {
+			return err
+		}
+		if f.v > maxShape {
+			return invalidf("BetaConfig.%s: beta shape must be <= %g, got %v", f.name, maxShape, f.v)
+		}
+	}
+	return nil
+}
+
+// NewBeta returns Beta(cfg.Alpha, cfg.Beta), refusing what cfg.Validate
+// refuses. Draws of small shapes may round to 0 or 1, where LogDensity is
+// +Inf (the density's pole), never NaN.
+func NewBeta(cfg BetaConfig) (*Beta, error) {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if err := checkScale("beta", "b", b); err != nil {
-		return nil, err
-	}
-	if a > maxShape || b > maxShape {
-		return nil, invalidf("beta parameters must be <= %g, got (%v, %v)", maxShape, a, b)
-	}
-	return &Beta{a, b}, nil
+	return &Beta{cfg.Alpha, cfg.Beta}, nil
 }
 
 // Sample draws from Beta(a, b).

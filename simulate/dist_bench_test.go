@@ -13,11 +13,11 @@ func hotDists(t testing.TB) map[string]Univariate {
 		}
 		return d
 	}
-	nrm, _ := NewNormal(0, 1)
+	nrm, _ := NewNormal(NormalConfig{Mu: 0, Sigma: 1})
 	return map[string]Univariate{
 		"Normal":      nrm,
-		"Gamma":       must(NewGamma(2.5, 1)),
-		"Beta":        must(NewBeta(2, 3)),
+		"Gamma":       must(NewGamma(GammaConfig{Shape: 2.5, Scale: 1})),
+		"Beta":        must(NewBeta(BetaConfig{Alpha: 2, Beta: 3})),
 		"Exponential": must(NewExponential(2)),
 		"Poisson":     must(NewPoisson(30)),
 		"Binomial":    must(NewBinomial(100, 0.3)),
@@ -36,7 +36,7 @@ func TestDistributionsAllocateNothing(t *testing.T) {
 			t.Errorf("%s: %v allocations per draw", name, a)
 		}
 	}
-	g, _ := NewGamma(2, 1)
+	g, _ := NewGamma(GammaConfig{Shape: 2, Scale: 1})
 	ind, _ := NewIndependent(g, g)
 	mv, _ := NewMVNormal([]float64{0, 0}, []float64{1, 0.5, 0.5, 1})
 	dir, _ := NewDirichlet([]float64{1, 2, 3})

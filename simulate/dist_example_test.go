@@ -34,8 +34,8 @@ func (o outbreak) Simulate(r *rand.Rand, theta, dst []float64) error {
 // Example writes a prior and a simulator with the exported distributions
 // and evaluates the prior's log density at a draw.
 func Example() {
-	rate, _ := simulate.NewGamma(2, 1.5) // index cases per week
-	attack, _ := simulate.NewBeta(1, 9)  // per-contact infection probability
+	rate, _ := simulate.NewGamma(simulate.GammaConfig{Shape: 2, Scale: 1.5}) // index cases per week
+	attack, _ := simulate.NewBeta(simulate.BetaConfig{Alpha: 1, Beta: 9})    // per-contact infection probability
 	prior, _ := simulate.NewIndependent(rate, attack)
 	r := rand.New(rand.NewPCG(1, 2))
 	theta := make([]float64, prior.Dim())
@@ -53,13 +53,13 @@ func Example() {
 // ExampleNewGamma shows that constructors refuse parameters for which
 // draws would overflow.
 func ExampleNewGamma() {
-	g, _ := simulate.NewGamma(3, 2)
+	g, _ := simulate.NewGamma(simulate.GammaConfig{Shape: 3, Scale: 2})
 	fmt.Printf("log density at 4: %.6f, median %.6f\n", g.LogDensity(4), g.Quantile(0.5))
-	_, err := simulate.NewGamma(1e308, 1)
+	_, err := simulate.NewGamma(simulate.GammaConfig{Shape: 1e308, Scale: 1})
 	fmt.Println(err)
 	// Output:
 	// log density at 4: -2.000000, median 5.348121
-	// simulate: invalid argument: gamma shape must be <= 1e+20, got 1e+308
+	// simulate: invalid argument: GammaConfig.Shape: gamma shape must be <= 1e+20, got 1e+308
 }
 
 // ExampleNewCategorical draws category indices with probabilities

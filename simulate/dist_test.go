@@ -42,13 +42,13 @@ func TestDistributionsMpmath(t *testing.T) {
 		var x float64
 		switch fields[0] {
 		case "normal":
-			d, err = NewNormal(a[1], a[2])
+			d, err = NewNormal(NormalConfig{Mu: a[1], Sigma: a[2]})
 			x = a[0]
 		case "gamma":
-			d, err = NewGamma(a[1], a[2])
+			d, err = NewGamma(GammaConfig{Shape: a[1], Scale: a[2]})
 			x = a[0]
 		case "beta":
-			d, err = NewBeta(a[1], a[2])
+			d, err = NewBeta(BetaConfig{Alpha: a[1], Beta: a[2]})
 			x = a[0]
 		case "poisson":
 			d, err = NewPoisson(a[1])
@@ -122,12 +122,12 @@ func TestDistributionsClosedForms(t *testing.T) {
 		t.Error("binomial above n")
 	}
 	// Quantile inverts CDF.
-	nrm, _ := NewNormal(1, 2)
-	ln, _ := NewLogNormal(0.2, 0.5)
+	nrm, _ := NewNormal(NormalConfig{Mu: 1, Sigma: 2})
+	ln, _ := NewLogNormal(NormalConfig{Mu: 0.2, Sigma: 0.5})
 	uni, _ := NewUniform(-1, 3)
 	hn, _ := NewHalfNormal(1.5)
-	gm, _ := NewGamma(2.5, 0.7)
-	bt, _ := NewBeta(0.5, 3)
+	gm, _ := NewGamma(GammaConfig{Shape: 2.5, Scale: 0.7})
+	bt, _ := NewBeta(BetaConfig{Alpha: 0.5, Beta: 3})
 	tr, _ := Truncate(gm, 1, 2)
 	for _, d := range []interface {
 		Univariate
@@ -237,16 +237,16 @@ func TestExtremeParametersNeverNaN(t *testing.T) {
 	for _, a := range vals {
 		for _, b := range vals {
 			for _, sa := range []float64{1, -1} {
-				n, err := NewNormal(sa*a, b)
+				n, err := NewNormal(NormalConfig{Mu: sa * a, Sigma: b})
 				check("Normal("+strconv.FormatFloat(sa*a, 'g', -1, 64)+","+strconv.FormatFloat(b, 'g', -1, 64)+")", n, err)
-				l, err := NewLogNormal(sa*a, b)
+				l, err := NewLogNormal(NormalConfig{Mu: sa * a, Sigma: b})
 				check("LogNormal", l, err)
 				u, err := NewUniform(sa*a, sa*a+b)
 				check("Uniform", u, err)
 			}
-			g, err := NewGamma(a, b)
+			g, err := NewGamma(GammaConfig{Shape: a, Scale: b})
 			check("Gamma("+strconv.FormatFloat(a, 'g', -1, 64)+","+strconv.FormatFloat(b, 'g', -1, 64)+")", g, err)
-			be, err := NewBeta(a, b)
+			be, err := NewBeta(BetaConfig{Alpha: a, Beta: b})
 			check("Beta("+strconv.FormatFloat(a, 'g', -1, 64)+","+strconv.FormatFloat(b, 'g', -1, 64)+")", be, err)
 		}
 		h, err := NewHalfNormal(a)

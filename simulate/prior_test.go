@@ -26,20 +26,20 @@ func TestUnivariateKS(t *testing.T) {
 		}
 		return d
 	}
-	nrm := must(NewNormal(1, 2))
-	gm := must(NewGamma(2.5, 0.7))
+	nrm := must(NewNormal(NormalConfig{Mu: 1, Sigma: 2}))
+	gm := must(NewGamma(GammaConfig{Shape: 2.5, Scale: 0.7}))
 	dists := []struct {
 		name string
 		d    cdfDist
 	}{
 		{"normal", nrm},
-		{"lognormal", must(NewLogNormal(-0.3, 0.8))},
+		{"lognormal", must(NewLogNormal(NormalConfig{Mu: -0.3, Sigma: 0.8}))},
 		{"uniform", must(NewUniform(-2, 5))},
 		{"halfnormal", must(NewHalfNormal(1.5))},
 		{"gamma", gm},
-		{"gamma small shape", must(NewGamma(0.3, 2))},
-		{"beta", must(NewBeta(2, 5))},
-		{"beta small", must(NewBeta(0.5, 0.7))},
+		{"gamma small shape", must(NewGamma(GammaConfig{Shape: 0.3, Scale: 2}))},
+		{"beta", must(NewBeta(BetaConfig{Alpha: 2, Beta: 5}))},
+		{"beta small", must(NewBeta(BetaConfig{Alpha: 0.5, Beta: 0.7}))},
 		{"normal truncated wide", must(Truncate(nrm, 0, 10))},
 		{"normal truncated tail", must(Truncate(nrm, 7, math.Inf(1)))},
 		{"normal truncated left tail", must(Truncate(nrm, math.Inf(-1), -5))},
@@ -82,10 +82,10 @@ func TestUnivariateKS(t *testing.T) {
 }
 
 func TestUnivariateLogDensityClosedForms(t *testing.T) {
-	g, _ := NewGamma(2.5, 0.7)
-	b, _ := NewBeta(2, 5)
-	n, _ := NewNormal(1, 2)
-	ln, _ := NewLogNormal(0, 1)
+	g, _ := NewGamma(GammaConfig{Shape: 2.5, Scale: 0.7})
+	b, _ := NewBeta(BetaConfig{Alpha: 2, Beta: 5})
+	n, _ := NewNormal(NormalConfig{Mu: 1, Sigma: 2})
+	ln, _ := NewLogNormal(NormalConfig{Mu: 0, Sigma: 1})
 	h, _ := NewHalfNormal(2)
 	u, _ := NewUniform(-1, 3)
 	for _, x := range []float64{0.1, 0.5, 1.3, 4} {
@@ -132,16 +132,16 @@ func TestPriorConstructorsReject(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	errs := []error{}
 	add := func(_ any, err error) { errs = append(errs, err) }
-	add(NewNormal(nan, 1))
-	add(NewNormal(0, 0))
-	add(NewNormal(0, -1))
-	add(NewLogNormal(0, inf))
+	add(NewNormal(NormalConfig{Mu: nan, Sigma: 1}))
+	add(NewNormal(NormalConfig{Mu: 0, Sigma: 0}))
+	add(NewNormal(NormalConfig{Mu: 0, Sigma: -1}))
+	add(NewLogNormal(NormalConfig{Mu: 0, Sigma: inf}))
 	add(NewUniform(1, 1))
 	add(NewUniform(0, inf))
 	add(NewHalfNormal(0))
-	add(NewGamma(0, 1))
-	add(NewGamma(1, nan))
-	add(NewBeta(-1, 1))
+	add(NewGamma(GammaConfig{Shape: 0, Scale: 1}))
+	add(NewGamma(GammaConfig{Shape: 1, Scale: nan}))
+	add(NewBeta(BetaConfig{Alpha: -1, Beta: 1}))
 	add(NewDirichlet([]float64{1}))
 	add(NewDirichlet([]float64{1, 0}))
 	add(NewMVNormal([]float64{0, 0}, []float64{1, 0, 0}))
@@ -151,7 +151,7 @@ func TestPriorConstructorsReject(t *testing.T) {
 	add(NewDiagNormal([]float64{0}, []float64{-1}))
 	add(NewIndependent())
 	add(NewConcat())
-	nrm, _ := NewNormal(0, 1)
+	nrm, _ := NewNormal(NormalConfig{Mu: 0, Sigma: 1})
 	add(Truncate(nrm, 2, 1))
 	add(Truncate(nrm, 40, 50)) // zero mass in float64
 	add(Truncate(&noCDF{}, 0, 1))
@@ -241,15 +241,15 @@ func TestDirichlet(t *testing.T) {
 		}
 		xs[i] = th[1]
 	}
-	bm, _ := NewBeta(0.7, 5.5)
+	bm, _ := NewBeta(BetaConfig{Alpha: 0.7, Beta: 5.5})
 	if _, pv := stats.KSOneSample(xs, bm.CDF); !(pv > 1e-4) {
 		t.Errorf("Dirichlet marginal KS p = %v", pv)
 	}
 }
 
 func TestIndependentAndConcat(t *testing.T) {
-	n, _ := NewNormal(0, 1)
-	g, _ := NewGamma(2, 1)
+	n, _ := NewNormal(NormalConfig{Mu: 0, Sigma: 1})
+	g, _ := NewGamma(GammaConfig{Shape: 2, Scale: 1})
 	ind, err := NewIndependent(n, g)
 	if err != nil {
 		t.Fatal(err)

@@ -467,12 +467,12 @@ func summarize(res *mcmc.Result, truth []float64, d int) (covered, total int, ro
 func clopperPearson(k, n int64, alpha float64) (lo, hi float64) {
 	lo, hi = 0, 1
 	if k > 0 {
-		if b, err := simulate.NewBeta(float64(k), float64(n-k+1)); err == nil {
+		if b, err := simulate.NewBeta(simulate.BetaConfig{Alpha: float64(k), Beta: float64(n - k + 1)}); err == nil {
 			lo = b.Quantile(alpha / 2)
 		}
 	}
 	if k < n {
-		if b, err := simulate.NewBeta(float64(k+1), float64(n-k)); err == nil {
+		if b, err := simulate.NewBeta(simulate.BetaConfig{Alpha: float64(k + 1), Beta: float64(n - k)}); err == nil {
 			hi = b.Quantile(1 - alpha/2)
 		}
 	}

@@ -168,7 +168,7 @@ func (s clampedMean) Simulate(r *rand.Rand, theta, dst []float64) error {
 // release as the confidential mean (SMC-ABC on the problem without its
 // mechanism).
 func posteriors(c config, mech *mechanism.Laplace, sdp []float64, prog privinfer.ProgressFunc) (aware, naive *privinfer.Draws, err error) {
-	prior, err := simulate.NewNormal(0, c.priorSD)
+	prior, err := simulate.NewNormal(simulate.NormalConfig{Mu: 0, Sigma: c.priorSD})
 	if err != nil {
 		return nil, nil, err
 	}

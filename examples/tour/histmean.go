@@ -67,7 +67,7 @@ func histMean(w io.Writer, seed uint64, quick bool) (*privinfer.Draws, []float64
 	if err != nil {
 		return nil, nil, err
 	}
-	muPrior, _ := simulate.NewNormal(0, 10)
+	muPrior, _ := simulate.NewNormal(simulate.NormalConfig{Mu: 0, Sigma: 10})
 	pPrior, _ := simulate.NewUniform(0, 1)
 	prior, _ := simulate.NewIndependent(muPrior, pPrior)
 	sims := 4000

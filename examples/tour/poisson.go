@@ -42,7 +42,7 @@ func poisson(w io.Writer, seed uint64, quick bool) (smc, sppe *privinfer.Draws, 
 		return nil, nil, 0, err
 	}
 	sdp := []float64{4.1} // the released mean
-	prior, err := simulate.NewGamma(2, 2)
+	prior, err := simulate.NewGamma(simulate.GammaConfig{Shape: 2, Scale: 2})
 	if err != nil {
 		return nil, nil, 0, err
 	}
