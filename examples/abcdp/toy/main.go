@@ -1,21 +1,29 @@
-// Command toy reproduces the trends of Fig. 2 of the ABCDP paper (§6.1):
-// ABCDP on the mixture of five unit uniforms with a Dirichlet(1, …, 1)
-// prior and θ* = (0.25, 0.04, 0.33, 0.04, 0.34). It prints the mean squared
-// error of the posterior mean against ε_abc for each ε_total (∞ is
-// non-private rejection ABC with the same stopping rule) and both RESAMPLE
-// options.
+// Command toy reproduces Figs. 1 and 2 of the ABCDP paper.
+//
+// Fig. 1 (§4.1) is the flip probability G_b(|ρ − ε_abc|) of Prop. 4.2, the
+// probability that ABCDP's decision differs from rejection ABC's, for 100
+// distances ρ ~ U[0, 1] and ε_abc = 0.2 against ε_total, for N ∈ {10, 100,
+// 1000} and c ∈ {10, 100, 1000}; the program also simulates ABCDP's own
+// decisions to check the rate (see flip.go).
+//
+// Fig. 2 (§6.1) is ABCDP on the mixture of five unit uniforms with a
+// Dirichlet(1, …, 1) prior and θ* = (0.25, 0.04, 0.33, 0.04, 0.34): the
+// mean squared error of the posterior mean against ε_abc ∈ {0.05, 0.1, 0.2,
+// 0.5} for each ε_total ∈ {0.5, 1, 10, ∞} (∞ is non-private rejection ABC
+// with the same stopping rule), both RESAMPLE options and
+// c ∈ {10, 100, 1000}.
 //
 // The distance is the MMD with a Gaussian kernel whose bandwidth is the
 // median heuristic on simulated data only, evaluated with D random Fourier
 // features (abc.FeatureMMD; the authors' code uses 100) so that a run takes
 // seconds; -exact switches to the O(N²) MMD. Its sensitivity is 2/N. The
 // public pairs (θ_t, Y_t) and distances are drawn once per data replicate
-// and the ABCDP selection is repeated with fresh privacy noise; a run that
-// accepts nothing reports the prior mean.
+// and the ABCDP selection is repeated with fresh privacy noise for every c;
+// a run that accepts nothing reports the prior mean.
 //
-//	go run ./examples/abcdp/toy                 # N = 1000, T = 2000, c = 10
-//	go run ./examples/abcdp/toy -n 5000 -c 100  # the paper's N
-//	go run ./examples/abcdp/toy -out /tmp/toy   # also CSV and an MSE chart
+//	go run ./examples/abcdp/toy                     # N = 1000, T = 2000
+//	go run ./examples/abcdp/toy -n 5000 -T 10000    # the paper's N and T
+//	go run ./examples/abcdp/toy -out /tmp/toy       # also CSV and charts
 package main
 
 import (
@@ -39,17 +47,19 @@ import (
 
 // Config sizes the experiment.
 type Config struct {
-	N, T, C, Reps, NoiseReps, Features int
-	Exact                              bool
-	EpsABC, EpsTotal                   []float64 // EpsTotal entries of +Inf mean non-private ABC
-	Seed                               uint64
+	N, T, Reps, NoiseReps, Features int
+	Cs                              []int // numbers of accepted samples c
+	Exact                           bool
+	EpsABC, EpsTotal                []float64 // EpsTotal entries of +Inf mean non-private ABC
+	Seed                            uint64
 }
 
-// Table holds MSE[i][j]: EpsABC[i] and column j (ABC, then each finite
-// ε_total with RESAMPLE false and true).
+// Table holds MSE[k][i][j] for Cs[k], EpsABC[i] and column j (ABC, then
+// each finite ε_total with RESAMPLE false and true).
 type Table struct {
+	Cs      []int
 	Columns []string
-	MSE     [][]float64
+	MSE     [][][]float64
 }
 
 func main() {
@@ -59,25 +69,38 @@ func main() {
 	})
 }
 
-// runCLI parses the flags into fs, runs the experiment and prints the
-// table, the verdict and the files written.
+// runCLI parses the flags into fs, runs both experiments and prints the
+// tables, the verdicts and the files written.
 func runCLI(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	var cfg Config
 	common := cli.Register(fs, 1)
 	fs.IntVar(&cfg.N, "n", 1000, "observed and pseudo data set size N")
 	fs.IntVar(&cfg.T, "T", 2000, "number of public prior draws")
-	fs.IntVar(&cfg.C, "c", 10, "number of accepted samples c")
+	cs := fs.String("c", "10,100,1000", "comma-separated numbers of accepted samples c")
 	fs.IntVar(&cfg.Reps, "reps", 5, "data replicates (new Y* and public draws)")
 	fs.IntVar(&cfg.NoiseReps, "noise-reps", 20, "ABCDP noise replicates per data replicate")
 	fs.IntVar(&cfg.Features, "features", 100, "random Fourier features")
 	fs.BoolVar(&cfg.Exact, "exact", false, "use the exact O(N²) MMD")
+	flipMC := fs.Int("flip-mc", 20000, "simulated ABCDP decisions per setting for the Fig. 1 check (0 skips it)")
 	if err := cli.Parse(fs, args); err != nil {
 		return err
+	}
+	// -quick keeps N = 1000 and T = 2000, which run in about a minute; the
+	// paper's N = 5000 and T = 10000 are -n 5000 -T 10000.
+	if err := cli.QuickDefaults(fs, common.Quick, map[string]string{"flip-mc": "5000"}); err != nil {
+		return err
+	}
+	for _, f := range strings.Split(*cs, ",") {
+		c, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || c < 1 {
+			return cli.Usagef("-c: want positive integers, got %q", f)
+		}
+		cfg.Cs = append(cfg.Cs, c)
 	}
 	for _, f := range []struct {
 		name   string
 		v, min int
-	}{{"n", cfg.N, 2}, {"T", cfg.T, 1}, {"c", cfg.C, 1}, {"reps", cfg.Reps, 1}, {"noise-reps", cfg.NoiseReps, 1}, {"features", cfg.Features, 1}} {
+	}{{"n", cfg.N, 2}, {"T", cfg.T, 1}, {"reps", cfg.Reps, 1}, {"noise-reps", cfg.NoiseReps, 1}, {"features", cfg.Features, 1}, {"flip-mc", *flipMC, 0}} {
 		if err := cli.AtLeast(f.name, f.v, f.min); err != nil {
 			return err
 		}
@@ -85,9 +108,14 @@ func runCLI(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	if err := common.Prepare(); err != nil {
 		return err
 	}
-	// -quick keeps the defaults (N = 1000, T = 2000, c = 10), which already
-	// run in well under a minute; the paper's N = 5000 is -n 5000 -c 100.
 	cfg.Seed = common.Seed
+	flips, err := flipTable(cfg.Seed, *flipMC)
+	if err != nil {
+		return err
+	}
+	printFlip(stdout, flips)
+	flipVerdict(stdout, flips)
+	fmt.Fprintln(stdout)
 	cfg.EpsABC = []float64{0.05, 0.1, 0.2, 0.5}
 	cfg.EpsTotal = []float64{0.5, 1, 10}
 	cli.NewProgress(stderr).Printf("ABCDP toy: %d data replicates × %d noise replicates", cfg.Reps, cfg.NoiseReps)
@@ -96,83 +124,111 @@ func runCLI(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	verdict(stdout, cfg, tab)
-	return writeOutputs(common, cfg, tab, stdout)
+	return writeOutputs(common, cfg, tab, flips, stdout)
 }
 
-// verdict checks the two findings the paper states for Fig. 2: the MSE is
-// lowest at the smallest ε_abc (in every column), and RESAMPLE = false
-// beats RESAMPLE = true at equal ε_total for the smallest ε_abc.
+// verdict checks the findings the paper states for Fig. 2: at c = 10 the
+// MSE is lowest at the smallest ε_abc in every column, and at the smallest
+// ε_abc RESAMPLE = false beats RESAMPLE = true at equal ε_total; at
+// c = 1000 ABCDP's noise keeps every private column above non-private ABC.
+// The paper states nothing specific for c = 100.
 func verdict(w io.Writer, cfg Config, tab *Table) {
 	var failed []string
 	checks := 0
-	for j, col := range tab.Columns {
-		checks++
-		best := 0
-		for i := range tab.MSE {
-			if tab.MSE[i][j] < tab.MSE[best][j] {
-				best = i
+	for k, c := range tab.Cs {
+		m := tab.MSE[k]
+		if c == 10 {
+			for j, col := range tab.Columns {
+				checks++
+				best := 0
+				for i := range m {
+					if m[i][j] < m[best][j] {
+						best = i
+					}
+				}
+				if best != 0 {
+					failed = append(failed, fmt.Sprintf("c = 10, column %s: lowest MSE at ε_abc = %g, not %g", col, cfg.EpsABC[best], cfg.EpsABC[0]))
+				}
 			}
 		}
-		if best != 0 {
-			failed = append(failed, fmt.Sprintf("column %s: lowest MSE at ε_abc = %g, not %g", col, cfg.EpsABC[best], cfg.EpsABC[0]))
+		for e := range cfg.EpsTotal {
+			if c != 10 {
+				break
+			}
+			checks++
+			noR, withR := m[0][1+2*e], m[0][2+2*e]
+			if !(noR < withR) {
+				failed = append(failed, fmt.Sprintf("c = %d, ε_total = %g: RESAMPLE false MSE %.5f not below RESAMPLE true %.5f", c, cfg.EpsTotal[e], noR, withR))
+			}
 		}
-	}
-	for k := range cfg.EpsTotal {
-		checks++
-		noR, withR := tab.MSE[0][1+2*k], tab.MSE[0][2+2*k]
-		if !(noR < withR) {
-			failed = append(failed, fmt.Sprintf("ε_total = %g: RESAMPLE false MSE %.5f not below RESAMPLE true %.5f", cfg.EpsTotal[k], noR, withR))
+		if c == 1000 {
+			for j := 1; j < len(tab.Columns); j++ {
+				checks++
+				if !(m[0][j] > m[0][0]) {
+					failed = append(failed, fmt.Sprintf("c = 1000, column %s: MSE %.5f not above ABC's %.5f", tab.Columns[j], m[0][j], m[0][0]))
+				}
+			}
 		}
 	}
 	what := "ABCDP Fig. 2 (toy mixture of uniforms)"
+	cs := fmt.Sprint(tab.Cs)
 	switch {
 	case len(failed) == 0:
-		cli.PrintVerdict(w, cli.Reproduced, what, fmt.Sprintf("both stated trends hold in all %d checks (the paper plots MSE curves without printed numbers; N = %d, c = %d here)", checks, cfg.N, cfg.C))
+		cli.PrintVerdict(w, cli.Reproduced, what, fmt.Sprintf("the stated findings hold in all %d checks (the paper plots MSE curves without printed numbers; N = %d, T = %d, c = %s here)", checks, cfg.N, cfg.T, cs))
 	case 2*len(failed) <= checks:
-		cli.PrintVerdict(w, cli.Partial, what, fmt.Sprintf("%d of %d trend checks hold at N = %d, c = %d; failing: %s", checks-len(failed), checks, cfg.N, cfg.C, strings.Join(failed, "; ")))
+		cli.PrintVerdict(w, cli.Partial, what, fmt.Sprintf("%d of %d checks hold at N = %d, T = %d, c = %s; failing: %s", checks-len(failed), checks, cfg.N, cfg.T, cs, strings.Join(failed, "; ")))
 	default:
-		cli.PrintVerdict(w, cli.Differs, what, fmt.Sprintf("only %d of %d trend checks hold at N = %d, c = %d; failing: %s", checks-len(failed), checks, cfg.N, cfg.C, strings.Join(failed, "; ")))
+		cli.PrintVerdict(w, cli.Differs, what, fmt.Sprintf("only %d of %d checks hold at N = %d, T = %d, c = %s; failing: %s", checks-len(failed), checks, cfg.N, cfg.T, cs, strings.Join(failed, "; ")))
 	}
 }
 
-// writeOutputs writes the MSE table as CSV and a chart of MSE against
-// ε_abc, one curve per column.
-func writeOutputs(c *cli.Common, cfg Config, tab *Table, w io.Writer) error {
+// writeOutputs writes the MSE table as CSV and one chart of MSE against
+// ε_abc per c (one curve per column), and the Fig. 1 CSV and charts.
+func writeOutputs(c *cli.Common, cfg Config, tab *Table, flips []FlipRow, w io.Writer) error {
 	if c.Out == "" {
 		return nil
 	}
+	files, err := writeFlip(c, flips)
+	if err != nil {
+		return err
+	}
 	var rows [][]string
-	var series []plot.Series
-	for j, col := range tab.Columns {
-		s := plot.Series{Name: "ε_total = " + col, Dashed: strings.HasSuffix(col, "R")}
-		if col == "ABC" {
-			s.Name = "non-private ABC"
-		} else if s.Dashed {
-			s.Name = "ε_total = " + strings.TrimSuffix(col, "R") + ", RESAMPLE"
+	for k, cc := range tab.Cs {
+		var series []plot.Series
+		for j, col := range tab.Columns {
+			s := plot.Series{Name: "ε_total = " + col, Dashed: strings.HasSuffix(col, "R")}
+			if col == "ABC" {
+				s.Name = "non-private ABC"
+			} else if s.Dashed {
+				s.Name = "ε_total = " + strings.TrimSuffix(col, "R") + ", RESAMPLE"
+			}
+			for i, ea := range cfg.EpsABC {
+				rows = append(rows, []string{strconv.Itoa(cc), col, strconv.FormatFloat(ea, 'g', -1, 64), strconv.FormatFloat(tab.MSE[k][i][j], 'g', -1, 64)})
+				s.X = append(s.X, ea)
+				s.Y = append(s.Y, tab.MSE[k][i][j])
+			}
+			series = append(series, s)
 		}
-		for i, ea := range cfg.EpsABC {
-			rows = append(rows, []string{col, strconv.FormatFloat(ea, 'g', -1, 64), strconv.FormatFloat(tab.MSE[i][j], 'g', -1, 64)})
-			s.X = append(s.X, ea)
-			s.Y = append(s.Y, tab.MSE[i][j])
+		cv, err := plot.LineChart{Title: fmt.Sprintf("ABCDP toy, c = %d: MSE of the posterior mean against ε_abc (cf. ABCDP paper Fig. 2)", cc), XLabel: "ε_abc", YLabel: "MSE", LogX: true, LogY: true, Series: series}.Draw()
+		if err != nil {
+			return err
 		}
-		series = append(series, s)
+		fs, err := c.WritePlot(fmt.Sprintf("toy_mse_c%d", cc), cv)
+		if err != nil {
+			return err
+		}
+		files = append(files, fs...)
 	}
-	if _, err := c.WriteCSV("toy_mse.csv", []string{"column", "eps_abc", "mse"}, rows); err != nil {
-		return err
-	}
-	cv, err := plot.LineChart{Title: "ABCDP toy: MSE of the posterior mean against ε_abc (cf. ABCDP paper Fig. 2)", XLabel: "ε_abc", YLabel: "MSE", LogX: true, LogY: true, Series: series}.Draw()
+	f, err := c.WriteCSV("toy_mse.csv", []string{"c", "column", "eps_abc", "mse"}, rows)
 	if err != nil {
 		return err
 	}
-	files, err := c.WritePlot("toy_mse", cv)
-	if err != nil {
-		return err
-	}
+	files = append(files, f)
 	fmt.Fprintf(w, "wrote %s\n", strings.Join(files, ", "))
 	return nil
 }
 
-// Run performs the experiment and prints the table to w.
+// Run performs the Fig. 2 experiment and prints one table per c to w.
 func Run(ctx context.Context, cfg Config, w io.Writer) (*Table, error) {
 	const k = 5
 	model, err := mixture.NewUniform(k)
@@ -192,16 +248,19 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	tab := &Table{Columns: []string{"ABC"}}
+	tab := &Table{Cs: cfg.Cs, Columns: []string{"ABC"}}
 	for _, e := range cfg.EpsTotal {
 		tab.Columns = append(tab.Columns, fmt.Sprintf("%g", e), fmt.Sprintf("%gR", e))
 	}
-	tab.MSE = make([][]float64, len(cfg.EpsABC))
-	for i := range tab.MSE {
-		tab.MSE[i] = make([]float64, len(tab.Columns))
+	tab.MSE = make([][][]float64, len(cfg.Cs))
+	for c := range tab.MSE {
+		tab.MSE[c] = make([][]float64, len(cfg.EpsABC))
+		for i := range tab.MSE[c] {
+			tab.MSE[c][i] = make([]float64, len(tab.Columns))
+		}
 	}
-	fmt.Fprintf(w, "ABCDP toy (mixture of 5 uniforms): N=%d, T=%d, c=%d, %d data x %d noise replicates, Δρ=2/N=%.2g, MMD %s\n",
-		cfg.N, cfg.T, cfg.C, cfg.Reps, cfg.NoiseReps, sens, map[bool]string{true: "exact", false: fmt.Sprintf("with %d random features", cfg.Features)}[cfg.Exact])
+	fmt.Fprintf(w, "Fig. 2: ABCDP toy (mixture of 5 uniforms): N=%d, T=%d, c=%v, %d data x %d noise replicates, Δρ=2/N=%.2g, MMD %s\n",
+		cfg.N, cfg.T, cfg.Cs, cfg.Reps, cfg.NoiseReps, sens, map[bool]string{true: "exact", false: fmt.Sprintf("with %d random features", cfg.Features)}[cfg.Exact])
 	for rep := 0; rep < cfg.Reps; rep++ {
 		rs := rand.New(rand.NewPCG(cfg.Seed, uint64(rep)))
 		obs := make([]float64, cfg.N)
@@ -238,47 +297,52 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Table, error) {
 		if err != nil {
 			return nil, err
 		}
-		for i, ea := range cfg.EpsABC {
-			// Non-private: the first c draws with ρ ≤ ε_abc.
-			var acc []int
-			for t, d := range draws.Distance {
-				if d <= ea && len(acc) < cfg.C {
-					acc = append(acc, t)
-				}
-			}
-			tab.MSE[i][0] += mse(draws, acc, truth) / float64(cfg.Reps)
-			col := 1
-			for _, et := range cfg.EpsTotal {
-				for _, resample := range []bool{false, true} {
-					// The MMD lies in [0, 2] (Lemma 4.1): the clip changes no
-					// distance and makes the range hold by construction.
-					a, err := abc.NewABCDP(abc.ABCDPConfig{EpsTotal: et, EpsABC: ea, C: cfg.C, Resample: resample, Sensitivity: sens, Clip: 2})
-					if err != nil {
-						return nil, err
+		for ci, c := range cfg.Cs {
+			for i, ea := range cfg.EpsABC {
+				// Non-private: the first c draws with ρ ≤ ε_abc.
+				var acc []int
+				for t, d := range draws.Distance {
+					if d <= ea && len(acc) < c {
+						acc = append(acc, t)
 					}
-					for j := 0; j < cfg.NoiseReps; j++ {
-						sel, err := a.Select(rand.New(rand.NewPCG(cfg.Seed^0x5eed, uint64((rep*1000+i*100+col)*10000+j))), draws.Distance)
+				}
+				tab.MSE[ci][i][0] += mse(draws, acc, truth) / float64(cfg.Reps)
+				col := 1
+				for _, et := range cfg.EpsTotal {
+					for _, resample := range []bool{false, true} {
+						// The MMD lies in [0, 2] (Lemma 4.1): the clip changes no
+						// distance and makes the range hold by construction.
+						a, err := abc.NewABCDP(abc.ABCDPConfig{EpsTotal: et, EpsABC: ea, C: c, Resample: resample, Sensitivity: sens, Clip: 2})
 						if err != nil {
 							return nil, err
 						}
-						tab.MSE[i][col] += mse(draws, sel.Accepted, truth) / float64(cfg.Reps*cfg.NoiseReps)
+						for j := 0; j < cfg.NoiseReps; j++ {
+							stream := uint64(((rep*16+ci)*16+i)*16+col)<<20 | uint64(j)
+							sel, err := a.Select(rand.New(rand.NewPCG(cfg.Seed^0x5eed, stream)), draws.Distance)
+							if err != nil {
+								return nil, err
+							}
+							tab.MSE[ci][i][col] += mse(draws, sel.Accepted, truth) / float64(cfg.Reps*cfg.NoiseReps)
+						}
+						col++
 					}
-					col++
 				}
 			}
 		}
 	}
-	fmt.Fprintf(w, "MSE of the posterior mean (mean over coordinates); columns: ε_total (R = RESAMPLE true)\n%8s", "eps_abc")
-	for _, c := range tab.Columns {
-		fmt.Fprintf(w, " %9s", c)
-	}
-	fmt.Fprintln(w)
-	for i, ea := range cfg.EpsABC {
-		fmt.Fprintf(w, "%8g", ea)
-		for _, v := range tab.MSE[i] {
-			fmt.Fprintf(w, " %9.5f", v)
+	for ci, c := range cfg.Cs {
+		fmt.Fprintf(w, "c = %d: MSE of the posterior mean (mean over coordinates); columns: ε_total (R = RESAMPLE true)\n%8s", c, "eps_abc")
+		for _, col := range tab.Columns {
+			fmt.Fprintf(w, " %9s", col)
 		}
 		fmt.Fprintln(w)
+		for i, ea := range cfg.EpsABC {
+			fmt.Fprintf(w, "%8g", ea)
+			for _, v := range tab.MSE[ci][i] {
+				fmt.Fprintf(w, " %9.5f", v)
+			}
+			fmt.Fprintln(w)
+		}
 	}
 	return tab, nil
 }
