@@ -104,8 +104,14 @@ func NewBounded(inner Mechanism, lo, hi []float64, mode BoundMode) (*Bounded, er
 	var dim int
 	switch m := inner.(type) {
 	case *Laplace:
+		if m == nil || len(m.t) == 0 {
+			return nil, invalidf("bounded release: the inner *Laplace is nil or was not built by a constructor")
+		}
 		b.lap, dim = m, m.Dim()
 	case *Gaussian:
+		if m == nil || m.dim == 0 {
+			return nil, invalidf("bounded release: the inner *Gaussian is nil or was not built by a constructor")
+		}
 		b.gau, dim = m, m.Dim()
 	default:
 		return nil, invalidf("bounded releases need a *Laplace or *Gaussian inner mechanism, got %T", inner)
@@ -136,7 +142,12 @@ func NewBounded(inner Mechanism, lo, hi []float64, mode BoundMode) (*Bounded, er
 }
 
 // Budget reports the inner budget for BIT and twice it for truncation.
-func (b *Bounded) Budget() Budget { return b.budget }
+func (b *Bounded) Budget() Budget {
+	if b == nil {
+		return Budget{}
+	}
+	return b.budget
+}
 
 // Dim returns the dimension.
 func (b *Bounded) Dim() int { return len(b.lo) }
@@ -158,6 +169,9 @@ func (b *Bounded) gridExp(i int) int {
 // check validates a release: lengths, finiteness and the inner lattice's
 // range.
 func (b *Bounded) check(s, dst []float64) error {
+	if b == nil {
+		return errNilMechanism("*Bounded")
+	}
 	if err := checkRelease(s, dst, len(b.lo)); err != nil {
 		return err
 	}
@@ -240,11 +254,7 @@ func (b *Bounded) NoiseDim(statDim int) int { return statDim }
 
 // Apply is the exact uniform-to-release map.
 func (b *Bounded) Apply(u, s, dst []float64) {
-	if len(s) != len(b.lo) {
-		panic("mechanism: Bounded.Apply: statistic length does not match the mechanism")
-	}
-	u = u[:len(s)]
-	dst = dst[:len(s)]
+	checkApply("Bounded", u, s, dst, len(b.lo), len(b.lo), len(b.lo))
 	for i := range s {
 		dst[i] = b.coord(i, clampU(u[i]), s[i])
 	}
@@ -288,7 +298,7 @@ func (b *Bounded) coord(i int, u, s float64) float64 {
 // LogDensity returns the log density of sdp (see the type comment for
 // the reference measure); -Inf outside the box, NaN on length mismatch.
 func (b *Bounded) LogDensity(sdp, s []float64) float64 {
-	if len(sdp) != len(b.lo) || len(s) != len(b.lo) {
+	if b == nil || len(sdp) != len(b.lo) || len(s) != len(b.lo) {
 		return math.NaN()
 	}
 	lp := 0.0

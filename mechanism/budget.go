@@ -98,9 +98,15 @@ func normalizeWeights(weights []float64) ([]float64, error) {
 		}
 		sum += w
 	}
+	if math.IsInf(sum, 1) {
+		return nil, invalidf("weights sum to +Inf; rescale them")
+	}
 	out := make([]float64, len(weights))
 	for i, w := range weights {
 		out[i] = w / sum
+		if !(out[i] >= minNormal) {
+			return nil, invalidf("weights[%d] = %v is too small relative to their sum %v: its share %v is not a positive normal number", i, w, sum, out[i])
+		}
 	}
 	return out, nil
 }
@@ -194,11 +200,29 @@ func NewAccountant(total Budget) (*Accountant, error) {
 	return &Accountant{total: total}, nil
 }
 
+// usable reports whether a was built by NewAccountant: a nil or
+// zero-value Accountant has no total and refuses every spend with an
+// error wrapping ErrInvalidParameter.
+func (a *Accountant) usable() error {
+	if a == nil || !(a.total.Epsilon > 0) {
+		return invalidf("Accountant is nil or was not built by NewAccountant")
+	}
+	return nil
+}
+
 // Total returns the total budget.
-func (a *Accountant) Total() Budget { return a.total }
+func (a *Accountant) Total() Budget {
+	if a == nil {
+		return Budget{}
+	}
+	return a.total
+}
 
 // Spent returns the budget spent so far.
 func (a *Accountant) Spent() Budget {
+	if a == nil {
+		return Budget{}
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.spent
@@ -207,6 +231,9 @@ func (a *Accountant) Spent() Budget {
 // Remaining returns the budget left (never negative): the total minus
 // Guarantee.
 func (a *Accountant) Remaining() Budget {
+	if a == nil {
+		return Budget{}
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	g := a.guarantee(a.spent, a.pureSq, a.rho)
@@ -218,6 +245,9 @@ func (a *Accountant) Remaining() Budget {
 
 // Rho returns the sum of the zCDP spends.
 func (a *Accountant) Rho() float64 {
+	if a == nil {
+		return 0
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.rho
@@ -226,6 +256,9 @@ func (a *Accountant) Rho() float64 {
 // Guarantee returns the (ε, δ) guarantee of everything spent so far (see
 // the type comment); with no zCDP spend it equals Spent.
 func (a *Accountant) Guarantee() Budget {
+	if a == nil {
+		return Budget{}
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.guarantee(a.spent, a.pureSq, a.rho)
@@ -268,6 +301,9 @@ func (a *Accountant) admit(spent Budget, pureSq, rho float64, what string) error
 // beyond the total (with a relative slack of 1e-12 for rounding); an error
 // wrapping ErrInvalidParameter if b is not a valid budget.
 func (a *Accountant) Spend(b Budget) error {
+	if err := a.usable(); err != nil {
+		return err
+	}
 	if err := b.Validate(); err != nil {
 		return err
 	}
@@ -291,6 +327,9 @@ func (a *Accountant) Spend(b Budget) error {
 // implies no finite ε); an error wrapping ErrInvalidParameter unless
 // rho is finite and > 0.
 func (a *Accountant) SpendRho(rho float64) error {
+	if err := a.usable(); err != nil {
+		return err
+	}
 	if err := checkRho(rho); err != nil {
 		return err
 	}
@@ -313,6 +352,12 @@ type ZCDPMechanism interface {
 // ReleaseZCDP charges m.Rho() as a zCDP spend and then releases s through
 // m into dst, refunding the charge if the release fails validation.
 func (a *Accountant) ReleaseZCDP(m ZCDPMechanism, r *rand.Rand, s, dst []float64) error {
+	if m == nil {
+		return invalidf("ReleaseZCDP needs a non-nil mechanism")
+	}
+	if err := a.usable(); err != nil {
+		return err
+	}
 	rho := m.Rho()
 	if err := a.SpendRho(rho); err != nil {
 		return err
@@ -343,6 +388,9 @@ func (a *Accountant) refund(b Budget) {
 // fails (a validation error, before any noise is drawn) the charge is
 // refunded.
 func (a *Accountant) Release(m Mechanism, r *rand.Rand, s, dst []float64) error {
+	if m == nil {
+		return invalidf("Release needs a non-nil mechanism")
+	}
 	b := m.Budget()
 	if err := a.Spend(b); err != nil {
 		return err

@@ -13,13 +13,14 @@ var (
 	// its domain (ε ≤ 0, δ ∉ [0,1), a non-positive sensitivity, …).
 	ErrInvalidParameter = errors.New("invalid parameter")
 	// ErrDimension reports a statistic or output buffer whose length does
-	// not match the mechanism.
-	ErrDimension = errors.New("dimension mismatch")
+	// not match the mechanism. It wraps ErrInvalidParameter, the package's
+	// one invalid-argument sentinel, as do ErrNonFinite and ErrOutOfDomain.
+	ErrDimension = fmt.Errorf("dimension mismatch: %w", ErrInvalidParameter)
 	// ErrNonFinite reports a NaN or ±Inf entry in a statistic to release.
-	ErrNonFinite = errors.New("non-finite statistic")
+	ErrNonFinite = fmt.Errorf("non-finite statistic: %w", ErrInvalidParameter)
 	// ErrOutOfDomain reports a finite statistic outside the domain on which
 	// the mechanism's guarantee holds (e.g. a count outside [0, K]).
-	ErrOutOfDomain = errors.New("statistic outside the mechanism's domain")
+	ErrOutOfDomain = fmt.Errorf("statistic outside the mechanism's domain: %w", ErrInvalidParameter)
 	// ErrBudgetExceeded reports a spend that would exceed an Accountant's
 	// total budget.
 	ErrBudgetExceeded = errors.New("privacy budget exceeded")
@@ -78,4 +79,39 @@ func checkReleaseShape(s, dst []float64, dim, outDim int) error {
 		}
 	}
 	return nil
+}
+
+// checkApply enforces Transform's contract on the hot path: Apply panics
+// (a programmer error) unless len(s) = dim, len(u) = noise and
+// len(dst) = out. A shorter slice with spare capacity would otherwise be
+// resliced silently into memory the caller did not pass.
+func checkApply(name string, u, s, dst []float64, dim, noise, out int) {
+	if len(s) != dim || len(u) != noise || len(dst) != out {
+		panic(fmt.Sprintf("mechanism: %s.Apply: u, s and dst have lengths %d, %d, %d; the mechanism needs %d, %d, %d",
+			name, len(u), len(s), len(dst), noise, dim, out))
+	}
+}
+
+// errNilMechanism reports a method called on a nil mechanism pointer.
+func errNilMechanism(name string) error {
+	return invalidf("%s is nil (build it with its constructor)", name)
+}
+
+// checkResult validates a computed parameter (a noise scale, a sensitivity,
+// a zCDP ρ): a positive normal finite number, so that no overflow to +Inf
+// and no underflow to 0 or a subnormal is ever returned as a usable value.
+func checkResult(name string, v float64) error {
+	if !(v >= 0x1p-1022) || math.IsInf(v, 1) {
+		return invalidf("%s evaluates to %v, not a positive normal finite number; the arguments are outside the range where it is representable", name, v)
+	}
+	return nil
+}
+
+// result returns v if it is a positive normal finite number (checkResult)
+// and an error naming the quantity otherwise.
+func result(name string, v float64) (float64, error) {
+	if err := checkResult(name, v); err != nil {
+		return 0, err
+	}
+	return v, nil
 }

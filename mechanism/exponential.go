@@ -1,6 +1,7 @@
 package mechanism
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 )
@@ -76,7 +77,12 @@ func NewExponential(cfg ExponentialConfig) (*Exponential, error) {
 }
 
 // Budget reports (ε, 0).
-func (m *Exponential) Budget() Budget { return Budget{Epsilon: m.eps} }
+func (m *Exponential) Budget() Budget {
+	if m == nil {
+		return Budget{}
+	}
+	return Budget{Epsilon: m.eps}
+}
 
 // Candidates returns n.
 func (m *Exponential) Candidates() int { return m.n }
@@ -88,7 +94,7 @@ func (m *Exponential) Candidates() int { return m.n }
 // floating point, so the selection probabilities match the log-softmax to
 // floating-point accuracy.
 func (m *Exponential) Release(r *rand.Rand, s, dst []float64) error {
-	if err := checkReleaseShape(s, dst, m.n, 1); err != nil {
+	if err := m.check(s, dst); err != nil {
 		return err
 	}
 	return withOSRand(func(os *rand.Rand) error { return m.releaseWith(os, s, dst) })
@@ -96,7 +102,7 @@ func (m *Exponential) Release(r *rand.Rand, s, dst []float64) error {
 
 // releaseWith is Release drawing from r.
 func (m *Exponential) releaseWith(r *rand.Rand, s, dst []float64) error {
-	if err := checkReleaseShape(s, dst, m.n, 1); err != nil {
+	if err := m.check(s, dst); err != nil {
 		return err
 	}
 	best, bestJ := math.Inf(-1), 0
@@ -107,6 +113,23 @@ func (m *Exponential) releaseWith(r *rand.Rand, s, dst []float64) error {
 		}
 	}
 	dst[0] = float64(bestJ)
+	return nil
+}
+
+// check validates a release: a constructed mechanism, lengths,
+// finiteness, and scaled utilities coef·s_j that do not overflow.
+func (m *Exponential) check(s, dst []float64) error {
+	if m == nil || m.n == 0 {
+		return invalidf("exponential mechanism is nil or was not built by NewExponential")
+	}
+	if err := checkReleaseShape(s, dst, m.n, 1); err != nil {
+		return err
+	}
+	for j, u := range s {
+		if math.IsInf(m.coef*u, 0) {
+			return fmt.Errorf("mechanism: utility %d = %v overflows when scaled by ε/(2Δu) = %v: %w", j, u, m.coef, ErrOutOfDomain)
+		}
+	}
 	return nil
 }
 
@@ -124,10 +147,7 @@ func (m *Exponential) NoiseDim(statDim int) int { return statDim }
 
 // Apply writes argmax_j(coef·s_j + G_j) into dst[0] with G_j = −log(−log u_j).
 func (m *Exponential) Apply(u, s, dst []float64) {
-	if len(s) != m.n {
-		panic("mechanism: Exponential.Apply: utility length does not match the mechanism")
-	}
-	u = u[:len(s)]
+	checkApply("Exponential", u, s, dst, m.n, m.n, 1)
 	best, bestJ := math.Inf(-1), 0
 	for j, v := range s {
 		g := m.coef*v - math.Log(-math.Log(clampU(u[j])))
@@ -142,7 +162,7 @@ func (m *Exponential) Apply(u, s, dst []float64) {
 // log-softmax coef·s_j − logΣ_k exp(coef·s_k). It returns -Inf for an
 // index that is not an integer in [0, n) and NaN on a length mismatch.
 func (m *Exponential) LogDensity(sdp, s []float64) float64 {
-	if len(sdp) != 1 || len(s) != m.n {
+	if m == nil || len(sdp) != 1 || len(s) != m.n {
 		return math.NaN()
 	}
 	j := sdp[0]

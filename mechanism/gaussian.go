@@ -110,8 +110,8 @@ func NewGaussian(sigma float64, dim int) (*Gaussian, error) {
 // setLattice fixes the grid 2^gridExp and the discrete variance
 // S ≥ (sigmaEff/γ)².
 func (g *Gaussian) setLattice(gridExp int, sigmaEff float64) error {
-	if gridExp < -1070 || gridExp > 1000 {
-		return invalidf("sigma %v gives a release grid 2^%d outside [2^-1070, 2^1000]", sigmaEff, gridExp)
+	if gridExp < -1070 || gridExp > maxGridExp {
+		return invalidf("sigma %v gives a release grid 2^%d outside [2^-1070, 2^%d]", sigmaEff, gridExp, maxGridExp)
 	}
 	dg, err := newDGauss(math.Ldexp(sigmaEff, -gridExp) * (1 + 1e-12))
 	if err != nil {
@@ -201,11 +201,19 @@ func (g *Gaussian) Grid() float64 { return math.Ldexp(1, g.grid) }
 func (g *Gaussian) Dim() int { return g.dim }
 
 // Budget reports the calibrated (ε, δ), or (+Inf, 0) for NewGaussian.
-func (g *Gaussian) Budget() Budget { return g.budget }
+func (g *Gaussian) Budget() Budget {
+	if g == nil {
+		return Budget{}
+	}
+	return g.budget
+}
 
 func (g *Gaussian) gridExp(int) int { return g.grid }
 
 func (g *Gaussian) check(s, dst []float64) error {
+	if g == nil {
+		return errNilMechanism("*Gaussian")
+	}
 	if err := checkRelease(s, dst, g.dim); err != nil {
 		return err
 	}
@@ -257,11 +265,7 @@ func (g *Gaussian) NoiseDim(statDim int) int { return statDim }
 // Apply computes γ·(round(s/γ) + round(√S·Φ⁻¹(u))) into dst (uniforms are
 // clamped into [2^-53, 1 − 2^-53]).
 func (g *Gaussian) Apply(u, s, dst []float64) {
-	if len(s) != g.dim {
-		panic("mechanism: Gaussian.Apply: statistic length does not match the mechanism")
-	}
-	u = u[:len(s)]
-	dst = dst[:len(s)]
+	checkApply("Gaussian", u, s, dst, g.dim, g.dim, g.dim)
 	for i, v := range s {
 		k, _ := gridIndex(v, g.grid)
 		dst[i] = latticeValue(k, int64(math.Round(g.sqrtS*normQuantile(clampU(u[i])))), g.grid)
@@ -274,7 +278,7 @@ func (g *Gaussian) Apply(u, s, dst []float64) {
 // constant of N_Z(0, S) equals √(2πS) to a relative e^(−2π²S)). NaN on a
 // length mismatch.
 func (g *Gaussian) LogDensity(sdp, s []float64) float64 {
-	if len(sdp) != g.dim || len(s) != g.dim {
+	if g == nil || len(sdp) != g.dim || len(s) != g.dim {
 		return math.NaN()
 	}
 	ss := 0.0
@@ -302,7 +306,7 @@ func ClassicalGaussianSigma(eps, delta, sens2 float64) (float64, error) {
 	if err := checkPositive("sensitivity", sens2); err != nil {
 		return 0, err
 	}
-	return sens2 * math.Sqrt(2*math.Log(1.25/delta)) / eps, nil
+	return sigmaResult(sens2*math.Sqrt(2*math.Log(1.25/delta))/eps, eps, delta, sens2)
 }
 
 // ProbabilisticGaussianSigma returns the (ε, δ)-probabilistic-DP
@@ -320,7 +324,7 @@ func ProbabilisticGaussianSigma(eps, delta, sens2 float64) (float64, error) {
 		return 0, err
 	}
 	z := normQuantile(delta / 2)
-	return sens2 * (math.Sqrt(z*z+2*eps) - z) / (2 * eps), nil
+	return sigmaResult(sens2*(math.Sqrt(z*z+2*eps)-z)/(2*eps), eps, delta, sens2)
 }
 
 // checkDeltaPositive validates δ ∈ (0, 1) for approximate-DP calibrations.
@@ -443,13 +447,13 @@ func AnalyticGaussianSigma(eps, delta, sens2 float64) (float64, error) {
 	for i := 0; f(hi) > target; i++ {
 		hi *= 2
 		if i > 2100 {
-			return 0, fmt.Errorf("mechanism: analytic Gaussian calibration did not bracket sigma for epsilon=%v delta=%v", eps, delta)
+			return 0, invalidf("analytic Gaussian calibration did not bracket sigma for epsilon=%v delta=%v", eps, delta)
 		}
 	}
 	for i := 0; f(lo) <= target; i++ {
 		lo /= 2
 		if i > 2100 || lo == 0 {
-			return 0, fmt.Errorf("mechanism: analytic Gaussian calibration did not bracket sigma for epsilon=%v delta=%v", eps, delta)
+			return 0, invalidf("analytic Gaussian calibration did not bracket sigma for epsilon=%v delta=%v", eps, delta)
 		}
 	}
 	for hi-lo > 1e-14*hi {
@@ -469,6 +473,16 @@ func AnalyticGaussianSigma(eps, delta, sens2 float64) (float64, error) {
 	sigma := hi * sens2
 	for i := 0; i < 64 && AnalyticGaussianDelta(eps, sigma, sens2) > target; i++ {
 		sigma = math.Nextafter(sigma, math.Inf(1))
+	}
+	return sigmaResult(sigma, eps, delta, sens2)
+}
+
+// sigmaResult returns a calibrated σ, or an error when the arguments put
+// it outside the positive normal finite numbers (an overflow to +Inf or
+// an underflow, which no release could use).
+func sigmaResult(sigma, eps, delta, sens2 float64) (float64, error) {
+	if err := checkResult(fmt.Sprintf("Gaussian sigma for epsilon=%v, delta=%v, sensitivity=%v", eps, delta, sens2), sigma); err != nil {
+		return 0, err
 	}
 	return sigma, nil
 }

@@ -17,7 +17,7 @@ type LaplaceConfig struct {
 	Dim int
 	// Grid is the spacing γ of the release lattice. Zero selects the
 	// default, a power of two of about 2^-20·Δ1/Dim; otherwise it must be
-	// a power of two in [2^-1000, 2^1000].
+	// a power of two in [2^-1000, 2^970].
 	Grid float64
 }
 
@@ -39,6 +39,11 @@ func (c LaplaceConfig) Validate() error {
 	return checkGridSpacing("LaplaceConfig.Grid", c.Grid)
 }
 
+// maxGridExp is the largest release grid exponent: a release is γ·j with
+// |j| < 2^53 (a grid index below 2^52 plus noise below 2^52), and
+// 2^970·2^53 = 2^1023 keeps every such value finite.
+const maxGridExp = 1023 - 53
+
 // checkGridSpacing validates an optional power-of-two grid spacing.
 func checkGridSpacing(name string, g float64) error {
 	if g == 0 {
@@ -48,8 +53,8 @@ func checkGridSpacing(name string, g float64) error {
 		return invalidf("%s must be 0 (default) or a power of two, got %v", name, g)
 	}
 	f, e := math.Frexp(g)
-	if f != 0.5 || e-1 < -1000 || e-1 > 1000 {
-		return invalidf("%s must be 0 (default) or a power of two in [2^-1000, 2^1000], got %v", name, g)
+	if f != 0.5 || e-1 < -1000 || e-1 > maxGridExp {
+		return invalidf("%s must be 0 (default) or a power of two in [2^-1000, 2^%d], got %v", name, maxGridExp, g)
 	}
 	return nil
 }
@@ -157,8 +162,8 @@ func newLaplace(sc []float64, budget Budget, grid, sens float64) (*Laplace, erro
 				g = lo // keep the scale below 2^40 grid units
 			}
 		}
-		if g < -1060 || g > 1000 {
-			return nil, invalidf("scale %v gives a release grid 2^%d outside [2^-1060, 2^1000]", b, g)
+		if g < -1060 || g > maxGridExp {
+			return nil, invalidf("scale %v gives a release grid 2^%d outside [2^-1060, 2^%d]", b, g, maxGridExp)
 		}
 		m.grid[i] = g
 	}
@@ -224,12 +229,20 @@ func (m *Laplace) NoiseScale(i int) float64 { return math.Ldexp(m.t[i].value(), 
 func (m *Laplace) Grid(i int) float64 { return math.Ldexp(1, m.grid[i]) }
 
 // Budget reports the budget the mechanism was constructed with.
-func (m *Laplace) Budget() Budget { return m.budget }
+func (m *Laplace) Budget() Budget {
+	if m == nil {
+		return Budget{}
+	}
+	return m.budget
+}
 
 func (m *Laplace) gridExp(i int) int { return m.grid[i] }
 
 // check validates a release: lengths, finiteness and the lattice range.
 func (m *Laplace) check(s, dst []float64) error {
+	if m == nil {
+		return errNilMechanism("*Laplace")
+	}
 	if err := checkRelease(s, dst, len(m.scales)); err != nil {
 		return err
 	}
@@ -283,11 +296,7 @@ func (m *Laplace) NoiseDim(statDim int) int { return statDim }
 // of each coordinate and returns lattice values like Release. Uniforms
 // outside [2^-53, 1 − 2^-53] are clamped into it.
 func (m *Laplace) Apply(u, s, dst []float64) {
-	if len(s) != len(m.scales) {
-		panic("mechanism: Laplace.Apply: statistic length does not match the mechanism")
-	}
-	u = u[:len(s)]
-	dst = dst[:len(s)]
+	checkApply("Laplace", u, s, dst, len(m.scales), len(m.scales), len(m.scales))
 	for i, v := range s {
 		k, _ := gridIndex(v, m.grid[i])
 		dst[i] = latticeValue(k, m.quantile(i, clampU(u[i])), m.grid[i])
@@ -318,7 +327,7 @@ func (m *Laplace) quantile(i int, u float64) int64 {
 // log γ_i, the log density of the lattice release dequantized over its
 // grid cells; NaN on a length mismatch or NaN input.
 func (m *Laplace) LogDensity(sdp, s []float64) float64 {
-	if len(sdp) != len(m.scales) || len(s) != len(m.scales) {
+	if m == nil || len(sdp) != len(m.scales) || len(s) != len(m.scales) {
 		return math.NaN()
 	}
 	lp := 0.0

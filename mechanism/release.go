@@ -64,10 +64,20 @@ func Reproducible(m Mechanism) *ReproducibleMechanism {
 }
 
 // Unwrap returns the wrapped mechanism.
-func (p *ReproducibleMechanism) Unwrap() Mechanism { return p.m }
+func (p *ReproducibleMechanism) Unwrap() Mechanism {
+	if p == nil {
+		return nil
+	}
+	return p.m
+}
 
 // Budget reports the wrapped mechanism's budget.
-func (p *ReproducibleMechanism) Budget() Budget { return p.m.Budget() }
+func (p *ReproducibleMechanism) Budget() Budget {
+	if p == nil || p.m == nil {
+		return Budget{}
+	}
+	return p.m.Budget()
+}
 
 // Release draws the wrapped mechanism's secure release law from r, which
 // must be non-nil.

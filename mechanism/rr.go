@@ -120,7 +120,12 @@ func NewRandomizedResponse(epsilon float64, dim int) (*RandomizedResponse, error
 
 // Budget reports (ε, 0) per person, ε derived from the realised
 // probabilities.
-func (m *RandomizedResponse) Budget() Budget { return Budget{Epsilon: m.eps} }
+func (m *RandomizedResponse) Budget() Budget {
+	if m == nil {
+		return Budget{}
+	}
+	return Budget{Epsilon: m.eps}
+}
 
 // KeepProb returns the realised p = P/2^128 ≈ e^ε/(1+e^ε).
 func (m *RandomizedResponse) KeepProb() float64 { return m.keep }
@@ -135,6 +140,9 @@ func checkBits(s []float64) error {
 }
 
 func (m *RandomizedResponse) check(s, dst []float64) error {
+	if m == nil {
+		return errNilMechanism("*RandomizedResponse")
+	}
 	if err := checkRelease(s, dst, m.dim); err != nil {
 		return err
 	}
@@ -180,11 +188,7 @@ func (m *RandomizedResponse) NoiseDim(statDim int) int { return statDim }
 
 // Apply keeps bit i iff u_i < p. Inputs are treated as bits (v ≥ ½ is 1).
 func (m *RandomizedResponse) Apply(u, s, dst []float64) {
-	if len(s) != m.dim {
-		panic("mechanism: RandomizedResponse.Apply: statistic length does not match the mechanism")
-	}
-	u = u[:len(s)]
-	dst = dst[:len(s)]
+	checkApply("RandomizedResponse", u, s, dst, m.dim, m.dim, m.dim)
 	for i, v := range s {
 		b := 0.0
 		if v >= 0.5 {
@@ -201,7 +205,7 @@ func (m *RandomizedResponse) Apply(u, s, dst []float64) {
 // LogDensity returns the log mass of the reports sdp given bits s: -Inf
 // if a report is not a bit, NaN on a length mismatch or non-bit s.
 func (m *RandomizedResponse) LogDensity(sdp, s []float64) float64 {
-	if len(sdp) != m.dim || len(s) != m.dim || checkBits(s) != nil {
+	if m == nil || len(sdp) != m.dim || len(s) != m.dim || checkBits(s) != nil {
 		return math.NaN()
 	}
 	lp := 0.0
@@ -220,13 +224,17 @@ func (m *RandomizedResponse) LogDensity(sdp, s []float64) float64 {
 
 // EstimateMean returns the unbiased estimate of the population mean of
 // the true bits from the reports z: (z̄ − (1−p))/(2p − 1), since
-// E z̄ = (1−p) + (2p−1)·x̄. It returns NaN for empty z.
+// E z̄ = (1−p) + (2p−1)·x̄. It returns NaN for empty z, for a report
+// that is not a bit, and on a mechanism not built by its constructor.
 func (m *RandomizedResponse) EstimateMean(z []float64) float64 {
-	if len(z) == 0 {
+	if m == nil || m.dim == 0 || len(z) == 0 {
 		return math.NaN()
 	}
 	s := 0.0
 	for _, v := range z {
+		if v != 0 && v != 1 {
+			return math.NaN()
+		}
 		s += v
 	}
 	zbar := s / float64(len(z))
@@ -276,7 +284,12 @@ func NewKaryRandomizedResponse(epsilon float64, k, dim int) (*KaryRandomizedResp
 
 // Budget reports (ε, 0) per person, ε derived from the realised
 // probabilities.
-func (m *KaryRandomizedResponse) Budget() Budget { return Budget{Epsilon: m.eps} }
+func (m *KaryRandomizedResponse) Budget() Budget {
+	if m == nil {
+		return Budget{}
+	}
+	return Budget{Epsilon: m.eps}
+}
 
 // Probs returns the realised probability p of a truthful report and q of
 // each other category.
@@ -292,6 +305,9 @@ func (m *KaryRandomizedResponse) checkCats(s []float64) error {
 }
 
 func (m *KaryRandomizedResponse) check(s, dst []float64) error {
+	if m == nil {
+		return errNilMechanism("*KaryRandomizedResponse")
+	}
 	if err := checkRelease(s, dst, m.dim); err != nil {
 		return err
 	}
@@ -359,19 +375,15 @@ func (m *KaryRandomizedResponse) NoiseDim(statDim int) int { return statDim }
 
 // Apply is the uniform-to-report map used by Release.
 func (m *KaryRandomizedResponse) Apply(u, s, dst []float64) {
-	if len(s) != m.dim {
-		panic("mechanism: KaryRandomizedResponse.Apply: statistic length does not match the mechanism")
-	}
-	u = u[:len(s)]
-	dst = dst[:len(s)]
+	checkApply("KaryRandomizedResponse", u, s, dst, m.dim, m.dim, m.dim)
 	for i, v := range s {
-		dst[i] = m.apply1(u[i], v)
+		dst[i] = m.apply1(clampU(u[i]), v)
 	}
 }
 
 // LogDensity returns the log mass of the reports given the categories.
 func (m *KaryRandomizedResponse) LogDensity(sdp, s []float64) float64 {
-	if len(sdp) != m.dim || len(s) != m.dim || m.checkCats(s) != nil {
+	if m == nil || len(sdp) != m.dim || len(s) != m.dim || m.checkCats(s) != nil {
 		return math.NaN()
 	}
 	lp := 0.0
@@ -393,6 +405,9 @@ func (m *KaryRandomizedResponse) LogDensity(sdp, s []float64) float64 {
 // c_j the number of reports equal to j. Reports outside {0, …, k−1} are
 // an error.
 func (m *KaryRandomizedResponse) EstimateFrequencies(z, dst []float64) error {
+	if m == nil || m.k == 0 {
+		return errNilMechanism("*KaryRandomizedResponse")
+	}
 	if len(dst) != m.k {
 		return fmt.Errorf("mechanism: dst has length %d, want k = %d: %w", len(dst), m.k, ErrDimension)
 	}
@@ -464,7 +479,12 @@ func NewOUE(epsilon float64, d int) (*OUE, error) {
 
 // Budget reports (ε, 0) per person, ε derived from the realised
 // probabilities.
-func (m *OUE) Budget() Budget { return Budget{Epsilon: m.eps} }
+func (m *OUE) Budget() Budget {
+	if m == nil {
+		return Budget{}
+	}
+	return Budget{Epsilon: m.eps}
+}
 
 // Dim returns d.
 func (m *OUE) Dim() int { return m.d }
@@ -491,6 +511,9 @@ func (m *OUE) checkOneHot(s []float64) error {
 }
 
 func (m *OUE) check(s, dst []float64) error {
+	if m == nil {
+		return errNilMechanism("*OUE")
+	}
 	if err := checkRelease(s, dst, m.d); err != nil {
 		return err
 	}
@@ -550,11 +573,7 @@ func (m *OUE) NoiseDim(statDim int) int { return statDim }
 
 // Apply reports z_j = 1 iff u_j < P(z_j = 1 | e_j).
 func (m *OUE) Apply(u, s, dst []float64) {
-	if len(s) != m.d {
-		panic("mechanism: OUE.Apply: statistic length does not match the mechanism")
-	}
-	u = u[:len(s)]
-	dst = dst[:len(s)]
+	checkApply("OUE", u, s, dst, m.d, m.d, m.d)
 	for i, v := range s {
 		dst[i] = m.bit(u[i], v)
 	}
@@ -564,7 +583,7 @@ func (m *OUE) Apply(u, s, dst []float64) {
 // input s: -Inf if z is not a bit vector, NaN on a length mismatch or
 // non-one-hot s.
 func (m *OUE) LogDensity(sdp, s []float64) float64 {
-	if len(sdp) != m.d || len(s) != m.d || m.checkOneHot(s) != nil {
+	if m == nil || len(sdp) != m.d || len(s) != m.d || m.checkOneHot(s) != nil {
 		return math.NaN()
 	}
 	lp := 0.0
@@ -591,8 +610,11 @@ func (m *OUE) LogDensity(sdp, s []float64) float64 {
 // from the per-category sums c_k = Σ_i z_{i,k} of N reports. (The LDP
 // paper prints the estimator as (c_k/N − q)/(n − q) with its symbol q
 // reused for ½; the form here is the one that is unbiased: E c_k/N =
-// q + (½ − q) f_k.)
+// q + (½ − q) f_k.) Counts must be whole numbers in [0, n].
 func (m *OUE) EstimateFrequencies(counts []float64, n int, dst []float64) error {
+	if m == nil || m.d == 0 {
+		return errNilMechanism("*OUE")
+	}
 	if len(counts) != m.d || len(dst) != m.d {
 		return fmt.Errorf("mechanism: counts and dst must have length d = %d, got %d and %d: %w", m.d, len(counts), len(dst), ErrDimension)
 	}
@@ -604,6 +626,11 @@ func (m *OUE) EstimateFrequencies(counts []float64, n int, dst []float64) error 
 		if math.IsNaN(c) || math.IsInf(c, 0) {
 			return fmt.Errorf("mechanism: counts[%d] is %v: %w", k, c, ErrNonFinite)
 		}
+		if c != math.Trunc(c) || c < 0 || c > fn {
+			return fmt.Errorf("mechanism: counts[%d] = %v is not a count of reports in [0, %d]: %w", k, c, n, ErrOutOfDomain)
+		}
+	}
+	for k, c := range counts {
 		dst[k] = (c/fn - m.q0) / (0.5 - m.q0)
 	}
 	return nil

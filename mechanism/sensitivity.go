@@ -34,15 +34,22 @@ func ClampSlice(dst, x []float64, lo, hi float64) error {
 	return nil
 }
 
+// checkInterval validates bounds: finite, lo < hi, and a width hi − lo
+// that does not overflow.
 func checkInterval(lo, hi float64) error {
 	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || !(lo < hi) {
 		return invalidf("bounds must be finite with lo < hi, got [%v, %v]", lo, hi)
+	}
+	if math.IsInf(hi-lo, 0) {
+		return invalidf("bounds [%v, %v] are too far apart: hi − lo overflows", lo, hi)
 	}
 	return nil
 }
 
 // Normalize maps x ∈ [lo, hi] affinely to [-1, 1] after clamping:
-// 2(Clamp(x) − lo)/(hi − lo) − 1 (SBI paper §4.2).
+// 2(Clamp(x) − lo)/(hi − lo) − 1 (SBI paper §4.2). It returns NaN for a
+// NaN x and, like the formula, for lo = hi; NormalizeSlice validates the
+// bounds.
 func Normalize(x, lo, hi float64) float64 {
 	return 2*(Clamp(x, lo, hi)-lo)/(hi-lo) - 1
 }
@@ -79,7 +86,15 @@ func ClampedMean(x []float64, lo, hi float64) (mean, sens float64, err error) {
 		s += Clamp(v, lo, hi)
 	}
 	n := float64(len(x))
-	return s / n, (hi - lo) / n, nil
+	mean = s / n
+	if math.IsInf(mean, 0) {
+		return 0, 0, invalidf("the clamped values' sum overflows; rescale x and the bounds")
+	}
+	sens, err = result("sensitivity (hi − lo)/n", (hi-lo)/n)
+	if err != nil {
+		return 0, 0, err
+	}
+	return mean, sens, nil
 }
 
 // ClampedVarianceSensitivity returns (hi − lo)²/n, the ℓ1 sensitivity of
@@ -91,7 +106,7 @@ func ClampedVarianceSensitivity(lo, hi float64, n int) (float64, error) {
 	if n < 1 {
 		return 0, invalidf("n must be >= 1, got %d", n)
 	}
-	return (hi - lo) * (hi - lo) / float64(n), nil
+	return result("sensitivity (hi − lo)²/n", (hi-lo)*(hi-lo)/float64(n))
 }
 
 // LinRegStatDim returns the length of the linear-regression statistic of
@@ -188,7 +203,7 @@ func LinRegSensitivity(p, n int) (float64, error) {
 		return 0, invalidf("p and n must be >= 1, got p=%d n=%d", p, n)
 	}
 	fp := float64(p)
-	return (fp*fp + 3*fp + 3) / float64(n), nil
+	return result("sensitivity (p² + 3p + 3)/n", (fp*fp+3*fp+3)/float64(n))
 }
 
 // LinRegSensitivityConservative returns max((p² + 3p + 3), (p² + 3.25p +
@@ -199,7 +214,7 @@ func LinRegSensitivityConservative(p, n int) (float64, error) {
 		return 0, invalidf("p and n must be >= 1, got p=%d n=%d", p, n)
 	}
 	fp := float64(p)
-	return math.Max(fp*fp+3*fp+3, fp*fp+3.25*fp+2.25) / float64(n), nil
+	return result("sensitivity", math.Max(fp*fp+3*fp+3, fp*fp+3.25*fp+2.25)/float64(n))
 }
 
 // NaiveBayesLaplaceScale returns the Laplace scale 2K/(nε) that the SBI
@@ -214,7 +229,7 @@ func NaiveBayesLaplaceScale(K, n int, epsilon float64) (float64, error) {
 	if err := checkEpsilon(epsilon); err != nil {
 		return 0, err
 	}
-	return 2 * float64(K) / (float64(n) * epsilon), nil
+	return result("scale 2K/(nε)", 2*float64(K)/(float64(n)*epsilon))
 }
 
 // LDPLinRegSensitivity returns the ℓ2 sensitivity of Lemma 3.1 of the
@@ -237,7 +252,7 @@ func LDPLinRegSensitivity(R, Ry, sigma1, sigma2, sigma3 float64) (float64, error
 	c2 := sigma1 * sigma1 / (sigma3 * sigma3)
 	ry2 := Ry * Ry
 	r2 := R * R
-	return math.Sqrt(c1*c1*ry2*ry2/2 + 2*r2*r2 + 2*c1*ry2*r2 + c2*ry2*ry2), nil
+	return result("sensitivity", math.Sqrt(c1*c1*ry2*ry2/2+2*r2*r2+2*c1*ry2*r2+c2*ry2*ry2))
 }
 
 // LDPLinRegSensitivityEqual is Corollary 3.1 of the LDP paper (R = 1,
@@ -247,7 +262,7 @@ func LDPLinRegSensitivityEqual(Ry float64) (float64, error) {
 		return 0, err
 	}
 	r2 := Ry * Ry
-	return math.Sqrt(1.5*r2*r2 + 2*r2 + 2), nil
+	return result("sensitivity", math.Sqrt(1.5*r2*r2+2*r2+2))
 }
 
 // LDPLogRegSensitivity returns the ℓ2 sensitivity of Lemma 13.1 of the
@@ -268,7 +283,7 @@ func LDPLogRegSensitivity(R, sigma1, sigma2 float64) (float64, error) {
 		}
 	}
 	r2 := R * R
-	return math.Sqrt(sigma2*sigma2/(2*sigma1*sigma1) + 2*r2 + 2*sigma1*sigma1*r2*r2/(sigma2*sigma2)), nil
+	return result("sensitivity", math.Sqrt(sigma2*sigma2/(2*sigma1*sigma1)+2*r2+2*sigma1*sigma1*r2*r2/(sigma2*sigma2)))
 }
 
 // LDPLogRegSensitivityEqual is Corollary 13.1 (R = 1, σ1 = σ2):
@@ -281,7 +296,7 @@ func LDPInputSensitivity(R float64) (float64, error) {
 	if err := checkPositive("R", R); err != nil {
 		return 0, err
 	}
-	return 2 * R, nil
+	return result("sensitivity 2R", 2*R)
 }
 
 // MMDSensitivity returns Δρ = 2√B_k/N, the sensitivity of the MMD
@@ -295,5 +310,5 @@ func MMDSensitivity(bk float64, n int) (float64, error) {
 	if n < 1 {
 		return 0, invalidf("N must be >= 1, got %d", n)
 	}
-	return 2 * math.Sqrt(bk) / float64(n), nil
+	return result("sensitivity 2√B_k/N", 2*math.Sqrt(bk)/float64(n))
 }

@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"testing"
 )
 
@@ -237,40 +236,6 @@ func svtCat(v float64) string {
 		return "subnormal"
 	}
 	return "huge"
-}
-
-// TestSVTBadInput runs every bad-input case of the sparse vector: none may
-// panic, each must return an error wrapping ErrInvalidParameter. The
-// per-category counts are logged.
-func TestSVTBadInput(t *testing.T) {
-	counts := map[string]int{}
-	panics := 0
-	for _, c := range svtCases() {
-		counts[c.cat]++
-		func() {
-			defer func() {
-				if p := recover(); p != nil {
-					panics++
-					t.Errorf("%s/%s: panic %v", c.cat, c.name, p)
-				}
-			}()
-			err := c.call()
-			if !errors.Is(err, ErrInvalidParameter) {
-				t.Errorf("%s/%s: err = %v, want one wrapping ErrInvalidParameter", c.cat, c.name, err)
-			}
-		}()
-	}
-	cats := make([]string, 0, len(counts))
-	total := 0
-	for k, n := range counts {
-		cats = append(cats, k)
-		total += n
-	}
-	sort.Strings(cats)
-	for _, k := range cats {
-		t.Logf("%-12s %3d cases", k, counts[k])
-	}
-	t.Logf("%-12s %3d cases, %d panics", "total", total, panics)
 }
 
 // TestSVTBudgetAlwaysFinite sweeps every constructor over extreme

@@ -59,7 +59,12 @@ func NewInfectionTrajectory(n, m, K int64, L int) (*InfectionTrajectory, error) 
 }
 
 // Budget reports (nL/m, 0).
-func (t *InfectionTrajectory) Budget() Budget { return t.budget }
+func (t *InfectionTrajectory) Budget() Budget {
+	if t == nil {
+		return Budget{}
+	}
+	return t.budget
+}
 
 // Dim returns L.
 func (t *InfectionTrajectory) Dim() int { return t.l }
@@ -71,8 +76,11 @@ func (t *InfectionTrajectory) LatticeSpacing() float64 { return 1 / float64(t.n)
 func (t *InfectionTrajectory) N() int64 { return t.n }
 
 // Prob returns the success probability (I + m)/(K + 2m) for an infected
-// count I.
+// count I ∈ [0, K], and NaN for a count outside [0, K] (or NaN).
 func (t *InfectionTrajectory) Prob(infected float64) float64 {
+	if !(infected >= 0 && infected <= float64(t.k)) {
+		return math.NaN()
+	}
 	return (infected + float64(t.m)) / (float64(t.k) + 2*float64(t.m))
 }
 
@@ -88,6 +96,9 @@ func (t *InfectionTrajectory) Release(r *rand.Rand, s, dst []float64) error {
 }
 
 func (t *InfectionTrajectory) check(s, dst []float64) error {
+	if t == nil {
+		return errNilMechanism("*InfectionTrajectory")
+	}
 	if err := checkRelease(s, dst, t.l); err != nil {
 		return err
 	}
@@ -131,11 +142,7 @@ func (t *InfectionTrajectory) NoiseDim(statDim int) int { return statDim }
 // Apply writes Q(u_i)/n into dst, Q the Binomial(n, (s_i+m)/(K+2m))
 // inverse CDF. Counts outside [0, K] are clamped to it.
 func (t *InfectionTrajectory) Apply(u, s, dst []float64) {
-	if len(s) != t.l {
-		panic("mechanism: InfectionTrajectory.Apply: statistic length does not match the mechanism")
-	}
-	u = u[:len(s)]
-	dst = dst[:len(s)]
+	checkApply("InfectionTrajectory", u, s, dst, t.l, t.l, t.l)
 	fn := float64(t.n)
 	K := float64(t.k)
 	for i, v := range s {
@@ -149,7 +156,7 @@ func (t *InfectionTrajectory) Apply(u, s, dst []float64) {
 // max(1e-6, n·2^-50) of an integer in [0, n] has mass zero (-Inf). It returns NaN on a
 // length mismatch or counts s outside [0, K] or non-finite.
 func (t *InfectionTrajectory) LogDensity(sdp, s []float64) float64 {
-	if len(sdp) != t.l || len(s) != t.l {
+	if t == nil || len(sdp) != t.l || len(s) != t.l {
 		return math.NaN()
 	}
 	fn := float64(t.n)

@@ -1,6 +1,9 @@
 package mechanism
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Zero-concentrated differential privacy (Bun & Steinke 2016). A mechanism
 // is ρ-zCDP if for all neighbouring inputs and all Rényi orders α > 1 the
@@ -50,7 +53,11 @@ func PureRho(epsilon float64) (float64, error) {
 	if err := checkEpsilon(epsilon); err != nil {
 		return 0, err
 	}
-	return epsilon * epsilon / 2, nil
+	rho := epsilon * epsilon / 2
+	if err := checkResult(fmt.Sprintf("rho = ε²/2 for ε = %v", epsilon), rho); err != nil {
+		return 0, err
+	}
+	return rho, nil
 }
 
 // checkRho validates ρ > 0 finite.
