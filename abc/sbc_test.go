@@ -45,7 +45,7 @@ func (s sbcClampedMean) Simulate(r *rand.Rand, theta, dst []float64) error {
 // sbcProblem returns the problem with n records and budget eps.
 func sbcProblem(t *testing.T, n int, eps float64) privinfer.Problem {
 	t.Helper()
-	nrm, err := simulate.NewNormal(0, 1)
+	nrm, err := simulate.NewNormal(simulate.NormalConfig{Mu: 0, Sigma: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
