@@ -28,13 +28,11 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"time"
 
@@ -167,30 +165,14 @@ func summary3(d *privinfer.Draws, j int) [3]float64 {
 	return [3]float64{d.Mean()[j], lo, hi}
 }
 
-// readCSV reads the authors' β draws: a header and rows whose last three
-// columns are β_0, β_1, β_2 (the first is an unnamed row index, which
-// privinfer.ReadCSV would refuse).
-func readCSV(path string) (*privinfer.Draws, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// worst returns the largest split R̂ and the smallest bulk ESS over the
+// parameters of chained draws (NaN when a diagnostic cannot be estimated).
+func worst(d *privinfer.Draws) (maxR, minE float64) {
+	maxR, minE = 0, math.Inf(1)
+	for _, row := range d.Summary().Rows {
+		maxR, minE = math.Max(maxR, row.RHat), math.Min(minE, row.ESSBulk)
 	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, err
-	}
-	d := &privinfer.Draws{Names: []string{"beta0", "beta1", "beta2"}, Dim: 3}
-	for _, r := range rows[1:] {
-		for j := range 3 {
-			v, err := strconv.ParseFloat(r[len(r)-3+j], 64)
-			if err != nil {
-				return nil, err
-			}
-			d.Theta = append(d.Theta, v)
-		}
-	}
-	return d, d.Validate()
+	return maxR, minE
 }
 
 func ci(s [3]float64) string {
@@ -225,37 +207,28 @@ func runLinReg(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Progres
 			}
 			el := time.Since(start).Seconds()
 			res[k] = r
-			maxR, minE := 0.0, math.Inf(1)
-			for j := range 3 {
-				rh, errR := r.Draws.RHat(j)
-				ess, errE := r.Draws.ESSBulk(j)
-				if errR != nil || errE != nil {
-					rh, ess = math.NaN(), math.NaN()
-				}
-				maxR, minE = math.Max(maxR, rh), math.Min(minE, ess)
-			}
+			maxR, minE := worst(r.Draws)
 			total := float64(4 * (sweeps[k] + sweeps[k]/10))
 			eff.Add(cli.F(eps, 1), k.String(), strconv.Itoa(sweeps[k]), cli.F(maxR, 4), cli.F(minE, 0),
 				cli.F(1000*minE/float64(4*sweeps[k]), 2), cli.F(minE/el*float64(4*sweeps[k])/total, 1), cli.F(r.AcceptRate(), 3))
 			prog.Printf("linreg ε=%v %v: %.1f s", eps, k, el)
-			if o.common.Out != "" && k == mcmc.SystematicScanIMwG {
-				var rows [][]string
-				per := r.Draws.Len() / r.Draws.Chains
-				for i := range r.Draws.Len() {
-					rows = append(rows, append([]string{strconv.Itoa(i / per)}, cli.FloatRow(r.Draws.Row(i)...)...))
-				}
-				if _, err := o.common.WriteCSV("linreg_eps"+strconv.FormatFloat(eps, 'g', -1, 64)+"_damcmc.csv",
-					[]string{"chain", "beta0", "beta1", "beta2"}, rows); err != nil {
-					return err
-				}
-			}
 		}
-		var authors *privinfer.Draws
-		path, ok := cli.SharedFile("reference/authors-reference-posteriors/linreg_eps" + strconv.FormatFloat(eps, 'g', -1, 64) + "_beta.csv")
+		epsName := strconv.FormatFloat(eps, 'g', -1, 64)
+		if _, err := o.common.WriteFile("linreg_eps"+epsName+"_damcmc.csv", res[mcmc.SystematicScanIMwG].Draws.WriteCSV); err != nil {
+			return err
+		}
+		authors, err := cli.Authors("linreg_eps"+epsName+"_beta.csv", "beta0", "beta1", "beta2")
+		if err != nil {
+			return err
+		}
+		ok := authors != nil
+		cmp, labels := []*privinfer.Draws{res[mcmc.SOMA].Draws}, []string{"SOMA"}
 		if ok {
-			if authors, err = readCSV(path); err != nil {
-				return err
-			}
+			cmp, labels = append(cmp, authors), append(labels, "authors' CSV")
+		}
+		if _, err := o.common.WriteCorner("linreg_eps"+epsName+"_damcmc", res[mcmc.SystematicScanIMwG].Draws, privinfer.CornerConfig{
+			Title: "DA-MCMC posterior of β, linear-regression release ε = " + epsName, Label: "Sys-IMwG", Compare: cmp, CompareLabels: labels}); err != nil {
+			return err
 		}
 		for j := range 3 {
 			ours := summary3(res[mcmc.SystematicScanIMwG].Draws, j)
@@ -307,22 +280,17 @@ func diagnostics100(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Pr
 	if err != nil {
 		return err
 	}
-	r := rand.New(rand.NewPCG(o.common.Seed, 100))
-	theta := []float64{-1.79, -2.89, -0.66, 2}
-	recs := make([]float64, 3*n)
-	for i := range n {
-		nig.SampleRecord(r, theta, recs[3*i:3*i+3])
+	sim, err := simulate.NewMeanStat(nig, n)
+	if err != nil {
+		return err
 	}
-	s := make([]float64, 9)
-	if err := simulate.MeanContribution(nig, recs, s); err != nil {
+	// The release is simulated at θ* (a seeded study, no confidential data).
+	rel, err := simulate.NewPrivate(sim, lap)
+	if err != nil {
 		return err
 	}
 	sdp := make([]float64, 9)
-	if err := lap.Release(r, s, sdp); err != nil {
-		return err
-	}
-	sim, err := simulate.NewMeanStat(nig, n)
-	if err != nil {
+	if err := rel.Simulate(rand.New(rand.NewPCG(o.common.Seed, 100)), []float64{-1.79, -2.89, -0.66, 2}, sdp); err != nil {
 		return err
 	}
 	p := privinfer.Problem{Prior: nig, Simulator: sim, Mechanism: lap, Observed: sdp, Names: []string{"beta0", "beta1", "beta2", "sigma2"}}
@@ -349,14 +317,7 @@ func diagnostics100(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Pr
 				reach = t
 			}
 		}
-		minE := math.Inf(1)
-		for j := range 4 {
-			ess, err := res.Draws.ESSBulk(j)
-			if err != nil {
-				ess = math.NaN()
-			}
-			minE = math.Min(minE, ess)
-		}
+		_, minE := worst(res.Draws)
 		cell := "not reached"
 		if reach > 0 {
 			cell = strconv.Itoa(reach)
