@@ -11,15 +11,49 @@ import (
 // lives on the stack).
 const maxCovDim = 8
 
+// CovariancePrior is a prior on a d×d covariance matrix Σ together with
+// its CovParams(d) unconstrained coordinates, for the targets that learn
+// the input covariance: ScaledLKJ (the LDP paper's prior) or CovPrior (an
+// inverse Wishart).
+type CovariancePrior interface {
+	// Cov writes Σ (row-major d×d) for the coordinates x into sigma and
+	// returns the log prior density of x, Jacobian included: −Inf for
+	// non-finite coordinates, NaN for wrong lengths or an invalid prior.
+	Cov(x []float64, d int, sigma []float64) float64
+	check(d int) error
+}
+
 // CovPrior is an inverse-Wishart prior IW(Nu, Scale·I) on a d×d covariance
-// matrix Σ, used by the targets that learn the input covariance. (The LDP
-// paper uses a scaled LKJ(2) prior; the inverse Wishart is the conjugate
-// choice with the same role.) Nu must exceed d − 1 and Scale be > 0.
+// matrix Σ, on the Cholesky coordinates of CovFromParams. It is the
+// conjugate alternative to ScaledLKJ, the scaled LKJ(2) prior the LDP
+// paper uses. Nu must exceed d − 1 and Scale be > 0.
 type CovPrior struct {
 	Nu, Scale float64
 }
 
+// Cov writes Σ = L Lᵀ for the Cholesky coordinates x (see CovFromParams)
+// into sigma and returns the inverse-Wishart log density of Σ up to a
+// constant plus the log Jacobian of the map.
+func (p CovPrior) Cov(x []float64, d int, sigma []float64) float64 {
+	if p.check(d) != nil || len(x) != CovParams(d) || len(sigma) != d*d {
+		return math.NaN()
+	}
+	for _, v := range x {
+		if !finite(v) {
+			return math.Inf(-1)
+		}
+	}
+	var lb [maxCovDim * maxCovDim]float64
+	l := lb[:d*d]
+	cholFromParams(x, d, l)
+	llt(l, d, sigma)
+	return covLogPrior(x, d, p, l)
+}
+
 func (p CovPrior) check(d int) error {
+	if d < 1 || d > maxCovDim {
+		return fmt.Errorf("ldp: covariance dimension must be in [1, %d], got %d: %w", maxCovDim, d, ErrInvalid)
+	}
 	if !(p.Nu > float64(d-1)) || math.IsInf(p.Nu, 1) || !(p.Scale > 0) || math.IsInf(p.Scale, 1) {
 		return fmt.Errorf("ldp: inverse-Wishart prior needs Nu > d−1 = %d and Scale > 0, got %v, %v: %w", d-1, p.Nu, p.Scale, ErrInvalid)
 	}
@@ -27,8 +61,10 @@ func (p CovPrior) check(d int) error {
 }
 
 // CovParams returns the number d(d+1)/2 of unconstrained coordinates of a
-// d×d covariance: the lower triangle of its Cholesky factor L, row by row,
-// with log L_jj on the diagonal.
+// d×d covariance under either CovariancePrior. For CovPrior (and
+// CovFromParams) they are the lower triangle of the Cholesky factor L of
+// Σ, row by row, with log L_jj on the diagonal; for ScaledLKJ see its
+// documentation.
 func CovParams(d int) int { return d * (d + 1) / 2 }
 
 // CovFromParams writes Σ = L Lᵀ (row-major d×d) for the unconstrained
@@ -107,17 +143,18 @@ func covLogPrior(p []float64, d int, pr CovPrior, l []float64) float64 {
 
 // SuffStatCovPosterior is the posterior of (θ, σ, Σ) for the
 // sufficient-statistics linear regression (§13.1) with priors
-// θ ~ N(0, SdTheta² I), σ ~ Gamma(Shape, Rate) and Σ ~ CovPrior, as an
-// mcmc.Target on x = (θ, log σ, Cholesky coordinates of Σ) (see
-// CovFromParams). No gradient: use AdaptiveMetropolis or Slice. d ≤ 8.
+// θ ~ N(0, SdTheta² I), σ ~ Gamma(Shape, Rate) and a CovariancePrior on Σ
+// (the paper: ScaledLKJ{Eta: 2, Scale: 2.5}), as an mcmc.Target on
+// x = (θ, log σ, the prior's coordinates of Σ). No gradient: use
+// AdaptiveMetropolis or Slice. d ≤ 8.
 type SuffStatCovPosterior struct {
 	s                  *SuffStatLinReg
 	sdTheta, sha, rate float64
-	cov                CovPrior
+	cov                CovariancePrior
 }
 
 // NewSuffStatCovPosterior returns the posterior for the released sum in s.
-func NewSuffStatCovPosterior(s *SuffStatLinReg, sdTheta, shape, rate float64, cov CovPrior) (*SuffStatCovPosterior, error) {
+func NewSuffStatCovPosterior(s *SuffStatLinReg, sdTheta, shape, rate float64, cov CovariancePrior) (*SuffStatCovPosterior, error) {
 	if s == nil {
 		return nil, fmt.Errorf("ldp: model is nil: %w", ErrInvalid)
 	}
@@ -126,6 +163,9 @@ func NewSuffStatCovPosterior(s *SuffStatLinReg, sdTheta, shape, rate float64, co
 	}
 	if !(sdTheta > 0) || !(shape > 0) || !(rate > 0) || math.IsInf(sdTheta, 1) || math.IsInf(shape, 1) || math.IsInf(rate, 1) {
 		return nil, fmt.Errorf("ldp: prior scales must be finite and > 0, got %v, %v, %v: %w", sdTheta, shape, rate, ErrInvalid)
+	}
+	if cov == nil || isNilPrior(cov) {
+		return nil, fmt.Errorf("ldp: covariance prior is nil: %w", ErrInvalid)
 	}
 	if err := cov.check(s.d); err != nil {
 		return nil, err
@@ -159,17 +199,27 @@ func (p *SuffStatCovPosterior) LogDensity(x []float64) float64 {
 // learn Σ: the θ and σ priors (thetaSigmaPrior) plus the prior of the
 // Cholesky coordinates x[d+1:], and writes Σ = LLᵀ into sg (length d·d).
 // ok is false when lp is already final (−Inf or NaN).
-func covPosteriorPrior(x []float64, d int, sdTheta, shape, rate float64, dim int, cov CovPrior, sg []float64) (lp, sigma float64, ok bool) {
+func covPosteriorPrior(x []float64, d int, sdTheta, shape, rate float64, dim int, cov CovariancePrior, sg []float64) (lp, sigma float64, ok bool) {
 	lp, sigma, ok = thetaSigmaPrior(x, d, sdTheta, shape, rate, dim)
 	if !ok {
 		return lp, sigma, false
 	}
-	var lb [maxCovDim * maxCovDim]float64
-	l := lb[:d*d]
-	cp := x[d+1:]
-	cholFromParams(cp, d, l)
-	llt(l, d, sg)
-	return lp + covLogPrior(cp, d, cov, l), sigma, true
+	lc := cov.Cov(x[d+1:], d, sg)
+	if math.IsNaN(lc) || math.IsInf(lc, -1) {
+		return lc, sigma, false
+	}
+	return lp + lc, sigma, true
+}
+
+// isNilPrior reports a CovariancePrior interface holding a nil pointer.
+func isNilPrior(c CovariancePrior) bool {
+	switch v := c.(type) {
+	case *CovPrior:
+		return v == nil
+	case *ScaledLKJ:
+		return v == nil
+	}
+	return false
 }
 
 // thetaSigmaPrior checks x and returns the N(0, sd²I) log prior of θ, the
@@ -196,17 +246,17 @@ func thetaSigmaPrior(x []float64, d int, sd, shape, rate float64, dim int) (lp, 
 
 // LinRegCovPosterior is the posterior of (θ, σ, Σ) for the
 // input-perturbation linear regression (eq. 41) with the output noise sy
-// known, priors θ ~ N(0, SdTheta² I), σ ~ Gamma(Shape, Rate), Σ ~ CovPrior,
-// as an mcmc.Target on x = (θ, log σ, Cholesky coordinates of Σ). No
-// gradient: use AdaptiveMetropolis or Slice. d ≤ 8.
+// known, priors θ ~ N(0, SdTheta² I), σ ~ Gamma(Shape, Rate) and a
+// CovariancePrior on Σ, as an mcmc.Target on x = (θ, log σ, the prior's
+// coordinates of Σ). No gradient: use AdaptiveMetropolis or Slice. d ≤ 8.
 type LinRegCovPosterior struct {
 	ld                     *LinRegData
 	sy, sdTheta, sha, rate float64
-	cov                    CovPrior
+	cov                    CovariancePrior
 }
 
 // NewLinRegCovPosterior returns the posterior for the reports in ld.
-func NewLinRegCovPosterior(ld *LinRegData, sy, sdTheta, shape, rate float64, cov CovPrior) (*LinRegCovPosterior, error) {
+func NewLinRegCovPosterior(ld *LinRegData, sy, sdTheta, shape, rate float64, cov CovariancePrior) (*LinRegCovPosterior, error) {
 	if ld == nil {
 		return nil, fmt.Errorf("ldp: data is nil: %w", ErrInvalid)
 	}
@@ -218,6 +268,9 @@ func NewLinRegCovPosterior(ld *LinRegData, sy, sdTheta, shape, rate float64, cov
 	}
 	if !(sdTheta > 0) || !(shape > 0) || !(rate > 0) || math.IsInf(sdTheta, 1) || math.IsInf(shape, 1) || math.IsInf(rate, 1) {
 		return nil, fmt.Errorf("ldp: prior scales must be finite and > 0, got %v, %v, %v: %w", sdTheta, shape, rate, ErrInvalid)
+	}
+	if cov == nil || isNilPrior(cov) {
+		return nil, fmt.Errorf("ldp: covariance prior is nil: %w", ErrInvalid)
 	}
 	if err := cov.check(ld.d); err != nil {
 		return nil, err

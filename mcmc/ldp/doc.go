@@ -33,9 +33,12 @@
 // The posteriors GaussianPosterior, ExponentialPosterior,
 // HistogramPosterior, LinRegPosterior and LogRegPosterior implement
 // mcmc.GradTarget (for NUTS) on unconstrained coordinates;
-// SuffStatLogRegPosterior implements mcmc.GradTarget too;
-// SuffStatPosterior, SuffStatCovPosterior and LinRegCovPosterior implement
-// mcmc.Target. GaussianPosterior.Grid computes the two-parameter posterior
+// SuffStatLogRegPosterior and SuffStatLogRegCovPosterior implement
+// mcmc.GradTarget too; SuffStatPosterior, SuffStatCovPosterior and
+// LinRegCovPosterior implement mcmc.Target. The targets that learn the
+// input covariance Σ take a CovariancePrior: ScaledLKJ, the paper's scaled
+// LKJ(2) prior (§8, with the LKJ distribution itself in LKJ), or CovPrior,
+// an inverse Wishart. GaussianPosterior.Grid computes the two-parameter posterior
 // by quadrature, and CalibrateGaussian runs the calibration study of the
 // paper's Fig. 1 on it.
 //

@@ -493,6 +493,17 @@ func (p *SuffStatLogRegPosterior) Gradient(x, grad []float64) float64 {
 	} else {
 		ll = p.s.LogDensity(x, p.sigmaX)
 	}
+	if math.IsNaN(ll) {
+		for _, v := range x {
+			if !finite(v) {
+				return math.NaN()
+			}
+		}
+		if grad != nil {
+			clear(grad)
+		}
+		return math.Inf(-1) // covariance of the approximation not positive definite
+	}
 	v2 := p.sdTheta * p.sdTheta
 	for j, v := range x {
 		ll -= 0.5 * v * v / v2
@@ -501,4 +512,116 @@ func (p *SuffStatLogRegPosterior) Gradient(x, grad []float64) float64 {
 		}
 	}
 	return ll
+}
+
+// SuffStatLogRegCovPosterior is the posterior of (θ, Σ) for the
+// sufficient-statistics logistic regression with priors
+// θ ~ N(0, SdTheta² I) and Σ ~ ScaledLKJ (the LDP paper's Fig. 8:
+// θ ~ N(0, 5I), Σ ~ scaled LKJ(2) with scale 2.5), as an mcmc.GradTarget
+// on x = (θ, the ScaledLKJ coordinates of Σ) for NUTS. d ≤ 8.
+type SuffStatLogRegCovPosterior struct {
+	s       *SuffStatLogReg
+	sdTheta float64
+	cov     ScaledLKJ
+	pool    sync.Pool
+}
+
+type sslCovWork struct{ sigma, gs, gc []float64 }
+
+// NewSuffStatLogRegCovPosterior returns the posterior for the released sum
+// in s.
+func NewSuffStatLogRegCovPosterior(s *SuffStatLogReg, sdTheta float64, cov ScaledLKJ) (*SuffStatLogRegCovPosterior, error) {
+	if !s.built() {
+		return nil, fmt.Errorf("ldp: model is nil or was not built by NewSuffStatLogReg: %w", ErrInvalid)
+	}
+	if !(sdTheta > 0) || math.IsInf(sdTheta, 1) {
+		return nil, fmt.Errorf("ldp: prior scale sdTheta must be finite and > 0, got %v: %w", sdTheta, ErrInvalid)
+	}
+	if err := cov.check(s.d); err != nil {
+		return nil, err
+	}
+	p := &SuffStatLogRegCovPosterior{s: s, sdTheta: sdTheta, cov: cov}
+	d := s.d
+	p.pool.New = func() any {
+		return &sslCovWork{sigma: make([]float64, d*d), gs: make([]float64, d*d), gc: make([]float64, CovParams(d))}
+	}
+	return p, nil
+}
+
+// Dim returns d + d(d+1)/2.
+func (p *SuffStatLogRegCovPosterior) Dim() int {
+	if p == nil || !p.s.built() {
+		return 0
+	}
+	return p.s.d + CovParams(p.s.d)
+}
+
+// Sigma writes Σ for the coordinates x (length Dim) into sigma (d×d).
+func (p *SuffStatLogRegCovPosterior) Sigma(x, sigma []float64) error {
+	if p == nil || !p.s.built() || len(x) != p.Dim() || len(sigma) != p.s.d*p.s.d {
+		return fmt.Errorf("ldp: Sigma needs x of length %d and sigma of length %d: %w", p.Dim(), p.s.d*p.s.d, ErrInvalid)
+	}
+	if lc := p.cov.Cov(x[p.s.d:], p.s.d, sigma); math.IsNaN(lc) || math.IsInf(lc, -1) {
+		return fmt.Errorf("ldp: Sigma needs finite coordinates: %w", ErrInvalid)
+	}
+	return nil
+}
+
+// LogDensity returns the unnormalised log posterior of x.
+func (p *SuffStatLogRegCovPosterior) LogDensity(x []float64) float64 { return p.Gradient(x, nil) }
+
+// Gradient writes ∇ log π(x) into grad (if non-nil) and returns log π(x).
+// It allocates nothing in steady state.
+func (p *SuffStatLogRegCovPosterior) Gradient(x, grad []float64) float64 {
+	if p == nil || !p.s.built() {
+		return math.NaN()
+	}
+	d := p.s.d
+	if len(x) != p.Dim() || (grad != nil && len(grad) != len(x)) {
+		return math.NaN()
+	}
+	for _, v := range x {
+		if !finite(v) {
+			if grad != nil {
+				clear(grad)
+			}
+			return math.Inf(-1)
+		}
+	}
+	w := p.pool.Get().(*sslCovWork)
+	defer p.pool.Put(w)
+	lp := p.cov.covGrad(x[d:], d, w.sigma, nil, nil)
+	if math.IsInf(lp, -1) {
+		if grad != nil {
+			clear(grad)
+		}
+		return lp
+	}
+	var ll float64
+	if grad != nil {
+		ll = p.s.LogDensityGrad(x[:d], w.sigma, grad[:d], w.gs)
+		if !math.IsNaN(ll) {
+			p.cov.covGrad(x[d:], d, w.sigma, w.gs, grad[d:])
+		}
+	} else {
+		ll = p.s.LogDensity(x[:d], w.sigma)
+	}
+	if math.IsNaN(ll) {
+		// Valid parameters for which the approximate likelihood's
+		// covariance is not positive definite (possible with the
+		// Chebyshev link): outside the support.
+		if grad != nil {
+			clear(grad)
+		}
+		return math.Inf(-1)
+	}
+	v2 := p.sdTheta * p.sdTheta
+	lp += ll
+	for j := range d {
+		lp -= 0.5 * x[j] * x[j] / v2
+		if grad != nil {
+			grad[j] -= x[j] / v2
+		}
+	}
+	return lp
 }

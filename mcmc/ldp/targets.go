@@ -15,6 +15,7 @@ var (
 	_ mcmc.GradTarget = (*LinRegPosterior)(nil)
 	_ mcmc.GradTarget = (*LogRegPosterior)(nil)
 	_ mcmc.GradTarget = (*SuffStatLogRegPosterior)(nil)
+	_ mcmc.GradTarget = (*SuffStatLogRegCovPosterior)(nil)
 	_ mcmc.Target     = (*SuffStatPosterior)(nil)
 	_ mcmc.Target     = (*SuffStatCovPosterior)(nil)
 	_ mcmc.Target     = (*LinRegCovPosterior)(nil)
