@@ -44,7 +44,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -183,30 +182,30 @@ func verdict(w io.Writer, eps float64, acc []methodAccuracy) {
 }
 
 // problem returns the paper's private linear regression at ε.
-func problem(eps float64) (sbi.Problem, error) {
+func problem(eps float64) (privinfer.Problem, error) {
 	model := linreg.Paper()
 	n := linreg.PaperN
 	sim, err := simulate.NewMeanStat(model, n)
 	if err != nil {
-		return sbi.Problem{}, err
+		return privinfer.Problem{}, err
 	}
 	sens, err := mechanism.LinRegSensitivity(model.P(), n)
 	if err != nil {
-		return sbi.Problem{}, err
+		return privinfer.Problem{}, err
 	}
 	mech, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: eps, Dim: model.ContribDim()})
 	if err != nil {
-		return sbi.Problem{}, err
+		return privinfer.Problem{}, err
 	}
 	prior, err := linreg.Prior(2)
 	if err != nil {
-		return sbi.Problem{}, err
+		return privinfer.Problem{}, err
 	}
 	obs, err := linreg.Release(eps)
 	if err != nil {
-		return sbi.Problem{}, err
+		return privinfer.Problem{}, err
 	}
-	return sbi.Problem{Prior: prior, Simulator: sim, Mechanism: mech, Observed: obs}, nil
+	return privinfer.Problem{Prior: prior, Simulator: sim, Mechanism: mech, Observed: obs}, nil
 }
 
 func epsName(e float64) string { return strconv.FormatFloat(e, 'g', -1, 64) }
@@ -402,16 +401,10 @@ func runEps(c config, eps float64) ([]methodAccuracy, error) {
 	}
 	var results []result
 	for _, meth := range c.methods {
-		o := c.Options(3, 9, c.seed)
+		o := c.Config(3, 9, c.seed)
 		if c.perRound {
-			o.OnRound = func(round int, post *sbi.Posterior, samples []float64) {
-				x := samples
-				if post != nil {
-					x = make([]float64, 1000*3)
-					if err := post.Sample(rand.New(rand.NewPCG(c.seed, uint64(round))), 1000, x); err != nil {
-						return
-					}
-				}
+			o.OnRound = func(round int, _ sbi.Estimate, d *privinfer.Draws) {
+				x := d.Theta
 				c2, _ := metrics.C2ST(x, thinTo(ref, 3, len(x)/3), 3, metrics.C2STOptions{Seed: 1, MaxEpochs: 300})
 				mmd, _ := metrics.MMD(x, ref, 3, metrics.MMDOptions{})
 				fmt.Printf("    %s round %d: C2ST %.3f MMD %.4f\n", meth, round, c2, mmd)
@@ -423,22 +416,18 @@ func runEps(c config, eps float64) ([]methodAccuracy, error) {
 		var res *sbi.Result
 		switch strings.TrimSpace(meth) {
 		case "sppe":
-			post, r, err := sbi.SPPE(context.Background(), p, o)
+			r, err := sbi.SPPE(context.Background(), p, o)
 			if err != nil {
 				return nil, err
 			}
-			res = r
-			x = make([]float64, c.NPost*3)
-			if err := post.Sample(rand.New(rand.NewPCG(c.seed, 99)), c.NPost, x); err != nil {
-				return nil, err
-			}
-			nlog = -post.LogProb(theta)
+			res, x = &r.Result, r.Draws.Theta
+			nlog = -r.Posterior.LogDensity(theta)
 		case "sple":
-			out, r, err := sbi.SPLE(context.Background(), p, o)
+			r, err := sbi.SPLE(context.Background(), p, o)
 			if err != nil {
 				return nil, err
 			}
-			res, x = r, out.Samples
+			res, x = &r.Result, r.Draws.Theta
 			nlog, _ = metrics.NLOGSamples(x, 3, theta)
 		default:
 			return nil, fmt.Errorf("unknown method %q", meth)

@@ -343,12 +343,12 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 
 	// SPPE (optional).
 	var sppeRows [][]float64
-	var sppeRes *sbi.Result
+	var sppeRes *sbi.SPPEResult
 	if cfg.sppe.Rounds > 0 {
 		prog.Printf("SPPE: %d rounds × %d simulations, M = %d", cfg.sppe.Rounds, cfg.sppe.Sims, cfg.sppe.Inner)
-		sppeRows, sppeRes, err = runSPPE(ctx, m, prior, mech, obs, cfg.sppe, func(p sbi.Progress) {
-			if p.Stage != "train" {
-				prog.Printf("SPPE round %d: %s (%d simulations)", p.Round, p.Stage, p.Simulations)
+		sppeRows, sppeRes, err = runSPPE(ctx, m, prior, mech, obs, cfg.sppe, func(p privinfer.Progress) {
+			if p.Stage != "epoch" {
+				prog.Printf("SPPE %v", p)
 			}
 		})
 		if err != nil {

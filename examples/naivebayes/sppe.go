@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
-	"math/rand/v2"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/flow/sbi"
 	"github.com/privinfer/privinfer/mechanism"
@@ -25,36 +25,26 @@ type sppeConfig struct {
 // coordinates φ of θ and returns draws of θ. The loss integrates over the
 // Laplace noise with RQMC inner points, so every confidential simulation
 // serves Inner releases.
-func runSPPE(ctx context.Context, m *naivebayes.Model, prior simulate.Prior, mech *mechanism.Laplace, obs []float64, cfg sppeConfig, progress func(sbi.Progress)) ([][]float64, *sbi.Result, error) {
-	p := sbi.Problem{
+func runSPPE(ctx context.Context, m *naivebayes.Model, prior simulate.Prior, mech *mechanism.Laplace, obs []float64, cfg sppeConfig, progress privinfer.ProgressFunc) ([][]float64, *sbi.SPPEResult, error) {
+	p := privinfer.Problem{
 		Prior:     alrPrior{m: m, prior: prior},
 		Simulator: alrSim{m: m, sim: m},
 		Mechanism: mech,
 		Observed:  obs,
 	}
-	o := sbi.DefaultOptions()
-	o.Rounds, o.SimsPerRound, o.InnerPoints, o.Atoms = cfg.Rounds, cfg.Sims, cfg.Inner, cfg.Atoms
 	fc := flow.DefaultConfig(m.UnconstrainedDim(), m.StatDim())
 	fc.Layers, fc.Hidden, fc.Blocks = cfg.Layers, cfg.Hidden, cfg.Blocks
-	o.Flow = &fc
-	o.Train.MaxEpochs, o.Train.Patience = cfg.Epochs, cfg.Patience
-	o.Seed = cfg.Seed
-	o.Progress = progress
-	o.LeakageFallback = true
-	post, res, err := sbi.SPPE(ctx, p, o)
+	tc := flow.DefaultTrainConfig()
+	tc.MaxEpochs, tc.Patience = cfg.Epochs, cfg.Patience
+	res, err := sbi.SPPE(ctx, p, sbi.Config{Rounds: cfg.Rounds, SimsPerRound: cfg.Sims, InnerPoints: cfg.Inner, Atoms: cfg.Atoms,
+		Flow: &fc, Train: &tc, PosteriorSamples: cfg.Draws, LeakageFallback: true, Progress: progress, Seed: cfg.Seed})
 	if err != nil {
 		return nil, res, err
 	}
-	d := m.UnconstrainedDim()
-	phis := make([]float64, cfg.Draws*d)
-	r := rand.New(rand.NewPCG(cfg.Seed, 0x73707065))
-	if err := post.Sample(r, cfg.Draws, phis); err != nil {
-		return nil, res, err
-	}
-	rows := make([][]float64, cfg.Draws)
+	rows := make([][]float64, res.Draws.Len())
 	for i := range rows {
 		rows[i] = make([]float64, m.ParamDim())
-		m.FromUnconstrained(phis[i*d:(i+1)*d], rows[i])
+		m.FromUnconstrained(res.Draws.Row(i), rows[i])
 	}
 	return rows, res, nil
 }

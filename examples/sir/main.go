@@ -61,6 +61,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/internal/cli"
 	"github.com/privinfer/privinfer/examples/internal/plot"
 	"github.com/privinfer/privinfer/examples/internal/sbiflags"
@@ -350,44 +351,32 @@ func summary(name string, x []float64) {
 // run trains one method and returns its posterior draws, the NLOG at
 // thetaTrue (NaN if nil) and the training record; onRound receives every
 // round's posterior draws.
-func run(c config, meth string, p sbi.Problem, thetaTrue []float64, onRound func(round int, x []float64, nlog float64)) ([]float64, *sbi.Posterior, *sbi.Result, error) {
-	o := c.Options(2, 10, c.seed)
+func run(c config, meth string, p privinfer.Problem, thetaTrue []float64, onRound func(round int, x []float64, nlog float64)) ([]float64, *sbi.Posterior, *sbi.Result, error) {
+	o := c.Config(2, 10, c.seed)
 	if onRound != nil {
-		o.OnRound = func(round int, post *sbi.Posterior, samples []float64) {
-			x := samples
+		o.OnRound = func(round int, est sbi.Estimate, d *privinfer.Draws) {
 			nlog := math.NaN()
-			if post != nil {
-				x = make([]float64, 1000*2)
-				if err := post.Sample(rand.New(rand.NewPCG(c.seed, uint64(round))), 1000, x); err != nil {
-					fmt.Printf("    round %d: %v\n", round, err)
-					return
-				}
-				if thetaTrue != nil {
-					nlog = -post.LogProb(thetaTrue)
-				}
+			if post, ok := est.(*sbi.Posterior); ok && thetaTrue != nil {
+				nlog = -post.LogDensity(thetaTrue)
 			} else if thetaTrue != nil {
-				nlog, _ = metrics.NLOGSamples(x, 2, thetaTrue)
+				nlog, _ = metrics.NLOGSamples(d.Theta, 2, thetaTrue)
 			}
-			onRound(round, x, nlog)
+			onRound(round, d.Theta, nlog)
 		}
 	}
 	switch meth {
 	case "sppe":
-		post, res, err := sbi.SPPE(context.Background(), p, o)
+		res, err := sbi.SPPE(context.Background(), p, o)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		x := make([]float64, c.NPost*2)
-		if err := post.Sample(rand.New(rand.NewPCG(c.seed, 99)), c.NPost, x); err != nil {
-			return nil, nil, nil, err
-		}
-		return x, post, res, nil
+		return res.Draws.Theta, res.Posterior, &res.Result, nil
 	case "sple":
-		out, res, err := sbi.SPLE(context.Background(), p, o)
+		res, err := sbi.SPLE(context.Background(), p, o)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		return out.Samples, nil, res, nil
+		return res.Draws.Theta, nil, &res.Result, nil
 	}
 	return nil, nil, nil, fmt.Errorf("unknown method %q", meth)
 }
@@ -401,11 +390,7 @@ func runSynthetic(c config, eps float64, slopes bool) ([]accuracy, error) {
 	if err != nil {
 		return nil, err
 	}
-	mech, ok := ps.Mechanism().(mechanism.Transform)
-	if !ok {
-		return nil, fmt.Errorf("the infection-trajectory mechanism does not implement Transform")
-	}
-	p := sbi.Problem{Prior: sir.Prior(), Simulator: ps.Confidential(), Mechanism: mech, Observed: obs}
+	p := privinfer.Problem{Prior: sir.Prior(), Simulator: ps.Confidential(), Mechanism: ps.Mechanism(), Observed: obs}
 	thetaTrue := sir.SyntheticTheta()
 	epsName := strconv.FormatFloat(eps, 'g', -1, 64)
 	fmt.Printf("\n=== SIR synthetic release, ε = %s: s_dp° = %v, θ* = %v\n", epsName, obs, thetaTrue)
@@ -503,7 +488,11 @@ func fmtSlice(x []float64) string {
 
 // measureSlopes prints the RMSE of the inner-integral estimate against M at
 // θ* and one confidential simulation at θ*, for RQMC and MC.
-func measureSlopes(f *flow.Flow, p sbi.Problem, theta []float64) error {
+func measureSlopes(f *flow.Flow, p privinfer.Problem, theta []float64) error {
+	mech, err := p.Transform()
+	if err != nil {
+		return err
+	}
 	s := make([]float64, p.Simulator.StatDim())
 	if err := p.Simulator.Simulate(rand.New(rand.NewPCG(5, 5)), theta, s); err != nil {
 		return err
@@ -511,7 +500,7 @@ func measureSlopes(f *flow.Flow, p sbi.Problem, theta []float64) error {
 	r := rand.New(rand.NewPCG(6, 6))
 	ref := 0.0
 	for k := 0; k < 4; k++ {
-		v, err := sbi.InnerIntegral(f, sbi.PosteriorFlow, p.Mechanism, theta, s, 1<<14, sbi.RQMC, r)
+		v, err := sbi.InnerIntegral(f, sbi.PosteriorFlow, mech, theta, s, 1<<14, sbi.RQMC, r)
 		if err != nil {
 			return err
 		}
@@ -524,7 +513,7 @@ func measureSlopes(f *flow.Flow, p sbi.Problem, theta []float64) error {
 		var e [2]float64
 		for j, integ := range []sbi.Integration{sbi.RQMC, sbi.MC} {
 			for k := 0; k < 50; k++ {
-				v, err := sbi.InnerIntegral(f, sbi.PosteriorFlow, p.Mechanism, theta, s, m, integ, r)
+				v, err := sbi.InnerIntegral(f, sbi.PosteriorFlow, mech, theta, s, m, integ, r)
 				if err != nil {
 					return err
 				}
@@ -631,7 +620,7 @@ func runOutbreaks(c config) (inRange, total, odeIn int, err error) {
 	fmt.Printf("\n=== real outbreaks (ε = 10, n = m = 100, K = 1e5, prior N((−2,−3), I))\n")
 	fmt.Printf("  %-20s %-6s %-24s %-24s %-8s %-9s %s\n", "outbreak", "", "SPPE R0 mean (95% CI)", "SPLE R0 mean (95% CI)", "ODE R0", "code R0", "typical range")
 	for _, ob := range sir.Outbreaks() {
-		p := sbi.Problem{Prior: sir.OutbreakPrior(), Simulator: epi, Mechanism: mech, Observed: ob.SDP}
+		p := privinfer.Problem{Prior: sir.OutbreakPrior(), Simulator: epi, Mechanism: mech, Observed: ob.SDP}
 		var cols []string
 		for _, meth := range []string{"sppe", "sple"} {
 			if !contains(c.methods, meth) {

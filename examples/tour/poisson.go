@@ -54,24 +54,19 @@ func poisson(w io.Writer, seed uint64, quick bool) (smc, sppe *privinfer.Draws, 
 		return nil, nil, 0, err
 	}
 	smc = res.Draws
-	opt := sbi.DefaultOptions()
-	opt.Rounds, opt.SimsPerRound, opt.InnerPoints, opt.Atoms, opt.Seed = 3, 1000, 4, 5, seed
 	arch := flow.DefaultConfig(1, 1) // a small flow is enough for one parameter
 	arch.Layers, arch.Hidden, arch.Blocks = 3, 16, 1
-	opt.Flow = &arch
-	opt.Train.MaxEpochs = 40
+	train := flow.DefaultTrainConfig()
+	train.MaxEpochs = 40
+	cfg := sbi.Config{Rounds: 3, SimsPerRound: 1000, InnerPoints: 4, Atoms: 5, PosteriorSamples: 2000, Flow: &arch, Train: &train, Seed: seed}
 	if quick {
-		opt.Rounds, opt.Train.MaxEpochs = 2, 20
+		cfg.Rounds, train.MaxEpochs = 2, 20
 	}
-	post, _, err := sbi.SPPE(context.Background(), sbi.Problem{Prior: lambda, Simulator: sim, Mechanism: lap, Observed: sdp}, opt)
+	post, err := sbi.SPPE(context.Background(), problem, cfg)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	theta := make([]float64, 2000)
-	if err := post.Sample(rand.New(rand.NewPCG(seed, 2)), len(theta), theta); err != nil {
-		return nil, nil, 0, err
-	}
-	sppe = &privinfer.Draws{Names: []string{"lambda"}, Dim: 1, Theta: theta}
+	sppe = post.Draws
 	fmt.Fprintf(w, "released mean %.2f (ε = 1)\nSMC-ABC (final tolerance %.3f):\n%vSPPE:\n%v", sdp[0], res.Final().Tolerance, smc.Summary(), sppe.Summary())
 	return smc, sppe, sdp[0], nil
 }

@@ -12,7 +12,7 @@ func BenchmarkEpoch(b *testing.B) {
 	for _, kind := range []lossKind{lossNPE, lossAtomic, lossPLE} {
 		for _, m := range []int{8, 16} {
 			b.Run(fmt.Sprintf("%s-M%d", [...]string{"NPE", "atomic", "PLE"}[kind], m), func(b *testing.B) {
-				o := smallOptions()
+				o := smallConfig()
 				o.InnerPoints = m
 				o.Train.MaxEpochs = 1
 				o.Train.ValidationFraction = 0
@@ -34,7 +34,7 @@ func BenchmarkEpoch(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					var rr RoundResult
-					if err := e.train(context.Background(), 1, kind, &rr, 400); err != nil {
+					if err := e.train(context.Background(), 1, kind, &rr); err != nil {
 						b.Fatal(err)
 					}
 				}

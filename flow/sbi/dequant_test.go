@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 )
@@ -30,9 +31,9 @@ func TestDequantizedLattice(t *testing.T) {
 		t.Fatal(err)
 	}
 	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
-	p := Problem{Prior: prior, Simulator: countSim{K}, Mechanism: mech, Observed: []float64{0.3, 0.01}}
+	p := privinfer.Problem{Prior: prior, Simulator: countSim{K}, Mechanism: mech, Observed: []float64{0.3, 0.01}}
 	for _, role := range []Role{LikelihoodFlow, PosteriorFlow} {
-		o := smallOptions()
+		o := smallConfig()
 		e, err := newEngine(p, &o, role)
 		if err != nil {
 			t.Fatal(err)

@@ -4,6 +4,24 @@
 // §3.2–3.5, Algorithms 1–2), whose training losses integrate over the privacy
 // mechanism's noise with randomized quasi-Monte Carlo.
 //
+// # Use
+//
+// Both engines take the shared privinfer.Problem and a Config whose zero
+// value is the paper's setting:
+//
+//	res, err := sbi.SPPE(ctx, problem, sbi.Config{Rounds: 4, SimsPerRound: 500, Seed: 1})
+//	fmt.Print(res.Draws.Summary()) // posterior draws at problem.Observed
+//	res.Posterior.LogDensity(theta) // the trained estimate
+//
+// The Problem's Mechanism must implement mechanism.Transform (Laplace,
+// Gaussian, the infection-trajectory mechanism, …) or be nil for
+// non-private inference; otherwise the engines return an error wrapping
+// privinfer.ErrNoTransform. SPPE returns a *Posterior (the flow q(θ | s_dp)
+// restricted to the prior support), SPLE a *LikelihoodPosterior (the prior
+// times the flow q(s_dp | θ)); both are an Estimate with Sample and
+// LogDensity. Training epochs and rounds are reported through
+// Config.Progress as privinfer.Progress events.
+//
 // # The nested loss
 //
 // A confidential simulation x ~ f(·|θ) with summary s(x) is expensive; the
@@ -40,12 +58,12 @@
 // A flow trained on a truncated proposal can put posterior mass outside the
 // prior's support. Posterior.Sample keeps only in-support draws, reports the
 // in-support fraction, and fails with ErrLeakage when that fraction is below
-// Options.MinInSupport — unless Options.LeakageFallback selects MCMC on
+// Config.MinInSupport — unless Config.LeakageFallback selects MCMC on
 // q(θ | s_dp°)·1{π(θ) > 0}.
 //
 // # Reproducibility
 //
 // Simulations run on all cores with one random stream per simulation
 // (internal/parallel); training evaluates gradients over a fixed partition of
-// every batch. Results depend on Options.Seed only, never on GOMAXPROCS.
+// every batch. Results depend on Config.Seed only, never on GOMAXPROCS.
 package sbi

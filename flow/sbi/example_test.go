@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/flow/sbi"
-	"github.com/privinfer/privinfer/internal/stats"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 )
@@ -26,29 +26,23 @@ func (locationSim) Simulate(r *rand.Rand, theta, dst []float64) error {
 func Example() {
 	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
 	mech, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 0.5, Epsilon: 1, Dim: 1})
-	p := sbi.Problem{Prior: prior, Simulator: locationSim{}, Mechanism: mech, Observed: []float64{1.2}}
+	p := privinfer.Problem{Prior: prior, Simulator: locationSim{}, Mechanism: mech, Observed: []float64{1.2}, Names: []string{"mu"}}
 
-	o := sbi.DefaultOptions()
-	o.Rounds, o.SimsPerRound, o.InnerPoints, o.Atoms = 2, 200, 8, 5
-	cfg := flow.DefaultConfig(1, 1)
-	cfg.Layers, cfg.Hidden, cfg.Blocks, cfg.ContextGating = 2, 16, 1, false
-	o.Flow = &cfg
-	o.Train.BatchSize, o.Train.MaxEpochs, o.Train.LearningRate = 50, 12, 3e-3
-	o.Seed = 1
+	fc := flow.DefaultConfig(1, 1)
+	fc.Layers, fc.Hidden, fc.Blocks, fc.ContextGating = 2, 16, 1, false
+	tc := flow.DefaultTrainConfig()
+	tc.BatchSize, tc.MaxEpochs, tc.LearningRate = 50, 12, 3e-3
+	cfg := sbi.Config{Rounds: 2, SimsPerRound: 200, InnerPoints: 8, Atoms: 5, PosteriorSamples: 2000,
+		Flow: &fc, Train: &tc, Seed: 1}
 
-	post, res, err := sbi.SPPE(context.Background(), p, o)
+	res, err := sbi.SPPE(context.Background(), p, cfg)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	x := make([]float64, 2000)
-	if err := post.Sample(rand.New(rand.NewPCG(1, 1)), 2000, x); err != nil {
-		fmt.Println(err)
-		return
-	}
 	fmt.Printf("simulations: %d, rounds: %d\n", res.Simulations, len(res.Rounds))
-	fmt.Printf("posterior mean ≈ %.1f (exact 0.73)\n", stats.Mean(x))
+	fmt.Printf("posterior mean of %s ≈ %.1f (exact 0.73)\n", res.Draws.ParamNames()[0], res.Draws.Mean()[0])
 	// Output:
 	// simulations: 400, rounds: 2
-	// posterior mean ≈ 0.7 (exact 0.73)
+	// posterior mean of mu ≈ 0.7 (exact 0.73)
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
@@ -40,10 +41,10 @@ const (
 	testObs = 1.2
 )
 
-func testProblem() Problem {
+func testProblem() privinfer.Problem {
 	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
 	mech, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: testB, Epsilon: 1, Dim: 1}) // scale Δ/ε = 0.5
-	return Problem{Prior: prior, Simulator: normalSim{tau: testTau}, Mechanism: mech, Observed: []float64{testObs}}
+	return privinfer.Problem{Prior: prior, Simulator: normalSim{tau: testTau}, Mechanism: mech, Observed: []float64{testObs}}
 }
 
 // exactPosterior returns a grid and the normalised exact posterior density
@@ -122,9 +123,9 @@ func gridCDF(grid, dens []float64) func(float64) float64 {
 	}
 }
 
-// smallOptions is a configuration small enough for unit tests.
-func smallOptions() Options {
-	o := DefaultOptions()
+// smallConfig is a configuration small enough for unit tests.
+func smallConfig() Config {
+	var o Config
 	o.Rounds = 2
 	o.SimsPerRound = 400
 	o.InnerPoints = 8
@@ -136,11 +137,13 @@ func smallOptions() Options {
 	cfg.Bins = 8
 	cfg.ContextGating = false
 	o.Flow = &cfg
-	o.Train.BatchSize = 50
-	o.Train.MaxEpochs = 40
-	o.Train.Patience = 8
-	o.Train.LearningRate = 3e-3
-	o.Train.ValidationFraction = 0.1
+	tc := flow.DefaultTrainConfig()
+	tc.BatchSize = 50
+	tc.MaxEpochs = 40
+	tc.Patience = 8
+	tc.LearningRate = 3e-3
+	tc.ValidationFraction = 0.1
+	o.Train = &tc
 	o.Chains = 4
 	o.Warmup = 300
 	o.Thin = 2

@@ -19,7 +19,10 @@ type pointSet struct {
 
 func newPointSet(m, dim int, integ Integration, r *rand.Rand) (*pointSet, error) {
 	ps := &pointSet{m: m, dim: dim, integ: integ}
-	if integ == RQMC {
+	if dim == 0 {
+		ps.integ = MC // no noise: nothing to fill
+	}
+	if ps.integ == RQMC {
 		s, err := qmc.NewSobol(dim, qmc.SobolConfig{Scramble: qmc.Owen}, r)
 		if err != nil {
 			return nil, fmt.Errorf("sbi: inner points: %w", err)
@@ -62,17 +65,17 @@ const (
 // points M should be a power of two.
 func InnerIntegral(f *flow.Flow, role Role, mech mechanism.Transform, theta, s []float64, m int, integ Integration, r *rand.Rand) (float64, error) {
 	if f == nil || mech == nil || r == nil {
-		return 0, fmt.Errorf("%w: InnerIntegral needs a flow, a mechanism and a random source", ErrInput)
+		return 0, fmt.Errorf("%w: InnerIntegral needs a flow, a mechanism and a random source", ErrInvalid)
 	}
 	if m < 1 {
-		return 0, fmt.Errorf("%w: inner points M must be ≥ 1, got %d", ErrInput, m)
+		return 0, fmt.Errorf("%w: inner points M must be ≥ 1, got %d", ErrInvalid, m)
 	}
 	dTheta, dS := f.Dim(), f.ContextDim()
 	if role == LikelihoodFlow {
 		dTheta, dS = dS, dTheta
 	}
 	if len(theta) != dTheta || len(s) != dS {
-		return 0, fmt.Errorf("%w: θ and s have lengths %d and %d, the flow needs %d and %d", ErrInput, len(theta), len(s), dTheta, dS)
+		return 0, fmt.Errorf("%w: θ and s have lengths %d and %d, the flow needs %d and %d", ErrInvalid, len(theta), len(s), dTheta, dS)
 	}
 	nd := mech.NoiseDim(dS)
 	ps, err := newPointSet(m, nd, integ, r)
@@ -110,14 +113,14 @@ func InnerIntegral(f *flow.Flow, role Role, mech mechanism.Transform, theta, s [
 // inner integral from M points of its own randomization.
 func NestedLoss(f *flow.Flow, role Role, mech mechanism.Transform, thetas, stats []float64, n, m int, integ Integration, r *rand.Rand) (float64, error) {
 	if n < 1 || f == nil {
-		return 0, fmt.Errorf("%w: NestedLoss needs a flow and n ≥ 1 pairs", ErrInput)
+		return 0, fmt.Errorf("%w: NestedLoss needs a flow and n ≥ 1 pairs", ErrInvalid)
 	}
 	dTheta, dS := f.Dim(), f.ContextDim()
 	if role == LikelihoodFlow {
 		dTheta, dS = dS, dTheta
 	}
 	if len(thetas) != n*dTheta || len(stats) != n*dS {
-		return 0, fmt.Errorf("%w: NestedLoss got %d θ and %d s values for %d pairs", ErrInput, len(thetas), len(stats), n)
+		return 0, fmt.Errorf("%w: NestedLoss got %d θ and %d s values for %d pairs", ErrInvalid, len(thetas), len(stats), n)
 	}
 	tot := 0.0
 	for i := 0; i < n; i++ {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/internal/testutil"
@@ -68,28 +69,27 @@ func TestLongLinRegPaperScale(t *testing.T) {
 		mech, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: eps, Dim: model.ContribDim()})
 		prior, _ := linreg.Prior(2)
 		obs, _ := linreg.Release(eps)
-		p := Problem{Prior: prior, Simulator: sim, Mechanism: mech, Observed: obs}
-		o := DefaultOptions()
-		o.Rounds, o.SimsPerRound, o.InnerPoints, o.Atoms = 10, 1000, 4, 5
+		p := privinfer.Problem{Prior: prior, Simulator: sim, Mechanism: mech, Observed: obs}
+		o := Config{Rounds: 10, SimsPerRound: 1000, InnerPoints: 4, Atoms: 5, Seed: 1, PosteriorSamples: 2000}
 		cfg := flow.DefaultConfig(3, 9)
 		cfg.Layers, cfg.Hidden, cfg.Blocks, cfg.ContextGating = 4, 32, 1, false
 		o.Flow = &cfg
-		o.Train.MaxEpochs, o.Train.Patience, o.Train.LearningRate = c.epochs, c.patience, 1e-3
-		o.Seed = 1
-		o.PosteriorSamples = 2000
-		post, _, err := SPPE(context.Background(), p, o)
+		tc := flow.DefaultTrainConfig()
+		tc.MaxEpochs, tc.Patience, tc.LearningRate = c.epochs, c.patience, 1e-3
+		o.Train = &tc
+		pres, err := SPPE(context.Background(), p, o)
 		if err != nil {
 			t.Fatal(err)
 		}
 		x := make([]float64, 2000*3)
-		if err := post.Sample(rand.New(rand.NewPCG(1, 1)), 2000, x); err != nil {
+		if err := pres.Posterior.Sample(rand.New(rand.NewPCG(1, 1)), 2000, x); err != nil {
 			t.Fatal(err)
 		}
-		out, _, err := SPLE(context.Background(), p, o)
+		lres, err := SPLE(context.Background(), p, o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for name, s := range map[string][]float64{"SPPE": x, "SPLE": out.Samples} {
+		for name, s := range map[string][]float64{"SPPE": x, "SPLE": lres.Draws.Theta} {
 			// Equal sizes for C2ST: thin the reference evenly.
 			r := make([]float64, 0, len(s))
 			nr, ns := len(ref)/3, len(s)/3

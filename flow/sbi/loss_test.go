@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -50,19 +51,26 @@ func TestAtomicLossGradient(t *testing.T) {
 	}
 }
 
-// TestDeterministic checks that a run depends on the seed only.
+// TestDeterministic checks that a run depends on the seed only: two runs
+// give the same flow parameters and the same posterior draws.
 func TestDeterministic(t *testing.T) {
-	o := smallOptions()
+	o := smallConfig()
 	o.Rounds, o.SimsPerRound, o.Train.MaxEpochs = 1, 100, 3
-	a, _, err := SPPE(context.Background(), testProblem(), o)
+	a, err := SPPE(context.Background(), testProblem(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _, _ := SPPE(context.Background(), testProblem(), o)
-	pa, pb := a.Flow().Params(), b.Flow().Params()
+	b, err := SPPE(context.Background(), testProblem(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, pb := a.Posterior.Flow().Params(), b.Posterior.Flow().Params()
 	for i := range pa {
 		if pa[i] != pb[i] {
 			t.Fatalf("parameter %d differs between identical runs", i)
 		}
+	}
+	if !slices.Equal(a.Draws.Theta, b.Draws.Theta) {
+		t.Error("identical runs gave different posterior draws")
 	}
 }

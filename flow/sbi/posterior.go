@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/internal/optim"
 	"github.com/privinfer/privinfer/internal/parallel"
@@ -31,12 +32,14 @@ type Posterior struct {
 	thin      int
 }
 
-func newPosterior(f *flow.Flow, p Problem, o *Options) (*Posterior, error) {
-	q := &Posterior{f: f, prior: p.Prior, obs: append([]float64(nil), p.Observed...), minIn: o.MinInSupport,
-		fallback: o.LeakageFallback, chains: o.Chains, warmup: o.Warmup, thin: o.Thin}
+// newPosterior restricts the flow q(θ | s_dp) at the observation to the
+// prior's support; cfg has its defaults filled.
+func newPosterior(f *flow.Flow, p *privinfer.Problem, cfg *Config) (*Posterior, error) {
+	q := &Posterior{f: f, prior: p.Prior, obs: append([]float64(nil), p.Observed...), minIn: cfg.MinInSupport,
+		fallback: cfg.LeakageFallback, chains: cfg.Chains, warmup: cfg.Warmup, thin: cfg.Thin}
 	d := f.Dim()
 	buf := make([]float64, supportDraws*d)
-	if err := f.Sample(parallel.Stream(o.Seed, tagSupport), q.obs, supportDraws, buf); err != nil {
+	if err := f.Sample(parallel.Stream(cfg.Seed, tagSupport), q.obs, supportDraws, buf); err != nil {
 		return nil, fmt.Errorf("sbi: %w", err)
 	}
 	in := 0
@@ -77,18 +80,18 @@ func (q *Posterior) unbuilt() bool { return q == nil || q.f == nil || isNil(q.pr
 // errUnbuilt is the error of methods called on such a Posterior or
 // Likelihood.
 func errUnbuilt(kind string) error {
-	return fmt.Errorf("%w: %s used without the function that returns it (nil or zero value)", ErrInput, kind)
+	return invalidf("%s used without the function that returns it (nil or zero value)", kind)
 }
 
 // InSupport returns the fraction of q(θ | s_dp°)'s mass inside the prior's
 // support, estimated from 4000 flow draws (1 when there is no leakage).
 func (q *Posterior) InSupport() float64 { return q.inSupport }
 
-// LogProb returns the log density of the posterior estimate at theta:
+// LogDensity returns the log density of the posterior estimate at theta:
 // log q(θ | s_dp°) − log(InSupport) inside the prior support and −Inf
 // outside. It returns NaN for a θ of the wrong length and for a Posterior
 // not returned by SPPE.
-func (q *Posterior) LogProb(theta []float64) float64 {
+func (q *Posterior) LogDensity(theta []float64) float64 {
 	if q.unbuilt() || len(theta) != q.f.Dim() {
 		return math.NaN()
 	}
@@ -98,10 +101,10 @@ func (q *Posterior) LogProb(theta []float64) float64 {
 	return q.f.LogProb(theta, q.obs) - math.Log(q.inSupport)
 }
 
-// LogProbAt returns log q(θ | s_dp) of the unrestricted flow for any release
-// s_dp (amortised use of the trained flow); NaN for wrong lengths and for a
-// Posterior not returned by SPPE.
-func (q *Posterior) LogProbAt(theta, sdp []float64) float64 {
+// LogDensityAt returns log q(θ | s_dp) of the unrestricted flow for any
+// release s_dp (amortised use of the trained flow); NaN for wrong lengths
+// and for a Posterior not returned by SPPE.
+func (q *Posterior) LogDensityAt(theta, sdp []float64) float64 {
 	if q.unbuilt() {
 		return math.NaN()
 	}
@@ -110,8 +113,8 @@ func (q *Posterior) LogProbAt(theta, sdp []float64) float64 {
 
 // Sample writes n draws (n×Dim) into dst: flow draws rejected until they lie
 // in the prior support. If the in-support fraction is below
-// Options.MinInSupport it returns an error wrapping ErrLeakage, unless
-// Options.LeakageFallback was set, in which case the draws come from
+// Config.MinInSupport it returns an error wrapping ErrLeakage, unless
+// Config.LeakageFallback was set, in which case the draws come from
 // adaptive Metropolis on q(θ | s_dp°)·1{π(θ) > 0}.
 func (q *Posterior) Sample(r *rand.Rand, n int, dst []float64) error {
 	_, err := q.sample(context.Background(), r, n, dst)
@@ -124,7 +127,7 @@ func (q *Posterior) sample(ctx context.Context, r *rand.Rand, n int, dst []float
 	}
 	d := q.f.Dim()
 	if r == nil || n < 0 || len(dst) < n*d {
-		return nil, fmt.Errorf("%w: Sample needs a random source and %d destination values", ErrInput, n*d)
+		return nil, invalidf("Sample needs a random source, n ≥ 0 and %d destination values", max(n, 0)*d)
 	}
 	if q.inSupport < q.minIn {
 		if !q.fallback {
@@ -165,7 +168,7 @@ type Diagnostics struct {
 }
 
 // SampleMCMC writes n draws (n×Dim) from q(θ | s_dp°)·1{π(θ) > 0} into dst,
-// sampled with Options.Chains adaptive Metropolis chains (the leakage
+// sampled with Config.Chains adaptive Metropolis chains (the leakage
 // fallback; chains on streams derived from seed), and returns the chains'
 // diagnostics.
 func (q *Posterior) SampleMCMC(ctx context.Context, n int, seed uint64, dst []float64) (Diagnostics, error) {
@@ -173,10 +176,10 @@ func (q *Posterior) SampleMCMC(ctx context.Context, n int, seed uint64, dst []fl
 		return Diagnostics{}, errUnbuilt("Posterior")
 	}
 	if ctx == nil {
-		return Diagnostics{}, fmt.Errorf("%w: SampleMCMC needs a non-nil context", ErrInput)
+		return Diagnostics{}, invalidf("SampleMCMC needs a non-nil context")
 	}
 	if n < 1 || len(dst) < n*q.f.Dim() {
-		return Diagnostics{}, fmt.Errorf("%w: SampleMCMC needs n ≥ 1 and %d destination values", ErrInput, n*q.f.Dim())
+		return Diagnostics{}, invalidf("SampleMCMC needs n ≥ 1 and %d destination values", max(n, 1)*q.f.Dim())
 	}
 	run, err := q.sampleMCMC(ctx, n, seed, dst)
 	if err != nil {
@@ -233,32 +236,38 @@ func (l *Likelihood) Flow() *flow.Flow {
 // unbuilt reports a Likelihood not returned by SPLE (nil or zero value).
 func (l *Likelihood) unbuilt() bool { return l == nil || l.f == nil || isNil(l.prior) }
 
-// LogLik returns log q(s_dp | θ), or NaN for wrong lengths.
-//
-// It is NaN for a Likelihood not returned by SPLE.
-func (l *Likelihood) LogLik(sdp, theta []float64) float64 {
+// LogDensity returns log q(s_dp | θ), or NaN for wrong lengths and for a
+// Likelihood not returned by SPLE.
+func (l *Likelihood) LogDensity(sdp, theta []float64) float64 {
 	if l.unbuilt() {
 		return math.NaN()
 	}
 	return l.f.LogProb(sdp, theta)
 }
 
-// posteriorMCMC draws n samples from π(θ) q(sdp | θ).
-func (l *Likelihood) posteriorMCMC(ctx context.Context, sdp, cand []float64, n int, o *Options, seed uint64) ([]float64, *amRun, error) {
-	d := l.f.ContextDim()
-	logp := func(x []float64) float64 {
-		lp := l.prior.LogDensity(x)
-		if math.IsInf(lp, -1) || math.IsNaN(lp) {
-			return lp
-		}
-		return lp + l.f.LogProb(sdp, x)
+// logPosterior returns log π(θ) + log q(sdp | θ), −Inf (or NaN) where the
+// prior density is.
+func (l *Likelihood) logPosterior(sdp, theta []float64) float64 {
+	lp := l.prior.LogDensity(theta)
+	if math.IsInf(lp, -1) || math.IsNaN(lp) {
+		return lp
 	}
-	starts, scale, err := mcmcStarts(logp, cand, d, o.Chains)
+	return lp + l.f.LogProb(sdp, theta)
+}
+
+// posteriorMCMC draws n samples from π(θ) q(sdp | θ) with cfg.Chains
+// adaptive Metropolis chains started from the best of the candidate points
+// cand; when a split R̂ exceeds 1.1 it reruns the chains once from their
+// final states with four times the warm-up and twice the thinning.
+func (l *Likelihood) posteriorMCMC(ctx context.Context, sdp, cand []float64, n int, cfg *Config, seed uint64) ([]float64, *amRun, error) {
+	d := l.f.ContextDim()
+	logp := func(x []float64) float64 { return l.logPosterior(sdp, x) }
+	starts, scale, err := mcmcStarts(logp, cand, d, cfg.Chains)
 	if err != nil {
 		return nil, nil, err
 	}
-	per := (n + o.Chains - 1) / o.Chains
-	run, err := runAM(ctx, logp, d, starts, scale, o.Warmup, per, o.Thin, seed)
+	per := (n + cfg.Chains - 1) / cfg.Chains
+	run, err := runAM(ctx, logp, d, starts, scale, cfg.Warmup, per, cfg.Thin, seed)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -268,7 +277,7 @@ func (l *Likelihood) posteriorMCMC(ctx context.Context, sdp, cand []float64, n i
 		for c := range starts {
 			copy(starts[c], run.draws[((c+1)*per-1)*d:(c+1)*per*d])
 		}
-		if run, err = runAM(ctx, logp, d, starts, scale, 4*o.Warmup, per, 2*o.Thin, seed+1); err != nil {
+		if run, err = runAM(ctx, logp, d, starts, scale, 4*cfg.Warmup, per, 2*cfg.Thin, seed+1); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -277,24 +286,25 @@ func (l *Likelihood) posteriorMCMC(ctx context.Context, sdp, cand []float64, n i
 
 // MLE maximises log q(sdp | θ) over θ by Nelder–Mead from start (§3.2's
 // approximate maximum likelihood estimate) and returns the maximiser and the
-// maximum. Points outside the prior support are excluded.
+// maximum. Points outside the prior support are excluded. maxIter bounds
+// the Nelder–Mead iterations; 0 means 200·Dim.
 func (l *Likelihood) MLE(sdp, start []float64, maxIter int) ([]float64, float64, error) {
 	if l.unbuilt() {
 		return nil, 0, errUnbuilt("Likelihood")
 	}
 	if maxIter < 0 {
-		return nil, 0, fmt.Errorf("%w: MLE needs maxIter ≥ 0 (0 for the default), got %d", ErrInput, maxIter)
+		return nil, 0, invalidf("MLE needs maxIter ≥ 0 (0 for the default), got %d", maxIter)
 	}
 	for _, v := range [][]float64{sdp, start} {
 		for _, x := range v {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, 0, fmt.Errorf("%w: MLE needs a finite start and release, got %v", ErrInput, x)
+				return nil, 0, invalidf("MLE needs a finite start and release, got %v", x)
 			}
 		}
 	}
 	d := l.f.ContextDim()
 	if len(start) != d || len(sdp) != l.f.Dim() {
-		return nil, 0, fmt.Errorf("%w: MLE needs a start of length %d and a release of length %d", ErrInput, d, l.f.Dim())
+		return nil, 0, invalidf("MLE needs a start of length %d and a release of length %d", d, l.f.Dim())
 	}
 	obj := func(x []float64) float64 {
 		lp := l.prior.LogDensity(x)
@@ -309,22 +319,86 @@ func (l *Likelihood) MLE(sdp, start []float64, maxIter int) ([]float64, float64,
 	}
 	res, err := optim.NelderMead(obj, start, optim.NelderMeadConfig{MaxIter: maxIter})
 	if err != nil {
-		return nil, 0, fmt.Errorf("%w: %w", ErrInput, err)
+		return nil, 0, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
 	if math.IsInf(res.F, 1) {
-		return nil, 0, fmt.Errorf("%w: the likelihood is zero at the start point", ErrInput)
+		return nil, 0, invalidf("the likelihood is zero at the start point")
 	}
 	return res.X, -res.F, nil
 }
 
-// LikelihoodPosterior is SPLE's output: posterior draws from
-// π(θ) q(s_dp° | θ), the trained likelihood and the chains' rank-normalised
-// split R̂ (mcmc.RHat).
+// LikelihoodPosterior is SPLE's estimate of π(θ | s_dp°): the prior times
+// the trained likelihood q(s_dp° | θ), sampled by adaptive Metropolis. It
+// is safe for concurrent use.
 type LikelihoodPosterior struct {
-	Dim        int
-	Samples    []float64 // PosteriorSamples rows of dimension Dim
-	RHat       []float64
-	Likelihood *Likelihood
+	lik  *Likelihood
+	obs  []float64
+	cfg  Config    // Chains, Warmup and Thin
+	cand []float64 // chain start candidates: the last round's draws
+}
+
+// Likelihood returns the trained likelihood q(s_dp | θ); nil for a
+// LikelihoodPosterior not returned by SPLE.
+func (q *LikelihoodPosterior) Likelihood() *Likelihood {
+	if q == nil {
+		return nil
+	}
+	return q.lik
+}
+
+// unbuilt reports a LikelihoodPosterior not returned by SPLE.
+func (q *LikelihoodPosterior) unbuilt() bool { return q == nil || q.lik.unbuilt() }
+
+// Dim returns the dimension of θ (0 for a LikelihoodPosterior not returned
+// by SPLE).
+func (q *LikelihoodPosterior) Dim() int {
+	if q.unbuilt() {
+		return 0
+	}
+	return q.lik.f.ContextDim()
+}
+
+// LogDensity returns the unnormalised log posterior density
+// log π(θ) + log q(s_dp° | θ): it differs from the log posterior density
+// by the log evidence, a constant. It is −Inf outside the prior's support
+// and NaN for a θ of the wrong length and for a LikelihoodPosterior not
+// returned by SPLE.
+func (q *LikelihoodPosterior) LogDensity(theta []float64) float64 {
+	if q.unbuilt() || len(theta) != q.Dim() {
+		return math.NaN()
+	}
+	return q.lik.logPosterior(q.obs, theta)
+}
+
+// Sample writes n draws (n×Dim) from π(θ) q(s_dp° | θ) into dst, drawn
+// as SPLE draws every round: Config.Chains adaptive Metropolis chains
+// started from the best of 200 prior draws and the run's last draws,
+// rerun once with a longer warm-up when a split R̂ exceeds 1.1. The chains'
+// streams derive from one draw of r.
+func (q *LikelihoodPosterior) Sample(r *rand.Rand, n int, dst []float64) error {
+	if q.unbuilt() {
+		return errUnbuilt("LikelihoodPosterior")
+	}
+	d := q.Dim()
+	if r == nil || n < 0 || len(dst) < n*d {
+		return invalidf("Sample needs a random source, n ≥ 0 and %d destination values", max(n, 0)*d)
+	}
+	if n == 0 {
+		return nil
+	}
+	seed := r.Uint64()
+	cand := make([]float64, 200*d, 200*d+len(q.cand))
+	pr := parallel.Stream(seed, tagPrior)
+	for i := range 200 {
+		q.lik.prior.Sample(pr, cand[i*d:(i+1)*d])
+	}
+	cand = append(cand, q.cand...)
+	x, _, err := q.lik.posteriorMCMC(context.Background(), q.obs, cand, n, &q.cfg, seed)
+	if err != nil {
+		return err
+	}
+	copy(dst, x)
+	return nil
 }
 
 // converged reports whether every R̂ is below 1.1 (NaN counts as not

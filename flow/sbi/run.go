@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/internal/parallel"
 	"github.com/privinfer/privinfer/mechanism"
@@ -23,39 +25,44 @@ const (
 	tagSupport = 0x737570
 )
 
-// newEngine validates the problem and options and builds the flow.
-func newEngine(p Problem, o *Options, role Role) (*engine, error) {
-	if o == nil {
-		return nil, fmt.Errorf("%w: options are nil", ErrInput)
-	}
-	if err := p.validate(); err != nil {
+// newEngine validates the problem and configuration, fills the defaults and
+// builds the flow of the given role.
+func newEngine(p privinfer.Problem, c *Config, role Role) (*engine, error) {
+	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	if err := o.validate(); err != nil {
+	mech, err := checkProblem(&p)
+	if err != nil {
 		return nil, err
 	}
+	cfg := c.withDefaults()
 	d, sd := p.Prior.Dim(), p.Simulator.StatDim()
-	var cfg flow.Config
-	if o.Flow != nil {
-		cfg = *o.Flow
+	var fc flow.Config
+	if cfg.Flow != nil {
+		fc = *cfg.Flow
 	} else {
-		cfg = flow.DefaultConfig(d, sd)
+		fc = flow.DefaultConfig(d, sd)
 	}
 	if role == PosteriorFlow {
-		cfg.Dim, cfg.ContextDim = d, sd
+		fc.Dim, fc.ContextDim = d, sd
 	} else {
-		cfg.Dim, cfg.ContextDim = sd, d
+		fc.Dim, fc.ContextDim = sd, d
 	}
-	f, err := flow.New(cfg, parallel.Stream(o.Seed, tagInit))
+	f, err := flow.New(fc, parallel.Stream(cfg.Seed, tagInit))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInput, err)
+		return nil, fmt.Errorf("%w: Config.Flow: %w", ErrInvalid, err)
 	}
-	nd := p.Mechanism.NoiseDim(sd)
-	ps, err := newPointSet(o.InnerPoints, nd, o.Integration, parallel.Stream(o.Seed, tagInit+1))
+	nd := mech.NoiseDim(sd)
+	m := cfg.InnerPoints
+	if nd == 0 {
+		m = 1 // without noise every inner point is the summary itself
+	}
+	ps, err := newPointSet(m, nd, cfg.Integration, parallel.Stream(cfg.Seed, tagInit+1))
 	if err != nil {
 		return nil, err
 	}
-	e := &engine{p: p, o: *o, role: role, f: f, ps: ps, ds: &data{d: d, sd: sd, nd: nd}}
+	p.Observed = slices.Clone(p.Observed)
+	e := &engine{p: p, mech: mech, cfg: cfg, m: m, role: role, f: f, ps: ps, ds: &data{d: d, sd: sd, nd: nd}, start: time.Now()}
 	if l, ok := p.Mechanism.(mechanism.Lattice); ok && role == LikelihoodFlow {
 		if h := l.LatticeSpacing(); h > 0 && !math.IsInf(h, 0) {
 			e.deq = h
@@ -68,13 +75,13 @@ func newEngine(p Problem, o *Options, role Role) (*engine, error) {
 // prior's own support.
 func (e *engine) priorDraws(n int, round int) ([]float64, error) {
 	d := e.ds.d
-	r := parallel.Stream(e.o.Seed^tagPrior, uint64(round))
+	r := parallel.Stream(e.cfg.Seed^tagPrior, uint64(round))
 	th := make([]float64, n*d)
 	for i := 0; i < n; i++ {
 		x := th[i*d : (i+1)*d]
 		e.p.Prior.Sample(r, x)
 		if lp := e.p.Prior.LogDensity(x); math.IsNaN(lp) || math.IsInf(lp, 0) {
-			return nil, fmt.Errorf("%w: prior draw %v has log density %v", ErrInput, x, lp)
+			return nil, invalidf("prior draw %v has log density %v", x, lp)
 		}
 	}
 	return th, nil
@@ -87,7 +94,7 @@ func (e *engine) simulate(ctx context.Context, round int, thetas []float64) erro
 	k := len(thetas) / d
 	stat := make([]float64, k*sd)
 	lp := make([]float64, k)
-	seed := e.o.Seed ^ tagSim ^ uint64(round)<<40
+	seed := e.cfg.Seed ^ tagSim ^ uint64(round)<<40
 	err := parallel.Map(ctx, k, seed, func(i int, r *rand.Rand) error {
 		th := thetas[i*d : (i+1)*d]
 		lp[i] = e.p.Prior.LogDensity(th)
@@ -108,7 +115,7 @@ func (e *engine) simulate(ctx context.Context, round int, thetas []float64) erro
 	if err != nil {
 		return err
 	}
-	e.ds.add(thetas, stat, lp, k, e.o.Train.ValidationFraction, parallel.Stream(e.o.Seed^tagSplit, uint64(round)))
+	e.ds.add(thetas, stat, lp, k, e.cfg.Train.ValidationFraction, parallel.Stream(e.cfg.Seed^tagSplit, uint64(round)))
 	return nil
 }
 
@@ -117,7 +124,7 @@ func (e *engine) simulate(ctx context.Context, round int, thetas []float64) erro
 func (e *engine) standardize() error {
 	ds := e.ds
 	n := ds.n()
-	r := parallel.Stream(e.o.Seed, tagStd)
+	r := parallel.Stream(e.cfg.Seed, tagStd)
 	u := make([]float64, ds.nd)
 	sdp := make([]float64, n*ds.sd)
 	for i := 0; i < n; i++ {
@@ -125,7 +132,7 @@ func (e *engine) standardize() error {
 			u[k] = r.Float64()
 		}
 		y := sdp[i*ds.sd : (i+1)*ds.sd]
-		e.p.Mechanism.Apply(u, ds.stat[i*ds.sd:(i+1)*ds.sd], y)
+		e.mech.Apply(u, ds.stat[i*ds.sd:(i+1)*ds.sd], y)
 		if e.deq > 0 {
 			for k := range y {
 				y[k] += (r.Float64() - 0.5) * e.deq
@@ -138,93 +145,204 @@ func (e *engine) standardize() error {
 	return e.f.SetStandardization(sdp, ds.theta, n)
 }
 
-func (e *engine) progress(p Progress) {
-	if e.o.Progress != nil {
-		e.o.Progress(p)
-	}
+// report delivers a progress event of the given round.
+func (e *engine) report(ev privinfer.Progress) {
+	ev.Elapsed = time.Since(e.start)
+	e.cfg.Progress.Report(ev)
 }
 
-// SPPE runs sequential private posterior estimation (Algorithm 1) and returns
-// the posterior q(θ | s_dp°) restricted to the prior support, with the
-// training record. Round 1 draws θ from the prior and minimises the nested
-// NPE loss; rounds 2..R draw θ from the current posterior restricted to the
-// prior support and minimise the nested atomic APT loss on all rounds'
-// simulations. A simulator error aborts the run and is returned wrapped in
-// ErrSimulation.
-func SPPE(ctx context.Context, p Problem, o Options) (*Posterior, *Result, error) {
+// draws wraps n×d row-major theta as Draws named after the problem's
+// parameters.
+func (e *engine) draws(theta []float64, chains int) *privinfer.Draws {
+	return &privinfer.Draws{Names: e.p.ParamNames(), Dim: e.ds.d, Theta: theta, Chains: chains}
+}
+
+// method is what SPPE and SPLE do differently inside the shared round loop.
+type method interface {
+	// role is the density the flow represents.
+	role() Role
+	// loss is the training loss of the round.
+	loss(round int) lossKind
+	// propose builds the round's posterior estimate from the trained flow
+	// and draws n parameter values from it at the observation (prev are
+	// the round's parameters), recording the proposal's diagnostics in rr.
+	// It returns the estimate, the n×d draws and their number of MCMC
+	// chains (0 for independent draws).
+	propose(ctx context.Context, e *engine, round, n int, prev []float64, rr *RoundResult) (Estimate, []float64, int, error)
+}
+
+// run is the round loop of SPPE and SPLE (Algorithms 1–2): round 1 draws θ
+// from the prior; every round simulates the confidential summaries of its
+// θ, trains the flow on all rounds' simulations with the method's nested
+// loss, and draws the next round's θ (after the last round, the posterior
+// sample) from the method's posterior estimate at the observation.
+func run(ctx context.Context, p privinfer.Problem, c Config, m method) (Estimate, *Result, error) {
 	if ctx == nil {
-		return nil, nil, fmt.Errorf("%w: context is nil", ErrInput)
+		ctx = context.Background()
 	}
-	e, err := newEngine(p, &o, PosteriorFlow)
+	e, err := newEngine(p, &c, m.role())
 	if err != nil {
 		return nil, nil, err
 	}
+	cfg := &e.cfg
 	res := &Result{}
-	thetas, err := e.priorDraws(o.SimsPerRound, 1)
+	thetas, err := e.priorDraws(cfg.SimsPerRound, 1)
 	if err != nil {
 		return nil, nil, err
 	}
-	var post *Posterior
-	for round := 1; round <= o.Rounds; round++ {
+	var est Estimate
+	for round := 1; round <= cfg.Rounds; round++ {
 		rr := RoundResult{Round: round, InSupport: math.NaN(), AcceptRate: math.NaN()}
-		e.progress(Progress{Round: round, Stage: "simulate", Simulations: res.Simulations})
 		t0 := time.Now()
 		if err := e.simulate(ctx, round, thetas); err != nil {
 			return nil, nil, err
 		}
 		rr.SimTime = time.Since(t0)
-		res.Simulations += len(thetas) / e.ds.d
+		k := len(thetas) / e.ds.d
+		res.Simulations += k
 		rr.Simulations = res.Simulations
+		e.report(privinfer.Progress{Stage: "simulate", Round: round, Step: k, Total: k,
+			Message: fmt.Sprintf("%d simulations in total", res.Simulations)})
 		if round == 1 {
 			if err := e.standardize(); err != nil {
 				return nil, nil, fmt.Errorf("sbi: %w", err)
 			}
 		}
-		kind := lossAtomic
-		if round == 1 {
-			kind = lossNPE
-		}
 		t0 = time.Now()
-		e.progress(Progress{Round: round, Stage: "train", Simulations: res.Simulations})
-		if err := e.train(ctx, round, kind, &rr, res.Simulations); err != nil {
+		if err := e.train(ctx, round, m.loss(round), &rr); err != nil {
 			return nil, nil, err
 		}
 		rr.TrainTime = time.Since(t0)
 		t0 = time.Now()
-		e.progress(Progress{Round: round, Stage: "propose", Simulations: res.Simulations})
-		post, err = newPosterior(e.f.Clone(), p, &e.o)
+		n := cfg.SimsPerRound
+		if round == cfg.Rounds {
+			n = cfg.PosteriorSamples
+		}
+		var chains int
+		est, thetas, chains, err = m.propose(ctx, e, round, n, thetas, &rr)
 		if err != nil {
 			return nil, nil, err
-		}
-		rr.InSupport = post.InSupport()
-		if round < o.Rounds {
-			thetas = make([]float64, o.SimsPerRound*e.ds.d)
-			diag, err := post.sample(ctx, parallel.Stream(o.Seed^tagPropose, uint64(round)), o.SimsPerRound, thetas)
-			if err != nil {
-				return nil, nil, fmt.Errorf("sbi: proposal of round %d: %w", round+1, err)
-			}
-			if diag != nil {
-				rr.RHat, rr.AcceptRate = diag.rhat, diag.accept
-			}
 		}
 		rr.ProposalTime = time.Since(t0)
 		res.Rounds = append(res.Rounds, rr)
 		res.SimTime += rr.SimTime
 		res.TrainTime += rr.TrainTime
 		res.ProposalTime += rr.ProposalTime
-		if o.OnRound != nil {
-			o.OnRound(round, post, nil)
+		if n%max(chains, 1) != 0 {
+			chains = 0
+		}
+		draws := e.draws(thetas, chains)
+		if round == cfg.Rounds {
+			res.Draws = draws
+		}
+		e.report(privinfer.Progress{Stage: "round", Round: round, Step: round, Total: cfg.Rounds, Message: roundMessage(&rr)})
+		if cfg.OnRound != nil {
+			cfg.OnRound(round, est, draws)
 		}
 	}
-	e.progress(Progress{Round: o.Rounds, Stage: "done", Simulations: res.Simulations})
-	return post, res, nil
+	res.Elapsed = time.Since(e.start)
+	return est, res, nil
 }
 
-// SPLE runs sequential private likelihood estimation (Algorithm 2): every
-// round trains q(s_dp | θ) by maximum likelihood (nested over the mechanism's
-// noise) on all rounds' simulations, then draws the next round's parameters
-// from π(θ) q(s_dp° | θ) with adaptive Metropolis chains. After the last
-// round it draws Options.PosteriorSamples posterior samples the same way.
+// roundMessage summarises a round for its progress event.
+func roundMessage(rr *RoundResult) string {
+	s := fmt.Sprintf("%d simulations, %d epochs (best %d)", rr.Simulations, rr.Epochs, rr.BestEpoch)
+	if !math.IsNaN(rr.InSupport) {
+		s += fmt.Sprintf(", in support %.3g", rr.InSupport)
+	}
+	if rr.RHat != nil {
+		s += fmt.Sprintf(", max R̂ %.3f, acceptance %.2f", slices.Max(rr.RHat), rr.AcceptRate)
+	}
+	return s
+}
+
+// sppe is SPPE's part of the round loop.
+type sppe struct{}
+
+func (sppe) role() Role { return PosteriorFlow }
+
+func (sppe) loss(round int) lossKind {
+	if round == 1 {
+		return lossNPE
+	}
+	return lossAtomic
+}
+
+// propose restricts the posterior flow to the prior support and samples it
+// (by rejection, or by MCMC under Config.LeakageFallback).
+func (sppe) propose(ctx context.Context, e *engine, round, n int, _ []float64, rr *RoundResult) (Estimate, []float64, int, error) {
+	post, err := newPosterior(e.f.Clone(), &e.p, &e.cfg)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	rr.InSupport = post.InSupport()
+	x := make([]float64, n*e.ds.d)
+	run, err := post.sample(ctx, parallel.Stream(e.cfg.Seed^tagPropose, uint64(round)), n, x)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("sbi: posterior draws of round %d: %w", round, err)
+	}
+	chains := 0
+	if run != nil {
+		rr.RHat, rr.AcceptRate, chains = run.rhat, run.accept, post.chains
+	}
+	return post, x, chains, nil
+}
+
+// sple is SPLE's part of the round loop.
+type sple struct{}
+
+func (sple) role() Role        { return LikelihoodFlow }
+func (sple) loss(int) lossKind { return lossPLE }
+
+// propose samples π(θ) q(s_dp° | θ) by adaptive Metropolis, the chains
+// started from the best of 200 prior draws and the round's parameters.
+func (sple) propose(ctx context.Context, e *engine, round, n int, prev []float64, rr *RoundResult) (Estimate, []float64, int, error) {
+	rr.InSupport = 1
+	lik := &Likelihood{f: e.f.Clone(), prior: e.p.Prior}
+	cand, err := e.priorDraws(200, 1000+round)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	cand = append(cand, prev...)
+	x, run, err := lik.posteriorMCMC(ctx, e.p.Observed, cand, n, &e.cfg, e.cfg.Seed^tagPropose^uint64(round)<<32)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("sbi: SPLE proposal of round %d: %w", round, err)
+	}
+	rr.RHat, rr.AcceptRate = run.rhat, run.accept
+	post := &LikelihoodPosterior{lik: lik, obs: e.p.Observed, cand: slices.Clone(x),
+		cfg: Config{Chains: e.cfg.Chains, Warmup: e.cfg.Warmup, Thin: e.cfg.Thin}}
+	return post, x, e.cfg.Chains, nil
+}
+
+// SPPE runs sequential private posterior estimation (Algorithm 1) on p and
+// returns the posterior q(θ | s_dp°) restricted to the prior support, its
+// draws at p.Observed and the training record. Round 1 draws θ from the
+// prior and minimises the nested NPE loss; rounds 2..R draw θ from the
+// current posterior restricted to the prior support and minimise the
+// nested atomic APT loss on all rounds' simulations. The final Result.Draws
+// are cfg.PosteriorSamples draws from the last round's posterior.
+//
+// p.Mechanism must implement mechanism.Transform, or be nil for
+// non-private inference (then the release is the summary and one inner
+// point is used); otherwise the error wraps privinfer.ErrNoTransform and
+// ErrInvalid. A nil ctx means context.Background(); cancelling it stops
+// the run with its error. A simulator error aborts the run and is returned
+// wrapped in ErrSimulation.
+func SPPE(ctx context.Context, p privinfer.Problem, cfg Config) (*SPPEResult, error) {
+	est, res, err := run(ctx, p, cfg, sppe{})
+	if err != nil {
+		return nil, err
+	}
+	return &SPPEResult{Result: *res, Posterior: est.(*Posterior)}, nil
+}
+
+// SPLE runs sequential private likelihood estimation (Algorithm 2) on p:
+// every round trains q(s_dp | θ) by maximum likelihood (nested over the
+// mechanism's noise) on all rounds' simulations, then draws the next
+// round's parameters from π(θ) q(s_dp° | θ) with adaptive Metropolis
+// chains. After the last round it draws cfg.PosteriorSamples posterior
+// samples the same way (Result.Draws) and returns the posterior with the
+// trained likelihood.
 //
 // When the mechanism's releases lie on a grid (mechanism.Lattice, such as
 // the infection-trajectory proportions c/n), the flow is trained on
@@ -232,104 +350,44 @@ func SPPE(ctx context.Context, p Problem, o Options) (*Posterior, *Result, error
 // spacing: a continuous density fitted to lattice points would otherwise
 // collapse onto them. The trained q then approximates P(s_dp | θ)/h^d at
 // grid points, and the constant h^d does not change the posterior.
-func SPLE(ctx context.Context, p Problem, o Options) (*LikelihoodPosterior, *Result, error) {
-	if ctx == nil {
-		return nil, nil, fmt.Errorf("%w: context is nil", ErrInput)
-	}
-	e, err := newEngine(p, &o, LikelihoodFlow)
+//
+// The problem, context and errors are as for SPPE.
+func SPLE(ctx context.Context, p privinfer.Problem, cfg Config) (*SPLEResult, error) {
+	est, res, err := run(ctx, p, cfg, sple{})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	res := &Result{}
-	thetas, err := e.priorDraws(o.SimsPerRound, 1)
-	if err != nil {
-		return nil, nil, err
-	}
-	out := &LikelihoodPosterior{Dim: e.ds.d}
-	for round := 1; round <= o.Rounds; round++ {
-		rr := RoundResult{Round: round, InSupport: 1}
-		e.progress(Progress{Round: round, Stage: "simulate", Simulations: res.Simulations})
-		t0 := time.Now()
-		if err := e.simulate(ctx, round, thetas); err != nil {
-			return nil, nil, err
-		}
-		rr.SimTime = time.Since(t0)
-		res.Simulations += len(thetas) / e.ds.d
-		rr.Simulations = res.Simulations
-		if round == 1 {
-			if err := e.standardize(); err != nil {
-				return nil, nil, fmt.Errorf("sbi: %w", err)
-			}
-		}
-		t0 = time.Now()
-		e.progress(Progress{Round: round, Stage: "train", Simulations: res.Simulations})
-		if err := e.train(ctx, round, lossPLE, &rr, res.Simulations); err != nil {
-			return nil, nil, err
-		}
-		rr.TrainTime = time.Since(t0)
-		t0 = time.Now()
-		e.progress(Progress{Round: round, Stage: "propose", Simulations: res.Simulations})
-		lik := &Likelihood{f: e.f.Clone(), prior: p.Prior}
-		n := o.SimsPerRound
-		if round == o.Rounds {
-			n = o.PosteriorSamples
-		}
-		// Start candidates: prior draws plus the latest round's parameters.
-		cand, err := e.priorDraws(200, 1000+round)
-		if err != nil {
-			return nil, nil, err
-		}
-		cand = append(cand, thetas...)
-		draws, run, err := lik.posteriorMCMC(ctx, p.Observed, cand, n, &e.o, e.o.Seed^tagPropose^uint64(round)<<32)
-		if err != nil {
-			return nil, nil, fmt.Errorf("sbi: SPLE proposal of round %d: %w", round, err)
-		}
-		rr.RHat, rr.AcceptRate = run.rhat, run.accept
-		rr.ProposalTime = time.Since(t0)
-		res.Rounds = append(res.Rounds, rr)
-		res.SimTime += rr.SimTime
-		res.TrainTime += rr.TrainTime
-		res.ProposalTime += rr.ProposalTime
-		thetas = draws
-		if o.OnRound != nil {
-			o.OnRound(round, nil, draws)
-		}
-		if round == o.Rounds {
-			out.Samples = draws
-			out.RHat = run.rhat
-			out.Likelihood = lik
-		}
-	}
-	e.progress(Progress{Round: o.Rounds, Stage: "done", Simulations: res.Simulations})
-	return out, res, nil
+	return &SPLEResult{Result: *res, Posterior: est.(*LikelihoodPosterior)}, nil
 }
 
 // PosteriorPredictive simulates one release for every row of thetas (n×dim θ)
-// — a confidential simulation followed by the mechanism with uniform noise —
-// on all cores with one stream per row, for the LMD metric.
-func PosteriorPredictive(ctx context.Context, p Problem, thetas []float64, seed uint64) ([]float64, error) {
-	if err := p.validate(); err != nil {
+// — a confidential simulation followed by the mechanism with uniform noise
+// (none for a problem without a mechanism) — on all cores with one stream
+// per row, for the LMD metric. A nil ctx means context.Background().
+func PosteriorPredictive(ctx context.Context, p privinfer.Problem, thetas []float64, seed uint64) ([]float64, error) {
+	mech, err := checkProblem(&p)
+	if err != nil {
 		return nil, err
 	}
 	d, sd := p.Prior.Dim(), p.Simulator.StatDim()
 	if len(thetas)%d != 0 {
-		return nil, fmt.Errorf("%w: %d parameter values are not a multiple of the dimension %d", ErrInput, len(thetas), d)
+		return nil, invalidf("thetas: %d parameter values are not a multiple of the dimension %d", len(thetas), d)
 	}
 	if ctx == nil {
-		return nil, fmt.Errorf("%w: PosteriorPredictive needs a non-nil context", ErrInput)
+		ctx = context.Background()
 	}
 	for i, v := range thetas {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%w: thetas[%d] is %v", ErrInput, i, v)
+			return nil, invalidf("thetas[%d] is %v", i, v)
 		}
 	}
 	if len(thetas)/d > maxSims {
-		return nil, fmt.Errorf("%w: PosteriorPredictive of %d rows exceeds %d", ErrInput, len(thetas)/d, maxSims)
+		return nil, invalidf("PosteriorPredictive of %d rows exceeds %d", len(thetas)/d, maxSims)
 	}
 	n := len(thetas) / d
-	nd := p.Mechanism.NoiseDim(sd)
+	nd := mech.NoiseDim(sd)
 	out := make([]float64, n*sd)
-	err := parallel.Map(ctx, n, seed, func(i int, r *rand.Rand) error {
+	err = parallel.Map(ctx, n, seed, func(i int, r *rand.Rand) error {
 		s := make([]float64, sd)
 		if err := p.Simulator.Simulate(r, thetas[i*d:(i+1)*d], s); err != nil {
 			return fmt.Errorf("%w: predictive simulation %d: %w", ErrSimulation, i, err)
@@ -338,7 +396,7 @@ func PosteriorPredictive(ctx context.Context, p Problem, thetas []float64, seed 
 		for k := range u {
 			u[k] = r.Float64()
 		}
-		p.Mechanism.Apply(u, s, out[i*sd:(i+1)*sd])
+		mech.Apply(u, s, out[i*sd:(i+1)*sd])
 		return nil
 	})
 	return out, err

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"time"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/internal/parallel"
 )
@@ -70,12 +72,16 @@ type batch struct {
 }
 
 type engine struct {
-	p    Problem
-	o    Options
+	p    privinfer.Problem
+	mech transform // the mechanism's transform; identity without one
+	cfg  Config    // with the defaults filled
+	m    int       // inner points per simulation
 	role Role
 	ds   *data
 	f    *flow.Flow
 	ps   *pointSet
+	// start is when the run started, for the progress events.
+	start time.Time
 	// deq is the lattice spacing of a lattice mechanism's releases when
 	// the flow models them (SPLE): training releases are dequantized by
 	// adding (u − ½)·deq, u ~ U(0, 1), per coordinate. Zero otherwise.
@@ -85,10 +91,10 @@ type engine struct {
 // build fills b with the rows of the pairs idx for the given loss.
 func (e *engine) build(b *batch, idx []int, kind lossKind, r *rand.Rand) {
 	ds := e.ds
-	B, M := len(idx), e.o.InnerPoints
+	B, M := len(idx), e.m
 	na := 1
 	if kind == lossAtomic {
-		na = min(e.o.Atoms, B)
+		na = min(e.cfg.Atoms, B)
 	}
 	rows := B * M * na
 	dy, dz := ds.d, ds.sd
@@ -125,7 +131,7 @@ func (e *engine) build(b *batch, idx []int, kind lossKind, r *rand.Rand) {
 			}
 		}
 		for m := 0; m < M; m++ {
-			e.p.Mechanism.Apply(b.u[m*ds.nd:(m+1)*ds.nd], s, b.sdp)
+			e.mech.Apply(b.u[m*ds.nd:(m+1)*ds.nd], s, b.sdp)
 			if e.role == PosteriorFlow {
 				copy(b.zg[(bi*M+m)*dz:(bi*M+m+1)*dz], b.sdp)
 			}
@@ -209,9 +215,9 @@ func (b *batch) lossPart(kind lossKind, lo int, logq, dlogq []float64) float64 {
 
 // train runs one round of training on all data and restores the parameters
 // of the best validation epoch.
-func (e *engine) train(ctx context.Context, round int, kind lossKind, res *RoundResult, sims int) error {
-	tc := e.o.Train
-	tc.Seed = e.o.Seed ^ uint64(round)*0x9e3779b97f4a7c15
+func (e *engine) train(ctx context.Context, round int, kind lossKind, res *RoundResult) error {
+	tc := *e.cfg.Train
+	tc.Seed = e.cfg.Seed ^ uint64(round)*0x9e3779b97f4a7c15
 	tc.Progress = nil
 	tr, err := flow.NewTrainer(e.f, tc)
 	if err != nil {
@@ -265,9 +271,8 @@ func (e *engine) train(ctx context.Context, round int, kind lossKind, res *Round
 		} else {
 			bad++
 		}
-		if e.o.Progress != nil {
-			e.o.Progress(Progress{Round: round, Stage: "train", Epoch: ep, TrainLoss: trainLoss, ValidationLoss: valLoss, Simulations: sims})
-		}
+		e.report(privinfer.Progress{Stage: "epoch", Round: round, Step: ep, Total: tc.MaxEpochs,
+			Message: flow.EpochMessage(trainLoss, valLoss)})
 		if len(e.ds.val) > 0 && bad >= tc.Patience {
 			break
 		}
@@ -299,7 +304,7 @@ func (e *engine) validate(tr *flow.Trainer, b *batch, kind lossKind, seed uint64
 	tot, cnt := 0.0, 0
 	for k, lo := 0, 0; lo < len(e.ds.val); k, lo = k+1, lo+bs {
 		hi := min(lo+bs, len(e.ds.val))
-		r := parallel.Stream(e.o.Seed^0x76616c6964, uint64(k))
+		r := parallel.Stream(e.cfg.Seed^0x76616c6964, uint64(k))
 		e.build(b, e.ds.val[lo:hi], kind, r)
 		rows := len(b.lp)
 		var err error

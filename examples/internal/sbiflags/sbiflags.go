@@ -1,6 +1,6 @@
 // Package sbiflags registers the SPPE/SPLE settings that the SBI examples
 // (linreg, sir) share as command-line flags, validates them and turns them
-// into sbi.Options.
+// into an sbi.Config.
 package sbiflags
 
 import (
@@ -73,17 +73,13 @@ func (s *Settings) Integration() sbi.Integration {
 	return sbi.RQMC
 }
 
-// Options returns the sbi options for a problem with parameter dimension
-// dim and release dimension ctxDim.
-func (s *Settings) Options(dim, ctxDim int, seed uint64) sbi.Options {
-	o := sbi.DefaultOptions()
-	o.Rounds, o.SimsPerRound, o.InnerPoints, o.Atoms = s.Rounds, s.Sims, s.M, s.Atoms
-	o.Integration = s.Integration()
-	cfg := flow.DefaultConfig(dim, ctxDim)
-	cfg.Layers, cfg.Hidden, cfg.Blocks, cfg.ContextGating = s.Layers, s.Hidden, s.Blocks, s.Gating
-	o.Flow = &cfg
-	o.Train.MaxEpochs, o.Train.Patience, o.Train.BatchSize, o.Train.LearningRate = s.Epochs, s.Patience, s.Batch, s.LR
-	o.Seed = seed
-	o.PosteriorSamples = s.NPost
-	return o
+// Config returns the sbi configuration for a problem with parameter
+// dimension dim and release dimension ctxDim.
+func (s *Settings) Config(dim, ctxDim int, seed uint64) sbi.Config {
+	fc := flow.DefaultConfig(dim, ctxDim)
+	fc.Layers, fc.Hidden, fc.Blocks, fc.ContextGating = s.Layers, s.Hidden, s.Blocks, s.Gating
+	tc := flow.DefaultTrainConfig()
+	tc.MaxEpochs, tc.Patience, tc.BatchSize, tc.LearningRate = s.Epochs, s.Patience, s.Batch, s.LR
+	return sbi.Config{Rounds: s.Rounds, SimsPerRound: s.Sims, InnerPoints: s.M, Atoms: s.Atoms, Integration: s.Integration(),
+		Flow: &fc, Train: &tc, PosteriorSamples: s.NPost, Seed: seed}
 }

@@ -12,7 +12,7 @@ import (
 
 var def = Settings{Rounds: 4, Sims: 300, M: 8, Atoms: 5, Layers: 4, Hidden: 32, Blocks: 1, Epochs: 30, Patience: 5, Batch: 100, LR: 1e-3, NPost: 1000}
 
-func TestRegisterValidateOptions(t *testing.T) {
+func TestRegisterValidateConfig(t *testing.T) {
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
 	s := Register(fs, def, map[string]string{"rounds": "2"})
 	if u := fs.Lookup("rounds").Usage; !strings.Contains(u, "(-quick: 2)") {
@@ -24,10 +24,10 @@ func TestRegisterValidateOptions(t *testing.T) {
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	o := s.Options(3, 9, 7)
+	o := s.Config(3, 9, 7)
 	if o.Rounds != 10 || o.SimsPerRound != 300 || o.InnerPoints != 4 || o.Integration != sbi.MC || !o.Flow.ContextGating ||
 		o.Flow.Dim != 3 || o.Flow.ContextDim != 9 || o.Train.LearningRate != 0.01 || o.Seed != 7 || o.PosteriorSamples != 1000 {
-		t.Errorf("options %+v", o)
+		t.Errorf("config %+v", o)
 	}
 	for _, args := range [][]string{{"-rounds", "0"}, {"-sims", "1"}, {"-M", "0"}, {"-atoms", "1"}, {"-layers", "0"},
 		{"-hidden", "0"}, {"-blocks", "-1"}, {"-epochs", "0"}, {"-patience", "0"}, {"-batch", "0"}, {"-n", "9"}, {"-lr", "0"}, {"-lr", "+Inf"}} {

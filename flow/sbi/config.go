@@ -1,0 +1,352 @@
+package sbi
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"time"
+
+	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/flow"
+)
+
+var (
+	// ErrInvalid is wrapped by every error about an invalid problem,
+	// configuration or argument. An error about a Problem that lacks the
+	// uniform transform SPPE and SPLE need also wraps the root package's
+	// error (privinfer.ErrNoTransform).
+	ErrInvalid = errors.New("sbi: invalid argument")
+	// ErrLeakage is returned when too small a fraction of the posterior
+	// flow's draws falls inside the prior's support (see Config.MinInSupport).
+	ErrLeakage = errors.New("sbi: posterior mass leaks out of the prior support")
+	// ErrSimulation wraps an error returned by the simulator; errors.Is also
+	// matches the simulator's own error.
+	ErrSimulation = errors.New("sbi: simulation failed")
+)
+
+// invalidf formats an argument error that wraps ErrInvalid.
+func invalidf(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
+}
+
+// maxDim bounds the dimensions of θ, of the summary and of the mechanism's
+// noise, refusing problems that cannot be allocated.
+const maxDim = 1 << 16
+
+// checkProblem validates p for SPPE, SPLE and PosteriorPredictive: non-nil
+// (and not typed-nil) prior and simulator, p.Require(privinfer.NeedTransform)
+// (a nil Mechanism or one implementing mechanism.Transform), and dimensions
+// that can be allocated. It returns the mechanism's transform, the identity
+// for a non-private problem.
+func checkProblem(p *privinfer.Problem) (transform, error) {
+	switch {
+	case isNil(p.Prior):
+		return nil, invalidf("Problem.Prior is nil")
+	case isNil(p.Simulator):
+		return nil, invalidf("Problem.Simulator is nil")
+	case p.Mechanism != nil && isNil(p.Mechanism):
+		return nil, invalidf("Problem.Mechanism is a typed nil (use a nil interface for a non-private problem)")
+	}
+	if d := p.Prior.Dim(); d > maxDim {
+		return nil, invalidf("Problem.Prior dimension must be at most %d, got %d", maxDim, d)
+	}
+	if sd := p.Simulator.StatDim(); sd > maxDim {
+		return nil, invalidf("Problem.Simulator summary dimension must be at most %d, got %d", maxDim, sd)
+	}
+	if err := p.Require(privinfer.NeedTransform); err != nil {
+		return nil, fmt.Errorf("sbi: %w (%w)", err, ErrInvalid)
+	}
+	if !p.Private() {
+		return identity{}, nil
+	}
+	t, err := p.Transform()
+	if err != nil {
+		return nil, fmt.Errorf("sbi: %w (%w)", err, ErrInvalid)
+	}
+	sd := p.Simulator.StatDim()
+	if nd := t.NoiseDim(sd); nd < 1 || nd > maxDim {
+		return nil, invalidf("Problem.Mechanism noise dimension for a summary of dimension %d must be in [1, %d], got %d", sd, maxDim, nd)
+	}
+	return t, nil
+}
+
+// transform is the part of mechanism.Transform the engines use.
+type transform interface {
+	NoiseDim(statDim int) int
+	Apply(u, s, dst []float64)
+}
+
+// identity is the transform of a non-private problem: no noise, the
+// release is the confidential summary.
+type identity struct{}
+
+func (identity) NoiseDim(int) int          { return 0 }
+func (identity) Apply(_, s, dst []float64) { copy(dst, s) }
+func (identity) String() string            { return "no mechanism" }
+
+var _ transform = identity{}
+
+// isNil reports whether v is nil or an interface holding a nil pointer,
+// function, map, slice or channel.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Pointer, reflect.Func, reflect.Map, reflect.Slice, reflect.Chan, reflect.Interface:
+		return rv.IsNil()
+	}
+	return false
+}
+
+// Integration selects how the inner integral over the mechanism's noise is
+// estimated.
+type Integration int
+
+const (
+	// RQMC uses an Owen-scrambled Sobol point set per simulated pair.
+	RQMC Integration = iota
+	// MC uses independent uniform points.
+	MC
+)
+
+// String returns "RQMC" or "MC".
+func (i Integration) String() string {
+	switch i {
+	case RQMC:
+		return "RQMC"
+	case MC:
+		return "MC"
+	}
+	return fmt.Sprintf("Integration(%d)", int(i))
+}
+
+// Estimate is a posterior estimate of π(θ | s_dp°): *Posterior for SPPE,
+// *LikelihoodPosterior for SPLE. It is an mcmc.Target.
+type Estimate interface {
+	// Dim returns the dimension of θ.
+	Dim() int
+	// LogDensity returns the log posterior density at θ (SPLE's up to an
+	// additive constant), −Inf outside the prior's support.
+	LogDensity(theta []float64) float64
+	// Sample writes n draws (n×Dim, row-major) into dst.
+	Sample(r *rand.Rand, n int, dst []float64) error
+}
+
+// Config configures SPPE and SPLE. The zero value of every field means the
+// default given with it; the defaults are the SBI paper's settings (App.
+// E): 10 rounds of 1000 simulations, flow.DefaultConfig and
+// flow.DefaultTrainConfig, M = 16 RQMC inner points and 10 atoms.
+type Config struct {
+	// Rounds is the number of rounds R; 0 means 10.
+	Rounds int
+	// SimsPerRound is the number N ≥ 2 of confidential simulations per
+	// round; 0 means 1000.
+	SimsPerRound int
+	// InnerPoints is the number M of releases per simulation in the loss;
+	// 0 means 16. A problem without a mechanism uses one (its release is
+	// the summary itself).
+	InnerPoints int
+	// Integration selects the inner points: RQMC (the zero value) or MC.
+	Integration Integration
+	// Atoms is SPPE's number of atoms n_a ≥ 2, at most SimsPerRound; 0
+	// means 10 (the sbi package's), or SimsPerRound if smaller. SPLE
+	// ignores it.
+	Atoms int
+
+	// Flow is the flow architecture; Dim and ContextDim are set from the
+	// problem. Nil means flow.DefaultConfig.
+	Flow *flow.Config
+	// Train holds the optimiser and early-stopping settings (learning rate,
+	// weight decay, batch size, epochs, patience, validation fraction,
+	// clipping, shards, workers); nil means flow.DefaultTrainConfig(). Its
+	// Seed and Progress are ignored: the seeds derive from Seed and the
+	// epochs are reported through Progress.
+	Train *flow.TrainConfig
+
+	// MinInSupport is the smallest acceptable fraction of posterior-flow
+	// draws inside the prior support (SPPE's leakage guard); 0 means 1e-3.
+	MinInSupport float64
+	// LeakageFallback makes SPPE sample q(θ|s_dp°)·1{π(θ)>0} by MCMC instead
+	// of failing with ErrLeakage.
+	LeakageFallback bool
+
+	// Chains, Warmup and Thin configure the adaptive Metropolis chains of
+	// SPLE's proposal and of SPPE's MCMC fallback; 0 means 4, 500 and 5.
+	Chains, Warmup, Thin int
+	// PosteriorSamples is the number of posterior draws in Result.Draws; 0
+	// means 1000.
+	PosteriorSamples int
+
+	// OnRound, if not nil, is called after every round with the round's
+	// posterior estimate (a *Posterior for SPPE, a *LikelihoodPosterior for
+	// SPLE) and its draws at the observation: the next round's parameters
+	// (SimsPerRound draws) or, after the last round, Result.Draws. It
+	// serves per-round accuracy curves (the paper's Fig. 1B) and must not
+	// modify its arguments.
+	OnRound func(round int, est Estimate, draws *privinfer.Draws)
+	// Progress, if not nil, receives events with Round set to the 1-based
+	// round: Stage "simulate" when the round's simulations are done (Step
+	// = Total = SimsPerRound), "epoch" after every training epoch (Step of
+	// Total = Train.MaxEpochs, the losses in Message, as flow.Fit reports
+	// them) and "round" at the end of the round (Step of Total = Rounds).
+	Progress privinfer.ProgressFunc
+	// Seed selects the random streams; results depend on it only.
+	Seed uint64
+}
+
+// Size limits of Config, refusing runs that cannot be allocated.
+const (
+	maxRounds  = 1 << 16
+	maxSims    = 1 << 26 // simulations over all rounds
+	maxInner   = 1 << 16
+	maxChains  = 1 << 10
+	maxWarmup  = 1 << 30
+	maxThin    = 1 << 20
+	maxSamples = 1 << 26
+)
+
+// Validate checks the configuration on its own (SPPE and SPLE also check
+// it against the Problem): counts ≥ 0 (0 meaning the default) and within
+// what can be allocated, SimsPerRound ≠ 1, Atoms ≠ 1 and at most
+// SimsPerRound, MinInSupport in [0, 1], a known Integration and, when
+// Train is set, valid training settings. Errors wrap ErrInvalid and name
+// the field.
+func (c *Config) Validate() error {
+	if c == nil {
+		return invalidf("Config is nil")
+	}
+	f := c.withDefaults()
+	switch {
+	case c.Rounds < 0 || f.Rounds > maxRounds:
+		return invalidf("Config.Rounds must be in [0, %d], got %d", maxRounds, c.Rounds)
+	case c.SimsPerRound < 0 || c.SimsPerRound == 1 || f.SimsPerRound > maxSims/f.Rounds:
+		return invalidf("Config.SimsPerRound must be 0 or ≥ 2 with Rounds·SimsPerRound ≤ %d, got %d", maxSims, c.SimsPerRound)
+	case c.InnerPoints < 0 || f.InnerPoints > maxInner:
+		return invalidf("Config.InnerPoints M must be in [0, %d], got %d", maxInner, c.InnerPoints)
+	case c.Integration != RQMC && c.Integration != MC:
+		return invalidf("Config.Integration: unknown integration %v", c.Integration)
+	case c.Atoms < 0 || c.Atoms == 1:
+		return invalidf("Config.Atoms must be 0 or ≥ 2, got %d", c.Atoms)
+	case f.Atoms > f.SimsPerRound:
+		return invalidf("Config.Atoms must be at most SimsPerRound = %d, got %d", f.SimsPerRound, c.Atoms)
+	case !(c.MinInSupport >= 0 && c.MinInSupport <= 1):
+		return invalidf("Config.MinInSupport must be in [0, 1], got %v", c.MinInSupport)
+	case c.Chains < 0 || c.Chains > maxChains:
+		return invalidf("Config.Chains must be in [0, %d], got %d", maxChains, c.Chains)
+	case c.Warmup < 0 || c.Warmup > maxWarmup:
+		return invalidf("Config.Warmup must be in [0, %d], got %d", maxWarmup, c.Warmup)
+	case c.Thin < 0 || c.Thin > maxThin:
+		return invalidf("Config.Thin must be in [0, %d], got %d", maxThin, c.Thin)
+	case c.PosteriorSamples < 0 || c.PosteriorSamples > maxSamples:
+		return invalidf("Config.PosteriorSamples must be in [0, %d], got %d", maxSamples, c.PosteriorSamples)
+	}
+	if c.Train == nil {
+		return nil
+	}
+	t := c.Train
+	switch {
+	case !(t.LearningRate > 0) || math.IsInf(t.LearningRate, 0):
+		return invalidf("Config.Train.LearningRate must be finite and > 0, got %v", t.LearningRate)
+	case !(t.WeightDecay >= 0) || math.IsInf(t.WeightDecay, 0):
+		return invalidf("Config.Train.WeightDecay must be finite and ≥ 0, got %v", t.WeightDecay)
+	case t.BatchSize < 1:
+		return invalidf("Config.Train.BatchSize must be ≥ 1, got %d", t.BatchSize)
+	case t.MaxEpochs < 1:
+		return invalidf("Config.Train.MaxEpochs must be ≥ 1, got %d", t.MaxEpochs)
+	case t.Patience < 1:
+		return invalidf("Config.Train.Patience must be ≥ 1, got %d", t.Patience)
+	case !(t.ValidationFraction >= 0 && t.ValidationFraction < 1):
+		return invalidf("Config.Train.ValidationFraction must be in [0, 1), got %v", t.ValidationFraction)
+	case !(t.ClipNorm >= 0) || math.IsInf(t.ClipNorm, 0):
+		return invalidf("Config.Train.ClipNorm must be finite and ≥ 0, got %v", t.ClipNorm)
+	case t.Shards < 0:
+		return invalidf("Config.Train.Shards must be ≥ 0, got %d", t.Shards)
+	case t.Workers < 0:
+		return invalidf("Config.Train.Workers must be ≥ 0, got %d", t.Workers)
+	}
+	return nil
+}
+
+// withDefaults returns a copy of c with every zero field set to its
+// default; Train then points to a copy.
+func (c *Config) withDefaults() Config {
+	f := *c
+	def := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&f.Rounds, 10)
+	def(&f.SimsPerRound, 1000)
+	def(&f.InnerPoints, 16)
+	def(&f.Atoms, min(10, max(f.SimsPerRound, 2)))
+	def(&f.Chains, 4)
+	def(&f.Warmup, 500)
+	def(&f.Thin, 5)
+	def(&f.PosteriorSamples, 1000)
+	if f.MinInSupport == 0 {
+		f.MinInSupport = 1e-3
+	}
+	tc := flow.DefaultTrainConfig()
+	if c.Train != nil {
+		tc = *c.Train
+	}
+	f.Train = &tc
+	return f
+}
+
+// RoundResult summarises one round.
+type RoundResult struct {
+	Round       int
+	Simulations int // total simulations after this round
+	// Epochs run, the kept epoch, and the per-epoch mean training and
+	// validation losses (validation NaN without a validation set).
+	Epochs, BestEpoch         int
+	TrainLoss, ValidationLoss []float64
+	// SimTime, TrainTime and ProposalTime are the round's wall times.
+	SimTime, TrainTime, ProposalTime time.Duration
+	// InSupport is the in-support fraction of the posterior flow's draws
+	// (SPPE; 1 for SPLE).
+	InSupport float64
+	// RHat is the rank-normalised split R̂ (mcmc.RHat) per coordinate of
+	// the round's MCMC chains (SPLE, or SPPE's fallback; nil otherwise) and
+	// AcceptRate their acceptance rate (NaN without chains).
+	RHat       []float64
+	AcceptRate float64
+}
+
+// Result is the record of an SPPE or SPLE run, returned rather than
+// printed.
+type Result struct {
+	// Draws are Config.PosteriorSamples draws from the final posterior
+	// estimate at Problem.Observed, named after the problem's parameters.
+	// SPLE's are Chains MCMC chains (Draws.Chains set when PosteriorSamples
+	// is a multiple of Chains), SPPE's independent flow draws.
+	Draws *privinfer.Draws
+	// Rounds holds every round's record.
+	Rounds []RoundResult
+	// Simulations is the total number of confidential simulations.
+	Simulations int
+	// SimTime, TrainTime and ProposalTime are the wall times summed over
+	// the rounds, Elapsed the total.
+	SimTime, TrainTime, ProposalTime, Elapsed time.Duration
+}
+
+// SPPEResult is the outcome of SPPE.
+type SPPEResult struct {
+	Result
+	// Posterior is the final posterior estimate q(θ | s_dp°) restricted to
+	// the prior support.
+	Posterior *Posterior
+}
+
+// SPLEResult is the outcome of SPLE.
+type SPLEResult struct {
+	Result
+	// Posterior is the final posterior estimate π(θ) q(s_dp° | θ), with
+	// the trained likelihood.
+	Posterior *LikelihoodPosterior
+}
