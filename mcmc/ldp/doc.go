@@ -42,6 +42,9 @@
 // by quadrature, and CalibrateGaussian runs the calibration study of the
 // paper's Fig. 1 on it.
 //
+// The paper's private baseline for the regression models, LDP-SGD, is in
+// the subpackage sgd.
+//
 // # Accuracy
 //
 // Every closed form is tested against numerical integration of
