@@ -240,7 +240,7 @@ func (a *ABCDP) Select(r *rand.Rand, distances []float64) (*ABCDPResult, error) 
 // parameter (the privacy audit also runs it with a one-sided clamp).
 func (a *ABCDP) selectClamped(r *rand.Rand, distances []float64, lo, hi float64) (*ABCDPResult, error) {
 	var sess mechanism.SVTSession
-	a.svt.StartInto(r, &sess)
+	a.svt.StartReproducibleInto(r, &sess)
 	res := &ABCDPResult{
 		Indicators: make([]bool, 0, len(distances)),
 		Accepted:   make([]int, 0, min(a.cfg.C, len(distances))),

@@ -21,15 +21,23 @@ func TestNoAllocs(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	var s mechanism.SVTSession
-	if n := testing.AllocsPerRun(100, func() {
-		a.svt.StartInto(r, &s)
-		for i := 0; i < 100; i++ {
-			if _, err := s.Test(0.5); err != nil {
-				break
+	for _, start := range []struct {
+		name string
+		f    func()
+	}{
+		{"operating system's generator", func() { a.svt.StartInto(&s) }},
+		{"reproducible", func() { a.svt.StartReproducibleInto(r, &s) }},
+	} {
+		if n := testing.AllocsPerRun(100, func() {
+			start.f()
+			for i := 0; i < 100; i++ {
+				if _, err := s.Test(0.5); err != nil {
+					break
+				}
 			}
+		}); n != 0 {
+			t.Errorf("sparse vector session (%s): %v allocations per run", start.name, n)
 		}
-	}); n != 0 {
-		t.Errorf("sparse vector session: %v allocations per run", n)
 	}
 	for _, T := range []int{10, 10000} {
 		d := make([]float64, T)

@@ -98,7 +98,7 @@ func ExampleABCDP_Run() {
 	fmt.Printf("b = %.2f; %d public draws, %d examined, %d accepted\n", a.Scale(), res.Public.Len(), len(res.Indicators), res.Draws.Len())
 	fmt.Printf("mean of the accepted draws %.1f\n", res.Draws.Mean()[0])
 	// Output:
-	// b = 0.06; 5000 public draws, 37 examined, 5 accepted
+	// b = 0.06; 5000 public draws, 97 examined, 5 accepted
 	// mean of the accepted draws 0.7
 }
 

@@ -12,8 +12,10 @@
 //     release on a power-of-two lattice with discrete Laplace or discrete
 //     Gaussian noise sampled exactly with integer arithmetic (Canonne,
 //     Kamath & Steinke 2020), randomized response and unary encoding use
-//     exact integer thresholds, and every Release draws from the operating
-//     system's generator (CryptoSource) whatever *rand.Rand is passed.
+//     exact integer thresholds, the sparse vector compares its queries with
+//     its threshold on a lattice with exact discrete Laplace noise, and
+//     every Release draws from the operating system's generator
+//     (CryptoSource) whatever *rand.Rand is passed.
 //     Release validates lengths, finiteness and domain, and refuses
 //     statistics too large for the lattice (|s/γ| ≥ 2^52), returning an
 //     error instead of ever releasing unprotected data;
@@ -51,7 +53,9 @@
 //     their unbiased estimators; their budgets are derived from the
 //     probabilities they realise.
 //   - The sparse vector technique (AboveThreshold, Sparse, and the general
-//     SVTConfig that ABCDP calibrates).
+//     SVTConfig that ABCDP calibrates), on a lattice with the budget of its
+//     continuous proofs; sessions draw from the operating system's
+//     generator (Start) unless explicitly reproducible (StartReproducible).
 //   - The DP infection trajectory of the SBI paper (Prop. 4), released as
 //     proportions c_i/n with an exact binomial pmf and an exact binomial
 //     inverse-CDF transform.

@@ -50,7 +50,7 @@ func TestSVTBehaviour(t *testing.T) {
 	v, _ := NewSparseVector(SVTConfig{Threshold: 5, Sensitivity: 1, ThresholdScale: 1e-6, QueryScale: 2e-6, MaxAbove: 2})
 	q := []float64{1, 9, 2, 8, 7, 1}
 	dst := make([]float64, len(q))
-	if err := v.Release(newRand(1), q, dst); err != nil {
+	if err := Reproducible(v).Release(newRand(1), q, dst); err != nil {
 		t.Fatal(err)
 	}
 	want := []float64{0, 1, 0, 1}
@@ -64,7 +64,7 @@ func TestSVTBehaviour(t *testing.T) {
 	}
 	// Below mode (ABC: accept small distances).
 	vb, _ := NewSparseVector(SVTConfig{Threshold: 5, Sensitivity: 1, ThresholdScale: 1e-6, QueryScale: 2e-6, MaxAbove: 1, Below: true})
-	sess := vb.Start(newRand(2))
+	sess := vb.StartReproducible(newRand(2))
 	for i, x := range []float64{9, 8, 3} {
 		above, err := sess.Test(x)
 		if err != nil {
@@ -80,7 +80,7 @@ func TestSVTBehaviour(t *testing.T) {
 	if sess.Count() != 1 || sess.Tested() != 3 || !sess.Halted() {
 		t.Errorf("session counters %d %d %v", sess.Count(), sess.Tested(), sess.Halted())
 	}
-	s2 := vb.Start(newRand(3))
+	s2 := vb.StartReproducible(newRand(3))
 	if _, err := s2.Test(math.NaN()); !errors.Is(err, ErrNonFinite) {
 		t.Errorf("NaN query: %v", err)
 	}
@@ -101,7 +101,7 @@ func TestSVTLaw(t *testing.T) {
 		var k int64
 		var s SVTSession
 		for i := 0; i < n; i++ {
-			v.StartInto(r, &s)
+			v.StartReproducibleInto(r, &s)
 			if above, _ := s.Test(q); above {
 				k++
 			}
@@ -136,7 +136,7 @@ func svtCases() []svtCase {
 	bounded, _ := NewSparseVector(SVTConfig{Threshold: 0.5, ThresholdScale: 1, QueryScale: 2, MaxAbove: 1, Lower: 0, Upper: 1})
 	test := func(v *SparseVector, r *rand.Rand, q float64) func() error {
 		return func() error {
-			_, err := v.Start(r).Test(q)
+			_, err := v.StartReproducible(r).Test(q)
 			return err
 		}
 	}
@@ -203,14 +203,28 @@ func svtCases() []svtCase {
 	add("huge", "AboveThreshold threshold 1e308", func() error { return second(NewAboveThreshold(1e308, 1, 1)) })
 	add("nan", "AboveThreshold threshold NaN", func() error { return second(NewAboveThreshold(nan, 1, 1)) })
 	// Sessions and releases.
-	add("nil", "Start(nil rand)", test(good, nil, 0.1))
+	add("nil", "StartReproducible(nil rand)", test(good, nil, 0.1))
+	add("nil", "StartReproducibleInto(nil rand)", func() error {
+		var s SVTSession
+		good.StartReproducibleInto(nil, &s)
+		_, err := s.Test(0.1)
+		return err
+	})
+	add("nil", "nil SparseVector Start", func() error { var v *SparseVector; _, err := v.Start().Test(1); return err })
+	add("nil", "nil SparseVector SimulateRelease", func() error { var v *SparseVector; return v.SimulateRelease(newRand(1), []float64{1}, []float64{0}) })
+	add("nil", "SimulateRelease nil rand", func() error { return good.SimulateRelease(nil, []float64{1}, []float64{0}) })
+	add("zerovalue", "zero SparseVector Start", func() error { _, err := (&SparseVector{}).Start().Test(1); return err })
+	add("huge", "noise scale 2^40 times the sensitivity (grid too coarse)", with(func(c *SVTConfig) { c.Sensitivity, c.ThresholdScale, c.QueryScale = 1, 0x1p40, 0x1p41 }))
+	add("huge", "threshold 2^45 times the sensitivity (grid too coarse)", with(func(c *SVTConfig) { c.Threshold = 0x1p45 }))
+	add("huge", "threshold 2^80 times the noise scale", with(func(c *SVTConfig) {
+		c.Sensitivity, c.ThresholdScale, c.QueryScale, c.Threshold = 1e30, 1e30, 1e30, 1e54
+	}))
 	add("nil", "nil SparseVector", test(nil, newRand(1), 0.1))
 	add("nil", "nil session", func() error { var s *SVTSession; _, err := s.Test(1); return err })
 	add("zerovalue", "zero SparseVector Test", test(&SparseVector{}, newRand(1), 0.1))
 	add("zerovalue", "zero SparseVector Release", release(&SparseVector{}, newRand(1), []float64{1}, []float64{0}))
 	add("zerovalue", "zero SVTSession", func() error { var s SVTSession; _, err := s.Test(1); return err })
 	add("zerovalue", "zero SVTConfig", func() error { _, err := NewSparseVector(SVTConfig{}); return err })
-	add("nil", "Release nil rand", release(good, nil, []float64{1}, []float64{0}))
 	add("nil", "Release nil SparseVector", release(nil, newRand(1), []float64{1}, []float64{0}))
 	add("nan", "Test NaN query", test(good, newRand(1), nan))
 	add("nan", "Test NaN query (bounded)", test(bounded, newRand(1), nan))
@@ -310,7 +324,7 @@ func TestSVTClampedQueries(t *testing.T) {
 		q    float64
 		want bool
 	}{{-1e6, true}, {math.Inf(-1), true}, {0.2, true}, {0.8, false}, {1e6, false}, {math.Inf(1), false}} {
-		got, err := v.Start(newRand(4)).Test(q.q)
+		got, err := v.StartReproducible(newRand(4)).Test(q.q)
 		if err != nil || got != q.want {
 			t.Errorf("query %v: %v, %v; want %v", q.q, got, err, q.want)
 		}
@@ -348,7 +362,7 @@ func TestSVTClampAudit(t *testing.T) {
 		var s SVTSession
 		var k int64
 		for i := 0; i < n; i++ {
-			v.StartInto(r, &s)
+			v.StartReproducibleInto(r, &s)
 			if ok, err := s.Test(q); err != nil {
 				t.Fatal(err)
 			} else if ok {
@@ -395,10 +409,11 @@ func TestSVTSessionOutputsOnlyAnswers(t *testing.T) {
 	v, _ := NewSparseVector(SVTConfig{Threshold: 0, Sensitivity: 1, ThresholdScale: 1e-9, QueryScale: 2e-9, MaxAbove: 2})
 	a := make([]float64, 4)
 	b := make([]float64, 4)
-	if err := v.Release(newRand(5), []float64{-3, 2, -7, 9}, a); err != nil {
+	rv := Reproducible(v)
+	if err := rv.Release(newRand(5), []float64{-3, 2, -7, 9}, a); err != nil {
 		t.Fatal(err)
 	}
-	if err := v.Release(newRand(5), []float64{-30, 20, -70, 90}, b); err != nil {
+	if err := rv.Release(newRand(5), []float64{-30, 20, -70, 90}, b); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(a, b) || !slices.Equal(a, []float64{0, 1, 0, 1}) {
@@ -425,7 +440,7 @@ func FuzzSparseVector(f *testing.F) {
 		if e := v.Budget().Epsilon; !(e >= minNormal) || math.IsInf(e, 0) {
 			t.Fatalf("budget %v", e)
 		}
-		s := v.Start(newRand(1))
+		s := v.StartReproducible(newRand(1))
 		for _, q := range []float64{q1, q2, q3} {
 			_, err := s.Test(q)
 			if math.IsNaN(q) && err == nil {
