@@ -27,6 +27,8 @@ func TestBadInput(t *testing.T) {
 		return func() error { return o.SimulateRates(r, rt, make([]float64, NumStats)) }
 	}
 	ok := Rates{Burden: 200, DeathC: 6, DeathNC: 2}
+	bdm, _ := NewBDM(BDMConfig{Population: 50, Sample: 10})
+	bdmOnce, _ := NewBDM(BDMConfig{Population: 5000, MaxRestarts: 1})
 	type B = testutil.BadInput
 	cases := []B{
 		{Category: "nonpositive", Name: "Config.PCompliance 1", Err: newO(Config{PCompliance: 1})},
@@ -65,6 +67,20 @@ func TestBadInput(t *testing.T) {
 		{Category: "mismatched", Name: "Study.Simulate short dst", Err: sim(st, r, th, NumStats)},
 		{Category: "nan", Name: "Study.Simulate θ NaN", Err: sim(st, r, with(1, nan), 2*NumStats)},
 		{Category: "zerovalue", Name: "Study{}.Simulate", Err: func() error { var z Study; return z.Simulate(r, th, nil) }},
+		{Category: "nonpositive", Name: "NewBDM Population -1", Err: func() error { _, err := NewBDM(BDMConfig{Population: -1}); return err }},
+		{Category: "huge", Name: "NewBDM Sample > Population", Err: func() error { _, err := NewBDM(BDMConfig{Population: 10, Sample: 11}); return err }},
+		{Category: "huge", Name: "NewBDM Population 2^30", Err: func() error { _, err := NewBDM(BDMConfig{Population: 1 << 30}); return err }},
+		{Category: "nonpositive", Name: "NewBDM MaxRestarts -1", Err: func() error { _, err := NewBDM(BDMConfig{MaxRestarts: -1}); return err }},
+		{Category: "zerovalue", Name: "BDM{}.Simulate", Err: func() error { var z BDM; return z.Simulate(r, []float64{1, 0.5, 0.1}, make([]float64, NumBDMStats)) }},
+		{Category: "nil", Name: "BDM.Simulate nil rand", Err: sim(bdm, nil, []float64{1, 0.5, 0.1}, NumBDMStats)},
+		{Category: "mismatched", Name: "BDM.Simulate short dst", Err: sim(bdm, r, []float64{1, 0.5, 0.1}, 1)},
+		{Category: "mismatched", Name: "BDM.Simulate θ length 2", Err: sim(bdm, r, []float64{1, 0.5}, NumBDMStats)},
+		{Category: "nan", Name: "BDM.Simulate μ NaN", Err: sim(bdm, r, []float64{1, 0.5, nan}, NumBDMStats)},
+		{Category: "inf", Name: "BDM.Simulate α Inf", Err: sim(bdm, r, []float64{inf, 0.5, 0.1}, NumBDMStats)},
+		{Category: "nonpositive", Name: "BDM.Simulate α = δ (not supercritical)", Err: sim(bdm, r, []float64{1, 1, 0.1}, NumBDMStats)},
+		{Category: "nonpositive", Name: "BDM.Simulate δ < 0", Err: sim(bdm, r, []float64{1, -0.5, 0.1}, NumBDMStats)},
+		{Category: "huge", Name: "BDM.Simulate α 1e7", Err: sim(bdm, r, []float64{1e7, 0.5, 0.1}, NumBDMStats)},
+		{Category: "huge", Name: "BDM.Simulate extinct every time", Err: sim(bdmOnce, r, []float64{1, 0.999, 0}, NumBDMStats)},
 		{Category: "mismatched", Name: "OutbreakDistance short", Check: func() error {
 			return nanOrErr(OutbreakDistance(th, SanFrancisco()))
 		}},

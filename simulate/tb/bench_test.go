@@ -19,3 +19,18 @@ func BenchmarkOutbreak(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBDM grows Tanaka et al.'s process to 10,000 cases and samples
+// 473 of them.
+func BenchmarkBDM(b *testing.B) {
+	m, _ := NewBDM(BDMConfig{})
+	r := rand.New(rand.NewPCG(1, 2))
+	dst := make([]float64, NumBDMStats)
+	th := []float64{1, 0.3, 0.12}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := m.Simulate(r, th, dst); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
