@@ -70,27 +70,9 @@ func betaCF(a, b, x, y float64) (w, w1 float64) {
 	for m := 1.0; m < 1e7; m++ {
 		m2 := 2 * m
 		aa := m * (b - m) * x / ((qam + m2) * (a + m2))
-		d = 1 + aa*d
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		h *= d * c
+		h *= lentzStep(aa, 1, &c, &d)
 		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-		d = 1 + aa*d
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		del := d * c
+		del := lentzStep(aa, 1, &c, &d)
 		h *= del
 		if math.Abs(del-1) <= machEps {
 			break
@@ -198,23 +180,36 @@ func betaInvLower(a, b, p, q float64) float64 {
 	if !(x > 0 && x < 0.5) {
 		x = 0.25
 	}
-	lo, hi := 0.0, 0.5
 	target := p
 	if !lower {
 		target = q
 	}
-	lt := logS(target)
-	// Newton on g(x) = ln S(x) − ln target, where S is I_x (lower) or
-	// 1 − I_x (upper): converges quadratically also deep in exponentially
-	// thin tails, where Newton on S − target crawls. Steps leaving the
-	// bracket [lo, hi] are replaced by (geometric) bisection.
-	for it := 0; it < 300; it++ {
+	// S is I_x (lower) or 1 − I_x (upper), with density x^(a−1) y^(b−1)/B(a, b).
+	return logNewton(x, 0, 0.5, target, lower, func(x float64) (S, dens, dlogDens float64) {
 		y := 1 - x
 		w, w1 := betaIncXY(a, b, x, y)
-		S := w
+		S = w
 		if !lower {
 			S = w1
 		}
+		dens = math.Exp((a-1)*logS(x) + (b-1)*math.Log1p(-x) - lbeta)
+		return S, dens, (a-1)/x - (b-1)/y
+	})
+}
+
+// logNewton solves S(x) = target for x in the bracket [lo, hi] (hi may be
+// +Inf) from the start x. eval returns S(x), increasing in x when lower
+// and decreasing otherwise, with the density |S'(x)| and its logarithmic
+// derivative (ln |S'|)'. It takes Halley steps on g(x) = ln S(x) − ln
+// target, which converge quadratically also deep in exponentially thin
+// tails, where Newton on S − target crawls, and shrinks the bracket as it
+// goes; a step leaving the bracket is replaced by doubling (unbounded
+// bracket), division by 8 (bracket down to 0) or geometric bisection
+// (arithmetic when the bracket is narrow).
+func logNewton(x, lo, hi, target float64, lower bool, eval func(x float64) (S, dens, dlogDens float64)) float64 {
+	lt := logS(target)
+	for it := 0; it < 300; it++ {
+		S, dens, dld := eval(x)
 		xn := math.NaN()
 		if S > 0 {
 			g := logS(S) - lt
@@ -226,8 +221,6 @@ func betaInvLower(a, b, p, q float64) float64 {
 			} else {
 				lo = x
 			}
-			// density x^(a−1) y^(b−1)/B(a, b), y = 1 − x ≥ ½
-			dens := math.Exp((a-1)*logS(x) + (b-1)*math.Log1p(-x) - lbeta)
 			if dens > 0 && !math.IsInf(dens, 0) {
 				dl := dens / S // |d ln S/dx|
 				if !lower {
@@ -235,21 +228,24 @@ func betaInvLower(a, b, p, q float64) float64 {
 				}
 				// Halley: g''/g' = (ln dens)' − g'.
 				u := g / dl
-				h := u * ((a-1)/x - (b-1)/y - dl) / 2
+				h := u * (dld - dl) / 2
 				if math.Abs(h) < 0.5 {
 					u /= 1 - h
 				}
 				xn = x - u
 			}
 		} else if lower {
-			lo = x // I_x underflowed: x is far below the root
+			lo = x // S underflowed: x is far below the root
 		} else {
 			hi = x
 		}
 		if !(xn > lo && xn < hi) {
-			if lo == 0 {
+			switch {
+			case math.IsInf(hi, 1):
+				xn = 2 * x
+			case lo == 0:
 				xn = x / 8
-			} else {
+			default:
 				xn = math.Sqrt(lo * hi)
 				if hi/lo < 4 {
 					xn = 0.5 * (lo + hi)
@@ -260,7 +256,7 @@ func betaInvLower(a, b, p, q float64) float64 {
 			return xn
 		}
 		x = xn
-		if hi-lo <= 4e-16*hi {
+		if !math.IsInf(hi, 1) && hi-lo <= 4e-16*hi {
 			return x
 		}
 	}

@@ -67,18 +67,8 @@ func gammaPQ(a, x float64) (p, q float64) {
 	d := 1 / b
 	h := d
 	for i := 1.0; i < 1e7; i++ {
-		an := -i * (i - a)
 		b += 2
-		d = an*d + b
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = b + an/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		del := d * c
+		del := lentzStep(-i*(i-a), b, &c, &d)
 		h *= del
 		if math.Abs(del-1) <= machEps {
 			break
@@ -86,6 +76,24 @@ func gammaPQ(a, x float64) (p, q float64) {
 	}
 	q = gammaPrefix(a, x) * h
 	return 1 - q, q
+}
+
+// lentzStep advances the modified Lentz evaluation of a continued
+// fraction by its next term a_n/(b_n + …) (Numerical Recipes §5.2): it
+// updates c = b_n + a_n/c and the reciprocal d = 1/(b_n + a_n d), each
+// kept away from 0 by tiny, and returns the factor d·c by which the
+// convergent changes.
+func lentzStep(an, bn float64, c, d *float64) float64 {
+	dd := bn + an**d
+	if math.Abs(dd) < tiny {
+		dd = tiny
+	}
+	cc := bn + an / *c
+	if math.Abs(cc) < tiny {
+		cc = tiny
+	}
+	*c, *d = cc, 1/dd
+	return *d * cc
 }
 
 // temmeMinA is the shape above which gammaPQ uses Temme's uniform
@@ -257,98 +265,48 @@ func gammaInv(a, p, q float64, usePlower bool) float64 {
 	if !(x > 0) || math.IsInf(x, 0) {
 		x = a
 	}
-	lo, hi := 0.0, math.Inf(1)
 	target := p
 	if !usePlower {
 		target = q
 	}
-	lt := logS(target)
-	// Newton on g(x) = ln S(x) − ln target with S = P or Q (see
-	// betaInvLower), bracketed; bisection when a step leaves the bracket.
-	for it := 0; it < 300; it++ {
+	// S is P or Q (see logNewton), with density x^(a−1) e^(−x)/Γ(a).
+	return logNewton(x, 0, math.Inf(1), target, usePlower, func(x float64) (S, dens, dlogDens float64) {
 		P, Q := gammaPQ(a, x)
-		S := P
+		S = P
 		if !usePlower {
 			S = Q
 		}
-		xn := math.NaN()
-		if S > 0 {
-			g := logS(S) - lt
-			if g == 0 {
-				return x
-			}
-			if (g > 0) == usePlower {
-				hi = x
-			} else {
-				lo = x
-			}
-			dens := gammaPrefix(a, x) / x
-			if dens > 0 && !math.IsInf(dens, 0) {
-				dl := dens / S
-				if !usePlower {
-					dl = -dl
-				}
-				// Halley: g''/g' = (ln dens)' − g' = (a−1)/x − 1 − g'.
-				u := g / dl
-				h := u * ((a-1)/x - 1 - dl) / 2
-				if math.Abs(h) < 0.5 {
-					u /= 1 - h
-				}
-				xn = x - u
-			}
-		} else if usePlower {
-			lo = x
-		} else {
-			hi = x
-		}
-		if !(xn > lo && xn < hi) {
-			switch {
-			case math.IsInf(hi, 1):
-				xn = 2 * x
-			case lo == 0:
-				xn = x / 8
-			default:
-				xn = math.Sqrt(lo * hi)
-				if hi/lo < 4 {
-					xn = 0.5 * (lo + hi)
-				}
-			}
-		}
-		if math.Abs(xn-x) <= 4e-16*x {
-			return xn
-		}
-		x = xn
-		if !math.IsInf(hi, 1) && hi-lo <= 4e-16*hi {
-			return x
-		}
-	}
-	return x
+		return S, gammaPrefix(a, x) / x, (a-1)/x - 1
+	})
 }
 
 // ChiSquareCDF returns the chi-square distribution function with k > 0
 // (real) degrees of freedom, P(k/2, x/2). It returns 0 for x ≤ 0 and NaN for
 // k ≤ 0, k = +Inf or NaN arguments.
 func ChiSquareCDF(x, k float64) float64 {
-	if x != x || k != k || k <= 0 || math.IsInf(k, 1) {
-		return math.NaN()
-	}
-	if x <= 0 {
-		return 0
-	}
-	return GammaP(k/2, x/2)
+	p, _ := chiSquarePQ(x, k)
+	return p
 }
 
 // ChiSquareSF returns the chi-square survival function Q(k/2, x/2),
 // accurate relative to its value in the upper tail. It returns 1 for x ≤ 0
 // and NaN for invalid arguments as ChiSquareCDF.
 func ChiSquareSF(x, k float64) float64 {
+	_, q := chiSquarePQ(x, k)
+	return q
+}
+
+// chiSquarePQ returns the chi-square distribution function and survival
+// function at x, each accurate relative to itself: (0, 1) for x ≤ 0 and
+// NaN for invalid arguments.
+func chiSquarePQ(x, k float64) (p, q float64) {
 	if x != x || k != k || k <= 0 || math.IsInf(k, 1) {
-		return math.NaN()
+		return math.NaN(), math.NaN()
 	}
 	if x <= 0 {
-		return 1
+		return 0, 1
 	}
-	return GammaQ(k/2, x/2)
+	return gammaPQ(k/2, x/2)
 }
 
 // ChiSquareQuantile returns the p-quantile of the chi-square distribution
