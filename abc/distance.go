@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/internal/kernel"
 )
 
@@ -117,7 +118,7 @@ type Clipped struct {
 // NewClipped returns d clipped to [0, c]; c must be a finite normal number
 // > 0 and d non-nil.
 func NewClipped(d Distance, c float64) (Clipped, error) {
-	if isNil(d) {
+	if argcheck.Nil(d) {
 		return Clipped{}, invalidf("Clipped: distance is nil")
 	}
 	if !(c >= minNormal) || math.IsInf(c, 0) {
@@ -128,7 +129,7 @@ func NewClipped(d Distance, c float64) (Clipped, error) {
 
 // Distance returns min(max(D.Distance(x, y), 0), C); NaN stays NaN.
 func (c Clipped) Distance(x, y []float64) float64 {
-	if isNil(c.D) || !(c.C > 0) || math.IsInf(c.C, 0) {
+	if argcheck.Nil(c.D) || !(c.C > 0) || math.IsInf(c.C, 0) {
 		return math.NaN()
 	}
 	v := c.D.Distance(x, y)

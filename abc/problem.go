@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"reflect"
 	"slices"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/internal/parallel"
 	"github.com/privinfer/privinfer/simulate"
 )
@@ -33,11 +33,11 @@ type target struct {
 // (privinfer.ErrInvalid, privinfer.ErrNoDensity, …).
 func checkProblem(p *privinfer.Problem, need privinfer.Capability) error {
 	switch {
-	case isNil(p.Prior):
+	case argcheck.Nil(p.Prior):
 		return invalidf("Problem.Prior is nil")
-	case isNil(p.Simulator):
+	case argcheck.Nil(p.Simulator):
 		return invalidf("Problem.Simulator is nil")
-	case p.Mechanism != nil && isNil(p.Mechanism):
+	case p.Mechanism != nil && argcheck.Nil(p.Mechanism):
 		return invalidf("Problem.Mechanism is a typed nil (use a nil interface for a non-private problem)")
 	}
 	if err := p.Require(need); err != nil {
@@ -52,7 +52,7 @@ func newTarget(p *privinfer.Problem, dist Distance, distName string) (*target, e
 	if err := checkProblem(p, privinfer.NeedRelease); err != nil {
 		return nil, err
 	}
-	if isNil(dist) {
+	if argcheck.Nil(dist) {
 		return nil, invalidf("%s is nil", distName)
 	}
 	sim, err := p.ReleaseSimulator()
@@ -67,20 +67,6 @@ func newTarget(p *privinfer.Problem, dist Distance, distName string) (*target, e
 // after the problem's parameters.
 func (tg *target) draws(theta, weights []float64) *privinfer.Draws {
 	return &privinfer.Draws{Names: slices.Clone(tg.names), Dim: tg.dim, Theta: theta, Weights: weights}
-}
-
-// isNil reports whether v is a nil interface or an interface holding a nil
-// pointer, map, slice, func or channel (a typed nil, whose methods would
-// dereference it).
-func isNil(v any) bool {
-	if v == nil {
-		return true
-	}
-	switch rv := reflect.ValueOf(v); rv.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
-		return rv.IsNil()
-	}
-	return false
 }
 
 // MaxElements bounds the number of draws (particles, simulations kept in

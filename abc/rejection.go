@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/internal/argcheck"
 )
 
 // RejectionConfig configures rejection ABC and selects its variant.
@@ -47,7 +48,7 @@ type RejectionConfig struct {
 // against the Problem). Errors wrap ErrInvalid.
 func (cfg *RejectionConfig) Validate() error {
 	switch {
-	case isNil(cfg.Distance):
+	case argcheck.Nil(cfg.Distance):
 		return invalidf("RejectionConfig.Distance is nil")
 	case math.IsNaN(cfg.Tolerance) || cfg.Tolerance < 0 || math.IsInf(cfg.Tolerance, 0):
 		return invalidf("RejectionConfig.Tolerance must be finite and > 0 (or 0 with Accept > 0 for the nearest-k variant), got %v", cfg.Tolerance)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/internal/linalg"
 	"github.com/privinfer/privinfer/internal/parallel"
 	"github.com/privinfer/privinfer/internal/special"
@@ -148,13 +149,13 @@ type SMCConfig struct {
 // Validate checks the configuration on its own (SMC also checks it against
 // the Problem). Errors wrap ErrInvalid.
 func (cfg *SMCConfig) Validate() error {
-	if isNil(cfg.Distance) {
+	if argcheck.Nil(cfg.Distance) {
 		return invalidf("SMCConfig.Distance is nil")
 	}
 	if cfg.Particles < 2 {
 		return invalidf("SMCConfig.Particles must be >= 2, got %d", cfg.Particles)
 	}
-	if isNil(cfg.Schedule) {
+	if argcheck.Nil(cfg.Schedule) {
 		return invalidf("SMCConfig.Schedule is nil")
 	}
 	if v, ok := cfg.Schedule.(validator); ok {

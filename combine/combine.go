@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/internal/special"
 )
 
@@ -72,7 +73,7 @@ var (
 	ErrInput = errors.New("combine: invalid input")
 	// ErrTooFewSets reports a rule that needs the between-set variance
 	// called with m < 2 sets. It wraps ErrInput.
-	ErrTooFewSets = error(&kindError{msg: "combine: rule needs at least 2 sets", kind: ErrInput})
+	ErrTooFewSets = argcheck.Sentinel("combine: rule needs at least 2 sets", ErrInput)
 	// ErrNegativeVariance reports an interval requested from a negative
 	// (unadjusted fully-synthetic) total variance.
 	ErrNegativeVariance = errors.New("combine: total variance is negative")
@@ -332,13 +333,3 @@ func meanVar(x []float64) (mean, v float64) {
 	}
 	return mean, v / float64(len(x)-1)
 }
-
-// kindError is a sentinel error of its own message that also matches the
-// package's invalid-argument sentinel under errors.Is.
-type kindError struct {
-	msg  string
-	kind error
-}
-
-func (e *kindError) Error() string { return e.msg }
-func (e *kindError) Unwrap() error { return e.kind }

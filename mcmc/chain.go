@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/internal/parallel"
 )
 
@@ -288,7 +289,7 @@ func Run(ctx context.Context, t Target, m Method, cfg Config) (*Result, error) {
 	if err := checkTarget(t); err != nil {
 		return nil, err
 	}
-	if isNil(m) {
+	if argcheck.Nil(m) {
 		return nil, fmt.Errorf("mcmc: method is nil: %w", ErrInvalid)
 	}
 	if ctx == nil {

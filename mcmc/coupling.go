@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/internal/linalg"
 	"github.com/privinfer/privinfer/internal/stats"
 	"github.com/privinfer/privinfer/internal/variate"
@@ -127,12 +128,12 @@ func CoupleDA(ctx context.Context, p privinfer.Problem, cfg CouplingConfig) (*Co
 		return nil, err
 	}
 	cp := cfg.Coupler
-	if isNil(cp) {
+	if argcheck.Nil(cp) {
 		if rec, _, err := p.Records(); err == nil {
 			cp, _ = rec.(Coupler)
 		}
 	}
-	if isNil(cp) {
+	if argcheck.Nil(cp) {
 		return nil, fmt.Errorf("mcmc: CoupleDA needs CouplingConfig.Coupler or a record model implementing Coupler: %w", ErrInvalid)
 	}
 	// The coupler's θ-step stands in for a DAConfig θ-step: single-chain

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 )
@@ -105,7 +106,7 @@ func (c DAConfig) Validate() error {
 }
 
 func (c DAConfig) check(dim int) error {
-	if isNil(c.ThetaStep) {
+	if argcheck.Nil(c.ThetaStep) {
 		return fmt.Errorf("mcmc: DAConfig.ThetaStep is nil: %w", ErrInvalid)
 	}
 	if !c.RecordStep.valid() {
@@ -143,7 +144,7 @@ func newDAModel(p *privinfer.Problem, theta ThetaStep) (*daModel, error) {
 	if err := p.Require(privinfer.NeedRecords | privinfer.NeedDensity); err != nil {
 		return nil, problemErr(err)
 	}
-	if isNil(theta) {
+	if argcheck.Nil(theta) {
 		return nil, fmt.Errorf("mcmc: DAConfig.ThetaStep is nil: %w", ErrInvalid)
 	}
 	rec, n, err := p.Records()
@@ -154,7 +155,7 @@ func newDAModel(p *privinfer.Problem, theta ThetaStep) (*daModel, error) {
 	if err != nil {
 		return nil, problemErr(err)
 	}
-	if isNil(rec) || isNil(mech) {
+	if argcheck.Nil(rec) || argcheck.Nil(mech) {
 		return nil, fmt.Errorf("mcmc: the problem's record model or release density is nil: %w", ErrInvalid)
 	}
 	cd, rd := rec.ContribDim(), rec.RecordDim()

@@ -2,7 +2,8 @@ package mcmc
 
 import (
 	"fmt"
-	"reflect"
+
+	"github.com/privinfer/privinfer/internal/argcheck"
 )
 
 // Target is an unnormalised log density on R^Dim.
@@ -59,7 +60,7 @@ func (t GradTargetFunc) Gradient(x, grad []float64) float64 { return t.Fn(x, gra
 // checkTarget validates a Target passed to a sampler: non-nil, with a
 // positive dimension and, for the function adapters, a non-nil function.
 func checkTarget(t Target) error {
-	if isNil(t) {
+	if argcheck.Nil(t) {
 		return fmt.Errorf("mcmc: target is nil: %w", ErrInvalid)
 	}
 	switch f := t.(type) {
@@ -84,17 +85,4 @@ func checkTarget(t Target) error {
 		return fmt.Errorf("mcmc: target dimension must be in [1, %d], got %d: %w", maxValues, d, ErrInvalid)
 	}
 	return nil
-}
-
-// isNil reports whether v is nil or an interface holding a nil pointer,
-// function, map, slice or channel.
-func isNil(v any) bool {
-	if v == nil {
-		return true
-	}
-	switch rv := reflect.ValueOf(v); rv.Kind() {
-	case reflect.Pointer, reflect.Func, reflect.Map, reflect.Slice, reflect.Chan, reflect.Interface:
-		return rv.IsNil()
-	}
-	return false
 }

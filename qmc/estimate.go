@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/internal/parallel"
 )
 
@@ -42,7 +43,7 @@ const chunkValues = 1 << 12
 // per point. It stops with ctx's error if ctx is cancelled between
 // replicates.
 func Replicates(ctx context.Context, seq Randomized, f Integrand, n int, dst []float64, r *rand.Rand) error {
-	if ctx == nil || isNil(seq) || f == nil || r == nil {
+	if ctx == nil || argcheck.Nil(seq) || f == nil || r == nil {
 		return fmt.Errorf("qmc: Replicates needs non-nil ctx, seq, f and r: %w", ErrArg)
 	}
 	if n < 1 {
@@ -86,7 +87,7 @@ func Replicates(ctx context.Context, seq Randomized, f Integrand, n int, dst []f
 // checkReplicateArgs validates the arguments Replicates checks, before
 // anything is allocated.
 func checkReplicateArgs(ctx context.Context, seq Randomized, f Integrand, n int, r *rand.Rand) error {
-	if ctx == nil || isNil(seq) || f == nil || r == nil {
+	if ctx == nil || argcheck.Nil(seq) || f == nil || r == nil {
 		return fmt.Errorf("qmc: Integrate needs non-nil ctx, seq, f and r: %w", ErrArg)
 	}
 	if n < 1 {

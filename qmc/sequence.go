@@ -3,6 +3,8 @@ package qmc
 import (
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/privinfer/privinfer/internal/argcheck"
 )
 
 // Sequence is a point set in [0,1)^Dim() read in order.
@@ -40,7 +42,7 @@ type Rotation struct {
 // shift drawn from r. base is owned by the Rotation afterwards: Randomize
 // and Reset rewind it.
 func NewRotation(base Sequence, r *rand.Rand) (*Rotation, error) {
-	if isNil(base) || r == nil {
+	if argcheck.Nil(base) || r == nil {
 		return nil, fmt.Errorf("qmc: NewRotation needs a non-nil base sequence and *rand.Rand: %w", ErrArg)
 	}
 	if base.Dim() < 1 {
@@ -175,21 +177,3 @@ var (
 	_ Randomized = (*Rotation)(nil)
 	_ Randomized = (*MonteCarlo)(nil)
 )
-
-// isNil reports whether v is a nil interface or holds a nil pointer.
-func isNil(v any) bool {
-	if v == nil {
-		return true
-	}
-	switch p := v.(type) {
-	case *Sobol:
-		return p == nil
-	case *Halton:
-		return p == nil
-	case *Rotation:
-		return p == nil
-	case *MonteCarlo:
-		return p == nil
-	}
-	return false
-}

@@ -4,7 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"reflect"
+
+	"github.com/privinfer/privinfer/internal/argcheck"
 )
 
 // ErrInvalid is wrapped by every error reporting an invalid argument: a
@@ -16,30 +17,7 @@ var ErrInvalid = errors.New("simulate: invalid argument")
 // ErrInvalidTheta is wrapped by the errors simulators return for a
 // parameter vector of the wrong length, with NaN or infinite entries, or
 // outside the model's parameter space. It wraps ErrInvalid.
-var ErrInvalidTheta = error(&kindError{msg: "simulate: invalid parameter vector", kind: ErrInvalid})
-
-// kindError is a sentinel error of its own message that also matches the
-// package's invalid-argument sentinel under errors.Is.
-type kindError struct {
-	msg  string
-	kind error
-}
-
-func (e *kindError) Error() string { return e.msg }
-func (e *kindError) Unwrap() error { return e.kind }
-
-// isNil reports whether v is nil or an interface holding a nil pointer,
-// function, map, slice or channel.
-func isNil(v any) bool {
-	if v == nil {
-		return true
-	}
-	switch rv := reflect.ValueOf(v); rv.Kind() {
-	case reflect.Pointer, reflect.Func, reflect.Map, reflect.Slice, reflect.Chan, reflect.Interface:
-		return rv.IsNil()
-	}
-	return false
-}
+var ErrInvalidTheta = argcheck.Sentinel("simulate: invalid parameter vector", ErrInvalid)
 
 // errUnbuilt reports a simulator or model used without its constructor.
 func errUnbuilt(what string) error {
@@ -61,7 +39,7 @@ const maxValues = 1 << 31
 // checkModel validates a RecordModel passed to a constructor: non-nil,
 // built by its constructor, with positive dimensions.
 func checkModel(m RecordModel) error {
-	if isNil(m) {
+	if argcheck.Nil(m) {
 		return fmt.Errorf("simulate: record model is nil: %w", ErrInvalid)
 	}
 	if err := checkBuilt("record model", m); err != nil {

@@ -20,6 +20,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/privinfer/privinfer/internal/argcheck"
 )
 
 // ErrNotPositiveDefinite is returned when a matrix that must be symmetric
@@ -32,15 +34,15 @@ var ErrInvalid = errors.New("linalg: invalid argument")
 
 // ErrNotFinite is returned when an input matrix contains NaN or ±Inf. It
 // wraps ErrInvalid.
-var ErrNotFinite error = &kindError{msg: "linalg: matrix has a non-finite element", kind: ErrInvalid}
+var ErrNotFinite error = argcheck.Sentinel("linalg: matrix has a non-finite element", ErrInvalid)
 
 // ErrDimension is returned when a dimension is negative or a slice is shorter
 // than its stated dimensions require. It wraps ErrInvalid.
-var ErrDimension error = &kindError{msg: "linalg: dimension mismatch", kind: ErrInvalid}
+var ErrDimension error = argcheck.Sentinel("linalg: dimension mismatch", ErrInvalid)
 
 // ErrNotSymmetric is returned by SymEigen when its input is not symmetric.
 // It wraps ErrInvalid.
-var ErrNotSymmetric error = &kindError{msg: "linalg: matrix is not symmetric", kind: ErrInvalid}
+var ErrNotSymmetric error = argcheck.Sentinel("linalg: matrix is not symmetric", ErrInvalid)
 
 // ErrNoConvergence is returned when an iterative method does not converge.
 var ErrNoConvergence = errors.New("linalg: iteration did not converge")
@@ -356,13 +358,3 @@ func MatVec(y, a, x []float64, m, n int) {
 		y[i] = s
 	}
 }
-
-// kindError is a sentinel error of its own message that also matches the
-// package's invalid-argument sentinel ErrInvalid under errors.Is.
-type kindError struct {
-	msg  string
-	kind error
-}
-
-func (e *kindError) Error() string { return e.msg }
-func (e *kindError) Unwrap() error { return e.kind }

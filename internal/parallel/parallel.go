@@ -19,18 +19,20 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/privinfer/privinfer/internal/argcheck"
 )
 
 // ErrNilFunc is returned by Map and For when the task function is nil; a
 // nil context gives an error wrapping ErrInvalid.
-var ErrNilFunc error = &kindError{msg: "parallel: task function is nil", kind: ErrInvalid}
+var ErrNilFunc error = argcheck.Sentinel("parallel: task function is nil", ErrInvalid)
 
 // ErrInvalid is wrapped by every error reporting an invalid argument; it is
 // wrapped by ErrNilFunc.
 var ErrInvalid = errors.New("parallel: invalid argument")
 
 // errNilContext is returned by Map and For for a nil context.
-var errNilContext error = &kindError{msg: "parallel: context is nil", kind: ErrInvalid}
+var errNilContext error = argcheck.Sentinel("parallel: context is nil", ErrInvalid)
 
 // mix64 is the splitmix64 finaliser (Stafford's Mix13), a bijection on
 // uint64 with strong avalanche.
@@ -245,13 +247,3 @@ func call(task func(int, *reseeder) error, i int, s *reseeder, fail *firstErr) (
 	}
 	return nil
 }
-
-// kindError is a sentinel error of its own message that also matches the
-// package's invalid-argument sentinel ErrInvalid under errors.Is.
-type kindError struct {
-	msg  string
-	kind error
-}
-
-func (e *kindError) Error() string { return e.msg }
-func (e *kindError) Unwrap() error { return e.kind }

@@ -18,6 +18,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/privinfer/privinfer/internal/argcheck"
 )
 
 // ErrInvalid is wrapped by every error reporting an invalid argument,
@@ -26,11 +28,11 @@ var ErrInvalid = errors.New("stats: invalid argument")
 
 // ErrDimension is returned when slice lengths do not match the stated
 // dimensions. It wraps ErrInvalid.
-var ErrDimension error = &kindError{msg: "stats: dimension mismatch", kind: ErrInvalid}
+var ErrDimension error = argcheck.Sentinel("stats: dimension mismatch", ErrInvalid)
 
 // ErrWeights is returned for weights that are negative, NaN, infinite or sum
 // to zero. It wraps ErrInvalid.
-var ErrWeights error = &kindError{msg: "stats: invalid weights", kind: ErrInvalid}
+var ErrWeights error = argcheck.Sentinel("stats: invalid weights", ErrInvalid)
 
 // Mean returns the arithmetic mean of x, or NaN if x is empty. It uses a
 // second pass to correct the rounding error of the first.
@@ -271,13 +273,3 @@ func ESSLog(logw []float64) float64 {
 	}
 	return s * s / s2
 }
-
-// kindError is a sentinel error of its own message that also matches the
-// package's invalid-argument sentinel ErrInvalid under errors.Is.
-type kindError struct {
-	msg  string
-	kind error
-}
-
-func (e *kindError) Error() string { return e.msg }
-func (e *kindError) Unwrap() error { return e.kind }

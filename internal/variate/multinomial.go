@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/privinfer/privinfer/internal/argcheck"
 )
 
 // ErrWeights reports an invalid probability or weight vector: empty, with a
 // negative, NaN or infinite entry, or with zero total.
-var ErrWeights error = &kindError{msg: "variate: invalid weights", kind: ErrInvalid}
+var ErrWeights error = argcheck.Sentinel("variate: invalid weights", ErrInvalid)
 
 // ErrInvalid is wrapped by every error reporting an invalid argument; it is
 // wrapped by ErrWeights.
@@ -156,13 +158,3 @@ func MultinomialLogPmf(k []int64, p []float64) float64 {
 	}
 	return lp
 }
-
-// kindError is a sentinel error of its own message that also matches the
-// package's invalid-argument sentinel ErrInvalid under errors.Is.
-type kindError struct {
-	msg  string
-	kind error
-}
-
-func (e *kindError) Error() string { return e.msg }
-func (e *kindError) Unwrap() error { return e.kind }

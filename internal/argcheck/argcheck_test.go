@@ -1,0 +1,55 @@
+package argcheck
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"testing"
+)
+
+type iface interface{ M() }
+
+type impl struct{}
+
+func (*impl) M() {}
+
+// TestNil checks untyped and typed nils of every nillable kind, and
+// non-nil values.
+func TestNil(t *testing.T) {
+	var (
+		p  *impl
+		f  func()
+		m  map[int]int
+		s  []int
+		c  chan int
+		i  iface
+		pi iface = p
+	)
+	for name, v := range map[string]any{"untyped": nil, "pointer": p, "func": f, "map": m, "slice": s, "chan": c, "interface": i, "typed nil in interface": pi} {
+		if !Nil(v) {
+			t.Errorf("%s: Nil = false, want true", name)
+		}
+	}
+	for name, v := range map[string]any{"pointer": &impl{}, "func": func() {}, "map": map[int]int{}, "slice": []int{}, "int": 0, "struct": struct{}{}, "string": ""} {
+		if Nil(v) {
+			t.Errorf("%s: Nil = true, want false", name)
+		}
+	}
+}
+
+// TestSentinel checks the message, matching the kind and itself through
+// wrapping, and that two sentinels of one kind differ.
+func TestSentinel(t *testing.T) {
+	kind := errors.New("pkg: invalid argument")
+	a, b := Sentinel("pkg: bad a", kind), Sentinel("pkg: bad a", kind)
+	if a.Error() != "pkg: bad a" {
+		t.Errorf("message %q", a.Error())
+	}
+	w := fmt.Errorf("context: %w", a)
+	if !errors.Is(w, a) || !errors.Is(w, kind) {
+		t.Error("wrapped sentinel does not match itself and its kind")
+	}
+	if errors.Is(w, b) || errors.Is(w, io.EOF) {
+		t.Error("sentinel matches a different error")
+	}
+}
