@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/privinfer/privinfer"
@@ -664,6 +665,32 @@ func TestFitCancel(t *testing.T) {
 	for i, v := range f.Params() {
 		if v != before[i] {
 			t.Fatal("Fit with a cancelled context changed the parameters")
+		}
+	}
+}
+
+// TestTrainConfigValidate checks that the default training settings are
+// valid and that each invalid field gives an error wrapping ErrConfig that
+// names it.
+func TestTrainConfigValidate(t *testing.T) {
+	if err := DefaultTrainConfig().Validate(); err != nil {
+		t.Fatalf("defaults: %v", err)
+	}
+	for field, mod := range map[string]func(*TrainConfig){
+		"LearningRate":       func(c *TrainConfig) { c.LearningRate = math.NaN() },
+		"WeightDecay":        func(c *TrainConfig) { c.WeightDecay = -1 },
+		"BatchSize":          func(c *TrainConfig) { c.BatchSize = 0 },
+		"MaxEpochs":          func(c *TrainConfig) { c.MaxEpochs = 0 },
+		"Patience":           func(c *TrainConfig) { c.Patience = 0 },
+		"ValidationFraction": func(c *TrainConfig) { c.ValidationFraction = 1 },
+		"ClipNorm":           func(c *TrainConfig) { c.ClipNorm = math.Inf(1) },
+		"Shards":             func(c *TrainConfig) { c.Shards = 1 << 13 },
+		"Workers":            func(c *TrainConfig) { c.Workers = -1 },
+	} {
+		c := DefaultTrainConfig()
+		mod(&c)
+		if err := c.Validate(); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "TrainConfig."+field) {
+			t.Errorf("%s: error %v", field, err)
 		}
 	}
 }

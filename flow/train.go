@@ -64,26 +64,33 @@ func DefaultTrainConfig() TrainConfig {
 	}
 }
 
-func (c TrainConfig) validate() error {
+// Validate checks the settings: LearningRate finite and > 0, WeightDecay
+// and ClipNorm finite and ≥ 0, BatchSize, MaxEpochs and Patience ≥ 1,
+// ValidationFraction in [0, 1), Shards in [0, 4096] and Workers ≥ 0.
+// Errors wrap ErrConfig and name the field.
+func (c TrainConfig) Validate() error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: TrainConfig."+format, append([]any{ErrConfig}, a...)...)
+	}
 	switch {
 	case !(c.LearningRate > 0) || math.IsInf(c.LearningRate, 0):
-		return fmt.Errorf("flow: LearningRate must be > 0 and finite, got %v", c.LearningRate)
+		return bad("LearningRate must be > 0 and finite, got %v", c.LearningRate)
 	case !(c.WeightDecay >= 0) || math.IsInf(c.WeightDecay, 0):
-		return fmt.Errorf("flow: WeightDecay must be >= 0 and finite, got %v", c.WeightDecay)
+		return bad("WeightDecay must be >= 0 and finite, got %v", c.WeightDecay)
 	case c.BatchSize < 1:
-		return fmt.Errorf("flow: BatchSize must be >= 1, got %d", c.BatchSize)
+		return bad("BatchSize must be >= 1, got %d", c.BatchSize)
 	case c.MaxEpochs < 1:
-		return fmt.Errorf("flow: MaxEpochs must be >= 1, got %d", c.MaxEpochs)
+		return bad("MaxEpochs must be >= 1, got %d", c.MaxEpochs)
 	case c.Patience < 1:
-		return fmt.Errorf("flow: Patience must be >= 1, got %d", c.Patience)
+		return bad("Patience must be >= 1, got %d", c.Patience)
 	case !(c.ValidationFraction >= 0 && c.ValidationFraction < 1):
-		return fmt.Errorf("flow: ValidationFraction must be in [0, 1), got %v", c.ValidationFraction)
+		return bad("ValidationFraction must be in [0, 1), got %v", c.ValidationFraction)
 	case !(c.ClipNorm >= 0) || math.IsInf(c.ClipNorm, 0):
-		return fmt.Errorf("flow: ClipNorm must be >= 0 and finite, got %v", c.ClipNorm)
+		return bad("ClipNorm must be >= 0 and finite, got %v", c.ClipNorm)
 	case c.Shards < 0 || c.Shards > 1<<12:
-		return fmt.Errorf("flow: Shards must be in [0, 4096], got %d", c.Shards)
+		return bad("Shards must be in [0, 4096], got %d", c.Shards)
 	case c.Workers < 0:
-		return fmt.Errorf("flow: Workers must be >= 0, got %d", c.Workers)
+		return bad("Workers must be >= 0, got %d", c.Workers)
 	}
 	return nil
 }
@@ -138,7 +145,7 @@ func NewTrainer(f *Flow, cfg TrainConfig) (*Trainer, error) {
 	if cfg.Shards == 0 {
 		cfg.Shards = 8
 	}
-	if err := cfg.validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	opt, err := optim.NewAdamW(f.NumParams(), cfg.LearningRate, cfg.WeightDecay)
@@ -436,7 +443,7 @@ func (f *Flow) Fit(ctx context.Context, y, z []float64, n int, cfg TrainConfig) 
 	if cfg.Shards == 0 {
 		cfg.Shards = 8
 	}
-	if err := cfg.validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if err := f.checkData(y, z, n); err != nil {

@@ -3,7 +3,6 @@ package sbi
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"reflect"
 	"time"
@@ -246,26 +245,8 @@ func (c *Config) Validate() error {
 	if c.Train == nil {
 		return nil
 	}
-	t := c.Train
-	switch {
-	case !(t.LearningRate > 0) || math.IsInf(t.LearningRate, 0):
-		return invalidf("Config.Train.LearningRate must be finite and > 0, got %v", t.LearningRate)
-	case !(t.WeightDecay >= 0) || math.IsInf(t.WeightDecay, 0):
-		return invalidf("Config.Train.WeightDecay must be finite and ≥ 0, got %v", t.WeightDecay)
-	case t.BatchSize < 1:
-		return invalidf("Config.Train.BatchSize must be ≥ 1, got %d", t.BatchSize)
-	case t.MaxEpochs < 1:
-		return invalidf("Config.Train.MaxEpochs must be ≥ 1, got %d", t.MaxEpochs)
-	case t.Patience < 1:
-		return invalidf("Config.Train.Patience must be ≥ 1, got %d", t.Patience)
-	case !(t.ValidationFraction >= 0 && t.ValidationFraction < 1):
-		return invalidf("Config.Train.ValidationFraction must be in [0, 1), got %v", t.ValidationFraction)
-	case !(t.ClipNorm >= 0) || math.IsInf(t.ClipNorm, 0):
-		return invalidf("Config.Train.ClipNorm must be finite and ≥ 0, got %v", t.ClipNorm)
-	case t.Shards < 0:
-		return invalidf("Config.Train.Shards must be ≥ 0, got %d", t.Shards)
-	case t.Workers < 0:
-		return invalidf("Config.Train.Workers must be ≥ 0, got %d", t.Workers)
+	if err := c.Train.Validate(); err != nil {
+		return fmt.Errorf("%w: Config.Train: %w", ErrInvalid, err)
 	}
 	return nil
 }
