@@ -8,12 +8,12 @@ import (
 	"math"
 )
 
-// ErrInput is wrapped by every error this package returns for an invalid
+// ErrInvalid is wrapped by every error this package returns for an invalid
 // argument.
-var ErrInput = errors.New("optim: invalid input")
+var ErrInvalid = errors.New("optim: invalid argument")
 
 func invalidf(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrInput}, args...)...)
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
 }
 
 // NelderMeadConfig configures NelderMead. The zero value of every field
@@ -31,7 +31,7 @@ type NelderMeadConfig struct {
 }
 
 // Validate checks the settings: Step and Tol finite and ≥ 0, MaxIter ≥ 0.
-// Errors wrap ErrInput and name the field.
+// Errors wrap ErrInvalid and name the field.
 func (c *NelderMeadConfig) Validate() error {
 	switch {
 	case !(c.Step >= 0) || math.IsInf(c.Step, 0):
@@ -57,7 +57,7 @@ type Result struct {
 // vertex. An objective may return +Inf (or NaN) to exclude a point; such
 // points are never accepted over finite ones. After the initial d+1
 // evaluations an iteration allocates nothing. It returns an error wrapping
-// ErrInput for a nil f, an empty or non-finite x0 or an invalid config.
+// ErrInvalid for a nil f, an empty or non-finite x0 or an invalid config.
 func NelderMead(f func([]float64) float64, x0 []float64, cfg NelderMeadConfig) (Result, error) {
 	if f == nil {
 		return Result{}, invalidf("objective is nil")

@@ -124,7 +124,7 @@ func TestNelderMeadBadInput(t *testing.T) {
 		return func() error { _, err := NelderMead(f, x0, cfg); return err }
 	}
 	type B = testutil.BadInput
-	testutil.RunBadInput(t, ErrInput, []B{
+	testutil.RunBadInput(t, ErrInvalid, []B{
 		{Category: "nil", Name: "nil objective", Err: call(nil, []float64{0}, NelderMeadConfig{})},
 		{Category: "empty", Name: "empty start", Err: call(sq, nil, NelderMeadConfig{})},
 		{Category: "nan", Name: "start NaN", Err: call(sq, []float64{nan}, NelderMeadConfig{})},
