@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"time"
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/flow"
+	"github.com/privinfer/privinfer/internal/argcheck"
 )
 
 var (
@@ -41,11 +41,11 @@ const maxDim = 1 << 16
 // for a non-private problem.
 func checkProblem(p *privinfer.Problem) (transform, error) {
 	switch {
-	case isNil(p.Prior):
+	case argcheck.Nil(p.Prior):
 		return nil, invalidf("Problem.Prior is nil")
-	case isNil(p.Simulator):
+	case argcheck.Nil(p.Simulator):
 		return nil, invalidf("Problem.Simulator is nil")
-	case p.Mechanism != nil && isNil(p.Mechanism):
+	case p.Mechanism != nil && argcheck.Nil(p.Mechanism):
 		return nil, invalidf("Problem.Mechanism is a typed nil (use a nil interface for a non-private problem)")
 	}
 	if d := p.Prior.Dim(); d > maxDim {
@@ -86,19 +86,6 @@ func (identity) Apply(_, s, dst []float64) { copy(dst, s) }
 func (identity) String() string            { return "no mechanism" }
 
 var _ transform = identity{}
-
-// isNil reports whether v is nil or an interface holding a nil pointer,
-// function, map, slice or channel.
-func isNil(v any) bool {
-	if v == nil {
-		return true
-	}
-	switch rv := reflect.ValueOf(v); rv.Kind() {
-	case reflect.Pointer, reflect.Func, reflect.Map, reflect.Slice, reflect.Chan, reflect.Interface:
-		return rv.IsNil()
-	}
-	return false
-}
 
 // Integration selects how the inner integral over the mechanism's noise is
 // estimated.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/flow"
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/internal/optim"
 	"github.com/privinfer/privinfer/internal/parallel"
 	"github.com/privinfer/privinfer/simulate"
@@ -75,7 +76,7 @@ func (q *Posterior) Dim() int {
 }
 
 // unbuilt reports a Posterior not returned by SPPE (nil or zero value).
-func (q *Posterior) unbuilt() bool { return q == nil || q.f == nil || isNil(q.prior) }
+func (q *Posterior) unbuilt() bool { return q == nil || q.f == nil || argcheck.Nil(q.prior) }
 
 // errUnbuilt is the error of methods called on such a Posterior or
 // Likelihood.
@@ -234,7 +235,7 @@ func (l *Likelihood) Flow() *flow.Flow {
 }
 
 // unbuilt reports a Likelihood not returned by SPLE (nil or zero value).
-func (l *Likelihood) unbuilt() bool { return l == nil || l.f == nil || isNil(l.prior) }
+func (l *Likelihood) unbuilt() bool { return l == nil || l.f == nil || argcheck.Nil(l.prior) }
 
 // LogDensity returns log q(s_dp | θ), or NaN for wrong lengths and for a
 // Likelihood not returned by SPLE.
