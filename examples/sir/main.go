@@ -48,14 +48,13 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -73,23 +72,28 @@ import (
 )
 
 type config struct {
+	cli.Common
 	methods []string
 	sbiflags.Settings
-	seed              uint64
 	authors, abcRef   string
 	eps               []float64
 	outbreaks, slopes bool
-	out               string // directory for CSV and plots ("" for none)
+	w                 io.Writer     // results (stdout)
+	prog              *cli.Progress // progress (stderr)
 }
+
+// names are the parameters, (log β, log γ).
+var names = []string{"log_beta", "log_gamma"}
 
 func main() {
 	fs := flag.NewFlagSet("sir", flag.ContinueOnError)
-	cli.Main("sir", cli.FlagUsage(fs), func(args []string, stdout, _ io.Writer) error {
+	cli.Main("sir", cli.FlagUsage(fs), func(args []string, stdout, stderr io.Writer) error {
 		c, err := parse(fs, args)
 		if err != nil {
 			return err
 		}
-		return runAll(c, stdout)
+		c.w, c.prog = stdout, cli.NewProgress(stderr)
+		return runAll(c)
 	})
 }
 
@@ -103,12 +107,12 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	fs.BoolVar(&c.outbreaks, "outbreaks", false, "fit the real outbreaks instead of the synthetic release")
 	fs.BoolVar(&c.slopes, "slopes", false, "measure inner-integral RMSE against M (RQMC vs MC) after training SPPE")
 	set := sbiflags.Register(fs, sbiflags.Settings{Rounds: 4, Sims: 300, M: 8, Atoms: 5, Layers: 4, Hidden: 32, Blocks: 1, Epochs: 30, Patience: 5, Batch: 100, LR: 1e-3, NPost: 1000}, map[string]string{"rounds": "2", "sims": "100", "epochs": "20"})
-	fs.StringVar(&c.authors, "authors", "../shared/reference/authors-reference-posteriors", "folder of the authors' reference CSVs (skipped if absent)")
+	fs.StringVar(&c.authors, "authors", "../shared/"+cli.AuthorsDir, "folder of the authors' reference CSVs (skipped if absent)")
 	fs.StringVar(&c.abcRef, "abc", "abc/testdata", "folder of this project's SMC-ABC references sir_epsE_smcabc.csv (each skipped if absent)")
 	if err := cli.Parse(fs, args); err != nil {
 		return c, err
 	}
-	c.seed, c.out = common.Seed, common.Out
+	c.Common = *common
 	if err := cli.QuickDefaults(fs, common.Quick, map[string]string{"rounds": "2", "sims": "100", "epochs": "20"}); err != nil {
 		return c, err
 	}
@@ -137,11 +141,9 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 }
 
 // runAll runs the selected mode and prints the verdict lines.
-func runAll(c config, stdout io.Writer) error {
-	if c.out != "" {
-		if err := os.MkdirAll(c.out, 0o755); err != nil {
-			return fmt.Errorf("-out: %w", err)
-		}
+func runAll(c config) error {
+	if err := c.Prepare(); err != nil {
+		return err
 	}
 	if c.outbreaks {
 		inRange, total, odeIn, err := runOutbreaks(c)
@@ -152,11 +154,11 @@ func runAll(c config, stdout io.Writer) error {
 		detail := fmt.Sprintf("%d of %d posterior-mean R0 values lie in the literature's typical ranges (the non-private least-squares ODE fit: %d of 5)", inRange, total, odeIn)
 		switch {
 		case total > 0 && inRange == total:
-			cli.PrintVerdict(stdout, cli.Reproduced, what, detail)
+			cli.PrintVerdict(c.w, cli.Reproduced, what, detail)
 		case 2*inRange >= total:
-			cli.PrintVerdict(stdout, cli.Partial, what, detail)
+			cli.PrintVerdict(c.w, cli.Partial, what, detail)
 		default:
-			cli.PrintVerdict(stdout, cli.Differs, what, detail)
+			cli.PrintVerdict(c.w, cli.Differs, what, detail)
 		}
 		return nil
 	}
@@ -165,7 +167,7 @@ func runAll(c config, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		syntheticVerdict(stdout, e, acc)
+		syntheticVerdict(c.w, e, acc)
 	}
 	return nil
 }
@@ -234,125 +236,40 @@ func syntheticVerdict(w io.Writer, eps float64, acc []accuracy) {
 	}
 }
 
-// writeDraws writes posterior draws of (log β, log γ) as CSV.
-func writeDraws(path string, x []float64) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	w.Write([]string{"log_beta", "log_gamma"})
-	for i := 0; i+1 < len(x); i += 2 {
-		w.Write([]string{strconv.FormatFloat(x[i], 'g', -1, 64), strconv.FormatFloat(x[i+1], 'g', -1, 64)})
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+// withR0 returns the draws of (log β, log γ, R0 = β/γ).
+func withR0(d *privinfer.Draws) *privinfer.Draws {
+	r, _ := d.Map([]string{"log_beta", "log_gamma", "R0"}, func(t, dst []float64) { dst[0], dst[1], dst[2] = t[0], t[1], math.Exp(t[0]-t[1]) })
+	return r
 }
 
-// readCSV reads a CSV with a header, numeric columns from skip on, and an
-// optional trailing weight column (weightCol ≥ 0) returned separately.
-func readCSV(path string, skip, weightCol int) (x, w []float64, d int, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, 0, err
+// summary prints the posterior means and 95% intervals of log β, log γ and
+// R0.
+func summary(w io.Writer, name string, d *privinfer.Draws) {
+	r := withR0(d)
+	fmt.Fprintf(w, "  %-24s", name)
+	for j, q := range r.ParamNames() {
+		lo, hi := r.Interval(j, 0.95)
+		fmt.Fprintf(w, "  %s %6.3f (%6.3f, %6.3f)", q, r.Mean()[j], lo, hi)
 	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	for _, r := range rows[1:] {
-		d = 0
-		for j, s := range r[skip:] {
-			v, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				return nil, nil, 0, fmt.Errorf("%s: %v", path, err)
-			}
-			if j+skip == weightCol {
-				w = append(w, v)
-				continue
-			}
-			x = append(x, v)
-			d++
-		}
-	}
-	return x, w, d, nil
+	fmt.Fprintln(w)
 }
 
-// resample draws n rows of x (dimension d) with probabilities ∝ w
-// (systematic resampling).
-func resample(x, w []float64, d, n int, r *rand.Rand) []float64 {
-	tot := 0.0
-	for _, v := range w {
-		tot += v
+// thin returns at most n equally weighted draws of d (systematic
+// resampling, deterministic).
+func thin(d *privinfer.Draws, n int) *privinfer.Draws {
+	if !d.Weighted() && d.Len() <= n {
+		return d
 	}
-	out := make([]float64, 0, n*d)
-	u := r.Float64() / float64(n)
-	cum, j := w[0]/tot, 0
-	for i := 0; i < n; i++ {
-		t := u + float64(i)/float64(n)
-		for cum < t && j < len(w)-1 {
-			j++
-			cum += w[j] / tot
-		}
-		out = append(out, x[j*d:(j+1)*d]...)
-	}
-	return out
+	t, _ := d.Resample(rand.New(rand.NewPCG(3, 3)), n)
+	return t
 }
 
-func thinTo(x []float64, d, n int) []float64 {
-	m := len(x) / d
-	if m <= n || n < 1 {
-		return x
-	}
-	out := make([]float64, 0, n*d)
-	for i := 0; i < n; i++ {
-		j := i * m / n
-		out = append(out, x[j*d:(j+1)*d]...)
-	}
-	return out
-}
-
-// r0Summary returns the mean and 95% interval of R0 = exp(logβ − logγ).
-func r0Summary(x []float64) (mean, lo, hi float64) {
-	n := len(x) / 2
-	r := make([]float64, n)
-	for i := range r {
-		r[i] = math.Exp(x[2*i] - x[2*i+1])
-		mean += r[i] / float64(n)
-	}
-	sort.Float64s(r)
-	q := func(p float64) float64 {
-		h := p * float64(n-1)
-		i := int(h)
-		if i >= n-1 {
-			return r[n-1]
-		}
-		return r[i] + (h-float64(i))*(r[i+1]-r[i])
-	}
-	return mean, q(0.025), q(0.975)
-}
-
-func summary(name string, x []float64) {
-	m, lo, hi, err := metrics.Moments(x, 2, 0.05)
-	if err != nil {
-		fmt.Printf("  %-24s %v\n", name, err)
-		return
-	}
-	rm, rlo, rhi := r0Summary(x)
-	fmt.Printf("  %-24s log β %6.3f (%6.3f, %6.3f)  log γ %6.3f (%6.3f, %6.3f)  R0 %6.2f (%5.2f, %5.2f)\n",
-		name, m[0], lo[0], hi[0], m[1], lo[1], hi[1], rm, rlo, rhi)
-}
-
-// run trains one method and returns its posterior draws, the NLOG at
-// thetaTrue (NaN if nil) and the training record; onRound receives every
-// round's posterior draws.
-func run(c config, meth string, p privinfer.Problem, thetaTrue []float64, onRound func(round int, x []float64, nlog float64)) ([]float64, *sbi.Posterior, *sbi.Result, error) {
-	o := c.Config(2, 10, c.seed)
+// run trains one method and returns its posterior draws, the SPPE
+// posterior (nil for SPLE) and the training record; onRound receives every
+// round's posterior draws and the NLOG at thetaTrue (NaN if nil).
+func run(c config, meth string, p privinfer.Problem, thetaTrue []float64, onRound func(round int, d *privinfer.Draws, nlog float64)) (*privinfer.Draws, *sbi.Posterior, *sbi.Result, error) {
+	o := c.Config(2, 10, c.Seed)
+	o.Progress = c.prog.Func()
 	if onRound != nil {
 		o.OnRound = func(round int, est sbi.Estimate, d *privinfer.Draws) {
 			nlog := math.NaN()
@@ -361,24 +278,21 @@ func run(c config, meth string, p privinfer.Problem, thetaTrue []float64, onRoun
 			} else if thetaTrue != nil {
 				nlog, _ = metrics.NLOGSamples(d.Theta, 2, thetaTrue)
 			}
-			onRound(round, d.Theta, nlog)
+			onRound(round, d, nlog)
 		}
 	}
-	switch meth {
-	case "sppe":
+	if meth == "sppe" {
 		res, err := sbi.SPPE(context.Background(), p, o)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		return res.Draws.Theta, res.Posterior, &res.Result, nil
-	case "sple":
-		res, err := sbi.SPLE(context.Background(), p, o)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		return res.Draws.Theta, nil, &res.Result, nil
+		return res.Draws, res.Posterior, &res.Result, nil
 	}
-	return nil, nil, nil, fmt.Errorf("unknown method %q", meth)
+	res, err := sbi.SPLE(context.Background(), p, o)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return res.Draws, nil, &res.Result, nil
 }
 
 func runSynthetic(c config, eps float64, slopes bool) ([]accuracy, error) {
@@ -390,87 +304,86 @@ func runSynthetic(c config, eps float64, slopes bool) ([]accuracy, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := privinfer.Problem{Prior: sir.Prior(), Simulator: ps.Confidential(), Mechanism: ps.Mechanism(), Observed: obs}
+	p := privinfer.Problem{Prior: sir.Prior(), Simulator: ps.Confidential(), Mechanism: ps.Mechanism(), Observed: obs, Names: names}
 	thetaTrue := sir.SyntheticTheta()
 	epsName := strconv.FormatFloat(eps, 'g', -1, 64)
-	fmt.Printf("\n=== SIR synthetic release, ε = %s: s_dp° = %v, θ* = %v\n", epsName, obs, thetaTrue)
+	w := c.w
+	fmt.Fprintf(w, "\n=== SIR synthetic release, ε = %s: s_dp° = %v, θ* = %v\n", epsName, obs, thetaTrue)
 
-	// References.
+	// References: equally weighted samples of 1000 draws at most.
 	type ref struct {
 		name string
-		x    []float64
+		d    *privinfer.Draws
 	}
 	var refs []ref
-	if x, w, d, err := readCSV(filepath.Join(c.abcRef, "sir_eps"+epsName+"_exact.csv"), 0, 2); err == nil && d == 2 {
-		refs = append(refs, ref{refExact, resample(x, w, 2, 1000, rand.New(rand.NewPCG(3, 3)))})
-	}
-	if x, w, d, err := readCSV(filepath.Join(c.abcRef, "sir_eps"+epsName+"_smcabc.csv"), 0, 2); err == nil && d == 2 {
-		refs = append(refs, ref{refOurs, resample(x, w, 2, 1000, rand.New(rand.NewPCG(3, 3)))})
-	}
-	if x, _, d, err := readCSV(filepath.Join(c.authors, "sir_eps"+epsName+"_log_theta.csv"), 1, -1); err == nil && d == 2 {
-		refs = append(refs, ref{refAuthors, x})
-	}
-	for _, r := range refs {
-		summary(r.name, r.x)
+	for _, f := range []struct{ name, path string }{
+		{refExact, filepath.Join(c.abcRef, "sir_eps"+epsName+"_exact.csv")},
+		{refOurs, filepath.Join(c.abcRef, "sir_eps"+epsName+"_smcabc.csv")},
+		{refAuthors, filepath.Join(c.authors, "sir_eps"+epsName+"_log_theta.csv")},
+	} {
+		if d, err := cli.ReadDraws(f.path, names...); err == nil {
+			refs = append(refs, ref{f.name, thin(d, 1000)})
+			summary(w, f.name, d)
+		}
 	}
 	if len(refs) == 0 {
-		fmt.Println("  no reference sample found: metrics against a reference are skipped")
+		fmt.Fprintln(w, "  no reference sample found: metrics against a reference are skipped")
+	}
+	// compare returns the C2ST and MMD of d against a reference.
+	compare := func(d, ref *privinfer.Draws) (c2, mmd float64, err error) {
+		if c2, err = metrics.C2ST(d.Theta, thin(ref, d.Len()).Theta, 2, metrics.C2STOptions{Seed: 1, MaxEpochs: 300}); err != nil {
+			return c2, mmd, err
+		}
+		mmd, err = metrics.MMD(d.Theta, ref.Theta, 2, metrics.MMDOptions{})
+		return c2, mmd, err
 	}
 	var acc []accuracy
 	for _, meth := range c.methods {
-		meth = strings.TrimSpace(meth)
-		fmt.Printf("\n  %s per round (N = %d per round, M = %d, %v):\n", strings.ToUpper(meth), c.Sims, c.M, c.Integration())
-		fmt.Printf("    %5s %6s", "round", "sims")
+		fmt.Fprintf(w, "\n  %s per round (N = %d per round, M = %d, %v):\n", strings.ToUpper(meth), c.Sims, c.M, c.Integration())
+		fmt.Fprintf(w, "    %5s %6s", "round", "sims")
 		for _, r := range refs {
-			fmt.Printf(" %12s %10s", "C2ST:"+refShort[r.name], "MMD")
+			fmt.Fprintf(w, " %12s %10s", "C2ST:"+refShort[r.name], "MMD")
 		}
-		fmt.Printf(" %8s %8s\n", "NLOG", "LMD")
-		onRound := func(round int, x []float64, nlog float64) {
-			fmt.Printf("    %5d %6d", round, round*c.Sims)
+		fmt.Fprintf(w, " %8s %8s\n", "NLOG", "LMD")
+		onRound := func(round int, d *privinfer.Draws, nlog float64) {
+			fmt.Fprintf(w, "    %5d %6d", round, round*c.Sims)
 			for _, r := range refs {
-				c2, _ := metrics.C2ST(x, thinTo(r.x, 2, len(x)/2), 2, metrics.C2STOptions{Seed: 1, MaxEpochs: 300})
-				mmd, _ := metrics.MMD(x, r.x, 2, metrics.MMDOptions{})
-				fmt.Printf(" %12.3f %10.4f", c2, mmd)
+				c2, mmd, _ := compare(d, r.d)
+				fmt.Fprintf(w, " %12.3f %10.4f", c2, mmd)
 			}
-			pred, err := sbi.PosteriorPredictive(context.Background(), p, x[:2*min(200, len(x)/2)], uint64(round))
+			pred, err := sbi.PosteriorPredictive(context.Background(), p, d.Theta[:2*min(200, d.Len())], uint64(round))
 			lmd := math.NaN()
 			if err == nil {
 				lmd, _ = metrics.LMD(pred, 10, obs)
 			}
-			fmt.Printf(" %8.3f %8.3f\n", nlog, lmd)
+			fmt.Fprintf(w, " %8.3f %8.3f\n", nlog, lmd)
 		}
 		start := time.Now()
-		x, post, res, err := run(c, meth, p, thetaTrue, onRound)
+		d, post, res, err := run(c, meth, p, thetaTrue, onRound)
 		if err != nil {
 			return nil, err
 		}
-		summary(strings.ToUpper(meth)+" (ours)", x)
+		summary(w, strings.ToUpper(meth)+" (ours)", d)
 		for _, r := range refs {
-			c2, err := metrics.C2ST(x, thinTo(r.x, 2, len(x)/2), 2, metrics.C2STOptions{Seed: 1, MaxEpochs: 300})
+			c2, mmd, err := compare(d, r.d)
 			if err != nil {
 				return nil, err
 			}
-			mmd, err := metrics.MMD(x, r.x, 2, metrics.MMDOptions{})
-			if err != nil {
-				return nil, err
-			}
-			fmt.Printf("    final C2ST against %s: %.3f, MMD %.4f\n", r.name, c2, mmd)
+			fmt.Fprintf(w, "    final C2ST against %s: %.3f, MMD %.4f\n", r.name, c2, mmd)
 			acc = append(acc, accuracy{meth, r.name, c2, mmd})
 		}
-		if c.out != "" {
-			if err := writeDraws(filepath.Join(c.out, "sir_eps"+epsName+"_"+meth+".csv"), x); err != nil {
-				return nil, err
-			}
+		if _, err := c.WriteFile("sir_eps"+epsName+"_"+meth+".csv", d.WriteCSV); err != nil {
+			return nil, err
 		}
-		fmt.Printf("    wall %v: simulation %v (%d sims), training %v, proposal %v\n", time.Since(start).Round(time.Second),
+		fmt.Fprintf(w, "    wall %v: simulation %v (%d sims), training %v, proposal %v\n", time.Since(start).Round(time.Second),
 			res.SimTime.Round(time.Second), res.Simulations, res.TrainTime.Round(time.Second), res.ProposalTime.Round(time.Second))
 		for _, rr := range res.Rounds {
-			fmt.Printf("      round %d: epochs %d (best %d), sim %v, train %v, proposal %v, in-support %.3f, R̂ %v, accept %.2f\n",
+			fmt.Fprintf(w, "      round %d: epochs %d (best %d), sim %v, train %v, proposal %v, in-support %.3f, R̂ %.3f, accept %.2f\n",
 				rr.Round, rr.Epochs, rr.BestEpoch, rr.SimTime.Round(time.Millisecond), rr.TrainTime.Round(time.Millisecond),
-				rr.ProposalTime.Round(time.Millisecond), rr.InSupport, fmtSlice(rr.RHat), rr.AcceptRate)
+				rr.ProposalTime.Round(time.Millisecond), rr.InSupport, rr.RHat, rr.AcceptRate)
 		}
 		if slopes && post != nil {
-			if err := measureSlopes(post.Flow(), p, thetaTrue); err != nil {
+			if err := measureSlopes(w, post.Flow(), p, thetaTrue); err != nil {
 				return nil, err
 			}
 		}
@@ -478,17 +391,9 @@ func runSynthetic(c config, eps float64, slopes bool) ([]accuracy, error) {
 	return acc, nil
 }
 
-func fmtSlice(x []float64) string {
-	s := make([]string, len(x))
-	for i, v := range x {
-		s[i] = strconv.FormatFloat(v, 'f', 3, 64)
-	}
-	return "[" + strings.Join(s, " ") + "]"
-}
-
 // measureSlopes prints the RMSE of the inner-integral estimate against M at
 // θ* and one confidential simulation at θ*, for RQMC and MC.
-func measureSlopes(f *flow.Flow, p privinfer.Problem, theta []float64) error {
+func measureSlopes(w io.Writer, f *flow.Flow, p privinfer.Problem, theta []float64) error {
 	mech, err := p.Transform()
 	if err != nil {
 		return err
@@ -507,7 +412,7 @@ func measureSlopes(f *flow.Flow, p privinfer.Problem, theta []float64) error {
 		ref += v / 4
 	}
 	ms := []int{4, 16, 64, 256}
-	fmt.Printf("    inner-integral RMSE at θ* (reference %.4f):\n    %6s %12s %12s\n", ref, "M", "RQMC", "MC")
+	fmt.Fprintf(w, "    inner-integral RMSE at θ* (reference %.4f):\n    %6s %12s %12s\n", ref, "M", "RQMC", "MC")
 	var lr, lm []float64
 	for _, m := range ms {
 		var e [2]float64
@@ -522,9 +427,9 @@ func measureSlopes(f *flow.Flow, p privinfer.Problem, theta []float64) error {
 			e[j] = math.Sqrt(e[j])
 		}
 		lr, lm = append(lr, e[0]), append(lm, e[1])
-		fmt.Printf("    %6d %12.3g %12.3g\n", m, e[0], e[1])
+		fmt.Fprintf(w, "    %6d %12.3g %12.3g\n", m, e[0], e[1])
 	}
-	fmt.Printf("    log-log slopes: RQMC %.3f, MC %.3f\n", slope(ms, lr), slope(ms, lm))
+	fmt.Fprintf(w, "    log-log slopes: RQMC %.3f, MC %.3f\n", slope(ms, lr), slope(ms, lm))
 	return nil
 }
 
@@ -617,67 +522,51 @@ func runOutbreaks(c config) (inRange, total, odeIn int, err error) {
 		return 0, 0, 0, err
 	}
 	var rows []plot.Interval
-	fmt.Printf("\n=== real outbreaks (ε = 10, n = m = 100, K = 1e5, prior N((−2,−3), I))\n")
-	fmt.Printf("  %-20s %-6s %-24s %-24s %-8s %-9s %s\n", "outbreak", "", "SPPE R0 mean (95% CI)", "SPLE R0 mean (95% CI)", "ODE R0", "code R0", "typical range")
+	w := c.w
+	fmt.Fprintf(w, "\n=== real outbreaks (ε = 10, n = m = 100, K = 1e5, prior N((−2,−3), I))\n")
+	fmt.Fprintf(w, "  %-20s %-6s %-24s %-24s %-8s %-9s %s\n", "outbreak", "", "SPPE R0 mean (95% CI)", "SPLE R0 mean (95% CI)", "ODE R0", "code R0", "typical range")
 	for _, ob := range sir.Outbreaks() {
-		p := privinfer.Problem{Prior: sir.OutbreakPrior(), Simulator: epi, Mechanism: mech, Observed: ob.SDP}
+		p := privinfer.Problem{Prior: sir.OutbreakPrior(), Simulator: epi, Mechanism: mech, Observed: ob.SDP, Names: names}
+		kind := strings.SplitN(ob.Name, "_", 2)[0]
+		tr := typical[kind]
 		var cols []string
 		for _, meth := range []string{"sppe", "sple"} {
-			if !contains(c.methods, meth) {
+			if !slices.Contains(c.methods, meth) {
 				cols = append(cols, "-")
 				continue
 			}
 			start := time.Now()
-			x, _, res, err := run(c, meth, p, nil, nil)
+			d, _, res, err := run(c, meth, p, nil, nil)
 			if err != nil {
 				return 0, 0, 0, fmt.Errorf("%s %s: %w", ob.Name, meth, err)
 			}
-			m, lo, hi := r0Summary(x)
-			kind := strings.SplitN(ob.Name, "_", 2)[0]
-			if tr := typical[kind]; m >= tr[0] && m <= tr[1] {
+			r0 := withR0(d)
+			m := r0.Mean()[2]
+			lo, hi := r0.Interval(2, 0.95)
+			if m >= tr[0] && m <= tr[1] {
 				inRange++
 			}
 			total++
 			rows = append(rows, plot.Interval{Label: ob.Name, Group: strings.ToUpper(meth), Lo: lo, Mid: min(max(m, lo), hi), Hi: hi})
 			cols = append(cols, fmt.Sprintf("%.2f (%.2f, %.2f)", m, lo, hi))
-			mm, _, _, _ := metrics.Moments(x, 2, 0.05)
-			fmt.Printf("    [%s %s: %v; sim %v, train %v; mean θ %.2f]\n", ob.Name, meth, time.Since(start).Round(time.Second),
-				res.SimTime.Round(time.Second), res.TrainTime.Round(time.Second), mm)
+			fmt.Fprintf(w, "    [%s %s: %v; sim %v, train %v; mean θ %.2f]\n", ob.Name, meth, time.Since(start).Round(time.Second),
+				res.SimTime.Round(time.Second), res.TrainTime.Round(time.Second), d.Mean())
 		}
 		th := odeFit(ode, ob.SDP)
-		kind := strings.SplitN(ob.Name, "_", 2)[0]
-		tr := typical[kind]
 		if r0 := math.Exp(th[0] - th[1]); r0 >= tr[0] && r0 <= tr[1] {
 			odeIn++
 		}
-		fmt.Printf("  %-20s %-6s %-24s %-24s %-8.2f %-9.2f (%.2f, %.2f)\n", ob.Name, "", cols[0], cols[1], math.Exp(th[0]-th[1]),
+		fmt.Fprintf(w, "  %-20s %-6s %-24s %-24s %-8.2f %-9.2f (%.2f, %.2f)\n", ob.Name, "", cols[0], cols[1], math.Exp(th[0]-th[1]),
 			math.Exp(ob.CodeLogTheta[0]-ob.CodeLogTheta[1]), tr[0], tr[1])
 	}
-	if c.out != "" && len(rows) > 0 {
-		if err := writeIntervals(c.out, rows); err != nil {
+	if c.Out != "" && len(rows) > 0 {
+		cv, err := plot.Intervals{Title: "Posterior mean and 95% interval of R0 = β/γ per outbreak (cf. SBI paper Fig. 2B); dashed: R0 = 1", XLabel: "R0", Rows: rows, VLines: []float64{1}, Width: 760}.Draw()
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		if _, err := c.WritePlot("sir_outbreaks_r0", cv); err != nil {
 			return 0, 0, 0, err
 		}
 	}
 	return inRange, total, odeIn, nil
-}
-
-// writeIntervals draws the R0 intervals (the paper's Fig. 2B) as SVG and
-// PNG.
-func writeIntervals(dir string, rows []plot.Interval) error {
-	cv, err := plot.Intervals{Title: "Posterior mean and 95% interval of R0 = β/γ per outbreak (cf. SBI paper Fig. 2B); dashed: R0 = 1", XLabel: "R0", Rows: rows, VLines: []float64{1}, Width: 760}.Draw()
-	if err != nil {
-		return err
-	}
-	common := cli.Common{Out: dir}
-	_, err = common.WritePlot("sir_outbreaks_r0", cv)
-	return err
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if strings.TrimSpace(x) == s {
-			return true
-		}
-	}
-	return false
 }
