@@ -11,7 +11,6 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/privinfer/privinfer/internal/linalg"
 	"github.com/privinfer/privinfer/simulate"
 	"github.com/privinfer/privinfer/simulate/internal/modelutil"
 )
@@ -47,9 +46,7 @@ type Config struct {
 // (x̃ᵀỹ/n [3], ỹᵀỹ/n, (x̃ᵀx̃/n)_{01}, _{02}, _{11}, _{12}, _{22}).
 type Model struct {
 	p      int
-	mean   []float64
-	chol   []float64 // lower Cholesky factor of Σ
-	logDet float64
+	x      *simulate.MVNormal // the predictors' law N(m, Σ)
 	sigma  float64
 	sigma2 float64
 	c      float64
@@ -66,30 +63,9 @@ func New(cfg Config) (*Model, error) {
 			return nil, fmt.Errorf("%w: linear regression PredictorMean[%d] must be finite, got %v", simulate.ErrInvalid, i, v)
 		}
 	}
-	cov := cfg.PredictorCov
-	if cov == nil {
-		cov = make([]float64, p*p)
-		for i := range p {
-			cov[i*p+i] = 1
-		}
-	}
-	if len(cov) != p*p {
-		return nil, fmt.Errorf("%w: linear regression PredictorCov must have length %d, got %d", simulate.ErrInvalid, p*p, len(cov))
-	}
-	for i := range p {
-		for j := range p {
-			if !modelutil.Finite(cov[i*p+j]) || cov[i*p+j] != cov[j*p+i] {
-				return nil, fmt.Errorf("%w: linear regression PredictorCov must be finite and symmetric (entry %d,%d)", simulate.ErrInvalid, i, j)
-			}
-		}
-	}
-	l := make([]float64, p*p)
-	if err := linalg.Cholesky(cov, p, l); err != nil {
-		return nil, fmt.Errorf("%w: linear regression PredictorCov: %v", simulate.ErrInvalid, err)
-	}
-	ld := 0.0
-	for i := range p {
-		ld += 2 * math.Log(l[i*p+i])
+	x, err := modelutil.Gaussian("linear regression PredictorMean and PredictorCov", cfg.PredictorMean, cfg.PredictorCov)
+	if err != nil {
+		return nil, err
 	}
 	if !modelutil.Finite(cfg.Sigma2) || cfg.Sigma2 <= 0 {
 		return nil, fmt.Errorf("%w: linear regression Sigma2 must be finite and > 0, got %v", simulate.ErrInvalid, cfg.Sigma2)
@@ -101,8 +77,7 @@ func New(cfg Config) (*Model, error) {
 	if !modelutil.Finite(c) || c <= 0 {
 		return nil, fmt.Errorf("%w: linear regression Clamp must be finite and > 0, got %v", simulate.ErrInvalid, cfg.Clamp)
 	}
-	return &Model{p: p, mean: append([]float64(nil), cfg.PredictorMean...), chol: l, logDet: ld,
-		sigma: math.Sqrt(cfg.Sigma2), sigma2: cfg.Sigma2, c: c}, nil
+	return &Model{p: p, x: x, sigma: math.Sqrt(cfg.Sigma2), sigma2: cfg.Sigma2, c: c}, nil
 }
 
 // Paper returns the paper's model: p = 2, m = (0.9, −1.17), Σ = I,
@@ -160,21 +135,10 @@ func (l *Model) CheckParam(theta []float64) error {
 func (l *Model) SampleRecord(r *rand.Rand, theta, rec []float64) {
 	p := l.p
 	x := rec[:p]
-	for i := range x {
-		x[i] = r.NormFloat64()
-	}
-	// x ← m + L z in place, from the last coordinate down.
-	for i := p - 1; i >= 0; i-- {
-		s := 0.0
-		for k := 0; k <= i; k++ {
-			s += l.chol[i*p+k] * x[k]
-		}
-		x[i] = s
-	}
+	l.x.Sample(r, x)
 	mu := theta[0]
-	for i := range x {
-		x[i] += l.mean[i]
-		mu += theta[i+1] * x[i]
+	for i, v := range x {
+		mu += theta[i+1] * v
 	}
 	rec[p] = mu + l.sigma*r.NormFloat64()
 }
@@ -216,26 +180,12 @@ func (l *Model) Contribution(rec, dst []float64) {
 // for the raw (unclamped) record.
 func (l *Model) RecordLogLik(theta, rec []float64) float64 {
 	p := l.p
-	q := 0.0
-	var buf [16]float64
-	var z []float64
-	if p <= len(buf) {
-		z = buf[:p]
-	} else {
-		z = make([]float64, p)
-	}
 	mu := theta[0]
-	for i := range p {
-		s := rec[i] - l.mean[i]
-		for k := range i {
-			s -= l.chol[i*p+k] * z[k]
-		}
-		z[i] = s / l.chol[i*p+i]
-		q += z[i] * z[i]
-		mu += theta[i+1] * rec[i]
+	for i, v := range rec[:p] {
+		mu += theta[i+1] * v
 	}
 	e := (rec[p] - mu) / l.sigma
-	return -0.5*q - 0.5*l.logDet - float64(p)*modelutil.LogSqrt2Pi - 0.5*e*e - math.Log(l.sigma) - modelutil.LogSqrt2Pi
+	return l.x.LogDensity(rec[:p]) - 0.5*e*e - math.Log(l.sigma) - modelutil.LogSqrt2Pi
 }
 
 // PaperTheta returns the paper's data-generating β* =

@@ -9,7 +9,6 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/privinfer/privinfer/internal/linalg"
 	"github.com/privinfer/privinfer/internal/special"
 	"github.com/privinfer/privinfer/simulate"
 	"github.com/privinfer/privinfer/simulate/internal/modelutil"
@@ -21,8 +20,7 @@ import (
 // (logistic, y ∈ {0, 1}); θ ∈ R^d. A record is (x, y).
 type Inputs struct {
 	d        int
-	chol     []float64
-	logDet   float64
+	x        *simulate.MVNormal // N(0, Σ)
 	logistic bool
 	sigma    float64
 }
@@ -56,31 +54,11 @@ func newInputs(d int, cov []float64) (*Inputs, error) {
 	if d < 1 {
 		return nil, fmt.Errorf("%w: regression inputs need dim >= 1, got %d", simulate.ErrInvalid, d)
 	}
-	if cov == nil {
-		cov = make([]float64, d*d)
-		for i := range d {
-			cov[i*d+i] = 1
-		}
+	x, err := modelutil.Gaussian("regression inputs cov", make([]float64, d), cov)
+	if err != nil {
+		return nil, err
 	}
-	if len(cov) != d*d {
-		return nil, fmt.Errorf("%w: regression inputs cov must have length %d, got %d", simulate.ErrInvalid, d*d, len(cov))
-	}
-	for i := range d {
-		for j := range d {
-			if !modelutil.Finite(cov[i*d+j]) || cov[i*d+j] != cov[j*d+i] {
-				return nil, fmt.Errorf("%w: regression inputs cov must be finite and symmetric (entry %d,%d)", simulate.ErrInvalid, i, j)
-			}
-		}
-	}
-	l := make([]float64, d*d)
-	if err := linalg.Cholesky(cov, d, l); err != nil {
-		return nil, fmt.Errorf("regression inputs cov: %v: %w", err, simulate.ErrInvalid)
-	}
-	ld := 0.0
-	for i := range d {
-		ld += 2 * math.Log(l[i*d+i])
-	}
-	return &Inputs{d: d, chol: l, logDet: ld}, nil
+	return &Inputs{d: d, x: x}, nil
 }
 
 // Logistic reports whether y is binary (logistic regression).
@@ -106,17 +84,10 @@ func (m *Inputs) CheckParam(theta []float64) error {
 // SampleRecord draws x ~ N(0, Σ) and then y.
 func (m *Inputs) SampleRecord(r *rand.Rand, theta, rec []float64) {
 	d := m.d
-	for i := range d {
-		rec[i] = r.NormFloat64()
-	}
+	m.x.Sample(r, rec[:d])
 	eta := 0.0
-	for i := d - 1; i >= 0; i-- {
-		s := 0.0
-		for k := 0; k <= i; k++ {
-			s += m.chol[i*d+k] * rec[k]
-		}
-		rec[i] = s
-		eta += theta[i] * s
+	for i, v := range rec[:d] {
+		eta += theta[i] * v
 	}
 	if m.logistic {
 		y := 0.0
@@ -135,24 +106,11 @@ func (m *Inputs) Contribution(rec, dst []float64) { copy(dst, rec[:m.d+1]) }
 // RecordLogLik is log N(x; 0, Σ) + log p(y | x, θ).
 func (m *Inputs) RecordLogLik(theta, rec []float64) float64 {
 	d := m.d
-	var buf [16]float64
-	var z []float64
-	if d <= len(buf) {
-		z = buf[:d]
-	} else {
-		z = make([]float64, d)
+	eta := 0.0
+	for i, v := range rec[:d] {
+		eta += theta[i] * v
 	}
-	q, eta := 0.0, 0.0
-	for i := range d {
-		s := rec[i]
-		for k := range i {
-			s -= m.chol[i*d+k] * z[k]
-		}
-		z[i] = s / m.chol[i*d+i]
-		q += z[i] * z[i]
-		eta += theta[i] * rec[i]
-	}
-	ll := -0.5*q - 0.5*m.logDet - float64(d)*modelutil.LogSqrt2Pi
+	ll := m.x.LogDensity(rec[:d])
 	y := rec[d]
 	if m.logistic {
 		switch y {
@@ -168,4 +126,4 @@ func (m *Inputs) RecordLogLik(theta, rec []float64) float64 {
 }
 
 // valid reports whether m was built by NewLinear or NewLogistic.
-func (m *Inputs) valid() bool { return m != nil && m.d >= 1 && len(m.chol) == m.d*m.d }
+func (m *Inputs) valid() bool { return m != nil && m.d >= 1 && m.x != nil }

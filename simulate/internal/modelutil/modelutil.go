@@ -50,6 +50,24 @@ func CheckFinite(name string, theta []float64, k int) error {
 	return nil
 }
 
+// Gaussian returns N(mean, cov) for a model's inputs, with cov row-major
+// d×d (d = len(mean)) and nil meaning the identity; errors wrap
+// simulate.ErrInvalid and name the input as what.
+func Gaussian(what string, mean, cov []float64) (*simulate.MVNormal, error) {
+	if cov == nil {
+		d := len(mean)
+		cov = make([]float64, d*d)
+		for i := range d {
+			cov[i*d+i] = 1
+		}
+	}
+	g, err := simulate.NewMVNormal(mean, cov)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return g, nil
+}
+
 // Categorical draws an index with probabilities p (which sum to 1) by
 // inversion; it allocates nothing.
 func Categorical(r *rand.Rand, p []float64) int {
