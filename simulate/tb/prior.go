@@ -19,8 +19,8 @@ import (
 // the code's u keeps the interval non-empty for every R₁.
 //
 // LogDensity is exact: the conditioning constant Z(β), the probability of
-// the two constraints under the unconstrained draw, has a closed form
-// (acceptance). β ≤ 0, and β so large that no (R₁, R₂) meets the mean
+// the two constraints under the unconstrained draw, is a one-dimensional
+// integral over R₁ with a closed form (logarithms and rational terms). β ≤ 0, and β so large that no (R₁, R₂) meets the mean
 // constraint (β ≥ 0.99·0.9495·350/0.8 ≈ 411), have density 0. Prior is
 // safe for concurrent use; its zero value is usable.
 type Prior struct{}
