@@ -53,8 +53,8 @@
 //     summaries, record models, private simulators and batch simulation;
 //     its subpackages hold the papers' models with their settings and
 //     observed releases: simulate/sir, simulate/linreg and
-//     simulate/naivebayes (SBI paper), simulate/mixture and
-//     simulate/polynomial (ABCDP paper), simulate/clipped,
+//     simulate/naivebayes (SBI paper), simulate/mixture,
+//     simulate/polynomial and simulate/tb (ABCDP paper), simulate/clipped,
 //     simulate/histogram and simulate/regression (LDP paper); and
 //     simulate/sbibm holds four tasks of the sbibm benchmark with loaders
 //     for its reference posteriors.
