@@ -8,14 +8,15 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/internal/parallel"
 	"github.com/privinfer/privinfer/mechanism"
 )
 
 // ABCDPConfig configures ABCDP (ABCDP paper Algorithm 1). The privacy
 // fields (EpsTotal, EpsABC, C, Resample, Sensitivity, Clip) calibrate the
-// mechanism and are checked by NewABCDP; Distance, Simulations, Seed and
-// Progress are read only by Run (Select, which receives the distances, ignores
-// them).
+// mechanism and are checked by NewABCDPSelector; Distance, Simulations,
+// Seed and Progress are read only by ABCDP (Select, which receives the
+// distances, ignores them); Reproducible is read by both.
 type ABCDPConfig struct {
 	// EpsTotal is the privacy budget ε_total > 0 of the whole indicator
 	// sequence.
@@ -52,24 +53,37 @@ type ABCDPConfig struct {
 	Clip float64
 
 	// Distance compares a simulated pseudo-data set with the confidential
-	// observation Problem.Observed (Run only; nil is refused by Run).
+	// observation Problem.Observed (ABCDP only; nil is refused by ABCDP).
 	Distance Distance
 	// Simulations is the number T of public prior draws (θ_t, Y_t) that
-	// Run simulates and selects from (Run only; ≥ 1).
+	// ABCDP simulates and selects from (ABCDP only; ≥ 1).
 	Simulations int
 	// Seed selects the random streams of the public draws (draw t uses
-	// parallel.Stream(Seed, t), as SimulatePrior), so anyone can regenerate
-	// them; it is not the privacy noise, which Run draws from its r.
+	// the stream of (Seed, t), as SimulatePrior), so anyone can regenerate
+	// them. It is not the privacy noise, which comes from the operating
+	// system's generator unless Reproducible is set.
 	Seed uint64
 	// Progress, if not nil, receives an event with Stage "simulate" when
-	// Run's public draws are simulated and one with Stage "select" when the
-	// selection is done. Events carry counts only, never a distance.
+	// ABCDP's public draws are simulated and one with Stage "select" when
+	// the selection is done. Events carry counts only, never a distance.
 	Progress privinfer.ProgressFunc
+
+	// Reproducible is the explicit opt-out of the operating system's
+	// generator for the sparse vector's noise, for reproducible simulation
+	// studies and tests: ABCDP then draws the noise from a stream derived
+	// from Seed (so its result depends on Seed only), and Select from the
+	// *rand.Rand it is given. Anyone who learns the seed can recompute the
+	// noise and undo the privacy of the selection: never set it when the
+	// distances come from confidential data and the result is released.
+	// By default (false) the noise comes from the operating system's
+	// generator.
+	Reproducible bool
 }
 
-// Validate checks the configuration: the privacy fields as NewABCDP does
-// (except the calibration of the noise scale, which NewABCDP computes), and
-// Simulations ≥ 0. Errors wrap ErrInvalid.
+// Validate checks the configuration: the privacy fields as
+// NewABCDPSelector does (except the calibration of the noise scale, which
+// NewABCDPSelector computes), and Simulations ≥ 0 (ABCDP needs ≥ 1).
+// Errors wrap ErrInvalid.
 func (cfg *ABCDPConfig) Validate() error {
 	switch {
 	case !(cfg.EpsTotal > 0) || math.IsInf(cfg.EpsTotal, 0):
@@ -90,13 +104,19 @@ func (cfg *ABCDPConfig) Validate() error {
 	return nil
 }
 
-// ABCDP is a validated ABCDP configuration: the noise scale b of Thm. 4.1
-// and the sparse vector mechanism (threshold noise Lap(b), distance noise
-// Lap(2b), "below" decisions, halting after c acceptances) that answers
-// "ρ_t ≤ ε_abc?" for a stream of distances. It is immutable and safe for
-// concurrent use with separate generators. The zero value is not usable
-// (its methods return errors): use NewABCDP.
-type ABCDP struct {
+// ABCDPSelector is a validated ABCDP configuration: the noise scale b of
+// Thm. 4.1 and the sparse vector mechanism (threshold noise of scale b,
+// distance noise of scale 2b, "below" decisions, halting after c
+// acceptances) that answers "ρ_t ≤ ε_abc?" for a stream of distances. The
+// sparse vector compares the distances with the threshold on a lattice with
+// discrete Laplace noise drawn exactly, from the operating system's
+// generator unless Reproducible is set (mechanism.SparseVector), with the
+// budget of Thm. 4.1. It is the data owner's tool for selecting from
+// distances computed elsewhere (Select); ABCDP runs the whole algorithm
+// from a privinfer.Problem. It is immutable and safe for concurrent use
+// with separate generators. The zero value is not usable (its methods
+// return errors): use NewABCDPSelector.
+type ABCDPSelector struct {
 	cfg    ABCDPConfig
 	sens   float64
 	b      float64
@@ -104,12 +124,12 @@ type ABCDP struct {
 	svt    *mechanism.SparseVector
 }
 
-// NewABCDP validates cfg and calibrates the noise: b = 2cΔρ/ε_total with
-// RESAMPLE, (c+1)Δρ/ε_total without (Thm. 4.1, computed by
+// NewABCDPSelector validates cfg and calibrates the noise: b = 2cΔρ/ε_total
+// with RESAMPLE, (c+1)Δρ/ε_total without (Thm. 4.1, computed by
 // mechanism.ABCDPScale). Every error wraps ErrInvalid and names the
 // field at fault; a configuration whose noise scale or budget would not be
 // a normal finite number (extreme ε_total, Δρ, Clip or C) is refused.
-func NewABCDP(cfg ABCDPConfig) (*ABCDP, error) {
+func NewABCDPSelector(cfg ABCDPConfig) (*ABCDPSelector, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -136,22 +156,22 @@ func NewABCDP(cfg ABCDPConfig) (*ABCDP, error) {
 	if err != nil {
 		return nil, invalidf("EpsABC %v: %w", cfg.EpsABC, err)
 	}
-	return &ABCDP{cfg: cfg, sens: sens, b: b, lo: 0, hi: hi, svt: svt}, nil
+	return &ABCDPSelector{cfg: cfg, sens: sens, b: b, lo: 0, hi: hi, svt: svt}, nil
 }
 
 // minNormal is the smallest positive normal float64.
 const minNormal = 0x1p-1022
 
-// usable reports whether a was built by NewABCDP.
-func (a *ABCDP) usable() error {
+// usable reports whether a was built by NewABCDPSelector.
+func (a *ABCDPSelector) usable() error {
 	if a == nil || a.svt == nil {
-		return invalidf("ABCDP is nil or was not built by NewABCDP")
+		return invalidf("ABCDPSelector is nil or was not built by NewABCDPSelector")
 	}
 	return nil
 }
 
 // Scale returns the threshold noise scale b (the distance noise is 2b).
-func (a *ABCDP) Scale() float64 {
+func (a *ABCDPSelector) Scale() float64 {
 	if a == nil {
 		return 0
 	}
@@ -159,7 +179,7 @@ func (a *ABCDP) Scale() float64 {
 }
 
 // Sensitivity returns the Δρ used for calibration.
-func (a *ABCDP) Sensitivity() float64 {
+func (a *ABCDPSelector) Sensitivity() float64 {
 	if a == nil {
 		return 0
 	}
@@ -169,7 +189,7 @@ func (a *ABCDP) Sensitivity() float64 {
 // Budget returns the privacy loss of one run; it equals ε_total (up to
 // rounding) and is computed independently by the mechanism package from the
 // sparse vector's noise scales.
-func (a *ABCDP) Budget() mechanism.Budget {
+func (a *ABCDPSelector) Budget() mechanism.Budget {
 	if a == nil || a.svt == nil {
 		return mechanism.Budget{}
 	}
@@ -177,7 +197,7 @@ func (a *ABCDP) Budget() mechanism.Budget {
 }
 
 // Config returns the configuration.
-func (a *ABCDP) Config() ABCDPConfig {
+func (a *ABCDPSelector) Config() ABCDPConfig {
 	if a == nil {
 		return ABCDPConfig{}
 	}
@@ -197,30 +217,32 @@ type ABCDPResult struct {
 	Accepted []int
 	// Draws is the released posterior sample: the public draws θ_t, t in
 	// Accepted, in that order (unweighted; no rows when nothing was
-	// accepted). Run sets it; Select, whose caller already holds the public
-	// draws, leaves it nil.
+	// accepted). ABCDP sets it; Select, whose caller already holds the
+	// public draws, leaves it nil.
 	Draws *privinfer.Draws
-	// Public holds all T public prior draws θ_t in simulation order. Run
+	// Public holds all T public prior draws θ_t in simulation order. ABCDP
 	// sets it; Select leaves it nil.
 	Public *privinfer.Draws
 }
 
 // Select runs Algorithm 1 on the distances ρ_t = ρ(Y*, Y_t) of the public
 // sequence of pseudo-data sets (computed by the data owner from the
-// confidential Y*), drawing the noise from r. Each distance is first clamped
-// to [0, Clip] (to [0, ∞) without a clip; see ABCDPConfig.Clip). Only the
-// result may be released.
+// confidential Y*). The noise comes from the operating system's generator,
+// whatever r is (r may be nil), unless the configuration is Reproducible,
+// in which case it comes from r, which must then be non-nil. Each distance
+// is first clamped to [0, Clip] (to [0, ∞) without a clip; see
+// ABCDPConfig.Clip). Only the result may be released.
 //
 // A NaN distance, or an infinite one without a clip, is an error (clip
-// unbounded distances with Clip), as are a nil r and an empty input. The
-// inputs are checked before any noise is drawn. Errors are addressed to the
-// data owner, who holds the distances: they are not part of the release.
-func (a *ABCDP) Select(r *rand.Rand, distances []float64) (*ABCDPResult, error) {
+// unbounded distances with Clip), as is an empty input. The inputs are
+// checked before any noise is drawn. Errors are addressed to the data
+// owner, who holds the distances: they are not part of the release.
+func (a *ABCDPSelector) Select(r *rand.Rand, distances []float64) (*ABCDPResult, error) {
 	if err := a.usable(); err != nil {
 		return nil, err
 	}
-	if r == nil {
-		return nil, invalidf("ABCDP needs a non-nil *rand.Rand for the privacy noise")
+	if r == nil && a.cfg.Reproducible {
+		return nil, invalidf("a Reproducible ABCDP needs a non-nil *rand.Rand for the privacy noise")
 	}
 	if len(distances) == 0 {
 		return nil, invalidf("ABCDP needs at least one distance")
@@ -238,9 +260,13 @@ func (a *ABCDP) Select(r *rand.Rand, distances []float64) (*ABCDPResult, error) 
 
 // selectClamped is Select's loop with the clamp interval [lo, hi] as a
 // parameter (the privacy audit also runs it with a one-sided clamp).
-func (a *ABCDP) selectClamped(r *rand.Rand, distances []float64, lo, hi float64) (*ABCDPResult, error) {
+func (a *ABCDPSelector) selectClamped(r *rand.Rand, distances []float64, lo, hi float64) (*ABCDPResult, error) {
 	var sess mechanism.SVTSession
-	a.svt.StartReproducibleInto(r, &sess)
+	if a.cfg.Reproducible {
+		a.svt.StartReproducibleInto(r, &sess)
+	} else {
+		a.svt.StartInto(&sess)
+	}
 	res := &ABCDPResult{
 		Indicators: make([]bool, 0, len(distances)),
 		Accepted:   make([]int, 0, min(a.cfg.C, len(distances))),
@@ -262,58 +288,70 @@ func (a *ABCDP) selectClamped(r *rand.Rand, distances []float64, lo, hi float64)
 	return res, nil
 }
 
-// Run is the end-to-end ABCDP of the paper, run by the data owner: it draws
-// T = Config().Simulations public pairs (θ_t, Y_t) from p.Prior and
-// p.Simulator (as SimulatePrior with Config().Seed), computes their
-// distances (Config().Distance) to the confidential observation
-// p.Observed, and selects with Select using r for the privacy noise. It
-// returns only what may be released: the selection, the accepted public
-// draws (ABCDPResult.Draws) and all public draws (ABCDPResult.Public). The
-// distances never leave Run.
+// ABCDP is the end-to-end ABCDP of the paper (Algorithm 1), run by the
+// data owner: it draws T = cfg.Simulations public pairs (θ_t, Y_t) from
+// p.Prior and p.Simulator (as SimulatePrior with cfg.Seed), computes their
+// distances (cfg.Distance) to the confidential observation p.Observed, and
+// selects with the sparse vector of NewABCDPSelector(cfg). It returns only
+// what may be released: the selection, the accepted public draws
+// (ABCDPResult.Draws) and all public draws (ABCDPResult.Public). The
+// distances never leave ABCDP.
 //
-// In the shared privinfer.Problem, ABCDP is itself the mechanism: p.Observed
-// is the confidential summary s(Y*) (or data set Y*), not a release, and
-// p.Mechanism must be nil. A non-nil Mechanism is refused with an error
-// wrapping ErrInvalid, because adding a mechanism's noise to the
-// pseudo-data would compare them with a differently distributed observation
-// and would not make the release any more private: the privacy of the
-// output comes from the sparse vector alone.
+// The sparse vector's noise comes from the operating system's generator,
+// so the selection differs from run to run; with cfg.Reproducible it comes
+// from a stream derived from cfg.Seed instead, and the whole result
+// depends on cfg.Seed only (for simulation studies and tests, never for a
+// release of confidential data; see ABCDPConfig.Reproducible).
+//
+// In the shared privinfer.Problem, ABCDP is itself the mechanism:
+// p.Observed is the confidential summary s(Y*) (or data set Y*), not a
+// release, and p.Mechanism must be nil. A non-nil Mechanism is refused
+// with an error wrapping ErrInvalid, because adding a mechanism's noise to
+// the pseudo-data would compare them with a differently distributed
+// observation and would not make the release any more private: the
+// privacy of the output comes from the sparse vector alone.
 //
 // A distance that is the unbiased MMD (which can be negative and has no
-// bounded sensitivity) needs Clip > 0.
-func (a *ABCDP) Run(ctx context.Context, p privinfer.Problem, r *rand.Rand) (*ABCDPResult, error) {
-	if err := a.usable(); err != nil {
+// bounded sensitivity) needs Clip > 0. A nil ctx means
+// context.Background(); cancelling it stops the simulation of the public
+// draws with an error.
+func ABCDP(ctx context.Context, p privinfer.Problem, cfg ABCDPConfig) (*ABCDPResult, error) {
+	a, err := NewABCDPSelector(cfg)
+	if err != nil {
 		return nil, err
-	}
-	if r == nil {
-		return nil, invalidf("ABCDP needs a non-nil *rand.Rand for the privacy noise")
 	}
 	if p.Mechanism != nil {
 		return nil, invalidf("ABCDP: Problem.Mechanism must be nil: ABCDP is itself the mechanism and Problem.Observed is the confidential observation")
 	}
-	if a.cfg.Simulations < 1 {
-		return nil, invalidf("ABCDPConfig.Simulations (the number T of public draws) must be >= 1 for Run, got %d", a.cfg.Simulations)
+	if cfg.Simulations < 1 {
+		return nil, invalidf("ABCDPConfig.Simulations (the number T of public draws) must be >= 1, got %d", cfg.Simulations)
 	}
-	tg, err := newTarget(&p, a.cfg.Distance, "ABCDPConfig.Distance")
+	tg, err := newTarget(&p, cfg.Distance, "ABCDPConfig.Distance")
 	if err != nil {
 		return nil, err
 	}
-	T := a.cfg.Simulations
+	T := cfg.Simulations
 	if err := checkCount("ABCDPConfig.Simulations (number of public draws)", T, tg.dim, tg.statDim); err != nil {
 		return nil, err
 	}
-	if m, ok := a.cfg.Distance.(*MMD); ok && m.Unbiased && a.cfg.Clip == 0 {
+	if m, ok := cfg.Distance.(*MMD); ok && m.Unbiased && cfg.Clip == 0 {
 		return nil, invalidf("the unbiased MMD has no bounded sensitivity: set ABCDPConfig.Clip > 0")
 	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	start := time.Now()
-	theta, rho, err := tg.simulatePrior(ctx, 0, T, a.cfg.Seed)
+	theta, rho, err := tg.simulatePrior(ctx, 0, T, cfg.Seed)
 	if err != nil {
 		return nil, err
 	}
-	a.cfg.Progress.Report(privinfer.Progress{Stage: "simulate", Step: T, Total: T, Elapsed: time.Since(start)})
+	cfg.Progress.Report(privinfer.Progress{Stage: "simulate", Step: T, Total: T, Elapsed: time.Since(start)})
+	var r *rand.Rand
+	if cfg.Reproducible {
+		// Public draw t uses the stream (Seed, t) with t < T; the noise
+		// uses the last stream, which no public draw reaches.
+		r = parallel.Stream(cfg.Seed, math.MaxUint64)
+	}
 	sel, err := a.Select(r, rho)
 	if err != nil {
 		return nil, err
@@ -324,7 +362,7 @@ func (a *ABCDP) Run(ctx context.Context, p privinfer.Problem, r *rand.Rand) (*AB
 		acc = append(acc, theta[t*d:(t+1)*d]...)
 	}
 	sel.Draws, sel.Public = tg.draws(acc, nil), tg.draws(theta, nil)
-	a.cfg.Progress.Report(privinfer.Progress{Stage: "select", Step: len(sel.Indicators), Total: T, Elapsed: time.Since(start),
+	cfg.Progress.Report(privinfer.Progress{Stage: "select", Step: len(sel.Indicators), Total: T, Elapsed: time.Since(start),
 		Message: fmt.Sprintf("%d accepted", len(sel.Accepted))})
 	return sel, nil
 }

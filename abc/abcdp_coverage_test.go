@@ -20,7 +20,7 @@ import (
 // summary s = mean, distance ρ = |s − s*| (sensitivity Δρ = 1/20),
 // ε_abc = 0.5/n so that, without privacy noise, a draw is accepted exactly
 // when its simulated mean equals the observed one: rejection ABC is then
-// the exact posterior Beta(2 + k, 2 + n − k). ABCDP (Run, 3000 public
+// the exact posterior Beta(2 + k, 2 + n − k). ABCDP (3000 public
 // draws, c = 9) is scored with privinfer.SBC over 1000 prior-predictive
 // data sets by the rank of the true θ among its c accepted draws, and by
 // the coverage of [min, max] of those draws, which for exact posterior
@@ -74,12 +74,10 @@ func abcdpCoverage(t *testing.T, eps float64, resample bool, seed uint64) (*priv
 	}
 	p := privinfer.Problem{Prior: prior, Simulator: bernoulliMean{covN}, Names: []string{"theta"}}
 	fit := func(ctx context.Context, p privinfer.Problem, seed uint64) (*privinfer.Draws, error) {
-		a, err := abc.NewABCDP(abc.ABCDPConfig{EpsTotal: eps, EpsABC: 0.5 / covN, C: covC, Resample: resample,
-			Sensitivity: 1.0 / covN, Clip: 1, Distance: absDistance{}, Simulations: covT, Seed: seed})
-		if err != nil {
-			return nil, err
-		}
-		res, err := a.Run(ctx, p, rand.New(rand.NewPCG(seed, 0xc0)))
+		// Reproducible: the sparse vector's noise comes from Seed, so the
+		// test is deterministic.
+		res, err := abc.ABCDP(ctx, p, abc.ABCDPConfig{EpsTotal: eps, EpsABC: 0.5 / covN, C: covC, Resample: resample,
+			Sensitivity: 1.0 / covN, Clip: 1, Distance: absDistance{}, Simulations: covT, Seed: seed, Reproducible: true})
 		if err != nil {
 			return nil, err
 		}
@@ -151,11 +149,8 @@ func TestABCDPCoverageNoisy(t *testing.T) {
 		if c.eps == 1 && os.Getenv(testutil.LongEnv) == "" {
 			continue
 		}
-		a, err := abc.NewABCDP(abc.ABCDPConfig{EpsTotal: c.eps, EpsABC: 0.5 / covN, C: covC, Resample: c.resample,
-			Sensitivity: 1.0 / covN, Clip: 1, Distance: absDistance{}, Simulations: covT})
-		if err != nil {
-			t.Fatal(err)
-		}
+		cfg := abc.ABCDPConfig{EpsTotal: c.eps, EpsABC: 0.5 / covN, C: covC, Resample: c.resample,
+			Sensitivity: 1.0 / covN, Clip: 1, Distance: absDistance{}, Simulations: covT, Reproducible: true}
 		var inside, short int
 		var want float64
 		theta, obs := make([]float64, 1), make([]float64, 1)
@@ -165,14 +160,9 @@ func TestABCDPCoverageNoisy(t *testing.T) {
 			if err := sim.Simulate(r, theta, obs); err != nil {
 				t.Fatal(err)
 			}
-			cfg := a.Config()
 			cfg.Seed = r.Uint64()
-			ak, err := abc.NewABCDP(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
 			p := privinfer.Problem{Prior: prior, Simulator: sim, Observed: obs}
-			res, err := ak.Run(t.Context(), p, r)
+			res, err := abc.ABCDP(t.Context(), p, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,8 +1,10 @@
 package abc
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/parallel"
@@ -30,7 +32,7 @@ func TestNoiseScaleInverse(t *testing.T) {
 				if err != nil || math.Abs(back-eps) > 1e-12*eps {
 					t.Fatalf("TotalEpsilon(%v) = %v, %v; want %v", b, back, err, eps)
 				}
-				a, err := NewABCDP(ABCDPConfig{EpsTotal: eps, EpsABC: 0.1, C: c, Resample: rs, Sensitivity: sens})
+				a, err := NewABCDPSelector(ABCDPConfig{EpsTotal: eps, EpsABC: 0.1, C: c, Resample: rs, Sensitivity: sens})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -104,7 +106,7 @@ func TestFlipRate(t *testing.T) {
 		if rs {
 			sens = 0.1 / float64(2*c)
 		}
-		a, err := NewABCDP(ABCDPConfig{EpsTotal: 1, EpsABC: epsABC, C: c, Resample: rs, Sensitivity: sens})
+		a, err := NewABCDPSelector(ABCDPConfig{EpsTotal: 1, EpsABC: epsABC, C: c, Resample: rs, Sensitivity: sens, Reproducible: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,12 +169,12 @@ func TestPrivacyAudit(t *testing.T) {
 	sens := 0.05
 	rhoD := []float64{0.18, 0.22, 0.2, 0.25}
 	for _, cfg := range []ABCDPConfig{
-		{EpsTotal: 1, EpsABC: 0.2, C: 1, Resample: false, Sensitivity: sens},
-		{EpsTotal: 1, EpsABC: 0.2, C: 2, Resample: false, Sensitivity: sens},
-		{EpsTotal: 1, EpsABC: 0.2, C: 2, Resample: true, Sensitivity: sens},
-		{EpsTotal: 0.5, EpsABC: 0.2, C: 3, Resample: false, Sensitivity: sens},
+		{EpsTotal: 1, EpsABC: 0.2, C: 1, Resample: false, Sensitivity: sens, Reproducible: true},
+		{EpsTotal: 1, EpsABC: 0.2, C: 2, Resample: false, Sensitivity: sens, Reproducible: true},
+		{EpsTotal: 1, EpsABC: 0.2, C: 2, Resample: true, Sensitivity: sens, Reproducible: true},
+		{EpsTotal: 0.5, EpsABC: 0.2, C: 3, Resample: false, Sensitivity: sens, Reproducible: true},
 	} {
-		a, err := NewABCDP(cfg)
+		a, err := NewABCDPSelector(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,7 +205,7 @@ func TestPrivacyAudit(t *testing.T) {
 	}
 }
 
-func outcomeCounts(t *testing.T, a *ABCDP, rho []float64, runs int, seed uint64) map[string]int64 {
+func outcomeCounts(t *testing.T, a *ABCDPSelector, rho []float64, runs int, seed uint64) map[string]int64 {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 12345))
 	out := map[string]int64{}
@@ -252,7 +254,7 @@ func TestErrorBounds(t *testing.T) {
 	}
 	exact /= float64(cp)
 	for _, eps := range []float64{50, 200} {
-		a, err := NewABCDP(ABCDPConfig{EpsTotal: eps, EpsABC: epsABC, C: T, Sensitivity: 0.0005})
+		a, err := NewABCDPSelector(ABCDPConfig{EpsTotal: eps, EpsABC: epsABC, C: T, Sensitivity: 0.0005, Reproducible: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -294,7 +296,7 @@ func TestErrorBounds(t *testing.T) {
 }
 
 func TestABCDPSelectStopsAtC(t *testing.T) {
-	a, err := NewABCDP(ABCDPConfig{EpsTotal: 1e6, EpsABC: 0.5, C: 3, Sensitivity: 1e-3})
+	a, err := NewABCDPSelector(ABCDPConfig{EpsTotal: 1e6, EpsABC: 0.5, C: 3, Sensitivity: 1e-3, Reproducible: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,7 +311,7 @@ func TestABCDPSelectStopsAtC(t *testing.T) {
 		t.Fatalf("indicators %v accepted %v", res.Indicators, res.Accepted)
 	}
 	// Clipping: an infinite distance is allowed when clipped.
-	ac, err := NewABCDP(ABCDPConfig{EpsTotal: 1, EpsABC: 150, C: 1, Clip: 200})
+	ac, err := NewABCDPSelector(ABCDPConfig{EpsTotal: 1, EpsABC: 150, C: 1, Clip: 200, Reproducible: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,4 +325,54 @@ func TestABCDPSelectStopsAtC(t *testing.T) {
 		t.Fatal("unclipped infinite distance accepted")
 	}
 	_ = mechanism.Budget{}
+}
+
+// TestABCDPReproducible checks the entry point's noise: with Reproducible
+// two runs of the same Config agree exactly, and equal the selector's
+// Select on SimulatePrior's distances with the noise stream derived from
+// Seed (the last stream of Seed, which no public draw uses); by default
+// the noise comes from the operating system's generator and the result
+// is still a valid selection of the same public draws.
+func TestABCDPReproducible(t *testing.T) {
+	p, err := privateNormalMean()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Mechanism = nil
+	ctx := context.Background()
+	cfg := ABCDPConfig{EpsTotal: 2, EpsABC: 0.5, C: 4, Resample: true, Clip: 2, Distance: Euclidean{}, Simulations: 300, Seed: 9, Reproducible: true}
+	a, err := ABCDP(ctx, p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ABCDP(ctx, p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sims, err := SimulatePrior(ctx, p, Euclidean{}, cfg.Simulations, cfg.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, err := NewABCDPSelector(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := sel.Select(parallel.Stream(cfg.Seed, math.MaxUint64), sims.Distance)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(a.Indicators, b.Indicators) || !slices.Equal(a.Indicators, c.Indicators) || !slices.Equal(a.Accepted, c.Accepted) {
+		t.Fatalf("reproducible runs differ: %v, %v, selector %v", a.Indicators, b.Indicators, c.Indicators)
+	}
+	if !slices.Equal(a.Public.Theta, sims.Draws.Theta) {
+		t.Fatal("public draws differ from SimulatePrior's")
+	}
+	cfg.Reproducible = false
+	d, err := ABCDP(ctx, p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(d.Public.Theta, sims.Draws.Theta) || len(d.Accepted) > cfg.C || d.Draws.Len() != len(d.Accepted) {
+		t.Fatalf("default run: %d accepted, %d draws", len(d.Accepted), d.Draws.Len())
+	}
 }

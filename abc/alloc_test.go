@@ -15,7 +15,7 @@ func TestNoAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are not meaningful under the race detector")
 	}
-	a, err := NewABCDP(ABCDPConfig{EpsTotal: 1, EpsABC: 0.2, C: 50, Sensitivity: 0.01})
+	a, err := NewABCDPSelector(ABCDPConfig{EpsTotal: 1, EpsABC: 0.2, C: 50, Sensitivity: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestNoAllocs(t *testing.T) {
 // BenchmarkABCDPSelect measures the data owner's selection over 10⁴
 // distances (one sparse vector decision per distance).
 func BenchmarkABCDPSelect(b *testing.B) {
-	a, _ := NewABCDP(ABCDPConfig{EpsTotal: 1, EpsABC: 0.2, C: 50, Sensitivity: 0.01})
+	a, _ := NewABCDPSelector(ABCDPConfig{EpsTotal: 1, EpsABC: 0.2, C: 50, Sensitivity: 0.01})
 	r := rand.New(rand.NewPCG(1, 2))
 	d := make([]float64, 10000)
 	for i := range d {

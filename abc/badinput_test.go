@@ -40,7 +40,11 @@ func badInputCases(t *testing.T) []badCase {
 	nan, inf := math.NaN(), math.Inf(1)
 	var cases []badCase
 	add := func(cat, name string, f func() error) { cases = append(cases, badCase{cat, name, f}) }
-	good, err := NewABCDP(ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 2, Sensitivity: 0.1})
+	good, err := NewABCDPSelector(ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 2, Sensitivity: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	goodRep, err := NewABCDPSelector(ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 2, Sensitivity: 0.1, Reproducible: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,25 +103,17 @@ func badInputCases(t *testing.T) []badCase {
 		})
 		add(bp.cat, "SimulatePrior: "+bp.name, func() error { _, err := SimulatePrior(ctx, bp.p.p, bp.p.d, 10, 1); return err })
 		if bp.name == "private simulator and a mechanism" || bp.name == "typed nil mechanism" {
-			continue // ABCDP.Run refuses every mechanism (below)
+			continue // ABCDP refuses every mechanism (below)
 		}
-		add(bp.cat, "ABCDP.Run: "+bp.name, func() error {
+		add(bp.cat, "ABCDP: "+bp.name, func() error {
 			q := bp.p.p
 			q.Mechanism = nil
-			a, err := NewABCDP(ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 2, Sensitivity: 0.1, Distance: bp.p.d, Simulations: 10})
-			if err != nil {
-				return err
-			}
-			_, err = a.Run(ctx, q, rng())
+			_, err := ABCDP(ctx, q, ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 2, Sensitivity: 0.1, Distance: bp.p.d, Simulations: 10})
 			return err
 		})
 	}
-	add("mismatched", "ABCDP.Run with a mechanism", func() error {
-		a, err := NewABCDP(ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 2, Sensitivity: 0.1, Distance: Euclidean{}, Simulations: 10})
-		if err != nil {
-			return err
-		}
-		_, err = a.Run(ctx, p, rng())
+	add("mismatched", "ABCDP with a mechanism", func() error {
+		_, err := ABCDP(ctx, p, ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 2, Sensitivity: 0.1, Distance: Euclidean{}, Simulations: 10})
 		return err
 	})
 	pub := p
@@ -197,7 +193,7 @@ func badInputCases(t *testing.T) []badCase {
 
 	// ABCDP configuration, selection and run.
 	abcdp := func(cat, name string, cfg ABCDPConfig) {
-		add(cat, "ABCDPConfig: "+name, func() error { _, err := NewABCDP(cfg); return err })
+		add(cat, "ABCDPConfig: "+name, func() error { _, err := NewABCDPSelector(cfg); return err })
 	}
 	base := ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 2, Sensitivity: 0.01}
 	mod := func(f func(*ABCDPConfig)) ABCDPConfig { c := base; f(&c); return c }
@@ -227,36 +223,33 @@ func badInputCases(t *testing.T) []badCase {
 	abcdp("inf", "EpsABC -Inf", mod(func(c *ABCDPConfig) { c.EpsABC = -inf }))
 	abcdp("huge", "EpsABC 1e308", mod(func(c *ABCDPConfig) { c.EpsABC = huge }))
 	add("nonpositive", "TotalEpsilon c 0", func() error { _, err := TotalEpsilon(1, 1, 0, false); return err })
-	sel := func(cat, name string, a *ABCDP, r *rand.Rand, d []float64) {
+	sel := func(cat, name string, a *ABCDPSelector, r *rand.Rand, d []float64) {
 		add(cat, "Select: "+name, func() error { _, err := a.Select(r, d); return err })
 	}
-	sel("nil", "nil rand", good, nil, []float64{0.1})
-	sel("nil", "nil ABCDP", nil, rng(), []float64{0.1})
-	sel("zerovalue", "zero ABCDP", &ABCDP{}, rng(), []float64{0.1})
+	sel("nil", "nil rand with Reproducible", goodRep, nil, []float64{0.1})
+	sel("nil", "nil ABCDPSelector", nil, rng(), []float64{0.1})
+	sel("zerovalue", "zero ABCDPSelector", &ABCDPSelector{}, rng(), []float64{0.1})
+	sel("nan", "NaN distance (Reproducible)", goodRep, rng(), []float64{0.1, nan})
 	sel("empty", "nil distances", good, rng(), nil)
 	sel("empty", "empty distances", good, rng(), []float64{})
 	sel("nan", "NaN distance", good, rng(), []float64{0.1, nan})
 	sel("inf", "+Inf distance without clip", good, rng(), []float64{inf})
 	sel("inf", "-Inf distance without clip", good, rng(), []float64{-inf})
-	run := func(cat, name string, a *ABCDP, r *rand.Rand, q privinfer.Problem) {
-		add(cat, "Run: "+name, func() error { _, err := a.Run(ctx, q, r); return err })
+	run := func(cat, name string, cfg ABCDPConfig, q privinfer.Problem) {
+		add(cat, "ABCDP: "+name, func() error { _, err := ABCDP(ctx, q, cfg); return err })
 	}
-	withT := func(T int, d Distance) *ABCDP {
-		a, err := NewABCDP(ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 2, Sensitivity: 0.1, Distance: d, Simulations: T})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return a
+	withT := func(T int, d Distance) ABCDPConfig {
+		return ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 2, Sensitivity: 0.1, Distance: d, Simulations: T}
 	}
-	run("nil", "nil rand", withT(10, Euclidean{}), nil, pub)
-	run("nil", "nil ABCDP", nil, rng(), pub)
-	run("zerovalue", "zero ABCDP", &ABCDP{}, rng(), pub)
-	run("nonpositive", "T 0", withT(0, Euclidean{}), rng(), pub)
-	run("nil", "nil distance", withT(10, nil), rng(), pub)
-	run("huge", "T 2^40", withT(1<<40, Euclidean{}), rng(), pub)
+	run("zerovalue", "zero config", ABCDPConfig{}, pub)
+	run("nonpositive", "T 0", withT(0, Euclidean{}), pub)
+	run("nonpositive", "T -1", withT(-1, Euclidean{}), pub)
+	run("nil", "nil distance", withT(10, nil), pub)
+	run("huge", "T 2^40", withT(1<<40, Euclidean{}), pub)
+	run("nan", "EpsTotal NaN", mod(func(c *ABCDPConfig) { c.EpsTotal, c.Distance, c.Simulations = nan, Euclidean{}, 10 }), pub)
 	abcdp("nonpositive", "Simulations -1", mod(func(c *ABCDPConfig) { c.Simulations = -1 }))
 	ub, _ := NewMMD(1, 1, true)
-	run("mismatched", "unbiased MMD without a clip", withT(10, ub), rng(), pub)
+	run("mismatched", "unbiased MMD without a clip", withT(10, ub), pub)
 
 	// Distances.
 	for _, v := range []struct {
@@ -435,9 +428,9 @@ func TestZeroValuesDoNotPanic(t *testing.T) {
 	if d := (Clipped{}).Distance([]float64{1}, []float64{1}); !math.IsNaN(d) {
 		t.Errorf("zero Clipped distance %v", d)
 	}
-	var a *ABCDP
+	var a *ABCDPSelector
 	if a.Scale() != 0 || a.Sensitivity() != 0 || a.Budget().Epsilon != 0 {
-		t.Error("nil ABCDP accessors")
+		t.Error("nil ABCDPSelector accessors")
 	}
 	var r *SMCResult = &SMCResult{}
 	if r.Final() != nil {

@@ -49,15 +49,19 @@
 //
 // # ABCDP
 //
-// ABCDP (Algorithm 1 of the ABCDP paper) is the data owner's side, and is
-// itself the mechanism: its Problem has a nil Mechanism and a confidential
-// Observed (ABCDP.Run refuses a Mechanism). Given the
-// distances ρ_t between the confidential data and a public sequence of
-// pseudo-data sets, it answers "ρ_t ≤ ε_abc?" through a sparse vector session
-// of the mechanism package (threshold noise Lap(b), distance noise Lap(2b),
-// optional RESAMPLE of the threshold after each acceptance) and halts after c
-// acceptances. The released indicator sequence is ε_total-DP with b from
-// Thm. 4.1 (NoiseScale, and its inverse TotalEpsilon). FlipProbability
+// ABCDP (Algorithm 1 of the ABCDP paper; the ABCDP function, with
+// ABCDPSelector for distances computed elsewhere) is the data owner's
+// side, and is itself the mechanism: its Problem has a nil Mechanism and a
+// confidential Observed (ABCDP refuses a Mechanism). Given the distances
+// ρ_t between the confidential data and a public sequence of pseudo-data
+// sets, it answers "ρ_t ≤ ε_abc?" through a sparse vector session of the
+// mechanism package (threshold noise of scale b, distance noise of scale
+// 2b, optional RESAMPLE of the threshold after each acceptance) and halts
+// after c acceptances. The session compares on a lattice with exact
+// discrete Laplace noise from the operating system's generator, unless
+// ABCDPConfig.Reproducible opts out for a simulation study. The released
+// indicator sequence is ε_total-DP with b from Thm. 4.1 (NoiseScale, and
+// its inverse TotalEpsilon). FlipProbability
 // (Lemma 4.2, Prop. 4.2), ExpectedErrorBound and TailBound (Thm. 4.3) let a
 // user judge the accuracy cost before spending any budget (the last two read
 // the confidential distances and are for the data owner only).
@@ -68,7 +72,7 @@
 // it returns (ABCDPResult: the indicators, the accepted indices, the
 // accepted public draws as Draws and all public prior draws) is either the sparse vector's noisy output or public.
 // No distance, count or threshold computed from the confidential data
-// without noise leaves it; the distances that Run computes stay inside Run.
+// without noise leaves it; the distances that ABCDP computes stay inside it.
 // Its sensitivity holds by construction when Clip is set: every distance is
 // clamped to [0, Clip] on both sides, so no distance, not even a negative
 // unbiased MMD², can move the noisy comparisons by more than the Δρ = Clip

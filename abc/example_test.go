@@ -46,10 +46,13 @@ func ExampleSMC() {
 }
 
 // ABCDP's noise calibration and its accuracy guarantees can be evaluated
-// before any budget is spent.
-func ExampleNewABCDP() {
+// before any budget is spent. The selection here is Reproducible (noise
+// from the seeded generator) so that the example prints a fixed output; a
+// data owner releasing a selection leaves Reproducible unset, and the noise
+// comes from the operating system's generator.
+func ExampleNewABCDPSelector() {
 	sens, _ := mechanism.MMDSensitivity(1, 5000) // Δρ = 2/N
-	a, err := abc.NewABCDP(abc.ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 10, Sensitivity: sens})
+	a, err := abc.NewABCDPSelector(abc.ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 10, Sensitivity: sens, Reproducible: true})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -75,27 +78,25 @@ func (identity) Simulate(_ *rand.Rand, theta, dst []float64) error {
 }
 
 // The data owner runs ABCDP end to end: T public prior draws, their
-// distances to the confidential observation (which never leave Run), and the
-// sparse vector's selection. The Problem has no Mechanism: ABCDP is the
+// distances to the confidential observation (which never leave ABCDP), and
+// the sparse vector's selection. The Problem has no Mechanism: ABCDP is the
 // mechanism, and Observed is confidential. The result holds only the
-// selection and public draws.
-func ExampleABCDP_Run() {
+// selection and public draws. Reproducible draws the noise from Seed so
+// that the example's output is fixed; a release leaves it unset.
+func ExampleABCDP() {
 	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
 	confidential := []float64{0.7}
 	p := privinfer.Problem{Prior: prior, Simulator: identity{}, Observed: confidential}
 	// Distances clamped to [0, 1]: Δρ = 1 holds whatever the data.
-	a, err := abc.NewABCDP(abc.ABCDPConfig{EpsTotal: 100, EpsABC: 0.1, C: 5, Clip: 1,
-		Distance: abc.Euclidean{}, Simulations: 5000, Seed: 1})
+	cfg := abc.ABCDPConfig{EpsTotal: 100, EpsABC: 0.1, C: 5, Clip: 1,
+		Distance: abc.Euclidean{}, Simulations: 5000, Seed: 1, Reproducible: true}
+	res, err := abc.ABCDP(context.Background(), p, cfg)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	res, err := a.Run(context.Background(), p, rand.New(rand.NewPCG(3, 4)))
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Printf("b = %.2f; %d public draws, %d examined, %d accepted\n", a.Scale(), res.Public.Len(), len(res.Indicators), res.Draws.Len())
+	b, _ := abc.NoiseScale(cfg.EpsTotal, cfg.Clip, cfg.C, cfg.Resample)
+	fmt.Printf("b = %.2f; %d public draws, %d examined, %d accepted\n", b, res.Public.Len(), len(res.Indicators), res.Draws.Len())
 	fmt.Printf("mean of the accepted draws %.1f\n", res.Draws.Mean()[0])
 	// Output:
 	// b = 0.06; 5000 public draws, 97 examined, 5 accepted

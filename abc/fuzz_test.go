@@ -17,7 +17,7 @@ func FuzzABCDPSelect(f *testing.F) {
 		if c > 1000 {
 			c = 1000
 		}
-		a, err := NewABCDP(ABCDPConfig{EpsTotal: eps, EpsABC: epsABC, C: c, Resample: resample, Sensitivity: sens, Clip: clip})
+		a, err := NewABCDPSelector(ABCDPConfig{EpsTotal: eps, EpsABC: epsABC, C: c, Resample: resample, Sensitivity: sens, Clip: clip})
 		if err != nil {
 			return
 		}

@@ -14,7 +14,7 @@ import (
 )
 
 // target is what the simulate-and-compare engines (Rejection, SMC,
-// SimulatePrior, ABCDP.Run) read from a privinfer.Problem: the prior, the
+// SimulatePrior, ABCDP) read from a privinfer.Problem: the prior, the
 // release simulator θ ↦ s_dp (Problem.ReleaseSimulator), the observation
 // and the engine's distance.
 type target struct {
@@ -130,9 +130,9 @@ func (tg *target) simulateDistance(r *rand.Rand, theta, buf []float64) (float64,
 // Observed is a public release (the output of a mechanism), they are
 // post-processing of it and may be published. When Observed is
 // confidential, as for the data owner of ABCDP, the distances must not
-// leave the data owner: the release is ABCDP's selection (ABCDP.Select or
-// ABCDP.Run), and only Draws, which anyone can regenerate from the public
-// seed, is public.
+// leave the data owner: the release is ABCDP's selection (ABCDP, or
+// ABCDPSelector.Select), and only Draws, which anyone can regenerate from
+// the public seed, is public.
 type Simulations struct {
 	// Draws holds the prior draws θ_t in simulation order.
 	Draws *privinfer.Draws

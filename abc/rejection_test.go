@@ -89,8 +89,7 @@ func TestSimulatorErrorAborts(t *testing.T) {
 	if _, err := Rejection(ctx, p, RejectionConfig{Distance: Euclidean{}, Tolerance: 0.1, Simulations: 1000}); !errors.Is(err, errBoom) {
 		t.Fatalf("Rejection err = %v", err)
 	}
-	a, _ := NewABCDP(ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 1, Sensitivity: 0.1, Distance: Euclidean{}, Simulations: 1000, Seed: 1})
-	if _, err := a.Run(ctx, p, rand.New(rand.NewPCG(1, 1))); !errors.Is(err, errBoom) {
+	if _, err := ABCDP(ctx, p, ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 1, Sensitivity: 0.1, Distance: Euclidean{}, Simulations: 1000, Seed: 1}); !errors.Is(err, errBoom) {
 		t.Fatalf("ABCDP err = %v", err)
 	}
 	// A simulator whose output the distance cannot use (NaN) is an error

@@ -113,7 +113,7 @@ func floatsIn(v reflect.Value, out *[]float64) {
 }
 
 // TestReconstructionFromRelease attacks the confidential observation x* =
-// (0.3141, −0.2718) through everything ABCDP.Run returns, with s = θ and
+// (0.3141, −0.2718) through everything ABCDP returns, with s = θ and
 // the Euclidean distance (the setting in which leaked distances trilaterate
 // x* exactly).
 //
@@ -122,12 +122,14 @@ func floatsIn(v reflect.Value, out *[]float64) {
 //     without the observation; there is no distance or other number computed
 //     from x* to trilaterate from.
 //  2. Control: trilateration from the distances the data owner computes
-//     (which Run no longer returns) recovers x* to within 1e-9, so the
+//     (which ABCDP never returns) recovers x* to within 1e-9, so the
 //     attack would succeed if they leaked.
 //  3. From the selection: the least-squares point of the accepted draws
 //     (their mean) and the algebraic circle fit of the accepted draws
 //     (trilateration with "accepted" as the only distance information), for
-//     ε_total ∈ {1, 10, 100}, 20 noise seeds each.
+//     ε_total ∈ {1, 10, 100}, 20 seeds each (the Reproducible opt-out, so
+//     that the test is deterministic; each seed gives other public draws,
+//     which the attacker regenerates, and other noise).
 //
 // Criterion: an attack "gets close" if it lands within 1e-4 of x* (the
 // prior sd is 0.5; the leaked distances give 1e-16). Even at ε_total = 100
@@ -139,11 +141,14 @@ func TestReconstructionFromRelease(t *testing.T) {
 	ctx := context.Background()
 	const T, seed = 2000, 17
 	// What the attacker can regenerate: the public draws from the seed.
-	public := map[float64]bool{}
-	for i := 0; i < T; i++ {
-		th := make([]float64, 2)
-		p.Prior.Sample(parallel.Stream(seed, uint64(i)), th)
-		public[th[0]], public[th[1]] = true, true
+	publicDraws := func(seed uint64) map[float64]bool {
+		public := map[float64]bool{}
+		for i := 0; i < T; i++ {
+			th := make([]float64, 2)
+			p.Prior.Sample(parallel.Stream(seed, uint64(i)), th)
+			public[th[0]], public[th[1]] = true, true
+		}
+		return public
 	}
 	// Control: the data owner's distances trilaterate x*.
 	owner, err := SimulatePrior(ctx, p, Euclidean{}, T, seed)
@@ -157,16 +162,13 @@ func TestReconstructionFromRelease(t *testing.T) {
 	}
 	const close = 1e-4
 	for _, eps := range []float64{1, 10, 100} {
-		a, err := NewABCDP(ABCDPConfig{EpsTotal: eps, EpsABC: 0.3, C: 5, Clip: 3, Distance: Euclidean{}, Simulations: T, Seed: seed})
-		if err != nil {
-			t.Fatal(err)
-		}
 		var errMean, errFit []float64
-		for k := 0; k < 20; k++ {
-			res, err := a.Run(ctx, p, rand.New(rand.NewPCG(uint64(k), 99)))
+		for k := uint64(0); k < 20; k++ {
+			res, err := ABCDP(ctx, p, ABCDPConfig{EpsTotal: eps, EpsABC: 0.3, C: 5, Clip: 3, Distance: Euclidean{}, Simulations: T, Seed: seed + k, Reproducible: true})
 			if err != nil {
 				t.Fatal(err)
 			}
+			public := publicDraws(seed + k)
 			var fl []float64
 			floatsIn(reflect.ValueOf(res), &fl)
 			if len(fl) != 2*T+2*len(res.Accepted) {
@@ -254,7 +256,8 @@ func TestClipAudit(t *testing.T) {
 		{EpsTotal: 1, EpsABC: 0.5, C: 2, Clip: 1, Resample: true},
 		{EpsTotal: 2, EpsABC: 0.2, C: 1, Clip: 1, Resample: true},
 	} {
-		a, err := NewABCDP(cfg)
+		cfg.Reproducible = true
+		a, err := NewABCDPSelector(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -316,7 +319,7 @@ func auditOutcomes(a, b map[string]int64, n int64, eps float64) (bad bool, worst
 
 // clampedOutcomes runs a's selection with the clamp [lo, Clip] n times and
 // counts the indicator sequences.
-func clampedOutcomes(t *testing.T, a *ABCDP, rho []float64, lo float64, n int, seed uint64) map[string]int64 {
+func clampedOutcomes(t *testing.T, a *ABCDPSelector, rho []float64, lo float64, n int, seed uint64) map[string]int64 {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 777))
 	out := map[string]int64{}

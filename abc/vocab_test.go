@@ -3,7 +3,6 @@ package abc
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -71,11 +70,7 @@ func TestDrawsCarryNames(t *testing.T) {
 	check("KernelIS", kis.Draws, true)
 	pub := p
 	pub.Mechanism = nil
-	a, err := NewABCDP(ABCDPConfig{EpsTotal: 100, EpsABC: 0.5, C: 5, Clip: 2, Distance: Euclidean{}, Simulations: 500, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := a.Run(ctx, pub, rand.New(rand.NewPCG(1, 2)))
+	res, err := ABCDP(ctx, pub, ABCDPConfig{EpsTotal: 100, EpsABC: 0.5, C: 5, Clip: 2, Distance: Euclidean{}, Simulations: 500, Seed: 1, Reproducible: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,25 +86,22 @@ func TestDrawsCarryNames(t *testing.T) {
 	}
 }
 
-// TestABCDPRefusesMechanism checks that ABCDP.Run, being itself the
+// TestABCDPRefusesMechanism checks that ABCDP, being itself the
 // mechanism, refuses a Problem with one.
 func TestABCDPRefusesMechanism(t *testing.T) {
 	p, err := privateNormalMean()
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := NewABCDP(ABCDPConfig{EpsTotal: 1, EpsABC: 0.5, C: 1, Clip: 2, Distance: Euclidean{}, Simulations: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = a.Run(context.Background(), p, rand.New(rand.NewPCG(1, 2)))
+	_, err = ABCDP(context.Background(), p, ABCDPConfig{EpsTotal: 1, EpsABC: 0.5, C: 1, Clip: 2, Distance: Euclidean{}, Simulations: 10})
 	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "Mechanism must be nil") {
-		t.Fatalf("Run with a mechanism: %v", err)
+		t.Fatalf("ABCDP with a mechanism: %v", err)
 	}
 }
 
-// TestProgressEvents checks the events of Rejection and ABCDP.Run: stages,
-// counts, and no distance in ABCDP's messages.
+// TestProgressEvents checks the events of Rejection and ABCDP: stages,
+// counts, and no distance in ABCDP's messages. ABCDP runs with the
+// operating system's noise here: the events do not depend on it.
 func TestProgressEvents(t *testing.T) {
 	p, err := privateNormalMean()
 	if err != nil {
@@ -128,11 +120,7 @@ func TestProgressEvents(t *testing.T) {
 	ev = nil
 	pub := p
 	pub.Mechanism = nil
-	a, err := NewABCDP(ABCDPConfig{EpsTotal: 10, EpsABC: 0.5, C: 3, Clip: 2, Distance: Euclidean{}, Simulations: 200, Seed: 1, Progress: rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := a.Run(context.Background(), pub, rand.New(rand.NewPCG(3, 4)))
+	out, err := ABCDP(context.Background(), pub, ABCDPConfig{EpsTotal: 10, EpsABC: 0.5, C: 3, Clip: 2, Distance: Euclidean{}, Simulations: 200, Seed: 1, Progress: rec})
 	if err != nil {
 		t.Fatal(err)
 	}

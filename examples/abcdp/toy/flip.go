@@ -85,7 +85,9 @@ func flipTable(seed uint64, mcReps int) ([]FlipRow, error) {
 // Fig. 1) decides differently from rejection ABC on the single distance
 // rho, over reps runs with fresh noise.
 func mcFlip(r *rand.Rand, eps, sens float64, c int, epsABC, rho float64, reps int) (float64, float64, error) {
-	a, err := abc.NewABCDP(abc.ABCDPConfig{EpsTotal: eps, EpsABC: epsABC, C: c, Resample: true, Sensitivity: sens})
+	// Seeded noise (Reproducible): a simulation of the decisions, not a
+	// release.
+	a, err := abc.NewABCDPSelector(abc.ABCDPConfig{EpsTotal: eps, EpsABC: epsABC, C: c, Resample: true, Sensitivity: sens, Reproducible: true})
 	if err != nil {
 		return 0, 0, err
 	}
