@@ -496,28 +496,17 @@ func (l *LinRegNIG) SampleThetaPair(r *rand.Rand, rec1, rec2 []float64, n int, t
 		}
 		return -0.5*float64(k)*math.Log(s) + 0.5*linalg.LogDetChol(ch, k) - 0.5*q/s
 	}
-	draw := func(p *nigPost, s float64, b []float64) {
-		var z [maxLinRegDim]float64
-		for j := range k {
-			z[j] = r.NormFloat64()
-		}
-		linalg.SolveUpperT(p.chol[:k*k], k, z[:k])
-		sd := math.Sqrt(s)
-		for j := range k {
-			b[j] = p.mu[j] + sd*z[j]
-		}
-	}
 	b1, b2 := theta1[:k], theta2[:k]
 	if s1 == s2 && p1.mu == p2.mu && p1.chol == p2.chol {
-		draw(&p1, s1, b1)
+		p1.drawBeta(r, s1, b1)
 		copy(b2, b1)
 	} else {
-		draw(&p1, s1, b1)
+		p1.drawBeta(r, s1, b1)
 		if math.Log(r.Float64())+logN(&p1, s1, b1) <= logN(&p2, s2, b1) {
 			copy(b2, b1)
 		} else {
 			for {
-				draw(&p2, s2, b2)
+				p2.drawBeta(r, s2, b2)
 				if math.Log(r.Float64())+logN(&p2, s2, b2) > logN(&p1, s1, b2) {
 					break
 				}

@@ -143,20 +143,29 @@ func (l *LinRegConjugate) SampleTheta(r *rand.Rand, records []float64, n int, th
 		return fmt.Errorf("mcmc: linear regression θ-step: theta must have length %d and records %d, got %d and %d: %w", k, n*k, len(theta), len(records), ErrInvalid)
 	}
 	var prec, ch [maxLinRegDim * maxLinRegDim]float64
-	var mu, z [maxLinRegDim]float64
+	var mu [maxLinRegDim]float64
 	l.precision(records, n, prec[:k*k], mu[:k])
 	if err := linalg.Cholesky(prec[:k*k], k, ch[:k*k]); err != nil {
 		return err
 	}
 	linalg.CholSolve(ch[:k*k], k, mu[:k])
+	drawNormalPrec(r, ch[:k*k], mu[:k], 1, theta)
+	return nil
+}
+
+// drawNormalPrec writes μ + sd·L⁻ᵀz into dst (length k ≤ maxLinRegDim)
+// with z standard normal: a draw from N(μ, sd²·P⁻¹) given the lower
+// Cholesky factor L (k×k) of the precision P = LLᵀ.
+func drawNormalPrec(r *rand.Rand, chol, mu []float64, sd float64, dst []float64) {
+	k := len(dst)
+	var z [maxLinRegDim]float64
 	for j := range k {
 		z[j] = r.NormFloat64()
 	}
-	linalg.SolveUpperT(ch[:k*k], k, z[:k]) // z ← L⁻ᵀ z ~ N(0, P⁻¹)
+	linalg.SolveUpperT(chol, k, z[:k])
 	for j := range k {
-		theta[j] = mu[j] + z[j]
+		dst[j] = mu[j] + sd*z[j]
 	}
-	return nil
 }
 
 // LinRegNIG is Bayesian linear regression with unknown noise variance and
@@ -322,6 +331,11 @@ type nigPost struct {
 	a, b float64
 }
 
+// drawBeta draws β ~ N(μ, s·Λ⁻¹) into b (length k).
+func (p *nigPost) drawBeta(r *rand.Rand, s float64, b []float64) {
+	drawNormalPrec(r, p.chol[:p.k*p.k], p.mu[:p.k], math.Sqrt(s), b)
+}
+
 func (l *LinRegNIG) posterior(records []float64, n int, post *nigPost) error {
 	k := l.p + 1
 	var lam [maxLinRegDim * maxLinRegDim]float64
@@ -366,15 +380,7 @@ func (l *LinRegNIG) SampleTheta(r *rand.Rand, records []float64, n int, theta []
 		return err
 	}
 	s2 := post.b / variate.Gamma(r, post.a, 1)
-	var z [maxLinRegDim]float64
-	for j := range k {
-		z[j] = r.NormFloat64()
-	}
-	linalg.SolveUpperT(post.chol[:k*k], k, z[:k])
-	sd := math.Sqrt(s2)
-	for j := range k {
-		theta[j] = post.mu[j] + sd*z[j]
-	}
+	post.drawBeta(r, s2, theta[:k])
 	theta[k] = s2
 	return nil
 }
