@@ -236,8 +236,14 @@ func TestReadDraws(t *testing.T) {
 	if _, err := ReadDraws(pandas, "x"); err == nil {
 		t.Error("wrong number of names accepted")
 	}
-	if _, err := ReadDraws(filepath.Join(dir, "absent.csv")); err == nil {
-		t.Error("absent file accepted")
+	for name, body := range map[string]string{"empty.csv": ",0\n", "short.csv": ",0,1\n0,0.5\n", "nan.csv": ",0,1\n0,x,0.5\n", "absent.csv": ""} {
+		p := filepath.Join(dir, name)
+		if body != "" {
+			os.WriteFile(p, []byte(body), 0o644)
+		}
+		if _, err := ReadDraws(p); err == nil {
+			t.Errorf("%s: no error", name)
+		}
 	}
 	t.Setenv("PRIVINFER_SHARED", dir)
 	if d, err := Authors("absent.csv"); d != nil || err != nil {

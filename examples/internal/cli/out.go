@@ -79,7 +79,8 @@ func FloatRow(vs ...float64) []string {
 
 // ReadDraws reads posterior draws from the CSV file at path: the form
 // privinfer.ReadCSV reads, or a pandas data frame saved with its index
-// (an unnamed first column, which is dropped). Non-nil names replace the
+// (an unnamed first column, which is dropped); a file without draws is an
+// error. Non-nil names replace the
 // column names (the authors' files name their columns 0, 1, …).
 func ReadDraws(path string, names ...string) (*privinfer.Draws, error) {
 	f, err := os.Open(path)
@@ -101,6 +102,9 @@ func ReadDraws(path string, names ...string) (*privinfer.Draws, error) {
 	d, err := privinfer.ReadCSV(&b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if d.Len() == 0 {
+		return nil, fmt.Errorf("%s: no draws", path)
 	}
 	if names != nil {
 		if len(names) != d.Dim {
