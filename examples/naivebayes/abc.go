@@ -90,14 +90,3 @@ func runABC(ctx context.Context, m *naivebayes.Model, prior simulate.Prior, mech
 		Seed:          cfg.Seed,
 	})
 }
-
-// abcThetas maps weighted draws of φ to θ rows and returns them with the
-// weights.
-func abcThetas(m *naivebayes.Model, d *privinfer.Draws) (rows [][]float64, w []float64) {
-	for i := 0; i < d.Len(); i++ {
-		theta := make([]float64, m.ParamDim())
-		m.FromUnconstrained(d.Row(i), theta)
-		rows = append(rows, theta)
-	}
-	return rows, append([]float64(nil), d.Weights...)
-}

@@ -156,11 +156,10 @@ type mhConfig struct {
 	Seed                     uint64
 }
 
-// mhResult holds the pooled draws of θ (row-major, dim ParamDim) and the
-// split-R̂ of every unconstrained coordinate.
+// mhResult holds the chains' draws of θ and the split-R̂ of every
+// unconstrained coordinate.
 type mhResult struct {
-	Theta      []float64
-	Dim        int
+	Draws      *privinfer.Draws
 	RHat       []float64
 	Acceptance float64
 }
@@ -202,15 +201,9 @@ func sampleExact(ctx context.Context, m *naivebayes.Model, prior simulate.Prior,
 	if err != nil {
 		return nil, err
 	}
-	out := &mhResult{Dim: pd, Acceptance: res.AcceptRate()}
-	theta := make([]float64, pd)
-	draws := res.Draws
-	for i := range draws.Len() {
-		m.FromUnconstrained(draws.Row(i), theta)
-		out.Theta = append(out.Theta, theta...)
-	}
+	out := &mhResult{Draws: toTheta(m, res.Draws), Acceptance: res.AcceptRate()}
 	for j := range d {
-		rh, err := draws.RHat(j)
+		rh, err := res.Draws.RHat(j)
 		if err != nil {
 			rh = math.NaN()
 		}

@@ -19,8 +19,8 @@
 // It prints their means and 95% intervals beside the authors' published
 // SMC-ABC reference sample when that file is present (it is optional and
 // read from ../shared/reference next to the repository), a verdict line,
-// and with -out writes marginal histograms and a corner plot (SVG and PNG)
-// and the draws as CSV.
+// and with -out writes a corner plot whose diagonal holds the marginals
+// (SVG), the SMC-ABC rounds (SVG and PNG) and the draws as CSV.
 //
 //	go run ./examples/naivebayes -quick
 //	go run ./examples/naivebayes -out /tmp/nb
@@ -28,14 +28,11 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
-	"sort"
 	"strconv"
 	"time"
 
@@ -49,9 +46,8 @@ import (
 	"github.com/privinfer/privinfer/simulate/naivebayes"
 )
 
-// referenceFile is the authors' SMC-ABC sample, relative to the shared
-// directory.
-const referenceFile = "reference/authors-reference-posteriors/naive_bayes_eps10_theta.csv"
+// referenceFile is the authors' SMC-ABC sample, in cli.AuthorsDir.
+const referenceFile = "naive_bayes_eps10_theta.csv"
 
 // paramNames follow the model's θ order.
 var paramNames = []string{"p^1_11", "p^1_12", "p^2_11", "p^2_12", "p^1_21", "p^1_22", "p^2_21", "p^2_22", "p_1", "p_2"}
@@ -98,7 +94,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	fs.IntVar(&cfg.chains, "chains", 4, "Metropolis chains for the exact posterior (≥ 2)")
 	fs.IntVar(&cfg.iters, "iters", 20000, "kept Metropolis iterations per chain (-quick: 5000)")
 	fs.IntVar(&cfg.burn, "burn", 5000, "Metropolis burn-in (adaptation) iterations per chain (-quick: 2000)")
-	fs.StringVar(&cfg.reference, "reference", "", "authors' reference posterior CSV (default: ../shared/"+referenceFile+" next to the repository, skipped when absent; \"none\" to skip)")
+	fs.StringVar(&cfg.reference, "reference", "", "authors' reference posterior CSV (default: ../shared/"+cli.AuthorsDir+referenceFile+" next to the repository, skipped when absent; \"none\" to skip)")
 	fs.Float64Var(&cfg.tolerance, "tol", 0.25, "agreement tolerance on posterior means, in reference posterior standard deviations")
 	fs.IntVar(&cfg.sppe.Rounds, "sppe-rounds", 6, "SPPE rounds (0 skips SPPE; -quick: 3; the paper uses 10)")
 	fs.IntVar(&cfg.sppe.Sims, "sppe-sims", 500, "SPPE confidential simulations per round (-quick: 300; the paper uses 1000)")
@@ -153,87 +149,10 @@ func validate(c config) error {
 	return nil
 }
 
-// summary is a posterior's mean, standard deviation and 95% interval per
-// coordinate of θ.
-type summary struct {
-	Mean, SD, Lo, Hi []float64
-}
-
-func summarize(rows [][]float64, w []float64) summary {
-	d := len(rows[0])
-	if w == nil {
-		w = make([]float64, len(rows))
-		for i := range w {
-			w[i] = 1
-		}
-	}
-	var tw float64
-	for _, v := range w {
-		tw += v
-	}
-	s := summary{Mean: make([]float64, d), SD: make([]float64, d), Lo: make([]float64, d), Hi: make([]float64, d)}
-	idx := make([]int, len(rows))
-	for j := range d {
-		var m1, m2 float64
-		for i, r := range rows {
-			m1 += w[i] * r[j]
-			m2 += w[i] * r[j] * r[j]
-		}
-		m1 /= tw
-		s.Mean[j] = m1
-		s.SD[j] = math.Sqrt(math.Max(m2/tw-m1*m1, 0))
-		for i := range idx {
-			idx[i] = i
-		}
-		sort.Slice(idx, func(a, b int) bool { return rows[idx[a]][j] < rows[idx[b]][j] })
-		s.Lo[j] = weightedQuantile(rows, w, tw, idx, j, 0.025)
-		s.Hi[j] = weightedQuantile(rows, w, tw, idx, j, 0.975)
-	}
-	return s
-}
-
-// weightedQuantile returns the smallest value whose cumulative weight
-// reaches q; idx sorts the rows by coordinate j.
-func weightedQuantile(rows [][]float64, w []float64, tw float64, idx []int, j int, q float64) float64 {
-	var c float64
-	for _, i := range idx {
-		c += w[i] / tw
-		if c >= q {
-			return rows[i][j]
-		}
-	}
-	return rows[idx[len(idx)-1]][j]
-}
-
-// loadReference reads a CSV whose header row is followed by rows of an
-// index and the θ coordinates.
-func loadReference(path string, dim int) ([][]float64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if len(recs) < 2 {
-		return nil, fmt.Errorf("%s: no data rows", path)
-	}
-	var rows [][]float64
-	for li, rec := range recs[1:] {
-		if len(rec) != dim+1 {
-			return nil, fmt.Errorf("%s line %d: %d columns, want %d", path, li+2, len(rec), dim+1)
-		}
-		row := make([]float64, dim)
-		for j := range row {
-			if row[j], err = strconv.ParseFloat(rec[j+1], 64); err != nil {
-				return nil, fmt.Errorf("%s line %d: %w", path, li+2, err)
-			}
-		}
-		rows = append(rows, row)
-	}
-	return rows, nil
+// toTheta maps draws of the additive-log-ratio coordinates φ to θ.
+func toTheta(m *naivebayes.Model, d *privinfer.Draws) *privinfer.Draws {
+	t, _ := d.Map(paramNames, func(phi, theta []float64) { m.FromUnconstrained(phi, theta) })
+	return t
 }
 
 func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
@@ -283,7 +202,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		cfg.particles, cfg.quantile, cfg.rounds, cfg.minAcceptance, cfg.chains, cfg.iters, cfg.burn)
 
 	// Authors' reference sample (optional).
-	var ref [][]float64
+	var ref *privinfer.Draws
 	refNote := ""
 	refPath := cfg.reference
 	switch {
@@ -292,17 +211,17 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	case !paperSetting:
 		refNote = "not applicable (the reference is for the paper's release, ε = 10, n = 100)"
 	case refPath == "":
-		p, ok := cli.SharedFile(referenceFile)
+		p, ok := cli.SharedFile(cli.AuthorsDir + referenceFile)
 		if !ok {
-			refNote = "absent (optional file ../shared/" + referenceFile + " not found)"
+			refNote = "absent (optional file ../shared/" + cli.AuthorsDir + referenceFile + " not found)"
 		}
 		refPath = p
 	}
 	if refNote == "" {
-		if ref, err = loadReference(refPath, m.ParamDim()); err != nil {
+		if ref, err = cli.ReadDraws(refPath, paramNames...); err != nil {
 			return err
 		}
-		refNote = fmt.Sprintf("%d draws from the authors' published SMC-ABC reference", len(ref))
+		refNote = fmt.Sprintf("%d draws from the authors' published SMC-ABC reference", ref.Len())
 	}
 	fmt.Fprintf(stdout, "Authors' reference posterior: %s.\n", refNote)
 
@@ -323,7 +242,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("exact posterior: %w", err)
 	}
-	exactRows := split(mh.Theta, mh.Dim)
+	exact := mh.Draws
 	maxRHat := 0.0
 	for _, v := range mh.RHat {
 		maxRHat = math.Max(maxRHat, v)
@@ -339,14 +258,14 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		return fmt.Errorf("SMC-ABC: %w", err)
 	}
 	final := res.Final()
-	abcRows, abcW := abcThetas(m, res.Draws)
+	ours := toTheta(m, res.Draws)
 
 	// SPPE (optional).
-	var sppeRows [][]float64
+	var sppe *privinfer.Draws
 	var sppeRes *sbi.SPPEResult
 	if cfg.sppe.Rounds > 0 {
 		prog.Printf("SPPE: %d rounds × %d simulations, M = %d", cfg.sppe.Rounds, cfg.sppe.Sims, cfg.sppe.Inner)
-		sppeRows, sppeRes, err = runSPPE(ctx, m, prior, mech, obs, cfg.sppe, func(p privinfer.Progress) {
+		sppe, sppeRes, err = runSPPE(ctx, m, prior, mech, obs, cfg.sppe, func(p privinfer.Progress) {
 			if p.Stage != "epoch" {
 				prog.Printf("SPPE %v", p)
 			}
@@ -356,16 +275,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		}
 	}
 
-	exact := summarize(exactRows, nil)
-	ours := summarize(abcRows, abcW)
-	var auth summary
-	if ref != nil {
-		auth = summarize(ref, nil)
-	}
-
-	var sppeSum summary
-	if sppeRows != nil {
-		sppeSum = summarize(sppeRows, nil)
+	if sppe != nil {
 		fmt.Fprintf(stdout, "\nSPPE: %d rounds × %d confidential simulations, M = %d RQMC inner releases each, %d-layer spline flow; %d simulations, training %s.",
 			cfg.sppe.Rounds, cfg.sppe.Sims, cfg.sppe.Inner, cfg.sppe.Layers, sppeRes.Simulations, sppeRes.TrainTime.Round(time.Second))
 		if cfg.sppe.Rounds < 10 || cfg.sppe.Sims < 1000 {
@@ -377,21 +287,22 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		len(res.Rounds), final.Tolerance, final.Acceptance, final.ESS, res.Simulations, res.Stop, mh.Acceptance, maxRHat)
 
 	// Table: posterior mean [95% interval] per parameter.
-	iv := func(s summary, j int) string {
-		return fmt.Sprintf("%.3f [%.3f, %.3f]", s.Mean[j], s.Lo[j], s.Hi[j])
+	iv := func(d *privinfer.Draws, j int) string {
+		lo, hi := d.Interval(j, 0.95)
+		return fmt.Sprintf("%.3f [%.3f, %.3f]", d.Mean()[j], lo, hi)
 	}
 	t := cli.Table{Header: []string{"θ", "true", "authors' SMC-ABC (paper)", "exact posterior (ours)", "SMC-ABC (ours)"}}
-	if sppeRows != nil {
+	if sppe != nil {
 		t.Header = append(t.Header, "SPPE (ours)")
 	}
 	for j, name := range paramNames {
 		a := "—"
 		if ref != nil {
-			a = iv(auth, j)
+			a = iv(ref, j)
 		}
 		row := []string{name, cli.F(truth[j], 4), a, iv(exact, j), iv(ours, j)}
-		if sppeRows != nil {
-			row = append(row, iv(sppeSum, j))
+		if sppe != nil {
+			row = append(row, iv(sppe, j))
 		}
 		t.Add(row...)
 	}
@@ -399,33 +310,35 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	t.Markdown(stdout)
 
 	// Agreement in units of the comparison posterior's sd.
-	dev := func(a, base summary) float64 {
+	dev := func(a, base *privinfer.Draws) float64 {
 		var mx float64
 		for _, j := range free {
-			mx = math.Max(mx, math.Abs(a.Mean[j]-base.Mean[j])/base.SD[j])
+			mx = math.Max(mx, math.Abs(a.Mean()[j]-base.Mean()[j])/base.SD()[j])
 		}
 		return mx
 	}
 	// width is the mean ratio of 95% interval widths over the free
 	// coordinates.
-	width := func(a, base summary) float64 {
+	width := func(a, base *privinfer.Draws) float64 {
 		var s float64
 		for _, j := range free {
-			s += (a.Hi[j] - a.Lo[j]) / (base.Hi[j] - base.Lo[j])
+			lo, hi := a.Interval(j, 0.95)
+			blo, bhi := base.Interval(j, 0.95)
+			s += (hi - lo) / (bhi - blo)
 		}
 		return s / float64(len(free))
 	}
 	dAbcExact := dev(ours, exact)
 	at := cli.Table{Header: []string{"comparison", "max |Δ mean| / sd (5 free coordinates)", "mean ratio of 95% interval widths"}}
 	at.Add("SMC-ABC (ours) vs exact (ours)", cli.F(dAbcExact, 3), cli.F(width(ours, exact), 3))
-	if sppeRows != nil {
-		at.Add("SPPE (ours) vs exact (ours)", cli.F(dev(sppeSum, exact), 3), cli.F(width(sppeSum, exact), 3))
+	if sppe != nil {
+		at.Add("SPPE (ours) vs exact (ours)", cli.F(dev(sppe, exact), 3), cli.F(width(sppe, exact), 3))
 	}
 	var dAbcAuth, dExactAuth float64
 	if ref != nil {
-		dAbcAuth, dExactAuth = dev(ours, auth), dev(exact, auth)
-		at.Add("SMC-ABC (ours) vs authors' SMC-ABC", cli.F(dAbcAuth, 3), cli.F(width(ours, auth), 3))
-		at.Add("exact (ours) vs authors' SMC-ABC", cli.F(dExactAuth, 3), cli.F(width(exact, auth), 3))
+		dAbcAuth, dExactAuth = dev(ours, ref), dev(exact, ref)
+		at.Add("SMC-ABC (ours) vs authors' SMC-ABC", cli.F(dAbcAuth, 3), cli.F(width(ours, ref), 3))
+		at.Add("exact (ours) vs authors' SMC-ABC", cli.F(dExactAuth, 3), cli.F(width(exact, ref), 3))
 	}
 	at.Markdown(stdout)
 	fmt.Fprintf(stdout, "The exact posterior is the target every other sample approximates; a width ratio above 1 against it is the inflation caused by a positive ABC tolerance (for SPPE, by limited simulations and training).\n")
@@ -438,7 +351,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	case ref == nil:
 		cli.PrintVerdict(stdout, cli.Differs, what, fmt.Sprintf("the authors' reference sample is absent and our SMC-ABC deviates from the exact posterior by %.2f sd (> %.2f): SMC-ABC's tolerance is too coarse at these settings", dAbcExact, tol))
 	case dAbcAuth <= tol && dExactAuth <= tol:
-		cli.PrintVerdict(stdout, cli.Reproduced, what, fmt.Sprintf("posterior means of SMC-ABC and of the exact posterior are within %.2f and %.2f reference sd of the authors' SMC-ABC sample (tolerance %.2f); the authors' 95%% intervals are on average %.2f× as wide as the exact posterior's (ABC tolerance inflation)", dAbcAuth, dExactAuth, tol, width(auth, exact)))
+		cli.PrintVerdict(stdout, cli.Reproduced, what, fmt.Sprintf("posterior means of SMC-ABC and of the exact posterior are within %.2f and %.2f reference sd of the authors' SMC-ABC sample (tolerance %.2f); the authors' 95%% intervals are on average %.2f× as wide as the exact posterior's (ABC tolerance inflation)", dAbcAuth, dExactAuth, tol, width(ref, exact)))
 	case dExactAuth <= tol:
 		cli.PrintVerdict(stdout, cli.Partial, what, fmt.Sprintf("the exact posterior matches the authors' sample (%.2f sd) but our SMC-ABC deviates by %.2f sd (> %.2f): its final tolerance is too coarse at these settings", dExactAuth, dAbcAuth, tol))
 	case dAbcAuth <= tol:
@@ -450,15 +363,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	if cfg.Out == "" {
 		return nil
 	}
-	return writeOutputs(cfg, res, exactRows, abcRows, abcW, sppeRows, ref, truth, stdout)
-}
-
-func split(flat []float64, d int) [][]float64 {
-	rows := make([][]float64, len(flat)/d)
-	for i := range rows {
-		rows[i] = flat[i*d : (i+1)*d]
-	}
-	return rows
+	return writeOutputs(cfg, res, exact, ours, sppe, ref, truth, stdout)
 }
 
 func fmtVec(v []float64, dec int) string {
@@ -472,54 +377,39 @@ func fmtVec(v []float64, dec int) string {
 	return s + ")"
 }
 
-// project keeps the free coordinates of every row.
-func project(rows [][]float64) [][]float64 {
-	out := make([][]float64, len(rows))
-	for i, r := range rows {
-		p := make([]float64, len(free))
-		for k, j := range free {
-			p[k] = r[j]
-		}
-		out[i] = p
-	}
-	return out
-}
-
-func writeOutputs(cfg config, res *abc.SMCResult, exactRows, abcRows [][]float64, abcW []float64, sppeRows, ref [][]float64, truth []float64, stdout io.Writer) error {
+// writeOutputs writes the corner plot of the free coordinates (its
+// diagonal holds the marginals of Fig. 14), the SMC-ABC rounds and the
+// draws as CSV.
+func writeOutputs(cfg config, res *abc.SMCResult, exact, ours, sppe, ref *privinfer.Draws, truth []float64, stdout io.Writer) error {
 	var names []string
 	var tr []float64
 	for _, j := range free {
 		names = append(names, paramNames[j])
 		tr = append(tr, truth[j])
 	}
-	var sets []plot.Sample
+	project := func(d *privinfer.Draws) *privinfer.Draws {
+		p, _ := d.Map(names, func(theta, dst []float64) {
+			for k, j := range free {
+				dst[k] = theta[j]
+			}
+		})
+		return p
+	}
+	cmp, labels := []*privinfer.Draws{project(ours)}, []string{"SMC-ABC (ours)"}
+	if sppe != nil {
+		cmp, labels = append(cmp, project(sppe)), append(labels, "SPPE (ours)")
+	}
 	if ref != nil {
-		sets = append(sets, plot.Sample{Name: "authors' SMC-ABC", Rows: project(ref)})
+		cmp, labels = append(cmp, project(ref)), append(labels, "authors' SMC-ABC")
 	}
-	sets = append(sets,
-		plot.Sample{Name: "exact (Metropolis)", Rows: project(exactRows)},
-		plot.Sample{Name: "SMC-ABC (ours)", Rows: project(abcRows), Weights: abcW})
-	if sppeRows != nil {
-		sets = append(sets, plot.Sample{Name: "SPPE (ours)", Rows: project(sppeRows)})
-	}
-	var files []string
-	h, err := plot.Histograms{Title: fmt.Sprintf("Naive Bayes marginal posteriors, ε = %g (cf. SBI paper Fig. 14); lines: true θ", cfg.eps), Params: names, Sets: sets, Truth: tr, Width: 300, Height: 280}.Draw()
+	files := []string{}
+	f, err := cfg.WriteCorner("naivebayes_corner", project(exact), privinfer.CornerConfig{
+		Title: fmt.Sprintf("Naive Bayes posterior, ε = %g: marginals (cf. SBI paper Fig. 14) and pairs of the free coordinates; marks: true θ", cfg.eps),
+		Label: "exact (Metropolis)", Compare: cmp, CompareLabels: labels, Truth: tr, Panel: 170})
 	if err != nil {
 		return err
 	}
-	p, err := cfg.WritePlot("naivebayes_marginals", h)
-	if err != nil {
-		return err
-	}
-	files = append(files, p...)
-	co, err := plot.Corner{Title: "Naive Bayes posterior pairs (free coordinates)", Params: names, Sets: sets, Truth: tr, Panel: 170}.Draw()
-	if err != nil {
-		return err
-	}
-	if p, err = cfg.WritePlot("naivebayes_corner", co); err != nil {
-		return err
-	}
-	files = append(files, p...)
+	files = append(files, f)
 	var xs, tol, acc []float64
 	for _, pop := range res.Rounds {
 		if math.IsInf(pop.Tolerance, 0) {
@@ -535,39 +425,24 @@ func writeOutputs(cfg config, res *abc.SMCResult, exactRows, abcRows [][]float64
 		if err != nil {
 			return err
 		}
-		if p, err = cfg.WritePlot("naivebayes_abc_rounds", lc); err != nil {
+		p, err := cfg.WritePlot("naivebayes_abc_rounds", lc)
+		if err != nil {
 			return err
 		}
 		files = append(files, p...)
 	}
-	hdr := append(append([]string(nil), paramNames...), "weight")
-	var rows [][]string
-	for i, r := range abcRows {
-		rows = append(rows, cli.FloatRow(append(append([]float64(nil), r...), abcW[i])...))
-	}
-	f, err := cfg.WriteCSV("naivebayes_smcabc.csv", hdr, rows)
-	if err != nil {
-		return err
-	}
-	files = append(files, f)
-	rows = rows[:0]
-	for _, r := range exactRows {
-		rows = append(rows, cli.FloatRow(r...))
-	}
-	if f, err = cfg.WriteCSV("naivebayes_exact.csv", paramNames, rows); err != nil {
-		return err
-	}
-	files = append(files, f)
-	if sppeRows != nil {
-		rows = rows[:0]
-		for _, r := range sppeRows {
-			rows = append(rows, cli.FloatRow(r...))
+	for _, o := range []struct {
+		name string
+		d    *privinfer.Draws
+	}{{"naivebayes_smcabc.csv", ours}, {"naivebayes_exact.csv", exact}, {"naivebayes_sppe.csv", sppe}} {
+		if o.d == nil {
+			continue
 		}
-		if f, err = cfg.WriteCSV("naivebayes_sppe.csv", paramNames, rows); err != nil {
+		if f, err = cfg.WriteFile(o.name, o.d.WriteCSV); err != nil {
 			return err
 		}
 		files = append(files, f)
 	}
-	fmt.Fprintf(stdout, "\nFiles written: %d (marginal histograms, corner plot, SMC-ABC rounds; CSV of the samples) in %s.\n", len(files), cfg.Out)
+	fmt.Fprintf(stdout, "\nFiles written: %d (corner plot, SMC-ABC rounds; CSV of the samples) in %s.\n", len(files), cfg.Out)
 	return nil
 }

@@ -25,7 +25,7 @@ type sppeConfig struct {
 // coordinates φ of θ and returns draws of θ. The loss integrates over the
 // Laplace noise with RQMC inner points, so every confidential simulation
 // serves Inner releases.
-func runSPPE(ctx context.Context, m *naivebayes.Model, prior simulate.Prior, mech *mechanism.Laplace, obs []float64, cfg sppeConfig, progress privinfer.ProgressFunc) ([][]float64, *sbi.SPPEResult, error) {
+func runSPPE(ctx context.Context, m *naivebayes.Model, prior simulate.Prior, mech *mechanism.Laplace, obs []float64, cfg sppeConfig, progress privinfer.ProgressFunc) (*privinfer.Draws, *sbi.SPPEResult, error) {
 	p := privinfer.Problem{
 		Prior:     alrPrior{m: m, prior: prior},
 		Simulator: alrSim{m: m, sim: m},
@@ -41,10 +41,5 @@ func runSPPE(ctx context.Context, m *naivebayes.Model, prior simulate.Prior, mec
 	if err != nil {
 		return nil, res, err
 	}
-	rows := make([][]float64, res.Draws.Len())
-	for i := range rows {
-		rows[i] = make([]float64, m.ParamDim())
-		m.FromUnconstrained(res.Draws.Row(i), rows[i])
-	}
-	return rows, res, nil
+	return toTheta(m, res.Draws), res, nil
 }
