@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/privinfer/privinfer"
@@ -348,5 +349,22 @@ func BenchmarkSBC(b *testing.B) {
 		if _, err := privinfer.SBC(context.Background(), p, fit, privinfer.SBCConfig{Datasets: 200, Seed: 1}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestSBCFitPanicReachesCaller: a panic in the fit is re-raised in the
+// goroutine that called SBC, with and without progress reporting.
+func TestSBCFitPanicReachesCaller(t *testing.T) {
+	p := sbcProblem(t)
+	fit := func(context.Context, privinfer.Problem, uint64) (*privinfer.Draws, error) { panic("fit exploded") }
+	for _, progress := range []privinfer.ProgressFunc{nil, func(privinfer.Progress) {}} {
+		func() {
+			defer func() {
+				if v := recover(); !strings.Contains(fmt.Sprint(v), "fit exploded") {
+					t.Errorf("recovered %v, want the fit's panic", v)
+				}
+			}()
+			_, _ = privinfer.SBC(context.Background(), p, fit, privinfer.SBCConfig{Datasets: 4, Draws: 5, Progress: progress})
+		}()
 	}
 }
