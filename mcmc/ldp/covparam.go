@@ -3,6 +3,7 @@ package ldp
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/privinfer/privinfer/internal/linalg"
 )
@@ -21,6 +22,10 @@ type CovariancePrior interface {
 	// non-finite coordinates, NaN for wrong lengths or an invalid prior.
 	Cov(x []float64, d int, sigma []float64) float64
 	check(d int) error
+	// covGrad is Cov that also, when gSigma (the symmetric adjoint G of
+	// Σ, dℓ = Σ_jk G_jk dΣ_jk) is non-nil, writes the gradient of
+	// ℓ(Σ(x)) + log prior(x) into grad.
+	covGrad(x []float64, d int, sigma, gSigma, grad []float64) float64
 }
 
 // CovPrior is an inverse-Wishart prior IW(Nu, Scale·I) on a d×d covariance
@@ -43,11 +48,71 @@ func (p CovPrior) Cov(x []float64, d int, sigma []float64) float64 {
 			return math.Inf(-1)
 		}
 	}
-	var lb [maxCovDim * maxCovDim]float64
+	return p.covGrad(x, d, sigma, nil, nil)
+}
+
+// covGrad implements CovariancePrior. With Σ = LLᵀ, the inverse-Wishart
+// term −½ Scale·tr(Σ⁻¹) adds ½ Scale Σ⁻² to the adjoint of Σ, the adjoint
+// of L is 2GL, and the diagonal coordinates log L_jj pick up L_jj L̄_jj
+// plus −(Nu + d + 1) + (d − j + 1) from the log determinant and the
+// Jacobian.
+func (p CovPrior) covGrad(x []float64, d int, sigma, gSigma, grad []float64) float64 {
+	for _, v := range x {
+		if !finite(v) {
+			return math.Inf(-1)
+		}
+	}
+	var lb, ib, gb [maxCovDim * maxCovDim]float64
 	l := lb[:d*d]
 	cholFromParams(x, d, l)
+	for j := range d {
+		if !(l[j*d+j] > 0) || math.IsInf(l[j*d+j], 1) {
+			return math.Inf(-1)
+		}
+	}
 	llt(l, d, sigma)
-	return covLogPrior(x, d, p, l)
+	lp := covLogPrior(x, d, p, l)
+	if gSigma == nil {
+		return lp
+	}
+	// Σ⁻¹ = L⁻ᵀL⁻¹, column by column.
+	inv := ib[:d*d]
+	var eb [maxCovDim]float64
+	e := eb[:d]
+	for c := range d {
+		clear(e)
+		e[c] = 1
+		linalg.CholSolve(l, d, e)
+		for r := range d {
+			inv[r*d+c] = e[r]
+		}
+	}
+	g := gb[:d*d]
+	for r := range d {
+		for c := range d {
+			s := 0.0
+			for k := range d {
+				s += inv[r*d+k] * inv[k*d+c]
+			}
+			g[r*d+c] = gSigma[r*d+c] + 0.5*p.Scale*s
+		}
+	}
+	k := 0
+	for r := range d {
+		for c := 0; c <= r; c++ {
+			lbar := 0.0 // (2GL)_rc
+			for t := range d {
+				lbar += 2 * g[r*d+t] * l[t*d+c]
+			}
+			if c == r {
+				grad[k] = lbar*l[r*d+r] - (p.Nu + float64(d) + 1) + float64(d-r+1)
+			} else {
+				grad[k] = lbar
+			}
+			k++
+		}
+	}
+	return lp
 }
 
 func (p CovPrior) check(d int) error {
@@ -141,25 +206,51 @@ func covLogPrior(p []float64, d int, pr CovPrior, l []float64) float64 {
 	return -0.5*(pr.Nu+float64(d)+1)*logdet - 0.5*pr.Scale*tr + jac
 }
 
-// SuffStatCovPosterior is the posterior of (θ, σ, Σ) for the
-// sufficient-statistics linear regression (§13.1) with priors
-// θ ~ N(0, SdTheta² I), σ ~ Gamma(Shape, Rate) and a CovariancePrior on Σ
-// (the paper: ScaledLKJ{Eta: 2, Scale: 2.5}), as an mcmc.Target on
-// x = (θ, log σ, the prior's coordinates of Σ). No gradient: use
-// AdaptiveMetropolis or Slice. d ≤ 8.
-type SuffStatCovPosterior struct {
-	s                  *SuffStatLinReg
-	sdTheta, sha, rate float64
-	cov                CovariancePrior
+// linLik is a linear-regression likelihood of (θ, σ, Σ) with its
+// gradient: SuffStatLinReg or eq. 41 with a known output noise.
+type linLik interface {
+	logDensity(theta []float64, sigma float64, sigmaX []float64) float64
+	logDensityGrad(theta []float64, sigma float64, sigmaX, gTheta, gSigmaX []float64) (float64, float64)
 }
 
-// NewSuffStatCovPosterior returns the posterior for the released sum in s.
-func NewSuffStatCovPosterior(s *SuffStatLinReg, sdTheta, shape, rate float64, cov CovariancePrior) (*SuffStatCovPosterior, error) {
-	if s == nil {
-		return nil, fmt.Errorf("ldp: model is nil: %w", ErrInvalid)
-	}
-	if s.d > maxCovDim {
-		return nil, fmt.Errorf("ldp: dimension must be <= %d when Σ is learned, got %d: %w", maxCovDim, s.d, ErrInvalid)
+func (s *SuffStatLinReg) logDensity(theta []float64, sigma float64, sigmaX []float64) float64 {
+	return s.LogDensity(theta, sigma, sigmaX)
+}
+
+func (s *SuffStatLinReg) logDensityGrad(theta []float64, sigma float64, sigmaX, gTheta, gSigmaX []float64) (float64, float64) {
+	return s.LogDensityGrad(theta, sigma, sigmaX, gTheta, gSigmaX)
+}
+
+// eq41 is LinRegData's likelihood with the output noise sy fixed.
+type eq41 struct {
+	ld *LinRegData
+	sy float64
+}
+
+func (e *eq41) logDensity(theta []float64, sigma float64, sigmaX []float64) float64 {
+	return e.ld.LogDensity(theta, sigma, e.sy, sigmaX)
+}
+
+func (e *eq41) logDensityGrad(theta []float64, sigma float64, sigmaX, gTheta, gSigmaX []float64) (float64, float64) {
+	return e.ld.LogDensityGrad(theta, sigma, e.sy, sigmaX, gTheta, gSigmaX)
+}
+
+// covPost is the posterior of (θ, log σ, Σ coordinates) shared by the
+// linear-regression targets that learn Σ: priors θ ~ N(0, sdTheta² I),
+// σ ~ Gamma(shape, rate) (with the log-Jacobian of log σ) and cov on Σ.
+type covPost struct {
+	d                  int
+	sdTheta, sha, rate float64
+	cov                CovariancePrior
+	lik                linLik
+	pool               sync.Pool // *covWork
+}
+
+type covWork struct{ sg, gs []float64 }
+
+func newCovPost(d int, sdTheta, shape, rate float64, cov CovariancePrior, lik linLik) (*covPost, error) {
+	if d > maxCovDim {
+		return nil, fmt.Errorf("ldp: dimension must be <= %d when Σ is learned, got %d: %w", maxCovDim, d, ErrInvalid)
 	}
 	if !(sdTheta > 0) || !(shape > 0) || !(rate > 0) || math.IsInf(sdTheta, 1) || math.IsInf(shape, 1) || math.IsInf(rate, 1) {
 		return nil, fmt.Errorf("ldp: prior scales must be finite and > 0, got %v, %v, %v: %w", sdTheta, shape, rate, ErrInvalid)
@@ -167,48 +258,55 @@ func NewSuffStatCovPosterior(s *SuffStatLinReg, sdTheta, shape, rate float64, co
 	if cov == nil || isNilPrior(cov) {
 		return nil, fmt.Errorf("ldp: covariance prior is nil: %w", ErrInvalid)
 	}
-	if err := cov.check(s.d); err != nil {
+	if err := cov.check(d); err != nil {
 		return nil, err
 	}
-	return &SuffStatCovPosterior{s: s, sdTheta: sdTheta, sha: shape, rate: rate, cov: cov}, nil
+	c := &covPost{d: d, sdTheta: sdTheta, sha: shape, rate: rate, cov: cov, lik: lik}
+	c.pool.New = func() any { return &covWork{sg: make([]float64, d*d), gs: make([]float64, d*d)} }
+	return c, nil
 }
 
-// Dim returns d + 1 + d(d+1)/2.
-func (p *SuffStatCovPosterior) Dim() int {
-	if p == nil || p.s == nil {
-		return 0
-	}
-	return p.s.d + 1 + CovParams(p.s.d)
-}
+func (c *covPost) dim() int { return c.d + 1 + CovParams(c.d) }
 
-// LogDensity returns the unnormalised log posterior of x.
-func (p *SuffStatCovPosterior) LogDensity(x []float64) float64 {
-	if p == nil || p.s == nil {
-		return math.NaN()
+// eval returns the log posterior and, when grad is non-nil, writes its
+// gradient. A likelihood that is NaN at parameters valid for the priors
+// (a covariance not positive definite in floating point) gives −Inf.
+func (c *covPost) eval(x, grad []float64) float64 {
+	d := c.d
+	if grad != nil {
+		if len(grad) != len(x) {
+			return math.NaN()
+		}
+		clear(grad)
 	}
-	var sb [maxCovDim * maxCovDim]float64
-	sg := sb[:p.s.d*p.s.d]
-	lp, sigma, ok := covPosteriorPrior(x, p.s.d, p.sdTheta, p.sha, p.rate, p.Dim(), p.cov, sg)
+	lp, sigma, ok := thetaSigmaPrior(x, d, c.sdTheta, c.sha, c.rate, c.dim())
 	if !ok {
 		return lp
 	}
-	return lp + p.s.LogDensity(x[:p.s.d], sigma, sg)
-}
-
-// covPosteriorPrior evaluates the prior part shared by the posteriors that
-// learn Σ: the θ and σ priors (thetaSigmaPrior) plus the prior of the
-// Cholesky coordinates x[d+1:], and writes Σ = LLᵀ into sg (length d·d).
-// ok is false when lp is already final (−Inf or NaN).
-func covPosteriorPrior(x []float64, d int, sdTheta, shape, rate float64, dim int, cov CovariancePrior, sg []float64) (lp, sigma float64, ok bool) {
-	lp, sigma, ok = thetaSigmaPrior(x, d, sdTheta, shape, rate, dim)
-	if !ok {
-		return lp, sigma, false
-	}
-	lc := cov.Cov(x[d+1:], d, sg)
+	w := c.pool.Get().(*covWork)
+	defer c.pool.Put(w)
+	lc := c.cov.covGrad(x[d+1:], d, w.sg, nil, nil)
 	if math.IsNaN(lc) || math.IsInf(lc, -1) {
-		return lc, sigma, false
+		return lc
 	}
-	return lp + lc, sigma, true
+	if grad == nil {
+		ll := c.lik.logDensity(x[:d], sigma, w.sg)
+		if math.IsNaN(ll) {
+			return math.Inf(-1)
+		}
+		return lp + lc + ll
+	}
+	ll, ds := c.lik.logDensityGrad(x[:d], sigma, w.sg, grad[:d], w.gs)
+	if math.IsNaN(ll) {
+		clear(grad)
+		return math.Inf(-1)
+	}
+	c.cov.covGrad(x[d+1:], d, w.sg, w.gs, grad[d+1:])
+	for j := range d {
+		grad[j] -= x[j] / (c.sdTheta * c.sdTheta)
+	}
+	grad[d] = sigma*ds + c.sha - c.rate*sigma
+	return lp + lc + ll
 }
 
 // isNilPrior reports a CovariancePrior interface holding a nil pointer.
@@ -244,58 +342,91 @@ func thetaSigmaPrior(x []float64, d int, sd, shape, rate float64, dim int) (lp, 
 	return lp, sigma, true
 }
 
+// SuffStatCovPosterior is the posterior of (θ, σ, Σ) for the
+// sufficient-statistics linear regression (§13.1) with priors
+// θ ~ N(0, SdTheta² I), σ ~ Gamma(Shape, Rate) and a CovariancePrior on Σ
+// (the paper: ScaledLKJ{Eta: 2, Scale: 2.5}), as an mcmc.GradTarget on
+// x = (θ, log σ, the prior's coordinates of Σ), for NUTS. d ≤ 8. Points
+// where the likelihood's covariance is not positive definite in floating
+// point have density zero.
+type SuffStatCovPosterior struct {
+	s *SuffStatLinReg
+	c *covPost
+}
+
+// NewSuffStatCovPosterior returns the posterior for the released sum in s.
+func NewSuffStatCovPosterior(s *SuffStatLinReg, sdTheta, shape, rate float64, cov CovariancePrior) (*SuffStatCovPosterior, error) {
+	if s == nil || s.d < 1 {
+		return nil, fmt.Errorf("ldp: model is nil or was not built by NewSuffStatLinReg: %w", ErrInvalid)
+	}
+	c, err := newCovPost(s.d, sdTheta, shape, rate, cov, s)
+	if err != nil {
+		return nil, err
+	}
+	return &SuffStatCovPosterior{s: s, c: c}, nil
+}
+
+// Dim returns d + 1 + d(d+1)/2.
+func (p *SuffStatCovPosterior) Dim() int {
+	if p == nil || p.c == nil {
+		return 0
+	}
+	return p.c.dim()
+}
+
+// LogDensity returns the unnormalised log posterior of x.
+func (p *SuffStatCovPosterior) LogDensity(x []float64) float64 { return p.Gradient(x, nil) }
+
+// Gradient writes ∇ log π(x) into grad (if non-nil) and returns log π(x).
+// It allocates nothing in steady state.
+func (p *SuffStatCovPosterior) Gradient(x, grad []float64) float64 {
+	if p == nil || p.c == nil {
+		return math.NaN()
+	}
+	return p.c.eval(x, grad)
+}
+
 // LinRegCovPosterior is the posterior of (θ, σ, Σ) for the
 // input-perturbation linear regression (eq. 41) with the output noise sy
 // known, priors θ ~ N(0, SdTheta² I), σ ~ Gamma(Shape, Rate) and a
-// CovariancePrior on Σ, as an mcmc.Target on x = (θ, log σ, the prior's
-// coordinates of Σ). No gradient: use AdaptiveMetropolis or Slice. d ≤ 8.
+// CovariancePrior on Σ, as an mcmc.GradTarget on x = (θ, log σ, the
+// prior's coordinates of Σ), for NUTS. d ≤ 8.
 type LinRegCovPosterior struct {
-	ld                     *LinRegData
-	sy, sdTheta, sha, rate float64
-	cov                    CovariancePrior
+	ld *LinRegData
+	c  *covPost
 }
 
 // NewLinRegCovPosterior returns the posterior for the reports in ld.
 func NewLinRegCovPosterior(ld *LinRegData, sy, sdTheta, shape, rate float64, cov CovariancePrior) (*LinRegCovPosterior, error) {
-	if ld == nil {
-		return nil, fmt.Errorf("ldp: data is nil: %w", ErrInvalid)
-	}
-	if ld.d > maxCovDim {
-		return nil, fmt.Errorf("ldp: dimension must be <= %d when Σ is learned, got %d: %w", maxCovDim, ld.d, ErrInvalid)
+	if ld == nil || ld.d < 1 {
+		return nil, fmt.Errorf("ldp: data is nil or was not built by NewLinRegData: %w", ErrInvalid)
 	}
 	if !(sy >= 0) || math.IsInf(sy, 1) {
 		return nil, fmt.Errorf("ldp: sy must be finite and >= 0, got %v: %w", sy, ErrInvalid)
 	}
-	if !(sdTheta > 0) || !(shape > 0) || !(rate > 0) || math.IsInf(sdTheta, 1) || math.IsInf(shape, 1) || math.IsInf(rate, 1) {
-		return nil, fmt.Errorf("ldp: prior scales must be finite and > 0, got %v, %v, %v: %w", sdTheta, shape, rate, ErrInvalid)
-	}
-	if cov == nil || isNilPrior(cov) {
-		return nil, fmt.Errorf("ldp: covariance prior is nil: %w", ErrInvalid)
-	}
-	if err := cov.check(ld.d); err != nil {
+	c, err := newCovPost(ld.d, sdTheta, shape, rate, cov, &eq41{ld: ld, sy: sy})
+	if err != nil {
 		return nil, err
 	}
-	return &LinRegCovPosterior{ld: ld, sy: sy, sdTheta: sdTheta, sha: shape, rate: rate, cov: cov}, nil
+	return &LinRegCovPosterior{ld: ld, c: c}, nil
 }
 
 // Dim returns d + 1 + d(d+1)/2.
 func (p *LinRegCovPosterior) Dim() int {
-	if p == nil || p.ld == nil {
+	if p == nil || p.c == nil {
 		return 0
 	}
-	return p.ld.d + 1 + CovParams(p.ld.d)
+	return p.c.dim()
 }
 
 // LogDensity returns the unnormalised log posterior of x.
-func (p *LinRegCovPosterior) LogDensity(x []float64) float64 {
-	if p == nil || p.ld == nil {
+func (p *LinRegCovPosterior) LogDensity(x []float64) float64 { return p.Gradient(x, nil) }
+
+// Gradient writes ∇ log π(x) into grad (if non-nil) and returns log π(x).
+// It allocates nothing in steady state.
+func (p *LinRegCovPosterior) Gradient(x, grad []float64) float64 {
+	if p == nil || p.c == nil {
 		return math.NaN()
 	}
-	var sb [maxCovDim * maxCovDim]float64
-	sg := sb[:p.ld.d*p.ld.d]
-	lp, sigma, ok := covPosteriorPrior(x, p.ld.d, p.sdTheta, p.sha, p.rate, p.Dim(), p.cov, sg)
-	if !ok {
-		return lp
-	}
-	return lp + p.ld.LogDensity(x[:p.ld.d], sigma, p.sy, sg)
+	return p.c.eval(x, grad)
 }

@@ -29,6 +29,7 @@ type LinRegData struct {
 
 type linregWork struct {
 	k, l, tmp, st, w, b []float64
+	kinv, u             []float64 // LogDensityGrad only
 }
 
 // NewLinRegData validates the reports: zx is row-major N×d, zy has N
@@ -77,7 +78,7 @@ func NewLinRegData(zx, zy []float64, d int, sx []float64) (*LinRegData, error) {
 	}
 	ld.pool.New = func() any {
 		return &linregWork{k: make([]float64, d*d), l: make([]float64, d*d), tmp: make([]float64, d*d),
-			st: make([]float64, d), w: make([]float64, d), b: make([]float64, d*d)}
+			st: make([]float64, d), w: make([]float64, d), b: make([]float64, d*d), kinv: make([]float64, d*d), u: make([]float64, d)}
 	}
 	return ld, nil
 }
@@ -294,4 +295,89 @@ func (f *LinRegFixedCov) LogDensityGrad(theta []float64, sigma float64, grad []f
 		grad[d] = dv * 2 * sigma
 	}
 	return ll
+}
+
+// LogDensityGrad returns LogDensity (eq. 41) and writes its gradient:
+// ∂/∂θ into gTheta (length d) and into gSigmaX (length d·d) the symmetric
+// matrix G with dℓ = Σ_jk G_jk dΣ_jk for every symmetric perturbation dΣ;
+// dSigma is ∂/∂σ. With K = Σ + Σ*, c = Σθ, w = K⁻¹c,
+// v = θᵀc − cᵀw + σ² + sy² and q the residual sum of squares,
+//
+//	∂v/∂θ = 2(c − Σw),  ∂v/∂Σ = (θ − w)(θ − w)ᵀ,  dw = K⁻¹(dΣ(θ − w) + Σ dθ),
+//
+// and the input term contributes ½(K⁻¹ S_zz K⁻¹ − N K⁻¹) to G. NaN as
+// LogDensity; it allocates nothing in steady state.
+func (ld *LinRegData) LogDensityGrad(theta []float64, sigma, sy float64, sigmaX, gTheta, gSigmaX []float64) (ll, dSigma float64) {
+	if ld == nil || ld.d < 1 || ld.n < 1 {
+		return math.NaN(), math.NaN()
+	}
+	d := ld.d
+	if len(gTheta) != d || len(gSigmaX) != d*d {
+		return math.NaN(), math.NaN()
+	}
+	ll = ld.LogDensity(theta, sigma, sy, sigmaX)
+	if math.IsNaN(ll) {
+		return ll, math.NaN()
+	}
+	w := ld.pool.Get().(*linregWork)
+	defer ld.pool.Put(w)
+	ld.inputTerm(sigmaX, w) // Cholesky factor of K in w.l
+	kinv := w.kinv
+	for c := range d {
+		clear(w.w)
+		w.w[c] = 1
+		linalg.CholSolve(w.l, d, w.w)
+		for r := range d {
+			kinv[r*d+c] = w.w[r]
+		}
+	}
+	n := float64(ld.n)
+	// Input term: G_in = ½(K⁻¹ S K⁻¹ − N K⁻¹); tmp = S K⁻¹.
+	linalg.MatMul(w.tmp, ld.szz, kinv, d, d, d)
+	linalg.MatMul(w.b, kinv, w.tmp, d, d, d)
+	for i := range gSigmaX {
+		gSigmaX[i] = 0.5 * (w.b[i] - n*kinv[i])
+	}
+	// Output term.
+	linalg.MatVec(w.st, sigmaX, theta, d, d) // c
+	linalg.MatVec(w.w, kinv, w.st, d, d)     // w = K⁻¹c
+	tst, stw := 0.0, 0.0
+	for j := range d {
+		tst += theta[j] * w.st[j]
+		stw += w.st[j] * w.w[j]
+	}
+	v := tst - stw + sigma*sigma + sy*sy
+	q := ld.syy
+	for j := range d {
+		q -= 2 * w.w[j] * ld.szy[j]
+		for k := range d {
+			q += w.w[j] * ld.szz[j*d+k] * w.w[k]
+		}
+	}
+	fv := -0.5*n/v + 0.5*q/(v*v)
+	// g_w = (szy − szz w)/v into u, then u = K⁻¹ g_w.
+	for j := range d {
+		g := ld.szy[j]
+		for k := range d {
+			g -= ld.szz[j*d+k] * w.w[k]
+		}
+		w.tmp[j] = g / v
+	}
+	linalg.MatVec(w.u, kinv, w.tmp[:d], d, d)
+	for j := range d {
+		sw, su := 0.0, 0.0
+		for k := range d {
+			sw += sigmaX[j*d+k] * w.w[k]
+			su += sigmaX[j*d+k] * w.u[k]
+		}
+		gTheta[j] = 2*fv*(w.st[j]-sw) + su
+	}
+	for j := range d {
+		tj := theta[j] - w.w[j]
+		for k := range d {
+			tk := theta[k] - w.w[k]
+			gSigmaX[j*d+k] += fv*tj*tk + 0.5*(w.u[j]*tk+tj*w.u[k])
+		}
+	}
+	return ll, 2 * sigma * fv
 }

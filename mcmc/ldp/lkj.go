@@ -307,6 +307,9 @@ func (p ScaledLKJ) covGrad(x []float64, d int, sigma, gSigma, grad []float64) fl
 			sigma[j*d+k] = tau[j] * tau[k] * s
 			sigma[k*d+j] = sigma[j*d+k]
 		}
+		if math.IsInf(sigma[j*d+j], 1) {
+			return math.Inf(-1) // τ_j² overflows
+		}
 	}
 	if gSigma == nil {
 		return lp

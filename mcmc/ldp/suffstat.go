@@ -85,7 +85,7 @@ type SuffStatLinReg struct {
 	pool     sync.Pool
 }
 
-type ssWork struct{ c, cov, l, r []float64 }
+type ssWork struct{ c, cov, l, r, inv, cbar []float64 }
 
 // NewSuffStatLinReg validates the released sum z (length SuffStatDim(d)) of
 // n ≥ 1 people's noisy statistics and the noise scales s1, s2, s3 > 0.
@@ -123,7 +123,8 @@ func NewSuffStatLinReg(z []float64, d, n int, s1, s2, s3 float64) (*SuffStatLinR
 		}
 	}
 	s.pool.New = func() any {
-		return &ssWork{c: make([]float64, (d+1)*(d+1)), cov: make([]float64, m*m), l: make([]float64, m*m), r: make([]float64, m)}
+		return &ssWork{c: make([]float64, (d+1)*(d+1)), cov: make([]float64, m*m), l: make([]float64, m*m), r: make([]float64, m),
+			inv: make([]float64, m*m), cbar: make([]float64, (d+1)*(d+1))}
 	}
 	return s, nil
 }
@@ -207,4 +208,89 @@ func (s *SuffStatLinReg) LogDensity(theta []float64, sigma float64, sigmaX []flo
 		q += v * v
 	}
 	return -0.5*(float64(m)*2*logSqrt2Pi+linalg.LogDetChol(w.l, m)) - 0.5*q
+}
+
+// LogDensityGrad returns LogDensity and writes its gradient: ∂/∂θ into
+// gTheta (length d) and into gSigmaX (length d·d) the symmetric matrix G
+// with dℓ = Σ_jk G_jk dΣ_jk for every symmetric perturbation dΣ; dSigma is
+// ∂/∂σ. Through dℓ = N αᵀdμ + N⟨W, dΣ_t⟩ with α = K⁻¹r and
+// W = ½(ααᵀ − K⁻¹), pulled back through the Isserlis moments to the joint
+// covariance C of (x, y) and from C to (θ, σ, Σ). It allocates nothing in
+// steady state; NaN as LogDensity.
+func (s *SuffStatLinReg) LogDensityGrad(theta []float64, sigma float64, sigmaX, gTheta, gSigmaX []float64) (ll, dSigma float64) {
+	d, m := s.d, s.m
+	if len(gTheta) != d || len(gSigmaX) != d*d {
+		return math.NaN(), math.NaN()
+	}
+	if len(theta) != d || !checkCov(sigmaX, d) || !(sigma >= 0) || math.IsInf(sigma, 1) {
+		return math.NaN(), math.NaN()
+	}
+	for _, v := range theta {
+		if !finite(v) {
+			return math.NaN(), math.NaN()
+		}
+	}
+	w := s.pool.Get().(*ssWork)
+	defer s.pool.Put(w)
+	s.joint(theta, sigma, sigmaX, w.c)
+	s.moments(w.c, w.r, w.cov)
+	for i := range m {
+		w.r[i] = s.z[i] - s.n*w.r[i]
+		for j := range m {
+			w.cov[i*m+j] *= s.n
+		}
+		w.cov[i*m+i] += s.noiseVar[i]
+	}
+	if err := linalg.Cholesky(w.cov, m, w.l); err != nil {
+		return math.NaN(), math.NaN()
+	}
+	q := 0.0
+	// α = K⁻¹r; keep r for the quadratic form.
+	alpha := w.inv[:m] // temporary until the inverse is formed
+	copy(alpha, w.r)
+	linalg.CholSolve(w.l, m, alpha)
+	for i := range m {
+		q += w.r[i] * alpha[i]
+	}
+	ll = -0.5*(float64(m)*2*logSqrt2Pi+linalg.LogDetChol(w.l, m)) - 0.5*q
+	copy(w.r, alpha) // w.r ← α
+	if err := linalg.InvSPD(w.cov, m, w.inv); err != nil {
+		return math.NaN(), math.NaN()
+	}
+	e := d + 1
+	c, cbar := w.c, w.cbar
+	clear(cbar)
+	n := s.n
+	for a, pa := range s.pairs {
+		i, j := pa[0], pa[1]
+		cbar[i*e+j] += n * w.r[a]
+		for b, pb := range s.pairs {
+			k, l := pb[0], pb[1]
+			g := n * 0.5 * (w.r[a]*w.r[b] - w.inv[a*m+b])
+			cbar[i*e+k] += g * c[j*e+l]
+			cbar[j*e+l] += g * c[i*e+k]
+			cbar[i*e+l] += g * c[j*e+k]
+			cbar[j*e+k] += g * c[i*e+l]
+		}
+	}
+	// C_rk = Σ_rk, C_rd = C_dr = (Σθ)_r, C_dd = θᵀΣθ + σ².
+	vbar := cbar[d*e+d]
+	for j := range d {
+		g := 0.0
+		for k := range d {
+			cb := cbar[k*e+d] + cbar[d*e+k]
+			g += sigmaX[k*d+j]*cb + 2*vbar*sigmaX[j*d+k]*theta[k]
+		}
+		gTheta[j] = g
+	}
+	for j := range d {
+		for k := range d {
+			cj := cbar[j*e+d] + cbar[d*e+j]
+			ck := cbar[k*e+d] + cbar[d*e+k]
+			// Σ_jk enters C_jk directly, (Σθ)_j through θ_k and
+			// (Σθ)_k through θ_j (symmetric use), and θᵀΣθ.
+			gSigmaX[j*d+k] = 0.5*(cbar[j*e+k]+cbar[k*e+j]) + 0.5*(cj*theta[k]+ck*theta[j]) + vbar*theta[j]*theta[k]
+		}
+	}
+	return ll, 2 * sigma * vbar
 }

@@ -17,8 +17,8 @@ var (
 	_ mcmc.GradTarget = (*SuffStatLogRegPosterior)(nil)
 	_ mcmc.GradTarget = (*SuffStatLogRegCovPosterior)(nil)
 	_ mcmc.Target     = (*SuffStatPosterior)(nil)
-	_ mcmc.Target     = (*SuffStatCovPosterior)(nil)
-	_ mcmc.Target     = (*LinRegCovPosterior)(nil)
+	_ mcmc.GradTarget = (*SuffStatCovPosterior)(nil)
+	_ mcmc.GradTarget = (*LinRegCovPosterior)(nil)
 )
 
 // GaussianPrior is the prior of the LDP paper's Gaussian model (Fig. 8):
