@@ -1,77 +1,16 @@
 package mechanism
 
-import "math"
+import (
+	"math"
+
+	"github.com/privinfer/privinfer/internal/variate"
+)
 
 // This file implements the binomial law used by the infection-trajectory
-// mechanism: an accurate log probability mass function (Loader's
-// saddle-point form, as in R's dbinom) and an exact inverse CDF that
-// searches outward from a normal-approximation start using pmf ratios.
-
-// stirlerr returns log(n!) − [(n+½)log n − n + log√(2π)], the error of
-// Stirling's approximation, for n ≥ 1.
-func stirlerr(n float64) float64 {
-	const (
-		s0 = 1.0 / 12
-		s1 = 1.0 / 360
-		s2 = 1.0 / 1260
-		s3 = 1.0 / 1680
-		s4 = 1.0 / 1188
-	)
-	if n <= 15 {
-		lg, _ := math.Lgamma(n + 1)
-		return lg - (n+0.5)*math.Log(n) + n - lnSqrt2Pi
-	}
-	nn := n * n
-	switch {
-	case n > 500:
-		return (s0 - s1/nn) / n
-	case n > 80:
-		return (s0 - (s1-s2/nn)/nn) / n
-	case n > 35:
-		return (s0 - (s1-(s2-s3/nn)/nn)/nn) / n
-	default:
-		return (s0 - (s1-(s2-(s3-s4/nn)/nn)/nn)/nn) / n
-	}
-}
-
-// bd0 returns x·log(x/np) + np − x computed without cancellation.
-func bd0(x, np float64) float64 {
-	if math.Abs(x-np) < 0.1*(x+np) {
-		v := (x - np) / (x + np)
-		s := (x - np) * v
-		ej := 2 * x * v
-		v *= v
-		for j := 1; j < 1000; j++ {
-			ej *= v
-			s1 := s + ej/float64(2*j+1)
-			if s1 == s {
-				return s1
-			}
-			s = s1
-		}
-		return s
-	}
-	return x*math.Log(x/np) + np - x
-}
-
-// binomLogPmf returns log P(X = k) for X ~ Binomial(n, p), p ∈ (0, 1):
-// -Inf outside 0..n.
-func binomLogPmf(k, n int64, p float64) float64 {
-	if k < 0 || k > n {
-		return math.Inf(-1)
-	}
-	q := 1 - p
-	if k == 0 {
-		return float64(n) * math.Log1p(-p)
-	}
-	if k == n {
-		return float64(n) * math.Log(p)
-	}
-	fk, fn := float64(k), float64(n)
-	lc := stirlerr(fn) - stirlerr(fk) - stirlerr(fn-fk) - bd0(fk, fn*p) - bd0(fn-fk, fn*q)
-	lf := 2*lnSqrt2Pi + math.Log(fk) + math.Log1p(-fk/fn)
-	return lc - 0.5*lf
-}
+// mechanism: the accurate log probability mass function of
+// internal/variate (Loader's saddle-point form, as in R's dbinom) and an
+// exact inverse CDF that searches outward from a normal-approximation
+// start using pmf ratios.
 
 // binomQuantile returns min{k : P(X ≤ k) ≥ u} for X ~ Binomial(n, p),
 // u ∈ (0, 1), p ∈ (0, 1). It is a non-decreasing function of u, so that
@@ -108,7 +47,7 @@ func binomQuantileLow(u float64, n int64, p float64) int64 {
 // binomCDFAt returns P(X ≤ k) and P(X = k) by summing the pmf downwards
 // from k until the terms no longer change the sum.
 func binomCDFAt(k, n int64, p float64) (cdf, pmf float64) {
-	pmf = math.Exp(binomLogPmf(k, n, p))
+	pmf = math.Exp(variate.BinomialLogPmf(k, n, p))
 	r := (1 - p) / p
 	t, sum := pmf, pmf
 	for j := k; j > 0; j-- {
@@ -125,12 +64,12 @@ func binomCDFAt(k, n int64, p float64) (cdf, pmf float64) {
 // binomSFAt returns P(X > k) and P(X = k) by summing the pmf upwards from
 // k+1.
 func binomSFAt(k, n int64, p float64) (sf, pmf float64) {
-	pmf = math.Exp(binomLogPmf(k, n, p))
+	pmf = math.Exp(variate.BinomialLogPmf(k, n, p))
 	if k >= n {
 		return 0, pmf
 	}
 	r := p / (1 - p)
-	t := math.Exp(binomLogPmf(k+1, n, p))
+	t := math.Exp(variate.BinomialLogPmf(k+1, n, p))
 	sum := t
 	for j := k + 1; j < n; j++ {
 		// P(X = j+1) = P(X = j)·(n−j)/(j+1)·p/q.

@@ -171,7 +171,7 @@ func (t *InfectionTrajectory) LogDensity(sdp, s []float64) float64 {
 		if !(math.Abs(x-c) <= math.Max(1e-6, fn*0x1p-50)) || c < 0 || c > fn {
 			return math.Inf(-1)
 		}
-		lp += binomLogPmf(int64(c), t.n, t.Prob(v))
+		lp += variate.BinomialLogPmf(int64(c), t.n, t.Prob(v))
 	}
 	return lp
 }

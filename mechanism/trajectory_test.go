@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/special"
+	"github.com/privinfer/privinfer/internal/variate"
 )
 
 // bruteBinomTails returns P(X ≤ k) and P(X > k) for k = 0..n by summing
@@ -43,7 +44,7 @@ func TestBinomLogPmf(t *testing.T) {
 	}{{1, 0.3}, {10, 0.5}, {37, 0.01}, {1000, 0.0009990}, {1000, 0.6}, {5000, 0.2}} {
 		sum := 0.0
 		for k := int64(0); k <= tc.n; k++ {
-			lp := binomLogPmf(k, tc.n, tc.p)
+			lp := variate.BinomialLogPmf(k, tc.n, tc.p)
 			a, _ := math.Lgamma(float64(tc.n + 1))
 			b, _ := math.Lgamma(float64(k + 1))
 			c, _ := math.Lgamma(float64(tc.n - k + 1))
@@ -59,7 +60,7 @@ func TestBinomLogPmf(t *testing.T) {
 	}
 	// mpmath (dps=40): log C(10^6, 1000) + 1000 log(1e-3) + (10^6-1000) log(1-1e-3).
 	const want = -4.3723992559429218075
-	if got := binomLogPmf(1000, 1000000, 1e-3); math.Abs(got-want) > 1e-12 {
+	if got := variate.BinomialLogPmf(1000, 1000000, 1e-3); math.Abs(got-want) > 1e-12 {
 		t.Errorf("logpmf(1000; 1e6, 1e-3) = %.17g, want %.17g", got, want)
 	}
 }
@@ -170,7 +171,7 @@ func TestInfectionTrajectoryLaw(t *testing.T) {
 			lp := mech.LogDensity(one, s)
 			for j := range s {
 				if j != i {
-					lp -= binomLogPmf(0, n, mech.Prob(s[j]))
+					lp -= variate.BinomialLogPmf(0, n, mech.Prob(s[j]))
 				}
 			}
 			sum += math.Exp(lp)
@@ -207,7 +208,7 @@ func TestInfectionTrajectoryLaw(t *testing.T) {
 	for i := range s {
 		probs := make([]float64, n+1)
 		for c := range probs {
-			probs[c] = math.Exp(binomLogPmf(int64(c), n, mech.Prob(s[i])))
+			probs[c] = math.Exp(variate.BinomialLogPmf(int64(c), n, mech.Prob(s[i])))
 		}
 		for a, name := range []string{"Release", "Apply"} {
 			stat, df := chiSquareCounts(counts[a][i], probs, draws)
