@@ -30,6 +30,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -115,6 +116,30 @@ func Parse(fs *flag.FlagSet, args []string) error {
 // usage writes the flag defaults of the program.
 func Main(name string, usage func(w io.Writer), run func(args []string, stdout, stderr io.Writer) error) {
 	os.Exit(Exit(name, usage, run, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// Program is Main for the usual shape of an example: parse registers the
+// program's flags on a fresh flag set and reads the arguments into a
+// configuration, and run executes it.
+func Program[C any](name string, parse func(fs *flag.FlagSet, args []string) (C, error), run func(ctx context.Context, c C, stdout, stderr io.Writer) error) {
+	usage := func(w io.Writer) {
+		fs := flag.NewFlagSet(name, flag.ContinueOnError)
+		parse(fs, []string{"-h"}) // registers the flags
+		FlagUsage(fs)(w)
+	}
+	Main(name, usage, Runner(name, parse, run))
+}
+
+// Runner returns the run function of Main and Exit for parse and run (see
+// Program); every call parses into a fresh flag set called name.
+func Runner[C any](name string, parse func(fs *flag.FlagSet, args []string) (C, error), run func(ctx context.Context, c C, stdout, stderr io.Writer) error) func(args []string, stdout, stderr io.Writer) error {
+	return func(args []string, stdout, stderr io.Writer) error {
+		c, err := parse(flag.NewFlagSet(name, flag.ContinueOnError), args)
+		if err != nil {
+			return err
+		}
+		return run(context.Background(), c, stdout, stderr)
+	}
 }
 
 // Exit is Main without os.Exit: it returns the exit status.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"io"
@@ -14,16 +15,23 @@ import (
 	"github.com/privinfer/privinfer/examples/internal/plot"
 )
 
-func runner(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("t", flag.ContinueOnError)
-	c := Register(fs, 7)
-	n := fs.Int("n", 3, "count")
+type config struct {
+	Common
+	n int
+}
+
+func parse(fs *flag.FlagSet, args []string) (config, error) {
+	var c config
+	common := Register(fs, 7)
+	fs.IntVar(&c.n, "n", 3, "count")
 	if err := Parse(fs, args); err != nil {
-		return err
+		return c, err
 	}
-	if err := AtLeast("n", *n, 1); err != nil {
-		return err
-	}
+	c.Common = *common
+	return c, AtLeast("n", c.n, 1)
+}
+
+func run(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	if c.Seed == 99 {
 		return errors.New("boom")
 	}
@@ -47,7 +55,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"-seed", "99"}, 1, "boom"},
 	} {
 		var out, errw bytes.Buffer
-		code := Exit("t", usage, runner, tc.args, &out, &errw)
+		code := Exit("t", usage, Runner("t", parse, run), tc.args, &out, &errw)
 		if code != tc.code || !strings.Contains(errw.String(), tc.err) {
 			t.Errorf("%v: code %d stderr %q, want %d containing %q", tc.args, code, errw.String(), tc.code, tc.err)
 		}
