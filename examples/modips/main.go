@@ -43,16 +43,7 @@ type config struct {
 	tol  float64
 }
 
-func main() {
-	fs := flag.NewFlagSet("modips", flag.ContinueOnError)
-	cli.Main("modips", cli.FlagUsage(fs), func(args []string, stdout, stderr io.Writer) error {
-		cfg, err := parse(fs, args)
-		if err != nil {
-			return err
-		}
-		return run(context.Background(), cfg, stdout, stderr)
-	})
-}
+func main() { cli.Program("modips", parse, run) }
 
 func parse(fs *flag.FlagSet, args []string) (config, error) {
 	var cfg config

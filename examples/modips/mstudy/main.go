@@ -31,16 +31,7 @@ type config struct {
 	reps int
 }
 
-func main() {
-	fs := flag.NewFlagSet("mstudy", flag.ContinueOnError)
-	cli.Main("mstudy", cli.FlagUsage(fs), func(args []string, stdout, stderr io.Writer) error {
-		cfg, err := parse(fs, args)
-		if err != nil {
-			return err
-		}
-		return run(context.Background(), cfg, stdout, stderr)
-	})
-}
+func main() { cli.Program("mstudy", parse, run) }
 
 func parse(fs *flag.FlagSet, args []string) (config, error) {
 	var cfg config

@@ -1,0 +1,35 @@
+package out
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/privinfer/privinfer/examples/internal/cli"
+)
+
+// Check is the test every modips study program shares: bad flags are
+// usage errors, and a run with -quick and 10 repetitions prints one valid
+// verdict and writes its files. program is the program's cli.Runner.
+func Check(t *testing.T, program func(args []string, stdout, stderr io.Writer) error) {
+	t.Helper()
+	for _, args := range [][]string{{"-reps", "0"}, {"-reps", "x"}, {"-nope"}, {"stray"}} {
+		if err := program(args, io.Discard, io.Discard); !errors.Is(err, cli.ErrUsage) {
+			t.Errorf("%v: got %v, want a usage error", args, err)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	var out bytes.Buffer
+	if err := program([]string{"-quick", "-reps", "10", "-out", dir}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if vs := cli.ParseVerdicts(out.String()); len(vs) != 1 || vs[0].Kind == "invalid" || vs[0].Reason == "" {
+		t.Errorf("verdicts %+v in\n%s", vs, out.String())
+	}
+	if files, _ := os.ReadDir(dir); len(files) == 0 {
+		t.Error("no output files")
+	}
+}
