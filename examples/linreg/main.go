@@ -75,17 +75,7 @@ type config struct {
 // names are the parameters.
 var names = []string{"beta0", "beta1", "beta2"}
 
-func main() {
-	fs := flag.NewFlagSet("linreg", flag.ContinueOnError)
-	cli.Main("linreg", cli.FlagUsage(fs), func(args []string, stdout, stderr io.Writer) error {
-		c, err := parse(fs, args)
-		if err != nil {
-			return err
-		}
-		c.w, c.prog = stdout, cli.NewProgress(stderr)
-		return runAll(c)
-	})
-}
+func main() { cli.Program("linreg", parse, runAll) }
 
 // parse reads the flags; bad flags and values are usage errors. -quick
 // (the examples' common flag) lowers the defaults of flags not given.
@@ -130,7 +120,8 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 }
 
 // runAll runs every ε and prints one verdict line per paper table.
-func runAll(c config) error {
+func runAll(_ context.Context, c config, stdout, stderr io.Writer) error {
+	c.w, c.prog = stdout, cli.NewProgress(stderr)
 	if err := c.Prepare(); err != nil {
 		return err
 	}

@@ -71,16 +71,7 @@ type config struct {
 	sppe          sppeConfig
 }
 
-func main() {
-	fs := flag.NewFlagSet("naivebayes", flag.ContinueOnError)
-	cli.Main("naivebayes", cli.FlagUsage(fs), func(args []string, stdout, stderr io.Writer) error {
-		cfg, err := parse(fs, args)
-		if err != nil {
-			return err
-		}
-		return run(context.Background(), cfg, stdout, stderr)
-	})
-}
+func main() { cli.Program("naivebayes", parse, run) }
 
 func parse(fs *flag.FlagSet, args []string) (config, error) {
 	var cfg config

@@ -45,16 +45,7 @@ type config struct {
 	out       string // directory for the posterior plot and CSV ("" for none)
 }
 
-func main() {
-	fs := flag.NewFlagSet("quickstart", flag.ContinueOnError)
-	cli.Main("quickstart", cli.FlagUsage(fs), func(args []string, stdout, stderr io.Writer) error {
-		cfg, err := parse(fs, args)
-		if err != nil {
-			return err
-		}
-		return run(stdout, stderr, cfg)
-	})
-}
+func main() { cli.Program("quickstart", parse, run) }
 
 // parse reads the flags; bad flags and bad values are usage errors.
 func parse(fs *flag.FlagSet, args []string) (config, error) {
@@ -97,7 +88,7 @@ func validate(c config) error {
 	return nil
 }
 
-func run(w, stderr io.Writer, c config) error {
+func run(_ context.Context, c config, w, stderr io.Writer) error {
 	if err := validate(c); err != nil {
 		return err
 	}

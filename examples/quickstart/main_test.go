@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"io"
@@ -136,7 +137,7 @@ func TestRunRejectsBadConfig(t *testing.T) {
 	for i, mutate := range bad {
 		c := good
 		mutate(&c)
-		if err := run(io.Discard, io.Discard, c); err == nil {
+		if err := run(context.Background(), c, io.Discard, io.Discard); err == nil {
 			t.Errorf("case %d: expected an error for %+v", i, c)
 		}
 	}
@@ -153,7 +154,7 @@ func TestParseFlags(t *testing.T) {
 		t.Fatalf("parse: %+v, %v", cfg, err)
 	}
 	var buf, progress bytes.Buffer
-	if err := run(&buf, &progress, cfg); err != nil {
+	if err := run(context.Background(), cfg, &buf, &progress); err != nil {
 		t.Fatal(err)
 	}
 	if out := buf.String(); !strings.Contains(out, "noise-aware") || !strings.Contains(out, "naive") || !strings.Contains(progress.String(), "round") {

@@ -89,16 +89,7 @@ type config struct {
 	timeout time.Duration
 }
 
-func main() {
-	fs := flag.NewFlagSet("reproduce", flag.ContinueOnError)
-	cli.Main("reproduce", cli.FlagUsage(fs), func(args []string, stdout, stderr io.Writer) error {
-		cfg, err := parse(fs, args)
-		if err != nil {
-			return err
-		}
-		return run(context.Background(), cfg, stdout, stderr)
-	})
-}
+func main() { cli.Program("reproduce", parse, run) }
 
 func parse(fs *flag.FlagSet, args []string) (config, error) {
 	var cfg config

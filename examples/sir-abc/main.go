@@ -51,19 +51,7 @@ func csvName(eps float64) string { return "sir_eps" + epsName(eps) + "_smcabc.cs
 
 func epsName(eps float64) string { return strconv.FormatFloat(eps, 'g', -1, 64) }
 
-func main() {
-	fs := flag.NewFlagSet("sir-abc", flag.ContinueOnError)
-	cli.Main("sir-abc", cli.FlagUsage(fs), func(args []string, stdout, stderr io.Writer) error {
-		o, err := parse(fs, args)
-		if err != nil {
-			return err
-		}
-		if o.exact > 0 {
-			return runExact(o, stdout, stderr)
-		}
-		return run(o, stdout, stderr)
-	})
-}
+func main() { cli.Program("sir-abc", parse, run) }
 
 // options are the command-line settings.
 type options struct {
@@ -163,7 +151,11 @@ func reference(o options, l *logger) (*privinfer.Draws, error) {
 	return cli.ReadDraws(o.authors, names...)
 }
 
-func run(o options, stdout, stderr io.Writer) error {
+// run runs SMC-ABC, or kernel IS with -exact.
+func run(_ context.Context, o options, stdout, stderr io.Writer) error {
+	if o.exact > 0 {
+		return runExact(o, stdout, stderr)
+	}
 	if err := o.Prepare(); err != nil {
 		return err
 	}

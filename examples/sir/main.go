@@ -85,17 +85,7 @@ type config struct {
 // names are the parameters, (log β, log γ).
 var names = []string{"log_beta", "log_gamma"}
 
-func main() {
-	fs := flag.NewFlagSet("sir", flag.ContinueOnError)
-	cli.Main("sir", cli.FlagUsage(fs), func(args []string, stdout, stderr io.Writer) error {
-		c, err := parse(fs, args)
-		if err != nil {
-			return err
-		}
-		c.w, c.prog = stdout, cli.NewProgress(stderr)
-		return runAll(c)
-	})
-}
+func main() { cli.Program("sir", parse, runAll) }
 
 // parse reads the flags; bad flags and values are usage errors. -quick
 // (the examples' common flag) lowers the defaults of flags not given.
@@ -141,7 +131,8 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 }
 
 // runAll runs the selected mode and prints the verdict lines.
-func runAll(c config) error {
+func runAll(_ context.Context, c config, stdout, stderr io.Writer) error {
+	c.w, c.prog = stdout, cli.NewProgress(stderr)
 	if err := c.Prepare(); err != nil {
 		return err
 	}
