@@ -212,8 +212,13 @@ func binomialInv(r *rand.Rand, n int64, p float64) int64 {
 	q := 1 - p
 	s := p / q
 	a := (float64(n) + 1) * s
-	f0 := math.Exp(float64(n) * math.Log1p(-p))
-	limit := min(n, 110)
+	return seqInversion(r, math.Exp(float64(n)*math.Log1p(-p)), a, s, min(n, 110))
+}
+
+// seqInversion samples the count whose law has P(0) = f0 and P(x)/P(x−1)
+// = a/x − s by sequential inversion from 0; a value above limit triggers a
+// restart, which also guards against rounding in the running sum.
+func seqInversion(r *rand.Rand, f0, a, s float64, limit int64) int64 {
 	for {
 		u := r.Float64()
 		f := f0
@@ -359,23 +364,7 @@ func Poisson(r *rand.Rand, lambda float64) int64 {
 // poissonInv samples Poisson(lambda), 0 < λ < 10, by sequential inversion;
 // values above 110 (probability below 1e-60) trigger a restart.
 func poissonInv(r *rand.Rand, lambda float64) int64 {
-	f0 := math.Exp(-lambda)
-	for {
-		u := r.Float64()
-		f := f0
-		var x int64
-		for u > f {
-			u -= f
-			x++
-			if x > 110 {
-				break
-			}
-			f *= lambda / float64(x)
-		}
-		if x <= 110 {
-			return x
-		}
-	}
+	return seqInversion(r, math.Exp(-lambda), lambda, 0, 110)
 }
 
 // ptrs samples Poisson(lambda), 10 ≤ λ ≤ 2^52, by Hörmann's PTRS algorithm
