@@ -4,7 +4,12 @@
 // error under errors.Is.
 package argcheck
 
-import "reflect"
+import (
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+)
 
 // Nil reports whether v is nil or an interface holding a nil pointer,
 // function, map, slice, channel or interface, so that a typed nil passed
@@ -18,6 +23,27 @@ func Nil(v any) bool {
 		return rv.IsNil()
 	}
 	return false
+}
+
+// Weights validates a vector of non-negative weights and returns their
+// total: the vector must be non-empty, every entry finite and ≥ 0, and
+// the total finite and > 0. The error, which wraps nothing, names the
+// offending entry; callers wrap it with their own sentinel.
+func Weights(w []float64) (float64, error) {
+	if len(w) == 0 {
+		return 0, errors.New("empty")
+	}
+	s := 0.0
+	for i, x := range w {
+		if !(x >= 0) || math.IsInf(x, 1) {
+			return 0, fmt.Errorf("entry %d must be finite and >= 0, got %v", i, x)
+		}
+		s += x
+	}
+	if !(s > 0) || math.IsInf(s, 1) {
+		return 0, fmt.Errorf("total must be finite and > 0, got %v", s)
+	}
+	return s, nil
 }
 
 // Sentinel returns a new sentinel error whose message is msg and which

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"testing"
+
+	"math"
 )
 
 type iface interface{ M() }
@@ -51,5 +53,19 @@ func TestSentinel(t *testing.T) {
 	}
 	if errors.Is(w, b) || errors.Is(w, io.EOF) {
 		t.Error("sentinel matches a different error")
+	}
+}
+
+// TestWeights checks the total of valid weights and the refusal of empty,
+// negative, NaN, infinite and zero-total vectors.
+func TestWeights(t *testing.T) {
+	if s, err := Weights([]float64{0, 1.5, 2.5}); err != nil || s != 4 {
+		t.Errorf("Weights = %v, %v; want 4, nil", s, err)
+	}
+	for name, w := range map[string][]float64{"empty": nil, "negative": {1, -1}, "NaN": {math.NaN()}, "Inf": {1, math.Inf(1)},
+		"zero total": {0, 0}, "overflowing total": {math.MaxFloat64, math.MaxFloat64}} {
+		if _, err := Weights(w); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
 	}
 }

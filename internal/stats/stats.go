@@ -81,15 +81,9 @@ func weightSum(w []float64, n int) (float64, error) {
 	if len(w) != n {
 		return 0, fmt.Errorf("%w: %d weights for %d samples", ErrDimension, len(w), n)
 	}
-	s := 0.0
-	for i, v := range w {
-		if !(v >= 0) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("%w: w[%d] = %v", ErrWeights, i, v)
-		}
-		s += v
-	}
-	if !(s > 0) || math.IsInf(s, 0) {
-		return 0, fmt.Errorf("%w: weights sum to %v", ErrWeights, s)
+	s, err := argcheck.Weights(w)
+	if err != nil {
+		return 0, fmt.Errorf("%w: weights: %v", ErrWeights, err)
 	}
 	return s, nil
 }

@@ -19,18 +19,9 @@ var ErrInvalid = errors.New("variate: invalid argument")
 
 // checkWeights validates a weight vector and returns its total.
 func checkWeights(w []float64) (float64, error) {
-	if len(w) == 0 {
-		return 0, fmt.Errorf("%w: empty", ErrWeights)
-	}
-	s := 0.0
-	for i, x := range w {
-		if !(x >= 0) || math.IsInf(x, 1) {
-			return 0, fmt.Errorf("%w: entry %d must be finite and >= 0, got %v", ErrWeights, i, x)
-		}
-		s += x
-	}
-	if !(s > 0) || math.IsInf(s, 1) {
-		return 0, fmt.Errorf("%w: total must be finite and > 0, got %v", ErrWeights, s)
+	s, err := argcheck.Weights(w)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %v", ErrWeights, err)
 	}
 	return s, nil
 }
