@@ -63,8 +63,6 @@ import (
 
 type config struct {
 	cli.Common
-	eps     []float64
-	methods []string
 	sbiflags.Settings
 	authors, mcmcData string
 	perRound          bool
@@ -82,41 +80,14 @@ func main() { cli.Program("linreg", parse, runAll) }
 func parse(fs *flag.FlagSet, args []string) (config, error) {
 	var c config
 	common := cli.Register(fs, 1)
-	eps := fs.String("eps", "10,1,0.1", "privacy budgets, comma separated (-quick: 10,0.1)")
-	methods := fs.String("methods", "sppe,sple", "methods, comma separated")
-	set := sbiflags.Register(fs, sbiflags.Settings{Rounds: 4, Sims: 500, M: 8, Atoms: 5, Layers: 4, Hidden: 32, Blocks: 1, Epochs: 40, Patience: 6, Batch: 100, LR: 1e-3, NPost: 2000}, map[string]string{"rounds": "2", "sims": "300", "epochs": "25"})
+	set := sbiflags.Register(fs, sbiflags.Settings{EpsList: "10,1,0.1", MethodList: "sppe,sple", Rounds: 4, Sims: 500, M: 8, Atoms: 5, Layers: 4, Hidden: 32, Blocks: 1, Epochs: 40, Patience: 6, Batch: 100, LR: 1e-3, NPost: 2000},
+		map[string]string{"eps": "10,0.1", "rounds": "2", "sims": "300", "epochs": "25"})
 	fs.StringVar(&c.authors, "authors", "../shared/"+cli.AuthorsDir, "folder of the authors' reference CSVs (skipped if absent)")
 	fs.StringVar(&c.mcmcData, "damcmc", "mcmc/testdata", "folder with linreg_eps*_damcmc.csv DA-MCMC draws (run here if absent)")
 	fs.BoolVar(&c.perRound, "per-round", false, "print C2ST against DA-MCMC after every round")
-	if err := cli.Parse(fs, args); err != nil {
-		return c, err
-	}
-	c.Common = *common
-	if err := cli.QuickDefaults(fs, common.Quick, map[string]string{"eps": "10,0.1", "rounds": "2", "sims": "300", "epochs": "25"}); err != nil {
-		return c, err
-	}
-	for _, s := range strings.Split(*eps, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil || !(v > 0) || math.IsInf(v, 0) {
-			return c, cli.Usagef("-eps: %q is not a positive number", s)
-		}
-		if _, err := linreg.Release(v); err != nil {
-			return c, cli.Usagef("-eps: the paper has releases for ε = 10, 1 and 0.1 only, got %v", v)
-		}
-		c.eps = append(c.eps, v)
-	}
-	for _, m := range strings.Split(*methods, ",") {
-		m = strings.TrimSpace(m)
-		if m != "sppe" && m != "sple" {
-			return c, cli.Usagef("-methods: unknown method %q (want sppe, sple)", m)
-		}
-		c.methods = append(c.methods, m)
-	}
-	c.Settings = *set
-	if err := c.Validate(); err != nil {
-		return c, err
-	}
-	return c, nil
+	err := set.Parse(fs, args, common, func(eps float64) error { _, err := linreg.Release(eps); return err })
+	c.Common, c.Settings = *common, *set
+	return c, err
 }
 
 // runAll runs every ε and prints one verdict line per paper table.
@@ -125,7 +96,7 @@ func runAll(_ context.Context, c config, stdout, stderr io.Writer) error {
 	if err := c.Prepare(); err != nil {
 		return err
 	}
-	for _, e := range c.eps {
+	for _, e := range c.Eps {
 		v, err := runEps(c, e)
 		if err != nil {
 			return err
@@ -352,7 +323,7 @@ func runEps(c config, eps float64) ([]methodAccuracy, error) {
 		res  *sbi.Result
 	}
 	var results []result
-	for _, meth := range c.methods {
+	for _, meth := range c.Methods {
 		o := c.Config(3, 9, c.Seed)
 		o.Progress = c.prog.Func()
 		if c.perRound {

@@ -20,7 +20,7 @@ func TestBadFlags(t *testing.T) {
 		}
 	}
 	c, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-quick", "-sims", "50"})
-	if err != nil || len(c.eps) != 2 || c.Rounds != 2 || c.Sims != 50 {
+	if err != nil || len(c.Eps) != 2 || c.Rounds != 2 || c.Sims != 50 {
 		t.Errorf("-quick: %+v, %v", c, err)
 	}
 }

@@ -73,10 +73,8 @@ import (
 
 type config struct {
 	cli.Common
-	methods []string
 	sbiflags.Settings
 	authors, abcRef   string
-	eps               []float64
 	outbreaks, slopes bool
 	w                 io.Writer     // results (stdout)
 	prog              *cli.Progress // progress (stderr)
@@ -92,42 +90,15 @@ func main() { cli.Program("sir", parse, runAll) }
 func parse(fs *flag.FlagSet, args []string) (config, error) {
 	var c config
 	common := cli.Register(fs, 1)
-	eps := fs.String("eps", "10", "privacy budgets of the synthetic release, comma separated (10, 1, 0.1)")
-	methods := fs.String("methods", "sppe,sple", "methods, comma separated")
 	fs.BoolVar(&c.outbreaks, "outbreaks", false, "fit the real outbreaks instead of the synthetic release")
 	fs.BoolVar(&c.slopes, "slopes", false, "measure inner-integral RMSE against M (RQMC vs MC) after training SPPE")
-	set := sbiflags.Register(fs, sbiflags.Settings{Rounds: 4, Sims: 300, M: 8, Atoms: 5, Layers: 4, Hidden: 32, Blocks: 1, Epochs: 30, Patience: 5, Batch: 100, LR: 1e-3, NPost: 1000}, map[string]string{"rounds": "2", "sims": "100", "epochs": "20"})
+	set := sbiflags.Register(fs, sbiflags.Settings{EpsList: "10", MethodList: "sppe,sple", Rounds: 4, Sims: 300, M: 8, Atoms: 5, Layers: 4, Hidden: 32, Blocks: 1, Epochs: 30, Patience: 5, Batch: 100, LR: 1e-3, NPost: 1000},
+		map[string]string{"rounds": "2", "sims": "100", "epochs": "20"})
 	fs.StringVar(&c.authors, "authors", "../shared/"+cli.AuthorsDir, "folder of the authors' reference CSVs (skipped if absent)")
 	fs.StringVar(&c.abcRef, "abc", "abc/testdata", "folder of this project's SMC-ABC references sir_epsE_smcabc.csv (each skipped if absent)")
-	if err := cli.Parse(fs, args); err != nil {
-		return c, err
-	}
-	c.Common = *common
-	if err := cli.QuickDefaults(fs, common.Quick, map[string]string{"rounds": "2", "sims": "100", "epochs": "20"}); err != nil {
-		return c, err
-	}
-	for _, s := range strings.Split(*eps, ",") {
-		e, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil || !(e > 0) || math.IsInf(e, 0) {
-			return c, cli.Usagef("-eps: %q is not a positive number", s)
-		}
-		if _, err := sir.SyntheticRelease(e); err != nil {
-			return c, cli.Usagef("-eps: the paper has synthetic releases for ε = 10, 1 and 0.1 only, got %v", e)
-		}
-		c.eps = append(c.eps, e)
-	}
-	for _, m := range strings.Split(*methods, ",") {
-		m = strings.TrimSpace(m)
-		if m != "sppe" && m != "sple" {
-			return c, cli.Usagef("-methods: unknown method %q (want sppe, sple)", m)
-		}
-		c.methods = append(c.methods, m)
-	}
-	c.Settings = *set
-	if err := c.Validate(); err != nil {
-		return c, err
-	}
-	return c, nil
+	err := set.Parse(fs, args, common, func(eps float64) error { _, err := sir.SyntheticRelease(eps); return err })
+	c.Common, c.Settings = *common, *set
+	return c, err
 }
 
 // runAll runs the selected mode and prints the verdict lines.
@@ -153,7 +124,7 @@ func runAll(_ context.Context, c config, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
-	for _, e := range c.eps {
+	for _, e := range c.Eps {
 		acc, err := runSynthetic(c, e, c.slopes)
 		if err != nil {
 			return err
@@ -329,7 +300,7 @@ func runSynthetic(c config, eps float64, slopes bool) ([]accuracy, error) {
 		return c2, mmd, err
 	}
 	var acc []accuracy
-	for _, meth := range c.methods {
+	for _, meth := range c.Methods {
 		fmt.Fprintf(w, "\n  %s per round (N = %d per round, M = %d, %v):\n", strings.ToUpper(meth), c.Sims, c.M, c.Integration())
 		fmt.Fprintf(w, "    %5s %6s", "round", "sims")
 		for _, r := range refs {
@@ -522,7 +493,7 @@ func runOutbreaks(c config) (inRange, total, odeIn int, err error) {
 		tr := typical[kind]
 		var cols []string
 		for _, meth := range []string{"sppe", "sple"} {
-			if !slices.Contains(c.methods, meth) {
+			if !slices.Contains(c.Methods, meth) {
 				cols = append(cols, "-")
 				continue
 			}

@@ -19,7 +19,7 @@ func TestBadFlags(t *testing.T) {
 		}
 	}
 	c, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-quick", "-rounds", "3"})
-	if err != nil || c.Rounds != 3 || c.Sims != 100 || len(c.eps) != 1 {
+	if err != nil || c.Rounds != 3 || c.Sims != 100 || len(c.Eps) != 1 {
 		t.Errorf("-quick: %+v, %v", c, err)
 	}
 }

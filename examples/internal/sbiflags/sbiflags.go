@@ -5,6 +5,9 @@ package sbiflags
 
 import (
 	"flag"
+	"math"
+	"strconv"
+	"strings"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
 	"github.com/privinfer/privinfer/flow"
@@ -13,6 +16,12 @@ import (
 
 // Settings are the SPPE/SPLE settings of one run.
 type Settings struct {
+	// EpsList and MethodList are the -eps and -methods flags (comma
+	// separated); Parse reads them into Eps and Methods.
+	EpsList, MethodList     string
+	Eps                     []float64
+	Methods                 []string
+	quick                   map[string]string
 	Rounds, Sims, M, Atoms  int
 	Layers, Hidden, Blocks  int
 	Gating                  bool
@@ -28,12 +37,15 @@ type Settings struct {
 // applies them with cli.QuickDefaults.
 func Register(fs *flag.FlagSet, def Settings, quick map[string]string) *Settings {
 	s := def
+	s.quick = quick
 	u := func(name, usage string) string {
 		if v, ok := quick[name]; ok {
 			return usage + " (-quick: " + v + ")"
 		}
 		return usage
 	}
+	fs.StringVar(&s.EpsList, "eps", def.EpsList, u("eps", "privacy budgets of the paper's releases, comma separated (10, 1, 0.1)"))
+	fs.StringVar(&s.MethodList, "methods", def.MethodList, "methods, comma separated (sppe, sple)")
 	fs.IntVar(&s.Rounds, "rounds", def.Rounds, u("rounds", "rounds R"))
 	fs.IntVar(&s.Sims, "sims", def.Sims, u("sims", "simulations per round N"))
 	fs.IntVar(&s.M, "M", def.M, u("M", "inner points per simulation"))
@@ -49,6 +61,37 @@ func Register(fs *flag.FlagSet, def Settings, quick map[string]string) *Settings
 	fs.BoolVar(&s.MC, "mc", def.MC, "plain Monte Carlo inner points instead of RQMC")
 	fs.IntVar(&s.NPost, "n", def.NPost, u("n", "posterior draws"))
 	return &s
+}
+
+// Parse parses args into fs (see cli.Parse), applies the -quick defaults
+// given to Register when common.Quick is set, reads -eps (each budget
+// accepted by release, which returns an error for a budget the paper has no
+// release for) and -methods, and validates the settings.
+func (s *Settings) Parse(fs *flag.FlagSet, args []string, common *cli.Common, release func(eps float64) error) error {
+	if err := cli.Parse(fs, args); err != nil {
+		return err
+	}
+	if err := cli.QuickDefaults(fs, common.Quick, s.quick); err != nil {
+		return err
+	}
+	s.Eps, s.Methods = nil, nil
+	for _, f := range strings.Split(s.EpsList, ",") {
+		e, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(e > 0) || math.IsInf(e, 0) {
+			return cli.Usagef("-eps: %q is not a positive number", f)
+		}
+		if release(e) != nil {
+			return cli.Usagef("-eps: the paper has releases for ε = 10, 1 and 0.1 only, got %v", e)
+		}
+		s.Eps = append(s.Eps, e)
+	}
+	for _, m := range strings.Split(s.MethodList, ",") {
+		if m = strings.TrimSpace(m); m != "sppe" && m != "sple" {
+			return cli.Usagef("-methods: unknown method %q (want sppe, sple)", m)
+		}
+		s.Methods = append(s.Methods, m)
+	}
+	return s.Validate()
 }
 
 // Validate returns a usage error naming the first flag out of range.

@@ -3,6 +3,7 @@ package sbiflags
 import (
 	"errors"
 	"flag"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,6 +38,37 @@ func TestRegisterValidateConfig(t *testing.T) {
 			t.Fatal(err)
 		}
 		if err := s.Validate(); !errors.Is(err, cli.ErrUsage) {
+			t.Errorf("%v: got %v, want a usage error", args, err)
+		}
+	}
+}
+
+// TestParse reads -eps and -methods, applies the -quick defaults and
+// refuses budgets without a release and unknown methods.
+func TestParse(t *testing.T) {
+	release := func(eps float64) error {
+		if eps != 10 && eps != 1 && eps != 0.1 {
+			return errors.New("no release")
+		}
+		return nil
+	}
+	parse := func(args ...string) (*Settings, error) {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		common := cli.Register(fs, 1)
+		d := def
+		d.EpsList, d.MethodList = "10,1,0.1", "sppe,sple"
+		s := Register(fs, d, map[string]string{"eps": "10", "rounds": "2"})
+		return s, s.Parse(fs, args, common, release)
+	}
+	s, err := parse("-quick", "-methods", " sple")
+	if err != nil || !slices.Equal(s.Eps, []float64{10}) || s.Rounds != 2 || !slices.Equal(s.Methods, []string{"sple"}) {
+		t.Errorf("-quick: %+v, %v", s, err)
+	}
+	if s, err = parse("-eps", "0.1, 1"); err != nil || !slices.Equal(s.Eps, []float64{0.1, 1}) || s.Rounds != 4 || len(s.Methods) != 2 {
+		t.Errorf("-eps 0.1,1: %+v, %v", s, err)
+	}
+	for _, args := range [][]string{{"-eps", "x"}, {"-eps", "3"}, {"-eps", "-1"}, {"-eps", "Inf"}, {"-methods", "abc"}, {"-rounds", "0"}, {"stray"}} {
+		if _, err := parse(args...); !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("%v: got %v, want a usage error", args, err)
 		}
 	}
