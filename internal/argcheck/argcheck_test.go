@@ -4,9 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"testing"
-
 	"math"
+	"testing"
 )
 
 type iface interface{ M() }

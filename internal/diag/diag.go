@@ -141,12 +141,9 @@ func rhatBasic(chains [][]float64) float64 {
 // no chains, fewer than 6 draws per chain (3 per split half),
 // non-finite draws or a constant sample.
 func RHat(chains [][]float64) (float64, error) {
-	if err := checkChains(chains, 2*minSplitDraws); err != nil {
+	sp, err := splitChecked(chains)
+	if err != nil {
 		return math.NaN(), err
-	}
-	sp := splitChains(chains)
-	if isConstant(sp) {
-		return math.NaN(), fmt.Errorf("%w: all draws are equal", ErrDegenerate)
 	}
 	bulk := rhatBasic(rankNormalize(sp))
 	med := median(sp)
@@ -164,14 +161,35 @@ func RHat(chains [][]float64) (float64, error) {
 // RHatBasic returns the classic split R̂ without rank normalisation
 // (Gelman et al. 2013), with the same degenerate-input rules as RHat.
 func RHatBasic(chains [][]float64) (float64, error) {
-	if err := checkChains(chains, 2*minSplitDraws); err != nil {
+	sp, err := splitChecked(chains)
+	if err != nil {
 		return math.NaN(), err
+	}
+	return finish(rhatBasic(sp))
+}
+
+// splitChecked checks chains for the split diagnostics (at least
+// 2·minSplitDraws finite draws per chain) and returns the split chains,
+// refusing a constant sample.
+func splitChecked(chains [][]float64) ([][]float64, error) {
+	if err := checkChains(chains, 2*minSplitDraws); err != nil {
+		return nil, err
 	}
 	sp := splitChains(chains)
 	if isConstant(sp) {
-		return math.NaN(), fmt.Errorf("%w: all draws are equal", ErrDegenerate)
+		return nil, fmt.Errorf("%w: all draws are equal", ErrDegenerate)
 	}
-	return finish(rhatBasic(sp))
+	return sp, nil
+}
+
+// pooled returns the draws of all chains, chain after chain, in a new
+// slice.
+func pooled(chains [][]float64) []float64 {
+	var all []float64
+	for _, ch := range chains {
+		all = append(all, ch...)
+	}
+	return all
 }
 
 // finish reports a NaN produced by overflow (draws so large that their
@@ -184,10 +202,7 @@ func finish(v float64) (float64, error) {
 }
 
 func median(chains [][]float64) float64 {
-	var all []float64
-	for _, ch := range chains {
-		all = append(all, ch...)
-	}
+	all := pooled(chains)
 	slices.Sort(all)
 	return stats.Quantile(all, 0.5)
 }
@@ -318,12 +333,9 @@ func essChecked(chains [][]float64) (float64, error) {
 // (2021): the ESS of the rank-normalised split chains. Degenerate input
 // (see RHat) gives NaN and an error wrapping ErrDegenerate.
 func ESSBulk(chains [][]float64) (float64, error) {
-	if err := checkChains(chains, 2*minSplitDraws); err != nil {
+	sp, err := splitChecked(chains)
+	if err != nil {
 		return math.NaN(), err
-	}
-	sp := splitChains(chains)
-	if isConstant(sp) {
-		return math.NaN(), fmt.Errorf("%w: all draws are equal", ErrDegenerate)
 	}
 	return finish(essCore(rankNormalize(sp)))
 }
@@ -338,10 +350,7 @@ func ESSQuantile(chains [][]float64, p float64) (float64, error) {
 		return math.NaN(), fmt.Errorf("%w: quantile level must be in (0, 1), got %v", ErrDegenerate, p)
 	}
 	sp := splitChains(chains)
-	var all []float64
-	for _, ch := range sp {
-		all = append(all, ch...)
-	}
+	all := pooled(sp)
 	slices.Sort(all)
 	q := stats.Quantile(all, p)
 	ind := make([][]float64, len(sp))
@@ -390,10 +399,7 @@ func MCSEMean(chains [][]float64) (float64, error) {
 	if err != nil {
 		return math.NaN(), err
 	}
-	var all []float64
-	for _, ch := range chains {
-		all = append(all, ch...)
-	}
+	all := pooled(chains)
 	return finish(math.Sqrt(stats.Variance(all) / e))
 }
 
@@ -428,10 +434,7 @@ func MCSESD(chains [][]float64) (float64, error) {
 	if err := checkChains(chains, 2*minSplitDraws); err != nil {
 		return math.NaN(), err
 	}
-	var all []float64
-	for _, ch := range chains {
-		all = append(all, ch...)
-	}
+	all := pooled(chains)
 	mu := stats.Mean(all)
 	c2 := make([][]float64, len(chains))
 	sum, sum2 := 0.0, 0.0

@@ -179,19 +179,10 @@ type Histograms struct {
 // Draw lays the histograms out side by side on a new canvas.
 func (h Histograms) Draw() (*Canvas, error) {
 	d := len(h.Params)
-	if d == 0 || len(h.Sets) == 0 {
-		return nil, ErrNoData
-	}
-	if err := checkSets(h.Sets, d); err != nil {
+	if err := checkPanels(d, h.Sets, h.Truth); err != nil {
 		return nil, err
 	}
-	if h.Truth != nil && len(h.Truth) != d {
-		return nil, fmt.Errorf("plot: len(Truth) = %d, want %d", len(h.Truth), d)
-	}
-	bins := h.Bins
-	if bins <= 0 {
-		bins = 30
-	}
+	bins := orDefaultInt(h.Bins, 30)
 	pw, ph := orDefault(h.Width, 320), orDefault(h.Height, 300)
 	top := 30.0
 	if h.Title == "" {
@@ -267,23 +258,11 @@ type Corner struct {
 // Draw lays the corner plot out on a new canvas.
 func (co Corner) Draw() (*Canvas, error) {
 	d := len(co.Params)
-	if d == 0 || len(co.Sets) == 0 {
-		return nil, ErrNoData
-	}
-	if err := checkSets(co.Sets, d); err != nil {
+	if err := checkPanels(d, co.Sets, co.Truth); err != nil {
 		return nil, err
 	}
-	if co.Truth != nil && len(co.Truth) != d {
-		return nil, fmt.Errorf("plot: len(Truth) = %d, want %d", len(co.Truth), d)
-	}
-	bins := co.Bins
-	if bins <= 0 {
-		bins = 30
-	}
-	maxPts := co.MaxPoints
-	if maxPts <= 0 {
-		maxPts = 1500
-	}
+	bins := orDefaultInt(co.Bins, 30)
+	maxPts := orDefaultInt(co.MaxPoints, 1500)
 	ps := orDefault(co.Panel, 180)
 	left, top := 60.0, 40.0
 	c := NewCanvas(left+ps*float64(d)+20, top+ps*float64(d)+45)
@@ -478,6 +457,26 @@ func orDefault(v, def float64) float64 {
 		return v
 	}
 	return def
+}
+
+func orDefaultInt(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// checkPanels checks the samples of a chart with one panel per parameter
+// (d of them) and its optional true values: ErrNoData without parameters
+// or samples.
+func checkPanels(d int, sets []Sample, truth []float64) error {
+	if d == 0 || len(sets) == 0 {
+		return ErrNoData
+	}
+	if truth != nil && len(truth) != d {
+		return fmt.Errorf("plot: len(Truth) = %d, want %d", len(truth), d)
+	}
+	return checkSets(sets, d)
 }
 
 func checkSets(sets []Sample, d int) error {
