@@ -298,7 +298,8 @@ func (v *SparseVector) NoiseScales() (threshold, query float64) {
 }
 
 // NewAboveThreshold returns AboveThreshold (Dwork & Roth Alg. 1): one ⊤
-// answer, threshold noise Lap(2Δ/ε) and query noise Lap(4Δ/ε), ε-DP.
+// answer, threshold noise of scale 2Δ/ε and query noise of scale 4Δ/ε
+// (discrete Laplace on the lattice, see SparseVector), ε-DP.
 func NewAboveThreshold(threshold, sensitivity, epsilon float64) (*SparseVector, error) {
 	if err := checkSVTPositive("epsilon", epsilon); err != nil {
 		return nil, err
@@ -314,8 +315,9 @@ func NewAboveThreshold(threshold, sensitivity, epsilon float64) (*SparseVector, 
 }
 
 // NewSparse returns the c-fold sparse vector algorithm Sparse of Dwork &
-// Roth (Alg. 2, δ = 0): σ = 2cΔ/ε, threshold noise Lap(σ) redrawn after
-// every ⊤, query noise Lap(2σ); ε-DP.
+// Roth (Alg. 2, δ = 0): σ = 2cΔ/ε, threshold noise of scale σ redrawn
+// after every ⊤, query noise of scale 2σ (discrete Laplace on the
+// lattice, see SparseVector); ε-DP.
 func NewSparse(threshold, sensitivity, epsilon float64, c int) (*SparseVector, error) {
 	if err := checkSVTPositive("epsilon", epsilon); err != nil {
 		return nil, err

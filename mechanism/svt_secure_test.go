@@ -316,3 +316,32 @@ func TestSVTReproducible(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSVTSession measures one sparse vector decision (query index,
+// one exact discrete Laplace draw, an int64 comparison) with the noise
+// from the operating system's generator (the default) and from a seeded
+// generator (the reproducible opt-out), at ABCDP's scales.
+func BenchmarkSVTSession(b *testing.B) {
+	v, err := NewSparseVector(SVTConfig{Threshold: 0.2, Sensitivity: 0.002, ThresholdScale: 0.02, QueryScale: 0.04, MaxAbove: 1 << 30, Below: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		start func(s *SVTSession)
+	}{
+		{"os", func(s *SVTSession) { v.StartInto(s) }},
+		{"reproducible", func(s *SVTSession) { v.StartReproducibleInto(newRand(1), s) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var s SVTSession
+			c.start(&s)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := s.Test(0.5); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
