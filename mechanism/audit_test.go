@@ -148,7 +148,7 @@ func auditCases(t *testing.T) []auditCase {
 	cs = append(cs, auditCase{"InfectionTrajectory", tr.Budget(), releaseEvent(tr, []float64{0}, []float64{1}, func(x []float64) bool { return x[0] >= 6.0/20 }), false, true})
 	// AboveThreshold (ε = 1, Δ = 1): queries (0, 0, 0) versus (1, 1, 1),
 	// threshold 2; event "first ⊤ at the first query".
-	at := must(NewAboveThreshold(2, 1, 1))
+	at := must(NewAboveThreshold(AboveThresholdConfig{Threshold: 2, Sensitivity: 1, Epsilon: 1}))
 	cs = append(cs, auditCase{"AboveThreshold", at.Budget(), releaseEvent(at, []float64{0, 0, 0}, []float64{1, 1, 1}, func(x []float64) bool { return x[0] == 1 }), false, true})
 	// Truncated Laplace (claimed 2ε) on [0, 1].
 	bl := must(NewBounded(must(NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 1})), []float64{0}, []float64{1}, Truncate))

@@ -144,7 +144,7 @@ func TestReleaseAllocs(t *testing.T) {
 	rr, _ := NewRandomizedResponse(1, 10)
 	kr, _ := NewKaryRandomizedResponse(1, 20, 10)
 	bd, _ := NewBounded(lap, seq(10), make10(2), Truncate)
-	sv, _ := NewAboveThreshold(0.5, 1, 1)
+	sv, _ := NewAboveThreshold(AboveThresholdConfig{Threshold: 0.5, Sensitivity: 1, Epsilon: 1})
 	oue, _ := NewOUE(1, 10)
 	onehot := make([]float64, 10)
 	onehot[3] = 1

@@ -32,7 +32,7 @@ func TestConstructorErrors(t *testing.T) {
 		{"kary k", second(NewKaryRandomizedResponse(1, 1, 1)), "k must be"},
 		{"oue d", second(NewOUE(1, 1)), "d must be"},
 		{"exp n", second(NewExponential(ExponentialConfig{Epsilon: 1, Sensitivity: 1, Candidates: 0})), "n must be"},
-		{"svt c", second(NewSparse(0, 1, 1, 0)), "c must be"},
+		{"svt c", second(NewSparse(SparseConfig{Threshold: 0, Sensitivity: 1, Epsilon: 1, C: 0})), "c must be"},
 		{"svt scale", second(NewSparseVector(SVTConfig{Sensitivity: 1, ThresholdScale: 0, QueryScale: 1, MaxAbove: 1})), "threshold noise scale"},
 		{"secure eps", second(NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1e-12, Dim: 1})), "epsilon must be in"},
 		{"budget delta", newAccountantErr(Budget{Epsilon: 1, Delta: -0.1}), "delta must be in [0, 1)"},
@@ -64,7 +64,7 @@ func TestReleaseValidation(t *testing.T) {
 	rr, _ := NewRandomizedResponse(1, 3)
 	kr, _ := NewKaryRandomizedResponse(1, 3, 3)
 	bd, _ := NewBounded(lap, []float64{0, 0, 0}, []float64{1, 1, 1}, BIT)
-	sv, _ := NewAboveThreshold(0, 1, 1)
+	sv, _ := NewAboveThreshold(AboveThresholdConfig{Threshold: 0, Sensitivity: 1, Epsilon: 1})
 	for _, m := range []Mechanism{lap, sec, g, tr, rr, kr, bd, sv} {
 		r := newRand(1)
 		dst := []float64{7, 7, 7}

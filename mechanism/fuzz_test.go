@@ -35,7 +35,7 @@ func FuzzRelease(f *testing.F) {
 		case 5:
 			m, err = NewKaryRandomizedResponse(eps, 3, 2)
 		case 6:
-			m, err = NewAboveThreshold(0.5, 1, eps)
+			m, err = NewAboveThreshold(AboveThresholdConfig{Threshold: 0.5, Sensitivity: 1, Epsilon: eps})
 		case 7:
 			lap, e := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: eps, Dim: 2})
 			if e != nil {

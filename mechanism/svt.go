@@ -297,10 +297,22 @@ func (v *SparseVector) NoiseScales() (threshold, query float64) {
 	return math.Ldexp(v.t1.value(), v.grid), math.Ldexp(v.t2.value(), v.grid)
 }
 
+// AboveThresholdConfig configures NewAboveThreshold. Every field is
+// required except Threshold (zero is a valid threshold).
+type AboveThresholdConfig struct {
+	// Threshold T the noisy queries are compared with.
+	Threshold float64
+	// Sensitivity Δ of every query (> 0).
+	Sensitivity float64
+	// Epsilon is the privacy budget ε of the whole run (> 0).
+	Epsilon float64
+}
+
 // NewAboveThreshold returns AboveThreshold (Dwork & Roth Alg. 1): one ⊤
 // answer, threshold noise of scale 2Δ/ε and query noise of scale 4Δ/ε
 // (discrete Laplace on the lattice, see SparseVector), ε-DP.
-func NewAboveThreshold(threshold, sensitivity, epsilon float64) (*SparseVector, error) {
+func NewAboveThreshold(cfg AboveThresholdConfig) (*SparseVector, error) {
+	threshold, sensitivity, epsilon := cfg.Threshold, cfg.Sensitivity, cfg.Epsilon
 	if err := checkSVTPositive("epsilon", epsilon); err != nil {
 		return nil, err
 	}
@@ -314,11 +326,25 @@ func NewAboveThreshold(threshold, sensitivity, epsilon float64) (*SparseVector, 
 	})
 }
 
+// SparseConfig configures NewSparse. Every field is required except
+// Threshold (zero is a valid threshold).
+type SparseConfig struct {
+	// Threshold T the noisy queries are compared with.
+	Threshold float64
+	// Sensitivity Δ of every query (> 0).
+	Sensitivity float64
+	// Epsilon is the privacy budget ε of the whole run (> 0).
+	Epsilon float64
+	// C is the number c of ⊤ answers before the run halts (>= 1).
+	C int
+}
+
 // NewSparse returns the c-fold sparse vector algorithm Sparse of Dwork &
 // Roth (Alg. 2, δ = 0): σ = 2cΔ/ε, threshold noise of scale σ redrawn
 // after every ⊤, query noise of scale 2σ (discrete Laplace on the
 // lattice, see SparseVector); ε-DP.
-func NewSparse(threshold, sensitivity, epsilon float64, c int) (*SparseVector, error) {
+func NewSparse(cfg SparseConfig) (*SparseVector, error) {
+	threshold, sensitivity, epsilon, c := cfg.Threshold, cfg.Sensitivity, cfg.Epsilon, cfg.C
 	if err := checkSVTPositive("epsilon", epsilon); err != nil {
 		return nil, err
 	}

@@ -176,9 +176,9 @@ func TestSVTAudit(t *testing.T) {
 		}
 		return v
 	}
-	at := must(NewAboveThreshold(0.5, 1, 1))
+	at := must(NewAboveThreshold(AboveThresholdConfig{Threshold: 0.5, Sensitivity: 1, Epsilon: 1}))
 	abcdp := must(NewSparseVector(SVTConfig{Threshold: 0.2, Sensitivity: 0.05, ThresholdScale: 0.1, QueryScale: 0.2, MaxAbove: 2, Resample: true, Below: true}))
-	bad := must(NewAboveThreshold(0.5, 0.1, 1))
+	bad := must(NewAboveThreshold(AboveThresholdConfig{Threshold: 0.5, Sensitivity: 0.1, Epsilon: 1}))
 	cases := []struct {
 		name   string
 		v      *SparseVector

@@ -10,11 +10,11 @@ import (
 )
 
 func TestSVTBudgets(t *testing.T) {
-	at, _ := NewAboveThreshold(0, 0.5, 2)
+	at, _ := NewAboveThreshold(AboveThresholdConfig{Threshold: 0, Sensitivity: 0.5, Epsilon: 2})
 	if math.Abs(at.Budget().Epsilon-2) > 1e-15 {
 		t.Errorf("AboveThreshold budget %v", at.Budget())
 	}
-	sp, _ := NewSparse(0, 0.5, 2, 5)
+	sp, _ := NewSparse(SparseConfig{Threshold: 0, Sensitivity: 0.5, Epsilon: 2, C: 5})
 	if math.Abs(sp.Budget().Epsilon-2) > 1e-15 || !sp.Config().Resample {
 		t.Errorf("Sparse budget %v", sp.Budget())
 	}
@@ -186,22 +186,34 @@ func svtCases() []svtCase {
 		c.Sensitivity, c.ThresholdScale, c.QueryScale = 1e-300, 1e300, 1e300
 	}))
 	for _, e := range []float64{nan, inf, 0, -1, sub, huge} {
-		add(svtCat(e), fmt.Sprintf("AboveThreshold ε %v", e), func() error { return second(NewAboveThreshold(0, 1, e)) })
-		add(svtCat(e), fmt.Sprintf("AboveThreshold sensitivity %v", e), func() error { return second(NewAboveThreshold(0, e, 1)) })
-		add(svtCat(e), fmt.Sprintf("Sparse ε %v", e), func() error { return second(NewSparse(0, 1, e, 3)) })
-		add(svtCat(e), fmt.Sprintf("Sparse sensitivity %v", e), func() error { return second(NewSparse(0, e, 1, 3)) })
+		add(svtCat(e), fmt.Sprintf("AboveThreshold ε %v", e), func() error {
+			return second(NewAboveThreshold(AboveThresholdConfig{Threshold: 0, Sensitivity: 1, Epsilon: e}))
+		})
+		add(svtCat(e), fmt.Sprintf("AboveThreshold sensitivity %v", e), func() error {
+			return second(NewAboveThreshold(AboveThresholdConfig{Threshold: 0, Sensitivity: e, Epsilon: 1}))
+		})
+		add(svtCat(e), fmt.Sprintf("Sparse ε %v", e), func() error { return second(NewSparse(SparseConfig{Threshold: 0, Sensitivity: 1, Epsilon: e, C: 3})) })
+		add(svtCat(e), fmt.Sprintf("Sparse sensitivity %v", e), func() error { return second(NewSparse(SparseConfig{Threshold: 0, Sensitivity: e, Epsilon: 1, C: 3})) })
 		add(svtCat(e), fmt.Sprintf("ABCDPScale ε %v", e), abcdp(e, 0.01, 5))
 		add(svtCat(e), fmt.Sprintf("ABCDPScale sensitivity %v", e), abcdp(1, e, 5))
 	}
-	add("huge", "AboveThreshold scale overflows (Δ = 1e300, ε = 1e-10)", func() error { return second(NewAboveThreshold(0, 1e300, 1e-10)) })
-	add("huge", "Sparse scale overflows (c = MaxInt/2)", func() error { return second(NewSparse(0, 1e290, 1, math.MaxInt/2)) })
+	add("huge", "AboveThreshold scale overflows (Δ = 1e300, ε = 1e-10)", func() error {
+		return second(NewAboveThreshold(AboveThresholdConfig{Threshold: 0, Sensitivity: 1e300, Epsilon: 1e-10}))
+	})
+	add("huge", "Sparse scale overflows (c = MaxInt/2)", func() error {
+		return second(NewSparse(SparseConfig{Threshold: 0, Sensitivity: 1e290, Epsilon: 1, C: math.MaxInt / 2}))
+	})
 	add("huge", "ABCDPScale b overflows", abcdp(1e-10, 1e300, 5))
 	add("subnormal", "ABCDPScale b underflows", abcdp(1e300, 1e-300, 1))
-	add("nonpositive", "Sparse c 0", func() error { return second(NewSparse(0, 1, 1, 0)) })
+	add("nonpositive", "Sparse c 0", func() error { return second(NewSparse(SparseConfig{Threshold: 0, Sensitivity: 1, Epsilon: 1, C: 0})) })
 	add("nonpositive", "ABCDPScale c 0", abcdp(1, 1, 0))
 	add("nonpositive", "ABCDPScale c -1", abcdp(1, 1, -1))
-	add("huge", "AboveThreshold threshold 1e308", func() error { return second(NewAboveThreshold(1e308, 1, 1)) })
-	add("nan", "AboveThreshold threshold NaN", func() error { return second(NewAboveThreshold(nan, 1, 1)) })
+	add("huge", "AboveThreshold threshold 1e308", func() error {
+		return second(NewAboveThreshold(AboveThresholdConfig{Threshold: 1e308, Sensitivity: 1, Epsilon: 1}))
+	})
+	add("nan", "AboveThreshold threshold NaN", func() error {
+		return second(NewAboveThreshold(AboveThresholdConfig{Threshold: nan, Sensitivity: 1, Epsilon: 1}))
+	})
 	// Sessions and releases.
 	add("nil", "StartReproducible(nil rand)", test(good, nil, 0.1))
 	add("nil", "StartReproducibleInto(nil rand)", func() error {
@@ -284,10 +296,10 @@ func TestSVTBudgetAlwaysFinite(t *testing.T) {
 					}
 				}
 			}
-			v, err := NewAboveThreshold(0, d, b1)
+			v, err := NewAboveThreshold(AboveThresholdConfig{Threshold: 0, Sensitivity: d, Epsilon: b1})
 			check(fmt.Sprintf("AboveThreshold Δ=%v ε=%v", d, b1), v, err)
 			for _, c := range cs {
-				v, err := NewSparse(0, d, b1, c)
+				v, err := NewSparse(SparseConfig{Threshold: 0, Sensitivity: d, Epsilon: b1, C: c})
 				check(fmt.Sprintf("Sparse Δ=%v ε=%v c=%d", d, b1, c), v, err)
 				for _, rs := range []bool{false, true} {
 					b, err := ABCDPScale(b1, d, c, rs)
