@@ -18,7 +18,12 @@
 // The paper reports one run per setting (errors 4.71 and 2.20 with
 // RESAMPLE, 4.51 and 2.10 without, at n = 100 and 1000); the program prints
 // its own one run and the mean and spread over -noise-reps runs with fresh
-// privacy noise on the same public draws.
+// privacy noise on the same public draws. At the paper's settings (seed 1;
+// 9.3 CPU-minutes, almost all in the 10⁶ outbreaks of n = 1000) the mean
+// errors are 3.96 ± 0.58 → 2.76 ± 0.29 without RESAMPLE and 4.02 ± 0.64 →
+// 2.80 ± 0.36 with it (sd over 200 runs), non-private rejection ABC's
+// 3.90 → 2.80: the error falls with n as the paper states, but
+// RESAMPLE = false leads by less than two standard errors at both n.
 //
 //	go run ./examples/abcdp/tb                     # the paper: n = 100 and 1000, T = 1000 (about 10 CPU-minutes)
 //	go run ./examples/abcdp/tb -quick              # n = 20 and 100, T = 300
@@ -315,6 +320,9 @@ func printTable(w io.Writer, cfg Config, rows []Row) {
 // verdict compares the stated findings of §6.3: the error falls from
 // n = 100 to n = 1000 for both RESAMPLE options, and RESAMPLE = false beats
 // RESAMPLE = true at each n; and our mean errors with the paper's numbers.
+// A RESAMPLE comparison counts as holding when RESAMPLE = false is ahead by
+// more than 2 standard errors of the difference of the two mean errors, as
+// a tie within them, and as failing when it is behind by more.
 func verdict(w io.Writer, cfg Config, rows []Row) {
 	what := "ABCDP Fig. 5 (TB birth–death model, ε_total = 1)"
 	get := func(n int, method string) (Row, bool) {
@@ -330,7 +338,7 @@ func verdict(w io.Writer, cfg Config, rows []Row) {
 		return
 	}
 	lo, hi := cfg.Ns[0], cfg.Ns[len(cfg.Ns)-1]
-	var failed, parts []string
+	var failed, ties, parts []string
 	checks := 0
 	for _, m := range []string{"ABCDP", "ABCDP R"} {
 		a, _ := get(lo, m)
@@ -341,12 +349,19 @@ func verdict(w io.Writer, cfg Config, rows []Row) {
 		}
 		parts = append(parts, fmt.Sprintf("%s %.2f → %.2f", m, a.AvgErr, b.AvgErr))
 	}
+	k := float64(max(cfg.NoiseReps, 1))
 	for _, n := range []int{lo, hi} {
 		a, _ := get(n, "ABCDP")
 		b, _ := get(n, "ABCDP R")
 		checks++
-		if !(a.AvgErr <= b.AvgErr) {
-			failed = append(failed, fmt.Sprintf("at n = %d RESAMPLE=false (%.2f) does not beat RESAMPLE=true (%.2f)", n, a.AvgErr, b.AvgErr))
+		se := math.Sqrt((a.SDErr*a.SDErr + b.SDErr*b.SDErr) / k)
+		d := b.AvgErr - a.AvgErr
+		switch {
+		case d > 2*se:
+		case d >= -2*se:
+			ties = append(ties, fmt.Sprintf("at n = %d RESAMPLE=false (%.2f) and RESAMPLE=true (%.2f) differ by %.2f, within 2 standard errors (%.2f)", n, a.AvgErr, b.AvgErr, d, 2*se))
+		default:
+			failed = append(failed, fmt.Sprintf("at n = %d RESAMPLE=false (%.2f) is behind RESAMPLE=true (%.2f) by more than 2 standard errors", n, a.AvgErr, b.AvgErr))
 		}
 	}
 	paper := "paper: ABCDP 4.51 → 2.10, ABCDP R 4.71 → 2.20 (one run each)"
@@ -355,12 +370,19 @@ func verdict(w io.Writer, cfg Config, rows []Row) {
 	}
 	reason := fmt.Sprintf("mean errors over %d noise runs %s; %s", cfg.NoiseReps, strings.Join(parts, ", "), paper)
 	switch {
-	case len(failed) == 0 && lo == 100 && hi == 1000:
+	case len(failed) == 0 && len(ties) == 0 && lo == 100 && hi == 1000:
 		cli.PrintVerdict(w, cli.Reproduced, what, "both stated findings hold ("+reason+")")
-	case len(failed) == 0:
+	case len(failed) == 0 && len(ties) == 0:
 		cli.PrintVerdict(w, cli.Partial, what, "both stated findings hold at other n ("+reason+")")
 	case len(failed) < checks:
-		cli.PrintVerdict(w, cli.Partial, what, fmt.Sprintf("%d of %d checks hold; failing: %s (%s)", checks-len(failed), checks, strings.Join(failed, "; "), reason))
+		var notes []string
+		if len(failed) > 0 {
+			notes = append(notes, "failing: "+strings.Join(failed, "; "))
+		}
+		if len(ties) > 0 {
+			notes = append(notes, "undecided: "+strings.Join(ties, "; "))
+		}
+		cli.PrintVerdict(w, cli.Partial, what, fmt.Sprintf("%d of %d checks hold; %s (%s)", checks-len(failed)-len(ties), checks, strings.Join(notes, "; "), reason))
 	default:
 		cli.PrintVerdict(w, cli.Differs, what, fmt.Sprintf("no stated finding holds: %s (%s)", strings.Join(failed, "; "), reason))
 	}
