@@ -261,14 +261,8 @@ func (p *Problem) ReleaseSimulator() (simulate.Simulator, error) {
 // an error wrapping ErrNoMechanism when the Mechanism is nil and
 // ErrNoDensity when it does not implement mechanism.Density.
 func (p *Problem) Density() (mechanism.Density, error) {
-	if p == nil || p.Mechanism == nil {
-		return nil, fmt.Errorf("%w: the engine evaluates the release density η(s_dp | s), so it needs a Mechanism", ErrNoMechanism)
-	}
-	d, ok := p.Mechanism.(mechanism.Density)
-	if !ok {
-		return nil, fmt.Errorf("%w: %T does not implement mechanism.Density (LogDensity(sdp, s []float64) float64)", ErrNoDensity, p.Mechanism)
-	}
-	return d, nil
+	return mechanismAs[mechanism.Density](p, "evaluates the release density η(s_dp | s)",
+		ErrNoDensity, "mechanism.Density (LogDensity(sdp, s []float64) float64)")
 }
 
 // Transform returns the Mechanism's uniform transform s_dp = τ(u; s). It
@@ -276,12 +270,22 @@ func (p *Problem) Density() (mechanism.Density, error) {
 // engine that also handles non-private problems checks Private first) and
 // ErrNoTransform when it does not implement mechanism.Transform.
 func (p *Problem) Transform() (mechanism.Transform, error) {
+	return mechanismAs[mechanism.Transform](p, "integrates over the mechanism's noise",
+		ErrNoTransform, "mechanism.Transform (NoiseDim and Apply)")
+}
+
+// mechanismAs returns p's Mechanism as the capability T, with an error
+// wrapping ErrNoMechanism (saying what the engine does with it) when
+// there is none and one wrapping missing (naming the interface) when the
+// Mechanism does not implement T.
+func mechanismAs[T any](p *Problem, does string, missing error, iface string) (T, error) {
+	var zero T
 	if p == nil || p.Mechanism == nil {
-		return nil, fmt.Errorf("%w: the engine integrates over the mechanism's noise, so it needs a Mechanism", ErrNoMechanism)
+		return zero, fmt.Errorf("%w: the engine %s, so it needs a Mechanism", ErrNoMechanism, does)
 	}
-	t, ok := p.Mechanism.(mechanism.Transform)
+	t, ok := p.Mechanism.(T)
 	if !ok {
-		return nil, fmt.Errorf("%w: %T does not implement mechanism.Transform (NoiseDim and Apply)", ErrNoTransform, p.Mechanism)
+		return zero, fmt.Errorf("%w: %T does not implement %s", missing, p.Mechanism, iface)
 	}
 	return t, nil
 }

@@ -123,15 +123,9 @@ func (s *MeanStat) Simulate(r *rand.Rand, theta, dst []float64) error {
 	if s == nil || s.m == nil {
 		return errUnbuilt("MeanStat")
 	}
-	if err := s.m.CheckParam(theta); err != nil {
-		return err
-	}
-	if err := checkRand(r); err != nil {
-		return err
-	}
 	cd := s.m.ContribDim()
-	if len(dst) != cd {
-		return fmt.Errorf("simulate: dst must have length %d, got %d: %w", cd, len(dst), ErrInvalid)
+	if err := checkRecordSim(s.m, r, theta, dst, cd); err != nil {
+		return err
 	}
 	bp := s.pool.Get().(*[]float64)
 	buf := *bp
@@ -192,18 +186,27 @@ func (d *Dataset) Simulate(r *rand.Rand, theta, dst []float64) error {
 	if d == nil || d.m == nil {
 		return errUnbuilt("Dataset")
 	}
-	if err := d.m.CheckParam(theta); err != nil {
+	if err := checkRecordSim(d.m, r, theta, dst, d.StatDim()); err != nil {
+		return err
+	}
+	rd := d.m.RecordDim()
+	for i := range d.n {
+		d.m.SampleRecord(r, theta, dst[i*rd:(i+1)*rd])
+	}
+	return nil
+}
+
+// checkRecordSim checks the arguments of a record-level simulator's
+// Simulate: θ valid for m, a random source and dst of length statDim.
+func checkRecordSim(m RecordModel, r *rand.Rand, theta, dst []float64, statDim int) error {
+	if err := m.CheckParam(theta); err != nil {
 		return err
 	}
 	if err := checkRand(r); err != nil {
 		return err
 	}
-	if len(dst) != d.StatDim() {
-		return fmt.Errorf("simulate: dst must have length %d, got %d: %w", d.StatDim(), len(dst), ErrInvalid)
-	}
-	rd := d.m.RecordDim()
-	for i := range d.n {
-		d.m.SampleRecord(r, theta, dst[i*rd:(i+1)*rd])
+	if len(dst) != statDim {
+		return fmt.Errorf("simulate: dst must have length %d, got %d: %w", statDim, len(dst), ErrInvalid)
 	}
 	return nil
 }
