@@ -66,7 +66,7 @@ func clampLog(v, A float64) float64 {
 	if math.IsNaN(v) {
 		return -A
 	}
-	return clamp(v, -A, A)
+	return mechanism.Clamp(v, -A, A)
 }
 
 // histogramCounts bins the samples (flat, dim p) into grid cells; samples
@@ -142,7 +142,7 @@ func siddmcStat(grid *Grid, samples []float64, A float64) ([]float64, error) {
 		if c > 0 {
 			l = math.Log(c / float64(N))
 		}
-		stat[i] = clamp(l, logV-A, logV+A)
+		stat[i] = mechanism.Clamp(l, logV-A, logV+A)
 	}
 	return stat, nil
 }
@@ -156,12 +156,17 @@ func siddmcRelease(r *rand.Rand, grid *Grid, samples []float64, A float64, eps f
 	if err != nil {
 		return nil, err
 	}
-	B := len(stat)
-	mech, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: siddmcSens(A, B), Epsilon: eps, Dim: B})
+	return laplaceRelease(r, rl, stat, siddmcSens(A, len(stat)), eps)
+}
+
+// laplaceRelease releases stat through rl with the Laplace mechanism of ℓ1
+// sensitivity sens at budget eps, into a new slice.
+func laplaceRelease(r *rand.Rand, rl Releaser, stat []float64, sens, eps float64) ([]float64, error) {
+	mech, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: eps, Dim: len(stat)})
 	if err != nil {
 		return nil, mechErr(err)
 	}
-	out := make([]float64, B)
+	out := make([]float64, len(stat))
 	if err := rl.release(mech, r, stat, out); err != nil {
 		return nil, err
 	}
@@ -217,16 +222,7 @@ func siphicRelease(r *rand.Rand, grid *Grid, samples []float64, G float64, eps f
 	if err != nil {
 		return nil, err
 	}
-	B := len(counts)
-	mech, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: siphicSens(N, G, grid.Volume(), B), Epsilon: eps, Dim: B})
-	if err != nil {
-		return nil, mechErr(err)
-	}
-	out := make([]float64, B)
-	if err := rl.release(mech, r, counts, out); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return laplaceRelease(r, rl, counts, siphicSens(N, G, grid.Volume(), len(counts)), eps)
 }
 
 // siddmcPerBin and siphicPerBin are the per-bin sensitivities of the

@@ -70,7 +70,7 @@ func (h *HistogramModel) Sanitize(r *rand.Rand, x []float64, eps float64, rl Rel
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return -1
 			}
-			rec[j] = clamp(v, h.Grid.Lo[j], h.Grid.Hi[j])
+			rec[j] = mechanism.Clamp(v, h.Grid.Lo[j], h.Grid.Hi[j])
 		}
 		return h.Grid.Locate(rec)
 	}
@@ -101,12 +101,8 @@ func (h *HistogramModel) Sanitize(r *rand.Rand, x []float64, eps float64, rl Rel
 			counts[ci]++
 		}
 	}
-	mech, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: eps, Dim: len(counts)})
+	out, err := laplaceRelease(r, rl, counts, sens, eps)
 	if err != nil {
-		return nil, mechErr(err)
-	}
-	out := make([]float64, len(counts))
-	if err := rl.release(mech, r, counts, out); err != nil {
 		return nil, err
 	}
 	for i, v := range out {

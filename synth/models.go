@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/privinfer/privinfer/internal/variate"
+	"github.com/privinfer/privinfer/mechanism"
 )
 
 // BetaBernoulli is the binary-data model x_i ~ Bernoulli(p), p ~ Beta(A,
@@ -216,7 +217,7 @@ func (g *GaussianMean) Stats(x, s []float64) error {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return invalidf("record %d is %v", i, v)
 		}
-		sum += clamp(v, g.C0, g.C1)
+		sum += mechanism.Clamp(v, g.C0, g.C1)
 	}
 	s[0] = sum / float64(len(x))
 	return nil
@@ -247,7 +248,7 @@ func boundedNormals(r *rand.Rand, mu, sigma, lo, hi float64, b Bounding, dst []f
 				v = mu + sigma*variate.Normal(r)
 			}
 		} else {
-			v = clamp(v, lo, hi)
+			v = mechanism.Clamp(v, lo, hi)
 		}
 		dst[i] = v
 	}
@@ -310,12 +311,12 @@ func (g *GaussianNIG) Stats(x, s []float64) error {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return invalidf("record %d is %v", i, v)
 		}
-		sum += clamp(v, g.C0, g.C1)
+		sum += mechanism.Clamp(v, g.C0, g.C1)
 	}
 	mean := sum / float64(len(x))
 	ss := 0.0
 	for _, v := range x {
-		d := clamp(v, g.C0, g.C1) - mean
+		d := mechanism.Clamp(v, g.C0, g.C1) - mean
 		ss += d * d
 	}
 	s[0], s[1] = mean, ss/float64(len(x)-1)

@@ -27,17 +27,6 @@ const (
 	Truncation = mechanism.Truncate
 )
 
-// clamp applies BIT to v.
-func clamp(v, lo, hi float64) float64 {
-	if v < lo {
-		return lo
-	}
-	if v > hi {
-		return hi
-	}
-	return v
-}
-
 // Statistic describes one element of a sufficient statistic: its ℓ1
 // global sensitivity and its legal range.
 type Statistic struct {
