@@ -1,8 +1,8 @@
 // Package plot gives the example programs the library's small SVG/PNG
-// charting kit: line charts, interval charts, marginal histograms and corner
-// plots drawn on a Canvas that writes SVG and PNG. The types are the
-// library's own, re-exported here so that the examples depend on no
-// internal package of the library.
+// charting kit: line charts, interval charts and marginal histograms drawn
+// on a Canvas that writes SVG and PNG (corner plots of posterior draws are
+// privinfer.Draws.Corner). The types are the library's own, re-exported
+// here so that the examples depend on no internal package of the library.
 package plot
 
 import iplot "github.com/privinfer/privinfer/internal/plot"
@@ -28,8 +28,5 @@ type Interval = iplot.Interval
 // parameter.
 type Histograms = iplot.Histograms
 
-// Corner draws a corner (pair) plot of several samples.
-type Corner = iplot.Corner
-
-// Sample is one (optionally weighted) sample of a Histograms or Corner plot.
+// Sample is one (optionally weighted) sample of a Histograms plot.
 type Sample = iplot.Sample
