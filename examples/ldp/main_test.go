@@ -14,16 +14,16 @@ import (
 // TestRunSmall runs every section at tiny sizes and checks that each
 // prints its verdict line.
 func TestRunSmall(t *testing.T) {
-	c := config{n: 40, datasets: 12, histN: []int{200}, histRuns: 2, regN: 500, seed: 3}
+	c := config{n: 40, datasets: 12, histN: []int{200}, histEps: []float64{1}, histRuns: 2, calEps: []float64{1}, histCalRuns: 3, expRuns: 3, warmup: 100, draws: 100, seed: 3}
 	var out bytes.Buffer
 	if err := run(t.Context(), c, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	v := cli.ParseVerdicts(out.String())
-	if len(v) != 3 {
-		t.Fatalf("want 3 verdicts, got %d:\n%s", len(v), out.String())
+	if len(v) != 5 {
+		t.Fatalf("want 5 verdicts, got %d:\n%s", len(v), out.String())
 	}
-	for _, want := range []string{"Fig. 1", "Fig. 3", "linear regression"} {
+	for _, want := range []string{"Fig. 1", "Fig. 3", "Fig. 9", "Fig. 10", "Fig. 11"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q", want)
 		}
@@ -31,7 +31,7 @@ func TestRunSmall(t *testing.T) {
 }
 
 func TestParseRejectsBadValues(t *testing.T) {
-	for _, args := range [][]string{{"-n", "-1"}, {"-datasets", "3"}, {"-hist-runs", "1"}, {"-reg-n", "5"}} {
+	for _, args := range [][]string{{"-n", "-1"}, {"-datasets", "3"}, {"-hist-runs", "1"}, {"-fig10-runs", "1"}, {"-fig11-runs", "0"}, {"-cal-eps", "0"}, {"-fig9-eps", "x"}} {
 		fs := flag.NewFlagSet("ldp", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
 		if _, err := parse(fs, args); !errors.Is(err, cli.ErrUsage) {
