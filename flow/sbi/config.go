@@ -20,6 +20,11 @@ var (
 	// ErrLeakage is returned when too small a fraction of the posterior
 	// flow's draws falls inside the prior's support (see Config.MinInSupport).
 	ErrLeakage = errors.New("sbi: posterior mass leaks out of the prior support")
+	// ErrSequential is returned when a posterior trained in several rounds
+	// (on proposals focused on its observation) is asked for another
+	// observation; only an amortized, one-round posterior is valid at any
+	// release. It wraps ErrInvalid.
+	ErrSequential = fmt.Errorf("%w: a sequential posterior is valid at its own observation only", ErrInvalid)
 	// ErrSimulation wraps an error returned by the simulator; errors.Is also
 	// matches the simulator's own error.
 	ErrSimulation = errors.New("sbi: simulation failed")
@@ -152,6 +157,15 @@ type Config struct {
 	// epochs are reported through Progress.
 	Train *flow.TrainConfig
 
+	// Simulations, if not nil, are parameter–summary pairs simulated
+	// beforehand (like the sbi package's append_simulations): round 1
+	// trains on them instead of simulating SimsPerRound pairs, and later
+	// rounds simulate SimsPerRound pairs each. The parameters must be
+	// draws from the prior, as round 1's loss assumes. With Rounds = 1 the
+	// Problem's Simulator may be nil (the summary dimension is then
+	// len(Problem.Observed)).
+	Simulations *Simulations
+
 	// MinInSupport is the smallest acceptable fraction of posterior-flow
 	// draws inside the prior support (SPPE's leakage guard); 0 means 1e-3.
 	MinInSupport float64
@@ -181,6 +195,15 @@ type Config struct {
 	Progress privinfer.ProgressFunc
 	// Seed selects the random streams; results depend on it only.
 	Seed uint64
+}
+
+// Simulations are n parameter–summary pairs (θ_i, s(x_i)), x_i ~ f(·|θ_i),
+// simulated beforehand: the confidential summaries of a private problem
+// (the mechanism's noise is integrated over in training), the data
+// themselves for a non-private one.
+type Simulations struct {
+	Theta []float64 // n×Dim parameters, row-major, drawn from the prior
+	Stats []float64 // n×StatDim summaries, row-major
 }
 
 // Size limits of Config, refusing runs that cannot be allocated.

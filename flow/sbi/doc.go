@@ -22,6 +22,20 @@
 // LogDensity. Training epochs and rounds are reported through
 // Config.Progress as privinfer.Progress events.
 //
+// # Posteriors you keep
+//
+// Posterior.Save and LikelihoodPosterior.Save write a whole posterior (the
+// flow with its standardisation, the observation, the in-support fraction
+// and the settings that sampling uses, the number of training rounds);
+// LoadPosterior and LoadLikelihoodPosterior read it back given the prior,
+// which they check against the prior's log density at probe points saved
+// with the file. A reloaded posterior gives the same draws for the same
+// random source. A posterior trained in one round on prior simulations is
+// amortized: At conditions it on any other release. A sequential one was
+// trained on proposals focused on its observation and refuses other
+// releases with ErrSequential. Config.Simulations trains round 1 on pairs
+// (θ, s) simulated beforehand, as the sbi package's append_simulations.
+//
 // # The nested loss
 //
 // A confidential simulation x ~ f(·|θ) with summary s(x) is expensive; the

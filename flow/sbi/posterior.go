@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
-	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/internal/optim"
@@ -20,7 +20,9 @@ const supportDraws = 4000
 
 // Posterior is SPPE's estimate of π(θ | s_dp°): the flow q(θ | s_dp°)
 // restricted to the prior's support and renormalised. It is safe for
-// concurrent use.
+// concurrent use. A Posterior trained in one round (Amortized) is valid at
+// every release and At conditions it on another one; Save and
+// LoadPosterior keep it.
 type Posterior struct {
 	f         *flow.Flow
 	prior     simulate.Prior
@@ -31,17 +33,30 @@ type Posterior struct {
 	chains    int
 	warmup    int
 	thin      int
+	seed      uint64 // seeds the in-support estimate
+	rounds    int    // training rounds; 1 means amortized
 }
 
-// newPosterior restricts the flow q(θ | s_dp) at the observation to the
-// prior's support; cfg has its defaults filled.
-func newPosterior(f *flow.Flow, p *privinfer.Problem, cfg *Config) (*Posterior, error) {
-	q := &Posterior{f: f, prior: p.Prior, obs: append([]float64(nil), p.Observed...), minIn: cfg.MinInSupport,
-		fallback: cfg.LeakageFallback, chains: cfg.Chains, warmup: cfg.Warmup, thin: cfg.Thin}
-	d := f.Dim()
+// newPosterior restricts the flow q(θ | s_dp) at the observation obs to
+// the prior's support; cfg has its defaults filled and rounds is the
+// number of training rounds.
+func newPosterior(f *flow.Flow, prior simulate.Prior, obs []float64, cfg *Config, rounds int) (*Posterior, error) {
+	q := &Posterior{f: f, prior: prior, obs: slices.Clone(obs), minIn: cfg.MinInSupport,
+		fallback: cfg.LeakageFallback, chains: cfg.Chains, warmup: cfg.Warmup, thin: cfg.Thin,
+		seed: cfg.Seed, rounds: rounds}
+	if err := q.estimateSupport(); err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
+// estimateSupport sets the in-support fraction at q.obs from supportDraws
+// flow draws on the stream of q.seed.
+func (q *Posterior) estimateSupport() error {
+	d := q.f.Dim()
 	buf := make([]float64, supportDraws*d)
-	if err := f.Sample(parallel.Stream(cfg.Seed, tagSupport), q.obs, supportDraws, buf); err != nil {
-		return nil, fmt.Errorf("sbi: %w", err)
+	if err := q.f.Sample(parallel.Stream(q.seed, tagSupport), q.obs, supportDraws, buf); err != nil {
+		return fmt.Errorf("sbi: %w", err)
 	}
 	in := 0
 	for i := 0; i < supportDraws; i++ {
@@ -50,7 +65,67 @@ func newPosterior(f *flow.Flow, p *privinfer.Problem, cfg *Config) (*Posterior, 
 		}
 	}
 	q.inSupport = float64(in) / supportDraws
-	return q, nil
+	return nil
+}
+
+// Amortized reports whether the posterior was trained in a single round on
+// simulations from the prior, so that it estimates π(θ | s_dp) at every
+// release s_dp (At). A sequential posterior (more rounds) was trained on
+// proposals focused on its observation and is valid there only.
+func (q *Posterior) Amortized() bool { return !q.unbuilt() && q.rounds == 1 }
+
+// Rounds returns the number of rounds the posterior was trained in (0 for
+// a Posterior not returned by SPPE or LoadPosterior).
+func (q *Posterior) Rounds() int {
+	if q.unbuilt() {
+		return 0
+	}
+	return q.rounds
+}
+
+// Observed returns a copy of the release the posterior is conditioned on.
+func (q *Posterior) Observed() []float64 {
+	if q.unbuilt() {
+		return nil
+	}
+	return slices.Clone(q.obs)
+}
+
+// At returns the posterior conditioned on the release sdp: the same
+// trained flow q(θ | sdp) restricted to the prior's support, with its
+// in-support fraction estimated at sdp. An amortized posterior accepts any
+// release; a sequential one only its own observation, and returns an
+// error wrapping ErrSequential for any other. The returned Posterior
+// shares the flow with q.
+func (q *Posterior) At(sdp []float64) (*Posterior, error) {
+	if q.unbuilt() {
+		return nil, errUnbuilt("Posterior")
+	}
+	if err := checkRelease(sdp, q.f.ContextDim()); err != nil {
+		return nil, err
+	}
+	if q.rounds != 1 && !slices.Equal(sdp, q.obs) {
+		return nil, fmt.Errorf("%w: the posterior was trained in %d rounds on proposals for its observation %v", ErrSequential, q.rounds, q.obs)
+	}
+	r := *q
+	r.obs = slices.Clone(sdp)
+	if err := r.estimateSupport(); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// checkRelease validates a release of length n.
+func checkRelease(sdp []float64, n int) error {
+	if len(sdp) != n {
+		return invalidf("release has length %d, want %d", len(sdp), n)
+	}
+	for i, v := range sdp {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return invalidf("release[%d] is %v", i, v)
+		}
+	}
+	return nil
 }
 
 func (q *Posterior) inPrior(theta []float64) bool {
@@ -330,12 +405,58 @@ func (l *Likelihood) MLE(sdp, start []float64, maxIter int) ([]float64, float64,
 
 // LikelihoodPosterior is SPLE's estimate of π(θ | s_dp°): the prior times
 // the trained likelihood q(s_dp° | θ), sampled by adaptive Metropolis. It
-// is safe for concurrent use.
+// is safe for concurrent use. One trained in a single round (Amortized)
+// is valid at every release and At conditions it on another one; Save and
+// LoadLikelihoodPosterior keep it.
 type LikelihoodPosterior struct {
-	lik  *Likelihood
-	obs  []float64
-	cfg  Config    // Chains, Warmup and Thin
-	cand []float64 // chain start candidates: the last round's draws
+	lik    *Likelihood
+	obs    []float64
+	cfg    Config    // Chains, Warmup and Thin
+	cand   []float64 // chain start candidates: the last round's draws
+	rounds int       // training rounds; 1 means amortized
+}
+
+// Amortized reports whether the likelihood was trained in a single round
+// on simulations from the prior, so that the posterior is valid at every
+// release (At); see Posterior.Amortized.
+func (q *LikelihoodPosterior) Amortized() bool { return !q.unbuilt() && q.rounds == 1 }
+
+// Rounds returns the number of rounds the likelihood was trained in (0
+// for a LikelihoodPosterior not returned by SPLE or
+// LoadLikelihoodPosterior).
+func (q *LikelihoodPosterior) Rounds() int {
+	if q.unbuilt() {
+		return 0
+	}
+	return q.rounds
+}
+
+// Observed returns a copy of the release the posterior is conditioned on.
+func (q *LikelihoodPosterior) Observed() []float64 {
+	if q.unbuilt() {
+		return nil
+	}
+	return slices.Clone(q.obs)
+}
+
+// At returns the posterior π(θ) q(sdp | θ) at the release sdp, sharing
+// the trained likelihood (its chains still start from the best of 200
+// prior draws and the last round's draws). An amortized posterior accepts
+// any release; a sequential one only its own observation, and returns an
+// error wrapping ErrSequential for any other.
+func (q *LikelihoodPosterior) At(sdp []float64) (*LikelihoodPosterior, error) {
+	if q.unbuilt() {
+		return nil, errUnbuilt("LikelihoodPosterior")
+	}
+	if err := checkRelease(sdp, q.lik.f.Dim()); err != nil {
+		return nil, err
+	}
+	if q.rounds != 1 && !slices.Equal(sdp, q.obs) {
+		return nil, fmt.Errorf("%w: the likelihood was trained in %d rounds on proposals for the observation %v", ErrSequential, q.rounds, q.obs)
+	}
+	r := *q
+	r.obs = slices.Clone(sdp)
+	return &r, nil
 }
 
 // Likelihood returns the trained likelihood q(s_dp | θ); nil for a

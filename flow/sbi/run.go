@@ -2,6 +2,7 @@ package sbi
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/flow"
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/internal/parallel"
 	"github.com/privinfer/privinfer/mechanism"
 )
@@ -30,6 +32,10 @@ const (
 func newEngine(p privinfer.Problem, c *Config, role Role) (*engine, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
+	}
+	if argcheck.Nil(p.Simulator) && c.Simulations != nil && c.Rounds == 1 {
+		// Training on given simulations only: nothing is simulated.
+		p.Simulator = noSimulator{sd: len(p.Observed)}
 	}
 	mech, err := checkProblem(&p)
 	if err != nil {
@@ -69,6 +75,46 @@ func newEngine(p privinfer.Problem, c *Config, role Role) (*engine, error) {
 		}
 	}
 	return e, nil
+}
+
+// noSimulator stands in for the simulator of a run that trains on given
+// simulations only.
+type noSimulator struct{ sd int }
+
+func (s noSimulator) StatDim() int { return s.sd }
+func (noSimulator) Simulate(*rand.Rand, []float64, []float64) error {
+	return errors.New("sbi: no simulator (the run trains on Config.Simulations only)")
+}
+
+// given checks the pairs of Config.Simulations against the problem and
+// adds them to the data set as round 1, returning their number.
+func (e *engine) given(sims *Simulations) (int, error) {
+	d, sd := e.ds.d, e.ds.sd
+	if len(sims.Theta)%d != 0 {
+		return 0, invalidf("Config.Simulations.Theta has %d values, not a multiple of the dimension %d", len(sims.Theta), d)
+	}
+	n := len(sims.Theta) / d
+	switch {
+	case n < 2 || n > maxSims:
+		return 0, invalidf("Config.Simulations must hold between 2 and %d pairs, got %d", maxSims, n)
+	case len(sims.Stats) != n*sd:
+		return 0, invalidf("Config.Simulations.Stats has %d values, want %d pairs × %d", len(sims.Stats), n, sd)
+	}
+	lp := make([]float64, n)
+	for i := range n {
+		th := sims.Theta[i*d : (i+1)*d]
+		lp[i] = e.p.Prior.LogDensity(th)
+		if math.IsNaN(lp[i]) || math.IsInf(lp[i], 0) {
+			return 0, invalidf("Config.Simulations.Theta row %d = %v is outside the prior support", i, th)
+		}
+		for _, v := range sims.Stats[i*sd : (i+1)*sd] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return 0, invalidf("Config.Simulations.Stats row %d has a non-finite value %v", i, v)
+			}
+		}
+	}
+	e.ds.add(slices.Clone(sims.Theta), slices.Clone(sims.Stats), lp, n, e.cfg.Train.ValidationFraction, parallel.Stream(e.cfg.Seed^tagSplit, 1))
+	return n, nil
 }
 
 // priorDraws returns n draws from the prior, checking that each lies in the
@@ -186,19 +232,29 @@ func run(ctx context.Context, p privinfer.Problem, c Config, m method) (Estimate
 	}
 	cfg := &e.cfg
 	res := &Result{}
-	thetas, err := e.priorDraws(cfg.SimsPerRound, 1)
-	if err != nil {
-		return nil, nil, err
+	var thetas []float64
+	if cfg.Simulations == nil {
+		if thetas, err = e.priorDraws(cfg.SimsPerRound, 1); err != nil {
+			return nil, nil, err
+		}
 	}
 	var est Estimate
 	for round := 1; round <= cfg.Rounds; round++ {
 		rr := RoundResult{Round: round, InSupport: math.NaN(), AcceptRate: math.NaN()}
 		t0 := time.Now()
-		if err := e.simulate(ctx, round, thetas); err != nil {
-			return nil, nil, err
+		var k int
+		if round == 1 && cfg.Simulations != nil {
+			if k, err = e.given(cfg.Simulations); err != nil {
+				return nil, nil, err
+			}
+			thetas = e.ds.theta[:k*e.ds.d]
+		} else {
+			if err := e.simulate(ctx, round, thetas); err != nil {
+				return nil, nil, err
+			}
+			k = len(thetas) / e.ds.d
 		}
 		rr.SimTime = time.Since(t0)
-		k := len(thetas) / e.ds.d
 		res.Simulations += k
 		rr.Simulations = res.Simulations
 		e.report(privinfer.Progress{Stage: "simulate", Round: round, Step: k, Total: k,
@@ -271,7 +327,7 @@ func (sppe) loss(round int) lossKind {
 // propose restricts the posterior flow to the prior support and samples it
 // (by rejection, or by MCMC under Config.LeakageFallback).
 func (sppe) propose(ctx context.Context, e *engine, round, n int, _ []float64, rr *RoundResult) (Estimate, []float64, int, error) {
-	post, err := newPosterior(e.f.Clone(), &e.p, &e.cfg)
+	post, err := newPosterior(e.f.Clone(), e.p.Prior, e.p.Observed, &e.cfg, round)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -310,7 +366,7 @@ func (sple) propose(ctx context.Context, e *engine, round, n int, prev []float64
 	}
 	rr.RHat, rr.AcceptRate = run.rhat, run.accept
 	post := &LikelihoodPosterior{lik: lik, obs: e.p.Observed, cand: slices.Clone(x),
-		cfg: Config{Chains: e.cfg.Chains, Warmup: e.cfg.Warmup, Thin: e.cfg.Thin}}
+		cfg: Config{Chains: e.cfg.Chains, Warmup: e.cfg.Warmup, Thin: e.cfg.Thin}, rounds: round}
 	return post, x, e.cfg.Chains, nil
 }
 
