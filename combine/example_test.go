@@ -42,3 +42,22 @@ func ExampleRule() {
 	// fully-synthetic T=1.0333 df=1.201
 	// raab            T=0.5000 df=+Inf
 }
+
+// Pooling nested synthetic data: m = 3 sanitized posteriors with t = 2
+// synthetic sets each. The between-set variance splits into the
+// sanitization and synthesis components.
+func ExamplePoolNested() {
+	q := []float64{0.41, 0.44, 0.52, 0.49, 0.45, 0.47} // nest i, set k at i·2 + k
+	u := []float64{0.0012, 0.0012, 0.0012, 0.0012, 0.0012, 0.0012}
+	r, err := combine.PoolNested(2, q, u, combine.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	lo, hi, _ := r.Interval(0.95)
+	fmt.Printf("estimate %.3f, sanitization %.5f, synthesis %.5f, T %.5f, df %.1f\n", r.Mean, r.Sanitization, r.Synthesis, r.Var, r.DF)
+	fmt.Printf("95%% interval [%.3f, %.3f]\n", lo, hi)
+	// Output:
+	// estimate 0.463, sanitization 0.00143, synthesis 0.00037, T 0.00174, df 21.0
+	// 95% interval [0.377, 0.550]
+}

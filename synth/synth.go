@@ -167,6 +167,9 @@ type Config struct {
 	N int
 	// Nested is the number t ≥ 1 of datasets drawn from each sanitized
 	// posterior (nested modips, App. A); 0 means 1 (standard modips).
+	// Nested releases are pooled with combine.PoolNested, which separates
+	// the sanitization and synthesis components of the between-set
+	// variance.
 	Nested int
 	// Reproducible draws the release noise from the *rand.Rand given to
 	// Modips instead of the operating system's generator (see Releaser):
