@@ -33,14 +33,14 @@
 // The posteriors GaussianPosterior, ExponentialPosterior,
 // HistogramPosterior, LinRegPosterior and LogRegPosterior implement
 // mcmc.GradTarget (for NUTS) on unconstrained coordinates;
-// SuffStatLogRegPosterior and SuffStatLogRegCovPosterior implement
-// mcmc.GradTarget too; SuffStatPosterior, SuffStatCovPosterior and
-// LinRegCovPosterior implement mcmc.Target. The targets that learn the
-// input covariance Σ take a CovariancePrior: ScaledLKJ, the paper's scaled
-// LKJ(2) prior (§8, with the LKJ distribution itself in LKJ), or CovPrior,
-// an inverse Wishart. GaussianPosterior.Grid computes the two-parameter posterior
-// by quadrature, and CalibrateGaussian runs the calibration study of the
-// paper's Fig. 1 on it.
+// SuffStatLogRegPosterior, SuffStatLogRegCovPosterior,
+// SuffStatCovPosterior and LinRegCovPosterior implement mcmc.GradTarget
+// too; SuffStatPosterior implements mcmc.Target. The targets that learn
+// the input covariance Σ take a CovariancePrior: ScaledLKJ, the paper's
+// scaled LKJ(2) prior (§8, with the LKJ distribution itself in LKJ), or
+// CovPrior, an inverse Wishart. GaussianPosterior.Grid computes the
+// two-parameter posterior by quadrature, and CalibrateGaussian runs the
+// calibration study of the paper's Fig. 1 on it.
 //
 // The paper's private baseline for the regression models, LDP-SGD, is in
 // the subpackage sgd.
