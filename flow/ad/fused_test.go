@@ -11,11 +11,12 @@ import (
 )
 
 // The fused kernels of flow/nn are checked against the same networks
-// built on the tape: outputs and every gradient must agree to a relative
-// error of 10⁻¹¹ (of the largest magnitude of the compared vector): both
+// built on the tape: outputs and every gradient (parameters, inputs,
+// contexts) must agree to a relative
+// error of 10⁻¹³ (of the largest magnitude of the compared vector): both
 // sides sum in the same order up to the fused multiply-adds of the
 // assembly kernels and the gates' fused formulas.
-const fusedTol = 1e-11
+const fusedTol = 1e-13
 
 func compare(t *testing.T, name string, got, want []float64) {
 	t.Helper()
@@ -120,31 +121,48 @@ func TestResNetMatchesTape(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := 1 + r.IntN(20)
-		p := randSlice(r, m.NumParams())
-		x, c, dy := randSlice(r, n*sh.in), randSlice(r, n*sh.ctx), randSlice(r, n*sh.out)
-		w := m.NewWork(n)
-		y := make([]float64, n*sh.out)
-		m.Forward(p, w, x, c, n, y)
-		g, dx := make([]float64, len(p)), make([]float64, n*sh.in)
-		m.Backward(p, g, w, dy, dx)
+		for _, group := range []int{1, 3} {
+			n := 1 + r.IntN(20)
+			ng := (n + group - 1) / group
+			p := randSlice(r, m.NumParams())
+			x, c, dy := randSlice(r, n*sh.in), randSlice(r, ng*sh.ctx), randSlice(r, n*sh.out)
+			w := m.NewWork(n)
+			y := make([]float64, n*sh.out)
+			m.ForwardShared(p, w, x, c, n, group, y)
+			g, dx, dc := make([]float64, len(p)), make([]float64, n*sh.in), make([]float64, ng*sh.ctx)
+			m.BackwardContext(p, g, w, dy, dx, dc)
 
-		tp := ad.NewTape()
-		tg, tdx, tdc := make([]float64, len(p)), make([]float64, n*sh.in), make([]float64, n*sh.ctx)
-		var X, Cx *ad.Tensor
-		if sh.in > 0 {
-			X = tp.Var(x, tdx, n, sh.in)
+			// On the tape every row gets its own copy of its group's
+			// context; the shared context gradient is the sum over the
+			// group's rows.
+			ce := make([]float64, n*sh.ctx)
+			for i := 0; i < n; i++ {
+				copy(ce[i*sh.ctx:(i+1)*sh.ctx], c[i/group*sh.ctx:])
+			}
+			tp := ad.NewTape()
+			tg, tdx, tdc := make([]float64, len(p)), make([]float64, n*sh.in), make([]float64, n*sh.ctx)
+			var X, Cx *ad.Tensor
+			if sh.in > 0 {
+				X = tp.Var(x, tdx, n, sh.in)
+			}
+			if sh.ctx > 0 {
+				Cx = tp.Var(ce, tdc, n, sh.ctx)
+			}
+			Y := resNetOnTape(tp, m, p, tg, X, Cx)
+			if err := tp.Backward(Y, dy); err != nil {
+				t.Fatal(err)
+			}
+			sdc := make([]float64, ng*sh.ctx)
+			for i := 0; i < n; i++ {
+				for k := 0; k < sh.ctx; k++ {
+					sdc[i/group*sh.ctx+k] += tdc[i*sh.ctx+k]
+				}
+			}
+			name := fmt.Sprintf("ResNet %+v n=%d group=%d", sh, n, group)
+			compare(t, name+" output", Y.Value(), y)
+			compare(t, name+" parameter gradient", tg, g)
+			compare(t, name+" input gradient", tdx, dx)
+			compare(t, name+" context gradient", sdc, dc)
 		}
-		if sh.ctx > 0 {
-			Cx = tp.Var(c, tdc, n, sh.ctx)
-		}
-		Y := resNetOnTape(tp, m, p, tg, X, Cx)
-		if err := tp.Backward(Y, dy); err != nil {
-			t.Fatal(err)
-		}
-		name := fmt.Sprintf("ResNet %+v n=%d", sh, n)
-		compare(t, name+" output", Y.Value(), y)
-		compare(t, name+" parameter gradient", tg, g)
-		compare(t, name+" input gradient", tdx, dx)
 	}
 }

@@ -164,7 +164,29 @@ func TestResNetGradient(t *testing.T) {
 		g := make([]float64, len(p))
 		dx := make([]float64, n*c.in)
 		m.Backward(p, g, w, R, dx)
+		// BackwardContext gives the same parameter and input gradients and
+		// adds the context gradient to what dc holds.
+		g2, dx2 := make([]float64, len(p)), make([]float64, n*c.in)
+		dc := make([]float64, n*c.ctx)
+		for i := range dc {
+			dc[i] = 1
+		}
+		loss()
+		m.BackwardContext(p, g2, w, R, dx2, dc)
+		for i := range g {
+			if g2[i] != g[i] {
+				t.Fatalf("ResNet %+v: BackwardContext parameter gradient %d = %v, Backward %v", c, i, g2[i], g[i])
+			}
+		}
+		for i := range dx {
+			if dx2[i] != dx[i] {
+				t.Fatalf("ResNet %+v: BackwardContext input gradient %d = %v, Backward %v", c, i, dx2[i], dx[i])
+			}
+		}
 		worst := 0.0
+		for i := range z {
+			worst = math.Max(worst, relErr(dc[i]-1, fd5(loss, z, i, fdStep), gradFloor))
+		}
 		for i := range p {
 			num := fd5(loss, p, i, fdStep)
 			if i < 2 {
@@ -181,6 +203,42 @@ func TestResNetGradient(t *testing.T) {
 		t.Logf("ResNet %+v: %d params, worst rel. error %.2g", c, m.NumParams(), worst)
 		if worst > gradTol {
 			t.Errorf("ResNet %+v: worst relative gradient error %.3g > %g", c, worst, gradTol)
+		}
+	}
+}
+
+// TestResNetSharedContextGradient checks the context gradient of
+// ForwardShared batches (groups of rows sharing one context row) against
+// finite differences in the shared context rows.
+func TestResNetSharedContextGradient(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, gate := range []bool{true, false} {
+		m, err := NewResNet(2, 3, 6, 4, 2, gate, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := make([]float64, m.NumParams())
+		m.Init(p, r)
+		for i := range p {
+			p[i] += 0.3 * r.NormFloat64()
+		}
+		n, group := 9, 4 // three context rows, the last group partial
+		x := randVec(r, n*2, 1)
+		z := randVec(r, 3*3, 1)
+		R := randVec(r, n*4, 1)
+		w := m.NewWork(n)
+		out := make([]float64, n*4)
+		loss := func() float64 { m.ForwardShared(p, w, x, z, n, group, out); return dot(out, R) }
+		loss()
+		g, dc := make([]float64, len(p)), make([]float64, len(z))
+		m.BackwardContext(p, g, w, R, nil, dc)
+		worst := 0.0
+		for i := range z {
+			worst = math.Max(worst, relErr(dc[i], fd5(loss, z, i, fdStep), gradFloor))
+		}
+		t.Logf("gate %v: worst rel. error of the shared context gradient %.2g", gate, worst)
+		if worst > gradTol {
+			t.Errorf("gate %v: worst relative context gradient error %.3g > %g", gate, worst, gradTol)
 		}
 	}
 }

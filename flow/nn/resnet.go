@@ -146,7 +146,7 @@ func (m *ResNet) NewWork(maxRows int) *ResNetWork {
 	w.gt = make([]float64, maxRows*H)
 	w.ga = make([]float64, maxRows*H)
 	w.ghg = make([]float64, maxRows*H)
-	w.wt = make([]float64, max(m.In*H, H*H, H*m.Out))
+	w.wt = make([]float64, max(m.In*H, H*H, H*m.Out, m.Ctx*H))
 	return w
 }
 
@@ -240,8 +240,38 @@ func (w *ResNetWork) groupSum(dst, a []float64, H int) {
 // Backward accumulates into g the parameter gradients of Σ dout ⊙ out for
 // the batch last passed to Forward (or ForwardShared) on w, and writes the
 // gradient with respect to x (n×In) into dx unless dx is nil. Gradients
-// with respect to the context are not computed.
+// with respect to the context are not computed (see BackwardContext).
 func (m *ResNet) Backward(p, g []float64, w *ResNetWork, dout, dx []float64) {
+	m.backward(p, g, w, dout, dx, nil)
+}
+
+// BackwardContext is Backward that also adds (+=) into dc the gradient of
+// Σ dout ⊙ out with respect to the context rows of the last forward pass
+// (⌈n/group⌉×Ctx: the rows of a group share one context row, whose
+// gradient sums over the group). Unlike the input gradient it accumulates,
+// because one context usually feeds several networks.
+func (m *ResNet) BackwardContext(p, g []float64, w *ResNetWork, dout, dx, dc []float64) {
+	m.backward(p, g, w, dout, dx, dc)
+}
+
+// addMulT adds dy·Wᵀ (n×r) into dx for the r×h row-major matrix W and
+// the n×h matrix dy, with wt (at least h·r values) as scratch for Wᵀ.
+func addMulT(W []float64, r, h int, dy, dx []float64, n int, wt []float64) {
+	if r == 0 || n == 0 {
+		return
+	}
+	wt = wt[:h*r]
+	for i := 0; i < r; i++ {
+		for o, v := range W[i*h : i*h+h] {
+			wt[o*r+i] = v
+		}
+	}
+	gemm.MulAdd(n, r, h, dy, h, 1, wt, r, dx, r)
+}
+
+// backward is Backward that also adds the context gradient into dc
+// unless dc is nil.
+func (m *ResNet) backward(p, g []float64, w *ResNetWork, dout, dx, dc []float64) {
 	n, H, ng, group := w.n, m.Hidden, w.ng, w.group
 	in, ctx := m.In, m.Ctx
 	nh := n * H
@@ -257,6 +287,9 @@ func (m *ResNet) Backward(p, g []float64, w *ResNetWork, dout, dx []float64) {
 			if group == 1 {
 				vec.GateBackward(gh, s, t2, gt, ga)
 				b.lc.backward(p, g, w.c, ga, nil, n, 0, nil)
+				if dc != nil {
+					addMulT(p[b.lc.Off:b.lc.Off+ctx*H], ctx, H, ga, dc, n, w.wt)
+				}
 			} else {
 				gs := w.ghg[:ng*H]
 				clear(gs)
@@ -268,6 +301,9 @@ func (m *ResNet) Backward(p, g []float64, w *ResNetWork, dout, dx []float64) {
 					gs[i] *= v * (1 - v)
 				}
 				b.lc.backward(p, g, w.c, gs, nil, ng, 0, nil)
+				if dc != nil {
+					addMulT(p[b.lc.Off:b.lc.Off+ctx*H], ctx, H, gs, dc, ng, w.wt)
+				}
 			}
 			b.l2.backward(p, g, w.a2[j], gt, ga, n, H, w.wt)
 		} else {
@@ -291,6 +327,9 @@ func (m *ResNet) Backward(p, g []float64, w *ResNetWork, dout, dx []float64) {
 	}
 	gemm.MulAdd(ctx, H, ng, w.c, 1, ctx, ghc, H, g[off+in*H:off+(in+ctx)*H], H)
 	gemm.MulAdd(1, H, ng, one, 0, 0, ghc, H, g[off+(in+ctx)*H:off+(in+ctx)*H+H], H)
+	if dc != nil {
+		addMulT(p[off+in*H:off+(in+ctx)*H], ctx, H, ghc, dc, ng, w.wt)
+	}
 	if dx == nil || in == 0 {
 		return
 	}
