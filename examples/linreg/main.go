@@ -31,7 +31,8 @@
 // The defaults are a reduced configuration that runs in minutes on two cores;
 // -quick reduces it further (ε = 10 and 0.1, 2 rounds × 300 simulations).
 // Each ε ends with a verdict line comparing SPPE and SPLE with DA-MCMC
-// (C2ST ≤ 0.6 and posterior means within 0.15); -out DIR writes the posterior draws as CSV.
+// (C2ST ≤ 0.6 and posterior means within 0.15); -out DIR writes the
+// posterior draws as CSV and a corner plot beside DA-MCMC (SVG).
 //
 // Run it from the repository root: the reference files are read from paths
 // relative to it (see the -authors and -damcmc flags).
@@ -368,6 +369,10 @@ func runEps(c config, eps float64) ([]methodAccuracy, error) {
 	var acc []methodAccuracy
 	for _, r := range results {
 		if _, err := c.WriteFile("linreg_eps"+epsName(eps)+"_"+r.name+".csv", r.d.WriteCSV); err != nil {
+			return nil, err
+		}
+		if _, err := c.WriteCorner("linreg_eps"+epsName(eps)+"_"+r.name, r.d, privinfer.CornerConfig{Title: "Linear regression ε = " + epsName(eps) + ": " + strings.ToUpper(r.name) + " posterior of β; mark: true β",
+			Label: strings.ToUpper(r.name), Compare: []*privinfer.Draws{ref}, CompareLabels: []string{"DA-MCMC"}, Truth: theta}); err != nil {
 			return nil, err
 		}
 		x := r.d.Theta

@@ -39,8 +39,9 @@
 // -atoms 10, at about fifty times the training cost per SPPE epoch.
 //
 // -quick reduces the defaults (2 rounds × 100 simulations); every mode ends
-// with a verdict line, and -out DIR writes the posterior draws as CSV and,
-// with -outbreaks, the R0 interval plot (SVG and PNG).
+// with a verdict line, and -out DIR writes the posterior draws as CSV, a
+// corner plot beside the best reference (SVG) and, with -outbreaks, the R0
+// interval plot (SVG and PNG).
 //
 // Run it from the repository root: the reference files are read from paths
 // relative to it (see the -authors and -abc flags).
@@ -335,6 +336,13 @@ func runSynthetic(c config, eps float64, slopes bool) ([]accuracy, error) {
 			acc = append(acc, accuracy{meth, r.name, c2, mmd})
 		}
 		if _, err := c.WriteFile("sir_eps"+epsName+"_"+meth+".csv", d.WriteCSV); err != nil {
+			return nil, err
+		}
+		cc := privinfer.CornerConfig{Title: "SIR ε = " + epsName + ": " + strings.ToUpper(meth) + " posterior of (log β, log γ); mark: true θ", Label: strings.ToUpper(meth), Truth: thetaTrue}
+		if len(refs) > 0 {
+			cc.Compare, cc.CompareLabels = []*privinfer.Draws{refs[0].d}, []string{refs[0].name}
+		}
+		if _, err := c.WriteCorner("sir_eps"+epsName+"_"+meth, d, cc); err != nil {
 			return nil, err
 		}
 		fmt.Fprintf(w, "    wall %v: simulation %v (%d sims), training %v, proposal %v\n", time.Since(start).Round(time.Second),
