@@ -15,7 +15,7 @@ import (
 // da samples the posterior of the SBI paper's linear-regression
 // coefficients β from its Laplace release at ε = 1 by data-augmentation
 // MCMC, once with each record kernel (SOMA and IMwG).
-func da(w io.Writer, seed uint64, quick bool) (map[string]*privinfer.Draws, error) {
+func da(w io.Writer, seed uint64, quick bool) (draws, error) {
 	model := linreg.Paper()
 	records, err := simulate.NewMeanStat(model, linreg.PaperN) // n = 100 records, mean statistics
 	if err != nil {
@@ -44,7 +44,7 @@ func da(w io.Writer, seed uint64, quick bool) (map[string]*privinfer.Draws, erro
 	if quick {
 		cfg.Draws = 500
 	}
-	out := map[string]*privinfer.Draws{}
+	out := draws{}
 	for _, k := range []mcmc.RecordStep{mcmc.SOMA, mcmc.RandomScanIMwG} {
 		cfg.RecordStep = k
 		res, err := mcmc.RunDA(context.Background(), problem, cfg)

@@ -12,45 +12,73 @@
 //
 // Each is checked against an exact reference in the package's tests.
 //
-//	go run ./examples/tour [-quick] [-seed N]
+//	go run ./examples/tour [-quick] [-seed N] [-out DIR]
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/internal/cli"
 )
 
-func main() {
-	fs := flag.NewFlagSet("tour", flag.ContinueOnError)
-	cli.Main("tour", cli.FlagUsage(fs), func(args []string, stdout, _ io.Writer) error {
-		common := cli.Register(fs, 1)
-		if err := cli.Parse(fs, args); err != nil {
-			return err
-		}
-		return run(stdout, common.Seed, common.Quick)
-	})
+func main() { cli.Program("tour", parse, run) }
+
+func parse(fs *flag.FlagSet, args []string) (cli.Common, error) {
+	c := cli.Register(fs, 1)
+	err := cli.Parse(fs, args)
+	return *c, err
 }
 
-// run runs the five programs in order.
-func run(w io.Writer, seed uint64, quick bool) error {
+// draws names the posterior draws of one program.
+type draws = map[string]*privinfer.Draws
+
+// run runs the five programs in order; with -out it writes every
+// posterior's draws as CSV and its corner plot (SVG).
+func run(_ context.Context, c cli.Common, w, stderr io.Writer) error {
+	if err := c.Prepare(); err != nil {
+		return err
+	}
+	prog := cli.NewProgress(stderr)
 	steps := []struct {
 		name string
-		fn   func(io.Writer, uint64, bool) error
+		fn   func(io.Writer, uint64, bool) (draws, error)
 	}{
-		{"histmean", func(w io.Writer, s uint64, q bool) error { _, _, err := histMean(w, s, q); return err }},
-		{"poisson", func(w io.Writer, s uint64, q bool) error { _, _, _, err := poisson(w, s, q); return err }},
-		{"da", func(w io.Writer, s uint64, q bool) error { _, err := da(w, s, q); return err }},
-		{"ldp", func(w io.Writer, s uint64, q bool) error { _, _, err := ldpGaussian(w, s, q); return err }},
-		{"modips", func(w io.Writer, s uint64, q bool) error { _, err := modips(w, s, q); return err }},
+		{"histmean", func(w io.Writer, s uint64, q bool) (draws, error) {
+			d, _, err := histMean(w, s, q)
+			return draws{"kernel IS": d}, err
+		}},
+		{"poisson", func(w io.Writer, s uint64, q bool) (draws, error) {
+			smc, sppe, _, err := poisson(w, s, q)
+			return draws{"SMC-ABC": smc, "SPPE": sppe}, err
+		}},
+		{"da", da},
+		{"ldp", func(w io.Writer, s uint64, q bool) (draws, error) {
+			d, _, err := ldpGaussian(w, s, q)
+			return draws{"NUTS": d}, err
+		}},
+		{"modips", func(w io.Writer, s uint64, q bool) (draws, error) { _, err := modips(w, s, q); return nil, err }},
 	}
 	for _, s := range steps {
 		fmt.Fprintf(w, "\n## %s\n\n", s.name)
-		if err := s.fn(w, seed, quick); err != nil {
+		ds, err := s.fn(w, c.Seed, c.Quick)
+		if err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
+		for method, d := range ds {
+			base := "tour_" + s.name + "_" + strings.ReplaceAll(method, " ", "_")
+			if _, err := c.WriteFile(base+".csv", d.WriteCSV); err != nil {
+				return err
+			}
+			if _, err := c.WriteCorner(base, d, privinfer.CornerConfig{Title: s.name + ": " + method, Label: method}); err != nil {
+				return err
+			}
+		}
+		prog.Printf("%s done", s.name)
 	}
 	return nil
 }

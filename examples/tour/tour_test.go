@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/examples/internal/cli"
 )
 
 // long selects the programs' full settings (PRIVINFER_LONG=1); by default
@@ -260,7 +261,7 @@ func TestRun(t *testing.T) {
 		t.Skip("the programs are tested one by one; PRIVINFER_LONG=1 runs the whole tour")
 	}
 	var buf bytes.Buffer
-	if err := run(&buf, 2, true); err != nil {
+	if err := run(context.Background(), cli.Common{Seed: 2, Quick: true, Out: t.TempDir()}, &buf, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 }
