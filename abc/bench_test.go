@@ -32,7 +32,7 @@ func BenchmarkMMD5000(b *testing.B) {
 // particles at a tolerance every simulation meets.
 func BenchmarkSMCSimulations(b *testing.B) {
 	epi, _ := sir.New(sir.Config{K: 10000})
-	mech, _ := mechanism.NewInfectionTrajectory(1000, 1000, 10000, 10)
+	mech, _ := mechanism.NewInfectionTrajectory(mechanism.TrajectoryConfig{Trials: 1000, Inflation: 1000, Population: 10000, Times: 10})
 	obs, _ := sir.SyntheticRelease(10)
 	p := privinfer.Problem{Prior: sir.Prior(), Simulator: epi, Mechanism: mech, Observed: obs}
 	for _, procs := range []int{1, 2} {

@@ -30,7 +30,7 @@ func sirProblem(t testing.TB) privinfer.Problem {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mech, err := mechanism.NewInfectionTrajectory(sir.SyntheticN, m, sir.SyntheticK, sir.SyntheticL)
+	mech, err := mechanism.NewInfectionTrajectory(mechanism.TrajectoryConfig{Trials: sir.SyntheticN, Inflation: m, Population: sir.SyntheticK, Times: sir.SyntheticL})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -136,7 +136,7 @@ func auditCases(t *testing.T) []auditCase {
 	rrBad := must(NewRandomizedResponse(2, 1)).(*RandomizedResponse)
 	rrBad.eps = 1 // claims ε = 1 with the keep probability of ε = 2
 	cs = append(cs, auditCase{"RandomizedResponse(p too high)", rrBad.Budget(), releaseEvent(rrBad, []float64{0}, []float64{1}, func(x []float64) bool { return x[0] == 1 }), true, false})
-	kr := must(NewKaryRandomizedResponse(1, 4, 1))
+	kr := must(NewKaryRandomizedResponse(KaryConfig{Epsilon: 1, K: 4, Dim: 1}))
 	cs = append(cs, auditCase{"KaryRR", kr.Budget(), releaseEvent(kr, []float64{0}, []float64{2}, func(x []float64) bool { return x[0] == 0 }), false, false})
 	oue := must(NewOUE(1, 3))
 	cs = append(cs, auditCase{"OUE", oue.Budget(), releaseEvent(oue, []float64{1, 0, 0}, []float64{0, 1, 0}, func(x []float64) bool { return x[0] == 1 && x[1] == 0 }), false, false})
@@ -144,7 +144,7 @@ func auditCases(t *testing.T) []auditCase {
 	cs = append(cs, auditCase{"Exponential", ex.Budget(), releaseEvent(ex, []float64{0, 0}, []float64{1, -1}, func(x []float64) bool { return x[0] == 0 }), false, true})
 	// Infection trajectory with n = m = 20, K = 100, L = 1 (ε = 1): I = 0
 	// versus I = 1; event c ≥ 6.
-	tr := must(NewInfectionTrajectory(20, 20, 100, 1))
+	tr := must(NewInfectionTrajectory(TrajectoryConfig{Trials: 20, Inflation: 20, Population: 100, Times: 1}))
 	cs = append(cs, auditCase{"InfectionTrajectory", tr.Budget(), releaseEvent(tr, []float64{0}, []float64{1}, func(x []float64) bool { return x[0] >= 6.0/20 }), false, true})
 	// AboveThreshold (ε = 1, Δ = 1): queries (0, 0, 0) versus (1, 1, 1),
 	// threshold 2; event "first ⊤ at the first query".

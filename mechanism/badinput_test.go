@@ -96,10 +96,10 @@ func badMechs(t *testing.T) []badMech {
 		{"Exponential", must(NewExponential(ExponentialConfig{Epsilon: 1, Sensitivity: 1, Candidates: 3})), []float64{0, 1, 2}, 1,
 			&Exponential{}, (*Exponential)(nil), intsIn(0, 2), false, false},
 		{"RandomizedResponse", must(NewRandomizedResponse(1, 2)), []float64{0, 1}, 2, &RandomizedResponse{}, (*RandomizedResponse)(nil), intsIn(0, 1), true, true},
-		{"KaryRandomizedResponse", must(NewKaryRandomizedResponse(1, 4, 2)), []float64{0, 3}, 2,
+		{"KaryRandomizedResponse", must(NewKaryRandomizedResponse(KaryConfig{Epsilon: 1, K: 4, Dim: 2})), []float64{0, 3}, 2,
 			&KaryRandomizedResponse{}, (*KaryRandomizedResponse)(nil), intsIn(0, 3), true, true},
 		{"OUE", must(NewOUE(1, 3)), []float64{0, 1, 0}, 3, &OUE{}, (*OUE)(nil), intsIn(0, 1), true, true},
-		{"InfectionTrajectory", must(NewInfectionTrajectory(20, 20, 100, 2)), []float64{3, 50}, 2,
+		{"InfectionTrajectory", must(NewInfectionTrajectory(TrajectoryConfig{Trials: 20, Inflation: 20, Population: 100, Times: 2})), []float64{3, 50}, 2,
 			&InfectionTrajectory{}, (*InfectionTrajectory)(nil), func(x []float64) bool {
 				for _, v := range x {
 					if !(v >= 0 && v <= 1) || math.Round(v*20)/20 != v {
@@ -554,7 +554,7 @@ func constructorCases() []testutil.BadInput {
 		add(catOf(v), fmt.Sprintf("NewExponential Epsilon %v", v), ecfg(func(c *ExponentialConfig) { c.Epsilon = v }))
 		add(catOf(v), fmt.Sprintf("NewExponential Sensitivity %v", v), ecfg(func(c *ExponentialConfig) { c.Sensitivity = v }))
 		add(catOf(v), fmt.Sprintf("NewRandomizedResponse ε %v", v), func() error { _, err := NewRandomizedResponse(v, 1); return err })
-		add(catOf(v), fmt.Sprintf("NewKaryRandomizedResponse ε %v", v), func() error { _, err := NewKaryRandomizedResponse(v, 3, 1); return err })
+		add(catOf(v), fmt.Sprintf("NewKaryRandomizedResponse ε %v", v), func() error { _, err := NewKaryRandomizedResponse(KaryConfig{Epsilon: v, K: 3, Dim: 1}); return err })
 		add(catOf(v), fmt.Sprintf("NewOUE ε %v", v), func() error { _, err := NewOUE(v, 3); return err })
 	}
 	add("huge", "NewExponential coefficient overflows (ε 1e308, Δ 1e-308)", ecfg(func(c *ExponentialConfig) { c.Epsilon, c.Sensitivity = bHuge, 1e-308 }))
@@ -562,15 +562,24 @@ func constructorCases() []testutil.BadInput {
 	add("zerovalue", "NewExponential zero config", func() error { _, err := NewExponential(ExponentialConfig{}); return err })
 	add("zerovalue", "ExponentialConfig{}.Validate", ExponentialConfig{}.Validate)
 	add("huge", "NewRandomizedResponse ε 1e308", func() error { _, err := NewRandomizedResponse(bHuge, 1); return err })
-	add("huge", "NewKaryRandomizedResponse ε 1e308", func() error { _, err := NewKaryRandomizedResponse(bHuge, 3, 1); return err })
+	add("huge", "NewKaryRandomizedResponse ε 1e308", func() error {
+		_, err := NewKaryRandomizedResponse(KaryConfig{Epsilon: bHuge, K: 3, Dim: 1})
+		return err
+	})
 	add("huge", "NewOUE ε 1e308", func() error { _, err := NewOUE(bHuge, 3); return err })
 	add("nonpositive", "NewRandomizedResponse dim 0", func() error { _, err := NewRandomizedResponse(1, 0); return err })
-	add("nonpositive", "NewKaryRandomizedResponse k 1", func() error { _, err := NewKaryRandomizedResponse(1, 1, 1); return err })
-	add("nonpositive", "NewKaryRandomizedResponse dim 0", func() error { _, err := NewKaryRandomizedResponse(1, 3, 0); return err })
-	add("huge", "NewKaryRandomizedResponse k 1<<62", func() error { _, err := NewKaryRandomizedResponse(1, 1<<62, 1); return err })
+	add("nonpositive", "NewKaryRandomizedResponse k 1", func() error { _, err := NewKaryRandomizedResponse(KaryConfig{Epsilon: 1, K: 1, Dim: 1}); return err })
+	add("nonpositive", "NewKaryRandomizedResponse dim 0", func() error { _, err := NewKaryRandomizedResponse(KaryConfig{Epsilon: 1, K: 3, Dim: 0}); return err })
+	add("huge", "NewKaryRandomizedResponse k 1<<62", func() error {
+		_, err := NewKaryRandomizedResponse(KaryConfig{Epsilon: 1, K: 1 << 62, Dim: 1})
+		return err
+	})
 	add("nonpositive", "NewOUE d 1", func() error { _, err := NewOUE(1, 1); return err })
 	traj := func(n, m, K int64, L int) func() error {
-		return func() error { _, err := NewInfectionTrajectory(n, m, K, L); return err }
+		return func() error {
+			_, err := NewInfectionTrajectory(TrajectoryConfig{Trials: n, Inflation: m, Population: K, Times: L})
+			return err
+		}
 	}
 	add("nonpositive", "NewInfectionTrajectory n 0", traj(0, 1, 1, 1))
 	add("nonpositive", "NewInfectionTrajectory m 0", traj(1, 0, 1, 1))
@@ -750,7 +759,7 @@ func constructorCases() []testutil.BadInput {
 func checkCases() []testutil.BadInput {
 	type B = testutil.BadInput
 	rr, _ := NewRandomizedResponse(1, 2)
-	kr, _ := NewKaryRandomizedResponse(1, 3, 2)
+	kr, _ := NewKaryRandomizedResponse(KaryConfig{Epsilon: 1, K: 3, Dim: 2})
 	oue, _ := NewOUE(1, 3)
 	isFalse := func(f func() bool) func() error {
 		return func() error {
@@ -776,11 +785,11 @@ func checkCases() []testutil.BadInput {
 		{Category: "nan", Name: "Normalize NaN", Check: expectNaN(func() float64 { return Normalize(bNaN, 0, 1) })},
 		{Category: "mismatched", Name: "Normalize lower = upper", Check: expectNaN(func() float64 { return Normalize(0.5, 1, 1) })},
 		{Category: "nan", Name: "InfectionTrajectory.Prob NaN", Check: expectNaN(func() float64 {
-			tr, _ := NewInfectionTrajectory(20, 20, 100, 1)
+			tr, _ := NewInfectionTrajectory(TrajectoryConfig{Trials: 20, Inflation: 20, Population: 100, Times: 1})
 			return tr.Prob(bNaN)
 		})},
 		{Category: "huge", Name: "InfectionTrajectory.Prob outside [0, K]", Check: expectNaN(func() float64 {
-			tr, _ := NewInfectionTrajectory(20, 20, 100, 1)
+			tr, _ := NewInfectionTrajectory(TrajectoryConfig{Trials: 20, Inflation: 20, Population: 100, Times: 1})
 			return tr.Prob(bHuge)
 		})},
 	}

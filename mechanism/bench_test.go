@@ -87,12 +87,12 @@ func trajectoryInput() []float64 {
 }
 
 func BenchmarkTrajectoryReleaseL10(b *testing.B) {
-	m, _ := NewInfectionTrajectory(1000, 1000, 1_000_000, 10)
+	m, _ := NewInfectionTrajectory(TrajectoryConfig{Trials: 1000, Inflation: 1000, Population: 1_000_000, Times: 10})
 	benchRelease(b, m, trajectoryInput(), 10)
 }
 
 func BenchmarkTrajectoryApplyL10(b *testing.B) {
-	m, _ := NewInfectionTrajectory(1000, 1000, 1_000_000, 10)
+	m, _ := NewInfectionTrajectory(TrajectoryConfig{Trials: 1000, Inflation: 1000, Population: 1_000_000, Times: 10})
 	s := trajectoryInput()
 	u := make([]float64, 10)
 	r := newRand(2)
@@ -107,7 +107,7 @@ func BenchmarkTrajectoryApplyL10(b *testing.B) {
 }
 
 func BenchmarkTrajectoryApplyLargeN(b *testing.B) {
-	m, _ := NewInfectionTrajectory(1_000_000_000, 1_000_000_000, 1_000_000, 1)
+	m, _ := NewInfectionTrajectory(TrajectoryConfig{Trials: 1_000_000_000, Inflation: 1_000_000_000, Population: 1_000_000, Times: 1})
 	s := []float64{300000}
 	u := make([]float64, 1)
 	r := newRand(2)
@@ -120,7 +120,7 @@ func BenchmarkTrajectoryApplyLargeN(b *testing.B) {
 }
 
 func BenchmarkTrajectoryLogDensityL10(b *testing.B) {
-	m, _ := NewInfectionTrajectory(1000, 1000, 1_000_000, 10)
+	m, _ := NewInfectionTrajectory(TrajectoryConfig{Trials: 1000, Inflation: 1000, Population: 1_000_000, Times: 10})
 	s := trajectoryInput()
 	sdp := make([]float64, 10)
 	_ = m.Release(newRand(3), s, sdp)
@@ -140,9 +140,9 @@ func TestReleaseAllocs(t *testing.T) {
 	lap, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 10})
 	sec, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 10})
 	gau, _ := NewAnalyticGaussian(GaussianConfig{Epsilon: 1, Delta: 1e-5, Sensitivity: 1, Dim: 10})
-	tr, _ := NewInfectionTrajectory(1000, 1000, 1_000_000, 10)
+	tr, _ := NewInfectionTrajectory(TrajectoryConfig{Trials: 1000, Inflation: 1000, Population: 1_000_000, Times: 10})
 	rr, _ := NewRandomizedResponse(1, 10)
-	kr, _ := NewKaryRandomizedResponse(1, 20, 10)
+	kr, _ := NewKaryRandomizedResponse(KaryConfig{Epsilon: 1, K: 20, Dim: 10})
 	bd, _ := NewBounded(lap, seq(10), make10(2), Truncate)
 	sv, _ := NewAboveThreshold(AboveThresholdConfig{Threshold: 0.5, Sensitivity: 1, Epsilon: 1})
 	oue, _ := NewOUE(1, 10)

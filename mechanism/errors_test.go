@@ -27,9 +27,9 @@ func TestConstructorErrors(t *testing.T) {
 		{"analytic sens", second(AnalyticGaussianSigma(1, 1e-5, 0)), "sensitivity must be"},
 		{"classical eps≥1", second(ClassicalGaussianSigma(1.5, 1e-5, 1)), "epsilon must be < 1"},
 		{"pdp delta", second(ProbabilisticGaussianSigma(1, 2, 1)), "delta must be"},
-		{"trajectory n", second(NewInfectionTrajectory(0, 1, 1, 1)), "n must be"},
+		{"trajectory n", second(NewInfectionTrajectory(TrajectoryConfig{Trials: 0, Inflation: 1, Population: 1, Times: 1})), "n must be"},
 		{"rr eps", second(NewRandomizedResponse(math.Inf(1), 1)), "epsilon must be"},
-		{"kary k", second(NewKaryRandomizedResponse(1, 1, 1)), "k must be"},
+		{"kary k", second(NewKaryRandomizedResponse(KaryConfig{Epsilon: 1, K: 1, Dim: 1})), "k must be"},
 		{"oue d", second(NewOUE(1, 1)), "d must be"},
 		{"exp n", second(NewExponential(ExponentialConfig{Epsilon: 1, Sensitivity: 1, Candidates: 0})), "n must be"},
 		{"svt c", second(NewSparse(SparseConfig{Threshold: 0, Sensitivity: 1, Epsilon: 1, C: 0})), "c must be"},
@@ -60,9 +60,9 @@ func TestReleaseValidation(t *testing.T) {
 	lap, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 3})
 	sec, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 3})
 	g, _ := NewAnalyticGaussian(GaussianConfig{Epsilon: 1, Delta: 1e-6, Sensitivity: 1, Dim: 3})
-	tr, _ := NewInfectionTrajectory(10, 10, 100, 3)
+	tr, _ := NewInfectionTrajectory(TrajectoryConfig{Trials: 10, Inflation: 10, Population: 100, Times: 3})
 	rr, _ := NewRandomizedResponse(1, 3)
-	kr, _ := NewKaryRandomizedResponse(1, 3, 3)
+	kr, _ := NewKaryRandomizedResponse(KaryConfig{Epsilon: 1, K: 3, Dim: 3})
 	bd, _ := NewBounded(lap, []float64{0, 0, 0}, []float64{1, 1, 1}, BIT)
 	sv, _ := NewAboveThreshold(AboveThresholdConfig{Threshold: 0, Sensitivity: 1, Epsilon: 1})
 	for _, m := range []Mechanism{lap, sec, g, tr, rr, kr, bd, sv} {

@@ -100,7 +100,7 @@ func ExampleAnalyticGaussianSigma() {
 // The DP infection trajectory of the SBI paper releases binomial
 // proportions; its density is an exact product of binomial masses.
 func ExampleNewInfectionTrajectory() {
-	m, _ := mechanism.NewInfectionTrajectory(1000, 1000, 1_000_000, 10)
+	m, _ := mechanism.NewInfectionTrajectory(mechanism.TrajectoryConfig{Trials: 1000, Inflation: 1000, Population: 1_000_000, Times: 10})
 	fmt.Println("budget:", m.Budget())
 	infected := []float64{1, 3100, 614000, 263000, 123000, 47000, 18000, 9000, 5000, 3000}
 	out := make([]float64, 10)

@@ -29,11 +29,11 @@ func FuzzRelease(f *testing.F) {
 		case 2:
 			m, err = NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: eps, Dim: 2})
 		case 3:
-			m, err = NewInfectionTrajectory(100, 50, 1000, 2)
+			m, err = NewInfectionTrajectory(TrajectoryConfig{Trials: 100, Inflation: 50, Population: 1000, Times: 2})
 		case 4:
 			m, err = NewRandomizedResponse(eps, 2)
 		case 5:
-			m, err = NewKaryRandomizedResponse(eps, 3, 2)
+			m, err = NewKaryRandomizedResponse(KaryConfig{Epsilon: eps, K: 3, Dim: 2})
 		case 6:
 			m, err = NewAboveThreshold(AboveThresholdConfig{Threshold: 0.5, Sensitivity: 1, Epsilon: eps})
 		case 7:
@@ -88,7 +88,7 @@ func FuzzApply(f *testing.F) {
 		lap, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 2})
 		gau, _ := NewGaussian(1, 2)
 		sec, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 2})
-		tr, _ := NewInfectionTrajectory(1000, 100, 1000, 2)
+		tr, _ := NewInfectionTrajectory(TrajectoryConfig{Trials: 1000, Inflation: 100, Population: 1000, Times: 2})
 		dst := make([]float64, 2)
 		for _, m := range []Transform{lap, gau, sec} {
 			m.Apply(u, []float64{s0, -s0}, dst)

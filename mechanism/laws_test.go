@@ -322,7 +322,7 @@ func TestRandomizedResponseLaw(t *testing.T) {
 
 func TestKaryRandomizedResponseLaw(t *testing.T) {
 	const k = 5
-	m, err := NewKaryRandomizedResponse(1.2, k, 1)
+	m, err := NewKaryRandomizedResponse(KaryConfig{Epsilon: 1.2, K: k, Dim: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -261,9 +261,21 @@ type KaryRandomizedResponse struct {
 	dim    int
 }
 
-// NewKaryRandomizedResponse returns k-ary randomized response (k ≥ 2)
-// with budget epsilon for dim people's categories.
-func NewKaryRandomizedResponse(epsilon float64, k, dim int) (*KaryRandomizedResponse, error) {
+// KaryConfig configures NewKaryRandomizedResponse; every field is
+// required.
+type KaryConfig struct {
+	// Epsilon is the budget ε of each person's report (> 0).
+	Epsilon float64
+	// K is the number of categories (>= 2).
+	K int
+	// Dim is the number of people reporting (>= 1).
+	Dim int
+}
+
+// NewKaryRandomizedResponse returns k-ary randomized response (k = cfg.K
+// ≥ 2) with budget cfg.Epsilon for cfg.Dim people's categories.
+func NewKaryRandomizedResponse(cfg KaryConfig) (*KaryRandomizedResponse, error) {
+	epsilon, k, dim := cfg.Epsilon, cfg.K, cfg.Dim
 	if k < 2 {
 		return nil, invalidf("k must be >= 2, got %d", k)
 	}

@@ -78,7 +78,7 @@ func releasePaths(t *testing.T) []releasePath {
 	}
 	ps = append(ps, releasePath{"RandomizedResponse", must(NewRandomizedResponse(1, 2)), []float64{0, 1}, []float64{1, 1}, bits})
 	ps = append(ps, releasePath{"OUE", must(NewOUE(1, 3)), []float64{1, 0, 0}, []float64{0, 1, 0}, bits})
-	ps = append(ps, releasePath{"KaryRR", must(NewKaryRandomizedResponse(1, 4, 2)), []float64{0, 3}, []float64{2, 3}, func(x, _ []float64) bool {
+	ps = append(ps, releasePath{"KaryRR", must(NewKaryRandomizedResponse(KaryConfig{Epsilon: 1, K: 4, Dim: 2})), []float64{0, 3}, []float64{2, 3}, func(x, _ []float64) bool {
 		for _, v := range x {
 			if v != math.Trunc(v) || v < 0 || v > 3 {
 				return false
@@ -86,7 +86,7 @@ func releasePaths(t *testing.T) []releasePath {
 		}
 		return true
 	}})
-	tr := must(NewInfectionTrajectory(37, 20, 100, 2)).(*InfectionTrajectory)
+	tr := must(NewInfectionTrajectory(TrajectoryConfig{Trials: 37, Inflation: 20, Population: 100, Times: 2})).(*InfectionTrajectory)
 	ps = append(ps, releasePath{"InfectionTrajectory", tr, []float64{3, 50}, []float64{4, 51}, func(x, _ []float64) bool {
 		for _, v := range x {
 			c := math.Round(v * 37)
@@ -307,7 +307,7 @@ func FuzzConstructors(f *testing.F) {
 		add(NewGaussian(a, d))
 		add(NewExponential(ExponentialConfig{Epsilon: a, Sensitivity: b, Candidates: d}))
 		add(NewRandomizedResponse(a, d))
-		add(NewKaryRandomizedResponse(a, d, 2))
+		add(NewKaryRandomizedResponse(KaryConfig{Epsilon: a, K: d, Dim: 2}))
 		add(NewOUE(a, d))
 		for _, m := range ms {
 			n := d

@@ -36,9 +36,24 @@ type InfectionTrajectory struct {
 	budget  Budget
 }
 
-// NewInfectionTrajectory returns the mechanism of SBI Prop. 4 with n
-// binomial trials, inflation m, population size K and L time points.
-func NewInfectionTrajectory(n, m, K int64, L int) (*InfectionTrajectory, error) {
+// TrajectoryConfig configures NewInfectionTrajectory; every field is
+// required.
+type TrajectoryConfig struct {
+	// Trials n of each binomial (>= 1, below 2^52).
+	Trials int64
+	// Inflation m of the population (>= 1, below 2^52).
+	Inflation int64
+	// Population size K (>= 1, below 2^50).
+	Population int64
+	// Times L, the number of time points (>= 1).
+	Times int
+}
+
+// NewInfectionTrajectory returns the mechanism of SBI Prop. 4 with n =
+// cfg.Trials binomial trials, inflation m = cfg.Inflation, population size
+// K = cfg.Population and L = cfg.Times time points.
+func NewInfectionTrajectory(cfg TrajectoryConfig) (*InfectionTrajectory, error) {
+	n, m, K, L := cfg.Trials, cfg.Inflation, cfg.Population, cfg.Times
 	if n < 1 {
 		return nil, invalidf("n must be >= 1, got %d", n)
 	}

@@ -121,7 +121,7 @@ func TestBinomQuantileLargeN(t *testing.T) {
 }
 
 func TestInfectionTrajectoryBasics(t *testing.T) {
-	m, err := NewInfectionTrajectory(1000, 1000, 1000000, 10)
+	m, err := NewInfectionTrajectory(TrajectoryConfig{Trials: 1000, Inflation: 1000, Population: 1000000, Times: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestInfectionTrajectoryBasics(t *testing.T) {
 		n, mm, k int64
 		l        int
 	}{{0, 1, 1, 1}, {1, 0, 1, 1}, {1, 1, 0, 1}, {1, 1, 1, 0}} {
-		if _, err := NewInfectionTrajectory(bad.n, bad.mm, bad.k, bad.l); !errors.Is(err, ErrInvalidParameter) {
+		if _, err := NewInfectionTrajectory(TrajectoryConfig{Trials: bad.n, Inflation: bad.mm, Population: bad.k, Times: bad.l}); !errors.Is(err, ErrInvalidParameter) {
 			t.Errorf("%v: want ErrInvalidParameter, got %v", bad, err)
 		}
 	}
@@ -156,7 +156,7 @@ func TestInfectionTrajectoryBasics(t *testing.T) {
 // rate 1e-3 each), and the mass sums to one over the grid.
 func TestInfectionTrajectoryLaw(t *testing.T) {
 	const n = 60
-	mech, err := NewInfectionTrajectory(n, 30, 500, 3)
+	mech, err := NewInfectionTrajectory(TrajectoryConfig{Trials: n, Inflation: 30, Population: 500, Times: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -173,7 +173,7 @@ func laplaceCase(t *testing.T, d int) qmc.Integrand {
 // SBI Prop. 4 with the paper's SIR settings n = m = 1000, K = 10^6, L = 10,
 // at a trajectory shaped like the paper's observed release.
 func trajectoryCase(t *testing.T) qmc.Integrand {
-	tr, err := mechanism.NewInfectionTrajectory(1000, 1000, 1000000, 10)
+	tr, err := mechanism.NewInfectionTrajectory(mechanism.TrajectoryConfig{Trials: 1000, Inflation: 1000, Population: 1000000, Times: 10})
 	if err != nil {
 		t.Fatal(err)
 	}

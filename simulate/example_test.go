@@ -18,7 +18,7 @@ func Example_privateSIR() {
 	if err != nil {
 		panic(err)
 	}
-	mech, err := mechanism.NewInfectionTrajectory(1000, 1000, 1_000_000, 10)
+	mech, err := mechanism.NewInfectionTrajectory(mechanism.TrajectoryConfig{Trials: 1000, Inflation: 1000, Population: 1_000_000, Times: 10})
 	if err != nil {
 		panic(err)
 	}

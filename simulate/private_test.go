@@ -15,7 +15,7 @@ import (
 
 func TestBatchIndependentOfGOMAXPROCS(t *testing.T) {
 	sim, _ := sir.New(sir.Config{K: 2000})
-	mech, _ := mechanism.NewInfectionTrajectory(1000, 1000, 2000, 10)
+	mech, _ := mechanism.NewInfectionTrajectory(mechanism.TrajectoryConfig{Trials: 1000, Inflation: 1000, Population: 2000, Times: 10})
 	priv, err := simulate.Private(sim, mech)
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +98,7 @@ func TestBatchErrors(t *testing.T) {
 	if _, err := simulate.Private(nil, nil); err == nil {
 		t.Error("nil simulator accepted")
 	}
-	mech, _ := mechanism.NewInfectionTrajectory(100, 100, 100, 5)
+	mech, _ := mechanism.NewInfectionTrajectory(mechanism.TrajectoryConfig{Trials: 100, Inflation: 100, Population: 100, Times: 5})
 	if _, err := simulate.Private(sim, mech); err == nil {
 		t.Error("dimension mismatch accepted")
 	}
@@ -111,7 +111,7 @@ func TestBatchErrors(t *testing.T) {
 // point (5-sd bound: false alarm ≈ 6e-7).
 func TestPrivateLaw(t *testing.T) {
 	sim, _ := sir.New(sir.Config{K: 500, Times: []float64{0, 10, 20}, Param: sir.Rates})
-	mech, _ := mechanism.NewInfectionTrajectory(50, 20, 500, 3)
+	mech, _ := mechanism.NewInfectionTrajectory(mechanism.TrajectoryConfig{Trials: 50, Inflation: 20, Population: 500, Times: 3})
 	p, _ := simulate.NewPrivate(sim, mech)
 	r := rand.New(rand.NewPCG(3, 3))
 	conf, dst := make([]float64, 3), make([]float64, 3)

@@ -487,7 +487,7 @@ func runOutbreaks(c config) (inRange, total, odeIn int, err error) {
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	mech, err := mechanism.NewInfectionTrajectory(100, 100, K, 10)
+	mech, err := mechanism.NewInfectionTrajectory(mechanism.TrajectoryConfig{Trials: 100, Inflation: 100, Population: K, Times: 10})
 	if err != nil {
 		return 0, 0, 0, err
 	}

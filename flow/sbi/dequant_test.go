@@ -26,7 +26,7 @@ func (c countSim) Simulate(_ *rand.Rand, theta, dst []float64) error {
 // (which conditions on the release) keeps the releases on the grid.
 func TestDequantizedLattice(t *testing.T) {
 	const n, K = 100, 1000
-	mech, err := mechanism.NewInfectionTrajectory(n, 10*n, K, 2)
+	mech, err := mechanism.NewInfectionTrajectory(mechanism.TrajectoryConfig{Trials: n, Inflation: 10 * n, Population: K, Times: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

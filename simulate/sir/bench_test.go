@@ -54,7 +54,7 @@ func BenchmarkBatchSIR(b *testing.B) {
 
 func BenchmarkPrivateSIRK1e6(b *testing.B) {
 	sim, _ := New(Config{K: 1_000_000})
-	mech, _ := mechanism.NewInfectionTrajectory(1000, 1000, 1_000_000, 10)
+	mech, _ := mechanism.NewInfectionTrajectory(mechanism.TrajectoryConfig{Trials: 1000, Inflation: 1000, Population: 1_000_000, Times: 10})
 	p, _ := simulate.Private(sim, mech)
 	r := rand.New(rand.NewPCG(1, 2))
 	theta := []float64{-0.5, -3}

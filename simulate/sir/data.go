@@ -76,7 +76,7 @@ func SyntheticSimulator(eps float64) (*simulate.PrivateSimulator, error) {
 	if err != nil {
 		return nil, err
 	}
-	mech, err := mechanism.NewInfectionTrajectory(SyntheticN, m, SyntheticK, SyntheticL)
+	mech, err := mechanism.NewInfectionTrajectory(mechanism.TrajectoryConfig{Trials: SyntheticN, Inflation: m, Population: SyntheticK, Times: SyntheticL})
 	if err != nil {
 		return nil, err
 	}
