@@ -67,7 +67,7 @@ func TestBadInput(t *testing.T) {
 		return c
 	}
 	conj := func() *LinRegConjugate {
-		l, err := NewLinRegConjugate(2, 1, []float64{0, 0, 0}, []float64{1, 1, 1})
+		l, err := NewLinRegConjugate(LinRegConjugateConfig{P: 2, Sigma2: 1, PriorMean: []float64{0, 0, 0}, PriorVar: []float64{1, 1, 1}})
 		if err != nil {
 			panic(err)
 		}
@@ -282,13 +282,34 @@ func TestBadInput(t *testing.T) {
 			return nil
 		}},
 		// Conjugate θ-steps.
-		{Category: "nonpositive", Name: "NewLinRegConjugate p 0", Err: func() error { _, err := NewLinRegConjugate(0, 1, nil, nil); return err }},
-		{Category: "huge", Name: "NewLinRegConjugate p 1<<40", Err: func() error { _, err := NewLinRegConjugate(1<<40, 1, nil, nil); return err }},
-		{Category: "nan", Name: "NewLinRegConjugate sigma2 NaN", Err: func() error { _, err := NewLinRegConjugate(1, nan, []float64{0, 0}, []float64{1, 1}); return err }},
-		{Category: "inf", Name: "NewLinRegConjugate sigma2 Inf", Err: func() error { _, err := NewLinRegConjugate(1, inf, []float64{0, 0}, []float64{1, 1}); return err }},
-		{Category: "nonpositive", Name: "NewLinRegConjugate prior variance 0", Err: func() error { _, err := NewLinRegConjugate(1, 1, []float64{0, 0}, []float64{1, 0}); return err }},
-		{Category: "nan", Name: "NewLinRegConjugate prior mean NaN", Err: func() error { _, err := NewLinRegConjugate(1, 1, []float64{nan, 0}, []float64{1, 1}); return err }},
-		{Category: "mismatched", Name: "NewLinRegConjugate prior length", Err: func() error { _, err := NewLinRegConjugate(2, 1, []float64{0, 0}, []float64{1, 1}); return err }},
+		{Category: "nonpositive", Name: "NewLinRegConjugate p 0", Err: func() error {
+			_, err := NewLinRegConjugate(LinRegConjugateConfig{P: 0, Sigma2: 1, PriorMean: nil, PriorVar: nil})
+			return err
+		}},
+		{Category: "huge", Name: "NewLinRegConjugate p 1<<40", Err: func() error {
+			_, err := NewLinRegConjugate(LinRegConjugateConfig{P: 1 << 40, Sigma2: 1, PriorMean: nil, PriorVar: nil})
+			return err
+		}},
+		{Category: "nan", Name: "NewLinRegConjugate sigma2 NaN", Err: func() error {
+			_, err := NewLinRegConjugate(LinRegConjugateConfig{P: 1, Sigma2: nan, PriorMean: []float64{0, 0}, PriorVar: []float64{1, 1}})
+			return err
+		}},
+		{Category: "inf", Name: "NewLinRegConjugate sigma2 Inf", Err: func() error {
+			_, err := NewLinRegConjugate(LinRegConjugateConfig{P: 1, Sigma2: inf, PriorMean: []float64{0, 0}, PriorVar: []float64{1, 1}})
+			return err
+		}},
+		{Category: "nonpositive", Name: "NewLinRegConjugate prior variance 0", Err: func() error {
+			_, err := NewLinRegConjugate(LinRegConjugateConfig{P: 1, Sigma2: 1, PriorMean: []float64{0, 0}, PriorVar: []float64{1, 0}})
+			return err
+		}},
+		{Category: "nan", Name: "NewLinRegConjugate prior mean NaN", Err: func() error {
+			_, err := NewLinRegConjugate(LinRegConjugateConfig{P: 1, Sigma2: 1, PriorMean: []float64{nan, 0}, PriorVar: []float64{1, 1}})
+			return err
+		}},
+		{Category: "mismatched", Name: "NewLinRegConjugate prior length", Err: func() error {
+			_, err := NewLinRegConjugate(LinRegConjugateConfig{P: 2, Sigma2: 1, PriorMean: []float64{0, 0}, PriorVar: []float64{1, 1}})
+			return err
+		}},
 		{Category: "zerovalue", Name: "LinRegConjugate{}.SampleTheta", Err: func() error { var l LinRegConjugate; return l.SampleTheta(r, recs, 2, make([]float64, 3)) }},
 		{Category: "zerovalue", Name: "LinRegConjugate{}.PosteriorMoments", Err: func() error {
 			var l LinRegConjugate
@@ -303,11 +324,26 @@ func TestBadInput(t *testing.T) {
 		}},
 		{Category: "nonpositive", Name: "LinRegConjugate.SampleTheta n -2", Err: func() error { return conj().SampleTheta(r, nil, -2, make([]float64, 3)) }},
 		{Category: "mismatched", Name: "LinRegConjugate.SampleTheta theta short", Err: func() error { return conj().SampleTheta(r, recs, 2, make([]float64, 2)) }},
-		{Category: "empty", Name: "NewLinRegNIG no predictors", Err: func() error { _, err := NewLinRegNIG(nil, 1, 1, 1, 1); return err }},
-		{Category: "nan", Name: "NewLinRegNIG a0 NaN", Err: func() error { _, err := NewLinRegNIG([]float64{0}, nan, 1, 1, 1); return err }},
-		{Category: "inf", Name: "NewLinRegNIG g Inf", Err: func() error { _, err := NewLinRegNIG([]float64{0}, 1, 1, inf, 1); return err }},
-		{Category: "nonpositive", Name: "NewLinRegNIG clamp 0", Err: func() error { _, err := NewLinRegNIG([]float64{0}, 1, 1, 1, 0); return err }},
-		{Category: "nan", Name: "NewLinRegNIG predictor mean NaN", Err: func() error { _, err := NewLinRegNIG([]float64{nan}, 1, 1, 1, 1); return err }},
+		{Category: "empty", Name: "NewLinRegNIG no predictors", Err: func() error {
+			_, err := NewLinRegNIG(LinRegNIGConfig{PredictorMean: nil, A0: 1, B0: 1, G: 1, Clamp: 1})
+			return err
+		}},
+		{Category: "nan", Name: "NewLinRegNIG a0 NaN", Err: func() error {
+			_, err := NewLinRegNIG(LinRegNIGConfig{PredictorMean: []float64{0}, A0: nan, B0: 1, G: 1, Clamp: 1})
+			return err
+		}},
+		{Category: "inf", Name: "NewLinRegNIG g Inf", Err: func() error {
+			_, err := NewLinRegNIG(LinRegNIGConfig{PredictorMean: []float64{0}, A0: 1, B0: 1, G: inf, Clamp: 1})
+			return err
+		}},
+		{Category: "nonpositive", Name: "NewLinRegNIG clamp 0", Err: func() error {
+			_, err := NewLinRegNIG(LinRegNIGConfig{PredictorMean: []float64{0}, A0: 1, B0: 1, G: 1, Clamp: 0})
+			return err
+		}},
+		{Category: "nan", Name: "NewLinRegNIG predictor mean NaN", Err: func() error {
+			_, err := NewLinRegNIG(LinRegNIGConfig{PredictorMean: []float64{nan}, A0: 1, B0: 1, G: 1, Clamp: 1})
+			return err
+		}},
 		{Category: "zerovalue", Name: "LinRegNIG{}.CheckParam", Err: func() error { var l LinRegNIG; return l.CheckParam([]float64{0, 1}) }},
 		{Category: "zerovalue", Name: "LinRegNIG{}.SampleTheta", Err: func() error { var l LinRegNIG; return l.SampleTheta(r, nil, 0, make([]float64, 2)) }},
 		{Category: "zerovalue", Name: "LinRegNIG{}.SampleThetaPair", Err: func() error {

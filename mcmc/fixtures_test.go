@@ -52,7 +52,7 @@ func linRegProblem(t testing.TB, n int, eps float64) (privinfer.Problem, *LinReg
 	if err != nil {
 		t.Fatal(err)
 	}
-	th, err := NewLinRegConjugate(model.P(), 2, []float64{0, 0, 0}, []float64{1, 1, 1})
+	th, err := NewLinRegConjugate(LinRegConjugateConfig{P: model.P(), Sigma2: 2, PriorMean: []float64{0, 0, 0}, PriorVar: []float64{1, 1, 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func linRegProblem(t testing.TB, n int, eps float64) (privinfer.Problem, *LinReg
 func nigProblem(t testing.TB, eps float64) (privinfer.Problem, *LinRegNIG) {
 	t.Helper()
 	const n = 10
-	nig, err := NewLinRegNIG([]float64{0.9, -1.17}, 10, 10, 2, 6)
+	nig, err := NewLinRegNIG(LinRegNIGConfig{PredictorMean: []float64{0.9, -1.17}, A0: 10, B0: 10, G: 2, Clamp: 6})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,26 +28,55 @@ type LinRegConjugate struct {
 	mean, invVar []float64
 }
 
-// NewLinRegConjugate returns the θ-step for p ≥ 1 predictors, noise
-// variance sigma2 > 0 and prior means and variances of length p+1.
-func NewLinRegConjugate(p int, sigma2 float64, priorMean, priorVar []float64) (*LinRegConjugate, error) {
+// LinRegConjugateConfig configures NewLinRegConjugate. Every field is
+// required: the zero value is refused.
+type LinRegConjugateConfig struct {
+	// P is the number of predictors p, 1 ≤ p ≤ 7; β = (β_0, …, β_p).
+	P int
+	// Sigma2 is the known noise variance σ², finite and > 0.
+	Sigma2 float64
+	// PriorMean holds the prior means μ_j of β_0..β_p (length p+1,
+	// finite).
+	PriorMean []float64
+	// PriorVar holds the prior variances v_j of β_0..β_p (length p+1,
+	// finite and > 0).
+	PriorVar []float64
+}
+
+// Validate reports whether c is usable, with an error wrapping ErrInvalid
+// that names the offending field.
+func (c LinRegConjugateConfig) Validate() error {
+	p := c.P
 	if p < 1 || p+1 > maxLinRegDim {
-		return nil, fmt.Errorf("mcmc: linear regression needs 1 <= p <= %d, got %d: %w", maxLinRegDim-1, p, ErrInvalid)
+		return fmt.Errorf("mcmc: LinRegConjugateConfig.P must be in [1, %d], got %d: %w", maxLinRegDim-1, p, ErrInvalid)
 	}
-	if !(sigma2 > 0) || math.IsInf(sigma2, 0) {
-		return nil, fmt.Errorf("mcmc: linear regression sigma2 must be finite and > 0, got %v: %w", sigma2, ErrInvalid)
+	if !(c.Sigma2 > 0) || math.IsInf(c.Sigma2, 0) {
+		return fmt.Errorf("mcmc: LinRegConjugateConfig.Sigma2 must be finite and > 0, got %v: %w", c.Sigma2, ErrInvalid)
 	}
-	if len(priorMean) != p+1 || len(priorVar) != p+1 {
-		return nil, fmt.Errorf("mcmc: linear regression prior mean and variance must have length %d, got %d and %d: %w", p+1, len(priorMean), len(priorVar), ErrInvalid)
+	if len(c.PriorMean) != p+1 || len(c.PriorVar) != p+1 {
+		return fmt.Errorf("mcmc: LinRegConjugateConfig.PriorMean and PriorVar must have length P+1 = %d, got %d and %d: %w", p+1, len(c.PriorMean), len(c.PriorVar), ErrInvalid)
 	}
-	iv := make([]float64, p+1)
-	for j := range iv {
-		if !(priorVar[j] > 0) || math.IsInf(priorVar[j], 0) || math.IsNaN(priorMean[j]) || math.IsInf(priorMean[j], 0) {
-			return nil, fmt.Errorf("mcmc: linear regression prior %d must have finite mean and variance > 0, got %v, %v: %w", j, priorMean[j], priorVar[j], ErrInvalid)
+	for j := range p + 1 {
+		if math.IsNaN(c.PriorMean[j]) || math.IsInf(c.PriorMean[j], 0) {
+			return fmt.Errorf("mcmc: LinRegConjugateConfig.PriorMean[%d] must be finite, got %v: %w", j, c.PriorMean[j], ErrInvalid)
 		}
-		iv[j] = 1 / priorVar[j]
+		if !(c.PriorVar[j] > 0) || math.IsInf(c.PriorVar[j], 0) {
+			return fmt.Errorf("mcmc: LinRegConjugateConfig.PriorVar[%d] must be finite and > 0, got %v: %w", j, c.PriorVar[j], ErrInvalid)
+		}
 	}
-	return &LinRegConjugate{p: p, sigma2: sigma2, mean: append([]float64(nil), priorMean...), invVar: iv}, nil
+	return nil
+}
+
+// NewLinRegConjugate returns the θ-step for the model and prior of cfg.
+func NewLinRegConjugate(cfg LinRegConjugateConfig) (*LinRegConjugate, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	iv := make([]float64, cfg.P+1)
+	for j, v := range cfg.PriorVar {
+		iv[j] = 1 / v
+	}
+	return &LinRegConjugate{p: cfg.P, sigma2: cfg.Sigma2, mean: append([]float64(nil), cfg.PriorMean...), invVar: iv}, nil
 }
 
 // gram accumulates XᵀX (k×k, k = p+1) and Xᵀy and yᵀy from records (x, y).
@@ -183,25 +212,49 @@ type LinRegNIG struct {
 	stat   *linreg.Model
 }
 
-// NewLinRegNIG validates and returns the model.
-func NewLinRegNIG(predictorMean []float64, a0, b0, g, clamp float64) (*LinRegNIG, error) {
-	p := len(predictorMean)
-	if p < 1 || p+1 > maxLinRegDim {
-		return nil, fmt.Errorf("mcmc: NIG linear regression needs 1 <= p <= %d predictors, got %d: %w", maxLinRegDim-1, p, ErrInvalid)
+// LinRegNIGConfig configures NewLinRegNIG. Every field is required: the
+// zero value is refused.
+type LinRegNIGConfig struct {
+	// PredictorMean is m, the mean of the predictors x ~ N(m, I); its
+	// length is the number of predictors p, 1 ≤ p ≤ 7 (finite entries).
+	PredictorMean []float64
+	// A0 and B0 are the shape and scale of the prior σ² ~ InvGamma(A0,
+	// B0), finite and > 0.
+	A0, B0 float64
+	// G scales the prior β | σ² ~ N(0, G·σ²·I), finite and > 0.
+	G float64
+	// Clamp is the bound C of the released statistic (linreg.Model's
+	// clamp), finite and > 0.
+	Clamp float64
+}
+
+// Validate reports whether c is usable, with an error wrapping ErrInvalid
+// that names the offending field.
+func (c LinRegNIGConfig) Validate() error {
+	if p := len(c.PredictorMean); p < 1 || p+1 > maxLinRegDim {
+		return fmt.Errorf("mcmc: LinRegNIGConfig.PredictorMean must have 1 to %d entries, got %d: %w", maxLinRegDim-1, p, ErrInvalid)
 	}
-	for _, v := range []struct {
+	for _, v := range [4]struct {
 		name string
 		x    float64
-	}{{"a0", a0}, {"b0", b0}, {"g", g}, {"clamp", clamp}} {
+	}{{"A0", c.A0}, {"B0", c.B0}, {"G", c.G}, {"Clamp", c.Clamp}} {
 		if !(v.x > 0) || math.IsInf(v.x, 0) {
-			return nil, fmt.Errorf("mcmc: NIG linear regression %s must be finite and > 0, got %v: %w", v.name, v.x, ErrInvalid)
+			return fmt.Errorf("mcmc: LinRegNIGConfig.%s must be finite and > 0, got %v: %w", v.name, v.x, ErrInvalid)
 		}
 	}
-	st, err := linreg.New(linreg.Config{PredictorMean: predictorMean, Sigma2: 1, Clamp: clamp})
-	if err != nil {
-		return nil, fmt.Errorf("mcmc: NIG linear regression: %w: %w", ErrInvalid, err)
+	return nil
+}
+
+// NewLinRegNIG returns the model of cfg.
+func NewLinRegNIG(cfg LinRegNIGConfig) (*LinRegNIG, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
-	return &LinRegNIG{p: p, m: append([]float64(nil), predictorMean...), a0: a0, b0: b0, g: g, stat: st}, nil
+	st, err := linreg.New(linreg.Config{PredictorMean: cfg.PredictorMean, Sigma2: 1, Clamp: cfg.Clamp})
+	if err != nil {
+		return nil, fmt.Errorf("mcmc: LinRegNIGConfig.PredictorMean: %w: %w", ErrInvalid, err)
+	}
+	return &LinRegNIG{p: len(cfg.PredictorMean), m: append([]float64(nil), cfg.PredictorMean...), a0: cfg.A0, b0: cfg.B0, g: cfg.G, stat: st}, nil
 }
 
 // Dim is p + 2, the length of θ = (β, σ²) (0 for a LinRegNIG used

@@ -53,7 +53,7 @@ func TestLinRegConjugateExact(t *testing.T) {
 	rec := testRecords(r, n)
 	sigma2 := 2.0
 	pm, pv := []float64{0.5, -1, 0}, []float64{1, 4, 0.25}
-	lc, err := NewLinRegConjugate(2, sigma2, pm, pv)
+	lc, err := NewLinRegConjugate(LinRegConjugateConfig{P: 2, Sigma2: sigma2, PriorMean: pm, PriorVar: pv})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestLinRegNIGExact(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	n := 10
 	rec := testRecords(r, n)
-	nig, err := NewLinRegNIG([]float64{0.9, -1.17}, 10, 10, 2, 6)
+	nig, err := NewLinRegNIG(LinRegNIGConfig{PredictorMean: []float64{0.9, -1.17}, A0: 10, B0: 10, G: 2, Clamp: 6})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,10 +225,10 @@ func TestDABadInput(t *testing.T) {
 	if _, err := RunDA(context.Background(), good, DAConfig{ThetaStep: th, Chains: 1, Draws: 1, Init: farInits}); err == nil {
 		t.Error("Init for 4 chains accepted for 1 chain")
 	}
-	if _, err := NewLinRegConjugate(2, -1, []float64{0, 0, 0}, []float64{1, 1, 1}); err == nil {
+	if _, err := NewLinRegConjugate(LinRegConjugateConfig{P: 2, Sigma2: -1, PriorMean: []float64{0, 0, 0}, PriorVar: []float64{1, 1, 1}}); err == nil {
 		t.Error("negative sigma2 accepted")
 	}
-	if _, err := NewLinRegNIG([]float64{0}, 0, 1, 1, 1); err == nil {
+	if _, err := NewLinRegNIG(LinRegNIGConfig{PredictorMean: []float64{0}, A0: 0, B0: 1, G: 1, Clamp: 1}); err == nil {
 		t.Error("a0 = 0 accepted")
 	}
 }

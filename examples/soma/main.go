@@ -272,7 +272,7 @@ func diagnostics100(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Pr
 	if o.common.Quick {
 		iters = 2000
 	}
-	nig, err := mcmc.NewLinRegNIG([]float64{0.90, -1.17}, 10, 10, 2, 6)
+	nig, err := mcmc.NewLinRegNIG(mcmc.LinRegNIGConfig{PredictorMean: []float64{0.90, -1.17}, A0: 10, B0: 10, G: 2, Clamp: 6})
 	if err != nil {
 		return err
 	}

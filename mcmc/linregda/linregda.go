@@ -52,7 +52,7 @@ func SBIPaper(eps float64) (privinfer.Problem, *mcmc.LinRegConjugate, error) {
 	if err != nil {
 		return privinfer.Problem{}, nil, err
 	}
-	th, err := mcmc.NewLinRegConjugate(model.P(), 2, []float64{0, 0, 0}, []float64{1, 1, 1})
+	th, err := mcmc.NewLinRegConjugate(mcmc.LinRegConjugateConfig{P: model.P(), Sigma2: 2, PriorMean: []float64{0, 0, 0}, PriorVar: []float64{1, 1, 1}})
 	if err != nil {
 		return privinfer.Problem{}, nil, err
 	}
@@ -84,7 +84,7 @@ func SlidesN10(eps float64) (privinfer.Problem, *mcmc.LinRegNIG, error) {
 		return privinfer.Problem{}, nil, fmt.Errorf("linregda: the slides' n = 10 table uses epsilon 3 or 30, got %v: %w", eps, mcmc.ErrInvalid)
 	}
 	const n = 10
-	nig, err := mcmc.NewLinRegNIG([]float64{0.90, -1.17}, 10, 10, 2, 6)
+	nig, err := mcmc.NewLinRegNIG(mcmc.LinRegNIGConfig{PredictorMean: []float64{0.90, -1.17}, A0: 10, B0: 10, G: 2, Clamp: 6})
 	if err != nil {
 		return privinfer.Problem{}, nil, err
 	}
