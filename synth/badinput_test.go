@@ -20,9 +20,9 @@ func TestBadInputCategories(t *testing.T) {
 	sub := 0x1p-1070
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(1, 99))
-	bb, _ := NewBetaBernoulli(1, 1)
+	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
 	sss, _ := NewSSS(bb, nil, BIT)
-	gm, _ := NewGaussianMean(1, -4, 4, BIT)
+	gm, _ := NewGaussianMean(GaussianMean{Sigma: 1, C0: -4, C1: 4, RecordBounding: BIT})
 	gsss, _ := NewSSS(gm, nil, BIT)
 	x := []float64{0, 1, 1, 0, 1}
 	g, _ := NewGrid([]float64{0}, []float64{1}, []int{4})
@@ -45,11 +45,17 @@ func TestBadInputCategories(t *testing.T) {
 		{"nan", "epsilon", modips(Single(sss), x, with(func(c *Config) { c.Epsilon = nan }))},
 		{"nan", "epsilon0", modips(Single(sss), x, with(func(c *Config) { c.Epsilon0 = nan }))},
 		{"nan", "record (Gaussian mean)", modips(Single(gsss), []float64{1, nan}, ok)},
-		{"nan", "beta prior", func() error { _, err := NewBetaBernoulli(nan, 1); return err }},
-		{"nan", "Gaussian sigma", func() error { _, err := NewGaussianMean(nan, 0, 1, BIT); return err }},
-		{"nan", "Gaussian bound", func() error { _, err := NewGaussianMean(1, nan, 1, BIT); return err }},
-		{"nan", "NIG bound", func() error { _, err := NewGaussianNIG(0, nan, BIT); return err }},
-		{"nan", "Poisson bound", func() error { _, err := NewPoissonGamma(1, 1, nan); return err }},
+		{"nan", "beta prior", func() error { _, err := NewBetaBernoulli(BetaBernoulli{A: nan, B: 1}); return err }},
+		{"nan", "Gaussian sigma", func() error {
+			_, err := NewGaussianMean(GaussianMean{Sigma: nan, C0: 0, C1: 1, RecordBounding: BIT})
+			return err
+		}},
+		{"nan", "Gaussian bound", func() error {
+			_, err := NewGaussianMean(GaussianMean{Sigma: 1, C0: nan, C1: 1, RecordBounding: BIT})
+			return err
+		}},
+		{"nan", "NIG bound", func() error { _, err := NewGaussianNIG(GaussianNIG{C0: 0, C1: nan, RecordBounding: BIT}); return err }},
+		{"nan", "Poisson bound", func() error { _, err := NewPoissonGamma(PoissonGamma{A: 1, B: 1, C1: nan}); return err }},
 		{"nan", "Dirichlet alpha", func() error { _, err := NewMultinomialDirichlet([]float64{1, nan}); return err }},
 		{"nan", "grid bound", func() error { _, err := NewGrid([]float64{nan}, []float64{1}, []int{2}); return err }},
 		{"nan", "SiDD A", func() error { _, err := SiDD(r, g, logf, nan, 0, 1, rl()); return err }},
@@ -63,11 +69,14 @@ func TestBadInputCategories(t *testing.T) {
 		{"inf", "epsilon", modips(Single(sss), x, with(func(c *Config) { c.Epsilon = inf }))},
 		{"inf", "record (Gaussian mean)", modips(Single(gsss), []float64{1, inf}, ok)},
 		{"inf", "record (Poisson)", modips(Single(mustSSS(&PoissonGamma{A: 1, B: 1, C1: 5})), []float64{1, inf}, ok)},
-		{"inf", "Gaussian bound", func() error { _, err := NewGaussianMean(1, 0, inf, BIT); return err }},
+		{"inf", "Gaussian bound", func() error {
+			_, err := NewGaussianMean(GaussianMean{Sigma: 1, C0: 0, C1: inf, RecordBounding: BIT})
+			return err
+		}},
 		{"inf", "grid bound", func() error { _, err := NewGrid([]float64{0}, []float64{inf}, []int{2}); return err }},
 		{"inf", "SiDD A", func() error { _, err := SiDD(r, g, logf, inf, 0, 1, rl()); return err }},
 		{"inf", "SiPHiC G", func() error { _, err := SiPHiC(r, g, samples, inf, 1, rl()); return err }},
-		{"inf", "beta prior", func() error { _, err := NewBetaBernoulli(1, inf); return err }},
+		{"inf", "beta prior", func() error { _, err := NewBetaBernoulli(BetaBernoulli{A: 1, B: inf}); return err }},
 		{"inf", "SiDD.MC sample", func() error { _, err := SiDDMC(r, g, []float64{inf, -inf}, 1, 1, rl()); return err }},
 		{"nonpositive", "epsilon 0", modips(Single(sss), x, with(func(c *Config) { c.Epsilon = 0 }))},
 		{"nonpositive", "epsilon -1", modips(Single(sss), x, with(func(c *Config) { c.Epsilon = -1 }))},
@@ -75,8 +84,11 @@ func TestBadInputCategories(t *testing.T) {
 		{"nonpositive", "m -5", modips(Single(sss), x, with(func(c *Config) { c.M = -5 }))},
 		{"nonpositive", "n -1", modips(Single(sss), x, with(func(c *Config) { c.N = -1 }))},
 		{"nonpositive", "nested -1", modips(Single(sss), x, with(func(c *Config) { c.Nested = -1 }))},
-		{"nonpositive", "Gaussian sigma 0", func() error { _, err := NewGaussianMean(0, 0, 1, BIT); return err }},
-		{"nonpositive", "bounds c0 = c1", func() error { _, err := NewGaussianNIG(1, 1, BIT); return err }},
+		{"nonpositive", "Gaussian sigma 0", func() error {
+			_, err := NewGaussianMean(GaussianMean{Sigma: 0, C0: 0, C1: 1, RecordBounding: BIT})
+			return err
+		}},
+		{"nonpositive", "bounds c0 = c1", func() error { _, err := NewGaussianNIG(GaussianNIG{C0: 1, C1: 1, RecordBounding: BIT}); return err }},
 		{"nonpositive", "grid bins 0", func() error { _, err := NewGrid([]float64{0}, []float64{1}, []int{0}); return err }},
 		{"nonpositive", "SiDD A 0", func() error { _, err := SiDD(r, g, logf, 0, 0, 1, rl()); return err }},
 		{"nonpositive", "SiDD points -1", func() error { _, err := SiDD(r, g, logf, 1, -1, 1, rl()); return err }},
@@ -97,8 +109,14 @@ func TestBadInputCategories(t *testing.T) {
 		{"huge", "nested 2^40", modips(Single(sss), x, with(func(c *Config) { c.Nested = 1 << 40 }))},
 		{"huge", "m·nested·n over the value limit", modips(Single(sss), x, with(func(c *Config) { c.M = 1 << 10; c.N = 1 << 20 }))},
 		{"huge", "epsilon 1e308 split", modips(Single(sss), x, with(func(c *Config) { c.Epsilon = 1e308 }))},
-		{"huge", "Gaussian bounds ±1e308", func() error { _, err := NewGaussianMean(1, -1e308, 1e308, BIT); return err }},
-		{"huge", "NIG bounds ±1e308", func() error { _, err := NewGaussianNIG(-1e308, 1e308, BIT); return err }},
+		{"huge", "Gaussian bounds ±1e308", func() error {
+			_, err := NewGaussianMean(GaussianMean{Sigma: 1, C0: -1e308, C1: 1e308, RecordBounding: BIT})
+			return err
+		}},
+		{"huge", "NIG bounds ±1e308", func() error {
+			_, err := NewGaussianNIG(GaussianNIG{C0: -1e308, C1: 1e308, RecordBounding: BIT})
+			return err
+		}},
 		{"huge", "grid 2^40 cells", func() error { _, err := NewGrid([]float64{0, 0}, []float64{1, 1}, []int{1 << 20, 1 << 20}); return err }},
 		{"huge", "grid bounds ±1e308", func() error { _, err := NewGrid([]float64{-1e308}, []float64{1e308}, []int{4}); return err }},
 		{"huge", "SiDD points 2^40", func() error { _, err := SiDD(r, g, logf, 1, 1<<40, 1, rl()); return err }},
@@ -114,9 +132,15 @@ func TestBadInputCategories(t *testing.T) {
 		{"subnormal", "epsilon", modips(Single(sss), x, with(func(c *Config) { c.Epsilon = sub }))},
 		{"subnormal", "epsilon0", modips(Selection{Candidates: []Model{sss, sss}, Utility: func(int, []float64) float64 { return 0 }, Sensitivity: 1}, x, with(func(c *Config) { c.Epsilon0 = sub }))},
 		{"subnormal", "selection sensitivity", modips(Selection{Candidates: []Model{sss, sss}, Utility: func(int, []float64) float64 { return 0 }, Sensitivity: sub}, x, with(func(c *Config) { c.Epsilon0 = 0.5 }))},
-		{"subnormal", "Gaussian sigma", func() error { _, err := NewGaussianMean(sub, 0, 1, BIT); return err }},
-		{"subnormal", "Gaussian bounds width", func() error { _, err := NewGaussianMean(1, 0, sub, BIT); return err }},
-		{"subnormal", "beta prior", func() error { _, err := NewBetaBernoulli(sub, 1); return err }},
+		{"subnormal", "Gaussian sigma", func() error {
+			_, err := NewGaussianMean(GaussianMean{Sigma: sub, C0: 0, C1: 1, RecordBounding: BIT})
+			return err
+		}},
+		{"subnormal", "Gaussian bounds width", func() error {
+			_, err := NewGaussianMean(GaussianMean{Sigma: 1, C0: 0, C1: sub, RecordBounding: BIT})
+			return err
+		}},
+		{"subnormal", "beta prior", func() error { _, err := NewBetaBernoulli(BetaBernoulli{A: sub, B: 1}); return err }},
 		{"subnormal", "SiDD A", func() error { _, err := SiDD(r, g, logf, sub, 0, 1, rl()); return err }},
 		{"subnormal", "SiPHiC epsilon", func() error { _, err := SiPHiC(r, g, samples, 1, sub, rl()); return err }},
 		{"subnormal", "grid width", func() error { _, err := NewGrid([]float64{0}, []float64{sub}, []int{4}); return err }},

@@ -18,13 +18,13 @@ type BetaBernoulli struct {
 	A, B float64
 }
 
-// NewBetaBernoulli validates the prior Beta(a, b).
-func NewBetaBernoulli(a, b float64) (*BetaBernoulli, error) {
-	m := &BetaBernoulli{A: a, B: b}
-	if err := m.check(); err != nil {
+// NewBetaBernoulli returns a copy of m after m.Validate: the prior
+// Beta(m.A, m.B).
+func NewBetaBernoulli(m BetaBernoulli) (*BetaBernoulli, error) {
+	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	return m, nil
+	return &m, nil
 }
 
 // RecordDim implements Conjugate.
@@ -88,13 +88,13 @@ type GaussianMean struct {
 	RecordBounding Bounding
 }
 
-// NewGaussianMean validates σ > 0 and c0 < c1.
-func NewGaussianMean(sigma, c0, c1 float64, rb Bounding) (*GaussianMean, error) {
-	g := &GaussianMean{Sigma: sigma, C0: c0, C1: c1, RecordBounding: rb}
-	if err := g.check(); err != nil {
+// NewGaussianMean returns a copy of m after m.Validate (σ > 0 and
+// C0 < C1).
+func NewGaussianMean(m GaussianMean) (*GaussianMean, error) {
+	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	return g, nil
+	return &m, nil
 }
 
 // checkBounds validates public bounds: finite, c0 < c1, with a width
@@ -123,18 +123,22 @@ func checkPos(name string, v float64) error {
 	return nil
 }
 
-// checker is implemented by the conjugate models: check validates the
+// validator is implemented by the conjugate models: Validate checks the
 // fields, so that zero values and hand-built structs are refused.
-type checker interface{ check() error }
+type validator interface{ Validate() error }
 
-func (m *BetaBernoulli) check() error {
+// Validate reports whether the fields describe a usable model, with an
+// error wrapping ErrInvalid that names the offending field.
+func (m *BetaBernoulli) Validate() error {
 	if err := checkPos("beta prior A", m.A); err != nil {
 		return err
 	}
 	return checkPos("beta prior B", m.B)
 }
 
-func (g *GaussianMean) check() error {
+// Validate reports whether the fields describe a usable model, with an
+// error wrapping ErrInvalid that names the offending field.
+func (g *GaussianMean) Validate() error {
 	if err := checkPos("sigma", g.Sigma); err != nil {
 		return err
 	}
@@ -152,7 +156,9 @@ func checkMode(b Bounding) error {
 	return nil
 }
 
-func (g *GaussianNIG) check() error {
+// Validate reports whether the fields describe a usable model, with an
+// error wrapping ErrInvalid that names the offending field.
+func (g *GaussianNIG) Validate() error {
 	if err := checkMode(g.RecordBounding); err != nil {
 		return err
 	}
@@ -165,7 +171,9 @@ func (g *GaussianNIG) check() error {
 	return nil
 }
 
-func (p *PoissonGamma) check() error {
+// Validate reports whether the fields describe a usable model, with an
+// error wrapping ErrInvalid that names the offending field.
+func (p *PoissonGamma) Validate() error {
 	if err := checkPos("gamma prior A", p.A); err != nil {
 		return err
 	}
@@ -181,7 +189,9 @@ func (p *PoissonGamma) check() error {
 	return nil
 }
 
-func (m *MultinomialDirichlet) check() error {
+// Validate reports whether the fields describe a usable model, with an
+// error wrapping ErrInvalid that names the offending field.
+func (m *MultinomialDirichlet) Validate() error {
 	if len(m.Alpha) < 2 || len(m.Alpha) > 1<<20 {
 		return invalidf("need between 2 and 2^20 categories, got %d", len(m.Alpha))
 	}
@@ -267,13 +277,12 @@ type GaussianNIG struct {
 	RecordBounding Bounding
 }
 
-// NewGaussianNIG validates c0 < c1.
-func NewGaussianNIG(c0, c1 float64, rb Bounding) (*GaussianNIG, error) {
-	g := &GaussianNIG{C0: c0, C1: c1, RecordBounding: rb}
-	if err := g.check(); err != nil {
+// NewGaussianNIG returns a copy of m after m.Validate (C0 < C1).
+func NewGaussianNIG(m GaussianNIG) (*GaussianNIG, error) {
+	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	return g, nil
+	return &m, nil
 }
 
 // CommunalWeight returns the mean's share w = 1/(1 + C1 − C0) under which
@@ -349,13 +358,13 @@ type PoissonGamma struct {
 	A, B, C1 float64
 }
 
-// NewPoissonGamma validates the prior and the count bound.
-func NewPoissonGamma(a, b, c1 float64) (*PoissonGamma, error) {
-	p := &PoissonGamma{A: a, B: b, C1: c1}
-	if err := p.check(); err != nil {
+// NewPoissonGamma returns a copy of m after m.Validate (the prior and the
+// count bound).
+func NewPoissonGamma(m PoissonGamma) (*PoissonGamma, error) {
+	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	return p, nil
+	return &m, nil
 }
 
 // RecordDim implements Conjugate.
@@ -419,7 +428,7 @@ type MultinomialDirichlet struct {
 // NewMultinomialDirichlet validates alpha (K ≥ 2 positive entries).
 func NewMultinomialDirichlet(alpha []float64) (*MultinomialDirichlet, error) {
 	m := &MultinomialDirichlet{Alpha: append([]float64(nil), alpha...)}
-	if err := m.check(); err != nil {
+	if err := m.Validate(); err != nil {
 		return nil, err
 	}
 	return m, nil

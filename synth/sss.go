@@ -83,8 +83,8 @@ func NewSSS(model Conjugate, weights []float64, b Bounding) (*SSS, error) {
 	if model == nil {
 		return nil, invalidf("model is nil")
 	}
-	if c, ok := model.(checker); ok {
-		if err := c.check(); err != nil {
+	if c, ok := model.(validator); ok {
+		if err := c.Validate(); err != nil {
 			return nil, err
 		}
 	}
@@ -126,8 +126,8 @@ func (s *SSS) check() error {
 	if s.Model == nil {
 		return invalidf("SSS has no conjugate model")
 	}
-	if c, ok := s.Model.(checker); ok {
-		if err := c.check(); err != nil {
+	if c, ok := s.Model.(validator); ok {
+		if err := c.Validate(); err != nil {
 			return err
 		}
 	}

@@ -40,7 +40,7 @@ func newAcct(t *testing.T, eps float64) Releaser {
 
 func TestModipsBudgetAddsUp(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	bb, _ := NewBetaBernoulli(1, 1)
+	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
 	sss, _ := NewSSS(bb, nil, BIT)
 	x := binaryData(r, 200, 0.3)
 	for _, m := range []int{1, 3, 10, 7} {
@@ -76,7 +76,7 @@ func TestModipsRejectsBudgetMismatch(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 4))
-	bb, _ := NewBetaBernoulli(1, 1)
+	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
 	sss, _ := NewSSS(bb, nil, BIT)
 	x := binaryData(r, 20, 0.5)
 	ctx := context.Background()
@@ -95,13 +95,13 @@ func TestBadInput(t *testing.T) {
 	if _, err := Modips(ctx, r, Single(sss), []float64{0, 2}, Config{Reproducible: true, M: 1, Epsilon: 1}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("non-binary data: %v", err)
 	}
-	if _, err := NewGaussianMean(1, 4, 4, BIT); !errors.Is(err, ErrInvalid) {
+	if _, err := NewGaussianMean(GaussianMean{Sigma: 1, C0: 4, C1: 4, RecordBounding: BIT}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("c0 = c1: %v", err)
 	}
-	if _, err := NewGaussianMean(1, 5, 4, BIT); !errors.Is(err, ErrInvalid) {
+	if _, err := NewGaussianMean(GaussianMean{Sigma: 1, C0: 5, C1: 4, RecordBounding: BIT}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("c0 > c1: %v", err)
 	}
-	if _, err := NewGaussianNIG(5, -4, BIT); !errors.Is(err, ErrInvalid) {
+	if _, err := NewGaussianNIG(GaussianNIG{C0: 5, C1: -4, RecordBounding: BIT}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("NIG c0 > c1: %v", err)
 	}
 	if _, err := bb.Statistics(0); !errors.Is(err, ErrInvalid) {
@@ -110,16 +110,16 @@ func TestBadInput(t *testing.T) {
 	if _, _, err := sss.Mechanism(0, 1); !errors.Is(err, ErrInvalid) {
 		t.Errorf("SSS n = 0: %v", err)
 	}
-	nig, _ := NewGaussianNIG(-4, 4, BIT)
+	nig, _ := NewGaussianNIG(GaussianNIG{C0: -4, C1: 4, RecordBounding: BIT})
 	for _, w := range [][]float64{{0.5, 0.4}, {1, 0}, {-0.5, 1.5}, {0.5, math.NaN()}} {
 		if _, err := NewSSS(nig, w, BIT); !errors.Is(err, ErrInvalid) {
 			t.Errorf("weights %v: %v", w, err)
 		}
 	}
-	if _, err := NewBetaBernoulli(0, 1); !errors.Is(err, ErrInvalid) {
+	if _, err := NewBetaBernoulli(BetaBernoulli{A: 0, B: 1}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("beta prior 0: %v", err)
 	}
-	if _, err := NewPoissonGamma(1, 1, 0); !errors.Is(err, ErrInvalid) {
+	if _, err := NewPoissonGamma(PoissonGamma{A: 1, B: 1, C1: 0}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("count bound 0: %v", err)
 	}
 	if _, err := NewMultinomialDirichlet([]float64{1}); !errors.Is(err, ErrInvalid) {
@@ -142,7 +142,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestModipsDeterministic(t *testing.T) {
-	bb, _ := NewBetaBernoulli(1, 1)
+	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
 	sss, _ := NewSSS(bb, nil, BIT)
 	x := binaryData(rand.New(rand.NewPCG(5, 5)), 100, 0.4)
 	run := func() [][]float64 {
@@ -162,9 +162,9 @@ func TestModipsDeterministic(t *testing.T) {
 
 func TestModelSelection(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 2))
-	bb, _ := NewBetaBernoulli(1, 1)
+	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
 	good, _ := NewSSS(bb, nil, BIT)
-	gm, _ := NewGaussianMean(1, 0, 1, BIT)
+	gm, _ := NewGaussianMean(GaussianMean{Sigma: 1, C0: 0, C1: 1, RecordBounding: BIT})
 	bad, _ := NewSSS(gm, nil, BIT)
 	x := binaryData(r, 100, 0.5)
 	// Candidate 0 has utility 0 and candidate 1 utility −100 (sensitivity
@@ -212,7 +212,7 @@ func TestSSSLaplaceRelease(t *testing.T) {
 	// n = 2000 with n1 = 1000: the BIT bounds [0, 2000] are never hit, so
 	// the released n1* is Laplace(1000, 1/ε).
 	r := rand.New(rand.NewPCG(3, 1))
-	bb, _ := NewBetaBernoulli(1, 1)
+	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
 	sss, _ := NewSSS(bb, nil, BIT)
 	x := make([]float64, 2000)
 	for i := range 1000 {
@@ -267,7 +267,7 @@ func TestBITBias(t *testing.T) {
 	// E[clamp(n1 + L, 0, n)] = n1 + (b/2)e^{−n1/b} − (b/2)e^{−(n−n1)/b}.
 	// This is the upward bias of the m-study at p = 0.1, n = 100, m = 10.
 	r := rand.New(rand.NewPCG(3, 9))
-	bb, _ := NewBetaBernoulli(1, 1)
+	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
 	sss, _ := NewSSS(bb, nil, BIT)
 	x := make([]float64, 100)
 	for i := range 10 {
@@ -294,7 +294,7 @@ func TestBetaPosteriorOrientation(t *testing.T) {
 	// of n = 40 and prior Beta(2, 5) give Beta(32, 15), mean 0.68. The
 	// paper's printed Beta(n0 + a, n1 + b) would have mean 0.32.
 	r := rand.New(rand.NewPCG(4, 1))
-	bb, _ := NewBetaBernoulli(2, 5)
+	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 2, B: 5})
 	sss, _ := NewSSS(bb, nil, BIT)
 	x := make([]float64, 40)
 	for i := range 30 {
@@ -319,7 +319,7 @@ func TestBetaPosteriorOrientation(t *testing.T) {
 func TestNIGPosterior(t *testing.T) {
 	// Negligible noise: σ² ~ IG((n−1)/2, (n−1)s²/2) and μ − x̄ ~ s/√n·t_{n−1}.
 	r := rand.New(rand.NewPCG(4, 2))
-	nig, _ := NewGaussianNIG(-4, 4, BIT)
+	nig, _ := NewGaussianNIG(GaussianNIG{C0: -4, C1: 4, RecordBounding: BIT})
 	x := []float64{0.3, -1.2, 0.8, 2.1, -0.4, 0.0, 1.1, -0.7}
 	n := float64(len(x))
 	s := make([]float64, 2)
@@ -352,7 +352,7 @@ func TestNIGPosterior(t *testing.T) {
 }
 
 func TestAllocationScales(t *testing.T) {
-	nig, _ := NewGaussianNIG(-4, 5, BIT)
+	nig, _ := NewGaussianNIG(GaussianNIG{C0: -4, C1: 5, RecordBounding: BIT})
 	const n, eps = 100, 1.0
 	// Communal: both statistics get Laplace((9 + 81)/n / ε).
 	c, _ := NewSSS(nig, nil, BIT)
@@ -430,7 +430,7 @@ func TestConjugateModels(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 1))
 	ctx := context.Background()
 	// Poisson–Gamma: posterior Gamma(a + Σx, rate b + n) at negligible noise.
-	pg, _ := NewPoissonGamma(2, 1, 20)
+	pg, _ := NewPoissonGamma(PoissonGamma{A: 2, B: 1, C1: 20})
 	x := []float64{3, 5, 2, 4, 6, 1, 25} // 25 is clamped to 20
 	s := make([]float64, 1)
 	if err := pg.Stats(x, s); err != nil || s[0] != 41 {
@@ -484,7 +484,7 @@ func TestConjugateModels(t *testing.T) {
 func TestGaussianRecordsBounded(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 1))
 	for _, b := range []Bounding{BIT, Truncation} {
-		g, _ := NewGaussianMean(1, -1, 2, b)
+		g, _ := NewGaussianMean(GaussianMean{Sigma: 1, C0: -1, C1: 2, RecordBounding: b})
 		dst := make([]float64, 5000)
 		if err := g.Synthesize(r, []float64{1.5}, dst); err != nil {
 			t.Fatal(err)
@@ -513,7 +513,7 @@ func TestGaussianRecordsBounded(t *testing.T) {
 
 func TestNestedModips(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 2))
-	bb, _ := NewBetaBernoulli(1, 1)
+	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
 	sss, _ := NewSSS(bb, nil, BIT)
 	x := binaryData(r, 100, 0.3)
 	rel, err := Modips(context.Background(), r, Single(sss), x, Config{Reproducible: true, M: 3, Epsilon: 1, Nested: 4})
@@ -628,7 +628,7 @@ func TestSiDDBivariate(t *testing.T) {
 func TestCancelAndFallbacks(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	bb, _ := NewBetaBernoulli(1, 1)
+	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
 	sss, _ := NewSSS(bb, nil, BIT)
 	if _, err := Modips(ctx, rand.New(rand.NewPCG(1, 1)), Single(sss), []float64{0, 1}, Config{Reproducible: true, M: 2, Epsilon: 1}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: %v", err)
@@ -828,7 +828,7 @@ func mean(x []float64) float64 {
 
 func BenchmarkModipsBinary(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 1))
-	bb, _ := NewBetaBernoulli(1, 1)
+	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
 	sss, _ := NewSSS(bb, nil, BIT)
 	x := binaryData(r, 1000, 0.3)
 	b.ReportAllocs()

@@ -152,10 +152,10 @@ func MStudy(ctx context.Context, cfg Config, ms []int) ([]Point, error) {
 	for k, s := range set {
 		var model synth.Model
 		if s.binary {
-			bb, _ := synth.NewBetaBernoulli(1, 1)
+			bb, _ := synth.NewBetaBernoulli(synth.BetaBernoulli{A: 1, B: 1})
 			model, _ = synth.NewSSS(bb, nil, synth.BIT)
 		} else {
-			gm, err := synth.NewGaussianMean(1, s.c0, s.c1, s.bound)
+			gm, err := synth.NewGaussianMean(synth.GaussianMean{Sigma: 1, C0: s.c0, C1: s.c1, RecordBounding: s.bound})
 			if err != nil {
 				return nil, err
 			}
@@ -194,7 +194,7 @@ func Allocation(ctx context.Context, cfg Config, ws []float64) ([]Point, error) 
 		for _, c1 := range []float64{4, 5} {
 			for _, b := range []synth.Bounding{synth.BIT, synth.Truncation} {
 				s := setting{name: fmt.Sprintf("gaussian (-4,%g) %v n=%d", c1, b, n), n: n, c0: -4, c1: c1, bound: b}
-				nig, err := synth.NewGaussianNIG(s.c0, s.c1, b)
+				nig, err := synth.NewGaussianNIG(synth.GaussianNIG{C0: s.c0, C1: s.c1, RecordBounding: b})
 				if err != nil {
 					return nil, err
 				}

@@ -139,14 +139,14 @@ func (s Scenario) Run(ctx context.Context, seed uint64, reps int) ([NumColumns]f
 	var model synth.Model
 	truth := 0.0
 	if s.Binary {
-		bb, err := synth.NewBetaBernoulli(1, 1)
+		bb, err := synth.NewBetaBernoulli(synth.BetaBernoulli{A: 1, B: 1})
 		if err != nil {
 			return out, err
 		}
 		model, _ = synth.NewSSS(bb, nil, synth.BIT)
 		truth = s.P
 	} else {
-		gm, err := synth.NewGaussianMean(1, -4, 4, s.RecordBounding)
+		gm, err := synth.NewGaussianMean(synth.GaussianMean{Sigma: 1, C0: -4, C1: 4, RecordBounding: s.RecordBounding})
 		if err != nil {
 			return out, err
 		}
