@@ -19,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
@@ -29,6 +30,7 @@ import (
 type config struct {
 	cli.Common
 	reps int
+	ms   []int // numbers of synthetic sets
 }
 
 func main() { cli.Program("mstudy", parse, run) }
@@ -37,8 +39,20 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	var cfg config
 	c := cli.Register(fs, 1)
 	fs.IntVar(&cfg.reps, "reps", 300, "repetitions per point (the paper uses 5000; -quick: 100)")
+	ms := fs.String("m", "", "numbers of synthetic sets, comma separated (default the paper's grid 2, 3, …, 500)")
 	if err := cli.Parse(fs, args); err != nil {
 		return cfg, err
+	}
+	cfg.ms = study.MStudyValues
+	if *ms != "" {
+		cfg.ms = nil
+		for _, f := range strings.Split(*ms, ",") {
+			m, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || m < 2 {
+				return cfg, cli.Usagef("-m: %q is not an integer >= 2", f)
+			}
+			cfg.ms = append(cfg.ms, m)
+		}
 	}
 	cfg.Common = *c
 	if err := cli.QuickDefaults(fs, cfg.Quick, map[string]string{"reps": "100"}); err != nil {
@@ -75,8 +89,8 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		return err
 	}
 	prog := cli.NewProgress(stderr)
-	prog.Printf("m-study: %d values of m × 12 scenarios × %d repetitions", len(study.MStudyValues), cfg.reps)
-	pts, err := study.MStudy(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.reps, Progress: prog.Func()}, study.MStudyValues)
+	prog.Printf("m-study: %d values of m × 12 scenarios × %d repetitions", len(cfg.ms), cfg.reps)
+	pts, err := study.MStudy(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.reps, Progress: prog.Func()}, cfg.ms)
 	if err != nil {
 		return err
 	}

@@ -12,9 +12,10 @@ import (
 )
 
 // Check is the test every modips study program shares: bad flags are
-// usage errors, and a run with -quick and 10 repetitions prints one valid
-// verdict and writes its files. program is the program's cli.Runner.
-func Check(t *testing.T, program func(args []string, stdout, stderr io.Writer) error) {
+// usage errors, and a run with -quick, 10 repetitions and the extra
+// arguments prints one valid verdict and writes its files. program is the
+// program's cli.Runner.
+func Check(t *testing.T, program func(args []string, stdout, stderr io.Writer) error, extra ...string) {
 	t.Helper()
 	for _, args := range [][]string{{"-reps", "0"}, {"-reps", "x"}, {"-nope"}, {"stray"}} {
 		if err := program(args, io.Discard, io.Discard); !errors.Is(err, cli.ErrUsage) {
@@ -23,7 +24,7 @@ func Check(t *testing.T, program func(args []string, stdout, stderr io.Writer) e
 	}
 	dir := filepath.Join(t.TempDir(), "out")
 	var out bytes.Buffer
-	if err := program([]string{"-quick", "-reps", "10", "-out", dir}, &out, io.Discard); err != nil {
+	if err := program(append([]string{"-quick", "-reps", "10", "-out", dir}, extra...), &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	if vs := cli.ParseVerdicts(out.String()); len(vs) != 1 || vs[0].Kind == "invalid" || vs[0].Reason == "" {
