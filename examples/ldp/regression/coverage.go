@@ -25,13 +25,14 @@ type coverageModel struct {
 	fit  func(ctx context.Context, r *rand.Rand) (draws *mcmc.Result, theta []float64, err error)
 }
 
-// coverage runs the coverage study of the regression posteriors.
-func coverage(ctx context.Context, c config, w io.Writer, prog *cli.Progress, common *cli.Common) error {
-	const d, eps, ry = 2, 1.0, 2.0
+// The coverage study's settings: d = 2 inputs, ε = 1, R_y = 2.
+const covD, covEps, covRy = 2, 1.0, 2.0
+
+// coverageModels returns the three models of the coverage study, each
+// drawing a prior-predictive data set, its release and the posterior.
+func coverageModels(c config) ([]coverageModel, error) {
+	const d, eps, ry = covD, covEps, covRy
 	n := c.covN
-	fmt.Fprintf(w, "### Coverage of the regression posteriors (prior predictive)\n\n")
-	fmt.Fprintf(w, "For each model, %d data sets of N = %d people (d = %d) are drawn from the prior predictive — θ ~ N(0, 5I), Σ ~ scaled LKJ(2) with half-normal(2.5) scales, σ ~ Gamma(2, rate 2) for the linear models, x ~ N(0, Σ) unclipped — and released at ε = %g, δ = %g with the noise the paper's sensitivities give (R = 1, R_y = %g); the table gives the fraction of data sets whose true θ_j lies in the central posterior interval, with a 99.9%% Clopper–Pearson band around the nominal level for %d data sets. Models: the sufficient-statistics linear regression (§3.1.1, posterior of θ, σ, Σ), the sufficient-statistics logistic regression (§3.1.2, θ, Σ) and the input-perturbation linear regression (eq. 41, x and y released with half the budget each; θ, σ, Σ); NUTS with %d chains × %d draws after %d warm-up, the linear models' chains started at moment estimates read off the release. The paper shows this study only for its one-dimensional models (Figs 1, 10, 11).\n\n",
-		c.covReps, n, d, eps, c.delta, ry, c.covReps, c.chains, c.draws, c.warmup)
 	prior := ldp.ScaledLKJ{Eta: 2, Scale: 2.5}
 	drawTheta := func(r *rand.Rand) []float64 {
 		th := make([]float64, d)
@@ -56,7 +57,7 @@ func coverage(ctx context.Context, c config, w io.Writer, prog *cli.Progress, co
 	}
 	sensLin, err := mechanism.LDPLinRegSensitivityEqual(ry)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	models := []coverageModel{
 		{"sufficient statistics, linear", func(ctx context.Context, r *rand.Rand) (*mcmc.Result, []float64, error) {
@@ -173,6 +174,20 @@ func coverage(ctx context.Context, c config, w io.Writer, prog *cli.Progress, co
 			res, err := mcmc.Run(ctx, post, mcmc.NUTS{}, nutsCfg(r, start))
 			return res, theta, err
 		}},
+	}
+	return models, nil
+}
+
+// coverage runs the coverage study of the regression posteriors.
+func coverage(ctx context.Context, c config, w io.Writer, prog *cli.Progress, common *cli.Common) error {
+	const d, eps, ry = covD, covEps, covRy
+	n := c.covN
+	fmt.Fprintf(w, "### Coverage of the regression posteriors (prior predictive)\n\n")
+	fmt.Fprintf(w, "For each model, %d data sets of N = %d people (d = %d) are drawn from the prior predictive — θ ~ N(0, 5I), Σ ~ scaled LKJ(2) with half-normal(2.5) scales, σ ~ Gamma(2, rate 2) for the linear models, x ~ N(0, Σ) unclipped — and released at ε = %g, δ = %g with the noise the paper's sensitivities give (R = 1, R_y = %g); the table gives the fraction of data sets whose true θ_j lies in the central posterior interval, with a 99.9%% Clopper–Pearson band around the nominal level for %d data sets. Models: the sufficient-statistics linear regression (§3.1.1, posterior of θ, σ, Σ), the sufficient-statistics logistic regression (§3.1.2, θ, Σ) and the input-perturbation linear regression (eq. 41, x and y released with half the budget each; θ, σ, Σ); NUTS with %d chains × %d draws after %d warm-up, the linear models' chains started at moment estimates read off the release. The paper shows this study only for its one-dimensional models (Figs 1, 10, 11).\n\n",
+		c.covReps, n, d, eps, c.delta, ry, c.covReps, c.chains, c.draws, c.warmup)
+	models, err := coverageModels(c)
+	if err != nil {
+		return err
 	}
 	tab := cli.Table{Header: []string{"model", "parameter", "50%", "70%", "90%", "95%", "within the 99.9% band", "max R̂"}}
 	allOK, outside, cells := true, 0, 0

@@ -127,7 +127,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	}
 	if err := cli.QuickDefaults(fs, common.Quick, map[string]string{
 		"repeats": "2", "eps-lin": "0.5,8", "eps-log": "0.4,3.2", "warmup": "150", "draws": "150", "chains": "2",
-		"coverage-reps": "20", "input-n": "3000", "adult-limit": "12000",
+		"coverage-reps": "20",
 	}); err != nil {
 		return c, err
 	}
