@@ -103,14 +103,37 @@ func (f *Flow) chunks(n int, fn func(w *work, lo, m int)) {
 // is recomputed internally, so memory stays bounded for any n. Trainer
 // offers the same computation in parallel together with the optimiser step.
 func (f *Flow) LogProbGrad(y, z []float64, n int, dlogq, grad, logq []float64) error {
+	if len(grad) != len(f.params) {
+		return fmt.Errorf("flow: grad has %d values, need %d", len(grad), len(f.params))
+	}
+	return f.logProbGrad(y, z, n, dlogq, grad, nil, logq)
+}
+
+// LogProbGradContext is LogProbGrad that also writes into dz
+// (n×ContextDim) the gradient with respect to the contexts: row i holds
+// dlogq[i]·∇_z log q(y_i | z) at z = z_i, through the standardisation and
+// the embedding network, if any. It is the entry point for training a
+// network that computes the context (an embedding outside the flow) with
+// the flow's loss. grad may be nil when only the context gradient is
+// wanted; otherwise it receives (+=) the parameter gradient as in
+// LogProbGrad.
+func (f *Flow) LogProbGradContext(y, z []float64, n int, dlogq, grad, dz, logq []float64) error {
+	if grad != nil && len(grad) != len(f.params) {
+		return fmt.Errorf("flow: grad has %d values, need %d", len(grad), len(f.params))
+	}
+	if n >= 0 && len(dz) < n*f.cfg.ContextDim {
+		return fmt.Errorf("flow: dz has %d values, need %d rows × %d", len(dz), n, f.cfg.ContextDim)
+	}
+	return f.logProbGrad(y, z, n, dlogq, grad, dz[:max(n, 0)*f.cfg.ContextDim], logq)
+}
+
+// logProbGrad is LogProbGrad and, when dz is not nil, LogProbGradContext.
+func (f *Flow) logProbGrad(y, z []float64, n int, dlogq, grad, dz, logq []float64) error {
 	if err := f.checkData(y, z, n); err != nil {
 		return err
 	}
 	if len(dlogq) < n {
 		return fmt.Errorf("flow: dlogq has %d values, need %d", len(dlogq), n)
-	}
-	if len(grad) != len(f.params) {
-		return fmt.Errorf("flow: grad has %d values, need %d", len(grad), len(f.params))
 	}
 	if logq != nil && len(logq) < n {
 		return fmt.Errorf("flow: logq has %d values, need %d", len(logq), n)
@@ -118,6 +141,12 @@ func (f *Flow) LogProbGrad(y, z []float64, n int, dlogq, grad, logq []float64) e
 	D, C := f.cfg.Dim, f.cfg.ContextDim
 	w := f.getWork()
 	defer f.putWork(w)
+	if grad == nil {
+		if len(w.gscr) != len(f.params) {
+			w.gscr = make([]float64, len(f.params))
+		}
+		grad = w.gscr
+	}
 	for lo := 0; lo < n; lo += w.cap {
 		m := min(w.cap, n-lo)
 		f.loadInputs(w, y[lo*D:], z[lo*C:], m)
@@ -128,7 +157,17 @@ func (f *Flow) LogProbGrad(y, z []float64, n int, dlogq, grad, logq []float64) e
 		w.keep = true
 		f.forward(w, lq)
 		w.keep = false
+		w.ctx = dz != nil
 		f.backward(w, dlogq[lo:lo+m], grad)
+		w.ctx = false
+		if dz != nil {
+			gz := f.contextGrad(w)
+			for i := 0; i < m; i++ {
+				for c := 0; c < C; c++ {
+					dz[(lo+i)*C+c] = gz[i*C+c] / f.stdZ[c]
+				}
+			}
+		}
 	}
 	return nil
 }
@@ -203,7 +242,7 @@ func (f *Flow) inverseRows(w *work, u, z []float64, m int, y []float64) {
 	copy(w.h[len(f.layers)][:m*D], u[:m*D])
 	for i := 0; i < m; i++ {
 		for c := 0; c < C; c++ {
-			w.zs[i*C+c] = (z[i*C+c] - f.meanZ[c]) / f.stdZ[c]
+			w.zin[i*C+c] = (z[i*C+c] - f.meanZ[c]) / f.stdZ[c]
 		}
 	}
 	f.inverse(w)
@@ -252,7 +291,7 @@ func (f *Flow) SampleLogProb(r *rand.Rand, z []float64, n int, dst, logq []float
 		u := w.h[len(f.layers)]
 		copy(u[:m*D], dst[lo*D:(lo+m)*D])
 		for c := 0; c < C; c++ {
-			w.zs[c] = (z[c] - f.meanZ[c]) / f.stdZ[c]
+			w.zin[c] = (z[c] - f.meanZ[c]) / f.stdZ[c]
 		}
 		f.inverse(w)
 		h0 := w.h[0]

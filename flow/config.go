@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/privinfer/privinfer/flow/ad"
 	"github.com/privinfer/privinfer/flow/spline"
 )
 
@@ -33,6 +34,13 @@ import (
 // and standard deviation of the first training set (see
 // Flow.SetStandardization); the flow's density accounts for the Jacobian of
 // the standardisation of y.
+//
+// With an Embedding network the (standardised) context passes through it
+// before it reaches the conditioners: they see Embedding.Out features
+// instead of the ContextDim raw values, and the network's parameters are
+// part of the flow's (after the conditioners'), trained jointly with it.
+// This summarises a high-dimensional context, such as a time series, into
+// a few learned features.
 type Config struct {
 	Dim           int     // dimension of y, ≥ 1
 	ContextDim    int     // dimension of the context z, ≥ 0
@@ -50,6 +58,30 @@ type Config struct {
 	MinBinWidth   float64 // minimum bin width as a fraction of 2·TailBound
 	MinBinHeight  float64 // minimum bin height as a fraction of 2·TailBound
 	MinDerivative float64 // minimum derivative at interior knots
+
+	// Embedding, if not nil, maps the context to the conditioners' input
+	// (In = ContextDim ≥ 1). The flow keeps its own copy.
+	Embedding *ad.Net
+}
+
+// contextWidth returns the width of the conditioners' context: the
+// embedding's output, or ContextDim without an embedding.
+func (c Config) contextWidth() int {
+	if c.Embedding != nil {
+		return c.Embedding.Out
+	}
+	return c.ContextDim
+}
+
+// cloneNet returns a deep copy of n (nil for nil).
+func cloneNet(n *ad.Net) *ad.Net {
+	if n == nil {
+		return nil
+	}
+	m := *n
+	m.Conv = append([]ad.ConvLayer(nil), n.Conv...)
+	m.Hidden = append([]int(nil), n.Hidden...)
+	return &m
 }
 
 // DefaultConfig returns the configuration of the SBI paper's published
@@ -115,6 +147,19 @@ func (c Config) Validate() error {
 	}
 	if _, err := spline.New(c.Bins, c.TailBound, c.MinBinWidth, c.MinBinHeight, c.MinDerivative); err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	if e := c.Embedding; e != nil {
+		if err := e.Validate(); err != nil {
+			return fmt.Errorf("%w: Embedding: %w", ErrConfig, err)
+		}
+		switch {
+		case c.ContextDim < 1:
+			return bad("an Embedding needs ContextDim >= 1")
+		case e.In != c.ContextDim:
+			return bad("Embedding.In must equal ContextDim = %d, got %d", c.ContextDim, e.In)
+		case e.Out > maxCtx:
+			return bad("Embedding.Out must be at most %d, got %d", maxCtx, e.Out)
+		}
 	}
 	return nil
 }

@@ -19,6 +19,17 @@
 // layer then mixes all coordinates. Dimension 1 has no untouched half: its
 // spline parameters depend on the context only (see Config).
 //
+// # Embedding networks
+//
+// A high-dimensional context (a time series, a set of records) can be
+// summarised by an embedding network before it reaches the conditioners:
+// Config.Embedding takes a flow/ad Net (a multilayer perceptron or a 1-D
+// convolutional network), whose parameters join the flow's and are trained
+// jointly with it by Fit and Trainer, the flow's context gradient being
+// back-propagated through the network on a flow/ad tape.
+// Flow.LogProbGradContext returns that context gradient for callers that
+// compute the context with a network of their own.
+//
 // DefaultConfig reproduces the architecture of the SBI paper's published
 // code (tail bound 3, LU layers, context gating in every block);
 // PaperTextConfig uses the tail bound of the paper's text (5).
@@ -40,7 +51,9 @@
 // Gradients are exact reverse-mode derivatives computed by fused,
 // hand-written backward kernels for each layer type (linear, ReLU,
 // residual block, sigmoid context gate, spline, LU layer), each checked
-// against central finite differences in the tests. Workspaces are
+// against central finite differences in the tests; the embedding network
+// runs on the general reverse-mode tape of package flow/ad, against which
+// the fused dense and residual kernels are also checked. Workspaces are
 // preallocated: a training step or a batch of log-densities allocates
 // nothing once warm.
 //

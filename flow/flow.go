@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"sync"
 
+	"github.com/privinfer/privinfer/flow/ad"
 	"github.com/privinfer/privinfer/flow/nn"
 	"github.com/privinfer/privinfer/flow/spline"
 )
@@ -40,6 +41,9 @@ type Flow struct {
 
 	maxT, maxI int
 	pool       sync.Pool
+
+	emb    *ad.Net // the context's embedding network (the flow's own copy), or nil
+	embOff int     // offset of its parameters
 }
 
 type coupling struct {
@@ -68,6 +72,11 @@ func New(cfg Config, r *rand.Rand) (*Flow, error) {
 			f.initLU(l.luOff)
 		}
 	}
+	if f.emb != nil {
+		if err := f.emb.Init(f.params[f.embOff:], r); err != nil {
+			return nil, fmt.Errorf("%w: Embedding: %w", ErrConfig, err)
+		}
+	}
 	return f, nil
 }
 
@@ -78,7 +87,9 @@ func build(cfg Config) (*Flow, error) {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	D, C := cfg.Dim, cfg.ContextDim
-	f := &Flow{cfg: cfg, spl: spl, nsp: spl.NumParams(), rawScale: 1 / math.Sqrt(float64(cfg.Hidden))}
+	cfg.Embedding = cloneNet(cfg.Embedding)
+	f := &Flow{cfg: cfg, spl: spl, nsp: spl.NumParams(), rawScale: 1 / math.Sqrt(float64(cfg.Hidden)), emb: cfg.Embedding}
+	E := cfg.contextWidth()
 	off := 0
 	for l := 0; l < cfg.Layers; l++ {
 		var c coupling
@@ -89,7 +100,7 @@ func build(cfg Config) (*Flow, error) {
 				c.iIdx = append(c.iIdx, d)
 			}
 		}
-		net, err := nn.NewResNet(len(c.iIdx), C, cfg.Hidden, len(c.tIdx)*f.nsp, cfg.Blocks, cfg.ContextGating, off)
+		net, err := nn.NewResNet(len(c.iIdx), E, cfg.Hidden, len(c.tIdx)*f.nsp, cfg.Blocks, cfg.ContextGating, off)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 		}
@@ -104,6 +115,10 @@ func build(cfg Config) (*Flow, error) {
 		f.maxT = max(f.maxT, len(c.tIdx))
 		f.maxI = max(f.maxI, len(c.iIdx))
 	}
+	if f.emb != nil {
+		f.embOff = off
+		off += f.emb.NumParams()
+	}
 	f.params = make([]float64, off)
 	f.meanY, f.stdY = make([]float64, D), make([]float64, D)
 	f.meanZ, f.stdZ = make([]float64, C), make([]float64, C)
@@ -117,8 +132,13 @@ func build(cfg Config) (*Flow, error) {
 	return f, nil
 }
 
-// Config returns the flow's configuration.
-func (f *Flow) Config() Config { return f.cfg }
+// Config returns the flow's configuration (with a copy of its embedding
+// network).
+func (f *Flow) Config() Config {
+	c := f.cfg
+	c.Embedding = cloneNet(c.Embedding)
+	return c
+}
 
 // Dim returns the dimension of y.
 func (f *Flow) Dim() int { return f.cfg.Dim }

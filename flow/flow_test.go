@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/privinfer/privinfer/flow/ad"
 )
 
 func fd5(f func() float64, x []float64, i int, h float64) float64 {
@@ -78,6 +80,18 @@ var gradCases = []struct {
 	}},
 	{"dim1-ctx2-fallback", func() Config { return smallConfig(1, 2) }},
 	{"dim1-unconditional-fallback", func() Config { return smallConfig(1, 0) }},
+	{"dim2-ctx7-MLP-embedding", func() Config {
+		c := smallConfig(2, 7)
+		e := ad.MLP(7, []int{5}, 3)
+		c.Embedding = &e
+		return c
+	}},
+	{"dim1-ctx9-CNN-embedding", func() Config {
+		c := smallConfig(1, 9)
+		e := ad.CNN(9, 1, []ad.ConvLayer{{Filters: 3, Kernel: 3, Stride: 2, Pad: 1}}, []int{4}, 2)
+		c.Embedding = &e
+		return c
+	}},
 }
 
 // TestLogProbGradient checks ∇_φ Σ w_i log q(y_i|z_i) from LogProbGrad

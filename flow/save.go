@@ -8,23 +8,69 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+
+	"github.com/privinfer/privinfer/flow/ad"
 )
 
-// File format (little-endian), version 1:
+// File format (little-endian), version 1 (a flow without an embedding
+// network) or 2 (with one):
 //
 //	magic "PRIVFLOW" | version uint32 |
 //	Dim, ContextDim, Layers, Bins, Hidden, Blocks int32 |
 //	flags uint8 (1 LU, 2 ContextGating, 4 StandardizeInputs,
 //	             8 StandardizeContext, 16 standardisation set) |
 //	TailBound, MinBinWidth, MinBinHeight, MinDerivative float64 |
+//	version 2 only: k uint32 | the embedding network, k int32:
+//	    In, Channels, len(Conv), (Filters, Kernel, Stride, Pad) per
+//	    convolution, len(Hidden), Hidden..., Out |
 //	meanY, stdY [Dim]float64 | meanZ, stdZ [ContextDim]float64 |
-//	nParams uint64 | params [nParams]float64 |
+//	nParams uint64 | params [nParams]float64 (the embedding's last) |
 //	CRC-32 (IEEE) of all preceding bytes, uint32.
 const (
 	fileMagic   = "PRIVFLOW"
-	fileVersion = 1
 	maxFileSize = 1 << 31
+	maxNetInts  = 1 << 10
 )
+
+// encodeNet lists the sizes of n as the file stores them.
+func encodeNet(n *ad.Net) []int32 {
+	e := []int32{int32(n.In), int32(n.Channels), int32(len(n.Conv))}
+	for _, c := range n.Conv {
+		e = append(e, int32(c.Filters), int32(c.Kernel), int32(c.Stride), int32(c.Pad))
+	}
+	e = append(e, int32(len(n.Hidden)))
+	for _, h := range n.Hidden {
+		e = append(e, int32(h))
+	}
+	return append(e, int32(n.Out))
+}
+
+// decodeNet is the inverse of encodeNet; it checks the layout only (the
+// configuration's Validate checks the network).
+func decodeNet(e []int32) (*ad.Net, error) {
+	if len(e) < 5 {
+		return nil, errors.New("embedding network record too short")
+	}
+	n := &ad.Net{In: int(e[0]), Channels: int(e[1])}
+	nc := int(e[2])
+	if nc < 0 || 3+4*nc+2 > len(e) {
+		return nil, fmt.Errorf("embedding network record of %d values cannot hold %d convolutions", len(e), nc)
+	}
+	for i := 0; i < nc; i++ {
+		q := e[3+4*i:]
+		n.Conv = append(n.Conv, ad.ConvLayer{Filters: int(q[0]), Kernel: int(q[1]), Stride: int(q[2]), Pad: int(q[3])})
+	}
+	p := 3 + 4*nc
+	nh := int(e[p])
+	if nh < 0 || p+1+nh+1 != len(e) {
+		return nil, fmt.Errorf("embedding network record of %d values does not match %d hidden layers", len(e), nh)
+	}
+	for _, h := range e[p+1 : p+1+nh] {
+		n.Hidden = append(n.Hidden, int(h))
+	}
+	n.Out = int(e[len(e)-1])
+	return n, nil
+}
 
 // ErrCorrupt is wrapped by every error Load returns for a malformed file.
 var ErrCorrupt = errors.New("flow: corrupt or unsupported flow file")
@@ -36,8 +82,12 @@ func (f *Flow) Save(w io.Writer) error {
 	b.WriteString(fileMagic)
 	le := binary.LittleEndian
 	put := func(v any) { _ = binary.Write(&b, le, v) }
-	put(uint32(fileVersion))
 	c := f.cfg
+	if c.Embedding == nil {
+		put(uint32(1))
+	} else {
+		put(uint32(2))
+	}
 	for _, v := range []int{c.Dim, c.ContextDim, c.Layers, c.Bins, c.Hidden, c.Blocks} {
 		put(int32(v))
 	}
@@ -49,6 +99,11 @@ func (f *Flow) Save(w io.Writer) error {
 	}
 	put(flags)
 	put([]float64{c.TailBound, c.MinBinWidth, c.MinBinHeight, c.MinDerivative})
+	if c.Embedding != nil {
+		e := encodeNet(c.Embedding)
+		put(uint32(len(e)))
+		put(e)
+	}
 	put(f.meanY)
 	put(f.stdY)
 	put(f.meanZ)
@@ -64,8 +119,11 @@ func (f *Flow) Save(w io.Writer) error {
 // without allocating them.
 func paramCount(c Config) int64 {
 	P := int64(3*c.Bins - 1)
-	H, C, D := int64(c.Hidden), int64(c.ContextDim), int64(c.Dim)
+	H, C, D := int64(c.Hidden), int64(c.contextWidth()), int64(c.Dim)
 	var total int64
+	if c.Embedding != nil {
+		total = int64(c.Embedding.NumParams())
+	}
 	for l := 0; l < c.Layers; l++ {
 		var nt int64
 		for d := 0; d < c.Dim; d++ {
@@ -114,8 +172,9 @@ func Load(r io.Reader) (*Flow, error) {
 	if crc32.ChecksumIEEE(body) != sum {
 		return nil, bad("checksum mismatch")
 	}
-	if v := le.Uint32(data[8:]); v != fileVersion {
-		return nil, bad("unsupported version %d", v)
+	version := le.Uint32(data[8:])
+	if version != 1 && version != 2 {
+		return nil, bad("unsupported version %d", version)
 	}
 	p := 12
 	ints := make([]int, 6)
@@ -133,10 +192,30 @@ func Load(r io.Reader) (*Flow, error) {
 	if flags>>5 != 0 {
 		return nil, bad("unknown flags %#x", flags)
 	}
+	var emb *ad.Net
+	if version == 2 {
+		if p+4 > len(body) {
+			return nil, bad("file too short for the embedding network")
+		}
+		k := int(le.Uint32(data[p:]))
+		p += 4
+		if k > maxNetInts || p+4*k > len(body) {
+			return nil, bad("embedding network record of %d values", k)
+		}
+		e := make([]int32, k)
+		for i := range e {
+			e[i] = int32(le.Uint32(data[p:]))
+			p += 4
+		}
+		if emb, err = decodeNet(e); err != nil {
+			return nil, bad("%v", err)
+		}
+	}
 	cfg := Config{
 		Dim: ints[0], ContextDim: ints[1], Layers: ints[2], Bins: ints[3], Hidden: ints[4], Blocks: ints[5],
 		LU: flags&1 != 0, ContextGating: flags&2 != 0, StandardizeInputs: flags&4 != 0, StandardizeContext: flags&8 != 0,
 		TailBound: floats[0], MinBinWidth: floats[1], MinBinHeight: floats[2], MinDerivative: floats[3],
+		Embedding: emb,
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)

@@ -3,6 +3,7 @@ package flow
 import (
 	"math"
 
+	"github.com/privinfer/privinfer/flow/ad"
 	"github.com/privinfer/privinfer/flow/nn"
 	"github.com/privinfer/privinfer/flow/spline"
 )
@@ -13,7 +14,15 @@ import (
 type work struct {
 	cap, n int
 	group  int         // rows per context row (see loadShared)
-	zs     []float64   // standardised context, ⌈n/group⌉×C
+	zin    []float64   // standardised context, ⌈n/group⌉×ContextDim (zs itself without an embedding)
+	zs     []float64   // the conditioners' context, ⌈n/group⌉×E (E = Embedding.Out or ContextDim)
+	gz     []float64   // gradient with respect to zs, ⌈n/group⌉×E
+	ctx    bool        // backward computes the context gradient (always with an embedding)
+	tape   *ad.Tape    // embedding: the recording of the last forward pass
+	embOut *ad.Tensor  // embedding: its output on the tape
+	gzin   []float64   // embedding: gradient with respect to zin
+	gemb   []float64   // embedding: parameter gradient of one backward pass
+	gscr   []float64   // scratch parameter gradient when the caller wants none
 	h      [][]float64 // layer inputs h[0..Layers], n×D (h[Layers] = base point u)
 	hc     [][]float64 // coupling outputs, n×D (aliases h[l+1] without LU)
 	raw    [][]float64 // conditioner outputs, n×|T|·P
@@ -44,7 +53,16 @@ func (f *Flow) newWork(rows int) *work {
 	D, C, K := f.cfg.Dim, f.cfg.ContextDim, f.cfg.Bins
 	nl := len(f.layers)
 	w := &work{cap: rows, group: 1}
-	w.zs = make([]float64, rows*C)
+	E := f.cfg.contextWidth()
+	w.zs = make([]float64, rows*E)
+	w.zin = w.zs
+	w.gz = make([]float64, rows*E)
+	if f.emb != nil {
+		w.zin = make([]float64, rows*C)
+		w.gzin = make([]float64, rows*C)
+		w.gemb = make([]float64, f.emb.NumParams())
+		w.tape = ad.NewTape()
+	}
 	w.h = make([][]float64, nl+1)
 	w.hc = make([][]float64, nl)
 	w.h[0] = make([]float64, rows*D)
@@ -116,9 +134,66 @@ func (f *Flow) loadShared(w *work, y, z []float64, n, group int) {
 	}
 	for i := 0; i < (n+group-1)/group; i++ {
 		for c := 0; c < C; c++ {
-			w.zs[i*C+c] = (z[i*C+c] - f.meanZ[c]) / f.stdZ[c]
+			w.zin[i*C+c] = (z[i*C+c] - f.meanZ[c]) / f.stdZ[c]
 		}
 	}
+}
+
+// embed runs the embedding network, if any, on the ⌈n/group⌉ standardised
+// context rows in w.zin and writes the conditioners' context into w.zs,
+// recording the pass on w's tape. With grads the recording accumulates
+// the parameter gradient into w.gemb and the context gradient into w.gzin
+// when backward runs.
+func (f *Flow) embed(w *work, grads bool) {
+	ng := (w.n + w.group - 1) / w.group
+	if f.emb == nil || ng == 0 {
+		return
+	}
+	C, E := f.cfg.ContextDim, f.emb.Out
+	t := w.tape
+	t.Reset()
+	var gx, gp []float64
+	if grads {
+		gx, gp = w.gzin[:ng*C], w.gemb
+	}
+	x := t.Var(w.zin[:ng*C], gx, ng, C)
+	out := f.emb.Apply(t, f.params[f.embOff:f.embOff+len(w.gemb)], gp, x)
+	if err := t.Err(); err != nil {
+		panic("flow: embedding network of a validated configuration failed: " + err.Error())
+	}
+	copy(w.zs[:ng*E], out.Value())
+	w.embOut = out
+}
+
+// embedBackward back-propagates the gradient with respect to the
+// conditioners' context (w.gz) through the embedding network recorded by
+// the last forward pass, adding its parameter gradient into grad and
+// leaving the gradient with respect to the standardised context in
+// w.gzin.
+func (f *Flow) embedBackward(w *work, grad []float64) {
+	ng := (w.n + w.group - 1) / w.group
+	if ng == 0 {
+		return
+	}
+	clear(w.gemb)
+	clear(w.gzin[:ng*f.cfg.ContextDim])
+	if err := w.tape.Backward(w.embOut, w.gz[:ng*f.emb.Out]); err != nil {
+		panic("flow: embedding network of a validated configuration failed: " + err.Error())
+	}
+	g := grad[f.embOff : f.embOff+len(w.gemb)]
+	for i, v := range w.gemb {
+		g[i] += v
+	}
+}
+
+// contextGrad returns the gradient with respect to the standardised
+// context rows (⌈n/group⌉×ContextDim) left by the last backward pass with
+// w.ctx set.
+func (f *Flow) contextGrad(w *work) []float64 {
+	if f.emb != nil {
+		return w.gzin
+	}
+	return w.gz
 }
 
 // gather copies the untouched coordinates of layer l from src into w.xin.
@@ -146,6 +221,7 @@ func (f *Flow) forward(w *work, logq []float64) {
 			w.kc[l] = make([]float64, w.cap*len(c.tIdx)*kl)
 		}
 	}
+	f.embed(w, w.keep)
 	for l, c := range f.layers {
 		f.gather(w, l, w.h[l])
 		c.net.ForwardShared(f.params, w.nets[l], w.xin, w.zs, n, w.group, w.raw[l])
@@ -200,6 +276,10 @@ func (f *Flow) backward(w *work, dlogq, grad []float64) {
 	for i := 0; i < n; i++ {
 		sumW += dlogq[i]
 	}
+	ctx := w.ctx || f.emb != nil
+	if ctx {
+		clear(w.gz[:(n+w.group-1)/w.group*f.cfg.contextWidth()])
+	}
 	for l := len(f.layers) - 1; l >= 0; l-- {
 		c := f.layers[l]
 		if c.luOff >= 0 {
@@ -230,16 +310,23 @@ func (f *Flow) backward(w *work, dlogq, grad []float64) {
 			}
 		}
 		ni := len(c.iIdx)
+		gxin := w.gxin
 		if ni == 0 {
-			c.net.Backward(f.params, grad, w.nets[l], w.graw, nil)
-			continue
+			gxin = nil
 		}
-		c.net.Backward(f.params, grad, w.nets[l], w.graw, w.gxin)
-		for i := 0; i < n; i++ {
+		if ctx {
+			c.net.BackwardContext(f.params, grad, w.nets[l], w.graw, gxin, w.gz)
+		} else {
+			c.net.Backward(f.params, grad, w.nets[l], w.graw, gxin)
+		}
+		for i := 0; i < n && ni > 0; i++ {
 			for j, d := range c.iIdx {
 				g[i*D+d] += w.gxin[i*ni+j]
 			}
 		}
+	}
+	if f.emb != nil {
+		f.embedBackward(w, grad)
 	}
 }
 
@@ -340,6 +427,7 @@ func (f *Flow) luBackward(w *work, l int, g []float64, sumW float64, grad []floa
 func (f *Flow) inverse(w *work) {
 	D, n := f.cfg.Dim, w.n
 	clear(w.ld[:n])
+	f.embed(w, false)
 	for l := len(f.layers) - 1; l >= 0; l-- {
 		c := f.layers[l]
 		hc := w.hc[l]

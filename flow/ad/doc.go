@@ -48,7 +48,9 @@
 // Net describes a feed-forward network over a flat parameter vector: an
 // optional stack of 1-D convolutions (a CNN for time series) followed by
 // fully connected ReLU layers and a linear output (an MLP when there are no
-// convolutions). Net.Apply records it on a tape.
+// convolutions). Net.Apply records it on a tape. Package flow uses a Net
+// as the embedding network of a flow's context (flow.Config.Embedding) and
+// trains it jointly with the flow.
 //
 // Every operation is checked against central finite differences in the
 // tests, and the dense layer and gated residual block of flow/nn are
