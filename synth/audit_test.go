@@ -12,7 +12,8 @@ import (
 // the budget it charges (ε = 1) on neighbouring data sets (one record
 // substituted), with Clopper–Pearson bounds (auditLB): SSS with BIT and
 // with truncation (which charges 2× its inner budget), the model-free
-// histogram and its bootstrap variant, and SiDD's selection. 40,000
+// histogram and its bootstrap variant, model-free predictive SSS, and
+// SiDD's selection. 40,000
 // releases per side.
 func TestSanitizerAudits(t *testing.T) {
 	const n = 40000
@@ -66,6 +67,14 @@ func TestSanitizerAudits(t *testing.T) {
 			}
 			w := p.(*histPosterior).cp.Weights
 			return w[3] >= 1 && w[2] <= 1
+		}},
+		{"predictive SSS", func(r *rand.Rand, side int) bool {
+			p, err := (&PredictiveSSS{Grid: g}).Sanitize(r, h[side], eps, rl(eps))
+			if err != nil {
+				panic(err)
+			}
+			s := p.(statPosterior)
+			return s[3] >= 1 && s[2] <= 1
 		}},
 		{"SiDD selection", func(r *rand.Rand, side int) bool {
 			cp, err := SiDD(r, sidd, logf[side], A, 0, eps, rl(eps))

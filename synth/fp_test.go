@@ -68,6 +68,14 @@ func TestFloatingPointDistinguishability(t *testing.T) {
 			}
 			return p.(*histPosterior).cp.Weights, nil
 		}})
+	paths = append(paths, &path{name: "predictive SSS", grid: hl.Grid(0),
+		draw: func() ([]float64, error) {
+			p, err := (&PredictiveSSS{Grid: g}).Sanitize(r, x, 1, acct())
+			if err != nil {
+				return nil, err
+			}
+			return p.(statPosterior), nil
+		}})
 	dl, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: siddmcSens(5, 8), Epsilon: 1, Dim: 8})
 	paths = append(paths, &path{name: "SiDD.MC", grid: dl.Grid(0),
 		draw: func() ([]float64, error) { return siddmcRelease(r, g, samples, 5, 1, acct()) }})

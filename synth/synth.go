@@ -20,11 +20,14 @@
 //   - SiDD, SiDDMC and SiPHiC for posteriors known only up to a density or
 //     through samples, on product grids in any dimension;
 //   - model-free synthesis from a sanitized histogram, with the bootstrap
-//     variant (HistogramModel).
+//     variant (HistogramModel);
+//   - model-free modips.SSS (PredictiveSSS): sanitized predictive
+//     sufficient cell counts, synthetic data drawn from the Pólya-urn
+//     predictive given them, with no parameter in between.
 //
 // Every release of confidential data (model selection, sanitized
-// statistics, histograms, the sanitizers' bin statistics) goes through a
-// Releaser: it is charged to an accountant and its noise is drawn from the
+// statistics, histograms, predictive counts, the sanitizers' bin
+// statistics) goes through a Releaser: it is charged to an accountant and its noise is drawn from the
 // operating system's secure generator, whatever *rand.Rand was passed in.
 // Config.Reproducible (Releaser.Reproducible) is the explicit opt-out for
 // seeded simulation studies and tests. Inference on the confidential data
