@@ -211,6 +211,30 @@ func bin(knots []float64, v float64) int {
 	return k
 }
 
+// segment holds bin j of a spline: its left knot (xk, yk), width wk,
+// height hk, the derivatives dk and dk1 at its two ends, and its slope
+// sk = hk/wk.
+type segment struct{ xk, wk, yk, hk, dk, dk1, sk float64 }
+
+// segment returns bin j of the knots.
+func (k *Knots) segment(j int) segment {
+	g := segment{
+		xk: k.X[j], wk: k.X[j+1] - k.X[j],
+		yk: k.Y[j], hk: k.Y[j+1] - k.Y[j],
+		dk: k.D[j], dk1: k.D[j+1],
+	}
+	g.sk = g.hk / g.wk
+	return g
+}
+
+// logDeriv returns E, the numerator factor of the derivative at θ, and
+// log f′ = 2 log s + log E − 2 log den, where T = θ(1 − θ) and den is the
+// denominator s + (δ_k + δ_{k+1} − 2s)T.
+func (g segment) logDeriv(th, T, den float64) (E, logdet float64) {
+	E = g.dk1*th*th + 2*g.sk*T + g.dk*(1-th)*(1-th)
+	return E, 2*math.Log(g.sk) + math.Log(E) - 2*math.Log(den)
+}
+
 // Forward returns y = f(x) and log|f′(x)| for the spline with knots k.
 // Outside [−B, B] it is the identity with log-derivative 0.
 func (s *Spline) Forward(k *Knots, x float64) (y, logdet float64) {
@@ -218,18 +242,13 @@ func (s *Spline) Forward(k *Knots, x float64) (y, logdet float64) {
 	if x < -B || x > B {
 		return x, 0
 	}
-	j := bin(k.X, x)
-	xk, wk := k.X[j], k.X[j+1]-k.X[j]
-	yk, hk := k.Y[j], k.Y[j+1]-k.Y[j]
-	dk, dk1 := k.D[j], k.D[j+1]
-	sk := hk / wk
-	th := (x - xk) / wk
+	g := k.segment(bin(k.X, x))
+	th := (x - g.xk) / g.wk
 	th = math.Min(math.Max(th, 0), 1)
 	T := th * (1 - th)
-	den := sk + (dk+dk1-2*sk)*T
-	y = yk + hk*(sk*th*th+dk*T)/den
-	E := dk1*th*th + 2*sk*T + dk*(1-th)*(1-th)
-	logdet = 2*math.Log(sk) + math.Log(E) - 2*math.Log(den)
+	den := g.sk + (g.dk+g.dk1-2*g.sk)*T
+	y = g.yk + g.hk*(g.sk*th*th+g.dk*T)/den
+	_, logdet = g.logDeriv(th, T, den)
 	return y, logdet
 }
 
@@ -241,11 +260,9 @@ func (s *Spline) Inverse(k *Knots, y float64) (x, logdet float64) {
 		return y, 0
 	}
 	j := bin(k.Y, y)
-	xk, wk := k.X[j], k.X[j+1]-k.X[j]
-	yk, hk := k.Y[j], k.Y[j+1]-k.Y[j]
-	dk, dk1 := k.D[j], k.D[j+1]
-	sk := hk / wk
-	dy := y - yk
+	g := k.segment(j)
+	xk, wk, hk, dk, dk1, sk := g.xk, g.wk, g.hk, g.dk, g.dk1, g.sk
+	dy := y - g.yk
 	c2 := dk + dk1 - 2*sk
 	a := hk*(sk-dk) + dy*c2
 	b := hk*dk - dy*c2
@@ -270,10 +287,8 @@ func (s *Spline) Inverse(k *Knots, y float64) (x, logdet float64) {
 	}
 	x = math.Min(xk+th*wk, k.X[j+1]) // rounding must not leave the bin
 	T := th * (1 - th)
-	den := sk + c2*T
-	E := dk1*th*th + 2*sk*T + dk*(1-th)*(1-th)
-	logdet = -(2*math.Log(sk) + math.Log(E) - 2*math.Log(den))
-	return x, logdet
+	_, logdet = g.logDeriv(th, T, sk+c2*T)
+	return x, -logdet
 }
 
 // ForwardBackward evaluates the forward map at x like Forward and
@@ -288,11 +303,9 @@ func (s *Spline) ForwardBackward(k *Knots, x, gy, gl float64, gX, gY, gD []float
 		return x, 0, gy
 	}
 	j := bin(k.X, x)
-	xk, wk := k.X[j], k.X[j+1]-k.X[j]
-	yk, hk := k.Y[j], k.Y[j+1]-k.Y[j]
-	dk, dk1 := k.D[j], k.D[j+1]
-	sk := hk / wk
-	th := (x - xk) / wk
+	g := k.segment(j)
+	wk, hk, dk, dk1, sk := g.wk, g.hk, g.dk, g.dk1, g.sk
+	th := (x - g.xk) / wk
 	clamped := false
 	if th < 0 {
 		th, clamped = 0, true
@@ -305,9 +318,8 @@ func (s *Spline) ForwardBackward(k *Knots, x, gy, gl float64, gX, gY, gD []float
 	den := sk + c2*T
 	num := hk * (sk*th*th + dk*T)
 	f := num / den
-	y = yk + f
-	E := dk1*th*th + 2*sk*T + dk*(1-th)*(1-th)
-	logdet = 2*math.Log(sk) + math.Log(E) - 2*math.Log(den)
+	y = g.yk + f
+	E, logdet := g.logDeriv(th, T, den)
 
 	// Partial derivatives of f and L = logdet in (ξ, s, h, δ_k, δ_{k+1}).
 	denTh := c2 * Tth
