@@ -77,11 +77,7 @@ func (o *C2STOptions) defaults(d int) error {
 // 1 means they are perfectly separable. The folds are trained in parallel, each on
 // its own random stream, so the result depends on the options' Seed only.
 func C2ST(x, ref []float64, d int, opt C2STOptions) (float64, error) {
-	n, err := checkSample("x", x, d)
-	if err != nil {
-		return 0, err
-	}
-	m, err := checkSample("ref", ref, d)
+	n, m, err := checkPair(x, ref, d)
 	if err != nil {
 		return 0, err
 	}

@@ -120,11 +120,7 @@ func LMD(pred []float64, d int, obs []float64) (float64, error) {
 // Kolmogorov–Smirnov statistic between the marginals of x and ref (both of
 // dimension d) and its p-value (the paper's Fig. 3).
 func MarginalKS(x, ref []float64, d int) (stat, pvalue []float64, err error) {
-	n, err := checkSample("x", x, d)
-	if err != nil {
-		return nil, nil, err
-	}
-	m, err := checkSample("ref", ref, d)
+	n, m, err := checkPair(x, ref, d)
 	if err != nil {
 		return nil, nil, err
 	}

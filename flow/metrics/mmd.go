@@ -24,6 +24,18 @@ func checkSample(name string, x []float64, d int) (int, error) {
 	return len(x) / d, nil
 }
 
+// checkPair validates a sample x and a reference sample ref of dimension
+// d and returns their sizes.
+func checkPair(x, ref []float64, d int) (n, m int, err error) {
+	if n, err = checkSample("x", x, d); err != nil {
+		return 0, 0, err
+	}
+	if m, err = checkSample("ref", ref, d); err != nil {
+		return 0, 0, err
+	}
+	return n, m, nil
+}
+
 func sqDist(a, b []float64) float64 {
 	s := 0.0
 	for k := range a {
@@ -59,11 +71,7 @@ type MMDOptions struct {
 // across methods. The O((n+m)²d) kernel sums run on all cores
 // (internal/kernel), with a result independent of GOMAXPROCS.
 func MMD(x, ref []float64, d int, opt MMDOptions) (float64, error) {
-	n, err := checkSample("x", x, d)
-	if err != nil {
-		return 0, err
-	}
-	m, err := checkSample("ref", ref, d)
+	n, m, err := checkPair(x, ref, d)
 	if err != nil {
 		return 0, err
 	}
