@@ -8,6 +8,7 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/flow"
+	"github.com/privinfer/privinfer/flow/ad"
 	"github.com/privinfer/privinfer/internal/argcheck"
 )
 
@@ -150,6 +151,12 @@ type Config struct {
 	// Flow is the flow architecture; Dim and ContextDim are set from the
 	// problem. Nil means flow.DefaultConfig.
 	Flow *flow.Config
+	// Embedding, if not nil, is an embedding network (SPPE only) that
+	// summarises the release before it reaches the posterior flow's
+	// conditioners, trained jointly with the flow (flow.Config.Embedding);
+	// In must be the summary dimension. Use it for high-dimensional
+	// releases such as time series: ad.CNN or ad.MLP build one.
+	Embedding *ad.Net
 	// Train holds the optimiser and early-stopping settings (learning rate,
 	// weight decay, batch size, epochs, patience, validation fraction,
 	// clipping, shards, workers); nil means flow.DefaultTrainConfig(). Its
@@ -251,6 +258,11 @@ func (c *Config) Validate() error {
 		return invalidf("Config.Thin must be in [0, %d], got %d", maxThin, c.Thin)
 	case c.PosteriorSamples < 0 || c.PosteriorSamples > maxSamples:
 		return invalidf("Config.PosteriorSamples must be in [0, %d], got %d", maxSamples, c.PosteriorSamples)
+	}
+	if c.Embedding != nil {
+		if err := c.Embedding.Validate(); err != nil {
+			return fmt.Errorf("%w: Config.Embedding: %w", ErrInvalid, err)
+		}
 	}
 	if c.Train == nil {
 		return nil

@@ -75,6 +75,13 @@
 // Config.MinInSupport — unless Config.LeakageFallback selects MCMC on
 // q(θ | s_dp°)·1{π(θ) > 0}.
 //
+// # High-dimensional releases
+//
+// Config.Embedding gives SPPE an embedding network (package flow/ad: an MLP
+// or a 1-D convolutional network) that summarises a high-dimensional
+// release, such as a time series, into a few features before the posterior
+// flow's conditioners; it is trained jointly with the flow.
+//
 // # Reproducibility
 //
 // Simulations run on all cores with one random stream per simulation

@@ -54,6 +54,15 @@ func newEngine(p privinfer.Problem, c *Config, role Role) (*engine, error) {
 	} else {
 		fc.Dim, fc.ContextDim = sd, d
 	}
+	if e := cfg.Embedding; e != nil {
+		switch {
+		case role != PosteriorFlow:
+			return nil, invalidf("Config.Embedding applies to SPPE only (SPLE's flow models the release itself)")
+		case e.In != sd:
+			return nil, invalidf("Config.Embedding.In must be the summary dimension %d, got %d", sd, e.In)
+		}
+		fc.Embedding = e
+	}
 	f, err := flow.New(fc, parallel.Stream(cfg.Seed, tagInit))
 	if err != nil {
 		return nil, fmt.Errorf("%w: Config.Flow: %w", ErrInvalid, err)
