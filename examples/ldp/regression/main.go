@@ -668,15 +668,19 @@ func fig5(ctx context.Context, c config, w io.Writer, prog *cli.Progress, common
 		}
 	}
 	last := len(c.epsLog) - 1
-	okC := math.Abs(suff[last].mean()-sg[last].mean()) <= 0.02 || suff[last].mean() > sg[last].mean()
+	gap := suff[last].mean() - sg[last].mean()
+	okC := math.Abs(gap) <= 0.02
 	nOK := 0
 	for _, b := range []bool{okA == totA && totA > 0, okB, okC} {
 		if b {
 			nOK++
 		}
 	}
-	reason := fmt.Sprintf("paper: the sufficient-statistics model beats LDP-SGD for ε ≤ 0.8, nearly matches it at large ε, and the input-perturbation model stays clearly below; ours: suff. above SGD (2 s.e.) at %d of %d ε ≤ 0.8, input model below suff. at every ε: %v, |suff. − SGD| at ε = %g: %.3f",
-		okA, totA, okB, c.epsLog[last], suff[last].mean()-sg[last].mean())
+	reason := fmt.Sprintf("paper: the sufficient-statistics model beats LDP-SGD for ε ≤ 0.8, nearly matches it at large ε, and the input-perturbation model stays clearly below; ours: suff. above SGD (2 s.e.) at %d of %d ε ≤ 0.8, input model below suff. at every ε: %v, suff. − SGD at ε = %g: %.3f (nearly equal means within 0.02 AUC)",
+		okA, totA, okB, c.epsLog[last], gap)
+	if gap > 0.02 {
+		reason += "; our LDP-SGD stays below the sufficient-statistics model at the largest ε, weaker than the paper's"
+	}
 	switch nOK {
 	case 3:
 		cli.PrintVerdict(w, cli.Reproduced, "LDP Fig. 5 (Adult logistic regression vs LDP-SGD)", reason)
