@@ -55,7 +55,8 @@ func (p LKJ) LogNormalizer(d int) (float64, error) {
 
 // LogDensity returns log p(Ω) for a d×d correlation matrix omega
 // (row-major): −Inf if omega is not a positive-definite correlation
-// matrix, NaN for invalid Eta, d or a slice of the wrong length.
+// matrix (unit diagonal and symmetry to within 1e-12), NaN for invalid
+// Eta, d or a slice of the wrong length.
 func (p LKJ) LogDensity(omega []float64, d int) float64 {
 	if p.check(d) != nil || len(omega) != d*d {
 		return math.NaN()
@@ -63,11 +64,11 @@ func (p LKJ) LogDensity(omega []float64, d int) float64 {
 	var lb [maxCovDim * maxCovDim]float64
 	l := lb[:d*d]
 	for j := range d {
-		if omega[j*d+j] != 1 {
+		if !(math.Abs(omega[j*d+j]-1) <= 1e-12) {
 			return math.Inf(-1)
 		}
 		for k := range j {
-			if omega[j*d+k] != omega[k*d+j] || !finite(omega[j*d+k]) {
+			if !finite(omega[j*d+k]) || !(math.Abs(omega[j*d+k]-omega[k*d+j]) <= 1e-12) {
 				return math.Inf(-1)
 			}
 		}
