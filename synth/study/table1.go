@@ -1,7 +1,8 @@
 // Package study reruns the simulation studies of the modips paper (Liu
 // 2022) with package synth and package combine: the coverage of the
-// variance combination rules (Table 1), the effect of the number of
-// synthetic sets m (Figs 6–7) and of budget allocation (Fig 9).
+// variance combination rules (Table 1) and their standard-deviation
+// estimates (Fig. 8), the effect of the number of synthetic sets m (Figs
+// 6–7) and of budget allocation (Fig 9).
 //
 // Every study takes a seed and a number of repetitions; repetition i of
 // scenario k uses its own random stream, so results depend on the seed
@@ -131,29 +132,89 @@ var z975 = special.NormQuantile(0.975)
 // Run simulates the scenario reps times and returns the coverage of the
 // 95% intervals of every column.
 func (s Scenario) Run(ctx context.Context, seed uint64, reps int) ([NumColumns]float64, error) {
+	cov, _, err := s.simulate(ctx, seed, reps)
+	return cov, err
+}
+
+// SDRow is one scenario of Fig. 8: the mean standard-deviation estimate of
+// every column next to the empirical standard deviation of the estimates
+// it is meant to estimate.
+type SDRow struct {
+	Scenario
+	// SD is the mean over repetitions of each column's estimated
+	// standard deviation: √u of the original and the single-synthesis
+	// estimates, √T of the pooled ones. A negative (1 + 1/m)B − W̄
+	// counts as 0.
+	SD [NumColumns]float64
+	// EmpSD is the empirical standard deviation of the estimates over the
+	// repetitions: of the original-data estimate (Original), of the
+	// pooled estimate Q̄ (the four pooled columns, which share Q̄) and of
+	// the single-synthesis estimate (Single).
+	EmpSD [NumColumns]float64
+	// Negative is the share of repetitions with a negative
+	// (1 + 1/m)B − W̄.
+	Negative float64
+	Reps     int
+}
+
+// Fig8 reruns the standard-deviation estimates of Fig. 8: the scenarios
+// of Table 1 (m = 10), cfg.Reps repetitions each (at least 2).
+func Fig8(ctx context.Context, cfg Config) ([]SDRow, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Reps < 2 {
+		return nil, fmt.Errorf("%w: Config.Reps must be >= 2 for an empirical sd, got %d", ErrInvalid, cfg.Reps)
+	}
+	sc := Table1Scenarios()
+	rows := make([]SDRow, len(sc))
+	start := time.Now()
+	for k, s := range sc {
+		_, sd, err := s.simulate(ctx, cfg.Seed+uint64(k)*0x9E3779B97F4A7C15, cfg.Reps)
+		if err != nil {
+			return nil, err
+		}
+		sd.Scenario = s
+		rows[k] = sd
+		cfg.report(start, k+1, len(sc), s.name())
+	}
+	return rows, nil
+}
+
+// simulate runs the scenario reps times, returning the coverage of every
+// column and the standard-deviation summary.
+func (s Scenario) simulate(ctx context.Context, seed uint64, reps int) ([NumColumns]float64, SDRow, error) {
 	var out [NumColumns]float64
 	if reps < 1 {
-		return out, fmt.Errorf("study: reps must be >= 1, got %d", reps)
+		return out, SDRow{}, fmt.Errorf("study: reps must be >= 1, got %d", reps)
 	}
 	var counts [NumColumns]atomic.Int64
+	// Per repetition: each column's sd estimate and estimate, and whether
+	// (1 + 1/m)B − W̄ was negative.
+	type rep struct {
+		sd, est [NumColumns]float64
+		neg     bool
+	}
+	per := make([]rep, reps)
 	var model synth.Model
 	truth := 0.0
 	if s.Binary {
 		bb, err := synth.NewBetaBernoulli(synth.BetaBernoulli{A: 1, B: 1})
 		if err != nil {
-			return out, err
+			return out, SDRow{}, err
 		}
 		model, _ = synth.NewSSS(bb, nil, synth.BIT)
 		truth = s.P
 	} else {
 		gm, err := synth.NewGaussianMean(synth.GaussianMean{Sigma: 1, C0: -4, C1: 4, RecordBounding: s.RecordBounding})
 		if err != nil {
-			return out, err
+			return out, SDRow{}, err
 		}
 		model, _ = synth.NewSSS(gm, nil, synth.BIT)
 	}
 	n := s.SimN
-	err := parallel.Map(ctx, reps, seed, func(_ int, r *rand.Rand) error {
+	err := parallel.Map(ctx, reps, seed, func(i int, r *rand.Rand) error {
+		pr := &per[i]
 		x := make([]float64, n)
 		if s.Binary {
 			for i := range x {
@@ -173,6 +234,7 @@ func (s Scenario) Run(ctx context.Context, seed uint64, reps int) ([NumColumns]f
 			u = 1 / float64(n)
 		}
 		cover[Original] = math.Abs(q-truth) <= z975*math.Sqrt(u)
+		pr.sd[Original], pr.est[Original] = math.Sqrt(u), q
 
 		rel, err := synth.Modips(ctx, r, synth.Single(model), x, synth.Config{Reproducible: true, M: Table1M, Epsilon: s.Eps})
 		if err != nil {
@@ -183,18 +245,33 @@ func (s Scenario) Run(ctx context.Context, seed uint64, reps int) ([NumColumns]f
 		for j, d := range rel.Sets {
 			qs[j], us[j] = analyse(d, s.Binary)
 		}
-		pool := func(rule combine.Rule, opt combine.Options) bool {
+		pool := func(c Column, rule combine.Rule, opt combine.Options) error {
 			res, err := combine.Pool(rule, qs, us, opt)
 			if err != nil {
-				return false
+				return err
+			}
+			pr.sd[c], pr.est[c] = math.Sqrt(math.Max(0, res.Var)), res.Mean
+			if c == FullySynthetic && res.Var < 0 {
+				pr.neg = true
 			}
 			lo, hi, err := res.Interval(0.95)
-			return err == nil && lo <= truth && truth <= hi
+			cover[c] = err == nil && lo <= truth && truth <= hi
+			return nil
 		}
-		cover[Thm7] = pool(combine.DPSynthesis, combine.Options{})
-		cover[Raab] = pool(combine.Raab, combine.Options{})
-		cover[FullySynthetic] = pool(combine.FullySynthetic, combine.Options{Normal: true, NoAdjust: true})
-		cover[Rubin] = pool(combine.Rubin, combine.Options{})
+		for _, p := range []struct {
+			c    Column
+			rule combine.Rule
+			opt  combine.Options
+		}{
+			{Thm7, combine.DPSynthesis, combine.Options{}},
+			{Raab, combine.Raab, combine.Options{}},
+			{FullySynthetic, combine.FullySynthetic, combine.Options{Normal: true, NoAdjust: true}},
+			{Rubin, combine.Rubin, combine.Options{}},
+		} {
+			if err := pool(p.c, p.rule, p.opt); err != nil {
+				return err
+			}
+		}
 
 		one, err := synth.Modips(ctx, r, synth.Single(model), x, synth.Config{Reproducible: true, M: 1, Epsilon: s.Eps})
 		if err != nil {
@@ -205,6 +282,7 @@ func (s Scenario) Run(ctx context.Context, seed uint64, reps int) ([NumColumns]f
 			u1 = 1 / float64(n) // the naive analyst's known-σ interval, as for the original data
 		}
 		cover[Single] = math.Abs(q1-truth) <= z975*math.Sqrt(u1)
+		pr.sd[Single], pr.est[Single] = math.Sqrt(u1), q1
 		for c, ok := range cover {
 			if ok {
 				counts[c].Add(1)
@@ -213,12 +291,36 @@ func (s Scenario) Run(ctx context.Context, seed uint64, reps int) ([NumColumns]f
 		return nil
 	})
 	if err != nil {
-		return out, err
+		return out, SDRow{}, err
 	}
 	for c := range out {
 		out[c] = float64(counts[c].Load()) / float64(reps)
 	}
-	return out, nil
+	sd := SDRow{Reps: reps}
+	fr := float64(reps)
+	for c := range sd.SD {
+		var s1, mean, ss float64
+		for _, pr := range per {
+			s1 += pr.sd[c]
+			mean += pr.est[c]
+		}
+		mean /= fr
+		for _, pr := range per {
+			d := pr.est[c] - mean
+			ss += d * d
+		}
+		sd.SD[c] = s1 / fr
+		if reps > 1 {
+			sd.EmpSD[c] = math.Sqrt(ss / (fr - 1))
+		}
+	}
+	for _, pr := range per {
+		if pr.neg {
+			sd.Negative++
+		}
+	}
+	sd.Negative /= fr
+	return out, sd, nil
 }
 
 // analyse returns the estimate of the mean of d and its variance: the
