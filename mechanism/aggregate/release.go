@@ -21,23 +21,31 @@ func Count(r *rand.Rand, n int, cfg Config) (Result, error) {
 	if n < 0 || n > 1<<52 {
 		return Result{}, invalidf("count must be in [0, 2^52], got %d", n)
 	}
-	d, err := cfg.newNoise(1, 1, 1)
+	return cfg.releaseLattice(r, int64(n), 1)
+}
+
+// releaseLattice releases the integer statistic s, of sensitivity sens in
+// lattice units (ℓ1 and ℓ2 alike for a scalar), with the whole budget: it
+// builds the noise, picks the generator, charges the budget and adds the
+// noise. The Result is in lattice units (Grid 1).
+func (c Config) releaseLattice(r *rand.Rand, s, sens int64) (Result, error) {
+	d, err := c.newNoise(uint64(sens), float64(sens), 1)
 	if err != nil {
 		return Result{}, err
 	}
-	src, err := cfg.source(r)
+	src, err := c.source(r)
 	if err != nil {
 		return Result{}, err
 	}
-	b, rho, err := cfg.charge()
+	b, rho, err := c.charge()
 	if err != nil {
 		return Result{}, err
 	}
-	v, err := d.add(src, int64(n))
+	v, err := d.add(src, s)
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Value: v, Sensitivity: 1, Grid: 1, Scale: d.scale(), Budget: b, Rho: rho}, nil
+	return Result{Value: v, Sensitivity: float64(sens), Grid: 1, Scale: d.scale(), Budget: b, Rho: rho}, nil
 }
 
 // sumSensitivity returns the sensitivity, in lattice units, of the sum of
@@ -76,25 +84,16 @@ func BoundedSum(r *rand.Rand, x []float64, lo, hi float64, cfg Config) (Result, 
 	if float64(len(x))*float64(l.maxAbs()) > 1<<52 {
 		return Result{}, invalidf("%d records of up to %d lattice steps overflow exact arithmetic", len(x), l.maxAbs())
 	}
-	sens := sumSensitivity(l, cfg.Neighbour)
-	d, err := cfg.newNoise(uint64(sens), float64(sens), 1)
-	if err != nil {
-		return Result{}, err
-	}
-	src, err := cfg.source(r)
-	if err != nil {
-		return Result{}, err
-	}
-	b, rho, err := cfg.charge()
-	if err != nil {
-		return Result{}, err
-	}
-	v, err := d.add(src, l.sum(x, lo, hi))
+	res, err := cfg.releaseLattice(r, l.sum(x, lo, hi), sumSensitivity(l, cfg.Neighbour))
 	if err != nil {
 		return Result{}, err
 	}
 	g := l.gamma()
-	return Result{Value: math.Ldexp(v, l.k), Sensitivity: float64(sens) * g, Grid: g, Scale: d.scale() * g, Budget: b, Rho: rho}, nil
+	res.Value = math.Ldexp(res.Value, l.k)
+	res.Sensitivity *= g
+	res.Grid = g
+	res.Scale *= g
+	return res, nil
 }
 
 // BoundedMean releases the mean of the records clamped to [lo, hi]. x
