@@ -98,7 +98,7 @@ func TestLogProbGradContext(t *testing.T) {
 // through a CNN embedding.
 func embeddingConfig() Config {
 	c := smallConfig(2, 12)
-	e := ad.CNN(12, 1, []ad.ConvLayer{{Filters: 3, Kernel: 3, Stride: 2, Pad: 1}}, []int{5}, 3)
+	e := ad.CNN(12, 1, []ad.ConvLayer{{Filters: 3, Kernel: 3, Stride: 2, Pad: 1, Pool: 2}}, []int{5}, 3)
 	c.Embedding = &e
 	return c
 }

@@ -21,7 +21,7 @@ import (
 //	             8 StandardizeContext, 16 standardisation set) |
 //	TailBound, MinBinWidth, MinBinHeight, MinDerivative float64 |
 //	version 2 only: k uint32 | the embedding network, k int32:
-//	    In, Channels, len(Conv), (Filters, Kernel, Stride, Pad) per
+//	    In, Channels, len(Conv), (Filters, Kernel, Stride, Pad, Pool) per
 //	    convolution, len(Hidden), Hidden..., Out |
 //	meanY, stdY [Dim]float64 | meanZ, stdZ [ContextDim]float64 |
 //	nParams uint64 | params [nParams]float64 (the embedding's last) |
@@ -36,7 +36,7 @@ const (
 func encodeNet(n *ad.Net) []int32 {
 	e := []int32{int32(n.In), int32(n.Channels), int32(len(n.Conv))}
 	for _, c := range n.Conv {
-		e = append(e, int32(c.Filters), int32(c.Kernel), int32(c.Stride), int32(c.Pad))
+		e = append(e, int32(c.Filters), int32(c.Kernel), int32(c.Stride), int32(c.Pad), int32(c.Pool))
 	}
 	e = append(e, int32(len(n.Hidden)))
 	for _, h := range n.Hidden {
@@ -53,14 +53,14 @@ func decodeNet(e []int32) (*ad.Net, error) {
 	}
 	n := &ad.Net{In: int(e[0]), Channels: int(e[1])}
 	nc := int(e[2])
-	if nc < 0 || 3+4*nc+2 > len(e) {
+	if nc < 0 || 3+5*nc+2 > len(e) {
 		return nil, fmt.Errorf("embedding network record of %d values cannot hold %d convolutions", len(e), nc)
 	}
 	for i := 0; i < nc; i++ {
-		q := e[3+4*i:]
-		n.Conv = append(n.Conv, ad.ConvLayer{Filters: int(q[0]), Kernel: int(q[1]), Stride: int(q[2]), Pad: int(q[3])})
+		q := e[3+5*i:]
+		n.Conv = append(n.Conv, ad.ConvLayer{Filters: int(q[0]), Kernel: int(q[1]), Stride: int(q[2]), Pad: int(q[3]), Pool: int(q[4])})
 	}
-	p := 3 + 4*nc
+	p := 3 + 5*nc
 	nh := int(e[p])
 	if nh < 0 || p+1+nh+1 != len(e) {
 		return nil, fmt.Errorf("embedding network record of %d values does not match %d hidden layers", len(e), nh)

@@ -143,3 +143,63 @@ func (t *Tape) convBackward(y *Tensor) {
 		}
 	}
 }
+
+// AvgPool1D records the averages of non-overlapping windows of window
+// steps of the rows of x, time series of length steps with channels values
+// each (n×(length·channels), time-major): the result is
+// n×(⌊length/window⌋·channels) with
+//
+//	y[w, c] = (1/window) Σ_{k<window} x[w·window + k, c];
+//
+// steps after the last whole window are dropped. window = length averages
+// over the whole series.
+func (t *Tape) AvgPool1D(x *Tensor, length, channels, window int) *Tensor {
+	if !t.ok(opAvgPool, x) {
+		return &t.empty
+	}
+	switch {
+	case length < 1 || channels < 1 || window < 1 || window > length:
+		return t.fail(opAvgPool, "need length, channels >= 1 and window in [1, length], got length %d, channels %d, window %d", length, channels, window)
+	case x.cols != length*channels:
+		return t.fail(opAvgPool, "x is %d×%d, need %d columns (length %d × channels %d)", x.rows, x.cols, length*channels, length, channels)
+	}
+	nw := length / window
+	y := t.node(opAvgPool, x.rows, nw*channels, x, nil, nil)
+	y.conv = Conv{Length: length, Channels: channels, Kernel: window}
+	clear(y.val)
+	s := 1 / float64(window)
+	for r := 0; r < x.rows; r++ {
+		xr := x.val[r*x.cols : (r+1)*x.cols]
+		yr := y.val[r*y.cols : (r+1)*y.cols]
+		for w := 0; w < nw; w++ {
+			dst := yr[w*channels : (w+1)*channels]
+			for k := 0; k < window; k++ {
+				addTo(dst, xr[(w*window+k)*channels:(w*window+k+1)*channels])
+			}
+			for c := range dst {
+				dst[c] *= s
+			}
+		}
+	}
+	return y
+}
+
+// poolBackward adds the gradient of an AvgPool1D into its input.
+func poolBackward(y *Tensor) {
+	x, C, win := y.a, y.conv.Channels, y.conv.Kernel
+	s := 1 / float64(win)
+	nw := y.conv.Length / win
+	for r := 0; r < x.rows; r++ {
+		gx := x.grad[r*x.cols : (r+1)*x.cols]
+		gy := y.grad[r*y.cols : (r+1)*y.cols]
+		for w := 0; w < nw; w++ {
+			src := gy[w*C : (w+1)*C]
+			for k := 0; k < win; k++ {
+				dst := gx[(w*win+k)*C : (w*win+k+1)*C]
+				for c, g := range src {
+					dst[c] += s * g
+				}
+			}
+		}
+	}
+}

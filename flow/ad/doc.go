@@ -20,7 +20,8 @@
 //   - concatenation of columns (Concat) and the row-wise Softmax;
 //   - one-dimensional convolution (Conv1D) with stride and zero padding,
 //     over rows that hold a time series of Length steps of Channels values
-//     each, time-major ([t][c]).
+//     each, time-major ([t][c]), and average pooling over windows of steps
+//     (AvgPool1D).
 //
 // Tape.Backward seeds the gradient of an output tensor (1 for a 1×1 loss,
 // or any upstream gradient) and accumulates the gradients of every variable
@@ -46,7 +47,8 @@
 // # Networks
 //
 // Net describes a feed-forward network over a flat parameter vector: an
-// optional stack of 1-D convolutions (a CNN for time series) followed by
+// optional stack of 1-D convolutions, each optionally followed by average
+// pooling (a CNN for time series), followed by
 // fully connected ReLU layers and a linear output (an MLP when there are no
 // convolutions). Net.Apply records it on a tape. Package flow uses a Net
 // as the embedding network of a flow's context (flow.Config.Embedding) and

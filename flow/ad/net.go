@@ -9,13 +9,18 @@ import (
 
 // ConvLayer is one convolution of a Net: Filters output channels, windows
 // of Kernel steps moved by Stride (0 means 1), Pad zeros at both ends of
-// the series. A ReLU follows it.
+// the series. A ReLU follows it, then, when Pool ≥ 2, an average over
+// non-overlapping windows of Pool steps (AvgPool1D); Pool equal to the
+// convolution's output length averages over the whole series (global
+// average pooling).
 type ConvLayer struct {
 	Filters, Kernel, Stride, Pad int
+	Pool                         int // averaging window after the ReLU; 0 or 1 for none
 }
 
 // Net is a feed-forward network over a flat parameter vector: the
-// convolutions Conv (each followed by a ReLU) applied to an input of In
+// convolutions Conv (each followed by a ReLU and optional average pooling)
+// applied to an input of In
 // values read as a time series of In/Channels steps with Channels values
 // each (time-major), then fully connected layers of the Hidden widths (each
 // followed by a ReLU) and a linear output layer of Out values. Without
@@ -85,16 +90,19 @@ func (n Net) Validate() error {
 		}
 	}
 	var err error
-	n.walk(func(i int, c Conv) {
+	n.walk(func(i int, c Conv, _ int) {
 		if err != nil {
 			return
 		}
-		if c.Filters > maxWidth || c.Kernel > maxWidth || c.Stride > maxWidth || c.Pad > maxWidth {
-			err = bad("Conv[%d] sizes must be at most %d, got %+v", i, maxWidth, n.Conv[i])
+		l := n.Conv[i]
+		if l.Filters > maxWidth || l.Kernel > maxWidth || l.Stride > maxWidth || l.Pad > maxWidth || l.Pool > maxWidth {
+			err = bad("Conv[%d] sizes must be at most %d, got %+v", i, maxWidth, l)
 		} else if e := c.Validate(); e != nil {
 			err = bad("Conv[%d]: %v", i, e)
 		} else if c.OutLength()*c.Filters > maxWidth {
 			err = bad("Conv[%d] has %d outputs, at most %d", i, c.OutLength()*c.Filters, maxWidth)
+		} else if l.Pool < 0 || l.Pool > c.OutLength() {
+			err = bad("Conv[%d].Pool must be in [0, %d] (the output length), got %d", i, c.OutLength(), l.Pool)
 		}
 	})
 	if err != nil {
@@ -108,17 +116,19 @@ func (n Net) Validate() error {
 
 func (n Net) channels() int { return max(n.Channels, 1) }
 
-// walk calls fn with the geometry of every convolution in order; it stops
-// at the first geometry that is invalid or overflows.
-func (n Net) walk(fn func(i int, c Conv)) {
+// walk calls fn with the geometry and the pooling window (1 for none) of
+// every convolution in order; it stops at the first layer that is invalid
+// or overflows.
+func (n Net) walk(fn func(i int, c Conv, pool int)) {
 	L, C := n.In/n.channels(), n.channels()
 	for i, l := range n.Conv {
 		c := Conv{Length: L, Channels: C, Filters: l.Filters, Kernel: l.Kernel, Stride: l.Stride, Pad: l.Pad}
-		fn(i, c)
-		if c.Validate() != nil || l.Filters > maxWidth || l.Kernel > maxWidth || l.Stride > maxWidth {
+		pool := max(l.Pool, 1)
+		fn(i, c, pool)
+		if c.Validate() != nil || l.Filters > maxWidth || l.Kernel > maxWidth || l.Stride > maxWidth || l.Pool > c.OutLength() {
 			return
 		}
-		L, C = c.OutLength(), l.Filters
+		L, C = c.OutLength()/pool, l.Filters
 	}
 }
 
@@ -134,14 +144,14 @@ func (n Net) dense(i int) int {
 // convolutions).
 func (n Net) flatWidth() int {
 	w := n.In
-	n.walk(func(_ int, c Conv) { w = c.OutLength() * c.Filters })
+	n.walk(func(_ int, c Conv, pool int) { w = c.OutLength() / pool * c.Filters })
 	return w
 }
 
 // numParams counts the parameters (in int64 against overflow).
 func (n Net) numParams() int64 {
 	var p int64
-	n.walk(func(_ int, c Conv) { p += int64(c.Kernel*c.Channels+1) * int64(c.Filters) })
+	n.walk(func(_ int, c Conv, _ int) { p += int64(c.Kernel*c.Channels+1) * int64(c.Filters) })
 	in := int64(n.flatWidth())
 	for i := 0; i <= len(n.Hidden); i++ {
 		h := int64(n.dense(i))
@@ -175,7 +185,7 @@ func (n Net) Init(p []float64, r *rand.Rand) error {
 		}
 		off += size
 	}
-	n.walk(func(_ int, c Conv) { fill(c.Kernel*c.Channels, (c.Kernel*c.Channels+1)*c.Filters) })
+	n.walk(func(_ int, c Conv, _ int) { fill(c.Kernel*c.Channels, (c.Kernel*c.Channels+1)*c.Filters) })
 	in := n.flatWidth()
 	for i := 0; i <= len(n.Hidden); i++ {
 		h := n.dense(i)
@@ -214,10 +224,13 @@ func (n Net) Apply(t *Tape, p, g []float64, x *Tensor) *Tensor {
 		return v
 	}
 	h := x
-	n.walk(func(_ int, c Conv) {
+	n.walk(func(_ int, c Conv, pool int) {
 		w := param(c.Kernel*c.Channels, c.Filters)
 		b := param(1, c.Filters)
 		h = t.ReLU(t.Conv1D(h, w, b, c))
+		if pool > 1 {
+			h = t.AvgPool1D(h, c.OutLength(), c.Filters, pool)
+		}
 	})
 	in := n.flatWidth()
 	for i := 0; i <= len(n.Hidden); i++ {

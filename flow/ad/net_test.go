@@ -18,6 +18,7 @@ func testNets() []ad.Net {
 		ad.MLP(3, nil, 1),
 		ad.CNN(13, 1, []ad.ConvLayer{{Filters: 3, Kernel: 3, Stride: 2, Pad: 1}, {Filters: 2, Kernel: 2}}, []int{4}, 3),
 		ad.CNN(9, 2, []ad.ConvLayer{{Filters: 4, Kernel: 5, Pad: 2}}, nil, 2),
+		ad.CNN(16, 1, []ad.ConvLayer{{Filters: 3, Kernel: 2, Pool: 3}, {Filters: 2, Kernel: 2, Pool: 4}}, []int{3}, 2),
 	}
 }
 
@@ -30,6 +31,9 @@ func TestNetNumParams(t *testing.T) {
 		(3*1+1)*3 + (2*3+1)*2 + (12+1)*4 + (4+1)*3,
 		// conv 9 steps ×2 → 9 steps ×4, dense 36→2
 		(5*2+1)*4 + (36+1)*2,
+		// conv 16→15 steps ×3, pooled to 5; conv 5→4 steps ×2, pooled
+		// to 1; dense 2→3→2
+		(2*1+1)*3 + (2*3+1)*2 + (2+1)*3 + (3+1)*2,
 	}
 	for i, n := range testNets() {
 		if err := n.Validate(); err != nil {
@@ -106,6 +110,9 @@ func TestNetValidate(t *testing.T) {
 		ad.CNN(10, 1, []ad.ConvLayer{{Filters: 2, Kernel: 3, Pad: 3}}, nil, 1),
 		ad.CNN(10, 1, []ad.ConvLayer{{Filters: 2, Kernel: 3, Stride: -1}}, nil, 1),
 		ad.CNN(10, 1, []ad.ConvLayer{{Filters: 2, Kernel: 3, Stride: 4}, {Filters: 2, Kernel: 4}}, nil, 1),
+		ad.CNN(10, 1, []ad.ConvLayer{{Filters: 2, Kernel: 3, Pool: 9}}, nil, 1),
+		ad.CNN(10, 1, []ad.ConvLayer{{Filters: 2, Kernel: 3, Pool: -1}}, nil, 1),
+		ad.CNN(10, 1, []ad.ConvLayer{{Filters: 2, Kernel: 3, Pool: 4}, {Filters: 2, Kernel: 3}}, nil, 1),
 		{In: 10, Channels: 3, Out: 1},
 		{In: 10, Channels: -1, Out: 1},
 		ad.MLP(1<<16, []int{1 << 16}, 1),

@@ -363,6 +363,8 @@ func (t *Tape) backward(y *Tensor) {
 		}
 	case opConv1D:
 		t.convBackward(y)
+	case opAvgPool:
+		poolBackward(y)
 	}
 }
 

@@ -214,6 +214,43 @@ func TestConv1DGradient(t *testing.T) {
 	t.Logf("Conv1D worst relative error %.2g", worst)
 }
 
+func TestAvgPool1D(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 18))
+	worst := 0.0
+	for trial := 0; trial < 10; trial++ {
+		L, C := shape(r, 11), shape(r, 3)
+		win := shape(r, L)
+		n := shape(r, 3)
+		in := newInput(r, n, L*C, normal)
+		name := fmt.Sprintf("AvgPool1D n=%d length=%d channels=%d window=%d", n, L, C, win)
+		worst = math.Max(worst, checkGrad(t, name, r, []input{in}, func(tp *ad.Tape, x []*ad.Tensor) *ad.Tensor {
+			return tp.AvgPool1D(x[0], L, C, win)
+		}))
+		// Values against the window sums written out.
+		tp := ad.NewTape()
+		y := tp.AvgPool1D(tp.Const(in.val, n, L*C), L, C, win)
+		nw := L / win
+		if rows, cols := y.Shape(); rows != n || cols != nw*C {
+			t.Fatalf("%s: shape %d×%d, want %d×%d", name, rows, cols, n, nw*C)
+		}
+		for s := 0; s < n; s++ {
+			for w := 0; w < nw; w++ {
+				for c := 0; c < C; c++ {
+					want := 0.0
+					for k := 0; k < win; k++ {
+						want += in.val[s*L*C+(w*win+k)*C+c]
+					}
+					want /= float64(win)
+					if got := y.Value()[s*nw*C+w*C+c]; math.Abs(got-want) > 1e-14*(1+math.Abs(want)) {
+						t.Fatalf("%s: y[%d, %d, %d] = %v, want %v", name, s, w, c, got, want)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("AvgPool1D worst relative error %.2g", worst)
+}
+
 // TestConv1DDirect compares Conv1D with the convolution sum written out.
 func TestConv1DDirect(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 18))
@@ -353,6 +390,8 @@ func TestErrors(t *testing.T) {
 		{"Conv1D", func() *ad.Tensor {
 			return tp.Conv1D(a, tp.Const(make([]float64, 4), 4, 1), nil, ad.Conv{Length: 3, Channels: 1, Filters: 2, Kernel: 2})
 		}},
+		{"AvgPool1D", func() *ad.Tensor { return tp.AvgPool1D(a, 3, 1, 4) }},
+		{"AvgPool1D", func() *ad.Tensor { return tp.AvgPool1D(a, 2, 1, 2) }},
 	}
 	for _, c := range bad {
 		tp.Reset()

@@ -31,6 +31,7 @@ const (
 	opConcat
 	opSoftmax
 	opConv1D
+	opAvgPool
 	opNet // Net.Apply, for errors only
 )
 
@@ -39,7 +40,7 @@ var opNames = [...]string{
 	opScale: "Scale", opReLU: "ReLU", opTanh: "Tanh", opSigmoid: "Sigmoid", opExp: "Exp",
 	opLog: "Log", opSoftplus: "Softplus", opSum: "Sum", opMean: "Mean", opRowSums: "RowSums",
 	opConcat: "Concat", opSoftmax: "Softmax", opConv1D: "Conv1D",
-	opNet: "Net.Apply",
+	opAvgPool: "AvgPool1D", opNet: "Net.Apply",
 }
 
 // Tensor is a Rows×Cols row-major matrix recorded on a Tape: a leaf or the
