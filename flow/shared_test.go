@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/privinfer/privinfer/flow/ad"
 )
 
 // TestSharedContextMatchesExpanded checks StepLossShared and
@@ -13,9 +15,25 @@ import (
 // relative (to the largest gradient component), for the paper's flow with
 // context gating, without gating, and for group sizes 1, 3 and 10.
 func TestSharedContextMatchesExpanded(t *testing.T) {
+	for _, dc := range [][2]int{{2, 10}, {1, 10}, {1, 1}} {
+		testSharedContext(t, dc[0], dc[1], false)
+	}
+	testSharedContext(t, 1, 6, true)
+	testSharedContext(t, 2, 6, true)
+}
+
+// testSharedContext is TestSharedContextMatchesExpanded for a flow of
+// dimension dim and context dimension ctx, with an embedding network (an
+// MLP to 3 features) when emb is set. In dimension 1 the conditioners see
+// the context only, and the shared paths run them once per group.
+func testSharedContext(t *testing.T, dim, ctx int, emb bool) {
 	for _, gating := range []bool{true, false} {
 		for _, na := range []int{1, 3, 10} {
-			cfg := DefaultConfig(2, 10)
+			cfg := DefaultConfig(dim, ctx)
+			if emb {
+				e := ad.MLP(ctx, []int{5}, 3)
+				cfg.Embedding = &e
+			}
 			cfg.ContextGating = gating
 			r := rand.New(rand.NewPCG(uint64(na), 7))
 			f, err := New(cfg, r)
@@ -29,11 +47,11 @@ func TestSharedContextMatchesExpanded(t *testing.T) {
 			}
 			G := 37
 			n := G * na
-			y := randData(r, n, 2, 1)
-			zg := randData(r, G, 10, 1)
-			z := make([]float64, n*10)
+			y := randData(r, n, dim, 1)
+			zg := randData(r, G, ctx, 1)
+			z := make([]float64, n*ctx)
 			for i := 0; i < n; i++ {
-				copy(z[i*10:(i+1)*10], zg[(i/na)*10:(i/na+1)*10])
+				copy(z[i*ctx:(i+1)*ctx], zg[(i/na)*ctx:(i/na+1)*ctx])
 			}
 			// A loss that is a sum over groups, each term nonlinear in its
 			// group's log-densities: Σ_g log Σ_{i∈g} e^{w_i log q_i}.
@@ -73,7 +91,7 @@ func TestSharedContextMatchesExpanded(t *testing.T) {
 			}
 			for i := range lq1 {
 				if math.Abs(lq1[i]-lq2[i]) > 1e-12*math.Max(1, math.Abs(lq1[i])) {
-					t.Fatalf("gating %v na %d: log q[%d] %v shared, %v expanded", gating, na, i, lq2[i], lq1[i])
+					t.Fatalf("dim %d gating %v na %d: log q[%d] %v shared, %v expanded", dim, gating, na, i, lq2[i], lq1[i])
 				}
 			}
 			l1, err := t1.StepLoss(y, z, n, loss)
@@ -85,18 +103,18 @@ func TestSharedContextMatchesExpanded(t *testing.T) {
 				t.Fatal(err)
 			}
 			if math.Abs(l1-l2) > 1e-12*math.Abs(l1) {
-				t.Fatalf("gating %v na %d: loss %v shared, %v expanded", gating, na, l2, l1)
+				t.Fatalf("dim %d gating %v na %d: loss %v shared, %v expanded", dim, gating, na, l2, l1)
 			}
 			l3, err := t3.StepGroupLoss(y, zg, n, na, part)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if math.Abs(l1-l3) > 1e-12*math.Abs(l1) {
-				t.Fatalf("gating %v na %d: loss %v by groups, %v expanded", gating, na, l3, l1)
+				t.Fatalf("dim %d gating %v na %d: loss %v by groups, %v expanded", dim, gating, na, l3, l1)
 			}
 			for i, v := range t3.Gradient() {
 				if v != t2.Gradient()[i] {
-					t.Fatalf("gating %v na %d: gradient %d = %v by groups, %v shared", gating, na, i, v, t2.Gradient()[i])
+					t.Fatalf("dim %d gating %v na %d: gradient %d = %v by groups, %v shared", dim, gating, na, i, v, t2.Gradient()[i])
 				}
 			}
 			g1, g2 := t1.Gradient(), t2.Gradient()
@@ -106,7 +124,7 @@ func TestSharedContextMatchesExpanded(t *testing.T) {
 			}
 			for i := range g1 {
 				if math.Abs(g1[i]-g2[i]) > 1e-12*gmax {
-					t.Fatalf("gating %v na %d: gradient %d = %v shared, %v expanded (max |g| %v)", gating, na, i, g2[i], g1[i], gmax)
+					t.Fatalf("dim %d gating %v na %d: gradient %d = %v shared, %v expanded (max |g| %v)", dim, gating, na, i, g2[i], g1[i], gmax)
 				}
 			}
 			t1.Close()

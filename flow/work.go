@@ -106,6 +106,9 @@ func (f *Flow) newWork(rows int) *work {
 // setKnots loads the spline of coordinate t of row i of layer l into
 // w.knots, scaling the width and height parameters by 1/√Hidden.
 func (f *Flow) setKnots(w *work, l, i, t int) {
+	if f.contextOnly(w, l) {
+		i /= w.group
+	}
 	nt := len(f.layers[l].tIdx)
 	P, K := f.nsp, f.cfg.Bins
 	src := w.raw[l][(i*nt+t)*P : (i*nt+t+1)*P]
@@ -114,6 +117,26 @@ func (f *Flow) setKnots(w *work, l, i, t int) {
 	}
 	copy(w.kr[2*K:], src[2*K:])
 	f.spl.SetKnots(w.knots, w.kr)
+}
+
+// contextOnly reports whether layer l's conditioner sees the context only
+// (no untouched coordinates, as in dimension 1) while the rows of w share
+// their contexts in groups: it then runs once per context row, and row i
+// reads the spline parameters of context row i/group.
+func (f *Flow) contextOnly(w *work, l int) bool {
+	return w.group > 1 && len(f.layers[l].iIdx) == 0
+}
+
+// condition runs the conditioner of layer l on the rows of w (on the
+// context rows only when contextOnly), writing w.raw[l].
+func (f *Flow) condition(w *work, l int) {
+	net := f.layers[l].net
+	if f.contextOnly(w, l) {
+		ng := (w.n + w.group - 1) / w.group
+		net.ForwardShared(f.params, w.nets[l], w.xin, w.zs, ng, 1, w.raw[l])
+		return
+	}
+	net.ForwardShared(f.params, w.nets[l], w.xin, w.zs, w.n, w.group, w.raw[l])
 }
 
 // loadInputs standardises n rows of y and z into the workspace.
@@ -224,19 +247,37 @@ func (f *Flow) forward(w *work, logq []float64) {
 	f.embed(w, w.keep)
 	for l, c := range f.layers {
 		f.gather(w, l, w.h[l])
-		c.net.ForwardShared(f.params, w.nets[l], w.xin, w.zs, n, w.group, w.raw[l])
+		f.condition(w, l)
 		hin, hout := w.h[l], w.hc[l]
 		copy(hout[:n*D], hin[:n*D])
-		for i := 0; i < n; i++ {
-			for t, d := range c.tIdx {
-				f.setKnots(w, l, i, t)
-				if w.kept {
-					o := (i*len(c.tIdx) + t) * kl
-					w.knots.Save(w.kc[l][o : o+kl])
+		if f.contextOnly(w, l) {
+			// One transformed coordinate whose spline is shared by the rows
+			// of a group: its knots are set (and kept) once per group.
+			d := c.tIdx[0]
+			for i := 0; i < n; i++ {
+				if i%w.group == 0 {
+					f.setKnots(w, l, i, 0)
+					if w.kept {
+						o := i / w.group * kl
+						w.knots.Save(w.kc[l][o : o+kl])
+					}
 				}
 				y, ld := f.spl.Forward(w.knots, hin[i*D+d])
 				hout[i*D+d] = y
 				w.ld[i] += ld
+			}
+		} else {
+			for i := 0; i < n; i++ {
+				for t, d := range c.tIdx {
+					f.setKnots(w, l, i, t)
+					if w.kept {
+						o := (i*len(c.tIdx) + t) * kl
+						w.knots.Save(w.kc[l][o : o+kl])
+					}
+					y, ld := f.spl.Forward(w.knots, hin[i*D+d])
+					hout[i*D+d] = y
+					w.ld[i] += ld
+				}
 			}
 		}
 		if c.luOff >= 0 {
@@ -263,7 +304,7 @@ func (f *Flow) forward(w *work, logq []float64) {
 // backward accumulates into grad the gradient of Σ_i dlogq[i]·log q_i for
 // the rows of the last forward pass on w.
 func (f *Flow) backward(w *work, dlogq, grad []float64) {
-	D, n, P, K := f.cfg.Dim, w.n, f.nsp, f.cfg.Bins
+	D, n, P := f.cfg.Dim, w.n, f.nsp
 	kl := f.spl.KnotsLen()
 	u := w.h[len(f.layers)]
 	g := w.g[:n*D]
@@ -288,6 +329,35 @@ func (f *Flow) backward(w *work, dlogq, grad []float64) {
 		// Coupling: spline backward per transformed coordinate.
 		nt := len(c.tIdx)
 		hin := w.h[l]
+		if f.contextOnly(w, l) {
+			// The rows of a group share one spline: their knot gradients
+			// add up, and the knots are mapped back to the spline
+			// parameters once per group.
+			d := c.tIdx[0]
+			for g0 := 0; g0 < n; g0 += w.group {
+				gi := g0 / w.group
+				if w.kept {
+					w.knots.Load(w.kc[l][gi*kl : (gi+1)*kl])
+				} else {
+					f.setKnots(w, l, g0, 0)
+				}
+				clear(w.gX)
+				clear(w.gY)
+				clear(w.gD)
+				for i := g0; i < min(g0+w.group, n); i++ {
+					_, _, gx := f.spl.ForwardBackward(w.knots, hin[i*D+d], g[i*D+d], dlogq[i], w.gX, w.gY, w.gD)
+					g[i*D+d] = gx
+				}
+				f.spl.KnotsBackward(w.knots, w.gX, w.gY, w.gD, w.gk)
+				f.rawGrad(w.graw[gi*P:(gi+1)*P], w.gk)
+			}
+			if ctx {
+				c.net.BackwardContext(f.params, grad, w.nets[l], w.graw, nil, w.gz)
+			} else {
+				c.net.Backward(f.params, grad, w.nets[l], w.graw, nil)
+			}
+			continue
+		}
 		for i := 0; i < n; i++ {
 			for t, d := range c.tIdx {
 				if w.kept {
@@ -302,11 +372,7 @@ func (f *Flow) backward(w *work, dlogq, grad []float64) {
 				_, _, gx := f.spl.ForwardBackward(w.knots, hin[i*D+d], g[i*D+d], dlogq[i], w.gX, w.gY, w.gD)
 				g[i*D+d] = gx
 				f.spl.KnotsBackward(w.knots, w.gX, w.gY, w.gD, w.gk)
-				dst := w.graw[(i*nt+t)*P : (i*nt+t+1)*P]
-				for j := 0; j < 2*K; j++ {
-					dst[j] = w.gk[j] * f.rawScale
-				}
-				copy(dst[2*K:], w.gk[2*K:])
+				f.rawGrad(w.graw[(i*nt+t)*P:(i*nt+t+1)*P], w.gk)
 			}
 		}
 		ni := len(c.iIdx)
@@ -328,6 +394,17 @@ func (f *Flow) backward(w *work, dlogq, grad []float64) {
 	if f.emb != nil {
 		f.embedBackward(w, grad)
 	}
+}
+
+// rawGrad writes the gradient with respect to one spline's raw
+// conditioner outputs into dst, given the gradient gk with respect to its
+// scaled parameters (the widths and heights are scaled by 1/√Hidden).
+func (f *Flow) rawGrad(dst, gk []float64) {
+	K := f.cfg.Bins
+	for j := 0; j < 2*K; j++ {
+		dst[j] = gk[j] * f.rawScale
+	}
+	copy(dst[2*K:], gk[2*K:])
 }
 
 // luForward applies the LU layer l to w.hc[l], writing w.h[l+1] and
@@ -459,12 +536,15 @@ func (f *Flow) inverse(w *work) {
 			}
 		}
 		f.gather(w, l, hc)
-		c.net.ForwardShared(f.params, w.nets[l], w.xin, w.zs, n, w.group, w.raw[l])
+		f.condition(w, l)
 		hout := w.h[l]
 		copy(hout[:n*D], hc[:n*D])
+		shared := f.contextOnly(w, l)
 		for i := 0; i < n; i++ {
 			for t, d := range c.tIdx {
-				f.setKnots(w, l, i, t)
+				if !shared || i%w.group == 0 {
+					f.setKnots(w, l, i, t)
+				}
 				x, ld := f.spl.Inverse(w.knots, hc[i*D+d])
 				hout[i*D+d] = x
 				w.ld[i] += ld
