@@ -31,6 +31,8 @@ func BetaIncC(a, b, x float64) float64 {
 	return w1
 }
 
+// betaArgsOK reports whether a and b are finite and > 0 and x (a point or
+// a probability) is in [0, 1]; false if any is NaN.
 func betaArgsOK(a, b, x float64) bool {
 	return a > 0 && b > 0 && !math.IsInf(a, 1) && !math.IsInf(b, 1) && x >= 0 && x <= 1
 }
@@ -123,7 +125,7 @@ func betaPrefix(a, b, x, y float64) float64 {
 // BetaIncInv returns the x in [0, 1] with I_x(a, b) = p, for a, b > 0 and
 // p in [0, 1]. It returns NaN for invalid arguments.
 func BetaIncInv(a, b, p float64) float64 {
-	if !(a > 0 && b > 0 && !math.IsInf(a, 1) && !math.IsInf(b, 1) && p >= 0 && p <= 1) {
+	if !betaArgsOK(a, b, p) {
 		return math.NaN()
 	}
 	x, _ := betaIncInvXY(a, b, p, 1-p)
