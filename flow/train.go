@@ -28,7 +28,14 @@ type TrainConfig struct {
 	Patience           int     // epochs without validation improvement before stopping, ≥ 1
 	ValidationFraction float64 // in [0, 1); 0 disables validation and early stopping
 	ClipNorm           float64 // gradient-norm clipping threshold; 0 disables
-	Seed               uint64  // seeds the validation split and the batch order
+	// EMA is the decay β ∈ [0, 1) of an exponential moving average of the
+	// parameters, updated after every step (a ← β·a + (1−β)·φ): the
+	// validation loss, the early stopping and the parameters kept are
+	// those of the average, which smooths the noise of the last steps
+	// out of the estimate. 0 disables it (the parameters themselves are
+	// kept).
+	EMA  float64
+	Seed uint64 // seeds the validation split and the batch order
 
 	// Shards is the fixed number of pieces every batch is cut into for
 	// data-parallel gradient evaluation. Each shard accumulates its own
@@ -66,7 +73,7 @@ func DefaultTrainConfig() TrainConfig {
 
 // Validate checks the settings: LearningRate finite and > 0, WeightDecay
 // and ClipNorm finite and ≥ 0, BatchSize, MaxEpochs and Patience ≥ 1,
-// ValidationFraction in [0, 1), Shards in [0, 4096] and Workers ≥ 0.
+// ValidationFraction and EMA in [0, 1), Shards in [0, 4096] and Workers ≥ 0.
 // Errors wrap ErrConfig and name the field.
 func (c TrainConfig) Validate() error {
 	bad := func(format string, a ...any) error {
@@ -87,6 +94,8 @@ func (c TrainConfig) Validate() error {
 		return bad("ValidationFraction must be in [0, 1), got %v", c.ValidationFraction)
 	case !(c.ClipNorm >= 0) || math.IsInf(c.ClipNorm, 0):
 		return bad("ClipNorm must be >= 0 and finite, got %v", c.ClipNorm)
+	case !(c.EMA >= 0 && c.EMA < 1):
+		return bad("EMA must be in [0, 1), got %v", c.EMA)
 	case c.Shards < 0 || c.Shards > 1<<12:
 		return bad("Shards must be in [0, 4096], got %d", c.Shards)
 	case c.Workers < 0:
@@ -111,6 +120,7 @@ type Trainer struct {
 	opt     *optim.AdamW
 	shards  []*shard
 	grad    []float64
+	ema     []float64 // the moving average of the parameters; nil without EMA
 	logq    []float64
 	dlogq   []float64
 	workers int
@@ -153,6 +163,9 @@ func NewTrainer(f *Flow, cfg TrainConfig) (*Trainer, error) {
 		return nil, fmt.Errorf("flow: %w", err)
 	}
 	t := &Trainer{f: f, cfg: cfg, opt: opt, grad: make([]float64, f.NumParams())}
+	if cfg.EMA > 0 {
+		t.ema = append([]float64(nil), f.params...)
+	}
 	rows := min(chunkRows, (cfg.BatchSize+cfg.Shards-1)/cfg.Shards)
 	t.shards = make([]*shard, cfg.Shards)
 	for s := range t.shards {
@@ -410,7 +423,23 @@ func (t *Trainer) apply(loss float64) error {
 		return fmt.Errorf("%w: loss %v, gradient norm %v", ErrDiverged, loss, norm)
 	}
 	t.opt.Step(t.f.params, t.grad)
+	if t.ema != nil {
+		b := t.cfg.EMA
+		for i, v := range t.f.params {
+			t.ema[i] = b*t.ema[i] + (1-b)*v
+		}
+	}
 	return nil
+}
+
+// SwapAverage exchanges the flow's parameters with their moving average
+// (TrainConfig.EMA): call it to evaluate or keep the averaged parameters,
+// and again to resume training. It does nothing without EMA and does not
+// allocate.
+func (t *Trainer) SwapAverage() {
+	for i, v := range t.ema {
+		t.ema[i], t.f.params[i] = t.f.params[i], v
+	}
 }
 
 // EpochMessage formats the losses of a training epoch as the Message of an
@@ -510,6 +539,7 @@ func (f *Flow) Fit(ctx context.Context, y, z []float64, n int, cfg TrainConfig) 
 		}
 		trainLoss, valLoss := sum/float64(len(train)), math.NaN()
 		res.Epochs = epoch
+		t.SwapAverage() // evaluate and keep the averaged parameters
 		res.TrainLoss = append(res.TrainLoss, trainLoss)
 		if nVal > 0 {
 			if err := t.LogProbs(yv, zv, nVal, lv); err != nil {
@@ -533,6 +563,7 @@ func (f *Flow) Fit(ctx context.Context, y, z []float64, n int, cfg TrainConfig) 
 			copy(best, f.params)
 			res.BestEpoch = epoch
 		}
+		t.SwapAverage()
 		res.ValidationLoss = append(res.ValidationLoss, valLoss)
 		cfg.Progress.Report(privinfer.Progress{Stage: "epoch", Step: epoch, Total: cfg.MaxEpochs,
 			Elapsed: time.Since(start), Message: EpochMessage(trainLoss, valLoss)})

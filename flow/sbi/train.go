@@ -250,6 +250,7 @@ func (e *engine) train(ctx context.Context, round int, kind lossKind, res *Round
 			cnt += hi - lo
 		}
 		trainLoss := tot / float64(max(cnt, 1))
+		tr.SwapAverage() // evaluate and keep the averaged parameters (Train.EMA)
 		valLoss := math.NaN()
 		if len(e.ds.val) > 0 {
 			valLoss, err = e.validate(tr, &b, kind, tc.Seed, bs)
@@ -271,6 +272,7 @@ func (e *engine) train(ctx context.Context, round int, kind lossKind, res *Round
 		} else {
 			bad++
 		}
+		tr.SwapAverage()
 		e.report(privinfer.Progress{Stage: "epoch", Round: round, Step: ep, Total: tc.MaxEpochs,
 			Message: flow.EpochMessage(trainLoss, valLoss)})
 		if len(e.ds.val) > 0 && bad >= tc.Patience {
