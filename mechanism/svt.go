@@ -312,18 +312,9 @@ type AboveThresholdConfig struct {
 // answer, threshold noise of scale 2Δ/ε and query noise of scale 4Δ/ε
 // (discrete Laplace on the lattice, see SparseVector), ε-DP.
 func NewAboveThreshold(cfg AboveThresholdConfig) (*SparseVector, error) {
-	threshold, sensitivity, epsilon := cfg.Threshold, cfg.Sensitivity, cfg.Epsilon
-	if err := checkSVTPositive("epsilon", epsilon); err != nil {
-		return nil, err
-	}
-	if err := checkSVTPositive("sensitivity", sensitivity); err != nil {
-		return nil, err
-	}
-	return NewSparseVector(SVTConfig{
-		Threshold: threshold, Sensitivity: sensitivity,
-		ThresholdScale: 2 * sensitivity / epsilon, QueryScale: 4 * sensitivity / epsilon,
-		MaxAbove: 1,
-	})
+	// Sparse with c = 1; no threshold noise is redrawn, as the run halts
+	// at its only ⊤.
+	return newSparse(cfg.Threshold, cfg.Sensitivity, cfg.Epsilon, 1, false)
 }
 
 // SparseConfig configures NewSparse. Every field is required except
@@ -344,7 +335,13 @@ type SparseConfig struct {
 // after every ⊤, query noise of scale 2σ (discrete Laplace on the
 // lattice, see SparseVector); ε-DP.
 func NewSparse(cfg SparseConfig) (*SparseVector, error) {
-	threshold, sensitivity, epsilon, c := cfg.Threshold, cfg.Sensitivity, cfg.Epsilon, cfg.C
+	return newSparse(cfg.Threshold, cfg.Sensitivity, cfg.Epsilon, cfg.C, true)
+}
+
+// newSparse returns Sparse's session for budget epsilon, query sensitivity
+// and c ⊤ answers: σ = 2cΔ/ε, threshold noise of scale σ (redrawn after
+// every ⊤ if resample), query noise of scale 2σ.
+func newSparse(threshold, sensitivity, epsilon float64, c int, resample bool) (*SparseVector, error) {
 	if err := checkSVTPositive("epsilon", epsilon); err != nil {
 		return nil, err
 	}
@@ -358,7 +355,7 @@ func NewSparse(cfg SparseConfig) (*SparseVector, error) {
 	return NewSparseVector(SVTConfig{
 		Threshold: threshold, Sensitivity: sensitivity,
 		ThresholdScale: sigma, QueryScale: 2 * sigma,
-		MaxAbove: c, Resample: true,
+		MaxAbove: c, Resample: resample,
 	})
 }
 
