@@ -131,17 +131,39 @@ var MStudyValues = []int{2, 3, 5, 10, 20, 30, 50, 100, 200, 500}
 // (Gaussian data, bounds (−4, 4) and (−4, 5), BIT and truncation) at ε = 1
 // and n ∈ {100, 1000}, for every m in ms, with reps repetitions each.
 func MStudy(ctx context.Context, cfg Config, ms []int) ([]Point, error) {
+	return MStudyScaled(ctx, cfg, ms, 1)
+}
+
+// MaxScale bounds the sample-size multiplier of MStudyScaled.
+const MaxScale = 1000
+
+// MStudyScaled is MStudy with both sample sizes multiplied by scale (in
+// [1, MaxScale]): scale 10 simulates n = 1000 and 10 000 where the paper
+// prints 100 and 1000. Scenario names carry the simulated n.
+func MStudyScaled(ctx context.Context, cfg Config, ms []int, scale int) ([]Point, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if scale < 1 || scale > MaxScale {
+		return nil, fmt.Errorf("%w: scale must be in [1, %d], got %d", ErrInvalid, MaxScale, scale)
+	}
+	if len(ms) == 0 {
+		return nil, fmt.Errorf("%w: no values of m", ErrInvalid)
+	}
+	for _, m := range ms {
+		if m < 2 || m > synth.MaxSets {
+			return nil, fmt.Errorf("%w: m must be in [2, %d], got %d", ErrInvalid, synth.MaxSets, m)
+		}
+	}
 	start := time.Now()
+	sizes := []int{100 * scale, 1000 * scale}
 	var set []setting
-	for _, n := range []int{100, 1000} {
+	for _, n := range sizes {
 		for _, p := range []float64{0.1, 0.5} {
 			set = append(set, setting{name: fmt.Sprintf("binary p=%g n=%d", p, n), binary: true, p: p, n: n})
 		}
 	}
-	for _, n := range []int{100, 1000} {
+	for _, n := range sizes {
 		for _, c1 := range []float64{4, 5} {
 			for _, b := range []synth.Bounding{synth.BIT, synth.Truncation} {
 				set = append(set, setting{name: fmt.Sprintf("gaussian (-4,%g) %v n=%d", c1, b, n), n: n, c0: -4, c1: c1, bound: b})

@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"errors"
 	"math"
 	"testing"
 
@@ -52,5 +53,24 @@ func TestStudiesRun(t *testing.T) {
 	}
 	if _, err := MStudy(ctx, Config{Seed: 1, Reps: 1}, []int{2}); err == nil {
 		t.Error("reps = 1 accepted")
+	}
+}
+
+func TestMStudyScaledInvalid(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		ms    []int
+		scale int
+	}{{[]int{2}, 0}, {[]int{2}, MaxScale + 1}, {nil, 1}, {[]int{1}, 1}} {
+		if _, err := MStudyScaled(ctx, Config{Seed: 1, Reps: 4}, c.ms, c.scale); !errors.Is(err, ErrInvalid) {
+			t.Errorf("ms %v scale %d: got %v", c.ms, c.scale, err)
+		}
+	}
+	pts, err := MStudyScaled(ctx, Config{Seed: 1, Reps: 2}, []int{2}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pts[0].Scenario != "binary p=0.1 n=200" || pts[len(pts)-1].Scenario != "gaussian (-4,5) truncate n=2000" {
+		t.Errorf("scaled scenarios %q … %q", pts[0].Scenario, pts[len(pts)-1].Scenario)
 	}
 }

@@ -11,7 +11,52 @@
 // m > 80 ∼ 150 when n = 1,000" with asymmetric bounds; near nominal
 // elsewhere). The program compares those onsets with ours.
 //
-//	go run ./examples/modips/mstudy -reps 1000 -out /tmp/mstudy
+// With -scale k every sample size is multiplied by k (the paper's onsets
+// are still compared scenario by scenario: our n = 1000 at -scale 10 is
+// the paper's n = 100). Table 1's binary rows only reproduce at 10× the
+// printed n, so we checked whether the same holds here.
+//
+// Why three scenarios differ. Under the mechanism the paper states, the
+// pooled estimate is biased by the boundary-inflated truncation (BIT) of
+// the Laplace-noised statistic: with noise scale b, a statistic at
+// distance d0 from the lower and d1 from the upper bound has expectation
+// shifted by (b/2)(e^{−d0/b} − e^{−d1/b}). For binary data b = m/ε on the
+// count n1 ≈ pn (so the bias of p̄ is about (m/2εn)e^{−εpn/m}); for Gaussian data
+// b = (c1 − c0)m/(εn) on the mean. The program prints this closed form next
+// to our bias, which it matches, at each differing scenario.
+//
+//   - binary p = 0.1, printed n = 100: the closed-form bias is 0.018 at
+//     m = 10, 0.10 at m = 30 and 0.31 at m = 200, so the paper's "minimal
+//     bias … except … bias ∼ 0.01 for m > 200" cannot come from n = 100.
+//     At 10n = 1000 (Table 1's factor) the bias is still 0.06 at m = 200
+//     and coverage collapses from m = 100 (0.785 at 200 repetitions, seed
+//     as in the program): 10× does not reconcile this curve. The stated
+//     bias (∼0.01 for m > 200, near zero below) needs n ≈ 5000–10 000: at
+//     n = 10 000 we measure bias 0.0037 and coverage 0.87 at m = 500,
+//     0.95 up to m = 200.
+//
+//   - binary p = 0.1, printed n = 1000: at 10n = 10 000 the coverage is
+//     near nominal up to m = 200 and 0.87 at m = 500 (not severe), which
+//     agrees with the paper's "near nominal" text; at the printed n the
+//     bias is 0.019 at m = 100 and coverage collapses (0.78). So this
+//     curve does reproduce at 10× the printed n, like Table 1.
+//
+//   - Gaussian (−4, 5) BIT, n = 1000: the Gaussian rows of Table 1
+//     reproduce at the printed n, and so does the bias here (the paper's
+//     "obvious bias for m > 10" at n = 100 matches ours, 0.04 at m = 20,
+//     0.21 at m = 50). At the paper's onset m ≈ 80–150 for n = 1000 the
+//     closed-form bias is 0.001–0.02 against an estimated (and empirical)
+//     sd of 0.13–0.15, which cannot lower a 95% coverage below 85%; the
+//     coverage falls only once the bias is comparable to the sd (m = 500:
+//     bias 0.2, sd 0.14, coverage 0.70). No rescaling of n moves both of
+//     the paper's Gaussian onsets (m ≈ 40–50 at n = 100, 80–150 at
+//     n = 1000) onto ours, because the bias depends on m/n while the
+//     paper's onsets differ by a factor 2–3, not 10. We cannot find the
+//     cause from the paper's text; its coverage falls at bias-to-sd
+//     ratios at which the stated rule still covers.
+//
+//     go run ./examples/modips/mstudy -reps 1000 -out /tmp/mstudy
+//     go run ./examples/modips/mstudy -scale 10 -m 20,50,100,200,500
 package main
 
 import (
@@ -19,6 +64,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -29,8 +75,9 @@ import (
 
 type config struct {
 	cli.Common
-	reps int
-	ms   []int // numbers of synthetic sets
+	reps  int
+	ms    []int // numbers of synthetic sets
+	scale int   // sample-size multiplier
 }
 
 func main() { cli.Program("mstudy", parse, run) }
@@ -39,6 +86,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	var cfg config
 	c := cli.Register(fs, 1)
 	fs.IntVar(&cfg.reps, "reps", 300, "repetitions per point (the paper uses 5000; -quick: 100)")
+	fs.IntVar(&cfg.scale, "scale", 1, "multiply every sample size by this factor (10: the paper's n = 100 is simulated at 1000)")
 	ms := fs.String("m", "", "numbers of synthetic sets, comma separated (default the paper's grid 2, 3, …, 500)")
 	if err := cli.Parse(fs, args); err != nil {
 		return cfg, err
@@ -58,7 +106,48 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	if err := cli.QuickDefaults(fs, cfg.Quick, map[string]string{"reps": "100"}); err != nil {
 		return cfg, err
 	}
+	if cfg.scale < 1 || cfg.scale > study.MaxScale {
+		return cfg, cli.Usagef("-scale must be in [1, %d], got %d", study.MaxScale, cfg.scale)
+	}
 	return cfg, cli.AtLeast("reps", cfg.reps, 10)
+}
+
+// printed maps a scenario name with the simulated n to the paper's name
+// (n divided by scale).
+func printed(scenario string, scale int) string {
+	i := strings.LastIndex(scenario, "n=")
+	n, err := strconv.Atoi(scenario[i+2:])
+	if err != nil || scale == 1 {
+		return scenario
+	}
+	return scenario[:i+2] + strconv.Itoa(n/scale)
+}
+
+// bitBias is the closed-form bias of the pooled estimate from BIT
+// bounding of the Laplace-noised statistic at ε = 1 (see the package
+// comment), for a scenario name and m; ok is false when the scenario is
+// not bounded by BIT.
+func bitBias(scenario string, m int) (bias float64, ok bool) {
+	i := strings.LastIndex(scenario, "n=")
+	n, err := strconv.Atoi(scenario[i+2:])
+	if err != nil {
+		return 0, false
+	}
+	shift := func(b, d0, d1 float64) float64 { return b / 2 * (math.Exp(-d0/b) - math.Exp(-d1/b)) }
+	fm, fn := float64(m), float64(n)
+	switch {
+	case strings.HasPrefix(scenario, "binary p=0.1"):
+		return shift(fm, 0.1*fn, 0.9*fn) / fn, true
+	case strings.HasPrefix(scenario, "binary p=0.5"):
+		return 0, true
+	case strings.Contains(scenario, "BIT"):
+		c1 := 4.0
+		if strings.Contains(scenario, "(-4,5)") {
+			c1 = 5
+		}
+		return shift((c1+4)*fm/fn, 4, c1), true
+	}
+	return 0, false
 }
 
 // severe is the coverage below which we call under-coverage severe.
@@ -90,12 +179,12 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	prog := cli.NewProgress(stderr)
 	prog.Printf("m-study: %d values of m × 12 scenarios × %d repetitions", len(cfg.ms), cfg.reps)
-	pts, err := study.MStudy(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.reps, Progress: prog.Func()}, cfg.ms)
+	pts, err := study.MStudyScaled(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.reps, Progress: prog.Func()}, cfg.ms, cfg.scale)
 	if err != nil {
 		return err
 	}
 	prog.Printf("m-study done")
-	fmt.Fprintf(stdout, "m-study (ε = 1, %d repetitions per point, seed %d)\n", cfg.reps, cfg.Seed)
+	fmt.Fprintf(stdout, "m-study (ε = 1, %d repetitions per point, seed %d, sample sizes × %d)\n", cfg.reps, cfg.Seed, cfg.scale)
 	for _, p := range pts {
 		fmt.Fprintf(stdout, "%-34s m=%3d bias=%+.4f sd_est=%.4f emp_sd=%.4f orig_sd=%.4f cp=%.3f\n", p.Scenario, p.M, p.Bias, p.SDEst, p.EmpSD, p.OrigSD, p.CP)
 	}
@@ -112,7 +201,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		for i := len(ps) - 1; i >= 0 && ps[i].CP < severe; i-- {
 			onset = ps[i].M
 		}
-		want, text := paperOnset(sc)
+		want, text := paperOnset(printed(sc, cfg.scale))
 		// Agreement within one step of the m grid.
 		ok := onset == want
 		if !ok && onset != 0 && want != 0 {
@@ -131,8 +220,24 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 			mismatches = append(mismatches, fmt.Sprintf("%s (paper %s, ours %s)", sc, text, ours))
 		}
 		fmt.Fprintf(stdout, "  %-34s paper: %-20s ours: %-8s %s\n", sc, text, ours, mark)
+		if !ok {
+			for _, p := range ps {
+				if b, bit := bitBias(sc, p.M); bit {
+					fmt.Fprintf(stdout, "      m=%3d  bias ours %+.4f, closed-form BIT bias %+.4f, bias/sd_est %.2f, coverage %.3f\n", p.M, p.Bias, b, p.Bias/p.SDEst, p.CP)
+				}
+			}
+		}
+	}
+	if len(mismatches) > 0 {
+		fmt.Fprintf(stdout, "Cause (see the program's documentation): the bias is the BIT bias of the noised statistic, which depends on m/n;\n"+
+			"the binary p=0.1 n=1000 curve agrees at -scale 10 (like Table 1's binary rows), the n=100 curve needs n ≈ 50–100× the printed n,\n"+
+			"and the paper's Gaussian (-4,5) n=1000 coverage falls where the bias is a small fraction of the sd (no rescaling of n explains it).\n")
 	}
 	what := "modips Figs 6–7 (coverage against m)"
+	if len(mismatches) > 0 {
+		mismatches = append(mismatches, "cause: the BIT bias of the noised statistic, whose closed form matches ours; "+
+			"binary n=1000 agrees at 10× n (-scale 10, as Table 1), binary n=100 needs ≈50–100× n, the Gaussian onset is explained by no rescaling of n")
+	}
 	switch {
 	case len(mismatches) == 0:
 		cli.PrintVerdict(stdout, cli.Reproduced, what, fmt.Sprintf("the onset of severe under-coverage agrees with the paper's text in all %d scenarios (within one step of the m grid)", agree))
