@@ -23,13 +23,13 @@ import (
 // β = Eta + (d − 2 − k)/2 (k counted from 0), which is how Sample draws
 // and how ScaledLKJ evaluates it.
 type LKJ struct {
-	// Eta is the shape η > 0; the LDP paper uses 2.
+	// Eta is the shape η ∈ (0, 1e100]; the LDP paper uses 2.
 	Eta float64
 }
 
 func (p LKJ) check(d int) error {
-	if !(p.Eta > 0) || math.IsInf(p.Eta, 1) {
-		return fmt.Errorf("ldp: LKJ.Eta must be finite and > 0, got %v: %w", p.Eta, ErrInvalid)
+	if !(p.Eta > 0 && p.Eta <= 1e100) {
+		return fmt.Errorf("ldp: LKJ.Eta must be in (0, 1e100], got %v: %w", p.Eta, ErrInvalid)
 	}
 	if d < 1 || d > maxCovDim {
 		return fmt.Errorf("ldp: LKJ dimension must be in [1, %d], got %d: %w", maxCovDim, d, ErrInvalid)
@@ -151,9 +151,10 @@ func choleskyInto(a []float64, d int, l []float64) error {
 //	Σ_j [log(2/(Scale√(2π))) + log τ_j − τ_j²/(2 Scale²)]
 //	  + Σ_{i>k} [β_k log(1 − z_ik²) − log(2^(2β_k−1) B(β_k, β_k))].
 type ScaledLKJ struct {
-	// Eta is the LKJ shape (> 0).
+	// Eta is the LKJ shape, in (0, 1e100].
 	Eta float64
-	// Scale is the half-normal scale of the standard deviations τ (> 0).
+	// Scale is the half-normal scale of the standard deviations τ, in
+	// [1e-100, 1e100].
 	Scale float64
 }
 
@@ -161,8 +162,8 @@ func (p ScaledLKJ) check(d int) error {
 	if err := (LKJ{Eta: p.Eta}).check(d); err != nil {
 		return err
 	}
-	if !(p.Scale > 0) || math.IsInf(p.Scale, 1) {
-		return fmt.Errorf("ldp: ScaledLKJ.Scale must be finite and > 0, got %v: %w", p.Scale, ErrInvalid)
+	if !(p.Scale >= 1e-100 && p.Scale <= 1e100) {
+		return fmt.Errorf("ldp: ScaledLKJ.Scale must be in [1e-100, 1e100], got %v: %w", p.Scale, ErrInvalid)
 	}
 	return nil
 }

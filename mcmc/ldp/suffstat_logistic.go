@@ -37,6 +37,9 @@ func LogRegStats(x []float64, y float64, dst []float64) error {
 	}
 	for i, p := range statPairs(d)[:d*(d+1)/2] {
 		dst[d+i] = x[p[0]] * x[p[1]]
+		if !finite(dst[d+i]) {
+			return fmt.Errorf("ldp: LogRegStats: x[%d]·x[%d] overflows: %w", p[0], p[1], ErrInvalid)
+		}
 	}
 	return nil
 }
@@ -79,6 +82,9 @@ func (c SuffStatLogRegConfig) Validate() error {
 	}{{"Sigma1", c.Sigma1}, {"Sigma2", c.Sigma2}} {
 		if !(a.v > 0) || math.IsInf(a.v, 1) {
 			return fmt.Errorf("ldp: SuffStatLogRegConfig.%s must be finite and > 0, got %v: %w", a.name, a.v, ErrInvalid)
+		}
+		if v := float64(c.N) * a.v * a.v; !(v > 0) || math.IsInf(v, 1) {
+			return fmt.Errorf("ldp: SuffStatLogRegConfig.%s: the noise variance of the sum, N·%s², must be finite and > 0, got %v: %w", a.name, a.name, v, ErrInvalid)
 		}
 	}
 	for i, v := range c.Z {

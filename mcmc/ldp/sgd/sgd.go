@@ -391,6 +391,9 @@ func train(ctx context.Context, x, y []float64, d int, cfg Config, hook func(use
 			}
 		}
 		for j, v := range theta {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, invalidf("the iterates overflow at step %d: Config.LearningRate %v is too large", t+1, eta0)
+			}
 			avg[j] += (v - avg[j]) / float64(t+1)
 		}
 		if (t+1)%every == 0 || t+1 == steps {
