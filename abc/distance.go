@@ -68,20 +68,11 @@ type WeightedL2 struct {
 }
 
 // NewWeightedL2 returns the weighted ℓ2 distance with the given weights
-// (at least one, each finite and ≥ 0, not all zero). The slice is copied.
+// (at least one, each finite and ≥ 0, with a finite total > 0). The slice
+// is copied.
 func NewWeightedL2(weights []float64) (*WeightedL2, error) {
-	if len(weights) == 0 {
-		return nil, invalidf("weighted L2 needs at least one weight")
-	}
-	pos := false
-	for i, w := range weights {
-		if !(w >= 0) || math.IsInf(w, 0) {
-			return nil, invalidf("weight %d must be finite and >= 0, got %v", i, w)
-		}
-		pos = pos || w > 0
-	}
-	if !pos {
-		return nil, invalidf("weights must not all be zero")
+	if _, err := argcheck.Weights(weights); err != nil {
+		return nil, invalidf("weighted L2 weights: %v", err)
 	}
 	return &WeightedL2{w: slices.Clone(weights)}, nil
 }

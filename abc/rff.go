@@ -111,12 +111,7 @@ func (m *FeatureMMD) Distance(x, y []float64) float64 {
 			return math.NaN()
 		}
 	}
-	s := 0.0
-	for i := range ex {
-		e := ex[i] - ey[i]
-		s += e * e
-	}
-	return math.Sqrt(s)
+	return Euclidean{}.Distance(ex, ey)
 }
 
 // Frequencies returns a copy of the frequencies ω (D×dim row-major).
