@@ -28,10 +28,16 @@ func (c Conv) OutLength() int {
 	return (c.Length+2*c.Pad-c.Kernel)/c.stride() + 1
 }
 
+// maxConv bounds every size of a Conv, so that no product of sizes
+// overflows.
+const maxConv = 1 << 24
+
 // Validate reports whether c is a valid geometry with at least one output
-// step.
+// step; every size must be at most 2²⁴.
 func (c Conv) Validate() error {
 	switch {
+	case c.Length > maxConv || c.Channels > maxConv || c.Filters > maxConv || c.Kernel > maxConv || c.Stride > maxConv || c.Pad > maxConv:
+		return fmt.Errorf("Conv sizes must be at most %d, got %+v", maxConv, c)
 	case c.Length < 1:
 		return fmt.Errorf("Conv.Length must be >= 1, got %d", c.Length)
 	case c.Channels < 1:
@@ -158,6 +164,8 @@ func (t *Tape) AvgPool1D(x *Tensor, length, channels, window int) *Tensor {
 		return &t.empty
 	}
 	switch {
+	case length > maxConv || channels > maxConv:
+		return t.fail(opAvgPool, "length and channels must be at most %d, got %d and %d", maxConv, length, channels)
 	case length < 1 || channels < 1 || window < 1 || window > length:
 		return t.fail(opAvgPool, "need length, channels >= 1 and window in [1, length], got length %d, channels %d, window %d", length, channels, window)
 	case x.cols != length*channels:

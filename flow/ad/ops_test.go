@@ -381,6 +381,11 @@ func TestErrors(t *testing.T) {
 		{"leaf", func() *ad.Tensor { return tp.Const(make([]float64, 5), 2, 3) }},
 		{"leaf", func() *ad.Tensor { return tp.Var(make([]float64, 6), make([]float64, 2), 2, 3) }},
 		{"leaf", func() *ad.Tensor { return tp.Const(nil, 0, 3) }},
+		{"leaf", func() *ad.Tensor { return tp.Const(nil, 1<<40, 1<<40) }},
+		{"Conv1D", func() *ad.Tensor {
+			return tp.Conv1D(a, tp.Const(make([]float64, 4), 2, 2), nil, ad.Conv{Length: 1 << 40, Channels: 1 << 30, Filters: 2, Kernel: 2})
+		}},
+		{"AvgPool1D", func() *ad.Tensor { return tp.AvgPool1D(a, 1<<40, 1<<30, 1) }},
 		{"Conv1D", func() *ad.Tensor {
 			return tp.Conv1D(a, tp.Const(make([]float64, 4), 2, 2), nil, ad.Conv{Length: 3, Channels: 1, Filters: 3, Kernel: 2})
 		}},

@@ -3,6 +3,7 @@ package ad
 import (
 	"errors"
 	"fmt"
+	"math"
 )
 
 // ErrShape is wrapped by every error about the arguments of an operation:
@@ -179,6 +180,8 @@ func (t *Tape) leaf(v, grad []float64, rows, cols int) *Tensor {
 	switch {
 	case rows < 1 || cols < 1:
 		return t.fail(opLeaf, "shape must be at least 1×1, got %d×%d", rows, cols)
+	case rows > math.MaxInt/cols:
+		return t.fail(opLeaf, "shape %d×%d overflows", rows, cols)
 	case len(v) < rows*cols:
 		return t.fail(opLeaf, "values have %d entries, need %d×%d", len(v), rows, cols)
 	case grad != nil && len(grad) < rows*cols:
