@@ -79,6 +79,7 @@ var registry = []entry{
 	{Name: "ldp-kosarak", Pkg: "./examples/ldp/kosarak", Target: "LDP paper Fig. 2 (histogram discovery on the filtered Kosarak)"},
 	{Name: "modips", Pkg: "./examples/modips", Target: "modips paper Table 1 (coverage of five combination rules, m = 10)", Plain: true},
 	{Name: "modips-mstudy", Pkg: "./examples/modips/mstudy", Target: "modips paper Figs 6–7 (m-study)", Full: []string{"-reps", "5000"}, Plain: true},
+	{Name: "modips-fig8", Pkg: "./examples/modips/fig8", Target: "modips paper Fig. 8 (sd estimates of four combination rules, m = 10)", Full: []string{"-reps", "5000"}, Plain: true},
 	{Name: "modips-allocation", Pkg: "./examples/modips/allocation", Target: "modips paper Fig. 9 (budget allocation)", Full: []string{"-reps", "5000"}, Plain: true},
 }
 
