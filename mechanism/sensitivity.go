@@ -22,14 +22,23 @@ func Clamp(x, lo, hi float64) float64 {
 
 // ClampSlice writes Clamp(x_i, lo, hi) into dst (which may alias x).
 func ClampSlice(dst, x []float64, lo, hi float64) error {
+	if err := checkSliceMap(dst, x, lo, hi); err != nil {
+		return err
+	}
+	for i, v := range x {
+		dst[i] = Clamp(v, lo, hi)
+	}
+	return nil
+}
+
+// checkSliceMap validates the arguments of ClampSlice and NormalizeSlice:
+// the bounds, and dst as long as x.
+func checkSliceMap(dst, x []float64, lo, hi float64) error {
 	if err := checkInterval(lo, hi); err != nil {
 		return err
 	}
 	if len(dst) != len(x) {
 		return fmt.Errorf("mechanism: dst has length %d, x %d: %w", len(dst), len(x), ErrDimension)
-	}
-	for i, v := range x {
-		dst[i] = Clamp(v, lo, hi)
 	}
 	return nil
 }
@@ -56,11 +65,8 @@ func Normalize(x, lo, hi float64) float64 {
 
 // NormalizeSlice writes Normalize(x_i, lo, hi) into dst (which may alias x).
 func NormalizeSlice(dst, x []float64, lo, hi float64) error {
-	if err := checkInterval(lo, hi); err != nil {
+	if err := checkSliceMap(dst, x, lo, hi); err != nil {
 		return err
-	}
-	if len(dst) != len(x) {
-		return fmt.Errorf("mechanism: dst has length %d, x %d: %w", len(dst), len(x), ErrDimension)
 	}
 	for i, v := range x {
 		dst[i] = Normalize(v, lo, hi)
