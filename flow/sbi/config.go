@@ -128,17 +128,19 @@ type Estimate interface {
 }
 
 // Config configures SPPE and SPLE. The zero value of every field means the
-// default given with it; the defaults are the SBI paper's settings (App.
-// E): 10 rounds of 1000 simulations, flow.DefaultConfig and
-// flow.DefaultTrainConfig, M = 16 RQMC inner points and 10 atoms.
+// default given with it. The defaults are sized for a first run that
+// finishes in seconds on a small problem: 4 rounds of 500 simulations, M =
+// 8 RQMC inner points, 10 atoms, the flow of DefaultFlow (the sbi
+// package's neural spline flow, smaller in dimension 1) and the training
+// of DefaultTrain. PaperConfig returns the SBI paper's settings (App. E).
 type Config struct {
-	// Rounds is the number of rounds R; 0 means 10.
+	// Rounds is the number of rounds R; 0 means 4.
 	Rounds int
 	// SimsPerRound is the number N ≥ 2 of confidential simulations per
-	// round; 0 means 1000.
+	// round; 0 means 500.
 	SimsPerRound int
 	// InnerPoints is the number M of releases per simulation in the loss;
-	// 0 means 16. A problem without a mechanism uses one (its release is
+	// 0 means 8. A problem without a mechanism uses one (its release is
 	// the summary itself).
 	InnerPoints int
 	// Integration selects the inner points: RQMC (the zero value) or MC.
@@ -149,7 +151,7 @@ type Config struct {
 	Atoms int
 
 	// Flow is the flow architecture; Dim and ContextDim are set from the
-	// problem. Nil means flow.DefaultConfig.
+	// problem. Nil means DefaultFlow for the problem's dimensions.
 	Flow *flow.Config
 	// Embedding, if not nil, is an embedding network (SPPE only) that
 	// summarises the release before it reaches the posterior flow's
@@ -159,9 +161,9 @@ type Config struct {
 	Embedding *ad.Net
 	// Train holds the optimiser and early-stopping settings (learning rate,
 	// weight decay, batch size, epochs, patience, validation fraction,
-	// clipping, shards, workers); nil means flow.DefaultTrainConfig(). Its
-	// Seed and Progress are ignored: the seeds derive from Seed and the
-	// epochs are reported through Progress.
+	// clipping, shards, workers); nil means DefaultTrain(). Its Seed and
+	// Progress are ignored: the seeds derive from Seed and the epochs are
+	// reported through Progress.
 	Train *flow.TrainConfig
 
 	// Simulations, if not nil, are parameter–summary pairs simulated
@@ -282,9 +284,9 @@ func (c *Config) withDefaults() Config {
 			*v = d
 		}
 	}
-	def(&f.Rounds, 10)
-	def(&f.SimsPerRound, 1000)
-	def(&f.InnerPoints, 16)
+	def(&f.Rounds, 4)
+	def(&f.SimsPerRound, 500)
+	def(&f.InnerPoints, 8)
 	def(&f.Atoms, min(10, max(f.SimsPerRound, 2)))
 	def(&f.Chains, 4)
 	def(&f.Warmup, 500)
@@ -293,12 +295,53 @@ func (c *Config) withDefaults() Config {
 	if f.MinInSupport == 0 {
 		f.MinInSupport = 1e-3
 	}
-	tc := flow.DefaultTrainConfig()
+	tc := DefaultTrain()
 	if c.Train != nil {
 		tc = *c.Train
 	}
 	f.Train = &tc
 	return f
+}
+
+// DefaultFlow returns the flow architecture that SPPE and SPLE use when
+// Config.Flow is nil, for a flow of dimension dim with a context of
+// dimension contextDim (SPPE's flow models θ given the release, SPLE's the
+// release given θ): the sbi package's neural spline flow — 5 coupling
+// layers, 10 bins, tail bound 3, two residual blocks of 50 units, LU
+// layers, context gating and z-scoring of both sides — with 3 layers when
+// dim is 1, where every layer's spline depends on the context only.
+func DefaultFlow(dim, contextDim int) flow.Config {
+	c := flow.DefaultConfig(dim, contextDim)
+	c.Layers = 5
+	if dim == 1 {
+		c.Layers = 3
+	}
+	return c
+}
+
+// DefaultTrain returns the training settings that SPPE and SPLE use when
+// Config.Train is nil: flow.DefaultTrainConfig (Adam with learning rate
+// 5·10⁻⁴ and weight decay 10⁻⁴, 5% validation, patience 20, gradient
+// clipping at norm 5) with batches of 50 simulations, as in the sbi
+// package, and the parameters' moving average with β = 0.99 (EMA): the
+// averaged flow is validated and kept.
+func DefaultTrain() flow.TrainConfig {
+	tc := flow.DefaultTrainConfig()
+	tc.BatchSize = 50
+	tc.EMA = 0.99
+	return tc
+}
+
+// PaperConfig returns the SBI paper's settings (App. E, as its published
+// code runs them): 10 rounds of 1000 simulations, M = 16 RQMC inner
+// points, 10 atoms, flow.DefaultConfig (8 coupling layers, 10 bins, tail
+// bound 3, two residual blocks of 50 units, LU layers, context gating,
+// z-scoring) and flow.DefaultTrainConfig (batches of 100). The flow's
+// dimensions are set from the problem by SPPE and SPLE.
+func PaperConfig() Config {
+	fc := flow.DefaultConfig(1, 1)
+	tc := flow.DefaultTrainConfig()
+	return Config{Rounds: 10, SimsPerRound: 1000, InnerPoints: 16, Atoms: 10, Flow: &fc, Train: &tc}
 }
 
 // RoundResult summarises one round.

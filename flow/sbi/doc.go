@@ -7,9 +7,11 @@
 // # Use
 //
 // Both engines take the shared privinfer.Problem and a Config whose zero
-// value is the paper's setting:
+// values are sized for a first run (4 rounds of 500 simulations, M = 8,
+// the flow of DefaultFlow, the training of DefaultTrain); PaperConfig
+// returns the SBI paper's settings:
 //
-//	res, err := sbi.SPPE(ctx, problem, sbi.Config{Rounds: 4, SimsPerRound: 500, Seed: 1})
+//	res, err := sbi.SPPE(ctx, problem, sbi.Config{Seed: 1})
 //	fmt.Print(res.Draws.Summary()) // posterior draws at problem.Observed
 //	res.Posterior.LogDensity(theta) // the trained estimate
 //

@@ -44,10 +44,13 @@ func newEngine(p privinfer.Problem, c *Config, role Role) (*engine, error) {
 	cfg := c.withDefaults()
 	d, sd := p.Prior.Dim(), p.Simulator.StatDim()
 	var fc flow.Config
-	if cfg.Flow != nil {
+	switch {
+	case cfg.Flow != nil:
 		fc = *cfg.Flow
-	} else {
-		fc = flow.DefaultConfig(d, sd)
+	case role == PosteriorFlow:
+		fc = DefaultFlow(d, sd)
+	default:
+		fc = DefaultFlow(sd, d)
 	}
 	if role == PosteriorFlow {
 		fc.Dim, fc.ContextDim = d, sd
