@@ -1,0 +1,384 @@
+// Command sbibm runs amortized neural posterior estimation (one round of
+// SPPE without a mechanism: plain NPE) on four tasks of the sbibm
+// benchmark (Lueckmann et al. 2021) — two moons, Gaussian linear, SLCP and
+// Gaussian mixture — and scores the posterior at each of the benchmark's
+// observations against its reference samples with the benchmark's C2ST.
+//
+// For every task and simulation budget N it draws N pairs (θ, x) from the
+// prior and the simulator, trains one posterior flow on them with the
+// package defaults (sbi.DefaultFlow: the sbi package's neural spline flow,
+// 5 layers of 2 residual blocks of 50 units; sbi.DefaultTrain: batches of
+// 50, learning rate 5·10⁻⁴, early stopping with patience 20 and the
+// parameters' moving average), conditions the amortized posterior on each
+// observation (sbi.Posterior.At) and draws -samples samples there. The
+// table gives the C2ST averaged over the observations and the training
+// time.
+//
+// Side by side with the sbi package: -out DIR writes the simulations as
+// DIR/<task>_<N>_sims.csv (θ columns, then x columns); peer_sbi.py (in
+// this directory) trains sbi's NPE (v0.22, density_estimator="nsf") on
+// the same file and writes its samples as <task>_<N>_sbi_o<k>.csv and its
+// training time as <task>_<N>_sbi_time.txt; -peer DIR then scores those
+// samples with the same C2ST and adds them to the table
+// (-simulate-only writes the simulations without training):
+//
+//	go run ./examples/sbibm -simulate-only -out /tmp/sbibm
+//	python3 examples/sbibm/peer_sbi.py /tmp/sbibm     # sbi v0.22 on the same simulations
+//	go run ./examples/sbibm -peer /tmp/sbibm          # both tools, one table
+//
+// The reference files are read from -dir (default: $PRIVINFER_SBIBM,
+// $PRIVINFER_SHARED/sbibm, or ../shared/sbibm next to the repository); the
+// program fails without them. -quick runs two moons at 1,000 simulations
+// on 2 observations with 2,000 draws.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"errors"
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/flow/metrics"
+	"github.com/privinfer/privinfer/flow/sbi"
+	"github.com/privinfer/privinfer/simulate/sbibm"
+)
+
+type config struct {
+	cli.Common
+	tasks   []string
+	sims    []int
+	obs     int
+	samples int
+	dir     string
+	peer    string
+	simOnly bool
+}
+
+func main() { cli.Program("sbibm", parse, run) }
+
+func parse(fs *flag.FlagSet, args []string) (config, error) {
+	var c config
+	tasks := fs.String("tasks", strings.Join(sbibm.Names(), ","), "comma-separated tasks")
+	sims := fs.String("sims", "1000,10000", "comma-separated simulation budgets")
+	fs.IntVar(&c.obs, "obs", sbibm.Observations, "observations 1..obs to score")
+	fs.IntVar(&c.samples, "samples", 10000, "posterior draws per observation (the C2ST uses as many reference draws)")
+	fs.StringVar(&c.dir, "dir", "", "sbibm reference directory (default $PRIVINFER_SBIBM, $PRIVINFER_SHARED/sbibm or ../shared/sbibm)")
+	fs.StringVar(&c.peer, "peer", "", "directory of the peer's samples written by peer_sbi.py, scored beside ours")
+	fs.BoolVar(&c.simOnly, "simulate-only", false, "only write the simulations to -out (for the peer), without training")
+	common := cli.Register(fs, 1)
+	if err := cli.Parse(fs, args); err != nil {
+		return c, err
+	}
+	if err := cli.QuickDefaults(fs, common.Quick, map[string]string{
+		"tasks": sbibm.TwoMoons, "sims": "1000", "obs": "2", "samples": "2000"}); err != nil {
+		return c, err
+	}
+	c.Common = *common
+	for _, t := range strings.Split(*tasks, ",") {
+		if _, err := sbibm.New(strings.TrimSpace(t)); err != nil {
+			return c, cli.Usagef("-tasks: %v", err)
+		}
+		c.tasks = append(c.tasks, strings.TrimSpace(t))
+	}
+	for _, s := range strings.Split(*sims, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 20 {
+			return c, cli.Usagef("-sims: %q is not a budget of at least 20 simulations", s)
+		}
+		c.sims = append(c.sims, n)
+	}
+	switch {
+	case c.obs < 1 || c.obs > sbibm.Observations:
+		return c, cli.Usagef("-obs must be in [1, %d], got %d", sbibm.Observations, c.obs)
+	case c.samples < 100 || c.samples > 10000:
+		return c, cli.Usagef("-samples must be in [100, 10000] (the reference has 10,000), got %d", c.samples)
+	}
+	if c.dir == "" {
+		c.dir = sbibm.Dir()
+	}
+	if c.dir == "" {
+		if p, ok := cli.SharedFile("sbibm/two_moons/task.py.txt"); ok {
+			c.dir = filepath.Dir(filepath.Dir(p))
+		}
+	}
+	return c, nil
+}
+
+// result is one task and budget.
+type result struct {
+	task       string
+	n          int
+	ours, peer []float64 // C2ST per observation (peer nil without -peer)
+	train      time.Duration
+	epochs     int
+	peerTrain  float64 // seconds; NaN when unknown
+	peerEpochs int
+}
+
+func run(ctx context.Context, c config, stdout, stderr io.Writer) error {
+	if c.simOnly && c.Out == "" {
+		return cli.Usagef("-simulate-only needs -out")
+	}
+	if c.dir == "" && !c.simOnly {
+		return errors.New("no sbibm reference directory: set -dir or $PRIVINFER_SBIBM")
+	}
+	if err := c.Prepare(); err != nil {
+		return err
+	}
+	prog := cli.NewProgress(stderr)
+	var results []*result
+	for _, name := range c.tasks {
+		for _, n := range c.sims {
+			res, err := runTask(ctx, c, name, n, prog)
+			if err != nil {
+				return fmt.Errorf("%s, %d simulations: %w", name, n, err)
+			}
+			if res != nil {
+				results = append(results, res)
+			}
+		}
+	}
+	if c.simOnly {
+		fmt.Fprintf(stdout, "simulations written to %s\n", c.Out)
+		return nil
+	}
+	report(stdout, c, results)
+	return nil
+}
+
+// stream returns the generator of a task and budget.
+func stream(seed uint64, name string, n int) *rand.Rand {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s/%d", name, n)
+	return rand.New(rand.NewPCG(seed, h.Sum64()))
+}
+
+func runTask(ctx context.Context, c config, name string, n int, prog *cli.Progress) (*result, error) {
+	task, err := sbibm.New(name)
+	if err != nil {
+		return nil, err
+	}
+	d, sd := task.Dim(), task.DataDim()
+	res := &result{task: name, n: n, peerTrain: math.NaN()}
+
+	// The simulations: n prior draws and their data, written for the peer.
+	r := stream(c.Seed, name, n)
+	sims := &sbi.Simulations{Theta: make([]float64, n*d), Stats: make([]float64, n*sd)}
+	for i := range n {
+		th := sims.Theta[i*d : (i+1)*d]
+		task.Prior().Sample(r, th)
+		if err := task.Simulator().Simulate(r, th, sims.Stats[i*sd:(i+1)*sd]); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := c.WriteFile(fmt.Sprintf("%s_%d_sims.csv", name, n), func(w io.Writer) error {
+		return writeSims(w, task, sims, n)
+	}); err != nil {
+		return nil, err
+	}
+	if c.simOnly {
+		return nil, nil
+	}
+
+	// One round of NPE on them, at observation 1; the posterior is
+	// amortized and At moves it to the other observations.
+	x1, err := task.Observation(c.dir, 1)
+	if err != nil {
+		return nil, err
+	}
+	p, err := task.Problem(x1)
+	if err != nil {
+		return nil, err
+	}
+	prog.Printf("%s: training on %d simulations", name, n)
+	out, err := sbi.SPPE(ctx, p, sbi.Config{Rounds: 1, SimsPerRound: n, Simulations: sims, PosteriorSamples: 1, Seed: c.Seed})
+	if err != nil {
+		return nil, err
+	}
+	res.train, res.epochs = out.TrainTime, out.Rounds[0].Epochs
+	prog.Printf("%s: %d simulations, %d epochs in %s", name, n, res.epochs, res.train.Round(time.Millisecond))
+
+	for k := 1; k <= c.obs; k++ {
+		xk, err := task.Observation(c.dir, k)
+		if err != nil {
+			return nil, err
+		}
+		ref, err := task.Reference(c.dir, k)
+		if err != nil {
+			return nil, err
+		}
+		post, err := out.Posterior.At(xk)
+		if err != nil {
+			return nil, err
+		}
+		draws := make([]float64, c.samples*d)
+		if err := post.Sample(stream(c.Seed^uint64(k), name, n), c.samples, draws); err != nil {
+			return nil, err
+		}
+		if _, err := c.WriteFile(fmt.Sprintf("%s_%d_ours_o%d.csv", name, n, k), func(w io.Writer) error {
+			return (&privinfer.Draws{Names: task.ParamNames(), Dim: d, Theta: draws}).WriteCSV(w)
+		}); err != nil {
+			return nil, err
+		}
+		score, err := c2st(draws, ref, d, c.samples, c.Seed)
+		if err != nil {
+			return nil, err
+		}
+		res.ours = append(res.ours, score)
+		if c.peer != "" {
+			ps, err := peerScore(c, name, n, k, ref, d)
+			if err != nil {
+				return nil, err
+			}
+			res.peer = append(res.peer, ps)
+		}
+		prog.Printf("%s: %d simulations, observation %d: C2ST %.3f", name, n, k, score)
+	}
+	if c.peer != "" {
+		res.peerTrain, res.peerEpochs = peerTime(c.peer, name, n)
+	}
+	return res, nil
+}
+
+// c2st scores m draws (m×d) against the first m reference draws with the
+// sbibm protocol.
+func c2st(draws []float64, ref *privinfer.Draws, d, m int, seed uint64) (float64, error) {
+	if ref.Len() < m {
+		return 0, fmt.Errorf("the reference has %d draws, fewer than %d", ref.Len(), m)
+	}
+	return metrics.C2ST(draws[:m*d], ref.Theta[:m*d], d, metrics.C2STOptions{Seed: seed})
+}
+
+// writeSims writes the simulations as CSV: a header (the θ names, then
+// x[0], …) and one row per pair.
+func writeSims(w io.Writer, task *sbibm.Task, sims *sbi.Simulations, n int) error {
+	d, sd := task.Dim(), task.DataDim()
+	cw := csv.NewWriter(w)
+	header := task.ParamNames()
+	for j := range sd {
+		header = append(header, fmt.Sprintf("x[%d]", j))
+	}
+	cw.Write(header)
+	row := make([]string, d+sd)
+	for i := range n {
+		for j := range d {
+			row[j] = strconv.FormatFloat(sims.Theta[i*d+j], 'g', -1, 64)
+		}
+		for j := range sd {
+			row[d+j] = strconv.FormatFloat(sims.Stats[i*sd+j], 'g', -1, 64)
+		}
+		cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// peerScore reads the peer's draws at observation k and scores them like
+// ours.
+func peerScore(c config, name string, n, k int, ref *privinfer.Draws, d int) (float64, error) {
+	path := filepath.Join(c.peer, fmt.Sprintf("%s_%d_sbi_o%d.csv", name, n, k))
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	draws, err := privinfer.ReadCSV(f)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
+	if draws.Dim != d || draws.Len() < c.samples {
+		return 0, fmt.Errorf("%s: %d draws of dimension %d, want %d of dimension %d", path, draws.Len(), draws.Dim, c.samples, d)
+	}
+	return c2st(draws.Theta, ref, d, c.samples, c.Seed)
+}
+
+// peerTime reads the training time and epochs peer_sbi.py recorded
+// ("train_s=… epochs=…"); NaN and 0 when absent.
+func peerTime(dir, name string, n int) (float64, int) {
+	f, err := os.Open(filepath.Join(dir, fmt.Sprintf("%s_%d_sbi_time.txt", name, n)))
+	if err != nil {
+		return math.NaN(), 0
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	secs, epochs := math.NaN(), 0
+	for s.Scan() {
+		for _, field := range strings.Fields(s.Text()) {
+			k, v, ok := strings.Cut(field, "=")
+			switch {
+			case !ok:
+			case k == "train_s":
+				secs, _ = strconv.ParseFloat(v, 64)
+			case k == "epochs":
+				epochs, _ = strconv.Atoi(v)
+			}
+		}
+	}
+	return secs, epochs
+}
+
+func mean(x []float64) (m, se float64) {
+	for _, v := range x {
+		m += v
+	}
+	m /= float64(len(x))
+	if len(x) > 1 {
+		for _, v := range x {
+			se += (v - m) * (v - m)
+		}
+		se = math.Sqrt(se / float64(len(x)-1) / float64(len(x)))
+	}
+	return m, se
+}
+
+func report(w io.Writer, c config, results []*result) {
+	fmt.Fprintf(w, "### Amortized NPE on sbibm tasks (C2ST against the reference, mean over observations 1–%d, %d draws each; seed %d)\n", c.obs, c.samples, c.Seed)
+	t := cli.Table{Header: []string{"task", "simulations", "C2ST ours", "train ours", "epochs"}}
+	if c.peer != "" {
+		t.Header = append(t.Header, "C2ST sbi", "train sbi", "epochs sbi", "time ours/sbi")
+	}
+	for _, r := range results {
+		m, se := mean(r.ours)
+		row := []string{r.task, strconv.Itoa(r.n), fmt.Sprintf("%.3f ± %.3f", m, se),
+			r.train.Round(100 * time.Millisecond).String(), strconv.Itoa(r.epochs)}
+		if c.peer != "" {
+			pm, pse := mean(r.peer)
+			ratio := r.train.Seconds() / r.peerTrain
+			row = append(row, fmt.Sprintf("%.3f ± %.3f", pm, pse), cli.F(r.peerTrain, 1)+"s", strconv.Itoa(r.peerEpochs), cli.F(ratio, 2))
+		}
+		t.Add(row...)
+	}
+	t.Markdown(w)
+	fmt.Fprintln(w, "Per observation (C2ST 0.5: indistinguishable from the reference):")
+	d := cli.Table{Header: []string{"task", "simulations", "tool"}}
+	for k := 1; k <= c.obs; k++ {
+		d.Header = append(d.Header, strconv.Itoa(k))
+	}
+	for _, r := range results {
+		add := func(tool string, v []float64) {
+			row := []string{r.task, strconv.Itoa(r.n), tool}
+			for _, x := range v {
+				row = append(row, cli.F(x, 3))
+			}
+			d.Add(row...)
+		}
+		add("ours", r.ours)
+		if r.peer != nil {
+			add("sbi", r.peer)
+		}
+	}
+	d.Markdown(w)
+}
