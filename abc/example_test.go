@@ -99,8 +99,8 @@ func ExampleABCDP() {
 	fmt.Printf("b = %.2f; %d public draws, %d examined, %d accepted\n", b, res.Public.Len(), len(res.Indicators), res.Draws.Len())
 	fmt.Printf("mean of the accepted draws %.1f\n", res.Draws.Mean()[0])
 	// Output:
-	// b = 0.06; 5000 public draws, 97 examined, 5 accepted
-	// mean of the accepted draws 0.7
+	// b = 0.06; 5000 public draws, 81 examined, 5 accepted
+	// mean of the accepted draws 0.6
 }
 
 func ExampleNoiseScale() {

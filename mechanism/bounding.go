@@ -189,7 +189,7 @@ func (b *Bounded) Release(r *rand.Rand, s, dst []float64) error {
 	if err := b.check(s, dst); err != nil {
 		return err
 	}
-	return withOSRand(func(os *rand.Rand) error { return b.releaseWith(os, s, dst) })
+	return withOSBits(func(bs *bitSource) error { return b.releaseBits(bs, s, dst) })
 }
 
 // releaseWith is Release drawing from r.
@@ -197,6 +197,11 @@ func (b *Bounded) releaseWith(r *rand.Rand, s, dst []float64) error {
 	if err := b.check(s, dst); err != nil {
 		return err
 	}
+	return withSeededBits(r, func(bs *bitSource) error { return b.releaseBits(bs, s, dst) })
+}
+
+// releaseBits draws the bounded release of a checked s from bs.
+func (b *Bounded) releaseBits(bs *bitSource, s, dst []float64) error {
 	out := dst
 	for i, v := range s {
 		ge := b.gridExp(i)
@@ -211,9 +216,9 @@ func (b *Bounded) releaseWith(r *rand.Rand, s, dst []float64) error {
 		if b.mode == BIT {
 			var z int64
 			if g == nil {
-				z = sampleDiscreteLaplace(r, num, den)
+				z = b.lap.laws[i].laplace(bs)
 			} else {
-				z = g.sample(r)
+				z = g.sampleBits(bs)
 			}
 			out[i] = Clamp(latticeValue(k, z, ge), b.lo[i], b.hi[i])
 			continue
@@ -224,7 +229,7 @@ func (b *Bounded) releaseWith(r *rand.Rand, s, dst []float64) error {
 		lb := math.Floor(math.Ldexp(b.hi[i], -ge)) - k
 		la = math.Max(la, -maxNoise)
 		lb = math.Min(lb, maxNoise)
-		z, err := sampleTruncated(r, num, den, g, int64(la), int64(lb))
+		z, err := sampleTruncated(bs, num, den, g, int64(la), int64(lb))
 		if err != nil {
 			return fmt.Errorf("coordinate %d, box [%v, %v], statistic %v: %w", i, b.lo[i], b.hi[i], v, err)
 		}

@@ -55,9 +55,10 @@ func (c GaussianConfig) Validate() error {
 //
 // on a power-of-two grid γ (between 2^-30·σ and 2^-29·σ), with Y_i
 // independent discrete Gaussians N_Z(0, S), P(Y = y) ∝ exp(−y²/(2S)), S
-// an integer ≥ (σ'/γ)², sampled exactly with integer arithmetic
-// (Canonne, Kamath & Steinke 2020, Alg. 3) from the operating system's
-// generator.
+// an integer ≥ (σ'/γ)², sampled exactly from the operating system's
+// generator by rejection from uniform strips, every trial an exact
+// comparison of random bits with the binary expansion of its probability
+// (see gaussstrip.go; about 37 random bits per coordinate).
 //
 // Exact guarantee. Rounding to the grid moves each coordinate by at most
 // γ/2, so neighbouring statistics with ‖s − s'‖2 ≤ Δ2 have grid indices
@@ -227,7 +228,7 @@ func (g *Gaussian) Release(r *rand.Rand, s, dst []float64) error {
 	if err := g.check(s, dst); err != nil {
 		return err
 	}
-	return withOSRand(func(os *rand.Rand) error { return g.releaseWith(os, s, dst) })
+	return withOSBits(func(b *bitSource) error { g.releaseBits(b, s, dst); return nil })
 }
 
 // releaseWith is Release drawing from r.
@@ -235,11 +236,15 @@ func (g *Gaussian) releaseWith(r *rand.Rand, s, dst []float64) error {
 	if err := g.check(s, dst); err != nil {
 		return err
 	}
+	return withSeededBits(r, func(b *bitSource) error { g.releaseBits(b, s, dst); return nil })
+}
+
+// releaseBits draws the lattice release of a checked s from b.
+func (g *Gaussian) releaseBits(b *bitSource, s, dst []float64) {
 	for i, v := range s {
 		k, _ := gridIndex(v, g.grid)
-		dst[i] = latticeValue(k, g.dg.sample(r), g.grid)
+		dst[i] = latticeValue(k, g.dg.sampleBits(b), g.grid)
 	}
-	return nil
 }
 
 // SimulateRelease draws from the law of Release using r (seeded

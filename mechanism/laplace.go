@@ -72,9 +72,12 @@ func checkGridSpacing(name string, g float64) error {
 //	s_dp,i = γ_i·(round(s_i/γ_i) + Z_i),
 //
 // on a power-of-two grid γ_i (about 2^-20·b_i·ε/d by default), where Z_i
-// is discrete Laplace, P(Z = z) ∝ exp(−|z|/t_i), sampled exactly with
-// integer arithmetic only (Canonne, Kamath & Steinke 2020, Alg. 1–2) from
-// the operating system's generator. Rounding to the grid moves a
+// is discrete Laplace, P(Z = z) ∝ exp(−|z|/t_i), sampled exactly from the
+// operating system's generator: every trial compares random bits with the
+// exact binary expansion of a probability exp(−x), x rational, so no
+// probability is ever rounded (see geometric.go; the exact discrete
+// Laplace of Canonne, Kamath & Steinke 2020, drawing about 46 random bits
+// per coordinate). Rounding to the grid moves a
 // coordinate by at most γ_i/2, so the grid indices of neighbouring
 // statistics differ by at most |Δs_i|/γ_i + 1; the rational scale t_i is
 // rounded up from (b_i/γ_i)(1 + η), η = Σ_j γ_j/(b_j ε), which absorbs
@@ -97,6 +100,7 @@ type Laplace struct {
 	budget  Budget
 	grid    []int      // grid exponents
 	t       []ratScale // discrete scales in grid units
+	laws    []*geoLaw  // the geometric law of each coordinate's noise
 	lam     []float64  // 1/t_i
 	l1a     []float64  // log(1 + e^{−λ_i})
 	logNorm []float64  // log((1−a)/(1+a)), a = e^{−λ_i}
@@ -151,6 +155,7 @@ func newLaplace(sc []float64, budget Budget, grid, sens float64) (*Laplace, erro
 		scales: sc, budget: budget,
 		grid: make([]int, d), t: make([]ratScale, d),
 		lam: make([]float64, d), l1a: make([]float64, d), logNorm: make([]float64, d),
+		laws: make([]*geoLaw, d),
 	}
 	for i, b := range sc {
 		g := 0
@@ -191,6 +196,7 @@ func newLaplace(sc []float64, budget Budget, grid, sens float64) (*Laplace, erro
 			onePlusEta.Add(onePlusEta, term)
 		}
 	}
+	laws := make(map[ratScale]*geoLaw)
 	for i, b := range sc {
 		var x *big.Rat
 		if sens > 0 {
@@ -207,6 +213,12 @@ func newLaplace(sc []float64, budget Budget, grid, sens float64) (*Laplace, erro
 		}
 		m.t[i] = t
 		lam := float64(t.den) / float64(t.num)
+		if g, ok := laws[t]; ok {
+			m.laws[i] = g
+		} else {
+			m.laws[i] = newGeoLaw(t.num, t.den, len(laws) < maxTabled)
+			laws[t] = m.laws[i]
+		}
 		m.lam[i] = lam
 		m.l1a[i] = math.Log1p(math.Exp(-lam))
 		m.logNorm[i] = math.Log(-math.Expm1(-lam)) - m.l1a[i]
@@ -257,7 +269,7 @@ func (m *Laplace) Release(r *rand.Rand, s, dst []float64) error {
 	if err := m.check(s, dst); err != nil {
 		return err
 	}
-	return withOSRand(func(os *rand.Rand) error { return m.releaseWith(os, s, dst) })
+	return withOSBits(func(b *bitSource) error { m.releaseBits(b, s, dst); return nil })
 }
 
 // releaseWith is Release drawing from r.
@@ -265,11 +277,15 @@ func (m *Laplace) releaseWith(r *rand.Rand, s, dst []float64) error {
 	if err := m.check(s, dst); err != nil {
 		return err
 	}
+	return withSeededBits(r, func(b *bitSource) error { m.releaseBits(b, s, dst); return nil })
+}
+
+// releaseBits draws the lattice release of a checked s from b.
+func (m *Laplace) releaseBits(b *bitSource, s, dst []float64) {
 	for i, v := range s {
 		k, _ := gridIndex(v, m.grid[i])
-		dst[i] = latticeValue(k, sampleDiscreteLaplace(r, m.t[i].num, m.t[i].den), m.grid[i])
+		dst[i] = latticeValue(k, m.laws[i].laplace(b), m.grid[i])
 	}
-	return nil
 }
 
 // SimulateRelease draws from the law of Release using r (seeded

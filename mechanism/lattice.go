@@ -7,13 +7,15 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 )
 
 // This file holds the lattice machinery shared by the secure releases of
 // Laplace, Gaussian and Bounded: the choice of a power-of-two grid, exact
-// rational noise scales, the exact integer samplers of Canonne, Kamath &
-// Steinke (2020) and the pool of operating-system generators that Release
-// draws from.
+// rational noise scales, the *rand.Rand entry points of the exact samplers
+// (geometric.go, gaussstrip.go), truncated draws and the pool of
+// operating-system generators that the other mechanisms' Release draws
+// from (the lattice releases draw operating-system bits, entropy.go).
 
 // osRands caches generators backed by the operating system's secure
 // generator (CryptoSource), so that a Release does not allocate one per
@@ -37,9 +39,27 @@ const maxGridIndex = 1 << 52
 // gridIndex returns round(x·2^-gridExp) and whether it is below 2^52 in
 // magnitude (false also for NaN and ±Inf).
 func gridIndex(x float64, gridExp int) (float64, bool) {
-	k := math.Round(math.Ldexp(x, -gridExp))
+	k := math.Round(ldexp(x, -gridExp))
 	return k, math.Abs(k) < maxGridIndex
 }
+
+// ldexp returns math.Ldexp(x, e). When 2^e is a normal float64 it
+// multiplies by it: the product is then exact, or overflows to ±Inf, or
+// (for |x·2^e| < 2^-1022) rounds within the subnormal range, which for the
+// grid index (rounded to an integer) and the lattice value (an integer
+// times 2^e, e ≥ −1022) gives the same results as math.Ldexp.
+func ldexp(x float64, e int) float64 {
+	if uint(e+1022) > 2045 {
+		return slowLdexp(x, e)
+	}
+	return x * math.Float64frombits(uint64(e+1023)<<52)
+}
+
+// slowLdexp is math.Ldexp, kept out of line to keep ldexp's fast path
+// small.
+//
+//go:noinline
+func slowLdexp(x float64, e int) float64 { return math.Ldexp(x, e) }
 
 // checkGrid validates a release statistic against the lattice: finite and
 // |s_i/γ_i| < 2^52 for every coordinate. gridExp(i) gives the exponent of
@@ -55,7 +75,7 @@ func checkGrid(s []float64, gridExp func(i int) int) error {
 
 // latticeValue returns γ·(k + z), exact while |k|, |z| < 2^52.
 func latticeValue(k float64, z int64, gridExp int) float64 {
-	return math.Ldexp(k+float64(z), gridExp)
+	return ldexp(k+float64(z), gridExp)
 }
 
 // floorLog2 returns ⌊log2 x⌋ for finite x > 0.
@@ -101,55 +121,15 @@ func ratAtLeast(x *big.Rat) (ratScale, error) {
 	return ratScale{num: num, den: den}, nil
 }
 
-// bernoulliRat returns true with probability num/den exactly (num ≤ den).
-func bernoulliRat(r *rand.Rand, num, den uint64) bool {
-	return r.Uint64N(den) < num
-}
-
 // bernoulliExpNeg returns true with probability exp(−num/den) exactly,
-// using only integer uniforms (Canonne, Kamath & Steinke 2020, Alg. 1).
+// drawing the bits of its exact trial (see bitSource.bernExpNeg) from r.
 func bernoulliExpNeg(r *rand.Rand, num, den uint64) bool {
-	for num > den {
-		// exp(−γ) = exp(−1)^⌊γ⌋·exp(−(γ − ⌊γ⌋)): peel off whole units.
-		if !bernoulliExpNeg1(r) {
-			return false
-		}
-		num -= den
-	}
-	return bernoulliExpNegFrac(r, num, den)
-}
-
-// bernoulliExpNeg1 returns true with probability exp(−1).
-func bernoulliExpNeg1(r *rand.Rand) bool { return bernoulliExpNegFrac(r, 1, 1) }
-
-// bernoulliExpNegFrac is bernoulliExpNeg for num ≤ den: K = the first k
-// with Bernoulli(γ/k) = 0, γ = num/den; return K odd. Bernoulli(γ/k) is
-// the AND of Bernoulli(γ) and Bernoulli(1/k).
-func bernoulliExpNegFrac(r *rand.Rand, num, den uint64) bool {
-	k := uint64(1)
-	for bernoulliRat(r, num, den) && bernoulliRat(r, 1, k) {
-		k++
-	}
-	return k%2 == 1
-}
-
-// bernoulliExpNeg128 returns true with probability exp(−n/den) exactly for
-// a 128-bit numerator n = hi·2^64 + lo and 0 < den < 2^63.
-func bernoulliExpNeg128(r *rand.Rand, hi, lo, den uint64) bool {
-	qhi, rhi := hi/den, hi%den
-	qlo, rem := bits.Div64(rhi, lo, den)
-	// Peel ⌊n/den⌋ = qhi·2^64 + qlo whole units, stopping at the first
-	// failure (after a few trials on average).
-	for qhi > 0 || qlo > 0 {
-		if !bernoulliExpNeg1(r) {
-			return false
-		}
-		if qlo == 0 {
-			qhi--
-		}
-		qlo--
-	}
-	return bernoulliExpNegFrac(r, rem, den)
+	var ok bool
+	_ = withSeededBits(r, func(b *bitSource) error {
+		ok = b.bernExpNeg(0, num, den, universalExp())
+		return nil
+	})
+	return ok
 }
 
 // maxNoise bounds |Z|: draws with |Z| ≥ 2^52 are redrawn, so that
@@ -159,48 +139,17 @@ func bernoulliExpNeg128(r *rand.Rand, hi, lo, den uint64) bool {
 // from the exact discrete laws.
 const maxNoise = 1 << 52
 
-// sampleGeometric draws G ≥ 0 with P(G = g) ∝ exp(−g·den/num) exactly
-// (the one-sided part of Canonne, Kamath & Steinke 2020, Alg. 2); draws
-// at or beyond 2^52 are redrawn (see maxNoise).
-func sampleGeometric(r *rand.Rand, num, den uint64) uint64 {
-	for {
-		u := r.Uint64N(num)
-		if !bernoulliExpNeg(r, u, num) {
-			continue
-		}
-		v := uint64(0)
-		for bernoulliExpNeg1(r) {
-			v++
-		}
-		// y = ⌊(u + v·num)/den⌋ in 128-bit arithmetic.
-		hi, lo := bits.Mul64(v, num)
-		var c uint64
-		lo, c = bits.Add64(lo, u, 0)
-		hi += c
-		if hi >= den {
-			continue // y ≥ 2^64: beyond maxNoise, redraw
-		}
-		y, _ := bits.Div64(hi, lo, den)
-		if y >= maxNoise {
-			continue
-		}
-		return y
-	}
-}
-
 // sampleDiscreteLaplace draws Z with P(Z = z) ∝ exp(−|z|·den/num), i.e.
-// scale t = num/den, exactly (Canonne, Kamath & Steinke 2020, Alg. 2).
+// scale t = num/den, exactly, drawing the bits of its trials from r.
 func sampleDiscreteLaplace(r *rand.Rand, num, den uint64) int64 {
-	for {
-		y := sampleGeometric(r, num, den)
-		if r.Uint64()&1 == 1 {
-			if y == 0 {
-				continue
-			}
-			return -int64(y)
-		}
-		return int64(y)
-	}
+	var z int64
+	_ = withSeededBits(r, func(b *bitSource) error {
+		var g geoLaw
+		g.init(num, den, false)
+		z = g.laplaceUniv(b, universalExp())
+		return nil
+	})
+	return z
 }
 
 // errTruncMiss reports a truncated draw whose box is too improbable for
@@ -225,23 +174,31 @@ const maxTruncTries = 1 << 22
 //
 // Each accepts with probability bounded away from zero; after 2^22
 // misses it returns errTruncMiss (an astronomically unlikely event).
-func sampleTruncated(r *rand.Rand, num, den uint64, g *dgauss, a, b int64) (int64, error) {
+func sampleTruncated(bs *bitSource, num, den uint64, g *dgauss, a, b int64) (int64, error) {
 	if a > b {
 		return 0, errTruncMiss
 	}
 	if b < 0 {
-		z, err := sampleTruncated(r, num, den, g, -b, -a)
+		z, err := sampleTruncated(bs, num, den, g, -b, -a)
 		return -z, err
 	}
+	et := universalExp()
 	width := float64(b - a)
 	var local float64
+	var lap geoLaw // the Laplace law, or the Gaussian's geometric proposal
 	switch {
 	case g == nil:
 		local = float64(num) / float64(den)
+		lap.init(num, den, false)
 	case a > 0 && float64(a)*float64(a) >= float64(g.s):
 		local = float64(g.s) / float64(a)
+		// Proposal ∝ exp(−a·w/S); target/proposal ∝ exp(−w²/(2S)).
+		lap.init(g.s, uint64(a), false)
 	default:
 		local = math.Sqrt(float64(g.s))
+		if a > 0 {
+			lap.init(g.s, uint64(a), false)
+		}
 	}
 	for try := 0; try < maxTruncTries; try++ {
 		var z int64
@@ -249,7 +206,7 @@ func sampleTruncated(r *rand.Rand, num, den uint64, g *dgauss, a, b int64) (int6
 		case width <= 4*local:
 			// Uniform proposal over the box; the target's maximum on the
 			// box is at a (a ≥ 0) or at 0 (a < 0 ≤ b).
-			z = a + int64(r.Uint64N(uint64(b-a)+1))
+			z = a + int64(uniformBelow(bs, uint64(b-a)+1))
 			ref := uint64(0)
 			if a > 0 {
 				ref = uint64(a)
@@ -268,18 +225,14 @@ func sampleTruncated(r *rand.Rand, num, den uint64, g *dgauss, a, b int64) (int6
 				hi, lo = bits.Mul64(az-ref, az+ref)
 				d = 2 * g.s
 			}
-			if !bernoulliExpNeg128(r, hi, lo, d) {
+			if !bs.bernExpNeg(hi, lo, d, et) {
 				continue
 			}
 		case a > 0:
-			var w uint64
-			if g == nil {
-				w = sampleGeometric(r, num, den)
-			} else {
-				// Proposal ∝ exp(−a·w/S); target/proposal ∝ exp(−w²/(2S)).
-				w = sampleGeometric(r, g.s, uint64(a))
+			w := lap.sampleUniv(bs, et)
+			if g != nil {
 				hi, lo := bits.Mul64(w, w)
-				if !bernoulliExpNeg128(r, hi, lo, 2*g.s) {
+				if !bs.bernExpNeg(hi, lo, 2*g.s, et) {
 					continue
 				}
 			}
@@ -289,9 +242,9 @@ func sampleTruncated(r *rand.Rand, num, den uint64, g *dgauss, a, b int64) (int6
 			z = a + int64(w)
 		default:
 			if g == nil {
-				z = sampleDiscreteLaplace(r, num, den)
+				z = lap.laplaceUniv(bs, et)
 			} else {
-				z = g.sample(r)
+				z = g.sampleBits(bs)
 			}
 			if z < a || z > b {
 				continue
@@ -302,13 +255,44 @@ func sampleTruncated(r *rand.Rand, num, den uint64, g *dgauss, a, b int64) (int6
 	return 0, errTruncMiss
 }
 
+// uniformBelow returns a uniform integer in [0, n) (n > 0) exactly:
+// rejection from the smallest power of two at least n.
+func uniformBelow(b *bitSource, n uint64) uint64 {
+	if n == 1 {
+		return 0
+	}
+	k := uint(bits.Len64(n - 1))
+	for {
+		if v := b.take(k); v < n {
+			return v
+		}
+	}
+}
+
 // dgauss holds the parameters of a discrete Gaussian N_Z(0, σ²) with
-// σ² = S = m·t an integer (grid units), sampled by rejection from the
-// discrete Laplace law of integer scale t (Canonne, Kamath & Steinke 2020,
-// Alg. 3). Because S is a multiple of t, the acceptance exponent
-// (|Y| − σ²/t)²/(2σ²) = (|Y| − m)²/(2S) is a ratio of integers.
+// σ² = S = m·t an integer (grid units), sampled exactly by the strip
+// sampler (gaussstrip.go), whose tables are computed on the first draw.
 type dgauss struct {
 	t, m, s uint64
+	lazy    *lazyStrips
+}
+
+// lazyStrips builds the strip sampler of N_Z(0, S) on first use.
+type lazyStrips struct {
+	s     uint64
+	ready atomic.Pointer[gaussStrips]
+	once  sync.Once
+}
+
+// get returns the strip sampler.
+func (l *lazyStrips) get() *gaussStrips {
+	if st := l.ready.Load(); st != nil {
+		return st
+	}
+	l.once.Do(func() {
+		l.ready.Store(stripCache.get(l.s, func() *gaussStrips { return newGaussStrips(l.s, 0) }))
+	})
+	return l.ready.Load()
 }
 
 // newDGauss returns the discrete Gaussian whose variance is the smallest
@@ -328,27 +312,19 @@ func newDGauss(sigma float64) (dgauss, error) {
 		mi.Add(mi, big.NewInt(1))
 	}
 	m := mi.Uint64()
-	return dgauss{t: t, m: m, s: m * t}, nil
+	return dgauss{t: t, m: m, s: m * t, lazy: &lazyStrips{s: m * t}}, nil
 }
 
 // sigma returns √S.
 func (g dgauss) sigma() float64 { return math.Sqrt(float64(g.s)) }
 
-// sample draws one exact N_Z(0, S) variate.
+// sample draws one exact N_Z(0, S) variate, drawing the bits of its
+// trials from r.
 func (g dgauss) sample(r *rand.Rand) int64 {
-	for {
-		y := sampleDiscreteLaplace(r, g.t, 1)
-		ay := uint64(y)
-		if y < 0 {
-			ay = uint64(-y)
-		}
-		d := ay - g.m
-		if ay < g.m {
-			d = g.m - ay
-		}
-		hi, lo := bits.Mul64(d, d)
-		if bernoulliExpNeg128(r, hi, lo, 2*g.s) {
-			return y
-		}
-	}
+	var z int64
+	_ = withSeededBits(r, func(b *bitSource) error {
+		z = g.sampleBits(b)
+		return nil
+	})
+	return z
 }

@@ -49,8 +49,8 @@ func ExampleGaussianPosterior() {
 	fmt.Printf("posterior mean of μ: %.2f\n", g.MeanMu())
 	fmt.Printf("P(μ ≤ 1 | z) = %.2f\n", g.CDFMu(1))
 	// Output:
-	// posterior mean of μ: 0.93
-	// P(μ ≤ 1 | z) = 0.59
+	// posterior mean of μ: 0.71
+	// P(μ ≤ 1 | z) = 0.83
 }
 
 // The OUE histogram likelihood of eq. 33 for one report.

@@ -25,7 +25,7 @@ func Example() {
 	_, err := aggregate.Count(r, len(ages), cfg)
 	fmt.Println(err != nil)
 	// Output:
-	// count 12, mean 33.0, median 36
+	// count 12, mean 47.2, median 45
 	// spent ε=6, remaining ε=0
 	// true
 }
@@ -51,5 +51,5 @@ func ExampleHistogram() {
 	res, _ := aggregate.Histogram(rand.New(rand.NewPCG(5, 6)), x, 3, aggregate.Config{Epsilon: 5, Neighbour: aggregate.Substitute, Seeded: true})
 	fmt.Println(res.Counts, res.Sensitivity)
 	// Output:
-	// [2 3 4] 2
+	// [2 0 4] 2
 }
