@@ -6,28 +6,31 @@ import (
 )
 
 // CryptoSource is a rand.Source whose output comes from the operating
-// system's cryptographically secure generator (crypto/rand), read in
-// 4096-byte blocks. Use it for releases to untrusted parties: a seeded
-// pseudo-random generator lets anyone who learns the seed subtract the
-// noise. A CryptoSource is not safe for concurrent use; give each
-// goroutine its own.
+// system's cryptographically secure generator (crypto/rand). It reads in
+// blocks that start at 64 bytes and double up to 4096 bytes, so that a
+// source made for one release reads little more than that release uses,
+// and a long-lived one reads 4 KiB at a time. Use it for releases to
+// untrusted parties: a seeded pseudo-random generator lets anyone who
+// learns the seed subtract the noise. A CryptoSource is not safe for
+// concurrent use; give each goroutine its own.
 type CryptoSource struct {
-	buf [4096]byte
-	pos int
+	buf    [4096]byte
+	pos, n int // buf[pos:n] is unread
 }
 
 // NewCryptoSource returns a CryptoSource.
-func NewCryptoSource() *CryptoSource { return &CryptoSource{pos: 4096} }
+func NewCryptoSource() *CryptoSource { return &CryptoSource{} }
 
 // NewCryptoRand returns a *rand.Rand drawing from a new CryptoSource.
 func NewCryptoRand() *rand.Rand { return rand.New(NewCryptoSource()) }
 
 // Uint64 returns 64 uniformly random bits.
 func (c *CryptoSource) Uint64() uint64 {
-	if c.pos+8 > len(c.buf) {
+	if c.pos+8 > c.n {
+		c.n = min(max(2*c.n, 64), len(c.buf))
 		// crypto/rand.Read never returns an error on supported platforms
 		// (it aborts the program if the system generator fails).
-		_, _ = crand.Read(c.buf[:])
+		_, _ = crand.Read(c.buf[:c.n])
 		c.pos = 0
 	}
 	b := c.buf[c.pos : c.pos+8]
