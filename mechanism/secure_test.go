@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // releasePath is one release path of the package with neighbouring
@@ -336,7 +337,9 @@ func FuzzConstructors(f *testing.F) {
 // the operating system's generator, the secure lattice releases (exact
 // discrete Laplace and discrete Gaussian) with the textbook floating-point
 // samplers they replace (continuous inverse-CDF Laplace, ziggurat normal)
-// and with the seeded simulation paths. ns/draw is per coordinate.
+// and with the seeded simulation paths. ns/draw is per coordinate; the
+// interleaved sub-benchmarks time the secure release and the float
+// sampler in alternating blocks and report their ratio.
 func BenchmarkSecureVsFloat(b *testing.B) {
 	const d = 10
 	lap, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: d})
@@ -383,6 +386,49 @@ func BenchmarkSecureVsFloat(b *testing.B) {
 			}
 		}
 		per(b)
+	})
+	// Interleaved: blocks of 64 secure releases alternate with blocks of
+	// 64 float releases from the operating system's generator, timed
+	// separately, so that load on the machine falls on both alike; the
+	// ratio secure/float is the figure of merit (target: at most 3).
+	interleaved := func(b *testing.B, secure func(), float func()) {
+		var ts, tf time.Duration
+		blocks := 0
+		b.ReportAllocs()
+		for b.Loop() {
+			t0 := time.Now()
+			for range 64 {
+				secure()
+			}
+			t1 := time.Now()
+			for range 64 {
+				float()
+			}
+			ts += t1.Sub(t0)
+			tf += time.Since(t1)
+			blocks++
+		}
+		per := float64(blocks * 64 * d)
+		b.ReportMetric(float64(ts.Nanoseconds())/per, "secure-ns/draw")
+		b.ReportMetric(float64(tf.Nanoseconds())/per, "float-ns/draw")
+		b.ReportMetric(float64(ts)/float64(tf), "secure/float")
+	}
+	b.Run("interleaved-laplace-os", func(b *testing.B) {
+		r := NewCryptoRand()
+		interleaved(b, func() { _ = lap.Release(nil, s, dst) }, func() {
+			for i, v := range s {
+				dst[i] = v + laplaceNoise(uniformOpen(r), 1)
+			}
+		})
+	})
+	b.Run("interleaved-gaussian-os", func(b *testing.B) {
+		r := NewCryptoRand()
+		sg := gau.Sigma()
+		interleaved(b, func() { _ = gau.Release(nil, s, dst) }, func() {
+			for i, v := range s {
+				dst[i] = v + sg*r.NormFloat64()
+			}
+		})
 	})
 	b.Run("simulate-laplace-seeded", func(b *testing.B) {
 		r := newRand(1)
