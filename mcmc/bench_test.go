@@ -84,3 +84,49 @@ func BenchmarkMetropolisTheta(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSOMAWeights times SOMA's weight pass on the 9-dimensional
+// Laplace release of the paper's ε = 10 linear regression and reports it
+// per record weight: "pass" is one full SOMA attempt (a fresh record, its
+// n weights, the slot choice and the acceptance) divided by n; "logw" is
+// the n log weights alone. ns/weight is wall time, cpu-ns/weight the
+// process CPU time (the one to quote on a loaded machine).
+func BenchmarkSOMAWeights(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		b.Run("pass/n="+itoa(n), func(b *testing.B) {
+			c, r := benchChain(b, SOMA, n)
+			for range 5 {
+				_ = c.Sweep(r)
+			}
+			perWeight(b, n, func() {
+				if err := c.Step(r); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+		b.Run("logw/n="+itoa(n), func(b *testing.B) {
+			c, r := benchChain(b, SOMA, n)
+			for range 5 {
+				_ = c.Sweep(r)
+			}
+			c.propose(r)
+			perWeight(b, n, func() { c.weights() })
+		})
+	}
+}
+
+// perWeight runs f under b.Loop and reports wall and CPU time per record
+// weight, n weights per call.
+func perWeight(b *testing.B, n int, f func()) {
+	b.ReportAllocs()
+	cpu0, ok := processCPU()
+	for b.Loop() {
+		f()
+	}
+	cpu1, _ := processCPU()
+	w := float64(b.N) * float64(n)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/w, "ns/weight")
+	if ok {
+		b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/w, "cpu-ns/weight")
+	}
+}
