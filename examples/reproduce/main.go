@@ -1,33 +1,53 @@
 // Command reproduce runs every example program that reproduces a paper
-// table or figure and writes REPRODUCTION.md at the repository root: for
-// each one the settings, the seed, the wall time, the example's own table of
-// the paper's numbers beside ours, and a plain verdict (reproduced, partial
-// or differs, with the reason).
+// table or figure and writes a report at the repository root: for each one
+// the settings, the seed, the wall time, the example's own table of the
+// paper's numbers beside ours, and a plain verdict (reproduced, partial or
+// differs, with the reason).
 //
-//	go run ./examples/reproduce -quick     # reduced settings, < 15 minutes on 2 cores
-//	go run ./examples/reproduce            # paper scale (hours)
-//	go run ./examples/reproduce -only naivebayes,modips -quick
+//	go run ./examples/reproduce            # paper scale (hours), writes REPRODUCTION.md
+//	go run ./examples/reproduce -quick     # reduced settings (minutes), writes REPRODUCTION-quick.md
+//	go run ./examples/reproduce -only sir,linreg-eps10
+//
+// The paper-scale run is resumable: every finished example (or part of a
+// split example, see the registry) is cached as a JSON file in the -cache
+// directory (default .reproduce-cache at the repository root), keyed by the
+// example's package and complete argument list (seed, mode, settings and
+// -out), and a later run with the same settings reuses it instead of
+// running the example again, so an interrupted run continues where it
+// stopped. Failed, timed-out and interrupted runs are not cached; -fresh
+// reruns everything. Cached sections say when and at which commit they ran.
+// The paper-scale examples are split so that no single run should need much
+// more than an hour on two cores.
+//
+// The quick report's verdicts carry the note that quick settings are not
+// expected to reproduce the papers' numbers.
 //
 // Each example is built once with `go build` and then run as a subprocess
 // with -seed, optionally -quick and -out DIR/<name> (the contract of
 // examples/internal/cli); its stdout is captured, its progress on stderr
 // is passed through, and its typed verdicts (cli.Verdict) are collected
-// through the file named by cli.VerdictFileEnv. Examples listed in the registry that do not follow the
-// contract yet, or do not exist, are reported as "not run" with the reason.
+// through the file named by cli.VerdictFileEnv. Examples listed in the
+// registry that do not follow the contract yet, or do not exist, are
+// reported as "not run" with the reason.
 package main
 
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
@@ -41,6 +61,12 @@ type entry struct {
 	// Quick and Full are extra arguments for the two modes (beyond -seed,
 	// -quick and -out, which every contract example accepts).
 	Quick, Full []string
+	// Split divides the paper-scale run into parts run one after the other,
+	// each with its own section, cached result and wall time, so that no
+	// single run needs much more than an hour on two cores. Part p runs
+	// with Full followed by p.Args and is called Name-p.Name. Quick mode
+	// runs the entry once with Quick.
+	Split []part
 	// Demo marks examples with no paper target (no verdict expected).
 	Demo bool
 	// Plain marks examples whose stdout is fixed-width text rather than
@@ -50,6 +76,15 @@ type entry struct {
 	Pending string
 }
 
+// part is one piece of a split paper-scale run.
+type part struct {
+	Name string   // suffix of the section name
+	Args []string // arguments after the entry's Full
+	// Estimate is the expected wall time on two cores, with its source,
+	// listed in the report.
+	Estimate string
+}
+
 // paperFlow is the SBI paper's budget of 10 rounds × 1000 simulations with
 // the SPPE/SPLE settings validated against exact references (a 4-layer flow
 // of 32-unit blocks, M = 4 RQMC points, 5 atoms, up to 40 epochs a round);
@@ -57,25 +92,54 @@ type entry struct {
 // about fifty times as much per SPPE epoch.
 var paperFlow = []string{"-rounds", "10", "-sims", "1000", "-M", "4", "-atoms", "5", "-epochs", "40", "-patience", "8"}
 
-// registry lists the examples in the order of REPRODUCTION.md.
+// registry lists the examples in the order of the report.
+//
+// The paper-scale run is split so that no part should need much more than
+// an hour of wall time on two cores (estimates from the examples'
+// documentation and from quick-mode times scaled by the work; the report
+// records the measured times):
+//
+//   - sir: one part per ε (10, 1, 0.1), SPPE and SPLE each 15–30 minutes;
+//   - sir-outbreaks: one part per method (five outbreaks each);
+//   - linreg: one part per ε (10, 1, 0.1), 10–30 minutes per method;
+//   - sir-abc: a wall-time limit of 55 minutes;
+//   - ldp-regression: Wine (Fig. 4), Adult (Fig. 5) and the coverage study
+//     as three parts.
 var registry = []entry{
 	{Name: "quickstart", Pkg: "./examples/quickstart", Target: "none (first-run demonstration: noise-aware vs naive posterior of a Laplace-released mean)", Demo: true, Plain: true},
-	{Name: "naivebayes", Pkg: "./examples/naivebayes", Target: "SBI paper App. E.3, Fig. 14 (naive Bayes log-linear model, ε = 10)"},
-	{Name: "sir", Pkg: "./examples/sir", Target: "SBI paper §4.1, Fig. 1 and App. E.1 (SIR synthetic release: SPPE and SPLE against the exact posterior and SMC-ABC)",
-		Full: append([]string{"-eps", "10,1,0.1"}, paperFlow...), Plain: true},
+	{Name: "naivebayes", Pkg: "./examples/naivebayes", Target: "SBI paper App. E.3, Fig. 14 (naive Bayes log-linear model, ε = 10)",
+		Full: []string{"-sppe-rounds", "10", "-sppe-sims", "1000"}},
+	{Name: "sir", Pkg: "./examples/sir", Target: "SBI paper §4.1, Figs 1, 6 and App. E.1 (SIR synthetic release: SPPE and SPLE against the exact posterior and SMC-ABC; marginal histograms of β, γ, β/γ)",
+		Full: paperFlow, Plain: true, Split: []part{
+			{"eps10", []string{"-eps", "10"}, "30–60 min (SPPE and SPLE 15–30 min each, examples/sir)"},
+			{"eps1", []string{"-eps", "1"}, "30–60 min"},
+			{"eps0.1", []string{"-eps", "0.1"}, "30–60 min"},
+		}},
 	{Name: "sir-outbreaks", Pkg: "./examples/sir", Target: "SBI paper Fig. 2B (R0 intervals of the five real outbreaks)",
-		Quick: []string{"-outbreaks", "-methods", "sppe"}, Full: append([]string{"-outbreaks"}, paperFlow...), Plain: true},
+		Quick: []string{"-outbreaks", "-methods", "sppe"}, Full: append([]string{"-outbreaks"}, paperFlow...), Plain: true, Split: []part{
+			{"sppe", []string{"-methods", "sppe"}, "30–60 min (five outbreaks at K = 10⁵)"},
+			{"sple", []string{"-methods", "sple"}, "30–60 min"},
+		}},
 	{Name: "linreg", Pkg: "./examples/linreg", Target: "SBI paper §4.2, Tables 2–4 (linear regression: SPPE and SPLE against DA-MCMC, with the paper's rows)",
-		Full: paperFlow, Plain: true},
+		Full: paperFlow, Plain: true, Split: []part{
+			{"eps10", []string{"-eps", "10"}, "20–60 min (10–30 min per method, examples/linreg)"},
+			{"eps1", []string{"-eps", "1"}, "20–60 min"},
+			{"eps0.1", []string{"-eps", "0.1"}, "20–60 min"},
+		}},
 	{Name: "sir-abc", Pkg: "./examples/sir-abc", Target: "SBI paper App. E.1.1 (SMC-ABC reference posterior of the synthetic SIR release, ε = 10)",
-		Full: []string{"-walltime", "2h"}, Plain: true},
+		Full: []string{"-walltime", "55m"}, Plain: true},
 	{Name: "abcdp-toy", Pkg: "./examples/abcdp/toy", Target: "ABCDP paper Fig. 1 (flip probability) and Fig. 2 (toy grid: MSE against ε_abc and ε_total, c = 10, 100, 1000)",
 		Full: []string{"-n", "5000", "-T", "10000"}, Plain: true},
 	{Name: "abcdp-tb", Pkg: "./examples/abcdp/tb", Target: "ABCDP paper §6.3, Fig. 5 (TB birth–death model: ABCDP beside rejection ABC at n = 100 and 1000, ε_total = 1)", Plain: true},
 	{Name: "abcdp-covid", Pkg: "./examples/abcdp/covid", Target: "ABCDP paper §6.2, Fig. 4 (COVID-19 Netherlands, cubic growth model, on the authors' 18 Dutch counts)", Plain: true},
 	{Name: "soma", Pkg: "./examples/soma", Target: "SOMA slides: n = 10 acceptance/coupling table, n = 100 R̂ comparison; DA-MCMC on the SBI paper's linear-regression releases (Tables 2–4)"},
 	{Name: "ldp", Pkg: "./examples/ldp", Target: "LDP paper Fig. 1 (Gaussian calibration), Figs 3 and 9 (OUE histogram), Figs 10–11 (histogram and exponential calibration)"},
-	{Name: "ldp-regression", Pkg: "./examples/ldp/regression", Target: "LDP paper Fig. 4 (Wine linear regression vs LDP-SGD), Fig. 5 (Adult logistic regression vs LDP-SGD), coverage of the regression posteriors"},
+	{Name: "ldp-regression", Pkg: "./examples/ldp/regression", Target: "LDP paper Fig. 4 (Wine linear regression vs LDP-SGD), Fig. 5 (Adult logistic regression vs LDP-SGD), coverage of the regression posteriors",
+		Split: []part{
+			{"wine", []string{"-skip-adult", "-skip-coverage"}, "under an hour (the three parts took 3.4 min together in quick mode)"},
+			{"adult", []string{"-skip-wine", "-skip-coverage"}, "under an hour"},
+			{"coverage", []string{"-skip-wine", "-skip-adult"}, "under an hour"},
+		}},
 	{Name: "ldp-kosarak", Pkg: "./examples/ldp/kosarak", Target: "LDP paper Fig. 2 (histogram discovery on the filtered Kosarak)"},
 	{Name: "modips", Pkg: "./examples/modips", Target: "modips paper Table 1 (coverage of five combination rules, m = 10)", Plain: true},
 	{Name: "modips-mstudy", Pkg: "./examples/modips/mstudy", Target: "modips paper Figs 6–7 (m-study)", Full: []string{"-reps", "5000"}, Plain: true},
@@ -88,20 +152,39 @@ type config struct {
 	seed    uint64
 	out     string
 	report  string
+	cache   string // directory of cached results; "none" disables the cache
+	fresh   bool   // rerun every selected example, replacing its cached result
 	only    map[string]bool
 	timeout time.Duration
+
+	// entries is the list of examples (the registry; tests use others).
+	entries []entry
+	// build builds the example package pkg into the executable exe and
+	// returns the path to run (goBuild; tests use others).
+	build func(ctx context.Context, root, pkg, exe string) (string, error)
 }
 
-func main() { cli.Program("reproduce", parse, run) }
+func main() {
+	cli.Program("reproduce", parse, func(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
+		// An interrupted run stops after the example that was running (whose
+		// result is not cached) and writes no report; finished examples are
+		// cached, so running the same command again resumes.
+		ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return run(ctx, cfg, stdout, stderr)
+	})
+}
 
 func parse(fs *flag.FlagSet, args []string) (config, error) {
-	var cfg config
-	fs.BoolVar(&cfg.quick, "quick", false, "reduced settings (the whole run finishes in < 15 minutes on 2 cores)")
+	cfg := config{entries: registry, build: goBuild}
+	fs.BoolVar(&cfg.quick, "quick", false, "reduced settings (the whole run takes minutes, not hours); writes REPRODUCTION-quick.md")
 	fs.Uint64Var(&cfg.seed, "seed", 1, "seed passed to every example")
 	fs.StringVar(&cfg.out, "out", "", "directory for the examples' plots and CSV files (one subdirectory each); empty writes none")
-	fs.StringVar(&cfg.report, "report", "", "path of the report (default REPRODUCTION.md at the repository root)")
-	only := fs.String("only", "", "comma-separated example names to run (default all); others are listed as not run")
-	fs.DurationVar(&cfg.timeout, "timeout", 0, "time limit per example (default 6m with -quick, 12h otherwise)")
+	fs.StringVar(&cfg.report, "report", "", "path of the report (default REPRODUCTION.md, or REPRODUCTION-quick.md with -quick, at the repository root)")
+	fs.StringVar(&cfg.cache, "cache", "", "directory of cached per-example results, so that an interrupted run resumes (default .reproduce-cache at the repository root; \"none\" disables it)")
+	fs.BoolVar(&cfg.fresh, "fresh", false, "rerun every selected example even when a cached result exists (the new results replace the cached ones)")
+	only := fs.String("only", "", "comma-separated example or part names to run (default all); others are listed as not run")
+	fs.DurationVar(&cfg.timeout, "timeout", 0, "time limit per example or part (default 6m with -quick, 3h otherwise)")
 	if err := cli.Parse(fs, args); err != nil {
 		return cfg, err
 	}
@@ -109,7 +192,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 		return cfg, cli.Usagef("-timeout must be >= 0, got %v", cfg.timeout)
 	}
 	if cfg.timeout == 0 {
-		cfg.timeout = 12 * time.Hour
+		cfg.timeout = 3 * time.Hour
 		if cfg.quick {
 			cfg.timeout = 6 * time.Minute
 		}
@@ -117,8 +200,11 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	if *only != "" {
 		cfg.only = map[string]bool{}
 		known := map[string]bool{}
-		for _, e := range registry {
+		for _, e := range cfg.entries {
 			known[e.Name] = true
+			for _, p := range e.Split {
+				known[e.Name+"-"+p.Name] = true
+			}
 		}
 		for _, n := range strings.Split(*only, ",") {
 			n = strings.TrimSpace(n)
@@ -131,9 +217,45 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	return cfg, nil
 }
 
-// result is the outcome of one entry.
-type result struct {
+// job is one run of an example: a whole entry, or one part of a split
+// entry at paper scale.
+type job struct {
 	entry
+	Group    string   // the entry's name
+	Extra    []string // the mode's arguments (Quick, or Full and the part's)
+	Estimate string   // expected wall time of a part
+}
+
+// jobs expands the entries into the runs of the mode.
+func jobs(cfg config) []job {
+	var js []job
+	for _, e := range cfg.entries {
+		if cfg.quick {
+			js = append(js, job{entry: e, Group: e.Name, Extra: e.Quick})
+			continue
+		}
+		if len(e.Split) == 0 {
+			js = append(js, job{entry: e, Group: e.Name, Extra: e.Full})
+			continue
+		}
+		for _, p := range e.Split {
+			j := job{entry: e, Group: e.Name, Extra: append(slices.Clip(e.Full), p.Args...), Estimate: p.Estimate}
+			j.Name = e.Name + "-" + p.Name
+			js = append(js, j)
+		}
+	}
+	return js
+}
+
+// selected reports whether -only selects the job (by its name or its
+// entry's).
+func (cfg config) selected(j job) bool {
+	return cfg.only == nil || cfg.only[j.Name] || cfg.only[j.Group]
+}
+
+// result is the outcome of one job.
+type result struct {
+	job
 	Args     []string
 	Ran      bool
 	NotRun   string // reason when not run
@@ -142,6 +264,11 @@ type result struct {
 	Stderr   string // tail, for failures
 	Wall     time.Duration
 	Verdicts []cli.Verdict
+	// Cached is set when the result was read from the cache instead of
+	// being run; Finished and Commit say when and at which commit it ran.
+	Cached   bool
+	Finished time.Time
+	Commit   string
 }
 
 func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
@@ -149,8 +276,29 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if cfg.entries == nil {
+		cfg.entries = registry
+	}
+	if cfg.build == nil {
+		cfg.build = goBuild
+	}
 	if cfg.report == "" {
-		cfg.report = filepath.Join(root, "REPRODUCTION.md")
+		name := "REPRODUCTION.md"
+		if cfg.quick {
+			name = "REPRODUCTION-quick.md"
+		}
+		cfg.report = filepath.Join(root, name)
+	}
+	switch cfg.cache {
+	case "":
+		cfg.cache = filepath.Join(root, ".reproduce-cache")
+	case "none":
+		cfg.cache = ""
+	}
+	if cfg.cache != "" {
+		if err := os.MkdirAll(cfg.cache, 0o755); err != nil {
+			return fmt.Errorf("-cache: %w", err)
+		}
 	}
 	if cfg.out != "" {
 		if cfg.out, err = filepath.Abs(cfg.out); err != nil {
@@ -162,26 +310,38 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(bin)
+	commit := headCommit(ctx, root)
 	prog := cli.NewProgress(stderr)
 	start := time.Now()
 	var results []result
-	for _, e := range registry {
-		r := result{entry: e}
+	for _, j := range jobs(cfg) {
+		r := result{job: j, Args: args(cfg, j)}
 		switch {
-		case cfg.only != nil && !cfg.only[e.Name]:
+		case !cfg.selected(j):
 			r.NotRun = "not selected by -only"
-		case e.Pending != "":
-			r.NotRun = e.Pending
+		case j.Pending != "":
+			r.NotRun = j.Pending
 		default:
-			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(e.Pkg))); err != nil {
-				r.NotRun = e.Pkg + " does not exist"
+			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(j.Pkg))); err != nil {
+				r.NotRun = j.Pkg + " does not exist"
 			}
 		}
-		if r.NotRun == "" {
-			prog.Printf("%s: building %s", e.Name, e.Pkg)
+		switch {
+		case r.NotRun != "":
+			prog.Printf("%s: not run (%s)", j.Name, r.NotRun)
+		case !cfg.fresh && loadCached(cfg.cache, &r):
+			prog.Printf("%s: cached result of %s (wall time %s, %s)", j.Name, r.Finished.UTC().Format(time.RFC3339), r.Wall.Round(100*time.Millisecond), overall(r))
+		default:
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("interrupted before %s (finished examples are cached: run the same command again to resume): %w", j.Name, err)
+			}
 			runOne(ctx, cfg, root, bin, &r, prog)
-		} else {
-			prog.Printf("%s: not run (%s)", e.Name, r.NotRun)
+			r.Commit = commit
+			if r.Err == "" && cfg.cache != "" {
+				if err := storeCached(cfg.cache, r); err != nil {
+					prog.Printf("%s: caching the result: %v", j.Name, err)
+				}
+			}
 		}
 		results = append(results, r)
 	}
@@ -191,30 +351,130 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	if err := os.WriteFile(cfg.report, buf.Bytes(), 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s (total wall time %s)\n\n", cfg.report, total.Round(time.Second))
-	summaryTable(results).Markdown(stdout)
+	fmt.Fprintf(stdout, "wrote %s (this run's wall time %s; the examples' wall times add up to %s)\n\n", cfg.report, total.Round(time.Second), sumWall(results).Round(time.Second))
+	summaryTable(cfg, results).Markdown(stdout)
 	return nil
 }
 
-func runOne(ctx context.Context, cfg config, root, bin string, r *result, prog *cli.Progress) {
-	exe := filepath.Join(bin, r.Name)
-	build := exec.CommandContext(ctx, "go", "build", "-o", exe, r.Pkg)
+// args is the argument list of a job: -seed, -quick in quick mode, the
+// mode's arguments and -out.
+func args(cfg config, j job) []string {
+	a := []string{"-seed", fmt.Sprint(cfg.seed)}
+	if cfg.quick {
+		a = append(a, "-quick")
+	}
+	a = append(a, j.Extra...)
+	if cfg.out != "" {
+		a = append(a, "-out", filepath.Join(cfg.out, j.Name))
+	}
+	return a
+}
+
+// goBuild builds the package pkg into exe with go build.
+func goBuild(ctx context.Context, root, pkg, exe string) (string, error) {
+	build := exec.CommandContext(ctx, "go", "build", "-o", exe, pkg)
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
-		r.Err = fmt.Sprintf("build failed: %v", err)
-		r.Stderr = tail(string(out), 20)
+		return "", fmt.Errorf("%w\n%s", err, tail(string(out), 20))
+	}
+	return exe, nil
+}
+
+// headCommit returns the repository's HEAD commit, or "" when git cannot
+// tell; it is recorded beside cached results for the reader, not used as
+// part of the cache key.
+func headCommit(ctx context.Context, root string) string {
+	cmd := exec.CommandContext(ctx, "git", "rev-parse", "--short=12", "HEAD")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// cached is the file form of a finished job's result.
+type cached struct {
+	Name     string        `json:"name"`
+	Pkg      string        `json:"pkg"`
+	Args     []string      `json:"args"`
+	Stdout   string        `json:"stdout"`
+	Wall     time.Duration `json:"wall_ns"`
+	Verdicts []cli.Verdict `json:"verdicts"`
+	Finished time.Time     `json:"finished"`
+	Commit   string        `json:"commit,omitempty"`
+}
+
+// cachePath is the file of a job's cached result: the job name and a hash
+// of its package and argument list (which hold the seed, the mode and every
+// setting), so that a run with other settings never reads it.
+func cachePath(dir string, r *result) string {
+	h := sha256.New()
+	for _, s := range append([]string{r.Name, r.Pkg}, r.Args...) {
+		fmt.Fprintf(h, "%d:%s;", len(s), s)
+	}
+	return filepath.Join(dir, fmt.Sprintf("%s-%x.json", r.Name, h.Sum(nil)[:8]))
+}
+
+// loadCached fills r from its cached result and reports whether there was
+// one; a missing, unreadable or mismatched file is no result.
+func loadCached(dir string, r *result) bool {
+	if dir == "" {
+		return false
+	}
+	b, err := os.ReadFile(cachePath(dir, r))
+	if err != nil {
+		return false
+	}
+	var c cached
+	if json.Unmarshal(b, &c) != nil || c.Name != r.Name || c.Pkg != r.Pkg || !slices.Equal(c.Args, r.Args) {
+		return false
+	}
+	for _, v := range c.Verdicts {
+		if v.Validate() != nil {
+			return false
+		}
+	}
+	r.Ran, r.Cached = true, true
+	r.Stdout, r.Wall, r.Verdicts, r.Finished, r.Commit = c.Stdout, c.Wall, c.Verdicts, c.Finished, c.Commit
+	return true
+}
+
+// storeCached writes r's result to the cache (through a temporary file
+// renamed into place, so an interrupted write leaves no partial result).
+func storeCached(dir string, r result) error {
+	b, err := json.MarshalIndent(cached{Name: r.Name, Pkg: r.Pkg, Args: r.Args, Stdout: r.Stdout, Wall: r.Wall,
+		Verdicts: r.Verdicts, Finished: r.Finished, Commit: r.Commit}, "", "  ")
+	if err != nil {
+		return err
+	}
+	path := cachePath(dir, &r)
+	f, err := os.CreateTemp(dir, ".tmp-"+r.Name+"-")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+func runOne(ctx context.Context, cfg config, root, bin string, r *result, prog *cli.Progress) {
+	prog.Printf("%s: building %s", r.Name, r.Pkg)
+	exe, err := cfg.build(ctx, root, r.Pkg, filepath.Join(bin, r.Name))
+	if err != nil {
+		msg, out, _ := strings.Cut(err.Error(), "\n")
+		r.Err = "build failed: " + msg
+		r.Stderr = out
 		prog.Printf("%s: %s", r.Name, r.Err)
 		return
-	}
-	r.Args = []string{"-seed", fmt.Sprint(cfg.seed)}
-	if cfg.quick {
-		r.Args = append(r.Args, "-quick")
-		r.Args = append(r.Args, r.Quick...)
-	} else {
-		r.Args = append(r.Args, r.Full...)
-	}
-	if cfg.out != "" {
-		r.Args = append(r.Args, "-out", filepath.Join(cfg.out, r.Name))
 	}
 	rctx, cancel := context.WithTimeout(ctx, cfg.timeout)
 	defer cancel()
@@ -222,14 +482,16 @@ func runOne(ctx context.Context, cfg config, root, bin string, r *result, prog *
 	cmd.Dir = root
 	// The example records its typed verdicts in this file (cli.Report).
 	verdicts := filepath.Join(bin, r.Name+".verdicts.jsonl")
+	os.Remove(verdicts)
 	cmd.Env = append(os.Environ(), cli.VerdictFileEnv+"="+verdicts)
 	var out, errb bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = io.MultiWriter(&errb, &prefixWriter{w: prog.W, prefix: "  " + r.Name + ": "})
 	prog.Printf("%s: running %s %s", r.Name, r.Pkg, strings.Join(r.Args, " "))
 	t0 := time.Now()
-	err := cmd.Run()
+	err = cmd.Run()
 	r.Wall = time.Since(t0)
+	r.Finished = time.Now()
 	r.Ran = true
 	r.Stdout = out.String()
 	var verr error
@@ -239,8 +501,11 @@ func runOne(ctx context.Context, cfg config, root, bin string, r *result, prog *
 	}
 	if err != nil {
 		r.Err = err.Error()
-		if errors.Is(rctx.Err(), context.DeadlineExceeded) {
+		switch {
+		case errors.Is(rctx.Err(), context.DeadlineExceeded):
 			r.Err = fmt.Sprintf("timed out after %s", cfg.timeout)
+		case ctx.Err() != nil:
+			r.Err = "interrupted"
 		}
 		r.Stderr = tail(errb.String(), 20)
 	}
@@ -307,21 +572,51 @@ func overall(r result) string {
 	return worst
 }
 
-func summaryTable(results []result) *cli.Table {
+// quickNote qualifies an outcome of the quick mode: its settings are not
+// expected to reproduce the papers' numbers.
+const quickNote = " (quick settings: not expected to reproduce)"
+
+// shown is an outcome as the report shows it: in quick mode "differs" and
+// "partial" carry quickNote.
+func shown(cfg config, outcome string) string {
+	if cfg.quick && (outcome == cli.Differs || outcome == cli.Partial) {
+		return outcome + quickNote
+	}
+	return outcome
+}
+
+// sumWall adds up the wall times of the jobs that ran (or were cached).
+func sumWall(results []result) time.Duration {
+	var t time.Duration
+	for _, r := range results {
+		if r.Ran {
+			t += r.Wall
+		}
+	}
+	return t
+}
+
+func summaryTable(cfg config, results []result) *cli.Table {
 	t := &cli.Table{Header: []string{"example", "paper target", "wall time", "outcome"}}
 	for _, r := range results {
 		wall := "—"
 		if r.Ran {
 			wall = r.Wall.Round(100 * time.Millisecond).String()
+			if r.Cached {
+				wall += " (cached)"
+			}
 		}
-		o := overall(r)
+		o := shown(cfg, overall(r))
 		if r.NotRun != "" {
 			o = "not run: " + r.NotRun
 		}
-		t.Add("["+r.Name+"](#"+r.Name+")", r.Target, wall, o)
+		t.Add("["+r.Name+"](#"+anchor(r.Name)+")", r.Target, wall, o)
 	}
 	return t
 }
+
+// anchor is the GitHub heading anchor of a section name (dots dropped).
+func anchor(name string) string { return strings.ReplaceAll(name, ".", "") }
 
 func writeReport(w io.Writer, cfg config, results []result, total time.Duration) {
 	mode := "paper scale"
@@ -333,19 +628,37 @@ func writeReport(w io.Writer, cfg config, results []result, total time.Duration)
 	if cfg.seed != 1 {
 		cmd += fmt.Sprintf(" -seed %d", cfg.seed)
 	}
-	fmt.Fprintf(w, "# Reproduction of the papers' results\n\n")
-	fmt.Fprintf(w, "Generated by `%s` on %s (%s, %s/%s, %d CPUs, GOMAXPROCS %d).\n",
+	ncached := 0
+	for _, r := range results {
+		if r.Cached {
+			ncached++
+		}
+	}
+	fmt.Fprintf(w, "# Reproduction of the papers' results")
+	if cfg.quick {
+		fmt.Fprintf(w, " (quick settings)")
+	}
+	fmt.Fprintf(w, "\n\nGenerated by `%s` on %s (%s, %s/%s, %d CPUs, GOMAXPROCS %d).\n",
 		cmd, time.Now().UTC().Format("2006-01-02 15:04 MST"), runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0))
-	fmt.Fprintf(w, "Mode: %s. Seed: %d for every example. Total wall time: %s (each example is built first; build time is not counted in its wall time).\n\n",
-		mode, cfg.seed, total.Round(time.Second))
-	fmt.Fprintf(w, "Verdicts are printed by the examples themselves (`verdict: reproduced|partial|differs — <target>: <reason>`): *reproduced* means our numbers agree with the paper's within the tolerance the example states, *partial* that some agree and some do not or that the comparison is only indirect, *differs* that they disagree (the reason says why, where known). Quick mode uses fewer repetitions, particles or rounds than the paper, so Monte Carlo error is larger there; rerun without -quick for paper scale.\n\n")
-	fmt.Fprintf(w, "## Summary\n")
-	summaryTable(results).Markdown(w)
+	fmt.Fprintf(w, "Mode: %s. Seed: %d for every example. Total wall time: %s, the sum of the examples' wall times",
+		mode, cfg.seed, sumWall(results).Round(time.Second))
+	if ncached > 0 {
+		fmt.Fprintf(w, ", %d of them cached results of earlier runs (this run took %s)", ncached, total.Round(time.Second))
+	}
+	fmt.Fprintf(w, " (each example is built first; build time is not counted).\n\n")
+	fmt.Fprintf(w, "Verdicts are printed by the examples themselves (`verdict: reproduced|partial|differs — <target>: <reason>`): *reproduced* means our numbers agree with the paper's within the tolerance the example states, *partial* that some agree and some do not or that the comparison is only indirect, *differs* that they disagree (the reason says why, where known).")
+	if cfg.quick {
+		fmt.Fprintf(w, " **This report uses quick settings** — fewer repetitions, particles, rounds and simulations than the papers — so its numbers carry larger Monte Carlo and training error and are *not expected to reproduce* the papers': a *differs* or *partial* here says nothing against the paper. It checks that every example runs end to end; the paper-scale report is REPRODUCTION.md (`go run ./examples/reproduce`).")
+	} else {
+		fmt.Fprintf(w, " Results are cached per example (and per part of a split example) in the -cache directory, keyed by the example's argument list, so an interrupted run resumes where it stopped; a cached section says when and at which commit it ran.")
+	}
+	fmt.Fprintf(w, "\n\n## Summary\n")
+	summaryTable(cfg, results).Markdown(w)
 	var verdicts cli.Table
 	verdicts.Header = []string{"example", "verdict", "target", "reason"}
 	for _, r := range results {
 		for _, v := range r.Verdicts {
-			verdicts.Add(r.Name, string(v.Outcome), v.Target, v.Reason)
+			verdicts.Add(r.Name, shown(cfg, string(v.Outcome)), v.Target, v.Reason)
 		}
 	}
 	if len(verdicts.Rows) > 0 {
@@ -355,6 +668,9 @@ func writeReport(w io.Writer, cfg config, results []result, total time.Duration)
 	for _, r := range results {
 		fmt.Fprintf(w, "## %s\n\n", r.Name)
 		fmt.Fprintf(w, "- Paper target: %s\n", r.Target)
+		if r.Name != r.Group {
+			fmt.Fprintf(w, "- Part of the paper-scale run of %s (expected %s)\n", r.Group, r.Estimate)
+		}
 		if r.NotRun != "" {
 			fmt.Fprintf(w, "- **Not run**: %s.\n\n", r.NotRun)
 			continue
@@ -362,9 +678,17 @@ func writeReport(w io.Writer, cfg config, results []result, total time.Duration)
 		fmt.Fprintf(w, "- Command: `go run %s %s`\n", r.Pkg, strings.Join(r.Args, " "))
 		fmt.Fprintf(w, "- Seed: %d; mode: %s\n", cfg.seed, mode)
 		if r.Ran {
-			fmt.Fprintf(w, "- Wall time: %s\n", r.Wall.Round(100*time.Millisecond))
+			fmt.Fprintf(w, "- Wall time: %s", r.Wall.Round(100*time.Millisecond))
+			if r.Cached {
+				fmt.Fprintf(w, " (cached result of a run finished %s", r.Finished.UTC().Format("2006-01-02 15:04 MST"))
+				if r.Commit != "" {
+					fmt.Fprintf(w, " at commit %s", r.Commit)
+				}
+				fmt.Fprintf(w, ")")
+			}
+			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "- Outcome: **%s**\n", overall(r))
+		fmt.Fprintf(w, "- Outcome: **%s**\n", shown(cfg, overall(r)))
 		if r.Err != "" {
 			fmt.Fprintf(w, "- Error: %s\n\n```text\n%s\n```\n", r.Err, r.Stderr)
 		}

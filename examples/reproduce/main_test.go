@@ -35,6 +35,17 @@ func TestRegistry(t *testing.T) {
 		}
 		seen[e.Name] = true
 	}
+	// Parts are named apart from every entry and from each other, and
+	// every part says how long it is expected to take.
+	for _, quick := range []bool{false, true} {
+		names := map[string]bool{}
+		for _, j := range jobs(config{quick: quick, entries: registry}) {
+			if names[j.Name] || (j.Name != j.Group && (seen[j.Name] || j.Estimate == "")) {
+				t.Errorf("quick=%v: bad or duplicate job %q", quick, j.Name)
+			}
+			names[j.Name] = true
+		}
+	}
 }
 
 // TestRegistryPackagesExist checks that every example the reproduction
@@ -61,14 +72,14 @@ func TestRegistryPackagesExist(t *testing.T) {
 
 func TestOverallAndReport(t *testing.T) {
 	rs := []result{
-		{entry: entry{Name: "a", Target: "Table 1"}, Ran: true, Stdout: "### A\n\n| x | y |\n\nverdict: reproduced — Table 1: fine\n",
+		{job: job{entry: entry{Name: "a", Target: "Table 1"}}, Ran: true, Stdout: "### A\n\n| x | y |\n\nverdict: reproduced — Table 1: fine\n",
 			Verdicts: []cli.Verdict{{Outcome: cli.Reproduced, Target: "Table 1", Reason: "fine"}}},
-		{entry: entry{Name: "b", Target: "Fig. 2", Plain: true}, Ran: true, Stdout: "# raw text\n",
+		{job: job{entry: entry{Name: "b", Target: "Fig. 2", Plain: true}}, Ran: true, Stdout: "# raw text\n",
 			Verdicts: []cli.Verdict{{Outcome: cli.Reproduced, Target: "x", Reason: "ok"}, {Outcome: cli.Partial, Target: "y", Reason: "half"}}},
-		{entry: entry{Name: "c", Target: "Fig. 3"}, Ran: true, Err: "exit status 1", Stderr: "boom"},
-		{entry: entry{Name: "d", Target: "Table 4", Pending: "not written"}, NotRun: "not written"},
-		{entry: entry{Name: "e", Target: "Fig. 5"}, Ran: true, Stdout: "no verdict here"},
-		{entry: entry{Name: "f", Target: "Fig. 6"}, Ran: true, Verdicts: []cli.Verdict{{Outcome: "maybe", Target: "Fig. 6"}}},
+		{job: job{entry: entry{Name: "c", Target: "Fig. 3"}}, Ran: true, Err: "exit status 1", Stderr: "boom"},
+		{job: job{entry: entry{Name: "d", Target: "Table 4", Pending: "not written"}}, NotRun: "not written"},
+		{job: job{entry: entry{Name: "e", Target: "Fig. 5"}}, Ran: true, Stdout: "no verdict here"},
+		{job: job{entry: entry{Name: "f", Target: "Fig. 6"}}, Ran: true, Verdicts: []cli.Verdict{{Outcome: "maybe", Target: "Fig. 6"}}},
 	}
 	want := []string{cli.Reproduced, cli.Partial, "failed", "not run", "no verdict printed", cli.Differs}
 	for i, r := range rs {
@@ -81,7 +92,7 @@ func TestOverallAndReport(t *testing.T) {
 	s := b.String()
 	for _, frag := range []string{
 		"-quick", "## Summary", "## a\n", "\n### A\n", "```text\n# raw text\n```", "**Not run**: not written.",
-		"Error: exit status 1", "boom", "| b       | partial", "Total wall time: 1m30s",
+		"Error: exit status 1", "boom", "| b       | partial (quick settings: not expected to reproduce)", "not expected to reproduce",
 	} {
 		if !strings.Contains(s, frag) {
 			t.Errorf("report lacks %q:\n%s", frag, s)
@@ -106,7 +117,7 @@ func TestRunQuickstart(t *testing.T) {
 		t.Skip("builds an example")
 	}
 	dir := t.TempDir()
-	cfg, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-quick", "-only", "quickstart", "-report", filepath.Join(dir, "R.md"), "-out", filepath.Join(dir, "plots")})
+	cfg, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-quick", "-only", "quickstart", "-cache", filepath.Join(dir, "cache"), "-report", filepath.Join(dir, "R.md"), "-out", filepath.Join(dir, "plots")})
 	if err != nil {
 		t.Fatal(err)
 	}

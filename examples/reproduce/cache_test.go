@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/privinfer/privinfer/examples/internal/cli"
+)
+
+// fakeEnv, when set, makes the test binary behave as a fake example
+// program (fakeMain) instead of running the tests; fakeLogEnv names the
+// file where every fake run appends a line.
+const (
+	fakeEnv    = "PRIVINFER_REPRODUCE_FAKE"
+	fakeLogEnv = "PRIVINFER_REPRODUCE_FAKE_LOG"
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv(fakeEnv) != "" {
+		os.Exit(fakeMain(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// fakeMain is a tiny example following the examples/internal/cli contract:
+// it logs "start NAME PART" and "end NAME PART", prints a Markdown line and
+// reports one verdict. -fail-if FILE makes it fail while FILE exists;
+// -hang makes it sleep until killed.
+func fakeMain(args []string) int {
+	fs := flag.NewFlagSet("fake", flag.ContinueOnError)
+	common := cli.Register(fs, 1)
+	name := fs.String("name", "", "")
+	part := fs.String("part", "-", "")
+	failIf := fs.String("fail-if", "", "")
+	hang := fs.Bool("hang", false, "")
+	if err := cli.Parse(fs, args); err != nil {
+		return 2
+	}
+	logf := func(what string) {
+		f, err := os.OpenFile(os.Getenv(fakeLogEnv), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err == nil {
+			fmt.Fprintf(f, "%s %s %s seed=%d\n", what, *name, *part, common.Seed)
+			f.Close()
+		}
+	}
+	logf("start")
+	if *hang {
+		time.Sleep(time.Minute)
+	}
+	if _, err := os.Stat(*failIf); *failIf != "" && err == nil {
+		fmt.Fprintln(os.Stderr, "fake failure")
+		return 1
+	}
+	fmt.Printf("fake %s part %s quick=%v\n", *name, *part, common.Quick)
+	cli.PrintVerdict(os.Stdout, cli.Partial, "Fig. "+*name, "fake")
+	logf("end")
+	return 0
+}
+
+// fakeRun runs the reproduction of entries with the test binary as every
+// example and returns the report and the lines the fakes logged during this
+// run.
+func fakeRun(t *testing.T, ctx context.Context, dir string, entries []entry, args ...string) (report string, log []string, err error) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	logPath := filepath.Join(dir, "log")
+	before, _ := os.ReadFile(logPath)
+	cfg, perr := parse(flag.NewFlagSet("t", flag.ContinueOnError), append([]string{"-cache", filepath.Join(dir, "cache"), "-report", filepath.Join(dir, "R.md")}, args...))
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	cfg.entries = entries
+	cfg.build = func(context.Context, string, string, string) (string, error) { return exe, nil }
+	os.Remove(cfg.report)
+	err = run(ctx, cfg, io.Discard, io.Discard)
+	after, _ := os.ReadFile(logPath)
+	rep, _ := os.ReadFile(cfg.report)
+	for _, l := range strings.Split(strings.TrimSpace(string(after[len(before):])), "\n") {
+		if l != "" {
+			log = append(log, l)
+		}
+	}
+	return string(rep), log, err
+}
+
+// TestCacheResume runs a fake list of examples, one of them split into two
+// parts, through the reproduction: a failed example is rerun on the next
+// run while the finished ones come from the cache; other settings (seed,
+// quick mode) and -fresh run everything again; an interrupted run resumes.
+func TestCacheResume(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(fakeEnv, "1")
+	t.Setenv(fakeLogEnv, filepath.Join(dir, "log"))
+	fail := filepath.Join(dir, "fail")
+	pkg := "./examples/reproduce" // exists; the fake build ignores it
+	entries := []entry{
+		{Name: "a", Pkg: pkg, Target: "Fig. a", Full: []string{"-name", "a"}, Quick: []string{"-name", "a"}},
+		{Name: "b", Pkg: pkg, Target: "Fig. b", Full: []string{"-name", "b", "-fail-if", fail}, Quick: []string{"-name", "b"}},
+		{Name: "c", Pkg: pkg, Target: "Fig. c", Full: []string{"-name", "c"}, Quick: []string{"-name", "c"},
+			Split: []part{{"x", []string{"-part", "x"}, "1 s"}, {"y", []string{"-part", "y"}, "1 s"}}},
+	}
+	if err := os.WriteFile(fail, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := func(step string, log []string, lines ...string) {
+		t.Helper()
+		if !slices.Equal(log, lines) {
+			t.Errorf("%s: the fakes logged\n%s\nwant\n%s", step, strings.Join(log, "\n"), strings.Join(lines, "\n"))
+		}
+	}
+	all := []string{"start a - seed=1", "end a - seed=1", "start b - seed=1", "end b - seed=1",
+		"start c x seed=1", "end c x seed=1", "start c y seed=1", "end c y seed=1"}
+
+	// 1: b fails, the others finish and are cached.
+	rep, log, err := fakeRun(t, context.Background(), dir, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want("first run", log, "start a - seed=1", "end a - seed=1", "start b - seed=1", "start c x seed=1", "end c x seed=1", "start c y seed=1", "end c y seed=1")
+	for _, frag := range []string{"## c-x\n", "## c-y\n", "Part of the paper-scale run of c (expected 1 s)", "fake failure", "Outcome: **failed**", "fake c part y quick=false"} {
+		if !strings.Contains(rep, frag) {
+			t.Errorf("first report lacks %q:\n%s", frag, rep)
+		}
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "cache", "*.json")); len(files) != 3 {
+		t.Errorf("cache holds %v, want 3 results", files)
+	}
+
+	// 2: only b runs again; the report shows the cached results.
+	os.Remove(fail)
+	rep, log, err = fakeRun(t, context.Background(), dir, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want("resumed run", log, "start b - seed=1", "end b - seed=1")
+	if strings.Contains(rep, "failed") || strings.Count(rep, "(cached result of a run finished") != 3 ||
+		!strings.Contains(rep, "fake c part x quick=false") || !strings.Contains(rep, "3 of them cached results of earlier runs") {
+		t.Errorf("resumed report:\n%s", rep)
+	}
+
+	// 3: everything is cached now.
+	if _, log, _ = fakeRun(t, context.Background(), dir, entries); log != nil {
+		t.Errorf("third run ran %v", log)
+	}
+
+	// 4: another seed is another argument list, so nothing is reused; nor
+	// with -fresh.
+	_, log, _ = fakeRun(t, context.Background(), dir, entries, "-seed", "2")
+	want("seed 2", log, strings.Split(strings.ReplaceAll(strings.Join(all, "\n"), "seed=1", "seed=2"), "\n")...)
+	_, log, _ = fakeRun(t, context.Background(), dir, entries, "-fresh")
+	want("-fresh", log, all...)
+
+	// 5: quick mode runs each entry once, unsplit, and its report says that
+	// quick settings are not expected to reproduce.
+	rep, log, _ = fakeRun(t, context.Background(), dir, entries, "-quick")
+	if len(log) != 6 || !strings.Contains(rep, "partial"+quickNote) || !strings.Contains(rep, "fake c part - quick=true") || strings.Contains(rep, "## c-x") {
+		t.Errorf("quick run logged %v, report:\n%s", log, rep)
+	}
+
+	// 6: an interrupted run (the context is cancelled while b hangs) writes
+	// no report and caches nothing of b; the next run resumes with b.
+	entries[1].Full = []string{"-name", "b", "-hang"}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for ctx.Err() == nil {
+			if l, _ := os.ReadFile(filepath.Join(dir, "log")); strings.HasSuffix(string(l), "start b - seed=3\n") {
+				cancel()
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	rep, log, err = fakeRun(t, ctx, dir, entries, "-seed", "3")
+	cancel()
+	if err == nil || !strings.Contains(err.Error(), "run the same command again to resume") || rep != "" {
+		t.Errorf("interrupted run: error %v, report %q", err, rep)
+	}
+	want("interrupted run", log, "start a - seed=3", "end a - seed=3", "start b - seed=3")
+	entries[1].Full = []string{"-name", "b"}
+	_, log, err = fakeRun(t, context.Background(), dir, entries, "-seed", "3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want("run after the interruption", log, strings.Split(strings.ReplaceAll(strings.Join(all[2:], "\n"), "seed=1", "seed=3"), "\n")...)
+}
