@@ -39,31 +39,53 @@ type CornerConfig struct {
 // Errors wrap ErrInvalid for invalid draws, mismatched dimensions or
 // negative sizes.
 func (d *Draws) Corner(w io.Writer, cfg CornerConfig) error {
-	if err := d.Validate(); err != nil {
-		return err
-	}
 	if w == nil {
 		return invalidf("Corner needs a non-nil io.Writer")
 	}
+	canvas, err := d.cornerCanvas(cfg)
+	if err != nil {
+		return err
+	}
+	return canvas.WriteSVG(w)
+}
+
+// CornerPNG writes the corner plot of Corner to w as a PNG image of the
+// same size. Errors are those of Corner.
+func (d *Draws) CornerPNG(w io.Writer, cfg CornerConfig) error {
+	if w == nil {
+		return invalidf("CornerPNG needs a non-nil io.Writer")
+	}
+	canvas, err := d.cornerCanvas(cfg)
+	if err != nil {
+		return err
+	}
+	return canvas.WritePNG(w)
+}
+
+// cornerCanvas validates the draws and cfg and draws the corner plot.
+func (d *Draws) cornerCanvas(cfg CornerConfig) (*plot.Canvas, error) {
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
 	if d.Len() == 0 {
-		return invalidf("Corner needs at least one draw")
+		return nil, invalidf("Corner needs at least one draw")
 	}
 	if cfg.Bins < 0 || cfg.MaxPoints < 0 || !(cfg.Panel >= 0) || math.IsInf(cfg.Panel, 0) {
-		return invalidf("CornerConfig sizes must be >= 0 and finite, got Bins %d, MaxPoints %d, Panel %v", cfg.Bins, cfg.MaxPoints, cfg.Panel)
+		return nil, invalidf("CornerConfig sizes must be >= 0 and finite, got Bins %d, MaxPoints %d, Panel %v", cfg.Bins, cfg.MaxPoints, cfg.Panel)
 	}
 	if cfg.Truth != nil && len(cfg.Truth) != d.Dim {
-		return invalidf("CornerConfig.Truth has length %d, want Dim = %d", len(cfg.Truth), d.Dim)
+		return nil, invalidf("CornerConfig.Truth has length %d, want Dim = %d", len(cfg.Truth), d.Dim)
 	}
 	if cfg.CompareLabels != nil && len(cfg.CompareLabels) != len(cfg.Compare) {
-		return invalidf("CornerConfig.CompareLabels has length %d, want one per Compare draws (%d)", len(cfg.CompareLabels), len(cfg.Compare))
+		return nil, invalidf("CornerConfig.CompareLabels has length %d, want one per Compare draws (%d)", len(cfg.CompareLabels), len(cfg.Compare))
 	}
 	sets := []plot.Sample{sample(d, cfg.Label)}
 	for k, c := range cfg.Compare {
 		if err := c.Validate(); err != nil {
-			return invalidf("CornerConfig.Compare[%d]: %v", k, err)
+			return nil, invalidf("CornerConfig.Compare[%d]: %v", k, err)
 		}
 		if c.Dim != d.Dim || c.Len() == 0 {
-			return invalidf("CornerConfig.Compare[%d] has dimension %d and %d draws, want dimension %d and at least one draw", k, c.Dim, c.Len(), d.Dim)
+			return nil, invalidf("CornerConfig.Compare[%d] has dimension %d and %d draws, want dimension %d and at least one draw", k, c.Dim, c.Len(), d.Dim)
 		}
 		label := ""
 		if cfg.CompareLabels != nil {
@@ -81,9 +103,9 @@ func (d *Draws) Corner(w io.Writer, cfg CornerConfig) error {
 		Panel:     cfg.Panel,
 	}.Draw()
 	if err != nil {
-		return invalidf("corner plot: %v", err)
+		return nil, invalidf("corner plot: %v", err)
 	}
-	return canvas.WriteSVG(w)
+	return canvas, nil
 }
 
 // sample converts draws to the plotting package's row form (rows share

@@ -3,6 +3,8 @@ package privinfer
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"image/png"
 	"math"
 	"strings"
 	"testing"
@@ -118,6 +120,38 @@ func TestCorner(t *testing.T) {
 		t.Errorf("no draws: %v", err)
 	}
 	if err := d.Corner(nil, CornerConfig{}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("nil writer: %v", err)
+	}
+}
+
+// TestCornerPNG checks that the PNG corner plot decodes, has the SVG's
+// size, is deterministic, and refuses what Corner refuses.
+func TestCornerPNG(t *testing.T) {
+	d := &Draws{Dim: 2, Names: []string{"a", "b"}, Theta: []float64{0, 1, 1, 0, 0.5, 0.5, 2, 2}, Weights: []float64{1, 2, 3, 4}}
+	cfg := CornerConfig{Title: "posterior", Label: "weighted", Panel: 100}
+	var b, b2 bytes.Buffer
+	if err := d.CornerPNG(&b, cfg); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var svg bytes.Buffer
+	if err := d.Corner(&svg, cfg); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf(`width="%d" height="%d"`, img.Bounds().Dx(), img.Bounds().Dy())
+	if !strings.Contains(svg.String(), want) {
+		t.Errorf("PNG is %v, SVG header %.200q", img.Bounds(), svg.String())
+	}
+	if err := d.CornerPNG(&b2, cfg); err != nil || !bytes.Equal(b.Bytes(), b2.Bytes()) {
+		t.Errorf("corner PNG is not deterministic (%v)", err)
+	}
+	if err := d.CornerPNG(&b, CornerConfig{Bins: -1}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Bins -1: %v", err)
+	}
+	if err := d.CornerPNG(nil, cfg); !errors.Is(err, ErrInvalid) {
 		t.Errorf("nil writer: %v", err)
 	}
 }

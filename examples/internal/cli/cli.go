@@ -11,7 +11,11 @@
 //   - rejects bad flags and bad flag values with a usage message on stderr and
 //     exit status 2 (Main does this for errors wrapping ErrUsage);
 //
-//   - reports progress of long runs on stderr (Progress);
+//   - writes at least one plot as SVG and PNG when -out is set (WritePlot,
+//     WriteCorner), which its test checks with package clitest;
+//
+//   - reports progress on stderr at least every few seconds during long
+//     runs (Progress; Every for library runs that emit many events);
 //
 //   - prints its results on stdout as Markdown: "### " headings, tables
 //     written by Table.Markdown with the paper's numbers beside ours, and

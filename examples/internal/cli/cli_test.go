@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/internal/plot"
@@ -127,6 +128,9 @@ func TestOutputs(t *testing.T) {
 	}
 	if p, err := c.WriteCorner("corner", &privinfer.Draws{Dim: 1, Theta: []float64{1, 2, 3}}, privinfer.CornerConfig{}); err != nil || !strings.HasSuffix(p, "corner.svg") {
 		t.Fatalf("WriteCorner: %q, %v", p, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(c.Out, "corner.png")); err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
+		t.Errorf("WriteCorner wrote no PNG beside the SVG: %v", err)
 	}
 	cv, err := plot.LineChart{Title: "t", Series: []plot.Series{{Name: "s", X: []float64{0, 1}, Y: []float64{1, 2}}}}.Draw()
 	if err != nil {
@@ -261,5 +265,33 @@ func TestReadDraws(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, AuthorsDir, "p.csv"), []byte(",0\n0,1\n1,2\n"), 0o644)
 	if d, err := Authors("p.csv", "mu"); err != nil || d.Len() != 2 || d.Names[0] != "mu" {
 		t.Errorf("authors' file: %+v, %v", d, err)
+	}
+}
+
+// TestEvery checks the throttled progress: the first event, a change of
+// stage or round and the completion of a stage are written, repeated
+// events within the interval are dropped, and events after it are written.
+func TestEvery(t *testing.T) {
+	var b bytes.Buffer
+	p := NewProgress(&b)
+	f := p.Every(time.Hour, "fit")
+	f(privinfer.Progress{Stage: "epoch", Step: 1, Total: 10})
+	f(privinfer.Progress{Stage: "epoch", Step: 2, Total: 10}) // dropped
+	f(privinfer.Progress{Stage: "epoch", Step: 10, Total: 10})
+	f(privinfer.Progress{Stage: "epoch", Round: 2, Step: 1})
+	f(privinfer.Progress{Stage: "sample", Round: 2, Step: 1})
+	f(privinfer.Progress{Stage: "sample", Round: 2, Step: 2}) // dropped
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 4 || !strings.Contains(lines[0], "fit: epoch 1/10") || !strings.Contains(lines[1], "epoch 10/10") ||
+		!strings.Contains(lines[2], "round 2 epoch 1") || !strings.Contains(lines[3], "round 2 sample 1") {
+		t.Errorf("throttled lines:\n%s", b.String())
+	}
+	b.Reset()
+	g := p.Every(0, "")
+	for i := range 3 {
+		g(privinfer.Progress{Stage: "chain", Step: i + 1})
+	}
+	if n := strings.Count(b.String(), "chain"); n != 3 {
+		t.Errorf("interval 0 wrote %d of 3 events:\n%s", n, b.String())
 	}
 }

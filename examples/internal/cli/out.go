@@ -50,11 +50,19 @@ func (c *Common) WritePlot(base string, cv *plot.Canvas) ([]string, error) {
 	return []string{svg, png}, nil
 }
 
-// WriteCorner writes the corner plot of d (Draws.Corner) as base.svg into
-// the output directory and returns its path; it does nothing when -out is
-// empty.
+// WriteCorner writes the corner plot of d (Draws.Corner and
+// Draws.CornerPNG) as base.svg and base.png into the output directory and
+// returns the path of the SVG file; it does nothing and returns "" when
+// -out is empty.
 func (c *Common) WriteCorner(base string, d *privinfer.Draws, cfg privinfer.CornerConfig) (string, error) {
-	return c.WriteFile(base+".svg", func(w io.Writer) error { return d.Corner(w, cfg) })
+	svg, err := c.WriteFile(base+".svg", func(w io.Writer) error { return d.Corner(w, cfg) })
+	if err != nil || svg == "" {
+		return svg, err
+	}
+	if _, err := c.WriteFile(base+".png", func(w io.Writer) error { return d.CornerPNG(w, cfg) }); err != nil {
+		return svg, err
+	}
+	return svg, nil
 }
 
 // WriteCSV writes a header and rows to name in the output directory; it
