@@ -4,17 +4,18 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/internal/clitest"
 )
 
 // Check is the test every modips study program shares: bad flags are
 // usage errors, and a run with -quick, 10 repetitions and the extra
-// arguments prints one valid verdict and writes its files. program is the
-// program's cli.Runner.
+// arguments prints one valid verdict, writes its plots as PNG and SVG
+// (clitest.Check) and reports progress on stderr. program is the program's
+// cli.Runner.
 func Check(t *testing.T, program func(args []string, stdout, stderr io.Writer) error, extra ...string) {
 	t.Helper()
 	for _, args := range [][]string{{"-reps", "0"}, {"-reps", "x"}, {"-nope"}, {"stray"}} {
@@ -23,14 +24,12 @@ func Check(t *testing.T, program func(args []string, stdout, stderr io.Writer) e
 		}
 	}
 	dir := filepath.Join(t.TempDir(), "out")
-	var out bytes.Buffer
-	if err := program(append([]string{"-quick", "-reps", "10", "-out", dir}, extra...), &out, io.Discard); err != nil {
+	var out, errw bytes.Buffer
+	if err := program(append([]string{"-quick", "-reps", "10", "-out", dir}, extra...), &out, &errw); err != nil {
 		t.Fatal(err)
 	}
 	if vs := cli.ParseVerdicts(out.String()); len(vs) != 1 || vs[0].Kind == "invalid" || vs[0].Reason == "" {
 		t.Errorf("verdicts %+v in\n%s", vs, out.String())
 	}
-	if files, _ := os.ReadDir(dir); len(files) == 0 {
-		t.Error("no output files")
-	}
+	clitest.Check(t, dir, errw.String())
 }
