@@ -30,7 +30,10 @@
 //
 // -methods selects a subset (raw, mlp, cnn, stats), -sims the budget and
 // -obs the number of releases; -out DIR writes every posterior's draws
-// beside the exact ones as CSV.
+// beside the exact ones as CSV, the marginal histograms of φ and σ at the
+// first release for every method beside the exact posterior
+// (embedding_marginals.svg and .png) and the C2ST of every method at every
+// release (embedding_c2st.svg and .png).
 package main
 
 import (
@@ -47,6 +50,7 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/internal/plot"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/flow/ad"
 	"github.com/privinfer/privinfer/flow/metrics"
@@ -272,6 +276,7 @@ type outcome struct {
 	method string
 	c2st   []float64 // per release
 	mean   []float64 // posterior mean of (φ, σ) at the first release
+	first  []float64 // posterior draws at the first release (samples×2)
 	train  time.Duration
 	epochs int
 }
@@ -307,7 +312,48 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		out = append(out, o)
 	}
 	report(stdout, c, rel, out)
-	return nil
+	return writePlots(c, rel, out)
+}
+
+// writePlots draws the marginal posteriors of every method at the first
+// release beside the exact posterior and the true θ, and the C2ST of every
+// method at every release.
+func writePlots(c config, rel []release, out []outcome) error {
+	if c.Out == "" || len(out) == 0 {
+		return nil
+	}
+	rows := func(x []float64) [][]float64 {
+		r := make([][]float64, len(x)/2)
+		for i := range r {
+			r[i] = x[2*i : 2*i+2]
+		}
+		return r
+	}
+	sets := []plot.Sample{{Name: "exact", Rows: rows(rel[0].ref)}}
+	var series []plot.Series
+	for _, o := range out {
+		sets = append(sets, plot.Sample{Name: methodNames[o.method], Rows: rows(o.first)})
+		s := plot.Series{Name: methodNames[o.method]}
+		for k, v := range o.c2st {
+			s.X, s.Y = append(s.X, float64(k+1)), append(s.Y, v)
+		}
+		series = append(series, s)
+	}
+	cv, err := plot.Histograms{Title: fmt.Sprintf("AR(1), release 1: amortized NPE on %d simulations vs the exact posterior; line: true θ", c.sims),
+		Params: []string{"φ", "σ"}, Sets: sets, Truth: rel[0].theta, Width: 420}.Draw()
+	if err != nil {
+		return err
+	}
+	if _, err := c.WritePlot("embedding_marginals", cv); err != nil {
+		return err
+	}
+	cv, err = plot.LineChart{Title: fmt.Sprintf("C2ST against the exact posterior (%d simulations; 0.5: indistinguishable)", c.sims),
+		XLabel: "release", YLabel: "C2ST", Series: series, HLines: []float64{0.5}}.Draw()
+	if err != nil {
+		return err
+	}
+	_, err = c.WritePlot("embedding_c2st", cv)
+	return err
 }
 
 // runMethod trains one method's amortized posterior and compares it with
@@ -331,11 +377,7 @@ func runMethod(ctx context.Context, c config, method string, prior arPrior, rel 
 	cfg := sbi.Config{
 		Rounds: 1, SimsPerRound: c.sims, Flow: fc, Train: &tc, Embedding: embedding(method),
 		PosteriorSamples: 100, Seed: c.Seed,
-		Progress: func(ev privinfer.Progress) {
-			if ev.Stage == "epoch" && ev.Step%25 == 0 {
-				prog.Printf("%s: epoch %d, %s", method, ev.Step, ev.Message)
-			}
-		},
+		Progress: prog.Every(3*time.Second, method),
 	}
 	res, err := sbi.SPPE(ctx, p, cfg)
 	if err != nil {
@@ -343,7 +385,9 @@ func runMethod(ctx context.Context, c config, method string, prior arPrior, rel 
 	}
 	o.train = res.TrainTime
 	o.epochs = res.Rounds[0].Epochs
+	prog.Printf("%s: trained in %d epochs (%s)", method, o.epochs, o.train.Round(time.Millisecond))
 	for k, rl := range rel {
+		prog.Printf("%s: release %d/%d, sampling and C2ST", method, k+1, len(rel))
 		post, err := res.Posterior.At(obsOf(rl.x))
 		if err != nil {
 			return o, err
@@ -360,6 +404,7 @@ func runMethod(ctx context.Context, c config, method string, prior arPrior, rel 
 		if k == 0 {
 			d := privinfer.Draws{Names: p.Names, Dim: 2, Theta: draws}
 			o.mean = d.Mean()
+			o.first = draws
 		}
 		if path := c.Path(fmt.Sprintf("%s_release%d.csv", method, k+1)); path != "" {
 			if err := writeCSV(path, &privinfer.Draws{Names: p.Names, Dim: 2, Theta: draws}); err != nil {

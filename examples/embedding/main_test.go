@@ -5,13 +5,14 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/internal/clitest"
 )
 
 // quadMoments integrates the unnormalised posterior π(φ, σ)·Π_t N(x_t;
@@ -153,16 +154,24 @@ func TestPrior(t *testing.T) {
 }
 
 // TestRunTiny runs the whole program on a tiny budget: the table, the
-// posterior means and the verdict line are printed.
+// posterior means and the verdict line are printed, the plots are written
+// as PNG and SVG and progress is reported on stderr.
 func TestRunTiny(t *testing.T) {
 	fs := flag.NewFlagSet("embedding", flag.ContinueOnError)
-	c, err := parse(fs, []string{"-sims", "60", "-obs", "1", "-epochs", "2", "-samples", "60", "-methods", "raw,cnn,stats"})
+	dir := t.TempDir()
+	c, err := parse(fs, []string{"-sims", "60", "-obs", "2", "-epochs", "2", "-samples", "60", "-methods", "raw,cnn,stats", "-out", dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	if err := run(context.Background(), c, &out, io.Discard); err != nil {
+	var out, errw bytes.Buffer
+	if err := run(context.Background(), c, &out, &errw); err != nil {
 		t.Fatal(err)
+	}
+	plots := clitest.Check(t, dir, errw.String())
+	for _, want := range []string{"embedding_marginals.png", "embedding_marginals.svg", "embedding_c2st.png", "embedding_c2st.svg"} {
+		if !slices.Contains(plots, want) {
+			t.Errorf("plots %v lack %s", plots, want)
+		}
 	}
 	s := out.String()
 	for _, want := range []string{"raw series (100 inputs)", "CNN embedding", "sufficient statistics", "posterior mean", "verdict:"} {
