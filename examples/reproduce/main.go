@@ -101,6 +101,8 @@ var paperFlow = []string{"-rounds", "10", "-sims", "1000", "-M", "4", "-atoms", 
 //
 //   - sir: one part per ε (10, 1, 0.1), SPPE and SPLE each 15–30 minutes;
 //   - sir-outbreaks: one part per method (five outbreaks each);
+//   - sir-depth (Fig. 15 A, B): one part per flow depth (5, 8 and 10
+//     layers) and method;
 //   - linreg: one part per ε (10, 1, 0.1), 10–30 minutes per method;
 //   - sir-abc: a wall-time limit of 55 minutes;
 //   - ldp-regression: Wine (Fig. 4), Adult (Fig. 5) and the coverage study
@@ -119,6 +121,15 @@ var registry = []entry{
 		Quick: []string{"-outbreaks", "-methods", "sppe"}, Full: append([]string{"-outbreaks"}, paperFlow...), Plain: true, Split: []part{
 			{"sppe", []string{"-methods", "sppe"}, "30–60 min (five outbreaks at K = 10⁵)"},
 			{"sple", []string{"-methods", "sple"}, "30–60 min"},
+		}},
+	{Name: "sir-depth", Pkg: "./examples/sir", Target: "SBI paper Fig. 15 A, B (SPPE and SPLE per round with 5-, 8- and 10-layer flows on the SIR release, ε = 10; one 32-unit block per layer as in the other SIR runs, not the paper's two 50-unit blocks)",
+		Quick: []string{"-depths", "5,10", "-methods", "sppe"}, Full: append([]string{"-eps", "10"}, paperFlow...), Plain: true, Split: []part{
+			{"layers5-sppe", []string{"-depths", "5", "-methods", "sppe"}, "20–40 min (the sir part's SPPE at 5 layers)"},
+			{"layers5-sple", []string{"-depths", "5", "-methods", "sple"}, "20–40 min"},
+			{"layers8-sppe", []string{"-depths", "8", "-methods", "sppe"}, "25–50 min (cost linear in the layers)"},
+			{"layers8-sple", []string{"-depths", "8", "-methods", "sple"}, "25–50 min"},
+			{"layers10-sppe", []string{"-depths", "10", "-methods", "sppe"}, "30–60 min"},
+			{"layers10-sple", []string{"-depths", "10", "-methods", "sple"}, "30–60 min"},
 		}},
 	{Name: "linreg", Pkg: "./examples/linreg", Target: "SBI paper §4.2, Tables 2–4 (linear regression: SPPE and SPLE against DA-MCMC, with the paper's rows)",
 		Full: paperFlow, Plain: true, Split: []part{

@@ -23,6 +23,23 @@
 // release (the non-DP baseline of Fig. 2B), and the R0 of the reference
 // point in the authors' code ("code R0").
 //
+// The synthetic mode also prints the marginal posteriors of β, γ and β/γ of
+// SPPE and SPLE beside the best reference (the paper's Fig. 6), compares
+// each marginal's mean and 95% interval width with the reference's (a
+// verdict line) and, with -out, draws their histograms
+// (sir_epsE_marginals.svg and .png).
+//
+// Mode -depths 5,8,10 is the paper's Fig. 15 A, B: every method is trained
+// on the first -eps release with flows of each depth (the other flow flags
+// unchanged), and its C2ST and MMD against the best reference after every
+// round are tabulated, written as CSV and drawn against the simulations
+// (sir_depth_epsE_c2st.svg and .png), with a verdict on the last round.
+//
+// Progress goes to stderr: every library event (simulation batch, epoch,
+// round) and every stage of the program, and when nothing was reported for
+// five seconds (a batch of slow simulations at K = 10⁶, a metric) a line
+// saying what is still running and how many simulations it has done.
+//
 // Mode -slopes measures the RMSE of the inner-integral estimate against M for
 // RQMC and MC at the trained flow's parameters (Fig. 7).
 //
@@ -40,8 +57,9 @@
 //
 // -quick reduces the defaults (2 rounds × 100 simulations); every mode ends
 // with a verdict line, and -out DIR writes the posterior draws as CSV, a
-// corner plot beside the best reference (SVG) and, with -outbreaks, the R0
-// interval plot (SVG and PNG).
+// corner plot beside the best reference (SVG), the Fig. 6 histograms (SVG
+// and PNG) and, with -outbreaks, the R0 interval plot and with -depths the
+// Fig. 15 chart (SVG and PNG).
 //
 // Run it from the repository root: the reference files are read from paths
 // relative to it (see the -authors and -abc flags).
@@ -69,6 +87,7 @@ import (
 	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/flow/sbi"
 	"github.com/privinfer/privinfer/mechanism"
+	"github.com/privinfer/privinfer/simulate"
 	"github.com/privinfer/privinfer/simulate/sir"
 )
 
@@ -77,9 +96,15 @@ type config struct {
 	sbiflags.Settings
 	authors, abcRef   string
 	outbreaks, slopes bool
-	w                 io.Writer     // results (stdout)
-	prog              *cli.Progress // progress (stderr)
+	depths            []int          // -depths: flow depths of the Fig. 15 mode (nil: not that mode)
+	w                 io.Writer      // results (stdout)
+	hb                *cli.Heartbeat // progress (stderr), never silent for more than heartbeat
 }
+
+// heartbeat is the longest silence on stderr: when neither the library nor
+// the program reported anything for this long, a line says what is still
+// running.
+const heartbeat = 5 * time.Second
 
 // names are the parameters, (log β, log γ).
 var names = []string{"log_beta", "log_gamma"}
@@ -97,16 +122,36 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 		map[string]string{"rounds": "2", "sims": "100", "epochs": "20"})
 	fs.StringVar(&c.authors, "authors", "../shared/"+cli.AuthorsDir, "folder of the authors' reference CSVs (skipped if absent)")
 	fs.StringVar(&c.abcRef, "abc", "abc/testdata", "folder of this project's SMC-ABC references sir_epsE_smcabc.csv (each skipped if absent)")
+	depths := fs.String("depths", "", "Fig. 15 mode: flow depths (layers) to compare on the first -eps release, comma separated (the paper: 5,8,10)")
 	err := set.Parse(fs, args, common, func(eps float64) error { _, err := sir.SyntheticRelease(eps); return err })
 	c.Common, c.Settings = *common, *set
-	return c, err
+	if err != nil {
+		return c, err
+	}
+	if *depths != "" {
+		if c.outbreaks || c.slopes {
+			return c, cli.Usagef("-depths cannot be combined with -outbreaks or -slopes")
+		}
+		for _, f := range strings.Split(*depths, ",") {
+			l, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || l < 1 || l > 64 {
+				return c, cli.Usagef("-depths: %q is not a number of layers in 1..64", f)
+			}
+			c.depths = append(c.depths, l)
+		}
+	}
+	return c, nil
 }
 
 // runAll runs the selected mode and prints the verdict lines.
 func runAll(_ context.Context, c config, stdout, stderr io.Writer) error {
-	c.w, c.prog = stdout, cli.NewProgress(stderr)
+	c.w, c.hb = stdout, cli.NewHeartbeat(cli.NewProgress(stderr), heartbeat)
+	defer c.hb.Stop()
 	if err := c.Prepare(); err != nil {
 		return err
+	}
+	if c.depths != nil {
+		return runDepths(c, c.Eps[0])
 	}
 	if c.outbreaks {
 		inRange, total, odeIn, err := runOutbreaks(c)
@@ -126,13 +171,28 @@ func runAll(_ context.Context, c config, stdout, stderr io.Writer) error {
 		return nil
 	}
 	for _, e := range c.Eps {
-		acc, err := runSynthetic(c, e, c.slopes)
+		acc, marg, err := runSynthetic(c, e, c.slopes)
 		if err != nil {
 			return err
 		}
 		syntheticVerdict(c.w, e, acc)
+		marginalVerdict(c.w, e, marg)
 	}
 	return nil
+}
+
+// counted is a simulator that counts its simulations on the heartbeat, so
+// that its lines say how far a silent batch of simulations has got.
+type counted struct {
+	simulate.Simulator
+	hb *cli.Heartbeat
+}
+
+// Simulate runs the simulator and counts the simulation.
+func (s counted) Simulate(r *rand.Rand, theta, dst []float64) error {
+	err := s.Simulator.Simulate(r, theta, dst)
+	s.hb.Tick()
+	return err
 }
 
 // accuracy is a method's final C2ST and MMD against a reference sample.
@@ -232,7 +292,8 @@ func thin(d *privinfer.Draws, n int) *privinfer.Draws {
 // round's posterior draws and the NLOG at thetaTrue (NaN if nil).
 func run(c config, meth string, p privinfer.Problem, thetaTrue []float64, onRound func(round int, d *privinfer.Draws, nlog float64)) (*privinfer.Draws, *sbi.Posterior, *sbi.Result, error) {
 	o := c.Config(2, 10, c.Seed)
-	o.Progress = c.prog.Func()
+	o.Progress = c.hb.Func()
+	c.hb.Phase("%s: round 1, simulating %d epidemics", strings.ToUpper(meth), c.Sims)
 	if onRound != nil {
 		o.OnRound = func(round int, est sbi.Estimate, d *privinfer.Draws) {
 			nlog := math.NaN()
@@ -258,26 +319,30 @@ func run(c config, meth string, p privinfer.Problem, thetaTrue []float64, onRoun
 	return res.Draws, nil, &res.Result, nil
 }
 
-func runSynthetic(c config, eps float64, slopes bool) ([]accuracy, error) {
+// ref is a reference sample of the synthetic release's posterior.
+type ref struct {
+	name string
+	d    *privinfer.Draws
+}
+
+// syntheticProblem returns the paper's synthetic release at ε with the
+// simulator counted on the heartbeat.
+func syntheticProblem(c config, eps float64) (privinfer.Problem, error) {
 	ps, err := sir.SyntheticSimulator(eps)
 	if err != nil {
-		return nil, err
+		return privinfer.Problem{}, err
 	}
 	obs, err := sir.SyntheticRelease(eps)
 	if err != nil {
-		return nil, err
+		return privinfer.Problem{}, err
 	}
-	p := privinfer.Problem{Prior: sir.Prior(), Simulator: ps.Confidential(), Mechanism: ps.Mechanism(), Observed: obs, Names: names}
-	thetaTrue := sir.SyntheticTheta()
-	epsName := strconv.FormatFloat(eps, 'g', -1, 64)
-	w := c.w
-	fmt.Fprintf(w, "\n=== SIR synthetic release, ε = %s: s_dp° = %v, θ* = %v\n", epsName, obs, thetaTrue)
+	return privinfer.Problem{Prior: sir.Prior(), Simulator: counted{ps.Confidential(), c.hb}, Mechanism: ps.Mechanism(), Observed: obs, Names: names}, nil
+}
 
-	// References: equally weighted samples of 1000 draws at most.
-	type ref struct {
-		name string
-		d    *privinfer.Draws
-	}
+// loadRefs reads the reference samples found for ε, best first, as
+// equally weighted samples of at most 1000 draws, and prints their
+// summaries.
+func loadRefs(c config, epsName string) []ref {
 	var refs []ref
 	for _, f := range []struct{ name, path string }{
 		{refExact, filepath.Join(c.abcRef, "sir_eps"+epsName+"_exact.csv")},
@@ -286,21 +351,38 @@ func runSynthetic(c config, eps float64, slopes bool) ([]accuracy, error) {
 	} {
 		if d, err := cli.ReadDraws(f.path, names...); err == nil {
 			refs = append(refs, ref{f.name, thin(d, 1000)})
-			summary(w, f.name, d)
+			summary(c.w, f.name, d)
 		}
 	}
 	if len(refs) == 0 {
-		fmt.Fprintln(w, "  no reference sample found: metrics against a reference are skipped")
+		fmt.Fprintln(c.w, "  no reference sample found: metrics against a reference are skipped")
 	}
-	// compare returns the C2ST and MMD of d against a reference.
-	compare := func(d, ref *privinfer.Draws) (c2, mmd float64, err error) {
-		if c2, err = metrics.C2ST(d.Theta, thin(ref, d.Len()).Theta, 2, metrics.C2STOptions{Seed: 1, MaxEpochs: 300}); err != nil {
-			return c2, mmd, err
-		}
-		mmd, err = metrics.MMD(d.Theta, ref.Theta, 2, metrics.MMDOptions{})
+	return refs
+}
+
+// compare returns the C2ST and MMD of d against a reference.
+func compare(d, ref *privinfer.Draws) (c2, mmd float64, err error) {
+	if c2, err = metrics.C2ST(d.Theta, thin(ref, d.Len()).Theta, 2, metrics.C2STOptions{Seed: 1, MaxEpochs: 300}); err != nil {
 		return c2, mmd, err
 	}
+	mmd, err = metrics.MMD(d.Theta, ref.Theta, 2, metrics.MMDOptions{})
+	return c2, mmd, err
+}
+
+func runSynthetic(c config, eps float64, slopes bool) ([]accuracy, []marginalAccuracy, error) {
+	p, err := syntheticProblem(c, eps)
+	if err != nil {
+		return nil, nil, err
+	}
+	obs := p.Observed
+	thetaTrue := sir.SyntheticTheta()
+	epsName := strconv.FormatFloat(eps, 'g', -1, 64)
+	w := c.w
+	fmt.Fprintf(w, "\n=== SIR synthetic release, ε = %s: s_dp° = %v, θ* = %v\n", epsName, obs, thetaTrue)
+	c.hb.Phase("ε = %s: reading the reference samples", epsName)
+	refs := loadRefs(c, epsName)
 	var acc []accuracy
+	var finals []ref
 	for _, meth := range c.Methods {
 		fmt.Fprintf(w, "\n  %s per round (N = %d per round, M = %d, %v):\n", strings.ToUpper(meth), c.Sims, c.M, c.Integration())
 		fmt.Fprintf(w, "    %5s %6s", "round", "sims")
@@ -309,6 +391,7 @@ func runSynthetic(c config, eps float64, slopes bool) ([]accuracy, error) {
 		}
 		fmt.Fprintf(w, " %8s %8s\n", "NLOG", "LMD")
 		onRound := func(round int, d *privinfer.Draws, nlog float64) {
+			c.hb.Phase("%s round %d: C2ST and MMD against %d references, LMD from %d posterior-predictive simulations", strings.ToUpper(meth), round, len(refs), min(200, d.Len()))
 			fmt.Fprintf(w, "    %5d %6d", round, round*c.Sims)
 			for _, r := range refs {
 				c2, mmd, _ := compare(d, r.d)
@@ -320,30 +403,35 @@ func runSynthetic(c config, eps float64, slopes bool) ([]accuracy, error) {
 				lmd, _ = metrics.LMD(pred, 10, obs)
 			}
 			fmt.Fprintf(w, " %8.3f %8.3f\n", nlog, lmd)
+			if round < c.Rounds {
+				c.hb.Phase("%s: round %d, simulating %d epidemics", strings.ToUpper(meth), round+1, c.Sims)
+			}
 		}
 		start := time.Now()
 		d, post, res, err := run(c, meth, p, thetaTrue, onRound)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		finals = append(finals, ref{strings.ToUpper(meth), d})
 		summary(w, strings.ToUpper(meth)+" (ours)", d)
+		c.hb.Phase("%s: final C2ST and MMD against %d references", strings.ToUpper(meth), len(refs))
 		for _, r := range refs {
 			c2, mmd, err := compare(d, r.d)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			fmt.Fprintf(w, "    final C2ST against %s: %.3f, MMD %.4f\n", r.name, c2, mmd)
 			acc = append(acc, accuracy{meth, r.name, c2, mmd})
 		}
 		if _, err := c.WriteFile("sir_eps"+epsName+"_"+meth+".csv", d.WriteCSV); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		cc := privinfer.CornerConfig{Title: "SIR ε = " + epsName + ": " + strings.ToUpper(meth) + " posterior of (log β, log γ); mark: true θ", Label: strings.ToUpper(meth), Truth: thetaTrue}
 		if len(refs) > 0 {
 			cc.Compare, cc.CompareLabels = []*privinfer.Draws{refs[0].d}, []string{refs[0].name}
 		}
 		if _, err := c.WriteCorner("sir_eps"+epsName+"_"+meth, d, cc); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		fmt.Fprintf(w, "    wall %v: simulation %v (%d sims), training %v, proposal %v\n", time.Since(start).Round(time.Second),
 			res.SimTime.Round(time.Second), res.Simulations, res.TrainTime.Round(time.Second), res.ProposalTime.Round(time.Second))
@@ -353,12 +441,18 @@ func runSynthetic(c config, eps float64, slopes bool) ([]accuracy, error) {
 				rr.ProposalTime.Round(time.Millisecond), rr.InSupport, rr.RHat, rr.AcceptRate)
 		}
 		if slopes && post != nil {
+			c.hb.Phase("%s: inner-integral RMSE against M", strings.ToUpper(meth))
 			if err := measureSlopes(w, post.Flow(), p, thetaTrue); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
-	return acc, nil
+	var best *ref
+	if len(refs) > 0 {
+		best = &refs[0]
+	}
+	marg, err := marginals(c, epsName, thetaTrue, best, finals)
+	return acc, marg, err
 }
 
 // measureSlopes prints the RMSE of the inner-integral estimate against M at
@@ -496,7 +590,7 @@ func runOutbreaks(c config) (inRange, total, odeIn int, err error) {
 	fmt.Fprintf(w, "\n=== real outbreaks (ε = 10, n = m = 100, K = 1e5, prior N((−2,−3), I))\n")
 	fmt.Fprintf(w, "  %-20s %-6s %-24s %-24s %-8s %-9s %s\n", "outbreak", "", "SPPE R0 mean (95% CI)", "SPLE R0 mean (95% CI)", "ODE R0", "code R0", "typical range")
 	for _, ob := range sir.Outbreaks() {
-		p := privinfer.Problem{Prior: sir.OutbreakPrior(), Simulator: epi, Mechanism: mech, Observed: ob.SDP, Names: names}
+		p := privinfer.Problem{Prior: sir.OutbreakPrior(), Simulator: counted{epi, c.hb}, Mechanism: mech, Observed: ob.SDP, Names: names}
 		kind := strings.SplitN(ob.Name, "_", 2)[0]
 		tr := typical[kind]
 		var cols []string
