@@ -89,29 +89,41 @@ func BenchmarkMetropolisTheta(b *testing.B) {
 // Laplace release of the paper's ε = 10 linear regression and reports it
 // per record weight: "pass" is one full SOMA attempt (a fresh record, its
 // n weights, the slot choice and the acceptance) divided by n; "logw" is
-// the n log weights alone. ns/weight is wall time, cpu-ns/weight the
-// process CPU time (the one to quote on a loaded machine).
+// the n log weights alone. The "direct" variants evaluate every weight
+// through the mechanism's LogDensity instead of the lattice path. ns/weight
+// is wall time, cpu-ns/weight the process CPU time (the one to quote on a
+// loaded machine).
 func BenchmarkSOMAWeights(b *testing.B) {
 	for _, n := range []int{100, 1000} {
-		b.Run("pass/n="+itoa(n), func(b *testing.B) {
-			c, r := benchChain(b, SOMA, n)
-			for range 5 {
-				_ = c.Sweep(r)
+		for _, direct := range []bool{false, true} {
+			name := "/n=" + itoa(n)
+			if direct {
+				name = "-direct" + name
 			}
-			perWeight(b, n, func() {
-				if err := c.Step(r); err != nil {
-					b.Fatal(err)
+			chain := func() (*DAChain, *rand.Rand) {
+				c, r := benchChain(b, SOMA, n)
+				if direct {
+					c.lat, c.latOK = nil, false
 				}
-			})
-		})
-		b.Run("logw/n="+itoa(n), func(b *testing.B) {
-			c, r := benchChain(b, SOMA, n)
-			for range 5 {
-				_ = c.Sweep(r)
+				for range 5 {
+					_ = c.Sweep(r)
+				}
+				return c, r
 			}
-			c.propose(r)
-			perWeight(b, n, func() { c.weights() })
-		})
+			b.Run("pass"+name, func(b *testing.B) {
+				c, r := chain()
+				perWeight(b, n, func() {
+					if err := c.Step(r); err != nil {
+						b.Fatal(err)
+					}
+				})
+			})
+			b.Run("logw"+name, func(b *testing.B) {
+				c, r := chain()
+				c.propose(r)
+				perWeight(b, n, func() { c.weights() })
+			})
+		}
 	}
 }
 

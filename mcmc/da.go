@@ -259,9 +259,13 @@ type DAChain struct {
 	s     []float64 // current statistic Σ tc_i
 	logE  float64   // log η(s_dp | s)
 
-	// Laplace fast path: log η = lapC − Σ_k |sdp_k − s_k|·invB_k.
-	invB []float64
-	lapC float64
+	// Laplace lattice path (lattice.go): the statistic and the
+	// contributions (column-major: coordinate k of slot i at tg[k·n + i])
+	// in grid units, and scratch for s + t(y); used while latOK (every
+	// scaled value within latMaxScaled).
+	lat       *lapLattice
+	latOK     bool
+	sg, tg, a []float64
 
 	y, ty, buf, c []float64
 	logw, w       []float64
@@ -300,13 +304,8 @@ func newDAChain(m *daModel, k RecordStep, r *rand.Rand, theta0 []float64) (*DACh
 		y: make([]float64, rd), ty: make([]float64, cd), buf: make([]float64, cd), c: make([]float64, cd),
 		logw: make([]float64, n), w: make([]float64, n)}
 	c.scale = 1 / float64(n)
-	if lap, ok := m.mech.(*mechanism.Laplace); ok && lap.Dim() == cd && !latticeLaplace {
-		c.invB = make([]float64, cd)
-		for i := range c.invB {
-			b := lap.Scale(i)
-			c.invB[i] = 1 / b
-			c.lapC -= math.Log(2 * b)
-		}
+	if c.lat = newLapLattice(m.mech, m.sdp); c.lat != nil {
+		c.sg, c.tg, c.a = make([]float64, cd), make([]float64, n*cd), make([]float64, cd)
 	}
 	for i := range n {
 		m.rec.SampleRecord(r, c.theta, c.recs[i*rd:(i+1)*rd])
@@ -350,31 +349,45 @@ func (c *DAChain) SetTheta(theta []float64) error {
 // refresh recomputes the contributions, the statistic (summed in record
 // order, which removes any drift of the incremental updates) and log η.
 func (c *DAChain) refresh() error {
-	clear(c.s)
 	for i := range c.n {
 		t := c.tc[i*c.cd : (i+1)*c.cd]
 		c.m.rec.Contribution(c.recs[i*c.rd:(i+1)*c.rd], t)
 		for k := range t {
 			t[k] *= c.scale
-			c.s[k] += t[k]
 		}
 	}
-	c.logE = c.logEta(c.s)
-	if math.IsNaN(c.logE) {
-		return fmt.Errorf("%w: log η(s_dp | s(x)) at the current records", ErrNaN)
+	if err := c.resum(); err != nil {
+		return fmt.Errorf("%w at the current records", err)
 	}
 	return nil
 }
 
+// logEta returns log η(s_dp | s).
 func (c *DAChain) logEta(s []float64) float64 {
-	if c.invB != nil {
-		lp := c.lapC
-		for k, v := range s {
-			lp -= math.Abs(c.m.sdp[k]-v) * c.invB[k]
-		}
-		return lp
-	}
 	return c.m.mech.LogDensity(c.m.sdp, s)
+}
+
+// scaleLattice recomputes the grid-unit copies of the contributions and
+// the statistic and whether the lattice path may be used (every scaled
+// value within latMaxScaled, so no sum of them overflows).
+func (c *DAChain) scaleLattice() {
+	if c.lat == nil {
+		return
+	}
+	ok := true
+	inv := c.lat.inv[:c.cd]
+	for i := range c.n {
+		for k, v := range c.tc[i*c.cd : (i+1)*c.cd] {
+			g := v * inv[k]
+			c.tg[k*c.n+i] = g
+			ok = ok && math.Abs(g) <= latMaxScaled
+		}
+	}
+	for k, v := range c.s {
+		c.sg[k] = v * inv[k]
+		ok = ok && math.Abs(c.sg[k]) <= latMaxScaled
+	}
+	c.latOK = ok
 }
 
 // check reports a DAChain used without NewDAChain.
@@ -420,23 +433,11 @@ func (c *DAChain) ResetAcceptance() { c.accepted, c.attempts = 0, 0 }
 // returns their maximum (NaN if any is NaN).
 func (c *DAChain) weights() float64 {
 	mx := math.Inf(-1)
-	cd := c.cd
-	if c.invB != nil {
-		// c_k = sdp_k − s_k − t_k(y); log w_i = lapC − Σ_k |c_k + t_ik|/b_k.
-		for k := range cd {
-			c.c[k] = c.m.sdp[k] - c.s[k] - c.ty[k]
-		}
-		cc, ib := c.c[:cd], c.invB[:cd]
+	if c.latticeA() {
+		// In grid units: a = s + t(y), log w_i = lattice slot form at a − t_i.
 		logw := c.logw[:c.n]
-		for i := range logw {
-			t := c.tc[i*cd : (i+1)*cd : (i+1)*cd]
-			t = t[:len(cc)]
-			acc := 0.0
-			for k, v := range cc {
-				acc += math.Abs(v+t[k]) * ib[k]
-			}
-			lw := c.lapC - acc
-			logw[i] = lw
+		c.lat.weights(c.a, c.tg, logw)
+		for _, lw := range logw {
 			if lw > mx {
 				mx = lw
 			} else if lw != lw {
@@ -467,6 +468,24 @@ func (c *DAChain) slotLogW(i int) float64 {
 	return c.logEta(c.buf)
 }
 
+// latticeA reports whether the proposal's weights can take the lattice
+// path and if so sets c.a = s + t(y) in grid units (the scaling by a
+// power of two is exact, so a_k = (s_k + t_k(y))/γ_k as the mechanism
+// computes it).
+func (c *DAChain) latticeA() bool {
+	if !c.latOK {
+		return false
+	}
+	for k, v := range c.ty {
+		g := v * c.lat.inv[k]
+		if !(math.Abs(g) <= latMaxScaled) {
+			return false
+		}
+		c.a[k] = c.sg[k] + g
+	}
+	return true
+}
+
 // propose draws a fresh record y ~ f(·|θ) and its scaled contribution.
 func (c *DAChain) propose(r *rand.Rand) {
 	c.m.rec.SampleRecord(r, c.theta, c.y)
@@ -483,6 +502,16 @@ func (c *DAChain) replace(i int, logw float64) {
 	for k := range t {
 		c.s[k] += c.ty[k] - t[k]
 		t[k] = c.ty[k]
+	}
+	if c.latOK {
+		// A contribution beyond latMaxScaled switches the lattice path
+		// off until the next resum.
+		for k, v := range c.ty {
+			c.sg[k] = c.s[k] * c.lat.inv[k]
+			g := v * c.lat.inv[k]
+			c.tg[k*c.n+i] = g
+			c.latOK = c.latOK && math.Abs(g) <= latMaxScaled
+		}
 	}
 	c.logE = logw
 	c.accepted++
@@ -513,14 +542,8 @@ func (c *DAChain) Step(r *rand.Rand) error {
 
 func (c *DAChain) imwgStep(r *rand.Rand, i int) error {
 	var lw float64
-	if c.invB != nil {
-		// Only slot i is needed.
-		t := c.tc[i*c.cd : (i+1)*c.cd]
-		acc := 0.0
-		for k, v := range t {
-			acc += math.Abs(c.m.sdp[k]-c.s[k]-c.ty[k]+v) * c.invB[k]
-		}
-		lw = c.lapC - acc
+	if c.latticeA() {
+		lw = c.lat.slot(c.a, c.tg, c.n, i)
 	} else {
 		lw = c.slotLogW(i)
 	}
@@ -640,7 +663,8 @@ func (c *DAChain) ThetaStep(r *rand.Rand) error {
 	return nil
 }
 
-// resum recomputes s from the stored contributions and log η.
+// resum recomputes s from the stored contributions, its grid-unit
+// copies and log η.
 func (c *DAChain) resum() error {
 	clear(c.s)
 	for i := range c.n {
@@ -649,6 +673,7 @@ func (c *DAChain) resum() error {
 			c.s[k] += v
 		}
 	}
+	c.scaleLattice()
 	c.logE = c.logEta(c.s)
 	if math.IsNaN(c.logE) {
 		return fmt.Errorf("%w: log η(s_dp | s(x))", ErrNaN)
@@ -681,9 +706,3 @@ func slotAcceptProbs(logw0 float64, logw, soma, imwg []float64) float64 {
 	}
 	return total
 }
-
-// latticeLaplace disables the continuous-Laplace fast path of DAChain:
-// mechanism.Laplace releases a lattice law and its LogDensity describes
-// that law, which the fast path's continuous form does not (to about
-// 2^-20 relative), so every mechanism goes through Mech.LogDensity.
-const latticeLaplace = true
