@@ -28,6 +28,15 @@
 // times as much (six times per row, four times the inner points, twice the
 // atoms).
 //
+// Mode -sweep 0.1,0.3,1,3,10,30,100 is the paper's Fig. 11: releases of
+// the same confidential statistic s̃ at every budget (the paper's releases
+// at ε = 10, 1 and 0.1, a Laplace draw from s̃ at the others), SPPE and
+// SPLE at each, their posterior means and 95% intervals against ε beside
+// the confidential-data posterior means and the prior mean, one chart per
+// coefficient (SVG and PNG), and a verdict on the paper's trends. With
+// -draws DIR every posterior is saved and reused when present, so the sweep
+// can be run one budget at a time and then put together.
+//
 // The defaults are a reduced configuration that runs in minutes on two cores;
 // -quick reduces it further (ε = 10 and 0.1, 2 rounds × 300 simulations).
 // Each ε ends with a verdict line comparing SPPE and SPLE with DA-MCMC
@@ -67,6 +76,8 @@ type config struct {
 	sbiflags.Settings
 	authors, mcmcData string
 	perRound          bool
+	sweep             []float64     // -sweep: the budgets of the Fig. 11 mode (nil: not that mode)
+	drawsDir          string        // -draws: saved posteriors of the Fig. 11 mode
 	w                 io.Writer     // results (stdout)
 	prog              *cli.Progress // progress (stderr)
 }
@@ -86,8 +97,13 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&c.authors, "authors", "../shared/"+cli.AuthorsDir, "folder of the authors' reference CSVs (skipped if absent)")
 	fs.StringVar(&c.mcmcData, "damcmc", "mcmc/testdata", "folder with linreg_eps*_damcmc.csv DA-MCMC draws (run here if absent)")
 	fs.BoolVar(&c.perRound, "per-round", false, "print C2ST against DA-MCMC after every round")
+	sweep := fs.String("sweep", "", "Fig. 11 mode: privacy budgets, comma separated (the paper: 0.1,0.3,1,3,10,30,100), releases of the same confidential data")
+	fs.StringVar(&c.drawsDir, "draws", "", "with -sweep: folder where each budget's and method's posterior is saved and reused when present (keyed by the settings)")
 	err := set.Parse(fs, args, common, func(eps float64) error { _, err := linreg.Release(eps); return err })
 	c.Common, c.Settings = *common, *set
+	if err == nil {
+		c.sweep, err = parseSweep(*sweep, c.drawsDir)
+	}
 	return c, err
 }
 
@@ -96,6 +112,9 @@ func runAll(_ context.Context, c config, stdout, stderr io.Writer) error {
 	c.w, c.prog = stdout, cli.NewProgress(stderr)
 	if err := c.Prepare(); err != nil {
 		return err
+	}
+	if c.sweep != nil {
+		return runSweep(c)
 	}
 	for _, e := range c.Eps {
 		v, err := runEps(c, e)

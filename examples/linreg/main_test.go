@@ -2,9 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
+	"image/png"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
@@ -13,7 +18,7 @@ import (
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-eps", "x"}, {"-eps", "2"}, {"-eps", "-1"}, {"-methods", "mcmc"}, {"-rounds", "0"}, {"-sims", "1"},
-		{"-lr", "0"}, {"-n", "3"}, {"-nope"}, {"stray"},
+		{"-lr", "0"}, {"-n", "3"}, {"-nope"}, {"stray"}, {"-sweep", "0"}, {"-sweep", "1,x"}, {"-sweep", "1,1"}, {"-draws", "d"},
 	} {
 		if _, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), args); !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("%v: got %v, want a usage error", args, err)
@@ -69,5 +74,87 @@ func TestInv3(t *testing.T) {
 	}
 	if _, ok := inv3([]float64{1, 2, 0, 2, 1, 0, 0, 0, 1}); ok {
 		t.Fatal("indefinite matrix accepted")
+	}
+}
+
+func TestSweepVerdict(t *testing.T) {
+	// pt is a posterior with the given means and a symmetric interval of
+	// half-width h (sd h/2).
+	pt := func(m string, eps, h float64, mean ...float64) sweepPoint {
+		p := sweepPoint{eps: eps, method: m, mean: mean}
+		for _, v := range mean {
+			p.lo, p.hi, p.sd = append(p.lo, v-h), append(p.hi, v+h), append(p.sd, h/2)
+		}
+		return p
+	}
+	prior := func(m string) sweepPoint { return pt(m, 0.1, 2, 0, 0, 0) }
+	sharp := func(m string, shift float64) sweepPoint { return pt(m, 100, 0.5, -0.6+shift, -2.7, 0.5) }
+	for _, tc := range []struct {
+		pts  []sweepPoint
+		want string
+	}{
+		{[]sweepPoint{prior("SPPE"), prior("SPLE"), sharp("SPPE", 0), sharp("SPLE", 0.1)}, cli.Reproduced},
+		// The methods disagree at ε = 100.
+		{[]sweepPoint{prior("SPPE"), prior("SPLE"), sharp("SPPE", 0), sharp("SPLE", 1)}, cli.Partial},
+		// Neither narrower nor closer to E[β | x].
+		{[]sweepPoint{prior("SPPE"), pt("SPPE", 100, 3, 1, 1, 1)}, cli.Differs},
+		{[]sweepPoint{prior("SPPE")}, cli.Partial},
+		{nil, cli.Partial},
+	} {
+		var b bytes.Buffer
+		sweepVerdict(&b, tc.pts)
+		if vs := cli.ParseVerdicts(b.String()); len(vs) != 1 || vs[0].Kind != tc.want || !strings.Contains(vs[0].What, "Fig. 11") {
+			t.Errorf("%+v: got %+v, want %s", tc.pts, vs, tc.want)
+		}
+	}
+}
+
+// TestSweepSmall runs the Fig. 11 mode at a tiny size: three budgets (two
+// of the paper's releases and a simulated one), the charts (PNG and SVG),
+// the verdict, and a second run that reuses the saved posteriors.
+func TestSweepSmall(t *testing.T) {
+	dir, draws := t.TempDir(), t.TempDir()
+	args := []string{"-quick", "-sweep", "0.1,10,100", "-rounds", "1", "-sims", "30", "-epochs", "1", "-n", "50", "-out", dir, "-draws", draws}
+	runIt := func() string {
+		c, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		if err := runAll(context.Background(), c, &out, &errb); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	out := runIt()
+	for _, frag := range []string{"(the paper's release)", "s̃ + Laplace noise of scale 0.0013 (seed 1)", "100    SPLE", "trained in"} {
+		if !strings.Contains(out, frag) {
+			t.Errorf("stdout lacks %q:\n%s", frag, out)
+		}
+	}
+	if vs := cli.ParseVerdicts(out); len(vs) != 1 || !strings.Contains(vs[0].What, "Fig. 11") {
+		t.Errorf("verdicts %+v", vs)
+	}
+	for _, name := range names {
+		f, err := os.Open(filepath.Join(dir, "linreg_sweep_"+name+".png"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := png.Decode(f); err != nil {
+			t.Error(err)
+		}
+		f.Close()
+		if svg, err := os.ReadFile(filepath.Join(dir, "linreg_sweep_"+name+".svg")); err != nil || !strings.HasPrefix(string(svg), "<svg") && !strings.HasPrefix(string(svg), "<?xml") {
+			t.Errorf("%s.svg: %v %.40q", name, err, svg)
+		}
+	}
+	again := runIt()
+	if strings.Contains(again, "trained in") || strings.Count(again, "saved linreg_sweep_") != 6 {
+		t.Errorf("second run did not reuse the saved posteriors:\n%s", again)
+	}
+	// The saved posteriors give the same table.
+	cut := func(s string) string { i := strings.Index(s, "verdict:"); return s[i:] }
+	if cut(out) != cut(again) {
+		t.Errorf("verdict changed on reuse:\n%s\n%s", cut(out), cut(again))
 	}
 }

@@ -92,6 +92,11 @@ type part struct {
 // about fifty times as much per SPPE epoch.
 var paperFlow = []string{"-rounds", "10", "-sims", "1000", "-M", "4", "-atoms", "5", "-epochs", "40", "-patience", "8"}
 
+// sweepDraws is where the parts of the Fig. 11 sweep save their posteriors
+// (relative to the repository root, where the examples run) for its last
+// part to put together; the example keys the files by its settings.
+const sweepDraws = ".reproduce-cache/linreg-sweep"
+
 // registry lists the examples in the order of the report.
 //
 // The paper-scale run is split so that no part should need much more than
@@ -104,6 +109,8 @@ var paperFlow = []string{"-rounds", "10", "-sims", "1000", "-M", "4", "-atoms", 
 //   - sir-depth (Fig. 15 A, B): one part per flow depth (5, 8 and 10
 //     layers) and method;
 //   - linreg: one part per ε (10, 1, 0.1), 10–30 minutes per method;
+//   - linreg-sweep (Fig. 11): one part per ε, each saving its posteriors,
+//     and a last part that reads them all for the figure and the verdict;
 //   - sir-abc: a wall-time limit of 55 minutes;
 //   - ldp-regression: Wine (Fig. 4), Adult (Fig. 5) and the coverage study
 //     as three parts.
@@ -136,6 +143,17 @@ var registry = []entry{
 			{"eps10", []string{"-eps", "10"}, "20–60 min (10–30 min per method, examples/linreg)"},
 			{"eps1", []string{"-eps", "1"}, "20–60 min"},
 			{"eps0.1", []string{"-eps", "0.1"}, "20–60 min"},
+		}},
+	{Name: "linreg-sweep", Pkg: "./examples/linreg", Target: "SBI paper Fig. 11 (linear regression posteriors of SPPE and SPLE at ε = 0.1, 0.3, 1, 3, 10, 30, 100 on the same confidential data)",
+		Quick: []string{"-sweep", "0.1,100"}, Full: append([]string{"-draws", sweepDraws}, paperFlow...), Plain: true, Split: []part{
+			{"eps0.1", []string{"-sweep", "0.1"}, "20–60 min (10–30 min per method, examples/linreg)"},
+			{"eps0.3", []string{"-sweep", "0.3"}, "20–60 min"},
+			{"eps1", []string{"-sweep", "1"}, "20–60 min"},
+			{"eps3", []string{"-sweep", "3"}, "20–60 min"},
+			{"eps10", []string{"-sweep", "10"}, "20–60 min"},
+			{"eps30", []string{"-sweep", "30"}, "20–60 min"},
+			{"eps100", []string{"-sweep", "100"}, "20–60 min"},
+			{"all", []string{"-sweep", "0.1,0.3,1,3,10,30,100"}, "seconds (the parts' saved posteriors put together: the figure and the verdict)"},
 		}},
 	{Name: "sir-abc", Pkg: "./examples/sir-abc", Target: "SBI paper App. E.1.1 (SMC-ABC reference posterior of the synthetic SIR release, ε = 10)",
 		Full: []string{"-walltime", "55m"}, Plain: true},
