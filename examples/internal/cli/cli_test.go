@@ -295,3 +295,25 @@ func TestEvery(t *testing.T) {
 		t.Errorf("interval 0 wrote %d of 3 events:\n%s", n, b.String())
 	}
 }
+
+// TestWhile checks the heartbeat of a call without progress of its own: a
+// call lasting several intervals gets progress lines, its error is
+// returned, and a non-positive interval is refused.
+func TestWhile(t *testing.T) {
+	var b bytes.Buffer
+	p := NewProgress(&b)
+	boom := errors.New("boom")
+	err := p.While(5*time.Millisecond, "calibration", func() error {
+		time.Sleep(60 * time.Millisecond)
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Errorf("error %v, want boom", err)
+	}
+	if n := strings.Count(b.String(), "calibration: running"); n < 2 {
+		t.Errorf("%d heartbeat lines in %q, want at least 2", n, b.String())
+	}
+	if err := p.While(0, "x", func() error { return nil }); err == nil {
+		t.Error("interval 0 accepted")
+	}
+}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/privinfer/privinfer"
@@ -33,5 +34,27 @@ func (p *Progress) Every(d time.Duration, label string) privinfer.ProgressFunc {
 			return
 		}
 		p.Printf("%v", e)
+	}
+}
+
+// While runs fn and, until it returns, writes the progress line
+// "label: running (elapsed)" every d, for long calls that report no
+// progress of their own. It returns fn's error; d must be positive.
+func (p *Progress) While(d time.Duration, label string, fn func() error) error {
+	if d <= 0 {
+		return fmt.Errorf("cli: While needs a positive interval, got %v", d)
+	}
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() { done <- fn() }()
+	tick := time.NewTicker(d)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-tick.C:
+			p.Printf("%s: running (%s)", label, time.Since(start).Round(time.Second))
+		}
 	}
 }
