@@ -39,7 +39,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/internal/cli"
 	"github.com/privinfer/privinfer/examples/internal/plot"
 	"github.com/privinfer/privinfer/mcmc"
@@ -161,7 +163,11 @@ func calibration(ctx context.Context, c config, w io.Writer, prog *cli.Progress,
 	var series []plot.Series
 	for ei, eps := range []float64{0.1, 1, 10} {
 		prog.Printf("Fig. 1: ε = %g, %d data sets of %d reports", eps, c.datasets, c.n)
-		res, err := ldp.CalibrateGaussian(ctx, ldp.CalibrationConfig{A: -5, B: 5, Eps: eps, N: c.n, Datasets: c.datasets, Prior: prior, Seed: c.seed*1000 + uint64(ei)})
+		var res *ldp.CalibrationResult
+		err := prog.While(3*time.Second, fmt.Sprintf("Fig. 1: ε = %g", eps), func() (err error) {
+			res, err = ldp.CalibrateGaussian(ctx, ldp.CalibrationConfig{A: -5, B: 5, Eps: eps, N: c.n, Datasets: c.datasets, Prior: prior, Seed: c.seed*1000 + uint64(ei)})
+			return err
+		})
 		if err != nil {
 			return err
 		}
@@ -276,6 +282,7 @@ func histogramAt(ctx context.Context, c config, eps float64, w io.Writer, prog *
 	var xs, yB, yP []float64
 	for ni, n := range c.histN {
 		prog.Printf("%s: ε = %g, N = %d", fig, eps, n)
+		tick, start := prog.Every(3*time.Second, fmt.Sprintf("%s: ε = %g, N = %d", fig, eps, n)), time.Now()
 		var sb, sp, ub, up float64
 		for run := range c.histRuns {
 			r := rand.New(rand.NewPCG(c.seed*7919+uint64(ni)+uint64(eps*1e4)<<20, uint64(run)))
@@ -317,6 +324,7 @@ func histogramAt(ctx context.Context, c config, eps float64, w io.Writer, prog *
 			if unusable(est, truth) {
 				up++
 			}
+			tick(privinfer.Progress{Stage: "run", Step: run + 1, Total: c.histRuns, Elapsed: time.Since(start)})
 		}
 		k := float64(c.histRuns)
 		sb, sp = sb/k, sp/k

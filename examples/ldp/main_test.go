@@ -5,19 +5,29 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/internal/clitest"
 )
 
 // TestRunSmall runs every section at tiny sizes and checks that each
-// prints its verdict line.
+// prints its verdict line and writes its plot as PNG and SVG, and that
+// progress reaches stderr.
 func TestRunSmall(t *testing.T) {
-	c := config{n: 40, datasets: 12, histN: []int{200}, histEps: []float64{1}, histRuns: 2, calEps: []float64{1}, histCalRuns: 3, expRuns: 3, warmup: 100, draws: 100, seed: 3}
-	var out bytes.Buffer
-	if err := run(t.Context(), c, &out, io.Discard); err != nil {
+	dir := t.TempDir()
+	c := config{n: 40, datasets: 12, histN: []int{200}, histEps: []float64{1}, histRuns: 2, calEps: []float64{1}, histCalRuns: 3, expRuns: 3, warmup: 100, draws: 100, seed: 3, out: dir}
+	var out, errw bytes.Buffer
+	if err := run(t.Context(), c, &out, &errw); err != nil {
 		t.Fatal(err)
+	}
+	plots := clitest.Check(t, dir, errw.String())
+	for _, base := range []string{"ldp_fig1_calibration", "ldp_fig3_histogram", "ldp_fig9_histogram_eps1", "ldp_fig10_histogram_calibration", "ldp_fig11_exponential_calibration"} {
+		if !slices.Contains(plots, base+".png") || !slices.Contains(plots, base+".svg") {
+			t.Errorf("plots %v lack %s", plots, base)
+		}
 	}
 	v := cli.ParseVerdicts(out.String())
 	if len(v) != 5 {

@@ -38,6 +38,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
 	"github.com/privinfer/privinfer/examples/internal/plot"
@@ -257,6 +258,7 @@ func run(ctx context.Context, c config, w, errw io.Writer) error {
 				return err
 			}
 			res, err := mcmc.Run(ctx, post, mcmc.NUTS{}, mcmc.Config{Chains: c.chains, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64(),
+				Progress: prog.Every(3*time.Second, fmt.Sprintf("Fig. 2: ε = %g, release %d", eps, rep+1)),
 				InitFunc: func(_ int, r *rand.Rand, x []float64) error {
 					for j := range x {
 						x[j] = 0.1 * r.NormFloat64()

@@ -4,12 +4,17 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/internal/clitest"
 )
 
 // TestRunSmall runs Fig. 2 at tiny sizes when the shared Kosarak file is
@@ -32,6 +37,41 @@ func TestRunSmall(t *testing.T) {
 	}
 	if v := cli.ParseVerdicts(out.String()); len(v) != 1 {
 		t.Fatalf("want 1 verdict, got %d:\n%s", len(v), out.String())
+	}
+}
+
+// TestRunSyntheticData runs Fig. 2 at tiny sizes on a synthetic file in
+// the Kosarak format (40 items, item i in 80 − i transactions), so that
+// it runs without the shared data: the table and the verdict are printed,
+// the plot is written as PNG and SVG, and progress reaches stderr.
+func TestRunSyntheticData(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 40 {
+		for k := range 80 - i {
+			fmt.Fprintf(&b, "%d %d\n", i+1, 100+k%7)
+		}
+	}
+	data := filepath.Join(dir, "kosarak.txt")
+	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	c, err := parse(flag.NewFlagSet("kosarak", flag.ContinueOnError), []string{"-data", data, "-eps", "1,4", "-repeats", "2", "-records", "400",
+		"-warmup", "40", "-draws", "40", "-chains", "2", "-seed", "3", "-out", out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if err := run(t.Context(), c, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if v := cli.ParseVerdicts(stdout.String()); len(v) != 1 || !strings.Contains(stdout.String(), "| 4.00 ") {
+		t.Errorf("want 1 verdict and the ε = 4 row:\n%s", stdout.String())
+	}
+	plots := clitest.Check(t, out, stderr.String())
+	if !slices.Contains(plots, "ldp_fig2_kosarak.png") || !slices.Contains(plots, "ldp_fig2_kosarak.svg") {
+		t.Errorf("plots %v", plots)
 	}
 }
 

@@ -53,7 +53,7 @@ func coverageModels(c config) ([]coverageModel, error) {
 	}
 	gammaDraw := func(r *rand.Rand) float64 { return (r.ExpFloat64() + r.ExpFloat64()) / 2 } // Gamma(2, rate 2)
 	nutsCfg := func(r *rand.Rand, start []float64) mcmc.Config {
-		return mcmc.Config{Chains: c.chains, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64(), InitFunc: initNear(start, 0.05)}
+		return mcmc.Config{Chains: c.chains, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64(), InitFunc: initNear(start, 0.05), Progress: c.chainProgress}
 	}
 	sensLin, err := mechanism.LDPLinRegSensitivityEqual(ry)
 	if err != nil {
@@ -127,7 +127,7 @@ func coverageModels(c config) ([]coverageModel, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			res, err := mcmc.Run(ctx, post, mcmc.NUTS{}, mcmc.Config{Chains: c.chains, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64(), InitFunc: initNear(make([]float64, post.Dim()), 0.1)})
+			res, err := mcmc.Run(ctx, post, mcmc.NUTS{}, mcmc.Config{Chains: c.chains, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64(), InitFunc: initNear(make([]float64, post.Dim()), 0.1), Progress: c.chainProgress})
 			return res, theta, err
 		}},
 		{"input perturbation, linear (eq. 41)", func(ctx context.Context, r *rand.Rand) (*mcmc.Result, []float64, error) {

@@ -44,7 +44,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/internal/cli"
 	"github.com/privinfer/privinfer/examples/internal/plot"
 	"github.com/privinfer/privinfer/examples/ldp/internal/ldpdata"
@@ -76,6 +78,8 @@ type config struct {
 	skipCover  bool
 	adultLimit int // use at most this many Adult records (0: all)
 	sgdRate    float64
+	// chainProgress receives the NUTS runs' progress (set by run).
+	chainProgress privinfer.ProgressFunc
 }
 
 func main() {
@@ -163,6 +167,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 
 func run(ctx context.Context, c config, w, errw io.Writer) error {
 	prog := cli.NewProgress(errw)
+	c.chainProgress = prog.Every(3*time.Second, "NUTS")
 	common := cli.Common{Out: c.out}
 	if err := common.Prepare(); err != nil {
 		return err
@@ -350,7 +355,7 @@ func fig4(ctx context.Context, c config, w io.Writer, prog *cli.Progress, common
 			if err != nil {
 				return err
 			}
-			res, err := mcmc.Run(ctx, post, mcmc.NUTS{}, mcmc.Config{Chains: c.chains, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64(), InitFunc: initNear(start, 0.05)})
+			res, err := mcmc.Run(ctx, post, mcmc.NUTS{}, mcmc.Config{Chains: c.chains, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64(), InitFunc: initNear(start, 0.05), Progress: c.chainProgress})
 			if err != nil {
 				return err
 			}
@@ -583,7 +588,7 @@ func fig5(ctx context.Context, c config, w io.Writer, prog *cli.Progress, common
 			}
 			start := make([]float64, post.Dim())
 			copy(start[d:], covInit(d, sdx))
-			res, err := mcmc.Run(ctx, post, mcmc.NUTS{}, mcmc.Config{Chains: c.chains, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64(), InitFunc: initNear(start, 0.1)})
+			res, err := mcmc.Run(ctx, post, mcmc.NUTS{}, mcmc.Config{Chains: c.chains, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64(), InitFunc: initNear(start, 0.1), Progress: c.chainProgress})
 			if err != nil {
 				return err
 			}
@@ -625,7 +630,7 @@ func fig5(ctx context.Context, c config, w io.Writer, prog *cli.Progress, common
 			if err != nil {
 				return err
 			}
-			ires, err := mcmc.Run(ctx, ipost, mcmc.NUTS{}, mcmc.Config{Chains: c.chains, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64(), InitFunc: initNear(make([]float64, d), 0.1)})
+			ires, err := mcmc.Run(ctx, ipost, mcmc.NUTS{}, mcmc.Config{Chains: c.chains, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64(), InitFunc: initNear(make([]float64, d), 0.1), Progress: c.chainProgress})
 			if err != nil {
 				return err
 			}

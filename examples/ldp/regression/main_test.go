@@ -5,24 +5,37 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/internal/clitest"
 )
 
 // TestRunSmall runs every section at tiny sizes (Fig. 5 only when the
-// shared Adult data is present) and checks the verdict lines and tables.
+// shared Adult data is present) and checks the verdict lines and tables,
+// the plots (PNG and SVG) and the progress lines.
 func TestRunSmall(t *testing.T) {
+	dir := t.TempDir()
 	fs := flag.NewFlagSet("regression", flag.ContinueOnError)
 	c, err := parse(fs, []string{"-repeats", "1", "-eps-lin", "0.5,8", "-eps-log", "1", "-warmup", "60", "-draws", "60", "-chains", "2",
-		"-coverage-reps", "2", "-coverage-n", "500", "-input-n", "500", "-adult-limit", "2500", "-seed", "3"})
+		"-coverage-reps", "2", "-coverage-n", "500", "-input-n", "500", "-adult-limit", "2500", "-seed", "3", "-out", dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	if err := run(t.Context(), c, &out, io.Discard); err != nil {
+	var out, errw bytes.Buffer
+	if err := run(t.Context(), c, &out, &errw); err != nil {
 		t.Fatal(err)
+	}
+	plots := clitest.Check(t, dir, errw.String())
+	for _, base := range []string{"ldp_fig4_wine_rmse", "ldp_regression_coverage"} {
+		if !slices.Contains(plots, base+".png") || !slices.Contains(plots, base+".svg") {
+			t.Errorf("plots %v lack %s", plots, base)
+		}
+	}
+	if !strings.Contains(errw.String(), "NUTS: chain") {
+		t.Errorf("no NUTS progress on stderr:\n%s", errw.String())
 	}
 	s := out.String()
 	want := []string{"Fig. 4", "Coverage of the regression posteriors"}
