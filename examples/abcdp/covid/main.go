@@ -39,6 +39,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
@@ -56,8 +57,8 @@ var epsTotals = []float64{44, 22, 13}
 
 func main() {
 	fs := flag.NewFlagSet("covid", flag.ContinueOnError)
-	cli.Main("covid", cli.FlagUsage(fs), func(args []string, stdout, _ io.Writer) error {
-		return runCLI(fs, args, stdout)
+	cli.Main("covid", cli.FlagUsage(fs), func(args []string, stdout, stderr io.Writer) error {
+		return runCLI(fs, args, stdout, stderr)
 	})
 }
 
@@ -67,11 +68,13 @@ type Config struct {
 	EpsABC           float64
 	AuthorsBandwidth bool
 	Seed             uint64
+	// Progress receives the progress lines (nil: none).
+	Progress *cli.Progress
 }
 
 // runCLI parses the flags into fs, runs the experiment and prints the
-// table, the verdict and the files written.
-func runCLI(fs *flag.FlagSet, args []string, stdout io.Writer) error {
+// table, the verdict and the files written; progress goes to stderr.
+func runCLI(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	common := cli.Register(fs, 2020)
 	var cfg Config
 	fs.IntVar(&cfg.T, "T", 50000, "public prior draws")
@@ -97,7 +100,7 @@ func runCLI(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 		return err
 	}
 	// -quick changes nothing: the full run takes seconds.
-	cfg.Seed = common.Seed
+	cfg.Seed, cfg.Progress = common.Seed, cli.NewProgress(stderr)
 	res, err := Run(context.Background(), cfg, stdout)
 	if err != nil {
 		return err
@@ -190,7 +193,12 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	// ABCDP is the mechanism: the Problem has none, and Observed is the
 	// confidential data.
 	p := privinfer.Problem{Prior: prior, Simulator: model, Observed: obs, Names: []string{"a0", "a1", "a2", "a3"}}
-	draws, err := abc.SimulatePrior(ctx, p, mmd, cfg.T, cfg.Seed+1)
+	var draws *abc.Simulations
+	cfg.Progress.Printf("simulating %d public prior draws", cfg.T)
+	err = cfg.Progress.While(3*time.Second, "simulating", func() (err error) {
+		draws, err = abc.SimulatePrior(ctx, p, mmd, cfg.T, cfg.Seed+1)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -227,6 +235,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 			// changes no distance and makes the range hold by construction.
 			// Noise replicates from seeded streams (Reproducible), for a
 			// reproducible study; a release leaves Reproducible unset.
+			cfg.Progress.Printf("ABCDP ε_total = %g, RESAMPLE %v: %d noise replicates", et, resample, cfg.NoiseReps)
 			a, err := abc.NewABCDPSelector(abc.ABCDPConfig{EpsTotal: et, EpsABC: cfg.EpsABC, C: cfg.C, Resample: resample, Sensitivity: sens, Clip: 2, Reproducible: true})
 			if err != nil {
 				return nil, err

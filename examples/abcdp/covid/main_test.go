@@ -10,11 +10,12 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/internal/clitest"
 )
 
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{{"-T", "0"}, {"-c", "0"}, {"-eps-abc", "0"}, {"-noise-reps", "0"}, {"-nope"}, {"-seed", "x"}, {"stray"}} {
-		if err := runCLI(flag.NewFlagSet("t", flag.ContinueOnError), args, &bytes.Buffer{}); !errors.Is(err, cli.ErrUsage) {
+		if err := runCLI(flag.NewFlagSet("t", flag.ContinueOnError), args, &bytes.Buffer{}, &bytes.Buffer{}); !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("%v: got %v, want a usage error", args, err)
 		}
 	}
@@ -50,13 +51,14 @@ func TestData(t *testing.T) {
 }
 
 // TestRunSmall runs a reduced experiment and checks the table, the verdict
-// line and the output files.
+// line, the output files, the plots (PNG and SVG) and the progress lines.
 func TestRunSmall(t *testing.T) {
 	dir := t.TempDir()
-	var out bytes.Buffer
-	if err := runCLI(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-T", "5000", "-noise-reps", "20", "-out", dir}, &out); err != nil {
+	var out, errw bytes.Buffer
+	if err := runCLI(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-T", "5000", "-noise-reps", "20", "-out", dir}, &out, &errw); err != nil {
 		t.Fatal(err)
 	}
+	clitest.Check(t, dir, errw.String())
 	vs := cli.ParseVerdicts(out.String())
 	if len(vs) != 1 || vs[0].Kind == "invalid" {
 		t.Errorf("verdicts %+v in\n%s", vs, out.String())

@@ -39,6 +39,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
@@ -69,8 +70,8 @@ type Config struct {
 	NoiseReps int
 	// Seed selects every random stream.
 	Seed uint64
-	// Progress receives the public simulations' progress.
-	Progress privinfer.ProgressFunc
+	// Progress receives the progress lines (nil: none).
+	Progress *cli.Progress
 }
 
 // Row is one method at one n.
@@ -132,8 +133,7 @@ func runCLI(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	cfg.Seed = common.Seed
-	prog := cli.NewProgress(stderr)
-	cfg.Progress = prog.Func()
+	cfg.Progress = cli.NewProgress(stderr)
 	rows, err := Run(context.Background(), cfg, stdout)
 	if err != nil {
 		return err
@@ -165,8 +165,12 @@ func Run(ctx context.Context, cfg Config, w io.Writer) ([]Row, error) {
 		// ABCDP is the mechanism: the Problem has none, Observed is the
 		// confidential data set of n outbreaks.
 		p := privinfer.Problem{Prior: tb.Prior{}, Simulator: study, Observed: obs, Names: tb.Names()}
-		cfg.Progress.Report(privinfer.Progress{Stage: "simulate", Message: fmt.Sprintf("n = %d: %d public draws × %d outbreaks", n, cfg.T, n)})
-		sims, err := abc.SimulatePrior(ctx, p, dist, cfg.T, cfg.Seed+uint64(1+k))
+		cfg.Progress.Printf("n = %d: simulating %d public draws × %d outbreaks", n, cfg.T, n)
+		var sims *abc.Simulations
+		err = cfg.Progress.While(3*time.Second, fmt.Sprintf("n = %d: simulating", n), func() (err error) {
+			sims, err = abc.SimulatePrior(ctx, p, dist, cfg.T, cfg.Seed+uint64(1+k))
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -207,6 +211,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) ([]Row, error) {
 			if resample {
 				name += " R"
 			}
+			cfg.Progress.Printf("n = %d: %s, %d noise replicates", n, name, cfg.NoiseReps)
 			paper, ok := paperErr[resample][n]
 			if !ok {
 				paper = math.NaN()

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/internal/clitest"
 )
 
 func TestBadFlags(t *testing.T) {
@@ -25,14 +26,16 @@ func TestBadFlags(t *testing.T) {
 // 60 public draws) and checks the table, the verdict line and the output
 // files: every method reports c accepted draws or fewer, rejection ABC's
 // posterior mean is the mean of the first c draws within ε_abc, errors are
-// finite and the table lists the four methods at both n.
+// finite and the table lists the four methods at both n; the plots are
+// written as PNG and SVG and progress reaches stderr.
 func TestRunSmall(t *testing.T) {
 	dir := t.TempDir()
-	var out bytes.Buffer
+	var out, errw bytes.Buffer
 	args := []string{"-n", "3,10", "-T", "60", "-noise-reps", "5", "-out", dir}
-	if err := runCLI(flag.NewFlagSet("t", flag.ContinueOnError), args, &out, io.Discard); err != nil {
+	if err := runCLI(flag.NewFlagSet("t", flag.ContinueOnError), args, &out, &errw); err != nil {
 		t.Fatal(err)
 	}
+	clitest.Check(t, dir, errw.String())
 	t.Log("\n" + out.String())
 	if vs := cli.ParseVerdicts(out.String()); len(vs) != 1 || vs[0].Kind == "invalid" {
 		t.Errorf("verdicts %+v", vs)

@@ -35,6 +35,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
@@ -52,6 +53,7 @@ type Config struct {
 	Exact                           bool
 	EpsABC, EpsTotal                []float64 // EpsTotal entries of +Inf mean non-private ABC
 	Seed                            uint64
+	Progress                        *cli.Progress // progress lines (nil: none)
 }
 
 // Table holds MSE[k][i][j] for Cs[k], EpsABC[i] and column j (ABC, then
@@ -108,7 +110,8 @@ func runCLI(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	if err := common.Prepare(); err != nil {
 		return err
 	}
-	cfg.Seed = common.Seed
+	cfg.Seed, cfg.Progress = common.Seed, cli.NewProgress(stderr)
+	cfg.Progress.Printf("ABCDP Fig. 1: flip probabilities, %d simulated decisions per setting", *flipMC)
 	flips, err := flipTable(cfg.Seed, *flipMC)
 	if err != nil {
 		return err
@@ -118,7 +121,7 @@ func runCLI(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintln(stdout)
 	cfg.EpsABC = []float64{0.05, 0.1, 0.2, 0.5}
 	cfg.EpsTotal = []float64{0.5, 1, 10}
-	cli.NewProgress(stderr).Printf("ABCDP toy: %d data replicates × %d noise replicates", cfg.Reps, cfg.NoiseReps)
+	cfg.Progress.Printf("ABCDP toy: %d data replicates × %d noise replicates", cfg.Reps, cfg.NoiseReps)
 	tab, err := Run(context.Background(), cfg, stdout)
 	if err != nil {
 		return err
@@ -293,10 +296,16 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Table, error) {
 		}
 		// ABCDP is the mechanism: no Mechanism, confidential Observed.
 		p := privinfer.Problem{Prior: prior, Simulator: sim, Observed: obs}
-		draws, err := abc.SimulatePrior(ctx, p, dist, cfg.T, rand.New(rand.NewPCG(cfg.Seed, uint64(rep))).Uint64()+1)
+		cfg.Progress.Printf("data replicate %d/%d: simulating %d public draws of %d points", rep+1, cfg.Reps, cfg.T, cfg.N)
+		var draws *abc.Simulations
+		err = cfg.Progress.While(3*time.Second, fmt.Sprintf("data replicate %d/%d: simulating", rep+1, cfg.Reps), func() (err error) {
+			draws, err = abc.SimulatePrior(ctx, p, dist, cfg.T, rand.New(rand.NewPCG(cfg.Seed, uint64(rep))).Uint64()+1)
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}
+		cfg.Progress.Printf("data replicate %d/%d: ABC and ABCDP selections", rep+1, cfg.Reps)
 		for ci, c := range cfg.Cs {
 			for i, ea := range cfg.EpsABC {
 				// Non-private: the first c draws with ρ ≤ ε_abc.

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/internal/clitest"
 )
 
 // TestToyTrends runs a small version of the experiment and checks Fig. 2's
@@ -49,14 +50,15 @@ func TestBadFlags(t *testing.T) {
 }
 
 // TestCLISmall runs the command on small settings and checks the verdict
-// line and the output files.
+// line, the output files, the plots (PNG and SVG) and the progress lines.
 func TestCLISmall(t *testing.T) {
 	dir := t.TempDir()
-	var out bytes.Buffer
+	var out, errw bytes.Buffer
 	args := []string{"-n", "200", "-T", "300", "-c", "5,50", "-reps", "1", "-noise-reps", "3", "-features", "20", "-flip-mc", "2000", "-out", dir}
-	if err := runCLI(flag.NewFlagSet("t", flag.ContinueOnError), args, &out, io.Discard); err != nil {
+	if err := runCLI(flag.NewFlagSet("t", flag.ContinueOnError), args, &out, &errw); err != nil {
 		t.Fatal(err)
 	}
+	clitest.Check(t, dir, errw.String())
 	vs := cli.ParseVerdicts(out.String())
 	if len(vs) != 2 || vs[0].Kind != cli.Reproduced || vs[1].Kind == "invalid" {
 		t.Errorf("verdicts %+v in\n%s", vs, out.String())
