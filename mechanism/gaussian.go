@@ -299,17 +299,11 @@ func (g *Gaussian) LogDensity(sdp, s []float64) float64 {
 // ClassicalGaussianSigma returns σ = sens2·√(2 ln(1.25/δ))/ε for
 // ε ∈ (0, 1), δ ∈ (0, 1), sens2 > 0.
 func ClassicalGaussianSigma(eps, delta, sens2 float64) (float64, error) {
-	if err := checkEpsilon(eps); err != nil {
+	if err := checkGaussianCalibration(eps, delta, sens2); err != nil {
 		return 0, err
 	}
 	if eps >= 1 {
 		return 0, invalidf("epsilon must be < 1 for the classical Gaussian calibration, got %v", eps)
-	}
-	if err := checkDeltaPositive(delta); err != nil {
-		return 0, err
-	}
-	if err := checkPositive("sensitivity", sens2); err != nil {
-		return 0, err
 	}
 	return sigmaResult(sens2*math.Sqrt(2*math.Log(1.25/delta))/eps, eps, delta, sens2)
 }
@@ -319,17 +313,23 @@ func ClassicalGaussianSigma(eps, delta, sens2 float64) (float64, error) {
 //
 //	σ = Δ2·(√(Φ⁻¹(δ/2)² + 2ε) − Φ⁻¹(δ/2)) / (2ε).
 func ProbabilisticGaussianSigma(eps, delta, sens2 float64) (float64, error) {
-	if err := checkEpsilon(eps); err != nil {
-		return 0, err
-	}
-	if err := checkDeltaPositive(delta); err != nil {
-		return 0, err
-	}
-	if err := checkPositive("sensitivity", sens2); err != nil {
+	if err := checkGaussianCalibration(eps, delta, sens2); err != nil {
 		return 0, err
 	}
 	z := normQuantile(delta / 2)
 	return sigmaResult(sens2*(math.Sqrt(z*z+2*eps)-z)/(2*eps), eps, delta, sens2)
+}
+
+// checkGaussianCalibration validates the arguments shared by the Gaussian
+// calibrations: ε > 0, δ ∈ (0, 1) and an ℓ2 sensitivity sens2 > 0.
+func checkGaussianCalibration(eps, delta, sens2 float64) error {
+	if err := checkEpsilon(eps); err != nil {
+		return err
+	}
+	if err := checkDeltaPositive(delta); err != nil {
+		return err
+	}
+	return checkPositive("sensitivity", sens2)
 }
 
 // checkDeltaPositive validates δ ∈ (0, 1) for approximate-DP calibrations.
@@ -429,13 +429,7 @@ const deltaEvalMargin = 1e-12
 // satisfies δ(σ) ≤ delta) is returned, so the result errs on the private
 // side by at most that much. Requires eps > 0, delta ∈ (0, 1), sens2 > 0.
 func AnalyticGaussianSigma(eps, delta, sens2 float64) (float64, error) {
-	if err := checkEpsilon(eps); err != nil {
-		return 0, err
-	}
-	if err := checkDeltaPositive(delta); err != nil {
-		return 0, err
-	}
-	if err := checkPositive("sensitivity", sens2); err != nil {
+	if err := checkGaussianCalibration(eps, delta, sens2); err != nil {
 		return 0, err
 	}
 	// Work with Δ = 1 and scale at the end: δ depends on σ/Δ only.
