@@ -349,15 +349,22 @@ func expNegWindow(hi, lo, den uint64, t *expTable) (pl, pu uint64) {
 		return 0, 1
 	}
 	x, _ := bits.Div64(hi<<32|lo>>32, lo<<32, den)
+	// exp(−X·2^-32)·2^64 ∈ [p, p + 10], so exp(−n/den)·2^64 ∈
+	// [p·(1 − 2^-32), p + 10], and it is below 2^64 (n > 0).
+	return t.window(x, 32)
+}
+
+// window returns [p − ⌊p/2^shift⌋ − 1, p + 10] (clamped to [0, 2^64 − 1])
+// ⊇ [p·(1 − 2^-shift), p + 10], where p, the product of the chunk tables
+// at the five base-256 digits of x < 2^38, satisfies
+// exp(−x·2^-32)·2^64 ∈ [p, p + 10].
+func (t *expTable) window(x uint64, shift uint) (pl, pu uint64) {
 	p := t.sq[x&255]
 	p, _ = bits.Mul64(p, t.sq[1<<8|x>>8&255])
 	p, _ = bits.Mul64(p, t.sq[2<<8|x>>16&255])
 	p, _ = bits.Mul64(p, t.sq[3<<8|x>>24&255])
 	p, _ = bits.Mul64(p, t.sq[4<<8|x>>32&63])
-	// exp(−X·2^-32)·2^64 ∈ [p, p + 10], so exp(−n/den)·2^64 ∈
-	// [p·(1 − 2^-32), p + 10] ⊂ [p − ⌊p/2^32⌋ − 1, p + 10], and it is
-	// below 2^64 (n > 0).
-	if c := p>>32 + 1; c <= p {
+	if c := p>>shift + 1; c <= p {
 		pl = p - c
 	}
 	pu = p + 10

@@ -364,21 +364,9 @@ func (g *gaussStrips) window(n uint64, t *expTable) (pl, pu uint64) {
 	} else {
 		x = hi<<(64-g.invSh) | lo>>g.invSh
 	}
-	p := t.sq[x&255]
-	p, _ = bits.Mul64(p, t.sq[1<<8|x>>8&255])
-	p, _ = bits.Mul64(p, t.sq[2<<8|x>>16&255])
-	p, _ = bits.Mul64(p, t.sq[3<<8|x>>24&255])
-	p, _ = bits.Mul64(p, t.sq[4<<8|x>>32&63])
 	// exp(−X'·2^-32)·2^64 ∈ [p, p + 10], so exp(−n/(2S))·2^64 ∈
-	// [p·(1 − 2^-31), p + 10] ⊂ [p − ⌊p/2^31⌋ − 1, p + 10], below 2^64.
-	if c := p>>31 + 1; c <= p {
-		pl = p - c
-	}
-	pu = p + 10
-	if pu < p {
-		pu = ^uint64(0)
-	}
-	return pl, pu
+	// [p·(1 − 2^-31), p + 10], below 2^64.
+	return t.window(x, 31)
 }
 
 // sampleTail draws from the tail strip: v = K·w + G accepted with
