@@ -175,21 +175,25 @@ func (s *SuffStatLinReg) moments(c, mean, cov []float64) {
 	}
 }
 
-// LogDensity returns log N(Z; μ_s, Σ_s + NΣ*) at (θ, σ, Σ), sigmaX row-major
-// d×d. NaN for invalid arguments. Safe for concurrent use; allocates
-// nothing in steady state.
-func (s *SuffStatLinReg) LogDensity(theta []float64, sigma float64, sigmaX []float64) float64 {
-	d, m := s.d, s.m
-	if len(theta) != d || !checkCov(sigmaX, d) || !(sigma >= 0) || math.IsInf(sigma, 1) {
-		return math.NaN()
+// validArgs reports whether θ has length d with finite entries, σ is
+// finite and non-negative and sigmaX is a valid d×d covariance.
+func (s *SuffStatLinReg) validArgs(theta []float64, sigma float64, sigmaX []float64) bool {
+	if len(theta) != s.d || !checkCov(sigmaX, s.d) || !(sigma >= 0) || math.IsInf(sigma, 1) {
+		return false
 	}
 	for _, v := range theta {
 		if !finite(v) {
-			return math.NaN()
+			return false
 		}
 	}
-	w := s.pool.Get().(*ssWork)
-	defer s.pool.Put(w)
+	return true
+}
+
+// factor writes into w the residual r = Z − N·μ_s and the Cholesky factor
+// L of K = N·Σ_s + diag(noiseVar) at (θ, σ, Σ), with w.cov holding K; it
+// reports false when K is not positive definite.
+func (s *SuffStatLinReg) factor(w *ssWork, theta []float64, sigma float64, sigmaX []float64) bool {
+	m := s.m
 	s.joint(theta, sigma, sigmaX, w.c)
 	s.moments(w.c, w.r, w.cov)
 	for i := range m {
@@ -199,7 +203,20 @@ func (s *SuffStatLinReg) LogDensity(theta []float64, sigma float64, sigmaX []flo
 		}
 		w.cov[i*m+i] += s.noiseVar[i]
 	}
-	if err := linalg.Cholesky(w.cov, m, w.l); err != nil {
+	return linalg.Cholesky(w.cov, m, w.l) == nil
+}
+
+// LogDensity returns log N(Z; μ_s, Σ_s + NΣ*) at (θ, σ, Σ), sigmaX row-major
+// d×d. NaN for invalid arguments. Safe for concurrent use; allocates
+// nothing in steady state.
+func (s *SuffStatLinReg) LogDensity(theta []float64, sigma float64, sigmaX []float64) float64 {
+	m := s.m
+	if !s.validArgs(theta, sigma, sigmaX) {
+		return math.NaN()
+	}
+	w := s.pool.Get().(*ssWork)
+	defer s.pool.Put(w)
+	if !s.factor(w, theta, sigma, sigmaX) {
 		return math.NaN()
 	}
 	linalg.SolveLower(w.l, m, w.r)
@@ -222,26 +239,12 @@ func (s *SuffStatLinReg) LogDensityGrad(theta []float64, sigma float64, sigmaX, 
 	if len(gTheta) != d || len(gSigmaX) != d*d {
 		return math.NaN(), math.NaN()
 	}
-	if len(theta) != d || !checkCov(sigmaX, d) || !(sigma >= 0) || math.IsInf(sigma, 1) {
+	if !s.validArgs(theta, sigma, sigmaX) {
 		return math.NaN(), math.NaN()
-	}
-	for _, v := range theta {
-		if !finite(v) {
-			return math.NaN(), math.NaN()
-		}
 	}
 	w := s.pool.Get().(*ssWork)
 	defer s.pool.Put(w)
-	s.joint(theta, sigma, sigmaX, w.c)
-	s.moments(w.c, w.r, w.cov)
-	for i := range m {
-		w.r[i] = s.z[i] - s.n*w.r[i]
-		for j := range m {
-			w.cov[i*m+j] *= s.n
-		}
-		w.cov[i*m+i] += s.noiseVar[i]
-	}
-	if err := linalg.Cholesky(w.cov, m, w.l); err != nil {
+	if !s.factor(w, theta, sigma, sigmaX) {
 		return math.NaN(), math.NaN()
 	}
 	q := 0.0
