@@ -24,8 +24,14 @@ const supportDraws = 4000
 // every release and At conditions it on another one; Save and
 // LoadPosterior keep it.
 type Posterior struct {
-	f         *flow.Flow
-	prior     simulate.Prior
+	f     *flow.Flow
+	prior simulate.Prior
+	postSettings
+}
+
+// postSettings is what a posterior keeps besides its flow and prior; a
+// saved posterior file records it as it is.
+type postSettings struct {
 	obs       []float64
 	inSupport float64
 	minIn     float64
@@ -41,9 +47,9 @@ type Posterior struct {
 // the prior's support; cfg has its defaults filled and rounds is the
 // number of training rounds.
 func newPosterior(f *flow.Flow, prior simulate.Prior, obs []float64, cfg *Config, rounds int) (*Posterior, error) {
-	q := &Posterior{f: f, prior: prior, obs: slices.Clone(obs), minIn: cfg.MinInSupport,
+	q := &Posterior{f: f, prior: prior, postSettings: postSettings{obs: slices.Clone(obs), minIn: cfg.MinInSupport,
 		fallback: cfg.LeakageFallback, chains: cfg.Chains, warmup: cfg.Warmup, thin: cfg.Thin,
-		seed: cfg.Seed, rounds: rounds}
+		seed: cfg.Seed, rounds: rounds}}
 	if err := q.estimateSupport(); err != nil {
 		return nil, err
 	}

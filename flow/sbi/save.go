@@ -53,21 +53,13 @@ var ErrIncompatiblePrior = fmt.Errorf("%w: the prior differs from the one saved 
 
 // saved is the content of a posterior file.
 type saved struct {
-	kind      uint8
-	rounds    int
-	seed      uint64
-	dim       int
-	obs       []float64
-	inSupport float64
-	minIn     float64
-	fallback  bool
-	chains    int
-	warmup    int
-	thin      int
-	probes    []float64 // nProbe×dim
-	probeLP   []float64
-	cand      []float64
-	f         *flow.Flow
+	kind uint8
+	dim  int
+	postSettings
+	probes  []float64 // nProbe×dim
+	probeLP []float64
+	cand    []float64
+	f       *flow.Flow
 }
 
 // probePoints returns the compatibility probes of a posterior: probes/2
@@ -309,9 +301,7 @@ func (q *Posterior) Save(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	s := &saved{kind: kindPost, rounds: q.rounds, seed: q.seed, dim: q.f.Dim(), obs: q.obs,
-		inSupport: q.inSupport, minIn: q.minIn, fallback: q.fallback,
-		chains: q.chains, warmup: q.warmup, thin: q.thin, probes: pts, probeLP: lp, f: q.f}
+	s := &saved{kind: kindPost, dim: q.f.Dim(), postSettings: q.postSettings, probes: pts, probeLP: lp, f: q.f}
 	return s.write(w)
 }
 
@@ -325,9 +315,7 @@ func LoadPosterior(r io.Reader, prior simulate.Prior) (*Posterior, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Posterior{f: s.f, prior: prior, obs: s.obs, inSupport: s.inSupport, minIn: s.minIn,
-		fallback: s.fallback, chains: s.chains, warmup: s.warmup, thin: s.thin,
-		seed: s.seed, rounds: s.rounds}, nil
+	return &Posterior{f: s.f, prior: prior, postSettings: s.postSettings}, nil
 }
 
 // Save writes the posterior to w in the format of Posterior.Save: the
@@ -354,9 +342,9 @@ func (q *LikelihoodPosterior) Save(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	s := &saved{kind: kindLik, rounds: q.rounds, dim: d, obs: q.obs, inSupport: 1, minIn: 0,
-		chains: q.cfg.Chains, warmup: q.cfg.Warmup, thin: q.cfg.Thin, probes: pts, probeLP: lp,
-		cand: q.cand, f: q.lik.f}
+	s := &saved{kind: kindLik, dim: d, postSettings: postSettings{obs: q.obs, inSupport: 1,
+		chains: q.cfg.Chains, warmup: q.cfg.Warmup, thin: q.cfg.Thin, rounds: q.rounds},
+		probes: pts, probeLP: lp, cand: q.cand, f: q.lik.f}
 	return s.write(w)
 }
 
