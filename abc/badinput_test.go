@@ -50,7 +50,7 @@ func badInputCases(t *testing.T) []badCase {
 	}
 
 	// Problems, through every entry point that takes one.
-	prior2, _ := simulate.NewDiagNormal([]float64{0, 0}, []float64{1, 1})
+	prior2, _ := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{0, 0}, Variances: []float64{1, 1}})
 	um, _ := mixture.NewUniform(3)
 	mixture3, _ := simulate.NewDataset(um, 2)
 	mmd2, _ := NewMMD(2, 1, false)

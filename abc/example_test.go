@@ -24,7 +24,7 @@ func (normalMean) Simulate(r *rand.Rand, theta, dst []float64) error {
 // releases through the Problem's simulator and mechanism, so the posterior
 // targets π(θ | s_dp).
 func ExampleSMC() {
-	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
+	prior, _ := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{0}, Variances: []float64{1}})
 	lap, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 0.4, Epsilon: 1, Dim: 1}) // scale 0.4
 	p := privinfer.Problem{Prior: prior, Simulator: normalMean{}, Mechanism: lap, Observed: []float64{1.1}, Names: []string{"mu"}}
 	res, err := abc.SMC(context.Background(), p, abc.SMCConfig{
@@ -84,7 +84,7 @@ func (identity) Simulate(_ *rand.Rand, theta, dst []float64) error {
 // selection and public draws. Reproducible draws the noise from Seed so
 // that the example's output is fixed; a release leaves it unset.
 func ExampleABCDP() {
-	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
+	prior, _ := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{0}, Variances: []float64{1}})
 	confidential := []float64{0.7}
 	p := privinfer.Problem{Prior: prior, Simulator: identity{}, Observed: confidential}
 	// Distances clamped to [0, 1]: Δρ = 1 holds whatever the data.
@@ -115,7 +115,7 @@ func ExampleNoiseScale() {
 // weighted sample targets the exact posterior π(θ | s_dp) of the same model
 // as ExampleSMC.
 func ExampleKernelIS() {
-	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
+	prior, _ := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{0}, Variances: []float64{1}})
 	lap, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 0.4, Epsilon: 1, Dim: 1}) // scale 0.4
 	p := privinfer.Problem{Prior: prior, Simulator: normalMean{}, Mechanism: lap, Observed: []float64{1.1}}
 	res, err := abc.KernelIS(context.Background(), p, abc.KernelISConfig{
@@ -136,7 +136,7 @@ func ExampleKernelIS() {
 // Problem's simulator and mechanism) lies nearest the observed one, and
 // returns them as Draws named after the Problem's parameters.
 func ExampleRejection() {
-	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
+	prior, _ := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{0}, Variances: []float64{1}})
 	lap, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 0.4, Epsilon: 1, Dim: 1}) // scale 0.4
 	p := privinfer.Problem{Prior: prior, Simulator: normalMean{}, Mechanism: lap, Observed: []float64{1.1}, Names: []string{"mu"}}
 	res, err := abc.Rejection(context.Background(), p, abc.RejectionConfig{

@@ -48,7 +48,7 @@ const (
 )
 
 func privateNormalMean() (privinfer.Problem, error) {
-	prior, err := simulate.NewDiagNormal([]float64{0}, []float64{1})
+	prior, err := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{0}, Variances: []float64{1}})
 	if err != nil {
 		return privinfer.Problem{}, err
 	}

@@ -15,7 +15,7 @@ import (
 
 func kernelTestProblem(t *testing.T) privinfer.Problem {
 	t.Helper()
-	prior, err := simulate.NewDiagNormal([]float64{0}, []float64{1})
+	prior, err := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{0}, Variances: []float64{1}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,7 +78,7 @@ func TestRejectionVariants(t *testing.T) {
 }
 
 func TestSimulatorErrorAborts(t *testing.T) {
-	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
+	prior, _ := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{0}, Variances: []float64{1}})
 	p := privinfer.Problem{Prior: prior, Simulator: failing{at: 2}, Observed: []float64{0}}
 	ctx := context.Background()
 	_, err := SMC(ctx, p, SMCConfig{Distance: Euclidean{}, Particles: 500, Schedule: ToleranceList{0.5, 0.1, 0.01}, Seed: 1})

@@ -19,7 +19,7 @@ import (
 // distance (the engines' Config) and a confidential observation x*.
 func reconstructionProblem(t *testing.T) (privinfer.Problem, []float64) {
 	t.Helper()
-	prior, err := simulate.NewDiagNormal([]float64{0, 0}, []float64{0.25, 0.25})
+	prior, err := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{0, 0}, Variances: []float64{0.25, 0.25}})
 	if err != nil {
 		t.Fatal(err)
 	}

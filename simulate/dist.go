@@ -200,15 +200,42 @@ func (d *LogNormal) Support() (float64, float64) { return 0, math.Inf(1) }
 // Uniform is the uniform distribution on [lo, hi].
 type Uniform struct{ lo, hi float64 }
 
-// NewUniform returns U[lo, hi]: both finite, lo < hi, and hi − lo finite.
-func NewUniform(lo, hi float64) (*Uniform, error) {
-	if !finite(lo) || !finite(hi) || !(lo < hi) {
-		return nil, invalidf("uniform bounds must be finite with lo < hi, got [%v, %v]", lo, hi)
+// UniformConfig configures NewUniform: the uniform distribution on
+// [Lo, Hi]. Both fields are required: the zero value (Lo = Hi = 0) is
+// refused.
+type UniformConfig struct {
+	// Lo is the lower bound; it must be finite.
+	Lo float64
+	// Hi is the upper bound; it must be finite and > Lo, with the width
+	// Hi − Lo finite.
+	Hi float64
+}
+
+// Validate reports whether c describes a uniform distribution, with an
+// error wrapping ErrInvalid that names the offending field.
+func (c UniformConfig) Validate() error {
+	if err := checkLocation("UniformConfig.Lo: uniform", "lower bound", c.Lo); err != nil {
+		return err
 	}
-	if !finite(hi - lo) {
-		return nil, invalidf("uniform width hi − lo overflows for [%v, %v]", lo, hi)
+	if err := checkLocation("UniformConfig.Hi: uniform", "upper bound", c.Hi); err != nil {
+		return err
 	}
-	return &Uniform{lo, hi}, nil
+	if !(c.Lo < c.Hi) {
+		return invalidf("UniformConfig.Hi: uniform upper bound must be > Lo = %v, got %v", c.Lo, c.Hi)
+	}
+	if !finite(c.Hi - c.Lo) {
+		return invalidf("UniformConfig: uniform width Hi − Lo overflows for [%v, %v]", c.Lo, c.Hi)
+	}
+	return nil
+}
+
+// NewUniform returns U[cfg.Lo, cfg.Hi], refusing what cfg.Validate
+// refuses.
+func NewUniform(cfg UniformConfig) (*Uniform, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Uniform{cfg.Lo, cfg.Hi}, nil
 }
 
 // Sample draws from U[lo, hi).

@@ -124,7 +124,7 @@ func TestDistributionsClosedForms(t *testing.T) {
 	// Quantile inverts CDF.
 	nrm, _ := NewNormal(NormalConfig{Mu: 1, Sigma: 2})
 	ln, _ := NewLogNormal(NormalConfig{Mu: 0.2, Sigma: 0.5})
-	uni, _ := NewUniform(-1, 3)
+	uni, _ := NewUniform(UniformConfig{Lo: -1, Hi: 3})
 	hn, _ := NewHalfNormal(1.5)
 	gm, _ := NewGamma(GammaConfig{Shape: 2.5, Scale: 0.7})
 	bt, _ := NewBeta(BetaConfig{Alpha: 0.5, Beta: 3})
@@ -241,7 +241,7 @@ func TestExtremeParametersNeverNaN(t *testing.T) {
 				check("Normal("+strconv.FormatFloat(sa*a, 'g', -1, 64)+","+strconv.FormatFloat(b, 'g', -1, 64)+")", n, err)
 				l, err := NewLogNormal(NormalConfig{Mu: sa * a, Sigma: b})
 				check("LogNormal", l, err)
-				u, err := NewUniform(sa*a, sa*a+b)
+				u, err := NewUniform(UniformConfig{Lo: sa * a, Hi: sa*a + b})
 				check("Uniform", u, err)
 			}
 			g, err := NewGamma(GammaConfig{Shape: a, Scale: b})

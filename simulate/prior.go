@@ -211,17 +211,50 @@ func NewMVNormal(mean, cov []float64) (*MVNormal, error) {
 	return &MVNormal{mean: append([]float64(nil), mean...), chol: l, logDet: ld}, nil
 }
 
-// NewDiagNormal returns N(mean, diag(variances)).
-func NewDiagNormal(mean, variances []float64) (*MVNormal, error) {
-	if len(variances) != len(mean) {
-		return nil, invalidf("diagonal normal needs %d variances, got %d", len(mean), len(variances))
+// DiagNormalConfig configures NewDiagNormal: the multivariate normal
+// distribution N(Mean, diag(Variances)) with independent coordinates.
+// Both fields are required (their zero values are refused).
+type DiagNormalConfig struct {
+	// Mean is the mean vector: non-empty, with finite entries.
+	Mean []float64
+	// Variances holds the variance of each coordinate, one per entry of
+	// Mean: each finite, normal (not subnormal) and > 0.
+	Variances []float64
+}
+
+// Validate reports whether c describes a diagonal normal distribution,
+// with an error wrapping ErrInvalid that names the offending field and
+// entry.
+func (c DiagNormalConfig) Validate() error {
+	if len(c.Mean) == 0 {
+		return invalidf("DiagNormalConfig.Mean: diagonal normal mean must not be empty")
 	}
-	d := len(mean)
+	if len(c.Variances) != len(c.Mean) {
+		return invalidf("DiagNormalConfig.Variances: diagonal normal needs %d variances (one per entry of Mean), got %d", len(c.Mean), len(c.Variances))
+	}
+	for i, m := range c.Mean {
+		if err := checkLocation("DiagNormalConfig.Mean["+strconv.Itoa(i)+"]: diagonal normal", "mean", m); err != nil {
+			return err
+		}
+		if err := checkScale("DiagNormalConfig.Variances["+strconv.Itoa(i)+"]: diagonal normal", "variance", c.Variances[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// NewDiagNormal returns N(cfg.Mean, diag(cfg.Variances)), refusing what
+// cfg.Validate refuses. It copies cfg.Mean.
+func NewDiagNormal(cfg DiagNormalConfig) (*MVNormal, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	d := len(cfg.Mean)
 	cov := make([]float64, d*d)
-	for i, v := range variances {
+	for i, v := range cfg.Variances {
 		cov[i*d+i] = v
 	}
-	return NewMVNormal(mean, cov)
+	return NewMVNormal(cfg.Mean, cov)
 }
 
 // Dim is the dimension.

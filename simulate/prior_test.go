@@ -34,7 +34,7 @@ func TestUnivariateKS(t *testing.T) {
 	}{
 		{"normal", nrm},
 		{"lognormal", must(NewLogNormal(NormalConfig{Mu: -0.3, Sigma: 0.8}))},
-		{"uniform", must(NewUniform(-2, 5))},
+		{"uniform", must(NewUniform(UniformConfig{Lo: -2, Hi: 5}))},
 		{"halfnormal", must(NewHalfNormal(1.5))},
 		{"gamma", gm},
 		{"gamma small shape", must(NewGamma(GammaConfig{Shape: 0.3, Scale: 2}))},
@@ -87,7 +87,7 @@ func TestUnivariateLogDensityClosedForms(t *testing.T) {
 	n, _ := NewNormal(NormalConfig{Mu: 1, Sigma: 2})
 	ln, _ := NewLogNormal(NormalConfig{Mu: 0, Sigma: 1})
 	h, _ := NewHalfNormal(2)
-	u, _ := NewUniform(-1, 3)
+	u, _ := NewUniform(UniformConfig{Lo: -1, Hi: 3})
 	for _, x := range []float64{0.1, 0.5, 1.3, 4} {
 		if d := g.LogDensity(x) - variate.GammaLogPdf(x, 2.5, 0.7); math.Abs(d) > 1e-12 {
 			t.Errorf("gamma logpdf(%v) off by %v", x, d)
@@ -136,8 +136,8 @@ func TestPriorConstructorsReject(t *testing.T) {
 	add(NewNormal(NormalConfig{Mu: 0, Sigma: 0}))
 	add(NewNormal(NormalConfig{Mu: 0, Sigma: -1}))
 	add(NewLogNormal(NormalConfig{Mu: 0, Sigma: inf}))
-	add(NewUniform(1, 1))
-	add(NewUniform(0, inf))
+	add(NewUniform(UniformConfig{Lo: 1, Hi: 1}))
+	add(NewUniform(UniformConfig{Lo: 0, Hi: inf}))
 	add(NewHalfNormal(0))
 	add(NewGamma(GammaConfig{Shape: 0, Scale: 1}))
 	add(NewGamma(GammaConfig{Shape: 1, Scale: nan}))
@@ -148,7 +148,7 @@ func TestPriorConstructorsReject(t *testing.T) {
 	add(NewMVNormal([]float64{0, 0}, []float64{1, 2, 2, 1}))
 	add(NewMVNormal([]float64{0, 0}, []float64{1, 0.1, 0.2, 1}))
 	add(NewMVNormal(nil, nil))
-	add(NewDiagNormal([]float64{0}, []float64{-1}))
+	add(NewDiagNormal(DiagNormalConfig{Mean: []float64{0}, Variances: []float64{-1}}))
 	add(NewIndependent())
 	add(NewConcat())
 	nrm, _ := NewNormal(NormalConfig{Mu: 0, Sigma: 1})

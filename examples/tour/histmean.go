@@ -68,7 +68,7 @@ func histMean(w io.Writer, seed uint64, quick bool) (*privinfer.Draws, []float64
 		return nil, nil, err
 	}
 	muPrior, _ := simulate.NewNormal(simulate.NormalConfig{Mu: 0, Sigma: 10})
-	pPrior, _ := simulate.NewUniform(0, 1)
+	pPrior, _ := simulate.NewUniform(simulate.UniformConfig{Lo: 0, Hi: 1})
 	prior, _ := simulate.NewIndependent(muPrior, pPrior)
 	sims := 4000
 	if quick {

@@ -39,7 +39,7 @@ func TestBadInput(t *testing.T) {
 	}
 	lap3, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 3})
 	gauss2, _ := mechanism.NewGaussian(1, 2)
-	prior2, _ := simulate.NewDiagNormal([]float64{0, 0}, []float64{1, 1})
+	prior2, _ := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{0, 0}, Variances: []float64{1, 1}})
 	type B = testutil.BadInput
 	cases := []B{
 		{Category: "nil", Name: "nil prior", Err: both(func(p *privinfer.Problem, o *Config) { p.Prior = nil })},

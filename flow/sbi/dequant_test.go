@@ -30,7 +30,7 @@ func TestDequantizedLattice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
+	prior, _ := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{0}, Variances: []float64{1}})
 	p := privinfer.Problem{Prior: prior, Simulator: countSim{K}, Mechanism: mech, Observed: []float64{0.3, 0.01}}
 	for _, role := range []Role{LikelihoodFlow, PosteriorFlow} {
 		o := smallConfig()

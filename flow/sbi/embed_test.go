@@ -30,7 +30,7 @@ func (seriesSim) Simulate(r *rand.Rand, theta, dst []float64) error {
 // release, checks that the posterior reloads bit-identically with its
 // embedding, and that SPLE and mismatched networks are refused.
 func TestEmbedding(t *testing.T) {
-	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
+	prior, _ := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{0}, Variances: []float64{1}})
 	obs := make([]float64, 12)
 	for j := range obs {
 		obs[j] = 0.5

@@ -24,7 +24,7 @@ func (locationSim) Simulate(r *rand.Rand, theta, dst []float64) error {
 // Example runs SPPE on a location model whose mean was released with Laplace
 // noise, with a small flow and few simulations.
 func Example() {
-	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
+	prior, _ := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{0}, Variances: []float64{1}})
 	mech, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 0.5, Epsilon: 1, Dim: 1})
 	p := privinfer.Problem{Prior: prior, Simulator: locationSim{}, Mechanism: mech, Observed: []float64{1.2}, Names: []string{"mu"}}
 

@@ -42,7 +42,7 @@ const (
 )
 
 func testProblem() privinfer.Problem {
-	prior, _ := simulate.NewDiagNormal([]float64{0}, []float64{1})
+	prior, _ := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{0}, Variances: []float64{1}})
 	mech, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: testB, Epsilon: 1, Dim: 1}) // scale Δ/ε = 0.5
 	return privinfer.Problem{Prior: prior, Simulator: normalSim{tau: testTau}, Mechanism: mech, Observed: []float64{testObs}}
 }

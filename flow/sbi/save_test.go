@@ -134,8 +134,8 @@ func TestSaveLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, _ := simulate.NewDiagNormal([]float64{0}, []float64{2})
-	wide, _ := simulate.NewDiagNormal([]float64{0, 0}, []float64{1, 1})
+	other, _ := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{0}, Variances: []float64{2}})
+	wide, _ := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{0, 0}, Variances: []float64{1, 1}})
 	cases := []struct {
 		name string
 		est  Estimate

@@ -217,7 +217,7 @@ func TestLeakageGuard(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := c.withDefaults()
-	far, _ := simulate.NewUniform(50, 51)
+	far, _ := simulate.NewUniform(simulate.UniformConfig{Lo: 50, Hi: 51})
 	farPrior, _ := simulate.NewIndependent(far)
 	p := testProblem()
 	p.Prior = farPrior
@@ -243,7 +243,7 @@ func TestLeakageGuard(t *testing.T) {
 		}
 	}
 
-	near, _ := simulate.NewUniform(0.5, 3)
+	near, _ := simulate.NewUniform(simulate.UniformConfig{Lo: 0.5, Hi: 3})
 	nearPrior, _ := simulate.NewIndependent(near)
 	p.Prior = nearPrior
 	post, _ = newPosterior(f, p.Prior, p.Observed, &o, 1)

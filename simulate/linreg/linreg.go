@@ -203,7 +203,7 @@ func Prior(p int) (*simulate.MVNormal, error) {
 	for i := range v {
 		v[i] = 1
 	}
-	return simulate.NewDiagNormal(mean, v)
+	return simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: mean, Variances: v})
 }
 
 // ConfidentialStat returns the paper's clamped confidential

@@ -39,7 +39,7 @@ func NewCubic(times []float64, noiseSD float64) (*Cubic, error) {
 
 // Prior returns the paper's N(0, I_4) prior.
 func Prior() *simulate.MVNormal {
-	p, err := simulate.NewDiagNormal(make([]float64, 4), []float64{1, 1, 1, 1})
+	p, err := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: make([]float64, 4), Variances: []float64{1, 1, 1, 1}})
 	if err != nil {
 		panic(err)
 	}

@@ -77,7 +77,7 @@ func must[T any](v T, err error) T {
 func uniformBox(d int, lo, hi float64) simulate.Prior {
 	c := make([]simulate.Univariate, d)
 	for i := range c {
-		c[i] = must(simulate.NewUniform(lo, hi))
+		c[i] = must(simulate.NewUniform(simulate.UniformConfig{Lo: lo, Hi: hi}))
 	}
 	return must(simulate.NewIndependent(c...))
 }
@@ -280,7 +280,7 @@ func NewGaussianLinear() *Task {
 	for i := range v {
 		v[i] = GaussianLinearPriorVar
 	}
-	return &Task{name: GaussianLinear, prior: must(simulate.NewDiagNormal(make([]float64, d), v)), sim: gaussianLinear{}}
+	return &Task{name: GaussianLinear, prior: must(simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: make([]float64, d), Variances: v})), sim: gaussianLinear{}}
 }
 
 // GaussianLinearPosterior returns the exact posterior N(mean, cov) of the

@@ -14,7 +14,7 @@ import (
 // the second argument is a variance, as in the authors' code, so the
 // standard deviations are 0.707 and 0.447).
 func Prior() *simulate.MVNormal {
-	p, err := simulate.NewDiagNormal([]float64{math.Log(0.4), math.Log(0.125)}, []float64{0.5, 0.2})
+	p, err := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{math.Log(0.4), math.Log(0.125)}, Variances: []float64{0.5, 0.2}})
 	if err != nil {
 		panic(err) // constants: cannot fail
 	}
@@ -24,7 +24,7 @@ func Prior() *simulate.MVNormal {
 // OutbreakPrior returns the prior the authors' code uses for the real
 // outbreaks: N((−2, −3), I) on (log β, log γ).
 func OutbreakPrior() *simulate.MVNormal {
-	p, err := simulate.NewDiagNormal([]float64{-2, -3}, []float64{1, 1})
+	p, err := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{-2, -3}, Variances: []float64{1, 1}})
 	if err != nil {
 		panic(err)
 	}
