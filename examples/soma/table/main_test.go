@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"flag"
-	"image/png"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/internal/clitest"
 )
 
 // TestTableTiny runs the table at tiny settings (two n, two ε, 60 sweeps)
@@ -55,22 +53,9 @@ func TestTableTiny(t *testing.T) {
 	if !strings.Contains(errb.String(), "n=100 ε=30 Ran-IMwG") {
 		t.Errorf("stderr lacks the progress of the last cell:\n%s", errb.String())
 	}
-	for _, base := range []string{"soma_table_ess_per_sweep", "soma_table_ess_per_second"} {
-		f, err := os.Open(filepath.Join(dir, base+".png"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := png.Decode(f); err != nil {
-			t.Errorf("%s.png: %v", base, err)
-		}
-		f.Close()
-		svg, err := os.ReadFile(filepath.Join(dir, base+".svg"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.HasPrefix(svg, []byte("<svg")) && !bytes.HasPrefix(svg, []byte("<?xml")) {
-			t.Errorf("%s.svg does not start with <svg or <?xml", base)
-		}
+	files := clitest.Check(t, dir, errb.String())
+	if len(files) != 4 {
+		t.Errorf("plot files %v, want the two charts as SVG and PNG", files)
 	}
 }
 
