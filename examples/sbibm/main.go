@@ -20,7 +20,10 @@
 // the same file and writes its samples as <task>_<N>_sbi_o<k>.csv and its
 // training time as <task>_<N>_sbi_time.txt; -peer DIR then scores those
 // samples with the same C2ST and adds them to the table
-// (-simulate-only writes the simulations without training):
+// (-simulate-only writes the simulations without training). -out also
+// draws, for every task and budget, the corner plot of our posterior at
+// observation 1 over the reference samples (<task>_<N>_o1.svg and .png),
+// and the C2ST against the budget for every task (sbibm_c2st.svg and .png):
 //
 //	go run ./examples/sbibm -simulate-only -out /tmp/sbibm
 //	python3 examples/sbibm/peer_sbi.py /tmp/sbibm     # sbi v0.22 on the same simulations
@@ -51,6 +54,7 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/internal/plot"
 	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/flow/sbi"
 	"github.com/privinfer/privinfer/simulate/sbibm"
@@ -126,6 +130,8 @@ type result struct {
 	epochs     int
 	peerTrain  float64 // seconds; NaN when unknown
 	peerEpochs int
+	first      *privinfer.Draws // our draws at observation 1
+	firstRef   *privinfer.Draws // the reference draws at observation 1
 }
 
 func run(ctx context.Context, c config, stdout, stderr io.Writer) error {
@@ -156,7 +162,45 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		return nil
 	}
 	report(stdout, c, results)
-	return nil
+	return writePlots(c, results)
+}
+
+// writePlots draws, with -out, the corner plot of our posterior at
+// observation 1 over the reference for every task and budget, and the
+// C2ST averaged over the observations against the budget for every task.
+func writePlots(c config, results []*result) error {
+	if c.Out == "" || len(results) == 0 {
+		return nil
+	}
+	var series []plot.Series
+	index := map[string]int{}
+	for _, r := range results {
+		cfg := privinfer.CornerConfig{Title: fmt.Sprintf("%s, %d sims, obs. 1 (C2ST %.3f)", r.task, r.n, r.ours[0]),
+			Label: "NPE (ours)", Compare: []*privinfer.Draws{r.firstRef}, CompareLabels: []string{"reference"}, MaxPoints: 1000}
+		if r.first.Dim > 5 {
+			cfg.Panel = 110
+		}
+		if _, err := c.WriteCorner(fmt.Sprintf("%s_%d_o1", r.task, r.n), r.first, cfg); err != nil {
+			return err
+		}
+		k, ok := index[r.task]
+		if !ok {
+			k = len(series)
+			index[r.task] = k
+			series = append(series, plot.Series{Name: r.task})
+		}
+		m, se := mean(r.ours)
+		s := &series[k]
+		s.X, s.Y = append(s.X, float64(r.n)), append(s.Y, m)
+		s.Lo, s.Hi = append(s.Lo, m-se), append(s.Hi, m+se)
+	}
+	cv, err := plot.LineChart{Title: fmt.Sprintf("sbibm: C2ST of NPE against the reference (mean ± s.e. over %d observations; 0.5: indistinguishable)", c.obs),
+		XLabel: "simulations", YLabel: "C2ST", LogX: true, Series: series, HLines: []float64{0.5}}.Draw()
+	if err != nil {
+		return err
+	}
+	_, err = c.WritePlot("sbibm_c2st", cv)
+	return err
 }
 
 // stream returns the generator of a task and budget.
@@ -204,7 +248,8 @@ func runTask(ctx context.Context, c config, name string, n int, prog *cli.Progre
 		return nil, err
 	}
 	prog.Printf("%s: training on %d simulations", name, n)
-	out, err := sbi.SPPE(ctx, p, sbi.Config{Rounds: 1, SimsPerRound: n, Simulations: sims, PosteriorSamples: 1, Seed: c.Seed})
+	out, err := sbi.SPPE(ctx, p, sbi.Config{Rounds: 1, SimsPerRound: n, Simulations: sims, PosteriorSamples: 1, Seed: c.Seed,
+		Progress: prog.Every(3*time.Second, fmt.Sprintf("%s, %d simulations", name, n))})
 	if err != nil {
 		return nil, err
 	}
@@ -233,7 +278,15 @@ func runTask(ctx context.Context, c config, name string, n int, prog *cli.Progre
 		}); err != nil {
 			return nil, err
 		}
-		score, err := c2st(draws, ref, d, c.samples, c.Seed)
+		if k == 1 {
+			res.first = &privinfer.Draws{Names: task.ParamNames(), Dim: d, Theta: draws}
+			res.firstRef = ref
+		}
+		var score float64
+		err = prog.While(3*time.Second, fmt.Sprintf("%s: %d simulations, observation %d: C2ST", name, n, k), func() (err error) {
+			score, err = c2st(draws, ref, d, c.samples, c.Seed)
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}

@@ -8,18 +8,26 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/internal/clitest"
 	"github.com/privinfer/privinfer/simulate/sbibm"
 )
 
 func runArgs(args ...string) (string, error) {
+	out, _, err := runArgsStderr(args...)
+	return out, err
+}
+
+// runArgsStderr runs the program and returns its stdout and stderr.
+func runArgsStderr(args ...string) (stdout, stderr string, err error) {
 	var out, errw bytes.Buffer
-	err := cli.Runner("sbibm", parse, run)(args, &out, &errw)
-	return out.String(), err
+	err = cli.Runner("sbibm", parse, run)(args, &out, &errw)
+	return out.String(), errw.String(), err
 }
 
 func TestBadFlags(t *testing.T) {
@@ -77,8 +85,8 @@ func TestSimulateOnly(t *testing.T) {
 // (skipped without the benchmark's reference files). It checks the table,
 // a C2ST between 0.5 and 1 (a small flow on 300 simulations is far from the
 // reference but must be a probability of a correct classification above
-// chance), and the peer path: the program's own draws, given as the
-// peer's, score exactly as ours.
+// chance), the plots (PNG and SVG) and progress lines, and the peer path:
+// the program's own draws, given as the peer's, score exactly as ours.
 func TestQuickRun(t *testing.T) {
 	c, err := parse(flag.NewFlagSet("sbibm", flag.ContinueOnError), nil)
 	if err != nil {
@@ -89,9 +97,15 @@ func TestQuickRun(t *testing.T) {
 	}
 	dir := t.TempDir()
 	args := []string{"-tasks", "two_moons", "-sims", "300", "-obs", "1", "-samples", "500", "-out", dir}
-	out, err := runArgs(args...)
+	out, stderr, err := runArgsStderr(args...)
 	if err != nil {
 		t.Fatal(err)
+	}
+	plots := clitest.Check(t, dir, stderr)
+	for _, want := range []string{"two_moons_300_o1.png", "two_moons_300_o1.svg", "sbibm_c2st.png", "sbibm_c2st.svg"} {
+		if !slices.Contains(plots, want) {
+			t.Errorf("plots %v lack %s", plots, want)
+		}
 	}
 	re := regexp.MustCompile(`\| two_moons \| 300 +\| (0\.\d+) ± 0\.000`)
 	m := re.FindStringSubmatch(out)
