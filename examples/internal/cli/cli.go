@@ -45,6 +45,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/privinfer/privinfer"
@@ -191,10 +192,13 @@ func AtLeast(name string, v, lo int) error {
 	return nil
 }
 
-// Progress writes timestamped progress lines to a writer (stderr).
+// Progress writes timestamped progress lines to a writer (stderr). Its
+// methods may be called from several goroutines: lines are written whole,
+// one at a time.
 type Progress struct {
 	W     io.Writer
 	start time.Time
+	mu    sync.Mutex
 }
 
 // NewProgress returns a progress writer on w, timing from now.
@@ -205,7 +209,10 @@ func (p *Progress) Printf(format string, args ...any) {
 	if p == nil || p.W == nil {
 		return
 	}
-	fmt.Fprintf(p.W, "[%7.1fs] %s\n", time.Since(p.start).Seconds(), fmt.Sprintf(format, args...))
+	line := fmt.Sprintf("[%7.1fs] %s\n", time.Since(p.start).Seconds(), fmt.Sprintf(format, args...))
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	io.WriteString(p.W, line)
 }
 
 // Func returns a privinfer.ProgressFunc that writes every event of a

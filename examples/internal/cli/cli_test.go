@@ -297,14 +297,18 @@ func TestEvery(t *testing.T) {
 }
 
 // TestWhile checks the heartbeat of a call without progress of its own: a
-// call lasting several intervals gets progress lines, its error is
-// returned, and a non-positive interval is refused.
+// call lasting several intervals gets progress lines, lines the call
+// writes itself are kept whole (run with -race to check the locking), its
+// error is returned, and a non-positive interval is refused.
 func TestWhile(t *testing.T) {
 	var b bytes.Buffer
 	p := NewProgress(&b)
 	boom := errors.New("boom")
 	err := p.While(5*time.Millisecond, "calibration", func() error {
-		time.Sleep(60 * time.Millisecond)
+		for i := range 6 {
+			time.Sleep(10 * time.Millisecond)
+			p.Printf("inner line %d", i) // concurrent with the heartbeat
+		}
 		return boom
 	})
 	if !errors.Is(err, boom) {
@@ -312,6 +316,11 @@ func TestWhile(t *testing.T) {
 	}
 	if n := strings.Count(b.String(), "calibration: running"); n < 2 {
 		t.Errorf("%d heartbeat lines in %q, want at least 2", n, b.String())
+	}
+	for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		if !strings.HasPrefix(line, "[") || strings.Count(line, "[") != 1 {
+			t.Errorf("mixed line %q", line)
+		}
 	}
 	if err := p.While(0, "x", func() error { return nil }); err == nil {
 		t.Error("interval 0 accepted")
