@@ -223,13 +223,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	prog.Printf("exact posterior: %d chains × %d iterations", cfg.chains, cfg.burn+cfg.iters)
 	thin := max(1, cfg.iters/2500)
-	tenth := 0
-	mh, err := sampleExact(ctx, m, prior, lik, mhConfig{Chains: cfg.chains, Burn: cfg.burn, Keep: cfg.iters, Thin: thin, Seed: cfg.Seed}, func(e privinfer.Progress) {
-		if k := int(10 * e.Fraction()); k > tenth {
-			tenth = k
-			prog.Printf("exact posterior: %s", e)
-		}
-	})
+	mh, err := sampleExact(ctx, m, prior, lik, mhConfig{Chains: cfg.chains, Burn: cfg.burn, Keep: cfg.iters, Thin: thin, Seed: cfg.Seed}, prog.Every(3*time.Second, "exact posterior"))
 	if err != nil {
 		return fmt.Errorf("exact posterior: %w", err)
 	}
@@ -242,8 +236,12 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 
 	// SMC-ABC.
 	prog.Printf("SMC-ABC: %d particles", cfg.particles)
-	res, err := runABC(ctx, m, prior, mech, obs, abcConfig{Particles: cfg.particles, Rounds: cfg.rounds, Quantile: cfg.quantile, MinAcceptance: cfg.minAcceptance, Seed: cfg.Seed + 1}, func(p privinfer.Progress) {
-		prog.Printf("SMC-ABC %v", p)
+	var res *abc.SMCResult
+	err = prog.While(3*time.Second, "SMC-ABC", func() (err error) {
+		res, err = runABC(ctx, m, prior, mech, obs, abcConfig{Particles: cfg.particles, Rounds: cfg.rounds, Quantile: cfg.quantile, MinAcceptance: cfg.minAcceptance, Seed: cfg.Seed + 1}, func(p privinfer.Progress) {
+			prog.Printf("SMC-ABC %v", p)
+		})
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("SMC-ABC: %w", err)
@@ -256,11 +254,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	var sppeRes *sbi.SPPEResult
 	if cfg.sppe.Rounds > 0 {
 		prog.Printf("SPPE: %d rounds × %d simulations, M = %d", cfg.sppe.Rounds, cfg.sppe.Sims, cfg.sppe.Inner)
-		sppe, sppeRes, err = runSPPE(ctx, m, prior, mech, obs, cfg.sppe, func(p privinfer.Progress) {
-			if p.Stage != "epoch" {
-				prog.Printf("SPPE %v", p)
-			}
-		})
+		sppe, sppeRes, err = runSPPE(ctx, m, prior, mech, obs, cfg.sppe, prog.Every(3*time.Second, "SPPE"))
 		if err != nil {
 			return fmt.Errorf("SPPE: %w", err)
 		}

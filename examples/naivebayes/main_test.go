@@ -10,10 +10,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/internal/clitest"
 	"github.com/privinfer/privinfer/simulate/naivebayes"
 )
 
@@ -109,7 +111,8 @@ func TestBadFlags(t *testing.T) {
 }
 
 // TestRunTiny runs the whole program on tiny settings with a fake
-// reference file and checks the table, the verdict line and the files.
+// reference file and checks the table, the verdict line, the files, the
+// plots (PNG and SVG) and the progress lines.
 func TestRunTiny(t *testing.T) {
 	dir := t.TempDir()
 	ref := filepath.Join(dir, "ref.csv")
@@ -133,9 +136,15 @@ func TestRunTiny(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	if err := run(context.Background(), cfg, &out, io.Discard); err != nil {
+	var out, errw bytes.Buffer
+	if err := run(context.Background(), cfg, &out, &errw); err != nil {
 		t.Fatal(err)
+	}
+	plots := clitest.Check(t, filepath.Join(dir, "out"), errw.String())
+	for _, want := range []string{"naivebayes_corner.svg", "naivebayes_corner.png", "naivebayes_abc_rounds.svg", "naivebayes_abc_rounds.png"} {
+		if !slices.Contains(plots, want) {
+			t.Errorf("plots %v lack %s", plots, want)
+		}
 	}
 	s := out.String()
 	if vs := cli.ParseVerdicts(s); len(vs) != 1 || vs[0].Kind == "invalid" {
