@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 )
@@ -154,11 +155,13 @@ func (p *Problem) Validate() error {
 	if p == nil {
 		return invalidf("problem is nil")
 	}
-	if p.Prior == nil {
+	switch {
+	case argcheck.Nil(p.Prior):
 		return invalidf("Prior is nil")
-	}
-	if p.Simulator == nil {
+	case argcheck.Nil(p.Simulator):
 		return invalidf("Simulator is nil")
+	case p.Mechanism != nil && argcheck.Nil(p.Mechanism):
+		return invalidf("Mechanism is a typed nil (use a nil interface for a non-private problem)")
 	}
 	d := p.Prior.Dim()
 	if d < 1 {

@@ -107,6 +107,9 @@ func TestProblemValidate(t *testing.T) {
 		"observed Inf":        func(p *Problem) { p.Observed = []float64{1, math.Inf(-1)} },
 		"mechanism dimension": func(p *Problem) { p.Mechanism = addMech{3} },
 		"noise added twice":   func(p *Problem) { p.Simulator = private },
+		"typed nil prior":     func(p *Problem) { p.Prior = (*simulate.MVNormal)(nil) },
+		"typed nil simulator": func(p *Problem) { p.Simulator = (*simulate.PrivateSimulator)(nil) },
+		"typed nil mechanism": func(p *Problem) { p.Mechanism = (*mechanism.Laplace)(nil) },
 	}
 	for name, mutate := range cases {
 		p := goodProblem()

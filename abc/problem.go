@@ -27,19 +27,11 @@ type target struct {
 	statDim int
 }
 
-// checkProblem validates the parts of p every engine needs (typed nils
-// included) and then p.Require(need). The error wraps ErrInvalid and, for a
+// checkProblem validates p (Problem.Validate, typed nils included) and
+// checks the capabilities in need, through p.Require. The error wraps ErrInvalid and, for a
 // Problem the root package refuses, the root package's error as well
 // (privinfer.ErrInvalid, privinfer.ErrNoDensity, …).
 func checkProblem(p *privinfer.Problem, need privinfer.Capability) error {
-	switch {
-	case argcheck.Nil(p.Prior):
-		return invalidf("Problem.Prior is nil")
-	case argcheck.Nil(p.Simulator):
-		return invalidf("Problem.Simulator is nil")
-	case p.Mechanism != nil && argcheck.Nil(p.Mechanism):
-		return invalidf("Problem.Mechanism is a typed nil (use a nil interface for a non-private problem)")
-	}
 	if err := p.Require(need); err != nil {
 		return fmt.Errorf("abc: %w (%w)", err, ErrInvalid)
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/flow/ad"
-	"github.com/privinfer/privinfer/internal/argcheck"
 )
 
 var (
@@ -40,28 +39,21 @@ func invalidf(format string, args ...any) error {
 // noise, refusing problems that cannot be allocated.
 const maxDim = 1 << 16
 
-// checkProblem validates p for SPPE, SPLE and PosteriorPredictive: non-nil
-// (and not typed-nil) prior and simulator, p.Require(privinfer.NeedTransform)
-// (a nil Mechanism or one implementing mechanism.Transform), and dimensions
+// checkProblem validates p for SPPE, SPLE and PosteriorPredictive:
+// p.Require(privinfer.NeedTransform) (Problem.Validate, typed nils
+// included, and a nil Mechanism or one implementing mechanism.Transform),
+// and dimensions
 // that can be allocated. It returns the mechanism's transform, the identity
 // for a non-private problem.
 func checkProblem(p *privinfer.Problem) (transform, error) {
-	switch {
-	case argcheck.Nil(p.Prior):
-		return nil, invalidf("Problem.Prior is nil")
-	case argcheck.Nil(p.Simulator):
-		return nil, invalidf("Problem.Simulator is nil")
-	case p.Mechanism != nil && argcheck.Nil(p.Mechanism):
-		return nil, invalidf("Problem.Mechanism is a typed nil (use a nil interface for a non-private problem)")
+	if err := p.Require(privinfer.NeedTransform); err != nil {
+		return nil, fmt.Errorf("sbi: %w (%w)", err, ErrInvalid)
 	}
 	if d := p.Prior.Dim(); d > maxDim {
 		return nil, invalidf("Problem.Prior dimension must be at most %d, got %d", maxDim, d)
 	}
 	if sd := p.Simulator.StatDim(); sd > maxDim {
 		return nil, invalidf("Problem.Simulator summary dimension must be at most %d, got %d", maxDim, sd)
-	}
-	if err := p.Require(privinfer.NeedTransform); err != nil {
-		return nil, fmt.Errorf("sbi: %w (%w)", err, ErrInvalid)
 	}
 	if !p.Private() {
 		return identity{}, nil
