@@ -41,7 +41,7 @@
 // -quick reduces it further (ε = 10 and 0.1, 2 rounds × 300 simulations).
 // Each ε ends with a verdict line comparing SPPE and SPLE with DA-MCMC
 // (C2ST ≤ 0.6 and posterior means within 0.15); -out DIR writes the
-// posterior draws as CSV and a corner plot beside DA-MCMC (SVG).
+// posterior draws as CSV and a corner plot beside DA-MCMC (SVG and PNG).
 //
 // Run it from the repository root: the reference files are read from paths
 // relative to it (see the -authors and -damcmc flags).

@@ -20,7 +20,7 @@
 // SMC-ABC reference sample when that file is present (it is optional and
 // read from ../shared/reference next to the repository), a verdict line,
 // and with -out writes a corner plot whose diagonal holds the marginals
-// (SVG), the SMC-ABC rounds (SVG and PNG) and the draws as CSV.
+// and the SMC-ABC rounds (SVG and PNG) and the draws as CSV.
 //
 //	go run ./examples/naivebayes -quick
 //	go run ./examples/naivebayes -out /tmp/nb

@@ -27,6 +27,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
@@ -186,7 +187,7 @@ func posteriors(c config, mech *mechanism.Laplace, sdp []float64, prog privinfer
 }
 
 // writeOutputs writes both posteriors' draws as CSV and a plot of their
-// marginal histograms as SVG into c.out.
+// marginal histograms as SVG and PNG into c.out.
 func writeOutputs(w io.Writer, c config, aware, naive *privinfer.Draws) error {
 	out := cli.Common{Out: c.out}
 	if err := out.Prepare(); err != nil {
@@ -204,6 +205,9 @@ func writeOutputs(w io.Writer, c config, aware, naive *privinfer.Draws) error {
 		Title: fmt.Sprintf("Posterior of μ from a Laplace release (ε = %g); mark: true μ", c.epsilon),
 		Label: "noise-aware", Compare: []*privinfer.Draws{naive}, CompareLabels: []string{"naive"},
 		Truth: []float64{c.mu}, Bins: 60, Panel: 420})
-	fmt.Fprintf(w, "wrote %s, %s, %s\n", a, n, svg)
-	return err
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "wrote %s, %s, %s, %s\n", a, n, svg, strings.TrimSuffix(svg, ".svg")+".png")
+	return nil
 }

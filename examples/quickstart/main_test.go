@@ -14,6 +14,7 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/internal/clitest"
 	"github.com/privinfer/privinfer/mechanism"
 )
 
@@ -177,7 +178,8 @@ func TestParseFlags(t *testing.T) {
 	if out := buf.String(); !strings.Contains(out, "noise-aware") || !strings.Contains(out, "naive") || !strings.Contains(progress.String(), "round") {
 		t.Fatalf("unexpected output:\n%s\nprogress:\n%s", out, progress.String())
 	}
-	for _, f := range []string{"quickstart_posterior.svg", "quickstart_noise_aware.csv", "quickstart_naive.csv"} {
+	clitest.Check(t, cfg.out, progress.String())
+	for _, f := range []string{"quickstart_posterior.svg", "quickstart_posterior.png", "quickstart_noise_aware.csv", "quickstart_naive.csv"} {
 		if _, err := os.Stat(filepath.Join(cfg.out, f)); err != nil {
 			t.Error(err)
 		}

@@ -38,7 +38,7 @@ func parse(fs *flag.FlagSet, args []string) (cli.Common, error) {
 type draws = map[string]*privinfer.Draws
 
 // run runs the five programs in order; with -out it writes every
-// posterior's draws as CSV and its corner plot (SVG).
+// posterior's draws as CSV and its corner plot (SVG and PNG).
 func run(_ context.Context, c cli.Common, w, stderr io.Writer) error {
 	if err := c.Prepare(); err != nil {
 		return err
