@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/examples/internal/cli"
@@ -51,9 +52,14 @@ func runExact(o options, stdout, stderr io.Writer) error {
 	l.f("SIR eps=%s exact posterior by kernel importance sampling (kernel: the mechanism's binomial pmf), %d stages x %d simulations, seed %d\n",
 		epsName(o.eps), o.exactStages, o.exact, o.Seed)
 	l.f("initial proposal: Student-t (5 df) fitted to %s, scale doubled\n", map[bool]string{true: "the authors' sample", false: filepath.Base(init)}[init == ""])
-	res, err := abc.KernelIS(context.Background(), p, abc.KernelISConfig{
-		Simulations: o.exact, Stages: o.exactStages, Mean: start.Mean(), Cov: cov, Seed: o.Seed,
-		Progress: cli.NewProgress(stderr).Func(),
+	prog := cli.NewProgress(stderr)
+	var res *abc.KernelISResult
+	err = prog.While(3*time.Second, "kernel importance sampling", func() (err error) {
+		res, err = abc.KernelIS(context.Background(), p, abc.KernelISConfig{
+			Simulations: o.exact, Stages: o.exactStages, Mean: start.Mean(), Cov: cov, Seed: o.Seed,
+			Progress: prog.Func(),
+		})
+		return err
 	})
 	if err != nil {
 		return err

@@ -177,11 +177,15 @@ func run(_ context.Context, o options, stdout, stderr io.Writer) error {
 		ctx, cancel = context.WithTimeout(ctx, o.wall)
 		defer cancel()
 	}
-	res, err := abc.SMC(ctx, p, abc.SMCConfig{
-		Distance:  abc.Euclidean{},
-		Particles: o.particles, Schedule: abc.Geometric{A: 0.5, R: 0.7, Rounds: o.rounds, Min: o.minTol},
-		MaxSimulations: o.maxSims, MinAcceptance: o.minAcc, Seed: o.Seed,
-		Progress: prog.Func(),
+	var res *abc.SMCResult
+	err = prog.While(3*time.Second, "SMC-ABC", func() (err error) {
+		res, err = abc.SMC(ctx, p, abc.SMCConfig{
+			Distance:  abc.Euclidean{},
+			Particles: o.particles, Schedule: abc.Geometric{A: 0.5, R: 0.7, Rounds: o.rounds, Min: o.minTol},
+			MaxSimulations: o.maxSims, MinAcceptance: o.minAcc, Seed: o.Seed,
+			Progress: prog.Func(),
+		})
+		return err
 	})
 	if err != nil && !(res != nil && res.Stop == abc.StopWallTime && len(res.Rounds) > 0) {
 		return err

@@ -15,6 +15,7 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/internal/clitest"
 )
 
 func TestBadFlags(t *testing.T) {
@@ -96,5 +97,27 @@ func TestFinish(t *testing.T) {
 	}
 	if vs := cli.ParseVerdicts(b.String()); len(vs) != 1 || vs[0].Kind != cli.Reproduced {
 		t.Errorf("verdicts %+v", vs)
+	}
+}
+
+// TestRunTiny runs SMC-ABC with 20 particles for 2 rounds: the verdict is
+// printed, the corner plot is written as PNG and SVG beside the CSV, and
+// progress reaches stderr.
+func TestRunTiny(t *testing.T) {
+	dir := t.TempDir()
+	o, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-particles", "20", "-rounds", "2", "-authors", "none", "-out", dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errw bytes.Buffer
+	if err := run(t.Context(), o, &out, &errw); err != nil {
+		t.Fatal(err)
+	}
+	if vs := cli.ParseVerdicts(out.String()); len(vs) != 1 || vs[0].Kind == "invalid" {
+		t.Errorf("verdicts %+v in\n%s", vs, out.String())
+	}
+	plots := clitest.Check(t, dir, errw.String())
+	if !slices.Contains(plots, "sir_eps10_smcabc.png") || !slices.Contains(plots, "sir_eps10_smcabc.svg") {
+		t.Errorf("plots %v", plots)
 	}
 }
