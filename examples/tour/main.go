@@ -11,8 +11,10 @@
 //   - modips: ten DP synthetic data sets analysed and pooled.
 //
 // Each is checked against an exact reference in the package's tests.
+// -only runs a comma-separated subset; -out DIR writes every posterior's
+// draws as CSV and its corner plot (SVG and PNG).
 //
-//	go run ./examples/tour [-quick] [-seed N] [-out DIR]
+//	go run ./examples/tour [-quick] [-seed N] [-out DIR] [-only histmean,da]
 package main
 
 import (
@@ -20,7 +22,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/internal/cli"
@@ -28,18 +32,39 @@ import (
 
 func main() { cli.Program("tour", parse, run) }
 
-func parse(fs *flag.FlagSet, args []string) (cli.Common, error) {
-	c := cli.Register(fs, 1)
-	err := cli.Parse(fs, args)
-	return *c, err
+// programs are the tour's programs in the order they run.
+var programs = []string{"histmean", "poisson", "da", "ldp", "modips"}
+
+type config struct {
+	cli.Common
+	only []string // programs to run; nil runs all
+}
+
+func parse(fs *flag.FlagSet, args []string) (config, error) {
+	var c config
+	common := cli.Register(fs, 1)
+	only := fs.String("only", "", "comma-separated programs to run ("+strings.Join(programs, ", ")+"); empty runs all")
+	if err := cli.Parse(fs, args); err != nil {
+		return c, err
+	}
+	c.Common = *common
+	if *only != "" {
+		for _, p := range strings.Split(*only, ",") {
+			if !slices.Contains(programs, p) {
+				return c, cli.Usagef("-only: unknown program %q (want %s)", p, strings.Join(programs, ", "))
+			}
+			c.only = append(c.only, p)
+		}
+	}
+	return c, nil
 }
 
 // draws names the posterior draws of one program.
 type draws = map[string]*privinfer.Draws
 
-// run runs the five programs in order; with -out it writes every
-// posterior's draws as CSV and its corner plot (SVG and PNG).
-func run(_ context.Context, c cli.Common, w, stderr io.Writer) error {
+// run runs the five programs (or those of -only) in order; with -out it
+// writes every posterior's draws as CSV and its corner plot (SVG and PNG).
+func run(_ context.Context, c config, w, stderr io.Writer) error {
 	if err := c.Prepare(); err != nil {
 		return err
 	}
@@ -64,8 +89,16 @@ func run(_ context.Context, c cli.Common, w, stderr io.Writer) error {
 		{"modips", func(w io.Writer, s uint64, q bool) (draws, error) { _, err := modips(w, s, q); return nil, err }},
 	}
 	for _, s := range steps {
+		if c.only != nil && !slices.Contains(c.only, s.name) {
+			continue
+		}
 		fmt.Fprintf(w, "\n## %s\n\n", s.name)
-		ds, err := s.fn(w, c.Seed, c.Quick)
+		prog.Printf("%s", s.name)
+		var ds draws
+		err := prog.While(3*time.Second, s.name, func() (err error) {
+			ds, err = s.fn(w, c.Seed, c.Quick)
+			return err
+		})
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}

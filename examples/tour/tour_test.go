@@ -3,14 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/internal/clitest"
 )
 
 // long selects the programs' full settings (PRIVINFER_LONG=1); by default
@@ -261,7 +265,28 @@ func TestRun(t *testing.T) {
 		t.Skip("the programs are tested one by one; PRIVINFER_LONG=1 runs the whole tour")
 	}
 	var buf bytes.Buffer
-	if err := run(context.Background(), cli.Common{Seed: 2, Quick: true, Out: t.TempDir()}, &buf, io.Discard); err != nil {
+	if err := run(context.Background(), config{Common: cli.Common{Seed: 2, Quick: true, Out: t.TempDir()}}, &buf, io.Discard); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRunOnly runs one program through the command line with -out: its
+// corner plot is written as PNG and SVG beside the CSV and progress
+// reaches stderr; an unknown program is a usage error.
+func TestRunOnly(t *testing.T) {
+	dir := t.TempDir()
+	var out, errw bytes.Buffer
+	if err := cli.Runner("tour", parse, run)([]string{"-quick", "-only", "histmean", "-out", dir}, &out, &errw); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "## histmean") || strings.Contains(out.String(), "## poisson") {
+		t.Errorf("-only histmean ran:\n%s", out.String())
+	}
+	plots := clitest.Check(t, dir, errw.String())
+	if !slices.Contains(plots, "tour_histmean_kernel_IS.png") || !slices.Contains(plots, "tour_histmean_kernel_IS.svg") {
+		t.Errorf("plots %v", plots)
+	}
+	if err := cli.Runner("tour", parse, run)([]string{"-only", "histmean,nope"}, io.Discard, io.Discard); !errors.Is(err, cli.ErrUsage) {
+		t.Errorf("-only nope: %v, want a usage error", err)
 	}
 }
