@@ -394,6 +394,7 @@ func runEps(c config, eps float64) ([]methodAccuracy, error) {
 			Label: strings.ToUpper(r.name), Compare: []*privinfer.Draws{ref}, CompareLabels: []string{"DA-MCMC"}, Truth: theta}); err != nil {
 			return nil, err
 		}
+		c.prog.Printf("ε = %s, %s: C2ST, MMD and predictive checks against DA-MCMC", epsName(eps), r.name)
 		x := r.d.Theta
 		c2, err := metrics.C2ST(x, ref.Theta, 3, metrics.C2STOptions{Seed: 1})
 		if err != nil {

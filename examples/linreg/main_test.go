@@ -9,10 +9,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/internal/clitest"
 )
 
 func TestBadFlags(t *testing.T) {
@@ -156,5 +158,35 @@ func TestSweepSmall(t *testing.T) {
 	cut := func(s string) string { i := strings.Index(s, "verdict:"); return s[i:] }
 	if cut(out) != cut(again) {
 		t.Errorf("verdict changed on reuse:\n%s\n%s", cut(out), cut(again))
+	}
+}
+
+// TestRunTiny runs SPPE and SPLE at ε = 10 with a one-layer flow on 40
+// simulations against the stored DA-MCMC draws: the verdict is printed,
+// each method's corner plot is written as PNG and SVG, and progress reaches
+// stderr.
+func TestRunTiny(t *testing.T) {
+	dir := t.TempDir()
+	c, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-eps", "10", "-methods", "sppe,sple", "-rounds", "1", "-sims", "40",
+		"-M", "2", "-atoms", "2", "-layers", "1", "-hidden", "8", "-epochs", "2", "-n", "200",
+		"-damcmc", "../../mcmc/testdata", "-authors", filepath.Join(dir, "none"), "-out", dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errw bytes.Buffer
+	if err := runAll(t.Context(), c, &out, &errw); err != nil {
+		t.Fatal(err)
+	}
+	if vs := cli.ParseVerdicts(out.String()); len(vs) != 1 || vs[0].Kind == "invalid" {
+		t.Errorf("verdicts %+v in\n%s", vs, out.String())
+	}
+	if !strings.Contains(out.String(), "mcmc/testdata/linreg_eps10_damcmc.csv") {
+		t.Errorf("the stored DA-MCMC draws were not used:\n%s", out.String())
+	}
+	plots := clitest.Check(t, dir, errw.String())
+	for _, want := range []string{"linreg_eps10_sppe.png", "linreg_eps10_sppe.svg", "linreg_eps10_sple.png", "linreg_eps10_sple.svg"} {
+		if !slices.Contains(plots, want) {
+			t.Errorf("plots %v lack %s", plots, want)
+		}
 	}
 }
