@@ -286,12 +286,20 @@ func (g *Gaussian) LogDensity(sdp, s []float64) float64 {
 	if g == nil || len(sdp) != g.dim || len(s) != g.dim {
 		return math.NaN()
 	}
+	// k and c are round(sdp_i/γ) and round(s_i/γ) as math.Round and
+	// math.Ldexp give them (latticeIndex, bit for bit).
 	ss := 0.0
-	for i := range s {
-		k := math.Round(math.Ldexp(sdp[i], -g.grid))
-		c := math.Round(math.Ldexp(s[i], -g.grid))
-		z := k - c
-		ss += z * z
+	s = s[:len(sdp)]
+	if u := latticeUnit(g.grid); u != 0 {
+		for i, x := range sdp {
+			z := roundHalfAway(x*u) - roundHalfAway(s[i]*u)
+			ss += z * z
+		}
+	} else {
+		for i, x := range sdp {
+			z := latticeIndex(x, g.grid) - latticeIndex(s[i], g.grid)
+			ss += z * z
+		}
 	}
 	return -0.5*ss/float64(g.dg.s) + float64(g.dim)*g.lnorm
 }

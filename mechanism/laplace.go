@@ -104,6 +104,8 @@ type Laplace struct {
 	lam     []float64  // 1/t_i
 	l1a     []float64  // log(1 + e^{−λ_i})
 	logNorm []float64  // log((1−a)/(1+a)), a = e^{−λ_i}
+	unit    []float64  // 2^{−grid_i} when a normal float64, else 0
+	gridLn2 []float64  // grid_i·ln 2
 }
 
 // NewLaplace returns the Laplace mechanism for a Dim-dimensional statistic
@@ -155,6 +157,7 @@ func newLaplace(sc []float64, budget Budget, grid, sens float64) (*Laplace, erro
 		scales: sc, budget: budget,
 		grid: make([]int, d), t: make([]ratScale, d),
 		lam: make([]float64, d), l1a: make([]float64, d), logNorm: make([]float64, d),
+		unit: make([]float64, d), gridLn2: make([]float64, d),
 		laws: make([]*geoLaw, d),
 	}
 	for i, b := range sc {
@@ -171,6 +174,8 @@ func newLaplace(sc []float64, budget Budget, grid, sens float64) (*Laplace, erro
 			return nil, invalidf("scale %v gives a release grid 2^%d outside [2^-1060, 2^%d]", b, g, maxGridExp)
 		}
 		m.grid[i] = g
+		m.unit[i] = latticeUnit(g)
+		m.gridLn2[i] = float64(g) * math.Ln2
 	}
 	if grid == 0 {
 		eta := 0.0
@@ -346,11 +351,21 @@ func (m *Laplace) LogDensity(sdp, s []float64) float64 {
 	if m == nil || len(sdp) != len(m.scales) || len(s) != len(m.scales) {
 		return math.NaN()
 	}
+	// k and c are round(sdp_i/γ_i) and round(s_i/γ_i) as math.Round and
+	// math.Ldexp give them (latticeIndex, bit for bit), by one product with
+	// the precomputed 2^{−grid_i} where it is a normal float64.
+	d := len(sdp)
+	s = s[:d]
+	unit, grid, logNorm, lam, gridLn2 := m.unit[:d], m.grid[:d], m.logNorm[:d], m.lam[:d], m.gridLn2[:d]
 	lp := 0.0
 	for i, x := range sdp {
-		k := math.Round(math.Ldexp(x, -m.grid[i]))
-		c := math.Round(math.Ldexp(s[i], -m.grid[i]))
-		lp += m.logNorm[i] - m.lam[i]*math.Abs(k-c) - float64(m.grid[i])*math.Ln2
+		var k, c float64
+		if u := unit[i]; u != 0 {
+			k, c = roundHalfAway(x*u), roundHalfAway(s[i]*u)
+		} else {
+			k, c = latticeIndex(x, grid[i]), latticeIndex(s[i], grid[i])
+		}
+		lp += logNorm[i] - lam[i]*math.Abs(k-c) - gridLn2[i]
 	}
 	return lp
 }

@@ -39,8 +39,38 @@ const maxGridIndex = 1 << 52
 // gridIndex returns round(x·2^-gridExp) and whether it is below 2^52 in
 // magnitude (false also for NaN and ±Inf).
 func gridIndex(x float64, gridExp int) (float64, bool) {
-	k := math.Round(ldexp(x, -gridExp))
+	k := latticeIndex(x, gridExp)
 	return k, math.Abs(k) < maxGridIndex
+}
+
+// latticeIndex returns math.Round(math.Ldexp(x, −gridExp)), the grid
+// index of x rounded half away from zero, bit for bit (signed zeros,
+// NaN and ±Inf included): ldexp gives the same rounded index as
+// math.Ldexp, and roundHalfAway the same integer as math.Round.
+func latticeIndex(x float64, gridExp int) float64 {
+	return roundHalfAway(ldexp(x, -gridExp))
+}
+
+// latticeUnit returns 2^{−gridExp} when it is a normal float64, so that
+// x·latticeUnit(gridExp) is ldexp(x, −gridExp), and 0 otherwise.
+func latticeUnit(gridExp int) float64 {
+	if uint(-gridExp+1022) > 2045 {
+		return 0
+	}
+	return math.Float64frombits(uint64(-gridExp+1023) << 52)
+}
+
+// roundHalfAway is math.Round computed from the hardware's truncation:
+// the fraction x − Trunc(x) is exact (it is x itself for |x| < 1, and
+// Trunc(x) ≤ |x| < Trunc(x) + 1 ≤ 2·Trunc(x) in magnitude beyond), so
+// comparing it with ½ decides the rounding exactly; t keeps the sign of x
+// (−0 for x ∈ (−½, 0]); an integer, ±Inf or NaN is returned unchanged.
+func roundHalfAway(x float64) float64 {
+	t := math.Trunc(x)
+	if math.Abs(x-t) >= 0.5 {
+		t += math.Copysign(1, x)
+	}
+	return t
 }
 
 // ldexp returns math.Ldexp(x, e). When 2^e is a normal float64 it
