@@ -194,15 +194,30 @@ func newLaplace(sc []float64, budget Budget, grid, sens float64) (*Laplace, erro
 		return new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), uint(-e)))
 	}
 	reps := rat(eps)
+	// A coordinate's grid and discrete scale depend on its nominal scale
+	// only, so the exact arithmetic runs once per distinct scale (a
+	// mechanism built with one common scale does it once, not d times).
+	first := make(map[float64]int)  // the first coordinate of each scale
+	mult := make(map[float64]int64) // the number of coordinates of each scale
+	for i, b := range sc {
+		if mult[b] == 0 {
+			first[b] = i
+		}
+		mult[b]++
+	}
 	onePlusEta := big.NewRat(1, 1)
 	if sens == 0 {
-		for i, b := range sc {
+		for b, i := range first {
 			term := new(big.Rat).Quo(pow2(m.grid[i]), new(big.Rat).Mul(rat(b), reps))
-			onePlusEta.Add(onePlusEta, term)
+			onePlusEta.Add(onePlusEta, term.Mul(term, big.NewRat(mult[b], 1)))
 		}
 	}
 	laws := make(map[ratScale]*geoLaw)
 	for i, b := range sc {
+		if j := first[b]; j < i {
+			m.t[i], m.laws[i], m.lam[i], m.l1a[i], m.logNorm[i] = m.t[j], m.laws[j], m.lam[j], m.l1a[j], m.logNorm[j]
+			continue
+		}
 		var x *big.Rat
 		if sens > 0 {
 			x = new(big.Rat).Quo(rat(sens), pow2(m.grid[i]))

@@ -2,6 +2,7 @@ package mechanism
 
 import (
 	"math"
+	"math/big"
 	"testing"
 )
 
@@ -137,6 +138,86 @@ func TestLatticeDensitiesMatchReference(t *testing.T) {
 			}
 			if !sameFloat(got, want) {
 				t.Fatalf("grids %v: LogDensity(%v, %v) = %v, want %v", grids, sdp, s, got, want)
+			}
+		}
+	}
+}
+
+// laplaceScalesRef returns the discrete scales t_i of newLaplace computed
+// coordinate by coordinate, as newLaplace did before it shared the exact
+// arithmetic between coordinates of one scale.
+func laplaceScalesRef(m *Laplace, sens float64) []ratScale {
+	eps := m.budget.Epsilon
+	d := len(m.scales)
+	rat := func(x float64) *big.Rat { return new(big.Rat).SetFloat64(x) }
+	pow2 := func(e int) *big.Rat { return new(big.Rat).SetFloat64(math.Ldexp(1, e)) }
+	reps := rat(eps)
+	onePlusEta := big.NewRat(1, 1)
+	if sens == 0 {
+		for i, b := range m.scales {
+			onePlusEta.Add(onePlusEta, new(big.Rat).Quo(pow2(m.grid[i]), new(big.Rat).Mul(rat(b), reps)))
+		}
+	}
+	out := make([]ratScale, d)
+	for i, b := range m.scales {
+		var x *big.Rat
+		if sens > 0 {
+			x = new(big.Rat).Quo(rat(sens), pow2(m.grid[i]))
+			x.Add(x, big.NewRat(int64(d), 1))
+			x.Quo(x, reps)
+		} else {
+			x = new(big.Rat).Quo(rat(b), pow2(m.grid[i]))
+			x.Mul(x, onePlusEta)
+		}
+		t, err := ratAtLeast(x)
+		if err != nil {
+			return nil
+		}
+		out[i] = t
+	}
+	return out
+}
+
+// TestLaplaceSharedScales checks that the discrete scales and densities of
+// Laplace mechanisms whose coordinates repeat scales are those computed
+// coordinate by coordinate, and that coordinates of one scale share
+// their law.
+func TestLaplaceSharedScales(t *testing.T) {
+	cases := []struct {
+		scales []float64
+		eps    float64
+	}{
+		{[]float64{0.5, 2, 0.5, 0.5, 7.25, 2, 0.5}, 1},
+		{[]float64{1e-3, 1e-3, 1e-3}, 0.1},
+		{[]float64{3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5}, 2.5},
+		{[]float64{1}, 1},
+	}
+	for _, c := range cases {
+		m, err := NewLaplaceScales(c.scales, Budget{Epsilon: c.eps})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := laplaceScalesRef(m, 0)
+		for i := range c.scales {
+			if m.t[i] != want[i] {
+				t.Errorf("scales %v: t[%d] = %v, want %v", c.scales, i, m.t[i], want[i])
+			}
+			for j := range i {
+				if c.scales[j] == c.scales[i] && (m.laws[j] != m.laws[i] || m.lam[j] != m.lam[i] || m.logNorm[j] != m.logNorm[i]) {
+					t.Errorf("scales %v: coordinates %d and %d of one scale differ", c.scales, j, i)
+				}
+			}
+		}
+	}
+	for _, d := range []int{1, 9, 50} {
+		m, err := NewLaplace(LaplaceConfig{Sensitivity: 13.0 / 100, Epsilon: 10, Dim: d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := laplaceScalesRef(m, 13.0/100)
+		for i := range d {
+			if m.t[i] != want[i] {
+				t.Errorf("dim %d: t[%d] = %v, want %v", d, i, m.t[i], want[i])
 			}
 		}
 	}
