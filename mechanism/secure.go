@@ -14,9 +14,12 @@ import (
 // learns the seed subtract the noise. A CryptoSource is not safe for
 // concurrent use; give each goroutine its own.
 type CryptoSource struct {
-	buf    [4096]byte
-	pos, n int // buf[pos:n] is unread
+	buf    []byte // grows with the blocks, so a new source costs 64 bytes
+	pos, n int    // buf[pos:n] is unread
 }
+
+// cryptoBlock is the largest block a CryptoSource reads at a time.
+const cryptoBlock = 4096
 
 // NewCryptoSource returns a CryptoSource.
 func NewCryptoSource() *CryptoSource { return &CryptoSource{} }
@@ -27,7 +30,10 @@ func NewCryptoRand() *rand.Rand { return rand.New(NewCryptoSource()) }
 // Uint64 returns 64 uniformly random bits.
 func (c *CryptoSource) Uint64() uint64 {
 	if c.pos+8 > c.n {
-		c.n = min(max(2*c.n, 64), len(c.buf))
+		c.n = min(max(2*c.n, 64), cryptoBlock)
+		if len(c.buf) < c.n {
+			c.buf = make([]byte, c.n)
+		}
 		// crypto/rand.Read never returns an error on supported platforms
 		// (it aborts the program if the system generator fails).
 		_, _ = crand.Read(c.buf[:c.n])
