@@ -178,12 +178,13 @@ func TestPrivacyAudit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The counts at rhoD (seed 1) serve both shifts.
+		cD := outcomeCounts(t, a, rhoD, runs, 1)
 		for _, shift := range [][]float64{{1, 1, 1, 1}, {1, -1, 1, -1}} {
 			rhoN := make([]float64, len(rhoD))
 			for i := range rhoD {
 				rhoN[i] = rhoD[i] + shift[i]*sens
 			}
-			cD := outcomeCounts(t, a, rhoD, runs, 1)
 			cN := outcomeCounts(t, a, rhoN, runs, 2)
 			worst := 0.0
 			for o, kD := range cD {
