@@ -333,16 +333,42 @@ func newDGauss(sigma float64) (dgauss, error) {
 		return dgauss{}, invalidf("discrete Gaussian sigma %v grid units is outside [2^10, 2^30]", sigma)
 	}
 	t := uint64(math.Floor(sigma)) + 1
-	// m = ⌈σ²/t⌉ exactly.
-	x := new(big.Rat).SetFloat64(sigma)
-	x.Mul(x, x)
-	x.Quo(x, new(big.Rat).SetInt64(int64(t)))
-	mi := new(big.Int).Quo(x.Num(), x.Denom())
-	if new(big.Rat).SetInt(mi).Cmp(x) < 0 {
-		mi.Add(mi, big.NewInt(1))
-	}
-	m := mi.Uint64()
+	m := ceilSquareOver(sigma, t)
 	return dgauss{t: t, m: m, s: m * t, lazy: &lazyStrips{s: m * t}}, nil
+}
+
+// ceilSquareOver returns ⌈σ²/t⌉ exactly for σ ∈ [2^10, 2^30] and
+// 0 < t ≤ 2^31, in 128-bit integer arithmetic: with σ = M·2^-j (M the
+// 53-bit significand, j = 53 − exponent ∈ [22, 42]), σ²/t = M²/(t·2^{2j})
+// and ⌈M²/(t·2^{2j})⌉ = ⌈⌈M²/t⌉/2^{2j}⌉.
+func ceilSquareOver(sigma float64, t uint64) uint64 {
+	fr, exp := math.Frexp(sigma) // σ = fr·2^exp, fr ∈ [½, 1)
+	mant := uint64(math.Ldexp(fr, 53))
+	k := uint(2 * (53 - exp)) // σ² = M²/2^k, k ∈ [44, 84]
+	hi, lo := bits.Mul64(mant, mant)
+	// q = ⌈M²/t⌉ = q1·2^64 + q0.
+	q1, r := hi/t, hi%t
+	q0, r0 := bits.Div64(r, lo, t)
+	if r0 != 0 {
+		q0++
+		if q0 == 0 {
+			q1++
+		}
+	}
+	// ⌈q/2^k⌉ = ⌈σ²/t⌉ ≤ 2^60 fits in 64 bits.
+	var m uint64
+	var rest bool
+	if k >= 64 {
+		m = q1 >> (k - 64)
+		rest = q0 != 0 || q1&(1<<(k-64)-1) != 0
+	} else {
+		m = q1<<(64-k) | q0>>k
+		rest = q0&(1<<k-1) != 0
+	}
+	if rest {
+		m++
+	}
+	return m
 }
 
 // sigma returns √S.

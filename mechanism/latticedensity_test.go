@@ -222,3 +222,36 @@ func TestLaplaceSharedScales(t *testing.T) {
 		}
 	}
 }
+
+// TestCeilSquareOver checks ceilSquareOver against exact rational
+// arithmetic at the ends of its range, at integers and halves, at σ whose
+// square t divides, and at random σ ∈ [2^10, 2^30] with t = ⌊σ⌋ + 1 (as
+// newDGauss uses it) and random t.
+func TestCeilSquareOver(t *testing.T) {
+	ref := func(sigma float64, t uint64) uint64 {
+		x := new(big.Rat).SetFloat64(sigma)
+		x.Mul(x, x)
+		x.Quo(x, new(big.Rat).SetInt64(int64(t)))
+		q := new(big.Int).Quo(x.Num(), x.Denom())
+		if new(big.Rat).SetInt(q).Cmp(x) < 0 {
+			q.Add(q, big.NewInt(1))
+		}
+		return q.Uint64()
+	}
+	sigmas := []float64{0x1p10, 0x1p30, math.Nextafter(0x1p30, 0), math.Nextafter(0x1p10, 1e9), 1025, 1024.5, 3000, 65536, 1e6, 123456789.5}
+	r := newRand(11)
+	for range 20000 {
+		sigmas = append(sigmas, math.Ldexp(1+r.Float64(), 10+r.IntN(20)))
+	}
+	for _, s := range sigmas {
+		ts := []uint64{uint64(math.Floor(s)) + 1, 1 + r.Uint64N(1<<31), 1 << 31, 1}
+		if f := math.Floor(s); f == s {
+			ts = append(ts, uint64(f)) // σ²/t = σ exactly
+		}
+		for _, tt := range ts {
+			if got, want := ceilSquareOver(s, tt), ref(s, tt); got != want {
+				t.Fatalf("ceilSquareOver(%v, %d) = %d, want %d", s, tt, got, want)
+			}
+		}
+	}
+}
