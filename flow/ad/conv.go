@@ -101,14 +101,11 @@ func (t *Tape) Conv1D(x, w, b *Tensor, c Conv) *Tensor {
 			}
 		}
 	}
+	var bias []float64
 	if b != nil {
-		for r := 0; r < n*lo; r++ {
-			copy(y.val[r*F:r*F+F], b.val)
-		}
-	} else {
-		clear(y.val)
+		bias = b.val
 	}
-	gemm.MulAdd(n*lo, F, kc, col, kc, 1, w.val, F, y.val, F)
+	gemm.Mul(n*lo, F, kc, col, kc, 1, w.val, F, bias, y.val, F)
 	return y
 }
 
@@ -134,8 +131,7 @@ func (t *Tape) convBackward(y *Tensor) {
 	wt := t.mem.get(F * kc)
 	transpose(wt, w.val, kc, F)
 	dcol := t.mem.get(n * lo * kc)
-	clear(dcol)
-	gemm.MulAdd(n*lo, kc, F, dy, F, 1, wt, kc, dcol, kc)
+	gemm.Mul(n*lo, kc, F, dy, F, 1, wt, kc, nil, dcol, kc)
 	st, L := c.stride(), c.Length
 	for s := 0; s < n; s++ {
 		gx := x.grad[s*L*C : (s+1)*L*C]

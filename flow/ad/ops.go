@@ -16,8 +16,7 @@ func (t *Tape) MatMul(a, b *Tensor) *Tensor {
 	}
 	n, k, m := a.rows, a.cols, b.cols
 	y := t.node(opMatMul, n, m, a, b, nil)
-	clear(y.val)
-	gemm.MulAdd(n, m, k, a.val, k, 1, b.val, m, y.val, m)
+	gemm.Mul(n, m, k, a.val, k, 1, b.val, m, nil, y.val, m)
 	return y
 }
 

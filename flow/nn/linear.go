@@ -42,10 +42,7 @@ func (l Linear) Forward(p, x, y []float64, n int) {
 	}
 	w := p[l.Off : l.Off+in*out]
 	b := p[l.Off+in*out : l.Off+in*out+out]
-	for r := 0; r < n; r++ {
-		copy(y[r*out:r*out+out], b)
-	}
-	gemm.MulAdd(n, out, in, x, in, 1, w, out, y, out)
+	gemm.Mul(n, out, in, x, in, 1, w, out, b, y, out)
 }
 
 // wtStack is the size of the on-stack transposed weight buffer Backward
@@ -96,8 +93,7 @@ func (l Linear) backward(p, g, x, dy, dx []float64, n, nx int, wt []float64) {
 			wt[o*nx+i] = v
 		}
 	}
-	clear(dx[:n*nx])
-	gemm.MulAdd(n, nx, out, dy, out, 1, wt, nx, dx, nx)
+	gemm.Mul(n, nx, out, dy, out, 1, wt, nx, nil, dx, nx)
 }
 
 // ReLU writes max(x, 0) elementwise into dst (which may alias x).

@@ -179,16 +179,10 @@ func (m *ResNet) ForwardShared(p []float64, w *ResNetWork, x, c []float64, n, gr
 	b0 := p[m.first.Off+(in+ctx)*H : m.first.Off+(in+ctx)*H+H]
 	h0 := w.h[0]
 	if group == 1 {
-		for r := 0; r < n; r++ {
-			copy(h0[r*H:r*H+H], b0)
-		}
-		gemm.MulAdd(n, H, ctx, w.c, ctx, 1, W0[in*H:], H, h0, H)
+		gemm.Mul(n, H, ctx, w.c, ctx, 1, W0[in*H:], H, b0, h0, H)
 	} else {
 		cp := w.ghg
-		for g := 0; g < ng; g++ {
-			copy(cp[g*H:g*H+H], b0)
-		}
-		gemm.MulAdd(ng, H, ctx, w.c, ctx, 1, W0[in*H:], H, cp, H)
+		gemm.Mul(ng, H, ctx, w.c, ctx, 1, W0[in*H:], H, b0, cp, H)
 		for r := 0; r < n; r++ {
 			g := r / group
 			copy(h0[r*H:r*H+H], cp[g*H:g*H+H])
@@ -340,6 +334,5 @@ func (m *ResNet) backward(p, g []float64, w *ResNetWork, dout, dx, dc []float64)
 			wt[o*in+i] = v
 		}
 	}
-	clear(dx[:n*in])
-	gemm.MulAdd(n, in, H, gh, H, 1, wt, in, dx, in)
+	gemm.Mul(n, in, H, gh, H, 1, wt, in, nil, dx, in)
 }

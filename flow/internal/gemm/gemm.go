@@ -26,7 +26,35 @@ func MulAdd(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, c []fl
 		return
 	}
 	check(m, n, k, a, sai, sap, b, ldb, c, ldc)
-	mulAdd(m, n, k, a, sai, sap, b, ldb, c, ldc)
+	mulAdd(m, n, k, a, sai, sap, b, ldb, c, ldc, c, ldc)
+}
+
+// Mul computes C(i, j) = bias[j] + Σ_{p<k} A(i, p)·B(p, j) for i < m,
+// j < n, overwriting C (C = A·B when bias is nil), with A, B and C
+// addressed as in MulAdd. Each element is bias[j] plus the sum taken in one
+// accumulator, exactly what MulAdd stores into a C holding bias in every
+// row, without the pass that copies it there. It panics if a slice is too
+// short (a programming error).
+func Mul(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, bias, c []float64, ldc int) {
+	if m <= 0 || n <= 0 {
+		return
+	}
+	if bias != nil && len(bias) < n {
+		panic(fmt.Sprintf("gemm: bias has %d values, need %d", len(bias), n))
+	}
+	if k <= 0 {
+		for i := 0; i < m; i++ {
+			row := c[i*ldc : i*ldc+n]
+			if bias == nil {
+				clear(row)
+			} else {
+				copy(row, bias[:n])
+			}
+		}
+		return
+	}
+	check(m, n, k, a, sai, sap, b, ldb, c, ldc)
+	mulAdd(m, n, k, a, sai, sap, b, ldb, bias, 0, c, ldc)
 }
 
 // Kernel names the micro-kernel MulAdd uses on this machine: "avx512",
@@ -47,8 +75,10 @@ func check(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, c []flo
 }
 
 // mulAddGo is the portable kernel: blocks of four rows of C, the four
-// A values of a step of p shared across a row of B.
-func mulAddGo(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, c []float64, ldc int) {
+// A values of a step of p shared across a row of B. C receives In + A·B,
+// In(i, j) = in[i·ldin + j] (ldin = 0 repeats one row; in = nil adds
+// nothing).
+func mulAddGo(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, in []float64, ldin int, c []float64, ldc int) {
 	const nb = 64
 	var acc [4][nb]float64
 	for j0 := 0; j0 < n; j0 += nb {
@@ -73,10 +103,7 @@ func mulAddGo(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, c []
 				}
 			}
 			for r, s := range [4][]float64{s0, s1, s2, s3} {
-				cr := c[(i+r)*ldc+j0 : (i+r)*ldc+j0+nc]
-				for j, v := range s {
-					cr[j] += v
-				}
+				store(c[(i+r)*ldc+j0:(i+r)*ldc+j0+nc], s, in, (i+r)*ldin+j0)
 			}
 		}
 		for ; i < m; i++ {
@@ -89,10 +116,23 @@ func mulAddGo(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, c []
 					s[j] += av * v
 				}
 			}
-			cr := c[i*ldc+j0 : i*ldc+j0+nc]
-			for j, v := range s {
-				cr[j] += v
-			}
+			store(c[i*ldc+j0:i*ldc+j0+nc], s, in, i*ldin+j0)
 		}
+	}
+}
+
+// store writes in[off+j] + s[j] to cr[j], in[off+j] taken as +0 when in is
+// nil (as the assembly kernels add their zero row: a sum of −0 is stored
+// as +0, exactly as when C is cleared and then accumulated into).
+func store(cr, s, in []float64, off int) {
+	if in == nil {
+		for j, v := range s {
+			cr[j] = 0 + v
+		}
+		return
+	}
+	in = in[off : off+len(s)]
+	for j, v := range s {
+		cr[j] = in[j] + v
 	}
 }

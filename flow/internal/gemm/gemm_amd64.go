@@ -4,26 +4,28 @@ package gemm
 
 import "github.com/privinfer/privinfer/flow/internal/cpu"
 
-// kern512 adds to C the 4×16 block A·B over k steps of p with AVX-512: a
-// points at A(i0, 0); the other three rows start o1, o2, o3 elements after
-// it (0 for rows past mr, which are computed but not stored); b points at
-// B(0, j0) and c at C(i0, j0). The low 16 bits of mask select the valid
-// columns.
+// kern512 stores Cin + A·B into the 4×16 block of C, the product summed
+// over k steps of p with AVX-512: a points at A(i0, 0); the other three
+// rows start o1, o2, o3 elements after it (0 for rows past mr, which are
+// computed but not stored); b points at B(0, j0), cin at Cin(i0, j0) (rows
+// ldcin apart: ldcin = ldc and cin = c for C += A·B, ldcin = 0 to add one
+// row to every row) and c at C(i0, j0). The low 16 bits of mask select the
+// valid columns.
 //
 //go:noescape
-func kern512(k int, a *float64, o1, o2, o3, sap int, b *float64, ldb int, c *float64, ldc, mr int, mask uint64)
+func kern512(k int, a *float64, o1, o2, o3, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc, mr int, mask uint64)
 
 // kern512x8 is kern512 for a block of 8 rows, all valid, row i starting
 // i·sai elements after a.
 //
 //go:noescape
-func kern512x8(k int, a *float64, sai, sap int, b *float64, ldb int, c *float64, ldc int, mask uint64)
+func kern512x8(k int, a *float64, sai, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc int, mask uint64)
 
 // kern256 is kern512 for AVX2+FMA on a 4×8 block; mask points at eight
 // int64 lane masks (−1 for a valid column, 0 otherwise).
 //
 //go:noescape
-func kern256(k int, a *float64, o1, o2, o3, sap int, b *float64, ldb int, c *float64, ldc, mr int, mask *int64)
+func kern256(k int, a *float64, o1, o2, o3, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc, mr int, mask *int64)
 
 const (
 	useGo = iota
@@ -39,6 +41,10 @@ var kernelName = [...]string{"go", "avx2", "avx512"}[kernelUsed]
 // the AVX2 masks of an nc-column block.
 var laneMask = [16]int64{-1, -1, -1, -1, -1, -1, -1, -1}
 
+// zeros is the row the kernels add when C = A·B is stored without an
+// input (one column block wide; the kernels read it with stride 0).
+var zeros [16]float64
+
 func detect() int {
 	switch f := cpu.Features(); {
 	case f.AVX512:
@@ -49,14 +55,14 @@ func detect() int {
 	return useGo
 }
 
-func mulAdd(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, c []float64, ldc int) {
+func mulAdd(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, in []float64, ldin int, c []float64, ldc int) {
 	switch kernelUsed {
 	case useAVX512:
-		drive(useAVX512, 16, m, n, k, a, sai, sap, b, ldb, c, ldc)
+		drive(useAVX512, 16, m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
 	case useAVX2:
-		drive(useAVX2, 8, m, n, k, a, sai, sap, b, ldb, c, ldc)
+		drive(useAVX2, 8, m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
 	default:
-		mulAddGo(m, n, k, a, sai, sap, b, ldb, c, ldc)
+		mulAddGo(m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
 	}
 }
 
@@ -66,8 +72,9 @@ func mulAdd(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, c []fl
 // (B stays in cache); otherwise the column blocks are (a k×nb strip of B
 // stays in cache while A is streamed). Every element of C is computed by
 // one kernel call summing over p in order, so neither the loop order nor
-// the blocking changes any result.
-func drive(kind, nb, m, n, k int, a []float64, sai, sap int, b []float64, ldb int, c []float64, ldc int) {
+// the blocking changes any result. C receives In + A·B, In(i, j) =
+// in[i·ldin + j] (ldin = 0 repeats one row; in = nil adds nothing).
+func drive(kind, nb, m, n, k int, a []float64, sai, sap int, b []float64, ldb int, in []float64, ldin int, c []float64, ldc int) {
 	// rows returns the height of the row block starting at i0.
 	rows := func(i0 int) int {
 		if kind == useAVX512 && m-i0 >= 8 {
@@ -77,8 +84,12 @@ func drive(kind, nb, m, n, k int, a []float64, sai, sap int, b []float64, ldb in
 	}
 	block := func(i0, mr, j0 int) {
 		nc := min(nb, n-j0)
+		cin, ldcin := &zeros[0], 0
+		if in != nil {
+			cin, ldcin = &in[i0*ldin+j0], ldin
+		}
 		if mr == 8 {
-			kern512x8(k, &a[i0*sai], sai, sap, &b[j0], ldb, &c[i0*ldc+j0], ldc, 1<<nc-1)
+			kern512x8(k, &a[i0*sai], sai, sap, &b[j0], ldb, cin, ldcin, &c[i0*ldc+j0], ldc, 1<<nc-1)
 			return
 		}
 		var o1, o2, o3 int
@@ -92,9 +103,9 @@ func drive(kind, nb, m, n, k int, a []float64, sai, sap int, b []float64, ldb in
 			o3 = 3 * sai
 		}
 		if kind == useAVX512 {
-			kern512(k, &a[i0*sai], o1, o2, o3, sap, &b[j0], ldb, &c[i0*ldc+j0], ldc, mr, 1<<nc-1)
+			kern512(k, &a[i0*sai], o1, o2, o3, sap, &b[j0], ldb, cin, ldcin, &c[i0*ldc+j0], ldc, mr, 1<<nc-1)
 		} else {
-			kern256(k, &a[i0*sai], o1, o2, o3, sap, &b[j0], ldb, &c[i0*ldc+j0], ldc, mr, &laneMask[8-nc])
+			kern256(k, &a[i0*sai], o1, o2, o3, sap, &b[j0], ldb, cin, ldcin, &c[i0*ldc+j0], ldc, mr, &laneMask[8-nc])
 		}
 	}
 	if k*n <= 3072 {

@@ -2,8 +2,8 @@
 
 #include "textflag.h"
 
-// func kern512(k int, a *float64, o1, o2, o3, sap int, b *float64, ldb int, c *float64, ldc, mr int, mask uint64)
-TEXT ·kern512(SB), NOSPLIT, $0-96
+// func kern512(k int, a *float64, o1, o2, o3, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc, mr int, mask uint64)
+TEXT ·kern512(SB), NOSPLIT, $0-112
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ o1+16(FP), R10
@@ -12,10 +12,10 @@ TEXT ·kern512(SB), NOSPLIT, $0-96
 	MOVQ sap+40(FP), SI
 	MOVQ b+48(FP), BX
 	MOVQ ldb+56(FP), DI
-	MOVQ c+64(FP), R8
-	MOVQ ldc+72(FP), R9
-	MOVQ mr+80(FP), R13
-	MOVQ mask+88(FP), DX
+	MOVQ c+80(FP), R8
+	MOVQ ldc+88(FP), R9
+	MOVQ mr+96(FP), R13
+	MOVQ mask+104(FP), DX
 	SHLQ $3, R10
 	SHLQ $3, R11
 	SHLQ $3, R12
@@ -54,9 +54,14 @@ loop512:
 	DECQ CX
 	JNZ  loop512
 
+	// C = Cin + the sums, row by row: Cin at AX with stride BX.
+	MOVQ cin+64(FP), AX
+	MOVQ ldcin+72(FP), BX
+	SHLQ $3, BX
+
 	// Row 0.
-	VMOVUPD.Z (R8), K1, Z0
-	VMOVUPD.Z 64(R8), K2, Z1
+	VMOVUPD.Z (AX), K1, Z0
+	VMOVUPD.Z 64(AX), K2, Z1
 	VADDPD    Z0, Z16, Z16
 	VADDPD    Z1, Z17, Z17
 	VMOVUPD   Z16, K1, (R8)
@@ -64,8 +69,9 @@ loop512:
 	CMPQ      R13, $1
 	JLE       done512
 	ADDQ      R9, R8
-	VMOVUPD.Z (R8), K1, Z0
-	VMOVUPD.Z 64(R8), K2, Z1
+	ADDQ      BX, AX
+	VMOVUPD.Z (AX), K1, Z0
+	VMOVUPD.Z 64(AX), K2, Z1
 	VADDPD    Z0, Z18, Z18
 	VADDPD    Z1, Z19, Z19
 	VMOVUPD   Z18, K1, (R8)
@@ -73,8 +79,9 @@ loop512:
 	CMPQ      R13, $2
 	JLE       done512
 	ADDQ      R9, R8
-	VMOVUPD.Z (R8), K1, Z0
-	VMOVUPD.Z 64(R8), K2, Z1
+	ADDQ      BX, AX
+	VMOVUPD.Z (AX), K1, Z0
+	VMOVUPD.Z 64(AX), K2, Z1
 	VADDPD    Z0, Z20, Z20
 	VADDPD    Z1, Z21, Z21
 	VMOVUPD   Z20, K1, (R8)
@@ -82,8 +89,9 @@ loop512:
 	CMPQ      R13, $3
 	JLE       done512
 	ADDQ      R9, R8
-	VMOVUPD.Z (R8), K1, Z0
-	VMOVUPD.Z 64(R8), K2, Z1
+	ADDQ      BX, AX
+	VMOVUPD.Z (AX), K1, Z0
+	VMOVUPD.Z 64(AX), K2, Z1
 	VADDPD    Z0, Z22, Z22
 	VADDPD    Z1, Z23, Z23
 	VMOVUPD   Z22, K1, (R8)
@@ -93,8 +101,8 @@ done512:
 	VZEROUPPER
 	RET
 
-// func kern256(k int, a *float64, o1, o2, o3, sap int, b *float64, ldb int, c *float64, ldc, mr int, mask *int64)
-TEXT ·kern256(SB), NOSPLIT, $0-96
+// func kern256(k int, a *float64, o1, o2, o3, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc, mr int, mask *int64)
+TEXT ·kern256(SB), NOSPLIT, $0-112
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ o1+16(FP), R10
@@ -103,10 +111,10 @@ TEXT ·kern256(SB), NOSPLIT, $0-96
 	MOVQ sap+40(FP), SI
 	MOVQ b+48(FP), BX
 	MOVQ ldb+56(FP), DI
-	MOVQ c+64(FP), R8
-	MOVQ ldc+72(FP), R9
-	MOVQ mr+80(FP), R13
-	MOVQ mask+88(FP), DX
+	MOVQ c+80(FP), R8
+	MOVQ ldc+88(FP), R9
+	MOVQ mr+96(FP), R13
+	MOVQ mask+104(FP), DX
 	SHLQ $3, R10
 	SHLQ $3, R11
 	SHLQ $3, R12
@@ -144,8 +152,13 @@ loop256:
 	DECQ         CX
 	JNZ          loop256
 
-	VMASKMOVPD (R8), Y14, Y0
-	VMASKMOVPD 32(R8), Y15, Y1
+	// C = Cin + the sums, row by row: Cin at AX with stride BX.
+	MOVQ cin+64(FP), AX
+	MOVQ ldcin+72(FP), BX
+	SHLQ $3, BX
+
+	VMASKMOVPD (AX), Y14, Y0
+	VMASKMOVPD 32(AX), Y15, Y1
 	VADDPD     Y0, Y4, Y4
 	VADDPD     Y1, Y5, Y5
 	VMASKMOVPD Y4, Y14, (R8)
@@ -153,8 +166,9 @@ loop256:
 	CMPQ       R13, $1
 	JLE        done256
 	ADDQ       R9, R8
-	VMASKMOVPD (R8), Y14, Y0
-	VMASKMOVPD 32(R8), Y15, Y1
+	ADDQ       BX, AX
+	VMASKMOVPD (AX), Y14, Y0
+	VMASKMOVPD 32(AX), Y15, Y1
 	VADDPD     Y0, Y6, Y6
 	VADDPD     Y1, Y7, Y7
 	VMASKMOVPD Y6, Y14, (R8)
@@ -162,8 +176,9 @@ loop256:
 	CMPQ       R13, $2
 	JLE        done256
 	ADDQ       R9, R8
-	VMASKMOVPD (R8), Y14, Y0
-	VMASKMOVPD 32(R8), Y15, Y1
+	ADDQ       BX, AX
+	VMASKMOVPD (AX), Y14, Y0
+	VMASKMOVPD 32(AX), Y15, Y1
 	VADDPD     Y0, Y8, Y8
 	VADDPD     Y1, Y9, Y9
 	VMASKMOVPD Y8, Y14, (R8)
@@ -171,8 +186,9 @@ loop256:
 	CMPQ       R13, $3
 	JLE        done256
 	ADDQ       R9, R8
-	VMASKMOVPD (R8), Y14, Y0
-	VMASKMOVPD 32(R8), Y15, Y1
+	ADDQ       BX, AX
+	VMASKMOVPD (AX), Y14, Y0
+	VMASKMOVPD 32(AX), Y15, Y1
 	VADDPD     Y0, Y10, Y10
 	VADDPD     Y1, Y11, Y11
 	VMASKMOVPD Y10, Y14, (R8)
@@ -182,17 +198,17 @@ done256:
 	VZEROUPPER
 	RET
 
-// func kern512x8(k int, a *float64, sai, sap int, b *float64, ldb int, c *float64, ldc int, mask uint64)
-TEXT ·kern512x8(SB), NOSPLIT, $0-72
+// func kern512x8(k int, a *float64, sai, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc int, mask uint64)
+TEXT ·kern512x8(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ sai+16(FP), DX
 	MOVQ sap+24(FP), SI
 	MOVQ b+32(FP), BX
 	MOVQ ldb+40(FP), DI
-	MOVQ c+48(FP), R8
-	MOVQ ldc+56(FP), R9
-	MOVQ mask+64(FP), R13
+	MOVQ c+64(FP), R8
+	MOVQ ldc+72(FP), R9
+	MOVQ mask+80(FP), R13
 	SHLQ $3, DX
 	SHLQ $3, SI
 	SHLQ $3, DI
@@ -280,57 +296,68 @@ loop8:
 	JNZ  loop8
 
 store8:
-	VMOVUPD.Z (R8), K1, Z0
-	VMOVUPD.Z 64(R8), K2, Z1
+	// C = Cin + the sums, row by row: Cin at AX with stride BX.
+	MOVQ cin+48(FP), AX
+	MOVQ ldcin+56(FP), BX
+	SHLQ $3, BX
+	VMOVUPD.Z (AX), K1, Z0
+	VMOVUPD.Z 64(AX), K2, Z1
 	VADDPD Z0, Z16, Z16
 	VADDPD Z1, Z17, Z17
 	VMOVUPD Z16, K1, (R8)
 	VMOVUPD Z17, K2, 64(R8)
 	ADDQ R9, R8
-	VMOVUPD.Z (R8), K1, Z0
-	VMOVUPD.Z 64(R8), K2, Z1
+	ADDQ BX, AX
+	VMOVUPD.Z (AX), K1, Z0
+	VMOVUPD.Z 64(AX), K2, Z1
 	VADDPD Z0, Z18, Z18
 	VADDPD Z1, Z19, Z19
 	VMOVUPD Z18, K1, (R8)
 	VMOVUPD Z19, K2, 64(R8)
 	ADDQ R9, R8
-	VMOVUPD.Z (R8), K1, Z0
-	VMOVUPD.Z 64(R8), K2, Z1
+	ADDQ BX, AX
+	VMOVUPD.Z (AX), K1, Z0
+	VMOVUPD.Z 64(AX), K2, Z1
 	VADDPD Z0, Z20, Z20
 	VADDPD Z1, Z21, Z21
 	VMOVUPD Z20, K1, (R8)
 	VMOVUPD Z21, K2, 64(R8)
 	ADDQ R9, R8
-	VMOVUPD.Z (R8), K1, Z0
-	VMOVUPD.Z 64(R8), K2, Z1
+	ADDQ BX, AX
+	VMOVUPD.Z (AX), K1, Z0
+	VMOVUPD.Z 64(AX), K2, Z1
 	VADDPD Z0, Z22, Z22
 	VADDPD Z1, Z23, Z23
 	VMOVUPD Z22, K1, (R8)
 	VMOVUPD Z23, K2, 64(R8)
 	ADDQ R9, R8
-	VMOVUPD.Z (R8), K1, Z0
-	VMOVUPD.Z 64(R8), K2, Z1
+	ADDQ BX, AX
+	VMOVUPD.Z (AX), K1, Z0
+	VMOVUPD.Z 64(AX), K2, Z1
 	VADDPD Z0, Z24, Z24
 	VADDPD Z1, Z25, Z25
 	VMOVUPD Z24, K1, (R8)
 	VMOVUPD Z25, K2, 64(R8)
 	ADDQ R9, R8
-	VMOVUPD.Z (R8), K1, Z0
-	VMOVUPD.Z 64(R8), K2, Z1
+	ADDQ BX, AX
+	VMOVUPD.Z (AX), K1, Z0
+	VMOVUPD.Z 64(AX), K2, Z1
 	VADDPD Z0, Z26, Z26
 	VADDPD Z1, Z27, Z27
 	VMOVUPD Z26, K1, (R8)
 	VMOVUPD Z27, K2, 64(R8)
 	ADDQ R9, R8
-	VMOVUPD.Z (R8), K1, Z0
-	VMOVUPD.Z 64(R8), K2, Z1
+	ADDQ BX, AX
+	VMOVUPD.Z (AX), K1, Z0
+	VMOVUPD.Z 64(AX), K2, Z1
 	VADDPD Z0, Z28, Z28
 	VADDPD Z1, Z29, Z29
 	VMOVUPD Z28, K1, (R8)
 	VMOVUPD Z29, K2, 64(R8)
 	ADDQ R9, R8
-	VMOVUPD.Z (R8), K1, Z0
-	VMOVUPD.Z 64(R8), K2, Z1
+	ADDQ BX, AX
+	VMOVUPD.Z (AX), K1, Z0
+	VMOVUPD.Z 64(AX), K2, Z1
 	VADDPD Z0, Z30, Z30
 	VADDPD Z1, Z31, Z31
 	VMOVUPD Z30, K1, (R8)

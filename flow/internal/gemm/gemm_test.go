@@ -94,7 +94,7 @@ func TestMulAddShapes(t *testing.T) {
 			MulAdd(l.m, l.n, l.k, l.a, l.sai, l.sap, l.b, l.ldb, c, l.ldc)
 			l.check(t, Kernel(), l.c, c)
 			g := append([]float64(nil), l.c...)
-			mulAddGo(l.m, l.n, l.k, l.a, l.sai, l.sap, l.b, l.ldb, g, l.ldc)
+			mulAddGo(l.m, l.n, l.k, l.a, l.sai, l.sap, l.b, l.ldb, g, l.ldc, g, l.ldc)
 			l.check(t, "go", l.c, g)
 		}
 	}
@@ -163,7 +163,7 @@ func BenchmarkMulAdd(b *testing.B) {
 			b.Run(kern+"/"+itoa(m)+"x"+itoa(n)+"x"+itoa(k), func(b *testing.B) {
 				for b.Loop() {
 					if kern == "go" {
-						mulAddGo(m, n, k, a, k, 1, bb, n, c, n)
+						mulAddGo(m, n, k, a, k, 1, bb, n, c, n, c, n)
 					} else {
 						MulAdd(m, n, k, a, k, 1, bb, n, c, n)
 					}
@@ -179,4 +179,58 @@ func itoa(v int) string {
 		return string(rune('0' + v))
 	}
 	return itoa(v/10) + string(rune('0'+v%10))
+}
+
+// TestMul checks Mul against MulAdd on a C holding the bias in every row
+// (bit for bit: both store the bias plus one accumulator) and, with a nil
+// bias, against MulAdd on a zero C, for the machine's kernel and the Go
+// kernel, on every test shape and random ones; padding columns of C must
+// not change.
+func TestMul(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	all := append([][3]int(nil), shapes...)
+	for it := 0; it < 200; it++ {
+		all = append(all, [3]int{1 + r.IntN(40), 1 + r.IntN(70), 1 + r.IntN(60)})
+	}
+	for _, sh := range all {
+		for _, withBias := range []bool{true, false} {
+			l := newLayout(r, sh[0], sh[1], sh[2], r.IntN(2) == 0)
+			var bias []float64
+			want := append([]float64(nil), l.c...)
+			for i := 0; i < l.m; i++ {
+				row := want[i*l.ldc : i*l.ldc+l.n]
+				if withBias {
+					if bias == nil {
+						bias = randVec(r, l.n)
+					}
+					copy(row, bias)
+				} else {
+					clear(row)
+				}
+			}
+			c0 := append([]float64(nil), want...)
+			MulAdd(l.m, l.n, l.k, l.a, l.sai, l.sap, l.b, l.ldb, want, l.ldc)
+			got := append([]float64(nil), l.c...)
+			Mul(l.m, l.n, l.k, l.a, l.sai, l.sap, l.b, l.ldb, bias, got, l.ldc)
+			goGot := append([]float64(nil), l.c...)
+			mulAddGo(l.m, l.n, l.k, l.a, l.sai, l.sap, l.b, l.ldb, bias, 0, goGot, l.ldc)
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("%v bias=%v: element %d: Mul %v, MulAdd %v", sh, withBias, i, got[i], want[i])
+				}
+			}
+			l.check(t, "Mul "+Kernel(), c0, got)
+			l.check(t, "Mul go", c0, goGot)
+		}
+	}
+	// k = 0 stores the bias (or zeros) alone.
+	c := []float64{9, 9, 9, 9}
+	Mul(2, 2, 0, nil, 0, 1, nil, 2, []float64{1, 2}, c, 2)
+	if c[0] != 1 || c[1] != 2 || c[2] != 1 || c[3] != 2 {
+		t.Fatalf("k = 0 with a bias: %v", c)
+	}
+	Mul(2, 2, 0, nil, 0, 1, nil, 2, nil, c, 2)
+	if c[0] != 0 || c[3] != 0 {
+		t.Fatalf("k = 0 without a bias: %v", c)
+	}
 }
