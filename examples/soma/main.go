@@ -20,6 +20,12 @@
 // authors' reference draws (when the shared reference folder is present),
 // with R̂, bulk ESS and ESS per second for each kernel.
 //
+// With -out it draws the n = 10 coupling times as survival curves
+// P(τ ≥ t) per kernel and ε (soma_n10_coupling), the n = 100 largest split
+// R̂ against the iterations per kernel (soma_n100_rhat) and, for every
+// linear-regression release, a corner plot of the kernels' draws, all as SVG
+// and PNG.
+//
 // Run it with
 //
 //	go run ./examples/soma            # full settings, a few minutes
@@ -33,11 +39,13 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"time"
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/internal/plot"
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/mcmc/linregda"
 	"github.com/privinfer/privinfer/mechanism"
@@ -54,9 +62,11 @@ var usage = func(w io.Writer) {
 }
 
 type opts struct {
-	common *cli.Common
-	pairs  int
-	linreg bool
+	common         *cli.Common
+	pairs          int
+	linreg         bool
+	n10, n100      int // iterations per chain of the n = 10 acceptance runs and the n = 100 diagnostics
+	linregSweepDiv int // divides the linear-regression sweeps (5 with -quick)
 }
 
 func flags() (*flag.FlagSet, *opts) {
@@ -64,6 +74,9 @@ func flags() (*flag.FlagSet, *opts) {
 	o := &opts{common: cli.Register(fs, 2026)}
 	fs.IntVar(&o.pairs, "pairs", 1000, "coupled pairs per kernel for the coupling times")
 	fs.BoolVar(&o.linreg, "linreg", true, "also run DA-MCMC on the SBI paper's linear-regression releases")
+	fs.IntVar(&o.n10, "n10-iters", 0, "iterations per chain of the n = 10 acceptance runs (0: 10000, 3000 with -quick)")
+	fs.IntVar(&o.n100, "n100-iters", 0, "iterations per chain of the n = 100 diagnostics, at least 100 (0: 5000, 2000 with -quick)")
+	fs.IntVar(&o.linregSweepDiv, "linreg-div", 0, "divide the linear-regression sweeps (100000 IMwG, 30000 SOMA) by this (0: 1, 5 with -quick)")
 	return fs, o
 }
 
@@ -84,8 +97,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	if err := cli.AtLeast("pairs", o.pairs, 1); err != nil {
-		return err
+	for _, e := range []error{cli.AtLeast("pairs", o.pairs, 1), cli.AtLeast("n10-iters", o.n10, 0), cli.AtLeast("n100-iters", o.n100, 0), cli.AtLeast("linreg-div", o.linregSweepDiv, 0)} {
+		if e != nil {
+			return e
+		}
+	}
+	if o.n100 != 0 && o.n100 < 100 {
+		return cli.Usagef("-n100-iters must be 0 or at least 100, got %d", o.n100)
 	}
 	if err := o.common.Prepare(); err != nil {
 		return err
@@ -96,6 +114,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if o.common.Quick {
 		iters, pairs = 3000, min(pairs, 150)
 	}
+	if o.n10 > 0 {
+		iters = o.n10
+	}
+	var survival []plot.Series
 	fmt.Fprintf(stdout, "### Slides' n = 10 table: acceptance, coupling time, convergence rate\n\n")
 	fmt.Fprintf(stdout, "Acceptance: 8 chains × %d iterations (n attempts each). Coupling: %d pairs per kernel.\n\n", iters, pairs)
 	tab := &cli.Table{Header: []string{"ε", "kernel", "acceptance % (ours)", "slides", "coupling τ mean (q1, q3)", "slides", "rate 1−1/E[τ]", "slides"}}
@@ -106,16 +128,19 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		for ki, k := range kernels {
-			res, err := mcmc.RunDA(ctx, p, mcmc.DAConfig{ThetaStep: nig, RecordStep: k, Chains: 8, Draws: iters, Seed: o.common.Seed + uint64(ki)})
+			label := fmt.Sprintf("n=10 ε=%v %v", eps, k)
+			res, err := mcmc.RunDA(ctx, p, mcmc.DAConfig{ThetaStep: nig, RecordStep: k, Chains: 8, Draws: iters, Seed: o.common.Seed + uint64(ki),
+				Progress: prog.Every(3*time.Second, label+" acceptance")})
 			if err != nil {
 				return err
 			}
 			acc := 100 * res.AcceptRate()
 			cr, err := mcmc.CoupleDA(ctx, p, mcmc.CouplingConfig{RecordStep: k, Pairs: pairs, MaxIter: 50000, Seed: o.common.Seed + 100 + uint64(ki),
-				InitPair: linregda.SlidesN10CouplingInit(p, nig, 500)})
+				InitPair: linregda.SlidesN10CouplingInit(p, nig, 500), Progress: prog.Every(3*time.Second, label+" coupling")})
 			if err != nil {
 				return err
 			}
+			survival = append(survival, survivalSeries(fmt.Sprintf("ε = %v, %v", eps, k), cr.Times, eps == 30))
 			q1, q3 := cr.Quartiles()
 			ref := slides[eps][k]
 			if math.Abs(acc-ref[0]) > 0.5 {
@@ -134,6 +159,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	tab.Markdown(stdout)
 	fmt.Fprintln(stdout)
+	if o.common.Out != "" {
+		cv, err := plot.LineChart{Title: fmt.Sprintf("Slides' n = 10: coupling times of %d pairs per kernel (dashed: ε = 30)", pairs),
+			XLabel: "iteration t", YLabel: "P(τ ≥ t)", LogY: true, Series: survival}.Draw()
+		if err != nil {
+			return err
+		}
+		if _, err := o.common.WritePlot("soma_n10_coupling", cv); err != nil {
+			return err
+		}
+	}
 	if accOK {
 		cli.PrintVerdict(stdout, cli.Reproduced, "slides n=10 table, acceptance rates", "all six within ±0.5 percentage point")
 	} else {
@@ -182,10 +217,12 @@ func ci(s [3]float64) string {
 func runLinReg(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Progress) error {
 	fmt.Fprintf(stdout, "\n### DA-MCMC on the SBI paper's linear-regression releases (n = 100)\n\n")
 	sweeps := map[mcmc.RecordStep]int{mcmc.SystematicScanIMwG: 100000, mcmc.RandomScanIMwG: 100000, mcmc.SOMA: 30000}
-	if o.common.Quick {
-		for k := range sweeps {
-			sweeps[k] /= 5
-		}
+	div := o.linregSweepDiv
+	if div == 0 && o.common.Quick {
+		div = 5
+	}
+	for k := range sweeps {
+		sweeps[k] = max(sweeps[k]/max(div, 1), 20)
 	}
 	inits := [][]float64{{4, 4, 4}, {-4, -4, -4}, {4, -4, 4}, {-4, 4, -4}}
 	post := &cli.Table{Header: []string{"ε", "β", "ours (Sys-IMwG)", "ours (SOMA)", "paper DA-MCMC", "authors' CSV"}}
@@ -201,7 +238,7 @@ func runLinReg(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Progres
 			thin := max(1, sweeps[k]/1000)
 			start := time.Now()
 			r, err := mcmc.RunDA(ctx, p, mcmc.DAConfig{ThetaStep: th, RecordStep: k, Chains: 4, Warmup: sweeps[k] / 10, Draws: sweeps[k] / thin, Thin: thin,
-				Seed: o.common.Seed + 10*uint64(ki), Init: inits})
+				Seed: o.common.Seed + 10*uint64(ki), Init: inits, Progress: prog.Every(3*time.Second, fmt.Sprintf("linreg ε=%v %v", eps, k))})
 			if err != nil {
 				return err
 			}
@@ -272,6 +309,9 @@ func diagnostics100(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Pr
 	if o.common.Quick {
 		iters = 2000
 	}
+	if o.n100 > 0 {
+		iters = o.n100
+	}
 	nig, err := mcmc.NewLinRegNIG(mcmc.LinRegNIGConfig{PredictorMean: []float64{0.90, -1.17}, A0: 10, B0: 10, G: 2, Clamp: 6})
 	if err != nil {
 		return err
@@ -296,26 +336,37 @@ func diagnostics100(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Pr
 	p := privinfer.Problem{Prior: nig, Simulator: sim, Mechanism: lap, Observed: sdp, Names: []string{"beta0", "beta1", "beta2", "sigma2"}}
 	fmt.Fprintf(stdout, "\n### n = 100 convergence diagnostics (simulated ε = 30 release, 4 chains × %d iterations)\n\n", iters)
 	tab := &cli.Table{Header: []string{"kernel", "iterations to R̂ < 1.05", "min bulk ESS at the end", "acceptance"}}
+	var trace []plot.Series
 	for ki, k := range kernels {
-		res, err := mcmc.RunDA(ctx, p, mcmc.DAConfig{ThetaStep: nig, RecordStep: k, Chains: 4, Draws: iters, Seed: o.common.Seed + 500 + uint64(ki)})
+		res, err := mcmc.RunDA(ctx, p, mcmc.DAConfig{ThetaStep: nig, RecordStep: k, Chains: 4, Draws: iters, Seed: o.common.Seed + 500 + uint64(ki),
+			Progress: prog.Every(3*time.Second, fmt.Sprintf("n=100 diagnostics %v", k))})
 		if err != nil {
 			return err
 		}
 		// The first checkpoint t (every 100 iterations) at which the split
-		// R̂ of every parameter over the first t iterations is below 1.05.
+		// R̂ of every parameter over the first t iterations is below 1.05,
+		// and the largest R̂ at every checkpoint for the plot.
 		reach := -1
-		for t := 100; t <= iters && reach < 0; t += 100 {
-			ok := true
+		s := plot.Series{Name: k.String()}
+		for t := 100; t <= iters; t += 100 {
+			worstR := 0.0
 			head := firstDraws(res.Draws, t)
 			for j := range 4 {
-				if v, err := head.RHat(j); err != nil || !(v < 1.05) {
-					ok = false
-					break
+				v, err := head.RHat(j)
+				if err != nil || math.IsNaN(v) {
+					v = math.Inf(1)
 				}
+				worstR = math.Max(worstR, v)
 			}
-			if ok {
+			if worstR < 1.05 && reach < 0 {
 				reach = t
 			}
+			if !math.IsInf(worstR, 0) {
+				s.X, s.Y = append(s.X, float64(t)), append(s.Y, worstR)
+			}
+		}
+		if len(s.X) > 0 {
+			trace = append(trace, s)
 		}
 		_, minE := worst(res.Draws)
 		cell := "not reached"
@@ -329,7 +380,31 @@ func diagnostics100(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Pr
 	fmt.Fprintln(stdout)
 	fmt.Fprintln(stdout, "Slides: SOMA reaches R̂ < 1.05 after about 800 iterations, both IMwG scans after about 1,500 (their release and ε are not stated).")
 	fmt.Fprintln(stdout)
-	return nil
+	if o.common.Out == "" || len(trace) == 0 {
+		return nil
+	}
+	cv, err := plot.LineChart{Title: "n = 100, simulated ε = 30 release: largest split R-hat over the first t iterations (4 chains)",
+		XLabel: "iterations t", YLabel: "max split R-hat", LogY: true, Series: trace, HLines: []float64{1.05}}.Draw()
+	if err != nil {
+		return err
+	}
+	_, err = o.common.WritePlot("soma_n100_rhat", cv)
+	return err
+}
+
+// survivalSeries is the empirical P(τ ≥ t) of coupling times at every
+// distinct time (at least 1/len(times), so that it has a logarithm).
+func survivalSeries(name string, times []int, dashed bool) plot.Series {
+	t := slices.Clone(times)
+	slices.Sort(t)
+	s := plot.Series{Name: name, Dashed: dashed}
+	for i, v := range t {
+		if i > 0 && v == t[i-1] {
+			continue
+		}
+		s.X, s.Y = append(s.X, float64(v)), append(s.Y, float64(len(t)-i)/float64(len(t)))
+	}
+	return s
 }
 
 // firstDraws returns the first t draws of every chain of d.
