@@ -187,13 +187,6 @@ func newLaplace(sc []float64, budget Budget, grid, sens float64) (*Laplace, erro
 		}
 	}
 	rat := func(x float64) *big.Rat { return new(big.Rat).SetFloat64(x) }
-	pow2 := func(e int) *big.Rat {
-		if e >= 0 {
-			return new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(e)))
-		}
-		return new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), uint(-e)))
-	}
-	reps := rat(eps)
 	// A coordinate's grid and discrete scale depend on its nominal scale
 	// only, so the exact arithmetic runs once per distinct scale (a
 	// mechanism built with one common scale does it once, not d times).
@@ -207,6 +200,7 @@ func newLaplace(sc []float64, budget Budget, grid, sens float64) (*Laplace, erro
 	}
 	onePlusEta := big.NewRat(1, 1)
 	if sens == 0 {
+		reps := rat(eps)
 		for b, i := range first {
 			term := new(big.Rat).Quo(pow2(m.grid[i]), new(big.Rat).Mul(rat(b), reps))
 			onePlusEta.Add(onePlusEta, term.Mul(term, big.NewRat(mult[b], 1)))
@@ -218,16 +212,14 @@ func newLaplace(sc []float64, budget Budget, grid, sens float64) (*Laplace, erro
 			m.t[i], m.laws[i], m.lam[i], m.l1a[i], m.logNorm[i] = m.t[j], m.laws[j], m.lam[j], m.l1a[j], m.logNorm[j]
 			continue
 		}
-		var x *big.Rat
+		var t ratScale
+		var err error
 		if sens > 0 {
-			x = new(big.Rat).Quo(rat(sens), pow2(m.grid[i]))
-			x.Add(x, big.NewRat(int64(d), 1))
-			x.Quo(x, reps)
+			t, err = commonScale(sens, eps, m.grid[i], d)
 		} else {
-			x = new(big.Rat).Quo(rat(b), pow2(m.grid[i]))
-			x.Mul(x, onePlusEta)
+			x := new(big.Rat).Quo(rat(b), pow2(m.grid[i]))
+			t, err = ratAtLeast(x.Mul(x, onePlusEta))
 		}
-		t, err := ratAtLeast(x)
 		if err != nil {
 			return nil, err
 		}
@@ -244,6 +236,46 @@ func newLaplace(sc []float64, budget Budget, grid, sens float64) (*Laplace, erro
 		m.logNorm[i] = math.Log(-math.Expm1(-lam)) - m.l1a[i]
 	}
 	return m, nil
+}
+
+// pow2 returns 2^e as a rational.
+func pow2(e int) *big.Rat {
+	if e >= 0 {
+		return new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(e)))
+	}
+	return new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), uint(-e)))
+}
+
+// commonScaleKey and commonScaleVal are the arguments and result of
+// commonScale.
+type (
+	commonScaleKey struct {
+		sens, eps float64
+		grid, d   int
+	}
+	commonScaleVal struct {
+		t   ratScale
+		err error
+	}
+)
+
+// commonScales caches commonScale: mechanisms of the same sensitivity,
+// budget, grid and dimension, such as one built per release, share the
+// exact arithmetic.
+var commonScales = newScaleCache[commonScaleKey, commonScaleVal]()
+
+// commonScale returns the discrete scale t = (Δ1/γ + d)/ε (rounded up by
+// ratAtLeast) in units of the grid γ = 2^grid, of a d-dimensional Laplace
+// mechanism with common ℓ1 sensitivity sens and budget eps.
+func commonScale(sens, eps float64, grid, d int) (ratScale, error) {
+	v := commonScales.get(commonScaleKey{sens, eps, grid, d}, func() commonScaleVal {
+		x := new(big.Rat).Quo(new(big.Rat).SetFloat64(sens), pow2(grid))
+		x.Add(x, big.NewRat(int64(d), 1))
+		x.Quo(x, new(big.Rat).SetFloat64(eps))
+		t, err := ratAtLeast(x)
+		return commonScaleVal{t, err}
+	})
+	return v.t, v.err
 }
 
 // Dim returns the dimension of the statistic.

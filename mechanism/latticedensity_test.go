@@ -209,7 +209,8 @@ func TestLaplaceSharedScales(t *testing.T) {
 			}
 		}
 	}
-	for _, d := range []int{1, 9, 50} {
+	// Twice each: the second mechanism takes its scale from commonScales.
+	for _, d := range []int{1, 9, 50, 1, 9, 50} {
 		m, err := NewLaplace(LaplaceConfig{Sensitivity: 13.0 / 100, Epsilon: 10, Dim: d})
 		if err != nil {
 			t.Fatal(err)
