@@ -284,14 +284,15 @@ func (a *Accountant) guarantee(spent Budget, pureSq, rho float64) Budget {
 	return out
 }
 
-// admit checks a prospective state against the total.
-func (a *Accountant) admit(spent Budget, pureSq, rho float64, what string) error {
+// admit checks a prospective state against the total; what names the
+// spend in the error, and is called only when the spend is refused.
+func (a *Accountant) admit(spent Budget, pureSq, rho float64, what func() string) error {
 	if spent.Delta > a.total.Delta*(1+budgetTol) {
-		return fmt.Errorf("mechanism: spending %s would bring δ to %g, total is %g: %w", what, spent.Delta, a.total.Delta, ErrBudgetExceeded)
+		return fmt.Errorf("mechanism: spending %s would bring δ to %g, total is %g: %w", what(), spent.Delta, a.total.Delta, ErrBudgetExceeded)
 	}
 	g := a.guarantee(spent, pureSq, rho)
 	if g.Epsilon > a.total.Epsilon*(1+budgetTol) {
-		return fmt.Errorf("mechanism: spending %s would bring ε to %g, total is %g: %w", what, g.Epsilon, a.total.Epsilon, ErrBudgetExceeded)
+		return fmt.Errorf("mechanism: spending %s would bring ε to %g, total is %g: %w", what(), g.Epsilon, a.total.Epsilon, ErrBudgetExceeded)
 	}
 	return nil
 }
@@ -314,7 +315,7 @@ func (a *Accountant) Spend(b Budget) error {
 	if b.Delta == 0 {
 		sq += b.Epsilon * b.Epsilon
 	}
-	if err := a.admit(spent, sq, a.rho, fmt.Sprint(b)); err != nil {
+	if err := a.admit(spent, sq, a.rho, func() string { return fmt.Sprint(b) }); err != nil {
 		return err
 	}
 	a.spent, a.pureSq = spent, sq
@@ -335,7 +336,7 @@ func (a *Accountant) SpendRho(rho float64) error {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if err := a.admit(a.spent, a.pureSq, a.rho+rho, fmt.Sprintf("ρ=%g", rho)); err != nil {
+	if err := a.admit(a.spent, a.pureSq, a.rho+rho, func() string { return fmt.Sprintf("ρ=%g", rho) }); err != nil {
 		return err
 	}
 	a.rho += rho
