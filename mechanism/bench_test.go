@@ -3,6 +3,8 @@ package mechanism
 import (
 	"math"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 func benchRelease(b *testing.B, m Mechanism, s []float64, out int) {
@@ -210,13 +212,13 @@ func logDensityBench(b *testing.B, m Transform, f func(sdp, s []float64) float64
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0, ok := processCPU()
+	cpu0, ok := testutil.ProcessCPU()
 	sum := 0.0
 	for i := 0; i < b.N; i++ {
 		j := i % n
 		sum += f(sdp, stats[j*d:(j+1)*d])
 	}
-	if cpu1, _ := processCPU(); ok {
+	if cpu1, _ := testutil.ProcessCPU(); ok {
 		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
 	}
 	if math.IsNaN(sum) {
