@@ -64,7 +64,7 @@ func expNegBounds(a, b *big.Int, q uint) (lo, hi *big.Int) {
 	one := new(big.Int).Lsh(big.NewInt(1), q)
 	tLo, tHi := new(big.Int).Set(one), new(big.Int).Set(one)
 	lo, hi = new(big.Int).Set(one), new(big.Int).Set(one)
-	var k, dk, rem big.Int
+	var k, dk big.Int
 	for i := int64(1); ; i++ {
 		k.SetInt64(i)
 		dk.Mul(den, &k)
@@ -72,10 +72,7 @@ func expNegBounds(a, b *big.Int, q uint) (lo, hi *big.Int) {
 		tLo.Mul(tLo, a)
 		tLo.Quo(tLo, &dk)
 		tHi.Mul(tHi, a)
-		tHi.QuoRem(tHi, &dk, &rem)
-		if rem.Sign() != 0 {
-			tHi.Add(tHi, big.NewInt(1))
-		}
+		quoCeil(tHi, &dk)
 		if i%2 == 1 {
 			lo.Sub(lo, tHi)
 			hi.Sub(hi, tLo)
@@ -101,13 +98,18 @@ func expNegBounds(a, b *big.Int, q uint) (lo, hi *big.Int) {
 		lo.Mul(lo, lo)
 		lo.Rsh(lo, q)
 		hi.Mul(hi, hi)
-		var r big.Int
-		hi.QuoRem(hi, one, &r)
-		if r.Sign() != 0 {
-			hi.Add(hi, big.NewInt(1))
-		}
+		quoCeil(hi, one)
 	}
 	return lo, hi
+}
+
+// quoCeil sets x to ⌈x/d⌉ for x ≥ 0 and d > 0.
+func quoCeil(x, d *big.Int) {
+	var r big.Int
+	x.QuoRem(x, d, &r)
+	if r.Sign() != 0 {
+		x.Add(x, big.NewInt(1))
+	}
 }
 
 // expNegWord returns bits [64k, 64k+64) of the binary expansion of
@@ -132,11 +134,7 @@ func expNegScaledWord(x expArg, cn, cd uint64, k int) uint64 {
 		lo.Mul(lo, n)
 		lo.Quo(lo, d)
 		hi.Mul(hi, n)
-		var r big.Int
-		hi.QuoRem(hi, d, &r)
-		if r.Sign() != 0 {
-			hi.Add(hi, big.NewInt(1))
-		}
+		quoCeil(hi, d)
 		lo.Rsh(lo, g)
 		hi.Rsh(hi, g)
 		if lo.Cmp(hi) == 0 {
