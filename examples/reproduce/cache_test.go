@@ -122,10 +122,27 @@ func TestCacheResume(t *testing.T) {
 	all := []string{"start a - seed=1", "end a - seed=1", "start b - seed=1", "end b - seed=1",
 		"start c x seed=1", "end c x seed=1", "start c y seed=1", "end c y seed=1"}
 
+	// 0: -list runs nothing and lists the parts.
+	cfg, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-list"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.entries = entries
+	var list strings.Builder
+	if err := run(context.Background(), cfg, &list, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if s := list.String(); !strings.Contains(s, "| c-y ") || !strings.Contains(s, "-name c -part y`") || strings.Contains(s, "| c ") {
+		t.Errorf("-list:\n%s", s)
+	}
+
 	// 1: b fails, the others finish and are cached.
 	rep, log, err := fakeRun(t, context.Background(), dir, entries)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "log")); err != nil {
+		t.Errorf("no fake ran: %v", err)
 	}
 	want("first run", log, "start a - seed=1", "end a - seed=1", "start b - seed=1", "start c x seed=1", "end c x seed=1", "start c y seed=1", "end c y seed=1")
 	for _, frag := range []string{"## c-x\n", "## c-y\n", "Part of the paper-scale run of c (expected 1 s)", "fake failure", "Outcome: **failed**", "fake c part y quick=false"} {

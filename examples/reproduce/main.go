@@ -67,6 +67,9 @@ type entry struct {
 	// with Full followed by p.Args and is called Name-p.Name. Quick mode
 	// runs the entry once with Quick.
 	Split []part
+	// Expect is the expected paper-scale wall time of an entry that is not
+	// split, on two cores, with its source ("not measured" when unknown).
+	Expect string
 	// Demo marks examples with no paper target (no verdict expected).
 	Demo bool
 	// Plain marks examples whose stdout is fixed-width text rather than
@@ -115,8 +118,8 @@ const sweepDraws = ".reproduce-cache/linreg-sweep"
 //   - ldp-regression: Wine (Fig. 4), Adult (Fig. 5) and the coverage study
 //     as three parts.
 var registry = []entry{
-	{Name: "quickstart", Pkg: "./examples/quickstart", Target: "none (first-run demonstration: noise-aware vs naive posterior of a Laplace-released mean)", Demo: true, Plain: true},
-	{Name: "naivebayes", Pkg: "./examples/naivebayes", Target: "SBI paper App. E.3, Fig. 14 (naive Bayes log-linear model, ε = 10)",
+	{Name: "quickstart", Pkg: "./examples/quickstart", Target: "none (first-run demonstration: noise-aware vs naive posterior of a Laplace-released mean)", Expect: "seconds", Demo: true, Plain: true},
+	{Name: "naivebayes", Pkg: "./examples/naivebayes", Target: "SBI paper App. E.3, Fig. 14 (naive Bayes log-linear model, ε = 10)", Expect: "not measured (quick: 1–2 min; SPPE at 10 × 1000 instead of the default 6 × 500)",
 		Full: []string{"-sppe-rounds", "10", "-sppe-sims", "1000"}},
 	{Name: "sir", Pkg: "./examples/sir", Target: "SBI paper §4.1, Figs 1, 6 and App. E.1 (SIR synthetic release: SPPE and SPLE against the exact posterior and SMC-ABC; marginal histograms of β, γ, β/γ)",
 		Full: paperFlow, Plain: true, Split: []part{
@@ -155,25 +158,25 @@ var registry = []entry{
 			{"eps100", []string{"-sweep", "100"}, "20–60 min"},
 			{"all", []string{"-sweep", "0.1,0.3,1,3,10,30,100"}, "seconds (the parts' saved posteriors put together: the figure and the verdict)"},
 		}},
-	{Name: "sir-abc", Pkg: "./examples/sir-abc", Target: "SBI paper App. E.1.1 (SMC-ABC reference posterior of the synthetic SIR release, ε = 10)",
+	{Name: "sir-abc", Pkg: "./examples/sir-abc", Target: "SBI paper App. E.1.1 (SMC-ABC reference posterior of the synthetic SIR release, ε = 10)", Expect: "55 min (its wall-time limit)",
 		Full: []string{"-walltime", "55m"}, Plain: true},
-	{Name: "abcdp-toy", Pkg: "./examples/abcdp/toy", Target: "ABCDP paper Fig. 1 (flip probability) and Fig. 2 (toy grid: MSE against ε_abc and ε_total, c = 10, 100, 1000)",
+	{Name: "abcdp-toy", Pkg: "./examples/abcdp/toy", Target: "ABCDP paper Fig. 1 (flip probability) and Fig. 2 (toy grid: MSE against ε_abc and ε_total, c = 10, 100, 1000)", Expect: "not measured (quick: 1.5 min)",
 		Full: []string{"-n", "5000", "-T", "10000"}, Plain: true},
-	{Name: "abcdp-tb", Pkg: "./examples/abcdp/tb", Target: "ABCDP paper §6.3, Fig. 5 (TB birth–death model: ABCDP beside rejection ABC at n = 100 and 1000, ε_total = 1)", Plain: true},
-	{Name: "abcdp-covid", Pkg: "./examples/abcdp/covid", Target: "ABCDP paper §6.2, Fig. 4 (COVID-19 Netherlands, cubic growth model, on the authors' 18 Dutch counts)", Plain: true},
-	{Name: "soma", Pkg: "./examples/soma", Target: "SOMA slides: n = 10 acceptance/coupling table, n = 100 R̂ comparison; DA-MCMC on the SBI paper's linear-regression releases (Tables 2–4)"},
-	{Name: "ldp", Pkg: "./examples/ldp", Target: "LDP paper Fig. 1 (Gaussian calibration), Figs 3 and 9 (OUE histogram), Figs 10–11 (histogram and exponential calibration)"},
+	{Name: "abcdp-tb", Pkg: "./examples/abcdp/tb", Target: "ABCDP paper §6.3, Fig. 5 (TB birth–death model: ABCDP beside rejection ABC at n = 100 and 1000, ε_total = 1)", Expect: "about 10 CPU-minutes (examples/abcdp/tb)", Plain: true},
+	{Name: "abcdp-covid", Pkg: "./examples/abcdp/covid", Target: "ABCDP paper §6.2, Fig. 4 (COVID-19 Netherlands, cubic growth model, on the authors' 18 Dutch counts)", Expect: "seconds", Plain: true},
+	{Name: "soma", Pkg: "./examples/soma", Target: "SOMA slides: n = 10 acceptance/coupling table, n = 100 R̂ comparison; DA-MCMC on the SBI paper's linear-regression releases (Tables 2–4)", Expect: "a few minutes (examples/soma)"},
+	{Name: "ldp", Pkg: "./examples/ldp", Target: "LDP paper Fig. 1 (Gaussian calibration), Figs 3 and 9 (OUE histogram), Figs 10–11 (histogram and exponential calibration)", Expect: "not measured (quick: 6–8 min)"},
 	{Name: "ldp-regression", Pkg: "./examples/ldp/regression", Target: "LDP paper Fig. 4 (Wine linear regression vs LDP-SGD), Fig. 5 (Adult logistic regression vs LDP-SGD), coverage of the regression posteriors",
 		Split: []part{
 			{"wine", []string{"-skip-adult", "-skip-coverage"}, "under an hour (the three parts took 3.4 min together in quick mode)"},
 			{"adult", []string{"-skip-wine", "-skip-coverage"}, "under an hour"},
 			{"coverage", []string{"-skip-wine", "-skip-adult"}, "under an hour"},
 		}},
-	{Name: "ldp-kosarak", Pkg: "./examples/ldp/kosarak", Target: "LDP paper Fig. 2 (histogram discovery on the filtered Kosarak)"},
-	{Name: "modips", Pkg: "./examples/modips", Target: "modips paper Table 1 (coverage of five combination rules, m = 10)", Plain: true},
-	{Name: "modips-mstudy", Pkg: "./examples/modips/mstudy", Target: "modips paper Figs 6–7 (m-study)", Full: []string{"-reps", "5000"}, Plain: true},
-	{Name: "modips-fig8", Pkg: "./examples/modips/fig8", Target: "modips paper Fig. 8 (sd estimates of four combination rules, m = 10)", Full: []string{"-reps", "5000"}, Plain: true},
-	{Name: "modips-allocation", Pkg: "./examples/modips/allocation", Target: "modips paper Fig. 9 (budget allocation)", Full: []string{"-reps", "5000"}, Plain: true},
+	{Name: "ldp-kosarak", Pkg: "./examples/ldp/kosarak", Target: "LDP paper Fig. 2 (histogram discovery on the filtered Kosarak)", Expect: "not measured (quick: under a minute)"},
+	{Name: "modips", Pkg: "./examples/modips", Target: "modips paper Table 1 (coverage of five combination rules, m = 10)", Expect: "not measured (quick: seconds)", Plain: true},
+	{Name: "modips-mstudy", Pkg: "./examples/modips/mstudy", Target: "modips paper Figs 6–7 (m-study)", Expect: "not measured (quick: 1 min)", Full: []string{"-reps", "5000"}, Plain: true},
+	{Name: "modips-fig8", Pkg: "./examples/modips/fig8", Target: "modips paper Fig. 8 (sd estimates of four combination rules, m = 10)", Expect: "not measured (quick: seconds)", Full: []string{"-reps", "5000"}, Plain: true},
+	{Name: "modips-allocation", Pkg: "./examples/modips/allocation", Target: "modips paper Fig. 9 (budget allocation)", Expect: "not measured (quick: under half a minute)", Full: []string{"-reps", "5000"}, Plain: true},
 }
 
 type config struct {
@@ -183,6 +186,7 @@ type config struct {
 	report  string
 	cache   string // directory of cached results; "none" disables the cache
 	fresh   bool   // rerun every selected example, replacing its cached result
+	list    bool   // print the runs of the mode instead of running them
 	only    map[string]bool
 	timeout time.Duration
 
@@ -212,6 +216,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&cfg.report, "report", "", "path of the report (default REPRODUCTION.md, or REPRODUCTION-quick.md with -quick, at the repository root)")
 	fs.StringVar(&cfg.cache, "cache", "", "directory of cached per-example results, so that an interrupted run resumes (default .reproduce-cache at the repository root; \"none\" disables it)")
 	fs.BoolVar(&cfg.fresh, "fresh", false, "rerun every selected example even when a cached result exists (the new results replace the cached ones)")
+	fs.BoolVar(&cfg.list, "list", false, "list the mode's runs (the parts of split examples, their commands and expected wall times) and exit")
 	only := fs.String("only", "", "comma-separated example or part names to run (default all); others are listed as not run")
 	fs.DurationVar(&cfg.timeout, "timeout", 0, "time limit per example or part (default 6m with -quick, 3h otherwise)")
 	if err := cli.Parse(fs, args); err != nil {
@@ -264,7 +269,7 @@ func jobs(cfg config) []job {
 			continue
 		}
 		if len(e.Split) == 0 {
-			js = append(js, job{entry: e, Group: e.Name, Extra: e.Full})
+			js = append(js, job{entry: e, Group: e.Name, Extra: e.Full, Estimate: e.Expect})
 			continue
 		}
 		for _, p := range e.Split {
@@ -339,6 +344,10 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(bin)
+	if cfg.list {
+		listTable(cfg).Markdown(stdout)
+		return nil
+	}
 	commit := headCommit(ctx, root)
 	prog := cli.NewProgress(stderr)
 	start := time.Now()
@@ -640,6 +649,26 @@ func summaryTable(cfg config, results []result) *cli.Table {
 			o = "not run: " + r.NotRun
 		}
 		t.Add("["+r.Name+"](#"+anchor(r.Name)+")", r.Target, wall, o)
+	}
+	return t
+}
+
+// listTable lists the runs of the mode: name, command and expected wall
+// time (for the parts of split examples).
+func listTable(cfg config) *cli.Table {
+	t := &cli.Table{Header: []string{"run", "command", "expected wall time (2 cores)"}}
+	for _, j := range jobs(cfg) {
+		if !cfg.selected(j) || j.Pending != "" {
+			continue
+		}
+		est := j.Estimate
+		if est == "" {
+			est = "—"
+		}
+		if cfg.quick {
+			est = "minutes at most"
+		}
+		t.Add(j.Name, "`go run "+j.Pkg+" "+strings.Join(args(cfg, j), " ")+"`", est)
 	}
 	return t
 }
