@@ -88,10 +88,10 @@ func TestOverallAndReport(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	writeReport(&b, config{quick: true, seed: 1}, rs, 90*time.Second)
+	writeReport(&b, config{quick: true, seed: 1, commit: "abc123"}, rs, 90*time.Second)
 	s := b.String()
 	for _, frag := range []string{
-		"-quick", "## Summary", "## a\n", "\n### A\n", "```text\n# raw text\n```", "**Not run**: not written.",
+		"-quick` at commit abc123 on", "## Summary", "## a\n", "\n### A\n", "```text\n# raw text\n```", "**Not run**: not written.",
 		"Error: exit status 1", "boom", "| b       | partial (quick settings: not expected to reproduce)", "not expected to reproduce",
 	} {
 		if !strings.Contains(s, frag) {
