@@ -199,6 +199,7 @@ type Progress struct {
 	W     io.Writer
 	start time.Time
 	mu    sync.Mutex
+	last  time.Time // when the last line was written
 }
 
 // NewProgress returns a progress writer on w, timing from now.
@@ -212,6 +213,7 @@ func (p *Progress) Printf(format string, args ...any) {
 	line := fmt.Sprintf("[%7.1fs] %s\n", time.Since(p.start).Seconds(), fmt.Sprintf(format, args...))
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.last = time.Now()
 	io.WriteString(p.W, line)
 }
 

@@ -297,9 +297,10 @@ func TestEvery(t *testing.T) {
 }
 
 // TestWhile checks the heartbeat of a call without progress of its own: a
-// call lasting several intervals gets progress lines, lines the call
-// writes itself are kept whole (run with -race to check the locking), its
-// error is returned, and a non-positive interval is refused.
+// call silent for longer than the interval gets progress lines, lines the
+// call writes itself are kept whole (run with -race to check the locking)
+// and a call that writes lines often enough gets none; the call's error is
+// returned, and a non-positive interval is refused.
 func TestWhile(t *testing.T) {
 	var b bytes.Buffer
 	p := NewProgress(&b)
@@ -324,5 +325,21 @@ func TestWhile(t *testing.T) {
 	}
 	if err := p.While(0, "x", func() error { return nil }); err == nil {
 		t.Error("interval 0 accepted")
+	}
+	// A call that writes its own lines more often than the interval gets
+	// no heartbeat.
+	b.Reset()
+	q := NewProgress(&b)
+	if err := q.While(time.Second, "busy", func() error {
+		for i := range 5 {
+			q.Printf("step %d", i)
+			time.Sleep(5 * time.Millisecond)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "busy: running") {
+		t.Errorf("heartbeat beside the call's own lines:\n%s", b.String())
 	}
 }

@@ -38,8 +38,9 @@ func (p *Progress) Every(d time.Duration, label string) privinfer.ProgressFunc {
 }
 
 // While runs fn and, until it returns, writes the progress line
-// "label: running (elapsed)" every d, for long calls that report no
-// progress of their own. It returns fn's error; d must be positive.
+// "label: running (elapsed)" whenever no line has been written for d, for
+// long calls that report no progress of their own or report it rarely (fn
+// may write lines itself). It returns fn's error; d must be positive.
 func (p *Progress) While(d time.Duration, label string, fn func() error) error {
 	if d <= 0 {
 		return fmt.Errorf("cli: While needs a positive interval, got %v", d)
@@ -47,14 +48,30 @@ func (p *Progress) While(d time.Duration, label string, fn func() error) error {
 	done := make(chan error, 1)
 	start := time.Now()
 	go func() { done <- fn() }()
-	tick := time.NewTicker(d)
+	tick := time.NewTicker(max(d/4, time.Nanosecond))
 	defer tick.Stop()
 	for {
 		select {
 		case err := <-done:
 			return err
 		case <-tick.C:
-			p.Printf("%s: running (%s)", label, time.Since(start).Round(time.Second))
+			if p.sinceLast() >= d {
+				p.Printf("%s: running (%s)", label, time.Since(start).Round(time.Second))
+			}
 		}
 	}
+}
+
+// sinceLast is the time since the last line was written (since the start
+// when none was).
+func (p *Progress) sinceLast() time.Duration {
+	if p == nil {
+		return 0
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.last.IsZero() {
+		return time.Since(p.start)
+	}
+	return time.Since(p.last)
 }
