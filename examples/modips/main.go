@@ -23,6 +23,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
 	"github.com/privinfer/privinfer/examples/internal/plot"
@@ -69,7 +70,11 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	prog := cli.NewProgress(stderr)
 	prog.Printf("Table 1: %d scenarios × %d repetitions", len(study.Table1Scenarios()), cfg.reps)
-	rows, err := study.Table1(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.reps, Progress: prog.Func()})
+	var rows []study.Row
+	err := prog.While(3*time.Second, "Table 1", func() (err error) {
+		rows, err = study.Table1(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.reps, Progress: prog.Func()})
+		return err
+	})
 	if err != nil {
 		return err
 	}

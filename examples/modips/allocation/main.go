@@ -17,6 +17,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
 	"github.com/privinfer/privinfer/examples/modips/internal/out"
@@ -145,7 +146,11 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	prog := cli.NewProgress(stderr)
 	prog.Printf("allocation study: %d weights × 8 scenarios × %d repetitions", len(study.AllocationWeights)+1, cfg.reps)
-	pts, err := study.Allocation(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.reps, Progress: prog.Func()}, study.AllocationWeights)
+	var pts []study.Point
+	err := prog.While(3*time.Second, "allocation study", func() (err error) {
+		pts, err = study.Allocation(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.reps, Progress: prog.Func()}, study.AllocationWeights)
+		return err
+	})
 	if err != nil {
 		return err
 	}

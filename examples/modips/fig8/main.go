@@ -32,6 +32,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
 	"github.com/privinfer/privinfer/examples/internal/plot"
@@ -138,7 +139,11 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	prog := cli.NewProgress(stderr)
 	prog.Printf("Fig. 8: %d scenarios × %d repetitions", len(study.Table1Scenarios()), cfg.reps)
-	rows, err := study.Fig8(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.reps, Progress: prog.Func()})
+	var rows []study.SDRow
+	err := prog.While(3*time.Second, "Fig. 8", func() (err error) {
+		rows, err = study.Fig8(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.reps, Progress: prog.Func()})
+		return err
+	})
 	if err != nil {
 		return err
 	}

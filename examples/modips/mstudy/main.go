@@ -67,6 +67,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/privinfer/privinfer/examples/internal/cli"
 	"github.com/privinfer/privinfer/examples/modips/internal/out"
@@ -179,7 +180,11 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	prog := cli.NewProgress(stderr)
 	prog.Printf("m-study: %d values of m × 12 scenarios × %d repetitions", len(cfg.ms), cfg.reps)
-	pts, err := study.MStudyScaled(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.reps, Progress: prog.Func()}, cfg.ms, cfg.scale)
+	var pts []study.Point
+	err := prog.While(3*time.Second, "m-study", func() (err error) {
+		pts, err = study.MStudyScaled(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.reps, Progress: prog.Func()}, cfg.ms, cfg.scale)
+		return err
+	})
 	if err != nil {
 		return err
 	}
