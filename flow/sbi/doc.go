@@ -77,6 +77,29 @@
 // Config.MinInSupport — unless Config.LeakageFallback selects MCMC on
 // q(θ | s_dp°)·1{π(θ) > 0}.
 //
+// # Spurious far tails
+//
+// The flow's splines act on a bounded interval of the z-scored parameters,
+// and the z-scoring is the prior's spread, fixed in round 1. When the
+// posterior is much narrower than the prior, the flow squeezes it into a
+// small part of that interval and a fraction of its draws lands far from
+// the posterior, in the prior's range; later rounds do not remove this mass,
+// because the atomic loss scores the flow at proposal atoms only.
+// Config.RegressionShift (opt-in) makes the flow model the residual of θ
+// from its linear regression on the release, fitted on round 1's
+// simulations and z-scored by the residuals' spread, which is close to the
+// posterior's. On a Gaussian location model with the posterior 20 times
+// narrower than the prior (default Config, 4 rounds of 500 simulations,
+// 10⁵ draws per round), the fraction of draws beyond 5.5 posterior
+// standard deviations was 0.3–1.4% in every round without the shift and 0
+// with it (seeds 1 and 2); with Laplace noise of scale 0.05 added to the
+// release, the fraction beyond 5.5 standard deviations of a Gaussian
+// approximation of the posterior was 0.5–1.9% without and at most 10⁻⁵
+// with it. Re-standardising θ in every
+// round by the spread of the round's proposals made it worse (3–90%): the
+// flow trained in round 1 no longer fits the rescaled parameters, and the
+// prior draws of round 1 fall far outside the spline interval.
+//
 // # High-dimensional releases
 //
 // Config.Embedding gives SPPE an embedding network (package flow/ad: an MLP

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/internal/argcheck"
@@ -27,6 +28,7 @@ type Posterior struct {
 	f     *flow.Flow
 	prior simulate.Prior
 	postSettings
+	resid *sync.Pool // *[]float64 of length Dim: residuals of the regression shift
 }
 
 // postSettings is what a posterior keeps besides its flow and prior; a
@@ -41,15 +43,18 @@ type postSettings struct {
 	thin      int
 	seed      uint64 // seeds the in-support estimate
 	rounds    int    // training rounds; 1 means amortized
+	// shift is the regression shift (Config.RegressionShift), nil
+	// without one: the flow then models θ − shift(s_dp).
+	shift *linShift
 }
 
 // newPosterior restricts the flow q(θ | s_dp) at the observation obs to
 // the prior's support; cfg has its defaults filled and rounds is the
 // number of training rounds.
-func newPosterior(f *flow.Flow, prior simulate.Prior, obs []float64, cfg *Config, rounds int) (*Posterior, error) {
+func newPosterior(f *flow.Flow, prior simulate.Prior, obs []float64, cfg *Config, rounds int, shift *linShift) (*Posterior, error) {
 	q := &Posterior{f: f, prior: prior, postSettings: postSettings{obs: slices.Clone(obs), minIn: cfg.MinInSupport,
 		fallback: cfg.LeakageFallback, chains: cfg.Chains, warmup: cfg.Warmup, thin: cfg.Thin,
-		seed: cfg.Seed, rounds: rounds}}
+		seed: cfg.Seed, rounds: rounds, shift: shift}, resid: residPool(f.Dim())}
 	if err := q.estimateSupport(); err != nil {
 		return nil, err
 	}
@@ -61,7 +66,7 @@ func newPosterior(f *flow.Flow, prior simulate.Prior, obs []float64, cfg *Config
 func (q *Posterior) estimateSupport() error {
 	d := q.f.Dim()
 	buf := make([]float64, supportDraws*d)
-	if err := q.f.Sample(parallel.Stream(q.seed, tagSupport), q.obs, supportDraws, buf); err != nil {
+	if err := q.flowSample(parallel.Stream(q.seed, tagSupport), q.obs, supportDraws, buf); err != nil {
 		return fmt.Errorf("sbi: %w", err)
 	}
 	in := 0
@@ -140,7 +145,9 @@ func (q *Posterior) inPrior(theta []float64) bool {
 }
 
 // Flow returns the trained conditional flow q(θ | s_dp) (do not modify it);
-// nil for a Posterior not returned by SPPE.
+// nil for a Posterior not returned by SPPE. With Config.RegressionShift the
+// flow's variable is the residual θ − a − B·s_dp, not θ: use LogDensityAt
+// and Sample, which add the shift back.
 func (q *Posterior) Flow() *flow.Flow {
 	if q == nil {
 		return nil
@@ -180,7 +187,7 @@ func (q *Posterior) LogDensity(theta []float64) float64 {
 	if !q.inPrior(theta) {
 		return math.Inf(-1)
 	}
-	return q.f.LogProb(theta, q.obs) - math.Log(q.inSupport)
+	return q.flowLogProb(theta, q.obs) - math.Log(q.inSupport)
 }
 
 // LogDensityAt returns log q(θ | s_dp) of the unrestricted flow for any
@@ -190,7 +197,53 @@ func (q *Posterior) LogDensityAt(theta, sdp []float64) float64 {
 	if q.unbuilt() {
 		return math.NaN()
 	}
-	return q.f.LogProb(theta, sdp)
+	return q.flowLogProb(theta, sdp)
+}
+
+// flowLogProb returns log q(θ | sdp) of the flow: its density at θ, or
+// with a regression shift at the residual θ − a − B·sdp. Wrong lengths
+// give NaN.
+func (q *Posterior) flowLogProb(theta, sdp []float64) float64 {
+	if q.shift == nil {
+		return q.f.LogProb(theta, sdp)
+	}
+	if len(theta) != q.f.Dim() || len(sdp) != q.f.ContextDim() {
+		return math.NaN()
+	}
+	bp := q.resid.Get().(*[]float64)
+	x := *bp
+	q.shift.at(sdp, x)
+	for j, v := range theta {
+		x[j] = v - x[j]
+	}
+	lp := q.f.LogProb(x, sdp)
+	q.resid.Put(bp)
+	return lp
+}
+
+// residPool returns a pool of residual buffers of length d.
+func residPool(d int) *sync.Pool {
+	return &sync.Pool{New: func() any { b := make([]float64, d); return &b }}
+}
+
+// flowSample writes n draws of the flow at sdp into dst, shifted back to θ
+// when the flow models the residual of the regression shift.
+func (q *Posterior) flowSample(r *rand.Rand, sdp []float64, n int, dst []float64) error {
+	if err := q.f.Sample(r, sdp, n, dst); err != nil {
+		return err
+	}
+	if q.shift == nil {
+		return nil
+	}
+	off := make([]float64, q.f.Dim())
+	q.shift.at(sdp, off)
+	d := len(off)
+	for i := range n {
+		for j, o := range off {
+			dst[i*d+j] += o
+		}
+	}
+	return nil
 }
 
 // Sample writes n draws (n×Dim) into dst: flow draws rejected until they lie
@@ -225,7 +278,7 @@ func (q *Posterior) sample(ctx context.Context, r *rand.Rand, n int, dst []float
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if err := q.f.Sample(r, q.obs, chunk, buf); err != nil {
+		if err := q.flowSample(r, q.obs, chunk, buf); err != nil {
 			return nil, fmt.Errorf("sbi: %w", err)
 		}
 		tried += chunk
@@ -276,7 +329,7 @@ func (q *Posterior) sampleMCMC(ctx context.Context, n int, seed uint64, dst []fl
 		if !q.inPrior(x) {
 			return math.Inf(-1)
 		}
-		return q.f.LogProb(x, q.obs)
+		return q.flowLogProb(x, q.obs)
 	}
 	// Candidates: prior draws and flow draws.
 	r := parallel.Stream(seed, 0)
@@ -284,7 +337,7 @@ func (q *Posterior) sampleMCMC(ctx context.Context, n int, seed uint64, dst []fl
 	for i := 0; i < 200; i++ {
 		q.prior.Sample(r, cand[i*d:(i+1)*d])
 	}
-	if err := q.f.Sample(r, q.obs, 200, cand[200*d:]); err != nil {
+	if err := q.flowSample(r, q.obs, 200, cand[200*d:]); err != nil {
 		return nil, fmt.Errorf("sbi: %w", err)
 	}
 	starts, scale, err := mcmcStarts(logp, cand, d, q.chains)

@@ -178,7 +178,9 @@ func (e *engine) simulate(ctx context.Context, round int, thetas []float64) erro
 }
 
 // standardize sets the flow's z-scoring from the first round: θ and one
-// release per simulation.
+// release per simulation. With Config.RegressionShift (SPPE) it first fits
+// the regression shift on these pairs and z-scores the residuals instead
+// of θ.
 func (e *engine) standardize() error {
 	ds := e.ds
 	n := ds.n()
@@ -198,7 +200,23 @@ func (e *engine) standardize() error {
 		}
 	}
 	if e.role == PosteriorFlow {
-		return e.f.SetStandardization(ds.theta, sdp, n)
+		y := ds.theta
+		if e.cfg.RegressionShift {
+			sh, err := fitShift(ds.theta, sdp, n, ds.d, ds.sd)
+			if err != nil {
+				return err
+			}
+			e.shift = sh
+			y = make([]float64, n*ds.d)
+			for i := range n {
+				r := y[i*ds.d : (i+1)*ds.d]
+				sh.at(sdp[i*ds.sd:(i+1)*ds.sd], r)
+				for j := range r {
+					r[j] = ds.theta[i*ds.d+j] - r[j]
+				}
+			}
+		}
+		return e.f.SetStandardization(y, sdp, n)
 	}
 	return e.f.SetStandardization(sdp, ds.theta, n)
 }
@@ -339,7 +357,7 @@ func (sppe) loss(round int) lossKind {
 // propose restricts the posterior flow to the prior support and samples it
 // (by rejection, or by MCMC under Config.LeakageFallback).
 func (sppe) propose(ctx context.Context, e *engine, round, n int, _ []float64, rr *RoundResult) (Estimate, []float64, int, error) {
-	post, err := newPosterior(e.f.Clone(), e.p.Prior, e.p.Observed, &e.cfg, round)
+	post, err := newPosterior(e.f.Clone(), e.p.Prior, e.p.Observed, &e.cfg, round, e.shift)
 	if err != nil {
 		return nil, nil, 0, err
 	}

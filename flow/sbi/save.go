@@ -16,13 +16,15 @@ import (
 	"github.com/privinfer/privinfer/simulate"
 )
 
-// File format of a saved posterior (little-endian), version 1:
+// File format of a saved posterior (little-endian), version 1 or 2:
 //
 //	magic "PRIVSBIP" | version uint32 | kind uint8 (1 SPPE Posterior,
 //	2 SPLE LikelihoodPosterior) | rounds uint32 | seed uint64 |
 //	dim uint32 (θ) | obsLen uint32 | obs [obsLen]float64 |
 //	inSupport, minInSupport float64 | fallback uint8 |
 //	chains, warmup, thin uint32 |
+//	(version 2 only: the regression shift of Config.RegressionShift,
+//	 a [dim]float64 | B [dim×obsLen]float64) |
 //	nProbe uint32 | probes [nProbe×dim]float64 | log π(probe) [nProbe]float64 |
 //	nCand uint32 | cand [nCand×dim]float64 (kind 2; 0 for kind 1) |
 //	flowLen uint64 | the flow as written by flow.Flow.Save |
@@ -32,10 +34,11 @@ import (
 // which checks it against the probes (the saved prior's log density at
 // prior and posterior draws).
 const (
-	postMagic   = "PRIVSBIP"
-	postVersion = 1
-	kindPost    = 1
-	kindLik     = 2
+	postMagic    = "PRIVSBIP"
+	postVersion  = 1 // without a regression shift
+	shiftVersion = 2 // with one
+	kindPost     = 1
+	kindLik      = 2
 	// probes is the number of prior-compatibility probes: half prior
 	// draws, half draws of the trained flow.
 	probes      = 16
@@ -90,7 +93,11 @@ func (s *saved) write(w io.Writer) error {
 	le := binary.LittleEndian
 	put := func(v any) { _ = binary.Write(&b, le, v) }
 	b.WriteString(postMagic)
-	put(uint32(postVersion))
+	if s.shift != nil {
+		put(uint32(shiftVersion))
+	} else {
+		put(uint32(postVersion))
+	}
 	put(s.kind)
 	put(uint32(s.rounds))
 	put(s.seed)
@@ -104,6 +111,10 @@ func (s *saved) write(w io.Writer) error {
 	}
 	put(fb)
 	put([]uint32{uint32(s.chains), uint32(s.warmup), uint32(s.thin)})
+	if s.shift != nil {
+		put(s.shift.a)
+		put(s.shift.b)
+	}
 	put(uint32(len(s.probeLP)))
 	put(s.probes)
 	put(s.probeLP)
@@ -209,8 +220,9 @@ func read(src io.Reader, prior simulate.Prior, kind uint8) (*saved, error) {
 		return nil, bad("checksum mismatch")
 	}
 	r := &reader{data: body, p: len(postMagic)}
-	if v := r.u32(); v != postVersion {
-		return nil, bad("unsupported version %d", v)
+	version := r.u32()
+	if r.err == nil && version != postVersion && version != shiftVersion {
+		return nil, bad("unsupported version %d", version)
 	}
 	s := &saved{kind: r.u8()}
 	if r.err == nil && s.kind != kindPost && s.kind != kindLik {
@@ -232,6 +244,13 @@ func read(src io.Reader, prior simulate.Prior, kind uint8) (*saved, error) {
 	sup := r.floats(2, "in-support fraction", false)
 	s.fallback = r.u8() == 1
 	s.chains, s.warmup, s.thin = r.u32(), r.u32(), r.u32()
+	if version == shiftVersion {
+		if s.kind != kindPost {
+			return nil, bad("a regression shift in an SPLE posterior")
+		}
+		s.shift = &linShift{a: r.floats(s.dim, "shift intercept", false)}
+		s.shift.b = r.floats(s.dim*len(s.obs), "shift slope", false)
+	}
 	np := r.u32()
 	if r.err == nil && np != probes {
 		return nil, bad("%d prior probes, want %d", np, probes)
@@ -286,9 +305,10 @@ func read(src io.Reader, prior simulate.Prior, kind uint8) (*saved, error) {
 // Save writes the posterior to w in a versioned binary format with a
 // checksum: the trained flow with its standardisation, the observation,
 // the in-support fraction and leakage settings, the MCMC settings, the
-// number of training rounds and the seed of the support check, and the
-// prior's log density at 16 probe points. The prior itself is passed
-// again to LoadPosterior, which checks it against the probes. A loaded
+// number of training rounds and the seed of the support check, the
+// regression shift when Config.RegressionShift was set, and the prior's
+// log density at 16 probe points. The prior itself is passed again to
+// LoadPosterior, which checks it against the probes. A loaded
 // posterior samples exactly as the saved one: the same draws for the same
 // random source.
 func (q *Posterior) Save(w io.Writer) error {
@@ -296,7 +316,7 @@ func (q *Posterior) Save(w io.Writer) error {
 		return errUnbuilt("Posterior")
 	}
 	pts, lp, err := probePoints(q.prior, q.seed, func(r *rand.Rand, n int, dst []float64) error {
-		return q.f.Sample(r, q.obs, n, dst)
+		return q.flowSample(r, q.obs, n, dst)
 	})
 	if err != nil {
 		return err
@@ -315,7 +335,7 @@ func LoadPosterior(r io.Reader, prior simulate.Prior) (*Posterior, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Posterior{f: s.f, prior: prior, postSettings: s.postSettings}, nil
+	return &Posterior{f: s.f, prior: prior, postSettings: s.postSettings, resid: residPool(s.f.Dim())}, nil
 }
 
 // Save writes the posterior to w in the format of Posterior.Save: the

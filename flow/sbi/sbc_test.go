@@ -2,6 +2,7 @@ package sbi
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -104,20 +105,27 @@ func checkAmortizedSBC(t *testing.T, p privinfer.Problem, fit, overconfident pri
 }
 
 // TestSBCSPPE calibrates an amortized SPPE posterior: 99 independent flow
-// draws per data set, restricted to the prior support (all of R here).
+// draws per data set, restricted to the prior support (all of R here);
+// without and with Config.RegressionShift.
 func TestSBCSPPE(t *testing.T) {
 	datasets, sims := sbcSize()
 	p := testProblem()
-	res, err := SPPE(t.Context(), p, sbcConfig(sims))
-	if err != nil {
-		t.Fatal(err)
+	for _, shift := range []bool{false, true} {
+		t.Run(fmt.Sprintf("RegressionShift=%v", shift), func(t *testing.T) {
+			cfg := sbcConfig(sims)
+			cfg.RegressionShift = shift
+			res, err := SPPE(t.Context(), p, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			post := res.Posterior
+			if !post.Amortized() {
+				t.Fatal("one-round posterior not amortized")
+			}
+			at := func(sdp []float64) (Estimate, error) { return post.At(sdp) }
+			checkAmortizedSBC(t, p, sbcFit(at, 99, 1), sbcFit(at, 99, 0.5), datasets, 31)
+		})
 	}
-	post := res.Posterior
-	if !post.Amortized() {
-		t.Fatal("one-round posterior not amortized")
-	}
-	at := func(sdp []float64) (Estimate, error) { return post.At(sdp) }
-	checkAmortizedSBC(t, p, sbcFit(at, 99, 1), sbcFit(at, 99, 0.5), datasets, 31)
 }
 
 // TestSBCSPLE calibrates an amortized SPLE posterior: the one trained

@@ -221,7 +221,7 @@ func TestLeakageGuard(t *testing.T) {
 	farPrior, _ := simulate.NewIndependent(far)
 	p := testProblem()
 	p.Prior = farPrior
-	post, err := newPosterior(f, p.Prior, p.Observed, &o, 1)
+	post, err := newPosterior(f, p.Prior, p.Observed, &o, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func TestLeakageGuard(t *testing.T) {
 		t.Fatalf("Sample err = %v, want ErrLeakage", err)
 	}
 	o.LeakageFallback = true
-	post, _ = newPosterior(f, p.Prior, p.Observed, &o, 1)
+	post, _ = newPosterior(f, p.Prior, p.Observed, &o, 1, nil)
 	if err := post.Sample(rand.New(rand.NewPCG(2, 2)), 200, x); err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ func TestLeakageGuard(t *testing.T) {
 	near, _ := simulate.NewUniform(simulate.UniformConfig{Lo: 0.5, Hi: 3})
 	nearPrior, _ := simulate.NewIndependent(near)
 	p.Prior = nearPrior
-	post, _ = newPosterior(f, p.Prior, p.Observed, &o, 1)
+	post, _ = newPosterior(f, p.Prior, p.Observed, &o, 1, nil)
 	in := post.InSupport()
 	if in < 0.05 || in > 0.95 {
 		t.Fatalf("in-support fraction %v", in)

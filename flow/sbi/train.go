@@ -66,6 +66,7 @@ type batch struct {
 	na     int       // atoms per group (1 for the non-atomic losses)
 	u      []float64
 	sdp    []float64
+	off    []float64 // the regression shift at sdp (Config.RegressionShift)
 	pick   []int
 	dlogq  []float64
 	logq   []float64
@@ -86,6 +87,9 @@ type engine struct {
 	// the flow models them (SPLE): training releases are dequantized by
 	// adding (u − ½)·deq, u ~ U(0, 1), per coordinate. Zero otherwise.
 	deq float64
+	// shift is SPPE's regression shift (Config.RegressionShift), fitted
+	// in round 1; nil without one.
+	shift *linShift
 }
 
 // build fills b with the rows of the pairs idx for the given loss.
@@ -107,6 +111,7 @@ func (e *engine) build(b *batch, idx []int, kind lossKind, r *rand.Rand) {
 	b.lp = grow(b.lp, rows)
 	b.u = grow(b.u, M*ds.nd)
 	b.sdp = grow(b.sdp, ds.sd)
+	b.off = grow(b.off, ds.d)
 	b.dlogq = grow(b.dlogq, rows)
 	b.logq = grow(b.logq, rows)
 	if cap(b.pick) < B {
@@ -132,6 +137,9 @@ func (e *engine) build(b *batch, idx []int, kind lossKind, r *rand.Rand) {
 		}
 		for m := 0; m < M; m++ {
 			e.mech.Apply(b.u[m*ds.nd:(m+1)*ds.nd], s, b.sdp)
+			if e.shift != nil && e.role == PosteriorFlow {
+				e.shift.at(b.sdp, b.off)
+			}
 			if e.role == PosteriorFlow {
 				copy(b.zg[(bi*M+m)*dz:(bi*M+m+1)*dz], b.sdp)
 			}
@@ -152,7 +160,13 @@ func (e *engine) build(b *batch, idx []int, kind lossKind, r *rand.Rand) {
 					}
 					copy(b.z[row*dz:(row+1)*dz], th)
 				} else {
-					copy(b.y[row*dy:(row+1)*dy], th)
+					y := b.y[row*dy : (row+1)*dy]
+					copy(y, th)
+					if e.shift != nil {
+						for j := range y {
+							y[j] -= b.off[j]
+						}
+					}
 					copy(b.z[row*dz:(row+1)*dz], b.sdp)
 				}
 				b.lp[row] = ds.logPrior[q]
