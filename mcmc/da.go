@@ -26,6 +26,9 @@ const (
 	// SOMA (single offer, multiple attempts) offers each fresh record y to
 	// every slot: slot I is chosen with probability w_I/W and the
 	// replacement is accepted with probability min{1, W/(W + w_0 − w_I)}.
+	// An attempt evaluates all n weights where IMwG evaluates one, so a
+	// sweep costs O(n²·dim s); the package documentation says when that
+	// pays off.
 	SOMA
 )
 
