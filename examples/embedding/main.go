@@ -379,7 +379,11 @@ func runMethod(ctx context.Context, c config, method string, prior arPrior, rel 
 		PosteriorSamples: 100, Seed: c.Seed,
 		Progress: prog.Every(3*time.Second, method),
 	}
-	res, err := sbi.SPPE(ctx, p, cfg)
+	var res *sbi.SPPEResult
+	err := prog.While(3*time.Second, method, func() (err error) {
+		res, err = sbi.SPPE(ctx, p, cfg)
+		return err
+	})
 	if err != nil {
 		return o, err
 	}

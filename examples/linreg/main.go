@@ -359,14 +359,22 @@ func runEps(c config, eps float64) ([]methodAccuracy, error) {
 		var res *sbi.Result
 		switch strings.TrimSpace(meth) {
 		case "sppe":
-			r, err := sbi.SPPE(context.Background(), p, o)
+			var r *sbi.SPPEResult
+			err := c.prog.While(3*time.Second, "SPPE", func() (err error) {
+				r, err = sbi.SPPE(context.Background(), p, o)
+				return err
+			})
 			if err != nil {
 				return nil, err
 			}
 			res, d = &r.Result, r.Draws
 			nlog = -r.Posterior.LogDensity(theta)
 		case "sple":
-			r, err := sbi.SPLE(context.Background(), p, o)
+			var r *sbi.SPLEResult
+			err := c.prog.While(3*time.Second, "SPLE", func() (err error) {
+				r, err = sbi.SPLE(context.Background(), p, o)
+				return err
+			})
 			if err != nil {
 				return nil, err
 			}

@@ -254,7 +254,10 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	var sppeRes *sbi.SPPEResult
 	if cfg.sppe.Rounds > 0 {
 		prog.Printf("SPPE: %d rounds × %d simulations, M = %d", cfg.sppe.Rounds, cfg.sppe.Sims, cfg.sppe.Inner)
-		sppe, sppeRes, err = runSPPE(ctx, m, prior, mech, obs, cfg.sppe, prog.Every(3*time.Second, "SPPE"))
+		err = prog.While(3*time.Second, "SPPE", func() (err error) {
+			sppe, sppeRes, err = runSPPE(ctx, m, prior, mech, obs, cfg.sppe, prog.Every(3*time.Second, "SPPE"))
+			return err
+		})
 		if err != nil {
 			return fmt.Errorf("SPPE: %w", err)
 		}

@@ -248,8 +248,12 @@ func runTask(ctx context.Context, c config, name string, n int, prog *cli.Progre
 		return nil, err
 	}
 	prog.Printf("%s: training on %d simulations", name, n)
-	out, err := sbi.SPPE(ctx, p, sbi.Config{Rounds: 1, SimsPerRound: n, Simulations: sims, PosteriorSamples: 1, Seed: c.Seed,
-		Progress: prog.Every(3*time.Second, fmt.Sprintf("%s, %d simulations", name, n))})
+	var out *sbi.SPPEResult
+	err = prog.While(3*time.Second, fmt.Sprintf("%s, %d simulations: training", name, n), func() (err error) {
+		out, err = sbi.SPPE(ctx, p, sbi.Config{Rounds: 1, SimsPerRound: n, Simulations: sims, PosteriorSamples: 1, Seed: c.Seed,
+			Progress: prog.Every(3*time.Second, fmt.Sprintf("%s, %d simulations", name, n))})
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
