@@ -3,6 +3,7 @@ package sbi
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/privinfer/privinfer/internal/linalg"
 )
@@ -69,7 +70,7 @@ func fitShift(theta, sdp []float64, n, d, sd int) (*linShift, error) {
 		}
 		s.a[j] = a
 	}
-	for _, v := range append(s.a[:len(s.a):len(s.a)], s.b...) {
+	for _, v := range slices.Concat(s.a, s.b) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("regression shift: non-finite coefficient %v", v)
 		}
