@@ -21,9 +21,15 @@ func (f *Flow) LogProb(y, z []float64) float64 {
 	if len(y) != f.cfg.Dim || len(z) != f.cfg.ContextDim {
 		return math.NaN()
 	}
-	if err := f.LogProbBatch(y, z, 1, out[:]); err != nil {
+	if err := f.checkData(y, z, 1); err != nil {
 		return math.NaN()
 	}
+	// One row is one chunk: evaluated here rather than through
+	// LogProbBatch, whose parallel path would move out to the heap.
+	w := f.getWork()
+	f.loadInputs(w, y, z, 1)
+	f.forward(w, out[:])
+	f.putWork(w)
 	return out[0]
 }
 

@@ -518,6 +518,9 @@ func TestNoAllocs(t *testing.T) {
 	if a := testing.AllocsPerRun(5, func() { f.LogProbBatch(y, z, n, dst) }); a != 0 {
 		t.Errorf("LogProbBatch allocates %v times per call", a)
 	}
+	if a := testing.AllocsPerRun(5, func() { f.LogProb(y[:2], z[:3]) }); a != 0 {
+		t.Errorf("LogProb allocates %v times per call", a)
+	}
 	for _, w := range []int{1, 2} {
 		tc := DefaultTrainConfig()
 		tc.Workers = w
