@@ -78,12 +78,15 @@ func (m *ClippedGaussian) Release(r *rand.Rand, x float64) (float64, error) {
 // gaussTheta holds the per-(μ, σ) quantities shared by all observations.
 type gaussTheta struct {
 	mu, sigma, alpha, beta, cs, half float64
-	// Boundary atoms: log Φ(α), log Φ(−β) and their derivatives.
-	la, laMu, laSig float64
-	lb, lbMu, lbSig float64
+	// Boundary atoms: log Φ(α), log Φ(−β) and their derivatives. The
+	// derivatives in σ are kept as σ·∂/∂σ (the derivative in log σ): at
+	// σ ≪ 1 the ∂/∂σ of a negligible term can overflow where σ·∂/∂σ and the
+	// log density itself are finite.
+	la, laMu, laLs float64
+	lb, lbMu, lbLs float64
 	// Reports below a: log p = log(c/2) + c z + low; above b: −c z + high.
-	low, lowMu, lowSig    float64
-	high, highMu, highSig float64
+	low, lowMu, lowLs    float64
+	high, highMu, highLs float64
 	// Cached tail functions of α−cσ and β+cσ, the fixed ends of the two
 	// integrals for reports inside (a, b).
 	endA, endB endpoint
@@ -103,10 +106,10 @@ func (m *ClippedGaussian) prep(mu, sigma float64, grad bool) gaussTheta {
 	if grad {
 		ra := millsInv(t.alpha)
 		t.laMu = -ra / sigma
-		t.laSig = -ra * t.alpha / sigma
+		t.laLs = -ra * t.alpha
 		rb := millsInv(-t.beta)
 		t.lbMu = rb / sigma
-		t.lbSig = rb * t.beta / sigma
+		t.lbLs = rb * t.beta
 	}
 	// z ≤ a (l = a): terms la − c(a−z), lb − c(b−z), and the right
 	// integral c(z−μ) + c²σ²/2 + log(Φ(β+cσ) − Φ(α+cσ)); factor out e^{cz}.
@@ -119,9 +122,9 @@ func (m *ClippedGaussian) prep(mu, sigma float64, grad bool) gaussTheta {
 		t.low, w1, w2, w3, _ = lse4(t.la-c*m.a, t.lb-c*m.b, r0, math.Inf(-1))
 		if grad {
 			r0Mu := -c - (dlo+dhi)/sigma
-			r0Sig := c*t.cs + dlo*(-t.alpha/sigma+c) + dhi*(-t.beta/sigma+c)
-			t.lowMu = w1*t.laMu + w2*t.lbMu + w3*r0Mu
-			t.lowSig = w1*t.laSig + w2*t.lbSig + w3*r0Sig
+			r0Ls := t.cs*t.cs + dlo*(t.cs-t.alpha) + dhi*(t.cs-t.beta)
+			t.lowMu = wmul(w1, t.laMu) + wmul(w2, t.lbMu) + wmul(w3, r0Mu)
+			t.lowLs = wmul(w1, t.laLs) + wmul(w2, t.lbLs) + wmul(w3, r0Ls)
 		}
 	}
 	// z ≥ b (l = b): terms la − c(z−a), lb − c(z−b), and the left
@@ -134,23 +137,23 @@ func (m *ClippedGaussian) prep(mu, sigma float64, grad bool) gaussTheta {
 		t.high, w1, w2, w3, _ = lse4(t.la+c*m.a, t.lb+c*m.b, l0, math.Inf(-1))
 		if grad {
 			l0Mu := c - (dlo+dhi)/sigma
-			l0Sig := c*t.cs + dlo*(-t.alpha/sigma-c) + dhi*(-t.beta/sigma-c)
-			t.highMu = w1*t.laMu + w2*t.lbMu + w3*l0Mu
-			t.highSig = w1*t.laSig + w2*t.lbSig + w3*l0Sig
+			l0Ls := t.cs*t.cs - dlo*(t.alpha+t.cs) - dhi*(t.beta+t.cs)
+			t.highMu = wmul(w1, t.laMu) + wmul(w2, t.lbMu) + wmul(w3, l0Mu)
+			t.highLs = wmul(w1, t.laLs) + wmul(w2, t.lbLs) + wmul(w3, l0Ls)
 		}
 	}
 	return t
 }
 
 // one returns log Pr[z | θ] (without the log(c/2) constant) and, if grad,
-// its partial derivatives in μ and σ.
-func (m *ClippedGaussian) one(t *gaussTheta, z float64, grad bool) (v, dmu, dsig float64) {
+// its partial derivatives in μ and log σ.
+func (m *ClippedGaussian) one(t *gaussTheta, z float64, grad bool) (v, dmu, dls float64) {
 	c := m.c
 	switch {
 	case z <= m.a:
-		return c*z + t.low, t.lowMu, t.lowSig
+		return c*z + t.low, t.lowMu, t.lowLs
 	case z >= m.b:
-		return -c*z + t.high, t.highMu, t.highSig
+		return -c*z + t.high, t.highMu, t.highLs
 	}
 	sigma := t.sigma
 	lam := (z - t.mu) / sigma
@@ -164,14 +167,26 @@ func (m *ClippedGaussian) one(t *gaussTheta, z float64, grad bool) (v, dmu, dsig
 	B := t.lb - c*(m.b-z)
 	v, wa, wb, wl, wr := lse4(A, B, L, R)
 	if grad {
+		cs2 := t.cs * t.cs
 		lMu := c - (llo+lhi)/sigma
-		lSig := c*t.cs + llo*(-t.alpha/sigma-c) + lhi*(-lam/sigma-c)
+		lLs := cs2 - llo*(t.alpha+t.cs) - lhi*(lam+t.cs)
 		rMu := -c - (rlo+rhi)/sigma
-		rSig := c*t.cs + rlo*(-lam/sigma+c) + rhi*(-t.beta/sigma+c)
-		dmu = wa*t.laMu + wb*t.lbMu + wl*lMu + wr*rMu
-		dsig = wa*t.laSig + wb*t.lbSig + wl*lSig + wr*rSig
+		rLs := cs2 + rlo*(t.cs-lam) + rhi*(t.cs-t.beta)
+		dmu = wmul(wa, t.laMu) + wmul(wb, t.lbMu) + wmul(wl, lMu) + wmul(wr, rMu)
+		dls = wmul(wa, t.laLs) + wmul(wb, t.lbLs) + wmul(wl, lLs) + wmul(wr, rLs)
 	}
-	return v, dmu, dsig
+	return v, dmu, dls
+}
+
+// wmul returns w·d, or 0 when the weight w is 0: a term whose share of the
+// likelihood underflows contributes nothing to the gradient even when its
+// own derivative is infinite (its log is then −Inf or far below the
+// others, as for log Φ(α) at α ≪ −1e154).
+func wmul(w, d float64) float64 {
+	if w == 0 {
+		return 0
+	}
+	return w * d
 }
 
 // LogDensity returns log Pr[z | μ, σ] for one report z (eq. 28). It returns
@@ -205,8 +220,17 @@ func (m *ClippedGaussian) LogDensitySum(z []float64, mu, sigma float64) float64 
 }
 
 // LogDensitySumGrad returns Σ_i log Pr[z_i | μ, σ] and its partial derivatives
-// with respect to μ and σ, allocating nothing.
+// with respect to μ and σ, allocating nothing. For σ ≪ 1 the derivative in σ
+// may overflow to ±Inf where the one in log σ, σ times it (which
+// GaussianPosterior uses), is finite.
 func (m *ClippedGaussian) LogDensitySumGrad(z []float64, mu, sigma float64) (ll, dmu, dsigma float64) {
+	ll, dmu, dls := m.sumGradLog(z, mu, sigma)
+	return ll, dmu, dls / sigma
+}
+
+// sumGradLog returns Σ_i log Pr[z_i | μ, σ] and its partial derivatives
+// with respect to μ and log σ.
+func (m *ClippedGaussian) sumGradLog(z []float64, mu, sigma float64) (ll, dmu, dls float64) {
 	if !m.valid() || !(sigma > 0) || !finite(mu) || math.IsInf(sigma, 1) {
 		return math.NaN(), math.NaN(), math.NaN()
 	}
@@ -215,9 +239,9 @@ func (m *ClippedGaussian) LogDensitySumGrad(z []float64, mu, sigma float64) (ll,
 		v, gm, gs := m.one(&t, zi, true)
 		ll += v
 		dmu += gm
-		dsigma += gs
+		dls += gs
 	}
-	return ll + float64(len(z))*m.logHalfC, dmu, dsigma
+	return ll + float64(len(z))*m.logHalfC, dmu, dls
 }
 
 // CheckReports returns an error naming the first report that is NaN or

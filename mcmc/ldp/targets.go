@@ -87,9 +87,9 @@ func (g *GaussianPosterior) Gradient(x, grad []float64) float64 {
 		return math.Inf(-1)
 	}
 	p := g.prior
-	var ll, dmu, dsig float64
+	var ll, dmu, dls float64
 	if grad != nil {
-		ll, dmu, dsig = g.m.LogDensitySumGrad(g.z, mu, sigma)
+		ll, dmu, dls = g.m.sumGradLog(g.z, mu, sigma)
 	} else {
 		ll = g.m.LogDensitySum(g.z, mu, sigma)
 	}
@@ -97,7 +97,7 @@ func (g *GaussianPosterior) Gradient(x, grad []float64) float64 {
 	lp := ll - 0.5*u*u + p.Shape*ls - p.Rate*sigma // Gamma(σ) · σ (Jacobian)
 	if grad != nil {
 		grad[0] = dmu - u/p.Sd0
-		grad[1] = sigma*dsig + p.Shape - p.Rate*sigma
+		grad[1] = dls + p.Shape - p.Rate*sigma
 	}
 	return lp
 }

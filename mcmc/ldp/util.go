@@ -59,8 +59,14 @@ func logNormDiff(lo, hi float64) (v, dlo, dhi float64) {
 	return v, dlo, dhi
 }
 
-// millsInv returns φ(x)/Φ(x), the derivative of log Φ(x), stably for all x.
+// millsInv returns φ(x)/Φ(x), the derivative of log Φ(x), stably for all x:
+// for x ≤ 0 it is e^{−log √(2π) − logMills(x)}, which avoids subtracting
+// log φ(x) and log Φ(x), two numbers near −x²/2 whose difference loses
+// all accuracy for x ≪ −1e8.
 func millsInv(x float64) float64 {
+	if x <= 0 {
+		return math.Exp(-logSqrt2Pi - logMills(x))
+	}
 	return math.Exp(logPhi(x) - special.NormLogCDF(x))
 }
 

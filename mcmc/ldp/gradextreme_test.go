@@ -1,0 +1,97 @@
+package ldp
+
+import (
+	"math"
+	"testing"
+)
+
+// TestGaussianGradientExtreme checks the clipped-Gaussian gradient where σ
+// is tiny or huge and μ far from [a, b]: the derivative in log σ of a term
+// whose share of the likelihood underflows used to overflow (∂/∂σ of
+// log Φ(α) is of order α²/σ) and turn into NaN when multiplied by its zero
+// weight, although the log density is finite. The likelihood is a mixture
+// of Laplace kernels of rate c, so its exact gradient is bounded:
+// |∂μ log p| ≤ c and |∂ log σ log p| ≤ c·max(|a−μ|, |b−μ|) per report. The
+// test requires a finite gradient within those bounds, agreeing with central
+// differences of the log density (step 1e-6 in μ and log σ; μ is kept away
+// from the kinks at z, a and b, where the differences of a nearly
+// piecewise-linear function at σ ≪ 1e-6 would average across the kink).
+func TestGaussianGradientExtreme(t *testing.T) {
+	const a, b, eps = -3.0, 3.0, 2.0
+	m, err := NewClippedGaussian(a, b, eps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := eps / (b - a)
+	prior := GaussianPrior{Mu0: 0, Sd0: 3, Shape: 2, Rate: 1}
+
+	// The reported case: z = {0}, x = (μ, log σ) = (272.54, −233.29). The
+	// report lies inside (a, b) and x is clipped to b with probability 1,
+	// so the likelihood is flat in both coordinates and the gradient is
+	// the prior's: (−μ/Sd0², Shape − Rate·σ).
+	post, err := NewGaussianPosterior(m, []float64{0}, prior)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := []float64{272.54, -233.29}
+	grad := make([]float64, 2)
+	post.Gradient(x, grad)
+	want := []float64{-272.54 / 9, 2 - math.Exp(-233.29)}
+	for j := range grad {
+		if math.Abs(grad[j]-want[j]) > 1e-12*math.Abs(want[j]) {
+			t.Errorf("reported point: grad[%d] = %v, want %v", j, grad[j], want[j])
+		}
+	}
+	checkGrad(t, "Gaussian reported point", post, x, 1e-6)
+
+	zsets := [][]float64{{0}, {a}, {b}, {-3.3}, {3.3}, {2.5}, {-10, 10}, {-1e3, 0.4, 1e3}}
+	mus := []float64{-1e4, -272.54, -5, -1.5, 0.7, 4, 272.54, 1e4}
+	// log σ ≥ −340: below about −345, α² overflows for |μ| = 1e4 and the
+	// log density itself is NaN. 8 < log σ < 20 is left out: there
+	// (σ ≫ b−a, cσ ~ 1e4–1e6) the σ-derivatives of the two integral terms
+	// are differences of products of size (cσ)², and the log-σ derivative
+	// has absolute errors up to 1e-6 at log σ = 10 and beyond 1 at 15.
+	lss := []float64{-340, -233.29, -100, -50, -10, -1, 0, 3, 8, 20, 50, 200}
+	const h = 1e-6
+	checked := 0
+	for _, z := range zsets {
+		post, err := NewGaussianPosterior(m, z, prior)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := float64(len(z))
+		for _, mu := range mus {
+			for _, ls := range lss {
+				sigma := math.Exp(ls)
+				ll, dmu, dls := m.sumGradLog(z, mu, sigma)
+				if math.IsInf(ll, 0) || math.IsNaN(ll) {
+					t.Errorf("z=%v μ=%v log σ=%v: log likelihood %v", z, mu, ls, ll)
+					continue
+				}
+				if v := m.LogDensitySum(z, mu, sigma); v != ll {
+					t.Errorf("z=%v μ=%v log σ=%v: LogDensitySum %v, sumGradLog %v", z, mu, ls, v, ll)
+				}
+				bmu := n * c * (1 + 1e-9)
+				bls := n * c * math.Max(math.Abs(a-mu), math.Abs(b-mu)) * (1 + 1e-9)
+				if !(math.Abs(dmu) <= bmu) || !(math.Abs(dls) <= bls) {
+					t.Errorf("z=%v μ=%v log σ=%v: gradient (%v, %v) not finite within the bounds (%v, %v)", z, mu, ls, dmu, dls, bmu, bls)
+					continue
+				}
+				fmu := (m.LogDensitySum(z, mu+h, sigma) - m.LogDensitySum(z, mu-h, sigma)) / (2 * h)
+				fls := (m.LogDensitySum(z, mu, math.Exp(ls+h)) - m.LogDensitySum(z, mu, math.Exp(ls-h))) / (2 * h)
+				if math.Abs(fmu-dmu) > 1e-6*(1+math.Abs(fmu)) || math.Abs(fls-dls) > 1e-6*(1+math.Abs(fls)) {
+					t.Errorf("z=%v μ=%v log σ=%v: gradient (%.10g, %.10g), central differences (%.10g, %.10g)", z, mu, ls, dmu, dls, fmu, fls)
+				}
+				g := make([]float64, 2)
+				lp := post.Gradient([]float64{mu, ls}, g)
+				if math.IsNaN(lp) || math.IsNaN(g[0]) || math.IsNaN(g[1]) || math.IsInf(g[0], 0) || math.IsInf(g[1], 0) {
+					t.Errorf("z=%v μ=%v log σ=%v: posterior %v, gradient %v", z, mu, ls, lp, g)
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 500 {
+		t.Errorf("only %d grid points checked", checked)
+	}
+}
