@@ -15,7 +15,8 @@
 //     WriteCorner), which its test checks with package clitest;
 //
 //   - reports progress on stderr at least every few seconds during long
-//     runs (Progress; Every for library runs that emit many events);
+//     runs (Progress; Every for library runs that emit many events, While
+//     for calls that report rarely or not at all);
 //
 //   - prints its results on stdout as Markdown: "### " headings, tables
 //     written by Table.Markdown with the paper's numbers beside ours, and
