@@ -328,3 +328,41 @@ func TestRobustRange(t *testing.T) {
 		}
 	}
 }
+
+// TestCombiningMarks checks that a combining circumflex is drawn over the
+// previous character in the raster (R̂ occupies one cell, with ink above
+// the R where R alone has none) and that an unknown combining mark adds
+// no cell and no missing-glyph box.
+func TestCombiningMarks(t *testing.T) {
+	ink := func(s string) (top, total int, right int) {
+		c := NewCanvas(40, 30)
+		c.Text(5, 20, s, 13, "start", 0)
+		img := c.Raster()
+		b := img.Bounds()
+		right = -1
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				r, _, _, _ := img.At(x, y).RGBA()
+				if r < 0x8000 {
+					total++
+					if y < 10 {
+						top++
+					}
+					right = max(right, x)
+				}
+			}
+		}
+		return top, total, right
+	}
+	rTop, rTotal, rRight := ink("R")
+	hTop, hTotal, hRight := ink("R\u0302")
+	if hTop <= rTop || hTotal <= rTotal {
+		t.Errorf("R̂ has %d pixels (%d in the top rows), R has %d (%d): no circumflex drawn", hTotal, hTop, rTotal, rTop)
+	}
+	if hRight != rRight {
+		t.Errorf("R̂ extends to x = %d, R to %d: the mark took a cell of its own", hRight, rRight)
+	}
+	if _, uTotal, uRight := ink("R\u0330"); uTotal != rTotal || uRight != rRight {
+		t.Errorf("an unknown combining mark changed the ink: %d pixels to x = %d, want %d to %d", uTotal, uRight, rTotal, rRight)
+	}
+}

@@ -300,7 +300,13 @@ func (r *raster) ring(cx, cy, rad, width float64, c rgb, a float64) {
 func (r *raster) text(x, y float64, s string, size float64, anchor string, rotate float64) {
 	scale := ss * max(1, int(math.Round(size/13)))
 	runes := []rune(s)
-	width := float64(6 * scale * len(runes))
+	cells := 0
+	for _, ch := range runes {
+		if !combining(ch) {
+			cells++
+		}
+	}
+	width := float64(6 * scale * cells)
 	off := 0.0
 	switch anchor {
 	case "middle":
@@ -310,10 +316,19 @@ func (r *raster) text(x, y float64, s string, size float64, anchor string, rotat
 	}
 	vertical := math.Abs(rotate+90) < 1
 	black := rgb{0.1, 0.1, 0.1}
-	for i, ch := range runes {
-		g, ok := glyphs6x13[ch]
-		if !ok {
-			g = [13]uint8{0, 0, 0xf8, 0x88, 0x88, 0x88, 0x88, 0x88, 0x88, 0xf8, 0, 0, 0}
+	i := -1
+	for _, ch := range runes {
+		var g [13]uint8
+		if combining(ch) {
+			// Drawn over the previous cell (or the first, if none).
+			g = accents[ch]
+			i = max(i, 0)
+		} else {
+			i++
+			var ok bool
+			if g, ok = glyphs6x13[ch]; !ok {
+				g = [13]uint8{0, 0, 0xf8, 0x88, 0x88, 0x88, 0x88, 0x88, 0x88, 0xf8, 0, 0, 0}
+			}
 		}
 		for row := 0; row < 13; row++ {
 			bits := g[row]
@@ -339,6 +354,23 @@ func (r *raster) text(x, y float64, s string, size float64, anchor string, rotat
 			}
 		}
 	}
+}
+
+// combining reports whether ch is a combining diacritical mark
+// (U+0300–U+036F), drawn over the previous character instead of in a cell
+// of its own.
+func combining(ch rune) bool { return ch >= 0x0300 && ch <= 0x036f }
+
+// accents holds the combining marks the labels use (R̂, θ̂, x̄, ṡ, x̃),
+// drawn in the two rows above the capital height of glyphs6x13; other
+// combining marks are drawn as nothing.
+var accents = map[rune][13]uint8{
+	0x0302: {0x20, 0x50}, // circumflex
+	0x0303: {0x68, 0xb0}, // tilde
+	0x0304: {0x00, 0xf8}, // macron
+	0x0305: {0x00, 0xf8}, // overline
+	0x0307: {0x00, 0x20}, // dot above
+	0x0308: {0x00, 0x50}, // diaeresis
 }
 
 // String reports the canvas size and primitive count, for debugging.
