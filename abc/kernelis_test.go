@@ -133,7 +133,7 @@ func (identity2) Simulate(_ *rand.Rand, theta, dst []float64) error {
 // ≈ 10⁴),
 // which exercises the proposal's full Cholesky factor.
 func TestKernelIS2D(t *testing.T) {
-	prior, err := simulate.NewMVNormal([]float64{0, 0}, []float64{1, 0.8, 0.8, 1})
+	prior, err := simulate.NewMVNormal(simulate.MVNormalConfig{Mean: []float64{0, 0}, Cov: []float64{1, 0.8, 0.8, 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-// TestConfigErrorsNameField checks that UniformConfig and DiagNormalConfig
-// refuse bad values with errors wrapping ErrInvalid that name the field
-// (and entry), that NewUniform and NewDiagNormal refuse what Validate
-// refuses, and that valid configurations build the distribution asked
-// for.
+// TestConfigErrorsNameField checks that UniformConfig, DiagNormalConfig and
+// MVNormalConfig refuse bad values with errors wrapping ErrInvalid that
+// name the field (and entry), that NewUniform, NewDiagNormal and
+// NewMVNormal refuse what Validate refuses, and that valid configurations
+// build the distribution asked for.
 func TestConfigErrorsNameField(t *testing.T) {
 	inf := math.Inf(1)
 	cases := []struct {
@@ -30,6 +30,15 @@ func TestConfigErrorsNameField(t *testing.T) {
 		{"diag variance", "DiagNormalConfig.Variances[0]", DiagNormalConfig{Mean: []float64{0}, Variances: []float64{-1}}.Validate()},
 		{"diag subnormal", "DiagNormalConfig.Variances[0]", DiagNormalConfig{Mean: []float64{0}, Variances: []float64{1e-310}}.Validate()},
 		{"diag constructor", "DiagNormalConfig.Variances[1]", second(NewDiagNormal(DiagNormalConfig{Mean: []float64{0, 0}, Variances: []float64{1, 0}}))},
+		{"mvn zero value", "MVNormalConfig.Mean", MVNormalConfig{}.Validate()},
+		{"mvn lengths", "MVNormalConfig.Cov", MVNormalConfig{Mean: []float64{0, 0}, Cov: []float64{1, 0, 1}}.Validate()},
+		{"mvn mean", "MVNormalConfig.Mean[1]", MVNormalConfig{Mean: []float64{0, math.NaN()}, Cov: []float64{1, 0, 0, 1}}.Validate()},
+		{"mvn entry", "MVNormalConfig.Cov[2]", MVNormalConfig{Mean: []float64{0, 0}, Cov: []float64{1, 0, inf, 1}}.Validate()},
+		{"mvn asymmetric", "MVNormalConfig.Cov[2]", MVNormalConfig{Mean: []float64{0, 0}, Cov: []float64{1, 0.1, 0.2, 1}}.Validate()},
+		{"mvn variance", "MVNormalConfig.Cov[3]", MVNormalConfig{Mean: []float64{0, 0}, Cov: []float64{1, 0, 0, -1}}.Validate()},
+		{"mvn subnormal", "MVNormalConfig.Cov[0]", MVNormalConfig{Mean: []float64{0}, Cov: []float64{1e-310}}.Validate()},
+		{"mvn indefinite", "MVNormalConfig.Cov", MVNormalConfig{Mean: []float64{0, 0}, Cov: []float64{1, 2, 2, 1}}.Validate()},
+		{"mvn constructor", "MVNormalConfig.Cov", second(NewMVNormal(MVNormalConfig{Mean: []float64{0, 0}, Cov: []float64{1, 2, 2, 1}}))},
 	}
 	for _, c := range cases {
 		if !errors.Is(c.err, ErrInvalid) || !strings.Contains(c.err.Error(), c.want) {
@@ -52,6 +61,18 @@ func TestConfigErrorsNameField(t *testing.T) {
 	// log N((1, −2); (1, −2), diag(4, 1/4)) = −log(2π) − ½ log(4·¼) = −log(2π).
 	if got, want := p.LogDensity([]float64{1, -2}), -math.Log(2*math.Pi); math.Abs(got-want) > 1e-14 {
 		t.Errorf("diagonal normal log density at the mean %v, want %v", got, want)
+	}
+	cfg := MVNormalConfig{Mean: []float64{1, -2}, Cov: []float64{4, 0, 0, 0.25}}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	mv, err := NewMVNormal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Mean[0], cfg.Cov[0] = 100, 100 // the constructor keeps neither slice
+	if got, want := mv.LogDensity([]float64{1, -2}), -math.Log(2*math.Pi); math.Abs(got-want) > 1e-14 {
+		t.Errorf("multivariate normal log density at the mean %v, want %v", got, want)
 	}
 }
 

@@ -38,7 +38,7 @@ func TestDistributionsAllocateNothing(t *testing.T) {
 	}
 	g, _ := NewGamma(GammaConfig{Shape: 2, Scale: 1})
 	ind, _ := NewIndependent(g, g)
-	mv, _ := NewMVNormal([]float64{0, 0}, []float64{1, 0.5, 0.5, 1})
+	mv, _ := NewMVNormal(MVNormalConfig{Mean: []float64{0, 0}, Cov: []float64{1, 0.5, 0.5, 1}})
 	dir, _ := NewDirichlet([]float64{1, 2, 3})
 	for _, p := range []Prior{ind, mv, dir} {
 		th := make([]float64, p.Dim())

@@ -172,41 +172,74 @@ type MVNormal struct {
 	logDet float64   // log det cov
 }
 
-// NewMVNormal returns N(mean, cov); mean is non-empty and finite, cov is
-// row-major d×d, finite, symmetric and positive definite.
-func NewMVNormal(mean, cov []float64) (*MVNormal, error) {
+// MVNormalConfig configures NewMVNormal: the multivariate normal
+// distribution N(Mean, Cov) with a full covariance matrix. Both fields
+// are required (their zero values are refused).
+type MVNormalConfig struct {
+	// Mean is the mean vector: non-empty, with finite entries.
+	Mean []float64
+	// Cov is the covariance matrix, row-major d×d for d = len(Mean):
+	// finite, symmetric and positive definite, with normal (not
+	// subnormal) variances on the diagonal.
+	Cov []float64
+}
+
+// Validate reports whether c describes a multivariate normal
+// distribution, with an error wrapping ErrInvalid that names the
+// offending field (and entry). It factors Cov to check positive
+// definiteness, so it costs as much as NewMVNormal.
+func (c MVNormalConfig) Validate() error {
+	_, err := c.build("MVNormalConfig")
+	return err
+}
+
+// NewMVNormal returns N(cfg.Mean, cfg.Cov), refusing what cfg.Validate
+// refuses. It copies cfg.Mean and does not keep cfg.Cov.
+func NewMVNormal(cfg MVNormalConfig) (*MVNormal, error) {
+	return cfg.build("MVNormalConfig")
+}
+
+// build validates c and factors its covariance; name prefixes the field
+// names in errors (NewDiagNormal builds through it).
+func (c MVNormalConfig) build(name string) (*MVNormal, error) {
+	mean, cov := c.Mean, c.Cov
 	d := len(mean)
 	if d == 0 {
-		return nil, invalidf("multivariate normal mean must not be empty")
+		return nil, invalidf("%s.Mean: multivariate normal mean must not be empty", name)
 	}
 	if len(cov) != d*d {
-		return nil, invalidf("multivariate normal cov must have length %d, got %d", d*d, len(cov))
+		return nil, invalidf("%s.Cov: multivariate normal covariance must have length %d (%d×%d for %d means), got %d", name, d*d, d, d, d, len(cov))
 	}
 	for i, m := range mean {
 		if !finite(m) {
-			return nil, invalidf("multivariate normal mean[%d] must be finite, got %v", i, m)
+			return nil, invalidf("%s.Mean[%d]: multivariate normal mean must be finite, got %v", name, i, m)
+		}
+	}
+	for k, v := range cov {
+		if !finite(v) {
+			return nil, invalidf("%s.Cov[%d]: multivariate normal covariance entry (%d, %d) must be finite, got %v", name, k, k/d, k%d, v)
 		}
 	}
 	for i := range d {
-		for j := range d {
-			if !finite(cov[i*d+j]) || cov[i*d+j] != cov[j*d+i] {
-				return nil, invalidf("multivariate normal cov must be finite and symmetric (entry %d,%d)", i, j)
+		for j := range i {
+			if cov[i*d+j] != cov[j*d+i] {
+				return nil, invalidf("%s.Cov[%d]: multivariate normal covariance must be symmetric, entry (%d, %d) = %v but (%d, %d) = %v", name, i*d+j, i, j, cov[i*d+j], j, i, cov[j*d+i])
 			}
 		}
 		if v := cov[i*d+i]; !(v >= 0x1p-1022) {
-			return nil, invalidf("multivariate normal variance %d must be > 0 and not subnormal, got %v", i, v)
+			return nil, invalidf("%s.Cov[%d]: multivariate normal variance %d must be > 0 and not subnormal, got %v", name, i*d+i, i, v)
 		}
-		if err := checkOverflow("multivariate normal", mean[i], math.Sqrt(cov[i*d+i])); err != nil {
+		if err := checkOverflow(name+".Mean["+strconv.Itoa(i)+"]: multivariate normal", mean[i], math.Sqrt(cov[i*d+i])); err != nil {
 			return nil, err
 		}
 	}
 	l := make([]float64, d*d)
 	if err := linalg.Cholesky(cov, d, l); err != nil {
-		return nil, invalidf("multivariate normal cov: %v", err)
+		return nil, invalidf("%s.Cov: multivariate normal covariance: %v", name, err)
 	}
 	ld := linalg.LogDetChol(l, d)
 	if !finite(ld) {
-		return nil, invalidf("multivariate normal cov has log-determinant %v", ld)
+		return nil, invalidf("%s.Cov: multivariate normal covariance has log-determinant %v", name, ld)
 	}
 	return &MVNormal{mean: append([]float64(nil), mean...), chol: l, logDet: ld}, nil
 }
@@ -254,7 +287,7 @@ func NewDiagNormal(cfg DiagNormalConfig) (*MVNormal, error) {
 	for i, v := range cfg.Variances {
 		cov[i*d+i] = v
 	}
-	return NewMVNormal(cfg.Mean, cov)
+	return MVNormalConfig{Mean: cfg.Mean, Cov: cov}.build("DiagNormalConfig")
 }
 
 // Dim is the dimension.

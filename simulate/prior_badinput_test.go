@@ -32,8 +32,8 @@ func TestBadInput(t *testing.T) {
 			func() error { return e(NewBinomial(3, nan)) },
 			func() error { return e(NewCategorical([]float64{1, nan})) },
 			func() error { return e(NewDirichlet([]float64{1, nan})) },
-			func() error { return e(NewMVNormal([]float64{nan}, []float64{1})) },
-			func() error { return e(NewMVNormal([]float64{0}, []float64{nan})) },
+			func() error { return e(NewMVNormal(MVNormalConfig{Mean: []float64{nan}, Cov: []float64{1}})) },
+			func() error { return e(NewMVNormal(MVNormalConfig{Mean: []float64{0}, Cov: []float64{nan}})) },
 			func() error { return e(Truncate(nrm, nan, 1)) },
 		},
 		"inf": {
@@ -66,7 +66,7 @@ func TestBadInput(t *testing.T) {
 			func() error { return e(NewCategorical([]float64{0, 0})) },
 			func() error { return e(NewDirichlet([]float64{1, 0})) },
 			func() error { return e(NewDiagNormal(DiagNormalConfig{Mean: []float64{0}, Variances: []float64{-1}})) },
-			func() error { return e(NewMVNormal([]float64{0, 0}, []float64{1, 2, 2, 1})) },
+			func() error { return e(NewMVNormal(MVNormalConfig{Mean: []float64{0, 0}, Cov: []float64{1, 2, 2, 1}})) },
 			func() error { return e(Truncate(nrm, 2, 1)) },
 			func() error { return e(Truncate(nrm, 40, 50)) }, // zero mass in float64
 		},
@@ -92,20 +92,22 @@ func TestBadInput(t *testing.T) {
 			func() error { return e(NewGamma(GammaConfig{Shape: 1, Scale: sub})) },
 			func() error { return e(NewBeta(BetaConfig{Alpha: sub, Beta: 1})) },
 			func() error { return e(NewDirichlet([]float64{sub, 1})) },
-			func() error { return e(NewMVNormal([]float64{0}, []float64{sub})) },
+			func() error { return e(NewMVNormal(MVNormalConfig{Mean: []float64{0}, Cov: []float64{sub}})) },
 		},
 		"empty": {
 			func() error { return e(NewCategorical(nil)) },
 			func() error { return e(NewDirichlet(nil)) },
 			func() error { return e(NewDirichlet([]float64{1})) },
-			func() error { return e(NewMVNormal(nil, nil)) },
+			func() error { return e(NewMVNormal(MVNormalConfig{Mean: nil, Cov: nil})) },
 			func() error { return e(NewDiagNormal(DiagNormalConfig{Mean: nil, Variances: nil})) },
 			func() error { return e(NewIndependent()) },
 			func() error { return e(NewConcat()) },
 		},
 		"mismatched": {
-			func() error { return e(NewMVNormal([]float64{0, 0}, []float64{1, 0, 0})) },
-			func() error { return e(NewMVNormal([]float64{0, 0}, []float64{1, 0.1, 0.2, 1})) },
+			func() error { return e(NewMVNormal(MVNormalConfig{Mean: []float64{0, 0}, Cov: []float64{1, 0, 0}})) },
+			func() error {
+				return e(NewMVNormal(MVNormalConfig{Mean: []float64{0, 0}, Cov: []float64{1, 0.1, 0.2, 1}}))
+			},
 			func() error {
 				return e(NewDiagNormal(DiagNormalConfig{Mean: []float64{0, 0}, Variances: []float64{1}}))
 			},

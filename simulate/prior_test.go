@@ -144,10 +144,10 @@ func TestPriorConstructorsReject(t *testing.T) {
 	add(NewBeta(BetaConfig{Alpha: -1, Beta: 1}))
 	add(NewDirichlet([]float64{1}))
 	add(NewDirichlet([]float64{1, 0}))
-	add(NewMVNormal([]float64{0, 0}, []float64{1, 0, 0}))
-	add(NewMVNormal([]float64{0, 0}, []float64{1, 2, 2, 1}))
-	add(NewMVNormal([]float64{0, 0}, []float64{1, 0.1, 0.2, 1}))
-	add(NewMVNormal(nil, nil))
+	add(NewMVNormal(MVNormalConfig{Mean: []float64{0, 0}, Cov: []float64{1, 0, 0}}))
+	add(NewMVNormal(MVNormalConfig{Mean: []float64{0, 0}, Cov: []float64{1, 2, 2, 1}}))
+	add(NewMVNormal(MVNormalConfig{Mean: []float64{0, 0}, Cov: []float64{1, 0.1, 0.2, 1}}))
+	add(NewMVNormal(MVNormalConfig{Mean: nil, Cov: nil}))
 	add(NewDiagNormal(DiagNormalConfig{Mean: []float64{0}, Variances: []float64{-1}}))
 	add(NewIndependent())
 	add(NewConcat())
@@ -173,7 +173,7 @@ func (noCDF) Support() (float64, float64) { return 0, 1 }
 // ≈ 3e-6).
 func TestMVNormal(t *testing.T) {
 	cov := []float64{2, 0.6, 0.6, 1}
-	p, err := NewMVNormal([]float64{1, -1}, cov)
+	p, err := NewMVNormal(MVNormalConfig{Mean: []float64{1, -1}, Cov: cov})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ func MVNLogDensity(mean, cov []float64) (logf func(theta []float64) float64, log
 	if p == 0 || len(cov) != p*p {
 		return nil, 0, invalidf("MVN needs p >= 1 and a p×p covariance, got p = %d and %d entries", p, len(cov))
 	}
-	g, err := simulate.NewMVNormal(mean, cov)
+	g, err := simulate.NewMVNormal(simulate.MVNormalConfig{Mean: mean, Cov: cov})
 	if err != nil {
 		return nil, 0, fmt.Errorf("synth: MVN: %w: %w", ErrInvalid, err)
 	}

@@ -61,7 +61,7 @@ func Gaussian(what string, mean, cov []float64) (*simulate.MVNormal, error) {
 			cov[i*d+i] = 1
 		}
 	}
-	g, err := simulate.NewMVNormal(mean, cov)
+	g, err := simulate.NewMVNormal(simulate.MVNormalConfig{Mean: mean, Cov: cov})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
