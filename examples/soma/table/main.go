@@ -337,3 +337,13 @@ func plots(c config, cells []cell) error {
 	}
 	return nil
 }
+
+// cpuTime returns the process CPU time and true, or the wall clock and
+// false where the system does not report CPU time; the table's per-second
+// figures divide by its differences.
+func cpuTime() (time.Duration, bool) {
+	if d, ok := cli.ProcessCPU(); ok {
+		return d, true
+	}
+	return time.Duration(time.Now().UnixNano()), false
+}
