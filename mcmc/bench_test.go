@@ -3,6 +3,8 @@ package mcmc
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // benchChain returns a chain on the paper's ε = 10 linear regression with
@@ -131,11 +133,11 @@ func BenchmarkSOMAWeights(b *testing.B) {
 // weight, n weights per call.
 func perWeight(b *testing.B, n int, f func()) {
 	b.ReportAllocs()
-	cpu0, ok := processCPU()
+	cpu0, ok := testutil.ProcessCPU()
 	for b.Loop() {
 		f()
 	}
-	cpu1, _ := processCPU()
+	cpu1, _ := testutil.ProcessCPU()
 	w := float64(b.N) * float64(n)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/w, "ns/weight")
 	if ok {
