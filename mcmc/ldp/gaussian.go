@@ -78,6 +78,10 @@ func (m *ClippedGaussian) Release(r *rand.Rand, x float64) (float64, error) {
 // gaussTheta holds the per-(μ, σ) quantities shared by all observations.
 type gaussTheta struct {
 	mu, sigma, alpha, beta, cs, half float64
+	// point marks σ below pointMassRatio⁻¹ times the distance from μ to
+	// the farther clipping bound: the clipped value is then the point
+	// mass at clip(μ), to double precision.
+	point bool
 	// Boundary atoms: log Φ(α), log Φ(−β) and their derivatives. The
 	// derivatives in σ are kept as σ·∂/∂σ (the derivative in log σ): at
 	// σ ≪ 1 the ∂/∂σ of a negligible term can overflow where σ·∂/∂σ and the
@@ -95,6 +99,10 @@ type gaussTheta struct {
 func (m *ClippedGaussian) prep(mu, sigma float64, grad bool) gaussTheta {
 	c := m.c
 	t := gaussTheta{mu: mu, sigma: sigma}
+	if math.Max(math.Abs(m.a-mu), math.Abs(m.b-mu)) > pointMassRatio*sigma {
+		t.point = true
+		return t
+	}
 	t.alpha = (m.a - mu) / sigma
 	t.beta = (m.b - mu) / sigma
 	t.cs = c * sigma
@@ -145,10 +153,36 @@ func (m *ClippedGaussian) prep(mu, sigma float64, grad bool) gaussTheta {
 	return t
 }
 
+// pointMassRatio is the ratio of the distance from μ to the farther
+// clipping bound to σ beyond which the model treats the clipped value as
+// the point mass at clip(μ): the standardised bounds α and β, and their
+// squares in the tail formulas, would otherwise approach overflow. Since
+// |clip(x) − clip(μ)| ≤ |x − μ|, and clip(x) differs from clip(μ) only
+// when x crosses a bound, which for μ outside [a, b] has probability
+// below Φ(−δ/σ) at distance δ from it, the point mass changes Pr[z]
+// by a relative amount of order cσ = εσ/(b−a) < ε·1e-300 ≤ 1e-294 (with
+// μ inside [a, b], or δ within a few σ of a bound, b − a exceeds about
+// 1e300·σ).
+const pointMassRatio = 1e300
+
 // one returns log Pr[z | θ] (without the log(c/2) constant) and, if grad,
 // its partial derivatives in μ and log σ.
 func (m *ClippedGaussian) one(t *gaussTheta, z float64, grad bool) (v, dmu, dls float64) {
 	c := m.c
+	if t.point {
+		// Pr[z] = c/2 · e^{−c|z − clip(μ)|}; its derivative in log σ is
+		// of order cσ, below 1e-294 here.
+		x := math.Max(m.a, math.Min(m.b, t.mu))
+		if m.a < t.mu && t.mu < m.b {
+			switch {
+			case z > t.mu:
+				dmu = c
+			case z < t.mu:
+				dmu = -c
+			}
+		}
+		return -c * math.Abs(z-x), dmu, 0
+	}
 	switch {
 	case z <= m.a:
 		return c*z + t.low, t.lowMu, t.lowLs

@@ -46,12 +46,13 @@ func TestGaussianGradientExtreme(t *testing.T) {
 
 	zsets := [][]float64{{0}, {a}, {b}, {-3.3}, {3.3}, {2.5}, {-10, 10}, {-1e3, 0.4, 1e3}}
 	mus := []float64{-1e4, -272.54, -5, -1.5, 0.7, 4, 272.54, 1e4}
-	// log σ ≥ −340: below about −345, α² overflows for |μ| = 1e4 and the
-	// log density itself is NaN. 8 < log σ < 20 is left out: there
+	// log σ from −744 (σ subnormal, α = ±Inf before the point-mass limit)
+	// up; below −700 every point takes the point-mass limit. 8 < log σ < 20
+	// is left out: there
 	// (σ ≫ b−a, cσ ~ 1e4–1e6) the σ-derivatives of the two integral terms
 	// are differences of products of size (cσ)², and the log-σ derivative
 	// has absolute errors up to 1e-6 at log σ = 10 and beyond 1 at 15.
-	lss := []float64{-340, -233.29, -100, -50, -10, -1, 0, 3, 8, 20, 50, 200}
+	lss := []float64{-744, -740, -700, -690, -600, -500, -360, -340, -233.29, -100, -50, -10, -1, 0, 3, 8, 20, 50, 200}
 	const h = 1e-6
 	checked := 0
 	for _, z := range zsets {
@@ -93,5 +94,43 @@ func TestGaussianGradientExtreme(t *testing.T) {
 	}
 	if checked < 500 {
 		t.Errorf("only %d grid points checked", checked)
+	}
+}
+
+// TestGaussianPointMassLimit checks the switch to the point mass at
+// clip(μ) where σ falls below 1e-300 times the distance from μ to the
+// farther clipping bound: just above the switch the general formulas give
+// the same log density (to 1e-13 absolute, against a neglected cσ ≈ 1e-300)
+// and the same gradient, and both sides are finite. Before the switch
+// existed, σ ≈ 1e-157 gave a NaN log density (α² overflowing inside
+// the tail formulas).
+func TestGaussianPointMassLimit(t *testing.T) {
+	m, err := NewClippedGaussian(-3, 3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := m.c
+	for _, mu := range []float64{-1e6, -3.5, -3 - 1e-12, -1.5, 0.7, 3 + 1e-12, 4, 272.54} {
+		d := math.Max(math.Abs(-3-mu), math.Abs(3-mu))
+		for _, z := range []float64{-50, -3, -2.2, 0, 1.1, 3, 7} {
+			clip := math.Max(-3, math.Min(3, mu))
+			want := math.Log(c/2) - c*math.Abs(z-clip)
+			wmu := 0.0
+			if mu > -3 && mu < 3 {
+				wmu = math.Copysign(c, z-mu)
+			}
+			for _, f := range []float64{0.5, 2} { // σ = d·f/1e300: f = 2 general, 0.5 point mass
+				sigma := d * f / pointMassRatio
+				ll, dmu, dls := m.sumGradLog([]float64{z}, mu, sigma)
+				if math.Abs(ll-want) > 1e-13 || math.Abs(dmu-wmu) > 1e-13 || !(math.Abs(dls) < 1e-13) {
+					t.Errorf("μ=%v z=%v σ=%v: (%v, %v, %v), want (%v, %v, 0)", mu, z, sigma, ll, dmu, dls, want, wmu)
+				}
+			}
+		}
+	}
+	for _, sigma := range []float64{1e-157, 1e-250, 1e-300, 1e-310} {
+		if v := m.LogDensity(0, 272.54, sigma); math.Abs(v-(math.Log(c/2)-c*3)) > 1e-13 {
+			t.Errorf("LogDensity(0, 272.54, %v) = %v, want log(c/2) − 3c", sigma, v)
+		}
 	}
 }

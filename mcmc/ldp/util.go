@@ -157,7 +157,11 @@ func lndShift(lo, hi, ref, A, As float64, pl, ph endpoint, grad bool) (v, dlo, d
 	}
 	w := hi - lo
 	m := 0.5 * (hi + lo)
-	var sc float64 // log(Φ(hi) − Φ(lo)) + ref²/2
+	// The derivatives are formed relative to a pivot p, with
+	// sp = log(Φ(hi) − Φ(lo)) + p²/2: p = ref for short intervals, and in
+	// the tails the end nearer 0, so that no p² − lo² or p² − hi² with
+	// p ≠ ref can overflow.
+	var p, sp float64
 	switch {
 	case !math.IsInf(w, 0) && w*(1+math.Max(math.Abs(lo), math.Abs(hi))) < 0.25:
 		s := 0.0
@@ -165,8 +169,9 @@ func lndShift(lo, hi, ref, A, As float64, pl, ph endpoint, grad bool) (v, dlo, d
 			x := m + 0.5*w*gl8x[i]
 			s += gl8w[i] * math.Exp(0.5*(m-x)*(m+x))
 		}
-		sc = 0.5*(ref-m)*(ref+m) - logSqrt2Pi + math.Log(0.5*w*s)
+		sc := 0.5*(ref-m)*(ref+m) - logSqrt2Pi + math.Log(0.5*w*s)
 		v = As + sc
+		p, sp = ref, sc
 	case lo > 0:
 		// Φ(hi) − Φ(lo) = Φ(−lo) − Φ(−hi), scaled by e^{lo²/2}.
 		a := pl.lmr
@@ -181,8 +186,8 @@ func lndShift(lo, hi, ref, A, As float64, pl, ph endpoint, grad bool) (v, dlo, d
 			}
 			v0 = a + special.Log1mExp(b-a-0.5*(hi-lo)*(hi+lo))
 		}
-		sc = v0 + 0.5*(ref-lo)*(ref+lo)
-		v = As + sc
+		v = shiftTail(lo, ref, A, As, v0)
+		p, sp = lo, v0
 	case hi <= 0:
 		a := ph.lm
 		if math.IsNaN(a) {
@@ -196,8 +201,8 @@ func lndShift(lo, hi, ref, A, As float64, pl, ph endpoint, grad bool) (v, dlo, d
 			}
 			v0 = a + special.Log1mExp(b-a-0.5*(lo-hi)*(lo+hi))
 		}
-		sc = v0 + 0.5*(ref-hi)*(ref+hi)
-		v = As + sc
+		v = shiftTail(hi, ref, A, As, v0)
+		p, sp = hi, v0
 	default:
 		lc, hc := pl.lc, ph.lc
 		if math.IsNaN(lc) {
@@ -220,11 +225,27 @@ func lndShift(lo, hi, ref, A, As float64, pl, ph endpoint, grad bool) (v, dlo, d
 		}
 		return v, dlo, dhi
 	}
+	if !grad {
+		return v, 0, 0
+	}
 	if !math.IsInf(lo, -1) {
-		dlo = -math.Exp(0.5*(ref-lo)*(ref+lo) - logSqrt2Pi - sc)
+		dlo = -math.Exp(0.5*(p-lo)*(p+lo) - logSqrt2Pi - sp)
 	}
 	if !math.IsInf(hi, 1) {
-		dhi = math.Exp(0.5*(ref-hi)*(ref+hi) - logSqrt2Pi - sc)
+		dhi = math.Exp(0.5*(p-hi)*(p+hi) - logSqrt2Pi - sp)
 	}
 	return v, dlo, dhi
+}
+
+// shiftTail returns A + log(Φ(hi) − Φ(lo)) for lndShift's tail cases from
+// v0 = log(Φ(hi) − Φ(lo)) + x²/2, x the end nearer 0, as
+// As + v0 + (ref² − x²)/2. When (ref² − x²)/2 overflows (|ref| or |x|
+// beyond 1e154, as for α = (a−μ)/σ at σ ≪ 1e-150) it uses A − x²/2 + v0
+// instead, which is then −Inf for a finite A rather than −Inf + Inf.
+func shiftTail(x, ref, A, As, v0 float64) float64 {
+	adj := 0.5 * (ref - x) * (ref + x)
+	if math.IsInf(adj, 0) {
+		return A - 0.5*x*x + v0
+	}
+	return As + (v0 + adj)
 }
