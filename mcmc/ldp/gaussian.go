@@ -82,12 +82,10 @@ type gaussTheta struct {
 	// the farther clipping bound: the clipped value is then the point
 	// mass at clip(μ), to double precision.
 	point bool
-	// Boundary atoms: log Φ(α), log Φ(−β) and their derivatives. The
-	// derivatives in σ are kept as σ·∂/∂σ (the derivative in log σ): at
-	// σ ≪ 1 the ∂/∂σ of a negligible term can overflow where σ·∂/∂σ and the
-	// log density itself are finite.
-	la, laMu, laLs float64
-	lb, lbMu, lbLs float64
+	// Boundary atoms: log Φ(α), log Φ(−β).
+	la, lb float64
+	// The derivatives are kept in μ and log σ (σ·∂/∂σ): at σ ≪ 1 a ∂/∂σ
+	// can overflow where σ·∂/∂σ and the log density itself are finite.
 	// Reports below a: log p = log(c/2) + c z + low; above b: −c z + high.
 	low, lowMu, lowLs    float64
 	high, highMu, highLs float64
@@ -111,43 +109,33 @@ func (m *ClippedGaussian) prep(mu, sigma float64, grad bool) gaussTheta {
 	t.lb = special.NormLogCDF(-t.beta)
 	t.endA = newEndpoint(t.alpha - t.cs)
 	t.endB = newEndpoint(t.beta + t.cs)
-	if grad {
-		ra := millsInv(t.alpha)
-		t.laMu = -ra / sigma
-		t.laLs = -ra * t.alpha
-		rb := millsInv(-t.beta)
-		t.lbMu = rb / sigma
-		t.lbLs = rb * t.beta
-	}
 	// z ≤ a (l = a): terms la − c(a−z), lb − c(b−z), and the right
 	// integral c(z−μ) + c²σ²/2 + log(Φ(β+cσ) − Φ(α+cσ)); factor out e^{cz}.
 	// With lo = α+cσ, c(z−μ) + c²σ²/2 − lo²/2 = c(z−a) − α²/2 exactly, so
 	// the large terms cancel analytically.
 	{
-		r0, dlo, dhi := lndShift(t.alpha+t.cs, t.beta+t.cs, t.alpha+t.cs,
+		r0, piv, g := lndShift(t.alpha+t.cs, t.beta+t.cs, (m.b-m.a)/sigma, false,
 			t.cs*(0.5*t.cs-mu/sigma), -c*m.a-0.5*t.alpha*t.alpha, noEnd, t.endB, grad)
-		var w1, w2, w3 float64
-		t.low, w1, w2, w3, _ = lse4(t.la-c*m.a, t.lb-c*m.b, r0, math.Inf(-1))
+		var w3 float64
+		t.low, _, _, w3, _ = lse4(t.la-c*m.a, t.lb-c*m.b, r0, math.Inf(-1))
 		if grad {
-			r0Mu := -c - (dlo+dhi)/sigma
-			r0Ls := t.cs*t.cs + dlo*(t.cs-t.alpha) + dhi*(t.cs-t.beta)
-			t.lowMu = wmul(w1, t.laMu) + wmul(w2, t.lbMu) + wmul(w3, r0Mu)
-			t.lowLs = wmul(w1, t.laLs) + wmul(w2, t.lbLs) + wmul(w3, r0Ls)
+			// Every x in (a, b) lies above z: see one.
+			t.lowMu = -c * w3
+			t.lowLs = -wmul(w3, t.cs*shiftedMean(piv, g, t.alpha, t.beta, -t.cs))
 		}
 	}
 	// z ≥ b (l = b): terms la − c(z−a), lb − c(z−b), and the left
 	// integral −c(z−μ) + c²σ²/2 + log(Φ(β−cσ) − Φ(α−cσ)); factor out
 	// e^{−cz}. With hi = β−cσ the exponent is −c(z−b) − β²/2 + scaled.
 	{
-		l0, dlo, dhi := lndShift(t.alpha-t.cs, t.beta-t.cs, t.beta-t.cs,
+		l0, piv, g := lndShift(t.alpha-t.cs, t.beta-t.cs, (m.b-m.a)/sigma, true,
 			t.cs*(0.5*t.cs+mu/sigma), c*m.b-0.5*t.beta*t.beta, t.endA, noEnd, grad)
-		var w1, w2, w3 float64
-		t.high, w1, w2, w3, _ = lse4(t.la+c*m.a, t.lb+c*m.b, l0, math.Inf(-1))
+		var w3 float64
+		t.high, _, _, w3, _ = lse4(t.la+c*m.a, t.lb+c*m.b, l0, math.Inf(-1))
 		if grad {
-			l0Mu := c - (dlo+dhi)/sigma
-			l0Ls := t.cs*t.cs - dlo*(t.alpha+t.cs) - dhi*(t.beta+t.cs)
-			t.highMu = wmul(w1, t.laMu) + wmul(w2, t.lbMu) + wmul(w3, l0Mu)
-			t.highLs = wmul(w1, t.laLs) + wmul(w2, t.lbLs) + wmul(w3, l0Ls)
+			// Every x in (a, b) lies below z.
+			t.highMu = c * w3
+			t.highLs = wmul(w3, t.cs*shiftedMean(piv, g, t.alpha, t.beta, t.cs))
 		}
 	}
 	return t
@@ -195,27 +183,48 @@ func (m *ClippedGaussian) one(t *gaussTheta, z float64, grad bool) (v, dmu, dls 
 	// R = c(z−μ) + c²σ²/2 + log(Φ(β+cσ) − Φ(λ+cσ)); shifting the logs by
 	// (λ∓cσ)²/2 turns both prefactors into −λ²/2 exactly.
 	h2 := -0.5 * lam * lam
-	L, llo, lhi := lndShift(t.alpha-t.cs, lam-t.cs, lam-t.cs, t.cs*(0.5*t.cs-lam), h2, t.endA, noEnd, grad)
-	R, rlo, rhi := lndShift(lam+t.cs, t.beta+t.cs, lam+t.cs, t.cs*(0.5*t.cs+lam), h2, noEnd, t.endB, grad)
+	L, lpiv, lg := lndShift(t.alpha-t.cs, lam-t.cs, (z-m.a)/sigma, true, t.cs*(0.5*t.cs-lam), h2, t.endA, noEnd, grad)
+	R, rpiv, rg := lndShift(lam+t.cs, t.beta+t.cs, (m.b-z)/sigma, false, t.cs*(0.5*t.cs+lam), h2, noEnd, t.endB, grad)
 	A := t.la - c*(z-m.a)
 	B := t.lb - c*(m.b-z)
-	v, wa, wb, wl, wr := lse4(A, B, L, R)
+	v, _, _, wl, wr := lse4(A, B, L, R)
 	if grad {
-		cs2 := t.cs * t.cs
-		lMu := c - (llo+lhi)/sigma
-		lLs := cs2 - llo*(t.alpha+t.cs) - lhi*(lam+t.cs)
-		rMu := -c - (rlo+rhi)/sigma
-		rLs := cs2 + rlo*(t.cs-lam) + rhi*(t.cs-t.beta)
-		dmu = wmul(wa, t.laMu) + wmul(wb, t.lbMu) + wmul(wl, lMu) + wmul(wr, rMu)
-		dls = wmul(wa, t.laLs) + wmul(wb, t.lbLs) + wmul(wl, lLs) + wmul(wr, rLs)
+		// Differentiating Pr[z] = E[η(z − clip(μ + σε))] under the
+		// expectation (η the Laplace density, ε standard normal) leaves
+		// only the values x = μ + σy inside (a, b), where ∂η/∂x = ±cη:
+		// ∂μ log Pr = c(w_L − w_R) and ∂log σ log Pr = cσ(w_L E_L[y] −
+		// w_R E_R[y]), with w_L, w_R the shares of Pr from x in (a, z) and
+		// (z, b). The atoms' derivatives and the integrals' boundary terms
+		// cancel exactly and are never formed. Under L, y − cσ is N(0, 1)
+		// truncated to [α − cσ, λ − cσ]; under R, y + cσ to
+		// [λ + cσ, β + cσ].
+		dmu = c * (wl - wr)
+		dls = wmul(wl, t.cs*shiftedMean(lpiv, lg, t.alpha, lam, t.cs)) -
+			wmul(wr, t.cs*shiftedMean(rpiv, rg, lam, t.beta, -t.cs))
 	}
 	return v, dmu, dls
 }
 
+// shiftedMean returns E[y] for y = Y + shift with Y ~ N(0, 1) truncated,
+// from lndShift's pivot and offset, given the interval's ends loY, hiY in
+// y (known exactly, unlike lo + shift): the tails' cancellation of shift
+// against E[Y] never happens.
+func shiftedMean(piv int, g, loY, hiY, shift float64) float64 {
+	switch piv {
+	case pivLo:
+		return loY + g
+	case pivHi:
+		return hiY + g
+	case pivMid:
+		return 0.5*(loY+hiY) + g
+	}
+	return shift + g
+}
+
 // wmul returns w·d, or 0 when the weight w is 0: a term whose share of the
 // likelihood underflows contributes nothing to the gradient even when its
-// own derivative is infinite (its log is then −Inf or far below the
-// others, as for log Φ(α) at α ≪ −1e154).
+// own factor d is infinite or NaN (as cσ·E[y] may be when its interval is
+// empty or σ is near overflow).
 func wmul(w, d float64) float64 {
 	if w == 0 {
 		return 0

@@ -47,12 +47,10 @@ func TestGaussianGradientExtreme(t *testing.T) {
 	zsets := [][]float64{{0}, {a}, {b}, {-3.3}, {3.3}, {2.5}, {-10, 10}, {-1e3, 0.4, 1e3}}
 	mus := []float64{-1e4, -272.54, -5, -1.5, 0.7, 4, 272.54, 1e4}
 	// log σ from −744 (σ subnormal, α = ±Inf before the point-mass limit)
-	// up; below −700 every point takes the point-mass limit. 8 < log σ < 20
-	// is left out: there
-	// (σ ≫ b−a, cσ ~ 1e4–1e6) the σ-derivatives of the two integral terms
-	// are differences of products of size (cσ)², and the log-σ derivative
-	// has absolute errors up to 1e-6 at log σ = 10 and beyond 1 at 15.
-	lss := []float64{-744, -740, -700, -690, -600, -500, -360, -340, -233.29, -100, -50, -10, -1, 0, 3, 8, 20, 50, 200}
+	// up; below −700 every point takes the point-mass limit. Around
+	// log σ = 10–20 (cσ ~ 1e4–1e8) the log-σ derivative used to be a
+	// difference of products of size (cσ)², wrong by 17 at log σ = 15.
+	lss := []float64{-744, -740, -700, -690, -600, -500, -360, -340, -233.29, -100, -50, -10, -1, 0, 3, 8, 9, 10, 11, 12, 13, 15, 17, 20, 25, 30, 50, 100, 200}
 	const h = 1e-6
 	checked := 0
 	for _, z := range zsets {
@@ -94,6 +92,29 @@ func TestGaussianGradientExtreme(t *testing.T) {
 	}
 	if checked < 500 {
 		t.Errorf("only %d grid points checked", checked)
+	}
+}
+
+// TestGaussianGradientAtBound checks the gradient with μ on a clipping
+// bound and σ ≪ 1, where the atom's and the integral's derivatives, each
+// of order 1/σ, used to be formed and cancelled (dμ was off by 2e-6 at
+// σ = 1e-10 and by 1e283 at σ = 1e-299). With μ = a and a report z inside
+// (a, b), half the mass sits on a and half just above it, so
+// ∂μ log Pr → c/2 and ∂log σ log Pr → 0 as σ → 0, both up to O(cσ).
+func TestGaussianGradientAtBound(t *testing.T) {
+	m, err := NewClippedGaussian(-3, 3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := m.c
+	for _, sigma := range []float64{1e-6, 1e-10, 1e-50, 1e-200, 1.2e-299} {
+		for _, bound := range []float64{-3, 3} {
+			_, dmu, dls := m.sumGradLog([]float64{0.5}, bound, sigma)
+			want := -math.Copysign(c/2, bound)
+			if math.Abs(dmu-want) > 1e-12+2*c*sigma || math.Abs(dls) > 1e-12+2*c*sigma {
+				t.Errorf("μ=%v σ=%v: gradient (%v, %v), want (%v, 0)", bound, sigma, dmu, dls, want)
+			}
+		}
 	}
 }
 

@@ -59,17 +59,6 @@ func logNormDiff(lo, hi float64) (v, dlo, dhi float64) {
 	return v, dlo, dhi
 }
 
-// millsInv returns φ(x)/Φ(x), the derivative of log Φ(x), stably for all x:
-// for x ≤ 0 it is e^{−log √(2π) − logMills(x)}, which avoids subtracting
-// log φ(x) and log Φ(x), two numbers near −x²/2 whose difference loses
-// all accuracy for x ≪ −1e8.
-func millsInv(x float64) float64 {
-	if x <= 0 {
-		return math.Exp(-logSqrt2Pi - logMills(x))
-	}
-	return math.Exp(logPhi(x) - special.NormLogCDF(x))
-}
-
 // logExprel returns log((e^t − 1)/t), with the value 0 at t = 0, stably for
 // all finite t.
 func logExprel(t float64) float64 {
@@ -140,38 +129,55 @@ func newEndpoint(x float64) endpoint {
 
 var noEnd = endpoint{math.NaN(), math.NaN(), math.NaN()}
 
-// lndShift returns A + log(Φ(hi) − Φ(lo)) and the derivatives of
-// log(Φ(hi) − Φ(lo)) with respect to lo and hi, where the caller supplies
-// its prefactor A in two algebraically equal forms: A itself and
-// As = A − ref²/2 with ref ∈ {lo, hi}, each computed without cancellation
+// Pivots of the truncated normal mean returned by lndShift: E[Y] for Y ~ N(0, 1)
+// truncated to [lo, hi] is the pivot plus an offset computed without
+// cancellation.
+const (
+	pivLo   = iota // E[Y] = lo + g
+	pivHi          // E[Y] = hi + g
+	pivMid         // E[Y] = (lo + hi)/2 + g
+	pivZero        // E[Y] = g
+)
+
+// lndShift returns A + log(Φ(hi) − Φ(lo)), where the caller supplies the
+// width w = hi − lo computed without the rounding of lo and hi (which may
+// be of order 1e8 while w is 1e-8), and its prefactor A in two
+// algebraically equal forms: A itself and As = A − ref²/2 with ref = hi if
+// refHi and lo otherwise, each computed without cancellation
 // (for the clipped-Gaussian terms A contains c²σ²/2, which may be of order
 // 1e11, while As is −λ²/2). In the tails, where log(Φ(hi) − Φ(lo)) ≈ −ref²/2,
 // the result is As + [log(Φ(hi) − Φ(lo)) + ref²/2] with the bracket
 // evaluated directly (logMills); when [lo, hi] straddles 0 the logarithm is
 // moderate and A is used. pl and ph optionally carry cached tail functions
-// of lo and hi (noEnd when absent); the derivatives are computed only if
-// grad is set.
-func lndShift(lo, hi, ref, A, As float64, pl, ph endpoint, grad bool) (v, dlo, dhi float64) {
-	if !(hi > lo) {
-		return math.Inf(-1), 0, 0
+// of lo and hi (noEnd when absent).
+//
+// If grad is set it also returns the mean of Y ~ N(0, 1) truncated to
+// [lo, hi] as a pivot piv (pivLo, pivHi, pivMid or pivZero) and an offset g
+// from it: the end nearer 0 in the tails, where E[Y] − pivot is of order
+// 1/|pivot| while E[Y] itself may be of order 1e6, so that a caller which
+// knows the pivot exactly in shifted coordinates (lo = α − cσ, say) forms
+// the shifted mean without cancelling cσ against E[Y].
+func lndShift(lo, hi, w float64, refHi bool, A, As float64, pl, ph endpoint, grad bool) (v float64, piv int, g float64) {
+	if !(w > 0) {
+		return math.Inf(-1), pivZero, 0
 	}
-	w := hi - lo
 	m := 0.5 * (hi + lo)
-	// The derivatives are formed relative to a pivot p, with
-	// sp = log(Φ(hi) − Φ(lo)) + p²/2: p = ref for short intervals, and in
-	// the tails the end nearer 0, so that no p² − lo² or p² − hi² with
-	// p ≠ ref can overflow.
-	var p, sp float64
 	switch {
 	case !math.IsInf(w, 0) && w*(1+math.Max(math.Abs(lo), math.Abs(hi))) < 0.25:
-		s := 0.0
+		s, s1 := 0.0, 0.0
 		for i := range gl8x {
-			x := m + 0.5*w*gl8x[i]
-			s += gl8w[i] * math.Exp(0.5*(m-x)*(m+x))
+			d := 0.5 * w * gl8x[i] // node − m
+			e := gl8w[i] * math.Exp(-0.5*d*(2*m+d))
+			s += e
+			s1 += e * gl8x[i]
 		}
-		sc := 0.5*(ref-m)*(ref+m) - logSqrt2Pi + math.Log(0.5*w*s)
-		v = As + sc
-		p, sp = ref, sc
+		// (ref − m)(ref + m)/2 with ref − m = ±w/2 exactly.
+		adj := -0.25 * w * (2*m - 0.5*w)
+		if refHi {
+			adj = 0.25 * w * (2*m + 0.5*w)
+		}
+		v = As + (adj - logSqrt2Pi + math.Log(0.5*w*s))
+		return v, pivMid, 0.5 * w * s1 / s
 	case lo > 0:
 		// Φ(hi) − Φ(lo) = Φ(−lo) − Φ(−hi), scaled by e^{lo²/2}.
 		a := pl.lmr
@@ -179,71 +185,112 @@ func lndShift(lo, hi, ref, A, As float64, pl, ph endpoint, grad bool) (v, dlo, d
 			a = logMills(-lo)
 		}
 		v0 := a
+		b := math.Inf(-1)
 		if !math.IsInf(hi, 1) {
-			b := ph.lmr
+			b = ph.lmr
 			if math.IsNaN(b) {
 				b = logMills(-hi)
 			}
-			v0 = a + special.Log1mExp(b-a-0.5*(hi-lo)*(hi+lo))
+			v0 = a + special.Log1mExp(b-a-w*m)
 		}
-		v = shiftTail(lo, ref, A, As, v0)
-		p, sp = lo, v0
+		adj := 0.0 // (ref² − lo²)/2
+		if refHi {
+			adj = w * m
+		}
+		v = shiftTail(lo, adj, A, As, v0)
+		if grad {
+			// Y ↦ −Y maps [lo, hi] to [−hi, −lo], whose upper end is −lo.
+			g = -truncMeanLeft(-hi, -lo, w, a, b)
+		}
+		return v, pivLo, g
 	case hi <= 0:
 		a := ph.lm
 		if math.IsNaN(a) {
 			a = logMills(hi)
 		}
 		v0 := a
+		b := math.Inf(-1)
 		if !math.IsInf(lo, -1) {
-			b := pl.lm
+			b = pl.lm
 			if math.IsNaN(b) {
 				b = logMills(lo)
 			}
-			v0 = a + special.Log1mExp(b-a-0.5*(lo-hi)*(lo+hi))
+			v0 = a + special.Log1mExp(b-a+w*m)
 		}
-		v = shiftTail(hi, ref, A, As, v0)
-		p, sp = hi, v0
-	default:
-		lc, hc := pl.lc, ph.lc
-		if math.IsNaN(lc) {
-			lc = special.NormLogCDF(lo)
+		adj := 0.0 // (ref² − hi²)/2
+		if !refHi {
+			adj = -w * m
 		}
-		if math.IsNaN(hc) {
-			hc = special.NormLogCDF(hi)
+		v = shiftTail(hi, adj, A, As, v0)
+		if grad {
+			g = truncMeanLeft(lo, hi, w, a, b)
 		}
-		ld := special.LogDiffExp(hc, lc)
-		v = A + ld
-		if !grad {
-			return v, 0, 0
-		}
-		// Derivatives from log D directly.
+		return v, pivHi, g
+	}
+	lc, hc := pl.lc, ph.lc
+	if math.IsNaN(lc) {
+		lc = special.NormLogCDF(lo)
+	}
+	if math.IsNaN(hc) {
+		hc = special.NormLogCDF(hi)
+	}
+	ld := special.LogDiffExp(hc, lc)
+	v = A + ld
+	if grad {
+		// [lo, hi] straddles 0: E[Y] = (φ(lo) − φ(hi))/(Φ(hi) − Φ(lo)) is of
+		// order 1 and computed directly.
 		if !math.IsInf(lo, -1) {
-			dlo = -math.Exp(logPhi(lo) - ld)
+			g += math.Exp(logPhi(lo) - ld)
 		}
 		if !math.IsInf(hi, 1) {
-			dhi = math.Exp(logPhi(hi) - ld)
+			g -= math.Exp(logPhi(hi) - ld)
 		}
-		return v, dlo, dhi
 	}
-	if !grad {
-		return v, 0, 0
+	return v, pivZero, g
+}
+
+// truncMeanLeft returns E[Y] − hi for Y ~ N(0, 1) truncated to [lo, hi]
+// with hi ≤ 0, given w = hi − lo, a = logMills(hi) and b = logMills(lo)
+// (−Inf for lo = −Inf). With r(x) = φ(x)/Φ(x) and e^t = Φ(lo)/Φ(hi),
+//
+//	E[Y] − hi = [−(r(hi) + hi) + e^t (r(lo) + lo + hi − lo)] / (1 − e^t),
+//
+// where r(x) + x, of order 1/|x| for x ≪ 0, comes from millsInvPlusX
+// without cancellation. lndShift calls it only for intervals too long for
+// its quadrature, so 1 − e^t is not small.
+func truncMeanLeft(lo, hi, w, a, b float64) float64 {
+	q0 := millsInvPlusX(hi, a)
+	if math.IsInf(lo, -1) {
+		return -q0
 	}
-	if !math.IsInf(lo, -1) {
-		dlo = -math.Exp(0.5*(p-lo)*(p+lo) - logSqrt2Pi - sp)
+	t := b - a + 0.5*w*(lo+hi)
+	et := math.Exp(t)
+	if et == 0 {
+		return -q0
 	}
-	if !math.IsInf(hi, 1) {
-		dhi = math.Exp(0.5*(p-hi)*(p+hi) - logSqrt2Pi - sp)
+	return (-q0 + et*(millsInvPlusX(lo, b)+w)) / -math.Expm1(t)
+}
+
+// millsInvPlusX returns φ(x)/Φ(x) + x for x ≤ 0, given lm = logMills(x):
+// for x ≤ −30 from the asymptotic series of logMills, as
+// −x·(1 − s)/s with 1 − s = r − 3r² + 15r³ − … (r = 1/x²) summed
+// directly (relative error below 1e-12), otherwise as e^{−log √(2π) − lm} + x
+// (absolute error below 1e-11).
+func millsInvPlusX(x, lm float64) float64 {
+	if x > -30 {
+		return math.Exp(-logSqrt2Pi-lm) + x
 	}
-	return v, dlo, dhi
+	r := 1 / (x * x)
+	oms := r * (1 + r*(-3+r*(15+r*(-105+r*(945+r*-10395)))))
+	return -x * oms / (1 - oms)
 }
 
 // shiftTail returns A + log(Φ(hi) − Φ(lo)) for lndShift's tail cases from
-// v0 = log(Φ(hi) − Φ(lo)) + x²/2, x the end nearer 0, as
-// As + v0 + (ref² − x²)/2. When (ref² − x²)/2 overflows (|ref| or |x|
-// beyond 1e154, as for α = (a−μ)/σ at σ ≪ 1e-150) it uses A − x²/2 + v0
-// instead, which is then −Inf for a finite A rather than −Inf + Inf.
-func shiftTail(x, ref, A, As, v0 float64) float64 {
-	adj := 0.5 * (ref - x) * (ref + x)
+// v0 = log(Φ(hi) − Φ(lo)) + x²/2, x the end nearer 0, and
+// adj = (ref² − x²)/2, as As + v0 + adj. When adj overflows (|ref| or |x|
+// beyond 1e154) it uses A − x²/2 + v0 instead, which is then −Inf for a
+// finite A rather than −Inf + Inf.
+func shiftTail(x, adj, A, As, v0 float64) float64 {
 	if math.IsInf(adj, 0) {
 		return A - 0.5*x*x + v0
 	}
