@@ -287,12 +287,19 @@ func millsInvPlusX(x, lm float64) float64 {
 
 // shiftTail returns A + log(Φ(hi) − Φ(lo)) for lndShift's tail cases from
 // v0 = log(Φ(hi) − Φ(lo)) + x²/2, x the end nearer 0, and
-// adj = (ref² − x²)/2, as As + v0 + adj. When adj overflows (|ref| or |x|
-// beyond 1e154) it uses A − x²/2 + v0 instead, which is then −Inf for a
-// finite A rather than −Inf + Inf.
+// adj = (ref² − x²)/2, in whichever of the equal forms As + (v0 + adj) and
+// A + (v0 − x²/2) has the smaller terms. The first is the one the caller's
+// As is built for (A of order (cσ)², the mass near ref); the second is
+// needed when the mass sits at the other end, where As and adj are large
+// and opposite (−1e9 and 1e9 for σ = 1.3e-4 on [−3, 3] with the report
+// beyond b and μ just below a, losing 1e-7 of log Pr), and when adj
+// overflows (|ref| or |x| beyond 1e154).
 func shiftTail(x, adj, A, As, v0 float64) float64 {
-	if math.IsInf(adj, 0) {
-		return A - 0.5*x*x + v0
+	h := 0.5 * x * x
+	c1 := math.Max(math.Abs(As), math.Abs(adj))
+	c2 := math.Max(math.Abs(A), h)
+	if c2 < c1 || math.IsNaN(c1) || math.IsInf(adj, 0) {
+		return A + (v0 - h)
 	}
 	return As + (v0 + adj)
 }
