@@ -261,12 +261,5 @@ func depthVerdict(w io.Writer, eps float64, refName string, runs []depthRun) {
 		return
 	}
 	detail := strings.Join(parts, "; ") + fmt.Sprintf(" after the last round against the %s sample (thresholds C2ST ≤ %.1f, MMD ≤ %.1f; the paper: 5 and 10 layers about as accurate as 8)", refName, c2stOK, mmdOK)
-	switch {
-	case good == n:
-		cli.PrintVerdict(w, cli.Reproduced, what, detail)
-	case good > 0:
-		cli.PrintVerdict(w, cli.Partial, what, detail)
-	default:
-		cli.PrintVerdict(w, cli.Differs, what, detail)
-	}
+	printShare(w, what, detail, good, n)
 }

@@ -249,13 +249,19 @@ func syntheticVerdict(w io.Writer, eps float64, acc []accuracy) {
 		return
 	}
 	detail := strings.Join(parts, "; ") + fmt.Sprintf(" against the %s sample (C2ST 0.5 = indistinguishable; thresholds C2ST ≤ %.1f, MMD ≤ %.1f)", want, c2stOK, mmdOK)
+	printShare(w, what, detail, good, n)
+}
+
+// printShare prints the verdict on what: reproduced when all n posteriors
+// met the thresholds, partial when some did, differs when none did.
+func printShare(w io.Writer, what, detail string, good, n int) {
 	switch {
 	case good == n:
 		cli.PrintVerdict(w, cli.Reproduced, what, detail)
 	case good > 0:
 		cli.PrintVerdict(w, cli.Partial, what, detail)
 	default:
-		cli.PrintVerdict(w, cli.Differs, what, detail+"")
+		cli.PrintVerdict(w, cli.Differs, what, detail)
 	}
 }
 
