@@ -329,13 +329,20 @@ func DefaultFlow(dim, contextDim int) flow.Config {
 
 // DefaultTrain returns the training settings that SPPE and SPLE use when
 // Config.Train is nil: flow.DefaultTrainConfig (Adam with learning rate
-// 5·10⁻⁴ and weight decay 10⁻⁴, 5% validation, patience 20, gradient
-// clipping at norm 5) with batches of 50 simulations, as in the sbi
-// package, and the parameters' moving average with β = 0.99 (EMA): the
-// averaged flow is validated and kept.
+// 5·10⁻⁴ and weight decay 10⁻⁴, patience 20, gradient clipping at norm 5)
+// with batches of 50 simulations and 10% of them held out for validation,
+// as in the sbi package, and the parameters' moving average with β = 0.99
+// (EMA): the averaged flow is validated and kept.
+//
+// The 10% validation share was measured against 5% on amortized NPE with
+// 1,000 simulations (sbibm, C2ST over ten observations, training seeds 1
+// and 2): Gaussian mixture 0.707, 0.669 → 0.646, 0.635 (50 validation
+// pairs stopped training too early), two moons 0.621, 0.620 → 0.632,
+// 0.631, SLCP 0.957 → 0.951 (three observations).
 func DefaultTrain() flow.TrainConfig {
 	tc := flow.DefaultTrainConfig()
 	tc.BatchSize = 50
+	tc.ValidationFraction = 0.1
 	tc.EMA = 0.99
 	return tc
 }
