@@ -523,7 +523,7 @@ func exponentialCalibration(ctx context.Context, c config, w io.Writer, prog *cl
 					return err
 				}
 			}
-			post, err := ldp.NewExponentialPosterior(model, z, shape, rate)
+			post, err := ldp.NewExponentialPosterior(model, z, ldp.ExponentialPosteriorConfig{Shape: shape, Rate: rate})
 			if err != nil {
 				return err
 			}

@@ -83,9 +83,18 @@ func TestBadInput(t *testing.T) {
 			_, err := g.Grid(ctx, 1<<40)
 			return err
 		}},
-		{Category: "nil", Name: "NewExponentialPosterior nil model", Err: func() error { _, err := NewExponentialPosterior(nil, z, 1, 1); return err }},
-		{Category: "nonpositive", Name: "NewExponentialPosterior shape 0", Err: func() error { _, err := NewExponentialPosterior(ce, z, 0, 1); return err }},
-		{Category: "nan", Name: "NewExponentialPosterior rate NaN", Err: func() error { _, err := NewExponentialPosterior(ce, z, 1, nan); return err }},
+		{Category: "nil", Name: "NewExponentialPosterior nil model", Err: func() error {
+			_, err := NewExponentialPosterior(nil, z, ExponentialPosteriorConfig{Shape: 1, Rate: 1})
+			return err
+		}},
+		{Category: "nonpositive", Name: "NewExponentialPosterior shape 0", Err: func() error {
+			_, err := NewExponentialPosterior(ce, z, ExponentialPosteriorConfig{Shape: 0, Rate: 1})
+			return err
+		}},
+		{Category: "nan", Name: "NewExponentialPosterior rate NaN", Err: func() error {
+			_, err := NewExponentialPosterior(ce, z, ExponentialPosteriorConfig{Shape: 1, Rate: nan})
+			return err
+		}},
 		{Category: "zerovalue", Name: "ExponentialPosterior{}.LogDensity", Check: func() error { var e ExponentialPosterior; return isNaN("LogDensity", e.LogDensity([]float64{0})) }},
 		{Category: "nan", Name: "NewOUEModel ε NaN", Err: func() error { _, err := NewOUEModel(nan, 3); return err }},
 		{Category: "nonpositive", Name: "NewOUEModel d 1", Err: func() error { _, err := NewOUEModel(1, 1); return err }},
@@ -116,22 +125,46 @@ func TestBadInput(t *testing.T) {
 		{Category: "nonpositive", Name: "NewLogRegData ε 0", Err: func() error { _, err := NewLogRegData([]float64{1}, []float64{1}, 1, []float64{1}, 0); return err }},
 		{Category: "zerovalue", Name: "LogRegData{}.FixCov", Err: func() error { var l LogRegData; _, err := l.FixCov([]float64{1}, [3]float64{}); return err }},
 		{Category: "nil", Name: "NewLogRegPosterior nil", Err: func() error { _, err := NewLogRegPosterior(nil, 1); return err }},
-		{Category: "empty", Name: "NewPolyExpQuad empty g", Err: func() error { _, err := NewPolyExpQuad(nil, 0, 0, -1, 0, 1); return err }},
-		{Category: "nonpositive", Name: "NewPolyExpQuad h2 ≥ 0", Err: func() error { _, err := NewPolyExpQuad([]float64{1}, 0, 0, 1, 0, 1); return err }},
-		{Category: "nan", Name: "NewPolyExpQuad h1 NaN", Err: func() error { _, err := NewPolyExpQuad([]float64{1}, 0, nan, -1, 0, 1); return err }},
-		{Category: "huge", Name: "NewPolyExpQuad degree 100", Err: func() error { _, err := NewPolyExpQuad(make([]float64, 101), 0, 0, -1, 0, 1); return err }},
+		{Category: "empty", Name: "NewPolyExpQuad empty g", Err: func() error {
+			_, err := NewPolyExpQuad(PolyExpQuadConfig{G: nil, H0: 0, H1: 0, H2: -1, A: 0, B: 1})
+			return err
+		}},
+		{Category: "nonpositive", Name: "NewPolyExpQuad h2 ≥ 0", Err: func() error {
+			_, err := NewPolyExpQuad(PolyExpQuadConfig{G: []float64{1}, H0: 0, H1: 0, H2: 1, A: 0, B: 1})
+			return err
+		}},
+		{Category: "nan", Name: "NewPolyExpQuad h1 NaN", Err: func() error {
+			_, err := NewPolyExpQuad(PolyExpQuadConfig{G: []float64{1}, H0: 0, H1: nan, H2: -1, A: 0, B: 1})
+			return err
+		}},
+		{Category: "huge", Name: "NewPolyExpQuad degree 100", Err: func() error {
+			_, err := NewPolyExpQuad(PolyExpQuadConfig{G: make([]float64, 101), H0: 0, H1: 0, H2: -1, A: 0, B: 1})
+			return err
+		}},
 		{Category: "zerovalue", Name: "PolyExpQuad{}.LogMarginal", Check: func() error { var p PolyExpQuad; return isNaN("LogMarginal", p.LogMarginal(0, 1)) }},
 		{Category: "nan", Name: "TruncNormalMoments σ NaN", Check: func() error { return isNaN("TruncNormalMoments", TruncNormalMoments(0, nan, 0, 1, make([]float64, 3))) }},
 		{Category: "mismatched", Name: "SuffStats dst length", Err: func() error { return SuffStats([]float64{1}, 1, make([]float64, 2)) }},
 		{Category: "nan", Name: "SuffStats y NaN", Err: func() error { return SuffStats([]float64{1}, nan, make([]float64, SuffStatDim(1))) }},
-		{Category: "nonpositive", Name: "NewSuffStatLinReg n 0", Err: func() error { _, err := NewSuffStatLinReg(make([]float64, SuffStatDim(1)), 1, 0, 1, 1, 1); return err }},
-		{Category: "nonpositive", Name: "NewSuffStatLinReg s1 0", Err: func() error { _, err := NewSuffStatLinReg(make([]float64, SuffStatDim(1)), 1, 5, 0, 1, 1); return err }},
-		{Category: "mismatched", Name: "NewSuffStatLinReg z length", Err: func() error { _, err := NewSuffStatLinReg(make([]float64, 2), 1, 5, 1, 1, 1); return err }},
+		{Category: "nonpositive", Name: "NewSuffStatLinReg n 0", Err: func() error {
+			_, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, SuffStatDim(1)), D: 1, N: 0, Sigma1: 1, Sigma2: 1, Sigma3: 1})
+			return err
+		}},
+		{Category: "nonpositive", Name: "NewSuffStatLinReg s1 0", Err: func() error {
+			_, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, SuffStatDim(1)), D: 1, N: 5, Sigma1: 0, Sigma2: 1, Sigma3: 1})
+			return err
+		}},
+		{Category: "mismatched", Name: "NewSuffStatLinReg z length", Err: func() error {
+			_, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, 2), D: 1, N: 5, Sigma1: 1, Sigma2: 1, Sigma3: 1})
+			return err
+		}},
 		{Category: "zerovalue", Name: "SuffStatLinReg{}.Moments", Err: func() error {
 			var s SuffStatLinReg
 			return s.Moments([]float64{0}, 1, []float64{1}, make([]float64, 3), make([]float64, 9))
 		}},
-		{Category: "nil", Name: "NewSuffStatPosterior nil", Err: func() error { _, err := NewSuffStatPosterior(nil, []float64{1}, 1, 1, 1); return err }},
+		{Category: "nil", Name: "NewSuffStatPosterior nil", Err: func() error {
+			_, err := NewSuffStatPosterior(nil, SuffStatPosteriorConfig{SigmaX: []float64{1}, SDTheta: 1, Shape: 1, Rate: 1})
+			return err
+		}},
 		{Category: "nil", Name: "NewSuffStatCovPosterior nil", Err: func() error { _, err := NewSuffStatCovPosterior(nil, 1, 1, 1, CovPrior{Nu: 2, Scale: 1}); return err }},
 		{Category: "nil", Name: "NewLinRegCovPosterior nil", Err: func() error { _, err := NewLinRegCovPosterior(nil, 1, 1, 1, 1, CovPrior{Nu: 2, Scale: 1}); return err }},
 		{Category: "nonpositive", Name: "CovFromParams d 0", Err: func() error { return CovFromParams(nil, 0, nil) }},

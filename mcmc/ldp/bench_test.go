@@ -112,7 +112,7 @@ func BenchmarkLogRegLogDensityGrad1000(b *testing.B) {
 
 func BenchmarkSuffStatLogDensity(b *testing.B) {
 	d := 3
-	ss, _ := NewSuffStatLinReg(make([]float64, SuffStatDim(d)), d, 1000, 1, 1, 1)
+	ss, _ := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, SuffStatDim(d)), D: d, N: 1000, Sigma1: 1, Sigma2: 1, Sigma3: 1})
 	sig := []float64{1, 0.2, 0, 0.2, 1, 0.1, 0, 0.1, 1}
 	theta := []float64{0.5, -0.3, 0.2}
 	ss.LogDensity(theta, 0.5, sig)
@@ -123,7 +123,7 @@ func BenchmarkSuffStatLogDensity(b *testing.B) {
 }
 
 func BenchmarkPolyExpQuadLogMarginal(b *testing.B) {
-	p, _ := NewPolyExpQuad([]float64{1, 0.5, 0.2, 0.1}, 0, 0.3, -0.5, -1, 4)
+	p, _ := NewPolyExpQuad(PolyExpQuadConfig{G: []float64{1, 0.5, 0.2, 0.1}, H0: 0, H1: 0.3, H2: -0.5, A: -1, B: 4})
 	b.ReportAllocs()
 	for b.Loop() {
 		p.LogMarginal(0.7, 0.8)

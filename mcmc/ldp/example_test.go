@@ -66,7 +66,7 @@ func ExampleOUEModel() {
 // Gaussian noise, has a closed-form marginal.
 func ExamplePolyExpQuad() {
 	// p(x) ∝ x² exp(−x²/2) on (0, ∞) (a chi distribution with 3 degrees of freedom).
-	p, err := ldp.NewPolyExpQuad([]float64{0, 0, 1}, 0, 0, -0.5, 0, math.Inf(1))
+	p, err := ldp.NewPolyExpQuad(ldp.PolyExpQuadConfig{G: []float64{0, 0, 1}, H0: 0, H1: 0, H2: -0.5, A: 0, B: math.Inf(1)})
 	if err != nil {
 		panic(err)
 	}

@@ -62,7 +62,7 @@ func TestLinearLikelihoodGradients(t *testing.T) {
 	for i := range z {
 		z[i] = 40 * r.NormFloat64()
 	}
-	ss, err := NewSuffStatLinReg(z, d, 300, 0.8, 1.1, 0.9)
+	ss, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: z, D: d, N: 300, Sigma1: 0.8, Sigma2: 1.1, Sigma3: 0.9})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestLinearCovPosteriorGradients(t *testing.T) {
 	for i := range z {
 		z[i] = 30 + 10*r.NormFloat64()
 	}
-	ss, _ := NewSuffStatLinReg(z, d, 200, 1, 1, 1)
+	ss, _ := NewSuffStatLinReg(SuffStatLinRegConfig{Z: z, D: d, N: 200, Sigma1: 1, Sigma2: 1, Sigma3: 1})
 	n := 200
 	zx := make([]float64, n*d)
 	zy := make([]float64, n)

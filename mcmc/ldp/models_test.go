@@ -394,7 +394,7 @@ func TestSuffStatMomentsVsQuadrature(t *testing.T) {
 			sigX = []float64{1.5, 0.4, 0.4, 0.8}
 		}
 		sg := 0.6
-		ss, err := NewSuffStatLinReg(make([]float64, m), d, 10, 1, 1, 1)
+		ss, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, m), D: d, N: 10, Sigma1: 1, Sigma2: 1, Sigma3: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -463,7 +463,7 @@ func TestSuffStatMomentsVsQuadrature(t *testing.T) {
 		for a := range z {
 			z[a] = float64(n)*mean[a] + 0.5*float64(a) - 1
 		}
-		ss2, _ := NewSuffStatLinReg(z, d, n, 0.5, 0.7, 0.9)
+		ss2, _ := NewSuffStatLinReg(SuffStatLinRegConfig{Z: z, D: d, N: n, Sigma1: 0.5, Sigma2: 0.7, Sigma3: 0.9})
 		full := make([]float64, m*m)
 		mu := make([]float64, m)
 		for a := range m {
@@ -489,10 +489,10 @@ func TestSuffStatMomentsVsQuadrature(t *testing.T) {
 			t.Errorf("d=%d LogDensity %v, normal density %v", d, got, ref)
 		}
 	}
-	if _, err := NewSuffStatLinReg(make([]float64, 5), 2, 10, 1, 1, 1); err == nil {
+	if _, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, 5), D: 2, N: 10, Sigma1: 1, Sigma2: 1, Sigma3: 1}); err == nil {
 		t.Error("wrong statistic length: want error")
 	}
-	if _, err := NewSuffStatLinReg(make([]float64, 3), 1, 10, 0, 1, 1); err == nil {
+	if _, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, 3), D: 1, N: 10, Sigma1: 0, Sigma2: 1, Sigma3: 1}); err == nil {
 		t.Error("zero noise: want error")
 	}
 }

@@ -138,25 +138,62 @@ type PolyExpQuad struct {
 	a, b, logC float64
 }
 
-// NewPolyExpQuad returns the density C g(x) exp(h0 + h1 x + h2 x²) on
-// (a, b). It returns an error if g is empty or of degree above 24, any
-// coefficient is not finite, h2 ≥ 0, a ≥ b, or the resulting g·e^h does not
-// have a positive integral.
-func NewPolyExpQuad(g []float64, h0, h1, h2, a, b float64) (*PolyExpQuad, error) {
-	if len(g) == 0 || len(g) > maxPolyDegree+1 {
-		return nil, fmt.Errorf("ldp: polynomial must have 1 to %d coefficients, got %d: %w", maxPolyDegree+1, len(g), ErrInvalid)
+// PolyExpQuadConfig configures NewPolyExpQuad: the density
+// C g(x) exp(h0 + h1 x + h2 x²) on (a, b) of Lemma 3.2 of the LDP paper.
+// The zero value is refused (G empty, H2 = 0, A = B).
+type PolyExpQuadConfig struct {
+	// G holds the coefficients g_0, …, g_n of the polynomial
+	// g(x) = Σ_j g_j x^j (1 to 25 finite values, lowest degree first);
+	// g must be non-negative on (A, B).
+	G []float64
+	// H0 is the constant term h0 of the exponent h(x) (finite).
+	H0 float64
+	// H1 is the linear coefficient h1 of the exponent (finite).
+	H1 float64
+	// H2 is the quadratic coefficient h2 of the exponent (finite and < 0,
+	// so that e^h is a Gaussian kernel).
+	H2 float64
+	// A is the lower end a of the support; it may be −Inf.
+	A float64
+	// B is the upper end b of the support (> A); it may be +Inf.
+	B float64
+}
+
+// Validate reports whether the fields of c are usable, with an error
+// wrapping ErrInvalid that names the offending field. NewPolyExpQuad
+// further requires g·e^h to have a positive finite integral on (A, B).
+func (c PolyExpQuadConfig) Validate() error {
+	if len(c.G) == 0 || len(c.G) > maxPolyDegree+1 {
+		return fmt.Errorf("ldp: PolyExpQuadConfig.G must have 1 to %d coefficients, got %d: %w", maxPolyDegree+1, len(c.G), ErrInvalid)
 	}
-	for j, v := range g {
+	for j, v := range c.G {
 		if !finite(v) {
-			return nil, fmt.Errorf("ldp: polynomial coefficient %d must be finite, got %v: %w", j, v, ErrInvalid)
+			return fmt.Errorf("ldp: PolyExpQuadConfig.G[%d] must be finite, got %v: %w", j, v, ErrInvalid)
 		}
 	}
-	if !finite(h0) || !finite(h1) || !finite(h2) || !(h2 < 0) {
-		return nil, fmt.Errorf("ldp: exponent coefficients must be finite with h2 < 0, got (%v, %v, %v): %w", h0, h1, h2, ErrInvalid)
+	if !finite(c.H0) {
+		return fmt.Errorf("ldp: PolyExpQuadConfig.H0 must be finite, got %v: %w", c.H0, ErrInvalid)
 	}
-	if math.IsNaN(a) || math.IsNaN(b) || !(a < b) {
-		return nil, fmt.Errorf("ldp: support must satisfy a < b, got (%v, %v): %w", a, b, ErrInvalid)
+	if !finite(c.H1) {
+		return fmt.Errorf("ldp: PolyExpQuadConfig.H1 must be finite, got %v: %w", c.H1, ErrInvalid)
 	}
+	if !finite(c.H2) || !(c.H2 < 0) {
+		return fmt.Errorf("ldp: PolyExpQuadConfig.H2 must be finite and < 0, got %v: %w", c.H2, ErrInvalid)
+	}
+	if math.IsNaN(c.A) || math.IsNaN(c.B) || !(c.A < c.B) {
+		return fmt.Errorf("ldp: PolyExpQuadConfig.A and .B must satisfy A < B, got (%v, %v): %w", c.A, c.B, ErrInvalid)
+	}
+	return nil
+}
+
+// NewPolyExpQuad returns the density C g(x) exp(h0 + h1 x + h2 x²) on
+// (a, b) described by cfg. It returns an error if cfg.Validate does, or
+// if the resulting g·e^h does not have a positive finite integral.
+func NewPolyExpQuad(cfg PolyExpQuadConfig) (*PolyExpQuad, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	g, h0, h1, h2, a, b := cfg.G, cfg.H0, cfg.H1, cfg.H2, cfg.A, cfg.B
 	p := &PolyExpQuad{n: len(g), h0: h0, h1: h1, h2: h2, a: a, b: b}
 	copy(p.g[:], g)
 	// ∫ g e^h = e^{h0 − h1²/(4h2)} √(2π) s0 Z0 E0[g], s0² = −1/(2h2),
@@ -165,7 +202,7 @@ func NewPolyExpQuad(g []float64, h0, h1, h2, a, b float64) (*PolyExpQuad, error)
 	m0 := -h1 / (2 * h2)
 	li := h0 - h1*h1/(4*h2) + logSqrt2Pi + math.Log(s0) + p.logGaussPoly(m0, s0)
 	if math.IsNaN(li) || math.IsInf(li, 0) {
-		return nil, fmt.Errorf("ldp: g·exp(h) must have a positive finite integral on (%v, %v): %w", a, b, ErrInvalid)
+		return nil, fmt.Errorf("ldp: PolyExpQuadConfig: g·exp(h) must have a positive finite integral on (%v, %v): %w", a, b, ErrInvalid)
 	}
 	p.logC = -li
 	return p, nil

@@ -53,7 +53,7 @@ func TestPolyExpQuadVsQuadrature(t *testing.T) {
 	}
 	worst := 0.0
 	for fi, f := range fams {
-		p, err := NewPolyExpQuad(f.g, f.h0, f.h1, f.h2, f.a, f.b)
+		p, err := NewPolyExpQuad(PolyExpQuadConfig{G: f.g, H0: f.h0, H1: f.h1, H2: f.h2, A: f.a, B: f.b})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +106,7 @@ func TestPolyExpQuadErrors(t *testing.T) {
 		{make([]float64, 30), -1, 0, 1},
 	}
 	for i, c := range bad {
-		if _, err := NewPolyExpQuad(c.g, 0, 0, c.h2, c.a, c.b); err == nil {
+		if _, err := NewPolyExpQuad(PolyExpQuadConfig{G: c.g, H0: 0, H1: 0, H2: c.h2, A: c.a, B: c.b}); err == nil {
 			t.Errorf("case %d: want error", i)
 		}
 	}

@@ -51,7 +51,7 @@ func TestExtremeVsMpmath(t *testing.T) {
 			got = m.LogDensity(p[2], p[3])
 		case "polyexp":
 			f := refFamilies[int(p[0])]
-			m, err := NewPolyExpQuad(f.g, f.h0, f.h1, f.h2, f.a, f.b)
+			m, err := NewPolyExpQuad(PolyExpQuadConfig{G: f.g, H0: f.h0, H1: f.h1, H2: f.h2, A: f.a, B: f.b})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -138,7 +138,7 @@ func TestSBCClippedExponential(t *testing.T) {
 	}
 	p := privinfer.Problem{Prior: prior, Simulator: sim, Mechanism: mech, Names: []string{"rate"}}
 	fit := func(ctx context.Context, p privinfer.Problem, seed uint64) (*privinfer.Draws, error) {
-		post, err := ldp.NewExponentialPosterior(model, p.Observed, 2, 1)
+		post, err := ldp.NewExponentialPosterior(model, p.Observed, ldp.ExponentialPosteriorConfig{Shape: 2, Rate: 1})
 		if err != nil {
 			return nil, err
 		}

@@ -63,8 +63,8 @@ func statPairs(d int) [][2]int {
 
 // SuffStatLinReg is the sufficient-statistics linear-regression model of
 // the LDP paper §3.1.1 and §13.1: each of N people releases t(x_i, y_i)
-// plus Gaussian noise with standard deviation s1 on the t2 block, s2 on
-// y·x and s3 on y² (Lemma 3.1; mechanism.LDPLinRegSensitivity calibrates
+// plus Gaussian noise with standard deviation σ1 on the t2 block, σ2 on
+// y·x and σ3 on y² (Lemma 3.1; mechanism.LDPLinRegSensitivity calibrates
 // them), and the aggregator observes the sum Z. With the normal
 // approximation S = Σ t(x_i, y_i) ≈ N(μ_s, Σ_s) (eq. 3),
 //
@@ -87,29 +87,65 @@ type SuffStatLinReg struct {
 
 type ssWork struct{ c, cov, l, r, inv, cbar []float64 }
 
-// NewSuffStatLinReg validates the released sum z (length SuffStatDim(d)) of
-// n ≥ 1 people's noisy statistics and the noise scales s1, s2, s3 > 0.
-func NewSuffStatLinReg(z []float64, d, n int, s1, s2, s3 float64) (*SuffStatLinReg, error) {
-	if d < 1 {
-		return nil, fmt.Errorf("ldp: dimension d must be >= 1, got %d: %w", d, ErrInvalid)
+// SuffStatLinRegConfig configures NewSuffStatLinReg: the released sum and
+// the noise of the sufficient-statistics linear regression (LDP paper
+// §3.1.1, Lemma 3.1). None of its fields has a usable zero value.
+type SuffStatLinRegConfig struct {
+	// Z is the released sum Σ_i (t(x_i, y_i) + ζ_i) of N people's noisy
+	// statistics, of length SuffStatDim(D) and finite.
+	Z []float64
+	// D is the input dimension d (≥ 1).
+	D int
+	// N is the number of people (≥ 1).
+	N int
+	// Sigma1 is the per-person noise standard deviation σ1 on the t2(x)
+	// block (finite, > 0).
+	Sigma1 float64
+	// Sigma2 is the per-person noise standard deviation σ2 on the y·x
+	// block (finite, > 0).
+	Sigma2 float64
+	// Sigma3 is the per-person noise standard deviation σ3 on y² (finite,
+	// > 0). mechanism.LDPLinRegSensitivity calibrates σ1, σ2, σ3.
+	Sigma3 float64
+}
+
+// Validate reports whether c is a usable configuration, with an error
+// wrapping ErrInvalid that names the offending field.
+func (c SuffStatLinRegConfig) Validate() error {
+	if c.D < 1 {
+		return fmt.Errorf("ldp: SuffStatLinRegConfig.D must be >= 1, got %d: %w", c.D, ErrInvalid)
 	}
-	m := SuffStatDim(d)
-	if len(z) != m {
-		return nil, fmt.Errorf("ldp: released sum must have length %d for d = %d, got %d: %w", m, d, len(z), ErrInvalid)
+	if m := SuffStatDim(c.D); len(c.Z) != m {
+		return fmt.Errorf("ldp: SuffStatLinRegConfig.Z must have length %d for D = %d, got %d: %w", m, c.D, len(c.Z), ErrInvalid)
 	}
-	if n < 1 {
-		return nil, fmt.Errorf("ldp: number of people must be >= 1, got %d: %w", n, ErrInvalid)
+	if c.N < 1 {
+		return fmt.Errorf("ldp: SuffStatLinRegConfig.N must be >= 1, got %d: %w", c.N, ErrInvalid)
 	}
-	for i, s := range []float64{s1, s2, s3} {
-		if !(s > 0) || math.IsInf(s, 1) {
-			return nil, fmt.Errorf("ldp: noise scale s%d must be finite and > 0, got %v: %w", i+1, s, ErrInvalid)
+	for _, a := range []struct {
+		name string
+		v    float64
+	}{{"Sigma1", c.Sigma1}, {"Sigma2", c.Sigma2}, {"Sigma3", c.Sigma3}} {
+		if !(a.v > 0) || math.IsInf(a.v, 1) {
+			return fmt.Errorf("ldp: SuffStatLinRegConfig.%s must be finite and > 0, got %v: %w", a.name, a.v, ErrInvalid)
 		}
 	}
-	for i, v := range z {
+	for i, v := range c.Z {
 		if !finite(v) {
-			return nil, fmt.Errorf("ldp: z[%d] must be finite, got %v: %w", i, v, ErrInvalid)
+			return fmt.Errorf("ldp: SuffStatLinRegConfig.Z[%d] must be finite, got %v: %w", i, v, ErrInvalid)
 		}
 	}
+	return nil
+}
+
+// NewSuffStatLinReg returns the model for the released sum cfg.Z of
+// cfg.N people's noisy statistics, refusing what cfg.Validate refuses.
+func NewSuffStatLinReg(cfg SuffStatLinRegConfig) (*SuffStatLinReg, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	d, n, z := cfg.D, cfg.N, cfg.Z
+	s1, s2, s3 := cfg.Sigma1, cfg.Sigma2, cfg.Sigma3
+	m := SuffStatDim(d)
 	s := &SuffStatLinReg{d: d, m: m, n: float64(n), z: append([]float64(nil), z...), noiseVar: make([]float64, m), pairs: statPairs(d)}
 	d2 := d * (d + 1) / 2
 	for i := range m {

@@ -111,17 +111,41 @@ type ExponentialPosterior struct {
 	shape, rate float64
 }
 
-// NewExponentialPosterior validates the reports and the prior.
-func NewExponentialPosterior(m *ClippedExponential, z []float64, shape, rate float64) (*ExponentialPosterior, error) {
+// ExponentialPosteriorConfig configures NewExponentialPosterior: the
+// Gamma(Shape, Rate) prior of the rate θ (rate parametrisation, mean
+// Shape/Rate). The zero value is refused.
+type ExponentialPosteriorConfig struct {
+	// Shape is the prior's shape (finite, > 0).
+	Shape float64
+	// Rate is the prior's rate (finite, > 0).
+	Rate float64
+}
+
+// Validate reports whether c is a usable prior, with an error wrapping
+// ErrInvalid that names the offending field.
+func (c ExponentialPosteriorConfig) Validate() error {
+	if !(c.Shape > 0) || math.IsInf(c.Shape, 1) {
+		return fmt.Errorf("ldp: ExponentialPosteriorConfig.Shape must be finite and > 0, got %v: %w", c.Shape, ErrInvalid)
+	}
+	if !(c.Rate > 0) || math.IsInf(c.Rate, 1) {
+		return fmt.Errorf("ldp: ExponentialPosteriorConfig.Rate must be finite and > 0, got %v: %w", c.Rate, ErrInvalid)
+	}
+	return nil
+}
+
+// NewExponentialPosterior validates the model, the reports z and the
+// prior in cfg.
+func NewExponentialPosterior(m *ClippedExponential, z []float64, cfg ExponentialPosteriorConfig) (*ExponentialPosterior, error) {
 	if !m.valid() {
 		return nil, fmt.Errorf("ldp: model is nil or was not built by NewClippedExponential: %w", ErrInvalid)
 	}
 	if err := CheckReports(z); err != nil {
 		return nil, err
 	}
-	if !(shape > 0) || !(rate > 0) || math.IsInf(shape, 1) || math.IsInf(rate, 1) {
-		return nil, fmt.Errorf("ldp: Gamma prior needs finite shape > 0 and rate > 0, got %v, %v: %w", shape, rate, ErrInvalid)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
+	shape, rate := cfg.Shape, cfg.Rate
 	return &ExponentialPosterior{m: m, z: append([]float64(nil), z...), shape: shape, rate: rate}, nil
 }
 
@@ -387,7 +411,7 @@ func (p *LogRegPosterior) Gradient(x, grad []float64) float64 {
 }
 
 // SuffStatPosterior is the posterior of (θ, σ) for the sufficient-statistics
-// linear regression (§13.1) with Σ fixed, priors θ ~ N(0, SdTheta² I) and
+// linear regression (§13.1) with Σ fixed, priors θ ~ N(0, SDTheta² I) and
 // σ ~ Gamma(Shape, Rate), as an mcmc.Target on x = (θ, log σ) (no gradient:
 // use AdaptiveMetropolis or Slice).
 type SuffStatPosterior struct {
@@ -396,18 +420,57 @@ type SuffStatPosterior struct {
 	sdTheta, sha, rate float64
 }
 
-// NewSuffStatPosterior returns the posterior for the released sum in s and
-// the input covariance sigmaX (row-major d×d).
-func NewSuffStatPosterior(s *SuffStatLinReg, sigmaX []float64, sdTheta, shape, rate float64) (*SuffStatPosterior, error) {
+// SuffStatPosteriorConfig configures NewSuffStatPosterior: the fixed
+// input covariance Σ and the priors θ ~ N(0, SDTheta² I) and
+// σ ~ Gamma(Shape, Rate). The zero value is refused.
+type SuffStatPosteriorConfig struct {
+	// SigmaX is the input covariance Σ (row-major d×d, finite, d the
+	// model's dimension).
+	SigmaX []float64
+	// SDTheta is the prior standard deviation of each θ_j (finite, > 0).
+	SDTheta float64
+	// Shape is the shape of the Gamma prior of σ (finite, > 0).
+	Shape float64
+	// Rate is the rate of the Gamma prior of σ (finite, > 0).
+	Rate float64
+}
+
+// Validate reports whether c is usable, with an error wrapping ErrInvalid
+// that names the offending field. NewSuffStatPosterior further checks that
+// SigmaX is d×d for the model's d.
+func (c SuffStatPosteriorConfig) Validate() error {
+	if len(c.SigmaX) == 0 {
+		return fmt.Errorf("ldp: SuffStatPosteriorConfig.SigmaX must not be empty: %w", ErrInvalid)
+	}
+	for i, v := range c.SigmaX {
+		if !finite(v) {
+			return fmt.Errorf("ldp: SuffStatPosteriorConfig.SigmaX[%d] must be finite, got %v: %w", i, v, ErrInvalid)
+		}
+	}
+	for _, a := range []struct {
+		name string
+		v    float64
+	}{{"SDTheta", c.SDTheta}, {"Shape", c.Shape}, {"Rate", c.Rate}} {
+		if !(a.v > 0) || math.IsInf(a.v, 1) {
+			return fmt.Errorf("ldp: SuffStatPosteriorConfig.%s must be finite and > 0, got %v: %w", a.name, a.v, ErrInvalid)
+		}
+	}
+	return nil
+}
+
+// NewSuffStatPosterior returns the posterior for the released sum in s
+// with the covariance and priors of cfg.
+func NewSuffStatPosterior(s *SuffStatLinReg, cfg SuffStatPosteriorConfig) (*SuffStatPosterior, error) {
 	if s == nil {
 		return nil, fmt.Errorf("ldp: model is nil: %w", ErrInvalid)
 	}
-	if !checkCov(sigmaX, s.d) {
-		return nil, fmt.Errorf("ldp: sigmaX must be a finite %d×%d matrix: %w", s.d, s.d, ErrInvalid)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
-	if !(sdTheta > 0) || !(shape > 0) || !(rate > 0) || math.IsInf(sdTheta, 1) || math.IsInf(shape, 1) || math.IsInf(rate, 1) {
-		return nil, fmt.Errorf("ldp: prior scales must be finite and > 0, got %v, %v, %v: %w", sdTheta, shape, rate, ErrInvalid)
+	if !checkCov(cfg.SigmaX, s.d) {
+		return nil, fmt.Errorf("ldp: SuffStatPosteriorConfig.SigmaX must be a %d×%d matrix, got length %d: %w", s.d, s.d, len(cfg.SigmaX), ErrInvalid)
 	}
+	sigmaX, sdTheta, shape, rate := cfg.SigmaX, cfg.SDTheta, cfg.Shape, cfg.Rate
 	return &SuffStatPosterior{s: s, sigmaX: append([]float64(nil), sigmaX...), sdTheta: sdTheta, sha: shape, rate: rate}, nil
 }
 

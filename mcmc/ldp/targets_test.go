@@ -54,7 +54,7 @@ func TestExponentialGradient(t *testing.T) {
 	for _, eps := range []float64{0.05, 1, 20} {
 		m, _ := NewClippedExponential(4, eps)
 		z := []float64{-10, -0.1, 0, 0.5, 2, 3.99, 4, 4.5, 15}
-		post, err := NewExponentialPosterior(m, z, 2, 1)
+		post, err := NewExponentialPosterior(m, z, ExponentialPosteriorConfig{Shape: 2, Rate: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -81,7 +81,7 @@ func coverageModels(c config) ([]coverageModel, error) {
 				return nil, nil, err
 			}
 			s := g.NoiseSigma()
-			model, err := ldp.NewSuffStatLinReg(z, d, n, s, s, s)
+			model, err := ldp.NewSuffStatLinReg(ldp.SuffStatLinRegConfig{Z: z, D: d, N: n, Sigma1: s, Sigma2: s, Sigma3: s})
 			if err != nil {
 				return nil, nil, err
 			}

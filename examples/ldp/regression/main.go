@@ -343,7 +343,7 @@ func fig4(ctx context.Context, c config, w io.Writer, prog *cli.Progress, common
 				return err
 			}
 			s := g.NoiseSigma()
-			model, err := ldp.NewSuffStatLinReg(z, d, n, s, s, s)
+			model, err := ldp.NewSuffStatLinReg(ldp.SuffStatLinRegConfig{Z: z, D: d, N: n, Sigma1: s, Sigma2: s, Sigma3: s})
 			if err != nil {
 				return err
 			}
