@@ -505,7 +505,7 @@ func exponentialCalibration(ctx context.Context, c config, w io.Writer, prog *cl
 	allOK := true
 	var series []plot.Series
 	for ei, eps := range c.calEps {
-		model, err := ldp.NewClippedExponential(b, eps)
+		model, err := ldp.NewClippedExponential(ldp.ClippedExponentialConfig{B: b, Eps: eps})
 		if err != nil {
 			return err
 		}

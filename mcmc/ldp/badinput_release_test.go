@@ -15,13 +15,13 @@ func TestBadInputRelease(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	sub := 0x1p-1070
 	r := rand.New(rand.NewPCG(1, 2))
-	g, _ := NewClippedGaussian(-1, 1, 1)
-	e, _ := NewClippedExponential(2, 1)
+	g, _ := NewClippedGaussian(ClippedGaussianConfig{A: -1, B: 1, Eps: 1})
+	e, _ := NewClippedExponential(ClippedExponentialConfig{B: 2, Eps: 1})
 	newG := func(a, b, eps float64) func() error {
-		return func() error { _, err := NewClippedGaussian(a, b, eps); return err }
+		return func() error { _, err := NewClippedGaussian(ClippedGaussianConfig{A: a, B: b, Eps: eps}); return err }
 	}
 	newE := func(b, eps float64) func() error {
-		return func() error { _, err := NewClippedExponential(b, eps); return err }
+		return func() error { _, err := NewClippedExponential(ClippedExponentialConfig{B: b, Eps: eps}); return err }
 	}
 	relG := func(m *ClippedGaussian, seeded bool, r *rand.Rand, x float64) func() error {
 		return func() error {

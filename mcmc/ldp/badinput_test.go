@@ -17,8 +17,8 @@ import (
 func TestBadInput(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	ctx := context.Background()
-	cg, _ := NewClippedGaussian(0, 1, 1)
-	ce, _ := NewClippedExponential(1, 1)
+	cg, _ := NewClippedGaussian(ClippedGaussianConfig{A: 0, B: 1, Eps: 1})
+	ce, _ := NewClippedExponential(ClippedExponentialConfig{B: 1, Eps: 1})
 	oue, _ := NewOUEModel(1, 3)
 	z := []float64{0.1, 0.5, -0.3}
 	prior := GaussianPrior{Mu0: 0, Sd0: 1, Shape: 2, Rate: 2}
@@ -30,17 +30,20 @@ func TestBadInput(t *testing.T) {
 	}
 	type B = testutil.BadInput
 	cases := []B{
-		{Category: "nan", Name: "NewClippedGaussian ε NaN", Err: func() error { _, err := NewClippedGaussian(0, 1, nan); return err }},
-		{Category: "inf", Name: "NewClippedGaussian ε Inf", Err: func() error { _, err := NewClippedGaussian(0, 1, inf); return err }},
-		{Category: "nonpositive", Name: "NewClippedGaussian ε 0", Err: func() error { _, err := NewClippedGaussian(0, 1, 0); return err }},
-		{Category: "subnormal", Name: "NewClippedGaussian ε 5e-324", Err: func() error { _, err := NewClippedGaussian(0, 1, 5e-324); return err }},
-		{Category: "huge", Name: "NewClippedGaussian ε 1e308", Err: func() error { _, err := NewClippedGaussian(0, 1, 1e308); return err }},
-		{Category: "mismatched", Name: "NewClippedGaussian a ≥ b", Err: func() error { _, err := NewClippedGaussian(1, 1, 1); return err }},
-		{Category: "huge", Name: "NewClippedGaussian bounds ±1e308", Err: func() error { _, err := NewClippedGaussian(-1e308, 1e308, 1); return err }},
-		{Category: "nan", Name: "NewClippedGaussian a NaN", Err: func() error { _, err := NewClippedGaussian(nan, 1, 1); return err }},
-		{Category: "nan", Name: "NewClippedExponential b NaN", Err: func() error { _, err := NewClippedExponential(nan, 1); return err }},
-		{Category: "nonpositive", Name: "NewClippedExponential b 0", Err: func() error { _, err := NewClippedExponential(0, 1); return err }},
-		{Category: "subnormal", Name: "NewClippedExponential ε 1e-310", Err: func() error { _, err := NewClippedExponential(1, 1e-310); return err }},
+		{Category: "nan", Name: "NewClippedGaussian ε NaN", Err: func() error { _, err := NewClippedGaussian(ClippedGaussianConfig{A: 0, B: 1, Eps: nan}); return err }},
+		{Category: "inf", Name: "NewClippedGaussian ε Inf", Err: func() error { _, err := NewClippedGaussian(ClippedGaussianConfig{A: 0, B: 1, Eps: inf}); return err }},
+		{Category: "nonpositive", Name: "NewClippedGaussian ε 0", Err: func() error { _, err := NewClippedGaussian(ClippedGaussianConfig{A: 0, B: 1, Eps: 0}); return err }},
+		{Category: "subnormal", Name: "NewClippedGaussian ε 5e-324", Err: func() error { _, err := NewClippedGaussian(ClippedGaussianConfig{A: 0, B: 1, Eps: 5e-324}); return err }},
+		{Category: "huge", Name: "NewClippedGaussian ε 1e308", Err: func() error { _, err := NewClippedGaussian(ClippedGaussianConfig{A: 0, B: 1, Eps: 1e308}); return err }},
+		{Category: "mismatched", Name: "NewClippedGaussian a ≥ b", Err: func() error { _, err := NewClippedGaussian(ClippedGaussianConfig{A: 1, B: 1, Eps: 1}); return err }},
+		{Category: "huge", Name: "NewClippedGaussian bounds ±1e308", Err: func() error {
+			_, err := NewClippedGaussian(ClippedGaussianConfig{A: -1e308, B: 1e308, Eps: 1})
+			return err
+		}},
+		{Category: "nan", Name: "NewClippedGaussian a NaN", Err: func() error { _, err := NewClippedGaussian(ClippedGaussianConfig{A: nan, B: 1, Eps: 1}); return err }},
+		{Category: "nan", Name: "NewClippedExponential b NaN", Err: func() error { _, err := NewClippedExponential(ClippedExponentialConfig{B: nan, Eps: 1}); return err }},
+		{Category: "nonpositive", Name: "NewClippedExponential b 0", Err: func() error { _, err := NewClippedExponential(ClippedExponentialConfig{B: 0, Eps: 1}); return err }},
+		{Category: "subnormal", Name: "NewClippedExponential ε 1e-310", Err: func() error { _, err := NewClippedExponential(ClippedExponentialConfig{B: 1, Eps: 1e-310}); return err }},
 		{Category: "nan", Name: "ClippedGaussian.LogDensitySum σ NaN", Check: func() error { return isNaN("LogDensitySum", cg.LogDensitySum(z, 0, nan)) }},
 		{Category: "nonpositive", Name: "ClippedGaussian.LogDensitySum σ -1", Check: func() error { return isNaN("LogDensitySum", cg.LogDensitySum(z, 0, -1)) }},
 		{Category: "nan", Name: "ClippedGaussian.LogDensity report NaN", Check: func() error { return isNaN("LogDensity", cg.LogDensity(nan, 0, 1)) }},
@@ -119,7 +122,10 @@ func TestBadInput(t *testing.T) {
 			var l LinRegData
 			return isNaN("LogDensity", l.LogDensity([]float64{0}, 1, 1, []float64{1}))
 		}},
-		{Category: "nil", Name: "NewLinRegPosterior nil", Err: func() error { _, err := NewLinRegPosterior(nil, 1, 1, 1); return err }},
+		{Category: "nil", Name: "NewLinRegPosterior nil", Err: func() error {
+			_, err := NewLinRegPosterior(nil, LinRegPosteriorConfig{SDTheta: 1, Shape: 1, Rate: 1})
+			return err
+		}},
 		{Category: "nan", Name: "ChebyshevSigmoid NaN", Err: func() error { _, err := ChebyshevSigmoid(nan, 1); return err }},
 		{Category: "mismatched", Name: "ChebyshevSigmoid lo ≥ hi", Err: func() error { _, err := ChebyshevSigmoid(1, -1); return err }},
 		{Category: "nonpositive", Name: "NewLogRegData ε 0", Err: func() error { _, err := NewLogRegData([]float64{1}, []float64{1}, 1, []float64{1}, 0); return err }},
@@ -165,8 +171,14 @@ func TestBadInput(t *testing.T) {
 			_, err := NewSuffStatPosterior(nil, SuffStatPosteriorConfig{SigmaX: []float64{1}, SDTheta: 1, Shape: 1, Rate: 1})
 			return err
 		}},
-		{Category: "nil", Name: "NewSuffStatCovPosterior nil", Err: func() error { _, err := NewSuffStatCovPosterior(nil, 1, 1, 1, CovPrior{Nu: 2, Scale: 1}); return err }},
-		{Category: "nil", Name: "NewLinRegCovPosterior nil", Err: func() error { _, err := NewLinRegCovPosterior(nil, 1, 1, 1, 1, CovPrior{Nu: 2, Scale: 1}); return err }},
+		{Category: "nil", Name: "NewSuffStatCovPosterior nil", Err: func() error {
+			_, err := NewSuffStatCovPosterior(nil, SuffStatCovPosteriorConfig{SDTheta: 1, Shape: 1, Rate: 1, Cov: CovPrior{Nu: 2, Scale: 1}})
+			return err
+		}},
+		{Category: "nil", Name: "NewLinRegCovPosterior nil", Err: func() error {
+			_, err := NewLinRegCovPosterior(nil, LinRegCovPosteriorConfig{SY: 1, SDTheta: 1, Shape: 1, Rate: 1, Cov: CovPrior{Nu: 2, Scale: 1}})
+			return err
+		}},
 		{Category: "nonpositive", Name: "CovFromParams d 0", Err: func() error { return CovFromParams(nil, 0, nil) }},
 		{Category: "mismatched", Name: "CovFromParams length", Err: func() error { return CovFromParams([]float64{1}, 2, make([]float64, 4)) }},
 		{Category: "nan", Name: "CovFromParams NaN", Err: func() error { return CovFromParams([]float64{nan}, 1, make([]float64, 1)) }},

@@ -6,7 +6,7 @@ import (
 )
 
 func gaussReports(b *testing.B, eps float64, n int) (*ClippedGaussian, []float64) {
-	m, err := NewClippedGaussian(-5, 5, eps)
+	m, err := NewClippedGaussian(ClippedGaussianConfig{A: -5, B: 5, Eps: eps})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func BenchmarkGaussianLogDensitySumGrad1000(b *testing.B) {
 }
 
 func BenchmarkExponentialLogDensitySumGrad1000(b *testing.B) {
-	m, _ := NewClippedExponential(5, 1)
+	m, _ := NewClippedExponential(ClippedExponentialConfig{B: 5, Eps: 1})
 	r := rand.New(rand.NewPCG(1, 2))
 	z := make([]float64, 1000)
 	for i := range z {

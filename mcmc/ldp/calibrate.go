@@ -60,7 +60,7 @@ const maxCalibN = 1 << 24
 // CalibrateGaussian runs the calibration study, datasets in parallel; the
 // result depends on cfg only.
 func CalibrateGaussian(ctx context.Context, cfg CalibrationConfig) (*CalibrationResult, error) {
-	m, err := NewClippedGaussian(cfg.A, cfg.B, cfg.Eps)
+	m, err := NewClippedGaussian(ClippedGaussianConfig{A: cfg.A, B: cfg.B, Eps: cfg.Eps})
 	if err != nil {
 		return nil, err
 	}

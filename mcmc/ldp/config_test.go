@@ -23,7 +23,7 @@ func TestConfigErrorsNameField(t *testing.T) {
 	if _, err := NewPolyExpQuad(pq); err != nil {
 		t.Fatalf("valid PolyExpQuadConfig: %v", err)
 	}
-	ce, err := NewClippedExponential(1, 1)
+	ce, err := NewClippedExponential(ClippedExponentialConfig{B: 1, Eps: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,3 +95,76 @@ func TestConfigErrorsNameField(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// TestConfigErrorsNameField2 checks the same for ClippedGaussianConfig,
+// ClippedExponentialConfig, LinRegPosteriorConfig,
+// SuffStatCovPosteriorConfig and LinRegCovPosteriorConfig, and the
+// overflow of N·σ² in SuffStatLinRegConfig.
+func TestConfigErrorsNameField2(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	cg := ClippedGaussianConfig{A: -1, B: 2, Eps: 1}
+	if _, err := NewClippedGaussian(cg); err != nil {
+		t.Fatalf("valid ClippedGaussianConfig: %v", err)
+	}
+	ce := ClippedExponentialConfig{B: 2, Eps: 1}
+	if _, err := NewClippedExponential(ce); err != nil {
+		t.Fatalf("valid ClippedExponentialConfig: %v", err)
+	}
+	model, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, SuffStatDim(2)), D: 2, N: 10, Sigma1: 1, Sigma2: 1, Sigma3: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ld, err := NewLinRegData([]float64{0.1, 0.2, 0.3, 0.4}, []float64{1, -1}, 2, []float64{0.5, 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prior := ScaledLKJ{Eta: 2, Scale: 2.5}
+	sc := SuffStatCovPosteriorConfig{SDTheta: 1, Shape: 2, Rate: 2, Cov: prior}
+	if _, err := NewSuffStatCovPosterior(model, sc); err != nil {
+		t.Fatalf("valid SuffStatCovPosteriorConfig: %v", err)
+	}
+	lc := LinRegCovPosteriorConfig{SY: 0.4, SDTheta: 1, Shape: 2, Rate: 2, Cov: prior}
+	if _, err := NewLinRegCovPosterior(ld, lc); err != nil {
+		t.Fatalf("valid LinRegCovPosteriorConfig: %v", err)
+	}
+	if err := (LinRegPosteriorConfig{SDTheta: 1, Shape: 2, Rate: 2}).Validate(); err != nil {
+		t.Fatalf("valid LinRegPosteriorConfig: %v", err)
+	}
+	var nilLKJ *ScaledLKJ
+	cases := []struct {
+		name, want string
+		err        error
+	}{
+		{"gaussian zero value", "ClippedGaussianConfig.A", ClippedGaussianConfig{}.Validate()},
+		{"gaussian B", "ClippedGaussianConfig.A and .B", second(NewClippedGaussian(ClippedGaussianConfig{A: -1, B: nan, Eps: 1}))},
+		{"gaussian width", "ClippedGaussianConfig.B − .A", second(NewClippedGaussian(ClippedGaussianConfig{A: -1e308, B: 1e308, Eps: 1}))},
+		{"gaussian Eps", "ClippedGaussianConfig.Eps", second(NewClippedGaussian(ClippedGaussianConfig{A: -1, B: 2, Eps: 0}))},
+		{"exponential zero value", "ClippedExponentialConfig.B", ClippedExponentialConfig{}.Validate()},
+		{"exponential B", "ClippedExponentialConfig.B", second(NewClippedExponential(ClippedExponentialConfig{B: inf, Eps: 1}))},
+		{"exponential Eps", "ClippedExponentialConfig.Eps", second(NewClippedExponential(ClippedExponentialConfig{B: 2, Eps: nan}))},
+		{"linreg posterior zero value", "LinRegPosteriorConfig.SDTheta", LinRegPosteriorConfig{}.Validate()},
+		{"linreg posterior Shape", "LinRegPosteriorConfig.Shape", LinRegPosteriorConfig{SDTheta: 1, Shape: inf, Rate: 1}.Validate()},
+		{"linreg posterior Rate", "LinRegPosteriorConfig.Rate", LinRegPosteriorConfig{SDTheta: 1, Shape: 1, Rate: -1}.Validate()},
+		{"suffstat cov zero value", "SuffStatCovPosteriorConfig.SDTheta", SuffStatCovPosteriorConfig{}.Validate()},
+		{"suffstat cov Rate", "SuffStatCovPosteriorConfig.Rate", second(NewSuffStatCovPosterior(model, SuffStatCovPosteriorConfig{SDTheta: 1, Shape: 2, Rate: nan, Cov: prior}))},
+		{"suffstat cov Cov nil", "SuffStatCovPosteriorConfig.Cov", second(NewSuffStatCovPosterior(model, SuffStatCovPosteriorConfig{SDTheta: 1, Shape: 2, Rate: 2}))},
+		{"suffstat cov Cov typed nil", "SuffStatCovPosteriorConfig.Cov", second(NewSuffStatCovPosterior(model, SuffStatCovPosteriorConfig{SDTheta: 1, Shape: 2, Rate: 2, Cov: nilLKJ}))},
+		{"linreg cov zero value", "LinRegCovPosteriorConfig.SDTheta", LinRegCovPosteriorConfig{}.Validate()},
+		{"linreg cov SY", "LinRegCovPosteriorConfig.SY", second(NewLinRegCovPosterior(ld, LinRegCovPosteriorConfig{SY: -1, SDTheta: 1, Shape: 2, Rate: 2, Cov: prior}))},
+		{"linreg cov Shape", "LinRegCovPosteriorConfig.Shape", second(NewLinRegCovPosterior(ld, LinRegCovPosteriorConfig{SY: 0, SDTheta: 1, Shape: 0, Rate: 2, Cov: prior}))},
+		{"linreg cov Cov", "LinRegCovPosteriorConfig.Cov", second(NewLinRegCovPosterior(ld, LinRegCovPosteriorConfig{SY: 0, SDTheta: 1, Shape: 2, Rate: 2}))},
+		{"suffstat linreg N·σ² overflow", "SuffStatLinRegConfig.Sigma2", SuffStatLinRegConfig{Z: make([]float64, SuffStatDim(1)), D: 1, N: 1000, Sigma1: 1, Sigma2: 1e160, Sigma3: 1}.Validate()},
+	}
+	for _, c := range cases {
+		if c.err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		if !errors.Is(c.err, ErrInvalid) {
+			t.Errorf("%s: %v does not wrap ErrInvalid", c.name, c.err)
+		}
+		if !strings.Contains(c.err.Error(), c.want) {
+			t.Errorf("%s: %q does not name %q", c.name, c.err, c.want)
+		}
+	}
+}

@@ -354,12 +354,50 @@ type SuffStatCovPosterior struct {
 	c *covPost
 }
 
-// NewSuffStatCovPosterior returns the posterior for the released sum in s.
-func NewSuffStatCovPosterior(s *SuffStatLinReg, sdTheta, shape, rate float64, cov CovariancePrior) (*SuffStatCovPosterior, error) {
+// SuffStatCovPosteriorConfig configures NewSuffStatCovPosterior: the
+// priors θ ~ N(0, SDTheta² I), σ ~ Gamma(Shape, Rate) and Cov on Σ. The
+// zero value is refused.
+type SuffStatCovPosteriorConfig struct {
+	// SDTheta is the prior standard deviation of each θ_j (finite, > 0;
+	// the paper uses √5).
+	SDTheta float64
+	// Shape is the shape of the Gamma prior of σ (finite, > 0).
+	Shape float64
+	// Rate is the rate of the Gamma prior of σ (finite, > 0).
+	Rate float64
+	// Cov is the prior on Σ (non-nil; the paper uses
+	// ScaledLKJ{Eta: 2, Scale: 2.5}).
+	Cov CovariancePrior
+}
+
+// Validate reports whether c is usable, with an error wrapping ErrInvalid
+// that names the offending field. NewSuffStatCovPosterior further checks
+// Cov against the model's dimension.
+func (c SuffStatCovPosteriorConfig) Validate() error {
+	return checkCovPrior("SuffStatCovPosteriorConfig", c.SDTheta, c.Shape, c.Rate, c.Cov)
+}
+
+// checkCovPrior checks the prior fields of the configuration named typ.
+func checkCovPrior(typ string, sdTheta, shape, rate float64, cov CovariancePrior) error {
+	if err := checkPriorScales(typ, sdTheta, shape, rate); err != nil {
+		return err
+	}
+	if cov == nil || isNilPrior(cov) {
+		return fmt.Errorf("ldp: %s.Cov is nil: %w", typ, ErrInvalid)
+	}
+	return nil
+}
+
+// NewSuffStatCovPosterior returns the posterior for the released sum in s
+// with the priors of cfg.
+func NewSuffStatCovPosterior(s *SuffStatLinReg, cfg SuffStatCovPosteriorConfig) (*SuffStatCovPosterior, error) {
 	if s == nil || s.d < 1 {
 		return nil, fmt.Errorf("ldp: model is nil or was not built by NewSuffStatLinReg: %w", ErrInvalid)
 	}
-	c, err := newCovPost(s.d, sdTheta, shape, rate, cov, s)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	c, err := newCovPost(s.d, cfg.SDTheta, cfg.Shape, cfg.Rate, cfg.Cov, s)
 	if err != nil {
 		return nil, err
 	}
@@ -396,15 +434,45 @@ type LinRegCovPosterior struct {
 	c  *covPost
 }
 
-// NewLinRegCovPosterior returns the posterior for the reports in ld.
-func NewLinRegCovPosterior(ld *LinRegData, sy, sdTheta, shape, rate float64, cov CovariancePrior) (*LinRegCovPosterior, error) {
+// LinRegCovPosteriorConfig configures NewLinRegCovPosterior: the known
+// output noise SY and the priors θ ~ N(0, SDTheta² I),
+// σ ~ Gamma(Shape, Rate) and Cov on Σ. The zero value is refused.
+type LinRegCovPosteriorConfig struct {
+	// SY is the standard deviation s_y of the Gaussian noise added to
+	// each released output (finite, ≥ 0).
+	SY float64
+	// SDTheta is the prior standard deviation of each θ_j (finite, > 0;
+	// the paper uses √5).
+	SDTheta float64
+	// Shape is the shape of the Gamma prior of σ (finite, > 0).
+	Shape float64
+	// Rate is the rate of the Gamma prior of σ (finite, > 0).
+	Rate float64
+	// Cov is the prior on Σ (non-nil; the paper uses
+	// ScaledLKJ{Eta: 2, Scale: 2.5}).
+	Cov CovariancePrior
+}
+
+// Validate reports whether c is usable, with an error wrapping ErrInvalid
+// that names the offending field. NewLinRegCovPosterior further checks
+// Cov against the data's dimension.
+func (c LinRegCovPosteriorConfig) Validate() error {
+	if !(c.SY >= 0) || math.IsInf(c.SY, 1) {
+		return fmt.Errorf("ldp: LinRegCovPosteriorConfig.SY must be finite and >= 0, got %v: %w", c.SY, ErrInvalid)
+	}
+	return checkCovPrior("LinRegCovPosteriorConfig", c.SDTheta, c.Shape, c.Rate, c.Cov)
+}
+
+// NewLinRegCovPosterior returns the posterior for the reports in ld with
+// the output noise and priors of cfg.
+func NewLinRegCovPosterior(ld *LinRegData, cfg LinRegCovPosteriorConfig) (*LinRegCovPosterior, error) {
 	if ld == nil || ld.d < 1 {
 		return nil, fmt.Errorf("ldp: data is nil or was not built by NewLinRegData: %w", ErrInvalid)
 	}
-	if !(sy >= 0) || math.IsInf(sy, 1) {
-		return nil, fmt.Errorf("ldp: sy must be finite and >= 0, got %v: %w", sy, ErrInvalid)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
-	c, err := newCovPost(ld.d, sdTheta, shape, rate, cov, &eq41{ld: ld, sy: sy})
+	c, err := newCovPost(ld.d, cfg.SDTheta, cfg.Shape, cfg.Rate, cfg.Cov, &eq41{ld: ld, sy: cfg.SY})
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 // The clipped-Gaussian model: each person releases a clipped value with
 // Laplace noise; the analyst evaluates the marginal likelihood of eq. 28.
 func ExampleClippedGaussian() {
-	m, err := ldp.NewClippedGaussian(-5, 5, 1)
+	m, err := ldp.NewClippedGaussian(ldp.ClippedGaussianConfig{A: -5, B: 5, Eps: 1})
 	if err != nil {
 		panic(err)
 	}
@@ -31,7 +31,7 @@ func ExampleClippedGaussian() {
 // grid; for sampling, pass post to mcmc.Run with mcmc.NUTS (it is an
 // mcmc.GradTarget on (μ, log σ)).
 func ExampleGaussianPosterior() {
-	m, _ := ldp.NewClippedGaussian(-5, 5, 2)
+	m, _ := ldp.NewClippedGaussian(ldp.ClippedGaussianConfig{A: -5, B: 5, Eps: 2})
 	r := rand.New(rand.NewPCG(1, 2))
 	z := make([]float64, 300)
 	for i := range z {

@@ -30,15 +30,37 @@ type ClippedExponential struct {
 	lap                 *mechanism.Laplace
 }
 
+// ClippedExponentialConfig configures NewClippedExponential: the
+// clipping bound B and the per-person budget Eps of the
+// clipped-exponential Laplace model. The zero value is refused.
+type ClippedExponentialConfig struct {
+	// B is the clipping bound b: reports clip x ≥ 0 to [0, B] (finite,
+	// > 0 and not subnormal).
+	B float64
+	// Eps is the per-person privacy budget ε, in [2^-30, 2^20].
+	Eps float64
+}
+
+// Validate reports whether c is usable, with an error wrapping ErrInvalid
+// that names the offending field.
+func (c ClippedExponentialConfig) Validate() error {
+	if !(c.B >= 0x1p-1022) || math.IsInf(c.B, 1) {
+		return fmt.Errorf("ldp: ClippedExponentialConfig.B must be finite and > 0 (not subnormal), got %v: %w", c.B, ErrInvalid)
+	}
+	if !(c.Eps >= 0x1p-30 && c.Eps <= 0x1p20) {
+		return fmt.Errorf("ldp: ClippedExponentialConfig.Eps must be in [2^-30, 2^20], got %v: %w", c.Eps, ErrInvalid)
+	}
+	return nil
+}
+
 // NewClippedExponential returns the clipped-exponential Laplace model for
-// the clipping bound b > 0 and per-person budget eps.
-func NewClippedExponential(b, eps float64) (*ClippedExponential, error) {
-	if !(b >= 0x1p-1022) || math.IsInf(b, 1) {
-		return nil, fmt.Errorf("ldp: clipping bound b must be finite and > 0 (not subnormal), got %v: %w", b, ErrInvalid)
+// the clipping bound cfg.B and per-person budget cfg.Eps, refusing what
+// cfg.Validate refuses.
+func NewClippedExponential(cfg ClippedExponentialConfig) (*ClippedExponential, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
-	if !(eps >= 0x1p-30 && eps <= 0x1p20) {
-		return nil, fmt.Errorf("ldp: epsilon must be in [2^-30, 2^20], got %v: %w", eps, ErrInvalid)
-	}
+	b, eps := cfg.B, cfg.Eps
 	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: b, Epsilon: eps, Dim: 1})
 	if err != nil {
 		return nil, fmt.Errorf("ldp: %w: %w", ErrInvalid, err)

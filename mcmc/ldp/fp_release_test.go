@@ -16,8 +16,8 @@ func TestReportFloatingPointDistinguishability(t *testing.T) {
 	if testing.Short() {
 		n = 40000
 	}
-	g, _ := NewClippedGaussian(-1, 2, 0.5)
-	e, _ := NewClippedExponential(3, 2)
+	g, _ := NewClippedGaussian(ClippedGaussianConfig{A: -1, B: 2, Eps: 0.5})
+	e, _ := NewClippedExponential(ClippedExponentialConfig{B: 3, Eps: 2})
 	on := func(v, gamma float64) bool {
 		k := v / gamma
 		return !math.IsNaN(v) && !math.IsInf(v, 0) && k == math.Trunc(k) && math.Abs(k) < 1<<53 && k*gamma == v

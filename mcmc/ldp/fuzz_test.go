@@ -14,7 +14,7 @@ func FuzzClippedGaussian(f *testing.F) {
 	f.Add(-1.0, 2.0, 1e-3, -1e6, 3.0, 1e-3)
 	f.Add(0.0, 1.0, 30.0, 0.5, 0.5, 1e-9)
 	f.Fuzz(func(t *testing.T, a, b, eps, z, mu, sigma float64) {
-		m, err := NewClippedGaussian(a, b, eps)
+		m, err := NewClippedGaussian(ClippedGaussianConfig{A: a, B: b, Eps: eps})
 		if err != nil {
 			return
 		}
@@ -70,7 +70,7 @@ func FuzzClippedExponential(f *testing.F) {
 	f.Add(1.0, 1e4, -1e3, 1e4)
 	f.Add(1.0, 1.0, 0.5, 1.0) // θ = κ, where the printed eq. 30 divides 0 by 0
 	f.Fuzz(func(t *testing.T, b, eps, z, theta float64) {
-		m, err := NewClippedExponential(b, eps)
+		m, err := NewClippedExponential(ClippedExponentialConfig{B: b, Eps: eps})
 		if err != nil {
 			return
 		}

@@ -39,18 +39,43 @@ type ClippedGaussian struct {
 	lap       *mechanism.Laplace
 }
 
-// NewClippedGaussian returns the clipped-Gaussian Laplace model for the
-// clipping interval [a, b] and per-person budget eps.
-func NewClippedGaussian(a, b, eps float64) (*ClippedGaussian, error) {
+// ClippedGaussianConfig configures NewClippedGaussian: the clipping
+// interval [A, B] and the per-person budget Eps of the clipped-Gaussian
+// Laplace model. The zero value is refused (A = B, Eps = 0).
+type ClippedGaussianConfig struct {
+	// A is the lower clipping bound a (finite, < B).
+	A float64
+	// B is the upper clipping bound b (finite, > A); the width B − A must
+	// be finite and not subnormal.
+	B float64
+	// Eps is the per-person privacy budget ε, in [2^-30, 2^20].
+	Eps float64
+}
+
+// Validate reports whether c is usable, with an error wrapping ErrInvalid
+// that names the offending field.
+func (c ClippedGaussianConfig) Validate() error {
+	a, b, eps := c.A, c.B, c.Eps
 	if !finite(a) || !finite(b) || !(a < b) {
-		return nil, fmt.Errorf("ldp: clipping bounds must be finite with a < b, got [%v, %v]: %w", a, b, ErrInvalid)
+		return fmt.Errorf("ldp: ClippedGaussianConfig.A and .B must be finite with A < B, got [%v, %v]: %w", a, b, ErrInvalid)
 	}
 	if w := b - a; math.IsInf(w, 0) || w < 0x1p-1022 {
-		return nil, fmt.Errorf("ldp: clipping width b − a = %v must be finite and not subnormal: %w", w, ErrInvalid)
+		return fmt.Errorf("ldp: ClippedGaussianConfig.B − .A = %v must be finite and not subnormal: %w", w, ErrInvalid)
 	}
 	if !(eps >= 0x1p-30 && eps <= 0x1p20) {
-		return nil, fmt.Errorf("ldp: epsilon must be in [2^-30, 2^20], got %v: %w", eps, ErrInvalid)
+		return fmt.Errorf("ldp: ClippedGaussianConfig.Eps must be in [2^-30, 2^20], got %v: %w", eps, ErrInvalid)
 	}
+	return nil
+}
+
+// NewClippedGaussian returns the clipped-Gaussian Laplace model for the
+// clipping interval [cfg.A, cfg.B] and per-person budget cfg.Eps,
+// refusing what cfg.Validate refuses.
+func NewClippedGaussian(cfg ClippedGaussianConfig) (*ClippedGaussian, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	a, b, eps := cfg.A, cfg.B, cfg.Eps
 	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: b - a, Epsilon: eps, Dim: 1})
 	if err != nil {
 		return nil, fmt.Errorf("ldp: %w: %w", ErrInvalid, err)

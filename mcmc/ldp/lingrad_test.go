@@ -154,11 +154,11 @@ func TestLinearCovPosteriorGradients(t *testing.T) {
 	}
 	ld, _ := NewLinRegData(zx, zy, d, []float64{0.5, 0.5})
 	for _, pr := range []CovariancePrior{ScaledLKJ{Eta: 2, Scale: 2.5}, CovPrior{Nu: 4, Scale: 0.5}} {
-		sp, err := NewSuffStatCovPosterior(ss, math.Sqrt(5), 2, 2, pr)
+		sp, err := NewSuffStatCovPosterior(ss, SuffStatCovPosteriorConfig{SDTheta: math.Sqrt(5), Shape: 2, Rate: 2, Cov: pr})
 		if err != nil {
 			t.Fatal(err)
 		}
-		lp, err := NewLinRegCovPosterior(ld, 0.4, math.Sqrt(5), 2, 2, pr)
+		lp, err := NewLinRegCovPosterior(ld, LinRegCovPosteriorConfig{SY: 0.4, SDTheta: math.Sqrt(5), Shape: 2, Rate: 2, Cov: pr})
 		if err != nil {
 			t.Fatal(err)
 		}

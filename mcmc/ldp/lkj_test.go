@@ -351,11 +351,11 @@ func TestLKJBadInput(t *testing.T) {
 	if zp.Dim() != 0 || !math.IsNaN(zp.LogDensity(nil)) {
 		t.Error("zero-value posterior: want Dim 0 and NaN")
 	}
-	if _, err := NewSuffStatCovPosterior(&SuffStatLinReg{d: 2}, 1, 1, 1, nil); !errors.Is(err, ErrInvalid) {
+	if _, err := NewSuffStatCovPosterior(&SuffStatLinReg{d: 2}, SuffStatCovPosteriorConfig{SDTheta: 1, Shape: 1, Rate: 1, Cov: nil}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("nil covariance prior: err = %v", err)
 	}
 	var np *CovPrior
-	if _, err := NewSuffStatCovPosterior(&SuffStatLinReg{d: 2}, 1, 1, 1, np); !errors.Is(err, ErrInvalid) {
+	if _, err := NewSuffStatCovPosterior(&SuffStatLinReg{d: 2}, SuffStatCovPosteriorConfig{SDTheta: 1, Shape: 1, Rate: 1, Cov: np}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("nil *CovPrior: err = %v", err)
 	}
 }

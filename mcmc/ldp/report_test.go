@@ -13,8 +13,8 @@ import (
 // likelihoods of eqs. 28–30 model (Kolmogorov–Smirnov, 20,000 reports
 // each; p < 1e-4 fails).
 func TestReportLaw(t *testing.T) {
-	g, _ := NewClippedGaussian(-1, 2, 0.8)
-	e, _ := NewClippedExponential(3, 1.5)
+	g, _ := NewClippedGaussian(ClippedGaussianConfig{A: -1, B: 2, Eps: 0.8})
+	e, _ := NewClippedExponential(ClippedExponentialConfig{B: 3, Eps: 1.5})
 	r := rand.New(rand.NewPCG(4, 5))
 	lapCDF := func(mu, b float64) func(float64) float64 {
 		return func(z float64) float64 {

@@ -88,7 +88,7 @@ func TestSBCClippedGaussian(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	model, err := ldp.NewClippedGaussian(a, b, eps)
+	model, err := ldp.NewClippedGaussian(ldp.ClippedGaussianConfig{A: a, B: b, Eps: eps})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestSBCClippedExponential(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	model, err := ldp.NewClippedExponential(b, eps)
+	model, err := ldp.NewClippedExponential(ldp.ClippedExponentialConfig{B: b, Eps: eps})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -128,6 +128,9 @@ func (c SuffStatLinRegConfig) Validate() error {
 		if !(a.v > 0) || math.IsInf(a.v, 1) {
 			return fmt.Errorf("ldp: SuffStatLinRegConfig.%s must be finite and > 0, got %v: %w", a.name, a.v, ErrInvalid)
 		}
+		if v := float64(c.N) * a.v * a.v; math.IsInf(v, 1) {
+			return fmt.Errorf("ldp: SuffStatLinRegConfig.%s: the noise variance of the sum, N·%s², must be finite, got %v: %w", a.name, a.name, v, ErrInvalid)
+		}
 	}
 	for i, v := range c.Z {
 		if !finite(v) {

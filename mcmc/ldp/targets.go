@@ -308,14 +308,49 @@ type LinRegPosterior struct {
 	sdTheta, sha, rate float64
 }
 
-// NewLinRegPosterior returns the posterior for the precomputed likelihood f.
-func NewLinRegPosterior(f *LinRegFixedCov, sdTheta, shape, rate float64) (*LinRegPosterior, error) {
+// LinRegPosteriorConfig configures NewLinRegPosterior: the priors
+// θ ~ N(0, SDTheta² I) and σ ~ Gamma(Shape, Rate). The zero value is
+// refused.
+type LinRegPosteriorConfig struct {
+	// SDTheta is the prior standard deviation of each θ_j (finite, > 0;
+	// the paper uses √5).
+	SDTheta float64
+	// Shape is the shape of the Gamma prior of σ (finite, > 0).
+	Shape float64
+	// Rate is the rate of the Gamma prior of σ (finite, > 0).
+	Rate float64
+}
+
+// Validate reports whether c is usable, with an error wrapping ErrInvalid
+// that names the offending field.
+func (c LinRegPosteriorConfig) Validate() error {
+	return checkPriorScales("LinRegPosteriorConfig", c.SDTheta, c.Shape, c.Rate)
+}
+
+// checkPriorScales checks the prior scales SDTheta, Shape and Rate of the
+// configuration named typ.
+func checkPriorScales(typ string, sdTheta, shape, rate float64) error {
+	for _, a := range []struct {
+		name string
+		v    float64
+	}{{"SDTheta", sdTheta}, {"Shape", shape}, {"Rate", rate}} {
+		if !(a.v > 0) || math.IsInf(a.v, 1) {
+			return fmt.Errorf("ldp: %s.%s must be finite and > 0, got %v: %w", typ, a.name, a.v, ErrInvalid)
+		}
+	}
+	return nil
+}
+
+// NewLinRegPosterior returns the posterior for the precomputed likelihood
+// f with the priors of cfg.
+func NewLinRegPosterior(f *LinRegFixedCov, cfg LinRegPosteriorConfig) (*LinRegPosterior, error) {
 	if f == nil {
 		return nil, fmt.Errorf("ldp: likelihood is nil: %w", ErrInvalid)
 	}
-	if !(sdTheta > 0) || !(shape > 0) || !(rate > 0) || math.IsInf(sdTheta, 1) || math.IsInf(shape, 1) || math.IsInf(rate, 1) {
-		return nil, fmt.Errorf("ldp: prior scales must be finite and > 0, got %v, %v, %v: %w", sdTheta, shape, rate, ErrInvalid)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
+	sdTheta, shape, rate := cfg.SDTheta, cfg.Shape, cfg.Rate
 	return &LinRegPosterior{f: f, sdTheta: sdTheta, sha: shape, rate: rate}, nil
 }
 

@@ -85,7 +85,7 @@ func coverageModels(c config) ([]coverageModel, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			post, err := ldp.NewSuffStatCovPosterior(model, math.Sqrt(5), 2, 2, prior)
+			post, err := ldp.NewSuffStatCovPosterior(model, ldp.SuffStatCovPosteriorConfig{SDTheta: math.Sqrt(5), Shape: 2, Rate: 2, Cov: prior})
 			if err != nil {
 				return nil, nil, err
 			}
@@ -163,7 +163,7 @@ func coverageModels(c config) ([]coverageModel, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			post, err := ldp.NewLinRegCovPosterior(data, gy.NoiseSigma(), math.Sqrt(5), 2, 2, prior)
+			post, err := ldp.NewLinRegCovPosterior(data, ldp.LinRegCovPosteriorConfig{SY: gy.NoiseSigma(), SDTheta: math.Sqrt(5), Shape: 2, Rate: 2, Cov: prior})
 			if err != nil {
 				return nil, nil, err
 			}

@@ -347,7 +347,7 @@ func fig4(ctx context.Context, c config, w io.Writer, prog *cli.Progress, common
 			if err != nil {
 				return err
 			}
-			post, err := ldp.NewSuffStatCovPosterior(model, math.Sqrt(5), 2, 2, ldp.ScaledLKJ{Eta: 2, Scale: 2.5})
+			post, err := ldp.NewSuffStatCovPosterior(model, ldp.SuffStatCovPosteriorConfig{SDTheta: math.Sqrt(5), Shape: 2, Rate: 2, Cov: ldp.ScaledLKJ{Eta: 2, Scale: 2.5}})
 			if err != nil {
 				return err
 			}
