@@ -1,32 +1,29 @@
-// Package plot gives the example programs the library's small SVG/PNG
-// charting kit: line charts, interval charts and marginal histograms drawn
-// on a Canvas that writes SVG and PNG (corner plots of posterior draws are
-// privinfer.Draws.Corner). The types are the library's own, re-exported
-// here so that the examples depend on no internal package of the library.
+// Package plot gives the example programs short names for the library's
+// charting kit (privinfer.LineChart, privinfer.Histograms,
+// privinfer.Intervals and the Canvas they draw on, which writes SVG and
+// PNG); corner plots of posterior draws are privinfer.Draws.Corner. It
+// uses only the library's public API.
 package plot
 
-import iplot "github.com/privinfer/privinfer/internal/plot"
+import "github.com/privinfer/privinfer"
 
-// Canvas is a fixed-size drawing surface that writes SVG (WriteSVG) and PNG
-// (WritePNG).
-type Canvas = iplot.Canvas
+// Canvas is privinfer.Canvas.
+type Canvas = privinfer.Canvas
 
-// LineChart draws series of (x, y) points with optional vertical lines and
-// a logarithmic y axis.
-type LineChart = iplot.LineChart
+// LineChart is privinfer.LineChart.
+type LineChart = privinfer.LineChart
 
-// Series is one line of a LineChart.
-type Series = iplot.Series
+// Series is privinfer.Series.
+type Series = privinfer.Series
 
-// Intervals draws one horizontal interval per row, grouped by label.
-type Intervals = iplot.Intervals
+// Intervals is privinfer.Intervals.
+type Intervals = privinfer.Intervals
 
-// Interval is one row of Intervals: a low, middle and high value.
-type Interval = iplot.Interval
+// Interval is privinfer.Interval.
+type Interval = privinfer.Interval
 
-// Histograms draws the marginal histograms of several samples, one panel per
-// parameter.
-type Histograms = iplot.Histograms
+// Histograms is privinfer.Histograms.
+type Histograms = privinfer.Histograms
 
-// Sample is one (optionally weighted) sample of a Histograms plot.
-type Sample = iplot.Sample
+// Sample is privinfer.HistogramSample.
+type Sample = privinfer.HistogramSample
