@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privinfer/privinfer/examples/internal/cli"
-	"github.com/privinfer/privinfer/examples/internal/clitest"
+	"github.com/privinfer/privinfer/examples/support/cli"
+	"github.com/privinfer/privinfer/examples/support/clitest"
 )
 
 // quadMoments integrates the unnormalised posterior π(φ, σ)·Π_t N(x_t;

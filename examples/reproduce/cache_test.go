@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/support/cli"
 )
 
 // fakeEnv, when set, makes the test binary behave as a fake example
@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// fakeMain is a tiny example following the examples/internal/cli contract:
+// fakeMain is a tiny example following the examples/support/cli contract:
 // it logs "start NAME PART" and "end NAME PART", prints a Markdown line and
 // reports one verdict. -fail-if FILE makes it fail while FILE exists;
 // -hang makes it sleep until killed.

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/support/cli"
 )
 
 func TestParse(t *testing.T) {
@@ -65,7 +65,7 @@ func TestRegistryPackagesExist(t *testing.T) {
 			continue
 		}
 		if !strings.Contains(string(data), "package main") || !strings.Contains(string(data), "cli.") {
-			t.Errorf("%s: %s/main.go is not a main package following the examples/internal/cli contract", e.Name, e.Pkg)
+			t.Errorf("%s: %s/main.go is not a main package following the examples/support/cli contract", e.Name, e.Pkg)
 		}
 	}
 }

@@ -34,7 +34,7 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
-	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/simulate/sir"
 )

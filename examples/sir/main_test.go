@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/support/cli"
 )
 
 func TestBadFlags(t *testing.T) {

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/privinfer/privinfer/examples/internal/cli"
-	"github.com/privinfer/privinfer/examples/internal/clitest"
+	"github.com/privinfer/privinfer/examples/support/cli"
+	"github.com/privinfer/privinfer/examples/support/clitest"
 )
 
 // TestBadFlags checks that bad flags are usage errors (exit status 2 with

@@ -40,9 +40,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/privinfer/privinfer/examples/internal/cli"
-	"github.com/privinfer/privinfer/examples/internal/plot"
-	"github.com/privinfer/privinfer/examples/ldp/internal/ldpdata"
+	"github.com/privinfer/privinfer/examples/ldp/ldpdata"
+	"github.com/privinfer/privinfer/examples/support/cli"
+	"github.com/privinfer/privinfer/examples/support/plot"
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/mcmc/ldp"
 	"github.com/privinfer/privinfer/mechanism"

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privinfer/privinfer/examples/internal/cli"
-	"github.com/privinfer/privinfer/examples/internal/clitest"
+	"github.com/privinfer/privinfer/examples/support/cli"
+	"github.com/privinfer/privinfer/examples/support/clitest"
 )
 
 // TestRunSmall runs Fig. 2 at tiny sizes when the shared Kosarak file is

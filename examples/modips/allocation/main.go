@@ -19,8 +19,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/privinfer/privinfer/examples/internal/cli"
-	"github.com/privinfer/privinfer/examples/modips/internal/out"
+	"github.com/privinfer/privinfer/examples/modips/out"
+	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/synth/study"
 )
 

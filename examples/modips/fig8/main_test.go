@@ -3,8 +3,8 @@ package main
 import (
 	"testing"
 
-	"github.com/privinfer/privinfer/examples/internal/cli"
-	"github.com/privinfer/privinfer/examples/modips/internal/out"
+	"github.com/privinfer/privinfer/examples/modips/out"
+	"github.com/privinfer/privinfer/examples/support/cli"
 )
 
 func TestProgram(t *testing.T) {

@@ -6,8 +6,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/privinfer/privinfer/examples/internal/cli"
-	"github.com/privinfer/privinfer/examples/modips/internal/out"
+	"github.com/privinfer/privinfer/examples/modips/out"
+	"github.com/privinfer/privinfer/examples/support/cli"
 )
 
 func TestProgram(t *testing.T) {

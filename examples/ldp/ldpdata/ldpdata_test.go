@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/support/cli"
 )
 
 func TestWine(t *testing.T) {

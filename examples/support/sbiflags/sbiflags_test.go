@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privinfer/privinfer/examples/internal/cli"
+	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/flow/sbi"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strconv"
 
 	"github.com/privinfer/privinfer"
-	"github.com/privinfer/privinfer/examples/internal/plot"
+	"github.com/privinfer/privinfer/examples/support/plot"
 )
 
 // WriteFile creates name in the output directory, lets write fill it and

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer"
-	"github.com/privinfer/privinfer/examples/internal/plot"
+	"github.com/privinfer/privinfer/examples/support/plot"
 )
 
 type config struct {
