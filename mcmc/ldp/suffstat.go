@@ -112,29 +112,43 @@ type SuffStatLinRegConfig struct {
 // Validate reports whether c is a usable configuration, with an error
 // wrapping ErrInvalid that names the offending field.
 func (c SuffStatLinRegConfig) Validate() error {
-	if c.D < 1 {
-		return fmt.Errorf("ldp: SuffStatLinRegConfig.D must be >= 1, got %d: %w", c.D, ErrInvalid)
+	return checkSuffStatConfig("SuffStatLinRegConfig", c.D, SuffStatDim(c.D), c.N, c.Z,
+		namedSigma{"Sigma1", c.Sigma1}, namedSigma{"Sigma2", c.Sigma2}, namedSigma{"Sigma3", c.Sigma3})
+}
+
+// namedSigma is a noise scale of a sufficient-statistics configuration
+// with its field name, for error messages.
+type namedSigma struct {
+	name string
+	v    float64
+}
+
+// checkSuffStatConfig validates the fields the sufficient-statistics
+// configurations share: D ≥ 1, Z of length zdim (the statistic's dimension
+// for D) with finite entries, N ≥ 1, and every σ finite and > 0 with a
+// finite, positive noise variance of the sum N·σ². Errors wrap ErrInvalid
+// and name the field of the configuration cfg.
+func checkSuffStatConfig(cfg string, d, zdim, n int, z []float64, sigmas ...namedSigma) error {
+	if d < 1 {
+		return fmt.Errorf("ldp: %s.D must be >= 1, got %d: %w", cfg, d, ErrInvalid)
 	}
-	if m := SuffStatDim(c.D); len(c.Z) != m {
-		return fmt.Errorf("ldp: SuffStatLinRegConfig.Z must have length %d for D = %d, got %d: %w", m, c.D, len(c.Z), ErrInvalid)
+	if len(z) != zdim {
+		return fmt.Errorf("ldp: %s.Z must have length %d for D = %d, got %d: %w", cfg, zdim, d, len(z), ErrInvalid)
 	}
-	if c.N < 1 {
-		return fmt.Errorf("ldp: SuffStatLinRegConfig.N must be >= 1, got %d: %w", c.N, ErrInvalid)
+	if n < 1 {
+		return fmt.Errorf("ldp: %s.N must be >= 1, got %d: %w", cfg, n, ErrInvalid)
 	}
-	for _, a := range []struct {
-		name string
-		v    float64
-	}{{"Sigma1", c.Sigma1}, {"Sigma2", c.Sigma2}, {"Sigma3", c.Sigma3}} {
+	for _, a := range sigmas {
 		if !(a.v > 0) || math.IsInf(a.v, 1) {
-			return fmt.Errorf("ldp: SuffStatLinRegConfig.%s must be finite and > 0, got %v: %w", a.name, a.v, ErrInvalid)
+			return fmt.Errorf("ldp: %s.%s must be finite and > 0, got %v: %w", cfg, a.name, a.v, ErrInvalid)
 		}
-		if v := float64(c.N) * a.v * a.v; math.IsInf(v, 1) {
-			return fmt.Errorf("ldp: SuffStatLinRegConfig.%s: the noise variance of the sum, N·%s², must be finite, got %v: %w", a.name, a.name, v, ErrInvalid)
+		if v := float64(n) * a.v * a.v; !(v > 0) || math.IsInf(v, 1) {
+			return fmt.Errorf("ldp: %s.%s: the noise variance of the sum, N·%s², must be finite and > 0, got %v: %w", cfg, a.name, a.name, v, ErrInvalid)
 		}
 	}
-	for i, v := range c.Z {
+	for i, v := range z {
 		if !finite(v) {
-			return fmt.Errorf("ldp: SuffStatLinRegConfig.Z[%d] must be finite, got %v: %w", i, v, ErrInvalid)
+			return fmt.Errorf("ldp: %s.Z[%d] must be finite, got %v: %w", cfg, i, v, ErrInvalid)
 		}
 	}
 	return nil

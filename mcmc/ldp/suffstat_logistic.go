@@ -67,30 +67,9 @@ type SuffStatLogRegConfig struct {
 // Validate reports whether c is a usable configuration, with an error
 // naming the offending field.
 func (c SuffStatLogRegConfig) Validate() error {
-	if c.D < 1 {
-		return fmt.Errorf("ldp: SuffStatLogRegConfig.D must be >= 1, got %d: %w", c.D, ErrInvalid)
-	}
-	if m := LogRegStatDim(c.D); len(c.Z) != m {
-		return fmt.Errorf("ldp: SuffStatLogRegConfig.Z must have length %d for D = %d, got %d: %w", m, c.D, len(c.Z), ErrInvalid)
-	}
-	if c.N < 1 {
-		return fmt.Errorf("ldp: SuffStatLogRegConfig.N must be >= 1, got %d: %w", c.N, ErrInvalid)
-	}
-	for _, a := range []struct {
-		name string
-		v    float64
-	}{{"Sigma1", c.Sigma1}, {"Sigma2", c.Sigma2}} {
-		if !(a.v > 0) || math.IsInf(a.v, 1) {
-			return fmt.Errorf("ldp: SuffStatLogRegConfig.%s must be finite and > 0, got %v: %w", a.name, a.v, ErrInvalid)
-		}
-		if v := float64(c.N) * a.v * a.v; !(v > 0) || math.IsInf(v, 1) {
-			return fmt.Errorf("ldp: SuffStatLogRegConfig.%s: the noise variance of the sum, N·%s², must be finite and > 0, got %v: %w", a.name, a.name, v, ErrInvalid)
-		}
-	}
-	for i, v := range c.Z {
-		if !finite(v) {
-			return fmt.Errorf("ldp: SuffStatLogRegConfig.Z[%d] must be finite, got %v: %w", i, v, ErrInvalid)
-		}
+	if err := checkSuffStatConfig("SuffStatLogRegConfig", c.D, LogRegStatDim(c.D), c.N, c.Z,
+		namedSigma{"Sigma1", c.Sigma1}, namedSigma{"Sigma2", c.Sigma2}); err != nil {
+		return err
 	}
 	if c.Chebyshev != nil {
 		for j, v := range c.Chebyshev {
