@@ -482,15 +482,7 @@ func (c SuffStatPosteriorConfig) Validate() error {
 			return fmt.Errorf("ldp: SuffStatPosteriorConfig.SigmaX[%d] must be finite, got %v: %w", i, v, ErrInvalid)
 		}
 	}
-	for _, a := range []struct {
-		name string
-		v    float64
-	}{{"SDTheta", c.SDTheta}, {"Shape", c.Shape}, {"Rate", c.Rate}} {
-		if !(a.v > 0) || math.IsInf(a.v, 1) {
-			return fmt.Errorf("ldp: SuffStatPosteriorConfig.%s must be finite and > 0, got %v: %w", a.name, a.v, ErrInvalid)
-		}
-	}
-	return nil
+	return checkPriorScales("SuffStatPosteriorConfig", c.SDTheta, c.Shape, c.Rate)
 }
 
 // NewSuffStatPosterior returns the posterior for the released sum in s
