@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/privinfer/privinfer/examples/support/cli"
 )
@@ -19,6 +20,8 @@ func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-eps", "x"}, {"-eps", "3"}, {"-methods", "abc"}, {"-rounds", "0"}, {"-sims", "1"}, {"-M", "0"},
 		{"-lr", "-1"}, {"-n", "2"}, {"-nope"}, {"stray"}, {"-depths", "0"}, {"-depths", "5,x"}, {"-depths", "5", "-outbreaks"},
+		{"-trials", "-1"}, {"-trials-dir", "d"}, {"-trial-range", "1-2"}, {"-trials", "3", "-trial-range", "2-4", "-trials-dir", "d"},
+		{"-trials", "3", "-trial-range", "2-1", "-trials-dir", "d"}, {"-trials", "3", "-trial-range", "1-2"}, {"-trials", "2", "-outbreaks"},
 	} {
 		if _, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), args); !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("%v: got %v, want a usage error", args, err)
@@ -175,5 +178,150 @@ func TestDepthsSmall(t *testing.T) {
 	}
 	if !strings.Contains(out, "SPPE        2     2     20") || !strings.Contains(errs, "SPPE 2 layers round 2: C2ST") {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", out, errs)
+	}
+}
+
+func TestTrialRange(t *testing.T) {
+	c, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-trials", "10", "-trial-range", "4-6", "-trials-dir", "d"})
+	if err != nil || c.trials != (trialOptions{n: 10, lo: 4, hi: 6, dir: "d"}) {
+		t.Errorf("%+v, %v", c.trials, err)
+	}
+	c, err = parse(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-trials", "10", "-trial-range", "7", "-trials-dir", "d"})
+	if err != nil || c.trials.lo != 7 || c.trials.hi != 7 {
+		t.Errorf("%+v, %v", c.trials, err)
+	}
+	if trialSeed(5, 1) != 5 || trialSeed(5, 2) == trialSeed(5, 3) {
+		t.Error("trial seeds")
+	}
+}
+
+func TestQuartiles(t *testing.T) {
+	m, q1, q3 := quartiles([]float64{4, 1, 3, 2, 5, math.NaN(), math.Inf(1)})
+	if m != 3 || q1 != 2 || q3 != 4 {
+		t.Errorf("got %v %v %v", m, q1, q3)
+	}
+	m, q1, q3 = quartiles([]float64{1, 2})
+	if m != 1.5 || q1 != 1.25 || q3 != 1.75 {
+		t.Errorf("got %v %v %v", m, q1, q3)
+	}
+	if m, _, _ := quartiles([]float64{math.NaN()}); !math.IsNaN(m) {
+		t.Error("no finite values")
+	}
+	if m, sd := meanSD([]float64{1, 3}); m != 2 || math.Abs(sd-math.Sqrt2) > 1e-15 {
+		t.Errorf("meanSD %v %v", m, sd)
+	}
+}
+
+// fakeTrial is a trial whose MMD falls below the target at round hit (0:
+// never), each round taking 1000 simulations, 10 s of simulation and 20 s
+// of training.
+func fakeTrial(k, rounds, hit int) trialRecord {
+	tr := trialRecord{trial: k}
+	for r := 1; r <= rounds; r++ {
+		mmd := 0.5
+		if hit > 0 && r >= hit {
+			mmd = 0.05
+		}
+		tr.rounds = append(tr.rounds, roundMetrics{round: r, sims: 1000 * r, c2st: 0.55, mmd: mmd,
+			simTime: time.Duration(r) * 10 * time.Second, trainTime: time.Duration(r) * 20 * time.Second})
+	}
+	return tr
+}
+
+func TestTable1(t *testing.T) {
+	ts := trialSet{method: "SPPE", trials: []trialRecord{fakeTrial(1, 4, 1), fakeTrial(2, 4, 3), fakeTrial(3, 4, 0)}}
+	r := table1Row(ts)
+	if r.reached != 2 || r.trials != 3 || r.sims != [2]float64{2000, math.Sqrt(2e6)} || r.allT[0] != 60 || r.simT[0] != 20 || !strings.Contains(r.neverNote, "3") {
+		t.Errorf("%+v", r)
+	}
+	sppe := trialSet{method: "SPPE", trials: []trialRecord{fakeTrial(1, 4, 1), fakeTrial(2, 4, 1)}}
+	sple := trialSet{method: "SPLE", trials: []trialRecord{fakeTrial(1, 4, 2), fakeTrial(2, 4, 3)}}
+	abcRow := func(sims, secs float64, reached int) *costRow {
+		return &costRow{method: "SMC-ABC", reached: reached, trials: 2, sims: [2]float64{sims, 0}, allT: [2]float64{secs, 0}}
+	}
+	for _, tc := range []struct {
+		sets []trialSet
+		abc  *costRow
+		want string
+	}{
+		{[]trialSet{sppe, sple}, abcRow(20000, 500, 2), cli.Reproduced},
+		// SMC-ABC faster in time but not in simulations.
+		{[]trialSet{sppe, sple}, abcRow(20000, 50, 2), cli.Partial},
+		{[]trialSet{sple, sppe}, abcRow(20000, 500, 2), cli.Reproduced},
+		// SPLE before SPPE in both.
+		{[]trialSet{{method: "SPPE", trials: sple.trials}, {method: "SPLE", trials: sppe.trials}}, abcRow(20000, 500, 2), cli.Differs},
+		// SMC-ABC never reaching it keeps the order.
+		{[]trialSet{sppe, sple}, abcRow(0, 0, 0), cli.Reproduced},
+		{[]trialSet{sppe, sple}, nil, cli.Partial},
+		// Too few trials so far.
+		{[]trialSet{{method: "SPPE", trials: sppe.trials[:1]}, sple}, abcRow(20000, 500, 2), cli.Partial},
+	} {
+		var b bytes.Buffer
+		table1Verdict(&b, 10, 2, tc.sets, tc.abc)
+		if vs := cli.ParseVerdicts(b.String()); len(vs) != 1 || vs[0].Kind != tc.want || !strings.Contains(vs[0].What, "Table 1") {
+			t.Errorf("%+v: got %+v, want %s", tc.abc, vs, tc.want)
+		}
+	}
+}
+
+// TestTrialsSmall runs two tiny trials of SPPE and SPLE with -trials-dir:
+// the per-round table, Table 1, the CSV files and the charts (PNG and SVG)
+// are written and progress reaches stderr; a second run reads every trial
+// from the folder and trains nothing; a run of one trial range only gives
+// partial verdicts.
+func TestTrialsSmall(t *testing.T) {
+	trials := t.TempDir()
+	abcTable := "trial,seed,particles,reached,round,sims,seconds\n1,1,20,true,3,5000,600\n2,2,20,false,0,0,0\n"
+	if err := os.WriteFile(filepath.Join(trials, "sir_eps10_smcabc_table1.csv"), []byte(abcTable), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-trials", "2", "-rounds", "1", "-methods", "sppe,sple", "-trials-dir", trials}
+	out, errs, dir := runSmall(t, args...)
+	for _, m := range metricNames {
+		checkPlot(t, dir, "sir_trials_eps10_"+strings.ToLower(m))
+	}
+	for _, f := range []string{"sir_trials_eps10.csv", "sir_trials_eps10_table1.csv"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	vs := cli.ParseVerdicts(out)
+	if len(vs) != 2 || !strings.Contains(vs[0].What, "Fig. 1B") || !strings.Contains(vs[1].What, "Table 1") {
+		t.Errorf("verdicts %+v", vs)
+	}
+	for _, frag := range []string{"SPPE: 2 of 2 trials (0 read", "SPLE: 2 of 2 trials", "Table 1", "SMC-ABC  1/2", "trial(s) 2 never reached it", "reduced flow"} {
+		if !strings.Contains(out, frag) {
+			t.Errorf("stdout lacks %q:\n%s", frag, out)
+		}
+	}
+	for _, frag := range []string{"trial 1/2, SPPE (seed 1): round 1, simulating 10 epidemics", "trial 2, SPLE round 1: C2ST", "trial 2/2, SPLE: done"} {
+		if !strings.Contains(errs, frag) {
+			t.Errorf("stderr lacks %q:\n%s", frag, errs)
+		}
+	}
+	saved, _ := filepath.Glob(filepath.Join(trials, "sir_trial_eps10_*.csv"))
+	if len(saved) != 4 {
+		t.Errorf("saved trials %v", saved)
+	}
+	// Again: every trial is read back, nothing is simulated or trained, and
+	// the tables are the same.
+	out2, errs2, _ := runSmall(t, args...)
+	if strings.Contains(errs2, "simulating") || strings.Contains(errs2, "epoch") || strings.Count(errs2, "reused") != 4 {
+		t.Errorf("second run trained again:\n%s", errs2)
+	}
+	table := func(s string) string { i := strings.Index(s, "  SPPE: 2 of 2"); return s[i+len("  SPPE: 2 of 2 trials (0"):] }
+	if !strings.Contains(out2, "SPPE: 2 of 2 trials (2 read") || strings.ReplaceAll(table(out2), "(2 read", "(0 read") != table(out) {
+		t.Errorf("second run differs:\n%s\nfirst:\n%s", out2, out)
+	}
+	// A third of four trials alone: the tables hold the trials saved so far
+	// and the verdicts wait for all of them.
+	out3, errs3, _ := runSmall(t, "-trials", "4", "-trial-range", "3", "-rounds", "1", "-methods", "sppe", "-trials-dir", trials)
+	if strings.Count(errs3, "reused") != 2 || !strings.Contains(errs3, "trial 3/4, SPPE") || strings.Contains(errs3, "trial 4/4") || !strings.Contains(out3, "SPPE: 3 of 4 trials (2 read") {
+		t.Errorf("stderr:\n%s", errs3)
+	}
+	for _, v := range cli.ParseVerdicts(out3) {
+		if v.Kind != cli.Partial || !strings.Contains(v.Reason, "of 4") {
+			t.Errorf("verdict %+v", v)
+		}
 	}
 }
