@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/privinfer/privinfer/examples/support/cli"
@@ -103,5 +104,28 @@ func TestFlipTable(t *testing.T) {
 	flipVerdict(&b, rows)
 	if vs := cli.ParseVerdicts(b.String()); len(vs) != 1 || vs[0].Kind != cli.Reproduced {
 		t.Errorf("verdict %+v", vs)
+	}
+}
+
+// TestVerdictMonteCarloError checks that a reversal of RESAMPLE's order
+// within two paired standard errors is undecided and one beyond them
+// fails the check.
+func TestVerdictMonteCarloError(t *testing.T) {
+	cfg := Config{N: 10, T: 10, EpsABC: []float64{0.05}, EpsTotal: []float64{10}}
+	tab := func(noR, withR []float64) *Table {
+		mean := func(v []float64) float64 { return (v[0] + v[1] + v[2]) / 3 }
+		return &Table{Cs: []int{10}, Columns: []string{"ABC", "10", "10R"},
+			MSE:    [][][]float64{{{0.001, mean(noR), mean(withR)}}},
+			RepMSE: [][][][]float64{{{{0.001, 0.001, 0.001}, noR, withR}}}}
+	}
+	var b strings.Builder
+	verdict(&b, cfg, tab([]float64{0.0030, 0.0026, 0.0030}, []float64{0.0029, 0.0027, 0.0029}))
+	if !strings.Contains(b.String(), "verdict: reproduced") || !strings.Contains(b.String(), "undecided") {
+		t.Errorf("small reversal: %s", b.String())
+	}
+	b.Reset()
+	verdict(&b, cfg, tab([]float64{0.0040, 0.0041, 0.0042}, []float64{0.0029, 0.0030, 0.0031}))
+	if strings.Contains(b.String(), "verdict: reproduced") || !strings.Contains(b.String(), "above RESAMPLE true") {
+		t.Errorf("large reversal: %s", b.String())
 	}
 }
