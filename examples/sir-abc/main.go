@@ -14,6 +14,25 @@
 // found next to the repository or given by -authors) by means, quantiles
 // and MMD, and prints a verdict line.
 //
+// Every run also measures each round's population against the exact
+// posterior (abc/testdata/sir_epsE_exact.csv, made by -exact; -exact-ref
+// names another file): the cumulative simulations and wall time, the MMD
+// (the unbiased MMD² estimate with the reference's median-heuristic
+// bandwidth, as in examples/sir) and the C2ST — the paper's Fig. 5, printed
+// and with -out written as CSV (sir_epsE_smcabc_fig5.csv) and a chart (SVG
+// and PNG) — and the SMC-ABC row of the paper's Table 1: the simulations
+// and wall time until the MMD first falls below 0.1, with a verdict on
+// Fig. 5. With -trials N the run is repeated N times with seeds derived
+// from -seed (trial 1 uses it), Fig. 5 shows the mean and quartiles per
+// round and Table 1 the mean ± sd over the trials that reached the target,
+// naming those that never did; with -trials-dir DIR each finished trial is
+// saved there and reused when present, -trial-range a-b runs only those
+// trials, and once all N are present the per-trial costs are written to
+// DIR/sir_epsE_smcabc_table1.csv, where examples/sir -trials reads Table
+// 1's SMC-ABC row:
+//
+//	go run ./examples/sir-abc -trials 10 -trials-dir .reproduce-cache/sir-trials -particles 400 -rounds 9 -walltime 20m -min-acceptance 0.02
+//
 //	go run ./examples/sir-abc -particles 400 -rounds 9 -walltime 15m -min-acceptance 0.02 -out abc/testdata -summary abc/testdata/sir_eps10_smcabc_summary.txt
 //	go run ./examples/sir-abc -eps 1 -particles 400 -rounds 12 -walltime 15m -min-acceptance 0.02 -out abc/testdata -summary abc/testdata/sir_eps1_smcabc_summary.txt
 //	go run ./examples/sir-abc -quick   # 100 particles, 4 rounds, at most 3 minutes
@@ -27,6 +46,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -65,6 +85,10 @@ type options struct {
 	summary, authors   string
 	exact, exactStages int
 	exactInit          string
+	exactRef           string // -exact-ref: the exact posterior of Fig. 5 and Table 1
+	trials             int    // -trials: independent runs (0: one run)
+	trialLo, trialHi   int    // -trial-range, 1-based inclusive
+	trialsDir          string // -trials-dir: saved trials, reused when present
 }
 
 func parse(fs *flag.FlagSet, args []string) (options, error) {
@@ -80,6 +104,10 @@ func parse(fs *flag.FlagSet, args []string) (options, error) {
 	fs.IntVar(&o.exact, "exact", 0, "instead of SMC-ABC, sample the exact posterior by kernel importance sampling with this many simulations per stage")
 	fs.IntVar(&o.exactStages, "exact-stages", 2, "adaptive stages of -exact")
 	fs.StringVar(&o.exactInit, "exact-init", "", "initial sample for -exact (default: abc/testdata/sir_epsE_smcabc.csv, else the authors' sample)")
+	fs.StringVar(&o.exactRef, "exact-ref", "", "exact posterior for Fig. 5 and Table 1 (default abc/testdata/sir_epsE_exact.csv at the repository root, skipped when absent)")
+	fs.IntVar(&o.trials, "trials", 0, "Fig. 5 and Table 1 over this many independent SMC-ABC runs with derived seeds (0: one run, with the usual outputs)")
+	trialRange := fs.String("trial-range", "", "with -trials: run only trials a-b (1-based) and read the others from -trials-dir")
+	fs.StringVar(&o.trialsDir, "trials-dir", "", "with -trials: folder where every finished trial's per-round accuracy is saved and reused when present (keyed by the settings), and the per-trial costs examples/sir -trials reads")
 	fs.StringVar(&o.summary, "summary", "", "file for the text summary (also printed)")
 	fs.StringVar(&o.authors, "authors", "", "reference posterior CSV to compare with (default: ../shared/"+cli.AuthorsDir+referenceFile(10)+" for ε = 10, likewise for 1 and 0.1, next to the repository, skipped when absent; \"none\" to skip)")
 	if err := cli.Parse(fs, args); err != nil {
@@ -91,6 +119,22 @@ func parse(fs *flag.FlagSet, args []string) (options, error) {
 	}
 	if _, err := sir.SyntheticRelease(o.eps); err != nil {
 		return o, cli.Usagef("-eps: the paper has synthetic releases for ε = 10, 1 and 0.1 only, got %v", o.eps)
+	}
+	switch {
+	case o.trials < 0:
+		return o, cli.Usagef("-trials must be >= 0, got %d", o.trials)
+	case o.trials == 0 && (*trialRange != "" || o.trialsDir != ""):
+		return o, cli.Usagef("-trial-range and -trials-dir need -trials")
+	case o.trials > 0 && o.exact > 0:
+		return o, cli.Usagef("-trials cannot be combined with -exact")
+	case *trialRange != "" && o.trialsDir == "":
+		return o, cli.Usagef("-trial-range needs -trials-dir (where the other trials are saved)")
+	}
+	if o.trials > 0 {
+		var err error
+		if o.trialLo, o.trialHi, err = parseTrialRange(*trialRange, o.trials); err != nil {
+			return o, err
+		}
 	}
 	switch {
 	case o.exact < 0 || o.exact == 1:
@@ -151,16 +195,23 @@ func reference(o options, l *logger) (*privinfer.Draws, error) {
 	return cli.ReadDraws(o.authors, names...)
 }
 
-// run runs SMC-ABC, or kernel IS with -exact.
+// run runs SMC-ABC (repeatedly with -trials), or kernel IS with -exact.
 func run(_ context.Context, o options, stdout, stderr io.Writer) error {
 	if o.exact > 0 {
 		return runExact(o, stdout, stderr)
+	}
+	if o.trials > 0 {
+		return runTrials(o, stdout, stderr)
 	}
 	if err := o.Prepare(); err != nil {
 		return err
 	}
 	l := &logger{w: stdout}
 	ref, err := reference(o, l)
+	if err != nil {
+		return err
+	}
+	exact, exactPath, err := exactReference(o)
 	if err != nil {
 		return err
 	}
@@ -171,30 +222,46 @@ func run(_ context.Context, o options, stdout, stderr io.Writer) error {
 	}
 	l.f("SIR eps=%s SMC-ABC: K=%d, n=%d, L=%d, %d particles, schedule 0.5*0.7^t (<= %d rounds), GOMAXPROCS=%d, seed %d\n",
 		epsName(o.eps), sir.SyntheticK, sir.SyntheticN, sir.SyntheticL, o.particles, o.rounds, runtime.GOMAXPROCS(0), o.Seed)
-	ctx := context.Background()
-	if o.wall > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.wall)
-		defer cancel()
-	}
-	var res *abc.SMCResult
-	err = prog.While(3*time.Second, "SMC-ABC", func() (err error) {
-		res, err = abc.SMC(ctx, p, abc.SMCConfig{
-			Distance:  abc.Euclidean{},
-			Particles: o.particles, Schedule: abc.Geometric{A: 0.5, R: 0.7, Rounds: o.rounds, Min: o.minTol},
-			MaxSimulations: o.maxSims, MinAcceptance: o.minAcc, Seed: o.Seed,
-			Progress: prog.Func(),
-		})
-		return err
-	})
-	if err != nil && !(res != nil && res.Stop == abc.StopWallTime && len(res.Rounds) > 0) {
+	res, err := smc(o, p, o.Seed, prog, "SMC-ABC")
+	if err != nil {
 		return err
 	}
 	rounds(l, res.Rounds)
 	fin := res.Final()
 	l.f("stopped: %s after %d rounds; %d simulations in %s (final tolerance %.4f)\n",
 		res.Stop, len(res.Rounds), res.Simulations, res.Elapsed.Round(time.Second), fin.Tolerance)
+	if exact == nil {
+		l.f("the exact posterior %s is absent: Fig. 5 and Table 1 are skipped (make it with -exact)\n", exactPath)
+	} else {
+		prog.Printf("C2ST and MMD of every round against the exact posterior (Fig. 5)")
+		l.f("accuracy against the exact posterior %s (MMD: unbiased MMD² estimate, Gaussian kernel with the reference's median-heuristic bandwidth)\n", filepath.Base(exactPath))
+		rs, err := measure(res.Rounds, exact, o.Seed)
+		if err != nil {
+			return err
+		}
+		if err := report(o, l, []abcTrial{{trial: 1, seed: o.Seed, rounds: rs}}, 1); err != nil {
+			return err
+		}
+	}
 	return finish(o, l, "SMC-ABC", csvName(o.eps), fin, ref)
+}
+
+// parseTrialRange reads -trial-range "a-b" (or "a") for n trials; "" is
+// every trial.
+func parseTrialRange(s string, n int) (lo, hi int, err error) {
+	if s == "" {
+		return 1, n, nil
+	}
+	a, b, found := strings.Cut(s, "-")
+	if !found {
+		b = a
+	}
+	lo, err1 := strconv.Atoi(strings.TrimSpace(a))
+	hi, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if err1 != nil || err2 != nil || lo < 1 || hi < lo || hi > n {
+		return 0, 0, cli.Usagef("-trial-range: %q is not a range a-b with 1 ≤ a ≤ b ≤ -trials (%d)", s, n)
+	}
+	return lo, hi, nil
 }
 
 // rounds prints the table of SMC-ABC rounds or kernel IS stages.

@@ -22,6 +22,8 @@ func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-particles", "1"}, {"-rounds", "0"}, {"-walltime", "-1s"}, {"-maxsims", "-1"},
 		{"-min-tol", "-1"}, {"-min-acceptance", "1"}, {"-eps", "3"}, {"-eps", "0"}, {"-exact", "1"}, {"-exact", "-2"}, {"-exact-stages", "0"}, {"-nope"}, {"stray"},
+		{"-trials", "-1"}, {"-trials-dir", "d"}, {"-trial-range", "1"}, {"-trials", "2", "-trial-range", "1-3", "-trials-dir", "d"},
+		{"-trials", "2", "-trial-range", "1"}, {"-trials", "2", "-exact", "100"},
 	} {
 		if _, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), args); !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("%v: got %v, want a usage error", args, err)
@@ -113,11 +115,70 @@ func TestRunTiny(t *testing.T) {
 	if err := run(t.Context(), o, &out, &errw); err != nil {
 		t.Fatal(err)
 	}
-	if vs := cli.ParseVerdicts(out.String()); len(vs) != 1 || vs[0].Kind == "invalid" {
+	if vs := cli.ParseVerdicts(out.String()); len(vs) != 2 || !strings.Contains(vs[0].What, "Fig. 5") || vs[1].Kind == "invalid" {
 		t.Errorf("verdicts %+v in\n%s", vs, out.String())
 	}
 	plots := clitest.Check(t, dir, errw.String())
-	if !slices.Contains(plots, "sir_eps10_smcabc.png") || !slices.Contains(plots, "sir_eps10_smcabc.svg") {
+	for _, p := range []string{"sir_eps10_smcabc.png", "sir_eps10_smcabc.svg", "sir_eps10_smcabc_fig5.png", "sir_eps10_smcabc_fig5.svg"} {
+		if !slices.Contains(plots, p) {
+			t.Errorf("plots %v lack %s", plots, p)
+		}
+	}
+	if !strings.Contains(out.String(), "Table 1") || !strings.Contains(out.String(), "Fig. 5") {
+		t.Errorf("stdout:\n%s", out.String())
+	}
+}
+
+// TestTrialsTiny runs two SMC-ABC trials of 20 particles and 2 rounds with
+// -trials-dir: Fig. 5 (CSV, PNG, SVG) and Table 1's row are written, the
+// per-trial costs land in the folder for examples/sir; a second run reads
+// both trials back without simulating; asking for a third trial without
+// running it gives a partial verdict.
+func TestTrialsTiny(t *testing.T) {
+	trials := t.TempDir()
+	runT := func(extra ...string) (string, string, string) {
+		dir := t.TempDir()
+		args := append([]string{"-particles", "20", "-rounds", "2", "-authors", "none", "-trials-dir", trials, "-out", dir}, extra...)
+		o, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out, errw bytes.Buffer
+		if err := run(t.Context(), o, &out, &errw); err != nil {
+			t.Fatal(err)
+		}
+		return out.String(), errw.String(), dir
+	}
+	out, errs, dir := runT("-trials", "2")
+	plots := clitest.Check(t, dir, errs)
+	if !slices.Contains(plots, "sir_eps10_smcabc_fig5.png") || !slices.Contains(plots, "sir_eps10_smcabc_fig5.svg") {
 		t.Errorf("plots %v", plots)
+	}
+	if vs := cli.ParseVerdicts(out); len(vs) != 1 || !strings.Contains(vs[0].What, "Fig. 5") {
+		t.Errorf("verdicts %+v", vs)
+	}
+	for _, frag := range []string{"2 independent trials", "Fig. 5", "Table 1", "SMC-ABC row"} {
+		if !strings.Contains(out, frag) {
+			t.Errorf("stdout lacks %q:\n%s", frag, out)
+		}
+	}
+	if !strings.Contains(errs, "trial 2/2 (seed") || !strings.Contains(errs, "C2ST and MMD per round") {
+		t.Errorf("stderr:\n%s", errs)
+	}
+	costs, err := os.ReadFile(filepath.Join(trials, "sir_eps10_smcabc_table1.csv"))
+	if err != nil || strings.Count(string(costs), "\n") != 3 || !strings.HasPrefix(string(costs), "trial,seed,particles,reached,round,sims,seconds\n") {
+		t.Errorf("per-trial costs %q, %v", costs, err)
+	}
+	fig5 := func(s string) string { return s[strings.Index(s, "Fig. 5:"):] }
+	out2, errs2, _ := runT("-trials", "2")
+	if strings.Count(errs2, "reused") != 2 || strings.Contains(errs2, "SMC-ABC") || fig5(out2) != fig5(out) {
+		t.Errorf("second run:\n%s\n%s", errs2, out2)
+	}
+	out3, errs3, _ := runT("-trials", "3", "-trial-range", "1-2")
+	if strings.Count(errs3, "reused") != 2 || strings.Contains(errs3, "trial 3/3") {
+		t.Errorf("third run:\n%s", errs3)
+	}
+	if vs := cli.ParseVerdicts(out3); len(vs) != 1 || vs[0].Kind != cli.Partial || !strings.Contains(vs[0].Reason, "2 of 3 trials") {
+		t.Errorf("verdicts %+v", vs)
 	}
 }

@@ -309,7 +309,10 @@ func TestTrialsSmall(t *testing.T) {
 	if strings.Contains(errs2, "simulating") || strings.Contains(errs2, "epoch") || strings.Count(errs2, "reused") != 4 {
 		t.Errorf("second run trained again:\n%s", errs2)
 	}
-	table := func(s string) string { i := strings.Index(s, "  SPPE: 2 of 2"); return s[i+len("  SPPE: 2 of 2 trials (0"):] }
+	table := func(s string) string {
+		i := strings.Index(s, "  SPPE: 2 of 2")
+		return s[i+len("  SPPE: 2 of 2 trials (0"):]
+	}
 	if !strings.Contains(out2, "SPPE: 2 of 2 trials (2 read") || strings.ReplaceAll(table(out2), "(2 read", "(0 read") != table(out) {
 		t.Errorf("second run differs:\n%s\nfirst:\n%s", out2, out)
 	}
