@@ -60,7 +60,9 @@
 //     for its reference posteriors.
 //   - abc: rejection ABC, SMC-ABC for privatized data, and ABCDP.
 //   - mcmc: Markov chain samplers, data augmentation for privatized data,
-//     convergence diagnostics, and local-DP noise-aware models (mcmc/ldp).
+//     convergence diagnostics, local-DP noise-aware models (mcmc/ldp), and
+//     Bernstein and Sheldon's sufficient-statistics Gibbs sampler for
+//     linear regression from noisy statistics (mcmc/gibbsss).
 //   - flow: spline normalizing flows and sequential neural posterior and
 //     likelihood estimation from privatized data.
 //   - qmc: Sobol point sets with scrambling, and randomized QMC estimates.
