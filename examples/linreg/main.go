@@ -8,10 +8,17 @@
 // SPLE, an asymptotically exact DA-MCMC reference (SOMA data augmentation,
 // read from mcmc/testdata when present, otherwise run here), the authors'
 // published SMC-ABC reference sample (if -authors points at it), the naive
-// plug-in posterior and the paper's Tables 2 and 4; then C2ST (sbibm
-// protocol), MMD, marginal KS statistics and the largest posterior-mean
-// difference against DA-MCMC, NLOG at the true β, LMD, and wall times split
-// into simulation, training and proposal sampling.
+// plug-in posterior, Bernstein and Sheldon's Gibbs-SS (mcmc/gibbsss) with
+// the predictors' law known as in the paper and with their default
+// normal-inverse-Wishart prior on it (-gibbs-iters iterations per chain),
+// the abc package's SMC-ABC with the paper's geometric tolerance schedule
+// (-abc-sims simulations, -abc-particles particles; -abc-sims 0 leaves it
+// out) and the paper's Tables 2 and 4; then C2ST (sbibm protocol), MMD,
+// marginal KS statistics and the largest posterior-mean difference against
+// DA-MCMC, NLOG at the true β, LMD, and wall times (for SPPE and SPLE split
+// into simulation, training and proposal sampling). At ε = 10 a second
+// verdict line says whether our Gibbs-SS shows the bias the paper reports
+// for it (β1 mean −0.50 against DA-MCMC's −2.72) and why.
 //
 // The paper's budget of 10 rounds × 1000 simulations, with the flow and
 // loss settings validated against DA-MCMC (a 4-layer flow of 32-unit
@@ -38,9 +45,10 @@
 // can be run one budget at a time and then put together.
 //
 // The defaults are a reduced configuration that runs in minutes on two cores;
-// -quick reduces it further (ε = 10 and 0.1, 2 rounds × 300 simulations).
-// Each ε ends with a verdict line comparing SPPE and SPLE with DA-MCMC
-// (C2ST ≤ 0.6 and posterior means within 0.15); -out DIR writes the
+// -quick reduces it further (ε = 10 and 0.1, 2 rounds × 300 simulations,
+// 5000 Gibbs-SS iterations per chain, SMC-ABC on 30,000 simulations of 300
+// particles). Each ε ends with a verdict line comparing SPPE, SPLE and
+// SMC-ABC with DA-MCMC (C2ST ≤ 0.6 and posterior means within 0.15); -out DIR writes the
 // posterior draws as CSV and a corner plot beside DA-MCMC (SVG and PNG).
 //
 // Run it from the repository root: the reference files are read from paths
@@ -60,11 +68,13 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/sbiflags"
 	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/flow/sbi"
 	"github.com/privinfer/privinfer/mcmc"
+	"github.com/privinfer/privinfer/mcmc/gibbsss"
 	"github.com/privinfer/privinfer/mcmc/linregda"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
@@ -78,6 +88,9 @@ type config struct {
 	perRound          bool
 	sweep             []float64     // -sweep: the budgets of the Fig. 11 mode (nil: not that mode)
 	drawsDir          string        // -draws: saved posteriors of the Fig. 11 mode
+	gibbsIters        int           // -gibbs-iters: Gibbs-SS iterations per chain
+	abcSims           int64         // -abc-sims: SMC-ABC simulation budget (0: no SMC-ABC row)
+	abcParticles      int           // -abc-particles: SMC-ABC population size
 	w                 io.Writer     // results (stdout)
 	prog              *cli.Progress // progress (stderr)
 }
@@ -93,16 +106,28 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	var c config
 	common := cli.Register(fs, 1)
 	set := sbiflags.Register(fs, sbiflags.Settings{EpsList: "10,1,0.1", MethodList: "sppe,sple", Rounds: 4, Sims: 500, M: 8, Atoms: 5, Layers: 4, Hidden: 32, Blocks: 1, Epochs: 40, Patience: 6, Batch: 100, LR: 1e-3, NPost: 2000},
-		map[string]string{"eps": "10,0.1", "rounds": "2", "sims": "300", "epochs": "25"})
+		map[string]string{"eps": "10,0.1", "rounds": "2", "sims": "300", "epochs": "25", "gibbs-iters": "5000", "abc-sims": "30000", "abc-particles": "300"})
 	fs.StringVar(&c.authors, "authors", "../shared/"+cli.AuthorsDir, "folder of the authors' reference CSVs (skipped if absent)")
 	fs.StringVar(&c.mcmcData, "damcmc", "mcmc/testdata", "folder with linreg_eps*_damcmc.csv DA-MCMC draws (run here if absent)")
 	fs.BoolVar(&c.perRound, "per-round", false, "print C2ST against DA-MCMC after every round")
+	fs.IntVar(&c.gibbsIters, "gibbs-iters", 25000, "Gibbs-SS iterations per chain (4 chains; a fifth warm-up, the rest thinned by 4)")
+	fs.Int64Var(&c.abcSims, "abc-sims", 300000, "SMC-ABC simulation budget; 0 leaves out the SMC-ABC (ours) row")
+	fs.IntVar(&c.abcParticles, "abc-particles", 1000, "SMC-ABC population size")
 	sweep := fs.String("sweep", "", "Fig. 11 mode: privacy budgets, comma separated (the paper: 0.1,0.3,1,3,10,30,100), releases of the same confidential data")
 	fs.StringVar(&c.drawsDir, "draws", "", "with -sweep: folder where each budget's and method's posterior is saved and reused when present (keyed by the settings)")
 	err := set.Parse(fs, args, common, func(eps float64) error { _, err := linreg.Release(eps); return err })
 	c.Common, c.Settings = *common, *set
 	if err == nil {
 		c.sweep, err = parseSweep(*sweep, c.drawsDir)
+	}
+	if err == nil {
+		err = cli.AtLeast("gibbs-iters", c.gibbsIters, 50)
+	}
+	if err == nil && c.abcSims != 0 {
+		err = cli.AtLeast("abc-particles", c.abcParticles, 2)
+		if err == nil && c.abcSims < int64(c.abcParticles) {
+			err = cli.Usagef("-abc-sims must be 0 or at least -abc-particles (%d), got %d", c.abcParticles, c.abcSims)
+		}
 	}
 	return c, err
 }
@@ -271,12 +296,14 @@ var paperRows = map[float64][][2]any{
 		{"paper SMC-ABC", [][3]float64{{-0.59, -2.28, 0.93}, {-2.44, -3.67, -0.38}, {0.85, -0.88, 2.77}}},
 		{"paper SPPE", [][3]float64{{-0.51, -2.25, 1.07}, {-2.40, -3.61, -0.30}, {0.90, -0.89, 2.85}}},
 		{"paper SPLE", [][3]float64{{-0.64, -2.31, 0.96}, {-2.61, -3.65, -0.98}, {0.64, -0.93, 2.48}}},
+		{"paper Gibbs-SS", [][3]float64{{-0.46, -2.22, 1.39}, {-0.50, -2.08, 1.28}, {0.41, -1.68, 2.13}}},
 	},
 	0.1: {
 		{"paper DA-MCMC", [][3]float64{{-0.12, -1.98, 1.77}, {-0.13, -2.13, 1.88}, {0.13, -1.91, 2.12}}},
 		{"paper SMC-ABC", [][3]float64{{-0.09, -1.97, 1.93}, {-0.10, -2.09, 1.95}, {0.11, -1.90, 2.22}}},
 		{"paper SPPE", [][3]float64{{-0.12, -2.13, 1.73}, {-0.12, -2.11, 1.83}, {0.14, -1.81, 2.09}}},
 		{"paper SPLE", [][3]float64{{-0.04, -2.01, 1.99}, {-0.06, -2.00, 1.85}, {0.12, -1.86, 2.09}}},
+		{"paper Gibbs-SS", [][3]float64{{-0.05, -1.94, 1.95}, {-0.01, -1.95, 1.97}, {0.21, -1.62, 1.89}}},
 	},
 }
 
@@ -331,16 +358,18 @@ func runEps(c config, eps float64) ([]methodAccuracy, error) {
 		fmt.Fprintf(w, "  %-22s  not defined: XᵀX/σ² + I implied by s_dp is not positive definite\n", "naive plug-in (ours)")
 	}
 	row(w, "DA-MCMC (ours)", ref)
+	refBeta1 := ref.Mean()[1]
 	authors, err := cli.ReadDraws(filepath.Join(c.authors, "linreg_eps"+epsName(eps)+"_beta.csv"), names...)
 	if err == nil {
 		row(w, "authors' CSV", authors)
 	}
 	theta := linreg.PaperTheta()
 	type result struct {
-		name string
-		d    *privinfer.Draws
-		nlog float64
-		res  *sbi.Result
+		name   string
+		d      *privinfer.Draws
+		nlog   float64
+		sims   int64  // simulations (0: none)
+		timing string // where the time went
 	}
 	var results []result
 	for _, meth := range c.Methods {
@@ -384,22 +413,64 @@ func runEps(c config, eps float64) ([]methodAccuracy, error) {
 			return nil, fmt.Errorf("unknown method %q", meth)
 		}
 		fmt.Fprintf(w, "  [%s finished in %v]\n", meth, time.Since(start).Round(time.Second))
-		results = append(results, result{meth, d, nlog, res})
+		results = append(results, result{meth, d, nlog, int64(res.Simulations), fmt.Sprintf("%v/%v/%v",
+			res.SimTime.Round(time.Millisecond), res.TrainTime.Round(time.Second), res.ProposalTime.Round(time.Second))})
 		row(w, strings.ToUpper(meth)+" (ours, "+c.Integration().String()+")", d)
 	}
+	gibbsOutside := math.NaN()
+	gibbsBeta1 := map[string]float64{}
+	for _, v := range gibbsVariants {
+		start := time.Now()
+		var g *gibbsss.Result
+		err := c.prog.While(3*time.Second, methodLabel(v.name), func() (err error) {
+			g, err = gibbsSS(c, eps, v, p.Observed)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		if !v.niw {
+			gibbsOutside = g.OutsideRate()
+		}
+		nl, _ := metrics.NLOGSamples(g.Draws.Theta, 3, theta)
+		row(w, methodLabel(v.name), g.Draws)
+		gibbsBeta1[v.name] = g.Draws.Mean()[1]
+		results = append(results, result{v.name, thin(g.Draws, c.NPost), nl, 0, fmt.Sprintf("run %s; R̂ ≤ %.3f", elapsed(time.Since(start)), maxRHat(g.Draws))})
+	}
+	if c.abcSims > 0 {
+		start := time.Now()
+		var a *abc.SMCResult
+		err := c.prog.While(3*time.Second, "SMC-ABC", func() (err error) {
+			a, err = smcABC(c, eps, p)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		if a.Draws == nil {
+			return nil, fmt.Errorf("SMC-ABC completed no round within %d simulations", c.abcSims)
+		}
+		fin := a.Final()
+		d := thin(a.Draws, c.NPost)
+		nl, _ := metrics.NLOGSamples(d.Theta, 3, theta)
+		results = append(results, result{"smc-abc", d, nl, a.Simulations,
+			fmt.Sprintf("run %s; %d rounds, last tolerance %.3g, acceptance %.3f, stop: %v", elapsed(time.Since(start)), len(a.Rounds), fin.Tolerance, fin.Acceptance, a.Stop)})
+		row(w, methodLabel("smc-abc"), d)
+	}
 	fmt.Fprintf(w, "\n  accuracy against DA-MCMC (ours)%s:\n", map[bool]string{true: " and the authors' CSV", false: ""}[authors != nil])
-	fmt.Fprintf(w, "  %-6s %7s %8s %22s %9s %7s %7s %8s %s\n", "method", "C2ST", "MMD", "KS (β0, β1, β2)", "max|Δμ|", "NLOG", "LMD", "C2ST/au", "sims  sim/train/proposal time")
+	fmt.Fprintf(w, "  %-12s %7s %8s %22s %9s %7s %7s %8s %s\n", "method", "C2ST", "MMD", "KS (β0, β1, β2)", "max|Δμ|", "NLOG", "LMD", "C2ST/au", "sims  time (SPPE/SPLE: simulation/training/proposal)")
 	ref = thin(ref, results[0].d.Len())
 	if authors != nil {
 		authors = thin(authors, results[0].d.Len())
 	}
 	var acc []methodAccuracy
+	gibbsAcc := map[string]methodAccuracy{}
 	for _, r := range results {
 		if _, err := c.WriteFile("linreg_eps"+epsName(eps)+"_"+r.name+".csv", r.d.WriteCSV); err != nil {
 			return nil, err
 		}
-		if _, err := c.WriteCorner("linreg_eps"+epsName(eps)+"_"+r.name, r.d, privinfer.CornerConfig{Title: "Linear regression ε = " + epsName(eps) + ": " + strings.ToUpper(r.name) + " posterior of β; mark: true β",
-			Label: strings.ToUpper(r.name), Compare: []*privinfer.Draws{ref}, CompareLabels: []string{"DA-MCMC"}, Truth: theta}); err != nil {
+		if _, err := c.WriteCorner("linreg_eps"+epsName(eps)+"_"+r.name, r.d, privinfer.CornerConfig{Title: "Linear regression ε = " + epsName(eps) + ": " + methodLabel(r.name) + " posterior of β; mark: true β",
+			Label: methodLabel(r.name), Compare: []*privinfer.Draws{ref}, CompareLabels: []string{"DA-MCMC"}, Truth: theta}); err != nil {
 			return nil, err
 		}
 		c.prog.Printf("ε = %s, %s: C2ST, MMD and predictive checks against DA-MCMC", epsName(eps), r.name)
@@ -423,13 +494,20 @@ func runEps(c config, eps float64) ([]methodAccuracy, error) {
 		if authors != nil {
 			c2a, _ = metrics.C2ST(x, authors.Theta, 3, metrics.C2STOptions{Seed: 1})
 		}
-		fmt.Fprintf(w, "  %-6s %7.3f %8.4f    (%.3f, %.3f, %.3f) %9.3f %7.3f %7.3f %8.3f %d  %v/%v/%v\n", r.name, c2, mmd, ks[0], ks[1], ks[2], dm, r.nlog, lmd, c2a,
-			r.res.Simulations, r.res.SimTime.Round(time.Millisecond), r.res.TrainTime.Round(time.Second), r.res.ProposalTime.Round(time.Second))
-		acc = append(acc, methodAccuracy{r.name, c2, dm})
+		fmt.Fprintf(w, "  %-12s %7.3f %8.4f    (%.3f, %.3f, %.3f) %9.3f %7.3f %7.3f %8.3f %d  %s\n", r.name, c2, mmd, ks[0], ks[1], ks[2], dm, r.nlog, lmd, c2a,
+			r.sims, r.timing)
+		if strings.HasPrefix(r.name, "gibbs-ss") {
+			gibbsAcc[r.name] = methodAccuracy{r.name, c2, dm}
+		} else {
+			acc = append(acc, methodAccuracy{r.name, c2, dm})
+		}
 	}
 	if authors != nil {
 		c2, _ := metrics.C2ST(authors.Theta, ref.Theta, 3, metrics.C2STOptions{Seed: 1})
 		fmt.Fprintf(w, "  authors' CSV vs DA-MCMC (ours): C2ST %.3f, means %.2f vs %.2f\n", c2, authors.Mean(), ref.Mean())
+	}
+	if eps == 10 {
+		gibbsVerdict(w, gibbsBeta1["gibbs-ss"], gibbsBeta1["gibbs-ss-niw"], refBeta1, gibbsAcc["gibbs-ss"], gibbsOutside)
 	}
 	return acc, nil
 }

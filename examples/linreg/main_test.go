@@ -21,13 +21,14 @@ func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-eps", "x"}, {"-eps", "2"}, {"-eps", "-1"}, {"-methods", "mcmc"}, {"-rounds", "0"}, {"-sims", "1"},
 		{"-lr", "0"}, {"-n", "3"}, {"-nope"}, {"stray"}, {"-sweep", "0"}, {"-sweep", "1,x"}, {"-sweep", "1,1"}, {"-draws", "d"},
+		{"-gibbs-iters", "10"}, {"-abc-sims", "5"}, {"-abc-sims", "-1"}, {"-abc-particles", "1"},
 	} {
 		if _, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), args); !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("%v: got %v, want a usage error", args, err)
 		}
 	}
 	c, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-quick", "-sims", "50"})
-	if err != nil || len(c.Eps) != 2 || c.Rounds != 2 || c.Sims != 50 {
+	if err != nil || len(c.Eps) != 2 || c.Rounds != 2 || c.Sims != 50 || c.gibbsIters != 5000 || c.abcSims != 30000 || c.abcParticles != 300 {
 		t.Errorf("-quick: %+v, %v", c, err)
 	}
 }
@@ -162,13 +163,15 @@ func TestSweepSmall(t *testing.T) {
 }
 
 // TestRunTiny runs SPPE and SPLE at ε = 10 with a one-layer flow on 40
-// simulations against the stored DA-MCMC draws: the verdict is printed,
-// each method's corner plot is written as PNG and SVG, and progress reaches
-// stderr.
+// simulations, Gibbs-SS on 500 iterations per chain and SMC-ABC on 3000
+// simulations against the stored DA-MCMC draws: the table and Gibbs-SS
+// verdicts are printed, the rows of every method appear, each method's
+// corner plot is written as PNG and SVG, and progress reaches stderr.
 func TestRunTiny(t *testing.T) {
 	dir := t.TempDir()
 	c, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-eps", "10", "-methods", "sppe,sple", "-rounds", "1", "-sims", "40",
 		"-M", "2", "-atoms", "2", "-layers", "1", "-hidden", "8", "-epochs", "2", "-n", "200",
+		"-gibbs-iters", "500", "-abc-sims", "3000", "-abc-particles", "100",
 		"-damcmc", "../../mcmc/testdata", "-authors", filepath.Join(dir, "none"), "-out", dir})
 	if err != nil {
 		t.Fatal(err)
@@ -177,16 +180,44 @@ func TestRunTiny(t *testing.T) {
 	if err := runAll(t.Context(), c, &out, &errw); err != nil {
 		t.Fatal(err)
 	}
-	if vs := cli.ParseVerdicts(out.String()); len(vs) != 1 || vs[0].Kind == "invalid" {
+	vs := cli.ParseVerdicts(out.String())
+	if len(vs) != 2 || vs[0].Kind == "invalid" || vs[1].Kind == "invalid" || !strings.Contains(vs[0].What, "Gibbs-SS row") || !strings.Contains(vs[1].What, "Table 2") {
 		t.Errorf("verdicts %+v in\n%s", vs, out.String())
+	}
+	for _, row := range []string{"paper Gibbs-SS", "Gibbs-SS (ours)", "Gibbs-SS NIW (ours)", "SMC-ABC (ours)", "\n  smc-abc ", "\n  gibbs-ss "} {
+		if !strings.Contains(out.String(), row) {
+			t.Errorf("output lacks %q:\n%s", row, out.String())
+		}
 	}
 	if !strings.Contains(out.String(), "mcmc/testdata/linreg_eps10_damcmc.csv") {
 		t.Errorf("the stored DA-MCMC draws were not used:\n%s", out.String())
 	}
 	plots := clitest.Check(t, dir, errw.String())
-	for _, want := range []string{"linreg_eps10_sppe.png", "linreg_eps10_sppe.svg", "linreg_eps10_sple.png", "linreg_eps10_sple.svg"} {
+	for _, want := range []string{"linreg_eps10_sppe.png", "linreg_eps10_sppe.svg", "linreg_eps10_sple.png", "linreg_eps10_sple.svg",
+		"linreg_eps10_gibbs-ss.png", "linreg_eps10_gibbs-ss-niw.svg", "linreg_eps10_smc-abc.png"} {
 		if !slices.Contains(plots, want) {
 			t.Errorf("plots %v lack %s", plots, want)
+		}
+	}
+}
+
+// TestGibbsVerdict checks the Gibbs-SS verdict: reproduced when both
+// variants' β1 means lie at least half the paper's gap (1.1) above
+// DA-MCMC's, partial for one, differs for none.
+func TestGibbsVerdict(t *testing.T) {
+	acc := methodAccuracy{"gibbs-ss", 0.55, 0.1}
+	for _, tc := range []struct {
+		known, niw, da float64
+		want           string
+	}{
+		{-0.5, -0.6, -2.7, cli.Reproduced},
+		{-2.6, -1.2, -2.7, cli.Partial},
+		{-2.6, -2.0, -2.7, cli.Differs},
+	} {
+		var b bytes.Buffer
+		gibbsVerdict(&b, tc.known, tc.niw, tc.da, acc, 0)
+		if vs := cli.ParseVerdicts(b.String()); len(vs) != 1 || vs[0].Kind != tc.want || !strings.Contains(vs[0].What, "Gibbs-SS row") {
+			t.Errorf("%+v: got %+v, want %s", tc, vs, tc.want)
 		}
 	}
 }
