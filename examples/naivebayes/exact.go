@@ -156,10 +156,10 @@ type mhConfig struct {
 	Seed                     uint64
 }
 
-// mhResult holds the chains' draws of θ and the split-R̂ of every
-// unconstrained coordinate.
+// mhResult holds the chains' draws of θ and of the log-ratio coordinates
+// φ, and the split-R̂ of every φ coordinate.
 type mhResult struct {
-	Draws      *privinfer.Draws
+	Draws, Phi *privinfer.Draws
 	RHat       []float64
 	Acceptance float64
 }
@@ -201,7 +201,7 @@ func sampleExact(ctx context.Context, m *naivebayes.Model, prior simulate.Prior,
 	if err != nil {
 		return nil, err
 	}
-	out := &mhResult{Draws: toTheta(m, res.Draws), Acceptance: res.AcceptRate()}
+	out := &mhResult{Draws: toTheta(m, res.Draws), Phi: res.Draws, Acceptance: res.AcceptRate()}
 	for j := range d {
 		rh, err := res.Draws.RHat(j)
 		if err != nil {

@@ -1,10 +1,10 @@
 // Command naivebayes reproduces the naive Bayes log-linear experiment of the
-// SBI paper (Xiong, Ju & Zhang, App. E.3, Fig. 14): two classes, two binary
-// features, n = 100 records, Dirichlet(2, …) priors on every probability
+// SBI paper (Xiong, Ju & Zhang, App. E.3, Figs 13 and 14): two classes, two
+// binary features, n = 100 records, Dirichlet(2, …) priors on every probability
 // vector, and the eight cell proportions n^k_{ij}/n released with Laplace
 // noise of scale 2K/(nε), ε = 10.
 //
-// From the paper's observed release it computes two posteriors:
+// From the paper's observed release it computes these posteriors:
 //
 //   - SMC-ABC (package abc) with the private simulator, on the
 //     additive-log-ratio coordinates of the probabilities, adaptive
@@ -13,8 +13,9 @@
 //     features the privatized likelihood is a finite sum over the cell
 //     counts, so no approximation is needed (a check the paper does not
 //     have);
-//   - SPPE (package flow/sbi) on the same log-ratio coordinates, at reduced
-//     size by default (-sppe-rounds 0 skips it).
+//   - SPPE and SPLE (package flow/sbi) on the same log-ratio coordinates,
+//     at reduced size by default (-sppe-rounds 0 and -sple-rounds 0 skip
+//     them).
 //
 // It prints their means and 95% intervals beside the authors' published
 // SMC-ABC reference sample when that file is present (it is optional and
@@ -22,8 +23,23 @@
 // and with -out writes a corner plot whose diagonal holds the marginals
 // and the SMC-ABC rounds (SVG and PNG) and the draws as CSV.
 //
+// Fig. 13 (the accuracy of SPPE and SPLE against the number of rounds):
+// after every round the C2ST and MMD of each method's draws against the
+// exact posterior, the NLOG at the true θ and the LMD of posterior-predictive
+// releases are computed, all on the log-ratio coordinates φ. The paper
+// measures against an SMC-ABC sample, which its tolerance widens; the exact
+// posterior is the better reference. With -trials N the methods are run N
+// times independently (trial 1 is the run of the Fig. 14 comparison, the
+// others use seeds derived from -seed) and the per-round mean and lower and
+// upper quartiles over the trials are printed, written as CSV and drawn
+// (SVG and PNG), with a verdict on the paper's finding that the methods
+// stabilize after round 3. With -trials-dir DIR every finished trial's
+// per-round metrics (and trial 1's draws) are saved there, keyed by the
+// settings, and reused by a later run, so the trials can be run in parts.
+//
 //	go run ./examples/naivebayes -quick
 //	go run ./examples/naivebayes -out /tmp/nb
+//	go run ./examples/naivebayes -sppe-rounds 10 -sppe-sims 1000 -sple-rounds 10 -sple-sims 1000 -trials 10 -trials-dir /tmp/nbtrials -out /tmp/nb
 package main
 
 import (
@@ -34,13 +50,13 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/plot"
-	"github.com/privinfer/privinfer/flow/sbi"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 	"github.com/privinfer/privinfer/simulate/naivebayes"
@@ -68,7 +84,9 @@ type config struct {
 	iters, burn   int
 	reference     string
 	tolerance     float64
-	sppe          sppeConfig
+	sppe, sple    neuralConfig
+	trials        int    // -trials: independent SPPE/SPLE runs with per-round metrics (0: none)
+	trialsDir     string // -trials-dir: where finished trials are saved and reused
 }
 
 func main() { cli.Program("naivebayes", parse, run) }
@@ -90,6 +108,11 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	fs.IntVar(&cfg.sppe.Rounds, "sppe-rounds", 6, "SPPE rounds (0 skips SPPE; -quick: 3; the paper uses 10)")
 	fs.IntVar(&cfg.sppe.Sims, "sppe-sims", 500, "SPPE confidential simulations per round (-quick: 300; the paper uses 1000)")
 	fs.IntVar(&cfg.sppe.Inner, "sppe-inner", 8, "SPPE RQMC inner releases per simulation M (-quick: 4; the paper uses 16)")
+	fs.IntVar(&cfg.sple.Rounds, "sple-rounds", 6, "SPLE rounds (0 skips SPLE; -quick: 3; the paper uses 10)")
+	fs.IntVar(&cfg.sple.Sims, "sple-sims", 500, "SPLE confidential simulations per round (-quick: 300; the paper uses 1000)")
+	fs.IntVar(&cfg.sple.Inner, "sple-inner", 8, "SPLE RQMC inner releases per simulation M (-quick: 4; the paper uses 16)")
+	fs.IntVar(&cfg.trials, "trials", 1, "independent SPPE and SPLE runs whose per-round accuracy against the exact posterior is summarised (Fig. 13; 0 skips the per-round metrics; the paper's quartiles need several)")
+	fs.StringVar(&cfg.trialsDir, "trials-dir", "", "folder where every finished trial's per-round metrics are saved and reused when present (keyed by the settings)")
 	if err := cli.Parse(fs, args); err != nil {
 		return cfg, err
 	}
@@ -97,14 +120,18 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	if err := cli.QuickDefaults(fs, cfg.Quick, map[string]string{
 		"particles": "1000", "rounds": "25", "iters": "5000", "burn": "2000",
 		"sppe-rounds": "3", "sppe-sims": "300", "sppe-inner": "4", "min-acceptance": "0.01",
+		"sple-rounds": "3", "sple-sims": "300", "sple-inner": "4",
 	}); err != nil {
 		return cfg, err
 	}
-	cfg.sppe.Atoms, cfg.sppe.Layers, cfg.sppe.Hidden, cfg.sppe.Blocks = 10, 4, 32, 1
-	cfg.sppe.Epochs, cfg.sppe.Patience, cfg.sppe.Draws, cfg.sppe.Seed = 40, 5, 2000, cfg.Seed+2
-	if cfg.Quick {
-		cfg.sppe.Layers, cfg.sppe.Epochs = 3, 30
+	for _, nc := range []*neuralConfig{&cfg.sppe, &cfg.sple} {
+		nc.Atoms, nc.Layers, nc.Hidden, nc.Blocks = 10, 4, 32, 1
+		nc.Epochs, nc.Patience, nc.Draws = 40, 5, 2000
+		if cfg.Quick {
+			nc.Layers, nc.Epochs = 3, 30
+		}
 	}
+	cfg.sppe.Seed, cfg.sple.Seed = cfg.Seed+2, cfg.Seed+3
 	return cfg, validate(cfg)
 }
 
@@ -136,6 +163,18 @@ func validate(c config) error {
 		return cli.Usagef("-sppe-sims must be >= 10, got %d", c.sppe.Sims)
 	case c.sppe.Rounds > 0 && c.sppe.Inner < 1:
 		return cli.Usagef("-sppe-inner must be >= 1, got %d", c.sppe.Inner)
+	case c.sple.Rounds < 0:
+		return cli.Usagef("-sple-rounds must be >= 0, got %d", c.sple.Rounds)
+	case c.sple.Rounds > 0 && c.sple.Sims < 10:
+		return cli.Usagef("-sple-sims must be >= 10, got %d", c.sple.Sims)
+	case c.sple.Rounds > 0 && c.sple.Inner < 1:
+		return cli.Usagef("-sple-inner must be >= 1, got %d", c.sple.Inner)
+	case c.trials < 0 || c.trials > 1000:
+		return cli.Usagef("-trials must be in [0, 1000], got %d", c.trials)
+	case c.trials > 1 && c.sppe.Rounds == 0 && c.sple.Rounds == 0:
+		return cli.Usagef("-trials %d needs SPPE or SPLE (-sppe-rounds or -sple-rounds > 0)", c.trials)
+	case c.trialsDir != "" && c.trials == 0:
+		return cli.Usagef("-trials-dir needs -trials >= 1")
 	}
 	return nil
 }
@@ -182,7 +221,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		}
 	}
 
-	fmt.Fprintf(stdout, "### Naive Bayes log-linear model (SBI paper App. E.3, Fig. 14)\n\n")
+	fmt.Fprintf(stdout, "### Naive Bayes log-linear model (SBI paper App. E.3, Figs 13 and 14)\n\n")
 	fmt.Fprintf(stdout, "Settings: I = 2 classes, K = 2 binary features, n = %d, Dirichlet(2) priors, ε = %g, Laplace scale 2K/(nε) = %.4g on each of the 8 released proportions; seed %d.\n", cfg.n, cfg.eps, b, cfg.Seed)
 	if paperSetting {
 		fmt.Fprintf(stdout, "Observed release: the paper's s_dp = %s.\n", fmtVec(obs, 4))
@@ -249,28 +288,35 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	final := res.Final()
 	ours := toTheta(m, res.Draws)
 
-	// SPPE (optional).
-	var sppe *privinfer.Draws
-	var sppeRes *sbi.SPPEResult
-	if cfg.sppe.Rounds > 0 {
-		prog.Printf("SPPE: %d rounds × %d simulations, M = %d", cfg.sppe.Rounds, cfg.sppe.Sims, cfg.sppe.Inner)
-		err = prog.While(3*time.Second, "SPPE", func() (err error) {
-			sppe, sppeRes, err = runSPPE(ctx, m, prior, mech, obs, cfg.sppe, prog.Every(3*time.Second, "SPPE"))
+	// SPPE and SPLE (optional): trial 1 is the run compared with the
+	// others here; with -trials the per-round metrics of every trial
+	// (Fig. 13).
+	var runs map[string][]*trialRun
+	var env *trialEnv
+	if len(cfg.methods()) > 0 {
+		if env, err = newTrialEnv(ctx, cfg, m, alrProblem(m, prior, mech, obs), mh.Phi, truth); err != nil {
 			return err
-		})
-		if err != nil {
-			return fmt.Errorf("SPPE: %w", err)
+		}
+		if runs, err = runTrials(ctx, cfg, env, prog); err != nil {
+			return err
 		}
 	}
-
-	if sppe != nil {
-		fmt.Fprintf(stdout, "\nSPPE: %d rounds × %d confidential simulations, M = %d RQMC inner releases each, %d-layer spline flow; %d simulations, training %s.",
-			cfg.sppe.Rounds, cfg.sppe.Sims, cfg.sppe.Inner, cfg.sppe.Layers, sppeRes.Simulations, sppeRes.TrainTime.Round(time.Second))
-		if cfg.sppe.Rounds < 10 || cfg.sppe.Sims < 1000 {
-			fmt.Fprintf(stdout, " This is below the paper's 10 rounds × 1000 simulations, so SPPE is expected to be wider than the exact posterior.")
+	neural := map[string]*privinfer.Draws{}
+	for _, meth := range cfg.methods() {
+		tr := runs[meth][0]
+		neural[meth] = tr.theta
+		fmt.Fprintf(stdout, "\n%s: %d rounds × %d confidential simulations, M = %d RQMC inner releases each, %d-layer spline flow; %d simulations, training %s",
+			meth, tr.cfg.Rounds, tr.cfg.Sims, tr.cfg.Inner, tr.cfg.Layers, tr.sims, tr.train.Round(time.Second))
+		if tr.saved {
+			fmt.Fprintf(stdout, " (read from -trials-dir)")
+		}
+		fmt.Fprintf(stdout, ".")
+		if tr.cfg.Rounds < 10 || tr.cfg.Sims < 1000 {
+			fmt.Fprintf(stdout, " This is below the paper's 10 rounds × 1000 simulations, so %s is expected to be wider than the exact posterior.", meth)
 		}
 		fmt.Fprintln(stdout)
 	}
+	sppe, sple := neural[methSPPE], neural[methSPLE]
 	fmt.Fprintf(stdout, "\nSMC-ABC ran %d rounds (final tolerance %.4f, acceptance %.3f, ESS %.0f, %d simulations in total, stop: %v). Exact posterior: Metropolis acceptance %.2f, max split-R̂ %.3f over the 5 log-ratio coordinates.\n",
 		len(res.Rounds), final.Tolerance, final.Acceptance, final.ESS, res.Simulations, res.Stop, mh.Acceptance, maxRHat)
 
@@ -283,6 +329,9 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	if sppe != nil {
 		t.Header = append(t.Header, "SPPE (ours)")
 	}
+	if sple != nil {
+		t.Header = append(t.Header, "SPLE (ours)")
+	}
 	for j, name := range paramNames {
 		a := "—"
 		if ref != nil {
@@ -291,6 +340,9 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		row := []string{name, cli.F(truth[j], 4), a, iv(exact, j), iv(ours, j)}
 		if sppe != nil {
 			row = append(row, iv(sppe, j))
+		}
+		if sple != nil {
+			row = append(row, iv(sple, j))
 		}
 		t.Add(row...)
 	}
@@ -319,8 +371,14 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	dAbcExact := dev(ours, exact)
 	at := cli.Table{Header: []string{"comparison", "max |Δ mean| / sd (5 free coordinates)", "mean ratio of 95% interval widths"}}
 	at.Add("SMC-ABC (ours) vs exact (ours)", cli.F(dAbcExact, 3), cli.F(width(ours, exact), 3))
-	if sppe != nil {
-		at.Add("SPPE (ours) vs exact (ours)", cli.F(dev(sppe, exact), 3), cli.F(width(sppe, exact), 3))
+	var neuralDev []string // methods beyond the tolerance from the exact posterior
+	for _, meth := range cfg.methods() {
+		d := neural[meth]
+		dn := dev(d, exact)
+		at.Add(meth+" (ours) vs exact (ours)", cli.F(dn, 3), cli.F(width(d, exact), 3))
+		if dn > cfg.tolerance {
+			neuralDev = append(neuralDev, fmt.Sprintf("%s %.2f sd", meth, dn))
+		}
 	}
 	var dAbcAuth, dExactAuth float64
 	if ref != nil {
@@ -329,29 +387,47 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		at.Add("exact (ours) vs authors' SMC-ABC", cli.F(dExactAuth, 3), cli.F(width(exact, ref), 3))
 	}
 	at.Markdown(stdout)
-	fmt.Fprintf(stdout, "The exact posterior is the target every other sample approximates; a width ratio above 1 against it is the inflation caused by a positive ABC tolerance (for SPPE, by limited simulations and training).\n")
+	fmt.Fprintf(stdout, "The exact posterior is the target every other sample approximates; a width ratio above 1 against it is the inflation caused by a positive ABC tolerance (for SPPE and SPLE, by limited simulations and training).\n")
 
 	tol := cfg.tolerance
 	const what = "Fig. 14 (naive Bayes posterior marginals)"
+	var kind, detail string
 	switch {
 	case ref == nil && dAbcExact <= tol:
-		cli.PrintVerdict(stdout, cli.Partial, what, fmt.Sprintf("the authors' reference sample is absent, so only our own methods are compared: SMC-ABC agrees with the exact posterior (max |Δ mean| = %.2f sd ≤ %.2f); the paper prints no numbers for this figure", dAbcExact, tol))
+		kind, detail = cli.Partial, fmt.Sprintf("the authors' reference sample is absent, so only our own methods are compared: SMC-ABC agrees with the exact posterior (max |Δ mean| = %.2f sd ≤ %.2f); the paper prints no numbers for this figure", dAbcExact, tol)
 	case ref == nil:
-		cli.PrintVerdict(stdout, cli.Differs, what, fmt.Sprintf("the authors' reference sample is absent and our SMC-ABC deviates from the exact posterior by %.2f sd (> %.2f): SMC-ABC's tolerance is too coarse at these settings", dAbcExact, tol))
+		kind, detail = cli.Differs, fmt.Sprintf("the authors' reference sample is absent and our SMC-ABC deviates from the exact posterior by %.2f sd (> %.2f): SMC-ABC's tolerance is too coarse at these settings", dAbcExact, tol)
 	case dAbcAuth <= tol && dExactAuth <= tol:
-		cli.PrintVerdict(stdout, cli.Reproduced, what, fmt.Sprintf("posterior means of SMC-ABC and of the exact posterior are within %.2f and %.2f reference sd of the authors' SMC-ABC sample (tolerance %.2f); the authors' 95%% intervals are on average %.2f× as wide as the exact posterior's (ABC tolerance inflation)", dAbcAuth, dExactAuth, tol, width(ref, exact)))
+		kind, detail = cli.Reproduced, fmt.Sprintf("posterior means of SMC-ABC and of the exact posterior are within %.2f and %.2f reference sd of the authors' SMC-ABC sample (tolerance %.2f); the authors' 95%% intervals are on average %.2f× as wide as the exact posterior's (ABC tolerance inflation)", dAbcAuth, dExactAuth, tol, width(ref, exact))
 	case dExactAuth <= tol:
-		cli.PrintVerdict(stdout, cli.Partial, what, fmt.Sprintf("the exact posterior matches the authors' sample (%.2f sd) but our SMC-ABC deviates by %.2f sd (> %.2f): its final tolerance is too coarse at these settings", dExactAuth, dAbcAuth, tol))
+		kind, detail = cli.Partial, fmt.Sprintf("the exact posterior matches the authors' sample (%.2f sd) but our SMC-ABC deviates by %.2f sd (> %.2f): its final tolerance is too coarse at these settings", dExactAuth, dAbcAuth, tol)
 	case dAbcAuth <= tol:
-		cli.PrintVerdict(stdout, cli.Partial, what, fmt.Sprintf("our SMC-ABC matches the authors' SMC-ABC (%.2f sd) but the exact posterior differs from both by up to %.2f sd: ABC's tolerance biases both SMC-ABC samples", dAbcAuth, dExactAuth))
+		kind, detail = cli.Partial, fmt.Sprintf("our SMC-ABC matches the authors' SMC-ABC (%.2f sd) but the exact posterior differs from both by up to %.2f sd: ABC's tolerance biases both SMC-ABC samples", dAbcAuth, dExactAuth)
 	default:
-		cli.PrintVerdict(stdout, cli.Differs, what, fmt.Sprintf("posterior means differ from the authors' sample by %.2f sd (SMC-ABC) and %.2f sd (exact), tolerance %.2f", dAbcAuth, dExactAuth, tol))
+		kind, detail = cli.Differs, fmt.Sprintf("posterior means differ from the authors' sample by %.2f sd (SMC-ABC) and %.2f sd (exact), tolerance %.2f", dAbcAuth, dExactAuth, tol)
 	}
+	switch {
+	case len(cfg.methods()) == 0:
+	case len(neuralDev) == 0:
+		detail += fmt.Sprintf("; %s within %.2f sd of the exact posterior's means", strings.Join(cfg.methods(), " and "), tol)
+	default:
+		detail += fmt.Sprintf("; beyond %.2f sd of the exact posterior's means: %s", tol, strings.Join(neuralDev, ", "))
+		if kind == cli.Reproduced {
+			kind = cli.Partial
+		}
+	}
+	cli.PrintVerdict(stdout, kind, what, detail)
 
+	var fig13 []string
+	if cfg.trials > 0 && runs != nil {
+		if fig13, err = reportTrials(cfg, env, runs, stdout); err != nil {
+			return err
+		}
+	}
 	if cfg.Out == "" {
 		return nil
 	}
-	return writeOutputs(cfg, res, exact, ours, sppe, ref, truth, stdout)
+	return writeOutputs(cfg, res, exact, ours, neural, ref, truth, len(fig13), stdout)
 }
 
 func fmtVec(v []float64, dec int) string {
@@ -368,7 +444,7 @@ func fmtVec(v []float64, dec int) string {
 // writeOutputs writes the corner plot of the free coordinates (its
 // diagonal holds the marginals of Fig. 14), the SMC-ABC rounds and the
 // draws as CSV.
-func writeOutputs(cfg config, res *abc.SMCResult, exact, ours, sppe, ref *privinfer.Draws, truth []float64, stdout io.Writer) error {
+func writeOutputs(cfg config, res *abc.SMCResult, exact, ours *privinfer.Draws, neural map[string]*privinfer.Draws, ref *privinfer.Draws, truth []float64, fig13 int, stdout io.Writer) error {
 	var names []string
 	var tr []float64
 	for _, j := range free {
@@ -384,8 +460,8 @@ func writeOutputs(cfg config, res *abc.SMCResult, exact, ours, sppe, ref *privin
 		return p
 	}
 	cmp, labels := []*privinfer.Draws{project(ours)}, []string{"SMC-ABC (ours)"}
-	if sppe != nil {
-		cmp, labels = append(cmp, project(sppe)), append(labels, "SPPE (ours)")
+	for _, meth := range cfg.methods() {
+		cmp, labels = append(cmp, project(neural[meth])), append(labels, meth+" (ours)")
 	}
 	if ref != nil {
 		cmp, labels = append(cmp, project(ref)), append(labels, "authors' SMC-ABC")
@@ -422,7 +498,7 @@ func writeOutputs(cfg config, res *abc.SMCResult, exact, ours, sppe, ref *privin
 	for _, o := range []struct {
 		name string
 		d    *privinfer.Draws
-	}{{"naivebayes_smcabc.csv", ours}, {"naivebayes_exact.csv", exact}, {"naivebayes_sppe.csv", sppe}} {
+	}{{"naivebayes_smcabc.csv", ours}, {"naivebayes_exact.csv", exact}, {"naivebayes_sppe.csv", neural[methSPPE]}, {"naivebayes_sple.csv", neural[methSPLE]}} {
 		if o.d == nil {
 			continue
 		}
@@ -431,6 +507,10 @@ func writeOutputs(cfg config, res *abc.SMCResult, exact, ours, sppe, ref *privin
 		}
 		files = append(files, f)
 	}
-	fmt.Fprintf(stdout, "\nFiles written: %d (corner plot, SMC-ABC rounds; CSV of the samples) in %s.\n", len(files), cfg.Out)
+	fmt.Fprintf(stdout, "\nFiles written: %d (corner plot, SMC-ABC rounds; CSV of the samples", len(files)+fig13)
+	if fig13 > 0 {
+		fmt.Fprintf(stdout, "; Fig. 13: per-round metrics as CSV and one chart per metric")
+	}
+	fmt.Fprintf(stdout, ") in %s.\n", cfg.Out)
 	return nil
 }

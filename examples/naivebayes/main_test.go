@@ -98,6 +98,8 @@ func TestBadFlags(t *testing.T) {
 		{"-eps", "0"}, {"-eps", "-1"}, {"-n", "0"}, {"-particles", "3"}, {"-quantile", "1"},
 		{"-chains", "1"}, {"-burn", "10"}, {"-bogus"}, {"-seed", "x"}, {"extra"},
 		{"-sppe-rounds", "-1"}, {"-sppe-sims", "5"}, {"-sppe-inner", "0"},
+		{"-sple-rounds", "-1"}, {"-sple-sims", "5"}, {"-sple-inner", "0"},
+		{"-trials", "-1"}, {"-trials", "3", "-sppe-rounds", "0", "-sple-rounds", "0"}, {"-trials", "0", "-trials-dir", "d"},
 	} {
 		_, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), args)
 		if !errors.Is(err, cli.ErrUsage) {
@@ -130,7 +132,7 @@ func TestRunTiny(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), []string{
-		"-particles", "60", "-rounds", "3", "-iters", "200", "-burn", "1000", "-chains", "2", "-sppe-rounds", "0",
+		"-particles", "60", "-rounds", "3", "-iters", "200", "-burn", "1000", "-chains", "2", "-sppe-rounds", "0", "-sple-rounds", "0",
 		"-reference", ref, "-out", filepath.Join(dir, "out"),
 	})
 	if err != nil {
@@ -168,23 +170,127 @@ func TestRunTiny(t *testing.T) {
 	}
 }
 
-// TestRunTinySPPE runs SPPE on tiny settings and checks its column.
-func TestRunTinySPPE(t *testing.T) {
-	cfg, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), []string{
+// TestRunTinyNeural runs SPPE and SPLE in two trials on tiny settings
+// with -out and -trials-dir and checks their columns, the Fig. 13 table,
+// CSV files and charts (PNG and SVG), the progress lines and the two
+// verdict lines; a second run reads the saved trials instead of training
+// again and prints the same Fig. 13 table.
+func TestRunTinyNeural(t *testing.T) {
+	dir := t.TempDir()
+	saved := filepath.Join(dir, "trials")
+	args := []string{
 		"-particles", "30", "-rounds", "2", "-iters", "100", "-burn", "1000", "-chains", "2", "-reference", "none",
-		"-sppe-rounds", "1", "-sppe-sims", "40", "-sppe-inner", "2",
-	})
-	if err != nil {
-		t.Fatal(err)
+		"-sppe-rounds", "2", "-sppe-sims", "40", "-sppe-inner", "2", "-sple-rounds", "2", "-sple-sims", "40", "-sple-inner", "2",
+		"-trials", "2", "-trials-dir", saved,
 	}
-	cfg.sppe.Epochs, cfg.sppe.Draws = 3, 200
-	var out bytes.Buffer
-	if err := run(context.Background(), cfg, &out, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"SPPE (ours)", "SPPE (ours) vs exact (ours)", "below the paper's 10 rounds"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, out.String())
+	runOnce := func(out string) (string, string) {
+		t.Helper()
+		cfg, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), append(args, "-out", out))
+		if err != nil {
+			t.Fatal(err)
 		}
+		for _, nc := range []*neuralConfig{&cfg.sppe, &cfg.sple} {
+			nc.Epochs, nc.Draws = 3, 200
+		}
+		var stdout, stderr bytes.Buffer
+		if err := run(context.Background(), cfg, &stdout, &stderr); err != nil {
+			t.Fatal(err)
+		}
+		return stdout.String(), stderr.String()
+	}
+	out1 := filepath.Join(dir, "out1")
+	s, errs := runOnce(out1)
+	plots := clitest.Check(t, out1, errs)
+	for _, m := range []string{"c2st", "mmd", "nlog", "lmd"} {
+		for _, ext := range []string{".svg", ".png"} {
+			if !slices.Contains(plots, "naivebayes_fig13_"+m+ext) {
+				t.Errorf("plots %v lack naivebayes_fig13_%s%s", plots, m, ext)
+			}
+		}
+	}
+	for _, f := range []string{"naivebayes_fig13.csv", "naivebayes_fig13_trials.csv", "naivebayes_sppe.csv", "naivebayes_sple.csv"} {
+		if st, err := os.Stat(filepath.Join(out1, f)); err != nil || st.Size() == 0 {
+			t.Errorf("missing output %s: %v", f, err)
+		}
+	}
+	for _, want := range []string{"SPPE (ours)", "SPLE (ours)", "SPLE (ours) vs exact (ours)", "below the paper's 10 rounds",
+		"Fig. 13: accuracy per round against the exact posterior, 2 trials", "SPLE (2 rounds × 40 simulations, M = 2):", "| 2     | 80   |"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q:\n%s", want, s)
+		}
+	}
+	vs := cli.ParseVerdicts(s)
+	if len(vs) != 2 || vs[0].Kind == "invalid" || vs[1].Kind == "invalid" || !strings.Contains(vs[1].What, "Fig. 13") {
+		t.Errorf("verdicts %+v in\n%s", vs, s)
+	}
+	for _, want := range []string{"SPPE trial 2 of 2 round 2: C2ST", "SPLE trial 1 of 2 round 1: C2ST"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("progress lacks %q:\n%s", want, errs)
+		}
+	}
+	if files, _ := filepath.Glob(filepath.Join(saved, "*.csv")); len(files) != 6 { // 2 methods × 2 trials, and trial 1's draws
+		t.Errorf("saved trials: %v", files)
+	}
+
+	// The second run reads every trial and prints the same table.
+	s2, errs2 := runOnce(filepath.Join(dir, "out2"))
+	if strings.Contains(errs2, "epoch") || strings.Count(errs2, "read from") != 4 {
+		t.Errorf("the second run trained again instead of reading the saved trials:\n%s", errs2)
+	}
+	table := func(s string) string {
+		i := strings.Index(s, "### Fig. 13")
+		if i < 0 {
+			return ""
+		}
+		var keep []string
+		for _, line := range strings.Split(s[i:], "\n") {
+			if strings.HasPrefix(line, "|") || strings.HasPrefix(line, "verdict:") {
+				keep = append(keep, line)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	if a, b := table(s), table(s2); a == "" || a != b {
+		t.Errorf("Fig. 13 differs after reading the saved trials:\n%s\n----\n%s", a, b)
+	}
+	if !strings.Contains(s2, "2 of 2 trials read from -trials-dir") {
+		t.Errorf("second run does not say the trials were read:\n%s", s2)
+	}
+}
+
+// TestSummaries checks the quartiles, the per-round summary and the
+// stabilization rule of Fig. 13's verdict, and that saved metrics read back
+// unchanged.
+func TestSummaries(t *testing.T) {
+	st := summarize([]float64{4, 1, math.NaN(), 3, 2})
+	if st.N != 4 || st.Mean != 2.5 || st.Q25 != 1.75 || st.Q75 != 3.25 {
+		t.Errorf("summarize: %+v, want mean 2.5, quartiles 1.75 and 3.25 of 4 values", st)
+	}
+	if st := summarize([]float64{7}); st.Mean != 7 || st.Q25 != 7 || st.Q75 != 7 {
+		t.Errorf("summarize of one value: %+v", st)
+	}
+	mk := func(c2, mmd []float64) curve {
+		c := curve{meth: "X", trials: 1, stats: make([][]stat, len(metricDefs))}
+		for r := range c2 {
+			c.sims = append(c.sims, 100*(r+1))
+			c.stats[0] = append(c.stats[0], stat{Mean: c2[r]})
+			c.stats[1] = append(c.stats[1], stat{Mean: mmd[r]})
+		}
+		return c
+	}
+	if ok, d2, dm := mk([]float64{0.9, 0.7, 0.62, 0.6, 0.61}, []float64{0.4, 0.1, 0.05, 0.04, 0.03}).stable(); !ok || math.Abs(d2-0.02) > 1e-12 || math.Abs(dm-0.05) > 1e-12 {
+		t.Errorf("a flat tail: stable %v, ΔC2ST %v, ΔMMD %v", ok, d2, dm)
+	}
+	if ok, _, _ := mk([]float64{0.9, 0.8, 0.75, 0.65, 0.6}, []float64{0.4, 0.3, 0.2, 0.1, 0.05}).stable(); ok {
+		t.Error("a curve still improving after round 3 counts as stable")
+	}
+	path := filepath.Join(t.TempDir(), "m.csv")
+	in := []roundMetrics{{1, 100, 0.9, 0.25, 3.5, -1.25, 0.5, 2}, {2, 200, 0.75, math.NaN(), 1e-300, -2, 1, 4.5}}
+	if err := writeMetrics(path, in); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readMetrics(path)
+	if err != nil || len(got) != 2 || got[0] != in[0] || got[1].Sims != 200 || !math.IsNaN(got[1].MMD) || got[1].NLOG != 1e-300 {
+		t.Errorf("readMetrics: %+v, %v; want %+v", got, err, in)
 	}
 }
