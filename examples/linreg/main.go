@@ -459,9 +459,19 @@ func runEps(c config, eps float64) ([]methodAccuracy, error) {
 	}
 	fmt.Fprintf(w, "\n  accuracy against DA-MCMC (ours)%s:\n", map[bool]string{true: " and the authors' CSV", false: ""}[authors != nil])
 	fmt.Fprintf(w, "  %-12s %7s %8s %22s %9s %7s %7s %8s %s\n", "method", "C2ST", "MMD", "KS (β0, β1, β2)", "max|Δμ|", "NLOG", "LMD", "C2ST/au", "sims  time (SPPE/SPLE: simulation/training/proposal)")
-	ref = thin(ref, results[0].d.Len())
+	// C2ST compares samples of equal size: every sample is thinned to the
+	// smallest.
+	nEq := ref.Len()
+	for _, r := range results {
+		nEq = min(nEq, r.d.Len())
+	}
 	if authors != nil {
-		authors = thin(authors, results[0].d.Len())
+		nEq = min(nEq, authors.Len())
+		authors = thin(authors, nEq)
+	}
+	ref = thin(ref, nEq)
+	for i := range results {
+		results[i].d = thin(results[i].d, nEq)
 	}
 	var acc []methodAccuracy
 	gibbsAcc := map[string]methodAccuracy{}

@@ -163,15 +163,17 @@ func TestSweepSmall(t *testing.T) {
 }
 
 // TestRunTiny runs SPPE and SPLE at ε = 10 with a one-layer flow on 40
-// simulations, Gibbs-SS on 500 iterations per chain and SMC-ABC on 3000
-// simulations against the stored DA-MCMC draws: the table and Gibbs-SS
-// verdicts are printed, the rows of every method appear, each method's
-// corner plot is written as PNG and SVG, and progress reaches stderr.
+// simulations, Gibbs-SS on 200 iterations per chain (160 draws, fewer than
+// the other methods' 200, so every sample is thinned to 160 for C2ST) and
+// SMC-ABC on 3000 simulations against the stored DA-MCMC draws: the table
+// and Gibbs-SS verdicts are printed, the rows of every method appear, each
+// method's corner plot is written as PNG and SVG, and progress reaches
+// stderr.
 func TestRunTiny(t *testing.T) {
 	dir := t.TempDir()
 	c, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-eps", "10", "-methods", "sppe,sple", "-rounds", "1", "-sims", "40",
 		"-M", "2", "-atoms", "2", "-layers", "1", "-hidden", "8", "-epochs", "2", "-n", "200",
-		"-gibbs-iters", "500", "-abc-sims", "3000", "-abc-particles", "100",
+		"-gibbs-iters", "200", "-abc-sims", "3000", "-abc-particles", "100",
 		"-damcmc", "../../mcmc/testdata", "-authors", filepath.Join(dir, "none"), "-out", dir})
 	if err != nil {
 		t.Fatal(err)
