@@ -100,6 +100,48 @@ var paperFlow = []string{"-rounds", "10", "-sims", "1000", "-M", "4", "-atoms", 
 // part to put together; the example keys the files by its settings.
 const sweepDraws = ".reproduce-cache/linreg-sweep"
 
+// sirTrials is where the parts of the SIR trials (examples/sir -trials and
+// examples/sir-abc -trials) save every finished trial (relative to the
+// repository root, where the examples run), for the last parts to put
+// together; the examples key the files by their settings, and sir-abc
+// leaves there the per-trial costs of Table 1's SMC-ABC row that sir
+// reads. sirTrialsQuick is the quick mode's.
+const (
+	sirTrials      = ".reproduce-cache/sir-trials"
+	sirTrialsQuick = ".reproduce-cache/sir-trials-quick"
+)
+
+// sirTrialParts splits the paper-scale SIR trials (10 per method and
+// budget): two trials of one method at one budget per part, and after each
+// budget's parts one that puts its trials together.
+func sirTrialParts() []part {
+	var ps []part
+	for _, eps := range []string{"10", "1", "0.1"} {
+		for _, m := range []string{"sppe", "sple"} {
+			for k := 1; k < 10; k += 2 {
+				r := fmt.Sprintf("%d-%d", k, k+1)
+				ps = append(ps, part{"eps" + eps + "-" + m + "-" + r, []string{"-eps", eps, "-methods", m, "-trial-range", r},
+					"30–60 min (two trials; one run of a method takes 15–30 min, examples/sir)"})
+			}
+		}
+		ps = append(ps, part{"eps" + eps + "-all", []string{"-eps", eps},
+			"seconds once the budget's parts have run (the saved trials put together: tables, charts, verdicts)"})
+	}
+	return ps
+}
+
+// sirABCTrialParts splits the ten SMC-ABC trials of Table 1 and Fig. 5 into
+// parts of two, and a last part that puts them together.
+func sirABCTrialParts() []part {
+	var ps []part
+	for k := 1; k < 10; k += 2 {
+		r := fmt.Sprintf("%d-%d", k, k+1)
+		ps = append(ps, part{"trials" + r, []string{"-trial-range", r},
+			"20–45 min (two SMC-ABC runs of 400 particles, 9 rounds: about 8 min each on an idle machine, abc/testdata/sir_eps10_smcabc_summary.txt; 20 min cap each)"})
+	}
+	return append(ps, part{"all", nil, "seconds once the parts have run (the saved trials put together)"})
+}
+
 // registry lists the examples in the order of the report.
 //
 // The paper-scale run is split so that no part should need much more than
@@ -115,6 +157,12 @@ const sweepDraws = ".reproduce-cache/linreg-sweep"
 //   - linreg-sweep (Fig. 11): one part per ε, each saving its posteriors,
 //     and a last part that reads them all for the figure and the verdict;
 //   - sir-abc: a wall-time limit of 55 minutes;
+//   - sir-abc-trials (Table 1's SMC-ABC row, Fig. 5 over ten runs): two
+//     runs per part, and a last part that puts them together and leaves
+//     the per-trial costs for sir-trials;
+//   - sir-trials (Figs 1B and 8, Table 1 over ten trials): two trials of
+//     one method at one budget per part, and per budget a last part that
+//     puts the trials together;
 //   - ldp-regression: Wine (Fig. 4), Adult (Fig. 5) and the coverage study
 //     as three parts.
 var registry = []entry{
@@ -164,8 +212,16 @@ var registry = []entry{
 			{"eps100", []string{"-sweep", "100"}, "20–60 min"},
 			{"all", []string{"-sweep", "0.1,0.3,1,3,10,30,100"}, "seconds (the parts' saved posteriors put together: the figure and the verdict)"},
 		}},
-	{Name: "sir-abc", Pkg: "./examples/sir-abc", Target: "SBI paper App. E.1.1 (SMC-ABC reference posterior of the synthetic SIR release, ε = 10)", Expect: "55 min (its wall-time limit)",
+	{Name: "sir-abc", Pkg: "./examples/sir-abc", Target: "SBI paper App. E.1.1 (SMC-ABC reference posterior of the synthetic SIR release, ε = 10; one run's accuracy per round against the exact posterior, Fig. 5)", Expect: "55 min (its wall-time limit)",
 		Full: []string{"-walltime", "55m"}, Plain: true},
+	{Name: "sir-abc-trials", Pkg: "./examples/sir-abc", Target: "SBI paper App. E.1.1, Table 1's SMC-ABC row (simulations and wall time to reach MMD < 0.1 against the exact posterior, mean ± sd over 10 runs) and Fig. 5 (SMC-ABC accuracy against the simulations, mean and quartiles), ε = 10",
+		Quick: []string{"-trials", "2", "-particles", "50", "-trials-dir", sirTrialsQuick},
+		Full:  []string{"-trials", "10", "-trials-dir", sirTrials, "-particles", "400", "-rounds", "9", "-walltime", "20m", "-min-acceptance", "0.02"},
+		Plain: true, Split: sirABCTrialParts()},
+	{Name: "sir-trials", Pkg: "./examples/sir", Target: "SBI paper Fig. 1B (ε = 10) and Fig. 8 A, B (ε = 1, 0.1): C2ST, MMD, NLOG and LMD per round, mean and quartiles over 10 trials of SPPE and SPLE; Table 1 (cost to reach MMD < 0.1, with sir-abc-trials' SMC-ABC row); the reduced flow validated against the exact posterior, not the paper's 8-layer flow",
+		Quick: []string{"-trials", "2", "-trials-dir", sirTrialsQuick},
+		Full:  append(slices.Clip(paperFlow), "-trials", "10", "-trials-dir", sirTrials),
+		Plain: true, Split: sirTrialParts()},
 	{Name: "abcdp-toy", Pkg: "./examples/abcdp/toy", Target: "ABCDP paper Fig. 1 (flip probability) and Fig. 2 (toy grid: MSE against ε_abc and ε_total, c = 10, 100, 1000)", Expect: "not measured (quick: 1.5 min)",
 		Full: []string{"-n", "5000", "-T", "10000"}, Plain: true},
 	{Name: "abcdp-tb", Pkg: "./examples/abcdp/tb", Target: "ABCDP paper §6.3, Fig. 5 (TB birth–death model: ABCDP beside rejection ABC at n = 100 and 1000, ε_total = 1)", Expect: "about 10 CPU-minutes (examples/abcdp/tb)", Plain: true},
