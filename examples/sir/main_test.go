@@ -253,6 +253,8 @@ func TestTable1(t *testing.T) {
 		// SMC-ABC never reaching it keeps the order.
 		{[]trialSet{sppe, sple}, abcRow(0, 0, 0), cli.Reproduced},
 		{[]trialSet{sppe, sple}, nil, cli.Partial},
+		// One method only.
+		{[]trialSet{sppe}, abcRow(20000, 500, 2), cli.Partial},
 		// Too few trials so far.
 		{[]trialSet{{method: "SPPE", trials: sppe.trials[:1]}, sple}, abcRow(20000, 500, 2), cli.Partial},
 	} {

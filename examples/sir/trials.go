@@ -645,6 +645,12 @@ func table1Verdict(w io.Writer, eps float64, n int, sets []trialSet, abc *costRo
 		}
 		rows[ts.method] = table1Row(ts)
 	}
+	for _, m := range []string{"SPPE", "SPLE"} {
+		if _, ok := rows[m]; !ok {
+			cli.PrintVerdict(w, cli.Partial, what, "this run has no "+m+" trials (-methods); the run with both methods gives the verdict")
+			return
+		}
+	}
 	if abc != nil {
 		rows["SMC-ABC"] = *abc
 	}
@@ -701,7 +707,7 @@ func table1Verdict(w io.Writer, eps float64, n int, sets []trialSet, abc *costRo
 	case len(have) < 2:
 		cli.PrintVerdict(w, cli.Differs, what, detail+": fewer than two methods reached the target")
 	case timeOK && simsOK:
-		cli.PrintVerdict(w, cli.Reproduced, what, detail+": the order SPPE < SPLE < SMC-ABC holds in wall time and in simulations (wall times on a loaded 2-core machine)")
+		cli.PrintVerdict(w, cli.Reproduced, what, detail+": the order SPPE < SPLE < SMC-ABC holds in wall time and in simulations (wall times of separate runs on this machine, which may have been loaded)")
 	case timeOK || simsOK:
 		which := "wall time"
 		if simsOK {
