@@ -31,7 +31,7 @@
 // DIR/sir_epsE_smcabc_table1.csv, where examples/sir -trials reads Table
 // 1's SMC-ABC row:
 //
-//	go run ./examples/sir-abc -trials 10 -trials-dir .reproduce-cache/sir-trials -particles 400 -rounds 9 -walltime 20m -min-acceptance 0.02
+//	go run ./examples/sir-abc -trials 10 -trials-dir .reproduce-cache/sir-trials -particles 400 -rounds 9 -walltime 30m -min-acceptance 0.02
 //
 //	go run ./examples/sir-abc -particles 400 -rounds 9 -walltime 15m -min-acceptance 0.02 -out abc/testdata -summary abc/testdata/sir_eps10_smcabc_summary.txt
 //	go run ./examples/sir-abc -eps 1 -particles 400 -rounds 12 -walltime 15m -min-acceptance 0.02 -out abc/testdata -summary abc/testdata/sir_eps1_smcabc_summary.txt
