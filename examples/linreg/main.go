@@ -517,7 +517,7 @@ func runEps(c config, eps float64) ([]methodAccuracy, error) {
 		fmt.Fprintf(w, "  authors' CSV vs DA-MCMC (ours): C2ST %.3f, means %.2f vs %.2f\n", c2, authors.Mean(), ref.Mean())
 	}
 	if eps == 10 {
-		gibbsVerdict(w, gibbsBeta1["gibbs-ss"], gibbsBeta1["gibbs-ss-niw"], refBeta1, gibbsAcc["gibbs-ss"], gibbsOutside)
+		gibbsVerdict(w, gibbsBeta1["gibbs-ss"], gibbsBeta1["gibbs-ss-niw"], refBeta1, gibbsAcc["gibbs-ss"], gibbsOutside, clampedResponses(ref))
 	}
 	return acc, nil
 }

@@ -217,7 +217,7 @@ func TestGibbsVerdict(t *testing.T) {
 		{-2.6, -2.0, -2.7, cli.Differs},
 	} {
 		var b bytes.Buffer
-		gibbsVerdict(&b, tc.known, tc.niw, tc.da, acc, 0)
+		gibbsVerdict(&b, tc.known, tc.niw, tc.da, acc, 0, 0.02)
 		if vs := cli.ParseVerdicts(b.String()); len(vs) != 1 || vs[0].Kind != tc.want || !strings.Contains(vs[0].What, "Gibbs-SS row") {
 			t.Errorf("%+v: got %+v, want %s", tc, vs, tc.want)
 		}
