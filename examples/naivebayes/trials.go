@@ -599,6 +599,9 @@ func fig13Verdict(w io.Writer, cs []curve) {
 		if !ok {
 			word = "still improving"
 		}
+		if c.sims[0] < 1000 {
+			fin += fmt.Sprintf("; %d simulations per round, below the paper's 1000, so a later stabilization is expected", c.sims[0])
+		}
 		parts = append(parts, fmt.Sprintf("%s %s after round %d (later rounds improve the mean C2ST by at most %.3f and the mean MMD by at most %.0f%% of round 1's; %s)", c.meth, word, stableFrom, d2, 100*dm, fin))
 	}
 	detail := strings.Join(parts, "; ") + fmt.Sprintf(" — thresholds %.2f C2ST and %.0f%% of round 1's MMD; the paper: both methods stabilize after round 3", stableC2ST, 100*stableMMD)
