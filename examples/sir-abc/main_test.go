@@ -157,7 +157,7 @@ func TestTrialsTiny(t *testing.T) {
 	if vs := cli.ParseVerdicts(out); len(vs) != 1 || !strings.Contains(vs[0].What, "Fig. 5") {
 		t.Errorf("verdicts %+v", vs)
 	}
-	for _, frag := range []string{"2 independent trials", "Fig. 5", "Table 1", "SMC-ABC row"} {
+	for _, frag := range []string{"2 independent trials", "Fig. 5", "Table 1", "SMC-ABC row", "per trial: 1: never; 2: never"} {
 		if !strings.Contains(out, frag) {
 			t.Errorf("stdout lacks %q:\n%s", frag, out)
 		}

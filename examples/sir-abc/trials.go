@@ -392,10 +392,15 @@ func report(o options, l *logger, trials []abcTrial, want int) error {
 	}
 	// Table 1's row.
 	var sims, secs []float64
-	var never []string
+	var never, per []string
 	var costRows [][]string
 	for _, t := range trials {
 		r := reach(t.rounds)
+		if r != nil {
+			per = append(per, fmt.Sprintf("%d: round %d, %d sims, %.0f s", t.trial, r.round, r.sims, r.seconds))
+		} else {
+			per = append(per, fmt.Sprintf("%d: never", t.trial))
+		}
 		row := []string{strconv.Itoa(t.trial), strconv.FormatUint(t.seed, 10), strconv.Itoa(o.particles), strconv.FormatBool(r != nil)}
 		if r == nil {
 			never = append(never, strconv.Itoa(t.trial))
@@ -415,6 +420,7 @@ func report(o options, l *logger, trials []abcTrial, want int) error {
 	if len(never) > 0 {
 		l.f("  trial(s) %s never reached it within %d rounds\n", strings.Join(never, ", "), o.rounds)
 	}
+	l.f("  per trial: %s\n", strings.Join(per, "; "))
 	costHeader := []string{"trial", "seed", "particles", "reached", "round", "sims", "seconds"}
 	if _, err := o.WriteCSV("sir_eps"+epsName(o.eps)+"_smcabc_table1.csv", costHeader, costRows); err != nil {
 		return err

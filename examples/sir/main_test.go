@@ -291,7 +291,7 @@ func TestTrialsSmall(t *testing.T) {
 	if len(vs) != 2 || !strings.Contains(vs[0].What, "Fig. 1B") || !strings.Contains(vs[1].What, "Table 1") {
 		t.Errorf("verdicts %+v", vs)
 	}
-	for _, frag := range []string{"SPPE: 2 of 2 trials (0 read", "SPLE: 2 of 2 trials", "Table 1", "SMC-ABC  1/2", "trial(s) 2 never reached it", "reduced flow"} {
+	for _, frag := range []string{"SPPE: 2 of 2 trials (0 read", "SPLE: 2 of 2 trials", "Table 1", "SMC-ABC  1/2", "trial(s) 2 never reached it", "reduced flow", "SPPE per trial: 1: never; 2: never"} {
 		if !strings.Contains(out, frag) {
 			t.Errorf("stdout lacks %q:\n%s", frag, out)
 		}

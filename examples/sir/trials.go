@@ -481,6 +481,19 @@ func trialTables(c config, epsName, refName string, sets []trialSet) error {
 		[]string{"method", "trial", "seed", "reached", "round", "sims", "sim_seconds", "train_seconds", "proposal_seconds", "total_seconds"}, trows); err != nil {
 		return err
 	}
+	for _, ts := range sets {
+		var per []string
+		for _, t := range ts.trials {
+			if co := reach(t.rounds); co.ok {
+				per = append(per, fmt.Sprintf("%d: round %d, %.0f s", t.trial, co.round, co.allT))
+			} else {
+				per = append(per, fmt.Sprintf("%d: never", t.trial))
+			}
+		}
+		if len(per) > 0 {
+			fmt.Fprintf(w, "      %s per trial: %s\n", ts.method, strings.Join(per, "; "))
+		}
+	}
 	if abc := readABCTable(c, epsName); abc != nil {
 		fmt.Fprintf(w, "    %-8s %-8s %-18s %-18s %-18s %-18s  (%s)\n", abc.method, fmt.Sprintf("%d/%d", abc.reached, abc.trials),
 			pm(abc.sims, "%.0f"), pm(abc.simT, "%.1f"), "—", pm(abc.allT, "%.1f"), abc.neverNote)
