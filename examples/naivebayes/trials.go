@@ -134,7 +134,6 @@ type trialRun struct {
 	saved  bool             // read from -trials-dir instead of run
 	sims   int              // total simulations
 	train  time.Duration    // total training wall time
-	wall   time.Duration    // wall time of the run, metrics included (0 when saved)
 }
 
 // trialConfig returns the method's settings in trial t (1-based): trial 1
@@ -269,7 +268,6 @@ func runTrial(ctx context.Context, cfg config, e *trialEnv, meth string, t int, 
 			prog.Printf("%s round %d: C2ST %.3f, MMD %.4f, NLOG %.2f, LMD %.2f", label, round, rm.C2ST, rm.MMD, rm.NLOG, rm.LMD)
 		}
 	}
-	start := time.Now()
 	var phi *privinfer.Draws
 	var res *sbi.Result
 	err := prog.While(3*time.Second, label, func() (err error) {
@@ -279,7 +277,6 @@ func runTrial(ctx context.Context, cfg config, e *trialEnv, meth string, t int, 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", label, err)
 	}
-	tr.wall = time.Since(start)
 	tr.theta = toTheta(e.m, phi)
 	tr.sims, tr.train = res.Simulations, res.TrainTime
 	for i := range tr.rounds {
@@ -488,7 +485,8 @@ func reportTrials(cfg config, e *trialEnv, runs map[string][]*trialRun, w io.Wri
 			}
 		}
 		t.Markdown(w)
-		var saved, train float64
+		var saved int
+		var train float64
 		var sims int
 		for _, tr := range runs[c.meth] {
 			if tr.saved {
@@ -499,7 +497,7 @@ func reportTrials(cfg config, e *trialEnv, runs map[string][]*trialRun, w io.Wri
 		}
 		fmt.Fprintf(w, "Mean training wall time per trial %.0f s for %d simulations (machine load included)", train/float64(len(runs[c.meth])), sims)
 		if saved > 0 {
-			fmt.Fprintf(w, "; %.0f of %d trials read from -trials-dir", saved, len(runs[c.meth]))
+			fmt.Fprintf(w, "; %d of %d trials read from -trials-dir", saved, len(runs[c.meth]))
 		}
 		fmt.Fprintln(w, ".")
 	}
