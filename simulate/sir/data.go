@@ -106,7 +106,9 @@ func SyntheticRelease(eps float64) ([]float64, error) {
 // The printed releases are real-valued (e.g. 0.0039), so they are NOT on
 // the mechanism's lattice of multiples of 1/n, and their first entry is
 // fixed at 0.0010: treat them as given observed vectors, not as draws of
-// the infection-trajectory mechanism. The authors' code uses the prior
+// the infection-trajectory mechanism. The flu and COVID-19 releases are
+// the confidential proportions themselves (rebuilt from raw counts, see
+// Source and FluBoardingSchoolCases); the Ebola ones could not be rebuilt. The authors' code uses the prior
 // OutbreakPrior and K = 1e5 for all of them (the paper states K = 763
 // for the boarding-school flu, stored in K).
 type Outbreak struct {
@@ -121,6 +123,42 @@ type Outbreak struct {
 	// CodeLogTheta is the (log β, log γ) reference point in the authors'
 	// code, for orientation only.
 	CodeLogTheta []float64
+	// Source says where the raw counts come from and whether SDP could be
+	// rebuilt from them.
+	Source string
+}
+
+// Provenance of the real-outbreak releases (see Outbreak.Source).
+const (
+	fluSource = "rebuilt: days 1–9 of FluBoardingSchoolCases (epimdr's flu data) / 763, rounded to 4 dp, equal SDP[1:] exactly; SDP[0] = 0.0010 is fixed, " +
+		"so the release is the confidential proportion itself, without the mechanism's noise"
+	ebolaSource = "not rebuilt: no normalisation of the CDC/WHO case series we tried reproduces it (at K = 1e5 the peak entries exceed the country's " +
+		"total cases, e.g. Liberia 0.2579·1e5 = 25,790 > 10,678, and with 120-day spacing from 2014-03-31 the peaks fall after the epidemic ended)"
+	covidSource = "rebuilt from the JHU CSSE Clark County series (a stand-in for the paper's USAFacts file): " +
+		"(C(t) − C(t − 14 d))/1e5 at t = 2020-08-28 + 24k days, k = 1…9, equals SDP[1:] to the 5 digits of the authors' code for k ≠ 6, 8, " +
+		"and with a 15-day difference for k = 6, 8; the stated start 2020-09-07 does not fit; SDP[0] = 0.0010 is fixed, so the release carries no mechanism noise"
+)
+
+// FluBoardingSchoolK is the population of the 1978 boarding-school
+// influenza outbreak: 763 boys.
+const FluBoardingSchoolK = 763
+
+// FluBoardingSchoolCases returns the daily number of boys confined to bed
+// in the 1978 English boarding-school influenza outbreak, days 1 to 14
+// (22 January to 4 February 1978), the series the SBI paper cites (App.
+// E.1.2). Divided by FluBoardingSchoolK and rounded to four decimals, days
+// 1–9 are the paper's release entries 1–9 exactly.
+//
+// Source: R package epimdr 0.6-5 (Bjørnstad 2018, "Epidemics: Models and
+// Data using R"; GPL-3), data set flu (data/flu.rda, CRAN mirror
+// github.com/cran/epimdr commit 1c01406a). Original data: Anonymous (1978),
+// "Influenza in a boarding school", British Medical Journal 1:587. The
+// MIT-licensed 'outbreaks' package's influenza_england_1978_school
+// digitises the same figure slightly differently (26 instead of 28 on day
+// 3, so 0.0341 instead of the paper's 0.0367) and does not rebuild the
+// release. A fresh slice is returned.
+func FluBoardingSchoolCases() []int64 {
+	return []int64{3, 8, 28, 76, 222, 293, 257, 237, 192, 126, 70, 28, 12, 5}
 }
 
 // Outbreaks returns the five real-outbreak releases in the order flu
@@ -131,15 +169,15 @@ type Outbreak struct {
 func Outbreaks() []Outbreak {
 	return []Outbreak{
 		{"flu_boarding_school", 763, "daily",
-			[]float64{0.001, 0.0039, 0.0105, 0.0367, 0.0996, 0.291, 0.384, 0.3368, 0.3106, 0.2516}, []float64{-2.3, -3.66}},
+			[]float64{0.001, 0.0039, 0.0105, 0.0367, 0.0996, 0.291, 0.384, 0.3368, 0.3106, 0.2516}, []float64{-2.3, -3.66}, fluSource},
 		{"ebola_guinea", 100000, "9 intervals of 120 days from 2014-03-31",
-			[]float64{0.001, 0.01105, 0.00845, 0.0129, 0.05095, 0.052, 0.0224, 0.02115, 0.00835, 0.00225}, []float64{-1.46, -1.81}},
+			[]float64{0.001, 0.01105, 0.00845, 0.0129, 0.05095, 0.052, 0.0224, 0.02115, 0.00835, 0.00225}, []float64{-1.46, -1.81}, ebolaSource},
 		{"ebola_liberia", 100000, "9 intervals of 120 days from 2014-03-31",
-			[]float64{0.001, 0.00065, 0.00185, 0.06635, 0.2579, 0.07415, 0.061, 0.0542, 0.0172, 0.0003}, []float64{-1.67, -2.46}},
+			[]float64{0.001, 0.00065, 0.00185, 0.06635, 0.2579, 0.07415, 0.061, 0.0542, 0.0172, 0.0003}, []float64{-1.67, -2.46}, ebolaSource},
 		{"ebola_sierra_leone", 100000, "9 intervals of 120 days from 2014-03-31",
-			[]float64{0.001, 0.0079, 0.0434, 0.2156, 0.2054, 0.09275, 0.05485, 0.03655, 0.0237, 0.0232}, []float64{-1.58, -2.52}},
+			[]float64{0.001, 0.0079, 0.0434, 0.2156, 0.2054, 0.09275, 0.05485, 0.03655, 0.0237, 0.0232}, []float64{-1.58, -2.52}, ebolaSource},
 		{"covid_clark_county", 100000, "9 intervals of 24 days from 2020-09-07",
-			[]float64{0.001, 0.02812, 0.05655, 0.09776, 0.2108, 0.2443, 0.2574, 0.0864, 0.04337, 0.02629}, []float64{-1.94, -2.95}},
+			[]float64{0.001, 0.02812, 0.05655, 0.09776, 0.2108, 0.2443, 0.2574, 0.0864, 0.04337, 0.02629}, []float64{-1.94, -2.95}, covidSource},
 	}
 }
 
