@@ -3,6 +3,7 @@ package mcmc
 import (
 	"math"
 
+	"github.com/privinfer/privinfer/internal/lattice"
 	"github.com/privinfer/privinfer/mechanism"
 )
 
@@ -28,6 +29,10 @@ type lapLattice struct {
 	lam []float64 // λ_k = γ_k/NoiseScale(k)
 	ell []float64 // ℓ_k = log((1 − e^{−λ_k})/(1 + e^{−λ_k}))
 	gl  []float64 // g_k·ln 2
+
+	// pass holds K, λ, ℓ and g·ln 2 for the vectorised weight pass
+	// (internal/lattice), which gives the same bits as the Go loop.
+	pass *lattice.Coef
 }
 
 // Grid exponents outside this range could make 1/γ or the scaled values
@@ -69,6 +74,11 @@ func newLapLattice(mech mechanism.Density, sdp []float64) *lapLattice {
 		l.ell[i] = math.Log(-math.Expm1(-lam)) - math.Log1p(math.Exp(-lam))
 		l.gl[i] = float64(g) * math.Ln2
 	}
+	pass, err := lattice.NewCoef(l.k, l.lam, l.ell, l.gl)
+	if err != nil {
+		return nil
+	}
+	l.pass = pass
 	// Check the form against the mechanism at the release and at points
 	// 0, 1, 10 and 1000 noise scales away in alternating directions.
 	s, sc := make([]float64, d), make([]float64, d)
@@ -109,27 +119,17 @@ func (l *lapLattice) slot(a, tg []float64, n, i int) float64 {
 // given a = s + t(y) and the column-major contributions tg (coordinate k
 // of slot i at tg[k·len(logw) + i]), all in grid units. It runs over the
 // coordinates in the outer loop, so the slots' sums are independent
-// chains of additions, each still summed in the mechanism's order.
+// chains of additions, each still summed in the mechanism's order; on
+// amd64 the pass is vectorised (internal/lattice) with the same results.
 func (l *lapLattice) weights(a, tg, logw []float64) {
-	n := len(logw)
-	clear(logw)
-	for k, z := range a {
-		ell, lam, kk, gl := l.ell[k], l.lam[k], l.k[k], l.gl[k]
-		t := tg[k*n : k*n+n]
-		t = t[:len(logw)]
-		for i, v := range t {
-			logw[i] += (ell - lam*math.Abs(kk-round(z-v))) - gl
+	if l.pass.SetZ(a) != nil || l.pass.LogWeights(logw, tg) != nil {
+		// Unreachable: the dimensions are fixed at construction.
+		for i := range logw {
+			logw[i] = math.NaN()
 		}
 	}
 }
 
 // round is math.Round (halves away from zero) computed by the hardware's
-// rounding to even: x − RoundToEven(x) is exact, and only at a half
-// whose even neighbour lies towards zero does the result move by one.
-func round(x float64) float64 {
-	r := math.RoundToEven(x)
-	if d := x - r; d == 0.5 && x > 0 || d == -0.5 && x < 0 {
-		r += d + d
-	}
-	return r
-}
+// rounding to even (lattice.Round).
+func round(x float64) float64 { return lattice.Round(x) }

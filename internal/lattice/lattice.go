@@ -1,0 +1,155 @@
+// Package lattice computes the record log-weights of a Laplace release on
+// power-of-two grids, the inner loop of SOMA's weight pass: for slots i =
+// 0..n−1 and coordinates k = 0..d−1,
+//
+//	logw[i] = Σ_k ((ℓ_k − λ_k·|K_k − round(z_k − t_{k,i})|) − gl_k),
+//
+// with round halving away from zero (math.Round) and the terms added in
+// the order k = 0, 1, …, d−1, starting from zero. The contributions t are
+// column-major: coordinate k of slot i at t[k·n + i].
+//
+// On amd64 the pass runs in assembly (AVX-512 when the processor and the
+// operating system offer it, else AVX2), a whole column per coordinate and
+// 16 slots per block; without either, or with the purego build tag, it
+// runs the Go loop. Both give the same bits: every operation of the Go
+// loop is done in the same order with the same rounding. The assembly
+// rounds half away from zero as 2·B − A with A = trunc(x) and B =
+// trunc(2x)/2 (both exact; 2B − A is an integer below 2^53, or x itself
+// once |x| ≥ 2^52, so no step rounds), which equals math.Round(x) for
+// every finite x; the multiply λ·|·| and the subtractions are separate
+// instructions (no fused multiply-add changes a rounding).
+package lattice
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// stride is the number of float64 values kept per coordinate: z, K, λ, ℓ,
+// gl and padding to a 64-byte line.
+const stride = 8
+
+// Coef holds the per-coordinate constants of the pass (K_k, λ_k, ℓ_k,
+// gl_k) and the current offsets z_k. The zero value has dimension 0; use
+// NewCoef.
+type Coef struct {
+	d int
+	p []float64 // stride values per coordinate: z, K, λ, ℓ, gl, 0, 0, 0
+}
+
+// ErrInvalid is wrapped by the errors of NewCoef, SetZ and LogWeights.
+var ErrInvalid = errors.New("lattice: invalid argument")
+
+// NewCoef returns the constants of a d-dimensional pass, d = len(k) ≥ 1:
+// the centres k (K_k), the slopes lam (λ_k), the log normalisers ell (ℓ_k)
+// and the grid terms gl (gl_k), all of length d. The offsets z start at
+// zero.
+func NewCoef(k, lam, ell, gl []float64) (*Coef, error) {
+	d := len(k)
+	if d == 0 {
+		return nil, fmt.Errorf("lattice: k is empty: %w", ErrInvalid)
+	}
+	for name, s := range map[string][]float64{"lam": lam, "ell": ell, "gl": gl} {
+		if len(s) != d {
+			return nil, fmt.Errorf("lattice: %s must have length len(k) = %d, got %d: %w", name, d, len(s), ErrInvalid)
+		}
+	}
+	c := &Coef{d: d, p: make([]float64, stride*d)}
+	for j := range d {
+		c.p[stride*j+1], c.p[stride*j+2], c.p[stride*j+3], c.p[stride*j+4] = k[j], lam[j], ell[j], gl[j]
+	}
+	return c, nil
+}
+
+// Dim returns the number of coordinates d.
+func (c *Coef) Dim() int {
+	if c == nil {
+		return 0
+	}
+	return c.d
+}
+
+// SetZ sets the offsets z_k (length d).
+func (c *Coef) SetZ(z []float64) error {
+	if len(z) != c.Dim() {
+		return fmt.Errorf("lattice: z must have length %d, got %d: %w", c.Dim(), len(z), ErrInvalid)
+	}
+	for j, v := range z {
+		c.p[stride*j] = v
+	}
+	return nil
+}
+
+// LogWeights sets logw[i] for the n = len(logw) slots from the
+// column-major contributions t (length at least d·n) and the constants and
+// offsets of c. It allocates nothing.
+func (c *Coef) LogWeights(logw, t []float64) error {
+	n, d := len(logw), c.Dim()
+	if d == 0 {
+		return fmt.Errorf("lattice: Coef has dimension 0 (use NewCoef): %w", ErrInvalid)
+	}
+	if len(t) < d*n {
+		return fmt.Errorf("lattice: t must have length at least d·n = %d·%d, got %d: %w", d, n, len(t), ErrInvalid)
+	}
+	if n == 0 {
+		return nil
+	}
+	switch level {
+	case levelAVX512:
+		weights512(&logw[0], &t[0], &c.p[0], n, d)
+	case levelAVX2:
+		weights256(&logw[0], &t[0], &c.p[0], n, d)
+	default:
+		weightsGo(logw, t, c.p, d)
+	}
+	return nil
+}
+
+// weightsGo is the Go pass: a column per coordinate, each slot's sum an
+// independent chain of additions in coordinate order.
+func weightsGo(logw, t, p []float64, d int) {
+	n := len(logw)
+	clear(logw)
+	for k := range d {
+		q := p[stride*k : stride*k+5]
+		z, kk, lam, ell, gl := q[0], q[1], q[2], q[3], q[4]
+		col := t[k*n : k*n+n]
+		col = col[:len(logw)]
+		for i, v := range col {
+			logw[i] += (ell - lam*math.Abs(kk-Round(z-v))) - gl
+		}
+	}
+}
+
+// Round is math.Round (halves away from zero) computed by the hardware's
+// rounding to even: x − RoundToEven(x) is exact, and only at a half whose
+// even neighbour lies towards zero does the result move by one.
+func Round(x float64) float64 {
+	r := math.RoundToEven(x)
+	if d := x - r; d == 0.5 && x > 0 || d == -0.5 && x < 0 {
+		r += d + d
+	}
+	return r
+}
+
+// Kernel names the implementation LogWeights uses on this machine:
+// "avx512", "avx2" or "go".
+func Kernel() string {
+	switch level {
+	case levelAVX512:
+		return "avx512"
+	case levelAVX2:
+		return "avx2"
+	}
+	return "go"
+}
+
+const (
+	levelGo = iota
+	levelAVX2
+	levelAVX512
+)
+
+// level is the kernel in use: the best one detected (tests lower it).
+var level = detected
