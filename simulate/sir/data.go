@@ -135,7 +135,7 @@ const (
 	ebolaSource = "not rebuilt: no normalisation of the CDC/WHO case series we tried reproduces it (at K = 1e5 the peak entries exceed the country's " +
 		"total cases, e.g. Liberia 0.2579·1e5 = 25,790 > 10,678, and with 120-day spacing from 2014-03-31 the peaks fall after the epidemic ended)"
 	covidSource = "rebuilt from the JHU CSSE Clark County series (a stand-in for the paper's USAFacts file): " +
-		"(C(t) − C(t − 14 d))/1e5 at t = 2020-08-28 + 24k days, k = 1…9, equals SDP[1:] to the 5 digits of the authors' code for k ≠ 6, 8, " +
+		"(C(t) − C(t − 14 d))/1e5 at t = 2020-08-28 + 24k days, k = 1…9, equals SDP[1:] at the digits the authors' code gives for k ≠ 6, 8, " +
 		"and with a 15-day difference for k = 6, 8; the stated start 2020-09-07 does not fit; SDP[0] = 0.0010 is fixed, so the release carries no mechanism noise"
 )
 
