@@ -69,6 +69,7 @@ type config struct {
 	dir     string
 	peer    string
 	simOnly bool
+	seq     *seqConfig // -sequential and its flags (sequential.go)
 }
 
 func main() { cli.Program("sbibm", parse, run) }
@@ -83,6 +84,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&c.peer, "peer", "", "directory of the peer's samples written by peer_sbi.py, scored beside ours")
 	fs.BoolVar(&c.simOnly, "simulate-only", false, "only write the simulations to -out (for the peer), without training")
 	common := cli.Register(fs, 1)
+	c.seq = registerSequential(fs)
 	if err := cli.Parse(fs, args); err != nil {
 		return c, err
 	}
@@ -110,6 +112,9 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	case c.samples < 100 || c.samples > 10000:
 		return c, cli.Usagef("-samples must be in [100, 10000] (the reference has 10,000), got %d", c.samples)
 	}
+	if err := c.seq.check(fs, c.Quick, c.simOnly); err != nil {
+		return c, err
+	}
 	if c.dir == "" {
 		c.dir = sbibm.Dir()
 	}
@@ -135,6 +140,9 @@ type result struct {
 }
 
 func run(ctx context.Context, c config, stdout, stderr io.Writer) error {
+	if c.seq.on() {
+		return runSequential(ctx, c, stdout, stderr)
+	}
 	if c.simOnly && c.Out == "" {
 		return cli.Usagef("-simulate-only needs -out")
 	}

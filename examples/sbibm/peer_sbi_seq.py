@@ -1,0 +1,191 @@
+"""Run the sbi package's sequential SNPE-C and SNLE on sbibm tasks.
+
+Usage: python3 peer_sbi_seq.py DIR [--tasks T,..] [--methods snpe,snle]
+       [--obs 3] [--rounds 10] [--sims-per-round 1000] [--samples 10000]
+       [--seed 1] [--force]
+
+The peer of `examples/sbibm -sequential`. For every task, observation
+k = 1..obs and method it runs sbi v0.22 for `rounds` rounds of
+`sims-per-round` simulations of its own (sequential methods draw each
+round's parameters from their own proposal, so the two tools cannot share
+simulations) and writes, in the layout examples/sbibm reads with -peer DIR:
+
+  DIR/<task>_<method>_<R>x<N>_o<k>_sbi.csv       the final posterior samples
+  DIR/<task>_<method>_<R>x<N>_o<k>_sbi_time.txt  "train_cpu_s=… train_wall_s=…
+                                                  total_cpu_s=… total_wall_s=…
+                                                  epochs=…" (sums over rounds)
+
+Existing outputs are kept (a long run can be resumed or split) unless
+--force. CPU times are the process's (all threads, time.process_time).
+
+SNPE is sbi's SNPE_C with density_estimator="nsf" and its default training
+(batches of 50, learning rate 5e-4, 10% validation, patience 20, the atomic
+loss with 10 atoms from round 2 on; proposal = the last round's posterior,
+sampled by rejection inside the prior). SNLE is sbi's SNLE_A with
+density_estimator="nsf" (the architecture of our likelihood flow; sbibm ran
+"maf") and the same training; its posterior is sampled, for every round's
+proposals and for the final samples, with the MCMC settings of sbibm's
+SNLE (sbibm/algorithms/sbi/snle.py): slice_np_vectorized, 100 chains, thin
+10, 25 warm-up steps, every chain initialised by resampling 10,000 prior
+draws by their posterior weight (sbi's "resample", formerly "sir") in
+rounds 1-2 and at the final states of the previous round's chains from
+round 3 on ("latest_sample"; the states are copied between posteriors by
+hand, as sbibm's copy_hyperparameters_from did). sbi's own default (one
+slice_np chain) takes minutes per round.
+
+The tasks' simulators follow sbibm's task definitions (two moons, Gaussian
+linear in 10-D, SLCP without distractors, Gaussian mixture); observations
+are read from $PRIVINFER_SBIBM, else $PRIVINFER_SHARED/sbibm, else
+../shared/sbibm next to the repository. sbi, torch and their dependencies
+are not part of this module.
+"""
+import argparse, math, os, sys, tempfile, time
+
+import numpy as np
+import torch
+from sbi.inference import SNLE, SNPE
+from sbi.utils import BoxUniform
+from torch.utils.tensorboard.writer import SummaryWriter
+
+TASKS = ["two_moons", "gaussian_linear", "slcp", "gaussian_mixture"]
+DIMS = {"two_moons": 2, "gaussian_linear": 10, "slcp": 5, "gaussian_mixture": 2}
+
+
+def prior(task):
+    d = DIMS[task]
+    if task == "two_moons":
+        return BoxUniform(low=-torch.ones(d), high=torch.ones(d))
+    if task == "slcp":
+        return BoxUniform(low=-3 * torch.ones(d), high=3 * torch.ones(d))
+    if task == "gaussian_mixture":
+        return BoxUniform(low=-10 * torch.ones(d), high=10 * torch.ones(d))
+    return torch.distributions.MultivariateNormal(torch.zeros(d), 0.1 * torch.eye(d))
+
+
+def simulate(task, theta):
+    """Simulates one data set per row of theta (n × d float32)."""
+    n = theta.shape[0]
+    if task == "two_moons":
+        a = math.pi * (torch.rand(n) - 0.5)
+        r = 0.1 + 0.01 * torch.randn(n)
+        z0 = (theta[:, 0] + theta[:, 1]) / math.sqrt(2)
+        z1 = (theta[:, 1] - theta[:, 0]) / math.sqrt(2)
+        return torch.stack((r * torch.cos(a) + 0.25 - z0.abs(), r * torch.sin(a) + z1), dim=1)
+    if task == "gaussian_linear":
+        return theta + math.sqrt(0.1) * torch.randn_like(theta)
+    if task == "gaussian_mixture":
+        sd = torch.where(torch.rand(n) < 0.5, 0.1, 1.0).unsqueeze(1)
+        return theta + sd * torch.randn_like(theta)
+    # SLCP: four points y_k ~ N(m, S), m = θ[0:2], s1 = θ3², s2 = θ4², ρ = tanh θ5.
+    s1, s2, rho = theta[:, 2] ** 2, theta[:, 3] ** 2, torch.tanh(theta[:, 4])
+    S = torch.empty(n, 2, 2)
+    S[:, 0, 0] = s1**2 + 1e-6
+    S[:, 0, 1] = S[:, 1, 0] = rho * s1 * s2
+    S[:, 1, 1] = s2**2 + 1e-6
+    L = torch.linalg.cholesky(S.double()).float()
+    z = torch.randn(n, 4, 2)
+    y = theta[:, None, 0:2] + torch.einsum("nij,nkj->nki", L, z)
+    return y.reshape(n, 8)
+
+
+def refdir():
+    if os.environ.get("PRIVINFER_SBIBM"):
+        return os.environ["PRIVINFER_SBIBM"]
+    if os.environ.get("PRIVINFER_SHARED"):
+        return os.path.join(os.environ["PRIVINFER_SHARED"], "sbibm")
+    here = os.path.dirname(os.path.abspath(__file__))
+    return os.path.join(here, "..", "..", "..", "shared", "sbibm")
+
+
+MCMC = dict(num_chains=100, thin=10, warmup_steps=25, init_strategy="resample",
+            init_strategy_parameters={"num_candidate_samples": 10000})
+
+
+def sample(dist, n):
+    """n draws from the prior or from an sbi posterior, without progress bars."""
+    if hasattr(dist, "potential_fn"):
+        return dist.sample((n,), show_progress_bars=False)
+    return dist.sample((n,))
+
+
+def run(task, method, xo, rounds, per_round, samples):
+    """Returns the final samples and the times (sums over rounds)."""
+    pr = prior(task)
+    writer = SummaryWriter(tempfile.mkdtemp())
+    if method == "snpe":
+        inf = SNPE(prior=pr, density_estimator="nsf", show_progress_bars=False, summary_writer=writer)
+    else:
+        inf = SNLE(prior=pr, density_estimator="nsf", show_progress_bars=False, summary_writer=writer)
+    c0, w0 = time.process_time(), time.perf_counter()
+    tc = tw = 0.0
+    epochs = []
+    proposal = pr
+    for r in range(rounds):
+        theta = sample(proposal, per_round)
+        x = simulate(task, theta)
+        c1, w1 = time.process_time(), time.perf_counter()
+        if method == "snpe":
+            net = inf.append_simulations(theta, x, proposal=proposal).train()
+        else:
+            net = inf.append_simulations(theta, x, from_round=r).train()
+        tc += time.process_time() - c1
+        tw += time.perf_counter() - w1
+        epochs.append(inf._summary["epochs_trained"][-1])
+        if method == "snpe":
+            post = inf.build_posterior(net)
+        else:
+            # sbibm's schedule: chains start by resampling prior draws in
+            # rounds 1-2 and from the last round's final states afterwards.
+            params = dict(MCMC, init_strategy="latest_sample") if r > 1 else MCMC
+            post = inf.build_posterior(net, sample_with="mcmc", mcmc_method="slice_np_vectorized", mcmc_parameters=params)
+            if r > 1:
+                post._mcmc_init_params = proposal._mcmc_init_params
+        proposal = post.set_default_x(xo)
+        print(f"  round {r + 1}: {epochs[-1]} epochs, train {tw:.1f}s wall so far", flush=True)
+    s = sample(proposal, samples)
+    times = dict(train_cpu_s=tc, train_wall_s=tw, total_cpu_s=time.process_time() - c0,
+                 total_wall_s=time.perf_counter() - w0)
+    return s.numpy(), times, epochs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("dir")
+    ap.add_argument("--tasks", default=",".join(TASKS))
+    ap.add_argument("--methods", default="snpe,snle")
+    ap.add_argument("--obs", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=10)
+    ap.add_argument("--sims-per-round", type=int, default=1000)
+    ap.add_argument("--samples", type=int, default=10000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--force", action="store_true")
+    a = ap.parse_args()
+    os.makedirs(a.dir, exist_ok=True)
+    for task in a.tasks.split(","):
+        if task not in DIMS:
+            sys.exit(f"unknown task {task!r}")
+        d = DIMS[task]
+        for k in range(1, a.obs + 1):
+            obs = os.path.join(refdir(), task, f"num_observation_{k}", "observation.csv")
+            xo = torch.tensor(np.loadtxt(obs, delimiter=",", skiprows=1).reshape(1, -1), dtype=torch.float32)
+            for mi, method in enumerate(a.methods.split(",")):
+                if method not in ("snpe", "snle"):
+                    sys.exit(f"unknown method {method!r}")
+                base = os.path.join(a.dir, f"{task}_{method}_{a.rounds}x{a.sims_per_round}_o{k}_sbi")
+                if os.path.exists(base + "_time.txt") and not a.force:
+                    print(f"{task} o{k} {method}: kept {base}_time.txt", flush=True)
+                    continue
+                torch.manual_seed(a.seed * 1000 + 100 * TASKS.index(task) + 10 * k + mi)
+                np.random.seed(a.seed * 1000 + 100 * TASKS.index(task) + 10 * k + mi)
+                print(f"{task} o{k} {method}: {a.rounds} rounds x {a.sims_per_round}", flush=True)
+                s, t, epochs = run(task, method, xo, a.rounds, a.sims_per_round, a.samples)
+                names = ",".join(f"parameter_{j + 1}" for j in range(d))
+                np.savetxt(base + ".csv", s, delimiter=",", header=names, comments="")
+                line = " ".join(f"{key}={v:.2f}" for key, v in t.items())
+                with open(base + "_time.txt", "w") as f:
+                    f.write(f"{line} epochs={sum(epochs)} rounds_epochs={','.join(map(str, epochs))}\n")
+                print(f"{task} o{k} {method}: {line} epochs={sum(epochs)}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

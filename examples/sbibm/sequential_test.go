@@ -1,0 +1,123 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/privinfer/privinfer/examples/support/cli"
+	"github.com/privinfer/privinfer/simulate/sbibm"
+)
+
+func TestSequentialBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"-sequential", "snre"}, {"-sequential", "snpe,snpe"}, {"-sequential", "snpe", "-rounds", "0"},
+		{"-sequential", "snle", "-rounds", "101"}, {"-sequential", "snpe", "-sims-per-round", "10"},
+		{"-sequential", "snpe", "-simulate-only", "-out", t.TempDir()},
+	} {
+		if _, err := runArgs(args...); !errors.Is(err, cli.ErrUsage) {
+			t.Errorf("%v: err = %v, want a usage error", args, err)
+		}
+	}
+}
+
+// TestSequentialRun runs SNPE and SNLE for 2 rounds of 100 two-moons
+// simulations at observation 1 with 100 draws (skipped without the
+// benchmark's reference files). It checks the result rows (a C2ST in
+// [0.5, 1]: a tiny budget is far from the reference but not below
+// chance), the files written to -out, that a second run reads the results
+// back instead of training, and the peer path: our own draws and record
+// given as the peer's score exactly as ours.
+func TestSequentialRun(t *testing.T) {
+	c, err := parse(flag.NewFlagSet("sbibm", flag.ContinueOnError), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(filepath.Join(c.dir, sbibm.TwoMoons)); c.dir == "" || err != nil || !st.IsDir() {
+		t.Skip("sbibm reference files not present")
+	}
+	dir := t.TempDir()
+	args := []string{"-sequential", "snpe,snle", "-tasks", "two_moons", "-rounds", "2", "-sims-per-round", "100",
+		"-obs", "1", "-samples", "100", "-out", dir}
+	out, stderr, err := runArgsStderr(args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := func(out, method string) []string {
+		t.Helper()
+		m := regexp.MustCompile(`\| two_moons \| 1 +\| ` + method + ` .*`).FindString(out)
+		if m == "" {
+			t.Fatalf("no %s row in\n%s", method, out)
+		}
+		cells := strings.Split(m, "|")
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		return cells[1 : len(cells)-1]
+	}
+	for _, m := range []string{"snpe", "snle"} {
+		cells := row(out, m)
+		if score, err := strconv.ParseFloat(cells[3], 64); err != nil || score < 0.5 || score > 1 {
+			t.Errorf("%s: C2ST %q", m, cells[3])
+		}
+		if !strings.HasSuffix(cells[4], "s") || cells[4] == "—" {
+			t.Errorf("%s: training CPU %q", m, cells[4])
+		}
+		for _, f := range []string{"_ours.csv", "_ours.txt"} {
+			if _, err := os.Stat(filepath.Join(dir, "two_moons_"+m+"_2x100_o1"+f)); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	if !strings.Contains(stderr, "round 2/2") {
+		t.Errorf("no progress of round 2 in\n%s", stderr)
+	}
+
+	// A second run reads both results from -out.
+	again, stderr, err := runArgsStderr(args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(stderr, "epoch") || strings.Count(stderr, "cached in") != 2 {
+		t.Errorf("the second run trained again:\n%s", stderr)
+	}
+	for _, m := range []string{"snpe", "snle"} {
+		first, second := row(out, m), row(again, m)
+		if second[3] != first[3]+"*" || second[4] != first[4] {
+			t.Errorf("%s: cached row %v, first %v", m, second, first)
+		}
+	}
+
+	// Our files as the peer's: the same C2ST, the recorded times.
+	peer := t.TempDir()
+	for _, m := range []string{"snpe", "snle"} {
+		base := "two_moons_" + m + "_2x100_o1"
+		draws, _ := os.ReadFile(filepath.Join(dir, base+"_ours.csv"))
+		os.WriteFile(filepath.Join(peer, base+"_sbi.csv"), draws, 0o644)
+		os.WriteFile(filepath.Join(peer, base+"_sbi_time.txt"),
+			[]byte("train_cpu_s=12.50 train_wall_s=20.00 total_cpu_s=30.00 total_wall_s=40.00 epochs=7 rounds_epochs=3,4\n"), 0o644)
+	}
+	withPeer, err := runArgs(append(args, "-peer", peer)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"snpe", "snle"} {
+		cells := row(withPeer, m)
+		if len(cells) != 14 || strings.TrimSuffix(cells[3], "*") != cells[8] || cells[9] != "12.5s" || cells[12] != "7" {
+			t.Errorf("%s: peer columns %q", m, cells)
+		}
+	}
+	if !regexp.MustCompile(`\| two_moons \| snpe +\| 1 +\|`).MatchString(withPeer) {
+		t.Errorf("no summary row in\n%s", withPeer)
+	}
+	// A missing peer result is a dash, not an error.
+	os.Remove(filepath.Join(peer, "two_moons_snle_2x100_o1_sbi_time.txt"))
+	if out, err := runArgs(append(args, "-peer", peer)...); err != nil || row(out, "snle")[8] != "—" {
+		t.Errorf("missing peer result: %v\n%s", err, out)
+	}
+}
