@@ -187,7 +187,7 @@ var registry = []entry{
 		Quick: []string{"-outbreaks", "-methods", "sppe"}, Full: append([]string{"-outbreaks", "-outbreaks-dir", ".reproduce-cache/sir-outbreaks"}, paperFlow...), Plain: true, Split: []part{
 			{"sppe", []string{"-methods", "sppe", "-abc-sims", "0"}, "30–60 min (five outbreaks at K = 10⁵)"},
 			{"sple", []string{"-methods", "sple", "-abc-sims", "0"}, "30–60 min"},
-			{"smcabc", []string{"-methods", "sppe,sple"}, "15–50 min (SMC-ABC, 2×10⁵ simulations per outbreak at 1.5–3 ms CPU each, measured at small budgets on a loaded machine; SPPE and SPLE read from the earlier parts)"},
+			{"smcabc", []string{"-methods", "sppe,sple"}, "10–40 min (SMC-ABC, 2×10⁵ simulations per outbreak at about 1 CPU-ms each, 0.5–2.5 by outbreak, measured at 10⁴ simulations on a loaded machine; SPPE and SPLE read from the earlier parts)"},
 		}},
 	{Name: "sir-depth", Pkg: "./examples/sir", Target: "SBI paper Fig. 15 A, B (SPPE and SPLE per round with 5-, 8- and 10-layer flows on the SIR release, ε = 10; one 32-unit block per layer as in the other SIR runs, not the paper's two 50-unit blocks)",
 		Quick: []string{"-depths", "5,10", "-methods", "sppe"}, Full: append([]string{"-eps", "10"}, paperFlow...), Plain: true, Split: []part{
