@@ -9,6 +9,7 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/argcheck"
+	"github.com/privinfer/privinfer/internal/lattice"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 )
@@ -439,15 +440,7 @@ func (c *DAChain) weights() float64 {
 	if c.latticeA() {
 		// In grid units: a = s + t(y), log w_i = lattice slot form at a − t_i.
 		logw := c.logw[:c.n]
-		c.lat.weights(c.a, c.tg, logw)
-		for _, lw := range logw {
-			if lw > mx {
-				mx = lw
-			} else if lw != lw {
-				return lw // NaN from non-finite contributions
-			}
-		}
-		return mx
+		return c.lat.weights(c.a, c.tg, logw) // NaN from non-finite contributions
 	}
 	for i := range c.n {
 		lw := c.slotLogW(i)
@@ -593,8 +586,11 @@ func somaChoose(u1, u2, logw0 float64, logw []float64) (int, bool, error) {
 }
 
 // somaSelect is somaChoose given mx = max_i log w_i (NaN if any is NaN),
-// using w as scratch for the relative weights e^{log w_i − mx}: one
-// exponential per slot.
+// using w as scratch for the relative weights e^{log w_i − mx} (computed
+// by lattice.ExpShift, which gives math.Exp's values) and their running
+// sums. The slot is the first whose running sum exceeds u1·W, found by
+// bisection over the running sums, which are those a scan adding the
+// weights in slot order would form.
 func somaSelect(u1, u2, logw0, mx float64, logw, w []float64) (int, bool, error) {
 	if math.IsNaN(mx) {
 		return 0, false, fmt.Errorf("%w: log η at a proposed record", ErrNaN)
@@ -603,6 +599,33 @@ func somaSelect(u1, u2, logw0, mx float64, logw, w []float64) (int, bool, error)
 		return 0, false, nil // every w_i is zero: nothing can be accepted
 	}
 	w = w[:len(logw)]
+	if lattice.ExpShift(w, logw, mx) != nil {
+		return somaSelectScan(u1, u2, logw0, mx, logw, w)
+	}
+	wsum := 0.0
+	for i, e := range w {
+		wsum += e
+		w[i] = wsum
+	}
+	if math.IsNaN(wsum) || math.IsInf(wsum, 0) {
+		// Only with log w_i = +Inf: the running sums are not monotone.
+		return somaSelectScan(u1, u2, logw0, mx, logw, w)
+	}
+	target := u1 * wsum
+	lo, hi := 0, len(w)-1 // the slot is in [lo, hi]; hi is also the fallback
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if target < w[mid] {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return somaAccept(u2, logw0, mx, wsum, math.Exp(logw[lo]-mx), lo)
+}
+
+// somaSelectScan is somaSelect by a linear scan, one math.Exp per slot.
+func somaSelectScan(u1, u2, logw0, mx float64, logw, w []float64) (int, bool, error) {
 	wsum := 0.0
 	for i, v := range logw {
 		e := math.Exp(v - mx)
@@ -618,8 +641,14 @@ func somaSelect(u1, u2, logw0, mx float64, logw, w []float64) (int, bool, error)
 			break
 		}
 	}
-	// α = W / (W − w_I + w_0), each term relative to e^{mx}.
-	rest := wsum - w[idx]
+	return somaAccept(u2, logw0, mx, wsum, w[idx], idx)
+}
+
+// somaAccept decides the acceptance of slot idx with relative weight wI
+// out of the total wsum (both relative to e^{mx}) using u2: α = W / (W −
+// w_I + w_0).
+func somaAccept(u2, logw0, mx, wsum, wI float64, idx int) (int, bool, error) {
+	rest := wsum - wI
 	if rest < 0 {
 		rest = 0
 	}

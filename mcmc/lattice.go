@@ -121,13 +121,16 @@ func (l *lapLattice) slot(a, tg []float64, n, i int) float64 {
 // coordinates in the outer loop, so the slots' sums are independent
 // chains of additions, each still summed in the mechanism's order; on
 // amd64 the pass is vectorised (internal/lattice) with the same results.
-func (l *lapLattice) weights(a, tg, logw []float64) {
-	if l.pass.SetZ(a) != nil || l.pass.LogWeights(logw, tg) != nil {
-		// Unreachable: the dimensions are fixed at construction.
-		for i := range logw {
-			logw[i] = math.NaN()
-		}
+// It returns the largest weight (NaN if any is NaN).
+func (l *lapLattice) weights(a, tg, logw []float64) float64 {
+	if l.pass.SetZ(a) != nil {
+		return math.NaN() // unreachable: the dimensions are fixed at construction
 	}
+	mx, err := l.pass.LogWeights(logw, tg)
+	if err != nil {
+		return math.NaN()
+	}
+	return mx
 }
 
 // round is math.Round (halves away from zero) computed by the hardware's

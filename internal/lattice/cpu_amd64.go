@@ -11,10 +11,10 @@ func cpuid(leaf, sub uint32) (a, b, c, d uint32)
 func xgetbv() (lo, hi uint32)
 
 //go:noescape
-func weights512(logw, t, p *float64, n, d int)
+func weights512(logw, t, p *float64, n, d int) float64
 
 //go:noescape
-func weights256(logw, t, p *float64, n, d int)
+func weights256(logw, t, p *float64, n, d int) float64
 
 var detected = detect()
 
@@ -43,3 +43,6 @@ func detect() int {
 	}
 	return levelAVX2
 }
+
+//go:noescape
+func expShift512(w, x *float64, n int, m float64)

@@ -6,6 +6,10 @@ DATA absmask<>+0(SB)/8, $0x7fffffffffffffff
 GLOBL absmask<>(SB), RODATA|NOPTR, $8
 DATA two<>+0(SB)/8, $0x4000000000000000
 GLOBL two<>(SB), RODATA|NOPTR, $8
+DATA neginf<>+0(SB)/8, $0xfff0000000000000
+GLOBL neginf<>(SB), RODATA|NOPTR, $8
+DATA nan<>+0(SB)/8, $0x7ff8000000000001
+GLOBL nan<>(SB), RODATA|NOPTR, $8
 // tailmask: four all-ones lanes then four zero lanes; the four lanes at
 // tailmask + 8·(4 − q) select the first q of a ymm vector.
 DATA tailmask<>+0(SB)/8, $-1
@@ -65,9 +69,9 @@ TEXT ·xgetbv(SB), NOSPLIT, $0-8
 	VSUBPD        Z4, Z0, Z0        \
 	VSUBPD        Z5, Z1, Z1
 
-// func weights512(logw, t, p *float64, n, d int)
-// Requires n ≥ 1, d ≥ 1.
-TEXT ·weights512(SB), NOSPLIT, $0-40
+// func weights512(logw, t, p *float64, n, d int) float64
+// Requires n ≥ 1, d ≥ 1. Returns the largest weight, NaN if any is NaN.
+TEXT ·weights512(SB), NOSPLIT, $0-48
 	MOVQ logw+0(FP), DI
 	MOVQ t+8(FP), SI
 	MOVQ p+16(FP), R8
@@ -77,6 +81,8 @@ TEXT ·weights512(SB), NOSPLIT, $0-40
 	SHLQ $3, R10                    // column stride in bytes
 	VBROADCASTSD two<>(SB), Z30
 	VBROADCASTSD absmask<>(SB), Z31
+	VBROADCASTSD neginf<>(SB), Z7   // running maxima
+	KXORW        K4, K4, K4         // lanes that saw NaN
 
 block512:
 	MOVQ $0xff, AX
@@ -119,10 +125,32 @@ coord512:
 
 	VMOVUPD Z0, K1, (DI)
 	VMOVUPD Z1, K2, 64(DI)
+	VCMPPD  $3, Z0, Z0, K1, K3
+	KORW    K3, K4, K4
+	VCMPPD  $3, Z1, Z1, K2, K3
+	KORW    K3, K4, K4
+	VMAXPD  Z0, Z7, K1, Z7
+	VMAXPD  Z1, Z7, K2, Z7
 	ADDQ    $128, DI
 	ADDQ    $128, SI
 	SUBQ    $16, BX
 	JGT     block512
+
+	KORTESTW K4, K4
+	JNE      nan512
+	VEXTRACTF64X4 $1, Z7, Y8
+	VMAXPD   Y8, Y7, Y7
+	VEXTRACTF128 $1, Y7, X8
+	VMAXPD   X8, X7, X7
+	VPERMILPD $1, X7, X8
+	VMAXSD   X8, X7, X7
+	VMOVSD   X7, ret+40(FP)
+	VZEROUPPER
+	RET
+
+nan512:
+	MOVQ nan<>(SB), AX
+	MOVQ AX, ret+40(FP)
 	VZEROUPPER
 	RET
 
@@ -161,9 +189,9 @@ coord512:
 	VBROADCASTSD 24(R12), Y11 \
 	VBROADCASTSD 32(R12), Y12
 
-// func weights256(logw, t, p *float64, n, d int)
-// Requires n ≥ 1, d ≥ 1.
-TEXT ·weights256(SB), NOSPLIT, $0-40
+// func weights256(logw, t, p *float64, n, d int) float64
+// Requires n ≥ 1, d ≥ 1. Returns the largest weight, NaN if any is NaN.
+TEXT ·weights256(SB), NOSPLIT, $0-48
 	MOVQ logw+0(FP), DI
 	MOVQ t+8(FP), SI
 	MOVQ p+16(FP), R8
@@ -173,6 +201,8 @@ TEXT ·weights256(SB), NOSPLIT, $0-40
 	SHLQ $3, R10
 	VBROADCASTSD absmask<>(SB), Y14
 	LEAQ tailmask<>(SB), DX
+	VBROADCASTSD neginf<>(SB), Y15  // running maxima
+	VXORPD Y13, Y13, Y13            // lanes that saw NaN
 
 block256:
 	CMPQ BX, $8
@@ -217,7 +247,7 @@ coord256:
 	JNZ  coord256
 	VMOVUPD Y0, (DI)
 	VMOVUPD Y1, 32(DI)
-	JMP  next256
+	JMP  max256
 
 coordtail256:
 	VMASKMOVPD (R11), Y6, Y2
@@ -230,11 +260,36 @@ coordtail256:
 	JNZ  coordtail256
 	VMASKMOVPD Y0, Y6, (DI)
 	VMASKMOVPD Y1, Y7, 32(DI)
+	VBROADCASTSD neginf<>(SB), Y2   // lanes past n: −Inf
+	VBLENDVPD  Y6, Y0, Y2, Y0
+	VBLENDVPD  Y7, Y1, Y2, Y1
 
-next256:
+max256:
+	VCMPPD $3, Y0, Y0, Y2
+	VORPD  Y2, Y13, Y13
+	VCMPPD $3, Y1, Y1, Y2
+	VORPD  Y2, Y13, Y13
+	VMAXPD Y0, Y15, Y15
+	VMAXPD Y1, Y15, Y15
+
 	ADDQ $64, DI
 	ADDQ $64, SI
 	SUBQ $8, BX
 	JGT  block256
+
+	VMOVMSKPD Y13, AX
+	TESTQ     AX, AX
+	JNE       nan256
+	VEXTRACTF128 $1, Y15, X8
+	VMAXPD    X8, X15, X15
+	VPERMILPD $1, X15, X8
+	VMAXSD    X8, X15, X15
+	VMOVSD    X15, ret+40(FP)
+	VZEROUPPER
+	RET
+
+nan256:
+	MOVQ nan<>(SB), AX
+	MOVQ AX, ret+40(FP)
 	VZEROUPPER
 	RET

@@ -83,27 +83,27 @@ func (c *Coef) SetZ(z []float64) error {
 
 // LogWeights sets logw[i] for the n = len(logw) slots from the
 // column-major contributions t (length at least d·n) and the constants and
-// offsets of c. It allocates nothing.
-func (c *Coef) LogWeights(logw, t []float64) error {
+// offsets of c, and returns the largest of them as Max does (−Inf for n =
+// 0, NaN if any is NaN). It allocates nothing.
+func (c *Coef) LogWeights(logw, t []float64) (float64, error) {
 	n, d := len(logw), c.Dim()
 	if d == 0 {
-		return fmt.Errorf("lattice: Coef has dimension 0 (use NewCoef): %w", ErrInvalid)
+		return math.NaN(), fmt.Errorf("lattice: Coef has dimension 0 (use NewCoef): %w", ErrInvalid)
 	}
 	if len(t) < d*n {
-		return fmt.Errorf("lattice: t must have length at least d·n = %d·%d, got %d: %w", d, n, len(t), ErrInvalid)
+		return math.NaN(), fmt.Errorf("lattice: t must have length at least d·n = %d·%d, got %d: %w", d, n, len(t), ErrInvalid)
 	}
 	if n == 0 {
-		return nil
+		return math.Inf(-1), nil
 	}
 	switch level {
 	case levelAVX512:
-		weights512(&logw[0], &t[0], &c.p[0], n, d)
+		return weights512(&logw[0], &t[0], &c.p[0], n, d), nil
 	case levelAVX2:
-		weights256(&logw[0], &t[0], &c.p[0], n, d)
-	default:
-		weightsGo(logw, t, c.p, d)
+		return weights256(&logw[0], &t[0], &c.p[0], n, d), nil
 	}
-	return nil
+	weightsGo(logw, t, c.p, d)
+	return Max(logw), nil
 }
 
 // weightsGo is the Go pass: a column per coordinate, each slot's sum an

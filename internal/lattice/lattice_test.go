@@ -67,7 +67,7 @@ func kernels() []int {
 }
 
 // TestKernelsMatchGo checks every kernel the machine offers against the Go
-// loop bit for bit, for d ∈ {1, 2, 9} and n = 1…40 (every tail length of
+// loop bit for bit, and their maxima against Max (NaN included), for d ∈ {1, 2, 9} and n = 1…40 (every tail length of
 // the 16- and 8-slot blocks) plus random n up to 1000, on inputs with
 // exact halves of both signs, boundaries of the rounding and huge values.
 // The output slice is pre-filled with garbage and guarded by sentinels
@@ -91,6 +91,9 @@ func TestKernelsMatchGo(t *testing.T) {
 			if err := c.SetZ(z); err != nil {
 				t.Fatal(err)
 			}
+			if n%7 == 3 {
+				tg[r.IntN(d*n)] = math.NaN() // the maximum must be NaN
+			}
 			want := make([]float64, n)
 			weightsGo(want, tg, c.p, d)
 			for _, l := range kernels() {
@@ -101,8 +104,12 @@ func TestKernelsMatchGo(t *testing.T) {
 				}
 				buf[0], buf[n+1] = 7, 9
 				got := buf[1 : n+1]
-				if err := c.LogWeights(got, tg); err != nil {
+				mx, err := c.LogWeights(got, tg)
+				if err != nil {
 					t.Fatal(err)
+				}
+				if want := Max(want); mx != want && !(math.IsNaN(mx) && math.IsNaN(want)) {
+					t.Fatalf("%s d=%d n=%d: maximum %v, want %v", Kernel(), d, n, mx, want)
 				}
 				if buf[0] != 7 || buf[n+1] != 9 {
 					t.Fatalf("%s d=%d n=%d: wrote outside logw", Kernel(), d, n)
@@ -176,14 +183,14 @@ func TestInvalid(t *testing.T) {
 	if err := c.SetZ([]float64{1}); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("short z: %v", err)
 	}
-	if err := c.LogWeights(make([]float64, 3), make([]float64, 5)); !errors.Is(err, ErrInvalid) {
+	if _, err := c.LogWeights(make([]float64, 3), make([]float64, 5)); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("short t: %v", err)
 	}
-	if err := new(Coef).LogWeights(make([]float64, 3), make([]float64, 6)); !errors.Is(err, ErrInvalid) {
+	if _, err := new(Coef).LogWeights(make([]float64, 3), make([]float64, 6)); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("zero Coef: %v", err)
 	}
-	if err := c.LogWeights(nil, nil); err != nil {
-		t.Fatalf("n = 0: %v", err)
+	if mx, err := c.LogWeights(nil, nil); err != nil || !math.IsInf(mx, -1) {
+		t.Fatalf("n = 0: %v, %v", mx, err)
 	}
 }
 
@@ -208,7 +215,7 @@ func BenchmarkLogWeights(b *testing.B) {
 				logw := make([]float64, n)
 				cpu0, ok := testutil.ProcessCPU()
 				for b.Loop() {
-					_ = c.LogWeights(logw, tg)
+					_, _ = c.LogWeights(logw, tg)
 				}
 				cpu1, _ := testutil.ProcessCPU()
 				w := float64(b.N) * float64(n)
