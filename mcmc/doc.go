@@ -52,9 +52,11 @@
 // keeps the statistic and the contributions in the mechanism's grid units
 // (an exact power-of-two scaling, contributions stored column-major), so a
 // weight costs one subtraction, rounding and absolute value per coordinate
-// and SOMA's pass runs coordinate by coordinate over all slots; the
-// weights are those of Laplace.LogDensity, bit for bit on amd64. Steps
-// allocate nothing.
+// and SOMA's pass runs coordinate by coordinate over all slots (on amd64
+// in AVX-512 or AVX2 assembly, as are SOMA's n exponentials); the
+// weights are those of Laplace.LogDensity, bit for bit on amd64, and the
+// draws are the same with or without the assembly. Steps allocate
+// nothing.
 //
 // # When SOMA pays off
 //
@@ -80,7 +82,14 @@
 // sweep nothing is settled there, but SOMA's ESS per CPU-second was about
 // 1/170 of random scan's), with the
 // lattice path at about 25–40 ns of CPU per record weight (110–210 ns
-// through Laplace.LogDensity; a loaded machine). On this evidence SOMA
+// through Laplace.LogDensity; a loaded machine). Those per-second ratios
+// predate the vectorised pass: with AVX-512 the n weights now cost about
+// 1.5 ns of CPU per record weight at n = 1000 (2.5 ns at n = 100) and a
+// whole SOMA attempt, exponentials and slot choice included, about 4 ns
+// per record weight at n = 1000 (8 ns at n = 100), against 27 and 40 ns
+// before (BenchmarkSOMAWeights, same loaded machine), so SOMA's cost per
+// sweep fell four- to sevenfold and the ratios above overstate its
+// disadvantage by about that factor. On this evidence SOMA
 // can pay off only when IMwG's acceptance is low (little noise: a large ε
 // for the sensitivity) and a sweep's cost is dominated by something other
 // than its n² weights, such as a θ-step or record proposal much dearer
