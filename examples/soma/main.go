@@ -8,13 +8,23 @@
 // couplings) and the implied convergence rates 1 − 1/E[τ], for ε = 3 and
 // ε = 30, next to the slides' values.
 //
-// Part 2 mirrors the slides' n = 100 convergence diagnostics: the same
+// Part 2 is the slides' n = 2 example (the trace-plots slide), in the
+// simplest setting of its stated form: two Uniform[0, 1] records whose
+// mean is released by the Laplace mechanism at ε (sensitivity 1/2, release
+// 0.5), the model as the record proposal, chains from (0.3, 0.3). It
+// prints the three kernels' acceptance rates at ε = 10 from the library's
+// chains and exactly on a grid discretisation, beside the DP lower bounds
+// (4), and checks Theorem (5): the convergence rate of SOMA (the
+// second-largest eigenvalue modulus of the exact transition matrix of the
+// chain on an m×m grid, -n2-grid) against the bound at ε = 0.5 to 10.
+//
+// Part 3 mirrors the slides' n = 100 convergence diagnostics: the same
 // normal-inverse-gamma model with n = 100 records and a release simulated
 // at θ* = (−1.79, −2.89, −0.66, σ² = 2) for ε = 30 (the slides do not state
 // their release or budget), four chains per kernel from prior draws, and the first
 // checkpoint at which the split R̂ of every parameter is below 1.05.
 //
-// Part 3 runs four chains started far apart on each of the SBI paper's
+// Part 4 runs four chains started far apart on each of the SBI paper's
 // releases (ε = 10, 1, 0.1) with systematic-scan IMwG and SOMA, and prints
 // posterior means and 95% intervals beside the paper's Table 2/4 and the
 // authors' reference draws (when the shared reference folder is present),
@@ -23,7 +33,9 @@
 // figure does not count time spent waiting for a free core).
 //
 // With -out it draws the n = 10 coupling times as survival curves
-// P(τ ≥ t) per kernel and ε (soma_n10_coupling), the n = 100 largest split
+// P(τ ≥ t) per kernel and ε (soma_n10_coupling), the n = 2 trace plots of
+// the three kernels over 500 iterations (soma_n2_trace_soma,
+// soma_n2_trace_ranimwg, soma_n2_trace_sysimwg), the n = 100 largest split
 // R̂ against the iterations per kernel (soma_n100_rhat) and, for every
 // linear-regression release, a corner plot of the kernels' draws, all as SVG
 // and PNG.
@@ -69,6 +81,7 @@ type opts struct {
 	linreg         bool
 	n10, n100      int // iterations per chain of the n = 10 acceptance runs and the n = 100 diagnostics
 	linregSweepDiv int // divides the linear-regression sweeps (5 with -quick)
+	n2Grid         int // grid points per record of the exact n = 2 chain
 }
 
 func flags() (*flag.FlagSet, *opts) {
@@ -78,6 +91,7 @@ func flags() (*flag.FlagSet, *opts) {
 	fs.BoolVar(&o.linreg, "linreg", true, "also run DA-MCMC on the SBI paper's linear-regression releases")
 	fs.IntVar(&o.n10, "n10-iters", 0, "iterations per chain of the n = 10 acceptance runs (0: 10000, 3000 with -quick)")
 	fs.IntVar(&o.n100, "n100-iters", 0, "iterations per chain of the n = 100 diagnostics, at least 100 (0: 5000, 2000 with -quick)")
+	fs.IntVar(&o.n2Grid, "n2-grid", 0, "grid points per record of the exact n = 2 transition matrix, 2 to 40 (0: 24, 16 with -quick)")
 	fs.IntVar(&o.linregSweepDiv, "linreg-div", 0, "divide the linear-regression sweeps (100000 IMwG, 30000 SOMA) by this (0: 1, 5 with -quick)")
 	return fs, o
 }
@@ -103,6 +117,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if e != nil {
 			return e
 		}
+	}
+	if o.n2Grid != 0 && (o.n2Grid < 2 || o.n2Grid > 40) {
+		return cli.Usagef("-n2-grid must be 0 or in [2, 40], got %d", o.n2Grid)
 	}
 	if o.n100 != 0 && o.n100 < 100 {
 		return cli.Usagef("-n100-iters must be 0 or at least 100, got %d", o.n100)
@@ -180,6 +197,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		cli.PrintVerdict(stdout, cli.Reproduced, "slides n=10 table, coupling times", "all six means within 3 standard errors of the slides")
 	} else {
 		cli.PrintVerdict(stdout, cli.Partial, "slides n=10 table, coupling times", "ordering reproduced; some means differ by more than 3 standard errors (coupling construction details)")
+	}
+	if err := runN2(ctx, o, stdout, prog); err != nil {
+		return err
 	}
 	if err := diagnostics100(ctx, o, stdout, prog); err != nil {
 		return err
