@@ -12,13 +12,14 @@
 // parameters' moving average), conditions the amortized posterior on each
 // observation (sbi.Posterior.At) and draws -samples samples there. The
 // table gives the C2ST averaged over the observations and the training
-// time.
+// time, wall and process CPU (the CPU time does not depend on how many
+// cores were free).
 //
 // Side by side with the sbi package: -out DIR writes the simulations as
 // DIR/<task>_<N>_sims.csv (θ columns, then x columns); peer_sbi.py (in
 // this directory) trains sbi's NPE (v0.22, density_estimator="nsf") on
 // the same file and writes its samples as <task>_<N>_sbi_o<k>.csv and its
-// training time as <task>_<N>_sbi_time.txt; -peer DIR then scores those
+// training wall and CPU time as <task>_<N>_sbi_time.txt; -peer DIR then scores those
 // samples with the same C2ST and adds them to the table
 // (-simulate-only writes the simulations without training). -out also
 // draws, for every task and budget, the corner plot of our posterior at
@@ -132,8 +133,10 @@ type result struct {
 	n          int
 	ours, peer []float64 // C2ST per observation (peer nil without -peer)
 	train      time.Duration
+	trainCPU   time.Duration // process CPU time of the training; 0 when unknown
 	epochs     int
 	peerTrain  float64 // seconds; NaN when unknown
+	peerCPU    float64 // CPU seconds; NaN when unknown
 	peerEpochs int
 	first      *privinfer.Draws // our draws at observation 1
 	firstRef   *privinfer.Draws // the reference draws at observation 1
@@ -224,7 +227,7 @@ func runTask(ctx context.Context, c config, name string, n int, prog *cli.Progre
 		return nil, err
 	}
 	d, sd := task.Dim(), task.DataDim()
-	res := &result{task: name, n: n, peerTrain: math.NaN()}
+	res := &result{task: name, n: n, peerTrain: math.NaN(), peerCPU: math.NaN()}
 
 	// The simulations: n prior draws and their data, written for the peer.
 	r := stream(c.Seed, name, n)
@@ -257,6 +260,7 @@ func runTask(ctx context.Context, c config, name string, n int, prog *cli.Progre
 	}
 	prog.Printf("%s: training on %d simulations", name, n)
 	var out *sbi.SPPEResult
+	cpu0, cpuOK := cli.ProcessCPU()
 	err = prog.While(3*time.Second, fmt.Sprintf("%s, %d simulations: training", name, n), func() (err error) {
 		out, err = sbi.SPPE(ctx, p, sbi.Config{Rounds: 1, SimsPerRound: n, Simulations: sims, PosteriorSamples: 1, Seed: c.Seed,
 			Progress: prog.Every(3*time.Second, fmt.Sprintf("%s, %d simulations", name, n))})
@@ -266,6 +270,9 @@ func runTask(ctx context.Context, c config, name string, n int, prog *cli.Progre
 		return nil, err
 	}
 	res.train, res.epochs = out.TrainTime, out.Rounds[0].Epochs
+	if cpu1, ok := cli.ProcessCPU(); ok && cpuOK {
+		res.trainCPU = cpu1 - cpu0
+	}
 	prog.Printf("%s: %d simulations, %d epochs in %s", name, n, res.epochs, res.train.Round(time.Millisecond))
 
 	for k := 1; k <= c.obs; k++ {
@@ -313,7 +320,7 @@ func runTask(ctx context.Context, c config, name string, n int, prog *cli.Progre
 		prog.Printf("%s: %d simulations, observation %d: C2ST %.3f", name, n, k, score)
 	}
 	if c.peer != "" {
-		res.peerTrain, res.peerEpochs = peerTime(c.peer, name, n)
+		res.peerTrain, res.peerCPU, res.peerEpochs = peerTime(c.peer, name, n)
 	}
 	return res, nil
 }
@@ -370,16 +377,17 @@ func peerScore(c config, name string, n, k int, ref *privinfer.Draws, d int) (fl
 	return c2st(draws.Theta, ref, d, c.samples, c.Seed)
 }
 
-// peerTime reads the training time and epochs peer_sbi.py recorded
-// ("train_s=… epochs=…"); NaN and 0 when absent.
-func peerTime(dir, name string, n int) (float64, int) {
+// peerTime reads the training wall and CPU seconds and the epochs
+// peer_sbi.py recorded ("train_s=… cpu_s=… epochs=…"); NaN and 0 when
+// absent.
+func peerTime(dir, name string, n int) (secs, cpu float64, epochs int) {
+	secs, cpu = math.NaN(), math.NaN()
 	f, err := os.Open(filepath.Join(dir, fmt.Sprintf("%s_%d_sbi_time.txt", name, n)))
 	if err != nil {
-		return math.NaN(), 0
+		return secs, cpu, 0
 	}
 	defer f.Close()
 	s := bufio.NewScanner(f)
-	secs, epochs := math.NaN(), 0
 	for s.Scan() {
 		for _, field := range strings.Fields(s.Text()) {
 			k, v, ok := strings.Cut(field, "=")
@@ -387,12 +395,14 @@ func peerTime(dir, name string, n int) (float64, int) {
 			case !ok:
 			case k == "train_s":
 				secs, _ = strconv.ParseFloat(v, 64)
+			case k == "cpu_s":
+				cpu, _ = strconv.ParseFloat(v, 64)
 			case k == "epochs":
 				epochs, _ = strconv.Atoi(v)
 			}
 		}
 	}
-	return secs, epochs
+	return secs, cpu, epochs
 }
 
 func mean(x []float64) (m, se float64) {
@@ -411,18 +421,22 @@ func mean(x []float64) (m, se float64) {
 
 func report(w io.Writer, c config, results []*result) {
 	fmt.Fprintf(w, "### Amortized NPE on sbibm tasks (C2ST against the reference, mean over observations 1–%d, %d draws each; seed %d)\n", c.obs, c.samples, c.Seed)
-	t := cli.Table{Header: []string{"task", "simulations", "C2ST ours", "train ours", "epochs"}}
+	t := cli.Table{Header: []string{"task", "simulations", "C2ST ours", "train ours", "CPU ours", "epochs"}}
 	if c.peer != "" {
-		t.Header = append(t.Header, "C2ST sbi", "train sbi", "epochs sbi", "time ours/sbi")
+		t.Header = append(t.Header, "C2ST sbi", "train sbi", "CPU sbi", "epochs sbi", "time ours/sbi", "CPU ours/sbi")
 	}
 	for _, r := range results {
 		m, se := mean(r.ours)
+		cpu := math.NaN()
+		if r.trainCPU > 0 {
+			cpu = r.trainCPU.Seconds()
+		}
 		row := []string{r.task, strconv.Itoa(r.n), fmt.Sprintf("%.3f ± %.3f", m, se),
-			r.train.Round(100 * time.Millisecond).String(), strconv.Itoa(r.epochs)}
+			r.train.Round(100 * time.Millisecond).String(), seconds(cpu), strconv.Itoa(r.epochs)}
 		if c.peer != "" {
 			pm, pse := mean(r.peer)
-			ratio := r.train.Seconds() / r.peerTrain
-			row = append(row, fmt.Sprintf("%.3f ± %.3f", pm, pse), cli.F(r.peerTrain, 1)+"s", strconv.Itoa(r.peerEpochs), cli.F(ratio, 2))
+			row = append(row, fmt.Sprintf("%.3f ± %.3f", pm, pse), seconds(r.peerTrain), seconds(r.peerCPU),
+				strconv.Itoa(r.peerEpochs), cli.F(r.train.Seconds()/r.peerTrain, 2), cli.F(cpu/r.peerCPU, 2))
 		}
 		t.Add(row...)
 	}

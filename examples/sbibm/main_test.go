@@ -121,15 +121,16 @@ func TestQuickRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "two_moons_300_sbi_o1.csv"), ours, 0o644)
-	os.WriteFile(filepath.Join(dir, "two_moons_300_sbi_time.txt"), []byte("train_s=12.50 epochs=7\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "two_moons_300_sbi_time.txt"), []byte("train_s=12.50 cpu_s=20.00 epochs=7\n"), 0o644)
 	out, err = runArgs(append(args, "-peer", dir)...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	row := regexp.MustCompile(`\| two_moons \| 300 .*`).FindString(out)
 	cells := strings.Split(row, "|")
-	if len(cells) < 10 || strings.TrimSpace(cells[3]) != strings.TrimSpace(cells[6]) ||
-		strings.TrimSpace(cells[7]) != "12.5s" || strings.TrimSpace(cells[8]) != "7" {
+	if len(cells) < 13 || strings.TrimSpace(cells[3]) != strings.TrimSpace(cells[7]) ||
+		strings.TrimSpace(cells[8]) != "12.5s" || strings.TrimSpace(cells[9]) != "20.0s" || strings.TrimSpace(cells[10]) != "7" ||
+		!strings.HasSuffix(strings.TrimSpace(cells[5]), "s") {
 		t.Errorf("peer columns %q", row)
 	}
 }
