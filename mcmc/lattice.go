@@ -74,7 +74,7 @@ func newLapLattice(mech mechanism.Density, sdp []float64) *lapLattice {
 		l.ell[i] = math.Log(-math.Expm1(-lam)) - math.Log1p(math.Exp(-lam))
 		l.gl[i] = float64(g) * math.Ln2
 	}
-	pass, err := lattice.NewCoef(l.k, l.lam, l.ell, l.gl)
+	pass, err := lattice.NewCoef(lattice.CoefConfig{K: l.k, Lam: l.lam, Ell: l.ell, GL: l.gl})
 	if err != nil {
 		return nil
 	}

@@ -9,15 +9,21 @@
 // column-major: coordinate k of slot i at t[k·n + i].
 //
 // On amd64 the pass runs in assembly (AVX-512 when the processor and the
-// operating system offer it, else AVX2), a whole column per coordinate and
-// 16 slots per block; without either, or with the purego build tag, it
-// runs the Go loop. Both give the same bits: every operation of the Go
-// loop is done in the same order with the same rounding. The assembly
-// rounds half away from zero as 2·B − A with A = trunc(x) and B =
-// trunc(2x)/2 (both exact; 2B − A is an integer below 2^53, or x itself
-// once |x| ≥ 2^52, so no step rounds), which equals math.Round(x) for
-// every finite x; the multiply λ·|·| and the subtractions are separate
-// instructions (no fused multiply-add changes a rounding).
+// operating system offer it, 16 slots per block with masked tails, else
+// AVX2, 8 slots per block), a whole column per coordinate; without either,
+// or with the purego build tag, it runs the Go loop. Both give the same
+// bits: every operation of the Go loop is done in the same order with the
+// same rounding. The assembly rounds half away from zero as 2·B − A with A
+// = trunc(x) and B = trunc(2x)/2 (both exact; 2B − A is an integer below
+// 2^53, or x itself once |x| ≥ 2^52, so no step rounds), which equals
+// math.Round(x) for every finite x (AVX-512 forms 2B − A by a fused
+// multiply-add, which is exact here); the multiply λ·|·| and the
+// subtractions that round are separate instructions, never fused. The
+// pass also returns the largest weight.
+//
+// ExpShift computes the relative weights e^{log w_i − max} that SOMA's
+// slot choice needs, with AVX-512 eight at a time by math.Exp's own amd64
+// algorithm, so its values are math.Exp's bits on every path.
 package lattice
 
 import (
@@ -41,23 +47,33 @@ type Coef struct {
 // ErrInvalid is wrapped by the errors of NewCoef, SetZ and LogWeights.
 var ErrInvalid = errors.New("lattice: invalid argument")
 
-// NewCoef returns the constants of a d-dimensional pass, d = len(k) ≥ 1:
-// the centres k (K_k), the slopes lam (λ_k), the log normalisers ell (ℓ_k)
-// and the grid terms gl (gl_k), all of length d. The offsets z start at
-// zero.
-func NewCoef(k, lam, ell, gl []float64) (*Coef, error) {
-	d := len(k)
+// CoefConfig holds the per-coordinate constants of a d-dimensional pass,
+// each of length d ≥ 1.
+type CoefConfig struct {
+	K   []float64 // centres K_k
+	Lam []float64 // slopes λ_k
+	Ell []float64 // log normalisers ℓ_k
+	GL  []float64 // grid terms gl_k
+}
+
+// NewCoef returns the constants of the pass described by cfg; the
+// offsets z start at zero.
+func NewCoef(cfg CoefConfig) (*Coef, error) {
+	d := len(cfg.K)
 	if d == 0 {
-		return nil, fmt.Errorf("lattice: k is empty: %w", ErrInvalid)
+		return nil, fmt.Errorf("lattice: CoefConfig.K is empty: %w", ErrInvalid)
 	}
-	for name, s := range map[string][]float64{"lam": lam, "ell": ell, "gl": gl} {
-		if len(s) != d {
-			return nil, fmt.Errorf("lattice: %s must have length len(k) = %d, got %d: %w", name, d, len(s), ErrInvalid)
+	for _, f := range []struct {
+		name string
+		s    []float64
+	}{{"Lam", cfg.Lam}, {"Ell", cfg.Ell}, {"GL", cfg.GL}} {
+		if len(f.s) != d {
+			return nil, fmt.Errorf("lattice: CoefConfig.%s must have length len(K) = %d, got %d: %w", f.name, d, len(f.s), ErrInvalid)
 		}
 	}
 	c := &Coef{d: d, p: make([]float64, stride*d)}
 	for j := range d {
-		c.p[stride*j+1], c.p[stride*j+2], c.p[stride*j+3], c.p[stride*j+4] = k[j], lam[j], ell[j], gl[j]
+		c.p[stride*j+1], c.p[stride*j+2], c.p[stride*j+3], c.p[stride*j+4] = cfg.K[j], cfg.Lam[j], cfg.Ell[j], cfg.GL[j]
 	}
 	return c, nil
 }

@@ -48,7 +48,7 @@ func coef(t *testing.T, r *rand.Rand, d int) *Coef {
 		ell[j] = math.Log(-math.Expm1(-lam[j])) - math.Log1p(math.Exp(-lam[j]))
 		gl[j] = float64(-20-r.IntN(5)) * math.Ln2
 	}
-	c, err := NewCoef(k, lam, ell, gl)
+	c, err := NewCoef(CoefConfig{K: k, Lam: lam, Ell: ell, GL: gl})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,13 +170,13 @@ func TestRound(t *testing.T) {
 
 // TestInvalid checks the argument errors.
 func TestInvalid(t *testing.T) {
-	if _, err := NewCoef(nil, nil, nil, nil); !errors.Is(err, ErrInvalid) {
+	if _, err := NewCoef(CoefConfig{}); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("empty k: %v", err)
 	}
-	if _, err := NewCoef([]float64{1}, []float64{1, 2}, []float64{1}, []float64{1}); !errors.Is(err, ErrInvalid) {
+	if _, err := NewCoef(CoefConfig{K: []float64{1}, Lam: []float64{1, 2}, Ell: []float64{1}, GL: []float64{1}}); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("short lam: %v", err)
 	}
-	c, err := NewCoef([]float64{1, 2}, []float64{1, 2}, []float64{1, 2}, []float64{1, 2})
+	c, err := NewCoef(CoefConfig{K: []float64{1, 2}, Lam: []float64{1, 2}, Ell: []float64{1, 2}, GL: []float64{1, 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func BenchmarkLogWeights(b *testing.B) {
 				for j := range 9 {
 					k[j], lam[j], ell[j], gl[j] = 1000, 1e-6, -14, -14
 				}
-				c, _ := NewCoef(k, lam, ell, gl)
+				c, _ := NewCoef(CoefConfig{K: k, Lam: lam, Ell: ell, GL: gl})
 				tg, z := input(r, n, 9)
 				_ = c.SetZ(z)
 				logw := make([]float64, n)
