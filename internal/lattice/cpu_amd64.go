@@ -46,3 +46,6 @@ func detect() int {
 
 //go:noescape
 func expShift512(w, x *float64, n int, m float64)
+
+//go:noescape
+func expShift256(w, x *float64, n int, m float64)

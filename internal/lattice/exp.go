@@ -6,11 +6,12 @@ import (
 )
 
 // ExpShift sets w[i] = math.Exp(x[i] − m) for every i < len(x) and
-// returns an error if w is shorter than x. With AVX-512 the exponentials
-// are computed eight at a time by the algorithm of math.Exp's amd64
-// assembly (its fused-multiply-add path, the one math.Exp takes on every
-// processor with AVX-512), operation for operation, so the values are
-// math.Exp's bits; otherwise it calls math.Exp.
+// returns an error if w is shorter than x. With AVX-512 (AVX2) the
+// exponentials are computed eight (four) at a time by the algorithm of
+// math.Exp's amd64 assembly, operation for operation: its
+// fused-multiply-add path, the one math.Exp takes on every processor with
+// AVX and FMA, which both kernels require. So the values are math.Exp's
+// bits; without the kernels ExpShift calls math.Exp.
 func ExpShift(w, x []float64, m float64) error {
 	if len(w) < len(x) {
 		return fmt.Errorf("lattice: w must have length at least len(x) = %d, got %d: %w", len(x), len(w), ErrInvalid)
@@ -18,8 +19,12 @@ func ExpShift(w, x []float64, m float64) error {
 	if len(x) == 0 {
 		return nil
 	}
-	if level == levelAVX512 {
+	switch level {
+	case levelAVX512:
 		expShift512(&w[0], &x[0], len(x), m)
+		return nil
+	case levelAVX2:
+		expShift256(&w[0], &x[0], len(x), m)
 		return nil
 	}
 	expShiftGo(w, x, m)

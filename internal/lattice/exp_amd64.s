@@ -26,6 +26,99 @@ DATA expc<>+144(SB)/8, $-52
 DATA expc<>+152(SB)/8, $2046
 GLOBL expc<>(SB), RODATA|NOPTR, $160
 
+// The same constants, four copies each, as ymm memory operands of
+// expShift256 (expc4<> + 32·index).
+DATA expc4<>+0(SB)/8, $0.5
+DATA expc4<>+8(SB)/8, $0.5
+DATA expc4<>+16(SB)/8, $0.5
+DATA expc4<>+24(SB)/8, $0.5
+DATA expc4<>+32(SB)/8, $1.0
+DATA expc4<>+40(SB)/8, $1.0
+DATA expc4<>+48(SB)/8, $1.0
+DATA expc4<>+56(SB)/8, $1.0
+DATA expc4<>+64(SB)/8, $2.0
+DATA expc4<>+72(SB)/8, $2.0
+DATA expc4<>+80(SB)/8, $2.0
+DATA expc4<>+88(SB)/8, $2.0
+DATA expc4<>+96(SB)/8, $1.6666666666666666667e-1
+DATA expc4<>+104(SB)/8, $1.6666666666666666667e-1
+DATA expc4<>+112(SB)/8, $1.6666666666666666667e-1
+DATA expc4<>+120(SB)/8, $1.6666666666666666667e-1
+DATA expc4<>+128(SB)/8, $4.1666666666666666667e-2
+DATA expc4<>+136(SB)/8, $4.1666666666666666667e-2
+DATA expc4<>+144(SB)/8, $4.1666666666666666667e-2
+DATA expc4<>+152(SB)/8, $4.1666666666666666667e-2
+DATA expc4<>+160(SB)/8, $8.3333333333333333333e-3
+DATA expc4<>+168(SB)/8, $8.3333333333333333333e-3
+DATA expc4<>+176(SB)/8, $8.3333333333333333333e-3
+DATA expc4<>+184(SB)/8, $8.3333333333333333333e-3
+DATA expc4<>+192(SB)/8, $1.3888888888888888889e-3
+DATA expc4<>+200(SB)/8, $1.3888888888888888889e-3
+DATA expc4<>+208(SB)/8, $1.3888888888888888889e-3
+DATA expc4<>+216(SB)/8, $1.3888888888888888889e-3
+DATA expc4<>+224(SB)/8, $1.9841269841269841270e-4
+DATA expc4<>+232(SB)/8, $1.9841269841269841270e-4
+DATA expc4<>+240(SB)/8, $1.9841269841269841270e-4
+DATA expc4<>+248(SB)/8, $1.9841269841269841270e-4
+DATA expc4<>+256(SB)/8, $2.4801587301587301587e-5
+DATA expc4<>+264(SB)/8, $2.4801587301587301587e-5
+DATA expc4<>+272(SB)/8, $2.4801587301587301587e-5
+DATA expc4<>+280(SB)/8, $2.4801587301587301587e-5
+DATA expc4<>+288(SB)/8, $1.4426950408889634073599246810018920
+DATA expc4<>+296(SB)/8, $1.4426950408889634073599246810018920
+DATA expc4<>+304(SB)/8, $1.4426950408889634073599246810018920
+DATA expc4<>+312(SB)/8, $1.4426950408889634073599246810018920
+DATA expc4<>+320(SB)/8, $0.69314718055966295651160180568695068359375
+DATA expc4<>+328(SB)/8, $0.69314718055966295651160180568695068359375
+DATA expc4<>+336(SB)/8, $0.69314718055966295651160180568695068359375
+DATA expc4<>+344(SB)/8, $0.69314718055966295651160180568695068359375
+DATA expc4<>+352(SB)/8, $0.28235290563031577122588448175013436025525412068e-12
+DATA expc4<>+360(SB)/8, $0.28235290563031577122588448175013436025525412068e-12
+DATA expc4<>+368(SB)/8, $0.28235290563031577122588448175013436025525412068e-12
+DATA expc4<>+376(SB)/8, $0.28235290563031577122588448175013436025525412068e-12
+DATA expc4<>+384(SB)/8, $7.09782712893384e+02
+DATA expc4<>+392(SB)/8, $7.09782712893384e+02
+DATA expc4<>+400(SB)/8, $7.09782712893384e+02
+DATA expc4<>+408(SB)/8, $7.09782712893384e+02
+DATA expc4<>+416(SB)/8, $0.0625
+DATA expc4<>+424(SB)/8, $0.0625
+DATA expc4<>+432(SB)/8, $0.0625
+DATA expc4<>+440(SB)/8, $0.0625
+DATA expc4<>+448(SB)/8, $0x7FF0000000000000
+DATA expc4<>+456(SB)/8, $0x7FF0000000000000
+DATA expc4<>+464(SB)/8, $0x7FF0000000000000
+DATA expc4<>+472(SB)/8, $0x7FF0000000000000
+DATA expc4<>+480(SB)/8, $1023
+DATA expc4<>+488(SB)/8, $1023
+DATA expc4<>+496(SB)/8, $1023
+DATA expc4<>+504(SB)/8, $1023
+DATA expc4<>+512(SB)/8, $1022
+DATA expc4<>+520(SB)/8, $1022
+DATA expc4<>+528(SB)/8, $1022
+DATA expc4<>+536(SB)/8, $1022
+DATA expc4<>+544(SB)/8, $0x0010000000000000
+DATA expc4<>+552(SB)/8, $0x0010000000000000
+DATA expc4<>+560(SB)/8, $0x0010000000000000
+DATA expc4<>+568(SB)/8, $0x0010000000000000
+DATA expc4<>+576(SB)/8, $-52
+DATA expc4<>+584(SB)/8, $-52
+DATA expc4<>+592(SB)/8, $-52
+DATA expc4<>+600(SB)/8, $-52
+DATA expc4<>+608(SB)/8, $2046
+DATA expc4<>+616(SB)/8, $2046
+DATA expc4<>+624(SB)/8, $2046
+DATA expc4<>+632(SB)/8, $2046
+GLOBL expc4<>(SB), RODATA|NOPTR, $640
+DATA exptail<>+0(SB)/8, $-1
+DATA exptail<>+8(SB)/8, $-1
+DATA exptail<>+16(SB)/8, $-1
+DATA exptail<>+24(SB)/8, $-1
+DATA exptail<>+32(SB)/8, $0
+DATA exptail<>+40(SB)/8, $0
+DATA exptail<>+48(SB)/8, $0
+DATA exptail<>+56(SB)/8, $0
+GLOBL exptail<>(SB), RODATA|NOPTR, $64
+
 // func expShift512(w, x *float64, n int, m float64)
 // Sets w[i] = math.Exp(x[i] − m) for i < n (n ≥ 1), bit for bit as the
 // fused-multiply-add path of math.Exp on amd64: k = RNE(x·log2e) as int32,
@@ -104,5 +197,87 @@ full:
 	ADDQ      $64, DI
 	SUBQ      $8, BX
 	JGT       loop
+	VZEROUPPER
+	RET
+
+// func expShift256(w, x *float64, n int, m float64)
+// expShift512 with AVX2 and FMA, four lanes at a time; the last, partial
+// vector is loaded and stored under a lane mask.
+TEXT ·expShift256(SB), NOSPLIT, $0-32
+	MOVQ         w+0(FP), DI
+	MOVQ         x+8(FP), SI
+	MOVQ         n+16(FP), BX
+	VBROADCASTSD m+24(FP), Y15
+	VXORPD       Y14, Y14, Y14
+	VMOVUPD      expc4<>+576(SB), Y13
+	LEAQ         exptail<>(SB), DX
+
+loop256:
+	VMOVDQU (DX), Y12                          // all lanes
+	CMPQ    BX, $4
+	JCC     load256
+	MOVQ    $4, AX
+	SUBQ    BX, AX
+	VMOVDQU (DX)(AX*8), Y12                    // the first BX lanes
+
+load256:
+	VMASKMOVPD (SI), Y12, Y0
+	VSUBPD    Y15, Y0, Y0                      // x = v − m
+	VMULPD    expc4<>+288(SB), Y0, Y1
+	VCVTPD2DQY Y1, X2                          // k (RNE; out of range: −2^31)
+	VCVTDQ2PD X2, Y1                           // float k
+	VMOVAPD   Y0, Y3
+	VFNMADD231PD expc4<>+320(SB), Y1, Y3           // r = x − k·ln2hi (fused)
+	VFNMADD231PD expc4<>+352(SB), Y1, Y3           // r −= k·ln2lo (fused)
+	VMULPD    expc4<>+416(SB), Y3, Y3
+	VMOVUPD   expc4<>+256(SB), Y4
+	VFMADD213PD expc4<>+224(SB), Y3, Y4              // p = p·r + c
+	VFMADD213PD expc4<>+192(SB), Y3, Y4
+	VFMADD213PD expc4<>+160(SB), Y3, Y4
+	VFMADD213PD expc4<>+128(SB), Y3, Y4
+	VFMADD213PD expc4<>+96(SB), Y3, Y4
+	VFMADD213PD expc4<>+0(SB), Y3, Y4
+	VFMADD213PD expc4<>+32(SB), Y3, Y4
+	VMULPD    Y4, Y3, Y3                       // e = r·p
+	VADDPD    expc4<>+64(SB), Y3, Y4
+	VMULPD    Y4, Y3, Y3                       // e = e·(e + 2)
+	VADDPD    expc4<>+64(SB), Y3, Y4
+	VMULPD    Y4, Y3, Y3
+	VADDPD    expc4<>+64(SB), Y3, Y4
+	VMULPD    Y4, Y3, Y3
+	VADDPD    expc4<>+64(SB), Y3, Y4
+	VFMADD213PD expc4<>+32(SB), Y4, Y3             // e = e·(e + 2) + 1 (fused)
+
+	VPMOVSXDQ X2, Y5                           // b = k + 1023 as int64
+	VPADDQ    expc4<>+480(SB), Y5, Y5
+	VPCMPGTQ  Y14, Y5, Y6                      // b > 0: normal range
+	VPANDN    expc4<>+512(SB), Y6, Y7             // elsewhere add 1022
+	VPADDQ    Y7, Y5, Y7
+	VPSLLQ    $52, Y7, Y7
+	VMULPD    Y7, Y3, Y3
+	VMOVUPD   expc4<>+544(SB), Y8
+	VBLENDVPD Y6, expc4<>+32(SB), Y8, Y8           // 1 in range, 2^−1022 below
+	VMULPD    Y8, Y3, Y3
+	VPCMPGTQ  Y5, Y13, Y7                      // b < −52: 0
+	VANDNPD   Y3, Y7, Y3
+	VPCMPGTQ  expc4<>+608(SB), Y5, Y7               // b > 2046: +Inf
+	VCMPPD    $0x1e, expc4<>+384(SB), Y0, Y8        // x > overflow: +Inf
+	VORPD     Y8, Y7, Y7
+	VBLENDVPD Y7, expc4<>+448(SB), Y3, Y3
+	VCMPPD    $3, Y0, Y0, Y7                   // NaN: x
+	VBLENDVPD Y7, Y0, Y3, Y3
+
+	CMPQ      BX, $4
+	JCS       tail256
+	VMOVUPD   Y3, (DI)
+	ADDQ      $32, SI
+	ADDQ      $32, DI
+	SUBQ      $4, BX
+	JGT       loop256
+	VZEROUPPER
+	RET
+
+tail256:
+	VMASKMOVPD Y3, Y12, (DI)
 	VZEROUPPER
 	RET

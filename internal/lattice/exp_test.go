@@ -5,15 +5,25 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
-// TestExpShiftMatchesMathExp checks ExpShift against math.Exp bit for bit
+// TestExpShiftMatchesMathExp checks ExpShift with every kernel the machine
+// offers against math.Exp bit for bit
 // on every tail length 0…17 and longer runs, with arguments spread over
 // the whole range: the ordinary SOMA range [−50, 0], the subnormal
 // results below −708, the underflow below −745, the overflow threshold,
 // ±Inf, NaN and ±0.
 func TestExpShiftMatchesMathExp(t *testing.T) {
-	t.Logf("kernel %q", Kernel())
+	defer func(l int) { level = l }(level)
+	for _, l := range kernels() {
+		level = l
+		t.Run(Kernel(), testExpShift)
+	}
+}
+
+func testExpShift(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), -708.3, -708.4, -709.5,
 		-744.4, -745.1, -745.2, -746, -1e10, -1e300, 709.78, 709.782712893384, 709.7827128933841, 710, 1e10,
@@ -87,5 +97,32 @@ func TestMax(t *testing.T) {
 	}
 	if got := Max([]float64{math.Inf(-1), math.Inf(-1)}); !math.IsInf(got, -1) {
 		t.Fatalf("Max(−Inf, −Inf) = %v", got)
+	}
+}
+
+// BenchmarkExpShift reports wall and process CPU ns per exponential of
+// each kernel on 1000 arguments in SOMA's range [−30, 0].
+func BenchmarkExpShift(b *testing.B) {
+	defer func(l int) { level = l }(level)
+	r := rand.New(rand.NewPCG(1, 1))
+	x, w := make([]float64, 1000), make([]float64, 1000)
+	for i := range x {
+		x[i] = -30 * r.Float64()
+	}
+	for _, l := range kernels() {
+		level = l
+		b.Run(Kernel(), func(b *testing.B) {
+			level = l
+			cpu0, ok := testutil.ProcessCPU()
+			for b.Loop() {
+				_ = ExpShift(w, x, 0)
+			}
+			cpu1, _ := testutil.ProcessCPU()
+			v := float64(b.N) * float64(len(x))
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/v, "ns/value")
+			if ok {
+				b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/v, "cpu-ns/value")
+			}
+		})
 	}
 }
