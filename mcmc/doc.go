@@ -84,13 +84,14 @@
 // lattice path at about 25–40 ns of CPU per record weight (110–210 ns
 // through Laplace.LogDensity; a loaded machine). Those per-second ratios
 // predate the vectorised pass: with AVX-512 the n weights now cost about
-// 1.5 ns of CPU per record weight at n = 1000 (2.5 ns at n = 100) and a
-// whole SOMA attempt, exponentials and slot choice included, about 4 ns
-// per record weight at n = 1000 (8 ns at n = 100), against 27 and 40 ns
-// before (BenchmarkSOMAWeights, same loaded machine), so SOMA's cost per
-// sweep fell four- to sevenfold and the ratios above overstate its
-// disadvantage by about that factor. On this evidence SOMA
-// can pay off only when IMwG's acceptance is low (little noise: a large ε
+// 1.5 ns of CPU per record weight at n = 1000 (2 ns at n = 100), against
+// 18–23 ns before, and a whole SOMA attempt, exponentials and slot choice
+// included, about 3.7 ns per record weight at n = 1000 (6.3 ns at n =
+// 100), against 26–34 ns (BenchmarkSOMAWeights, alternating runs on the
+// same loaded machine), so SOMA's cost per sweep fell five- to sevenfold
+// and its per-second disadvantage above shrinks by about that factor
+// (to roughly 3–5 times at n = 100; not re-measured). On this evidence
+// SOMA can pay off only when IMwG's acceptance is low (little noise: a large ε
 // for the sensitivity) and a sweep's cost is dominated by something other
 // than its n² weights, such as a θ-step or record proposal much dearer
 // than n weights, and even then systematic scan matched it per sweep;
