@@ -259,6 +259,7 @@ func runN2(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Progress) e
 	tab := &cli.Table{Header: []string{"kernel", fmt.Sprintf("acceptance (library, %d iterations)", accIters), fmt.Sprintf("exact on the %d×%d grid", m, m), "lower bound (4)"}}
 	var traces [][2]plot.Series
 	accOK := true
+	rates := map[mcmc.RecordStep]float64{}
 	for ki, k := range kernels {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -289,16 +290,20 @@ func runN2(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Progress) e
 		if acc < lb || math.Abs(acc-exact) > 0.02 {
 			accOK = false
 		}
+		rates[k] = acc
 		tab.Add(k.String(), cli.F(acc, 3), cli.F(exact, 3), fmt.Sprintf("%.2g", lb))
 		prog.Printf("n=2 %v done", k)
 	}
 	fmt.Fprintf(stdout, "Acceptance at ε = %v:\n\n", n2TraceEps)
 	tab.Markdown(stdout)
 	fmt.Fprintln(stdout)
+	if rates[mcmc.SOMA] <= max(rates[mcmc.RandomScanIMwG], rates[mcmc.SystematicScanIMwG]) {
+		accOK = false
+	}
 	if accOK {
 		cli.PrintVerdict(stdout, cli.Reproduced, "slides n=2 example, acceptance", fmt.Sprintf("at ε = %v SOMA accepts more often than both IMwG scans, every rate is above its DP lower bound (4) and the library's chains agree with the exact grid chain within 0.02", n2TraceEps))
 	} else {
-		cli.PrintVerdict(stdout, cli.Differs, "slides n=2 example, acceptance", "a kernel's acceptance rate is below its DP lower bound (4) or more than 0.02 from the exact grid chain's")
+		cli.PrintVerdict(stdout, cli.Differs, "slides n=2 example, acceptance", "SOMA does not accept more often than both IMwG scans, or a rate is below its DP lower bound (4) or more than 0.02 from the exact grid chain's")
 	}
 	if o.common.Out != "" {
 		for i, k := range kernels {
@@ -326,6 +331,18 @@ func runN2(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Progress) e
 		}
 	}
 	rt.Markdown(stdout)
+	fmt.Fprintln(stdout)
+	faster, gap := true, 0.0
+	for _, c := range checks {
+		faster = faster && c.soma < c.imwg
+		gap = math.Max(gap, c.imwg-c.soma)
+	}
+	fmt.Fprint(stdout, "The bound exceeds 0.999 from ε ≈ 2.7 on, where it says little. ")
+	if faster {
+		fmt.Fprintf(stdout, "Per proposal SOMA's exact rate is below Ran-IMwG's at every ε above, by at most %.4f.\n", gap)
+	} else {
+		fmt.Fprintln(stdout, "Per proposal SOMA's exact rate is not below Ran-IMwG's at every ε above.")
+	}
 	fmt.Fprintln(stdout)
 	if holds {
 		cli.PrintVerdict(stdout, cli.Reproduced, "slides Theorem (5), n=2 SOMA rate bound", fmt.Sprintf("the exact SOMA rate on the %d×%d grid is below the bound at every ε in %v", m, m, n2Eps))
