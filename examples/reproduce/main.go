@@ -229,6 +229,7 @@ var registry = []entry{
 		Full: []string{"-n", "5000", "-T", "10000"}, Plain: true},
 	{Name: "abcdp-tb", Pkg: "./examples/abcdp/tb", Target: "ABCDP paper §6.3, Fig. 5 (TB birth–death model: ABCDP beside rejection ABC at n = 100 and 1000, ε_total = 1)", Expect: "about 10 CPU-minutes (examples/abcdp/tb)", Plain: true},
 	{Name: "abcdp-covid", Pkg: "./examples/abcdp/covid", Target: "ABCDP paper §6.2, Fig. 4 (COVID-19 Netherlands, cubic growth model, on the authors' 18 Dutch counts)", Expect: "seconds", Plain: true},
+	{Name: "abcdp-coverage", Pkg: "./examples/abcdp/coverage", Target: "ABCDP paper Prop. 4.2 and Thm 4.3 in the limit (SBC ranks and coverage of ABCDP's posterior over 2000 data sets at ε_total = 10⁴) and at the paper's budgets ε_total = 20 and 1 (not over-confident)", Expect: "under a minute (full: 7.6 CPU-s, 19 s wall on a loaded machine; quick: 1.6 CPU-s)"},
 	{Name: "soma", Pkg: "./examples/soma", Target: "SOMA slides: n = 10 acceptance/coupling table, n = 100 R̂ comparison; DA-MCMC on the SBI paper's linear-regression releases (Tables 2–4)", Expect: "a few minutes (examples/soma)"},
 	{Name: "ldp", Pkg: "./examples/ldp", Target: "LDP paper Fig. 1 (Gaussian calibration), Figs 3 and 9 (OUE histogram), Figs 10–11 (histogram and exponential calibration)", Expect: "not measured (quick: 6–8 min)"},
 	{Name: "ldp-regression", Pkg: "./examples/ldp/regression", Target: "LDP paper Fig. 4 (Wine linear regression vs LDP-SGD), Fig. 5 (Adult logistic regression vs LDP-SGD), coverage of the regression posteriors",
@@ -242,6 +243,8 @@ var registry = []entry{
 	{Name: "modips-mstudy", Pkg: "./examples/modips/mstudy", Target: "modips paper Figs 6–7 (m-study)", Expect: "not measured (quick: 1 min)", Full: []string{"-reps", "5000"}, Plain: true},
 	{Name: "modips-fig8", Pkg: "./examples/modips/fig8", Target: "modips paper Fig. 8 (sd estimates of four combination rules, m = 10)", Expect: "not measured (quick: seconds)", Full: []string{"-reps", "5000"}, Plain: true},
 	{Name: "modips-allocation", Pkg: "./examples/modips/allocation", Target: "modips paper Fig. 9 (budget allocation)", Expect: "not measured (quick: under half a minute)", Full: []string{"-reps", "5000"}, Plain: true},
+	{Name: "modips-nested", Pkg: "./examples/modips/nested", Target: "modips paper App. A (nested modips: coverage of the nested rule, combine.PoolNested, against flat pooling over 2000 data sets in four settings; the sanitization and synthesis components against their true values)", Expect: "seconds (full: 1.2 CPU-s, 4 s wall on a loaded machine; quick: 0.6 CPU-s)"},
+	{Name: "modips-sss", Pkg: "./examples/modips/sss", Target: "modips paper §3.4 and Thm 7 (model-free modips.SSS, synth.PredictiveSSS: coverage of the W̄ + B/m rule over 2000 data sets in four settings, (1+2/m)W̄ as the failing control)", Expect: "seconds (full: 2.5 CPU-s, 7 s wall on a loaded machine; quick: 0.7 CPU-s)"},
 }
 
 type config struct {
