@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"time"
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/argcheck"
@@ -242,45 +241,27 @@ func (r *Result) store(s chainSettings, c, i int, x []float64, lp float64) {
 }
 
 // runChains runs fn for every chain in parallel on the random streams of
-// seed. Each chain calls tick after every iteration with the number of
-// iterations it has done. When progress is non-nil, the chains' ticks are
-// aggregated into events delivered on the calling goroutine (Stage
-// "chain", Step of Total iterations over all chains), at about every
-// percent of each chain and at the end of each chain.
+// seed (see parallel.Chains). Each chain calls tick after every iteration
+// with the number of iterations it has done. When progress is non-nil, the
+// chains' ticks are aggregated into events delivered on the calling
+// goroutine (Stage "chain", Step of Total iterations over all chains), at
+// about every percent of each chain and at the end of each chain.
 func runChains(ctx context.Context, s chainSettings, seed uint64, progress privinfer.ProgressFunc,
 	fn func(c int, r *rand.Rand, tick func(done int)) error) error {
-	if progress == nil {
-		nop := func(int) {}
-		return parallel.Map(ctx, s.chains, seed, func(c int, r *rand.Rand) error { return fn(c, r, nop) })
+	return parallel.Chains(ctx, parallel.ChainOptions{Chains: s.chains, Iters: s.iters(), Seed: seed,
+		Progress: chainProgress(progress)}, fn)
+}
+
+// chainProgress turns the events of parallel.Chains into progress events
+// of Stage "chain", or returns nil for a nil f.
+func chainProgress(f privinfer.ProgressFunc) func(parallel.ChainProgress) {
+	if f == nil {
+		return nil
 	}
-	iters := s.iters()
-	stride := max(iters/100, 1)
-	type event struct{ chain, done int }
-	events := make(chan event, min(s.chains*101, 4096))
-	errc := make(chan error, 1)
-	start := time.Now()
-	go func() {
-		errc <- parallel.Map(ctx, s.chains, seed, func(c int, r *rand.Rand) error {
-			return fn(c, r, func(done int) {
-				if done%stride == 0 || done == iters {
-					events <- event{c, done}
-				}
-			})
-		})
-		close(events)
-	}()
-	done := make([]int, s.chains)
-	total, finished := 0, 0
-	for ev := range events {
-		total += ev.done - done[ev.chain]
-		done[ev.chain] = ev.done
-		if ev.done == iters {
-			finished++
-		}
-		progress(privinfer.Progress{Stage: "chain", Step: total, Total: s.chains * iters,
-			Elapsed: time.Since(start), Message: fmt.Sprintf("%d of %d chains finished", finished, s.chains)})
+	return func(p parallel.ChainProgress) {
+		f(privinfer.Progress{Stage: "chain", Step: p.Step, Total: p.Total, Elapsed: p.Elapsed,
+			Message: fmt.Sprintf("%d of %d chains finished", p.Finished, p.Chains)})
 	}
-	return <-errc
 }
 
 // Run samples target t with method m on cfg.Chains parallel chains and

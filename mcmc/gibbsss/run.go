@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"time"
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/parallel"
@@ -59,7 +58,14 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		Outside:    make([]int64, s.chains),
 		Iterations: s.draws * s.thin,
 	}
-	err := runChains(ctx, s, cfg.Seed, cfg.Progress, func(ci int, r *rand.Rand, tick func(int)) error {
+	o := parallel.ChainOptions{Chains: s.chains, Iters: s.iters(), Seed: cfg.Seed}
+	if f := cfg.Progress; f != nil {
+		o.Progress = func(p parallel.ChainProgress) {
+			f(privinfer.Progress{Stage: "chain", Step: p.Step, Total: p.Total, Elapsed: p.Elapsed,
+				Message: fmt.Sprintf("%d of %d chains finished", p.Finished, p.Chains)})
+		}
+	}
+	err := parallel.Chains(ctx, o, func(ci int, r *rand.Rand, tick func(int)) error {
 		c := newChain(m)
 		c.init(r)
 		iters := s.iters()
@@ -90,45 +96,4 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	return res, nil
-}
-
-// runChains runs fn for every chain in parallel on the random streams of
-// seed; each chain calls tick with its number of finished iterations. With
-// a progress function the ticks are aggregated into events delivered on
-// the calling goroutine, at about every percent of each chain and at its
-// end.
-func runChains(ctx context.Context, s chainSettings, seed uint64, progress privinfer.ProgressFunc,
-	fn func(c int, r *rand.Rand, tick func(done int)) error) error {
-	if progress == nil {
-		nop := func(int) {}
-		return parallel.Map(ctx, s.chains, seed, func(c int, r *rand.Rand) error { return fn(c, r, nop) })
-	}
-	iters := s.iters()
-	stride := max(iters/100, 1)
-	type event struct{ chain, done int }
-	events := make(chan event, min(s.chains*101, 4096))
-	errc := make(chan error, 1)
-	start := time.Now()
-	go func() {
-		errc <- parallel.Map(ctx, s.chains, seed, func(c int, r *rand.Rand) error {
-			return fn(c, r, func(done int) {
-				if done%stride == 0 || done == iters {
-					events <- event{c, done}
-				}
-			})
-		})
-		close(events)
-	}()
-	done := make([]int, s.chains)
-	total, finished := 0, 0
-	for ev := range events {
-		total += ev.done - done[ev.chain]
-		done[ev.chain] = ev.done
-		if ev.done == iters {
-			finished++
-		}
-		progress(privinfer.Progress{Stage: "chain", Step: total, Total: s.chains * iters,
-			Elapsed: time.Since(start), Message: fmt.Sprintf("%d of %d chains finished", finished, s.chains)})
-	}
-	return <-errc
 }
