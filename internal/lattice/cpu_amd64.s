@@ -22,25 +22,6 @@ DATA tailmask<>+48(SB)/8, $0
 DATA tailmask<>+56(SB)/8, $0
 GLOBL tailmask<>(SB), RODATA|NOPTR, $64
 
-// func cpuid(leaf, sub uint32) (a, b, c, d uint32)
-TEXT ·cpuid(SB), NOSPLIT, $0-24
-	MOVL leaf+0(FP), AX
-	MOVL sub+4(FP), CX
-	CPUID
-	MOVL AX, a+8(FP)
-	MOVL BX, b+12(FP)
-	MOVL CX, c+16(FP)
-	MOVL DX, d+20(FP)
-	RET
-
-// func xgetbv() (lo, hi uint32)
-TEXT ·xgetbv(SB), NOSPLIT, $0-8
-	MOVL $0, CX
-	XGETBV
-	MOVL AX, lo+0(FP)
-	MOVL DX, hi+4(FP)
-	RET
-
 // One coordinate of a 16-slot block: Z2, Z3 hold v = t[k·n + i..i+15]
 // (masked lanes zero) and R12 points at the coordinate's constants (z, K,
 // λ, ℓ, gl). With x' = v − z = −(z − v) exactly, 2B − A (A = trunc(x'), B

@@ -2,8 +2,6 @@
 
 package lattice
 
-const detected = levelGo
-
 func weights512(logw, t, p *float64, n, d int) float64 { panic("unreachable") }
 func weights256(logw, t, p *float64, n, d int) float64 { panic("unreachable") }
 func expShift512(w, x *float64, n int, m float64)      { panic("unreachable") }

@@ -30,6 +30,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/privinfer/privinfer/internal/cpu"
 )
 
 // stride is the number of float64 values kept per coordinate: z, K, λ, ℓ,
@@ -166,6 +168,23 @@ const (
 	levelAVX2
 	levelAVX512
 )
+
+// detected is the best kernel the processor and the operating system
+// offer: AVX-512 needs AVX512F with the opmask and ZMM state, AVX2 needs
+// AVX2 and FMA (the AVX2 kernel uses neither FMA nor anything beyond AVX2,
+// but AVX2 without it does not occur) with the YMM state. Without assembly
+// (other architectures, purego) internal/cpu reports neither.
+var detected = detectLevel()
+
+func detectLevel() int {
+	switch f := cpu.Features(); {
+	case f.AVX512:
+		return levelAVX512
+	case f.AVX2FMA:
+		return levelAVX2
+	}
+	return levelGo
+}
 
 // level is the kernel in use: the best one detected (tests lower it).
 var level = detected

@@ -2,7 +2,7 @@
 
 package gemm
 
-import "github.com/privinfer/privinfer/flow/internal/cpu"
+import "github.com/privinfer/privinfer/internal/cpu"
 
 // kern512 stores Cin + A·B into the 4×16 block of C, the product summed
 // over k steps of p with AVX-512: a points at A(i0, 0); the other three

@@ -2,7 +2,7 @@
 
 package vec
 
-import "github.com/privinfer/privinfer/flow/internal/cpu"
+import "github.com/privinfer/privinfer/internal/cpu"
 
 var useASM = cpu.Features().AVX512
 

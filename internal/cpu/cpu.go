@@ -3,7 +3,7 @@
 // With the purego build tag, or on other architectures, it reports none.
 package cpu
 
-// X86 holds the features the flow kernels can use.
+// X86 holds the features the SIMD kernels (flow's and internal/lattice's) can use.
 type X86 struct {
 	AVX2FMA bool // AVX2 and FMA, with the YMM state enabled by the OS
 	AVX512  bool // AVX-512 F, with the opmask and ZMM state enabled by the OS
