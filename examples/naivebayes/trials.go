@@ -19,6 +19,7 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/plot"
+	"github.com/privinfer/privinfer/examples/support/trials"
 	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/flow/sbi"
 	"github.com/privinfer/privinfer/simulate/naivebayes"
@@ -38,9 +39,6 @@ const (
 	mmdRefDraws = 2000
 	lmdReleases = 200
 )
-
-// golden spaces the seeds of successive trials.
-const golden = 0x9e3779b97f4a7c15
 
 // trialEnv is what every trial shares: the problem on the log-ratio
 // coordinates φ, the exact posterior's draws of φ (the reference), the true
@@ -139,7 +137,7 @@ type trialRun struct {
 // trialConfig returns the method's settings in trial t (1-based): trial 1
 // is the configured run, later trials shift the seed.
 func trialConfig(nc neuralConfig, t int) neuralConfig {
-	nc.Seed += uint64(t-1) * golden
+	nc.Seed = trials.Seed(nc.Seed, t)
 	return nc
 }
 

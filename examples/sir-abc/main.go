@@ -55,6 +55,7 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/examples/support/cli"
+	trialstat "github.com/privinfer/privinfer/examples/support/trials"
 	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/simulate/sir"
 )
@@ -132,7 +133,7 @@ func parse(fs *flag.FlagSet, args []string) (options, error) {
 	}
 	if o.trials > 0 {
 		var err error
-		if o.trialLo, o.trialHi, err = parseTrialRange(*trialRange, o.trials); err != nil {
+		if o.trialLo, o.trialHi, err = trialstat.ParseRange(*trialRange, o.trials); err != nil {
 			return o, err
 		}
 	}
@@ -244,24 +245,6 @@ func run(_ context.Context, o options, stdout, stderr io.Writer) error {
 		}
 	}
 	return finish(o, l, "SMC-ABC", csvName(o.eps), fin, ref)
-}
-
-// parseTrialRange reads -trial-range "a-b" (or "a") for n trials; "" is
-// every trial.
-func parseTrialRange(s string, n int) (lo, hi int, err error) {
-	if s == "" {
-		return 1, n, nil
-	}
-	a, b, found := strings.Cut(s, "-")
-	if !found {
-		b = a
-	}
-	lo, err1 := strconv.Atoi(strings.TrimSpace(a))
-	hi, err2 := strconv.Atoi(strings.TrimSpace(b))
-	if err1 != nil || err2 != nil || lo < 1 || hi < lo || hi > n {
-		return 0, 0, cli.Usagef("-trial-range: %q is not a range a-b with 1 ≤ a ≤ b ≤ -trials (%d)", s, n)
-	}
-	return lo, hi, nil
 }
 
 // rounds prints the table of SMC-ABC rounds or kernel IS stages.

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -21,6 +20,7 @@ import (
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/plot"
+	trialstat "github.com/privinfer/privinfer/examples/support/trials"
 	"github.com/privinfer/privinfer/flow/metrics"
 )
 
@@ -112,10 +112,6 @@ func measure(rs []*abc.Round, ref *privinfer.Draws, seed uint64) ([]abcRound, er
 	}
 	return out, nil
 }
-
-// trialSeed is the seed of trial k (1-based): trial 1 uses seed itself, the
-// others are spread by the golden-ratio increment.
-func trialSeed(seed uint64, k int) uint64 { return seed + uint64(k-1)*0x9E3779B97F4A7C15 }
 
 // trialHeader is the per-trial CSV's header.
 var trialHeader = []string{"round", "tolerance", "sims", "seconds", "mmd", "c2st"}
@@ -215,7 +211,7 @@ func runTrials(o options, stdout, stderr io.Writer) error {
 	l.f("accuracy against the exact posterior %s (MMD: unbiased MMD² estimate, Gaussian kernel with the reference's median-heuristic bandwidth)\n", filepath.Base(refPath))
 	var trials []abcTrial
 	for k := 1; k <= o.trials; k++ {
-		seed := trialSeed(o.Seed, k)
+		seed := trialstat.Seed(o.Seed, k)
 		path := ""
 		if o.trialsDir != "" {
 			path = trialPath(o, seed, ref)
@@ -275,53 +271,6 @@ func smc(o options, p privinfer.Problem, seed uint64, prog *cli.Progress, label 
 	return res, nil
 }
 
-// quartiles returns the mean and the lower and upper quartiles (linear
-// interpolation between order statistics) of the finite values of v; NaN
-// when there are none.
-func quartiles(v []float64) (mean, q1, q3 float64) {
-	var f []float64
-	for _, x := range v {
-		if !math.IsNaN(x) && !math.IsInf(x, 0) {
-			f = append(f, x)
-		}
-	}
-	if len(f) == 0 {
-		return math.NaN(), math.NaN(), math.NaN()
-	}
-	slices.Sort(f)
-	q := func(p float64) float64 {
-		h := p * float64(len(f)-1)
-		i := int(h)
-		if i+1 >= len(f) {
-			return f[len(f)-1]
-		}
-		return f[i] + (h-float64(i))*(f[i+1]-f[i])
-	}
-	for _, x := range f {
-		mean += x
-	}
-	return mean / float64(len(f)), q(0.25), q(0.75)
-}
-
-// meanSD returns the mean and sample standard deviation of v (sd 0 for a
-// single value, NaN for none).
-func meanSD(v []float64) (mean, sd float64) {
-	if len(v) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	for _, x := range v {
-		mean += x
-	}
-	mean /= float64(len(v))
-	if len(v) == 1 {
-		return mean, 0
-	}
-	for _, x := range v {
-		sd += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(sd / float64(len(v)-1))
-}
-
 // fig5Row is one round's summary over the trials that completed it.
 type fig5Row struct {
 	round, trials            int
@@ -346,11 +295,11 @@ func summarise(trials []abcTrial) []fig5Row {
 			}
 		}
 		row := fig5Row{round: trials[0].rounds[0].round + i, trials: len(sims)}
-		row.tolerance, _ = meanSD(tol)
-		row.sims, _ = meanSD(sims)
-		row.secs, _ = meanSD(secs)
-		row.mmd[0], row.mmdQ1, row.mmdQ3 = quartiles(mmd)
-		row.c2st[0], row.c2Q1, row.c2Q3 = quartiles(c2)
+		row.tolerance, _ = trialstat.MeanSD(tol)
+		row.sims, _ = trialstat.MeanSD(sims)
+		row.secs, _ = trialstat.MeanSD(secs)
+		row.mmd[0], row.mmdQ1, row.mmdQ3 = trialstat.Quartiles(mmd)
+		row.c2st[0], row.c2Q1, row.c2Q3 = trialstat.Quartiles(c2)
 		rows = append(rows, row)
 	}
 	return rows
@@ -410,8 +359,8 @@ func report(o options, l *logger, trials []abcTrial, want int) error {
 		sims, secs = append(sims, float64(r.sims)), append(secs, r.seconds)
 		costRows = append(costRows, append(row, strconv.Itoa(r.round), strconv.FormatInt(r.sims, 10), cli.FloatRow(r.seconds)[0]))
 	}
-	ms, ss := meanSD(sims)
-	mt, st := meanSD(secs)
+	ms, ss := trialstat.MeanSD(sims)
+	mt, st := trialstat.MeanSD(secs)
 	l.f("\nTable 1 (cf. SBI paper App. E.1.1), SMC-ABC row: cost to first reach MMD < %.1f, mean ± sd over the %d of %d trials that reached it (wall time on this machine, cumulative over the rounds; all of it simulation and weighting, no training):\n",
 		mmdTarget, len(sims), len(trials))
 	if len(sims) > 0 {

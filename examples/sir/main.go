@@ -117,6 +117,7 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/sbiflags"
+	"github.com/privinfer/privinfer/examples/support/trials"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/flow/sbi"
@@ -180,7 +181,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 		if c.outbreaks || c.slopes || *depths != "" {
 			return c, cli.Usagef("-trials cannot be combined with -outbreaks, -slopes or -depths")
 		}
-		if c.trials.lo, c.trials.hi, err = parseTrialRange(*trialRange, c.trials.n); err != nil {
+		if c.trials.lo, c.trials.hi, err = trials.ParseRange(*trialRange, c.trials.n); err != nil {
 			return c, err
 		}
 		if *trialRange != "" && c.trials.dir == "" {

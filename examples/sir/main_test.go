@@ -190,26 +190,6 @@ func TestTrialRange(t *testing.T) {
 	if err != nil || c.trials.lo != 7 || c.trials.hi != 7 {
 		t.Errorf("%+v, %v", c.trials, err)
 	}
-	if trialSeed(5, 1) != 5 || trialSeed(5, 2) == trialSeed(5, 3) {
-		t.Error("trial seeds")
-	}
-}
-
-func TestQuartiles(t *testing.T) {
-	m, q1, q3 := quartiles([]float64{4, 1, 3, 2, 5, math.NaN(), math.Inf(1)})
-	if m != 3 || q1 != 2 || q3 != 4 {
-		t.Errorf("got %v %v %v", m, q1, q3)
-	}
-	m, q1, q3 = quartiles([]float64{1, 2})
-	if m != 1.5 || q1 != 1.25 || q3 != 1.75 {
-		t.Errorf("got %v %v %v", m, q1, q3)
-	}
-	if m, _, _ := quartiles([]float64{math.NaN()}); !math.IsNaN(m) {
-		t.Error("no finite values")
-	}
-	if m, sd := meanSD([]float64{1, 3}); m != 2 || math.Abs(sd-math.Sqrt2) > 1e-15 {
-		t.Errorf("meanSD %v %v", m, sd)
-	}
 }
 
 // fakeTrial is a trial whose MMD falls below the target at round hit (0:

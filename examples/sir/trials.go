@@ -19,6 +19,7 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/plot"
+	"github.com/privinfer/privinfer/examples/support/trials"
 	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/flow/sbi"
 	"github.com/privinfer/privinfer/simulate/sir"
@@ -30,29 +31,6 @@ type trialOptions struct {
 	lo, hi int    // -trial-range: the trials this run computes, 1-based inclusive
 	dir    string // -trials-dir: per-trial metrics, reused when present
 }
-
-// parseTrialRange reads -trial-range "a-b" (or "a") for n trials; "" is
-// every trial.
-func parseTrialRange(s string, n int) (lo, hi int, err error) {
-	if s == "" {
-		return 1, n, nil
-	}
-	a, b, found := strings.Cut(s, "-")
-	if !found {
-		b = a
-	}
-	lo, err1 := strconv.Atoi(strings.TrimSpace(a))
-	hi, err2 := strconv.Atoi(strings.TrimSpace(b))
-	if err1 != nil || err2 != nil || lo < 1 || hi < lo || hi > n {
-		return 0, 0, cli.Usagef("-trial-range: %q is not a range a-b with 1 ≤ a ≤ b ≤ -trials (%d)", s, n)
-	}
-	return lo, hi, nil
-}
-
-// trialSeed is the seed of trial k (1-based): trial 1 uses seed itself, so
-// it repeats the plain run with the same settings; the others are spread by
-// the golden-ratio increment.
-func trialSeed(seed uint64, k int) uint64 { return seed + uint64(k-1)*0x9E3779B97F4A7C15 }
 
 // mmdTarget is Table 1's accuracy target: the first round whose MMD
 // against the reference falls below it.
@@ -217,7 +195,7 @@ func runTrials(c config, eps float64) error {
 	for _, meth := range c.Methods {
 		ts := trialSet{method: strings.ToUpper(meth)}
 		for k := 1; k <= t.n; k++ {
-			seed := trialSeed(c.Seed, k)
+			seed := trials.Seed(c.Seed, k)
 			path := ""
 			if t.dir != "" {
 				path = trialPath(c, epsName, meth, seed, ref.d)
@@ -260,53 +238,6 @@ func runTrials(c config, eps float64) error {
 	return nil
 }
 
-// quartiles returns the mean and the lower and upper quartiles (linear
-// interpolation between order statistics) of the finite values of v; NaN
-// when there are none.
-func quartiles(v []float64) (mean, q1, q3 float64) {
-	var f []float64
-	for _, x := range v {
-		if !math.IsNaN(x) && !math.IsInf(x, 0) {
-			f = append(f, x)
-		}
-	}
-	if len(f) == 0 {
-		return math.NaN(), math.NaN(), math.NaN()
-	}
-	slices.Sort(f)
-	q := func(p float64) float64 {
-		h := p * float64(len(f)-1)
-		i := int(h)
-		if i+1 >= len(f) {
-			return f[len(f)-1]
-		}
-		return f[i] + (h-float64(i))*(f[i+1]-f[i])
-	}
-	for _, x := range f {
-		mean += x
-	}
-	return mean / float64(len(f)), q(0.25), q(0.75)
-}
-
-// meanSD returns the mean and sample standard deviation of v (sd 0 for a
-// single value, NaN for none).
-func meanSD(v []float64) (mean, sd float64) {
-	if len(v) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	for _, x := range v {
-		mean += x
-	}
-	mean /= float64(len(v))
-	if len(v) == 1 {
-		return mean, 0
-	}
-	for _, x := range v {
-		sd += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(sd / float64(len(v)-1))
-}
-
 // metricNames name the four per-round metrics.
 var metricNames = []string{"C2ST", "MMD", "NLOG", "LMD"}
 
@@ -338,9 +269,9 @@ func (ts trialSet) curves() [4]curve {
 				}
 			}
 		}
-		s, _ := meanSD(sims)
+		s, _ := trials.MeanSD(sims)
 		for j := range 4 {
-			m, a, b := quartiles(vals[j])
+			m, a, b := trials.Quartiles(vals[j])
 			cs[j].sims, cs[j].mean, cs[j].q1, cs[j].q3 = append(cs[j].sims, s), append(cs[j].mean, m), append(cs[j].q1, a), append(cs[j].q3, b)
 		}
 	}
@@ -390,10 +321,10 @@ func table1Row(ts trialSet) costRow {
 		row.reached++
 		sims, st, tt, at = append(sims, float64(c.sims)), append(st, c.simT), append(tt, c.trainT), append(at, c.allT)
 	}
-	row.sims[0], row.sims[1] = meanSD(sims)
-	row.simT[0], row.simT[1] = meanSD(st)
-	row.trainT[0], row.trainT[1] = meanSD(tt)
-	row.allT[0], row.allT[1] = meanSD(at)
+	row.sims[0], row.sims[1] = trials.MeanSD(sims)
+	row.simT[0], row.simT[1] = trials.MeanSD(st)
+	row.trainT[0], row.trainT[1] = trials.MeanSD(tt)
+	row.allT[0], row.allT[1] = trials.MeanSD(at)
 	if len(never) > 0 {
 		row.neverNote = "trial(s) " + strings.Join(never, ", ") + " never reached it"
 	}
@@ -634,8 +565,8 @@ func readABCTable(c config, epsName string) *costRow {
 		row.reached++
 		sims, at = append(sims, s), append(at, t)
 	}
-	row.sims[0], row.sims[1] = meanSD(sims)
-	row.allT[0], row.allT[1] = meanSD(at)
+	row.sims[0], row.sims[1] = trials.MeanSD(sims)
+	row.allT[0], row.allT[1] = trials.MeanSD(at)
 	row.simT = row.allT
 	row.trainT = [2]float64{math.NaN(), math.NaN()}
 	row.neverNote = fmt.Sprintf("%s particles, from %s", particles, filepath.Base(path))

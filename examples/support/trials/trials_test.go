@@ -1,0 +1,39 @@
+package trials
+
+import (
+	"math"
+	"testing"
+)
+
+func TestParseRangeAndSeed(t *testing.T) {
+	for _, c := range []struct {
+		s      string
+		lo, hi int
+		ok     bool
+	}{{"", 1, 10, true}, {"4-6", 4, 6, true}, {"7", 7, 7, true}, {"0-3", 0, 0, false}, {"5-4", 0, 0, false}, {"3-11", 0, 0, false}, {"x", 0, 0, false}} {
+		lo, hi, err := ParseRange(c.s, 10)
+		if (err == nil) != c.ok || lo != c.lo || hi != c.hi {
+			t.Errorf("ParseRange(%q, 10) = %d, %d, %v", c.s, lo, hi, err)
+		}
+	}
+	if Seed(5, 1) != 5 || Seed(5, 2) == Seed(5, 3) {
+		t.Error("trial seeds")
+	}
+}
+
+func TestQuartiles(t *testing.T) {
+	m, q1, q3 := Quartiles([]float64{4, 1, 3, 2, 5, math.NaN(), math.Inf(1)})
+	if m != 3 || q1 != 2 || q3 != 4 {
+		t.Errorf("got %v %v %v", m, q1, q3)
+	}
+	m, q1, q3 = Quartiles([]float64{1, 2})
+	if m != 1.5 || q1 != 1.25 || q3 != 1.75 {
+		t.Errorf("got %v %v %v", m, q1, q3)
+	}
+	if m, _, _ := Quartiles([]float64{math.NaN()}); !math.IsNaN(m) {
+		t.Error("no finite values")
+	}
+	if m, sd := MeanSD([]float64{1, 3}); m != 2 || math.Abs(sd-math.Sqrt2) > 1e-15 {
+		t.Errorf("MeanSD %v %v", m, sd)
+	}
+}
