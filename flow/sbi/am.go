@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"sync"
 
 	"github.com/privinfer/privinfer/mcmc"
+	"github.com/privinfer/privinfer/simulate"
 )
 
 // amRun is the outcome of a multi-chain adaptive Metropolis run.
@@ -148,4 +151,188 @@ func mcmcStarts(logp func([]float64) float64, cand []float64, d, C int) ([][]flo
 		}
 	}
 	return starts, scale, nil
+}
+
+// Sizes of the candidate set from which sirStarts resamples chain starts.
+const (
+	sirPrior   = 1000 // prior draws
+	sirKDE     = 1000 // draws from the kernel density estimate of earlier draws
+	sirCenters = 1000 // at most this many earlier draws are kernel centres
+)
+
+// sirStarts draws C chain starts for logp, the unnormalised log posterior
+// π(θ)·L(θ), by sampling-importance-resampling, so that every mode of the
+// posterior receives chains in proportion to its mass rather than to how
+// many of the best candidates it holds. The candidates are sirPrior draws
+// from the prior and, when prev (earlier posterior draws, rows of length
+// d) is not empty, sirKDE draws from a Gaussian kernel density estimate on
+// up to sirCenters of them (diagonal Silverman bandwidths); their proposal
+// density is the mixture g of the two, so the importance weights
+// logp − log g stay bounded wherever the prior puts mass, even if prev
+// missed a mode. C starts are drawn by systematic resampling: a mode of
+// posterior mass w receives ⌊wC⌋ or ⌈wC⌉ chains. The scales returned are
+// the candidates' per-coordinate standard deviations. Draws come from r
+// only.
+func sirStarts(logp func([]float64) float64, prior simulate.Prior, prev []float64, d, C int, r *rand.Rand) ([][]float64, []float64, error) {
+	m := len(prev) / d
+	stride := max(1, (m+sirCenters-1)/sirCenters)
+	centers := make([]float64, 0, min(m, sirCenters)*d)
+	for i := 0; i < m; i += stride {
+		centers = append(centers, prev[i*d:(i+1)*d]...)
+	}
+	nc := len(centers) / d
+	nk := 0
+	if nc > 0 {
+		nk = sirKDE
+	}
+	n := sirPrior + nk
+	cand := make([]float64, n*d)
+	for i := range sirPrior {
+		prior.Sample(r, cand[i*d:(i+1)*d])
+	}
+	// Silverman's rule per coordinate, with a floor for coordinates on
+	// which the centres agree.
+	h := make([]float64, d)
+	if nc > 0 {
+		f := math.Pow(4/(float64(d+2)*float64(nc)), 1/float64(d+4))
+		pscale := stdCols(cand[:sirPrior*d], d)
+		cs := stdCols(centers, d)
+		for k := range d {
+			h[k] = max(f*cs[k], 1e-3*pscale[k])
+			if !(h[k] > 0) {
+				h[k] = 1e-3
+			}
+		}
+		for i := sirPrior; i < n; i++ {
+			c := centers[r.IntN(nc)*d:]
+			x := cand[i*d : (i+1)*d]
+			for k := range d {
+				x[k] = c[k] + h[k]*r.NormFloat64()
+			}
+		}
+	}
+	logNorm := -float64(d) / 2 * math.Log(2*math.Pi) // of the kernel density
+	for _, v := range h {
+		logNorm -= math.Log(v)
+	}
+	logW := make([]float64, n)
+	best := math.Inf(-1)
+	for i := range n {
+		x := cand[i*d : (i+1)*d]
+		lp := logp(x)
+		if !(lp > math.Inf(-1)) || math.IsInf(lp, 1) {
+			logW[i] = math.Inf(-1)
+			continue
+		}
+		lg := prior.LogDensity(x)
+		if nk > 0 {
+			lk := logKDE(x, centers, h, d) + logNorm
+			lg = logAddExp(lg+math.Log(float64(sirPrior)/float64(n)), lk+math.Log(float64(nk)/float64(n)))
+		}
+		logW[i] = lp - lg
+		if math.IsNaN(logW[i]) || math.IsInf(logW[i], 1) {
+			logW[i] = math.Inf(-1)
+		}
+		best = max(best, logW[i])
+	}
+	if math.IsInf(best, -1) {
+		return nil, nil, fmt.Errorf("%w: no candidate start point has a finite log density", ErrLeakage)
+	}
+	total := 0.0
+	for i, v := range logW {
+		logW[i] = math.Exp(v - best)
+		total += logW[i]
+	}
+	starts := make([][]float64, C)
+	u := r.Float64()
+	acc, i := logW[0]/total, 0
+	for c := range C {
+		t := (float64(c) + u) / float64(C)
+		for acc < t && i < n-1 {
+			i++
+			acc += logW[i] / total
+		}
+		if logW[i] == 0 { // rounding at either end: the nearest positive weight
+			i = nearestPositive(logW, i)
+		}
+		starts[c] = slices.Clone(cand[i*d : (i+1)*d])
+	}
+	return starts, stdCols(cand, d), nil
+}
+
+// nearestPositive returns the index of the positive entry of w nearest to
+// i, searching upwards first; w has one.
+func nearestPositive(w []float64, i int) int {
+	for j := i; j < len(w); j++ {
+		if w[j] > 0 {
+			return j
+		}
+	}
+	for j := i; j >= 0; j-- {
+		if w[j] > 0 {
+			return j
+		}
+	}
+	return i
+}
+
+// logKDE returns log Σ_j exp(−½ Σ_k ((x_k − c_jk)/h_k)²) over the rows c_j
+// of centers.
+func logKDE(x, centers, h []float64, d int) float64 {
+	nc := len(centers) / d
+	best := math.Inf(-1)
+	// Two passes: the largest exponent first, for a stable sum.
+	for j := range nc {
+		c := centers[j*d : (j+1)*d]
+		q := 0.0
+		for k := range d {
+			z := (x[k] - c[k]) / h[k]
+			q += z * z
+		}
+		best = max(best, -q/2)
+	}
+	s := 0.0
+	for j := range nc {
+		c := centers[j*d : (j+1)*d]
+		q := 0.0
+		for k := range d {
+			z := (x[k] - c[k]) / h[k]
+			q += z * z
+		}
+		s += math.Exp(-q/2 - best)
+	}
+	return best + math.Log(s) - math.Log(float64(nc))
+}
+
+// logAddExp returns log(eᵃ + eᵇ).
+func logAddExp(a, b float64) float64 {
+	if a < b {
+		a, b = b, a
+	}
+	if math.IsInf(a, -1) {
+		return a
+	}
+	return a + math.Log1p(math.Exp(b-a))
+}
+
+// stdCols returns the standard deviation of every column of the row-major
+// n×d matrix x, 1 where it is zero or undefined.
+func stdCols(x []float64, d int) []float64 {
+	n := len(x) / d
+	s := make([]float64, d)
+	for q := range d {
+		m, s2 := 0.0, 0.0
+		for i := range n {
+			m += x[i*d+q]
+		}
+		m /= float64(n)
+		for i := range n {
+			s2 += (x[i*d+q] - m) * (x[i*d+q] - m)
+		}
+		s[q] = math.Sqrt(s2 / float64(max(n-1, 1)))
+		if !(s[q] > 0) {
+			s[q] = 1
+		}
+	}
+	return s
 }

@@ -191,7 +191,13 @@ type Config struct {
 	LeakageFallback bool
 
 	// Chains, Warmup and Thin configure the adaptive Metropolis chains of
-	// SPLE's proposal and of SPPE's MCMC fallback; 0 means 4, 500 and 5.
+	// SPLE's posterior draws and of SPPE's MCMC fallback; 0 means 500
+	// warm-up iterations, thinning 5, and 4 chains for SPPE, 20 for SPLE
+	// (10 when θ has more than 8 coordinates). SPLE's chains start at
+	// importance-resampled candidates, so a mode of posterior mass w
+	// holds about w·Chains of them; chains seldom cross between modes, so
+	// the number of chains bounds how finely the modes' masses are
+	// resolved.
 	Chains, Warmup, Thin int
 	// PosteriorSamples is the number of posterior draws in Result.Draws; 0
 	// means 1000.
@@ -281,6 +287,15 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("%w: Config.Train: %w", ErrInvalid, err)
 	}
 	return nil
+}
+
+// likelihoodChains is SPLE's default number of chains for a θ of
+// dimension d.
+func likelihoodChains(d int) int {
+	if d > 8 {
+		return 10
+	}
+	return 20
 }
 
 // withDefaults returns a copy of c with every zero field set to its

@@ -64,10 +64,17 @@
 // conditional flow q(s_dp | θ) by maximum likelihood on all rounds and draws
 // the next round's parameters from π(θ) q(s_dp° | θ) with several adaptive
 // Metropolis chains (mcmc.Run with mcmc.AdaptiveMetropolis, in coordinates
-// standardised by the spread of prior and flow draws); when a rank-normalised
-// split R̂ (mcmc.RHat) exceeds 1.1 the chains are rerun from their final
-// states with four times the warm-up and twice the thinning, and the R̂ of
-// the run used is reported.
+// standardised by the spread of the start candidates). The chains start at
+// points drawn by sampling-importance-resampling (systematic) from 1,000
+// prior draws and 1,000 draws of a Gaussian kernel density estimate on the
+// previous draws, weighted by the posterior over their mixture density, so
+// that each mode of the posterior receives chains in proportion to its
+// mass: the chains rarely cross between modes, and with the former rule
+// (the best candidates by density) all four chains could start in one
+// crescent of the two-moons posterior. When a rank-normalised split R̂
+// (mcmc.RHat) exceeds 1.1 the chains are rerun once from their final states
+// with four times the warm-up and twice the thinning, and the R̂ of the run
+// used is reported; on a multimodal posterior R̂ stays large by design.
 //
 // # Leakage guard
 //

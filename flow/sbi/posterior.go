@@ -391,13 +391,16 @@ func (l *Likelihood) logPosterior(sdp, theta []float64) float64 {
 }
 
 // posteriorMCMC draws n samples from π(θ) q(sdp | θ) with cfg.Chains
-// adaptive Metropolis chains started from the best of the candidate points
-// cand; when a split R̂ exceeds 1.1 it reruns the chains once from their
-// final states with four times the warm-up and twice the thinning.
-func (l *Likelihood) posteriorMCMC(ctx context.Context, sdp, cand []float64, n int, cfg *Config, seed uint64) ([]float64, *amRun, error) {
+// adaptive Metropolis chains started by sirStarts (importance resampling of
+// prior draws and of kernel-density draws around prev, earlier posterior
+// draws); when a split R̂ exceeds 1.1 it reruns the chains once from their
+// final states with four times the warm-up and twice the thinning. The
+// chains stay in the modes they start in, so on a multimodal posterior R̂
+// exceeds 1.1 by design and the rerun is not repeated.
+func (l *Likelihood) posteriorMCMC(ctx context.Context, sdp, prev []float64, n int, cfg *Config, seed uint64) ([]float64, *amRun, error) {
 	d := l.f.ContextDim()
 	logp := func(x []float64) float64 { return l.logPosterior(sdp, x) }
-	starts, scale, err := mcmcStarts(logp, cand, d, cfg.Chains)
+	starts, scale, err := sirStarts(logp, l.prior, prev, d, cfg.Chains, parallel.Stream(seed^tagStarts, 0))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -499,8 +502,8 @@ func (q *LikelihoodPosterior) Observed() []float64 {
 }
 
 // At returns the posterior π(θ) q(sdp | θ) at the release sdp, sharing
-// the trained likelihood (its chains still start from the best of 200
-// prior draws and the last round's draws). An amortized posterior accepts
+// the trained likelihood (its chains still start at importance-resampled
+// prior draws and kernel-density draws around the last round's draws). An amortized posterior accepts
 // any release; a sequential one only its own observation, and returns an
 // error wrapping ErrSequential for any other.
 func (q *LikelihoodPosterior) At(sdp []float64) (*LikelihoodPosterior, error) {
@@ -553,8 +556,8 @@ func (q *LikelihoodPosterior) LogDensity(theta []float64) float64 {
 
 // Sample writes n draws (n×Dim) from π(θ) q(s_dp° | θ) into dst, drawn
 // as SPLE draws every round: Config.Chains adaptive Metropolis chains
-// started from the best of 200 prior draws and the run's last draws,
-// rerun once with a longer warm-up when a split R̂ exceeds 1.1. The chains'
+// started at importance-resampled candidates (prior draws and
+// kernel-density draws around the run's last draws), rerun once with a longer warm-up when a split R̂ exceeds 1.1. The chains'
 // streams derive from one draw of r.
 func (q *LikelihoodPosterior) Sample(r *rand.Rand, n int, dst []float64) error {
 	if q.unbuilt() {
@@ -568,13 +571,7 @@ func (q *LikelihoodPosterior) Sample(r *rand.Rand, n int, dst []float64) error {
 		return nil
 	}
 	seed := r.Uint64()
-	cand := make([]float64, 200*d, 200*d+len(q.cand))
-	pr := parallel.Stream(seed, tagPrior)
-	for i := range 200 {
-		q.lik.prior.Sample(pr, cand[i*d:(i+1)*d])
-	}
-	cand = append(cand, q.cand...)
-	x, _, err := q.lik.posteriorMCMC(context.Background(), q.obs, cand, n, &q.cfg, seed)
+	x, _, err := q.lik.posteriorMCMC(context.Background(), q.obs, q.cand, n, &q.cfg, seed)
 	if err != nil {
 		return err
 	}

@@ -25,6 +25,7 @@ const (
 	tagPropose = 0x70726f70
 	tagStd     = 0x737464
 	tagSupport = 0x737570
+	tagStarts  = 0x73746172
 )
 
 // newEngine validates the problem and configuration, fills the defaults and
@@ -43,6 +44,9 @@ func newEngine(p privinfer.Problem, c *Config, role Role) (*engine, error) {
 	}
 	cfg := c.withDefaults()
 	d, sd := p.Prior.Dim(), p.Simulator.StatDim()
+	if c.Chains == 0 && role == LikelihoodFlow {
+		cfg.Chains = likelihoodChains(d)
+	}
 	var fc flow.Config
 	switch {
 	case cfg.Flow != nil:
@@ -381,16 +385,12 @@ func (sple) role() Role        { return LikelihoodFlow }
 func (sple) loss(int) lossKind { return lossPLE }
 
 // propose samples π(θ) q(s_dp° | θ) by adaptive Metropolis, the chains
-// started from the best of 200 prior draws and the round's parameters.
+// started at importance-resampled prior draws and kernel-density draws
+// around the round's parameters.
 func (sple) propose(ctx context.Context, e *engine, round, n int, prev []float64, rr *RoundResult) (Estimate, []float64, int, error) {
 	rr.InSupport = 1
 	lik := &Likelihood{f: e.f.Clone(), prior: e.p.Prior}
-	cand, err := e.priorDraws(200, 1000+round)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	cand = append(cand, prev...)
-	x, run, err := lik.posteriorMCMC(ctx, e.p.Observed, cand, n, &e.cfg, e.cfg.Seed^tagPropose^uint64(round)<<32)
+	x, run, err := lik.posteriorMCMC(ctx, e.p.Observed, prev, n, &e.cfg, e.cfg.Seed^tagPropose^uint64(round)<<32)
 	if err != nil {
 		return nil, nil, 0, fmt.Errorf("sbi: SPLE proposal of round %d: %w", round, err)
 	}
