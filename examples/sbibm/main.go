@@ -66,12 +66,15 @@
 // A small check, two moons at observation 1, 2 rounds of 500 simulations,
 // 10,000 draws, seed 1, on a loaded 2-core machine: SNPE C2ST 0.575
 // (sbi 0.593) with 17.6 s of training CPU (sbi 76.2 s, ratio 0.23); SNLE
-// 0.519 (sbi 0.543) with 8.7 s (sbi 62.7 s, ratio 0.14). SNLE's posterior
-// draws come from 4 adaptive Metropolis chains (sbi.Config.Chains) that do
-// not cross between the two crescents of the two-moons posterior, so the
-// crescents' weights are set by where the chains start: in that run two
-// chains started in each; at 3 rounds of 1,000 all four started in one and
-// the C2ST was 0.748 (sbi samples with 100 slice-sampling chains).
+// 0.519 (sbi 0.543) with 8.7 s (sbi 62.7 s, ratio 0.14). Those SNLE
+// figures predate the current chain starts: SNLE's posterior draws come
+// from adaptive Metropolis chains that do not cross between the two
+// crescents of the two-moons posterior, and they used to start at the best
+// candidate points, so the crescents' weights were set by where 4 chains
+// happened to start (at 3 rounds of 1,000 once all four in one crescent,
+// C2ST 0.748). The chains (20 by default) now start at candidates
+// importance-resampled by posterior weight, so each mode gets chains in
+// proportion to its mass (sbi samples with 100 slice-sampling chains).
 package main
 
 import (
