@@ -3,6 +3,7 @@ package mcmc
 import (
 	"context"
 	"fmt"
+	"github.com/privinfer/privinfer/internal/lattice"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -396,10 +397,14 @@ func normLog(lw, p []float64) error {
 		}
 		mx = math.Max(mx, v)
 	}
+	// The same exponentials as the SOMA step's (bit for bit math.Exp),
+	// vectorised.
+	if err := lattice.ExpShift(p, lw, mx); err != nil {
+		return err
+	}
 	s := 0.0
-	for i, v := range lw {
-		p[i] = math.Exp(v - mx)
-		s += p[i]
+	for _, v := range p[:len(lw)] {
+		s += v
 	}
 	for i := range p {
 		p[i] /= s
