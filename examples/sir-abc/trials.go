@@ -151,32 +151,6 @@ func readTrial(path string) ([]abcRound, error) {
 	return rs, nil
 }
 
-// writeCSVFile writes a header and rows to path through a temporary file
-// renamed into place.
-func writeCSVFile(path string, header []string, rows [][]string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-")
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	w.Write(header)
-	w.WriteAll(rows)
-	err = w.Error()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
-}
-
 func trialRows(rs []abcRound) [][]string {
 	var rows [][]string
 	for _, r := range rs {
@@ -237,7 +211,7 @@ func runTrials(o options, stdout, stderr io.Writer) error {
 			return err
 		}
 		if path != "" {
-			if err := writeCSVFile(path, trialHeader, trialRows(rs)); err != nil {
+			if err := trialstat.WriteCSV(path, trialHeader, trialRows(rs)); err != nil {
 				return err
 			}
 		}
@@ -375,7 +349,7 @@ func report(o options, l *logger, trials []abcTrial, want int) error {
 		return err
 	}
 	if o.trialsDir != "" && len(trials) == want {
-		if err := writeCSVFile(filepath.Join(o.trialsDir, "sir_eps"+epsName(o.eps)+"_smcabc_table1.csv"), costHeader, costRows); err != nil {
+		if err := trialstat.WriteCSV(filepath.Join(o.trialsDir, "sir_eps"+epsName(o.eps)+"_smcabc_table1.csv"), costHeader, costRows); err != nil {
 			return err
 		}
 	}

@@ -97,31 +97,12 @@ func readTrial(path string, rounds int) ([]roundMetrics, error) {
 // writeTrial saves a trial's per-round metrics through a temporary file
 // renamed into place, so an interrupted run leaves no partial trial.
 func writeTrial(path string, rs []roundMetrics) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+	rows := make([][]string, len(rs))
+	for i, r := range rs {
+		rows[i] = cli.FloatRow(float64(r.round), float64(r.sims), r.c2st, r.mmd, r.nlog, r.lmd,
+			r.simTime.Seconds(), r.trainTime.Seconds(), r.propTime.Seconds())
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-trial-")
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	w.Write(trialHeader)
-	for _, r := range rs {
-		w.Write(cli.FloatRow(float64(r.round), float64(r.sims), r.c2st, r.mmd, r.nlog, r.lmd,
-			r.simTime.Seconds(), r.trainTime.Seconds(), r.propTime.Seconds()))
-	}
-	w.Flush()
-	err = w.Error()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
+	return trials.WriteCSV(path, trialHeader, rows)
 }
 
 // runTrial trains the method afresh with the trial's seed and returns its

@@ -3,7 +3,10 @@
 package trials
 
 import (
+	"encoding/csv"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -80,4 +83,31 @@ func MeanSD(v []float64) (mean, sd float64) {
 		sd += (x - mean) * (x - mean)
 	}
 	return mean, math.Sqrt(sd / float64(len(v)-1))
+}
+
+// WriteCSV writes a header and rows to path through a temporary file in
+// the same folder renamed into place, so an interrupted run never leaves
+// a partial file; the folder is created if needed.
+func WriteCSV(path string, header []string, rows [][]string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-")
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	w.Write(header)
+	w.WriteAll(rows)
+	err = w.Error()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }

@@ -2,6 +2,8 @@ package trials
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -35,5 +37,20 @@ func TestQuartiles(t *testing.T) {
 	}
 	if m, sd := MeanSD([]float64{1, 3}); m != 2 || math.Abs(sd-math.Sqrt2) > 1e-15 {
 		t.Errorf("MeanSD %v %v", m, sd)
+	}
+}
+
+func TestWriteCSV(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "t.csv")
+	if err := WriteCSV(path, []string{"a", "b"}, [][]string{{"1", "2"}}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || string(b) != "a,b\n1,2\n" {
+		t.Fatalf("read back %q, %v", b, err)
+	}
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".tmp-*"))
+	if len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
 	}
 }
