@@ -29,8 +29,10 @@ func TestSequentialBadFlags(t *testing.T) {
 // TestSequentialRun runs SNPE and SNLE for 2 rounds of 100 two-moons
 // simulations at observation 1 with 100 draws (skipped without the
 // benchmark's reference files). It checks the result rows (a C2ST in
-// [0.5, 1]: a tiny budget is far from the reference but not below
-// chance), the files written to -out, that a second run reads the results
+// [0.39, 1]: with 100 draws against 100 reference draws a classifier's
+// accuracy has a standard deviation of about 0.035 even when the two
+// samples come from one distribution, so a score may fall a little below
+// chance, but not by three standard deviations), the files written to -out, that a second run reads the results
 // back instead of training, and the peer path: our own draws and record
 // given as the peer's score exactly as ours.
 func TestSequentialRun(t *testing.T) {
@@ -62,7 +64,7 @@ func TestSequentialRun(t *testing.T) {
 	}
 	for _, m := range []string{"snpe", "snle"} {
 		cells := row(out, m)
-		if score, err := strconv.ParseFloat(cells[3], 64); err != nil || score < 0.5 || score > 1 {
+		if score, err := strconv.ParseFloat(cells[3], 64); err != nil || score < 0.39 || score > 1 {
 			t.Errorf("%s: C2ST %q", m, cells[3])
 		}
 		if !strings.HasSuffix(cells[4], "s") || cells[4] == "—" {
