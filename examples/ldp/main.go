@@ -62,6 +62,19 @@ type config struct {
 	draws       int
 	seed        uint64
 	out         string
+	// skip[k] leaves out part k: "fig1", "hist" (Figs 3 and 9), "fig10",
+	// "fig11". The parts are independent, so a paper-scale run can be
+	// split over processes or sessions.
+	skip map[string]bool
+}
+
+// parts are the independent parts of the run in their order, each with
+// its -skip flag's help text.
+var parts = []struct{ name, help string }{
+	{"fig1", "skip Fig. 1 (clipped-Gaussian calibration)"},
+	{"hist", "skip Figs 3 and 9 (OUE histogram RMSE)"},
+	{"fig10", "skip Fig. 10 (OUE histogram calibration)"},
+	{"fig11", "skip Fig. 11 (clipped-exponential calibration)"},
 }
 
 func main() {
@@ -98,9 +111,17 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	fs.IntVar(&c.expRuns, "fig11-runs", 80, "runs per ε of Fig. 11 (the paper: 80)")
 	fs.IntVar(&c.warmup, "warmup", 500, "NUTS warm-up iterations per chain (Figs 3, 9, 10)")
 	fs.IntVar(&c.draws, "draws", 1000, "NUTS draws per chain (Figs 3, 9, 10)")
+	c.skip = make(map[string]bool, len(parts))
+	skip := make([]*bool, len(parts))
+	for i, p := range parts {
+		skip[i] = fs.Bool("skip-"+p.name, false, p.help)
+	}
 	common := cli.Register(fs, 1)
 	if err := cli.Parse(fs, args); err != nil {
 		return c, err
+	}
+	for i, p := range parts {
+		c.skip[p.name] = *skip[i]
 	}
 	if err := cli.QuickDefaults(fs, common.Quick, map[string]string{"hist-runs": "10", "fig10-runs": "20", "fig11-runs": "30", "fig9-eps": "1", "cal-eps": "0.5,2", "warmup": "250", "draws": "500"}); err != nil {
 		return c, err
@@ -140,16 +161,18 @@ func run(ctx context.Context, c config, w, errw io.Writer) error {
 	if err := common.Prepare(); err != nil {
 		return err
 	}
-	if err := calibration(ctx, c, w, prog, &common); err != nil {
-		return err
+	steps := map[string]func(context.Context, config, io.Writer, *cli.Progress, *cli.Common) error{
+		"fig1": calibration, "hist": histogram, "fig10": histogramCalibration, "fig11": exponentialCalibration,
 	}
-	if err := histogram(ctx, c, w, prog, &common); err != nil {
-		return err
+	for _, p := range parts {
+		if c.skip[p.name] {
+			continue
+		}
+		if err := steps[p.name](ctx, c, w, prog, &common); err != nil {
+			return err
+		}
 	}
-	if err := histogramCalibration(ctx, c, w, prog, &common); err != nil {
-		return err
-	}
-	return exponentialCalibration(ctx, c, w, prog, &common)
+	return nil
 }
 
 // calibration is LDP Fig. 1.

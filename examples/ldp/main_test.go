@@ -49,3 +49,25 @@ func TestParseRejectsBadValues(t *testing.T) {
 		}
 	}
 }
+
+// TestSkipParts checks that the -skip flags leave out exactly their parts:
+// with three skipped only Fig. 11 runs and prints its single verdict.
+func TestSkipParts(t *testing.T) {
+	fs := flag.NewFlagSet("ldp", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	c, err := parse(fs, []string{"-skip-fig1", "-skip-hist", "-skip-fig10", "-fig11-runs", "3", "-cal-eps", "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.skip["fig1"] || !c.skip["hist"] || !c.skip["fig10"] || c.skip["fig11"] {
+		t.Fatalf("skip = %v", c.skip)
+	}
+	var out, errw bytes.Buffer
+	if err := run(t.Context(), c, &out, &errw); err != nil {
+		t.Fatal(err)
+	}
+	v := cli.ParseVerdicts(out.String())
+	if len(v) != 1 || !strings.Contains(out.String(), "Fig. 11") || strings.Contains(out.String(), "Fig. 1:") {
+		t.Fatalf("want only Fig. 11, got %d verdicts:\n%s", len(v), out.String())
+	}
+}
