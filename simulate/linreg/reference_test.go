@@ -1,10 +1,6 @@
 package linreg
 
 import (
-	"encoding/json"
-	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/testutil"
@@ -14,11 +10,6 @@ import (
 // project's reference file paper-values.json (skipped when the shared
 // folder is absent).
 func TestReleasesMatchReference(t *testing.T) {
-	dir := testutil.SharedDir(t, "simulate/linreg")
-	raw, err := os.ReadFile(filepath.Join(dir, "reference", "paper-values.json"))
-	if err != nil {
-		t.Skipf("reference file: %v", err)
-	}
 	var ref struct {
 		LR struct {
 			Theta  []float64 `json:"theta_true"`
@@ -30,20 +21,10 @@ func TestReleasesMatchReference(t *testing.T) {
 			Sigma2 float64   `json:"sigma2"`
 		} `json:"linear_regression"`
 	}
-	if err := json.Unmarshal(raw, &ref); err != nil {
-		t.Fatal(err)
-	}
+	testutil.PaperValues(t, "simulate/linreg", &ref)
 	eq := func(name string, got, want []float64) {
 		t.Helper()
-		if len(got) != len(want) {
-			t.Errorf("%s: length %d, reference %d", name, len(got), len(want))
-			return
-		}
-		for i := range got {
-			if math.Abs(got[i]-want[i]) > 1e-12 {
-				t.Errorf("%s[%d] = %v, reference %v", name, i, got[i], want[i])
-			}
-		}
+		testutil.SlicesNear(t, name, got, want, 1e-12)
 	}
 	eq("lr theta", PaperTheta(), ref.LR.Theta)
 	eq("lr conf", ConfidentialStat(), ref.LR.Conf)

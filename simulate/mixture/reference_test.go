@@ -1,10 +1,6 @@
 package mixture
 
 import (
-	"encoding/json"
-	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/testutil"
@@ -14,11 +10,6 @@ import (
 // project's reference file paper-values.json (skipped when the shared
 // folder is absent).
 func TestReleasesMatchReference(t *testing.T) {
-	dir := testutil.SharedDir(t, "simulate/mixture")
-	raw, err := os.ReadFile(filepath.Join(dir, "reference", "paper-values.json"))
-	if err != nil {
-		t.Skipf("reference file: %v", err)
-	}
 	var ref struct {
 		ABCDP struct {
 			Toy struct {
@@ -26,20 +17,6 @@ func TestReleasesMatchReference(t *testing.T) {
 			} `json:"toy_mixture_of_uniforms"`
 		} `json:"abcdp"`
 	}
-	if err := json.Unmarshal(raw, &ref); err != nil {
-		t.Fatal(err)
-	}
-	eq := func(name string, got, want []float64) {
-		t.Helper()
-		if len(got) != len(want) {
-			t.Errorf("%s: length %d, reference %d", name, len(got), len(want))
-			return
-		}
-		for i := range got {
-			if math.Abs(got[i]-want[i]) > 1e-12 {
-				t.Errorf("%s[%d] = %v, reference %v", name, i, got[i], want[i])
-			}
-		}
-	}
-	eq("abcdp theta", PaperTheta(), ref.ABCDP.Toy.Theta)
+	testutil.PaperValues(t, "simulate/mixture", &ref)
+	testutil.SlicesNear(t, "abcdp theta", PaperTheta(), ref.ABCDP.Toy.Theta, 1e-12)
 }

@@ -2,9 +2,6 @@ package sir
 
 import (
 	"encoding/json"
-	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/testutil"
@@ -14,11 +11,6 @@ import (
 // project's reference file paper-values.json (skipped when the shared
 // folder is absent).
 func TestReleasesMatchReference(t *testing.T) {
-	dir := testutil.SharedDir(t, "simulate/sir")
-	raw, err := os.ReadFile(filepath.Join(dir, "reference", "paper-values.json"))
-	if err != nil {
-		t.Skipf("reference file: %v", err)
-	}
 	var ref struct {
 		SIR struct {
 			Synthetic struct {
@@ -32,20 +24,10 @@ func TestReleasesMatchReference(t *testing.T) {
 			Real map[string]json.RawMessage `json:"real_outbreaks"`
 		} `json:"sir"`
 	}
-	if err := json.Unmarshal(raw, &ref); err != nil {
-		t.Fatal(err)
-	}
+	testutil.PaperValues(t, "simulate/sir", &ref)
 	eq := func(name string, got, want []float64) {
 		t.Helper()
-		if len(got) != len(want) {
-			t.Errorf("%s: length %d, reference %d", name, len(got), len(want))
-			return
-		}
-		for i := range got {
-			if math.Abs(got[i]-want[i]) > 1e-12 {
-				t.Errorf("%s[%d] = %v, reference %v", name, i, got[i], want[i])
-			}
-		}
+		testutil.SlicesNear(t, name, got, want, 1e-12)
 	}
 	s := ref.SIR.Synthetic
 	if s.K != SyntheticK {

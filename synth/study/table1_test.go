@@ -2,10 +2,7 @@ package study
 
 import (
 	"context"
-	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/testutil"
@@ -86,11 +83,6 @@ const table1Seed = 1
 // TestTable1MatchesShared checks the paper values compiled into this
 // package against the shared reference file.
 func TestTable1MatchesShared(t *testing.T) {
-	dir := testutil.SharedDir(t, "synth/study")
-	b, err := os.ReadFile(filepath.Join(dir, "reference", "paper-values.json"))
-	if err != nil {
-		t.Skip(err)
-	}
 	var ref struct {
 		Modips struct {
 			Table1 struct {
@@ -99,9 +91,7 @@ func TestTable1MatchesShared(t *testing.T) {
 			} `json:"table1_coverage_m10"`
 		} `json:"modips"`
 	}
-	if err := json.Unmarshal(b, &ref); err != nil {
-		t.Fatal(err)
-	}
+	testutil.PaperValues(t, "synth/study", &ref)
 	sc := Table1Scenarios()
 	bi, gi := 0, 0
 	for _, s := range sc {
