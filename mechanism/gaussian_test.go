@@ -1,35 +1,18 @@
 package mechanism
 
 import (
-	"bufio"
 	"errors"
 	"math"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
 )
 
 // TestAnalyticGaussianSigmaReference compares the calibration with the
 // 60-digit mpmath values of testdata/gen_analytic_gaussian.py.
 func TestAnalyticGaussianSigmaReference(t *testing.T) {
-	f, err := os.Open("testdata/analytic_gaussian.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
 	n := 0
 	worst := 0.0
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		fs := strings.Fields(line)
-		eps, _ := strconv.ParseFloat(fs[0], 64)
-		delta, _ := strconv.ParseFloat(fs[1], 64)
-		want, _ := strconv.ParseFloat(fs[2], 64)
+	for _, row := range readTable(t, "testdata/analytic_gaussian.txt") {
+		eps, delta, want := row[0], row[1], row[2]
 		for _, sens := range []float64{1, 0.25, 3} {
 			got, err := AnalyticGaussianSigma(eps, delta, sens)
 			if err != nil {
@@ -81,23 +64,10 @@ func TestClassicalGaussianSigma(t *testing.T) {
 // calibration keeps δ(σ) below its target with the margin that covers the
 // measured error.
 func TestAnalyticGaussianDeltaReference(t *testing.T) {
-	f, err := os.Open("testdata/analytic_gaussian_delta.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
 	n := 0
 	worst := 0.0
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		fs := strings.Fields(line)
-		eps, _ := strconv.ParseFloat(fs[0], 64)
-		sigma, _ := strconv.ParseFloat(fs[1], 64)
-		want, _ := strconv.ParseFloat(fs[2], 64)
+	for _, row := range readTable(t, "testdata/analytic_gaussian_delta.txt") {
+		eps, sigma, want := row[0], row[1], row[2]
 		for _, sens := range []float64{1, 0.25, 4} {
 			got := AnalyticGaussianDelta(eps, sigma*sens, sens)
 			rel := math.Abs(got-want) / want

@@ -3,13 +3,44 @@ package mechanism
 import (
 	"math"
 	"math/rand/v2"
+	"os"
 	"sort"
+	"strconv"
+	"strings"
 	"testing"
 )
 
 // Test helpers shared by the mechanism tests.
 
 func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)) }
+
+// readTable returns the rows of the whitespace-separated table of numbers
+// in the file at path, passing over blank lines and lines that start with
+// '#'. It fails t when the file cannot be read or a field is not a number.
+func readTable(t *testing.T, path string) [][]float64 {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]float64
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		var row []float64
+		for _, s := range strings.Fields(line) {
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				t.Fatalf("%s line %d: %v", path, i+1, err)
+			}
+			row = append(row, v)
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
 
 // ksStat returns the Kolmogorov–Smirnov statistic of x against cdf and its
 // asymptotic p-value (Kolmogorov distribution with the Stephens

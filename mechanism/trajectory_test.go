@@ -3,9 +3,6 @@ package mechanism
 import (
 	"errors"
 	"math"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/special"
@@ -263,20 +260,9 @@ func TestBinomQuantileLargeNExact(t *testing.T) {
 // 40-digit mpmath values (testdata/gen_binomial.py) and checks that the
 // quantile jumps exactly at them.
 func TestBinomCDFReference(t *testing.T) {
-	data, err := os.ReadFile("testdata/binomial_cdf.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
 	cases := 0
-	for _, line := range strings.Split(string(data), "\n") {
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		f := strings.Fields(line)
-		n, _ := strconv.ParseInt(f[0], 10, 64)
-		p, _ := strconv.ParseFloat(f[1], 64)
-		k, _ := strconv.ParseInt(f[2], 10, 64)
-		want, _ := strconv.ParseFloat(f[3], 64)
+	for _, f := range readTable(t, "testdata/binomial_cdf.txt") {
+		n, p, k, want := int64(f[0]), f[1], int64(f[2]), f[3]
 		var got float64
 		if float64(k) <= float64(n)*p {
 			got, _ = binomCDFAt(k, n, p)

@@ -1,12 +1,8 @@
 package mechanism
 
 import (
-	"bufio"
 	"errors"
 	"math"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -14,25 +10,11 @@ import (
 // the Bun–Steinke bound against 40-digit mpmath values
 // (testdata/gen_zcdp.py).
 func TestZCDPEpsilonReference(t *testing.T) {
-	f, err := os.Open("testdata/zcdp_epsilon.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
 	n := 0
 	worst := 0.0
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") || line == "" {
-			continue
-		}
-		var v [4]float64
-		for i, s := range strings.Fields(line) {
-			v[i], err = strconv.ParseFloat(s, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
+	for _, v := range readTable(t, "testdata/zcdp_epsilon.txt") {
+		if len(v) != 4 {
+			t.Fatalf("reference row %v: want 4 columns", v)
 		}
 		got, err := ZCDPEpsilon(v[0], v[1])
 		if err != nil {
