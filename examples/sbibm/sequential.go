@@ -253,6 +253,7 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 	if err != nil {
 		return rec, err
 	}
+	rec = rec.saved()
 	prog.Printf("%s: C2ST %.3f, training %.1fs CPU (%.1fs wall), total %.1fs CPU", label, rec.c2st, rec.trainCPU, rec.trainWall, rec.totalCPU)
 	draws := &privinfer.Draws{Names: task.ParamNames(), Dim: d, Theta: out.Draws.Theta}
 	if _, err := c.WriteFile(base+"_ours.csv", draws.WriteCSV); err != nil {
@@ -263,6 +264,23 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 		return err
 	})
 	return rec, err
+}
+
+// saved returns the record rounded as its file stores it (times to
+// 0.01 s, the C2ST to 1e-6), so that a table printed from a fresh result
+// and one read back from -out show the same digits.
+func (r seqRecord) saved() seqRecord {
+	round := func(x float64, digits int) float64 {
+		v, err := strconv.ParseFloat(strconv.FormatFloat(x, 'f', digits, 64), 64)
+		if err != nil { // NaN and ±Inf format and parse back; nothing else fails
+			return x
+		}
+		return v
+	}
+	r.c2st = round(r.c2st, 6)
+	r.trainCPU, r.trainWall = round(r.trainCPU, 2), round(r.trainWall, 2)
+	r.totalCPU, r.totalWall = round(r.totalCPU, 2), round(r.totalWall, 2)
+	return r
 }
 
 // times formats the record's times and epochs as key=value fields, the

@@ -123,3 +123,27 @@ func TestSequentialRun(t *testing.T) {
 		t.Errorf("missing peer result: %v\n%s", err, out)
 	}
 }
+
+// TestSavedRecordPrintsAsReread checks that a fresh record, rounded as its
+// file stores it, prints the same table cells as the record read back from
+// the file: times such as 2.2549 s (2.3 unrounded, 2.25 stored, 2.2 as
+// printed after rounding half to even) once made a cached row differ.
+func TestSavedRecordPrintsAsReread(t *testing.T) {
+	for _, v := range []float64{2.2549, 2.25, 0.04999, 17.35, 1e-3, 123.456789} {
+		rec := seqRecord{c2st: 0.4455 + v/1e6, trainCPU: v, trainWall: 2 * v, totalCPU: 3 * v, totalWall: v / 3}
+		kv := map[string]string{}
+		for _, field := range strings.Fields(rec.times() + " c2st=" + strconv.FormatFloat(rec.c2st, 'f', 6, 64)) {
+			k, val, _ := strings.Cut(field, "=")
+			kv[k] = val
+		}
+		back, fresh := parseRecord(kv), rec.saved()
+		for i, pair := range [][2]float64{{fresh.trainCPU, back.trainCPU}, {fresh.trainWall, back.trainWall}, {fresh.totalCPU, back.totalCPU}, {fresh.totalWall, back.totalWall}} {
+			if seconds(pair[0]) != seconds(pair[1]) {
+				t.Errorf("v = %g, time %d: fresh %s, reread %s", v, i, seconds(pair[0]), seconds(pair[1]))
+			}
+		}
+		if cli.F(fresh.c2st, 3) != cli.F(back.c2st, 3) {
+			t.Errorf("v = %g: C2ST fresh %s, reread %s", v, cli.F(fresh.c2st, 3), cli.F(back.c2st, 3))
+		}
+	}
+}
