@@ -70,10 +70,8 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	prog := cli.NewProgress(stderr)
 	prog.Printf("Table 1: %d scenarios × %d repetitions", len(study.Table1Scenarios()), cfg.reps)
-	var rows []study.Row
-	err := prog.While(3*time.Second, "Table 1", func() (err error) {
-		rows, err = study.Table1(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.reps, Progress: prog.Func()})
-		return err
+	rows, err := cli.WhileValue(prog, 3*time.Second, "Table 1", func() ([]study.Row, error) {
+		return study.Table1(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.reps, Progress: prog.Func()})
 	})
 	if err != nil {
 		return err

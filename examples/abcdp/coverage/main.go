@@ -53,7 +53,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -77,26 +76,10 @@ const (
 	tPublic  = 3000
 )
 
-type config struct {
-	cli.Common
-	datasets int
-}
-
 func main() { cli.Program("coverage", parse, run) }
 
-func parse(fs *flag.FlagSet, args []string) (config, error) {
-	var cfg config
-	c := cli.Register(fs, 1)
-	fs.IntVar(&cfg.datasets, "datasets", 2000, "data sets per setting (-quick: 300)")
-	if err := cli.Parse(fs, args); err != nil {
-		return cfg, err
-	}
-	cfg.Common = *c
-	if err := cli.QuickDefaults(fs, cfg.Quick, map[string]string{"datasets": "300"}); err != nil {
-		return cfg, err
-	}
-	return cfg, cli.AtLeast("datasets", cfg.datasets, 10)
-}
+// parse reads the common flags and -datasets, the data sets per setting, into N.
+var parse = cli.CountParser("datasets", 2000, 300, 10, "data sets per setting (-quick: 300)")
 
 // bernoulliMean simulates the mean of n Bernoulli(θ) records.
 type bernoulliMean struct{ n int }
@@ -327,20 +310,20 @@ func noisyRuns(ctx context.Context, s setting, datasets int, seed uint64, prog *
 	return out, nil
 }
 
-func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
+func run(ctx context.Context, cfg cli.Count, stdout, stderr io.Writer) error {
 	if err := cfg.Prepare(); err != nil {
 		return err
 	}
 	prog := cli.NewProgress(stderr)
-	prog.Printf("ε_total = 10⁴ (exact limit): SBC over %d data sets", cfg.datasets)
-	ex, err := exactSBC(ctx, cfg.datasets, cfg.Seed, prog)
+	prog.Printf("ε_total = 10⁴ (exact limit): SBC over %d data sets", cfg.N)
+	ex, err := exactSBC(ctx, cfg.N, cfg.Seed, prog)
 	if err != nil {
 		return err
 	}
 	rows := []result{ex}
 	for k, s := range noisy {
-		prog.Printf("%v: %d data sets", s, cfg.datasets)
-		res, err := noisyRuns(ctx, s, cfg.datasets, cfg.Seed*1000+uint64(k+1), prog)
+		prog.Printf("%v: %d data sets", s, cfg.N)
+		res, err := noisyRuns(ctx, s, cfg.N, cfg.Seed*1000+uint64(k+1), prog)
 		if err != nil {
 			return err
 		}
@@ -351,7 +334,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "ABCDP posterior over repeated data sets: θ ~ Beta(2, 2), n = %d Bernoulli(θ) records, summary the mean, ε_abc = 0.5/n,\n"+
 		"c = %d of T = %d public draws; %d data sets per setting (seed %d). Exact posterior draws: ranks uniform on 0..%d,\n"+
 		"[min, max] covers with probability %.1f, ranks 0 or %d with probability %.1f.\n\n",
-		nRecords, cDraws, tPublic, cfg.datasets, cfg.Seed, cDraws, float64(cDraws-1)/float64(cDraws+1), cDraws, 2/float64(cDraws+1))
+		nRecords, cDraws, tPublic, cfg.N, cfg.Seed, cDraws, float64(cDraws-1)/float64(cDraws+1), cDraws, 2/float64(cDraws+1))
 	var t cli.Table
 	t.Header = []string{"setting", "coverage of [min, max]", "nominal", "z", "ranks 0 or c", "SBC p", "sd / exact sd", "runs c′ < c", "no interval", "rank histogram 0..c"}
 	var csvRows, rankRows [][]string

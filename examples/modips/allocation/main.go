@@ -12,7 +12,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -24,26 +23,10 @@ import (
 	"github.com/privinfer/privinfer/synth/study"
 )
 
-type config struct {
-	cli.Common
-	reps int
-}
-
 func main() { cli.Program("allocation", parse, run) }
 
-func parse(fs *flag.FlagSet, args []string) (config, error) {
-	var cfg config
-	c := cli.Register(fs, 1)
-	fs.IntVar(&cfg.reps, "reps", 500, "repetitions per point (the paper uses 5000; -quick: 300)")
-	if err := cli.Parse(fs, args); err != nil {
-		return cfg, err
-	}
-	cfg.Common = *c
-	if err := cli.QuickDefaults(fs, cfg.Quick, map[string]string{"reps": "300"}); err != nil {
-		return cfg, err
-	}
-	return cfg, cli.AtLeast("reps", cfg.reps, 10)
-}
+// parse reads the common flags and -reps, the repetitions per point, into N.
+var parse = cli.CountParser("reps", 500, 300, 10, "repetitions per point (the paper uses 5000; -quick: 300)")
 
 // claim is one finding stated in the paper's text about Fig 9, checked on
 // our points of the scenarios it concerns.
@@ -140,22 +123,20 @@ func underCovered(ps []study.Point, reps int) (bool, string) {
 	return m < 0.95-3*se, fmt.Sprintf("mean coverage %.3f over %d values of w, threshold %.3f", m, len(ps), 0.95-3*se)
 }
 
-func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
+func run(ctx context.Context, cfg cli.Count, stdout, stderr io.Writer) error {
 	if err := cfg.Prepare(); err != nil {
 		return err
 	}
 	prog := cli.NewProgress(stderr)
-	prog.Printf("allocation study: %d weights × 8 scenarios × %d repetitions", len(study.AllocationWeights)+1, cfg.reps)
-	var pts []study.Point
-	err := prog.While(3*time.Second, "allocation study", func() (err error) {
-		pts, err = study.Allocation(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.reps, Progress: prog.Func()}, study.AllocationWeights)
-		return err
+	prog.Printf("allocation study: %d weights × 8 scenarios × %d repetitions", len(study.AllocationWeights)+1, cfg.N)
+	pts, err := cli.WhileValue(prog, 3*time.Second, "allocation study", func() ([]study.Point, error) {
+		return study.Allocation(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.N, Progress: prog.Func()}, study.AllocationWeights)
 	})
 	if err != nil {
 		return err
 	}
 	prog.Printf("allocation study done")
-	fmt.Fprintf(stdout, "Budget allocation (m = 10, ε = 1, %d repetitions per point, seed %d; the last w of each scenario is the communal allocation)\n", cfg.reps, cfg.Seed)
+	fmt.Fprintf(stdout, "Budget allocation (m = 10, ε = 1, %d repetitions per point, seed %d; the last w of each scenario is the communal allocation)\n", cfg.N, cfg.Seed)
 	for _, p := range pts {
 		fmt.Fprintf(stdout, "%-34s w=%.3f bias=%+.4f cp=%.3f half=%.4f orig_half=%.4f\n", p.Scenario, p.W, p.Bias, p.CP, p.Half, p.OrigHalf)
 	}
@@ -168,7 +149,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 			if !c.match(sc) {
 				continue
 			}
-			ok, detail := c.check(by[sc], cfg.reps)
+			ok, detail := c.check(by[sc], cfg.N)
 			total++
 			mark := "holds"
 			if ok {

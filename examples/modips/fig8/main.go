@@ -26,7 +26,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -39,26 +38,10 @@ import (
 	"github.com/privinfer/privinfer/synth/study"
 )
 
-type config struct {
-	cli.Common
-	reps int
-}
-
 func main() { cli.Program("fig8", parse, run) }
 
-func parse(fs *flag.FlagSet, args []string) (config, error) {
-	var cfg config
-	c := cli.Register(fs, 1)
-	fs.IntVar(&cfg.reps, "reps", 2000, "repetitions per scenario (-quick: 300)")
-	if err := cli.Parse(fs, args); err != nil {
-		return cfg, err
-	}
-	cfg.Common = *c
-	if err := cli.QuickDefaults(fs, cfg.Quick, map[string]string{"reps": "300"}); err != nil {
-		return cfg, err
-	}
-	return cfg, cli.AtLeast("reps", cfg.reps, 10)
-}
+// parse reads the common flags and -reps, the repetitions per scenario, into N.
+var parse = cli.CountParser("reps", 2000, 300, 10, "repetitions per scenario (-quick: 300)")
 
 // similar is the relative difference within which two sd estimates count
 // as similar.
@@ -133,22 +116,20 @@ func group(r study.SDRow) string {
 	return fmt.Sprintf("gaussian_n%d", r.N)
 }
 
-func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
+func run(ctx context.Context, cfg cli.Count, stdout, stderr io.Writer) error {
 	if err := cfg.Prepare(); err != nil {
 		return err
 	}
 	prog := cli.NewProgress(stderr)
-	prog.Printf("Fig. 8: %d scenarios × %d repetitions", len(study.Table1Scenarios()), cfg.reps)
-	var rows []study.SDRow
-	err := prog.While(3*time.Second, "Fig. 8", func() (err error) {
-		rows, err = study.Fig8(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.reps, Progress: prog.Func()})
-		return err
+	prog.Printf("Fig. 8: %d scenarios × %d repetitions", len(study.Table1Scenarios()), cfg.N)
+	rows, err := cli.WhileValue(prog, 3*time.Second, "Fig. 8", func() ([]study.SDRow, error) {
+		return study.Fig8(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.N, Progress: prog.Func()})
 	})
 	if err != nil {
 		return err
 	}
 	prog.Printf("Fig. 8 done")
-	fmt.Fprintf(stdout, "Fig. 8 (m = %d, %d repetitions per scenario, seed %d): mean sd estimates\n", study.Table1M, cfg.reps, cfg.Seed)
+	fmt.Fprintf(stdout, "Fig. 8 (m = %d, %d repetitions per scenario, seed %d): mean sd estimates\n", study.Table1M, cfg.N, cfg.Seed)
 	fmt.Fprintf(stdout, "%-8s %5s %5s %4s %9s %9s %9s %11s %11s %9s %8s\n", "data", "eps", "n", "p", "original", "W+B/m", "(1+2/m)W", "(1+1/m)B-W", "(1+1/m)B+W", "emp sd Q̄", "T<0")
 	var csvRows [][]string
 	for _, r := range rows {

@@ -180,10 +180,8 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	prog := cli.NewProgress(stderr)
 	prog.Printf("m-study: %d values of m × 12 scenarios × %d repetitions", len(cfg.ms), cfg.reps)
-	var pts []study.Point
-	err := prog.While(3*time.Second, "m-study", func() (err error) {
-		pts, err = study.MStudyScaled(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.reps, Progress: prog.Func()}, cfg.ms, cfg.scale)
-		return err
+	pts, err := cli.WhileValue(prog, 3*time.Second, "m-study", func() ([]study.Point, error) {
+		return study.MStudyScaled(ctx, study.Config{Seed: cfg.Seed, Reps: cfg.reps, Progress: prog.Func()}, cfg.ms, cfg.scale)
 	})
 	if err != nil {
 		return err

@@ -43,7 +43,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -57,26 +56,10 @@ import (
 	"github.com/privinfer/privinfer/synth"
 )
 
-type config struct {
-	cli.Common
-	reps int
-}
-
 func main() { cli.Program("nested", parse, run) }
 
-func parse(fs *flag.FlagSet, args []string) (config, error) {
-	var cfg config
-	c := cli.Register(fs, 1)
-	fs.IntVar(&cfg.reps, "reps", 2000, "repetitions (fresh data sets) per setting (-quick: 500)")
-	if err := cli.Parse(fs, args); err != nil {
-		return cfg, err
-	}
-	cfg.Common = *c
-	if err := cli.QuickDefaults(fs, cfg.Quick, map[string]string{"reps": "500"}); err != nil {
-		return cfg, err
-	}
-	return cfg, cli.AtLeast("reps", cfg.reps, 10)
-}
+// parse reads the common flags and -reps, the repetitions per setting, into N.
+var parse = cli.CountParser("reps", 2000, 500, 10, "repetitions (fresh data sets) per setting (-quick: 500)")
 
 // setting is one simulation setting: binary data with truth p, or N(0, 1)
 // data bounded to [−4, 4]; n records, budget eps, m nests of t sets.
@@ -239,18 +222,16 @@ const (
 	zComp  = 5.0
 )
 
-func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
+func run(ctx context.Context, cfg cli.Count, stdout, stderr io.Writer) error {
 	if err := cfg.Prepare(); err != nil {
 		return err
 	}
 	prog := cli.NewProgress(stderr)
 	var rows []result
 	for k, s := range settings {
-		prog.Printf("setting %d/%d: %s, m = %d nests of t = %d sets, %d repetitions", k+1, len(settings), s.name, s.m, s.t, cfg.reps)
-		var res result
-		err := prog.While(5*time.Second, s.name, func() (err error) {
-			res, err = simulate(ctx, s, cfg.reps, cfg.Seed*1000+uint64(k))
-			return err
+		prog.Printf("setting %d/%d: %s, m = %d nests of t = %d sets, %d repetitions", k+1, len(settings), s.name, s.m, s.t, cfg.N)
+		res, err := cli.WhileValue(prog, 5*time.Second, s.name, func() (result, error) {
+			return simulate(ctx, s, cfg.N, cfg.Seed*1000+uint64(k))
 		})
 		if err != nil {
 			return err
@@ -259,8 +240,8 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	prog.Printf("done")
 
-	seCover := math.Sqrt(0.95 * 0.05 / float64(cfg.reps))
-	fmt.Fprintf(stdout, "Nested modips (App. A): coverage of nominal 95%% intervals for the mean over %d data sets per setting (seed %d)\n", cfg.reps, cfg.Seed)
+	seCover := math.Sqrt(0.95 * 0.05 / float64(cfg.N))
+	fmt.Fprintf(stdout, "Nested modips (App. A): coverage of nominal 95%% intervals for the mean over %d data sets per setting (seed %d)\n", cfg.N, cfg.Seed)
 	fmt.Fprintf(stdout, "Monte Carlo sd of a coverage of 0.95: %.4f\n\n", seCover)
 	var t cli.Table
 	t.Header = []string{"setting", "m×t", "nested rule", "flat pooling", "b1 estimate", "b1 true", "z", "b2 estimate", "b2 true", "z", "mean T / var(Q̄)"}
@@ -299,7 +280,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	what := "modips App. A (nested modips: coverage of the nested rule and its variance decomposition)"
 	if len(bad) == 0 {
 		cli.PrintVerdict(stdout, cli.Reproduced, what, fmt.Sprintf("in all %d settings the nested rule covers within %.0f Monte Carlo sd of 0.95 over %d data sets and both estimated components match their true values within %.0f standard errors; flat pooling under-covers (down to %.3f, %s)",
-			len(rows), zCover, cfg.reps, zComp, worstFlat.flat, worstFlat.name))
+			len(rows), zCover, cfg.N, zComp, worstFlat.flat, worstFlat.name))
 	} else {
 		cli.PrintVerdict(stdout, cli.Differs, what, strings.Join(bad, "; "))
 	}
@@ -323,7 +304,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		name string
 		ch   plot.Intervals
 	}{
-		{"nested_coverage", plot.Intervals{Title: fmt.Sprintf("Nested modips: coverage of nominal 95%% intervals, ±2 MC sd (%d data sets)", cfg.reps), XLabel: "coverage", Rows: iv, VLines: []float64{0.95}, Width: 900}},
+		{"nested_coverage", plot.Intervals{Title: fmt.Sprintf("Nested modips: coverage of nominal 95%% intervals, ±2 MC sd (%d data sets)", cfg.N), XLabel: "coverage", Rows: iv, VLines: []float64{0.95}, Width: 900}},
 		{"nested_components", plot.Intervals{Title: "Nested modips: mean estimated component / true value, ±2 MC se", XLabel: "estimate / true", Rows: comp, VLines: []float64{1}, Width: 900}},
 	} {
 		cv, err := c.ch.Draw()

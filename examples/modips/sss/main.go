@@ -47,7 +47,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -61,26 +60,10 @@ import (
 	"github.com/privinfer/privinfer/synth"
 )
 
-type config struct {
-	cli.Common
-	reps int
-}
-
 func main() { cli.Program("sss", parse, run) }
 
-func parse(fs *flag.FlagSet, args []string) (config, error) {
-	var cfg config
-	c := cli.Register(fs, 1)
-	fs.IntVar(&cfg.reps, "reps", 2000, "repetitions (fresh data sets) per setting (-quick: 400)")
-	if err := cli.Parse(fs, args); err != nil {
-		return cfg, err
-	}
-	cfg.Common = *c
-	if err := cli.QuickDefaults(fs, cfg.Quick, map[string]string{"reps": "400"}); err != nil {
-		return cfg, err
-	}
-	return cfg, cli.AtLeast("reps", cfg.reps, 10)
-}
+// parse reads the common flags and -reps, the repetitions per setting, into N.
+var parse = cli.CountParser("reps", 2000, 400, 10, "repetitions (fresh data sets) per setting (-quick: 400)")
 
 // setting is one simulation setting: data from draw, n records, budget
 // eps, m synthetic sets, a grid of cells bins on [−4, 4].
@@ -193,18 +176,16 @@ func simulate(ctx context.Context, s setting, reps int, seed uint64) (result, er
 // in Monte Carlo standard deviations (two-sided 6e-5 per setting).
 const zCover = 4.0
 
-func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
+func run(ctx context.Context, cfg cli.Count, stdout, stderr io.Writer) error {
 	if err := cfg.Prepare(); err != nil {
 		return err
 	}
 	prog := cli.NewProgress(stderr)
 	var rows []result
 	for k, s := range settings {
-		prog.Printf("setting %d/%d: %s, %d cells, %d repetitions", k+1, len(settings), s.name, s.cells, cfg.reps)
-		var res result
-		err := prog.While(5*time.Second, s.name, func() (err error) {
-			res, err = simulate(ctx, s, cfg.reps, cfg.Seed*1000+uint64(k))
-			return err
+		prog.Printf("setting %d/%d: %s, %d cells, %d repetitions", k+1, len(settings), s.name, s.cells, cfg.N)
+		res, err := cli.WhileValue(prog, 5*time.Second, s.name, func() (result, error) {
+			return simulate(ctx, s, cfg.N, cfg.Seed*1000+uint64(k))
 		})
 		if err != nil {
 			return err
@@ -213,9 +194,9 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	prog.Printf("done")
 
-	se := math.Sqrt(0.95 * 0.05 / float64(cfg.reps))
+	se := math.Sqrt(0.95 * 0.05 / float64(cfg.N))
 	fmt.Fprintf(stdout, "Model-free modips.SSS (§3.4, Pólya-urn predictive of sanitized cell counts): coverage of nominal 95%% intervals\n"+
-		"for the mean over %d data sets per setting (seed %d); Monte Carlo sd of a coverage of 0.95: %.4f\n\n", cfg.reps, cfg.Seed, se)
+		"for the mean over %d data sets per setting (seed %d); Monte Carlo sd of a coverage of 0.95: %.4f\n\n", cfg.N, cfg.Seed, se)
 	var t cli.Table
 	t.Header = []string{"setting", "cells", "W̄ + B/m (Thm 7)", "z", "(1+2/m)W̄ (control)", "mean B / mean W̄", "mean T / var(Q̄)", "mean (1+2/m)W̄ / var(Q̄)"}
 	var bad, over []string
@@ -250,7 +231,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	switch {
 	case len(bad) == 0 && len(over) == 0:
 		cli.PrintVerdict(stdout, cli.Reproduced, what, fmt.Sprintf("in all %d settings the Theorem-7 rule covers within %.0f Monte Carlo sd of 0.95 over %d data sets (mean T / var(Q̄) = %.2f–%.2f, conservative); %s",
-			len(rows), zCover, cfg.reps, loRatio, hiRatio, control))
+			len(rows), zCover, cfg.N, loRatio, hiRatio, control))
 	case len(bad) == 0:
 		cli.PrintVerdict(stdout, cli.Partial, what, fmt.Sprintf("the Theorem-7 rule never under-covers but is conservative beyond %.0f Monte Carlo sd in %s (mean T / var(Q̄) = %.2f–%.2f); %s",
 			zCover, strings.Join(over, ", "), loRatio, hiRatio, control))
@@ -269,7 +250,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		sr := math.Sqrt(r.raab * (1 - r.raab) / float64(r.reps))
 		iv = append(iv, plot.Interval{Label: r.name, Group: "(1+2/m)W̄ (control)", Lo: r.raab - 2*sr, Mid: r.raab, Hi: r.raab + 2*sr})
 	}
-	cv, err := plot.Intervals{Title: fmt.Sprintf("Model-free modips.SSS: coverage of nominal 95%% intervals, ±2 MC sd (%d data sets)", cfg.reps),
+	cv, err := plot.Intervals{Title: fmt.Sprintf("Model-free modips.SSS: coverage of nominal 95%% intervals, ±2 MC sd (%d data sets)", cfg.N),
 		XLabel: "coverage", Rows: iv, VLines: []float64{0.95}, Width: 900}.Draw()
 	if err != nil {
 		return err

@@ -343,3 +343,44 @@ func TestWhile(t *testing.T) {
 		t.Errorf("heartbeat beside the call's own lines:\n%s", b.String())
 	}
 }
+
+// TestWhileValue checks that WhileValue passes fn's value and error
+// through and refuses a non-positive interval without calling fn.
+func TestWhileValue(t *testing.T) {
+	p := NewProgress(io.Discard)
+	boom := errors.New("boom")
+	if v, err := WhileValue(p, time.Second, "x", func() ([]int, error) { return []int{4, 2}, nil }); err != nil || len(v) != 2 || v[0] != 4 {
+		t.Errorf("got %v, %v; want [4 2], nil", v, err)
+	}
+	if v, err := WhileValue(p, time.Second, "x", func() (int, error) { return 3, boom }); v != 3 || !errors.Is(err, boom) {
+		t.Errorf("got %v, %v; want 3, boom", v, err)
+	}
+	called := false
+	if v, err := WhileValue(p, 0, "x", func() (int, error) { called = true; return 5, nil }); err == nil || v != 0 || called {
+		t.Errorf("interval 0: got %v, %v (called %v); want an error without calling fn", v, err, called)
+	}
+}
+
+// TestCountParser checks the count flag's default, its -quick value, an
+// explicit value under -quick, the lower bound and the common flags.
+func TestCountParser(t *testing.T) {
+	parse := CountParser("reps", 2000, 300, 10, "repetitions (-quick: 300)")
+	for _, c := range []struct {
+		args []string
+		want int
+	}{{nil, 2000}, {[]string{"-quick"}, 300}, {[]string{"-quick", "-reps", "50"}, 50}, {[]string{"-reps", "10"}, 10}} {
+		cfg, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), c.args)
+		if err != nil || cfg.N != c.want || cfg.Seed != 1 {
+			t.Errorf("%q: N %d seed %d, %v; want N %d seed 1", c.args, cfg.N, cfg.Seed, err, c.want)
+		}
+	}
+	cfg, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-seed", "5", "-out", "d", "-quick"})
+	if err != nil || cfg.Seed != 5 || cfg.Out != "d" || !cfg.Quick {
+		t.Errorf("common flags: %+v, %v", cfg, err)
+	}
+	for _, args := range [][]string{{"-reps", "9"}, {"-reps", "x"}, {"extra"}} {
+		if _, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), args); !errors.Is(err, ErrUsage) {
+			t.Errorf("%q: got %v, want a usage error", args, err)
+		}
+	}
+}

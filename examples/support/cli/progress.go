@@ -75,3 +75,15 @@ func (p *Progress) sinceLast() time.Duration {
 	}
 	return time.Since(p.last)
 }
+
+// WhileValue is While for a call that returns a value with its error: it
+// runs fn under p.While(d, label, …) and returns what fn returned (the
+// zero value and While's error when d is not positive).
+func WhileValue[R any](p *Progress, d time.Duration, label string, fn func() (R, error)) (R, error) {
+	var v R
+	err := p.While(d, label, func() (err error) {
+		v, err = fn()
+		return err
+	})
+	return v, err
+}
