@@ -147,7 +147,8 @@ func (f *Flow) logProbGrad(y, z []float64, n int, dlogq, grad, dz, logq []float6
 	D, C := f.cfg.Dim, f.cfg.ContextDim
 	w := f.getWork()
 	defer f.putWork(w)
-	if grad == nil {
+	scratch := grad == nil
+	if scratch {
 		if len(w.gscr) != len(f.params) {
 			w.gscr = make([]float64, len(f.params))
 		}
@@ -164,7 +165,7 @@ func (f *Flow) logProbGrad(y, z []float64, n int, dlogq, grad, dz, logq []float6
 		f.forward(w, lq)
 		w.keep = false
 		w.ctx = dz != nil
-		f.backward(w, dlogq[lo:lo+m], grad)
+		f.backward(w, dlogq[lo:lo+m], grad, scratch) // the scratch gradient is never read
 		w.ctx = false
 		if dz != nil {
 			gz := f.contextGrad(w)

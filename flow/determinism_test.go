@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -52,6 +53,70 @@ func TestTrainingIndependentOfGOMAXPROCS(t *testing.T) {
 		for i, v := range logq {
 			if v != refLogq[i] {
 				t.Fatalf("GOMAXPROCS=%d: log q[%d] = %v, with GOMAXPROCS=1 %v", procs, i, v, refLogq[i])
+			}
+		}
+	}
+}
+
+// TestTrainerGradientFresh checks that a trainer's gradient does not
+// depend on what it computed before: after a step on another batch (which
+// leaves every shard's gradient dirty) it equals, bit for bit, the
+// gradient of a fresh trainer at the same parameters, for shards of
+// several chunks and for shards left without rows; and with one shard and
+// no clipping it equals LogProbGrad accumulated into a cleared vector.
+func TestTrainerGradientFresh(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	f, err := New(smallConfig(2, 3), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const big = 600
+	y1, z1 := randData(r, big, 2, 1), randData(r, big, 3, 1)
+	y2, z2 := randData(r, big, 2, 1), randData(r, big, 3, 1)
+	for _, tc := range []struct{ shards, n int }{{1, 600}, {2, 600}, {8, 5}, {3, 301}} {
+		cfg := DefaultTrainConfig()
+		cfg.Shards, cfg.ClipNorm, cfg.BatchSize = tc.shards, 0, 20
+		g := f.Clone()
+		tr, err := NewTrainer(g, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tr.Step(y1, z1, big); err != nil {
+			t.Fatal(err)
+		}
+		at := g.Clone()
+		if _, err := tr.Step(y2, z2, tc.n); err != nil {
+			t.Fatal(err)
+		}
+		got := append([]float64(nil), tr.Gradient()...)
+		tr.Close()
+		fresh, err := NewTrainer(at.Clone(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fresh.Step(y2, z2, tc.n); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range fresh.Gradient() {
+			if math.Float64bits(got[i]) != math.Float64bits(v) {
+				t.Fatalf("%+v: gradient %d = %v after another step, %v from a fresh trainer", tc, i, got[i], v)
+			}
+		}
+		fresh.Close()
+		if tc.shards != 1 {
+			continue
+		}
+		want := make([]float64, at.NumParams())
+		dlogq := make([]float64, tc.n)
+		for i := range dlogq {
+			dlogq[i] = -1 / float64(tc.n)
+		}
+		if err := at.LogProbGrad(y2, z2, tc.n, dlogq, want, nil); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range want {
+			if math.Float64bits(got[i]) != math.Float64bits(v) {
+				t.Fatalf("%+v: gradient %d = %v, LogProbGrad %v", tc, i, got[i], v)
 			}
 		}
 	}

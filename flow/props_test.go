@@ -568,7 +568,7 @@ func TestLUGradient(t *testing.T) {
 		for _, v := range wt {
 			sumW += v
 		}
-		f.luBackward(w, 0, g, sumW, grad)
+		f.luBackward(w, 0, g, sumW, grad, false)
 		off := f.layers[0].luOff
 		worst := 0.0
 		rel := func(a, b float64) float64 {

@@ -234,8 +234,8 @@ func (t *Trainer) runShard(s int) {
 	D, C := f.cfg.Dim, f.cfg.ContextDim
 	lo, hi := t.rows(s, t.n)
 	sh := t.shards[s]
-	if t.mode != modeForward {
-		clear(sh.grad)
+	if t.mode != modeForward && hi <= lo {
+		clear(sh.grad) // no rows: the first chunk's backward cannot write it
 	}
 	sh.loss, sh.bad = 0, false
 	g := t.group
@@ -253,7 +253,8 @@ func (t *Trainer) runShard(s int) {
 			}
 		}
 		if t.mode != modeForward {
-			f.backward(sh.w, t.dlogq[a:a+m], sh.grad)
+			// The first chunk stores its gradient, the others add theirs.
+			f.backward(sh.w, t.dlogq[a:a+m], sh.grad, a == lo)
 		}
 	}
 }
@@ -411,9 +412,16 @@ func (t *Trainer) StepGroupLoss(y, z []float64, n, group int, loss GroupLossFunc
 
 // apply sums the shard gradients in shard order, clips and steps.
 func (t *Trainer) apply(loss float64) error {
-	clear(t.grad)
-	for _, sh := range t.shards {
+	// The first shard's gradient is stored as 0 + v (v = −0 becomes +0, as
+	// when adding into a cleared sum), the others are added in order.
+	for s, sh := range t.shards {
 		g := sh.grad[:len(t.grad)]
+		if s == 0 {
+			for i, v := range g {
+				t.grad[i] = 0 + v
+			}
+			continue
+		}
 		for i, v := range g {
 			t.grad[i] += v
 		}

@@ -192,10 +192,14 @@ func (f *Flow) embed(w *work, grads bool) {
 // conditioners' context (w.gz) through the embedding network recorded by
 // the last forward pass, adding its parameter gradient into grad and
 // leaving the gradient with respect to the standardised context in
-// w.gzin.
-func (f *Flow) embedBackward(w *work, grad []float64) {
+// w.gzin; with store it writes the parameter gradient instead.
+func (f *Flow) embedBackward(w *work, grad []float64, store bool) {
 	ng := (w.n + w.group - 1) / w.group
+	g := grad[f.embOff : f.embOff+len(w.gemb)]
 	if ng == 0 {
+		if store {
+			clear(g)
+		}
 		return
 	}
 	clear(w.gemb)
@@ -203,7 +207,9 @@ func (f *Flow) embedBackward(w *work, grad []float64) {
 	if err := w.tape.Backward(w.embOut, w.gz[:ng*f.emb.Out]); err != nil {
 		panic("flow: embedding network of a validated configuration failed: " + err.Error())
 	}
-	g := grad[f.embOff : f.embOff+len(w.gemb)]
+	if store {
+		clear(g)
+	}
 	for i, v := range w.gemb {
 		g[i] += v
 	}
@@ -302,8 +308,9 @@ func (f *Flow) forward(w *work, logq []float64) {
 }
 
 // backward accumulates into grad the gradient of Σ_i dlogq[i]·log q_i for
-// the rows of the last forward pass on w.
-func (f *Flow) backward(w *work, dlogq, grad []float64) {
+// the rows of the last forward pass on w; with store it overwrites grad
+// instead (the same bits as clearing it first, without the clearing pass).
+func (f *Flow) backward(w *work, dlogq, grad []float64, store bool) {
 	D, n, P := f.cfg.Dim, w.n, f.nsp
 	kl := f.spl.KnotsLen()
 	u := w.h[len(f.layers)]
@@ -324,7 +331,7 @@ func (f *Flow) backward(w *work, dlogq, grad []float64) {
 	for l := len(f.layers) - 1; l >= 0; l-- {
 		c := f.layers[l]
 		if c.luOff >= 0 {
-			f.luBackward(w, l, g, sumW, grad)
+			f.luBackward(w, l, g, sumW, grad, store)
 		}
 		// Coupling: spline backward per transformed coordinate.
 		nt := len(c.tIdx)
@@ -351,11 +358,7 @@ func (f *Flow) backward(w *work, dlogq, grad []float64) {
 				f.spl.KnotsBackward(w.knots, w.gX, w.gY, w.gD, w.gk)
 				f.rawGrad(w.graw[gi*P:(gi+1)*P], w.gk)
 			}
-			if ctx {
-				c.net.BackwardContext(f.params, grad, w.nets[l], w.graw, nil, w.gz)
-			} else {
-				c.net.Backward(f.params, grad, w.nets[l], w.graw, nil)
-			}
+			f.netBackward(l, w, grad, nil, ctx, store)
 			continue
 		}
 		for i := 0; i < n; i++ {
@@ -380,11 +383,7 @@ func (f *Flow) backward(w *work, dlogq, grad []float64) {
 		if ni == 0 {
 			gxin = nil
 		}
-		if ctx {
-			c.net.BackwardContext(f.params, grad, w.nets[l], w.graw, gxin, w.gz)
-		} else {
-			c.net.Backward(f.params, grad, w.nets[l], w.graw, gxin)
-		}
+		f.netBackward(l, w, grad, gxin, ctx, store)
 		for i := 0; i < n && ni > 0; i++ {
 			for j, d := range c.iIdx {
 				g[i*D+d] += w.gxin[i*ni+j]
@@ -392,7 +391,27 @@ func (f *Flow) backward(w *work, dlogq, grad []float64) {
 		}
 	}
 	if f.emb != nil {
-		f.embedBackward(w, grad)
+		f.embedBackward(w, grad, store)
+	}
+}
+
+// netBackward back-propagates w.graw through the conditioner of layer l,
+// adding (or with store writing) its parameter gradient into grad, writing
+// the gradient with respect to the untouched coordinates into gxin unless
+// it is nil, and adding the context gradient into w.gz when ctx is set.
+func (f *Flow) netBackward(l int, w *work, grad, gxin []float64, ctx, store bool) {
+	net := f.layers[l].net
+	var dc []float64
+	if ctx {
+		dc = w.gz
+	}
+	switch {
+	case store:
+		net.BackwardStore(f.params, grad, w.nets[l], w.graw, gxin, dc)
+	case ctx:
+		net.BackwardContext(f.params, grad, w.nets[l], w.graw, gxin, dc)
+	default:
+		net.Backward(f.params, grad, w.nets[l], w.graw, gxin)
 	}
 }
 
@@ -434,9 +453,13 @@ func (f *Flow) luForward(w *work, l int) {
 // luBackward back-propagates through the LU layer l: g holds the gradient
 // with respect to the layer's output and is replaced by the gradient with
 // respect to its input; sumW is Σ_i dlogq_i, the weight of log|det W|.
-func (f *Flow) luBackward(w *work, l int, g []float64, sumW float64, grad []float64) {
+// The parameter gradient is added into grad, or with store written.
+func (f *Flow) luBackward(w *work, l int, g []float64, sumW float64, grad []float64, store bool) {
 	D, n := f.cfg.Dim, w.n
 	off := f.layers[l].luOff
+	if store {
+		clear(grad[off : off+D*D+D])
+	}
 	W := w.luW[l]
 	f.luMatrices(off, w.luL, w.luU, W)
 	L, U := w.luL, w.luU

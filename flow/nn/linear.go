@@ -62,27 +62,43 @@ func (l Linear) Backward(p, g, x, dy, dx []float64, n int) {
 			wt = make([]float64, l.In*l.Out)
 		}
 	}
-	l.backward(p, g, x, dy, dx, n, l.In, wt)
+	l.backward(p, g, x, dy, dx, n, l.In, wt, false)
 }
 
 // one is the single-element A of the bias gradient (a column of ones).
 var one = []float64{1}
 
-// backward is Backward writing only the first nx columns of the input
-// gradient (dx is n×nx), with wt (at least Out·nx values) as scratch for
-// the transposed weights.
-func (l Linear) backward(p, g, x, dy, dx []float64, n, nx int, wt []float64) {
-	in, out := l.In, l.Out
-	if n <= 0 {
+// gradMul adds A·B into C (gemm.MulAdd), or stores it (gemm.Mul without a
+// bias) when store is set: the same bits as adding into a cleared C,
+// without clearing it first.
+func gradMul(store bool, m, n, k int, a []float64, sai, sap int, b []float64, ldb int, c []float64, ldc int) {
+	if store {
+		gemm.Mul(m, n, k, a, sai, sap, b, ldb, nil, c, ldc)
 		return
 	}
+	gemm.MulAdd(m, n, k, a, sai, sap, b, ldb, c, ldc)
+}
+
+// backward is Backward writing only the first nx columns of the input
+// gradient (dx is n×nx), with wt (at least Out·nx values) as scratch for
+// the transposed weights. With store set it overwrites the gradients of W
+// and b in g instead of adding to them (for n = 0 it then clears them).
+func (l Linear) backward(p, g, x, dy, dx []float64, n, nx int, wt []float64, store bool) {
+	in, out := l.In, l.Out
 	w := p[l.Off : l.Off+in*out]
 	gw := g[l.Off : l.Off+in*out]
 	gb := g[l.Off+in*out : l.Off+in*out+out]
+	if n <= 0 {
+		if store {
+			clear(gw)
+			clear(gb)
+		}
+		return
+	}
 	// Bias gradient: column sums of dy, i.e. 1ᵀ·dy.
-	gemm.MulAdd(1, out, n, one, 0, 0, dy, out, gb, out)
+	gradMul(store, 1, out, n, one, 0, 0, dy, out, gb, out)
 	// Weight gradient: gw += xᵀ·dy.
-	gemm.MulAdd(in, out, n, x, 1, in, dy, out, gw, out)
+	gradMul(store, in, out, n, x, 1, in, dy, out, gw, out)
 	if dx == nil || nx == 0 {
 		return
 	}

@@ -293,3 +293,55 @@ func BenchmarkLinearBackward50x50(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(2*100*50*50), "ns/MAC")
 }
+
+// TestResNetBackwardStore checks that BackwardStore leaves in g, bit for
+// bit, what clearing the network's gradient and calling BackwardContext
+// leaves, whatever g held before, and touches nothing outside the
+// network's parameters: with and without gating, context groups, an empty
+// input or context, and an empty batch.
+func TestResNetBackwardStore(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	for _, tc := range []struct{ in, ctx, blocks, n, group int }{
+		{1, 10, 2, 37, 1}, {1, 10, 2, 36, 4}, {0, 3, 1, 9, 3}, {2, 0, 2, 11, 1}, {3, 4, 0, 5, 1}, {1, 2, 1, 0, 1},
+	} {
+		for _, gate := range []bool{false, true} {
+			const off, pad = 7, 5
+			m, err := NewResNet(tc.in, tc.ctx, 13, 19, tc.blocks, gate, off)
+			if err != nil {
+				t.Fatal(err)
+			}
+			np := off + m.NumParams() + pad
+			p := randVec(r, np, 0.5)
+			ng := (tc.n + tc.group - 1) / tc.group
+			x, c := randVec(r, tc.n*tc.in, 1), randVec(r, ng*tc.ctx, 1)
+			out := make([]float64, tc.n*m.Out)
+			w := m.NewWork(max(tc.n, 1))
+			m.ForwardShared(p, w, x, c, tc.n, tc.group, out)
+			dout := randVec(r, len(out), 1)
+			garbage := randVec(r, np, 3)
+			want := append([]float64(nil), garbage...)
+			clear(want[off : off+m.NumParams()])
+			dxWant, dcWant := make([]float64, len(x)), randVec(r, len(c), 1)
+			dcGot := append([]float64(nil), dcWant...)
+			m.BackwardContext(p, want, w, dout, dxWant, dcWant)
+			got := append([]float64(nil), garbage...)
+			dxGot := randVec(r, len(x), 1)
+			m.BackwardStore(p, got, w, dout, dxGot, dcGot)
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("%+v gate %v: gradient %d = %v, cleared and accumulated %v", tc, gate, i, got[i], want[i])
+				}
+			}
+			for i := range dxGot {
+				if dxGot[i] != dxWant[i] {
+					t.Fatalf("%+v gate %v: input gradient %d = %v, want %v", tc, gate, i, dxGot[i], dxWant[i])
+				}
+			}
+			for i := range dcGot {
+				if dcGot[i] != dcWant[i] {
+					t.Fatalf("%+v gate %v: context gradient %d = %v, want %v", tc, gate, i, dcGot[i], dcWant[i])
+				}
+			}
+		}
+	}
+}

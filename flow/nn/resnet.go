@@ -236,7 +236,7 @@ func (w *ResNetWork) groupSum(dst, a []float64, H int) {
 // gradient with respect to x (n×In) into dx unless dx is nil. Gradients
 // with respect to the context are not computed (see BackwardContext).
 func (m *ResNet) Backward(p, g []float64, w *ResNetWork, dout, dx []float64) {
-	m.backward(p, g, w, dout, dx, nil)
+	m.backward(p, g, w, dout, dx, nil, false)
 }
 
 // BackwardContext is Backward that also adds (+=) into dc the gradient of
@@ -245,7 +245,17 @@ func (m *ResNet) Backward(p, g []float64, w *ResNetWork, dout, dx []float64) {
 // gradient sums over the group). Unlike the input gradient it accumulates,
 // because one context usually feeds several networks.
 func (m *ResNet) BackwardContext(p, g []float64, w *ResNetWork, dout, dx, dc []float64) {
-	m.backward(p, g, w, dout, dx, dc)
+	m.backward(p, g, w, dout, dx, dc, false)
+}
+
+// BackwardStore is BackwardContext (dc may be nil) that overwrites m's
+// parameter gradients in g instead of adding to them: the NumParams
+// entries of g from m's offset receive exactly what clearing them and
+// calling BackwardContext would leave, bit for bit, and the rest of g is
+// untouched. It saves the pass that clears a gradient before its first
+// accumulation.
+func (m *ResNet) BackwardStore(p, g []float64, w *ResNetWork, dout, dx, dc []float64) {
+	m.backward(p, g, w, dout, dx, dc, true)
 }
 
 // addMulT adds dy·Wᵀ (n×r) into dx for the r×h row-major matrix W and
@@ -264,13 +274,14 @@ func addMulT(W []float64, r, h int, dy, dx []float64, n int, wt []float64) {
 }
 
 // backward is Backward that also adds the context gradient into dc
-// unless dc is nil.
-func (m *ResNet) backward(p, g []float64, w *ResNetWork, dout, dx, dc []float64) {
+// unless dc is nil, and stores the parameter gradients instead of adding
+// them when store is set.
+func (m *ResNet) backward(p, g []float64, w *ResNetWork, dout, dx, dc []float64, store bool) {
 	n, H, ng, group := w.n, m.Hidden, w.ng, w.group
 	in, ctx := m.In, m.Ctx
 	nh := n * H
 	gh := w.gh[:nh]
-	m.last.backward(p, g, w.h[m.Blocks], dout, gh, n, H, w.wt)
+	m.last.backward(p, g, w.h[m.Blocks], dout, gh, n, H, w.wt, store)
 	gt, ga := w.gt[:nh], w.ga[:nh]
 	for j := m.Blocks - 1; j >= 0; j-- {
 		b := m.blocks[j]
@@ -280,7 +291,7 @@ func (m *ResNet) backward(p, g []float64, w *ResNetWork, dout, dx, dc []float64)
 			// gradient wrt gate pre-activation into ga, wrt t2 into gt.
 			if group == 1 {
 				vec.GateBackward(gh, s, t2, gt, ga)
-				b.lc.backward(p, g, w.c, ga, nil, n, 0, nil)
+				b.lc.backward(p, g, w.c, ga, nil, n, 0, nil, store)
 				if dc != nil {
 					addMulT(p[b.lc.Off:b.lc.Off+ctx*H], ctx, H, ga, dc, n, w.wt)
 				}
@@ -294,18 +305,18 @@ func (m *ResNet) backward(p, g []float64, w *ResNetWork, dout, dx, dc []float64)
 				for i, v := range s {
 					gs[i] *= v * (1 - v)
 				}
-				b.lc.backward(p, g, w.c, gs, nil, ng, 0, nil)
+				b.lc.backward(p, g, w.c, gs, nil, ng, 0, nil, store)
 				if dc != nil {
 					addMulT(p[b.lc.Off:b.lc.Off+ctx*H], ctx, H, gs, dc, ng, w.wt)
 				}
 			}
-			b.l2.backward(p, g, w.a2[j], gt, ga, n, H, w.wt)
+			b.l2.backward(p, g, w.a2[j], gt, ga, n, H, w.wt, store)
 		} else {
-			b.l2.backward(p, g, w.a2[j], gh, ga, n, H, w.wt)
+			b.l2.backward(p, g, w.a2[j], gh, ga, n, H, w.wt, store)
 		}
 		// ga = gradient wrt a2 = ReLU(t1); mask by a2 > 0.
 		ReLUBackward(ga, ga, w.a2[j][:nh])
-		b.l1.backward(p, g, w.a1[j], ga, gt, n, H, w.wt)
+		b.l1.backward(p, g, w.a1[j], ga, gt, n, H, w.wt, store)
 		// gt = gradient wrt a1 = ReLU(h_j).
 		hj := w.h[j][:nh]
 		vec.AddPos(gh, gt, hj)
@@ -313,14 +324,14 @@ func (m *ResNet) backward(p, g []float64, w *ResNetWork, dout, dx, dc []float64)
 	// First layer: W_x from x, W_c and b₀ from the context rows with the
 	// gradient summed over each group.
 	off := m.first.Off
-	gemm.MulAdd(in, H, n, w.x, 1, in, gh, H, g[off:off+in*H], H)
+	gradMul(store, in, H, n, w.x, 1, in, gh, H, g[off:off+in*H], H)
 	ghc := gh
 	if group > 1 {
 		ghc = w.ghg[:ng*H]
 		w.groupSum(ghc, gh, H)
 	}
-	gemm.MulAdd(ctx, H, ng, w.c, 1, ctx, ghc, H, g[off+in*H:off+(in+ctx)*H], H)
-	gemm.MulAdd(1, H, ng, one, 0, 0, ghc, H, g[off+(in+ctx)*H:off+(in+ctx)*H+H], H)
+	gradMul(store, ctx, H, ng, w.c, 1, ctx, ghc, H, g[off+in*H:off+(in+ctx)*H], H)
+	gradMul(store, 1, H, ng, one, 0, 0, ghc, H, g[off+(in+ctx)*H:off+(in+ctx)*H+H], H)
 	if dc != nil {
 		addMulT(p[off+in*H:off+(in+ctx)*H], ctx, H, ghc, dc, ng, w.wt)
 	}
