@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -152,60 +150,25 @@ var metricsHeader = []string{"round", "sims", "c2st", "mmd", "nlog", "lmd", "sim
 
 func fmtF(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
-// writeMetrics saves a trial's per-round metrics as CSV.
+// writeMetrics saves a trial's per-round metrics as CSV (through a
+// temporary file renamed into place).
 func writeMetrics(path string, rounds []roundMetrics) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+	rows := make([][]string, len(rounds))
+	for i, r := range rounds {
+		rows[i] = []string{strconv.Itoa(r.Round), strconv.Itoa(r.Sims), fmtF(r.C2ST), fmtF(r.MMD), fmtF(r.NLOG), fmtF(r.LMD), fmtF(r.SimSec), fmtF(r.TrainSec)}
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	err = w.Write(metricsHeader)
-	for _, r := range rounds {
-		if err == nil {
-			err = w.Write([]string{strconv.Itoa(r.Round), strconv.Itoa(r.Sims), fmtF(r.C2ST), fmtF(r.MMD), fmtF(r.NLOG), fmtF(r.LMD), fmtF(r.SimSec), fmtF(r.TrainSec)})
-		}
-	}
-	w.Flush()
-	if err == nil {
-		err = w.Error()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return trials.WriteCSV(path, metricsHeader, rows)
 }
 
 // readMetrics reads a trial saved by writeMetrics.
 func readMetrics(path string) ([]roundMetrics, error) {
-	f, err := os.Open(path)
+	rows, err := trials.ReadCSV(path, metricsHeader)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, err
-	}
-	if len(recs) < 2 || !slices.Equal(recs[0], metricsHeader) {
-		return nil, fmt.Errorf("%s: not a saved trial", path)
-	}
-	var out []roundMetrics
-	for _, rec := range recs[1:] {
-		var v [6]float64
-		for i := range v {
-			if v[i], err = strconv.ParseFloat(rec[i+2], 64); err != nil {
-				return nil, fmt.Errorf("%s: %w", path, err)
-			}
-		}
-		r, err1 := strconv.Atoi(rec[0])
-		s, err2 := strconv.Atoi(rec[1])
-		if err := errors.Join(err1, err2); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		out = append(out, roundMetrics{r, s, v[0], v[1], v[2], v[3], v[4], v[5]})
+	out := make([]roundMetrics, len(rows))
+	for i, v := range rows {
+		out[i] = roundMetrics{int(v[0]), int(v[1]), v[2], v[3], v[4], v[5], v[6], v[7]}
 	}
 	return out, nil
 }

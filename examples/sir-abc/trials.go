@@ -4,14 +4,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -125,28 +123,15 @@ func trialPath(o options, seed uint64, ref *privinfer.Draws) string {
 	return filepath.Join(o.trialsDir, fmt.Sprintf("sir_smcabc_trial_eps%s_seed%d_%x.csv", epsName(o.eps), seed, h.Sum(nil)[:6]))
 }
 
+// readTrial reads a saved trial; a missing or malformed file is an error.
 func readTrial(path string) ([]abcRound, error) {
-	f, err := os.Open(path)
+	rows, err := trialstat.ReadCSV(path, trialHeader)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, err
-	}
-	if len(rows) < 2 || !slices.Equal(rows[0], trialHeader) {
-		return nil, fmt.Errorf("%s: want a header and at least one round", path)
-	}
-	var rs []abcRound
-	for _, row := range rows[1:] {
-		var v [6]float64
-		for j := range v {
-			if v[j], err = strconv.ParseFloat(row[j], 64); err != nil {
-				return nil, fmt.Errorf("%s: %w", path, err)
-			}
-		}
-		rs = append(rs, abcRound{round: int(v[0]), tolerance: v[1], sims: int64(v[2]), seconds: v[3], mmd: v[4], c2st: v[5]})
+	rs := make([]abcRound, len(rows))
+	for i, v := range rows {
+		rs[i] = abcRound{round: int(v[0]), tolerance: v[1], sims: int64(v[2]), seconds: v[3], mmd: v[4], c2st: v[5]}
 	}
 	return rs, nil
 }

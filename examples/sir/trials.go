@@ -11,7 +11,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -67,29 +66,18 @@ func trialPath(c config, epsName, meth string, seed uint64, ref *privinfer.Draws
 
 // readTrial reads a saved trial; a missing or malformed file is an error.
 func readTrial(path string, rounds int) ([]roundMetrics, error) {
-	f, err := os.Open(path)
+	rows, err := trials.ReadCSV(path, trialHeader)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, err
+	if len(rows) != rounds {
+		return nil, fmt.Errorf("%s: want %d rounds, got %d", path, rounds, len(rows))
 	}
-	if len(rows) != rounds+1 || !slices.Equal(rows[0], trialHeader) {
-		return nil, fmt.Errorf("%s: want a header and %d rounds", path, rounds)
-	}
-	var rs []roundMetrics
-	for _, row := range rows[1:] {
-		var v [9]float64
-		for j := range v {
-			if v[j], err = strconv.ParseFloat(row[j], 64); err != nil {
-				return nil, fmt.Errorf("%s: %w", path, err)
-			}
-		}
-		sec := func(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
-		rs = append(rs, roundMetrics{round: int(v[0]), sims: int(v[1]), c2st: v[2], mmd: v[3], nlog: v[4], lmd: v[5],
-			simTime: sec(v[6]), trainTime: sec(v[7]), propTime: sec(v[8])})
+	sec := func(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+	rs := make([]roundMetrics, len(rows))
+	for i, v := range rows {
+		rs[i] = roundMetrics{round: int(v[0]), sims: int(v[1]), c2st: v[2], mmd: v[3], nlog: v[4], lmd: v[5],
+			simTime: sec(v[6]), trainTime: sec(v[7]), propTime: sec(v[8])}
 	}
 	return rs, nil
 }

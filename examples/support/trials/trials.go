@@ -4,6 +4,7 @@ package trials
 
 import (
 	"encoding/csv"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -110,4 +111,35 @@ func WriteCSV(path string, header []string, rows [][]string) error {
 		os.Remove(f.Name())
 	}
 	return err
+}
+
+// ReadCSV reads a file written by WriteCSV whose fields are all numbers:
+// it returns the rows after the header as float64 values. A missing or
+// unreadable file, a header other than header, no row after it, rows of
+// another width or a field that is not a number is an error.
+func ReadCSV(path string, header []string) ([][]float64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = len(header)
+	recs, err := r.ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) < 2 || !slices.Equal(recs[0], header) {
+		return nil, fmt.Errorf("%s: want the header %q and at least one row", path, strings.Join(header, ","))
+	}
+	rows := make([][]float64, len(recs)-1)
+	for i, rec := range recs[1:] {
+		rows[i] = make([]float64, len(rec))
+		for j, s := range rec {
+			if rows[i][j], err = strconv.ParseFloat(s, 64); err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+		}
+	}
+	return rows, nil
 }

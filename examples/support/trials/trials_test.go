@@ -54,3 +54,37 @@ func TestWriteCSV(t *testing.T) {
 		t.Errorf("temporary files left: %v", left)
 	}
 }
+
+// TestReadCSV reads back what WriteCSV wrote and refuses a missing file, a
+// wrong header, a file without rows, a ragged row and a non-number.
+func TestReadCSV(t *testing.T) {
+	dir := t.TempDir()
+	header := []string{"round", "mmd"}
+	path := filepath.Join(dir, "ok.csv")
+	if err := WriteCSV(path, header, [][]string{{"1", "0.25"}, {"2", "1e-3"}}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := ReadCSV(path, header)
+	if err != nil || len(rows) != 2 || rows[0][0] != 1 || rows[0][1] != 0.25 || rows[1][0] != 2 || rows[1][1] != 1e-3 {
+		t.Fatalf("read %v, %v", rows, err)
+	}
+	if _, err := ReadCSV(filepath.Join(dir, "missing.csv"), header); err == nil {
+		t.Error("missing file read")
+	}
+	if _, err := ReadCSV(path, []string{"round", "c2st"}); err == nil {
+		t.Error("wrong header accepted")
+	}
+	for name, body := range map[string]string{
+		"empty.csv":  "round,mmd\n",
+		"ragged.csv": "round,mmd\n1,0.5\n2\n",
+		"text.csv":   "round,mmd\n1,x\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if rows, err := ReadCSV(p, header); err == nil {
+			t.Errorf("%s: read %v", name, rows)
+		}
+	}
+}
