@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -307,32 +306,17 @@ type stat struct {
 	N              int // trials with a finite value
 }
 
-// quantile returns the p-quantile of sorted x with linear interpolation
-// between order statistics (the default of numpy and R's type 7).
-func quantile(sorted []float64, p float64) float64 {
-	h := p * float64(len(sorted)-1)
-	lo := int(math.Floor(h))
-	if lo >= len(sorted)-1 {
-		return sorted[len(sorted)-1]
-	}
-	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
-}
-
-// summarize returns the stat of the finite values of x.
+// summarize returns the stat of the finite values of x (trials.Quartiles,
+// which sums them in sorted order).
 func summarize(x []float64) stat {
-	var v []float64
-	var s float64
+	n := 0
 	for _, a := range x {
 		if !math.IsNaN(a) && !math.IsInf(a, 0) {
-			v = append(v, a)
-			s += a
+			n++
 		}
 	}
-	if len(v) == 0 {
-		return stat{math.NaN(), math.NaN(), math.NaN(), 0}
-	}
-	slices.Sort(v)
-	return stat{s / float64(len(v)), quantile(v, 0.25), quantile(v, 0.75), len(v)}
+	mean, q1, q3 := trials.Quartiles(x)
+	return stat{mean, q1, q3, n}
 }
 
 // metricDefs are the four metrics of Fig. 13.
