@@ -55,8 +55,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -212,8 +214,11 @@ func exactSBC(ctx context.Context, datasets int, seed uint64, prog *cli.Progress
 		return result{}, err
 	}
 	s := setting{eps: 1e4}
+	// The fits run in parallel and finish in any order: widths keeps
+	// each fit's sd ratio under its seed, summed in seed order afterwards
+	// so that the printed mean depends on the seed only.
 	var mu sync.Mutex
-	var widths float64
+	widths := make(map[uint64]float64, datasets)
 	fit := func(ctx context.Context, p privinfer.Problem, seed uint64) (*privinfer.Draws, error) {
 		cfg := abcdpConfig(s)
 		cfg.Seed = seed
@@ -226,7 +231,7 @@ func exactSBC(ctx context.Context, datasets int, seed uint64, prog *cli.Progress
 		}
 		w := sdRatio(res.Draws.Column(0), p.Observed[0])
 		mu.Lock()
-		widths += w
+		widths[seed] = w
 		mu.Unlock()
 		return res.Draws, nil
 	}
@@ -235,8 +240,15 @@ func exactSBC(ctx context.Context, datasets int, seed uint64, prog *cli.Progress
 	if err != nil {
 		return result{}, err
 	}
+	if len(widths) != sbc.Datasets {
+		return result{}, fmt.Errorf("%d sd ratios for %d data sets (two fits shared a seed)", len(widths), sbc.Datasets)
+	}
+	var width float64
+	for _, k := range slices.Sorted(maps.Keys(widths)) {
+		width += widths[k]
+	}
 	out := result{setting: s, exact: true, datasets: sbc.Datasets, nominal: float64(cDraws-1) / float64(cDraws+1),
-		ranks: make([]int, cDraws+1), pValue: sbc.OverallPValue(), width: widths / float64(sbc.Datasets)}
+		ranks: make([]int, cDraws+1), pValue: sbc.OverallPValue(), width: width / float64(sbc.Datasets)}
 	inside := 0
 	for _, r := range sbc.Ranks {
 		out.ranks[r]++
