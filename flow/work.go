@@ -352,7 +352,7 @@ func (f *Flow) backward(w *work, dlogq, grad []float64, store bool) {
 				clear(w.gY)
 				clear(w.gD)
 				for i := g0; i < min(g0+w.group, n); i++ {
-					_, _, gx := f.spl.ForwardBackward(w.knots, hin[i*D+d], g[i*D+d], dlogq[i], w.gX, w.gY, w.gD)
+					gx := f.spl.Backward(w.knots, hin[i*D+d], g[i*D+d], dlogq[i], w.gX, w.gY, w.gD)
 					g[i*D+d] = gx
 				}
 				f.spl.KnotsBackward(w.knots, w.gX, w.gY, w.gD, w.gk)
@@ -372,7 +372,7 @@ func (f *Flow) backward(w *work, dlogq, grad []float64, store bool) {
 				clear(w.gX)
 				clear(w.gY)
 				clear(w.gD)
-				_, _, gx := f.spl.ForwardBackward(w.knots, hin[i*D+d], g[i*D+d], dlogq[i], w.gX, w.gY, w.gD)
+				gx := f.spl.Backward(w.knots, hin[i*D+d], g[i*D+d], dlogq[i], w.gX, w.gY, w.gD)
 				g[i*D+d] = gx
 				f.spl.KnotsBackward(w.knots, w.gX, w.gY, w.gD, w.gk)
 				f.rawGrad(w.graw[(i*nt+t)*P:(i*nt+t+1)*P], w.gk)

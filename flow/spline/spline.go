@@ -237,8 +237,14 @@ func (k *Knots) segment(j int) segment {
 // log f′ = 2 log s + log E − 2 log den, where T = θ(1 − θ) and den is the
 // denominator s + (δ_k + δ_{k+1} − 2s)T.
 func (g segment) logDeriv(th, T, den float64) (E, logdet float64) {
-	E = g.dk1*th*th + 2*g.sk*T + g.dk*(1-th)*(1-th)
+	E = g.derivNum(th, T)
 	return E, 2*math.Log(g.sk) + math.Log(E) - 2*math.Log(den)
+}
+
+// derivNum returns E, the numerator factor of the derivative at θ with
+// T = θ(1 − θ) (see logDeriv).
+func (g segment) derivNum(th, T float64) float64 {
+	return g.dk1*th*th + 2*g.sk*T + g.dk*(1-th)*(1-th)
 }
 
 // Forward returns y = f(x) and log|f′(x)| for the spline with knots k.
@@ -304,6 +310,22 @@ func (s *Spline) Inverse(k *Knots, y float64) (x, logdet float64) {
 // gD (length K+1 each; pass them to KnotsBackward after zeroing them
 // beforehand).
 func (s *Spline) ForwardBackward(k *Knots, x, gy, gl float64, gX, gY, gD []float64) (y, logdet, gx float64) {
+	return s.forwardBackward(k, x, gy, gl, gX, gY, gD, true)
+}
+
+// Backward is ForwardBackward without y and the log-derivative, for a
+// backward pass whose forward pass has computed them already: it returns
+// the same gradient with respect to x and accumulates the same knot
+// gradients, bit for bit, without the three logarithms of the
+// log-derivative.
+func (s *Spline) Backward(k *Knots, x, gy, gl float64, gX, gY, gD []float64) (gx float64) {
+	_, _, gx = s.forwardBackward(k, x, gy, gl, gX, gY, gD, false)
+	return gx
+}
+
+// forwardBackward is ForwardBackward, which returns a log-derivative of 0
+// unless withLog is set.
+func (s *Spline) forwardBackward(k *Knots, x, gy, gl float64, gX, gY, gD []float64, withLog bool) (y, logdet, gx float64) {
 	B := s.TailBound
 	if x < -B || x > B {
 		return x, 0, gy
@@ -325,7 +347,12 @@ func (s *Spline) ForwardBackward(k *Knots, x, gy, gl float64, gX, gY, gD []float
 	num := hk * (sk*th*th + dk*T)
 	f := num / den
 	y = g.yk + f
-	E, logdet := g.logDeriv(th, T, den)
+	var E float64
+	if withLog {
+		E, logdet = g.logDeriv(th, T, den)
+	} else {
+		E = g.derivNum(th, T)
+	}
 
 	// Partial derivatives of f and L = logdet in (ξ, s, h, δ_k, δ_{k+1}).
 	denTh := c2 * Tth

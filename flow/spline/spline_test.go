@@ -356,3 +356,45 @@ func ExampleSpline() {
 	// f(1.2) = 1.2000, |log f'| < 1e-12: true, f⁻¹(f(1.2)) = 1.2000
 	// f(7) = 7.0, log f' = 0.0
 }
+
+// TestBackwardMatchesForwardBackward checks that Backward returns the
+// gradient with respect to x and accumulates the knot gradients of
+// ForwardBackward bit for bit (and ForwardBackward the y and
+// log-derivative of Forward), inside the bound, at the knots and bounds,
+// and in the tails.
+func TestBackwardMatchesForwardBackward(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for trial := 0; trial < 300; trial++ {
+		K := 2 + trial%9
+		s := mustNew(t, K, 3)
+		k := s.NewKnots()
+		s.SetKnots(k, randRaw(r, s, 0.5+3*r.Float64()))
+		x := 3.6 * (2*r.Float64() - 1)
+		switch trial % 5 {
+		case 1:
+			x = k.X[r.IntN(K+1)]
+		case 2:
+			x = math.Nextafter(k.X[r.IntN(K+1)], math.Inf(1))
+		}
+		gy, gl := r.NormFloat64(), r.NormFloat64()
+		a := [3][]float64{randRaw(r, s, 1)[:K+1], randRaw(r, s, 1)[:K+1], randRaw(r, s, 1)[:K+1]}
+		var b [3][]float64
+		for i := range b {
+			b[i] = append([]float64(nil), a[i]...)
+		}
+		y, l, gx := s.ForwardBackward(k, x, gy, gl, a[0], a[1], a[2])
+		gx2 := s.Backward(k, x, gy, gl, b[0], b[1], b[2])
+		yf, lf := s.Forward(k, x)
+		same := func(u, v float64) bool { return math.Float64bits(u) == math.Float64bits(v) }
+		if !same(gx, gx2) || !same(y, yf) || !same(l, lf) {
+			t.Fatalf("K=%d x=%v: Backward gx %v, ForwardBackward (%v, %v, %v), Forward (%v, %v)", K, x, gx2, y, l, gx, yf, lf)
+		}
+		for i := range a {
+			for j := range a[i] {
+				if !same(a[i][j], b[i][j]) {
+					t.Fatalf("K=%d x=%v: knot gradient %d[%d] = %v, ForwardBackward %v", K, x, i, j, b[i][j], a[i][j])
+				}
+			}
+		}
+	}
+}
