@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/flow/internal/vec"
 	"github.com/privinfer/privinfer/flow/optim"
 )
 
@@ -422,9 +423,7 @@ func (t *Trainer) apply(loss float64) error {
 			}
 			continue
 		}
-		for i, v := range g {
-			t.grad[i] += v
-		}
+		vec.Add(t.grad, g)
 	}
 	norm := optim.ClipNorm(t.grad, t.cfg.ClipNorm)
 	if math.IsNaN(norm) || math.IsInf(norm, 0) || math.IsNaN(loss) {
