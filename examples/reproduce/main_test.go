@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -34,6 +35,28 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("bad or duplicate entry %+v", e)
 		}
 		seen[e.Name] = true
+		// A part target names a part of the entry and says something.
+		for name, target := range e.PartTarget {
+			if target == "" || !slices.ContainsFunc(e.Split, func(p part) bool { return p.Name == name }) {
+				t.Errorf("%s: part target for %q names no part or is empty", e.Name, name)
+			}
+		}
+	}
+	// A part's own target replaces the entry's in its job; other parts
+	// keep the entry's.
+	for _, j := range jobs(config{entries: registry}) {
+		want := j.entry.Target
+		for _, e := range registry {
+			if e.Name == j.Group {
+				want = e.Target
+				if t, ok := e.PartTarget[strings.TrimPrefix(j.Name, e.Name+"-")]; ok && j.Name != j.Group {
+					want = t
+				}
+			}
+		}
+		if j.Target != want {
+			t.Errorf("job %s: target %q, want %q", j.Name, j.Target, want)
+		}
 	}
 	// Parts are named apart from every entry and from each other, and
 	// every paper-scale run says how long it is expected to take.
