@@ -579,22 +579,10 @@ func storeCached(dir string, r result) error {
 	if err != nil {
 		return err
 	}
-	path := cachePath(dir, &r)
-	f, err := os.CreateTemp(dir, ".tmp-"+r.Name+"-")
-	if err != nil {
+	return cli.WriteAtomic(cachePath(dir, &r), func(w io.Writer) error {
+		_, err := w.Write(b)
 		return err
-	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
+	})
 }
 
 func runOne(ctx context.Context, cfg config, root, bin string, r *result, prog *cli.Progress) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/privinfer/privinfer"
@@ -31,6 +32,27 @@ func (c *Common) WriteFile(name string, write func(io.Writer) error) (string, er
 		return "", fmt.Errorf("writing %s: %w", p, err)
 	}
 	return p, nil
+}
+
+// WriteAtomic lets write fill a temporary file in path's folder and
+// renames it to path, so an interrupted run never leaves a partial file;
+// on any error the temporary file is removed and path is untouched.
+func WriteAtomic(path string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-")
+	if err != nil {
+		return err
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 // WritePlot writes the canvas as base.svg and base.png into the output

@@ -5,6 +5,7 @@ package trials
 import (
 	"encoding/csv"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -93,24 +94,12 @@ func WriteCSV(path string, header []string, rows [][]string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-")
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	w.Write(header)
-	w.WriteAll(rows)
-	err = w.Error()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
+	return cli.WriteAtomic(path, func(f io.Writer) error {
+		w := csv.NewWriter(f)
+		w.Write(header)
+		w.WriteAll(rows)
+		return w.Error()
+	})
 }
 
 // ReadCSV reads a file written by WriteCSV whose fields are all numbers:
