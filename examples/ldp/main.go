@@ -69,12 +69,15 @@ type config struct {
 }
 
 // parts are the independent parts of the run in their order, each with
-// its -skip flag's help text.
-var parts = []struct{ name, help string }{
-	{"fig1", "skip Fig. 1 (clipped-Gaussian calibration)"},
-	{"hist", "skip Figs 3 and 9 (OUE histogram RMSE)"},
-	{"fig10", "skip Fig. 10 (OUE histogram calibration)"},
-	{"fig11", "skip Fig. 11 (clipped-exponential calibration)"},
+// its -skip flag's help text and the function that runs it.
+var parts = []struct {
+	name, help string
+	run        func(context.Context, config, io.Writer, *cli.Progress, *cli.Common) error
+}{
+	{"fig1", "skip Fig. 1 (clipped-Gaussian calibration)", calibration},
+	{"hist", "skip Figs 3 and 9 (OUE histogram RMSE)", histogram},
+	{"fig10", "skip Fig. 10 (OUE histogram calibration)", histogramCalibration},
+	{"fig11", "skip Fig. 11 (clipped-exponential calibration)", exponentialCalibration},
 }
 
 func main() {
@@ -161,14 +164,11 @@ func run(ctx context.Context, c config, w, errw io.Writer) error {
 	if err := common.Prepare(); err != nil {
 		return err
 	}
-	steps := map[string]func(context.Context, config, io.Writer, *cli.Progress, *cli.Common) error{
-		"fig1": calibration, "hist": histogram, "fig10": histogramCalibration, "fig11": exponentialCalibration,
-	}
 	for _, p := range parts {
 		if c.skip[p.name] {
 			continue
 		}
-		if err := steps[p.name](ctx, c, w, prog, &common); err != nil {
+		if err := p.run(ctx, c, w, prog, &common); err != nil {
 			return err
 		}
 	}
