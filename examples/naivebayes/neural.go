@@ -60,7 +60,8 @@ func runNeural(ctx context.Context, meth string, p privinfer.Problem, cfg neural
 	tc := flow.DefaultTrainConfig()
 	tc.MaxEpochs, tc.Patience = cfg.Epochs, cfg.Patience
 	sc := sbi.Config{Rounds: cfg.Rounds, SimsPerRound: cfg.Sims, InnerPoints: cfg.Inner, Atoms: cfg.Atoms,
-		Flow: &fc, Train: &tc, PosteriorSamples: cfg.Draws, LeakageFallback: true, Progress: progress, Seed: cfg.Seed, OnRound: onRound}
+		Flow: &fc, Train: &tc, PosteriorSamples: cfg.Draws, LeakageFallback: true, Progress: progress, Seed: cfg.Seed, OnRound: onRound,
+		DisableRegressionShift: true} // the SBI paper's z-scoring
 	if meth == methSPLE {
 		res, err := sbi.SPLE(ctx, p, sc)
 		if err != nil {

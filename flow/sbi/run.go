@@ -182,7 +182,7 @@ func (e *engine) simulate(ctx context.Context, round int, thetas []float64) erro
 }
 
 // standardize sets the flow's z-scoring from the first round: θ and one
-// release per simulation. With Config.RegressionShift (SPPE) it first fits
+// release per simulation. For SPPE, unless Config.DisableRegressionShift, it first fits
 // the regression shift on these pairs and z-scores the residuals instead
 // of θ.
 func (e *engine) standardize() error {
@@ -205,7 +205,7 @@ func (e *engine) standardize() error {
 	}
 	if e.role == PosteriorFlow {
 		y := ds.theta
-		if e.cfg.RegressionShift {
+		if !e.cfg.DisableRegressionShift {
 			sh, err := fitShift(ds.theta, sdp, n, ds.d, ds.sd)
 			if err != nil {
 				return err

@@ -23,7 +23,7 @@ import (
 //	dim uint32 (θ) | obsLen uint32 | obs [obsLen]float64 |
 //	inSupport, minInSupport float64 | fallback uint8 |
 //	chains, warmup, thin uint32 |
-//	(version 2 only: the regression shift of Config.RegressionShift,
+//	(version 2 only: the regression shift, Config.DisableRegressionShift,
 //	 a [dim]float64 | B [dim×obsLen]float64) |
 //	nProbe uint32 | probes [nProbe×dim]float64 | log π(probe) [nProbe]float64 |
 //	nCand uint32 | cand [nCand×dim]float64 (kind 2; 0 for kind 1) |
@@ -306,7 +306,7 @@ func read(src io.Reader, prior simulate.Prior, kind uint8) (*saved, error) {
 // checksum: the trained flow with its standardisation, the observation,
 // the in-support fraction and leakage settings, the MCMC settings, the
 // number of training rounds and the seed of the support check, the
-// regression shift when Config.RegressionShift was set, and the prior's
+// regression shift unless Config.DisableRegressionShift was set, and the prior's
 // log density at 16 probe points. The prior itself is passed again to
 // LoadPosterior, which checks it against the probes. A loaded
 // posterior samples exactly as the saved one: the same draws for the same

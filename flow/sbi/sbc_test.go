@@ -106,14 +106,14 @@ func checkAmortizedSBC(t *testing.T, p privinfer.Problem, fit, overconfident pri
 
 // TestSBCSPPE calibrates an amortized SPPE posterior: 99 independent flow
 // draws per data set, restricted to the prior support (all of R here);
-// without and with Config.RegressionShift.
+// without and with the regression shift.
 func TestSBCSPPE(t *testing.T) {
 	datasets, sims := sbcSize()
 	p := testProblem()
 	for _, shift := range []bool{false, true} {
 		t.Run(fmt.Sprintf("RegressionShift=%v", shift), func(t *testing.T) {
 			cfg := sbcConfig(sims)
-			cfg.RegressionShift = shift
+			cfg.DisableRegressionShift = !shift
 			res, err := SPPE(t.Context(), p, cfg)
 			if err != nil {
 				t.Fatal(err)

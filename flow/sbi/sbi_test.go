@@ -50,8 +50,14 @@ func TestSPPERecoversConjugatePosterior(t *testing.T) {
 			t.Errorf("SPPE posterior (%s) off: mean %.3f (exact %.3f), sd %.3f (exact %.3f), KS D %.3f", name, m, wm, s, ws, d)
 		}
 	}
-	// LogDensity is the flow's density at the observation (full support here).
-	if lp := post.LogDensity([]float64{wm}); math.Abs(lp-post.Flow().LogProb([]float64{wm}, []float64{testObs})) > 1e-12 {
+	// LogDensity is the flow's density at the observation (full support
+	// here), taken at the residual of the regression shift (a translation).
+	if post.shift == nil {
+		t.Fatal("the default configuration has no regression shift")
+	}
+	off := make([]float64, 1)
+	post.shift.at([]float64{testObs}, off)
+	if lp := post.LogDensity([]float64{wm}); math.Abs(lp-post.Flow().LogProb([]float64{wm - off[0]}, []float64{testObs})) > 1e-12 {
 		t.Errorf("LogDensity %v differs from the flow's density", lp)
 	}
 }

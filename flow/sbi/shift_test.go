@@ -55,7 +55,7 @@ func farFraction(t *testing.T, est Estimate, n int) float64 {
 // training, two rounds of 500 simulations, the posterior flow puts a
 // fraction of its draws more than 5.5 posterior standard deviations from
 // the posterior mean (0.3–1.4% over seeds 1 and 2 after every one of four
-// rounds when this test was written); with Config.RegressionShift the
+// rounds when this test was written); with the regression shift the
 // fraction must be at most 10⁻⁴ of 10⁵ draws, the final draws must match
 // the exact posterior (mean within 0.1 sd, sd within 10%, KS D < 0.05 on
 // 2000 draws; the KS 99.9% point for exact draws is 0.043), and the
@@ -66,7 +66,7 @@ func TestRegressionShiftTails(t *testing.T) {
 	p := narrowProblem(t)
 	const n = 100000
 	for _, shift := range []bool{false, true} {
-		cfg := Config{Rounds: 2, Seed: 2, RegressionShift: shift, PosteriorSamples: 2000}
+		cfg := Config{Rounds: 2, Seed: 2, DisableRegressionShift: !shift, PosteriorSamples: 2000}
 		res, err := SPPE(t.Context(), p, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -120,7 +120,7 @@ func TestRegressionShiftSaveLoad(t *testing.T) {
 	p := testProblem()
 	for _, rounds := range []int{1, 2} {
 		cfg := quickConfig()
-		cfg.Rounds, cfg.RegressionShift = rounds, true
+		cfg.Rounds, cfg.DisableRegressionShift = rounds, false
 		res, err := SPPE(t.Context(), p, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -161,7 +161,7 @@ func TestRegressionShiftSaveLoad(t *testing.T) {
 			}
 		}
 		// Unshifted files keep version 1.
-		cfg.RegressionShift = false
+		cfg.DisableRegressionShift = true
 		plain, err := SPPE(context.Background(), p, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -171,7 +171,7 @@ func TestRegressionShiftSaveLoad(t *testing.T) {
 		}
 	}
 	one, two := quickConfig(), quickConfig()
-	one.RegressionShift, two.RegressionShift, two.Rounds = true, true, 2
+	one.DisableRegressionShift, two.DisableRegressionShift, two.Rounds = false, false, 2
 	r1, err := SPPE(t.Context(), p, one)
 	if err != nil {
 		t.Fatal(err)

@@ -66,7 +66,7 @@ type batch struct {
 	na     int       // atoms per group (1 for the non-atomic losses)
 	u      []float64
 	sdp    []float64
-	off    []float64 // the regression shift at sdp (Config.RegressionShift)
+	off    []float64 // the regression shift at sdp
 	pick   []int
 	dlogq  []float64
 	logq   []float64
@@ -87,8 +87,8 @@ type engine struct {
 	// the flow models them (SPLE): training releases are dequantized by
 	// adding (u − ½)·deq, u ~ U(0, 1), per coordinate. Zero otherwise.
 	deq float64
-	// shift is SPPE's regression shift (Config.RegressionShift), fitted
-	// in round 1; nil without one.
+	// shift is SPPE's regression shift (see Config.DisableRegressionShift),
+	// fitted in round 1; nil without one.
 	shift *linShift
 }
 

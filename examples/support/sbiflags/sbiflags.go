@@ -28,7 +28,7 @@ type Settings struct {
 	Epochs, Patience, Batch int
 	LR                      float64
 	MC                      bool // plain Monte Carlo inner points instead of RQMC
-	Shift                   bool // SPPE's regression shift (sbi.Config.RegressionShift)
+	Shift                   bool // SPPE's regression shift (off unless -shift: the paper's z-scoring)
 	NPost                   int  // posterior draws
 }
 
@@ -60,7 +60,7 @@ func Register(fs *flag.FlagSet, def Settings, quick map[string]string) *Settings
 	fs.IntVar(&s.Batch, "batch", def.Batch, u("batch", "batch size"))
 	fs.Float64Var(&s.LR, "lr", def.LR, u("lr", "learning rate"))
 	fs.BoolVar(&s.MC, "mc", def.MC, "plain Monte Carlo inner points instead of RQMC")
-	fs.BoolVar(&s.Shift, "shift", def.Shift, "SPPE: model θ's residual from its linear regression on the release (sbi.Config.RegressionShift)")
+	fs.BoolVar(&s.Shift, "shift", def.Shift, "SPPE: model θ's residual from its linear regression on the release (the library's default; without -shift the SBI paper's plain z-scoring, sbi.Config.DisableRegressionShift)")
 	fs.IntVar(&s.NPost, "n", def.NPost, u("n", "posterior draws"))
 	return &s
 }
@@ -126,5 +126,5 @@ func (s *Settings) Config(dim, ctxDim int, seed uint64) sbi.Config {
 	tc := flow.DefaultTrainConfig()
 	tc.MaxEpochs, tc.Patience, tc.BatchSize, tc.LearningRate = s.Epochs, s.Patience, s.Batch, s.LR
 	return sbi.Config{Rounds: s.Rounds, SimsPerRound: s.Sims, InnerPoints: s.M, Atoms: s.Atoms, Integration: s.Integration(),
-		Flow: &fc, Train: &tc, PosteriorSamples: s.NPost, Seed: seed, RegressionShift: s.Shift}
+		Flow: &fc, Train: &tc, PosteriorSamples: s.NPost, Seed: seed, DisableRegressionShift: !s.Shift}
 }

@@ -19,8 +19,8 @@ func TestRegisterValidateConfig(t *testing.T) {
 	if u := fs.Lookup("rounds").Usage; !strings.Contains(u, "(-quick: 2)") {
 		t.Errorf("rounds usage %q lacks the -quick hint", u)
 	}
-	if s.Config(3, 9, 7).RegressionShift {
-		t.Error("RegressionShift on without -shift")
+	if !s.Config(3, 9, 7).DisableRegressionShift {
+		t.Error("regression shift on without -shift")
 	}
 	if err := fs.Parse([]string{"-rounds", "10", "-M", "4", "-mc", "-gating", "-lr", "0.01", "-shift"}); err != nil {
 		t.Fatal(err)
@@ -30,7 +30,7 @@ func TestRegisterValidateConfig(t *testing.T) {
 	}
 	o := s.Config(3, 9, 7)
 	if o.Rounds != 10 || o.SimsPerRound != 300 || o.InnerPoints != 4 || o.Integration != sbi.MC || !o.Flow.ContextGating ||
-		o.Flow.Dim != 3 || o.Flow.ContextDim != 9 || o.Train.LearningRate != 0.01 || o.Seed != 7 || o.PosteriorSamples != 1000 || !o.RegressionShift {
+		o.Flow.Dim != 3 || o.Flow.ContextDim != 9 || o.Train.LearningRate != 0.01 || o.Seed != 7 || o.PosteriorSamples != 1000 || o.DisableRegressionShift {
 		t.Errorf("config %+v", o)
 	}
 	for _, args := range [][]string{{"-rounds", "0"}, {"-sims", "1"}, {"-M", "0"}, {"-atoms", "1"}, {"-layers", "0"},
