@@ -131,7 +131,7 @@
 //	                   10³ simulations                10⁴ simulations
 //	task               z-scored      shift        sbi    z-scored  shift  sbi
 //	two moons          0.635 0.635   0.609 0.593  0.689  0.534     0.544  0.569
-//	Gaussian linear    0.661 0.663   0.538        0.633  0.528            0.531
+//	Gaussian linear    0.661 0.663   0.538 0.535  0.633  0.528     0.503  0.531
 //	SLCP               0.967         0.960 0.948  0.954  0.850     0.849  0.873
 //	Gaussian mixture   0.653 0.633   0.582 0.578  0.649  0.554     0.530  0.582
 //
