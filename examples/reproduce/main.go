@@ -182,13 +182,13 @@ var registry = []entry{
 		}},
 	{Name: "sir", Pkg: "./examples/sir", Target: "SBI paper §4.1, Figs 1, 6 and App. E.1 (SIR synthetic release: SPPE and SPLE against the exact posterior and SMC-ABC; marginal histograms of β, γ, β/γ)",
 		Full: paperFlow, Plain: true, Split: []part{
-			{"eps10", []string{"-eps", "10"}, "30–60 min (SPPE and SPLE 15–30 min each, examples/sir)"},
-			{"eps1", []string{"-eps", "1"}, "30–60 min"},
-			{"eps0.1", []string{"-eps", "0.1"}, "30–60 min"},
+			{"eps10", []string{"-eps", "10"}, "15–20 min (14.4 min measured: SPPE 6 min, SPLE 8.5 min, sharing the two cores with two to four other jobs)"},
+			{"eps1", []string{"-eps", "1"}, "about 20 min (19.6 min measured, shared cores)"},
+			{"eps0.1", []string{"-eps", "0.1"}, "about 20 min (19.5 min measured, shared cores)"},
 		}},
 	{Name: "sir-outbreaks", Pkg: "./examples/sir", Target: "SBI paper Fig. 2 (five real outbreaks: posteriors of SMC-ABC, SPPE and SPLE, Fig. 2A; R0 intervals, Fig. 2B)",
 		Quick: []string{"-outbreaks", "-methods", "sppe"}, Full: append([]string{"-outbreaks", "-outbreaks-dir", ".reproduce-cache/sir-outbreaks"}, paperFlow...), Plain: true, Split: []part{
-			{"sppe", []string{"-methods", "sppe", "-abc-sims", "0"}, "30–60 min (five outbreaks at K = 10⁵)"},
+			{"sppe", []string{"-methods", "sppe", "-abc-sims", "0"}, "about 25 min (five outbreaks at K = 10⁵; 24.8 min measured, shared cores)"},
 			{"sple", []string{"-methods", "sple", "-abc-sims", "0"}, "30–60 min"},
 			{"smcabc", []string{"-methods", "sppe,sple"}, "10–40 min (SMC-ABC, 2×10⁵ simulations per outbreak at about 1 CPU-ms each, 0.5–2.5 by outbreak, measured at 10⁴ simulations on a loaded machine; SPPE and SPLE read from the earlier parts)"},
 		}},
