@@ -108,7 +108,7 @@ func TestCacheResume(t *testing.T) {
 		{Name: "a", Pkg: pkg, Target: "Fig. a", Full: []string{"-name", "a"}, Quick: []string{"-name", "a"}},
 		{Name: "b", Pkg: pkg, Target: "Fig. b", Full: []string{"-name", "b", "-fail-if", fail}, Quick: []string{"-name", "b"}},
 		{Name: "c", Pkg: pkg, Target: "Fig. c", Full: []string{"-name", "c"}, Quick: []string{"-name", "c"},
-			Split: []part{{"x", []string{"-part", "x"}, "1 s"}, {"y", []string{"-part", "y"}, "1 s"}}},
+			Split: []part{{"x", []string{"-part", "x"}, "1 s", ""}, {"y", []string{"-part", "y"}, "1 s", ""}}},
 	}
 	if err := os.WriteFile(fail, nil, 0o644); err != nil {
 		t.Fatal(err)

@@ -67,9 +67,6 @@ type entry struct {
 	// with Full followed by p.Args and is called Name-p.Name. Quick mode
 	// runs the entry once with Quick.
 	Split []part
-	// PartTarget, when it names a part, replaces Target in that part's
-	// summary row and section.
-	PartTarget map[string]string
 	// Expect is the expected paper-scale wall time of an entry that is not
 	// split, on two cores, with its source ("not measured" when unknown).
 	Expect string
@@ -89,6 +86,9 @@ type part struct {
 	// Estimate is the expected wall time on two cores, with its source,
 	// listed in the report.
 	Estimate string
+	// Target, when not empty, replaces the entry's Target in this part's
+	// summary row and section.
+	Target string
 }
 
 // paperFlow is the SBI paper's budget of 10 rounds × 1000 simulations with
@@ -124,11 +124,11 @@ func sirTrialParts() []part {
 			for k := 1; k < 10; k += 2 {
 				r := fmt.Sprintf("%d-%d", k, k+1)
 				ps = append(ps, part{"eps" + eps + "-" + m + "-" + r, []string{"-eps", eps, "-methods", m, "-trial-range", r},
-					"30–60 min (two trials; one run of a method takes 15–30 min, examples/sir)"})
+					"30–60 min (two trials; one run of a method takes 15–30 min, examples/sir)", ""})
 			}
 		}
 		ps = append(ps, part{"eps" + eps + "-all", []string{"-eps", eps},
-			"seconds once the budget's parts have run (the saved trials put together: tables, charts, verdicts)"})
+			"seconds once the budget's parts have run (the saved trials put together: tables, charts, verdicts)", ""})
 	}
 	return ps
 }
@@ -140,9 +140,9 @@ func sirABCTrialParts() []part {
 	for k := 1; k < 10; k += 2 {
 		r := fmt.Sprintf("%d-%d", k, k+1)
 		ps = append(ps, part{"trials" + r, []string{"-trial-range", r},
-			"20–60 min (two SMC-ABC runs of 400 particles, 9 rounds: about 8 min each on an idle machine, abc/testdata/sir_eps10_smcabc_summary.txt; 30 min cap each)"})
+			"20–60 min (two SMC-ABC runs of 400 particles, 9 rounds: about 8 min each on an idle machine, abc/testdata/sir_eps10_smcabc_summary.txt; 30 min cap each)", ""})
 	}
-	return append(ps, part{"all", nil, "seconds once the parts have run (the saved trials put together)"})
+	return append(ps, part{"all", nil, "seconds once the parts have run (the saved trials put together)", ""})
 }
 
 // registry lists the examples in the order of the report.
@@ -174,49 +174,49 @@ var registry = []entry{
 	{Name: "quickstart", Pkg: "./examples/quickstart", Target: "none (first-run demonstration: noise-aware vs naive posterior of a Laplace-released mean)", Expect: "seconds", Demo: true, Plain: true},
 	{Name: "naivebayes", Pkg: "./examples/naivebayes", Target: "SBI paper App. E.3, Figs 13 and 14 (naive Bayes log-linear model, ε = 10: marginals of SMC-ABC, SPPE, SPLE and the exact posterior; per-round C2ST, MMD, NLOG and LMD of SPPE and SPLE against the exact posterior, mean and quartiles over 10 trials of 10 rounds × 1000 simulations, saved per trial so each part adds two)",
 		Full: []string{"-sppe-rounds", "10", "-sppe-sims", "1000", "-sple-rounds", "10", "-sple-sims", "1000", "-trials-dir", ".reproduce-cache/naivebayes-trials"}, Split: []part{
-			{"trials1-2", []string{"-trials", "2"}, "40–80 min, not measured at 10 rounds (a trial ≈ 20–40 CPU-min of SPPE and 5–10 of SPLE, extrapolated from rounds 1–3 at 1000 simulations on a loaded machine; SMC-ABC and the exact posterior ≈ 1 CPU-min, rerun in every part)"},
-			{"trials3-4", []string{"-trials", "4"}, "40–80 min (the earlier trials read from the saved ones)"},
-			{"trials5-6", []string{"-trials", "6"}, "40–80 min"},
-			{"trials7-8", []string{"-trials", "8"}, "40–80 min"},
-			{"trials9-10", []string{"-trials", "10"}, "40–80 min (its Fig. 13 covers all 10 trials)"},
+			{"trials1-2", []string{"-trials", "2"}, "40–80 min, not measured at 10 rounds (a trial ≈ 20–40 CPU-min of SPPE and 5–10 of SPLE, extrapolated from rounds 1–3 at 1000 simulations on a loaded machine; SMC-ABC and the exact posterior ≈ 1 CPU-min, rerun in every part)", ""},
+			{"trials3-4", []string{"-trials", "4"}, "40–80 min (the earlier trials read from the saved ones)", ""},
+			{"trials5-6", []string{"-trials", "6"}, "40–80 min", ""},
+			{"trials7-8", []string{"-trials", "8"}, "40–80 min", ""},
+			{"trials9-10", []string{"-trials", "10"}, "40–80 min (its Fig. 13 covers all 10 trials)", ""},
 		}},
 	{Name: "sir", Pkg: "./examples/sir", Target: "SBI paper §4.1, Figs 1, 6 and App. E.1 (SIR synthetic release: SPPE and SPLE against the exact posterior and SMC-ABC; marginal histograms of β, γ, β/γ)",
 		Full: paperFlow, Plain: true, Split: []part{
-			{"eps10", []string{"-eps", "10"}, "15–20 min (14.4 min measured: SPPE 6 min, SPLE 8.5 min, sharing the two cores with two to four other jobs)"},
-			{"eps1", []string{"-eps", "1"}, "about 20 min (19.6 min measured, shared cores)"},
-			{"eps0.1", []string{"-eps", "0.1"}, "about 20 min (19.5 min measured, shared cores)"},
+			{"eps10", []string{"-eps", "10"}, "15–20 min (14.4 min measured: SPPE 6 min, SPLE 8.5 min, sharing the two cores with two to four other jobs)", ""},
+			{"eps1", []string{"-eps", "1"}, "about 20 min (19.6 min measured, shared cores)", ""},
+			{"eps0.1", []string{"-eps", "0.1"}, "about 20 min (19.5 min measured, shared cores)", ""},
 		}},
 	{Name: "sir-outbreaks", Pkg: "./examples/sir", Target: "SBI paper Fig. 2 (five real outbreaks: posteriors of SMC-ABC, SPPE and SPLE, Fig. 2A; R0 intervals, Fig. 2B)",
 		Quick: []string{"-outbreaks", "-methods", "sppe"}, Full: append([]string{"-outbreaks", "-outbreaks-dir", ".reproduce-cache/sir-outbreaks"}, paperFlow...), Plain: true, Split: []part{
-			{"sppe", []string{"-methods", "sppe", "-abc-sims", "0"}, "about 25 min (five outbreaks at K = 10⁵; 24.8 min measured, shared cores)"},
-			{"sple", []string{"-methods", "sple", "-abc-sims", "0"}, "30–60 min"},
-			{"smcabc", []string{"-methods", "sppe,sple"}, "10–40 min (SMC-ABC, 2×10⁵ simulations per outbreak at about 1 CPU-ms each, 0.5–2.5 by outbreak, measured at 10⁴ simulations on a loaded machine; SPPE and SPLE read from the earlier parts)"},
+			{"sppe", []string{"-methods", "sppe", "-abc-sims", "0"}, "about 25 min (five outbreaks at K = 10⁵; 24.8 min measured, shared cores)", ""},
+			{"sple", []string{"-methods", "sple", "-abc-sims", "0"}, "30–60 min", ""},
+			{"smcabc", []string{"-methods", "sppe,sple"}, "10–40 min (SMC-ABC, 2×10⁵ simulations per outbreak at about 1 CPU-ms each, 0.5–2.5 by outbreak, measured at 10⁴ simulations on a loaded machine; SPPE and SPLE read from the earlier parts)", ""},
 		}},
 	{Name: "sir-depth", Pkg: "./examples/sir", Target: "SBI paper Fig. 15 A, B (SPPE and SPLE per round with 5-, 8- and 10-layer flows on the SIR release, ε = 10; one 32-unit block per layer as in the other SIR runs, not the paper's two 50-unit blocks)",
 		Quick: []string{"-depths", "5,10", "-methods", "sppe"}, Full: append([]string{"-eps", "10"}, paperFlow...), Plain: true, Split: []part{
-			{"layers5-sppe", []string{"-depths", "5", "-methods", "sppe"}, "20–40 min (the sir part's SPPE at 5 layers)"},
-			{"layers5-sple", []string{"-depths", "5", "-methods", "sple"}, "20–40 min"},
-			{"layers8-sppe", []string{"-depths", "8", "-methods", "sppe"}, "25–50 min (cost linear in the layers)"},
-			{"layers8-sple", []string{"-depths", "8", "-methods", "sple"}, "25–50 min"},
-			{"layers10-sppe", []string{"-depths", "10", "-methods", "sppe"}, "30–60 min"},
-			{"layers10-sple", []string{"-depths", "10", "-methods", "sple"}, "30–60 min"},
+			{"layers5-sppe", []string{"-depths", "5", "-methods", "sppe"}, "20–40 min (the sir part's SPPE at 5 layers)", ""},
+			{"layers5-sple", []string{"-depths", "5", "-methods", "sple"}, "20–40 min", ""},
+			{"layers8-sppe", []string{"-depths", "8", "-methods", "sppe"}, "25–50 min (cost linear in the layers)", ""},
+			{"layers8-sple", []string{"-depths", "8", "-methods", "sple"}, "25–50 min", ""},
+			{"layers10-sppe", []string{"-depths", "10", "-methods", "sppe"}, "30–60 min", ""},
+			{"layers10-sple", []string{"-depths", "10", "-methods", "sple"}, "30–60 min", ""},
 		}},
 	{Name: "linreg", Pkg: "./examples/linreg", Target: "SBI paper §4.2, Tables 2–4 (linear regression: SPPE and SPLE against DA-MCMC, with the paper's rows)",
 		Full: paperFlow, Plain: true, Split: []part{
-			{"eps10", []string{"-eps", "10"}, "20–60 min (10–30 min per method, examples/linreg)"},
-			{"eps1", []string{"-eps", "1"}, "20–60 min"},
-			{"eps0.1", []string{"-eps", "0.1"}, "20–60 min"},
+			{"eps10", []string{"-eps", "10"}, "20–60 min (10–30 min per method, examples/linreg)", ""},
+			{"eps1", []string{"-eps", "1"}, "20–60 min", ""},
+			{"eps0.1", []string{"-eps", "0.1"}, "20–60 min", ""},
 		}},
 	{Name: "linreg-sweep", Pkg: "./examples/linreg", Target: "SBI paper Fig. 11 (linear regression posteriors of SPPE and SPLE at ε = 0.1, 0.3, 1, 3, 10, 30, 100 on the same confidential data)",
 		Quick: []string{"-sweep", "0.1,100"}, Full: append([]string{"-draws", sweepDraws}, paperFlow...), Plain: true, Split: []part{
-			{"eps0.1", []string{"-sweep", "0.1"}, "20–60 min (10–30 min per method, examples/linreg)"},
-			{"eps0.3", []string{"-sweep", "0.3"}, "20–60 min"},
-			{"eps1", []string{"-sweep", "1"}, "20–60 min"},
-			{"eps3", []string{"-sweep", "3"}, "20–60 min"},
-			{"eps10", []string{"-sweep", "10"}, "20–60 min"},
-			{"eps30", []string{"-sweep", "30"}, "20–60 min"},
-			{"eps100", []string{"-sweep", "100"}, "20–60 min"},
-			{"all", []string{"-sweep", "0.1,0.3,1,3,10,30,100"}, "seconds (the parts' saved posteriors put together: the figure and the verdict)"},
+			{"eps0.1", []string{"-sweep", "0.1"}, "20–60 min (10–30 min per method, examples/linreg)", ""},
+			{"eps0.3", []string{"-sweep", "0.3"}, "20–60 min", ""},
+			{"eps1", []string{"-sweep", "1"}, "20–60 min", ""},
+			{"eps3", []string{"-sweep", "3"}, "20–60 min", ""},
+			{"eps10", []string{"-sweep", "10"}, "20–60 min", ""},
+			{"eps30", []string{"-sweep", "30"}, "20–60 min", ""},
+			{"eps100", []string{"-sweep", "100"}, "20–60 min", ""},
+			{"all", []string{"-sweep", "0.1,0.3,1,3,10,30,100"}, "seconds (the parts' saved posteriors put together: the figure and the verdict)", ""},
 		}},
 	{Name: "sir-abc", Pkg: "./examples/sir-abc", Target: "SBI paper App. E.1.1 (SMC-ABC reference posterior of the synthetic SIR release, ε = 10; one run's accuracy per round against the exact posterior, Fig. 5)", Expect: "55 min (its wall-time limit)",
 		Full: []string{"-walltime", "55m"}, Plain: true},
@@ -237,27 +237,16 @@ var registry = []entry{
 	{Name: "soma-table", Pkg: "./examples/soma/table", Target: "SOMA slides' n = 100 claim (SOMA mixes better than IMwG): ESS per 1000 sweeps and per CPU-second of SOMA and both IMwG scans on the SBI paper's regression, ε = 1, 3, 10, 30", Expect: "about 3 min (2.5 min on a loaded two-core machine)", Full: []string{"-n", "100", "-sweeps", "40000"}},
 	{Name: "ldp", Pkg: "./examples/ldp", Target: "LDP paper Fig. 1 (Gaussian calibration), Figs 3 and 9 (OUE histogram), Figs 10–11 (histogram and exponential calibration)",
 		Split: []part{
-			{"fig1", []string{"-skip-hist", "-skip-fig10", "-skip-fig11"}, "about 1 h 20 min (1 h 18 min with one core to itself beside another run; ε = 10 takes two thirds)"},
-			{"hist", []string{"-skip-fig1", "-skip-fig10", "-skip-fig11"}, "under a minute (41 s on a loaded two-core machine)"},
-			{"fig10", []string{"-skip-fig1", "-skip-hist", "-skip-fig11"}, "about a minute (53 s on a loaded two-core machine)"},
-			{"fig11", []string{"-skip-fig1", "-skip-hist", "-skip-fig10"}, "about 4 min (4.0 min on a loaded two-core machine)"},
-		},
-		PartTarget: map[string]string{
-			"fig1":  "LDP paper Fig. 1 (posterior calibration of the clipped-Gaussian model with Laplace noise, ε = 0.1, 1, 10)",
-			"hist":  "LDP paper Figs 3 and 9 (OUE histogram: posterior-mean RMSE against the projected point estimate, ε = 0.5 and others)",
-			"fig10": "LDP paper Fig. 10 (calibration of the OUE histogram posterior)",
-			"fig11": "LDP paper Fig. 11 (calibration of the clipped-exponential model)",
+			{"fig1", []string{"-skip-hist", "-skip-fig10", "-skip-fig11"}, "about 1 h 20 min (1 h 18 min with one core to itself beside another run; ε = 10 takes two thirds)", "LDP paper Fig. 1 (posterior calibration of the clipped-Gaussian model with Laplace noise, ε = 0.1, 1, 10)"},
+			{"hist", []string{"-skip-fig1", "-skip-fig10", "-skip-fig11"}, "under a minute (41 s on a loaded two-core machine)", "LDP paper Figs 3 and 9 (OUE histogram: posterior-mean RMSE against the projected point estimate, ε = 0.5 and others)"},
+			{"fig10", []string{"-skip-fig1", "-skip-hist", "-skip-fig11"}, "about a minute (53 s on a loaded two-core machine)", "LDP paper Fig. 10 (calibration of the OUE histogram posterior)"},
+			{"fig11", []string{"-skip-fig1", "-skip-hist", "-skip-fig10"}, "about 4 min (4.0 min on a loaded two-core machine)", "LDP paper Fig. 11 (calibration of the clipped-exponential model)"},
 		}},
 	{Name: "ldp-regression", Pkg: "./examples/ldp/regression", Target: "LDP paper Fig. 4 (Wine linear regression vs LDP-SGD), Fig. 5 (Adult logistic regression vs LDP-SGD), coverage of the regression posteriors",
 		Split: []part{
-			{"wine", []string{"-skip-adult", "-skip-coverage"}, "about 20 min on a loaded two-core machine"},
-			{"adult", []string{"-skip-wine", "-skip-coverage"}, "about 1 h 40 min (1 h 37 min with one core to itself beside another run for 80 min, then two; about 95 CPU-minutes)"},
-			{"coverage", []string{"-skip-wine", "-skip-adult"}, "about 12 min on a loaded two-core machine"},
-		},
-		PartTarget: map[string]string{
-			"wine":     "LDP paper Fig. 4 (Wine linear regression: test RMSE against LDP-SGD over 30 repeats)",
-			"adult":    "LDP paper Fig. 5 (Adult logistic regression: test AUC of the sufficient-statistics and input-perturbation models against LDP-SGD over 30 repeats)",
-			"coverage": "coverage of the LDP paper's regression posteriors (sufficient-statistics linear and logistic, input-perturbation linear) over prior-predictive data sets, as its Fig. 1 does for the Gaussian model",
+			{"wine", []string{"-skip-adult", "-skip-coverage"}, "about 20 min on a loaded two-core machine", "LDP paper Fig. 4 (Wine linear regression: test RMSE against LDP-SGD over 30 repeats)"},
+			{"adult", []string{"-skip-wine", "-skip-coverage"}, "about 1 h 40 min (1 h 37 min with one core to itself beside another run for 80 min, then two; about 95 CPU-minutes)", "LDP paper Fig. 5 (Adult logistic regression: test AUC of the sufficient-statistics and input-perturbation models against LDP-SGD over 30 repeats)"},
+			{"coverage", []string{"-skip-wine", "-skip-adult"}, "about 12 min on a loaded two-core machine", "coverage of the LDP paper's regression posteriors (sufficient-statistics linear and logistic, input-perturbation linear) over prior-predictive data sets, as its Fig. 1 does for the Gaussian model"},
 		}},
 	{Name: "ldp-kosarak", Pkg: "./examples/ldp/kosarak", Target: "LDP paper Fig. 2 (histogram discovery on the filtered Kosarak)", Expect: "about 5 min (4.8 min on a loaded two-core machine)"},
 	{Name: "modips", Pkg: "./examples/modips", Target: "modips paper Table 1 (coverage of five combination rules, m = 10)", Expect: "under a minute (25 s on a loaded two-core machine)", Plain: true},
@@ -364,8 +353,8 @@ func jobs(cfg config) []job {
 		}
 		for _, p := range e.Split {
 			j := job{entry: e, Group: e.Name, Extra: append(slices.Clip(e.Full), p.Args...), Estimate: p.Estimate}
-			if t, ok := e.PartTarget[p.Name]; ok {
-				j.Target = t
+			if p.Target != "" {
+				j.Target = p.Target
 			}
 			j.Name = e.Name + "-" + p.Name
 			js = append(js, j)
