@@ -169,25 +169,15 @@ type Config struct {
 
 	// DisableRegressionShift turns off SPPE's regression shift, which is
 	// on by default: the flow models the residual of θ from its linear
-	// regression on the release, θ − a − B·s_dp, with a and B
-	// fitted by least squares on round 1's simulations (one release per
-	// simulation) and fixed afterwards, z-scored by the residuals' spread
-	// instead of the prior's. The shift depends on the release only, so
-	// the posterior density is the flow's density at the residual. When
-	// the posterior is much narrower than the prior, the flow otherwise
-	// has to squeeze it into a small part of its spline domain, and a
-	// fraction of its draws lands far from the posterior; a later round's
-	// atomic loss does not remove that mass (it scores the flow at
-	// proposal atoms only). On a one-dimensional Gaussian location model
-	// with the posterior 20 times narrower than the prior the shift took
-	// the fraction of draws beyond 5.5 posterior standard deviations from
-	// 0.3–1.4% to 0 (see the package documentation). It is no cure for
-	// every such tail: on the SBI paper's SIR release at ε = 10 (10 rounds
-	// of 1000 simulations, 4 inner points, 5 atoms, a 4-layer flow, one
-	// seed) 5 of 1000 final draws still lay above log γ = −2.9, tens of
-	// posterior standard deviations out, against 4 without the shift.
-	// On the sbibm tasks it made amortized NPE markedly more accurate (see
-	// the package documentation), which is why it is the default. With
+	// regression on the release, θ − a − B·s_dp, with a and B fitted by
+	// least squares on round 1's simulations (one release per simulation)
+	// and fixed afterwards, z-scored by the residuals' spread instead of
+	// the prior's. The shift depends on the release only, so the posterior
+	// density is the flow's density at the residual. It makes amortized
+	// NPE markedly more accurate on the sbibm tasks and removes the
+	// spurious far tail of posteriors much narrower than the prior where
+	// θ is close to linear in the release (the package documentation has
+	// the measurements and the tail's mechanism). With
 	// DisableRegressionShift the flow models θ itself, z-scored by the
 	// prior draws' spread, as in the SBI paper and the sbi package
 	// (PaperConfig sets it). SPLE ignores it.

@@ -145,10 +145,10 @@ func (q *Posterior) inPrior(theta []float64) bool {
 }
 
 // Flow returns the trained conditional flow q(θ | s_dp) (do not modify it);
-// nil for a Posterior not returned by SPPE. With the regression shift (the
-// default; see Config.DisableRegressionShift) the
-// flow's variable is the residual θ − a − B·s_dp, not θ: use LogDensityAt
-// and Sample, which add the shift back.
+// nil for a Posterior not returned by SPPE. With the regression shift
+// (the default; see Config.DisableRegressionShift) the flow's variable is
+// the residual θ − a − B·s_dp, not θ: use LogDensityAt and Sample, which
+// add the shift back.
 func (q *Posterior) Flow() *flow.Flow {
 	if q == nil {
 		return nil

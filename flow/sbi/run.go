@@ -182,9 +182,9 @@ func (e *engine) simulate(ctx context.Context, round int, thetas []float64) erro
 }
 
 // standardize sets the flow's z-scoring from the first round: θ and one
-// release per simulation. For SPPE, unless Config.DisableRegressionShift, it first fits
-// the regression shift on these pairs and z-scores the residuals instead
-// of θ.
+// release per simulation. For SPPE, unless Config.DisableRegressionShift,
+// it first fits the regression shift on these pairs and z-scores the
+// residuals instead of θ.
 func (e *engine) standardize() error {
 	ds := e.ds
 	n := ds.n()

@@ -306,11 +306,11 @@ func read(src io.Reader, prior simulate.Prior, kind uint8) (*saved, error) {
 // checksum: the trained flow with its standardisation, the observation,
 // the in-support fraction and leakage settings, the MCMC settings, the
 // number of training rounds and the seed of the support check, the
-// regression shift unless Config.DisableRegressionShift was set, and the prior's
-// log density at 16 probe points. The prior itself is passed again to
-// LoadPosterior, which checks it against the probes. A loaded
-// posterior samples exactly as the saved one: the same draws for the same
-// random source.
+// regression shift unless Config.DisableRegressionShift was set, and the
+// prior's log density at 16 probe points. The prior itself is passed again
+// to LoadPosterior, which checks it against the probes. A loaded posterior
+// samples exactly as the saved one: the same draws for the same random
+// source.
 func (q *Posterior) Save(w io.Writer) error {
 	if q.unbuilt() {
 		return errUnbuilt("Posterior")
