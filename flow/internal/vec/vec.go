@@ -1,10 +1,12 @@
 // Package vec evaluates the elementwise steps of the flow's residual
 // networks (ReLU and its masks, the sigmoid context gates) over whole
-// batches: with AVX-512 in assembly, otherwise (or with the purego build
-// tag) in Go. The assembly sigmoid uses its own exp (exp(−|x|) with range reduction to
-// |r| ≤ ln2/2 and a degree-13 polynomial, scaled by VSCALEFPD), accurate to
-// a few units in the last place; everything else gives the same values on
-// both paths up to the rounding of a fused multiply-add.
+// batches, and the softplus derivatives of the splines: with AVX-512 in
+// assembly, otherwise (or with the purego build tag) in Go. The assembly
+// sigmoid and softplus use their own exp (exp(−|x|) with range reduction
+// to |r| ≤ ln2/2 and a degree-13 polynomial, scaled by VSCALEFPD),
+// accurate to a few units in the last place; the softplus logarithm is
+// math.Log's algorithm step for step; everything else gives the same
+// values on both paths up to the rounding of a fused multiply-add.
 package vec
 
 import "math"
@@ -180,5 +182,47 @@ func Add(dst, src []float64) {
 	}
 	for i, v := range src {
 		dst[i] += v
+	}
+}
+
+// SoftplusSigmoid writes add + softplus(x[i]) into sp[i] and σ(x[i]) into
+// sg[i], softplus(x) = log(1+eˣ) and σ its derivative, from one
+// exponential per element and without overflow: for x > 30 from e^−x
+// (softplus = x + e^−x, σ = 1/(1+e^−x)), otherwise from eˣ (softplus = eˣ
+// below −30 and log(1+eˣ) between, σ = eˣ/(1+eˣ)). NaN gives NaN.
+//
+// The logarithm is math.Log's, not math.Log1p (three to four times slower
+// on amd64): for small eˣ the result has an absolute error of about 1e-16
+// instead of a relative one, which is invisible in the flows' use, a
+// spline derivative add + softplus with add > 0. With AVX-512 the
+// logarithm is computed eight at a time by the algorithm of math.Log's
+// amd64 assembly, operation for operation, so it has math.Log's bits for
+// the same argument; the exponential is the package's own (a few units in
+// the last place from math.Exp), so the two paths differ by that only.
+func SoftplusSigmoid(sp, sg, x []float64, add float64) {
+	sp, sg = sp[:len(x)], sg[:len(x)]
+	if len(x) > 0 && useASM {
+		softplusSig(&sp[0], &sg[0], &x[0], len(x), add)
+		return
+	}
+	softplusSigGo(sp, sg, x, add)
+}
+
+// softplusSigGo is SoftplusSigmoid's Go twin.
+func softplusSigGo(sp, sg, x []float64, add float64) {
+	for i, v := range x {
+		var s, g float64
+		switch {
+		case v > 30:
+			e := math.Exp(-v)
+			s, g = v+e, 1/(1+e)
+		case v < -30:
+			e := math.Exp(v)
+			s, g = e, e/(1+e)
+		default:
+			e := math.Exp(v)
+			s, g = math.Log(1+e), e/(1+e)
+		}
+		sp[i], sg[i] = add+s, g
 	}
 }

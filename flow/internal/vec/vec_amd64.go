@@ -35,3 +35,6 @@ func gateAcc(gt, acc, gn, gate, t *float64, n int)
 
 //go:noescape
 func addTo(dst, src *float64, n int)
+
+//go:noescape
+func softplusSig(sp, sg, x *float64, n int, add float64)

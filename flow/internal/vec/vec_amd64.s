@@ -484,3 +484,192 @@ full:
 	JG        loop_at
 	VZEROUPPER
 	RET
+
+// Constants of softplusSig: the branch points ±30, and math.Log's amd64
+// assembly (the fdlibm algorithm): √2/2, the mantissa mask, 2, the
+// polynomial L1..L7, and 2⁵² (+ 1022) to turn an exponent field into k.
+DATA thirty<>+0(SB)/8, $0x403e000000000000
+GLOBL thirty<>(SB), RODATA|NOPTR, $8
+DATA mthirty<>+0(SB)/8, $0xc03e000000000000
+GLOBL mthirty<>(SB), RODATA|NOPTR, $8
+DATA hsqrt2<>+0(SB)/8, $0x3fe6a09e667f3bcd
+GLOBL hsqrt2<>(SB), RODATA|NOPTR, $8
+DATA mant<>+0(SB)/8, $0x000fffffffffffff
+GLOBL mant<>(SB), RODATA|NOPTR, $8
+DATA two<>+0(SB)/8, $0x4000000000000000
+GLOBL two<>(SB), RODATA|NOPTR, $8
+DATA magic<>+0(SB)/8, $0x4330000000000000
+GLOBL magic<>(SB), RODATA|NOPTR, $8
+DATA magicbias<>+0(SB)/8, $0x43300000000003fe
+GLOBL magicbias<>(SB), RODATA|NOPTR, $8
+DATA lg1<>+0(SB)/8, $0x3fe5555555555593
+GLOBL lg1<>(SB), RODATA|NOPTR, $8
+DATA lg2<>+0(SB)/8, $0x3fd999999997fa04
+GLOBL lg2<>(SB), RODATA|NOPTR, $8
+DATA lg3<>+0(SB)/8, $0x3fd2492494229359
+GLOBL lg3<>(SB), RODATA|NOPTR, $8
+DATA lg4<>+0(SB)/8, $0x3fcc71c51d8e78af
+GLOBL lg4<>(SB), RODATA|NOPTR, $8
+DATA lg5<>+0(SB)/8, $0x3fc7466496cb03de
+GLOBL lg5<>(SB), RODATA|NOPTR, $8
+DATA lg6<>+0(SB)/8, $0x3fc39a09d078c69f
+GLOBL lg6<>(SB), RODATA|NOPTR, $8
+DATA lg7<>+0(SB)/8, $0x3fc2f112df3e5244
+GLOBL lg7<>(SB), RODATA|NOPTR, $8
+
+// func softplusSig(sp, sg, x *float64, n int, add float64)
+//
+// Per lane: Z0 = x, K2 = x > 30, K3 = x < −30, K5 = x is NaN; Z3 = e =
+// exp(x) or exp(−x) on K2 (expShift's exponential); Z5 = y = 1 + e; sg =
+// (1 on K2, e elsewhere)/y; Z9 = log(y) by math.Log's steps (no fused
+// operations, the same order), replaced by e on K3, x + e on K2 and x on
+// K5; sp = add + Z9.
+TEXT ·softplusSig(SB), NOSPLIT, $0-40
+	MOVQ sp+0(FP), DI
+	MOVQ sg+8(FP), R8
+	MOVQ x+16(FP), SI
+	MOVQ n+24(FP), CX
+	VBROADCASTSD add+32(FP), Z26
+	MOVQ $0xff, DX
+	KMOVW DX, K1
+	VBROADCASTSD one<>(SB), Z20
+	VBROADCASTSD log2e<>(SB), Z21
+	VBROADCASTSD ln2hi<>(SB), Z22
+	VBROADCASTSD ln2lo<>(SB), Z23
+	VBROADCASTSD ylo<>(SB), Z24
+	VBROADCASTSD yhi<>(SB), Z25
+	VBROADCASTSD thirty<>(SB), Z27
+	VBROADCASTSD mthirty<>(SB), Z28
+	VBROADCASTSD hsqrt2<>(SB), Z29
+	VBROADCASTSD mant<>(SB), Z30
+	VBROADCASTSD c2<>(SB), Z31
+	VPXORQ Z19, Z19, Z19
+
+loop_sp:
+	CMPQ CX, $8
+	JAE  full
+	MOVQ $1, DX
+	SHLQ CX, DX
+	DECQ DX
+	KMOVW DX, K1
+
+full:
+	VMOVUPD.Z (SI), K1, Z0
+	VCMPPD    $0x1e, Z27, Z0, K1, K2
+	VCMPPD    $0x11, Z28, Z0, K1, K3
+	VCMPPD    $0x03, Z0, Z0, K1, K5
+	VMOVAPD   Z0, Z1
+	VSUBPD    Z0, Z19, K2, Z1
+
+	// e = exp(Z1), as expShift.
+	VMAXPD       Z1, Z24, Z1
+	VMINPD       Z1, Z25, Z1
+	VMULPD       Z21, Z1, Z2
+	VRNDSCALEPD  $0, Z2, Z2
+	VFNMADD231PD Z22, Z2, Z1
+	VFNMADD231PD Z23, Z2, Z1
+	VBROADCASTSD c13<>(SB), Z3
+	VBROADCASTSD c12<>(SB), Z4
+	VFMADD213PD  Z4, Z1, Z3
+	VBROADCASTSD c11<>(SB), Z4
+	VFMADD213PD  Z4, Z1, Z3
+	VBROADCASTSD c10<>(SB), Z4
+	VFMADD213PD  Z4, Z1, Z3
+	VBROADCASTSD c9<>(SB), Z4
+	VFMADD213PD  Z4, Z1, Z3
+	VBROADCASTSD c8<>(SB), Z4
+	VFMADD213PD  Z4, Z1, Z3
+	VBROADCASTSD c7<>(SB), Z4
+	VFMADD213PD  Z4, Z1, Z3
+	VBROADCASTSD c6<>(SB), Z4
+	VFMADD213PD  Z4, Z1, Z3
+	VBROADCASTSD c5<>(SB), Z4
+	VFMADD213PD  Z4, Z1, Z3
+	VBROADCASTSD c4<>(SB), Z4
+	VFMADD213PD  Z4, Z1, Z3
+	VBROADCASTSD c3<>(SB), Z4
+	VFMADD213PD  Z4, Z1, Z3
+	VBROADCASTSD c2<>(SB), Z4
+	VFMADD213PD  Z4, Z1, Z3
+	VFMADD213PD  Z20, Z1, Z3
+	VFMADD213PD  Z20, Z1, Z3
+	VSCALEFPD    Z2, Z3, Z3
+
+	// y = 1 + e; σ = (1 on K2, e elsewhere) / y.
+	VADDPD  Z20, Z3, Z5
+	VMOVAPD Z3, Z6
+	VMOVAPD Z20, K2, Z6
+	VDIVPD  Z5, Z6, Z7
+	VMOVUPD Z7, K1, (R8)
+
+	// log(y), y ≥ 1: f1 = mantissa with exponent −1, k = exponent − 1022;
+	// where f1 ≤ √2/2: k −= 1, f1 *= 2; f = f1 − 1.
+	VPANDQ       Z30, Z5, Z8
+	VPORQ        Z31, Z8, Z8
+	VPSRLQ       $52, Z5, Z9
+	VBROADCASTSD magic<>(SB), Z10
+	VPORQ        Z10, Z9, Z9
+	VBROADCASTSD magicbias<>(SB), Z10
+	VSUBPD       Z10, Z9, Z9
+	VCMPPD       $0x02, Z29, Z8, K1, K4
+	VSUBPD       Z20, Z9, K4, Z9
+	VADDPD       Z8, Z8, K4, Z8
+	VSUBPD       Z20, Z8, Z8
+
+	// s = f/(2+f), s2 = s·s, s4 = s2·s2.
+	VBROADCASTSD two<>(SB), Z10
+	VADDPD       Z8, Z10, Z10
+	VDIVPD       Z10, Z8, Z11
+	VMULPD       Z11, Z11, Z12
+	VMULPD       Z12, Z12, Z13
+
+	// t1 = s2·(L1 + s4·(L3 + s4·(L5 + s4·L7))).
+	VBROADCASTSD lg7<>(SB), Z14
+	VMULPD       Z13, Z14, Z14
+	VBROADCASTSD lg5<>(SB), Z4
+	VADDPD       Z4, Z14, Z14
+	VMULPD       Z13, Z14, Z14
+	VBROADCASTSD lg3<>(SB), Z4
+	VADDPD       Z4, Z14, Z14
+	VMULPD       Z13, Z14, Z14
+	VBROADCASTSD lg1<>(SB), Z4
+	VADDPD       Z4, Z14, Z14
+	VMULPD       Z14, Z12, Z12
+
+	// t2 = s4·(L2 + s4·(L4 + s4·L6)); R = t1 + t2.
+	VBROADCASTSD lg6<>(SB), Z15
+	VMULPD       Z13, Z15, Z15
+	VBROADCASTSD lg4<>(SB), Z4
+	VADDPD       Z4, Z15, Z15
+	VMULPD       Z13, Z15, Z15
+	VBROADCASTSD lg2<>(SB), Z4
+	VADDPD       Z4, Z15, Z15
+	VMULPD       Z15, Z13, Z13
+	VADDPD       Z13, Z12, Z12
+
+	// hfsq = 0.5·f·f; log = k·Ln2Hi − ((hfsq − (s·(hfsq+R) + k·Ln2Lo)) − f).
+	VMULPD Z31, Z8, Z16
+	VMULPD Z8, Z16, Z16
+	VADDPD Z16, Z12, Z12
+	VMULPD Z12, Z11, Z11
+	VMULPD Z23, Z9, Z17
+	VADDPD Z17, Z11, Z11
+	VSUBPD Z11, Z16, Z16
+	VSUBPD Z8, Z16, Z16
+	VMULPD Z22, Z9, Z9
+	VSUBPD Z16, Z9, Z9
+
+	// softplus: e below −30, x + e above 30, x where x is NaN; + add.
+	VMOVAPD Z3, K3, Z9
+	VADDPD  Z3, Z0, K2, Z9
+	VMOVAPD Z0, K5, Z9
+	VADDPD  Z9, Z26, Z9
+	VMOVUPD Z9, K1, (DI)
+
+	ADDQ $64, DI
+	ADDQ $64, R8
+	ADDQ $64, SI
+	SUBQ $8, CX
+	JG   loop_sp
+	VZEROUPPER
+	RET
