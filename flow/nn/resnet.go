@@ -208,9 +208,9 @@ func (m *ResNet) ForwardShared(p []float64, w *ResNetWork, x, c []float64, n, gr
 				continue
 			}
 			vec.Sigmoids(s)
-			for r := 0; r < n; r++ {
-				sg := s[(r/group)*H : (r/group)*H+H]
-				vec.MulAdd(next[r*H:r*H+H], hj[r*H:r*H+H], t2[r*H:r*H+H], sg)
+			for g0 := 0; g0 < ng; g0++ {
+				lo, hi := g0*group*H, min((g0+1)*group, n)*H
+				vec.MulAddRows(next[lo:hi], hj[lo:hi], t2[lo:hi], s[g0*H:g0*H+H], hi/H-g0*group)
 			}
 		} else {
 			b.l2.Forward(p, t1, next, n)
@@ -298,9 +298,9 @@ func (m *ResNet) backward(p, g []float64, w *ResNetWork, dout, dx, dc []float64,
 			} else {
 				gs := w.ghg[:ng*H]
 				clear(gs)
-				for r := 0; r < n; r++ {
-					g0 := (r / group) * H
-					vec.GateAccumulate(gt[r*H:r*H+H], gs[g0:g0+H], gh[r*H:r*H+H], s[g0:g0+H], t2[r*H:r*H+H])
+				for g0 := 0; g0 < ng; g0++ {
+					lo, hi := g0*group*H, min((g0+1)*group, n)*H
+					vec.GateAccumulateRows(gt[lo:hi], gs[g0*H:g0*H+H], gh[lo:hi], s[g0*H:g0*H+H], t2[lo:hi], hi/H-g0*group)
 				}
 				for i, v := range s {
 					gs[i] *= v * (1 - v)

@@ -226,3 +226,38 @@ func softplusSigGo(sp, sg, x []float64, add float64) {
 		sp[i], sg[i] = add+s, g
 	}
 }
+
+// MulAddRows is MulAdd for rows consecutive rows sharing the gates g: for
+// r < rows, row r of next (row length len(g)) receives row r of h plus
+// row r of t times g, exactly what MulAdd gives row by row.
+func MulAddRows(next, h, t, g []float64, rows int) {
+	n := len(g) * rows
+	next, h, t = next[:n], h[:n], t[:n]
+	if n > 0 && useASM {
+		mulAddRows(&next[0], &h[0], &t[0], &g[0], len(g), rows)
+		return
+	}
+	for r := 0; r < rows; r++ {
+		lo, hi := r*len(g), (r+1)*len(g)
+		MulAdd(next[lo:hi], h[lo:hi], t[lo:hi], g)
+	}
+}
+
+// GateAccumulateRows is GateAccumulate for rows consecutive rows sharing
+// the gates g and the accumulator acc: row r of gt (row length len(g))
+// receives row r of gn times g, and acc the products of the rows of gn
+// and t, added row after row in order, so the results are those of
+// GateAccumulate called row by row. The assembly keeps acc in registers
+// across the rows.
+func GateAccumulateRows(gt, acc, gn, g, t []float64, rows int) {
+	n := len(g) * rows
+	gt, acc, gn, t = gt[:n], acc[:len(g)], gn[:n], t[:n]
+	if n > 0 && useASM {
+		gateAccRows(&gt[0], &acc[0], &gn[0], &g[0], &t[0], len(g), rows)
+		return
+	}
+	for r := 0; r < rows; r++ {
+		lo, hi := r*len(g), (r+1)*len(g)
+		GateAccumulate(gt[lo:hi], acc, gn[lo:hi], g, t[lo:hi])
+	}
+}

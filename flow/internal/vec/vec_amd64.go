@@ -38,3 +38,9 @@ func addTo(dst, src *float64, n int)
 
 //go:noescape
 func softplusSig(sp, sg, x *float64, n int, add float64)
+
+//go:noescape
+func mulAddRows(next, h, t, gate *float64, n, rows int)
+
+//go:noescape
+func gateAccRows(gt, acc, gn, gate, t *float64, n, rows int)

@@ -673,3 +673,104 @@ full:
 	JG   loop_sp
 	VZEROUPPER
 	RET
+
+// func mulAddRows(next, h, t, gate *float64, n, rows int)
+//
+// Column blocks of 8 (the last masked) in the outer loop, the rows in the
+// inner one at the byte offset R12 = r·n·8, with the block of gates in Z2:
+// each element is mulAdd's fused h + t·g.
+TEXT ·mulAddRows(SB), NOSPLIT, $0-48
+	MOVQ next+0(FP), DI
+	MOVQ h+8(FP), SI
+	MOVQ t+16(FP), R8
+	MOVQ gate+24(FP), R9
+	MOVQ n+32(FP), CX
+	MOVQ rows+40(FP), BX
+	MOVQ CX, R10
+	SHLQ $3, R10
+	MOVQ $0xff, DX
+	KMOVW DX, K1
+
+loop_mar:
+	CMPQ CX, $8
+	JAE  full
+	MOVQ $1, DX
+	SHLQ CX, DX
+	DECQ DX
+	KMOVW DX, K1
+
+full:
+	VMOVUPD.Z (R9), K1, Z2
+	XORQ      R12, R12
+	MOVQ      BX, AX
+
+rows_mar:
+	VMOVUPD.Z   (SI)(R12*1), K1, Z0
+	VMOVUPD.Z   (R8)(R12*1), K1, Z1
+	VFMADD231PD Z2, Z1, Z0
+	VMOVUPD     Z0, K1, (DI)(R12*1)
+	ADDQ        R10, R12
+	DECQ        AX
+	JNZ         rows_mar
+
+	ADDQ $64, DI
+	ADDQ $64, SI
+	ADDQ $64, R8
+	ADDQ $64, R9
+	SUBQ $8, CX
+	JG   loop_mar
+	VZEROUPPER
+	RET
+
+// func gateAccRows(gt, acc, gn, gate, t *float64, n, rows int)
+//
+// As mulAddRows: per column block the gates in Z1 and the accumulator in
+// Z4, loaded once and stored once; per row gt = gn·g and acc += gn·t
+// (fused), gateAcc's operations.
+TEXT ·gateAccRows(SB), NOSPLIT, $0-56
+	MOVQ gt+0(FP), DI
+	MOVQ acc+8(FP), SI
+	MOVQ gn+16(FP), R8
+	MOVQ gate+24(FP), R9
+	MOVQ t+32(FP), R10
+	MOVQ n+40(FP), CX
+	MOVQ rows+48(FP), BX
+	MOVQ CX, R11
+	SHLQ $3, R11
+	MOVQ $0xff, DX
+	KMOVW DX, K1
+
+loop_gar:
+	CMPQ CX, $8
+	JAE  full
+	MOVQ $1, DX
+	SHLQ CX, DX
+	DECQ DX
+	KMOVW DX, K1
+
+full:
+	VMOVUPD.Z (R9), K1, Z1
+	VMOVUPD.Z (SI), K1, Z4
+	XORQ      R12, R12
+	MOVQ      BX, AX
+
+rows_gar:
+	VMOVUPD.Z   (R8)(R12*1), K1, Z0
+	VMULPD      Z1, Z0, Z2
+	VMOVUPD     Z2, K1, (DI)(R12*1)
+	VMOVUPD.Z   (R10)(R12*1), K1, Z3
+	VFMADD231PD Z3, Z0, Z4
+	ADDQ        R11, R12
+	DECQ        AX
+	JNZ         rows_gar
+
+	VMOVUPD Z4, K1, (SI)
+	ADDQ    $64, DI
+	ADDQ    $64, SI
+	ADDQ    $64, R8
+	ADDQ    $64, R9
+	ADDQ    $64, R10
+	SUBQ    $8, CX
+	JG      loop_gar
+	VZEROUPPER
+	RET

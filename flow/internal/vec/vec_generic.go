@@ -19,3 +19,6 @@ func gateAcc(gt, acc, gn, gate, t *float64, n int) { panic("unreachable") }
 func addTo(dst, src *float64, n int)               { panic("unreachable") }
 
 func softplusSig(sp, sg, x *float64, n int, add float64) { panic("unreachable") }
+
+func mulAddRows(next, h, t, gate *float64, n, rows int)      { panic("unreachable") }
+func gateAccRows(gt, acc, gn, gate, t *float64, n, rows int) { panic("unreachable") }

@@ -281,3 +281,30 @@ func BenchmarkSoftplusSigmoid(b *testing.B) {
 		}
 	}
 }
+
+// TestRowsOps checks MulAddRows and GateAccumulateRows against MulAdd and
+// GateAccumulate called row by row, bit for bit, for row lengths with and
+// without a tail and 1 to 11 rows.
+func TestRowsOps(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	for _, h := range []int{1, 7, 8, 9, 16, 50} {
+		for _, rows := range []int{1, 2, 3, 10, 11} {
+			n := h * rows
+			hh, tt, gn := randVec(r, n, 1), randVec(r, n, 1), randVec(r, n, 1)
+			g, acc0 := randVec(r, h, 1), randVec(r, h, 1)
+			a, b := make([]float64, n), make([]float64, n)
+			MulAddRows(a, hh, tt, g, rows)
+			for k := 0; k < rows; k++ {
+				MulAdd(b[k*h:(k+1)*h], hh[k*h:(k+1)*h], tt[k*h:(k+1)*h], g)
+			}
+			same(t, "MulAddRows", n, a, b)
+			accA, accB := append([]float64(nil), acc0...), append([]float64(nil), acc0...)
+			GateAccumulateRows(a, accA, gn, g, tt, rows)
+			for k := 0; k < rows; k++ {
+				GateAccumulate(b[k*h:(k+1)*h], accB, gn[k*h:(k+1)*h], g, tt[k*h:(k+1)*h])
+			}
+			same(t, "GateAccumulateRows gt", n, a, b)
+			same(t, "GateAccumulateRows acc", h, accA, accB)
+		}
+	}
+}
