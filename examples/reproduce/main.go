@@ -140,7 +140,7 @@ func sirABCTrialParts() []part {
 	for k := 1; k < 10; k += 2 {
 		r := fmt.Sprintf("%d-%d", k, k+1)
 		ps = append(ps, part{"trials" + r, []string{"-trial-range", r},
-			"20–60 min (two SMC-ABC runs of 400 particles, 9 rounds: about 8 min each on an idle machine, abc/testdata/sir_eps10_smcabc_summary.txt; 30 min cap each)", ""})
+			"15–30 min (two SMC-ABC runs of 400 particles, 9 rounds: 8–15 min each measured beside other jobs, 15–26 min a part; 30 min cap each)", ""})
 	}
 	return append(ps, part{"all", nil, "seconds once the parts have run (the saved trials put together)", ""})
 }
