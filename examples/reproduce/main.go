@@ -194,12 +194,12 @@ var registry = []entry{
 		}},
 	{Name: "sir-depth", Pkg: "./examples/sir", Target: "SBI paper Fig. 15 A, B (SPPE and SPLE per round with 5-, 8- and 10-layer flows on the SIR release, ε = 10; one 32-unit block per layer as in the other SIR runs, not the paper's two 50-unit blocks)",
 		Quick: []string{"-depths", "5,10", "-methods", "sppe"}, Full: append([]string{"-eps", "10"}, paperFlow...), Plain: true, Split: []part{
-			{"layers5-sppe", []string{"-depths", "5", "-methods", "sppe"}, "20–40 min (the sir part's SPPE at 5 layers)", ""},
-			{"layers5-sple", []string{"-depths", "5", "-methods", "sple"}, "20–40 min", ""},
-			{"layers8-sppe", []string{"-depths", "8", "-methods", "sppe"}, "25–50 min (cost linear in the layers)", ""},
-			{"layers8-sple", []string{"-depths", "8", "-methods", "sple"}, "25–50 min", ""},
-			{"layers10-sppe", []string{"-depths", "10", "-methods", "sppe"}, "30–60 min", ""},
-			{"layers10-sple", []string{"-depths", "10", "-methods", "sple"}, "30–60 min", ""},
+			{"layers5-sppe", []string{"-depths", "5", "-methods", "sppe"}, "5–10 min (the sir part's SPPE at 5 layers; 6.9 min measured beside another part)", ""},
+			{"layers5-sple", []string{"-depths", "5", "-methods", "sple"}, "5–10 min (6.8 min measured beside another part)", ""},
+			{"layers8-sppe", []string{"-depths", "8", "-methods", "sppe"}, "5–10 min (6.5 min measured beside another part)", ""},
+			{"layers8-sple", []string{"-depths", "8", "-methods", "sple"}, "5–10 min (6.4 min measured beside another part)", ""},
+			{"layers10-sppe", []string{"-depths", "10", "-methods", "sppe"}, "5–15 min on two free cores (1 h 35 min measured at low priority beside other runs)", ""},
+			{"layers10-sple", []string{"-depths", "10", "-methods", "sple"}, "5–10 min (4.2 min measured on two free cores)", ""},
 		}},
 	{Name: "linreg", Pkg: "./examples/linreg", Target: "SBI paper §4.2, Tables 2–4 (linear regression: SPPE and SPLE against DA-MCMC, with the paper's rows)",
 		Full: paperFlow, Plain: true, Split: []part{
