@@ -145,34 +145,6 @@ func ExpShift(dst, x []float64, shift float64) {
 	}
 }
 
-// MulAdd writes next = h + t·g elementwise (len(g) values): a gated
-// residual update with precomputed gates g.
-func MulAdd(next, h, t, g []float64) {
-	next, h, t = next[:len(g)], h[:len(g)], t[:len(g)]
-	if len(g) > 0 && useASM {
-		mulAdd(&next[0], &h[0], &t[0], &g[0], len(g))
-		return
-	}
-	for i, v := range g {
-		next[i] = h[i] + t[i]*v
-	}
-}
-
-// GateAccumulate back-propagates next = h + t·g for one row whose gates g
-// are shared with other rows: it writes gt = gn·g and adds gn·t into acc
-// (the per-gate sum over the rows sharing g).
-func GateAccumulate(gt, acc, gn, g, t []float64) {
-	gt, acc, gn, t = gt[:len(g)], acc[:len(g)], gn[:len(g)], t[:len(g)]
-	if len(g) > 0 && useASM {
-		gateAcc(&gt[0], &acc[0], &gn[0], &g[0], &t[0], len(g))
-		return
-	}
-	for i, v := range g {
-		gt[i] = gn[i] * v
-		acc[i] += gn[i] * t[i]
-	}
-}
-
 // Add adds src to dst elementwise.
 func Add(dst, src []float64) {
 	dst = dst[:len(src)]
@@ -227,9 +199,10 @@ func softplusSigGo(sp, sg, x []float64, add float64) {
 	}
 }
 
-// MulAddRows is MulAdd for rows consecutive rows sharing the gates g: for
-// r < rows, row r of next (row length len(g)) receives row r of h plus
-// row r of t times g, exactly what MulAdd gives row by row.
+// MulAddRows writes next = h + t·g elementwise for rows consecutive rows
+// of row length len(g) that share the gates g: a gated residual update
+// with precomputed gates. The assembly holds the gates in registers across
+// the rows.
 func MulAddRows(next, h, t, g []float64, rows int) {
 	n := len(g) * rows
 	next, h, t = next[:n], h[:n], t[:n]
@@ -237,18 +210,18 @@ func MulAddRows(next, h, t, g []float64, rows int) {
 		mulAddRows(&next[0], &h[0], &t[0], &g[0], len(g), rows)
 		return
 	}
-	for r := 0; r < rows; r++ {
-		lo, hi := r*len(g), (r+1)*len(g)
-		MulAdd(next[lo:hi], h[lo:hi], t[lo:hi], g)
+	for o := 0; o < n; o += len(g) {
+		for j, v := range g {
+			next[o+j] = h[o+j] + t[o+j]*v
+		}
 	}
 }
 
-// GateAccumulateRows is GateAccumulate for rows consecutive rows sharing
-// the gates g and the accumulator acc: row r of gt (row length len(g))
-// receives row r of gn times g, and acc the products of the rows of gn
-// and t, added row after row in order, so the results are those of
-// GateAccumulate called row by row. The assembly keeps acc in registers
-// across the rows.
+// GateAccumulateRows back-propagates next = h + t·g for rows consecutive
+// rows of row length len(g) that share the gates g: row r of gt receives
+// row r of gn times g, and acc (the per-gate sum over the rows sharing g)
+// the products of the rows of gn and t, added row after row in order. The
+// assembly keeps the gates and acc in registers across the rows.
 func GateAccumulateRows(gt, acc, gn, g, t []float64, rows int) {
 	n := len(g) * rows
 	gt, acc, gn, t = gt[:n], acc[:len(g)], gn[:n], t[:n]
@@ -256,8 +229,10 @@ func GateAccumulateRows(gt, acc, gn, g, t []float64, rows int) {
 		gateAccRows(&gt[0], &acc[0], &gn[0], &g[0], &t[0], len(g), rows)
 		return
 	}
-	for r := 0; r < rows; r++ {
-		lo, hi := r*len(g), (r+1)*len(g)
-		GateAccumulate(gt[lo:hi], acc, gn[lo:hi], g, t[lo:hi])
+	for o := 0; o < n; o += len(g) {
+		for j, v := range g {
+			gt[o+j] = gn[o+j] * v
+			acc[j] += gn[o+j] * t[o+j]
+		}
 	}
 }

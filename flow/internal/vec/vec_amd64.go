@@ -28,12 +28,6 @@ func sigmoid(s *float64, n int)
 func expShift(dst, x *float64, n int, shift float64)
 
 //go:noescape
-func mulAdd(next, h, t, gate *float64, n int)
-
-//go:noescape
-func gateAcc(gt, acc, gn, gate, t *float64, n int)
-
-//go:noescape
 func addTo(dst, src *float64, n int)
 
 //go:noescape

@@ -336,77 +336,6 @@ full:
 	VZEROUPPER
 	RET
 
-// func mulAdd(next, h, t, gate *float64, n int)
-TEXT ·mulAdd(SB), NOSPLIT, $0-40
-	MOVQ next+0(FP), DI
-	MOVQ h+8(FP), SI
-	MOVQ t+16(FP), R8
-	MOVQ gate+24(FP), R9
-	MOVQ n+32(FP), CX
-	MOVQ $0xff, DX
-	KMOVW DX, K1
-
-loop_ma:
-	CMPQ CX, $8
-	JAE  full
-	MOVQ $1, DX
-	SHLQ CX, DX
-	DECQ DX
-	KMOVW DX, K1
-
-full:
-	VMOVUPD.Z   (SI), K1, Z0
-	VMOVUPD.Z   (R8), K1, Z1
-	VMOVUPD.Z   (R9), K1, Z2
-	VFMADD231PD Z2, Z1, Z0
-	VMOVUPD     Z0, K1, (DI)
-	ADDQ        $64, DI
-	ADDQ        $64, SI
-	ADDQ        $64, R8
-	ADDQ        $64, R9
-	SUBQ        $8, CX
-	JG          loop_ma
-	VZEROUPPER
-	RET
-
-// func gateAcc(gt, acc, gn, gate, t *float64, n int)
-TEXT ·gateAcc(SB), NOSPLIT, $0-48
-	MOVQ gt+0(FP), DI
-	MOVQ acc+8(FP), SI
-	MOVQ gn+16(FP), R8
-	MOVQ gate+24(FP), R9
-	MOVQ t+32(FP), R10
-	MOVQ n+40(FP), CX
-	MOVQ $0xff, DX
-	KMOVW DX, K1
-
-loop_ga:
-	CMPQ CX, $8
-	JAE  full
-	MOVQ $1, DX
-	SHLQ CX, DX
-	DECQ DX
-	KMOVW DX, K1
-
-full:
-	VMOVUPD.Z   (R8), K1, Z0
-	VMOVUPD.Z   (R9), K1, Z1
-	VMULPD      Z1, Z0, Z2
-	VMOVUPD     Z2, K1, (DI)
-	VMOVUPD.Z   (R10), K1, Z3
-	VMOVUPD.Z   (SI), K1, Z4
-	VFMADD231PD Z3, Z0, Z4
-	VMOVUPD     Z4, K1, (SI)
-	ADDQ        $64, DI
-	ADDQ        $64, SI
-	ADDQ        $64, R8
-	ADDQ        $64, R9
-	ADDQ        $64, R10
-	SUBQ        $8, CX
-	JG          loop_ga
-	VZEROUPPER
-	RET
-
 // func addTo(dst, src *float64, n int)
 TEXT ·addTo(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
@@ -599,7 +528,7 @@ full:
 //
 // Column blocks of 8 (the last masked) in the outer loop, the rows in the
 // inner one at the byte offset R12 = r·n·8, with the block of gates in Z2:
-// each element is mulAdd's fused h + t·g.
+// each element is the fused h + t·g.
 TEXT ·mulAddRows(SB), NOSPLIT, $0-48
 	MOVQ next+0(FP), DI
 	MOVQ h+8(FP), SI
@@ -647,7 +576,7 @@ rows_mar:
 //
 // As mulAddRows: per column block the gates in Z1 and the accumulator in
 // Z4, loaded once and stored once; per row gt = gn·g and acc += gn·t
-// (fused), gateAcc's operations.
+// (fused).
 TEXT ·gateAccRows(SB), NOSPLIT, $0-56
 	MOVQ gt+0(FP), DI
 	MOVQ acc+8(FP), SI

@@ -14,9 +14,7 @@ func sigmoid(s *float64, n int) { panic("unreachable") }
 
 func expShift(dst, x *float64, n int, shift float64) { panic("unreachable") }
 
-func mulAdd(next, h, t, gate *float64, n int)      { panic("unreachable") }
-func gateAcc(gt, acc, gn, gate, t *float64, n int) { panic("unreachable") }
-func addTo(dst, src *float64, n int)               { panic("unreachable") }
+func addTo(dst, src *float64, n int) { panic("unreachable") }
 
 func softplusSig(sp, sg, x *float64, n int, add float64) { panic("unreachable") }
 

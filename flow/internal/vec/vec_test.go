@@ -170,19 +170,19 @@ func TestExpShift(t *testing.T) {
 	}
 }
 
-// TestRowOps checks MulAdd, GateAccumulate and Add against their
-// definitions to one rounding of a fused multiply-add.
+// TestRowOps checks MulAddRows and GateAccumulateRows on one row, and
+// Add, against their definitions to one rounding of a fused multiply-add.
 func TestRowOps(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	const tol = 2 * 0x1p-52
 	for _, n := range lengths {
 		h, tt, g, gn := randVec(r, n, 1), randVec(r, n, 1), randVec(r, n, 1), randVec(r, n, 1)
 		next := make([]float64, n)
-		MulAdd(next, h, tt, g)
+		MulAddRows(next, h, tt, g, 1)
 		gt := make([]float64, n)
 		acc := randVec(r, n, 1)
 		acc0 := append([]float64(nil), acc...)
-		GateAccumulate(gt, acc, gn, g, tt)
+		GateAccumulateRows(gt, acc, gn, g, tt, 1)
 		sum := append([]float64(nil), h...)
 		Add(sum, g)
 		for i := 0; i < n; i++ {
@@ -282,9 +282,9 @@ func BenchmarkSoftplusSigmoid(b *testing.B) {
 	}
 }
 
-// TestRowsOps checks MulAddRows and GateAccumulateRows against MulAdd and
-// GateAccumulate called row by row, bit for bit, for row lengths with and
-// without a tail and 1 to 11 rows.
+// TestRowsOps checks MulAddRows and GateAccumulateRows on many rows
+// against the same functions called row by row, bit for bit, for row
+// lengths with and without a tail and 1 to 11 rows.
 func TestRowsOps(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
 	for _, h := range []int{1, 7, 8, 9, 16, 50} {
@@ -295,13 +295,13 @@ func TestRowsOps(t *testing.T) {
 			a, b := make([]float64, n), make([]float64, n)
 			MulAddRows(a, hh, tt, g, rows)
 			for k := 0; k < rows; k++ {
-				MulAdd(b[k*h:(k+1)*h], hh[k*h:(k+1)*h], tt[k*h:(k+1)*h], g)
+				MulAddRows(b[k*h:(k+1)*h], hh[k*h:(k+1)*h], tt[k*h:(k+1)*h], g, 1)
 			}
 			same(t, "MulAddRows", n, a, b)
 			accA, accB := append([]float64(nil), acc0...), append([]float64(nil), acc0...)
 			GateAccumulateRows(a, accA, gn, g, tt, rows)
 			for k := 0; k < rows; k++ {
-				GateAccumulate(b[k*h:(k+1)*h], accB, gn[k*h:(k+1)*h], g, tt[k*h:(k+1)*h])
+				GateAccumulateRows(b[k*h:(k+1)*h], accB, gn[k*h:(k+1)*h], g, tt[k*h:(k+1)*h], 1)
 			}
 			same(t, "GateAccumulateRows gt", n, a, b)
 			same(t, "GateAccumulateRows acc", h, accA, accB)
