@@ -11,8 +11,14 @@ import (
 // few steps with GOMAXPROCS 1, 2 and 8 (the trainer's worker count follows
 // it) and requires bit-identical parameters and log-densities: shard
 // gradients are reduced in a fixed order and every dense kernel sums in a
-// fixed order.
+// fixed order. It does so for float64 and for float32 training steps.
 func TestTrainingIndependentOfGOMAXPROCS(t *testing.T) {
+	for _, f32 := range []bool{false, true} {
+		trainingIndependentOfGOMAXPROCS(t, f32)
+	}
+}
+
+func trainingIndependentOfGOMAXPROCS(t *testing.T, f32 bool) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	const n = 300
 	var ref []float64
@@ -27,6 +33,7 @@ func TestTrainingIndependentOfGOMAXPROCS(t *testing.T) {
 		y, z := randData(r, n, 2, 1), randData(r, n, 10, 1)
 		tc := DefaultTrainConfig()
 		tc.BatchSize = n
+		tc.Float32 = f32
 		tr, err := NewTrainer(f, tc)
 		if err != nil {
 			t.Fatal(err)
@@ -47,12 +54,12 @@ func TestTrainingIndependentOfGOMAXPROCS(t *testing.T) {
 		}
 		for i, v := range f.Params() {
 			if v != ref[i] {
-				t.Fatalf("GOMAXPROCS=%d: parameter %d = %v, with GOMAXPROCS=1 %v", procs, i, v, ref[i])
+				t.Fatalf("float32 %v, GOMAXPROCS=%d: parameter %d = %v, with GOMAXPROCS=1 %v", f32, procs, i, v, ref[i])
 			}
 		}
 		for i, v := range logq {
 			if v != refLogq[i] {
-				t.Fatalf("GOMAXPROCS=%d: log q[%d] = %v, with GOMAXPROCS=1 %v", procs, i, v, refLogq[i])
+				t.Fatalf("float32 %v, GOMAXPROCS=%d: log q[%d] = %v, with GOMAXPROCS=1 %v", f32, procs, i, v, refLogq[i])
 			}
 		}
 	}

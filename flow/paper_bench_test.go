@@ -38,7 +38,8 @@ func denseMACs(c Config) (fwd, bwd int) {
 // context 10): one AdamW step on a batch, LogProbBatch and Sample, at
 // 1,600 and 16,000 rows. It reports wall ns/row, CPU ns/row and the
 // dense-layer arithmetic rate per core (2 flops per multiply-add of
-// denseMACs, divided by CPU time).
+// denseMACs, divided by CPU time). The step is timed twice: with float64
+// products and with TrainConfig.Float32 (step-f32).
 func BenchmarkPaperFlow(b *testing.B) {
 	cfg := DefaultConfig(2, 10)
 	fwd, bwd := denseMACs(cfg)
@@ -59,27 +60,33 @@ func BenchmarkPaperFlow(b *testing.B) {
 			b.ReportMetric(cpu/rows, "cpu-ns/row")
 			b.ReportMetric(2*float64(macs)*rows/cpu, "GFLOP/s/core")
 		}
-		b.Run(fmt.Sprintf("step/rows=%d", n), func(b *testing.B) {
-			tc := DefaultTrainConfig()
-			tc.BatchSize = n
-			tr, err := NewTrainer(f, tc)
-			if err != nil {
-				b.Fatal(err)
+		for _, f32 := range []bool{false, true} {
+			name := "step"
+			if f32 {
+				name = "step-f32"
 			}
-			defer tr.Close()
-			if _, err := tr.Step(y, z, n); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			c0 := cpuTime().Nanoseconds()
-			for b.Loop() {
+			b.Run(fmt.Sprintf("%s/rows=%d", name, n), func(b *testing.B) {
+				tc := DefaultTrainConfig()
+				tc.BatchSize, tc.Float32 = n, f32
+				tr, err := NewTrainer(f.Clone(), tc)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer tr.Close()
 				if _, err := tr.Step(y, z, n); err != nil {
 					b.Fatal(err)
 				}
-			}
-			report(b, c0, fwd+bwd)
-		})
+				b.ReportAllocs()
+				b.ResetTimer()
+				c0 := cpuTime().Nanoseconds()
+				for b.Loop() {
+					if _, err := tr.Step(y, z, n); err != nil {
+						b.Fatal(err)
+					}
+				}
+				report(b, c0, fwd+bwd)
+			})
+		}
 		b.Run(fmt.Sprintf("logprob/rows=%d", n), func(b *testing.B) {
 			dst := make([]float64, n)
 			if err := f.LogProbBatch(y, z, n, dst); err != nil {
@@ -117,7 +124,8 @@ func BenchmarkPaperFlow(b *testing.B) {
 // come in groups of 10 identical rows (the atomic loss of SPPE with 10
 // atoms) with StepLossShared on the same batch, which computes each
 // context's contribution once per group, and StepGroupLoss, which also
-// evaluates the batch forward once instead of twice.
+// evaluates the batch forward once instead of twice; grouped-f32 is
+// grouped with TrainConfig.Float32.
 func BenchmarkAtomicStep(b *testing.B) {
 	cfg := DefaultConfig(2, 10)
 	const n, na = 16000, 10
@@ -140,10 +148,10 @@ func BenchmarkAtomicStep(b *testing.B) {
 		return s / float64(n)
 	}
 	part := func(lo int, logq, dlogq []float64) float64 { return loss(logq, dlogq) }
-	for _, mode := range []string{"expanded", "shared", "grouped"} {
+	for _, mode := range []string{"expanded", "shared", "grouped", "grouped-f32"} {
 		b.Run(mode, func(b *testing.B) {
 			tc := DefaultTrainConfig()
-			tc.BatchSize = 100
+			tc.BatchSize, tc.Float32 = 100, mode == "grouped-f32"
 			tr, err := NewTrainer(f.Clone(), tc)
 			if err != nil {
 				b.Fatal(err)

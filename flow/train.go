@@ -47,6 +47,16 @@ type TrainConfig struct {
 	// Workers is the number of goroutines evaluating shards; 0 means
 	// GOMAXPROCS.
 	Workers int
+	// Float32 computes the conditioners' hidden-layer products of every
+	// training step (and the validation losses of Fit) in float32
+	// arithmetic: their operands rounded to float32, sums of at most 128
+	// products accumulated in float32, everything else (the splines, the
+	// losses, the optimiser, the parameters) in float64. On amd64 machines
+	// with AVX-512 this does half the multiply-adds per row and makes a
+	// step of the SBI paper's flow about a quarter faster; elsewhere the
+	// float32 products run in portable Go and are slower than the default.
+	// The trained flow is evaluated and sampled in float64 as always.
+	Float32 bool
 	// Progress, if not nil, receives an event with Stage "epoch" after
 	// every epoch of Fit: Step is the 1-based epoch, Total is MaxEpochs and
 	// Message gives the training and validation losses. The per-epoch
@@ -170,7 +180,7 @@ func NewTrainer(f *Flow, cfg TrainConfig) (*Trainer, error) {
 	rows := min(chunkRows, (cfg.BatchSize+cfg.Shards-1)/cfg.Shards)
 	t.shards = make([]*shard, cfg.Shards)
 	for s := range t.shards {
-		t.shards[s] = &shard{w: f.newWork(rows), grad: make([]float64, f.NumParams())}
+		t.shards[s] = &shard{w: t.newWork(rows), grad: make([]float64, f.NumParams())}
 	}
 	t.workers = cfg.Workers
 	if t.workers == 0 {
@@ -225,8 +235,18 @@ func (t *Trainer) fit(n int) {
 		return
 	}
 	for _, sh := range t.shards {
-		sh.w = t.f.newWork(want)
+		sh.w = t.newWork(want)
 	}
+}
+
+// newWork allocates a shard workspace for up to rows rows, its
+// conditioners' products in float32 when the configuration asks for it.
+func (t *Trainer) newWork(rows int) *work {
+	w := t.f.newWork(rows)
+	for _, nw := range w.nets {
+		nw.SetFloat32(t.cfg.Float32)
+	}
+	return w
 }
 
 // runShard evaluates shard s of the current job.

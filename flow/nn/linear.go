@@ -35,14 +35,18 @@ func (l Linear) Init(p []float64, r *rand.Rand, scale float64) {
 
 // Forward computes y[r,:] = x[r,:]·W + b for the n rows of x (n×In) into
 // y (n×Out).
-func (l Linear) Forward(p, x, y []float64, n int) {
+func (l Linear) Forward(p, x, y []float64, n int) { l.forward(nil, p, x, y, n) }
+
+// forward is Forward with the product computed by e (in float64 when e is
+// nil).
+func (l Linear) forward(e *gemm.F32, p, x, y []float64, n int) {
 	in, out := l.In, l.Out
 	if n <= 0 {
 		return
 	}
 	w := p[l.Off : l.Off+in*out]
 	b := p[l.Off+in*out : l.Off+in*out+out]
-	gemm.Mul(n, out, in, x, in, 1, w, out, b, y, out)
+	e.Mul(n, out, in, x, in, 1, w, out, b, y, out)
 }
 
 // wtStack is the size of the on-stack transposed weight buffer Backward
@@ -62,28 +66,29 @@ func (l Linear) Backward(p, g, x, dy, dx []float64, n int) {
 			wt = make([]float64, l.In*l.Out)
 		}
 	}
-	l.backward(p, g, x, dy, dx, n, l.In, wt, false)
+	l.backward(nil, p, g, x, dy, dx, n, l.In, wt, false)
 }
 
 // one is the single-element A of the bias gradient (a column of ones).
 var one = []float64{1}
 
-// gradMul adds A·B into C (gemm.MulAdd), or stores it (gemm.Mul without a
-// bias) when store is set: the same bits as adding into a cleared C,
-// without clearing it first.
-func gradMul(store bool, m, n, k int, a []float64, sai, sap int, b []float64, ldb int, c []float64, ldc int) {
+// gradMul adds A·B into C (MulAdd), or stores it (Mul without a bias) when
+// store is set: the same bits as adding into a cleared C, without clearing
+// it first. The product is computed by e (in float64 when e is nil).
+func gradMul(e *gemm.F32, store bool, m, n, k int, a []float64, sai, sap int, b []float64, ldb int, c []float64, ldc int) {
 	if store {
-		gemm.Mul(m, n, k, a, sai, sap, b, ldb, nil, c, ldc)
+		e.Mul(m, n, k, a, sai, sap, b, ldb, nil, c, ldc)
 		return
 	}
-	gemm.MulAdd(m, n, k, a, sai, sap, b, ldb, c, ldc)
+	e.MulAdd(m, n, k, a, sai, sap, b, ldb, c, ldc)
 }
 
 // backward is Backward writing only the first nx columns of the input
 // gradient (dx is n×nx), with wt (at least Out·nx values) as scratch for
 // the transposed weights. With store set it overwrites the gradients of W
 // and b in g instead of adding to them (for n = 0 it then clears them).
-func (l Linear) backward(p, g, x, dy, dx []float64, n, nx int, wt []float64, store bool) {
+// The products are computed by e (in float64 when e is nil).
+func (l Linear) backward(e *gemm.F32, p, g, x, dy, dx []float64, n, nx int, wt []float64, store bool) {
 	in, out := l.In, l.Out
 	w := p[l.Off : l.Off+in*out]
 	gw := g[l.Off : l.Off+in*out]
@@ -96,9 +101,9 @@ func (l Linear) backward(p, g, x, dy, dx []float64, n, nx int, wt []float64, sto
 		return
 	}
 	// Bias gradient: column sums of dy, i.e. 1ᵀ·dy.
-	gradMul(store, 1, out, n, one, 0, 0, dy, out, gb, out)
+	gradMul(e, store, 1, out, n, one, 0, 0, dy, out, gb, out)
 	// Weight gradient: gw += xᵀ·dy.
-	gradMul(store, in, out, n, x, 1, in, dy, out, gw, out)
+	gradMul(e, store, in, out, n, x, 1, in, dy, out, gw, out)
 	if dx == nil || nx == 0 {
 		return
 	}
@@ -109,7 +114,7 @@ func (l Linear) backward(p, g, x, dy, dx []float64, n, nx int, wt []float64, sto
 			wt[o*nx+i] = v
 		}
 	}
-	gemm.Mul(n, nx, out, dy, out, 1, wt, nx, nil, dx, nx)
+	e.Mul(n, nx, out, dy, out, 1, wt, nx, nil, dx, nx)
 }
 
 // ReLU writes max(x, 0) elementwise into dst (which may alias x).

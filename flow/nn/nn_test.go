@@ -345,3 +345,51 @@ func TestResNetBackwardStore(t *testing.T) {
 		}
 	}
 }
+
+// TestResNetFloat32 checks a ResNet whose work computes the hidden
+// products in float32 against the float64 network: outputs, parameter,
+// input and context gradients agree to a relative error (in norm) below
+// 10⁻⁵ and are not identical, for plain and shared-context batches.
+func TestResNetFloat32(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	m, err := NewResNet(1, 10, 50, 29, 2, true, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := make([]float64, m.NumParams())
+	m.Init(p, r)
+	for i := range p {
+		p[i] += 0.05 * r.NormFloat64()
+	}
+	const n = 300
+	x, z, R := randVec(r, n, 1), randVec(r, n*10, 1), randVec(r, n*29, 1)
+	relNorm := func(a, b []float64) float64 {
+		var d, s float64
+		for i := range a {
+			d += (a[i] - b[i]) * (a[i] - b[i])
+			s += b[i] * b[i]
+		}
+		return math.Sqrt(d / s)
+	}
+	for _, group := range []int{1, 6} {
+		var outs, gs, dxs, dcs [2][]float64
+		for k, f32 := range []bool{false, true} {
+			w := m.NewWork(n)
+			w.SetFloat32(f32)
+			outs[k] = make([]float64, n*29)
+			m.ForwardShared(p, w, x, z, n, group, outs[k])
+			gs[k], dxs[k], dcs[k] = make([]float64, len(p)), make([]float64, n), make([]float64, len(z))
+			m.BackwardContext(p, gs[k], w, R, dxs[k], dcs[k])
+		}
+		for _, c := range []struct {
+			name string
+			v    [2][]float64
+		}{{"output", outs}, {"parameter gradient", gs}, {"input gradient", dxs}, {"context gradient", dcs}} {
+			e := relNorm(c.v[1], c.v[0])
+			t.Logf("group %d: %s relative error %.2g", group, c.name, e)
+			if !(e < 1e-5) || e == 0 {
+				t.Errorf("group %d: %s relative error %.3g, want in (0, 1e-5)", group, c.name, e)
+			}
+		}
+	}
+}

@@ -126,3 +126,66 @@ func drive(kind, nb, m, n, k int, a []float64, sai, sap int, b []float64, ldb in
 		}
 	}
 }
+
+// kern32 stores Cin + A·B into rows i0 … i0+mr−1 (mr ≤ 8) of a block of
+// 32 columns of C, the products of the float32 operands summed over k
+// steps of p in float32 with AVX-512 and converted to float64 before Cin
+// is added: a points at A(i0, 0) with rows sai and steps sap float32
+// apart (all 8 rows are read), b at B(0, j0), cin at Cin(i0, j0) (rows
+// ldcin apart, 0 to add one row to every row), c at C(i0, j0). The low 32
+// bits of mask select the valid columns.
+//
+//go:noescape
+func kern32(k int, a *float32, sai, sap int, b *float32, ldb int, cin *float64, ldcin int, c *float64, ldc, mr int, mask uint64)
+
+// cvt32 rounds n float64 values (n a multiple of 16) to float32.
+//
+//go:noescape
+func cvt32(dst *float32, src *float64, n int)
+
+// zeros32 is the row kern32 adds when there is no input (32 columns, read
+// with stride 0).
+var zeros32 [32]float64
+
+func toFloat32(dst []float32, src []float64) {
+	n := len(src)
+	if kernelUsed == useAVX512 {
+		if v := n &^ 15; v > 0 {
+			cvt32(&dst[0], &src[0], v)
+			dst, src = dst[v:], src[v:]
+		}
+	}
+	toFloat32Go(dst, src)
+}
+
+func mulAdd32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, in []float64, ldin int, c []float64, ldc int) {
+	if kernelUsed != useAVX512 {
+		mulAdd32Go(m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
+		return
+	}
+	drive32(m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
+}
+
+// drive32 tiles C into blocks of 8 rows × 32 columns for kern32, one
+// block of Block32 steps of p at a time (the first adds In, the later
+// ones C itself), so that the block's panel of B stays in cache while the
+// rows of A stream past.
+func drive32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, in []float64, ldin int, c []float64, ldc int) {
+	for p0 := 0; p0 < k; p0 += Block32 {
+		kb := min(Block32, k-p0)
+		for i0 := 0; i0 < m; i0 += 8 {
+			mr := min(8, m-i0)
+			for j0 := 0; j0 < n; j0 += 32 {
+				nc := min(32, n-j0)
+				cin, ldcin := &zeros32[0], 0
+				switch {
+				case p0 > 0:
+					cin, ldcin = &c[i0*ldc+j0], ldc
+				case in != nil:
+					cin, ldcin = &in[i0*ldin+j0], ldin
+				}
+				kern32(kb, &a[i0*sai+p0*sap], sai, sap, &b[p0*ldb+j0], ldb, cin, ldcin, &c[i0*ldc+j0], ldc, mr, 1<<nc-1)
+			}
+		}
+	}
+}

@@ -364,3 +364,178 @@ store8:
 	VMOVUPD Z31, K2, 64(R8)
 	VZEROUPPER
 	RET
+
+// ROW32 converts the float32 sums of one row (columns 0–15 in ZL, 16–31
+// in ZH) to float64, adds the row of Cin at AX and stores the row of C at
+// R8 under the column masks K3–K6.
+#define ROW32(ZL, YL, ZH, YH) \
+	VCVTPS2PD     YL, Z0; \
+	VEXTRACTF64X4 $1, ZL, Y1; \
+	VCVTPS2PD     Y1, Z1; \
+	VCVTPS2PD     YH, Z2; \
+	VEXTRACTF64X4 $1, ZH, Y3; \
+	VCVTPS2PD     Y3, Z3; \
+	VMOVUPD.Z     (AX), K3, Z4; \
+	VMOVUPD.Z     64(AX), K4, Z5; \
+	VMOVUPD.Z     128(AX), K5, Z6; \
+	VMOVUPD.Z     192(AX), K6, Z7; \
+	VADDPD        Z4, Z0, Z0; \
+	VADDPD        Z5, Z1, Z1; \
+	VADDPD        Z6, Z2, Z2; \
+	VADDPD        Z7, Z3, Z3; \
+	VMOVUPD       Z0, K3, (R8); \
+	VMOVUPD       Z1, K4, 64(R8); \
+	VMOVUPD       Z2, K5, 128(R8); \
+	VMOVUPD       Z3, K6, 192(R8); \
+	ADDQ          R9, R8; \
+	ADDQ          BX, AX; \
+	DECQ          CX; \
+	JZ            done32
+
+// func kern32(k int, a *float32, sai, sap int, b *float32, ldb int, cin *float64, ldcin int, c *float64, ldc, mr int, mask uint64)
+TEXT ·kern32(SB), NOSPLIT, $0-96
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), AX
+	MOVQ sai+16(FP), DX
+	MOVQ sap+24(FP), SI
+	MOVQ b+32(FP), BX
+	MOVQ ldb+40(FP), DI
+	MOVQ c+64(FP), R8
+	MOVQ ldc+72(FP), R9
+	MOVQ mask+88(FP), R13
+	SHLQ $2, DX
+	SHLQ $2, SI
+	SHLQ $2, DI
+	SHLQ $3, R9
+	LEAQ (DX)(DX*2), R10
+	LEAQ (DX)(DX*4), R11
+	LEAQ (R10)(DX*4), R12
+	KMOVW R13, K1
+	KMOVW R13, K3
+	SHRQ  $8, R13
+	KMOVW R13, K4
+	SHRQ  $8, R13
+	KMOVW R13, K2
+	KMOVW R13, K5
+	SHRQ  $8, R13
+	KMOVW R13, K6
+	SHRQ  $8, R13
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	VPXORQ Z18, Z18, Z18
+	VPXORQ Z19, Z19, Z19
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	VPXORQ Z22, Z22, Z22
+	VPXORQ Z23, Z23, Z23
+	VPXORQ Z24, Z24, Z24
+	VPXORQ Z25, Z25, Z25
+	VPXORQ Z26, Z26, Z26
+	VPXORQ Z27, Z27, Z27
+	VPXORQ Z28, Z28, Z28
+	VPXORQ Z29, Z29, Z29
+	VPXORQ Z30, Z30, Z30
+	VPXORQ Z31, Z31, Z31
+
+	// More than 16 columns: two vectors of B per step.
+	MOVQ  mask+88(FP), R13
+	SHRQ  $16, R13
+	TESTQ R13, R13
+	JNZ   loop32
+
+loop32one:
+	VMOVUPS.Z    (BX), K1, Z0
+	VBROADCASTSS (AX), Z2
+	VBROADCASTSS (AX)(DX*1), Z3
+	VBROADCASTSS (AX)(DX*2), Z4
+	VBROADCASTSS (AX)(R10*1), Z5
+	VBROADCASTSS (AX)(DX*4), Z6
+	VBROADCASTSS (AX)(R11*1), Z7
+	VBROADCASTSS (AX)(R10*2), Z8
+	VBROADCASTSS (AX)(R12*1), Z9
+	VFMADD231PS  Z0, Z2, Z16
+	VFMADD231PS  Z0, Z3, Z18
+	VFMADD231PS  Z0, Z4, Z20
+	VFMADD231PS  Z0, Z5, Z22
+	VFMADD231PS  Z0, Z6, Z24
+	VFMADD231PS  Z0, Z7, Z26
+	VFMADD231PS  Z0, Z8, Z28
+	VFMADD231PS  Z0, Z9, Z30
+	ADDQ SI, AX
+	ADDQ DI, BX
+	DECQ CX
+	JNZ  loop32one
+	JMP  store32
+
+loop32:
+	VMOVUPS.Z    (BX), K1, Z0
+	VMOVUPS.Z    64(BX), K2, Z1
+	VBROADCASTSS (AX), Z2
+	VBROADCASTSS (AX)(DX*1), Z3
+	VBROADCASTSS (AX)(DX*2), Z4
+	VBROADCASTSS (AX)(R10*1), Z5
+	VBROADCASTSS (AX)(DX*4), Z6
+	VBROADCASTSS (AX)(R11*1), Z7
+	VBROADCASTSS (AX)(R10*2), Z8
+	VBROADCASTSS (AX)(R12*1), Z9
+	VFMADD231PS  Z0, Z2, Z16
+	VFMADD231PS  Z1, Z2, Z17
+	VFMADD231PS  Z0, Z3, Z18
+	VFMADD231PS  Z1, Z3, Z19
+	VFMADD231PS  Z0, Z4, Z20
+	VFMADD231PS  Z1, Z4, Z21
+	VFMADD231PS  Z0, Z5, Z22
+	VFMADD231PS  Z1, Z5, Z23
+	VFMADD231PS  Z0, Z6, Z24
+	VFMADD231PS  Z1, Z6, Z25
+	VFMADD231PS  Z0, Z7, Z26
+	VFMADD231PS  Z1, Z7, Z27
+	VFMADD231PS  Z0, Z8, Z28
+	VFMADD231PS  Z1, Z8, Z29
+	VFMADD231PS  Z0, Z9, Z30
+	VFMADD231PS  Z1, Z9, Z31
+	ADDQ SI, AX
+	ADDQ DI, BX
+	DECQ CX
+	JNZ  loop32
+
+store32:
+	// C = Cin + the sums for the first mr rows: Cin at AX with stride BX,
+	// the row count in CX.
+	MOVQ cin+48(FP), AX
+	MOVQ ldcin+56(FP), BX
+	SHLQ $3, BX
+	MOVQ mr+80(FP), CX
+	ROW32(Z16, Y16, Z17, Y17)
+	ROW32(Z18, Y18, Z19, Y19)
+	ROW32(Z20, Y20, Z21, Y21)
+	ROW32(Z22, Y22, Z23, Y23)
+	ROW32(Z24, Y24, Z25, Y25)
+	ROW32(Z26, Y26, Z27, Y27)
+	ROW32(Z28, Y28, Z29, Y29)
+	ROW32(Z30, Y30, Z31, Y31)
+
+done32:
+	VZEROUPPER
+	RET
+
+// func cvt32(dst *float32, src *float64, n int)
+TEXT ·cvt32(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $4, CX
+
+cvtloop:
+	VMOVUPD   (SI), Z0
+	VMOVUPD   64(SI), Z1
+	VCVTPD2PS Z0, Y0
+	VCVTPD2PS Z1, Y1
+	VMOVUPS   Y0, (DI)
+	VMOVUPS   Y1, 32(DI)
+	ADDQ      $128, SI
+	ADDQ      $64, DI
+	DECQ      CX
+	JNZ       cvtloop
+	VZEROUPPER
+	RET

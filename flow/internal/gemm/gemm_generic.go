@@ -7,3 +7,9 @@ const kernelName = "go"
 func mulAdd(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, in []float64, ldin int, c []float64, ldc int) {
 	mulAddGo(m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
 }
+
+func mulAdd32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, in []float64, ldin int, c []float64, ldc int) {
+	mulAdd32Go(m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
+}
+
+func toFloat32(dst []float32, src []float64) { toFloat32Go(dst, src) }
