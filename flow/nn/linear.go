@@ -35,18 +35,48 @@ func (l Linear) Init(p []float64, r *rand.Rand, scale float64) {
 
 // Forward computes y[r,:] = x[r,:]·W + b for the n rows of x (n×In) into
 // y (n×Out).
-func (l Linear) Forward(p, x, y []float64, n int) { l.forward(nil, p, x, y, n) }
+func (l Linear) Forward(p, x, y []float64, n int) { l.forward(nil, 0, p, x, y, n) }
 
-// forward is Forward with the product computed by e (in float64 when e is
-// nil).
-func (l Linear) forward(e *gemm.F32, p, x, y []float64, n int) {
+// forward is Forward computing the product in float64 when s is nil, and
+// otherwise in float32, with x rounded into s's copy xi of a layer input
+// (which backward then reuses).
+func (l Linear) forward(s *single, xi int, p, x, y []float64, n int) {
 	in, out := l.In, l.Out
 	if n <= 0 {
 		return
 	}
 	w := p[l.Off : l.Off+in*out]
 	b := p[l.Off+in*out : l.Off+in*out+out]
-	e.Mul(n, out, in, x, in, 1, w, out, b, y, out)
+	if s == nil {
+		gemm.Mul(n, out, in, x, in, 1, w, out, b, y, out)
+		return
+	}
+	x32 := s.x[xi]
+	gemm.ToFloat32(x32, x[:n*in])
+	gemm.ToFloat32(s.w, w)
+	gemm.Mul32(n, out, in, x32, in, 1, s.w, out, b, y, out)
+}
+
+// single is the float32 state of a network's workspace: the float32
+// copies of the inputs of its float32 layers, kept from the forward pass
+// for the weight gradients, and scratch for rounded weights and output
+// gradients. Its buffers are sized for Mul32's row blocks.
+type single struct {
+	x     [][]float32 // layer inputs, by index
+	w, dy []float32
+	one   []float32 // the column of ones of a bias gradient
+}
+
+// newSingle allocates the float32 state for nx layer inputs of up to
+// rows×width values, weights of up to nw values and output gradients of up
+// to rows×width values.
+func newSingle(nx, rows, width, nw int) *single {
+	size := (rows + gemm.Rows32) * width
+	s := &single{x: make([][]float32, nx), w: make([]float32, nw), dy: make([]float32, size), one: []float32{1}}
+	for i := range s.x {
+		s.x[i] = make([]float32, size)
+	}
+	return s
 }
 
 // wtStack is the size of the on-stack transposed weight buffer Backward
@@ -66,29 +96,39 @@ func (l Linear) Backward(p, g, x, dy, dx []float64, n int) {
 			wt = make([]float64, l.In*l.Out)
 		}
 	}
-	l.backward(nil, p, g, x, dy, dx, n, l.In, wt, false)
+	l.backward(nil, 0, p, g, x, dy, dx, n, l.In, wt, false)
 }
 
 // one is the single-element A of the bias gradient (a column of ones).
 var one = []float64{1}
 
-// gradMul adds A·B into C (MulAdd), or stores it (Mul without a bias) when
-// store is set: the same bits as adding into a cleared C, without clearing
-// it first. The product is computed by e (in float64 when e is nil).
-func gradMul(e *gemm.F32, store bool, m, n, k int, a []float64, sai, sap int, b []float64, ldb int, c []float64, ldc int) {
+// gradMul adds A·B into C (gemm.MulAdd), or stores it (gemm.Mul without a
+// bias) when store is set: the same bits as adding into a cleared C,
+// without clearing it first.
+func gradMul(store bool, m, n, k int, a []float64, sai, sap int, b []float64, ldb int, c []float64, ldc int) {
 	if store {
-		e.Mul(m, n, k, a, sai, sap, b, ldb, nil, c, ldc)
+		gemm.Mul(m, n, k, a, sai, sap, b, ldb, nil, c, ldc)
 		return
 	}
-	e.MulAdd(m, n, k, a, sai, sap, b, ldb, c, ldc)
+	gemm.MulAdd(m, n, k, a, sai, sap, b, ldb, c, ldc)
+}
+
+// gradMul32 is gradMul with float32 operands (gemm.Mul32, gemm.MulAdd32).
+func gradMul32(store bool, m, n, k int, a []float32, sai, sap int, b []float32, ldb int, c []float64, ldc int) {
+	if store {
+		gemm.Mul32(m, n, k, a, sai, sap, b, ldb, nil, c, ldc)
+		return
+	}
+	gemm.MulAdd32(m, n, k, a, sai, sap, b, ldb, c, ldc)
 }
 
 // backward is Backward writing only the first nx columns of the input
 // gradient (dx is n×nx), with wt (at least Out·nx values) as scratch for
 // the transposed weights. With store set it overwrites the gradients of W
 // and b in g instead of adding to them (for n = 0 it then clears them).
-// The products are computed by e (in float64 when e is nil).
-func (l Linear) backward(e *gemm.F32, p, g, x, dy, dx []float64, n, nx int, wt []float64, store bool) {
+// With s not nil the products are computed in float32, the layer input
+// taken from s's copy xi made by the forward pass.
+func (l Linear) backward(s *single, xi int, p, g, x, dy, dx []float64, n, nx int, wt []float64, store bool) {
 	in, out := l.In, l.Out
 	w := p[l.Off : l.Off+in*out]
 	gw := g[l.Off : l.Off+in*out]
@@ -100,21 +140,45 @@ func (l Linear) backward(e *gemm.F32, p, g, x, dy, dx []float64, n, nx int, wt [
 		}
 		return
 	}
+	if s != nil {
+		l.backward32(s, xi, w, gw, gb, dy, dx, n, nx, wt, store)
+		return
+	}
 	// Bias gradient: column sums of dy, i.e. 1ᵀ·dy.
-	gradMul(e, store, 1, out, n, one, 0, 0, dy, out, gb, out)
+	gradMul(store, 1, out, n, one, 0, 0, dy, out, gb, out)
 	// Weight gradient: gw += xᵀ·dy.
-	gradMul(e, store, in, out, n, x, 1, in, dy, out, gw, out)
+	gradMul(store, in, out, n, x, 1, in, dy, out, gw, out)
 	if dx == nil || nx == 0 {
 		return
 	}
-	// Input gradient dx = dy·W[:nx,:]ᵀ with the weights transposed once.
+	gemm.Mul(n, nx, out, dy, out, 1, transpose(wt, w, nx, out), nx, nil, dx, nx)
+}
+
+// backward32 is backward's float32 branch: dy is rounded once and serves
+// the bias, weight and input gradients.
+func (l Linear) backward32(s *single, xi int, w, gw, gb, dy, dx []float64, n, nx int, wt []float64, store bool) {
+	in, out := l.In, l.Out
+	dy32 := s.dy
+	gemm.ToFloat32(dy32, dy[:n*out])
+	gradMul32(store, 1, out, n, s.one, 0, 0, dy32, out, gb, out)
+	gradMul32(store, in, out, n, s.x[xi], 1, in, dy32, out, gw, out)
+	if dx == nil || nx == 0 {
+		return
+	}
+	gemm.ToFloat32(s.w, transpose(wt, w, nx, out))
+	gemm.Mul32(n, nx, out, dy32, out, 1, s.w, nx, nil, dx, nx)
+}
+
+// transpose writes the first nx rows of the nx×out (or larger) row-major
+// matrix w, transposed, into wt (out×nx) and returns it.
+func transpose(wt, w []float64, nx, out int) []float64 {
 	wt = wt[:out*nx]
 	for i := 0; i < nx; i++ {
 		for o, v := range w[i*out : i*out+out] {
 			wt[o*nx+i] = v
 		}
 	}
-	e.Mul(n, nx, out, dy, out, 1, wt, nx, nil, dx, nx)
+	return wt
 }
 
 // ReLU writes max(x, 0) elementwise into dst (which may alias x).

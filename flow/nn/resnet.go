@@ -99,35 +99,39 @@ func (m *ResNet) Init(p []float64, r *rand.Rand) {
 // ResNetWork holds the activations of one forward pass of a ResNet for up
 // to Cap rows, and the scratch its backward pass needs.
 type ResNetWork struct {
-	Cap   int
-	n     int
-	group int       // rows per context row
-	ng    int       // context rows, ⌈n/group⌉
-	x     []float64 // n×In
-	c     []float64 // ng×Ctx
-	h     [][]float64
-	a1    [][]float64 // ReLU(h_j)
-	a2    [][]float64 // ReLU(t1)
-	t2    [][]float64
-	s     [][]float64 // gates, ng×Hidden
-	gh    []float64
-	gt    []float64
-	ga    []float64
-	ghg   []float64 // per-context-row sums of a gradient, ng×Hidden
-	wt    []float64 // transposed weights of one layer
-	f32   *gemm.F32 // the hidden layers' products; nil computes them in float64
+	Cap         int
+	n           int
+	hidden, out int       // the network's widths
+	group       int       // rows per context row
+	ng          int       // context rows, ⌈n/group⌉
+	x           []float64 // n×In
+	c           []float64 // ng×Ctx
+	h           [][]float64
+	a1          [][]float64 // ReLU(h_j)
+	a2          [][]float64 // ReLU(t1)
+	t2          [][]float64
+	s           [][]float64 // gates, ng×Hidden
+	gh          []float64
+	gt          []float64
+	ga          []float64
+	ghg         []float64 // per-context-row sums of a gradient, ng×Hidden
+	wt          []float64 // transposed weights of one layer
+	f32         *single   // the float32 state of the hidden layers; nil computes them in float64
 }
 
 // SetFloat32 chooses whether the products of the residual blocks and the
 // output layer (the bulk of the work) are computed in float32 arithmetic
-// (see gemm.F32: operands rounded to float32, sums of at most 128 products
-// in float32, everything else in float64) or, the default, in float64.
-// It is meant for training steps; it pays off on amd64 machines with
-// AVX-512, where the float32 kernel does half the multiply-adds per row.
+// (see gemm.MulAdd32: operands rounded to float32, sums of at most 128
+// products in float32, everything else in float64) or, the default, in
+// float64. It is meant for training steps; it pays off on amd64 machines
+// with AVX-512, where the float32 kernel does half the multiply-adds per
+// row. It takes effect from the next forward pass.
 func (w *ResNetWork) SetFloat32(on bool) {
 	switch {
 	case on && w.f32 == nil:
-		w.f32 = new(gemm.F32)
+		nb := len(w.a1)
+		H, out := w.hidden, w.out
+		w.f32 = newSingle(2*nb+1, w.Cap, max(H, out), max(H*H, H*out))
 	case !on:
 		w.f32 = nil
 	}
@@ -139,7 +143,7 @@ func (m *ResNet) NewWork(maxRows int) *ResNetWork {
 		maxRows = 1
 	}
 	H := m.Hidden
-	w := &ResNetWork{Cap: maxRows}
+	w := &ResNetWork{Cap: maxRows, hidden: H, out: m.Out}
 	w.x = make([]float64, maxRows*m.In)
 	w.c = make([]float64, maxRows*m.Ctx)
 	w.h = make([][]float64, m.Blocks+1)
@@ -211,12 +215,12 @@ func (m *ResNet) ForwardShared(p []float64, w *ResNetWork, x, c []float64, n, gr
 		a1 := w.a1[j][:nh]
 		ReLU(a1, hj)
 		t1 := w.a2[j][:nh]
-		b.l1.forward(w.f32, p, a1, t1, n)
+		b.l1.forward(w.f32, 2*j, p, a1, t1, n)
 		ReLU(t1, t1)
 		next := w.h[j+1][:nh]
 		if m.Gate {
 			t2 := w.t2[j][:nh]
-			b.l2.forward(w.f32, p, t1, t2, n)
+			b.l2.forward(w.f32, 2*j+1, p, t1, t2, n)
 			s := w.s[j][:ng*H]
 			b.lc.Forward(p, w.c, s, ng)
 			if group == 1 {
@@ -229,13 +233,13 @@ func (m *ResNet) ForwardShared(p []float64, w *ResNetWork, x, c []float64, n, gr
 				vec.MulAddRows(next[lo:hi], hj[lo:hi], t2[lo:hi], s[g0*H:g0*H+H], hi/H-g0*group)
 			}
 		} else {
-			b.l2.forward(w.f32, p, t1, next, n)
+			b.l2.forward(w.f32, 2*j+1, p, t1, next, n)
 			for i := range next {
 				next[i] += hj[i]
 			}
 		}
 	}
-	m.last.forward(w.f32, p, w.h[m.Blocks], out, n)
+	m.last.forward(w.f32, 2*m.Blocks, p, w.h[m.Blocks], out, n)
 }
 
 // groupSum writes the sums of the rows of a (n×H) over each context group
@@ -297,7 +301,7 @@ func (m *ResNet) backward(p, g []float64, w *ResNetWork, dout, dx, dc []float64,
 	in, ctx := m.In, m.Ctx
 	nh := n * H
 	gh := w.gh[:nh]
-	m.last.backward(w.f32, p, g, w.h[m.Blocks], dout, gh, n, H, w.wt, store)
+	m.last.backward(w.f32, 2*m.Blocks, p, g, w.h[m.Blocks], dout, gh, n, H, w.wt, store)
 	gt, ga := w.gt[:nh], w.ga[:nh]
 	for j := m.Blocks - 1; j >= 0; j-- {
 		b := m.blocks[j]
@@ -307,7 +311,7 @@ func (m *ResNet) backward(p, g []float64, w *ResNetWork, dout, dx, dc []float64,
 			// gradient wrt gate pre-activation into ga, wrt t2 into gt.
 			if group == 1 {
 				vec.GateBackward(gh, s, t2, gt, ga)
-				b.lc.backward(nil, p, g, w.c, ga, nil, n, 0, nil, store)
+				b.lc.backward(nil, 0, p, g, w.c, ga, nil, n, 0, nil, store)
 				if dc != nil {
 					addMulT(p[b.lc.Off:b.lc.Off+ctx*H], ctx, H, ga, dc, n, w.wt)
 				}
@@ -321,18 +325,18 @@ func (m *ResNet) backward(p, g []float64, w *ResNetWork, dout, dx, dc []float64,
 				for i, v := range s {
 					gs[i] *= v * (1 - v)
 				}
-				b.lc.backward(nil, p, g, w.c, gs, nil, ng, 0, nil, store)
+				b.lc.backward(nil, 0, p, g, w.c, gs, nil, ng, 0, nil, store)
 				if dc != nil {
 					addMulT(p[b.lc.Off:b.lc.Off+ctx*H], ctx, H, gs, dc, ng, w.wt)
 				}
 			}
-			b.l2.backward(w.f32, p, g, w.a2[j], gt, ga, n, H, w.wt, store)
+			b.l2.backward(w.f32, 2*j+1, p, g, w.a2[j], gt, ga, n, H, w.wt, store)
 		} else {
-			b.l2.backward(w.f32, p, g, w.a2[j], gh, ga, n, H, w.wt, store)
+			b.l2.backward(w.f32, 2*j+1, p, g, w.a2[j], gh, ga, n, H, w.wt, store)
 		}
 		// ga = gradient wrt a2 = ReLU(t1); mask by a2 > 0.
 		ReLUBackward(ga, ga, w.a2[j][:nh])
-		b.l1.backward(w.f32, p, g, w.a1[j], ga, gt, n, H, w.wt, store)
+		b.l1.backward(w.f32, 2*j, p, g, w.a1[j], ga, gt, n, H, w.wt, store)
 		// gt = gradient wrt a1 = ReLU(h_j).
 		hj := w.h[j][:nh]
 		vec.AddPos(gh, gt, hj)
@@ -340,14 +344,14 @@ func (m *ResNet) backward(p, g []float64, w *ResNetWork, dout, dx, dc []float64,
 	// First layer: W_x from x, W_c and b₀ from the context rows with the
 	// gradient summed over each group.
 	off := m.first.Off
-	gradMul(nil, store, in, H, n, w.x, 1, in, gh, H, g[off:off+in*H], H)
+	gradMul(store, in, H, n, w.x, 1, in, gh, H, g[off:off+in*H], H)
 	ghc := gh
 	if group > 1 {
 		ghc = w.ghg[:ng*H]
 		w.groupSum(ghc, gh, H)
 	}
-	gradMul(nil, store, ctx, H, ng, w.c, 1, ctx, ghc, H, g[off+in*H:off+(in+ctx)*H], H)
-	gradMul(nil, store, 1, H, ng, one, 0, 0, ghc, H, g[off+(in+ctx)*H:off+(in+ctx)*H+H], H)
+	gradMul(store, ctx, H, ng, w.c, 1, ctx, ghc, H, g[off+in*H:off+(in+ctx)*H], H)
+	gradMul(store, 1, H, ng, one, 0, 0, ghc, H, g[off+(in+ctx)*H:off+(in+ctx)*H+H], H)
 	if dc != nil {
 		addMulT(p[off+in*H:off+(in+ctx)*H], ctx, H, ghc, dc, ng, w.wt)
 	}

@@ -2,77 +2,80 @@ package gemm
 
 import "fmt"
 
-// Block32 is the number of terms of p an F32 product sums in one float32
-// accumulator before adding the partial sum to C in float64.
+// Block32 is the number of terms of p that Mul32 and MulAdd32 sum in one
+// float32 accumulator before adding the partial sum to C in float64.
 const Block32 = 128
 
-// F32 computes the products of MulAdd and Mul with float32 arithmetic, for
-// training steps where half the work per multiply-add matters more than
-// the last digits: the operands are rounded to float32 (into buffers the
-// F32 keeps and reuses, so that after the first call of a given size it
-// allocates nothing), the products are summed in float32 over blocks of
-// at most Block32 consecutive p, and each block's sum is added to C (or
-// to the bias) in float64. An element of C then differs from the float64
-// result by at most about (Block32 + 2)·2⁻²⁴ times Σ_p |A(i,p)·B(p,j)|.
-//
-// The results depend only on the operands (not on the machine's core
-// count) for a given kernel: AVX-512 assembly on amd64 machines that have
-// it, a portable Go kernel elsewhere, which is slower than the float64
-// assembly on AVX2 machines. A nil *F32 computes in float64, exactly as
-// the package-level MulAdd and Mul. An F32 must not be used by two
-// goroutines at once.
-type F32 struct {
-	a, b []float32
-}
+// Rows32 is the row block of the float32 kernels: A must be readable for
+// Rows32−1 rows past the last (see MulAdd32).
+const Rows32 = 8
 
-// MulAdd is the package-level MulAdd computed in float32 (see F32).
-func (f *F32) MulAdd(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, c []float64, ldc int) {
-	if f == nil {
-		MulAdd(m, n, k, a, sai, sap, b, ldb, c, ldc)
-		return
-	}
+// MulAdd32 computes C(i, j) += Σ_{p<k} A(i, p)·B(p, j) with float32
+// operands, addressed as in MulAdd, and a float64 C: the products are
+// summed in float32 over blocks of at most Block32 consecutive p and each
+// block's sum is converted to float64 and added to C(i, j). An element then
+// differs from the float64 product of the same float32 operands by at most
+// about (Block32 + 1)·2⁻²⁴ times Σ_p |A(i,p)·B(p,j)|, and from the float64
+// product of float64 operands rounded to float32 by at most 2⁻²⁴ more of
+// it for each rounded operand. It is meant for training steps, where half
+// the work per multiply-add matters more than the last digits.
+//
+// The kernels compute Rows32 rows at a time and read the rows of A past
+// the last of a partial block (their results are discarded): a must hold
+// at least (m+Rows32−2)·sai + (k−1)·sap + 1 values (Len32). Each element
+// is summed in one fixed order, so the result depends only on the
+// operands, for a given kernel: AVX-512 assembly on amd64 machines that
+// have it, a portable Go kernel elsewhere (slower than the float64
+// assembly on AVX2 machines). It panics if a slice is too short.
+func MulAdd32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, c []float64, ldc int) {
 	if m <= 0 || n <= 0 || k <= 0 {
 		return
 	}
-	check(m, n, k, a, sai, sap, b, ldb, c, ldc)
-	f.mulAdd(m, n, k, a, sai, sap, b, ldb, c, ldc, c, ldc)
+	check32(m, n, k, a, sai, sap, b, ldb, c, ldc)
+	mulAdd32(m, n, k, a, sai, sap, b, ldb, c, ldc, c, ldc)
 }
 
-// Mul is the package-level Mul computed in float32 (see F32): the bias is
-// added in float64.
-func (f *F32) Mul(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, bias, c []float64, ldc int) {
-	if f == nil || k <= 0 {
-		Mul(m, n, k, a, sai, sap, b, ldb, bias, c, ldc)
-		return
-	}
+// Mul32 is MulAdd32 storing C(i, j) = bias[j] + the sum (the block sums
+// added to the bias, or to +0 when bias is nil) instead of adding to C.
+func Mul32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, bias, c []float64, ldc int) {
 	if m <= 0 || n <= 0 {
 		return
 	}
 	if bias != nil && len(bias) < n {
 		panic(fmt.Sprintf("gemm: bias has %d values, need %d", len(bias), n))
 	}
-	check(m, n, k, a, sai, sap, b, ldb, c, ldc)
-	f.mulAdd(m, n, k, a, sai, sap, b, ldb, bias, 0, c, ldc)
-}
-
-// mulAdd rounds the operands to float32 and stores In + A·B into C
-// (In as in mulAddGo). The copy of A has room for 7 rows past the last
-// (never stored), so the kernels can always compute blocks of 8 rows.
-func (f *F32) mulAdd(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, in []float64, ldin int, c []float64, ldc int) {
-	la := (m-1)*sai + (k-1)*sap + 1
-	lb := (k-1)*ldb + n
-	f.a = grow32(f.a, la+7*sai)
-	f.b = grow32(f.b, lb)
-	toFloat32(f.a[:la], a[:la])
-	toFloat32(f.b[:lb], b[:lb])
-	mulAdd32(m, n, k, f.a, sai, sap, f.b, ldb, in, ldin, c, ldc)
-}
-
-func grow32(s []float32, n int) []float32 {
-	if cap(s) < n {
-		return make([]float32, n)
+	if k <= 0 {
+		Mul(m, n, 0, nil, 0, 0, nil, n, bias, c, ldc)
+		return
 	}
-	return s[:n]
+	check32(m, n, k, a, sai, sap, b, ldb, c, ldc)
+	mulAdd32(m, n, k, a, sai, sap, b, ldb, bias, 0, c, ldc)
+}
+
+// Len32 returns the length a float32 A of m×k elements addressed with
+// strides sai and sap must have for Mul32 and MulAdd32.
+func Len32(m, k, sai, sap int) int { return (m+Rows32-2)*sai + (k-1)*sap + 1 }
+
+// ToFloat32 rounds src to float32 (to nearest, ties to even, as Go's
+// conversion) into dst, which must be at least as long.
+func ToFloat32(dst []float32, src []float64) {
+	if len(dst) < len(src) {
+		panic(fmt.Sprintf("gemm: ToFloat32 into %d values from %d", len(dst), len(src)))
+	}
+	toFloat32(dst[:len(src)], src)
+}
+
+func check32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, c []float64, ldc int) {
+	switch {
+	case sai < 0 || sap < 0 || ldb < n || ldc < n:
+		panic(fmt.Sprintf("gemm: bad strides sai=%d sap=%d ldb=%d ldc=%d for n=%d", sai, sap, ldb, ldc, n))
+	case Len32(m, k, sai, sap) > len(a):
+		panic(fmt.Sprintf("gemm: a has %d values, need %d", len(a), Len32(m, k, sai, sap)))
+	case (k-1)*ldb+n > len(b):
+		panic(fmt.Sprintf("gemm: b has %d values, need %d", len(b), (k-1)*ldb+n))
+	case (m-1)*ldc+n > len(c):
+		panic(fmt.Sprintf("gemm: c has %d values, need %d", len(c), (m-1)*ldc+n))
+	}
 }
 
 // toFloat32Go rounds src to float32 into dst (the lengths are equal).
@@ -86,8 +89,6 @@ func toFloat32Go(dst []float32, src []float64) {
 // steps of p every element is accumulated in one float32 sum in
 // increasing p and added to C in float64; the first block adds In
 // (ldin = 0 repeats one row; in = nil adds +0), the later ones C itself.
-// The a slice must hold 7 rows past the last (see F32.mulAdd): rows
-// i ≥ m are read but not stored, as by the assembly kernel.
 func mulAdd32Go(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, in []float64, ldin int, c []float64, ldc int) {
 	var acc [32]float32
 	for p0 := 0; p0 < k; p0 += Block32 {

@@ -45,18 +45,22 @@ func (l layout) check32(t *testing.T, name string, c0, c []float64) {
 // (k of several Block32 blocks, a tail block, and A read with stride 0).
 var shapes32 = append([][3]int{{50, 50, 1000}, {50, 29, 333}, {10, 50, 257}, {1, 50, 700}, {9, 33, 129}}, shapes...)
 
-// goF32 runs the portable float32 kernel as F32.mulAdd runs the machine's.
-func goF32(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, in []float64, ldin int, c []float64, ldc int) {
-	la, lb := (m-1)*sai+(k-1)*sap+1, (k-1)*ldb+n
-	a32, b32 := make([]float32, la+7*sai), make([]float32, lb)
-	toFloat32Go(a32[:la], a[:la])
-	toFloat32Go(b32, b[:lb])
-	mulAdd32Go(m, n, k, a32, sai, sap, b32, ldb, in, ldin, c, ldc)
+// to32 rounds the operands of l to float32, A padded to Len32 with
+// values that must not reach C (NaN).
+func (l layout) to32() (a32, b32 []float32) {
+	la := (l.m-1)*l.sai + (l.k-1)*l.sap + 1
+	a32 = make([]float32, max(la, Len32(l.m, l.k, l.sai, l.sap)))
+	for i := range a32 {
+		a32[i] = float32(math.NaN())
+	}
+	ToFloat32(a32, l.a[:la])
+	b32 = make([]float32, len(l.b))
+	ToFloat32(b32, l.b)
+	return a32, b32
 }
 
-func TestF32MulAdd(t *testing.T) {
+func TestMulAdd32(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
-	var f F32
 	all := append([][3]int(nil), shapes32...)
 	for it := 0; it < 200; it++ {
 		all = append(all, [3]int{1 + r.IntN(40), 1 + r.IntN(70), 1 + r.IntN(300)})
@@ -64,22 +68,22 @@ func TestF32MulAdd(t *testing.T) {
 	for _, sh := range all {
 		for _, trans := range []bool{false, true} {
 			l := newLayout(r, sh[0], sh[1], sh[2], trans)
+			a32, b32 := l.to32()
 			c := append([]float64(nil), l.c...)
-			f.MulAdd(l.m, l.n, l.k, l.a, l.sai, l.sap, l.b, l.ldb, c, l.ldc)
-			l.check32(t, "F32 "+Kernel(), l.c, c)
+			MulAdd32(l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, c, l.ldc)
+			l.check32(t, "MulAdd32 "+Kernel(), l.c, c)
 			g := append([]float64(nil), l.c...)
-			goF32(l.m, l.n, l.k, l.a, l.sai, l.sap, l.b, l.ldb, g, l.ldc, g, l.ldc)
-			l.check32(t, "F32 go", l.c, g)
+			mulAdd32Go(l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, g, l.ldc, g, l.ldc)
+			l.check32(t, "MulAdd32 go", l.c, g)
 		}
 	}
 }
 
-// TestF32Mul checks F32.Mul with and without a bias on every shape,
+// TestMul32 checks Mul32 with and without a bias on every shape,
 // the bias row read with stride 0, and that a one-element A read with
 // both strides 0 (a bias gradient, 1ᵀ·D) works.
-func TestF32Mul(t *testing.T) {
+func TestMul32(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 24))
-	var f F32
 	for _, sh := range shapes32 {
 		for _, withBias := range []bool{true, false} {
 			l := newLayout(r, sh[0], sh[1], sh[2], r.IntN(2) == 0)
@@ -96,69 +100,78 @@ func TestF32Mul(t *testing.T) {
 					clear(row)
 				}
 			}
+			a32, b32 := l.to32()
 			got := append([]float64(nil), l.c...)
-			f.Mul(l.m, l.n, l.k, l.a, l.sai, l.sap, l.b, l.ldb, bias, got, l.ldc)
-			l.check32(t, "F32.Mul "+Kernel(), c0, got)
+			Mul32(l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, bias, got, l.ldc)
+			l.check32(t, "Mul32 "+Kernel(), c0, got)
 			g := append([]float64(nil), l.c...)
-			goF32(l.m, l.n, l.k, l.a, l.sai, l.sap, l.b, l.ldb, bias, 0, g, l.ldc)
-			l.check32(t, "F32.Mul go", c0, g)
+			mulAdd32Go(l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, bias, 0, g, l.ldc)
+			l.check32(t, "Mul32 go", c0, g)
 		}
 	}
 	// Column sums 1ᵀ·D of a 700×50 D.
 	k, n := 700, 50
 	d := randVec(r, k*n)
 	got := make([]float64, n)
-	f.Mul(1, n, k, []float64{1}, 0, 0, d, n, nil, got, n)
 	l := layout{m: 1, n: n, k: k, a: []float64{1}, b: d, c: make([]float64, n), sai: 0, sap: 0, ldb: n, ldc: n}
+	a32, b32 := l.to32()
+	Mul32(1, n, k, a32, 0, 0, b32, n, nil, got, n)
 	l.check32(t, "column sums", l.c, got)
-}
-
-// TestF32ExactSlices runs F32 on slices with no spare capacity (masked
-// loads and stores must stay inside them) and checks that a nil *F32 is
-// the float64 MulAdd and Mul bit for bit.
-func TestF32ExactSlices(t *testing.T) {
-	r := rand.New(rand.NewPCG(25, 26))
-	var f F32
-	for _, sh := range shapes32 {
-		m, n, k := sh[0], sh[1], sh[2]
-		a := randVec(r, m*k)[: m*k : m*k]
-		b := randVec(r, k*n)[: k*n : k*n]
-		c := make([]float64, m*n)[: m*n : m*n]
-		f.MulAdd(m, n, k, a, k, 1, b, n, c, n)
-		l := layout{m: m, n: n, k: k, a: a, b: b, c: make([]float64, m*n), sai: k, sap: 1, ldb: n, ldc: n}
-		l.check32(t, "F32 exact", l.c, c)
-
-		var nilF *F32
-		c1, c2 := randVec(r, m*n), make([]float64, m*n)
-		copy(c2, c1)
-		nilF.MulAdd(m, n, k, a, k, 1, b, n, c1, n)
-		MulAdd(m, n, k, a, k, 1, b, n, c2, n)
-		bias := randVec(r, n)
-		nilF.Mul(m, n, k, a, k, 1, b, n, bias, c1, n)
-		Mul(m, n, k, a, k, 1, b, n, bias, c2, n)
-		for i := range c1 {
-			if c1[i] != c2[i] {
-				t.Fatalf("%v: nil *F32 differs from the float64 product at %d", sh, i)
-			}
-		}
+	// k = 0 stores the bias.
+	c := []float64{9, 9}
+	Mul32(1, 2, 0, nil, 0, 1, nil, 2, []float64{1, 2}, c, 2)
+	if c[0] != 1 || c[1] != 2 {
+		t.Fatalf("k = 0 with a bias: %v", c)
 	}
 }
 
-// TestF32Reproducible checks that an element does not depend on the row
+// TestMul32ExactSlices runs the float32 products on slices with no spare
+// capacity (masked loads and stores must stay inside them; A exactly
+// Len32 long) and checks that short slices panic.
+func TestMul32ExactSlices(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	for _, sh := range shapes32 {
+		m, n, k := sh[0], sh[1], sh[2]
+		l := layout{m: m, n: n, k: k, a: randVec(r, m*k), b: randVec(r, k*n), c: make([]float64, m*n), sai: k, sap: 1, ldb: n, ldc: n}
+		a32, b32 := l.to32()
+		la := Len32(m, k, k, 1)
+		a32, b32 = a32[:la:la], b32[:k*n:k*n]
+		c := make([]float64, m*n)[: m*n : m*n]
+		MulAdd32(m, n, k, a32, k, 1, b32, n, c, n)
+		l.check32(t, "MulAdd32 exact", l.c, c)
+	}
+	for _, f := range []func(){
+		func() { MulAdd32(2, 2, 2, make([]float32, 4), 2, 1, make([]float32, 4), 2, make([]float64, 4), 2) },
+		func() { MulAdd32(1, 2, 2, make([]float32, 2+6), 1, 1, make([]float32, 3), 2, make([]float64, 2), 2) },
+		func() { Mul32(2, 2, 2, make([]float32, 20), 2, 1, make([]float32, 4), 2, []float64{1}, make([]float64, 4), 2) },
+		func() { ToFloat32(make([]float32, 1), make([]float64, 2)) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("a short slice did not panic")
+				}
+			}()
+			f()
+		}()
+	}
+}
+
+// TestMul32Reproducible checks that an element does not depend on the row
 // block it falls in: C computed in two pieces split inside a block of 8
 // rows equals C computed at once, bit for bit, on the machine's kernel
 // and the Go kernel.
-func TestF32Reproducible(t *testing.T) {
+func TestMul32Reproducible(t *testing.T) {
 	r := rand.New(rand.NewPCG(27, 28))
 	m, n, k := 37, 50, 300
 	l := newLayout(r, m, n, k, true)
-	var f F32
+	a32, b32 := l.to32()
 	c1 := append([]float64(nil), l.c...)
-	f.MulAdd(m, n, k, l.a, l.sai, l.sap, l.b, l.ldb, c1, l.ldc)
+	MulAdd32(m, n, k, a32, l.sai, l.sap, b32, l.ldb, c1, l.ldc)
 	c2 := append([]float64(nil), l.c...)
 	h := 13
-	f.MulAdd(h, n, k, l.a, l.sai, l.sap, l.b, l.ldb, c2, l.ldc)
-	f.MulAdd(m-h, n, k, l.a[h*l.sai:], l.sai, l.sap, l.b, l.ldb, c2[h*l.ldc:], l.ldc)
+	MulAdd32(h, n, k, a32, l.sai, l.sap, b32, l.ldb, c2, l.ldc)
+	MulAdd32(m-h, n, k, a32[h*l.sai:], l.sai, l.sap, b32, l.ldb, c2[h*l.ldc:], l.ldc)
 	for i := range c1 {
 		if c1[i] != c2[i] {
 			t.Fatalf("element %d: %v vs %v", i, c1[i], c2[i])
@@ -181,7 +194,7 @@ func TestToFloat32(t *testing.T) {
 			}
 		}
 		got, want := make([]float32, n), make([]float32, n)
-		toFloat32(got, src)
+		ToFloat32(got, src)
 		toFloat32Go(want, src)
 		for i := range got {
 			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
@@ -191,20 +204,27 @@ func TestToFloat32(t *testing.T) {
 	}
 }
 
-func BenchmarkF32(b *testing.B) {
+// BenchmarkMul32 times MulAdd against MulAdd32 on the shapes of the flow's
+// hidden layers (f32cvt includes rounding A and B to float32).
+func BenchmarkMul32(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 1))
 	for _, sh := range [][3]int{{200, 50, 50}, {50, 50, 200}, {1600, 50, 50}} {
 		m, n, k := sh[0], sh[1], sh[2]
 		a, bb, c := randVec(r, m*k), randVec(r, k*n), make([]float64, m*n)
-		var f F32
-		for _, prec := range []string{"f64", "f32"} {
+		a32, b32 := make([]float32, Len32(m, k, k, 1)), make([]float32, k*n)
+		for _, prec := range []string{"f64", "f32", "f32cvt"} {
 			b.Run(prec+"/"+itoa(m)+"x"+itoa(n)+"x"+itoa(k), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if prec == "f64" {
+					switch prec {
+					case "f64":
 						MulAdd(m, n, k, a, k, 1, bb, n, c, n)
-					} else {
-						f.MulAdd(m, n, k, a, k, 1, bb, n, c, n)
+					case "f32cvt":
+						ToFloat32(a32, a)
+						ToFloat32(b32, bb)
+						fallthrough
+					default:
+						MulAdd32(m, n, k, a32, k, 1, b32, n, c, n)
 					}
 				}
 				b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
