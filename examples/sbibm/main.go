@@ -111,6 +111,7 @@ type config struct {
 	dir     string
 	peer    string
 	simOnly bool
+	float32 bool       // -float32: flow.TrainConfig.Float32
 	seq     *seqConfig // -sequential and its flags (sequential.go)
 }
 
@@ -124,6 +125,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	fs.IntVar(&c.samples, "samples", 10000, "posterior draws per observation (the C2ST uses as many reference draws)")
 	fs.StringVar(&c.dir, "dir", "", "sbibm reference directory (default $PRIVINFER_SBIBM, $PRIVINFER_SHARED/sbibm or ../shared/sbibm)")
 	fs.StringVar(&c.peer, "peer", "", "directory of the peer's samples written by peer_sbi.py, scored beside ours")
+	fs.BoolVar(&c.float32, "float32", false, "train with float32 products in the flow's hidden layers (flow.TrainConfig.Float32)")
 	fs.BoolVar(&c.simOnly, "simulate-only", false, "only write the simulations to -out (for the peer), without training")
 	common := cli.Register(fs, 1)
 	c.seq = registerSequential(fs)
@@ -303,7 +305,9 @@ func runTask(ctx context.Context, c config, name string, n int, prog *cli.Progre
 	var out *sbi.SPPEResult
 	cpu0, cpuOK := cli.ProcessCPU()
 	err = prog.While(3*time.Second, fmt.Sprintf("%s, %d simulations: training", name, n), func() (err error) {
-		out, err = sbi.SPPE(ctx, p, sbi.Config{Rounds: 1, SimsPerRound: n, Simulations: sims, PosteriorSamples: 1, Seed: c.Seed,
+		tc := sbi.DefaultTrain()
+		tc.Float32 = c.float32
+		out, err = sbi.SPPE(ctx, p, sbi.Config{Rounds: 1, SimsPerRound: n, Simulations: sims, PosteriorSamples: 1, Seed: c.Seed, Train: &tc,
 			Progress: prog.Every(3*time.Second, fmt.Sprintf("%s, %d simulations", name, n))})
 		return err
 	})

@@ -205,7 +205,9 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 	label := fmt.Sprintf("%s, %s, observation %d", name, method, k)
 	clock := &cpuClock{}
 	every := prog.Every(5*time.Second, label)
-	cfg := sbi.Config{Rounds: c.seq.rounds, SimsPerRound: c.seq.perRound, PosteriorSamples: c.samples,
+	tc := sbi.DefaultTrain()
+	tc.Float32 = c.float32
+	cfg := sbi.Config{Rounds: c.seq.rounds, SimsPerRound: c.seq.perRound, PosteriorSamples: c.samples, Train: &tc,
 		Seed: seqSeed(c.Seed, name, method, k),
 		Progress: func(e privinfer.Progress) {
 			clock.observe(e)
