@@ -143,7 +143,9 @@ func TestMul32ExactSlices(t *testing.T) {
 	for _, f := range []func(){
 		func() { MulAdd32(2, 2, 2, make([]float32, 4), 2, 1, make([]float32, 4), 2, make([]float64, 4), 2) },
 		func() { MulAdd32(1, 2, 2, make([]float32, 2+6), 1, 1, make([]float32, 3), 2, make([]float64, 2), 2) },
-		func() { Mul32(2, 2, 2, make([]float32, 20), 2, 1, make([]float32, 4), 2, []float64{1}, make([]float64, 4), 2) },
+		func() {
+			Mul32(2, 2, 2, make([]float32, 20), 2, 1, make([]float32, 4), 2, []float64{1}, make([]float64, 4), 2)
+		},
 		func() { ToFloat32(make([]float32, 1), make([]float64, 2)) },
 	} {
 		func() {
