@@ -44,6 +44,9 @@ type Flow struct {
 
 	emb    *ad.Net // the context's embedding network (the flow's own copy), or nil
 	embOff int     // offset of its parameters
+
+	aff    *nn.ResNet // the ContextAffine layer's network (its output: μ then the raw log-scale), or nil
+	affOff int        // offset of its parameters
 }
 
 type coupling struct {
@@ -71,6 +74,13 @@ func New(cfg Config, r *rand.Rand) (*Flow, error) {
 		if l.luOff >= 0 {
 			f.initLU(l.luOff)
 		}
+	}
+	if f.aff != nil {
+		f.aff.Init(f.params, r)
+		// The output layer (the network's last H·2D + 2D parameters) starts
+		// at zero: μ = 0 and σ = 0, the identity.
+		end := f.affOff + f.aff.NumParams()
+		clear(f.params[end-(f.cfg.Hidden+1)*2*f.cfg.Dim : end])
 	}
 	if f.emb != nil {
 		if err := f.emb.Init(f.params[f.embOff:], r); err != nil {
@@ -114,6 +124,14 @@ func build(cfg Config) (*Flow, error) {
 		f.layers = append(f.layers, c)
 		f.maxT = max(f.maxT, len(c.tIdx))
 		f.maxI = max(f.maxI, len(c.iIdx))
+	}
+	if cfg.ContextAffine {
+		net, err := nn.NewResNet(0, E, cfg.Hidden, 2*D, cfg.Blocks, cfg.ContextGating, off)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+		}
+		f.aff, f.affOff = net, off
+		off += net.NumParams()
 	}
 	if f.emb != nil {
 		f.embOff = off

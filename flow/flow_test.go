@@ -86,6 +86,27 @@ var gradCases = []struct {
 		c.Embedding = &e
 		return c
 	}},
+	{"dim2-ctx3-affine", func() Config {
+		c := smallConfig(2, 3)
+		c.ContextAffine = true
+		return c
+	}},
+	{"dim1-ctx2-affine-ungated", func() Config {
+		c := smallConfig(1, 2)
+		c.ContextAffine, c.ContextGating = true, false
+		return c
+	}},
+	{"dim3-unconditional-affine", func() Config {
+		c := smallConfig(3, 0)
+		c.ContextAffine = true
+		return c
+	}},
+	{"dim2-ctx7-MLP-embedding-affine", func() Config {
+		c := smallConfig(2, 7)
+		e := ad.MLP(7, []int{5}, 3)
+		c.Embedding, c.ContextAffine = &e, true
+		return c
+	}},
 	{"dim1-ctx9-CNN-embedding", func() Config {
 		c := smallConfig(1, 9)
 		e := ad.CNN(9, 1, []ad.ConvLayer{{Filters: 3, Kernel: 3, Stride: 2, Pad: 1}}, []int{4}, 2)

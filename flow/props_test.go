@@ -131,10 +131,19 @@ func TestNormalisation(t *testing.T) {
 	cfgs := []Config{smallConfig(2, 3), smallConfig(2, 0)}
 	noLU := smallConfig(2, 2)
 	noLU.LU = false
-	cfgs = append(cfgs, noLU)
+	aff := smallConfig(2, 3)
+	aff.ContextAffine = true
+	cfgs = append(cfgs, noLU, aff)
 	for ci, cfg := range cfgs {
 		for trial := 0; trial < 1; trial++ {
 			f := randomFlow(t, cfg, uint64(100+10*ci+trial), 0.3)
+			if f.aff != nil {
+				// A moderate shift and scale (|μ| < 1, e^σ ≈ 0.5–2), so
+				// that the density stays inside the integration box.
+				for i := f.affOff; i < f.affOff+f.aff.NumParams(); i++ {
+					f.params[i] *= 0.3
+				}
+			}
 			r := rand.New(rand.NewPCG(uint64(ci), uint64(trial)))
 			z0 := randData(r, 1, cfg.ContextDim, 1)
 			const m = 300
@@ -434,7 +443,16 @@ func TestStepLossMatchesStep(t *testing.T) {
 }
 
 func TestSaveLoad(t *testing.T) {
+	for _, aff := range []bool{false, true} {
+		testSaveLoad(t, aff)
+	}
+}
+
+// testSaveLoad is TestSaveLoad for a flow with or without a ContextAffine
+// layer.
+func testSaveLoad(t *testing.T, aff bool) {
 	cfg := smallConfig(3, 2)
+	cfg.ContextAffine = aff
 	f := randomFlow(t, cfg, 8, 0.3)
 	f.standardized = true
 	var buf bytes.Buffer
@@ -492,6 +510,11 @@ func FuzzLoad(f *testing.F) {
 	fl.Save(&buf)
 	f.Add(buf.Bytes(), false)
 	f.Add(buf.Bytes(), true)
+	ac := smallConfig(2, 1)
+	ac.ContextAffine = true
+	buf.Reset()
+	randomFlow(f, ac, 2, 0.1).Save(&buf)
+	f.Add(buf.Bytes(), true)
 	f.Add(savedFlow(f), true)
 	f.Add([]byte(fileMagic), true)
 	f.Add([]byte{}, false)
@@ -508,7 +531,16 @@ func TestNoAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are not meaningful under the race detector")
 	}
+	for _, aff := range []bool{false, true} {
+		testNoAllocs(t, aff)
+	}
+}
+
+// testNoAllocs is TestNoAllocs for a flow with or without a ContextAffine
+// layer.
+func testNoAllocs(t *testing.T, aff bool) {
 	cfg := smallConfig(2, 3)
+	cfg.ContextAffine = aff
 	f := randomFlow(t, cfg, 1, 0.1)
 	r := rand.New(rand.NewPCG(1, 1))
 	n := 50

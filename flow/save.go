@@ -18,13 +18,15 @@ import (
 //	magic "PRIVFLOW" | version uint32 |
 //	Dim, ContextDim, Layers, Bins, Hidden, Blocks int32 |
 //	flags uint8 (1 LU, 2 ContextGating, 4 StandardizeInputs,
-//	             8 StandardizeContext, 16 standardisation set) |
+//	             8 StandardizeContext, 16 standardisation set,
+//	             32 ContextAffine) |
 //	TailBound, MinBinWidth, MinBinHeight, MinDerivative float64 |
 //	version 2 only: k uint32 | the embedding network, k int32:
 //	    In, Channels, len(Conv), (Filters, Kernel, Stride, Pad, Pool) per
 //	    convolution, len(Hidden), Hidden..., Out |
 //	meanY, stdY [Dim]float64 | meanZ, stdZ [ContextDim]float64 |
-//	nParams uint64 | params [nParams]float64 (the embedding's last) |
+//	nParams uint64 | params [nParams]float64 (the couplings', then the
+//	    ContextAffine network's, then the embedding's) |
 //	CRC-32 (IEEE) of all preceding bytes, uint32.
 const (
 	fileMagic   = "PRIVFLOW"
@@ -92,7 +94,7 @@ func (f *Flow) Save(w io.Writer) error {
 		put(int32(v))
 	}
 	var flags uint8
-	for i, on := range []bool{c.LU, c.ContextGating, c.StandardizeInputs, c.StandardizeContext, f.standardized} {
+	for i, on := range []bool{c.LU, c.ContextGating, c.StandardizeInputs, c.StandardizeContext, f.standardized, c.ContextAffine} {
 		if on {
 			flags |= 1 << i
 		}
@@ -143,6 +145,16 @@ func paramCount(c Config) int64 {
 		}
 		total += n
 	}
+	if c.ContextAffine {
+		n := H + int64(c.Blocks)*2*(H*H+H) + (H+1)*2*D
+		if C > 0 {
+			n += C * H
+			if c.ContextGating {
+				n += int64(c.Blocks) * (C*H + H)
+			}
+		}
+		total += n
+	}
 	return total
 }
 
@@ -189,7 +201,7 @@ func Load(r io.Reader) (*Flow, error) {
 		floats[i] = math.Float64frombits(le.Uint64(data[p:]))
 		p += 8
 	}
-	if flags>>5 != 0 {
+	if flags>>6 != 0 {
 		return nil, bad("unknown flags %#x", flags)
 	}
 	var emb *ad.Net
@@ -214,7 +226,8 @@ func Load(r io.Reader) (*Flow, error) {
 	cfg := Config{
 		Dim: ints[0], ContextDim: ints[1], Layers: ints[2], Bins: ints[3], Hidden: ints[4], Blocks: ints[5],
 		LU: flags&1 != 0, ContextGating: flags&2 != 0, StandardizeInputs: flags&4 != 0, StandardizeContext: flags&8 != 0,
-		TailBound: floats[0], MinBinWidth: floats[1], MinBinHeight: floats[2], MinDerivative: floats[3],
+		ContextAffine: flags&32 != 0,
+		TailBound:     floats[0], MinBinWidth: floats[1], MinBinHeight: floats[2], MinDerivative: floats[3],
 		Embedding: emb,
 	}
 	if err := cfg.Validate(); err != nil {

@@ -16,17 +16,20 @@ import (
 // context gating, without gating, and for group sizes 1, 3 and 10.
 func TestSharedContextMatchesExpanded(t *testing.T) {
 	for _, dc := range [][2]int{{2, 10}, {1, 10}, {1, 1}} {
-		testSharedContext(t, dc[0], dc[1], false)
+		testSharedContext(t, dc[0], dc[1], false, false)
 	}
-	testSharedContext(t, 1, 6, true)
-	testSharedContext(t, 2, 6, true)
+	testSharedContext(t, 1, 6, true, false)
+	testSharedContext(t, 2, 6, true, false)
+	testSharedContext(t, 2, 10, false, true)
+	testSharedContext(t, 1, 6, true, true)
 }
 
 // testSharedContext is TestSharedContextMatchesExpanded for a flow of
 // dimension dim and context dimension ctx, with an embedding network (an
-// MLP to 3 features) when emb is set. In dimension 1 the conditioners see
-// the context only, and the shared paths run them once per group.
-func testSharedContext(t *testing.T, dim, ctx int, emb bool) {
+// MLP to 3 features) when emb is set and a ContextAffine layer when aff is
+// set. In dimension 1 the conditioners see the context only, and the shared
+// paths run them once per group (as they always run the affine layer's).
+func testSharedContext(t *testing.T, dim, ctx int, emb, aff bool) {
 	for _, gating := range []bool{true, false} {
 		for _, na := range []int{1, 3, 10} {
 			cfg := DefaultConfig(dim, ctx)
@@ -34,7 +37,7 @@ func testSharedContext(t *testing.T, dim, ctx int, emb bool) {
 				e := ad.MLP(ctx, []int{5}, 3)
 				cfg.Embedding = &e
 			}
-			cfg.ContextGating = gating
+			cfg.ContextGating, cfg.ContextAffine = gating, aff
 			r := rand.New(rand.NewPCG(uint64(na), 7))
 			f, err := New(cfg, r)
 			if err != nil {

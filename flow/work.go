@@ -47,6 +47,16 @@ type work struct {
 	luLD   []float64   // per layer log|det W|
 	gW     []float64
 	tmp    []float64 // D
+
+	// The ContextAffine layer (nil without it), per context row: the
+	// network's output [μ, a] (2D), e^(−σ) (D) and Σσ; the gradient with
+	// respect to the output; the data before the layer (n×D).
+	affNet  *nn.ResNetWork
+	affOut  []float64
+	affExp  []float64
+	affSum  []float64
+	affGrad []float64
+	y0      []float64
 }
 
 func (f *Flow) newWork(rows int) *work {
@@ -100,7 +110,129 @@ func (f *Flow) newWork(rows int) *work {
 		}
 	}
 	w.tmp = make([]float64, D)
+	if f.aff != nil {
+		w.affNet = f.aff.NewWork(rows)
+		w.affOut = make([]float64, rows*2*D)
+		w.affExp = make([]float64, rows*D)
+		w.affSum = make([]float64, rows)
+		w.affGrad = make([]float64, rows*2*D)
+		w.y0 = make([]float64, rows*D)
+	}
 	return w
+}
+
+// allNets returns the workspaces of every conditioner network of w.
+func (w *work) allNets() []*nn.ResNetWork {
+	if w.affNet == nil {
+		return w.nets
+	}
+	return append(w.nets[:len(w.nets):len(w.nets)], w.affNet)
+}
+
+// affineParams runs the ContextAffine network on the ⌈n/group⌉ context
+// rows of w and sets, per context row, μ (in w.affOut), e^(−σ) and Σσ.
+func (f *Flow) affineParams(w *work) {
+	D := f.cfg.Dim
+	ng := (w.n + w.group - 1) / w.group
+	f.aff.ForwardShared(f.params, w.affNet, nil, w.zs, ng, 1, w.affOut)
+	for i := range w.affOut[:ng*2*D] {
+		w.affOut[i] *= affineGain
+	}
+	for g := 0; g < ng; g++ {
+		a := w.affOut[g*2*D+D : g*2*D+2*D]
+		e := w.affExp[g*D : g*D+D]
+		sum := 0.0
+		for d, v := range a {
+			sg := AffineBound * math.Tanh(v/AffineBound)
+			e[d] = math.Exp(-sg)
+			sum += sg
+		}
+		w.affSum[g] = sum
+	}
+}
+
+// affineForward applies the ContextAffine layer to the standardised data
+// in w.h[0] (kept in w.y0): y′ = (y − μ)·e^(−σ), adding −Σσ to every row's
+// log-determinant.
+func (f *Flow) affineForward(w *work) {
+	D, n := f.cfg.Dim, w.n
+	f.affineParams(w)
+	h0 := w.h[0]
+	copy(w.y0[:n*D], h0[:n*D])
+	for i := 0; i < n; i++ {
+		g := i / w.group
+		mu, e := w.affOut[g*2*D:g*2*D+D], w.affExp[g*D:g*D+D]
+		for d := 0; d < D; d++ {
+			h0[i*D+d] = (h0[i*D+d] - mu[d]) * e[d]
+		}
+		w.ld[i] -= w.affSum[g]
+	}
+}
+
+// affineInverse maps the coupling stack's output in w.h[0] back through
+// the ContextAffine layer, y = μ + y′·e^σ, in place, adding Σσ to every
+// row's base-to-data log-determinant.
+func (f *Flow) affineInverse(w *work) {
+	D, n := f.cfg.Dim, w.n
+	f.affineParams(w)
+	h0 := w.h[0]
+	for i := 0; i < n; i++ {
+		g := i / w.group
+		mu, e := w.affOut[g*2*D:g*2*D+D], w.affExp[g*D:g*D+D]
+		for d := 0; d < D; d++ {
+			h0[i*D+d] = mu[d] + h0[i*D+d]/e[d]
+		}
+		w.ld[i] += w.affSum[g]
+	}
+}
+
+// affineBackward back-propagates through the ContextAffine layer: g holds
+// the gradient with respect to its output y′ and is replaced by the
+// gradient with respect to the standardised data; the gradient with
+// respect to the network's output (summed over each context group) goes
+// through the network into grad (written with store) and, with ctx, into
+// the context gradient w.gz.
+func (f *Flow) affineBackward(w *work, g, dlogq, grad []float64, ctx, store bool) {
+	D, n := f.cfg.Dim, w.n
+	ng := (n + w.group - 1) / w.group
+	ga := w.affGrad[:ng*2*D]
+	clear(ga)
+	h0 := w.h[0]
+	for i := 0; i < n; i++ {
+		gr := i / w.group
+		e := w.affExp[gr*D : gr*D+D]
+		gmu, gs := ga[gr*2*D:gr*2*D+D], ga[gr*2*D+D:gr*2*D+2*D]
+		for d := 0; d < D; d++ {
+			gy := g[i*D+d]
+			gmu[d] -= gy * e[d]
+			gs[d] -= gy*h0[i*D+d] + dlogq[i]
+			g[i*D+d] = gy * e[d]
+		}
+	}
+	// Through σ = B·tanh(a/B): dσ/da = 1 − tanh².
+	for gr := 0; gr < ng; gr++ {
+		a := w.affOut[gr*2*D+D : gr*2*D+2*D]
+		gs := ga[gr*2*D+D : gr*2*D+2*D]
+		for d, v := range a {
+			th := math.Tanh(v / AffineBound)
+			gs[d] *= 1 - th*th
+		}
+	}
+	for i := range ga {
+		ga[i] *= affineGain
+	}
+	var dc []float64
+	if ctx {
+		dc = w.gz
+	}
+	switch {
+	case store:
+		f.aff.BackwardStore(f.params, grad, w.affNet, ga, nil, dc)
+	case ctx:
+		f.aff.BackwardContext(f.params, grad, w.affNet, ga, nil, dc)
+	default:
+		f.aff.Backward(f.params, grad, w.affNet, ga, nil)
+	}
 }
 
 // setKnots loads the spline of coordinate t of row i of layer l into
@@ -251,6 +383,9 @@ func (f *Flow) forward(w *work, logq []float64) {
 		}
 	}
 	f.embed(w, w.keep)
+	if f.aff != nil {
+		f.affineForward(w)
+	}
 	for l, c := range f.layers {
 		f.gather(w, l, w.h[l])
 		f.condition(w, l)
@@ -389,6 +524,9 @@ func (f *Flow) backward(w *work, dlogq, grad []float64, store bool) {
 				g[i*D+d] += w.gxin[i*ni+j]
 			}
 		}
+	}
+	if f.aff != nil {
+		f.affineBackward(w, g, dlogq, grad, ctx, store)
 	}
 	if f.emb != nil {
 		f.embedBackward(w, grad, store)
@@ -573,5 +711,8 @@ func (f *Flow) inverse(w *work) {
 				w.ld[i] += ld
 			}
 		}
+	}
+	if f.aff != nil {
+		f.affineInverse(w)
 	}
 }

@@ -31,6 +31,7 @@ type Settings struct {
 	Shift                   bool // SPPE's regression shift (off unless -shift: the paper's z-scoring)
 	NPost                   int  // posterior draws
 	Float32                 bool // training steps with float32 products (flow.TrainConfig.Float32)
+	Affine                  bool // the flows' context-dependent affine layer (flow.Config.ContextAffine)
 }
 
 // Register registers the flags on fs with the defaults def and returns the
@@ -63,6 +64,7 @@ func Register(fs *flag.FlagSet, def Settings, quick map[string]string) *Settings
 	fs.BoolVar(&s.MC, "mc", def.MC, "plain Monte Carlo inner points instead of RQMC")
 	fs.BoolVar(&s.Shift, "shift", def.Shift, "SPPE: model θ's residual from its linear regression on the release (the library's default; without -shift the SBI paper's plain z-scoring, sbi.Config.DisableRegressionShift)")
 	fs.IntVar(&s.NPost, "n", def.NPost, u("n", "posterior draws"))
+	fs.BoolVar(&s.Affine, "affine", def.Affine, "give the flows a context-dependent affine layer before the first coupling (flow.Config.ContextAffine)")
 	fs.BoolVar(&s.Float32, "float32", def.Float32, "train with float32 products in the flows' hidden layers (flow.TrainConfig.Float32; faster on AVX-512 machines)")
 	return &s
 }
@@ -125,6 +127,7 @@ func (s *Settings) Integration() sbi.Integration {
 func (s *Settings) Config(dim, ctxDim int, seed uint64) sbi.Config {
 	fc := flow.DefaultConfig(dim, ctxDim)
 	fc.Layers, fc.Hidden, fc.Blocks, fc.ContextGating = s.Layers, s.Hidden, s.Blocks, s.Gating
+	fc.ContextAffine = s.Affine
 	tc := flow.DefaultTrainConfig()
 	tc.MaxEpochs, tc.Patience, tc.BatchSize, tc.LearningRate = s.Epochs, s.Patience, s.Batch, s.LR
 	tc.Float32 = s.Float32
