@@ -42,6 +42,7 @@ func randomFlow(t testing.TB, cfg Config, seed uint64, scale float64) *Flow {
 	for i := range f.params {
 		f.params[i] += scale * r.NormFloat64()
 	}
+	tameAffine(f)
 	for d := range f.meanY {
 		f.meanY[d] = 0.3 * r.NormFloat64()
 		f.stdY[d] = 0.5 + r.Float64()
@@ -51,6 +52,19 @@ func randomFlow(t testing.TB, cfg Config, seed uint64, scale float64) *Flow {
 		f.stdZ[c] = 0.5 + r.Float64()
 	}
 	return f
+}
+
+// tameAffine divides the parameters of f's ContextAffine network, if any,
+// by affineGain after a random perturbation: the layer's outputs are its
+// network's times affineGain, and this moves them as much as a coupling's
+// conditioner outputs.
+func tameAffine(f *Flow) {
+	if f.aff == nil {
+		return
+	}
+	for i := f.affOff; i < f.affOff+f.aff.NumParams(); i++ {
+		f.params[i] /= affineGain
+	}
 }
 
 func randData(r *rand.Rand, n, d int, s float64) []float64 {

@@ -48,6 +48,7 @@ func testSharedContext(t *testing.T, dim, ctx int, emb, aff bool) {
 			for i := range f.params {
 				f.params[i] += 0.05 * r.NormFloat64()
 			}
+			tameAffine(f)
 			G := 37
 			n := G * na
 			y := randData(r, n, dim, 1)
