@@ -97,6 +97,7 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/plot"
+	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/flow/sbi"
 	"github.com/privinfer/privinfer/simulate/sbibm"
@@ -112,6 +113,7 @@ type config struct {
 	peer    string
 	simOnly bool
 	float32 bool       // -float32: flow.TrainConfig.Float32
+	affine  bool       // -affine: flow.Config.ContextAffine
 	seq     *seqConfig // -sequential and its flags (sequential.go)
 }
 
@@ -125,6 +127,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	fs.IntVar(&c.samples, "samples", 10000, "posterior draws per observation (the C2ST uses as many reference draws)")
 	fs.StringVar(&c.dir, "dir", "", "sbibm reference directory (default $PRIVINFER_SBIBM, $PRIVINFER_SHARED/sbibm or ../shared/sbibm)")
 	fs.StringVar(&c.peer, "peer", "", "directory of the peer's samples written by peer_sbi.py, scored beside ours")
+	fs.BoolVar(&c.affine, "affine", false, "give the flow a context-dependent affine layer before the first coupling (flow.Config.ContextAffine)")
 	fs.BoolVar(&c.float32, "float32", false, "train with float32 products in the flow's hidden layers (flow.TrainConfig.Float32)")
 	fs.BoolVar(&c.simOnly, "simulate-only", false, "only write the simulations to -out (for the peer), without training")
 	common := cli.Register(fs, 1)
@@ -168,6 +171,17 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 		}
 	}
 	return c, nil
+}
+
+// flow returns the flow configuration of a task with parameter dimension
+// d and summary dimension sd: nil (sbi's default) unless -affine is set.
+func (c config) flow(d, sd int) *flow.Config {
+	if !c.affine {
+		return nil
+	}
+	fc := sbi.DefaultFlow(d, sd)
+	fc.ContextAffine = true
+	return &fc
 }
 
 // result is one task and budget.
@@ -307,7 +321,7 @@ func runTask(ctx context.Context, c config, name string, n int, prog *cli.Progre
 	err = prog.While(3*time.Second, fmt.Sprintf("%s, %d simulations: training", name, n), func() (err error) {
 		tc := sbi.DefaultTrain()
 		tc.Float32 = c.float32
-		out, err = sbi.SPPE(ctx, p, sbi.Config{Rounds: 1, SimsPerRound: n, Simulations: sims, PosteriorSamples: 1, Seed: c.Seed, Train: &tc,
+		out, err = sbi.SPPE(ctx, p, sbi.Config{Rounds: 1, SimsPerRound: n, Simulations: sims, PosteriorSamples: 1, Seed: c.Seed, Train: &tc, Flow: c.flow(d, sd),
 			Progress: prog.Every(3*time.Second, fmt.Sprintf("%s, %d simulations", name, n))})
 		return err
 	})

@@ -208,6 +208,7 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 	tc := sbi.DefaultTrain()
 	tc.Float32 = c.float32
 	cfg := sbi.Config{Rounds: c.seq.rounds, SimsPerRound: c.seq.perRound, PosteriorSamples: c.samples, Train: &tc,
+		Flow: c.flow(task.Prior().Dim(), task.Simulator().StatDim()),
 		Seed: seqSeed(c.Seed, name, method, k),
 		Progress: func(e privinfer.Progress) {
 			clock.observe(e)
