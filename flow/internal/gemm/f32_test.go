@@ -6,39 +6,13 @@ import (
 	"testing"
 )
 
-// check32 compares c against C0 + A·B in extended precision with the
-// tolerance of an F32 product: (min(k, Block32) + 3)·2⁻²⁴·(|C0| + Σ|A||B|)
-// (operands rounded to float32, then a recursive float32 sum of at most
-// Block32 products per block; the float64 additions of the blocks are far
-// inside this). Padding columns of C must not change.
+// check32 compares c against C0 + A·B with the tolerance of a float32
+// product: (min(k, Block32) + 3)·2⁻²⁴·(|C0| + Σ|A||B|) (operands rounded
+// to float32, then a recursive float32 sum of at most Block32 products per
+// block; the float64 additions of the blocks are far inside this).
 func (l layout) check32(t *testing.T, name string, c0, c []float64) {
 	t.Helper()
-	const u = 0x1p-24
-	for i := 0; i < l.m; i++ {
-		for j := 0; j < l.ldc; j++ {
-			idx := i*l.ldc + j
-			if idx >= len(c) {
-				break
-			}
-			if j >= l.n {
-				if c[idx] != c0[idx] {
-					t.Fatalf("%s %dx%dx%d: padding C(%d,%d) changed", name, l.m, l.n, l.k, i, j)
-				}
-				continue
-			}
-			ref, mag := c0[idx], math.Abs(c0[idx])
-			for p := 0; p < l.k; p++ {
-				x := l.a[i*l.sai+p*l.sap] * l.b[p*l.ldb+j]
-				ref += x
-				mag += math.Abs(x)
-			}
-			tol := float64(min(l.k, Block32)+3) * u * mag
-			if d := math.Abs(c[idx] - ref); d > tol || math.IsNaN(c[idx]) {
-				t.Fatalf("%s %dx%dx%d: C(%d,%d) = %v, want %v (|diff| %.3g > tol %.3g)",
-					name, l.m, l.n, l.k, i, j, c[idx], ref, d, tol)
-			}
-		}
-	}
+	l.checkTol(t, name, c0, c, float64(min(l.k, Block32)+3)*0x1p-24)
 }
 
 // shapes32 adds to shapes the long sums of weight and bias gradients
