@@ -122,6 +122,22 @@
 // round 1 no longer fits the rescaled parameters, and the prior draws of
 // round 1 fall far outside the spline interval.
 //
+// What removes the far tails where the shift cannot is a location and
+// scale that follow the release: flow.Config.ContextAffine (set it in
+// Config.Flow) puts a learned affine map y′ = (y − μ(s))·e^(−σ(s)) before
+// the splines, so a base draw beyond ±3 lands a few learned scales from
+// μ(s). On the SIR release at ε = 10 with the paper's z-scoring (the
+// configuration of examples/sir: 4 layers of 32 units, M = 4, 5 atoms,
+// 10 rounds of 1000), the final 1000 draws held 10 and 13 draws beyond 5.5
+// exact-posterior standard deviations (seeds 1 and 2; the farthest 94 and
+// 12 sd out) and 1 and 0 with the layer (farthest 15 and 5.5 sd); C2ST
+// against the exact posterior was 0.540 and 0.562 without it, 0.585 and
+// 0.563 with it, MMD 0.003 and 0.012 against 0.028 and 0.017. On the
+// Gaussian location model above without the shift, the fraction beyond
+// the threshold fell from 4–9% to at most 5·10⁻⁴ in every round (seeds 1
+// and 2, two coordinates). The layer is not on by default: on SIR its
+// C2ST and MMD were no better in two seeds.
+//
 // The shift also makes amortized NPE (one round, the default Config) more
 // accurate at small budgets. On the sbibm tasks (C2ST against the
 // reference posteriors with 5000 draws a side, mean over observations
