@@ -60,20 +60,7 @@ func TestMul32(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 24))
 	for _, sh := range shapes32 {
 		for _, withBias := range []bool{true, false} {
-			l := newLayout(r, sh[0], sh[1], sh[2], r.IntN(2) == 0)
-			var bias []float64
-			c0 := append([]float64(nil), l.c...)
-			for i := 0; i < l.m; i++ {
-				row := c0[i*l.ldc : i*l.ldc+l.n]
-				if withBias {
-					if bias == nil {
-						bias = randVec(r, l.n)
-					}
-					copy(row, bias)
-				} else {
-					clear(row)
-				}
-			}
+			l, bias, c0 := biasLayout(r, sh, withBias)
 			a32, b32 := l.to32()
 			got := append([]float64(nil), l.c...)
 			Mul32(l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, bias, got, l.ldc)

@@ -187,6 +187,26 @@ func itoa(v int) string {
 	return itoa(v/10) + string(rune('0'+v%10))
 }
 
+// biasLayout draws a problem of shape sh (A transposed or not at random)
+// and, with withBias, a bias row; c0 is C with every row replaced by the
+// bias (or by zeros), what Mul stores before adding A·B.
+func biasLayout(r *rand.Rand, sh [3]int, withBias bool) (l layout, bias, c0 []float64) {
+	l = newLayout(r, sh[0], sh[1], sh[2], r.IntN(2) == 0)
+	if withBias {
+		bias = randVec(r, l.n)
+	}
+	c0 = append([]float64(nil), l.c...)
+	for i := 0; i < l.m; i++ {
+		row := c0[i*l.ldc : i*l.ldc+l.n]
+		if withBias {
+			copy(row, bias)
+		} else {
+			clear(row)
+		}
+	}
+	return l, bias, c0
+}
+
 // TestMul checks Mul against MulAdd on a C holding the bias in every row
 // (bit for bit: both store the bias plus one accumulator) and, with a nil
 // bias, against MulAdd on a zero C, for the machine's kernel and the Go
@@ -200,20 +220,7 @@ func TestMul(t *testing.T) {
 	}
 	for _, sh := range all {
 		for _, withBias := range []bool{true, false} {
-			l := newLayout(r, sh[0], sh[1], sh[2], r.IntN(2) == 0)
-			var bias []float64
-			want := append([]float64(nil), l.c...)
-			for i := 0; i < l.m; i++ {
-				row := want[i*l.ldc : i*l.ldc+l.n]
-				if withBias {
-					if bias == nil {
-						bias = randVec(r, l.n)
-					}
-					copy(row, bias)
-				} else {
-					clear(row)
-				}
-			}
+			l, bias, want := biasLayout(r, sh, withBias)
 			c0 := append([]float64(nil), want...)
 			MulAdd(l.m, l.n, l.k, l.a, l.sai, l.sap, l.b, l.ldb, want, l.ldc)
 			got := append([]float64(nil), l.c...)
