@@ -48,15 +48,14 @@ type work struct {
 	gW     []float64
 	tmp    []float64 // D
 
-	// The ContextAffine layer (nil without it), per context row: the
-	// network's output [μ, a] (2D), e^(−σ) (D) and Σσ; the gradient with
-	// respect to the output; the data before the layer (n×D).
+	// The ContextAffine layer (nil without it), per context row: μ and
+	// the bounded log-scale σ (2D values, from the network's output), e^(−σ)
+	// (D) and Σσ; the gradient with respect to the network's output.
 	affNet  *nn.ResNetWork
 	affOut  []float64
 	affExp  []float64
 	affSum  []float64
 	affGrad []float64
-	y0      []float64
 }
 
 func (f *Flow) newWork(rows int) *work {
@@ -116,7 +115,6 @@ func (f *Flow) newWork(rows int) *work {
 		w.affExp = make([]float64, rows*D)
 		w.affSum = make([]float64, rows)
 		w.affGrad = make([]float64, rows*2*D)
-		w.y0 = make([]float64, rows*D)
 	}
 	return w
 }
@@ -130,7 +128,8 @@ func (w *work) allNets() []*nn.ResNetWork {
 }
 
 // affineParams runs the ContextAffine network on the ⌈n/group⌉ context
-// rows of w and sets, per context row, μ (in w.affOut), e^(−σ) and Σσ.
+// rows of w and sets, per context row, μ and σ = B·tanh(a/B) (in
+// w.affOut, σ in place of the network's a), e^(−σ) and Σσ.
 func (f *Flow) affineParams(w *work) {
 	D := f.cfg.Dim
 	ng := (w.n + w.group - 1) / w.group
@@ -143,22 +142,21 @@ func (f *Flow) affineParams(w *work) {
 		e := w.affExp[g*D : g*D+D]
 		sum := 0.0
 		for d, v := range a {
-			sg := AffineBound * math.Tanh(v/AffineBound)
-			e[d] = math.Exp(-sg)
-			sum += sg
+			a[d] = AffineBound * math.Tanh(v/AffineBound)
+			e[d] = math.Exp(-a[d])
+			sum += a[d]
 		}
 		w.affSum[g] = sum
 	}
 }
 
 // affineForward applies the ContextAffine layer to the standardised data
-// in w.h[0] (kept in w.y0): y′ = (y − μ)·e^(−σ), adding −Σσ to every row's
+// in w.h[0], in place: y′ = (y − μ)·e^(−σ), adding −Σσ to every row's
 // log-determinant.
 func (f *Flow) affineForward(w *work) {
 	D, n := f.cfg.Dim, w.n
 	f.affineParams(w)
 	h0 := w.h[0]
-	copy(w.y0[:n*D], h0[:n*D])
 	for i := 0; i < n; i++ {
 		g := i / w.group
 		mu, e := w.affOut[g*2*D:g*2*D+D], w.affExp[g*D:g*D+D]
@@ -209,30 +207,18 @@ func (f *Flow) affineBackward(w *work, g, dlogq, grad []float64, ctx, store bool
 			g[i*D+d] = gy * e[d]
 		}
 	}
-	// Through σ = B·tanh(a/B): dσ/da = 1 − tanh².
+	// Through σ = B·tanh(a/B): dσ/da = 1 − tanh² = 1 − (σ/B)².
 	for gr := 0; gr < ng; gr++ {
-		a := w.affOut[gr*2*D+D : gr*2*D+2*D]
+		sg := w.affOut[gr*2*D+D : gr*2*D+2*D]
 		gs := ga[gr*2*D+D : gr*2*D+2*D]
-		for d, v := range a {
-			th := math.Tanh(v / AffineBound)
-			gs[d] *= 1 - th*th
+		for d, v := range sg {
+			gs[d] *= 1 - (v/AffineBound)*(v/AffineBound)
 		}
 	}
 	for i := range ga {
 		ga[i] *= affineGain
 	}
-	var dc []float64
-	if ctx {
-		dc = w.gz
-	}
-	switch {
-	case store:
-		f.aff.BackwardStore(f.params, grad, w.affNet, ga, nil, dc)
-	case ctx:
-		f.aff.BackwardContext(f.params, grad, w.affNet, ga, nil, dc)
-	default:
-		f.aff.Backward(f.params, grad, w.affNet, ga, nil)
-	}
+	f.backwardNet(f.aff, w.affNet, w, ga, grad, nil, ctx, store)
 }
 
 // setKnots loads the spline of coordinate t of row i of layer l into
@@ -533,23 +519,29 @@ func (f *Flow) backward(w *work, dlogq, grad []float64, store bool) {
 	}
 }
 
-// netBackward back-propagates w.graw through the conditioner of layer l,
-// adding (or with store writing) its parameter gradient into grad, writing
-// the gradient with respect to the untouched coordinates into gxin unless
-// it is nil, and adding the context gradient into w.gz when ctx is set.
+// netBackward back-propagates w.graw through the conditioner of layer l
+// (see backwardNet), writing the gradient with respect to the untouched
+// coordinates into gxin unless it is nil.
 func (f *Flow) netBackward(l int, w *work, grad, gxin []float64, ctx, store bool) {
-	net := f.layers[l].net
+	f.backwardNet(f.layers[l].net, w.nets[l], w, w.graw, grad, gxin, ctx, store)
+}
+
+// backwardNet back-propagates dout through the network net whose last
+// forward pass is in nw, adding (or with store writing) its parameter
+// gradient into grad, writing the input gradient into gxin unless it is
+// nil, and adding the context gradient into w.gz when ctx is set.
+func (f *Flow) backwardNet(net *nn.ResNet, nw *nn.ResNetWork, w *work, dout, grad, gxin []float64, ctx, store bool) {
 	var dc []float64
 	if ctx {
 		dc = w.gz
 	}
 	switch {
 	case store:
-		net.BackwardStore(f.params, grad, w.nets[l], w.graw, gxin, dc)
+		net.BackwardStore(f.params, grad, nw, dout, gxin, dc)
 	case ctx:
-		net.BackwardContext(f.params, grad, w.nets[l], w.graw, gxin, dc)
+		net.BackwardContext(f.params, grad, nw, dout, gxin, dc)
 	default:
-		net.Backward(f.params, grad, w.nets[l], w.graw, gxin)
+		net.Backward(f.params, grad, nw, dout, gxin)
 	}
 }
 

@@ -64,7 +64,6 @@ func (l Linear) forward(s *single, xi int, p, x, y []float64, n int) {
 type single struct {
 	x     [][]float32 // layer inputs, by index
 	w, dy []float32
-	one   []float32 // the column of ones of a bias gradient
 }
 
 // newSingle allocates the float32 state for nx layer inputs of up to
@@ -72,7 +71,7 @@ type single struct {
 // to rows×width values.
 func newSingle(nx, rows, width, nw int) *single {
 	size := (rows + gemm.Rows32) * width
-	s := &single{x: make([][]float32, nx), w: make([]float32, nw), dy: make([]float32, size), one: []float32{1}}
+	s := &single{x: make([][]float32, nx), w: make([]float32, nw), dy: make([]float32, size)}
 	for i := range s.x {
 		s.x[i] = make([]float32, size)
 	}
@@ -99,8 +98,12 @@ func (l Linear) Backward(p, g, x, dy, dx []float64, n int) {
 	l.backward(nil, 0, p, g, x, dy, dx, n, l.In, wt, false)
 }
 
-// one is the single-element A of the bias gradient (a column of ones).
-var one = []float64{1}
+// one and one32 are the single-element A of the bias gradient (a column
+// of ones) in float64 and float32.
+var (
+	one   = []float64{1}
+	one32 = []float32{1}
+)
 
 // gradMul adds A·B into C (gemm.MulAdd), or stores it (gemm.Mul without a
 // bias) when store is set: the same bits as adding into a cleared C,
@@ -160,7 +163,7 @@ func (l Linear) backward32(s *single, xi int, w, gw, gb, dy, dx []float64, n, nx
 	in, out := l.In, l.Out
 	dy32 := s.dy
 	gemm.ToFloat32(dy32, dy[:n*out])
-	gradMul32(store, 1, out, n, s.one, 0, 0, dy32, out, gb, out)
+	gradMul32(store, 1, out, n, one32, 0, 0, dy32, out, gb, out)
 	gradMul32(store, in, out, n, s.x[xi], 1, in, dy32, out, gw, out)
 	if dx == nil || nx == 0 {
 		return
