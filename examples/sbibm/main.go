@@ -50,11 +50,12 @@
 // with simulators of its own and writes
 // <task>_<method>_<R>x<N>_o<k>_sbi.csv and <…>_sbi_time.txt, which -peer
 // DIR scores with the same C2ST. With -out every result is kept
-// (<task>_<method>_<R>x<N>_o<k>_ours.csv and .txt) and a later run with
-// the same -seed and -samples reads it instead of training, so a long run
-// can be resumed or split by -tasks and -obs (the peer script likewise
-// keeps its finished outputs). The comparison, 10 rounds of 1,000
-// simulations at observations 1–3 of the four tasks:
+// (<task>_<method>_<R>x<N>_o<k>_ours.csv and .txt; _ours_affine and
+// _ours_choose with -affine and -choose-affine) and a later run with the
+// same -seed and -samples reads it instead of training, so a long run can
+// be resumed or split by -tasks and -obs (the peer script likewise keeps
+// its finished outputs). The comparison of 10 rounds of 1,000 simulations
+// at observations 1–3 of the four tasks:
 //
 //	go run ./examples/sbibm -sequential snpe,snle -rounds 10 -sims-per-round 1000 -obs 3 -out /tmp/sbibm-seq
 //	python3 examples/sbibm/peer_sbi_seq.py /tmp/sbibm-seq --obs 3 --rounds 10 --sims-per-round 1000
@@ -114,6 +115,7 @@ type config struct {
 	simOnly bool
 	float32 bool       // -float32: flow.TrainConfig.Float32
 	affine  bool       // -affine: flow.Config.ContextAffine
+	choose  bool       // -choose-affine: with and without it, by validation loss
 	seq     *seqConfig // -sequential and its flags (sequential.go)
 }
 
@@ -128,6 +130,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&c.dir, "dir", "", "sbibm reference directory (default $PRIVINFER_SBIBM, $PRIVINFER_SHARED/sbibm or ../shared/sbibm)")
 	fs.StringVar(&c.peer, "peer", "", "directory of the peer's samples written by peer_sbi.py, scored beside ours")
 	fs.BoolVar(&c.affine, "affine", false, "give the flow a context-dependent affine layer before the first coupling (flow.Config.ContextAffine)")
+	fs.BoolVar(&c.choose, "choose-affine", false, "train the flow with and without the context-dependent affine layer and keep the one of lower validation loss (sbi.Config.FlowCandidates)")
 	fs.BoolVar(&c.float32, "float32", false, "train with float32 products in the flow's hidden layers (flow.TrainConfig.Float32)")
 	fs.BoolVar(&c.simOnly, "simulate-only", false, "only write the simulations to -out (for the peer), without training")
 	common := cli.Register(fs, 1)
@@ -154,6 +157,8 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 		c.sims = append(c.sims, n)
 	}
 	switch {
+	case c.affine && c.choose:
+		return c, cli.Usagef("-affine and -choose-affine exclude each other (-choose-affine tries the layer itself)")
 	case c.obs < 1 || c.obs > sbibm.Observations:
 		return c, cli.Usagef("-obs must be in [1, %d], got %d", sbibm.Observations, c.obs)
 	case c.samples < 100 || c.samples > 10000:
@@ -173,15 +178,29 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	return c, nil
 }
 
-// flow returns the flow configuration of a task with parameter dimension
-// d and summary dimension sd: nil (sbi's default) unless -affine is set.
-func (c config) flow(d, sd int) *flow.Config {
-	if !c.affine {
-		return nil
+// flows returns the flow architecture (nil: sbi's default) and the
+// candidate architectures of a flow of dimension dim and context dimension
+// ctx: with -affine the default with flow.Config.ContextAffine, with
+// -choose-affine the default and that one as the candidate.
+func (c config) flows(dim, ctx int) (*flow.Config, []flow.Config) {
+	if !c.affine && !c.choose {
+		return nil, nil
 	}
-	fc := sbi.DefaultFlow(d, sd)
+	fc := sbi.DefaultFlow(dim, ctx)
 	fc.ContextAffine = true
-	return &fc
+	if c.choose {
+		return nil, []flow.Config{fc}
+	}
+	return &fc, nil
+}
+
+// chosen describes the architecture kept by -choose-affine in round 1.
+func chosen(rr sbi.RoundResult) string {
+	if rr.Candidates == nil {
+		return ""
+	}
+	name := []string{"without", "with"}[rr.Selected]
+	return fmt.Sprintf(", kept the flow %s the affine layer (validation loss %.4f without, %.4f with)", name, rr.Candidates[0], rr.Candidates[1])
 }
 
 // result is one task and budget.
@@ -321,7 +340,8 @@ func runTask(ctx context.Context, c config, name string, n int, prog *cli.Progre
 	err = prog.While(3*time.Second, fmt.Sprintf("%s, %d simulations: training", name, n), func() (err error) {
 		tc := sbi.DefaultTrain()
 		tc.Float32 = c.float32
-		out, err = sbi.SPPE(ctx, p, sbi.Config{Rounds: 1, SimsPerRound: n, Simulations: sims, PosteriorSamples: 1, Seed: c.Seed, Train: &tc, Flow: c.flow(d, sd),
+		fc, cand := c.flows(d, sd)
+		out, err = sbi.SPPE(ctx, p, sbi.Config{Rounds: 1, SimsPerRound: n, Simulations: sims, PosteriorSamples: 1, Seed: c.Seed, Train: &tc, Flow: fc, FlowCandidates: cand,
 			Progress: prog.Every(3*time.Second, fmt.Sprintf("%s, %d simulations", name, n))})
 		return err
 	})
@@ -332,7 +352,7 @@ func runTask(ctx context.Context, c config, name string, n int, prog *cli.Progre
 	if cpu1, ok := cli.ProcessCPU(); ok && cpuOK {
 		res.trainCPU = cpu1 - cpu0
 	}
-	prog.Printf("%s: %d simulations, %d epochs in %s", name, n, res.epochs, res.train.Round(time.Millisecond))
+	prog.Printf("%s: %d simulations, %d epochs in %s%s", name, n, res.epochs, res.train.Round(time.Millisecond), chosen(out.Rounds[0]))
 
 	for k := 1; k <= c.obs; k++ {
 		xk, err := task.Observation(c.dir, k)

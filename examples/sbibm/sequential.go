@@ -111,6 +111,19 @@ func seqBase(task, method string, rounds, perRound, obs int) string {
 	return fmt.Sprintf("%s_%s_%dx%d_o%d", task, method, rounds, perRound, obs)
 }
 
+// ours is the file-name suffix of our results: _ours, or _ours_affine
+// and _ours_choose with -affine and -choose-affine, so that the variants'
+// cached results are kept apart.
+func (c config) ours() string {
+	switch {
+	case c.affine:
+		return "_ours_affine"
+	case c.choose:
+		return "_ours_choose"
+	}
+	return "_ours"
+}
+
 // seqSeed is the training seed of a task, method and observation.
 func seqSeed(seed uint64, task, method string, obs int) uint64 {
 	h := fnv.New64a()
@@ -177,7 +190,7 @@ func runSeqOne(ctx context.Context, c config, name, method string, k int, prog *
 	}
 	if rec, ok := loadOurs(c, base); ok {
 		res.ours = rec
-		prog.Printf("%s, %s, observation %d: cached in %s (C2ST %.3f)", name, method, k, c.Path(base+"_ours.txt"), rec.c2st)
+		prog.Printf("%s, %s, observation %d: cached in %s (C2ST %.3f)", name, method, k, c.Path(base+c.ours()+".txt"), rec.c2st)
 	} else if res.ours, err = trainSeq(ctx, c, task, method, k, base, ref, prog); err != nil {
 		return nil, err
 	}
@@ -207,8 +220,13 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 	every := prog.Every(5*time.Second, label)
 	tc := sbi.DefaultTrain()
 	tc.Float32 = c.float32
+	dim, ctxDim := task.Prior().Dim(), task.Simulator().StatDim()
+	if method == "snle" {
+		dim, ctxDim = ctxDim, dim // the likelihood flow models the data given θ
+	}
+	fc, cand := c.flows(dim, ctxDim)
 	cfg := sbi.Config{Rounds: c.seq.rounds, SimsPerRound: c.seq.perRound, PosteriorSamples: c.samples, Train: &tc,
-		Flow: c.flow(task.Prior().Dim(), task.Simulator().StatDim()),
+		Flow: fc, FlowCandidates: cand,
 		Seed: seqSeed(c.Seed, name, method, k),
 		Progress: func(e privinfer.Progress) {
 			clock.observe(e)
@@ -257,12 +275,12 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 		return rec, err
 	}
 	rec = rec.saved()
-	prog.Printf("%s: C2ST %.3f, training %.1fs CPU (%.1fs wall), total %.1fs CPU", label, rec.c2st, rec.trainCPU, rec.trainWall, rec.totalCPU)
+	prog.Printf("%s: C2ST %.3f, training %.1fs CPU (%.1fs wall), total %.1fs CPU%s", label, rec.c2st, rec.trainCPU, rec.trainWall, rec.totalCPU, chosen(out.Rounds[0]))
 	draws := &privinfer.Draws{Names: task.ParamNames(), Dim: d, Theta: out.Draws.Theta}
-	if _, err := c.WriteFile(base+"_ours.csv", draws.WriteCSV); err != nil {
+	if _, err := c.WriteFile(base+c.ours()+".csv", draws.WriteCSV); err != nil {
 		return rec, err
 	}
-	_, err = c.WriteFile(base+"_ours.txt", func(w io.Writer) error {
+	_, err = c.WriteFile(base+c.ours()+".txt", func(w io.Writer) error {
 		_, err := fmt.Fprintf(w, "c2st=%.6f %s seed=%d samples=%d\n", rec.c2st, rec.times(), c.Seed, c.samples)
 		return err
 	})
@@ -333,7 +351,7 @@ func loadOurs(c config, base string) (seqRecord, bool) {
 	if c.Out == "" {
 		return seqRecord{}, false
 	}
-	kv, err := readFields(c.Path(base + "_ours.txt"))
+	kv, err := readFields(c.Path(base + c.ours() + ".txt"))
 	if err != nil || kv["seed"] != strconv.FormatUint(c.Seed, 10) || kv["samples"] != strconv.Itoa(c.samples) {
 		return seqRecord{}, false
 	}

@@ -145,6 +145,19 @@ type Config struct {
 	// Flow is the flow architecture; Dim and ContextDim are set from the
 	// problem. Nil means DefaultFlow for the problem's dimensions.
 	Flow *flow.Config
+	// FlowCandidates, if not empty, are further flow architectures to
+	// choose from by held-out loss: round 1 trains Flow and then each
+	// candidate on the same simulations, with the same initial random
+	// stream and training settings, and keeps the one whose best epoch has
+	// the lowest validation loss for the rest of the run (later rounds
+	// train only the kept flow). Dim and ContextDim are set from the
+	// problem, and Embedding applies to every candidate. Choosing needs a
+	// validation set (Train.ValidationFraction > 0), and round 1's training
+	// costs one run per architecture. A common use is Flow and the same
+	// flow with flow.Config.ContextAffine (the package documentation has
+	// measurements); RoundResult.Candidates records every architecture's
+	// loss.
+	FlowCandidates []flow.Config
 	// Embedding, if not nil, is an embedding network (SPPE only) that
 	// summarises the release before it reaches the posterior flow's
 	// conditioners, trained jointly with the flow (flow.Config.Embedding);
@@ -238,6 +251,9 @@ const (
 	maxWarmup  = 1 << 30
 	maxThin    = 1 << 20
 	maxSamples = 1 << 26
+	// maxCandidates bounds Config.FlowCandidates (each is trained in
+	// round 1).
+	maxCandidates = 64
 )
 
 // Validate checks the configuration on its own (SPPE and SPLE also check
@@ -279,6 +295,12 @@ func (c *Config) Validate() error {
 		if err := c.Embedding.Validate(); err != nil {
 			return fmt.Errorf("%w: Config.Embedding: %w", ErrInvalid, err)
 		}
+	}
+	if len(c.FlowCandidates) > maxCandidates {
+		return invalidf("Config.FlowCandidates may hold at most %d architectures, got %d", maxCandidates, len(c.FlowCandidates))
+	}
+	if len(c.FlowCandidates) > 0 && f.Train.ValidationFraction == 0 {
+		return invalidf("Config.FlowCandidates needs a validation set to choose by: Config.Train.ValidationFraction must be > 0")
 	}
 	if c.Train == nil {
 		return nil
@@ -382,6 +404,13 @@ type RoundResult struct {
 	// validation losses (validation NaN without a validation set).
 	Epochs, BestEpoch         int
 	TrainLoss, ValidationLoss []float64
+	// Candidates, in round 1 of a run with Config.FlowCandidates, are the
+	// best-epoch validation losses of Config.Flow (first) and of each
+	// candidate in order, and Selected indexes the kept architecture (0
+	// for Config.Flow, i for FlowCandidates[i−1]); the fields above then
+	// describe the kept flow's training. Nil and 0 otherwise.
+	Candidates []float64
+	Selected   int
 	// SimTime, TrainTime and ProposalTime are the round's wall times.
 	SimTime, TrainTime, ProposalTime time.Duration
 	// InSupport is the in-support fraction of the posterior flow's draws

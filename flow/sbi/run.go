@@ -47,32 +47,25 @@ func newEngine(p privinfer.Problem, c *Config, role Role) (*engine, error) {
 	if c.Chains == 0 && role == LikelihoodFlow {
 		cfg.Chains = likelihoodChains(d)
 	}
-	var fc flow.Config
-	switch {
-	case cfg.Flow != nil:
-		fc = *cfg.Flow
-	case role == PosteriorFlow:
-		fc = DefaultFlow(d, sd)
-	default:
-		fc = DefaultFlow(sd, d)
-	}
-	if role == PosteriorFlow {
-		fc.Dim, fc.ContextDim = d, sd
-	} else {
-		fc.Dim, fc.ContextDim = sd, d
-	}
-	if e := cfg.Embedding; e != nil {
+	if cfg.Embedding != nil {
 		switch {
 		case role != PosteriorFlow:
 			return nil, invalidf("Config.Embedding applies to SPPE only (SPLE's flow models the release itself)")
-		case e.In != sd:
-			return nil, invalidf("Config.Embedding.In must be the summary dimension %d, got %d", sd, e.In)
+		case cfg.Embedding.In != sd:
+			return nil, invalidf("Config.Embedding.In must be the summary dimension %d, got %d", sd, cfg.Embedding.In)
 		}
-		fc.Embedding = e
 	}
-	f, err := flow.New(fc, parallel.Stream(cfg.Seed, tagInit))
+	f, err := newFlow(cfg.Flow, &cfg, role, d, sd)
 	if err != nil {
 		return nil, fmt.Errorf("%w: Config.Flow: %w", ErrInvalid, err)
+	}
+	var alts []*flow.Flow
+	for i := range cfg.FlowCandidates {
+		a, err := newFlow(&cfg.FlowCandidates[i], &cfg, role, d, sd)
+		if err != nil {
+			return nil, fmt.Errorf("%w: Config.FlowCandidates[%d]: %w", ErrInvalid, i, err)
+		}
+		alts = append(alts, a)
 	}
 	nd := mech.NoiseDim(sd)
 	m := cfg.InnerPoints
@@ -84,13 +77,38 @@ func newEngine(p privinfer.Problem, c *Config, role Role) (*engine, error) {
 		return nil, err
 	}
 	p.Observed = slices.Clone(p.Observed)
-	e := &engine{p: p, mech: mech, cfg: cfg, m: m, role: role, f: f, ps: ps, ds: &data{d: d, sd: sd, nd: nd}, start: time.Now()}
+	e := &engine{p: p, mech: mech, cfg: cfg, m: m, role: role, f: f, alts: alts, ps: ps, ds: &data{d: d, sd: sd, nd: nd}, start: time.Now()}
 	if l, ok := p.Mechanism.(mechanism.Lattice); ok && role == LikelihoodFlow {
 		if h := l.LatticeSpacing(); h > 0 && !math.IsInf(h, 0) {
 			e.deq = h
 		}
 	}
 	return e, nil
+}
+
+// newFlow builds a flow of the given role from an architecture (nil means
+// DefaultFlow) with the problem's dimensions and Config.Embedding. Every
+// architecture starts from the same random stream, so a flow chosen from
+// Config.FlowCandidates is the one a run with it as Config.Flow trains.
+func newFlow(base *flow.Config, cfg *Config, role Role, d, sd int) (*flow.Flow, error) {
+	var fc flow.Config
+	switch {
+	case base != nil:
+		fc = *base
+	case role == PosteriorFlow:
+		fc = DefaultFlow(d, sd)
+	default:
+		fc = DefaultFlow(sd, d)
+	}
+	if role == PosteriorFlow {
+		fc.Dim, fc.ContextDim = d, sd
+	} else {
+		fc.Dim, fc.ContextDim = sd, d
+	}
+	if cfg.Embedding != nil {
+		fc.Embedding = cfg.Embedding
+	}
+	return flow.New(fc, parallel.Stream(cfg.Seed, tagInit))
 }
 
 // noSimulator stands in for the simulator of a run that trains on given
@@ -220,9 +238,20 @@ func (e *engine) standardize() error {
 				}
 			}
 		}
-		return e.f.SetStandardization(y, sdp, n)
+		return e.setStandardization(y, sdp, n)
 	}
-	return e.f.SetStandardization(sdp, ds.theta, n)
+	return e.setStandardization(sdp, ds.theta, n)
+}
+
+// setStandardization gives the flow and every candidate architecture the
+// same z-scoring.
+func (e *engine) setStandardization(x, z []float64, n int) error {
+	for _, f := range append([]*flow.Flow{e.f}, e.alts...) {
+		if err := f.SetStandardization(x, z, n); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // report delivers a progress event of the given round.
@@ -299,7 +328,7 @@ func run(ctx context.Context, p privinfer.Problem, c Config, m method) (Estimate
 			}
 		}
 		t0 = time.Now()
-		if err := e.train(ctx, round, m.loss(round), &rr); err != nil {
+		if err := e.trainRound(ctx, round, m.loss(round), &rr); err != nil {
 			return nil, nil, err
 		}
 		rr.TrainTime = time.Since(t0)
@@ -337,6 +366,9 @@ func run(ctx context.Context, p privinfer.Problem, c Config, m method) (Estimate
 // roundMessage summarises a round for its progress event.
 func roundMessage(rr *RoundResult) string {
 	s := fmt.Sprintf("%d simulations, %d epochs (best %d)", rr.Simulations, rr.Epochs, rr.BestEpoch)
+	if rr.Candidates != nil {
+		s += fmt.Sprintf(", kept architecture %d of %d (validation loss %.4g)", rr.Selected+1, len(rr.Candidates), rr.Candidates[rr.Selected])
+	}
 	if !math.IsNaN(rr.InSupport) {
 		s += fmt.Sprintf(", in support %.3g", rr.InSupport)
 	}

@@ -80,7 +80,12 @@ type engine struct {
 	role Role
 	ds   *data
 	f    *flow.Flow
-	ps   *pointSet
+	// alts are the flows of Config.FlowCandidates until round 1 has chosen
+	// among them and f (nil afterwards).
+	alts []*flow.Flow
+	// label prefixes the epoch messages while candidates are trained.
+	label string
+	ps    *pointSet
 	// start is when the run started, for the progress events.
 	start time.Time
 	// deq is the lattice spacing of a lattice mechanism's releases when
@@ -227,6 +232,42 @@ func (b *batch) lossPart(kind lossKind, lo int, logq, dlogq []float64) float64 {
 	return tot / G
 }
 
+// trainRound trains the round's flow; with candidate architectures left
+// (round 1 of a run with Config.FlowCandidates) it trains each of them as
+// well and keeps the one of lowest best-epoch validation loss.
+func (e *engine) trainRound(ctx context.Context, round int, kind lossKind, rr *RoundResult) error {
+	if len(e.alts) == 0 {
+		return e.train(ctx, round, kind, rr)
+	}
+	flows := append([]*flow.Flow{e.f}, e.alts...)
+	e.alts = nil
+	losses := make([]float64, len(flows))
+	best := -1
+	var kept RoundResult
+	for i, f := range flows {
+		e.f = f
+		e.label = fmt.Sprintf("architecture %d of %d: ", i+1, len(flows))
+		var r RoundResult
+		if err := e.train(ctx, round, kind, &r); err != nil {
+			e.label = ""
+			return err
+		}
+		losses[i] = math.Inf(1) // no finite loss in any epoch
+		if r.BestEpoch > 0 && !math.IsNaN(r.ValidationLoss[r.BestEpoch-1]) {
+			losses[i] = r.ValidationLoss[r.BestEpoch-1]
+		}
+		if best < 0 || losses[i] < losses[best] {
+			best, kept = i, r
+		}
+	}
+	e.label = ""
+	e.f = flows[best]
+	rr.Epochs, rr.BestEpoch = kept.Epochs, kept.BestEpoch
+	rr.TrainLoss, rr.ValidationLoss = kept.TrainLoss, kept.ValidationLoss
+	rr.Candidates, rr.Selected = losses, best
+	return nil
+}
+
 // train runs one round of training on all data and restores the parameters
 // of the best validation epoch.
 func (e *engine) train(ctx context.Context, round int, kind lossKind, res *RoundResult) error {
@@ -288,7 +329,7 @@ func (e *engine) train(ctx context.Context, round int, kind lossKind, res *Round
 		}
 		tr.SwapAverage()
 		e.report(privinfer.Progress{Stage: "epoch", Round: round, Step: ep, Total: tc.MaxEpochs,
-			Message: flow.EpochMessage(trainLoss, valLoss)})
+			Message: e.label + flow.EpochMessage(trainLoss, valLoss)})
 		if len(e.ds.val) > 0 && bad >= tc.Patience {
 			break
 		}
