@@ -85,8 +85,8 @@ func sweepProblem(eps float64, seed uint64) (p privinfer.Problem, source string,
 // and a hash of every setting that changes it.
 func drawsPath(c config, eps float64, meth string) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "seed=%d rounds=%d sims=%d M=%d atoms=%d layers=%d hidden=%d blocks=%d gating=%v epochs=%d patience=%d batch=%d lr=%v mc=%v n=%d",
-		c.Seed, c.Rounds, c.Sims, c.M, c.Atoms, c.Layers, c.Hidden, c.Blocks, c.Gating, c.Epochs, c.Patience, c.Batch, c.LR, c.MC, c.NPost)
+	fmt.Fprintf(h, "seed=%d rounds=%d sims=%d M=%d atoms=%d layers=%d hidden=%d blocks=%d gating=%v epochs=%d patience=%d batch=%d lr=%v mc=%v n=%d%s",
+		c.Seed, c.Rounds, c.Sims, c.M, c.Atoms, c.Layers, c.Hidden, c.Blocks, c.Gating, c.Epochs, c.Patience, c.Batch, c.LR, c.MC, c.NPost, c.KeySuffix())
 	return filepath.Join(c.drawsDir, fmt.Sprintf("linreg_sweep_eps%s_%s_%x.csv", epsName(eps), meth, h.Sum(nil)[:6]))
 }
 

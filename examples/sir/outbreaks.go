@@ -100,8 +100,8 @@ func cacheKey(c config, ob, method string) string {
 		s = fmt.Sprintf("abc particles=%d sims=%d A=%v R=%v rounds=%d seed=%d", c.ob.abcParticles, c.ob.abcSims, abcTolA, abcTolR, abcMaxRounds, c.Seed)
 	} else {
 		st := c.Settings
-		s = fmt.Sprintf("%s rounds=%d sims=%d M=%d atoms=%d layers=%d hidden=%d blocks=%d gating=%v epochs=%d patience=%d batch=%d lr=%v mc=%v n=%d seed=%d",
-			method, st.Rounds, st.Sims, st.M, st.Atoms, st.Layers, st.Hidden, st.Blocks, st.Gating, st.Epochs, st.Patience, st.Batch, st.LR, st.MC, st.NPost, c.Seed)
+		s = fmt.Sprintf("%s rounds=%d sims=%d M=%d atoms=%d layers=%d hidden=%d blocks=%d gating=%v epochs=%d patience=%d batch=%d lr=%v mc=%v n=%d seed=%d%s",
+			method, st.Rounds, st.Sims, st.M, st.Atoms, st.Layers, st.Hidden, st.Blocks, st.Gating, st.Epochs, st.Patience, st.Batch, st.LR, st.MC, st.NPost, c.Seed, st.KeySuffix())
 	}
 	h := fnv.New64a()
 	h.Write([]byte(s))

@@ -58,8 +58,8 @@ var trialHeader = []string{"round", "sims", "c2st", "mmd", "nlog", "lmd", "sim_s
 // (the flow and training settings and the reference sample).
 func trialPath(c config, epsName, meth string, seed uint64, ref *privinfer.Draws) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "rounds=%d sims=%d M=%d atoms=%d layers=%d hidden=%d blocks=%d gating=%v epochs=%d patience=%d batch=%d lr=%v mc=%v n=%d ref=",
-		c.Rounds, c.Sims, c.M, c.Atoms, c.Layers, c.Hidden, c.Blocks, c.Gating, c.Epochs, c.Patience, c.Batch, c.LR, c.MC, c.NPost)
+	fmt.Fprintf(h, "rounds=%d sims=%d M=%d atoms=%d layers=%d hidden=%d blocks=%d gating=%v epochs=%d patience=%d batch=%d lr=%v mc=%v n=%d%s ref=",
+		c.Rounds, c.Sims, c.M, c.Atoms, c.Layers, c.Hidden, c.Blocks, c.Gating, c.Epochs, c.Patience, c.Batch, c.LR, c.MC, c.NPost, c.KeySuffix())
 	binary.Write(h, binary.LittleEndian, ref.Theta)
 	return filepath.Join(c.trials.dir, fmt.Sprintf("sir_trial_eps%s_%s_seed%d_%x.csv", epsName, meth, seed, h.Sum(nil)[:6]))
 }

@@ -32,6 +32,7 @@ type Settings struct {
 	NPost                   int  // posterior draws
 	Float32                 bool // training steps with float32 products (flow.TrainConfig.Float32)
 	Affine                  bool // the flows' context-dependent affine layer (flow.Config.ContextAffine)
+	ChooseAffine            bool // train the flows with and without it and keep the lower validation loss
 }
 
 // Register registers the flags on fs with the defaults def and returns the
@@ -65,6 +66,7 @@ func Register(fs *flag.FlagSet, def Settings, quick map[string]string) *Settings
 	fs.BoolVar(&s.Shift, "shift", def.Shift, "SPPE: model θ's residual from its linear regression on the release (the library's default; without -shift the SBI paper's plain z-scoring, sbi.Config.DisableRegressionShift)")
 	fs.IntVar(&s.NPost, "n", def.NPost, u("n", "posterior draws"))
 	fs.BoolVar(&s.Affine, "affine", def.Affine, "give the flows a context-dependent affine layer before the first coupling (flow.Config.ContextAffine)")
+	fs.BoolVar(&s.ChooseAffine, "choose-affine", def.ChooseAffine, "train the flows with and without the context-dependent affine layer in round 1 and keep the one of lower validation loss (sbi.Config.FlowCandidates)")
 	fs.BoolVar(&s.Float32, "float32", def.Float32, "train with float32 products in the flows' hidden layers (flow.TrainConfig.Float32; faster on AVX-512 machines)")
 	return &s
 }
@@ -111,7 +113,27 @@ func (s *Settings) Validate() error {
 			return err
 		}
 	}
+	if s.Affine && s.ChooseAffine {
+		return cli.Usagef("-affine and -choose-affine exclude each other (-choose-affine tries the layer itself)")
+	}
 	return cli.Positive("lr", s.LR)
+}
+
+// KeySuffix returns the settings that change a run's results beyond the
+// numeric ones (the regression shift, float32 products, the affine layer
+// and the choice of it), for the keys of saved results: empty with none
+// of them, so that keys written before these options existed still match.
+func (s *Settings) KeySuffix() string {
+	var b strings.Builder
+	for _, o := range []struct {
+		on   bool
+		name string
+	}{{s.Shift, "shift"}, {s.Float32, "float32"}, {s.Affine, "affine"}, {s.ChooseAffine, "choose-affine"}} {
+		if o.on {
+			b.WriteString(" " + o.name)
+		}
+	}
+	return b.String()
 }
 
 // Integration returns sbi.MC with -mc, sbi.RQMC otherwise.
@@ -131,6 +153,12 @@ func (s *Settings) Config(dim, ctxDim int, seed uint64) sbi.Config {
 	tc := flow.DefaultTrainConfig()
 	tc.MaxEpochs, tc.Patience, tc.BatchSize, tc.LearningRate = s.Epochs, s.Patience, s.Batch, s.LR
 	tc.Float32 = s.Float32
+	var cand []flow.Config
+	if s.ChooseAffine {
+		alt := fc
+		alt.ContextAffine = true
+		cand = []flow.Config{alt}
+	}
 	return sbi.Config{Rounds: s.Rounds, SimsPerRound: s.Sims, InnerPoints: s.M, Atoms: s.Atoms, Integration: s.Integration(),
-		Flow: &fc, Train: &tc, PosteriorSamples: s.NPost, Seed: seed, DisableRegressionShift: !s.Shift}
+		Flow: &fc, FlowCandidates: cand, Train: &tc, PosteriorSamples: s.NPost, Seed: seed, DisableRegressionShift: !s.Shift}
 }

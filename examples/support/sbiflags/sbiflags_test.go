@@ -76,3 +76,40 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
+
+// TestChooseAffineAndKeySuffix checks -choose-affine's candidate (the same
+// flow with the affine layer), its exclusion with -affine, and that the
+// key suffix is empty without options (saved results keep their keys) and
+// different for every option.
+func TestChooseAffineAndKeySuffix(t *testing.T) {
+	parse := func(args ...string) *Settings {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		s := Register(fs, def, nil)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if k := parse().KeySuffix(); k != "" {
+		t.Errorf("default key suffix %q, want empty", k)
+	}
+	s := parse("-choose-affine", "-gating")
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	o := s.Config(2, 10, 1)
+	if o.Flow.ContextAffine || len(o.FlowCandidates) != 1 || !o.FlowCandidates[0].ContextAffine || !o.FlowCandidates[0].ContextGating || o.FlowCandidates[0].Layers != def.Layers {
+		t.Errorf("-choose-affine: Flow %+v, candidates %+v", o.Flow, o.FlowCandidates)
+	}
+	if err := parse("-affine", "-choose-affine").Validate(); !errors.Is(err, cli.ErrUsage) {
+		t.Errorf("-affine with -choose-affine: got %v, want a usage error", err)
+	}
+	seen := map[string]string{"": "none"}
+	for _, f := range []string{"-shift", "-float32", "-affine", "-choose-affine"} {
+		k := parse(f).KeySuffix()
+		if prev, ok := seen[k]; ok {
+			t.Errorf("%s has key suffix %q, as %s", f, k, prev)
+		}
+		seen[k] = f
+	}
+}
