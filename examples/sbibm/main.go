@@ -211,6 +211,7 @@ type result struct {
 	train      time.Duration
 	trainCPU   time.Duration // process CPU time of the training; 0 when unknown
 	epochs     int
+	kept       string  // with -choose-affine: the kept flow ("default" or "affine")
 	peerTrain  float64 // seconds; NaN when unknown
 	peerCPU    float64 // CPU seconds; NaN when unknown
 	peerEpochs int
@@ -349,6 +350,9 @@ func runTask(ctx context.Context, c config, name string, n int, prog *cli.Progre
 		return nil, err
 	}
 	res.train, res.epochs = out.TrainTime, out.Rounds[0].Epochs
+	if rr := out.Rounds[0]; rr.Candidates != nil {
+		res.kept = []string{"default", "affine"}[rr.Selected]
+	}
 	if cpu1, ok := cli.ProcessCPU(); ok && cpuOK {
 		res.trainCPU = cpu1 - cpu0
 	}
@@ -501,6 +505,9 @@ func mean(x []float64) (m, se float64) {
 func report(w io.Writer, c config, results []*result) {
 	fmt.Fprintf(w, "### Amortized NPE on sbibm tasks (C2ST against the reference, mean over observations 1–%d, %d draws each; seed %d)\n", c.obs, c.samples, c.Seed)
 	t := cli.Table{Header: []string{"task", "simulations", "C2ST ours", "train ours", "CPU ours", "epochs"}}
+	if c.choose {
+		t.Header = append(t.Header, "kept flow")
+	}
 	if c.peer != "" {
 		t.Header = append(t.Header, "C2ST sbi", "train sbi", "CPU sbi", "epochs sbi", "time ours/sbi", "CPU ours/sbi")
 	}
@@ -512,6 +519,9 @@ func report(w io.Writer, c config, results []*result) {
 		}
 		row := []string{r.task, strconv.Itoa(r.n), fmt.Sprintf("%.3f ± %.3f", m, se),
 			r.train.Round(100 * time.Millisecond).String(), seconds(cpu), strconv.Itoa(r.epochs)}
+		if c.choose {
+			row = append(row, r.kept)
+		}
 		if c.peer != "" {
 			pm, pse := mean(r.peer)
 			row = append(row, fmt.Sprintf("%.3f ± %.3f", pm, pse), seconds(r.peerTrain), seconds(r.peerCPU),

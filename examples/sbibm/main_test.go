@@ -33,7 +33,7 @@ func runArgsStderr(args ...string) (stdout, stderr string, err error) {
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-tasks", "three_moons"}, {"-sims", "10"}, {"-sims", "x"}, {"-obs", "0"}, {"-obs", "11"},
-		{"-samples", "50"}, {"-samples", "20000"}, {"-simulate-only"}, {"extra"},
+		{"-samples", "50"}, {"-samples", "20000"}, {"-simulate-only"}, {"extra"}, {"-affine", "-choose-affine"},
 	} {
 		if _, err := runArgs(args...); !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("%v: err = %v, want a usage error", args, err)
@@ -132,5 +132,38 @@ func TestQuickRun(t *testing.T) {
 		strings.TrimSpace(cells[8]) != "12.5s" || strings.TrimSpace(cells[9]) != "20.0s" || strings.TrimSpace(cells[10]) != "7" ||
 		!strings.HasSuffix(strings.TrimSpace(cells[5]), "s") {
 		t.Errorf("peer columns %q", row)
+	}
+}
+
+// TestChooseAffine runs the amortized mode with -choose-affine on a small
+// budget: the result row names the kept flow, and the progress line gives
+// both validation losses, the kept one the lower.
+func TestChooseAffine(t *testing.T) {
+	c, err := parse(flag.NewFlagSet("sbibm", flag.ContinueOnError), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(filepath.Join(c.dir, sbibm.TwoMoons)); c.dir == "" || err != nil || !st.IsDir() {
+		t.Skip("sbibm reference files not present")
+	}
+	out, stderr, err := runArgsStderr("-tasks", "two_moons", "-sims", "300", "-obs", "1", "-samples", "500", "-choose-affine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile(`\| two_moons \| 300 .*`).FindString(out)
+	cells := strings.Split(row, "|")
+	if len(cells) < 8 {
+		t.Fatalf("no result row in\n%s", out)
+	}
+	kept := strings.TrimSpace(cells[7])
+	m := regexp.MustCompile(`kept the flow (with|without) the affine layer \(validation loss (\S+) without, (\S+) with\)`).FindStringSubmatch(stderr)
+	if m == nil {
+		t.Fatalf("no choice in the progress:\n%s", stderr)
+	}
+	without, _ := strconv.ParseFloat(m[2], 64)
+	with, _ := strconv.ParseFloat(m[3], 64)
+	want := map[bool]string{true: "affine", false: "default"}[with < without]
+	if kept != want || (m[1] == "with") != (want == "affine") {
+		t.Errorf("kept %q (progress %q) with validation losses %v without and %v with; want %s", kept, m[1], without, with, want)
 	}
 }
