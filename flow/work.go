@@ -127,6 +127,28 @@ func (w *work) allNets() []*nn.ResNetWork {
 	return append(w.nets[:len(w.nets):len(w.nets)], w.affNet)
 }
 
+// holdFloat32 rounds the float32 layers' weights of every conditioner
+// network of w once for the passes that follow (nn.ResNet.HoldFloat32),
+// until releaseFloat32; f's parameters must not change meanwhile.
+func (f *Flow) holdFloat32(w *work) {
+	for l, nw := range w.nets {
+		f.layers[l].net.HoldFloat32(f.params, nw)
+	}
+	if w.affNet != nil {
+		f.aff.HoldFloat32(f.params, w.affNet)
+	}
+}
+
+// releaseFloat32 ends holdFloat32.
+func (f *Flow) releaseFloat32(w *work) {
+	for _, nw := range w.nets {
+		nw.ReleaseFloat32()
+	}
+	if w.affNet != nil {
+		w.affNet.ReleaseFloat32()
+	}
+}
+
 // affineParams runs the ContextAffine network on the ⌈n/group⌉ context
 // rows of w and sets, per context row, μ and σ = B·tanh(a/B) (in
 // w.affOut, σ in place of the network's a), e^(−σ) and Σσ.

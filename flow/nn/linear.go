@@ -53,8 +53,13 @@ func (l Linear) forward(s *single, xi int, p, x, y []float64, n int) {
 	}
 	x32 := s.x[xi]
 	gemm.ToFloat32(x32, x[:n*in])
-	gemm.ToFloat32(s.w, w)
-	gemm.Mul32(n, out, in, x32, in, 1, s.w, out, b, y, out)
+	w32 := s.w
+	if s.held {
+		w32 = s.wc[xi]
+	} else {
+		gemm.ToFloat32(w32, w)
+	}
+	gemm.Mul32(n, out, in, x32, in, 1, w32, out, b, y, out)
 }
 
 // single is the float32 state of a network's workspace: the float32
@@ -64,6 +69,10 @@ func (l Linear) forward(s *single, xi int, p, x, y []float64, n int) {
 type single struct {
 	x     [][]float32 // layer inputs, by index
 	w, dy []float32
+	// wc and wtc hold, by layer index, the rounded weights and their
+	// rounded transposes while held is set (ResNet.HoldFloat32).
+	wc, wtc [][]float32
+	held    bool
 }
 
 // newSingle allocates the float32 state for nx layer inputs of up to
@@ -166,6 +175,11 @@ func (l Linear) backward32(s *single, xi int, w, gw, gb, dy, dx []float64, n, nx
 	gradMul32(store, 1, out, n, one32, 0, 0, dy32, out, gb, out)
 	gradMul32(store, in, out, n, s.x[xi], 1, in, dy32, out, gw, out)
 	if dx == nil || nx == 0 {
+		return
+	}
+	if s.held {
+		// The first nx columns of the held out×In transpose.
+		gemm.Mul32(n, nx, out, dy32, out, 1, s.wtc[xi], in, nil, dx, nx)
 		return
 	}
 	gemm.ToFloat32(s.w, transpose(wt, w, nx, out))

@@ -3,6 +3,7 @@ package nn
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -391,5 +392,61 @@ func TestResNetFloat32(t *testing.T) {
 				t.Errorf("group %d: %s relative error %.3g, want in (0, 1e-5)", group, c.name, e)
 			}
 		}
+	}
+}
+
+// TestResNetHoldFloat32 checks that held float32 weights give the same
+// outputs and gradients, bit for bit, as rounding them in every pass, for
+// plain and grouped contexts, and that releasing them after a parameter
+// change uses the new parameters.
+func TestResNetHoldFloat32(t *testing.T) {
+	r := rand.New(rand.NewPCG(43, 44))
+	m, err := NewResNet(3, 10, 50, 29, 2, true, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := make([]float64, m.NumParams())
+	m.Init(p, r)
+	for i := range p {
+		p[i] += 0.05 * r.NormFloat64()
+	}
+	const n = 130
+	x, z, R := randVec(r, n*3, 1), randVec(r, n*10, 1), randVec(r, n*29, 1)
+	run := func(hold bool, group int, p []float64) (out, g, dx, dc []float64) {
+		w := m.NewWork(n)
+		w.SetFloat32(true)
+		if hold {
+			m.HoldFloat32(p, w)
+			defer w.ReleaseFloat32()
+		}
+		out = make([]float64, n*29)
+		m.ForwardShared(p, w, x, z, n, group, out)
+		g, dx, dc = make([]float64, len(p)), make([]float64, n*3), make([]float64, len(z))
+		m.BackwardContext(p, g, w, R, dx, dc)
+		return
+	}
+	for _, group := range []int{1, 5} {
+		o0, g0, x0, c0 := run(false, group, p)
+		o1, g1, x1, c1 := run(true, group, p)
+		if !slices.Equal(o0, o1) || !slices.Equal(g0, g1) || !slices.Equal(x0, x1) || !slices.Equal(c0, c1) {
+			t.Errorf("group %d: held weights change the results", group)
+		}
+	}
+	// Held weights are the ones rounded at HoldFloat32: after a change of
+	// p, a released workspace sees the new weights, a held one the old.
+	w := m.NewWork(n)
+	w.SetFloat32(true)
+	m.HoldFloat32(p, w)
+	q := slices.Clone(p)
+	for i := range q {
+		q[i] *= 1.5
+	}
+	held, fresh := make([]float64, n*29), make([]float64, n*29)
+	m.ForwardShared(q, w, x, z, n, 1, held)
+	w.ReleaseFloat32()
+	m.ForwardShared(q, w, x, z, n, 1, fresh)
+	want, _, _, _ := run(false, 1, q)
+	if !slices.Equal(fresh, want) || slices.Equal(held, want) {
+		t.Error("ReleaseFloat32 does not return to the current weights")
 	}
 }

@@ -137,6 +137,53 @@ func (w *ResNetWork) SetFloat32(on bool) {
 	}
 }
 
+// HoldFloat32 rounds the weights of the float32 layers of w (see
+// SetFloat32), and their transposes for the input gradients, once, and
+// uses them in every forward and backward pass on w until ReleaseFloat32,
+// instead of rounding them again in every pass. The results are the same
+// bit for bit; p must not change while they are held. It does nothing
+// when w computes in float64. The buffers are allocated on the first call.
+func (m *ResNet) HoldFloat32(p []float64, w *ResNetWork) {
+	s := w.f32
+	if s == nil {
+		return
+	}
+	nl := 2*len(m.blocks) + 1
+	if s.wc == nil {
+		s.wc, s.wtc = make([][]float32, nl), make([][]float32, nl)
+		for i := range nl {
+			l := m.f32Layer(i)
+			s.wc[i], s.wtc[i] = make([]float32, l.In*l.Out), make([]float32, l.In*l.Out)
+		}
+	}
+	for i := range nl {
+		l := m.f32Layer(i)
+		wl := p[l.Off : l.Off+l.In*l.Out]
+		gemm.ToFloat32(s.wc[i], wl)
+		gemm.ToFloat32(s.wtc[i], transpose(w.wt, wl, l.In, l.Out))
+	}
+	s.held = true
+}
+
+// f32Layer returns the float32 layer of index i: block j's first and
+// second layers at 2j and 2j+1, the output layer last.
+func (m *ResNet) f32Layer(i int) Linear {
+	if i == 2*len(m.blocks) {
+		return m.last
+	}
+	if b := m.blocks[i/2]; i%2 == 0 {
+		return b.l1
+	}
+	return m.blocks[i/2].l2
+}
+
+// ReleaseFloat32 ends HoldFloat32: later passes round the weights again.
+func (w *ResNetWork) ReleaseFloat32() {
+	if w.f32 != nil {
+		w.f32.held = false
+	}
+}
+
 // NewWork allocates a workspace for batches of up to maxRows rows.
 func (m *ResNet) NewWork(maxRows int) *ResNetWork {
 	if maxRows < 1 {
