@@ -88,13 +88,7 @@ func TestSimulateOnly(t *testing.T) {
 // chance), the plots (PNG and SVG) and progress lines, and the peer path:
 // the program's own draws, given as the peer's, score exactly as ours.
 func TestQuickRun(t *testing.T) {
-	c, err := parse(flag.NewFlagSet("sbibm", flag.ContinueOnError), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st, err := os.Stat(filepath.Join(c.dir, sbibm.TwoMoons)); c.dir == "" || err != nil || !st.IsDir() {
-		t.Skip("sbibm reference files not present")
-	}
+	needReferences(t)
 	dir := t.TempDir()
 	args := []string{"-tasks", "two_moons", "-sims", "300", "-obs", "1", "-samples", "500", "-out", dir}
 	out, stderr, err := runArgsStderr(args...)
@@ -139,13 +133,7 @@ func TestQuickRun(t *testing.T) {
 // budget: the result row names the kept flow, and the progress line gives
 // both validation losses, the kept one the lower.
 func TestChooseAffine(t *testing.T) {
-	c, err := parse(flag.NewFlagSet("sbibm", flag.ContinueOnError), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st, err := os.Stat(filepath.Join(c.dir, sbibm.TwoMoons)); c.dir == "" || err != nil || !st.IsDir() {
-		t.Skip("sbibm reference files not present")
-	}
+	needReferences(t)
 	out, stderr, err := runArgsStderr("-tasks", "two_moons", "-sims", "300", "-obs", "1", "-samples", "500", "-choose-affine")
 	if err != nil {
 		t.Fatal(err)
@@ -165,5 +153,18 @@ func TestChooseAffine(t *testing.T) {
 	want := map[bool]string{true: "affine", false: "default"}[with < without]
 	if kept != want || (m[1] == "with") != (want == "affine") {
 		t.Errorf("kept %q (progress %q) with validation losses %v without and %v with; want %s", kept, m[1], without, with, want)
+	}
+}
+
+// needReferences skips the test when the sbibm reference files are not
+// present (the default -dir).
+func needReferences(t *testing.T) {
+	t.Helper()
+	c, err := parse(flag.NewFlagSet("sbibm", flag.ContinueOnError), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(filepath.Join(c.dir, sbibm.TwoMoons)); c.dir == "" || err != nil || !st.IsDir() {
+		t.Skip("sbibm reference files not present")
 	}
 }

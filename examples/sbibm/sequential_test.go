@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/examples/support/cli"
-	"github.com/privinfer/privinfer/simulate/sbibm"
 )
 
 func TestSequentialBadFlags(t *testing.T) {
@@ -36,13 +34,7 @@ func TestSequentialBadFlags(t *testing.T) {
 // back instead of training, and the peer path: our own draws and record
 // given as the peer's score exactly as ours.
 func TestSequentialRun(t *testing.T) {
-	c, err := parse(flag.NewFlagSet("sbibm", flag.ContinueOnError), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st, err := os.Stat(filepath.Join(c.dir, sbibm.TwoMoons)); c.dir == "" || err != nil || !st.IsDir() {
-		t.Skip("sbibm reference files not present")
-	}
+	needReferences(t)
 	dir := t.TempDir()
 	args := []string{"-sequential", "snpe,snle", "-tasks", "two_moons", "-rounds", "2", "-sims-per-round", "100",
 		"-obs", "1", "-samples", "100", "-out", dir}

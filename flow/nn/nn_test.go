@@ -347,13 +347,12 @@ func TestResNetBackwardStore(t *testing.T) {
 	}
 }
 
-// TestResNetFloat32 checks a ResNet whose work computes the hidden
-// products in float32 against the float64 network: outputs, parameter,
-// input and context gradients agree to a relative error (in norm) below
-// 10⁻⁵ and are not identical, for plain and shared-context batches.
-func TestResNetFloat32(t *testing.T) {
-	r := rand.New(rand.NewPCG(41, 42))
-	m, err := NewResNet(1, 10, 50, 29, 2, true, 0)
+// perturbedPaperNet returns a conditioner network shaped like the SBI
+// paper flow's (context 10, two gated blocks of 50 units, 29 outputs) with
+// in inputs, and its initial parameters perturbed so that no part is zero.
+func perturbedPaperNet(t *testing.T, r *rand.Rand, in int) (*ResNet, []float64) {
+	t.Helper()
+	m, err := NewResNet(in, 10, 50, 29, 2, true, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,6 +361,16 @@ func TestResNetFloat32(t *testing.T) {
 	for i := range p {
 		p[i] += 0.05 * r.NormFloat64()
 	}
+	return m, p
+}
+
+// TestResNetFloat32 checks a ResNet whose work computes the hidden
+// products in float32 against the float64 network: outputs, parameter,
+// input and context gradients agree to a relative error (in norm) below
+// 10⁻⁵ and are not identical, for plain and shared-context batches.
+func TestResNetFloat32(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	m, p := perturbedPaperNet(t, r, 1)
 	const n = 300
 	x, z, R := randVec(r, n, 1), randVec(r, n*10, 1), randVec(r, n*29, 1)
 	relNorm := func(a, b []float64) float64 {
@@ -401,15 +410,7 @@ func TestResNetFloat32(t *testing.T) {
 // change uses the new parameters.
 func TestResNetHoldFloat32(t *testing.T) {
 	r := rand.New(rand.NewPCG(43, 44))
-	m, err := NewResNet(3, 10, 50, 29, 2, true, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := make([]float64, m.NumParams())
-	m.Init(p, r)
-	for i := range p {
-		p[i] += 0.05 * r.NormFloat64()
-	}
+	m, p := perturbedPaperNet(t, r, 3)
 	const n = 130
 	x, z, R := randVec(r, n*3, 1), randVec(r, n*10, 1), randVec(r, n*29, 1)
 	run := func(hold bool, group int, p []float64) (out, g, dx, dc []float64) {
