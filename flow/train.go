@@ -259,19 +259,12 @@ func (t *Trainer) runShard(s int) {
 		clear(sh.grad) // no rows: the first chunk's backward cannot write it
 	}
 	sh.loss, sh.bad = 0, false
-	step := sh.w.cap / t.group * t.group
+	D, C, g := f.cfg.Dim, f.cfg.ContextDim, t.group
+	step := sh.w.cap / g * g
 	// The parameters are fixed during a job: round the float32 layers'
 	// weights once per shard instead of once per chunk.
 	f.holdFloat32(sh.w)
-	t.chunks(s, lo, hi, step)
-	f.releaseFloat32(sh.w)
-}
-
-// chunks evaluates the rows lo..hi of shard s in chunks of step rows.
-func (t *Trainer) chunks(s, lo, hi, step int) {
-	f := t.f
-	D, C := f.cfg.Dim, f.cfg.ContextDim
-	sh, g := t.shards[s], t.group
+	defer f.releaseFloat32(sh.w)
 	for a := lo; a < hi; a += step {
 		m := min(step, hi-a)
 		f.loadShared(sh.w, t.y[a*D:], t.z[a/g*C:], m, g)

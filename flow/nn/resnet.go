@@ -168,11 +168,11 @@ func (m *ResNet) HoldFloat32(p []float64, w *ResNetWork) {
 // f32Layer returns the float32 layer of index i: block j's first and
 // second layers at 2j and 2j+1, the output layer last.
 func (m *ResNet) f32Layer(i int) Linear {
-	if i == 2*len(m.blocks) {
+	switch {
+	case i == 2*len(m.blocks):
 		return m.last
-	}
-	if b := m.blocks[i/2]; i%2 == 0 {
-		return b.l1
+	case i%2 == 0:
+		return m.blocks[i/2].l1
 	}
 	return m.blocks[i/2].l2
 }

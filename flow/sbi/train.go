@@ -241,15 +241,14 @@ func (e *engine) trainRound(ctx context.Context, round int, kind lossKind, rr *R
 	}
 	flows := append([]*flow.Flow{e.f}, e.alts...)
 	e.alts = nil
+	defer func() { e.label = "" }()
 	losses := make([]float64, len(flows))
-	best := -1
-	var kept RoundResult
+	best, kept := -1, *rr
 	for i, f := range flows {
 		e.f = f
 		e.label = fmt.Sprintf("architecture %d of %d: ", i+1, len(flows))
-		var r RoundResult
+		r := *rr // train fills in the training fields
 		if err := e.train(ctx, round, kind, &r); err != nil {
-			e.label = ""
 			return err
 		}
 		losses[i] = math.Inf(1) // no finite loss in any epoch
@@ -260,10 +259,8 @@ func (e *engine) trainRound(ctx context.Context, round int, kind lossKind, rr *R
 			best, kept = i, r
 		}
 	}
-	e.label = ""
 	e.f = flows[best]
-	rr.Epochs, rr.BestEpoch = kept.Epochs, kept.BestEpoch
-	rr.TrainLoss, rr.ValidationLoss = kept.TrainLoss, kept.ValidationLoss
+	*rr = kept
 	rr.Candidates, rr.Selected = losses, best
 	return nil
 }
