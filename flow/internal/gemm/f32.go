@@ -6,8 +6,8 @@ import "fmt"
 // float32 accumulator before adding the partial sum to C in float64.
 const Block32 = 128
 
-// Rows32 is the row block of the float32 kernels: A must be readable for
-// Rows32−1 rows past the last (see MulAdd32).
+// Rows32 is the largest row block of the float32 kernels: A must be
+// readable for Rows32−1 rows past the last (see MulAdd32).
 const Rows32 = 8
 
 // MulAdd32 computes C(i, j) += Σ_{p<k} A(i, p)·B(p, j) with float32
@@ -20,13 +20,13 @@ const Rows32 = 8
 // it for each rounded operand. It is meant for training steps, where half
 // the work per multiply-add matters more than the last digits.
 //
-// The kernels compute Rows32 rows at a time and read the rows of A past
-// the last of a partial block (their results are discarded): a must hold
-// at least (m+Rows32−2)·sai + (k−1)·sap + 1 values (Len32). Each element
-// is summed in one fixed order, so the result depends only on the
-// operands, for a given kernel: AVX-512 assembly on amd64 machines that
-// have it, a portable Go kernel elsewhere (slower than the float64
-// assembly on AVX2 machines). It panics if a slice is too short.
+// The kernels compute blocks of up to Rows32 rows and read the rows of A
+// past the last of a partial block (their results are discarded): a must
+// hold at least (m+Rows32−2)·sai + (k−1)·sap + 1 values (Len32). Each
+// element is summed in one fixed order, so the result depends only on the
+// operands, for a given kernel: assembly on amd64 machines with AVX-512
+// (blocks of 8 rows × 32 columns) or AVX2+FMA (6 × 16), a portable Go
+// kernel elsewhere. It panics if a slice is too short.
 func MulAdd32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, c []float64, ldc int) {
 	if m <= 0 || n <= 0 || k <= 0 {
 		return

@@ -147,11 +147,39 @@ func cvt32(dst *float32, src *float64, n int)
 // with stride 0).
 var zeros32 [32]float64
 
+// kern32x6 is kern32 for AVX2+FMA: it stores Cin + A·B into rows
+// i0 … i0+mr−1 (mr ≤ 6) of a block of nc ≤ 16 columns of C, all 6 rows of
+// A read. mask32 points at sixteen int32 lane masks of the float32 columns
+// (−1 for a valid column, 0 otherwise) and mask64 at sixteen int64 masks
+// of the same columns.
+//
+//go:noescape
+func kern32x6(k int, a *float32, sai, sap int, b *float32, ldb int, cin *float64, ldcin int, c *float64, ldc, mr, nc int, mask32 *int32, mask64 *int64)
+
+// cvt32x8 rounds n float64 values (n a multiple of 8) to float32 with AVX.
+//
+//go:noescape
+func cvt32x8(dst *float32, src *float64, n int)
+
+// laneMask32 and laneMask64 hold sixteen −1 followed by sixteen 0:
+// &laneMask32[16−nc] and &laneMask64[16−nc] point at the masks of an
+// nc-column block of kern32x6.
+var (
+	laneMask32 = [32]int32{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
+	laneMask64 = [32]int64{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
+)
+
 func toFloat32(dst []float32, src []float64) {
 	n := len(src)
-	if kernelUsed == useAVX512 {
+	switch kernelUsed {
+	case useAVX512:
 		if v := n &^ 15; v > 0 {
 			cvt32(&dst[0], &src[0], v)
+			dst, src = dst[v:], src[v:]
+		}
+	case useAVX2:
+		if v := n &^ 7; v > 0 {
+			cvt32x8(&dst[0], &src[0], v)
 			dst, src = dst[v:], src[v:]
 		}
 	}
@@ -159,11 +187,35 @@ func toFloat32(dst []float32, src []float64) {
 }
 
 func mulAdd32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, in []float64, ldin int, c []float64, ldc int) {
-	if kernelUsed != useAVX512 {
+	switch kernelUsed {
+	case useAVX512:
+		drive32(m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
+	case useAVX2:
+		drive32x6(m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
+	default:
 		mulAdd32Go(m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
-		return
 	}
-	drive32(m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
+}
+
+// drive32x6 is drive32 for kern32x6: blocks of 6 rows × 16 columns.
+func drive32x6(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, in []float64, ldin int, c []float64, ldc int) {
+	for p0 := 0; p0 < k; p0 += Block32 {
+		kb := min(Block32, k-p0)
+		for i0 := 0; i0 < m; i0 += 6 {
+			mr := min(6, m-i0)
+			for j0 := 0; j0 < n; j0 += 16 {
+				nc := min(16, n-j0)
+				cin, ldcin := &zeros32[0], 0
+				switch {
+				case p0 > 0:
+					cin, ldcin = &c[i0*ldc+j0], ldc
+				case in != nil:
+					cin, ldcin = &in[i0*ldin+j0], ldin
+				}
+				kern32x6(kb, &a[i0*sai+p0*sap], sai, sap, &b[p0*ldb+j0], ldb, cin, ldcin, &c[i0*ldc+j0], ldc, mr, nc, &laneMask32[16-nc], &laneMask64[16-nc])
+			}
+		}
+	}
 }
 
 // drive32 tiles C into blocks of 8 rows × 32 columns for kern32, one

@@ -539,3 +539,179 @@ cvtloop:
 	JNZ       cvtloop
 	VZEROUPPER
 	RET
+
+// ACC32x6(B, r0, …, r5) adds the products of the column vector B and rows
+// 0–5 of A (broadcast into Y14 from AX with the row offsets 0, DX, 2·DX,
+// R10, 4·DX and R11) into the accumulators r0 … r5.
+#define ACC32x6(B, r0, r1, r2, r3, r4, r5) \
+	VBROADCASTSS (AX), Y14; \
+	VFMADD231PS  B, Y14, r0; \
+	VBROADCASTSS (AX)(DX*1), Y14; \
+	VFMADD231PS  B, Y14, r1; \
+	VBROADCASTSS (AX)(DX*2), Y14; \
+	VFMADD231PS  B, Y14, r2; \
+	VBROADCASTSS (AX)(R10*1), Y14; \
+	VFMADD231PS  B, Y14, r3; \
+	VBROADCASTSS (AX)(DX*4), Y14; \
+	VFMADD231PS  B, Y14, r4; \
+	VBROADCASTSS (AX)(R11*1), Y14; \
+	VFMADD231PS  B, Y14, r5
+
+// ACC32x6x2 is ACC32x6 for the two column vectors Y12 (columns 0–7) and
+// Y13 (columns 8–15), one broadcast of each row of A serving both.
+#define ACC32x6x2 \
+	VBROADCASTSS (AX), Y14; \
+	VFMADD231PS  Y12, Y14, Y0; \
+	VFMADD231PS  Y13, Y14, Y1; \
+	VBROADCASTSS (AX)(DX*1), Y14; \
+	VFMADD231PS  Y12, Y14, Y2; \
+	VFMADD231PS  Y13, Y14, Y3; \
+	VBROADCASTSS (AX)(DX*2), Y14; \
+	VFMADD231PS  Y12, Y14, Y4; \
+	VFMADD231PS  Y13, Y14, Y5; \
+	VBROADCASTSS (AX)(R10*1), Y14; \
+	VFMADD231PS  Y12, Y14, Y6; \
+	VFMADD231PS  Y13, Y14, Y7; \
+	VBROADCASTSS (AX)(DX*4), Y14; \
+	VFMADD231PS  Y12, Y14, Y8; \
+	VFMADD231PS  Y13, Y14, Y9; \
+	VBROADCASTSS (AX)(R11*1), Y14; \
+	VFMADD231PS  Y12, Y14, Y10; \
+	VFMADD231PS  Y13, Y14, Y11
+
+// QUAD32(X, off) converts the four float32 sums in X to float64, adds the
+// four Cin values at off(R13) and stores the valid sums at off(R8), the
+// lanes chosen by the four int64 masks at off(DI) (Y12, Y13 and Y15 are
+// scratch).
+#define QUAD32(X, off) \
+	VMOVDQU    off(DI), Y15; \
+	VCVTPS2PD  X, Y12; \
+	VMASKMOVPD off(R13), Y15, Y13; \
+	VADDPD     Y13, Y12, Y12; \
+	VMASKMOVPD Y12, Y15, off(R8)
+
+// ROW32x2(YA, XA, YB, XB) stores row r of the block: columns 0–7 from YA,
+// 8–15 from YB, then steps R8 and R13 to the next row of C and Cin and
+// returns when the row count in CX runs out.
+#define ROW32x2(YA, XA, YB, XB) \
+	QUAD32(XA, 0); \
+	VEXTRACTF128 $1, YA, XA; \
+	QUAD32(XA, 32); \
+	QUAD32(XB, 64); \
+	VEXTRACTF128 $1, YB, XB; \
+	QUAD32(XB, 96); \
+	ADDQ R9, R8; \
+	ADDQ BX, R13; \
+	DECQ CX; \
+	JZ   done32x6
+
+// func kern32x6(k int, a *float32, sai, sap int, b *float32, ldb int, cin *float64, ldcin int, c *float64, ldc, mr, nc int, mask32 *int32, mask64 *int64)
+TEXT ·kern32x6(SB), NOSPLIT, $0-112
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), AX
+	MOVQ sai+16(FP), DX
+	MOVQ sap+24(FP), SI
+	MOVQ b+32(FP), BX
+	MOVQ ldb+40(FP), DI
+	MOVQ mask32+96(FP), R12
+	SHLQ $2, DX
+	SHLQ $2, SI
+	SHLQ $2, DI
+	LEAQ (DX)(DX*2), R10
+	LEAQ (DX)(DX*4), R11
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+
+	// Up to 8 columns: one masked vector of B per step; 9 to 15: the
+	// second masked; 16: both whole.
+	MOVQ nc+88(FP), R13
+	CMPQ R13, $8
+	JLE  loop32x6one
+	CMPQ R13, $16
+	JGE  loop32x6full
+	VMOVDQU 32(R12), Y15
+
+loop32x6mask:
+	VMOVUPS    (BX), Y12
+	VMASKMOVPS 32(BX), Y15, Y13
+	ACC32x6x2
+	ADDQ SI, AX
+	ADDQ DI, BX
+	DECQ CX
+	JNZ  loop32x6mask
+	JMP  store32x6
+
+loop32x6full:
+	VMOVUPS (BX), Y12
+	VMOVUPS 32(BX), Y13
+	ACC32x6x2
+	ADDQ SI, AX
+	ADDQ DI, BX
+	DECQ CX
+	JNZ  loop32x6full
+	JMP  store32x6
+
+loop32x6one:
+	VMOVDQU (R12), Y15
+
+loop32x6onek:
+	VMASKMOVPS (BX), Y15, Y12
+	ACC32x6(Y12, Y0, Y2, Y4, Y6, Y8, Y10)
+	ADDQ SI, AX
+	ADDQ DI, BX
+	DECQ CX
+	JNZ  loop32x6onek
+
+store32x6:
+	// C = Cin + the sums for the first mr rows: Cin at R13 with stride
+	// BX, C at R8 with stride R9, the row count in CX, the float64 lane
+	// masks at DI.
+	MOVQ cin+48(FP), R13
+	MOVQ ldcin+56(FP), BX
+	MOVQ c+64(FP), R8
+	MOVQ ldc+72(FP), R9
+	MOVQ mr+80(FP), CX
+	MOVQ mask64+104(FP), DI
+	SHLQ $3, BX
+	SHLQ $3, R9
+	ROW32x2(Y0, X0, Y1, X1)
+	ROW32x2(Y2, X2, Y3, X3)
+	ROW32x2(Y4, X4, Y5, X5)
+	ROW32x2(Y6, X6, Y7, X7)
+	ROW32x2(Y8, X8, Y9, X9)
+	ROW32x2(Y10, X10, Y11, X11)
+
+done32x6:
+	VZEROUPPER
+	RET
+
+// func cvt32x8(dst *float32, src *float64, n int)
+TEXT ·cvt32x8(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+
+cvt8loop:
+	VMOVUPD    (SI), Y0
+	VMOVUPD    32(SI), Y1
+	VCVTPD2PSY Y0, X0
+	VCVTPD2PSY Y1, X1
+	VMOVUPS    X0, (DI)
+	VMOVUPS    X1, 16(DI)
+	ADDQ       $64, SI
+	ADDQ       $32, DI
+	DECQ       CX
+	JNZ        cvt8loop
+	VZEROUPPER
+	RET

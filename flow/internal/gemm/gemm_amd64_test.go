@@ -3,6 +3,7 @@
 package gemm
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -35,4 +36,50 @@ func TestAVX2Kernel(t *testing.T) {
 
 func TestDetect(t *testing.T) {
 	t.Logf("kernel: %s", Kernel())
+}
+
+// TestAVX2Kernel32 runs the AVX2 float32 kernel and conversion directly
+// (neither is the choice on machines with AVX-512): products on every
+// float32 test shape and random ones, with and without an input row read
+// with stride 0, A exactly Len32 long; the conversion bit for bit against
+// Go's.
+func TestAVX2Kernel32(t *testing.T) {
+	if detect() < useAVX2 {
+		t.Skip("no AVX2+FMA on this machine")
+	}
+	r := rand.New(rand.NewPCG(31, 32))
+	all := append([][3]int(nil), shapes32...)
+	for it := 0; it < 100; it++ {
+		all = append(all, [3]int{1 + r.IntN(40), 1 + r.IntN(70), 1 + r.IntN(300)})
+	}
+	for _, sh := range all {
+		for _, trans := range []bool{false, true} {
+			l := newLayout(r, sh[0], sh[1], sh[2], trans)
+			a32, b32 := l.to32()
+			a32 = a32[:Len32(l.m, l.k, l.sai, l.sap)]
+			c := append([]float64(nil), l.c...)
+			drive32x6(l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, c, l.ldc, c, l.ldc)
+			l.check32(t, "avx2 f32", l.c, c)
+			bias := randVec(r, l.n)
+			c0 := append([]float64(nil), l.c...)
+			for i := 0; i < l.m; i++ {
+				copy(c0[i*l.ldc:i*l.ldc+l.n], bias)
+			}
+			cb := append([]float64(nil), l.c...)
+			drive32x6(l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, bias, 0, cb, l.ldc)
+			l.check32(t, "avx2 f32 bias", c0, cb)
+		}
+	}
+	for _, n := range []int{8, 16, 24, 1000} {
+		src := randVec(r, n)
+		src[0], src[1], src[2], src[3] = 1+0x1p-24, 1e39, 0x1p-150, math.NaN()
+		got, want := make([]float32, n), make([]float32, n)
+		cvt32x8(&got[0], &src[0], n)
+		toFloat32Go(want, src)
+		for i := range got {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("cvt32x8 n=%d: element %d (%v): %v, want %v", n, i, src[i], got[i], want[i])
+			}
+		}
+	}
 }
