@@ -21,11 +21,14 @@ func kern512(k int, a *float64, o1, o2, o3, sap int, b *float64, ldb int, cin *f
 //go:noescape
 func kern512x8(k int, a *float64, sai, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc int, mask uint64)
 
-// kern256 is kern512 for AVX2+FMA on a 4×8 block; mask points at eight
-// int64 lane masks (−1 for a valid column, 0 otherwise).
+// kern64x6 is kern512 for AVX2+FMA on a block of up to 6 rows × 8
+// columns: rows 1–5 of A start o1 … o5 elements after a (0 for rows past
+// mr, which are computed but not stored), nc ≤ 8 columns are valid and
+// mask points at their eight int64 lane masks (−1 for a valid column, 0
+// otherwise).
 //
 //go:noescape
-func kern256(k int, a *float64, o1, o2, o3, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc, mr int, mask *int64)
+func kern64x6(k int, a *float64, o1, o2, o3, o4, o5, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc, mr, nc int, mask *int64)
 
 const (
 	useGo = iota
@@ -38,7 +41,7 @@ var kernelUsed = detect()
 var kernelName = [...]string{"go", "avx2", "avx512"}[kernelUsed]
 
 // laneMask holds eight −1 followed by eight 0: &laneMask[8−nc] points at
-// the AVX2 masks of an nc-column block.
+// the lane masks of an nc-column block of kern64x6.
 var laneMask = [16]int64{-1, -1, -1, -1, -1, -1, -1, -1}
 
 // zeros is the row the kernels add when C = A·B is stored without an
@@ -55,29 +58,65 @@ func detect() int {
 	return useGo
 }
 
+// drive64x6 is drive512 for kern64x6: blocks of 6 rows × 8 columns, in
+// the same two loop orders.
+func drive64x6(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, in []float64, ldin int, c []float64, ldc int) {
+	var o [6]int
+	for r := range o {
+		o[r] = r * sai
+	}
+	block := func(i0, j0 int) {
+		mr, nc := min(6, m-i0), min(8, n-j0)
+		cin, ldcin := &zeros[0], 0
+		if in != nil {
+			cin, ldcin = &in[i0*ldin+j0], ldin
+		}
+		o := o
+		for r := mr; r < 6; r++ {
+			o[r] = 0
+		}
+		kern64x6(k, &a[i0*sai], o[1], o[2], o[3], o[4], o[5], sap, &b[j0], ldb, cin, ldcin, &c[i0*ldc+j0], ldc, mr, nc, &laneMask[8-nc])
+	}
+	if k*n <= 3072 {
+		for i0 := 0; i0 < m; i0 += 6 {
+			for j0 := 0; j0 < n; j0 += 8 {
+				block(i0, j0)
+			}
+		}
+		return
+	}
+	for j0 := 0; j0 < n; j0 += 8 {
+		for i0 := 0; i0 < m; i0 += 6 {
+			block(i0, j0)
+		}
+	}
+}
+
 func mulAdd(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, in []float64, ldin int, c []float64, ldc int) {
 	switch kernelUsed {
 	case useAVX512:
-		drive(useAVX512, 16, m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
+		drive512(m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
 	case useAVX2:
-		drive(useAVX2, 8, m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
+		drive64x6(m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
 	default:
 		mulAddGo(m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
 	}
 }
 
-// drive tiles C into blocks of rows × nb columns: 8 rows (AVX-512) or 4,
-// and the rows left at the bottom of C in blocks of up to 4. When the k×n
-// panel of B fits in the level-1 cache the row blocks are the outer loop
-// (B stays in cache); otherwise the column blocks are (a k×nb strip of B
-// stays in cache while A is streamed). Every element of C is computed by
-// one kernel call summing over p in order, so neither the loop order nor
-// the blocking changes any result. C receives In + A·B, In(i, j) =
-// in[i·ldin + j] (ldin = 0 repeats one row; in = nil adds nothing).
-func drive(kind, nb, m, n, k int, a []float64, sai, sap int, b []float64, ldb int, in []float64, ldin int, c []float64, ldc int) {
+// drive512 tiles C into blocks of rows × 16 columns for the AVX-512
+// kernels: 8 rows, and the rows left at the bottom of C in blocks of up to
+// 4. When the k×n panel of B fits in the level-1 cache the row blocks are
+// the outer loop (B stays in cache); otherwise the column blocks are (a
+// k×nb strip of B stays in cache while A is streamed). Every element of C
+// is computed by one kernel call summing over p in order, so neither the
+// loop order nor the blocking changes any result. C receives In + A·B,
+// In(i, j) = in[i·ldin + j] (ldin = 0 repeats one row; in = nil adds
+// nothing).
+func drive512(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, in []float64, ldin int, c []float64, ldc int) {
+	const nb = 16
 	// rows returns the height of the row block starting at i0.
 	rows := func(i0 int) int {
-		if kind == useAVX512 && m-i0 >= 8 {
+		if m-i0 >= 8 {
 			return 8
 		}
 		return min(4, m-i0)
@@ -102,11 +141,7 @@ func drive(kind, nb, m, n, k int, a []float64, sai, sap int, b []float64, ldb in
 		if mr > 3 {
 			o3 = 3 * sai
 		}
-		if kind == useAVX512 {
-			kern512(k, &a[i0*sai], o1, o2, o3, sap, &b[j0], ldb, cin, ldcin, &c[i0*ldc+j0], ldc, mr, 1<<nc-1)
-		} else {
-			kern256(k, &a[i0*sai], o1, o2, o3, sap, &b[j0], ldb, cin, ldcin, &c[i0*ldc+j0], ldc, mr, &laneMask[8-nc])
-		}
+		kern512(k, &a[i0*sai], o1, o2, o3, sap, &b[j0], ldb, cin, ldcin, &c[i0*ldc+j0], ldc, mr, 1<<nc-1)
 	}
 	if k*n <= 3072 {
 		for i0 := 0; i0 < m; {

@@ -101,103 +101,6 @@ done512:
 	VZEROUPPER
 	RET
 
-// func kern256(k int, a *float64, o1, o2, o3, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc, mr int, mask *int64)
-TEXT ·kern256(SB), NOSPLIT, $0-112
-	MOVQ k+0(FP), CX
-	MOVQ a+8(FP), AX
-	MOVQ o1+16(FP), R10
-	MOVQ o2+24(FP), R11
-	MOVQ o3+32(FP), R12
-	MOVQ sap+40(FP), SI
-	MOVQ b+48(FP), BX
-	MOVQ ldb+56(FP), DI
-	MOVQ c+80(FP), R8
-	MOVQ ldc+88(FP), R9
-	MOVQ mr+96(FP), R13
-	MOVQ mask+104(FP), DX
-	SHLQ $3, R10
-	SHLQ $3, R11
-	SHLQ $3, R12
-	SHLQ $3, SI
-	SHLQ $3, DI
-	SHLQ $3, R9
-	VMOVDQU (DX), Y14
-	VMOVDQU 32(DX), Y15
-	VXORPD  Y4, Y4, Y4
-	VXORPD  Y5, Y5, Y5
-	VXORPD  Y6, Y6, Y6
-	VXORPD  Y7, Y7, Y7
-	VXORPD  Y8, Y8, Y8
-	VXORPD  Y9, Y9, Y9
-	VXORPD  Y10, Y10, Y10
-	VXORPD  Y11, Y11, Y11
-
-loop256:
-	VMASKMOVPD   (BX), Y14, Y0
-	VMASKMOVPD   32(BX), Y15, Y1
-	VBROADCASTSD (AX), Y2
-	VBROADCASTSD (AX)(R10*1), Y3
-	VFMADD231PD  Y0, Y2, Y4
-	VFMADD231PD  Y1, Y2, Y5
-	VFMADD231PD  Y0, Y3, Y6
-	VFMADD231PD  Y1, Y3, Y7
-	VBROADCASTSD (AX)(R11*1), Y2
-	VBROADCASTSD (AX)(R12*1), Y3
-	VFMADD231PD  Y0, Y2, Y8
-	VFMADD231PD  Y1, Y2, Y9
-	VFMADD231PD  Y0, Y3, Y10
-	VFMADD231PD  Y1, Y3, Y11
-	ADDQ         SI, AX
-	ADDQ         DI, BX
-	DECQ         CX
-	JNZ          loop256
-
-	// C = Cin + the sums, row by row: Cin at AX with stride BX.
-	MOVQ cin+64(FP), AX
-	MOVQ ldcin+72(FP), BX
-	SHLQ $3, BX
-
-	VMASKMOVPD (AX), Y14, Y0
-	VMASKMOVPD 32(AX), Y15, Y1
-	VADDPD     Y0, Y4, Y4
-	VADDPD     Y1, Y5, Y5
-	VMASKMOVPD Y4, Y14, (R8)
-	VMASKMOVPD Y5, Y15, 32(R8)
-	CMPQ       R13, $1
-	JLE        done256
-	ADDQ       R9, R8
-	ADDQ       BX, AX
-	VMASKMOVPD (AX), Y14, Y0
-	VMASKMOVPD 32(AX), Y15, Y1
-	VADDPD     Y0, Y6, Y6
-	VADDPD     Y1, Y7, Y7
-	VMASKMOVPD Y6, Y14, (R8)
-	VMASKMOVPD Y7, Y15, 32(R8)
-	CMPQ       R13, $2
-	JLE        done256
-	ADDQ       R9, R8
-	ADDQ       BX, AX
-	VMASKMOVPD (AX), Y14, Y0
-	VMASKMOVPD 32(AX), Y15, Y1
-	VADDPD     Y0, Y8, Y8
-	VADDPD     Y1, Y9, Y9
-	VMASKMOVPD Y8, Y14, (R8)
-	VMASKMOVPD Y9, Y15, 32(R8)
-	CMPQ       R13, $3
-	JLE        done256
-	ADDQ       R9, R8
-	ADDQ       BX, AX
-	VMASKMOVPD (AX), Y14, Y0
-	VMASKMOVPD 32(AX), Y15, Y1
-	VADDPD     Y0, Y10, Y10
-	VADDPD     Y1, Y11, Y11
-	VMASKMOVPD Y10, Y14, (R8)
-	VMASKMOVPD Y11, Y15, 32(R8)
-
-done256:
-	VZEROUPPER
-	RET
-
 // func kern512x8(k int, a *float64, sai, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc int, mask uint64)
 TEXT ·kern512x8(SB), NOSPLIT, $0-88
 	MOVQ k+0(FP), CX
@@ -713,5 +616,153 @@ cvt8loop:
 	ADDQ       $32, DI
 	DECQ       CX
 	JNZ        cvt8loop
+	VZEROUPPER
+	RET
+
+// ACC64x6x2 adds the products of the column vectors Y12 (columns 0–3) and
+// Y13 (4–7) and rows 0–5 of A (broadcast into Y14 from AX with the row
+// offsets 0, DX, R10, R11, R12 and R13) into the accumulators Y0 … Y11.
+#define ACC64x6x2 \
+	VBROADCASTSD (AX), Y14; \
+	VFMADD231PD  Y12, Y14, Y0; \
+	VFMADD231PD  Y13, Y14, Y1; \
+	VBROADCASTSD (AX)(DX*1), Y14; \
+	VFMADD231PD  Y12, Y14, Y2; \
+	VFMADD231PD  Y13, Y14, Y3; \
+	VBROADCASTSD (AX)(R10*1), Y14; \
+	VFMADD231PD  Y12, Y14, Y4; \
+	VFMADD231PD  Y13, Y14, Y5; \
+	VBROADCASTSD (AX)(R11*1), Y14; \
+	VFMADD231PD  Y12, Y14, Y6; \
+	VFMADD231PD  Y13, Y14, Y7; \
+	VBROADCASTSD (AX)(R12*1), Y14; \
+	VFMADD231PD  Y12, Y14, Y8; \
+	VFMADD231PD  Y13, Y14, Y9; \
+	VBROADCASTSD (AX)(R13*1), Y14; \
+	VFMADD231PD  Y12, Y14, Y10; \
+	VFMADD231PD  Y13, Y14, Y11
+
+// ROW64(YA, YB) stores row r of the block: Cin at AX plus the sums of
+// columns 0–3 in YA and 4–7 in YB, masked by Y14 and Y15, at R8; then
+// steps AX and R8 to the next row and returns when the row count in CX
+// runs out.
+#define ROW64(YA, YB) \
+	VMASKMOVPD (AX), Y14, Y12; \
+	VMASKMOVPD 32(AX), Y15, Y13; \
+	VADDPD     Y12, YA, YA; \
+	VADDPD     Y13, YB, YB; \
+	VMASKMOVPD YA, Y14, (R8); \
+	VMASKMOVPD YB, Y15, 32(R8); \
+	ADDQ       R9, R8; \
+	ADDQ       BX, AX; \
+	DECQ       CX; \
+	JZ         done64x6
+
+// func kern64x6(k int, a *float64, o1, o2, o3, o4, o5, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc, mr, nc int, mask *int64)
+TEXT ·kern64x6(SB), NOSPLIT, $0-136
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), AX
+	MOVQ o1+16(FP), DX
+	MOVQ o2+24(FP), R10
+	MOVQ o3+32(FP), R11
+	MOVQ o4+40(FP), R12
+	MOVQ o5+48(FP), R13
+	MOVQ sap+56(FP), SI
+	MOVQ b+64(FP), BX
+	MOVQ ldb+72(FP), DI
+	MOVQ mask+128(FP), R8
+	SHLQ $3, DX
+	SHLQ $3, R10
+	SHLQ $3, R11
+	SHLQ $3, R12
+	SHLQ $3, R13
+	SHLQ $3, SI
+	SHLQ $3, DI
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+
+	// Up to 4 columns: one masked vector of B per step; 5 to 7: the
+	// second masked; 8: both whole.
+	MOVQ nc+120(FP), R9
+	CMPQ R9, $4
+	JLE  loop64x6one
+	CMPQ R9, $8
+	JGE  loop64x6full
+	VMOVDQU 32(R8), Y15
+
+loop64x6mask:
+	VMOVUPD    (BX), Y12
+	VMASKMOVPD 32(BX), Y15, Y13
+	ACC64x6x2
+	ADDQ SI, AX
+	ADDQ DI, BX
+	DECQ CX
+	JNZ  loop64x6mask
+	JMP  store64x6
+
+loop64x6full:
+	VMOVUPD (BX), Y12
+	VMOVUPD 32(BX), Y13
+	ACC64x6x2
+	ADDQ SI, AX
+	ADDQ DI, BX
+	DECQ CX
+	JNZ  loop64x6full
+	JMP  store64x6
+
+loop64x6one:
+	VMOVDQU (R8), Y15
+
+loop64x6onek:
+	VMASKMOVPD   (BX), Y15, Y12
+	VBROADCASTSD (AX), Y14
+	VFMADD231PD  Y12, Y14, Y0
+	VBROADCASTSD (AX)(DX*1), Y14
+	VFMADD231PD  Y12, Y14, Y2
+	VBROADCASTSD (AX)(R10*1), Y14
+	VFMADD231PD  Y12, Y14, Y4
+	VBROADCASTSD (AX)(R11*1), Y14
+	VFMADD231PD  Y12, Y14, Y6
+	VBROADCASTSD (AX)(R12*1), Y14
+	VFMADD231PD  Y12, Y14, Y8
+	VBROADCASTSD (AX)(R13*1), Y14
+	VFMADD231PD  Y12, Y14, Y10
+	ADDQ SI, AX
+	ADDQ DI, BX
+	DECQ CX
+	JNZ  loop64x6onek
+
+store64x6:
+	// C = Cin + the sums for the first mr rows: Cin at AX with stride BX,
+	// C at R8 with stride R9, the row count in CX, the lane masks of
+	// columns 0–3 in Y14 and 4–7 in Y15.
+	MOVQ    mask+128(FP), DX
+	VMOVDQU (DX), Y14
+	VMOVDQU 32(DX), Y15
+	MOVQ    cin+80(FP), AX
+	MOVQ    ldcin+88(FP), BX
+	MOVQ    c+96(FP), R8
+	MOVQ    ldc+104(FP), R9
+	MOVQ    mr+112(FP), CX
+	SHLQ    $3, BX
+	SHLQ    $3, R9
+	ROW64(Y0, Y1)
+	ROW64(Y2, Y3)
+	ROW64(Y4, Y5)
+	ROW64(Y6, Y7)
+	ROW64(Y8, Y9)
+	ROW64(Y10, Y11)
+
+done64x6:
 	VZEROUPPER
 	RET

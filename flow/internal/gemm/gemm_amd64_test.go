@@ -19,7 +19,7 @@ func TestAVX2Kernel(t *testing.T) {
 		for _, trans := range []bool{false, true} {
 			l := newLayout(r, sh[0], sh[1], sh[2], trans)
 			c := append([]float64(nil), l.c...)
-			drive(useAVX2, 8, l.m, l.n, l.k, l.a, l.sai, l.sap, l.b, l.ldb, c, l.ldc, c, l.ldc)
+			drive64x6(l.m, l.n, l.k, l.a, l.sai, l.sap, l.b, l.ldb, c, l.ldc, c, l.ldc)
 			l.check(t, "avx2", l.c, c)
 			// C = bias + A·B: the bias row read with stride 0.
 			bias := randVec(r, l.n)
@@ -28,7 +28,7 @@ func TestAVX2Kernel(t *testing.T) {
 				copy(c0[i*l.ldc:i*l.ldc+l.n], bias)
 			}
 			cb := append([]float64(nil), l.c...)
-			drive(useAVX2, 8, l.m, l.n, l.k, l.a, l.sai, l.sap, l.b, l.ldb, bias, 0, cb, l.ldc)
+			drive64x6(l.m, l.n, l.k, l.a, l.sai, l.sap, l.b, l.ldb, bias, 0, cb, l.ldc)
 			l.check(t, "avx2 bias", c0, cb)
 		}
 	}
