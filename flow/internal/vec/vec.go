@@ -1,22 +1,44 @@
 // Package vec evaluates the elementwise steps of the flow's residual
 // networks (ReLU and its masks, the sigmoid context gates) over whole
-// batches, and the softplus derivatives of the splines: with AVX-512 in
-// assembly, otherwise (or with the purego build tag) in Go. The assembly
+// batches, and the softplus derivatives of the splines: in assembly with
+// AVX-512 (8 lanes) where the machine has it, else with AVX2 and FMA (4
+// lanes), otherwise (or with the purego build tag) in Go. The assembly
 // sigmoid and softplus use their own exp (exp(−|x|) with range reduction
-// to |r| ≤ ln2/2 and a degree-13 polynomial, scaled by VSCALEFPD),
-// accurate to a few units in the last place; the softplus logarithm is
-// math.Log's algorithm step for step; everything else gives the same
-// values on both paths up to the rounding of a fused multiply-add.
+// to |r| ≤ ln2/2 and a degree-13 polynomial, scaled by 2^k: VSCALEFPD
+// with AVX-512, two exact powers of two built from their exponent bits
+// with AVX2, with the same correctly rounded result, subnormals
+// included), accurate to a few units in the last place and the same on
+// both assembly paths; the softplus logarithm is math.Log's algorithm step
+// for step; everything else gives the same values on all paths up to the
+// rounding of a fused multiply-add.
 package vec
 
 import "math"
 
+// Kernel levels: the Go twins, the AVX2+FMA assembly and the AVX-512
+// assembly.
+const (
+	useGo = iota
+	useAVX2
+	useAVX512
+)
+
+// level is the kernel level the functions use: the widest this machine
+// supports (the tests set each supported level in turn).
+var level = detect()
+
 // ReLU writes max(x, 0) into dst (which may alias x); NaN gives 0.
 func ReLU(dst, x []float64) {
 	dst = dst[:len(x)]
-	if len(x) > 0 && useASM {
-		relu(&dst[0], &x[0], len(x))
-		return
+	if len(x) > 0 {
+		switch level {
+		case useAVX512:
+			relu(&dst[0], &x[0], len(x))
+			return
+		case useAVX2:
+			reluAVX2(&dst[0], &x[0], len(x))
+			return
+		}
 	}
 	reluGo(dst, x)
 }
@@ -24,9 +46,15 @@ func ReLU(dst, x []float64) {
 // ReLUMask writes dx = dy where a > 0 and 0 elsewhere; dx may alias dy.
 func ReLUMask(dx, dy, a []float64) {
 	dx, dy = dx[:len(a)], dy[:len(a)]
-	if len(a) > 0 && useASM {
-		reluMask(&dx[0], &dy[0], &a[0], len(a))
-		return
+	if len(a) > 0 {
+		switch level {
+		case useAVX512:
+			reluMask(&dx[0], &dy[0], &a[0], len(a))
+			return
+		case useAVX2:
+			reluMaskAVX2(&dx[0], &dy[0], &a[0], len(a))
+			return
+		}
 	}
 	reluMaskGo(dx, dy, a)
 }
@@ -34,9 +62,15 @@ func ReLUMask(dx, dy, a []float64) {
 // AddPos adds src to dst where a > 0.
 func AddPos(dst, src, a []float64) {
 	dst, src = dst[:len(a)], src[:len(a)]
-	if len(a) > 0 && useASM {
-		addPos(&dst[0], &src[0], &a[0], len(a))
-		return
+	if len(a) > 0 {
+		switch level {
+		case useAVX512:
+			addPos(&dst[0], &src[0], &a[0], len(a))
+			return
+		case useAVX2:
+			addPosAVX2(&dst[0], &src[0], &a[0], len(a))
+			return
+		}
 	}
 	addPosGo(dst, src, a)
 }
@@ -45,9 +79,15 @@ func AddPos(dst, src, a []float64) {
 // next = h + t·σ(s).
 func GateForward(s, h, t, next []float64) {
 	h, t, next = h[:len(s)], t[:len(s)], next[:len(s)]
-	if len(s) > 0 && useASM {
-		gateFwd(&s[0], &h[0], &t[0], &next[0], len(s))
-		return
+	if len(s) > 0 {
+		switch level {
+		case useAVX512:
+			gateFwd(&s[0], &h[0], &t[0], &next[0], len(s))
+			return
+		case useAVX2:
+			gateFwdAVX2(&s[0], &h[0], &t[0], &next[0], len(s))
+			return
+		}
 	}
 	gateFwdGo(s, h, t, next)
 }
@@ -58,9 +98,15 @@ func GateForward(s, h, t, next []float64) {
 // (gn·t·g·(1−g)).
 func GateBackward(gn, g, t, gt, ga []float64) {
 	g, t, gt, ga = g[:len(gn)], t[:len(gn)], gt[:len(gn)], ga[:len(gn)]
-	if len(gn) > 0 && useASM {
-		gateBwd(&gn[0], &g[0], &t[0], &gt[0], &ga[0], len(gn))
-		return
+	if len(gn) > 0 {
+		switch level {
+		case useAVX512:
+			gateBwd(&gn[0], &g[0], &t[0], &gt[0], &ga[0], len(gn))
+			return
+		case useAVX2:
+			gateBwdAVX2(&gn[0], &g[0], &t[0], &gt[0], &ga[0], len(gn))
+			return
+		}
 	}
 	gateBwdGo(gn, g, t, gt, ga)
 }
@@ -124,9 +170,15 @@ func gateBwdGo(gn, g, t, gt, ga []float64) {
 
 // Sigmoids replaces every s[i] by σ(s[i]).
 func Sigmoids(s []float64) {
-	if len(s) > 0 && useASM {
-		sigmoid(&s[0], len(s))
-		return
+	if len(s) > 0 {
+		switch level {
+		case useAVX512:
+			sigmoid(&s[0], len(s))
+			return
+		case useAVX2:
+			sigmoidAVX2(&s[0], len(s))
+			return
+		}
 	}
 	for i, v := range s {
 		s[i] = Sigmoid(v)
@@ -136,9 +188,15 @@ func Sigmoids(s []float64) {
 // ExpShift writes e^(x[i]−shift) into dst[i] (dst may alias x).
 func ExpShift(dst, x []float64, shift float64) {
 	dst = dst[:len(x)]
-	if len(x) > 0 && useASM {
-		expShift(&dst[0], &x[0], len(x), shift)
-		return
+	if len(x) > 0 {
+		switch level {
+		case useAVX512:
+			expShift(&dst[0], &x[0], len(x), shift)
+			return
+		case useAVX2:
+			expShiftAVX2(&dst[0], &x[0], len(x), shift)
+			return
+		}
 	}
 	for i, v := range x {
 		dst[i] = math.Exp(v - shift)
@@ -148,9 +206,15 @@ func ExpShift(dst, x []float64, shift float64) {
 // Add adds src to dst elementwise.
 func Add(dst, src []float64) {
 	dst = dst[:len(src)]
-	if len(src) > 0 && useASM {
-		addTo(&dst[0], &src[0], len(src))
-		return
+	if len(src) > 0 {
+		switch level {
+		case useAVX512:
+			addTo(&dst[0], &src[0], len(src))
+			return
+		case useAVX2:
+			addToAVX2(&dst[0], &src[0], len(src))
+			return
+		}
 	}
 	for i, v := range src {
 		dst[i] += v
@@ -166,16 +230,23 @@ func Add(dst, src []float64) {
 // The logarithm is math.Log's, not math.Log1p (three to four times slower
 // on amd64): for small eˣ the result has an absolute error of about 1e-16
 // instead of a relative one, which is invisible in the flows' use, a
-// spline derivative add + softplus with add > 0. With AVX-512 the
-// logarithm is computed eight at a time by the algorithm of math.Log's
-// amd64 assembly, operation for operation, so it has math.Log's bits for
-// the same argument; the exponential is the package's own (a few units in
-// the last place from math.Exp), so the two paths differ by that only.
+// spline derivative add + softplus with add > 0. In assembly the
+// logarithm is computed eight (AVX-512) or four (AVX2) at a time by the
+// algorithm of math.Log's amd64 assembly, operation for operation, so it
+// has math.Log's bits for the same argument; the exponential is the
+// package's own (a few units in the last place from math.Exp), so the
+// assembly and Go paths differ by that only.
 func SoftplusSigmoid(sp, sg, x []float64, add float64) {
 	sp, sg = sp[:len(x)], sg[:len(x)]
-	if len(x) > 0 && useASM {
-		softplusSig(&sp[0], &sg[0], &x[0], len(x), add)
-		return
+	if len(x) > 0 {
+		switch level {
+		case useAVX512:
+			softplusSig(&sp[0], &sg[0], &x[0], len(x), add)
+			return
+		case useAVX2:
+			softplusSigAVX2(&sp[0], &sg[0], &x[0], len(x), add)
+			return
+		}
 	}
 	softplusSigGo(sp, sg, x, add)
 }
@@ -201,14 +272,21 @@ func softplusSigGo(sp, sg, x []float64, add float64) {
 
 // MulAddRows writes next = h + t·g elementwise for rows consecutive rows
 // of row length len(g) that share the gates g: a gated residual update
-// with precomputed gates. The assembly holds the gates in registers across
-// the rows.
+// with precomputed gates. The AVX-512 assembly holds the gates in
+// registers across the rows; the AVX2 assembly streams the rows in order,
+// reading the gates from the level-1 cache.
 func MulAddRows(next, h, t, g []float64, rows int) {
 	n := len(g) * rows
 	next, h, t = next[:n], h[:n], t[:n]
-	if n > 0 && useASM {
-		mulAddRows(&next[0], &h[0], &t[0], &g[0], len(g), rows)
-		return
+	if n > 0 {
+		switch level {
+		case useAVX512:
+			mulAddRows(&next[0], &h[0], &t[0], &g[0], len(g), rows)
+			return
+		case useAVX2:
+			mulAddRowsAVX2(&next[0], &h[0], &t[0], &g[0], len(g), rows)
+			return
+		}
 	}
 	for o := 0; o < n; o += len(g) {
 		for j, v := range g {
@@ -221,13 +299,21 @@ func MulAddRows(next, h, t, g []float64, rows int) {
 // rows of row length len(g) that share the gates g: row r of gt receives
 // row r of gn times g, and acc (the per-gate sum over the rows sharing g)
 // the products of the rows of gn and t, added row after row in order. The
-// assembly keeps the gates and acc in registers across the rows.
+// AVX-512 assembly keeps the gates and acc in registers across the rows;
+// the AVX2 assembly streams the rows in order, with the gates and acc in
+// the level-1 cache.
 func GateAccumulateRows(gt, acc, gn, g, t []float64, rows int) {
 	n := len(g) * rows
 	gt, acc, gn, t = gt[:n], acc[:len(g)], gn[:n], t[:n]
-	if n > 0 && useASM {
-		gateAccRows(&gt[0], &acc[0], &gn[0], &g[0], &t[0], len(g), rows)
-		return
+	if n > 0 {
+		switch level {
+		case useAVX512:
+			gateAccRows(&gt[0], &acc[0], &gn[0], &g[0], &t[0], len(g), rows)
+			return
+		case useAVX2:
+			gateAccRowsAVX2(&gt[0], &acc[0], &gn[0], &g[0], &t[0], len(g), rows)
+			return
+		}
 	}
 	for o := 0; o < n; o += len(g) {
 		for j, v := range g {
