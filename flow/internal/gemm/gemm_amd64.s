@@ -508,6 +508,36 @@ cvtloop:
 	DECQ CX; \
 	JZ   done32x6
 
+// QUAD32F is QUAD32 for four valid columns, without masks (masked stores
+// are slow on some processors).
+#define QUAD32F(X, off) \
+	VCVTPS2PD X, Y12; \
+	VADDPD    off(R13), Y12, Y12; \
+	VMOVUPD   Y12, off(R8)
+
+// ROW32F is ROW32x2 for a block of 16 valid columns.
+#define ROW32F(YA, XA, YB, XB) \
+	QUAD32F(XA, 0); \
+	VEXTRACTF128 $1, YA, XA; \
+	QUAD32F(XA, 32); \
+	QUAD32F(XB, 64); \
+	VEXTRACTF128 $1, YB, XB; \
+	QUAD32F(XB, 96); \
+	ADDQ R9, R8; \
+	ADDQ BX, R13; \
+	DECQ CX; \
+	JZ   done32x6
+
+// ROW32x1 is ROW32x2 for a block of at most 8 columns, all in YA.
+#define ROW32x1(YA, XA) \
+	QUAD32(XA, 0); \
+	VEXTRACTF128 $1, YA, XA; \
+	QUAD32(XA, 32); \
+	ADDQ R9, R8; \
+	ADDQ BX, R13; \
+	DECQ CX; \
+	JZ   done32x6
+
 // func kern32x6(k int, a *float32, sai, sap int, b *float32, ldb int, cin *float64, ldcin int, c *float64, ldc, mr, nc int, mask32 *int32, mask64 *int64)
 TEXT ·kern32x6(SB), NOSPLIT, $0-112
 	MOVQ k+0(FP), CX
@@ -587,12 +617,35 @@ store32x6:
 	MOVQ mask64+104(FP), DI
 	SHLQ $3, BX
 	SHLQ $3, R9
+	MOVQ nc+88(FP), DX
+	CMPQ DX, $8
+	JLE  store32x6one
+	CMPQ DX, $16
+	JGE  store32x6full
 	ROW32x2(Y0, X0, Y1, X1)
 	ROW32x2(Y2, X2, Y3, X3)
 	ROW32x2(Y4, X4, Y5, X5)
 	ROW32x2(Y6, X6, Y7, X7)
 	ROW32x2(Y8, X8, Y9, X9)
 	ROW32x2(Y10, X10, Y11, X11)
+	JMP done32x6
+
+store32x6full:
+	ROW32F(Y0, X0, Y1, X1)
+	ROW32F(Y2, X2, Y3, X3)
+	ROW32F(Y4, X4, Y5, X5)
+	ROW32F(Y6, X6, Y7, X7)
+	ROW32F(Y8, X8, Y9, X9)
+	ROW32F(Y10, X10, Y11, X11)
+	JMP done32x6
+
+store32x6one:
+	ROW32x1(Y0, X0)
+	ROW32x1(Y2, X2)
+	ROW32x1(Y4, X4)
+	ROW32x1(Y6, X6)
+	ROW32x1(Y8, X8)
+	ROW32x1(Y10, X10)
 
 done32x6:
 	VZEROUPPER
@@ -641,6 +694,17 @@ cvt8loop:
 	VBROADCASTSD (AX)(R13*1), Y14; \
 	VFMADD231PD  Y12, Y14, Y10; \
 	VFMADD231PD  Y13, Y14, Y11
+
+// ROW64F is ROW64 for a block of 8 valid columns, without masks.
+#define ROW64F(YA, YB) \
+	VADDPD  (AX), YA, YA; \
+	VADDPD  32(AX), YB, YB; \
+	VMOVUPD YA, (R8); \
+	VMOVUPD YB, 32(R8); \
+	ADDQ    R9, R8; \
+	ADDQ    BX, AX; \
+	DECQ    CX; \
+	JZ      done64x6
 
 // ROW64(YA, YB) stores row r of the block: Cin at AX plus the sums of
 // columns 0–3 in YA and 4–7 in YB, masked by Y14 and Y15, at R8; then
@@ -756,12 +820,24 @@ store64x6:
 	MOVQ    mr+112(FP), CX
 	SHLQ    $3, BX
 	SHLQ    $3, R9
+	MOVQ    nc+120(FP), DX
+	CMPQ    DX, $8
+	JGE     store64x6full
 	ROW64(Y0, Y1)
 	ROW64(Y2, Y3)
 	ROW64(Y4, Y5)
 	ROW64(Y6, Y7)
 	ROW64(Y8, Y9)
 	ROW64(Y10, Y11)
+	JMP done64x6
+
+store64x6full:
+	ROW64F(Y0, Y1)
+	ROW64F(Y2, Y3)
+	ROW64F(Y4, Y5)
+	ROW64F(Y6, Y7)
+	ROW64F(Y8, Y9)
+	ROW64F(Y10, Y11)
 
 done64x6:
 	VZEROUPPER
