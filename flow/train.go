@@ -52,10 +52,11 @@ type TrainConfig struct {
 	// arithmetic: their operands rounded to float32, sums of at most 128
 	// products accumulated in float32, everything else (the splines, the
 	// losses, the optimiser, the parameters) in float64. On amd64 machines
-	// with AVX-512 this does half the vector multiply-adds per row and a
-	// step of the SBI paper's flow takes about 0.85 of the float64 CPU
-	// time; elsewhere the float32 products run in portable Go and are
-	// slower than the default. Gradients change by about 2·10⁻⁷ relative.
+	// with AVX-512 or AVX2 this does half the vector multiply-adds per row
+	// and a step of the SBI paper's flow takes about 0.85 (AVX-512) or
+	// 0.7–0.85 (AVX2) of the float64 CPU time; elsewhere the float32
+	// products run in portable Go and are slower than the default.
+	// Gradients change by about 2·10⁻⁷ relative.
 	// The trained flow is evaluated and sampled in float64 as always.
 	Float32 bool
 	// Progress, if not nil, receives an event with Stage "epoch" after
