@@ -223,47 +223,29 @@ func toFloat32(dst []float32, src []float64) {
 
 func mulAdd32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, in []float64, ldin int, c []float64, ldc int) {
 	switch kernelUsed {
-	case useAVX512:
-		drive32(m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
-	case useAVX2:
-		drive32x6(m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
+	case useAVX512, useAVX2:
+		drive32(kernelUsed, m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
 	default:
 		mulAdd32Go(m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
 	}
 }
 
-// drive32x6 is drive32 for kern32x6: blocks of 6 rows × 16 columns.
-func drive32x6(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, in []float64, ldin int, c []float64, ldc int) {
-	for p0 := 0; p0 < k; p0 += Block32 {
-		kb := min(Block32, k-p0)
-		for i0 := 0; i0 < m; i0 += 6 {
-			mr := min(6, m-i0)
-			for j0 := 0; j0 < n; j0 += 16 {
-				nc := min(16, n-j0)
-				cin, ldcin := &zeros32[0], 0
-				switch {
-				case p0 > 0:
-					cin, ldcin = &c[i0*ldc+j0], ldc
-				case in != nil:
-					cin, ldcin = &in[i0*ldin+j0], ldin
-				}
-				kern32x6(kb, &a[i0*sai+p0*sap], sai, sap, &b[p0*ldb+j0], ldb, cin, ldcin, &c[i0*ldc+j0], ldc, mr, nc, &laneMask32[16-nc], &laneMask64[16-nc])
-			}
-		}
+// drive32 tiles C into blocks of rows × cols for the float32 kernels (8
+// rows × 32 columns for kern32 with AVX-512, 6 × 16 for kern32x6 with
+// AVX2), one block of Block32 steps of p at a time (the first adds In, the
+// later ones C itself), so that the block's panel of B stays in cache
+// while the rows of A stream past.
+func drive32(kind, m, n, k int, a []float32, sai, sap int, b []float32, ldb int, in []float64, ldin int, c []float64, ldc int) {
+	rows, cols := 8, 32
+	if kind == useAVX2 {
+		rows, cols = 6, 16
 	}
-}
-
-// drive32 tiles C into blocks of 8 rows × 32 columns for kern32, one
-// block of Block32 steps of p at a time (the first adds In, the later
-// ones C itself), so that the block's panel of B stays in cache while the
-// rows of A stream past.
-func drive32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, in []float64, ldin int, c []float64, ldc int) {
 	for p0 := 0; p0 < k; p0 += Block32 {
 		kb := min(Block32, k-p0)
-		for i0 := 0; i0 < m; i0 += 8 {
-			mr := min(8, m-i0)
-			for j0 := 0; j0 < n; j0 += 32 {
-				nc := min(32, n-j0)
+		for i0 := 0; i0 < m; i0 += rows {
+			mr := min(rows, m-i0)
+			for j0 := 0; j0 < n; j0 += cols {
+				nc := min(cols, n-j0)
 				cin, ldcin := &zeros32[0], 0
 				switch {
 				case p0 > 0:
@@ -271,7 +253,11 @@ func drive32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, in []
 				case in != nil:
 					cin, ldcin = &in[i0*ldin+j0], ldin
 				}
-				kern32(kb, &a[i0*sai+p0*sap], sai, sap, &b[p0*ldb+j0], ldb, cin, ldcin, &c[i0*ldc+j0], ldc, mr, 1<<nc-1)
+				if kind == useAVX2 {
+					kern32x6(kb, &a[i0*sai+p0*sap], sai, sap, &b[p0*ldb+j0], ldb, cin, ldcin, &c[i0*ldc+j0], ldc, mr, nc, &laneMask32[16-nc], &laneMask64[16-nc])
+				} else {
+					kern32(kb, &a[i0*sai+p0*sap], sai, sap, &b[p0*ldb+j0], ldb, cin, ldcin, &c[i0*ldc+j0], ldc, mr, 1<<nc-1)
+				}
 			}
 		}
 	}
