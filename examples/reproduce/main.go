@@ -141,6 +141,18 @@ func sirTrialParts() []part {
 	return ps
 }
 
+// linregPaperParts runs the linear regression at the paper's configuration
+// one budget and method at a time.
+func linregPaperParts() []part {
+	var ps []part
+	for _, eps := range []string{"10", "1", "0.1"} {
+		ps = append(ps,
+			part{"eps" + eps + "-sppe", []string{"-eps", eps, "-methods", "sppe"}, "1–2 h, not measured (the SIR release's SPPE at this configuration took 75 min on two free AVX-512 cores)", ""},
+			part{"eps" + eps + "-sple", []string{"-eps", eps, "-methods", "sple"}, "30–60 min, not measured (the SIR release's SPLE at this configuration took about 40 min on two AVX2 cores)", ""})
+	}
+	return ps
+}
+
 // sirABCTrialParts splits the ten SMC-ABC trials of Table 1 and Fig. 5 into
 // parts of two, and a last part that puts them together.
 func sirABCTrialParts() []part {
@@ -221,6 +233,9 @@ var registry = []entry{
 			{"eps1", []string{"-eps", "1"}, "20–60 min", ""},
 			{"eps0.1", []string{"-eps", "0.1"}, "20–60 min", ""},
 		}},
+	{Name: "linreg-paper", Pkg: "./examples/linreg", Target: "SBI paper §4.2, Tables 2–4 at the paper's own configuration (8 coupling layers of two 50-unit residual blocks with context gating, M = 16 RQMC points, 10 atoms, batch 100, learning rate 5·10⁻⁴, patience 20 on 5% validation, 10 rounds × 1000 simulations; the hidden layers' products in float32): SPPE and SPLE against DA-MCMC at ε = 10, 1 and 0.1, one method and budget per part (no SMC-ABC row: the linreg parts have it)",
+		Quick: []string{"-eps", "10", "-layers", "8", "-hidden", "50", "-blocks", "2", "-gating", "-M", "16", "-atoms", "10", "-float32"},
+		Full:  append(slices.Clip(paperConfig[2:]), "-abc-sims", "0"), Plain: true, Split: linregPaperParts()},
 	{Name: "linreg-sweep", Pkg: "./examples/linreg", Target: "SBI paper Fig. 11 (linear regression posteriors of SPPE and SPLE at ε = 0.1, 0.3, 1, 3, 10, 30, 100 on the same confidential data)",
 		Quick: []string{"-sweep", "0.1,100"}, Full: append([]string{"-draws", sweepDraws}, paperFlow...), Plain: true, Split: []part{
 			{"eps0.1", []string{"-sweep", "0.1"}, "20–60 min (10–30 min per method, examples/linreg)", ""},
