@@ -210,3 +210,121 @@ func TestCacheResume(t *testing.T) {
 	}
 	want("run after the interruption", log, strings.Split(strings.ReplaceAll(strings.Join(all[2:], "\n"), "seed=1", "seed=3"), "\n")...)
 }
+
+// TestFromReport loses the cache of a run and regenerates the report from
+// the old report with -from-report: only the run that had failed runs
+// again, and every restored section is identical to the old report's. A
+// run with other arguments restores nothing; a quick report, no cache and
+// a file that is not a report are refused.
+func TestFromReport(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(fakeEnv, "1")
+	t.Setenv(fakeLogEnv, filepath.Join(dir, "log"))
+	fail := filepath.Join(dir, "fail")
+	pkg := "./examples/reproduce"
+	entries := []entry{
+		{Name: "a", Pkg: pkg, Target: "Fig. a", Full: []string{"-name", "a"}, Quick: []string{"-name", "a"}},
+		{Name: "b", Pkg: pkg, Target: "Fig. b", Full: []string{"-name", "b", "-fail-if", fail}, Quick: []string{"-name", "b"}},
+		{Name: "c", Pkg: pkg, Target: "Fig. c", Full: []string{"-name", "c"}, Quick: []string{"-name", "c"}, Plain: true,
+			Split: []part{{"x", []string{"-part", "x"}, "1 s", ""}, {"y", []string{"-part", "y"}, "1 s", ""}}},
+	}
+	if err := os.WriteFile(fail, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The second run's report shows a, c-x and c-y as cached results (with
+	// their finishing times and commits) and b as failed.
+	if _, _, err := fakeRun(t, context.Background(), dir, entries); err != nil {
+		t.Fatal(err)
+	}
+	old, _, err := fakeRun(t, context.Background(), dir, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := filepath.Join(dir, "saved.md")
+	if err := os.WriteFile(saved, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(fail)
+	os.RemoveAll(filepath.Join(dir, "cache"))
+	rep, log, err := fakeRun(t, context.Background(), dir, entries, "-from-report", saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"start b - seed=1", "end b - seed=1"}; !slices.Equal(log, want) {
+		t.Errorf("after -from-report the fakes logged %v, want %v", log, want)
+	}
+	section := func(rep, name string) string {
+		_, s, _ := strings.Cut(rep, "\n## "+name+"\n")
+		s, _, _ = strings.Cut(s, "\n## ")
+		return s
+	}
+	for _, name := range []string{"a", "c-x", "c-y"} {
+		if o, n := section(old, name), section(rep, name); o == "" || o != n {
+			t.Errorf("section %s: restored\n%s\nold\n%s", name, n, o)
+		}
+	}
+	if !strings.Contains(rep, "3 of them cached results") || !strings.Contains(section(rep, "b"), "Outcome: **partial**") {
+		t.Errorf("regenerated report:\n%s", rep)
+	}
+	os.RemoveAll(filepath.Join(dir, "cache"))
+	if _, log, _ = fakeRun(t, context.Background(), dir, entries, "-from-report", saved, "-seed", "2"); len(log) != 8 {
+		t.Errorf("seed 2 from a seed-1 report ran %v, want all four runs", log)
+	}
+
+	quick, _, err := fakeRun(t, context.Background(), dir, entries, "-quick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(saved, []byte(quick), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := fakeRun(t, context.Background(), dir, entries, "-from-report", saved); err == nil || !strings.Contains(err.Error(), "quick") {
+		t.Errorf("a quick report: %v", err)
+	}
+	if _, _, err := fakeRun(t, context.Background(), dir, entries, "-from-report", filepath.Join(dir, "log")); err == nil || !strings.Contains(err.Error(), "not a report") {
+		t.Errorf("not a report: %v", err)
+	}
+	cfg, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-cache", "none", "-from-report", saved, "-report", filepath.Join(dir, "R.md")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.entries = entries
+	if err := run(context.Background(), cfg, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "needs a cache") {
+		t.Errorf("-cache none: %v", err)
+	}
+}
+
+// TestParseReport reads back a report written from results with escaped
+// table cells, demoted headings, plain output, a failure and a run that
+// was not cached when the report was written.
+func TestParseReport(t *testing.T) {
+	fin := time.Date(2026, 11, 27, 10, 4, 0, 0, time.UTC)
+	v := []cli.Verdict{{Outcome: cli.Reproduced, Target: "Table 2", Reason: "a | b within 0.1"}, {Outcome: cli.Partial, Target: "Fig. 3", Reason: "c"}}
+	results := []result{
+		{job: job{entry: entry{Name: "md", Pkg: "./x", Target: "T"}, Group: "md"}, Args: []string{"-seed", "1", "-k", "0.1,0.3"}, Ran: true, Cached: true,
+			Stdout: "# Title\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n## Sub\ntext\n", Wall: 1234567 * time.Millisecond, Verdicts: v, Finished: fin, Commit: "abc123"},
+		{job: job{entry: entry{Name: "plain", Pkg: "./y", Target: "T", Plain: true}, Group: "plain"}, Args: []string{"-seed", "1"}, Ran: true,
+			Stdout: "  x\n## not a section\n", Wall: 2 * time.Second, Verdicts: v[1:]},
+		{job: job{entry: entry{Name: "bad", Pkg: "./z", Target: "T"}, Group: "bad"}, Args: []string{"-seed", "1"}, Ran: true, Err: "exit status 1", Stderr: "boom"},
+		{job: job{entry: entry{Name: "skipped", Pkg: "./z", Target: "T"}, Group: "skipped"}, NotRun: "not selected by -only"},
+	}
+	var b strings.Builder
+	writeReport(&b, config{seed: 1, commit: "def456"}, results, time.Second)
+	got, err := parseReport(b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 {
+		t.Fatalf("read %d results, want md and plain: %v", len(got), got)
+	}
+	md, plain := got["md"], got["plain"]
+	if md.Pkg != "./x" || !slices.Equal(md.Args, results[0].Args) || md.Wall != 1234600*time.Millisecond ||
+		!md.Finished.Equal(fin) || md.Commit != "abc123" || !slices.Equal(md.Verdicts, v) ||
+		md.Stdout != "### Title\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n### Sub\ntext" {
+		t.Errorf("md read back as %+v", md)
+	}
+	if plain.Stdout != "x\n## not a section" || plain.Wall != 2*time.Second || plain.Commit != "def456" ||
+		plain.Finished.IsZero() || !slices.Equal(plain.Verdicts, v[1:]) {
+		t.Errorf("plain read back as %+v", plain)
+	}
+}

@@ -19,6 +19,13 @@
 // The paper-scale examples are split so that no single run should need much
 // more than an hour on two cores.
 //
+// A report is also a record of its results: -from-report REPRODUCTION.md
+// fills a lost or partial cache with the results the committed report
+// holds (for the runs whose command is unchanged), so that new parts can be
+// run and the report regenerated without rerunning the others:
+//
+//	go run ./examples/reproduce -from-report REPRODUCTION.md -only sir-paper,linreg-paper
+//
 // The quick report's verdicts carry the note that quick settings are not
 // expected to reproduce the papers' numbers.
 //
@@ -287,16 +294,19 @@ var registry = []entry{
 }
 
 type config struct {
-	quick   bool
-	seed    uint64
-	out     string
-	report  string
-	cache   string // directory of cached results; "none" disables the cache
-	fresh   bool   // rerun every selected example, replacing its cached result
-	list    bool   // print the runs of the mode instead of running them
-	commit  string // the repository's HEAD when the run started ("" if unknown)
-	only    map[string]bool
-	timeout time.Duration
+	quick  bool
+	seed   uint64
+	out    string
+	report string
+	cache  string // directory of cached results; "none" disables the cache
+	fresh  bool   // rerun every selected example, replacing its cached result
+	// fromReport is a report whose recorded results fill the cache for
+	// the runs that have none ("" reads none).
+	fromReport string
+	list       bool   // print the runs of the mode instead of running them
+	commit     string // the repository's HEAD when the run started ("" if unknown)
+	only       map[string]bool
+	timeout    time.Duration
 
 	// entries is the list of examples (the registry; tests use others).
 	entries []entry
@@ -324,6 +334,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&cfg.report, "report", "", "path of the report (default REPRODUCTION.md, or REPRODUCTION-quick.md with -quick, at the repository root)")
 	fs.StringVar(&cfg.cache, "cache", "", "directory of cached per-example results, so that an interrupted run resumes (default .reproduce-cache at the repository root; \"none\" disables it)")
 	fs.BoolVar(&cfg.fresh, "fresh", false, "rerun every selected example even when a cached result exists (the new results replace the cached ones)")
+	fs.StringVar(&cfg.fromReport, "from-report", "", "a paper-scale report this command wrote (such as the committed REPRODUCTION.md) whose recorded results fill the cache for runs that have no cached result and the same command, so that a lost cache does not mean rerunning them")
 	fs.BoolVar(&cfg.list, "list", false, "list the mode's runs (the parts of split examples, their commands and expected wall times) and exit")
 	only := fs.String("only", "", "comma-separated example or part names to run (default all); others are listed as not run")
 	fs.DurationVar(&cfg.timeout, "timeout", 0, "time limit per example or part (default 6m with -quick, 3h otherwise)")
@@ -450,6 +461,15 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	var recorded map[string]cached
+	if cfg.fromReport != "" {
+		if cfg.cache == "" {
+			return cli.Usagef("-from-report needs a cache (not -cache none)")
+		}
+		if recorded, err = readReport(cfg.fromReport); err != nil {
+			return fmt.Errorf("-from-report: %w", err)
+		}
+	}
 	bin, err := os.MkdirTemp("", "privinfer-reproduce-")
 	if err != nil {
 		return err
@@ -473,6 +493,17 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		default:
 			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(j.Pkg))); err != nil {
 				r.NotRun = j.Pkg + " does not exist"
+			}
+		}
+		if c, ok := recorded[j.Name]; ok && r.NotRun == "" && !cfg.fresh && c.Pkg == r.Pkg && slices.Equal(c.Args, r.Args) {
+			probe := r
+			if !loadCached(cfg.cache, &probe) {
+				restored := r
+				restored.Stdout, restored.Wall, restored.Verdicts, restored.Finished, restored.Commit = c.Stdout, c.Wall, c.Verdicts, c.Finished, c.Commit
+				if err := storeCached(cfg.cache, restored); err != nil {
+					return fmt.Errorf("-from-report: caching %s: %w", j.Name, err)
+				}
+				prog.Printf("%s: cached from %s", j.Name, cfg.fromReport)
 			}
 		}
 		switch {
