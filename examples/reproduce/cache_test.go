@@ -76,11 +76,24 @@ func fakeRun(t *testing.T, ctx context.Context, dir string, entries []entry, arg
 	}
 	logPath := filepath.Join(dir, "log")
 	before, _ := os.ReadFile(logPath)
+	// parse checks -only against the registry: the fakes' names are set
+	// after it.
+	var only []string
+	if i := slices.Index(args, "-only"); i >= 0 && i+1 < len(args) {
+		only = strings.Split(args[i+1], ",")
+		args = slices.Delete(slices.Clone(args), i, i+2)
+	}
 	cfg, perr := parse(flag.NewFlagSet("t", flag.ContinueOnError), append([]string{"-cache", filepath.Join(dir, "cache"), "-report", filepath.Join(dir, "R.md")}, args...))
 	if perr != nil {
 		t.Fatal(perr)
 	}
 	cfg.entries = entries
+	if only != nil {
+		cfg.only = map[string]bool{}
+		for _, n := range only {
+			cfg.only[n] = true
+		}
+	}
 	cfg.build = func(context.Context, string, string, string) (string, error) { return exe, nil }
 	os.Remove(cfg.report)
 	err = run(ctx, cfg, io.Discard, io.Discard)
@@ -265,6 +278,17 @@ func TestFromReport(t *testing.T) {
 	}
 	if !strings.Contains(rep, "3 of them cached results") || !strings.Contains(section(rep, "b"), "Outcome: **partial**") {
 		t.Errorf("regenerated report:\n%s", rep)
+	}
+	// -only runs the selected (here cached) and reports the others from
+	// the cache.
+	if rep, log, _ = fakeRun(t, context.Background(), dir, entries, "-only", "b"); log != nil || strings.Contains(rep, "not selected") ||
+		section(rep, "c-y") != section(old, "c-y") {
+		t.Errorf("-only b ran %v; report:\n%s", log, rep)
+	}
+	os.RemoveAll(filepath.Join(dir, "cache"))
+	if rep, log, _ = fakeRun(t, context.Background(), dir, entries, "-only", "a"); !slices.Equal(log, []string{"start a - seed=1", "end a - seed=1"}) ||
+		strings.Count(rep, "not run: not selected by -only") != 3 {
+		t.Errorf("-only a on an empty cache ran %v; report:\n%s", log, rep)
 	}
 	os.RemoveAll(filepath.Join(dir, "cache"))
 	if _, log, _ = fakeRun(t, context.Background(), dir, entries, "-from-report", saved, "-seed", "2"); len(log) != 8 {

@@ -26,6 +26,9 @@
 //
 //	go run ./examples/reproduce -from-report REPRODUCTION.md -only sir-paper,linreg-paper
 //
+// With -only the selected runs run (or come from the cache), and every
+// other run whose result is in the cache is reported from it; the rest are
+// listed as not run.//
 // The quick report's verdicts carry the note that quick settings are not
 // expected to reproduce the papers' numbers.
 //
@@ -336,7 +339,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	fs.BoolVar(&cfg.fresh, "fresh", false, "rerun every selected example even when a cached result exists (the new results replace the cached ones)")
 	fs.StringVar(&cfg.fromReport, "from-report", "", "a paper-scale report this command wrote (such as the committed REPRODUCTION.md) whose recorded results fill the cache for runs that have no cached result and the same command, so that a lost cache does not mean rerunning them")
 	fs.BoolVar(&cfg.list, "list", false, "list the mode's runs (the parts of split examples, their commands and expected wall times) and exit")
-	only := fs.String("only", "", "comma-separated example or part names to run (default all); others are listed as not run")
+	only := fs.String("only", "", "comma-separated example or part names to run (default all); the others are reported from the cache when it holds their result, otherwise listed as not run")
 	fs.DurationVar(&cfg.timeout, "timeout", 0, "time limit per example or part (default 6m with -quick, 3h otherwise)")
 	if err := cli.Parse(fs, args); err != nil {
 		return cfg, err
@@ -486,8 +489,6 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	for _, j := range jobs(cfg) {
 		r := result{job: j, Args: args(cfg, j)}
 		switch {
-		case !cfg.selected(j):
-			r.NotRun = "not selected by -only"
 		case j.Pending != "":
 			r.NotRun = j.Pending
 		default:
@@ -495,7 +496,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 				r.NotRun = j.Pkg + " does not exist"
 			}
 		}
-		if c, ok := recorded[j.Name]; ok && r.NotRun == "" && !cfg.fresh && c.Pkg == r.Pkg && slices.Equal(c.Args, r.Args) {
+		if c, ok := recorded[j.Name]; ok && r.NotRun == "" && (!cfg.fresh || !cfg.selected(j)) && c.Pkg == r.Pkg && slices.Equal(c.Args, r.Args) {
 			probe := r
 			if !loadCached(cfg.cache, &probe) {
 				restored := r
@@ -509,6 +510,13 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		switch {
 		case r.NotRun != "":
 			prog.Printf("%s: not run (%s)", j.Name, r.NotRun)
+		case !cfg.selected(j):
+			// Not to be run: reported from the cache when it holds the
+			// result.
+			if !loadCached(cfg.cache, &r) {
+				r.NotRun = "not selected by -only"
+				prog.Printf("%s: not run (%s)", j.Name, r.NotRun)
+			}
 		case !cfg.fresh && loadCached(cfg.cache, &r):
 			prog.Printf("%s: cached result of %s (wall time %s, %s)", j.Name, r.Finished.UTC().Format(time.RFC3339), r.Wall.Round(100*time.Millisecond), overall(r))
 		default:
