@@ -90,7 +90,10 @@
 // 100), against 26–34 ns (BenchmarkSOMAWeights, alternating runs on the
 // same loaded machine), so SOMA's cost per sweep fell five- to sevenfold
 // and its per-second disadvantage above shrinks by about that factor
-// (to roughly 3–5 times at n = 100; not re-measured). On this evidence
+// (to roughly 3–5 times at n = 100; not re-measured). With AVX2 only (an
+// AMD Zen 3, loaded) the n weights cost about 3.2–3.5 ns of CPU per record
+// weight at n = 1000 (3.3–4.4 ns at n = 100) and a whole attempt about
+// 5.8–6.7 ns (9–13 ns at n = 100). On this evidence
 // SOMA can pay off only when IMwG's acceptance is low (little noise: a large ε
 // for the sensitivity) and a sweep's cost is dominated by something other
 // than its n² weights, such as a θ-step or record proposal much dearer

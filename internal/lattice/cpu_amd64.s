@@ -135,137 +135,175 @@ nan512:
 	VZEROUPPER
 	RET
 
-// One coordinate of an 8-slot block in ymm registers: Y2, Y3 hold v, Y8 −
-// Y12 the broadcast constants; as COORD512 with round(x') = trunc(2x') −
-// trunc(x') (exact) in place of the fused 2B − A.
-#define COORD256 \
-	VSUBPD   Y8, Y2, Y2    \
-	VSUBPD   Y8, Y3, Y3    \
-	VADDPD   Y2, Y2, Y4    \
-	VADDPD   Y3, Y3, Y5    \
-	VROUNDPD $0x0B, Y2, Y2 \
-	VROUNDPD $0x0B, Y3, Y3 \
-	VROUNDPD $0x0B, Y4, Y4 \
-	VROUNDPD $0x0B, Y5, Y5 \
-	VSUBPD   Y2, Y4, Y4    \
-	VSUBPD   Y3, Y5, Y5    \
-	VADDPD   Y9, Y4, Y4    \
-	VADDPD   Y9, Y5, Y5    \
-	VANDPD   Y14, Y4, Y4   \
-	VANDPD   Y14, Y5, Y5   \
-	VMULPD   Y10, Y4, Y4   \
-	VMULPD   Y10, Y5, Y5   \
-	VSUBPD   Y11, Y4, Y4   \
-	VSUBPD   Y11, Y5, Y5   \
-	VADDPD   Y12, Y4, Y4   \
-	VADDPD   Y12, Y5, Y5   \
-	VSUBPD   Y4, Y0, Y0    \
-	VSUBPD   Y5, Y1, Y1
+// TERM256 adds one coordinate's term to acc for the four slots whose x =
+// z − v is in Y4 (Y5 is scratch), with the coordinate's constants z, K, λ,
+// ℓ, gl in Y6 − Y10, h = 0.5 − 2^−54 in Y11 and the absolute value mask in
+// Y15. round(x) is trunc(x + copysign(h, x)), the copysign a blend on x's
+// sign, which is math.Round(x) for every x (see the package comment); then
+// come K − R, λ·|Q|, ℓ − λ·|Q|, − gl and acc + U, the Go loop's operations
+// in its order: seven operations for the add units per four slots, the
+// bottleneck of the pass.
+#define TERM256(acc) \
+	VBLENDVPD    Y4, negh4<>(SB), Y11, Y5 \
+	VADDPD       Y5, Y4, Y5               \
+	VROUNDPD     $0x0B, Y5, Y5            \
+	VSUBPD       Y5, Y7, Y5               \
+	VANDPD       Y15, Y5, Y5              \
+	VMULPD       Y8, Y5, Y5               \
+	VSUBPD       Y5, Y9, Y5               \
+	VSUBPD       Y10, Y5, Y5              \
+	VADDPD       Y5, acc, acc
 
-// BCAST256 broadcasts the constants of the coordinate at R12 into Y8−Y12.
+// BCAST256 broadcasts the constants of the coordinate at R12 into Y6−Y10.
 #define BCAST256 \
-	VBROADCASTSD (R12), Y8    \
-	VBROADCASTSD 8(R12), Y9   \
-	VBROADCASTSD 16(R12), Y10 \
-	VBROADCASTSD 24(R12), Y11 \
-	VBROADCASTSD 32(R12), Y12
+	VBROADCASTSD (R12), Y6    \
+	VBROADCASTSD 8(R12), Y7   \
+	VBROADCASTSD 16(R12), Y8  \
+	VBROADCASTSD 24(R12), Y9  \
+	VBROADCASTSD 32(R12), Y10
+
+// MAX256 folds the four weights in acc into the running maxima Y13 and
+// marks NaN lanes in Y14 (Y5 scratch).
+#define MAX256(acc) \
+	VCMPPD $3, acc, acc, Y5 \
+	VORPD  Y5, Y14, Y14     \
+	VMAXPD acc, Y13, Y13
+
+DATA half<>+0(SB)/8, $0x3fdfffffffffffff // 0.5 − 2^−54
+GLOBL half<>(SB), RODATA|NOPTR, $8
+DATA negh4<>+0(SB)/8, $0xbfdfffffffffffff // −h, four lanes
+DATA negh4<>+8(SB)/8, $0xbfdfffffffffffff
+DATA negh4<>+16(SB)/8, $0xbfdfffffffffffff
+DATA negh4<>+24(SB)/8, $0xbfdfffffffffffff
+GLOBL negh4<>(SB), RODATA|NOPTR, $32
 
 // func weights256(logw, t, p *float64, n, d int) float64
 // Requires n ≥ 1, d ≥ 1. Returns the largest weight, NaN if any is NaN.
+// Blocks of 16 slots (four independent sums per coordinate), then single
+// vectors of four, then the last n mod 4 slots loaded under a lane mask
+// and stored lane by lane (masked stores are slow on some processors).
 TEXT ·weights256(SB), NOSPLIT, $0-48
-	MOVQ logw+0(FP), DI
-	MOVQ t+8(FP), SI
-	MOVQ p+16(FP), R8
-	MOVQ n+24(FP), BX
-	MOVQ d+32(FP), R9
-	MOVQ BX, R10
-	SHLQ $3, R10
-	VBROADCASTSD absmask<>(SB), Y14
-	LEAQ tailmask<>(SB), DX
-	VBROADCASTSD neginf<>(SB), Y15  // running maxima
-	VXORPD Y13, Y13, Y13            // lanes that saw NaN
+	MOVQ         logw+0(FP), DI
+	MOVQ         t+8(FP), SI
+	MOVQ         p+16(FP), R8
+	MOVQ         n+24(FP), BX
+	MOVQ         d+32(FP), R9
+	MOVQ         BX, R10
+	SHLQ         $3, R10                // column stride in bytes
+	VBROADCASTSD half<>(SB), Y11
+	VBROADCASTSD neginf<>(SB), Y13     // running maxima
+	VXORPD       Y14, Y14, Y14         // lanes that saw NaN
+	VBROADCASTSD absmask<>(SB), Y15
+	CMPQ         BX, $16
+	JCS          vec256
 
 block256:
-	CMPQ BX, $8
-	JCC  masks256
-
-	MOVQ BX, CX
-	CMPQ CX, $4
-	JLS  lo256
-	MOVQ $4, CX
-
-lo256:
-	MOVQ $4, AX
-	SUBQ CX, AX
-	VMOVDQU (DX)(AX*8), Y6
-	MOVQ $0, CX
-	CMPQ BX, $4
-	JLS  hi256
-	LEAQ -4(BX), CX
-
-hi256:
-	MOVQ $4, AX
-	SUBQ CX, AX
-	VMOVDQU (DX)(AX*8), Y7
-
-masks256:
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
 	MOVQ   SI, R11
 	MOVQ   R8, R12
 	MOVQ   R9, R13
-	CMPQ   BX, $8
-	JCS    coordtail256
 
 coord256:
-	VMOVUPD (R11), Y2
-	VMOVUPD 32(R11), Y3
 	BCAST256
-	COORD256
-	ADDQ R10, R11
-	ADDQ $64, R12
-	DECQ R13
-	JNZ  coord256
+	VSUBPD (R11), Y6, Y4
+	TERM256(Y0)
+	VSUBPD 32(R11), Y6, Y4
+	TERM256(Y1)
+	VSUBPD 64(R11), Y6, Y4
+	TERM256(Y2)
+	VSUBPD 96(R11), Y6, Y4
+	TERM256(Y3)
+	ADDQ   R10, R11
+	ADDQ   $64, R12
+	DECQ   R13
+	JNZ    coord256
+
 	VMOVUPD Y0, (DI)
 	VMOVUPD Y1, 32(DI)
-	JMP  max256
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	MAX256(Y0)
+	MAX256(Y1)
+	MAX256(Y2)
+	MAX256(Y3)
+	ADDQ    $128, DI
+	ADDQ    $128, SI
+	SUBQ    $16, BX
+	CMPQ    BX, $16
+	JCC     block256
+
+vec256:
+	CMPQ   BX, $4
+	JCS    tail256
+	VXORPD Y0, Y0, Y0
+	MOVQ   SI, R11
+	MOVQ   R8, R12
+	MOVQ   R9, R13
+
+coordvec256:
+	BCAST256
+	VSUBPD (R11), Y6, Y4
+	TERM256(Y0)
+	ADDQ   R10, R11
+	ADDQ   $64, R12
+	DECQ   R13
+	JNZ    coordvec256
+
+	VMOVUPD Y0, (DI)
+	MAX256(Y0)
+	ADDQ    $32, DI
+	ADDQ    $32, SI
+	SUBQ    $4, BX
+	JMP     vec256
+
+tail256:
+	TESTQ   BX, BX
+	JZ      done256
+	LEAQ    tailmask<>(SB), DX
+	MOVQ    $4, AX
+	SUBQ    BX, AX
+	VMOVDQU (DX)(AX*8), Y1             // the first BX lanes
+	VXORPD  Y0, Y0, Y0
+	MOVQ    SI, R11
+	MOVQ    R8, R12
+	MOVQ    R9, R13
 
 coordtail256:
-	VMASKMOVPD (R11), Y6, Y2
-	VMASKMOVPD 32(R11), Y7, Y3
 	BCAST256
-	COORD256
-	ADDQ R10, R11
-	ADDQ $64, R12
-	DECQ R13
-	JNZ  coordtail256
-	VMASKMOVPD Y0, Y6, (DI)
-	VMASKMOVPD Y1, Y7, 32(DI)
-	VBROADCASTSD neginf<>(SB), Y2   // lanes past n: −Inf
-	VBLENDVPD  Y6, Y0, Y2, Y0
-	VBLENDVPD  Y7, Y1, Y2, Y1
+	VMASKMOVPD (R11), Y1, Y4
+	VSUBPD     Y4, Y6, Y4
+	TERM256(Y0)
+	ADDQ       R10, R11
+	ADDQ       $64, R12
+	DECQ       R13
+	JNZ        coordtail256
 
-max256:
-	VCMPPD $3, Y0, Y0, Y2
-	VORPD  Y2, Y13, Y13
-	VCMPPD $3, Y1, Y1, Y2
-	VORPD  Y2, Y13, Y13
-	VMAXPD Y0, Y15, Y15
-	VMAXPD Y1, Y15, Y15
+	VMOVSD       X0, (DI)
+	CMPQ         BX, $2
+	JCS          tailmax256
+	VMOVHPD      X0, 8(DI)
+	CMPQ         BX, $3
+	JCS          tailmax256
+	VEXTRACTF128 $1, Y0, X2
+	VMOVSD       X2, 16(DI)
 
-	ADDQ $64, DI
-	ADDQ $64, SI
-	SUBQ $8, BX
-	JGT  block256
+tailmax256:
+	VBROADCASTSD neginf<>(SB), Y2      // lanes past n: −Inf
+	VBLENDVPD    Y1, Y0, Y2, Y0
+	MAX256(Y0)
 
-	VMOVMSKPD Y13, AX
-	TESTQ     AX, AX
-	JNE       nan256
-	VEXTRACTF128 $1, Y15, X8
-	VMAXPD    X8, X15, X15
-	VPERMILPD $1, X15, X8
-	VMAXSD    X8, X15, X15
-	VMOVSD    X15, ret+40(FP)
+done256:
+	VMOVMSKPD    Y14, AX
+	TESTQ        AX, AX
+	JNE          nan256
+	VEXTRACTF128 $1, Y13, X8
+	VMAXPD       X8, X13, X13
+	VPERMILPD    $1, X13, X8
+	VMAXSD       X8, X13, X13
+	VMOVSD       X13, ret+40(FP)
 	VZEROUPPER
 	RET
 

@@ -11,7 +11,7 @@ import (
 // math.Exp's amd64 assembly, operation for operation: its
 // fused-multiply-add path, the one math.Exp takes on every processor with
 // AVX and FMA, which both kernels require. So the values are math.Exp's
-// bits; without the kernels ExpShift calls math.Exp.
+// bits; without the kernels ExpShift calls math.Exp. w may be x itself.
 func ExpShift(w, x []float64, m float64) error {
 	if len(w) < len(x) {
 		return fmt.Errorf("lattice: w must have length at least len(x) = %d, got %d: %w", len(x), len(w), ErrInvalid)

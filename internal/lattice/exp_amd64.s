@@ -200,84 +200,208 @@ full:
 	VZEROUPPER
 	RET
 
+// Four int32 lanes each: k + 1022 lies in [0, 2045] exactly when b = k +
+// 1023 is in math.Exp's normal range [1, 2046].
+DATA expk4<>+0(SB)/4, $1022
+DATA expk4<>+4(SB)/4, $1022
+DATA expk4<>+8(SB)/4, $1022
+DATA expk4<>+12(SB)/4, $1022
+DATA expk4<>+16(SB)/4, $2045
+DATA expk4<>+20(SB)/4, $2045
+DATA expk4<>+24(SB)/4, $2045
+DATA expk4<>+28(SB)/4, $2045
+GLOBL expk4<>(SB), RODATA|NOPTR, $32
+
+// EXPK sets kf = RNE(x·log2e) and ki = the same as int32 (−2^31 out of
+// range, as math.Exp's CVTSD2SL). kf is rounded from the product directly
+// rather than converted back from ki: the two agree wherever ki is in
+// range, and elsewhere (NaN, ±Inf, |x·log2e| ≥ 2^31) the result is decided
+// by ki and x alone in EXPSCALE.
+#define EXPK(x, kf, ki) \
+	VMULPD     expc4<>+288(SB), x, kf \
+	VCVTPD2DQY kf, ki                 \
+	VROUNDPD   $0x08, kf, kf
+
+// EXPPOLY sets e, which holds x, to the value of math.Exp's
+// fused-multiply-add path before its scaling by 2^k: r = ((x − k·ln2hi) −
+// k·ln2lo)·2^−4 (fused), the degree-8 Taylor polynomial by fused Horner
+// steps and four squarings e ← e·(e + 2), the last fused with the + 1. p
+// holds k on entry (and is scratch); Y12 holds 2 and Y13 holds 1.
+#define EXPPOLY(e, p) \
+	VFNMADD231PD expc4<>+320(SB), p, e       \
+	VFNMADD231PD expc4<>+352(SB), p, e       \
+	VMULPD       expc4<>+416(SB), e, e       \
+	VMOVUPD      expc4<>+256(SB), p          \
+	VFMADD213PD  expc4<>+224(SB), e, p       \
+	VFMADD213PD  expc4<>+192(SB), e, p       \
+	VFMADD213PD  expc4<>+160(SB), e, p       \
+	VFMADD213PD  expc4<>+128(SB), e, p       \
+	VFMADD213PD  expc4<>+96(SB), e, p        \
+	VFMADD213PD  expc4<>+0(SB), e, p         \
+	VFMADD213PD  Y13, e, p                   \
+	VMULPD       p, e, e                     \
+	VADDPD       Y12, e, p                   \
+	VMULPD       p, e, e                     \
+	VADDPD       Y12, e, p                   \
+	VMULPD       p, e, e                     \
+	VADDPD       Y12, e, p                   \
+	VMULPD       p, e, e                     \
+	VADDPD       Y12, e, p                   \
+	VFMADD213PD  Y13, p, e
+
+// EXPRANGE sets the sign bits of the int32 lanes of bad where ki is
+// outside [−1022, 1023], the lanes that need EXPSCALE.
+#define EXPRANGE(ki, bad, t) \
+	VPADDD   expk4<>+0(SB), ki, bad   \
+	VPCMPGTD expk4<>+16(SB), bad, t   \
+	VPOR     t, bad, bad
+
+// EXPFAST scales e by 2^k for lanes with b = k + 1023 in [1, 2046]: one
+// multiply by the power of two, as math.Exp does there.
+#define EXPFAST(e, ki, t) \
+	VPMOVSXDQ ki, t                  \
+	VPADDQ    expc4<>+480(SB), t, t  \
+	VPSLLQ    $52, t, t              \
+	VMULPD    t, e, e
+
+// EXPSCALE is math.Exp's scaling for every lane: b = k + 1023; b ≤ 0
+// multiplies by 2^(b+1022) and then 2^−1022, b < −52 gives 0, b > 2046 or
+// x above the overflow threshold +Inf, and NaN gives x.
+#define EXPSCALE(e, ki, x, t1, t2, t3) \
+	VPMOVSXDQ ki, t1                         \
+	VPADDQ    expc4<>+480(SB), t1, t1        \
+	VPXOR     t3, t3, t3                     \
+	VPCMPGTQ  t3, t1, t2                     \
+	VPANDN    expc4<>+512(SB), t2, t3        \
+	VPADDQ    t3, t1, t3                     \
+	VPSLLQ    $52, t3, t3                    \
+	VMULPD    t3, e, e                       \
+	VMOVUPD   expc4<>+544(SB), t3            \
+	VBLENDVPD t2, expc4<>+32(SB), t3, t3     \
+	VMULPD    t3, e, e                       \
+	VMOVDQU   expc4<>+576(SB), t3            \
+	VPCMPGTQ  t1, t3, t3                     \
+	VANDNPD   e, t3, e                       \
+	VPCMPGTQ  expc4<>+608(SB), t1, t3        \
+	VCMPPD    $0x1e, expc4<>+384(SB), x, t2  \
+	VORPD     t2, t3, t3                     \
+	VBLENDVPD t3, expc4<>+448(SB), e, e      \
+	VCMPPD    $3, x, x, t3                   \
+	VBLENDVPD t3, x, e, e
+
+// EXPSLOW rescales the vector e (exponents ki) of the values at off(SI)
+// by EXPSCALE, reloading x = v − m; it uses Y12 − Y14 and p as scratch.
+#define EXPSLOW(off, e, p, ki) \
+	VMOVUPD  off(SI), Y14          \
+	VSUBPD   Y15, Y14, Y14         \
+	EXPSCALE(e, ki, Y14, p, Y12, Y13)
+
 // func expShift256(w, x *float64, n int, m float64)
-// expShift512 with AVX2 and FMA, four lanes at a time; the last, partial
-// vector is loaded and stored under a lane mask.
+// expShift512 with AVX2 and FMA: 16 values per iteration as four
+// independent vectors, scaled by a single multiply when every lane's
+// exponent is in the normal range and by the full EXPSCALE otherwise;
+// then vectors of four; the last n mod 4 values are loaded under a lane
+// mask and stored lane by lane (masked stores are slow on some
+// processors). Each vector is loaded before it is stored, so w may be x.
 TEXT ·expShift256(SB), NOSPLIT, $0-32
 	MOVQ         w+0(FP), DI
 	MOVQ         x+8(FP), SI
 	MOVQ         n+16(FP), BX
 	VBROADCASTSD m+24(FP), Y15
-	VXORPD       Y14, Y14, Y14
-	VMOVUPD      expc4<>+576(SB), Y13
-	LEAQ         exptail<>(SB), DX
 
-loop256:
-	VMOVDQU (DX), Y12                          // all lanes
+loop16:
+	VMOVUPD   expc4<>+64(SB), Y12       // 2
+	VMOVUPD   expc4<>+32(SB), Y13       // 1
+	CMPQ      BX, $16
+	JCS       vec4
+	VMOVUPD   (SI), Y0
+	VMOVUPD   32(SI), Y3
+	VMOVUPD   64(SI), Y6
+	VMOVUPD   96(SI), Y9
+	VSUBPD    Y15, Y0, Y0               // x = v − m
+	VSUBPD    Y15, Y3, Y3
+	VSUBPD    Y15, Y6, Y6
+	VSUBPD    Y15, Y9, Y9
+	EXPK(Y0, Y1, X2)
+	EXPK(Y3, Y4, X5)
+	EXPK(Y6, Y7, X8)
+	EXPK(Y9, Y10, X11)
+	EXPRANGE(X2, X14, X12)
+	EXPRANGE(X5, X12, X13)
+	VPOR      X12, X14, X14
+	EXPRANGE(X8, X12, X13)
+	VPOR      X12, X14, X14
+	EXPRANGE(X11, X12, X13)
+	VPOR      X12, X14, X14
+	VMOVMSKPS X14, AX
+	VMOVUPD   expc4<>+64(SB), Y12       // 2
+	VMOVUPD   expc4<>+32(SB), Y13       // 1
+	EXPPOLY(Y0, Y1)
+	EXPPOLY(Y3, Y4)
+	EXPPOLY(Y6, Y7)
+	EXPPOLY(Y9, Y10)
+	TESTL     AX, AX
+	JNE       slow16
+	EXPFAST(Y0, X2, Y1)
+	EXPFAST(Y3, X5, Y4)
+	EXPFAST(Y6, X8, Y7)
+	EXPFAST(Y9, X11, Y10)
+
+store16:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y3, 32(DI)
+	VMOVUPD Y6, 64(DI)
+	VMOVUPD Y9, 96(DI)
+	ADDQ    $128, SI
+	ADDQ    $128, DI
+	SUBQ    $16, BX
+	JMP     loop16
+
+slow16:
+	EXPSLOW(0, Y0, Y1, X2)
+	EXPSLOW(32, Y3, Y4, X5)
+	EXPSLOW(64, Y6, Y7, X8)
+	EXPSLOW(96, Y9, Y10, X11)
+	JMP store16
+
+vec4:
 	CMPQ    BX, $4
-	JCC     load256
-	MOVQ    $4, AX
-	SUBQ    BX, AX
-	VMOVDQU (DX)(AX*8), Y12                    // the first BX lanes
+	JCS     tail4
+	VMOVUPD (SI), Y0
+	VSUBPD  Y15, Y0, Y0
+	EXPK(Y0, Y1, X2)
+	EXPPOLY(Y0, Y1)
+	EXPSLOW(0, Y0, Y1, X2)
+	VMOVUPD Y0, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	SUBQ    $4, BX
+	VMOVUPD expc4<>+64(SB), Y12
+	VMOVUPD expc4<>+32(SB), Y13
+	JMP     vec4
 
-load256:
-	VMASKMOVPD (SI), Y12, Y0
-	VSUBPD    Y15, Y0, Y0                      // x = v − m
-	VMULPD    expc4<>+288(SB), Y0, Y1
-	VCVTPD2DQY Y1, X2                          // k (RNE; out of range: −2^31)
-	VCVTDQ2PD X2, Y1                           // float k
-	VMOVAPD   Y0, Y3
-	VFNMADD231PD expc4<>+320(SB), Y1, Y3           // r = x − k·ln2hi (fused)
-	VFNMADD231PD expc4<>+352(SB), Y1, Y3           // r −= k·ln2lo (fused)
-	VMULPD    expc4<>+416(SB), Y3, Y3
-	VMOVUPD   expc4<>+256(SB), Y4
-	VFMADD213PD expc4<>+224(SB), Y3, Y4              // p = p·r + c
-	VFMADD213PD expc4<>+192(SB), Y3, Y4
-	VFMADD213PD expc4<>+160(SB), Y3, Y4
-	VFMADD213PD expc4<>+128(SB), Y3, Y4
-	VFMADD213PD expc4<>+96(SB), Y3, Y4
-	VFMADD213PD expc4<>+0(SB), Y3, Y4
-	VFMADD213PD expc4<>+32(SB), Y3, Y4
-	VMULPD    Y4, Y3, Y3                       // e = r·p
-	VADDPD    expc4<>+64(SB), Y3, Y4
-	VMULPD    Y4, Y3, Y3                       // e = e·(e + 2)
-	VADDPD    expc4<>+64(SB), Y3, Y4
-	VMULPD    Y4, Y3, Y3
-	VADDPD    expc4<>+64(SB), Y3, Y4
-	VMULPD    Y4, Y3, Y3
-	VADDPD    expc4<>+64(SB), Y3, Y4
-	VFMADD213PD expc4<>+32(SB), Y4, Y3             // e = e·(e + 2) + 1 (fused)
+tail4:
+	TESTQ      BX, BX
+	JZ         done
+	LEAQ       exptail<>(SB), DX
+	MOVQ       $4, AX
+	SUBQ       BX, AX
+	VMOVDQU    (DX)(AX*8), Y11          // the first BX lanes
+	VMASKMOVPD (SI), Y11, Y0
+	VSUBPD     Y15, Y0, Y0
+	VMOVAPD    Y0, Y3                   // x
+	EXPK(Y0, Y1, X2)
+	EXPPOLY(Y0, Y1)
+	EXPSCALE(Y0, X2, Y3, Y1, Y12, Y13)
+	VMOVSD       X0, (DI)
+	CMPQ         BX, $2
+	JCS          done
+	VMOVHPD      X0, 8(DI)
+	CMPQ         BX, $3
+	JCS          done
+	VEXTRACTF128 $1, Y0, X0
+	VMOVSD       X0, 16(DI)
 
-	VPMOVSXDQ X2, Y5                           // b = k + 1023 as int64
-	VPADDQ    expc4<>+480(SB), Y5, Y5
-	VPCMPGTQ  Y14, Y5, Y6                      // b > 0: normal range
-	VPANDN    expc4<>+512(SB), Y6, Y7             // elsewhere add 1022
-	VPADDQ    Y7, Y5, Y7
-	VPSLLQ    $52, Y7, Y7
-	VMULPD    Y7, Y3, Y3
-	VMOVUPD   expc4<>+544(SB), Y8
-	VBLENDVPD Y6, expc4<>+32(SB), Y8, Y8           // 1 in range, 2^−1022 below
-	VMULPD    Y8, Y3, Y3
-	VPCMPGTQ  Y5, Y13, Y7                      // b < −52: 0
-	VANDNPD   Y3, Y7, Y3
-	VPCMPGTQ  expc4<>+608(SB), Y5, Y7               // b > 2046: +Inf
-	VCMPPD    $0x1e, expc4<>+384(SB), Y0, Y8        // x > overflow: +Inf
-	VORPD     Y8, Y7, Y7
-	VBLENDVPD Y7, expc4<>+448(SB), Y3, Y3
-	VCMPPD    $3, Y0, Y0, Y7                   // NaN: x
-	VBLENDVPD Y7, Y0, Y3, Y3
-
-	CMPQ      BX, $4
-	JCS       tail256
-	VMOVUPD   Y3, (DI)
-	ADDQ      $32, SI
-	ADDQ      $32, DI
-	SUBQ      $4, BX
-	JGT       loop256
-	VZEROUPPER
-	RET
-
-tail256:
-	VMASKMOVPD Y3, Y12, (DI)
+done:
 	VZEROUPPER
 	RET

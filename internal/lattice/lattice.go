@@ -10,16 +10,23 @@
 //
 // On amd64 the pass runs in assembly (AVX-512 when the processor and the
 // operating system offer it, 16 slots per block with masked tails, else
-// AVX2, 8 slots per block), a whole column per coordinate; without either,
-// or with the purego build tag, it runs the Go loop. Both give the same
-// bits: every operation of the Go loop is done in the same order with the
-// same rounding. The assembly rounds half away from zero as 2·B − A with A
-// = trunc(x) and B = trunc(2x)/2 (both exact; 2B − A is an integer below
-// 2^53, or x itself once |x| ≥ 2^52, so no step rounds), which equals
-// math.Round(x) for every finite x (AVX-512 forms 2B − A by a fused
-// multiply-add, which is exact here); the multiply λ·|·| and the
-// subtractions that round are separate instructions, never fused. The
-// pass also returns the largest weight.
+// AVX2, 16 slots per block as four independent sums, then vectors of four
+// and a last partial vector loaded under a mask and stored lane by lane),
+// a whole column per coordinate; without either, or with the purego build
+// tag, it runs the Go loop. All give the same bits: every operation of the
+// Go loop is done in the same order with the same rounding, and only the
+// rounding half away from zero is computed differently. AVX-512 rounds as
+// 2·B − A with A = trunc(x) and B = trunc(2x)/2 (both exact; 2B − A is an
+// integer below 2^53, or x itself once |x| ≥ 2^52, so no step rounds),
+// forming 2B − A by a fused multiply-add, which is exact here. AVX2 rounds
+// as trunc(x + copysign(h, x)) with h = 0.5 − 2^−54, the largest double
+// below one half: the sum rounds up to the next integer exactly when the
+// fraction of |x| is at least one half (at |x| = 0.5 by a tie to even),
+// and never past it. The AVX2 rounding equals math.Round(x) for every
+// finite x, the AVX-512 one for |x| < 2^1023 (beyond, 2x overflows and it
+// gives ±Inf; the offsets of a release are far below that). The
+// multiply λ·|·| and the subtractions that round are separate
+// instructions, never fused. The pass also returns the largest weight.
 //
 // ExpShift computes the relative weights e^{log w_i − max} that SOMA's
 // slot choice needs, with AVX-512 eight at a time by math.Exp's own amd64
