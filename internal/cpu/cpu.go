@@ -13,3 +13,24 @@ var features = detect()
 
 // Features returns the features of this machine.
 func Features() X86 { return features }
+
+// Level orders the kernel paths of the SIMD packages, from portable Go to
+// the widest vectors.
+type Level int
+
+const (
+	Go     Level = iota // portable Go, no assembly
+	AVX2                // AVX2 and FMA with 256-bit vectors
+	AVX512              // AVX-512 F with 512-bit vectors and opmasks
+)
+
+// Best returns the widest level this machine supports.
+func Best() Level {
+	switch f := Features(); {
+	case f.AVX512:
+		return AVX512
+	case f.AVX2FMA:
+		return AVX2
+	}
+	return Go
+}

@@ -11,3 +11,18 @@ func TestFeatures(t *testing.T) {
 	}
 	t.Logf("AVX2+FMA %v, AVX-512 %v", f.AVX2FMA, f.AVX512)
 }
+
+// TestBest checks that the best level is the widest feature reported.
+func TestBest(t *testing.T) {
+	f := Features()
+	want := Go
+	if f.AVX2FMA {
+		want = AVX2
+	}
+	if f.AVX512 {
+		want = AVX512
+	}
+	if got := Best(); got != want {
+		t.Fatalf("Best() = %d with %+v, want %d", got, f, want)
+	}
+}

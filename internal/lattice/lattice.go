@@ -171,9 +171,9 @@ func Kernel() string {
 }
 
 const (
-	levelGo = iota
-	levelAVX2
-	levelAVX512
+	levelGo     = int(cpu.Go)
+	levelAVX2   = int(cpu.AVX2)
+	levelAVX512 = int(cpu.AVX512)
 )
 
 // detected is the best kernel the processor and the operating system
@@ -181,17 +181,7 @@ const (
 // AVX2 and FMA (the AVX2 kernel uses neither FMA nor anything beyond AVX2,
 // but AVX2 without it does not occur) with the YMM state. Without assembly
 // (other architectures, purego) internal/cpu reports neither.
-var detected = detectLevel()
-
-func detectLevel() int {
-	switch f := cpu.Features(); {
-	case f.AVX512:
-		return levelAVX512
-	case f.AVX2FMA:
-		return levelAVX2
-	}
-	return levelGo
-}
+var detected = int(cpu.Best())
 
 // level is the kernel in use: the best one detected (tests lower it).
 var level = detected

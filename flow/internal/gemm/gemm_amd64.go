@@ -31,12 +31,12 @@ func kern512x8(k int, a *float64, sai, sap int, b *float64, ldb int, cin *float6
 func kern64x6(k int, a *float64, o1, o2, o3, o4, o5, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc, mr, nc int, mask *int64)
 
 const (
-	useGo = iota
-	useAVX2
-	useAVX512
+	useGo     = int(cpu.Go)
+	useAVX2   = int(cpu.AVX2)
+	useAVX512 = int(cpu.AVX512)
 )
 
-var kernelUsed = detect()
+var kernelUsed = int(cpu.Best())
 
 var kernelName = [...]string{"go", "avx2", "avx512"}[kernelUsed]
 
@@ -47,16 +47,6 @@ var laneMask = [16]int64{-1, -1, -1, -1, -1, -1, -1, -1}
 // zeros is the row the kernels add when C = A·B is stored without an
 // input (one column block wide; the kernels read it with stride 0).
 var zeros [16]float64
-
-func detect() int {
-	switch f := cpu.Features(); {
-	case f.AVX512:
-		return useAVX512
-	case f.AVX2FMA:
-		return useAVX2
-	}
-	return useGo
-}
 
 // drive64x6 is drive512 for kern64x6: blocks of 6 rows × 8 columns, in
 // the same two loop orders.

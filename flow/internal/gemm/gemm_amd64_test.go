@@ -11,7 +11,7 @@ import (
 // TestAVX2Kernel runs the AVX2 kernel directly (it is not MulAdd's choice
 // on machines with AVX-512) on every test shape.
 func TestAVX2Kernel(t *testing.T) {
-	if detect() < useAVX2 {
+	if kernelUsed < useAVX2 {
 		t.Skip("no AVX2+FMA on this machine")
 	}
 	r := rand.New(rand.NewPCG(11, 12))
@@ -44,7 +44,7 @@ func TestDetect(t *testing.T) {
 // with stride 0, A exactly Len32 long; the conversion bit for bit against
 // Go's.
 func TestAVX2Kernel32(t *testing.T) {
-	if detect() < useAVX2 {
+	if kernelUsed < useAVX2 {
 		t.Skip("no AVX2+FMA on this machine")
 	}
 	r := rand.New(rand.NewPCG(31, 32))

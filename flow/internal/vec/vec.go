@@ -13,19 +13,23 @@
 // rounding of a fused multiply-add.
 package vec
 
-import "math"
+import (
+	"math"
+
+	"github.com/privinfer/privinfer/internal/cpu"
+)
 
 // Kernel levels: the Go twins, the AVX2+FMA assembly and the AVX-512
 // assembly.
 const (
-	useGo = iota
-	useAVX2
-	useAVX512
+	useGo     = int(cpu.Go)
+	useAVX2   = int(cpu.AVX2)
+	useAVX512 = int(cpu.AVX512)
 )
 
 // level is the kernel level the functions use: the widest this machine
 // supports (the tests set each supported level in turn).
-var level = detect()
+var level = int(cpu.Best())
 
 // ReLU writes max(x, 0) into dst (which may alias x); NaN gives 0.
 func ReLU(dst, x []float64) {

@@ -2,19 +2,6 @@
 
 package vec
 
-import "github.com/privinfer/privinfer/internal/cpu"
-
-// detect returns the widest kernel level this machine supports.
-func detect() int {
-	switch f := cpu.Features(); {
-	case f.AVX512:
-		return useAVX512
-	case f.AVX2FMA:
-		return useAVX2
-	}
-	return useGo
-}
-
 // The AVX-512 kernels work on 8 lanes, the last vector under an opmask.
 
 // relu is ReLU with AVX-512.

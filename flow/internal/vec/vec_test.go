@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/cpu"
 )
 
 // levelNames names the kernel levels in subtests and benchmarks.
@@ -16,7 +18,7 @@ var levelNames = [...]string{useGo: "go", useAVX2: "avx2", useAVX512: "avx512"}
 func eachLevel(t *testing.T, f func(t *testing.T)) {
 	t.Helper()
 	defer func(l int) { level = l }(level)
-	for l := useGo; l <= detect(); l++ {
+	for l := useGo; l <= int(cpu.Best()); l++ {
 		level = l
 		t.Run(levelNames[l], f)
 	}
@@ -510,7 +512,7 @@ const benchN = 1600 * 50
 // machine supports ("go" runs the Go twins), with level set to it.
 func benchLevels(b *testing.B, f func(b *testing.B)) {
 	defer func(l int) { level = l }(level)
-	for l := useGo; l <= detect(); l++ {
+	for l := useGo; l <= int(cpu.Best()); l++ {
 		level = l
 		b.Run(levelNames[l], func(b *testing.B) {
 			b.ReportAllocs()
