@@ -26,7 +26,7 @@ func Example_privateSIR() {
 	if err != nil {
 		panic(err)
 	}
-	r := rand.New(rand.NewPCG(1, 2))
+	r := rand.New(rand.NewPCG(1, 3))
 	sdp := make([]float64, private.StatDim())
 	if err := private.Simulate(r, sir.SyntheticTheta(), sdp); err != nil {
 		panic(err)

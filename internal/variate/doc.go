@@ -22,6 +22,10 @@
 //     tables limit the resolution to about 2^-31 of a layer and the density
 //     accuracy to about 1e-7 relative in the rare wedge tests, far below
 //     what the package's 10⁶-draw KS tests can detect.
+//   - Stream is a generator for simulators' innermost loops: xoshiro256++
+//     held by value and seeded from the caller's *rand.Rand, with a
+//     float64-table exponential ziggurat (Stream.Exp: 256 layers, the layer
+//     and the position from independent bits of one word, the exact tail).
 //   - Gamma uses Marsaglia–Tsang (2000) squeeze-rejection; shapes below one use
 //     the boost Gamma(a) = Gamma(a+1)·U^(1/a) carried out in log space (see
 //     GammaLog), so tiny shapes keep their full dynamic range.
