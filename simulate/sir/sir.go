@@ -202,7 +202,7 @@ func (s *Exact) SimulateEvents(r *rand.Rand, theta, dst []float64) (events int64
 // infection with probability βS/(βS + γK), which does not depend on I.
 // The loop holds everything in registers and draws one exponential and
 // one 53-bit uniform per event from a variate.Stream seeded from r (an
-// inlined xoshiro256++ with its own ziggurat, about 1.4 times the event
+// inlined xoshiro256++ with its own ziggurat, 1.2–1.4 times the event
 // rate of drawing through r).
 func gillespie(r *rand.Rand, k, i0 int64, beta, gamma float64, times, out []float64, scale float64) int64 {
 	st := variate.NewStream(r)
