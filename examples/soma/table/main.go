@@ -239,8 +239,16 @@ func report(c config, cells []cell, w io.Writer) {
 	verdict(cells, w)
 }
 
+// tieMargin is the relative difference in ESS per sweep below which
+// SOMA and the better IMwG scan count as tied: bulk ESS estimates from a
+// few thousand effective draws vary by about ten per cent from run to run,
+// so a smaller lead says nothing about which kernel mixes better.
+const tieMargin = 0.2
+
 // verdict compares SOMA with the better IMwG scan at n = 100, per sweep
-// and per second, for every ε run.
+// and per second, for every ε run: the slides' claim is reproduced when
+// SOMA leads by more than tieMargin at every ε and differs when it leads
+// at none.
 func verdict(cells []cell, w io.Writer) {
 	type key struct {
 		eps float64
@@ -270,8 +278,13 @@ func verdict(cells []cell, w io.Writer) {
 		if r := at[key{e, mcmc.RandomScanIMwG}]; r.perKSweeps > best.perKSweeps {
 			best = r
 		}
-		if s.perKSweeps > best.perKSweeps {
+		lead := "tie"
+		switch {
+		case s.perKSweeps > (1+tieMargin)*best.perKSweeps:
 			better++
+			lead = "SOMA leads"
+		case best.perKSweeps > (1+tieMargin)*s.perKSweeps:
+			lead = best.kernel.String() + " leads"
 		}
 		for _, k := range kernels {
 			maxR = math.Max(maxR, at[key{e, k}].maxRHat)
@@ -279,7 +292,7 @@ func verdict(cells []cell, w io.Writer) {
 		if s.perCPU > best.perCPU {
 			faster++
 		}
-		parts = append(parts, fmt.Sprintf("ε = %v: SOMA %.2f vs %v %.2f ESS per 1000 sweeps, %.1f vs %.1f ESS/s", e, s.perKSweeps, best.kernel, best.perKSweeps, s.perCPU, best.perCPU))
+		parts = append(parts, fmt.Sprintf("ε = %v: SOMA %.2f vs %v %.2f ESS per 1000 sweeps (%s), %.1f vs %.1f ESS/s", e, s.perKSweeps, best.kernel, best.perKSweeps, lead, s.perCPU, best.perCPU))
 	}
 	reason := strings.Join(parts, "; ")
 	switch {
@@ -293,7 +306,7 @@ func verdict(cells []cell, w io.Writer) {
 	default:
 		cli.PrintVerdict(w, cli.Partial, "slides: SOMA mixes better than IMwG at n = 100 (per sweep)", reason)
 	}
-	fmt.Fprintf(w, "\nPer second SOMA beats the better IMwG scan at n = 100 for %d of %d budgets: a SOMA sweep evaluates n times as many record weights.\n", faster, len(epss))
+	fmt.Fprintf(w, "\nPer sweep a lead within %.0f%% counts as a tie (bulk ESS estimates vary by about 10%% between runs). Per second SOMA beats the better IMwG scan at n = 100 for %d of %d budgets: a SOMA sweep evaluates n times as many record weights.\n", 100*tieMargin, faster, len(epss))
 }
 
 // plots draws ESS per 1000 sweeps and ESS per second against n, one line

@@ -9,6 +9,7 @@ import (
 
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
+	"github.com/privinfer/privinfer/mcmc"
 )
 
 // TestTableTiny runs the table at tiny settings (two n, two ε, 60 sweeps)
@@ -86,4 +87,36 @@ func hasRow(out string, cells []string) bool {
 		}
 	}
 	return false
+}
+
+// TestVerdictTies checks the verdict's reading of the ESS per sweep: a
+// SOMA lead within tieMargin is a tie, not support for the slides' claim,
+// and leads beyond it at every ε (or at none) give reproduced (differs).
+func TestVerdictTies(t *testing.T) {
+	cellsAt := func(soma ...float64) []cell {
+		var cs []cell
+		for i, v := range soma {
+			e := float64(i + 1)
+			cs = append(cs, cell{n: 100, eps: e, kernel: mcmc.SOMA, perKSweeps: v, maxRHat: 1.01, perCPU: 1},
+				cell{n: 100, eps: e, kernel: mcmc.SystematicScanIMwG, perKSweeps: 10, maxRHat: 1.01, perCPU: 5},
+				cell{n: 100, eps: e, kernel: mcmc.RandomScanIMwG, perKSweeps: 8, maxRHat: 1.01, perCPU: 4})
+		}
+		return cs
+	}
+	for _, tc := range []struct {
+		soma []float64
+		want cli.Outcome
+	}{
+		{[]float64{12.5, 13}, cli.Reproduced}, // leads by 25% and 30%
+		{[]float64{11, 11.9}, cli.Differs},    // ties only
+		{[]float64{6, 10.1}, cli.Differs},     // behind, then a tie
+		{[]float64{12.5, 9}, cli.Partial},     // one lead
+	} {
+		var b strings.Builder
+		verdict(cellsAt(tc.soma...), &b)
+		v := cli.ParseVerdicts(b.String())
+		if len(v) != 1 || v[0].Kind != string(tc.want) {
+			t.Errorf("SOMA %v: verdicts %+v, want %s:\n%s", tc.soma, v, tc.want, b.String())
+		}
+	}
 }
