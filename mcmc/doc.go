@@ -64,41 +64,39 @@
 // proposal, but one SOMA attempt evaluates all n record weights where
 // IMwG evaluates one. Program examples/soma/table measures both sides on
 // the SBI paper's linear regression (σ² known, the 9-dimensional Laplace
-// release simulated at the paper's β, 4 chains from the prior, every
-// quoted cell with split R̂ below 1.02). At n = 100 and 20,000 sweeps per
-// chain (go run ./examples/soma/table -n 100 -sweeps 20000 -seed 7), the
-// smallest bulk ESS per 1000 sweeps of SOMA, systematic- and
-// random-scan IMwG was 3.3, 4.8 and 3.6 at ε = 1; 6.8, 11.7 and 7.2 at
-// ε = 3; 6.1, 9.0 and 5.8 at ε = 10; 20.8, 19.0 and 14.8 at ε = 30. So per
-// sweep SOMA matches random-scan IMwG and beats it only where IMwG's
-// acceptance falls (0.60 against SOMA's 0.99 at ε = 30), and systematic
-// scan is as good or better at every ε; at n = 10 (4000 sweeps, the
-// program's defaults) systematic scan led at every ε too. The slides'
-// claim that SOMA mixes better at n = 100 is not borne out on this
-// problem (their own n = 100 setting, a normal-inverse-gamma model with
-// an unstated release, is run by examples/soma). Per CPU-second SOMA was 18 to 26 times slower than
-// systematic scan at n = 100 and 3 to 4 times slower at n = 10 (at
-// n = 1000 and ε = 10, 1500 sweeps per chain left R̂ up to 1.34, so per
-// sweep nothing is settled there, but SOMA's ESS per CPU-second was about
-// 1/170 of random scan's), with the
-// lattice path at about 25–40 ns of CPU per record weight (110–210 ns
-// through Laplace.LogDensity; a loaded machine). Those per-second ratios
-// predate the vectorised pass: with AVX-512 the n weights now cost about
-// 1.5 ns of CPU per record weight at n = 1000 (2 ns at n = 100), against
-// 18–23 ns before, and a whole SOMA attempt, exponentials and slot choice
-// included, about 3.7 ns per record weight at n = 1000 (6.3 ns at n =
-// 100), against 26–34 ns (BenchmarkSOMAWeights, alternating runs on the
-// same loaded machine), so SOMA's cost per sweep fell five- to sevenfold
-// and its per-second disadvantage above shrinks by about that factor
-// (to roughly 3–5 times at n = 100; not re-measured). With AVX2 only (an
-// AMD Zen 3, loaded) the n weights cost about 3.2–3.5 ns of CPU per record
-// weight at n = 1000 (3.3–4.4 ns at n = 100) and a whole attempt about
-// 5.8–6.7 ns (9–13 ns at n = 100). On this evidence
-// SOMA can pay off only when IMwG's acceptance is low (little noise: a large ε
-// for the sensitivity) and a sweep's cost is dominated by something other
-// than its n² weights, such as a θ-step or record proposal much dearer
-// than n weights, and even then systematic scan matched it per sweep;
-// otherwise prefer SystematicScanIMwG.
+// release simulated at the paper's β, 4 chains from the prior; go run
+// ./examples/soma/table -seed 1 -n 10,100,1000 -sweeps 40000 -max-weights
+// 1.1e10, the run in REPRODUCTION.md). The smallest bulk ESS per 1000
+// sweeps of SOMA, systematic- and random-scan IMwG was
+//
+//	          ε = 1          ε = 3          ε = 10           ε = 30
+//	n = 10    41/55/42       39/60/43       51/64/49         88/95/70
+//	n = 100   4.1/5.8/4.0    8.0/12.2/6.8   7.4/10.3/5.7     17.1/17.1/9.4
+//	n = 1000  —              —              16.2/19.1/13.3   —
+//
+// (— where a chain had not converged: at n = 1000 SOMA ran 10,000 sweeps
+// per chain against IMwG's 40,000 and its R̂ stayed at 1.09 and 1.13 at
+// ε = 1 and 3; at ε = 30 no kernel mixed, R̂ 1.53 for all three). So per sweep SOMA matches random scan,
+// and systematic scan is as good or better everywhere: SOMA ties it only
+// at n = 100, ε = 30, where IMwG's acceptance falls to 0.63 against
+// SOMA's 0.99. The slides' claim that SOMA mixes better at n = 100 is not
+// borne out on this problem (their own n = 100 setting, a
+// normal-inverse-gamma model with an unstated release, is run by
+// examples/soma). Per CPU-second SOMA was 2.0–2.6 times slower than
+// systematic scan at n = 10, 3.1–6.2 times at n = 100 and 26 times at
+// n = 1000, ε = 10. With AVX-512 the n weights cost about 1.5 ns of CPU
+// per record weight at n = 1000 (2 ns at n = 100), against 18–23 ns before
+// the vectorised pass, and a whole SOMA attempt, exponentials and slot
+// choice included, about 3.7 ns per record weight at n = 1000 (6.3 ns at
+// n = 100; BenchmarkSOMAWeights, alternating runs on a loaded machine).
+// With AVX2 only (an AMD Zen 3, loaded) the n weights cost about 3.2–3.5 ns
+// of CPU per record weight at n = 1000 (3.3–4.4 ns at n = 100), a whole
+// attempt about 5.8–6.7 ns (9–13 ns at n = 100; 7 ns in the table's run).
+// On this evidence SOMA can pay off only when IMwG's acceptance is low
+// (little noise: a large ε for the sensitivity) and a sweep's cost is
+// dominated by something other than its n² weights, such as a θ-step or
+// record proposal much dearer than n weights, and even then systematic
+// scan matched it per sweep; otherwise prefer SystematicScanIMwG.
 //
 // NewMetropolisTheta builds a θ-step for any such Problem from its Prior
 // and the record model's RecordLogLik (random-walk Metropolis moves that
