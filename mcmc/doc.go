@@ -82,9 +82,9 @@
 // SOMA's 0.99. The slides' claim that SOMA mixes better at n = 100 is not
 // borne out on this problem (their own n = 100 setting, a
 // normal-inverse-gamma model with an unstated release, is run by
-// examples/soma). Per CPU-second SOMA was 2.0–2.6 times slower than
-// systematic scan at n = 10, 3.1–6.2 times at n = 100 and 26 times at
-// n = 1000, ε = 10. With AVX-512 the n weights cost about 1.5 ns of CPU
+// examples/soma). Per CPU-second SOMA was 1.5–2.6 times slower than
+// systematic scan at n = 10, 3.1–6.2 times at n = 100 and 26–31 times at
+// n = 1000, ε = 10 (two runs of the table on a loaded machine). With AVX-512 the n weights cost about 1.5 ns of CPU
 // per record weight at n = 1000 (2 ns at n = 100), against 18–23 ns before
 // the vectorised pass, and a whole SOMA attempt, exponentials and slot
 // choice included, about 3.7 ns per record weight at n = 1000 (6.3 ns at
