@@ -24,6 +24,17 @@ const (
 	AVX512              // AVX-512 F with 512-bit vectors and opmasks
 )
 
+// String returns the level's name: "go", "avx2" or "avx512".
+func (l Level) String() string {
+	switch l {
+	case AVX2:
+		return "avx2"
+	case AVX512:
+		return "avx512"
+	}
+	return "go"
+}
+
 // Best returns the widest level this machine supports.
 func Best() Level {
 	switch f := Features(); {

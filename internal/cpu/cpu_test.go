@@ -26,3 +26,13 @@ func TestBest(t *testing.T) {
 		t.Fatalf("Best() = %d with %+v, want %d", got, f, want)
 	}
 }
+
+// TestLevelString checks the levels' names, which the kernels' tests and
+// Kernel functions report.
+func TestLevelString(t *testing.T) {
+	for l, want := range map[Level]string{Go: "go", AVX2: "avx2", AVX512: "avx512"} {
+		if got := l.String(); got != want {
+			t.Errorf("Level(%d).String() = %q, want %q", l, got, want)
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/cpu"
 )
 
 // TestRoundHalfBias checks the identity the AVX2 kernel rounds by:
@@ -40,7 +42,7 @@ func TestRoundHalfBias(t *testing.T) {
 // where doubling would overflow (not for the AVX-512 kernel, which
 // doubles); logw is guarded on both sides.
 func TestKernelsEdges(t *testing.T) {
-	defer func(l int) { level = l }(level)
+	defer func(l cpu.Level) { level = l }(level)
 	r := rand.New(rand.NewPCG(17, 18))
 	huge := []float64{math.MaxFloat64, -math.MaxFloat64, 0x1p1023, -0x1p1023, 0x1.8p1023, -0x1.8p1023}
 	for _, d := range []int{1, 3, 9} {
@@ -64,7 +66,7 @@ func TestKernelsEdges(t *testing.T) {
 				want := make([]float64, n)
 				weightsGo(want, tg, c.p, d)
 				for _, l := range kernels() {
-					if l == levelAVX512 && hasHuge {
+					if l == cpu.AVX512 && hasHuge {
 						// The AVX-512 rounding doubles its argument, which
 						// overflows at offsets of 2^1023 and beyond (see the
 						// package comment).
@@ -108,7 +110,7 @@ func TestKernelsEdges(t *testing.T) {
 // is not (subnormal or zero results, overflow, ±Inf, NaN), on unaligned
 // sub-slices and in place (w = x).
 func TestExpShiftEdges(t *testing.T) {
-	defer func(l int) { level = l }(level)
+	defer func(l cpu.Level) { level = l }(level)
 	r := rand.New(rand.NewPCG(19, 20))
 	odd := []float64{-708.5, -720, -745.2, -1e10, 709.8, 1e10, math.Inf(1), math.Inf(-1), math.NaN(), -707.5, 709.7}
 	for _, l := range kernels() {

@@ -3,6 +3,8 @@ package lattice
 import (
 	"fmt"
 	"math"
+
+	"github.com/privinfer/privinfer/internal/cpu"
 )
 
 // ExpShift sets w[i] = math.Exp(x[i] − m) for every i < len(x) and
@@ -20,10 +22,10 @@ func ExpShift(w, x []float64, m float64) error {
 		return nil
 	}
 	switch level {
-	case levelAVX512:
+	case cpu.AVX512:
 		expShift512(&w[0], &x[0], len(x), m)
 		return nil
-	case levelAVX2:
+	case cpu.AVX2:
 		expShift256(&w[0], &x[0], len(x), m)
 		return nil
 	}

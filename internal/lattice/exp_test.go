@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/testutil"
+
+	"github.com/privinfer/privinfer/internal/cpu"
 )
 
 // TestExpShiftMatchesMathExp checks ExpShift with every kernel the machine
@@ -16,7 +18,7 @@ import (
 // results below −708, the underflow below −745, the overflow threshold,
 // ±Inf, NaN and ±0.
 func TestExpShiftMatchesMathExp(t *testing.T) {
-	defer func(l int) { level = l }(level)
+	defer func(l cpu.Level) { level = l }(level)
 	for _, l := range kernels() {
 		level = l
 		t.Run(Kernel(), testExpShift)
@@ -103,7 +105,7 @@ func TestMax(t *testing.T) {
 // BenchmarkExpShift reports wall and process CPU ns per exponential of
 // each kernel on 1000 arguments in SOMA's range [−30, 0].
 func BenchmarkExpShift(b *testing.B) {
-	defer func(l int) { level = l }(level)
+	defer func(l cpu.Level) { level = l }(level)
 	r := rand.New(rand.NewPCG(1, 1))
 	x, w := make([]float64, 1000), make([]float64, 1000)
 	for i := range x {

@@ -122,9 +122,9 @@ func (c *Coef) LogWeights(logw, t []float64) (float64, error) {
 		return math.Inf(-1), nil
 	}
 	switch level {
-	case levelAVX512:
+	case cpu.AVX512:
 		return weights512(&logw[0], &t[0], &c.p[0], n, d), nil
-	case levelAVX2:
+	case cpu.AVX2:
 		return weights256(&logw[0], &t[0], &c.p[0], n, d), nil
 	}
 	weightsGo(logw, t, c.p, d)
@@ -160,28 +160,14 @@ func Round(x float64) float64 {
 
 // Kernel names the implementation LogWeights uses on this machine:
 // "avx512", "avx2" or "go".
-func Kernel() string {
-	switch level {
-	case levelAVX512:
-		return "avx512"
-	case levelAVX2:
-		return "avx2"
-	}
-	return "go"
-}
-
-const (
-	levelGo     = int(cpu.Go)
-	levelAVX2   = int(cpu.AVX2)
-	levelAVX512 = int(cpu.AVX512)
-)
+func Kernel() string { return level.String() }
 
 // detected is the best kernel the processor and the operating system
 // offer: AVX-512 needs AVX512F with the opmask and ZMM state, AVX2 needs
 // AVX2 and FMA (the AVX2 kernel uses neither FMA nor anything beyond AVX2,
 // but AVX2 without it does not occur) with the YMM state. Without assembly
 // (other architectures, purego) internal/cpu reports neither.
-var detected = int(cpu.Best())
+var detected = cpu.Best()
 
 // level is the kernel in use: the best one detected (tests lower it).
 var level = detected

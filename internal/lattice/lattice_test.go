@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/testutil"
+
+	"github.com/privinfer/privinfer/internal/cpu"
 )
 
 // special holds rounding boundaries: halves of both signs, the largest
@@ -56,9 +58,9 @@ func coef(t *testing.T, r *rand.Rand, d int) *Coef {
 }
 
 // kernels lists the levels this machine can run, Go first.
-func kernels() []int {
-	ks := []int{levelGo}
-	for _, l := range []int{levelAVX2, levelAVX512} {
+func kernels() []cpu.Level {
+	ks := []cpu.Level{cpu.Go}
+	for _, l := range []cpu.Level{cpu.AVX2, cpu.AVX512} {
 		if l <= detected {
 			ks = append(ks, l)
 		}
@@ -73,7 +75,7 @@ func kernels() []int {
 // The output slice is pre-filled with garbage and guarded by sentinels
 // that the kernels must not overwrite.
 func TestKernelsMatchGo(t *testing.T) {
-	defer func(l int) { level = l }(level)
+	defer func(l cpu.Level) { level = l }(level)
 	t.Logf("detected kernel %q", Kernel())
 	r := rand.New(rand.NewPCG(5, 6))
 	var ns []int
@@ -197,7 +199,7 @@ func TestInvalid(t *testing.T) {
 // BenchmarkLogWeights reports wall and process CPU ns per record weight
 // (d = 9 coordinates) of each kernel at n = 100 and 1000.
 func BenchmarkLogWeights(b *testing.B) {
-	defer func(l int) { level = l }(level)
+	defer func(l cpu.Level) { level = l }(level)
 	for _, n := range []int{100, 1000} {
 		for _, l := range kernels() {
 			level = l

@@ -30,15 +30,9 @@ func kern512x8(k int, a *float64, sai, sap int, b *float64, ldb int, cin *float6
 //go:noescape
 func kern64x6(k int, a *float64, o1, o2, o3, o4, o5, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc, mr, nc int, mask *int64)
 
-const (
-	useGo     = int(cpu.Go)
-	useAVX2   = int(cpu.AVX2)
-	useAVX512 = int(cpu.AVX512)
-)
+var kernelUsed = cpu.Best()
 
-var kernelUsed = int(cpu.Best())
-
-var kernelName = [...]string{"go", "avx2", "avx512"}[kernelUsed]
+var kernelName = kernelUsed.String()
 
 // laneMask holds eight −1 followed by eight 0: &laneMask[8−nc] points at
 // the lane masks of an nc-column block of kern64x6.
@@ -84,9 +78,9 @@ func drive64x6(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, in 
 
 func mulAdd(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, in []float64, ldin int, c []float64, ldc int) {
 	switch kernelUsed {
-	case useAVX512:
+	case cpu.AVX512:
 		drive512(m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
-	case useAVX2:
+	case cpu.AVX2:
 		drive64x6(m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
 	default:
 		mulAddGo(m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
@@ -197,12 +191,12 @@ var (
 func toFloat32(dst []float32, src []float64) {
 	n := len(src)
 	switch kernelUsed {
-	case useAVX512:
+	case cpu.AVX512:
 		if v := n &^ 15; v > 0 {
 			cvt32(&dst[0], &src[0], v)
 			dst, src = dst[v:], src[v:]
 		}
-	case useAVX2:
+	case cpu.AVX2:
 		if v := n &^ 7; v > 0 {
 			cvt32x8(&dst[0], &src[0], v)
 			dst, src = dst[v:], src[v:]
@@ -213,7 +207,7 @@ func toFloat32(dst []float32, src []float64) {
 
 func mulAdd32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, in []float64, ldin int, c []float64, ldc int) {
 	switch kernelUsed {
-	case useAVX512, useAVX2:
+	case cpu.AVX512, cpu.AVX2:
 		drive32(kernelUsed, m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
 	default:
 		mulAdd32Go(m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
@@ -225,9 +219,9 @@ func mulAdd32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, in [
 // AVX2), one block of Block32 steps of p at a time (the first adds In, the
 // later ones C itself), so that the block's panel of B stays in cache
 // while the rows of A stream past.
-func drive32(kind, m, n, k int, a []float32, sai, sap int, b []float32, ldb int, in []float64, ldin int, c []float64, ldc int) {
+func drive32(kind cpu.Level, m, n, k int, a []float32, sai, sap int, b []float32, ldb int, in []float64, ldin int, c []float64, ldc int) {
 	rows, cols := 8, 32
-	if kind == useAVX2 {
+	if kind == cpu.AVX2 {
 		rows, cols = 6, 16
 	}
 	for p0 := 0; p0 < k; p0 += Block32 {
@@ -243,7 +237,7 @@ func drive32(kind, m, n, k int, a []float32, sai, sap int, b []float32, ldb int,
 				case in != nil:
 					cin, ldcin = &in[i0*ldin+j0], ldin
 				}
-				if kind == useAVX2 {
+				if kind == cpu.AVX2 {
 					kern32x6(kb, &a[i0*sai+p0*sap], sai, sap, &b[p0*ldb+j0], ldb, cin, ldcin, &c[i0*ldc+j0], ldc, mr, nc, &laneMask32[16-nc], &laneMask64[16-nc])
 				} else {
 					kern32(kb, &a[i0*sai+p0*sap], sai, sap, &b[p0*ldb+j0], ldb, cin, ldcin, &c[i0*ldc+j0], ldc, mr, 1<<nc-1)

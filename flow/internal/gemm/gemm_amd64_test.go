@@ -6,12 +6,14 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/cpu"
 )
 
 // TestAVX2Kernel runs the AVX2 kernel directly (it is not MulAdd's choice
 // on machines with AVX-512) on every test shape.
 func TestAVX2Kernel(t *testing.T) {
-	if kernelUsed < useAVX2 {
+	if kernelUsed < cpu.AVX2 {
 		t.Skip("no AVX2+FMA on this machine")
 	}
 	r := rand.New(rand.NewPCG(11, 12))
@@ -44,7 +46,7 @@ func TestDetect(t *testing.T) {
 // with stride 0, A exactly Len32 long; the conversion bit for bit against
 // Go's.
 func TestAVX2Kernel32(t *testing.T) {
-	if kernelUsed < useAVX2 {
+	if kernelUsed < cpu.AVX2 {
 		t.Skip("no AVX2+FMA on this machine")
 	}
 	r := rand.New(rand.NewPCG(31, 32))
@@ -58,7 +60,7 @@ func TestAVX2Kernel32(t *testing.T) {
 			a32, b32 := l.to32()
 			a32 = a32[:Len32(l.m, l.k, l.sai, l.sap)]
 			c := append([]float64(nil), l.c...)
-			drive32(useAVX2, l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, c, l.ldc, c, l.ldc)
+			drive32(cpu.AVX2, l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, c, l.ldc, c, l.ldc)
 			l.check32(t, "avx2 f32", l.c, c)
 			bias := randVec(r, l.n)
 			c0 := append([]float64(nil), l.c...)
@@ -66,7 +68,7 @@ func TestAVX2Kernel32(t *testing.T) {
 				copy(c0[i*l.ldc:i*l.ldc+l.n], bias)
 			}
 			cb := append([]float64(nil), l.c...)
-			drive32(useAVX2, l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, bias, 0, cb, l.ldc)
+			drive32(cpu.AVX2, l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, bias, 0, cb, l.ldc)
 			l.check32(t, "avx2 f32 bias", c0, cb)
 		}
 	}

@@ -19,27 +19,19 @@ import (
 	"github.com/privinfer/privinfer/internal/cpu"
 )
 
-// Kernel levels: the Go twins, the AVX2+FMA assembly and the AVX-512
-// assembly.
-const (
-	useGo     = int(cpu.Go)
-	useAVX2   = int(cpu.AVX2)
-	useAVX512 = int(cpu.AVX512)
-)
-
 // level is the kernel level the functions use: the widest this machine
 // supports (the tests set each supported level in turn).
-var level = int(cpu.Best())
+var level = cpu.Best()
 
 // ReLU writes max(x, 0) into dst (which may alias x); NaN gives 0.
 func ReLU(dst, x []float64) {
 	dst = dst[:len(x)]
 	if len(x) > 0 {
 		switch level {
-		case useAVX512:
+		case cpu.AVX512:
 			relu(&dst[0], &x[0], len(x))
 			return
-		case useAVX2:
+		case cpu.AVX2:
 			reluAVX2(&dst[0], &x[0], len(x))
 			return
 		}
@@ -52,10 +44,10 @@ func ReLUMask(dx, dy, a []float64) {
 	dx, dy = dx[:len(a)], dy[:len(a)]
 	if len(a) > 0 {
 		switch level {
-		case useAVX512:
+		case cpu.AVX512:
 			reluMask(&dx[0], &dy[0], &a[0], len(a))
 			return
-		case useAVX2:
+		case cpu.AVX2:
 			reluMaskAVX2(&dx[0], &dy[0], &a[0], len(a))
 			return
 		}
@@ -68,10 +60,10 @@ func AddPos(dst, src, a []float64) {
 	dst, src = dst[:len(a)], src[:len(a)]
 	if len(a) > 0 {
 		switch level {
-		case useAVX512:
+		case cpu.AVX512:
 			addPos(&dst[0], &src[0], &a[0], len(a))
 			return
-		case useAVX2:
+		case cpu.AVX2:
 			addPosAVX2(&dst[0], &src[0], &a[0], len(a))
 			return
 		}
@@ -85,10 +77,10 @@ func GateForward(s, h, t, next []float64) {
 	h, t, next = h[:len(s)], t[:len(s)], next[:len(s)]
 	if len(s) > 0 {
 		switch level {
-		case useAVX512:
+		case cpu.AVX512:
 			gateFwd(&s[0], &h[0], &t[0], &next[0], len(s))
 			return
-		case useAVX2:
+		case cpu.AVX2:
 			gateFwdAVX2(&s[0], &h[0], &t[0], &next[0], len(s))
 			return
 		}
@@ -104,10 +96,10 @@ func GateBackward(gn, g, t, gt, ga []float64) {
 	g, t, gt, ga = g[:len(gn)], t[:len(gn)], gt[:len(gn)], ga[:len(gn)]
 	if len(gn) > 0 {
 		switch level {
-		case useAVX512:
+		case cpu.AVX512:
 			gateBwd(&gn[0], &g[0], &t[0], &gt[0], &ga[0], len(gn))
 			return
-		case useAVX2:
+		case cpu.AVX2:
 			gateBwdAVX2(&gn[0], &g[0], &t[0], &gt[0], &ga[0], len(gn))
 			return
 		}
@@ -176,10 +168,10 @@ func gateBwdGo(gn, g, t, gt, ga []float64) {
 func Sigmoids(s []float64) {
 	if len(s) > 0 {
 		switch level {
-		case useAVX512:
+		case cpu.AVX512:
 			sigmoid(&s[0], len(s))
 			return
-		case useAVX2:
+		case cpu.AVX2:
 			sigmoidAVX2(&s[0], len(s))
 			return
 		}
@@ -194,10 +186,10 @@ func ExpShift(dst, x []float64, shift float64) {
 	dst = dst[:len(x)]
 	if len(x) > 0 {
 		switch level {
-		case useAVX512:
+		case cpu.AVX512:
 			expShift(&dst[0], &x[0], len(x), shift)
 			return
-		case useAVX2:
+		case cpu.AVX2:
 			expShiftAVX2(&dst[0], &x[0], len(x), shift)
 			return
 		}
@@ -212,10 +204,10 @@ func Add(dst, src []float64) {
 	dst = dst[:len(src)]
 	if len(src) > 0 {
 		switch level {
-		case useAVX512:
+		case cpu.AVX512:
 			addTo(&dst[0], &src[0], len(src))
 			return
-		case useAVX2:
+		case cpu.AVX2:
 			addToAVX2(&dst[0], &src[0], len(src))
 			return
 		}
@@ -244,10 +236,10 @@ func SoftplusSigmoid(sp, sg, x []float64, add float64) {
 	sp, sg = sp[:len(x)], sg[:len(x)]
 	if len(x) > 0 {
 		switch level {
-		case useAVX512:
+		case cpu.AVX512:
 			softplusSig(&sp[0], &sg[0], &x[0], len(x), add)
 			return
-		case useAVX2:
+		case cpu.AVX2:
 			softplusSigAVX2(&sp[0], &sg[0], &x[0], len(x), add)
 			return
 		}
@@ -284,10 +276,10 @@ func MulAddRows(next, h, t, g []float64, rows int) {
 	next, h, t = next[:n], h[:n], t[:n]
 	if n > 0 {
 		switch level {
-		case useAVX512:
+		case cpu.AVX512:
 			mulAddRows(&next[0], &h[0], &t[0], &g[0], len(g), rows)
 			return
-		case useAVX2:
+		case cpu.AVX2:
 			mulAddRowsAVX2(&next[0], &h[0], &t[0], &g[0], len(g), rows)
 			return
 		}
@@ -311,10 +303,10 @@ func GateAccumulateRows(gt, acc, gn, g, t []float64, rows int) {
 	gt, acc, gn, t = gt[:n], acc[:len(g)], gn[:n], t[:n]
 	if n > 0 {
 		switch level {
-		case useAVX512:
+		case cpu.AVX512:
 			gateAccRows(&gt[0], &acc[0], &gn[0], &g[0], &t[0], len(g), rows)
 			return
-		case useAVX2:
+		case cpu.AVX2:
 			gateAccRowsAVX2(&gt[0], &acc[0], &gn[0], &g[0], &t[0], len(g), rows)
 			return
 		}

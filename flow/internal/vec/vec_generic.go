@@ -2,7 +2,7 @@
 
 package vec
 
-// The kernels are never called: level is always useGo.
+// The kernels are never called: level is always cpu.Go.
 
 func relu(dst, x *float64, n int)                 { panic("unreachable") }
 func reluMask(dx, dy, a *float64, n int)          { panic("unreachable") }

@@ -9,18 +9,15 @@ import (
 	"github.com/privinfer/privinfer/internal/cpu"
 )
 
-// levelNames names the kernel levels in subtests and benchmarks.
-var levelNames = [...]string{useGo: "go", useAVX2: "avx2", useAVX512: "avx512"}
-
 // eachLevel runs f as a subtest at every kernel level this machine
 // supports (the Go twins included; AVX-512 implies AVX2+FMA), with level
 // set to it, and restores level afterwards.
 func eachLevel(t *testing.T, f func(t *testing.T)) {
 	t.Helper()
-	defer func(l int) { level = l }(level)
-	for l := useGo; l <= int(cpu.Best()); l++ {
+	defer func(l cpu.Level) { level = l }(level)
+	for l := cpu.Go; l <= cpu.Best(); l++ {
 		level = l
-		t.Run(levelNames[l], f)
+		t.Run(l.String(), f)
 	}
 }
 
@@ -126,7 +123,7 @@ func TestExactOps(t *testing.T) {
 func same(t *testing.T, name string, n int, a, b []float64) {
 	t.Helper()
 	for i := range a {
-		if math.Float64bits(a[i]) != math.Float64bits(b[i]) && !(level == useAVX512 && a[i] == 0 && b[i] == 0) {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) && !(level == cpu.AVX512 && a[i] == 0 && b[i] == 0) {
 			t.Fatalf("%s n=%d: [%d] = %v (%#x), Go twin %v (%#x)", name, n, i, a[i], math.Float64bits(a[i]), b[i], math.Float64bits(b[i]))
 		}
 	}
@@ -170,7 +167,7 @@ func TestGateForward(t *testing.T) {
 				if d := math.Abs(na[i] - nb[i]); d > tol*scale {
 					t.Fatalf("n=%d: gated sum %v, Go twin %v", n, na[i], nb[i])
 				}
-				if level != useGo && na[i] != math.FMA(tt[i], sa[i], h[i]) {
+				if level != cpu.Go && na[i] != math.FMA(tt[i], sa[i], h[i]) {
 					t.Fatalf("n=%d: gated sum %v, want the fused %v", n, na[i], math.FMA(tt[i], sa[i], h[i]))
 				}
 			}
@@ -368,7 +365,7 @@ func TestRowsOps(t *testing.T) {
 	eachLevel(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(15, 16))
 		muladd := func(x, y, z float64) float64 { return x*y + z }
-		if level != useGo {
+		if level != cpu.Go {
 			muladd = math.FMA
 		}
 		for _, h := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17, 20, 31, 32, 33, 35, 50} {
@@ -511,10 +508,10 @@ const benchN = 1600 * 50
 // benchLevels runs f as a sub-benchmark at every kernel level this
 // machine supports ("go" runs the Go twins), with level set to it.
 func benchLevels(b *testing.B, f func(b *testing.B)) {
-	defer func(l int) { level = l }(level)
-	for l := useGo; l <= int(cpu.Best()); l++ {
+	defer func(l cpu.Level) { level = l }(level)
+	for l := cpu.Go; l <= cpu.Best(); l++ {
 		level = l
-		b.Run(levelNames[l], func(b *testing.B) {
+		b.Run(l.String(), func(b *testing.B) {
 			b.ReportAllocs()
 			f(b)
 		})
