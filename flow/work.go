@@ -28,15 +28,16 @@ type work struct {
 	raw    [][]float64 // conditioner outputs, n×|T|·P
 	xin    []float64   // untouched coordinates, n×maxI
 	nets   []*nn.ResNetWork
-	ld     []float64 // per-row log-det of the layers
-	g, g2  []float64 // n×D gradients
-	graw   []float64 // n×maxT·P
-	gxin   []float64 // n×maxI
-	knots  *spline.Knots
-	kc     [][]float64 // per layer: the knots of every row and coordinate, n×|T|×KnotsLen
-	keep   bool        // forward saves the knots into kc for backward
-	kept   bool        // the last forward saved them
-	kr     []float64   // scaled raw parameters of one spline
+	ld     []float64     // per-row log-det of the layers
+	g, g2  []float64     // n×D gradients
+	graw   []float64     // n×maxT·P
+	gxin   []float64     // n×maxI
+	knots  *spline.Knots // a view (spline.Knots.Use) of one spline's state in kc or ks
+	kc     [][]float64   // per layer: the knots of every row and coordinate, n×|T|×KnotsLen
+	keep   bool          // forward saves the knots into kc for backward
+	kept   bool          // the last forward saved them
+	ks     []float64     // the states of one chunk of splines when they are not kept
+	kt     []float64     // scratch of spline.SetKnotsRows for one chunk
 	gX     []float64
 	gY     []float64
 	gD     []float64
@@ -97,7 +98,8 @@ func (f *Flow) newWork(rows int) *work {
 	w.gxin = make([]float64, rows*f.maxI)
 	w.knots = f.spl.NewKnots()
 	w.kc = make([][]float64, nl) // allocated by the first forward pass that keeps knots
-	w.kr = make([]float64, f.nsp)
+	w.ks = make([]float64, knotChunk*f.spl.KnotsLen())
+	w.kt = make([]float64, f.spl.RowsScratch(knotChunk))
 	w.gX, w.gY, w.gD = make([]float64, K+1), make([]float64, K+1), make([]float64, K+1)
 	w.gk = make([]float64, f.nsp)
 	w.luL, w.luU, w.gW = make([]float64, D*D), make([]float64, D*D), make([]float64, D*D)
@@ -243,20 +245,66 @@ func (f *Flow) affineBackward(w *work, g, dlogq, grad []float64, ctx, store bool
 	f.backwardNet(f.aff, w.affNet, w, ga, grad, nil, ctx, store)
 }
 
-// setKnots loads the spline of coordinate t of row i of layer l into
-// w.knots, scaling the width and height parameters by 1/√Hidden.
-func (f *Flow) setKnots(w *work, l, i, t int) {
-	if f.contextOnly(w, l) {
-		i /= w.group
+// knotChunk is the number of splines whose knots are computed in one
+// vectorised pass (spline.SetKnotsRows) before they are evaluated, small
+// enough for their states to stay in the level-1 or level-2 cache.
+const knotChunk = 64
+
+// setKnotStates computes the knot states (KnotsLen values each) of
+// splines s0 … s1−1 of layer l, at most knotChunk of them, from the
+// conditioner's outputs (the width and height parameters scaled by
+// 1/√Hidden) and returns them: spline s is coordinate s mod |T| of row
+// ⌊s/|T|⌋, or context row s when contextOnly. With save they are written
+// into w.kc[l], where backward finds them, otherwise into w.ks.
+func (f *Flow) setKnotStates(w *work, l, s0, s1 int, save bool) []float64 {
+	kl, P := f.spl.KnotsLen(), f.nsp
+	dst := w.ks[:(s1-s0)*kl]
+	if save {
+		dst = w.kc[l][s0*kl : s1*kl]
 	}
-	nt := len(f.layers[l].tIdx)
-	P, K := f.nsp, f.cfg.Bins
-	src := w.raw[l][(i*nt+t)*P : (i*nt+t+1)*P]
-	for j := 0; j < 2*K; j++ {
-		w.kr[j] = src[j] * f.rawScale
+	f.spl.SetKnotsRows(dst, w.raw[l][s0*P:s1*P], s1-s0, P, f.rawScale, w.kt)
+	return dst
+}
+
+// knotSource says where eachSpline finds the knots of a layer's splines.
+type knotSource int
+
+const (
+	knotsCompute knotSource = iota // computed into w.ks
+	knotsSave                      // computed and saved into w.kc for backward
+	knotsKept                      // read from w.kc, saved by the last forward pass
+)
+
+// eachSpline calls fn for the splines of layer l in order, spline s
+// (coordinate s mod |T| of row ⌊s/|T|⌋, or the spline of context row s
+// when contextOnly) with w.knots pointed at its knots (spline.Knots.Use),
+// the coordinate d it transforms and the rows i0 … i1−1 it applies to.
+// The knots are computed knotChunk splines at a time (setKnotStates) or
+// read from where the forward pass saved them.
+func (f *Flow) eachSpline(w *work, l int, src knotSource, fn func(s, d, i0, i1 int)) {
+	c := f.layers[l]
+	kl, nt := f.spl.KnotsLen(), len(c.tIdx)
+	ns, shared := w.n*nt, f.contextOnly(w, l)
+	if shared {
+		ns = (w.n + w.group - 1) / w.group
 	}
-	copy(w.kr[2*K:], src[2*K:])
-	f.spl.SetKnots(w.knots, w.kr)
+	for s0 := 0; s0 < ns; s0 += knotChunk {
+		s1 := min(s0+knotChunk, ns)
+		var st []float64
+		if src == knotsKept {
+			st = w.kc[l][s0*kl : s1*kl]
+		} else {
+			st = f.setKnotStates(w, l, s0, s1, src == knotsSave)
+		}
+		for s := s0; s < s1; s++ {
+			w.knots.Use(st[(s-s0)*kl : (s-s0+1)*kl])
+			if shared {
+				fn(s, c.tIdx[0], s*w.group, min((s+1)*w.group, w.n))
+			} else {
+				fn(s, c.tIdx[s%nt], s/nt, s/nt+1)
+			}
+		}
+	}
 }
 
 // contextOnly reports whether layer l's conditioner sees the context only
@@ -399,36 +447,19 @@ func (f *Flow) forward(w *work, logq []float64) {
 		f.condition(w, l)
 		hin, hout := w.h[l], w.hc[l]
 		copy(hout[:n*D], hin[:n*D])
-		if f.contextOnly(w, l) {
-			// One transformed coordinate whose spline is shared by the rows
-			// of a group: its knots are set (and kept) once per group.
-			d := c.tIdx[0]
-			for i := 0; i < n; i++ {
-				if i%w.group == 0 {
-					f.setKnots(w, l, i, 0)
-					if w.kept {
-						o := i / w.group * kl
-						w.knots.Save(w.kc[l][o : o+kl])
-					}
-				}
+		// A spline shared by the rows of a group (contextOnly) is set, and
+		// kept, once per group.
+		src := knotsCompute
+		if w.kept {
+			src = knotsSave
+		}
+		f.eachSpline(w, l, src, func(_, d, i0, i1 int) {
+			for i := i0; i < i1; i++ {
 				y, ld := f.spl.Forward(w.knots, hin[i*D+d])
 				hout[i*D+d] = y
 				w.ld[i] += ld
 			}
-		} else {
-			for i := 0; i < n; i++ {
-				for t, d := range c.tIdx {
-					f.setKnots(w, l, i, t)
-					if w.kept {
-						o := (i*len(c.tIdx) + t) * kl
-						w.knots.Save(w.kc[l][o : o+kl])
-					}
-					y, ld := f.spl.Forward(w.knots, hin[i*D+d])
-					hout[i*D+d] = y
-					w.ld[i] += ld
-				}
-			}
-		}
+		})
 		if c.luOff >= 0 {
 			f.luForward(w, l)
 		}
@@ -455,7 +486,6 @@ func (f *Flow) forward(w *work, logq []float64) {
 // instead (the same bits as clearing it first, without the clearing pass).
 func (f *Flow) backward(w *work, dlogq, grad []float64, store bool) {
 	D, n, P := f.cfg.Dim, w.n, f.nsp
-	kl := f.spl.KnotsLen()
 	u := w.h[len(f.layers)]
 	g := w.g[:n*D]
 	for i := 0; i < n; i++ {
@@ -477,49 +507,27 @@ func (f *Flow) backward(w *work, dlogq, grad []float64, store bool) {
 			f.luBackward(w, l, g, sumW, grad, store)
 		}
 		// Coupling: spline backward per transformed coordinate.
-		nt := len(c.tIdx)
 		hin := w.h[l]
-		if f.contextOnly(w, l) {
-			// The rows of a group share one spline: their knot gradients
-			// add up, and the knots are mapped back to the spline
-			// parameters once per group.
-			d := c.tIdx[0]
-			for g0 := 0; g0 < n; g0 += w.group {
-				gi := g0 / w.group
-				if w.kept {
-					w.knots.Load(w.kc[l][gi*kl : (gi+1)*kl])
-				} else {
-					f.setKnots(w, l, g0, 0)
-				}
-				clear(w.gX)
-				clear(w.gY)
-				clear(w.gD)
-				for i := g0; i < min(g0+w.group, n); i++ {
-					gx := f.spl.Backward(w.knots, hin[i*D+d], g[i*D+d], dlogq[i], w.gX, w.gY, w.gD)
-					g[i*D+d] = gx
-				}
-				f.spl.KnotsBackward(w.knots, w.gX, w.gY, w.gD, w.gk)
-				f.rawGrad(w.graw[gi*P:(gi+1)*P], w.gk)
+		// The rows of a group that share a spline (contextOnly) add up
+		// their knot gradients, mapped back to the spline parameters once
+		// per group.
+		src := knotsCompute
+		if w.kept {
+			src = knotsKept
+		}
+		f.eachSpline(w, l, src, func(s, d, i0, i1 int) {
+			clear(w.gX)
+			clear(w.gY)
+			clear(w.gD)
+			for i := i0; i < i1; i++ {
+				g[i*D+d] = f.spl.Backward(w.knots, hin[i*D+d], g[i*D+d], dlogq[i], w.gX, w.gY, w.gD)
 			}
+			f.spl.KnotsBackward(w.knots, w.gX, w.gY, w.gD, w.gk)
+			f.rawGrad(w.graw[s*P:(s+1)*P], w.gk)
+		})
+		if f.contextOnly(w, l) {
 			f.netBackward(l, w, grad, nil, ctx, store)
 			continue
-		}
-		for i := 0; i < n; i++ {
-			for t, d := range c.tIdx {
-				if w.kept {
-					o := (i*nt + t) * kl
-					w.knots.Load(w.kc[l][o : o+kl])
-				} else {
-					f.setKnots(w, l, i, t)
-				}
-				clear(w.gX)
-				clear(w.gY)
-				clear(w.gD)
-				gx := f.spl.Backward(w.knots, hin[i*D+d], g[i*D+d], dlogq[i], w.gX, w.gY, w.gD)
-				g[i*D+d] = gx
-				f.spl.KnotsBackward(w.knots, w.gX, w.gY, w.gD, w.gk)
-				f.rawGrad(w.graw[(i*nt+t)*P:(i*nt+t+1)*P], w.gk)
-			}
 		}
 		ni := len(c.iIdx)
 		gxin := w.gxin
@@ -714,17 +722,13 @@ func (f *Flow) inverse(w *work) {
 		f.condition(w, l)
 		hout := w.h[l]
 		copy(hout[:n*D], hc[:n*D])
-		shared := f.contextOnly(w, l)
-		for i := 0; i < n; i++ {
-			for t, d := range c.tIdx {
-				if !shared || i%w.group == 0 {
-					f.setKnots(w, l, i, t)
-				}
+		f.eachSpline(w, l, knotsCompute, func(_, d, i0, i1 int) {
+			for i := i0; i < i1; i++ {
 				x, ld := f.spl.Inverse(w.knots, hc[i*D+d])
 				hout[i*D+d] = x
 				w.ld[i] += ld
 			}
-		}
+		})
 	}
 	if f.aff != nil {
 		f.affineInverse(w)

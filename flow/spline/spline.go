@@ -114,13 +114,7 @@ func softmax(dst, x []float64) {
 		m = max(m, v)
 	}
 	vec.ExpShift(dst, x, m)
-	sum := 0.0
-	for _, e := range dst[:len(x)] {
-		sum += e
-	}
-	for i := range dst {
-		dst[i] /= sum
-	}
+	normalize(dst, dst[:len(x)])
 }
 
 // cumKnots writes the knot positions for probabilities p into dst:
@@ -149,6 +143,89 @@ func (s *Spline) SetKnots(k *Knots, raw []float64) {
 	// Interior derivatives MinDerivative + softplus(raw) and the softplus
 	// slopes σ(raw) that KnotsBackward needs, in one vectorised pass.
 	vec.SoftplusSigmoid(k.D[1:K], k.sg[:K-1], raw[2*K:3*K-1], s.MinDerivative)
+}
+
+// RowsScratch returns the length of the scratch space SetKnotsRows needs
+// for n splines.
+func (s *Spline) RowsScratch(n int) int { return n * (5*s.Bins - 3) }
+
+// SetKnotsRows computes the knots of n splines at once into dst, spline
+// r's state (KnotsLen values, laid out as Save writes them) at
+// dst[r·KnotsLen:]. Its unconstrained parameters are
+// raw[r·stride : r·stride+3K−1], the 2K width and height parameters
+// multiplied by scale first. The states have the bits SetKnots gives for
+// the scaled parameters, spline by spline; what differs is that the
+// exponentials and softplus terms of all n splines are computed in one
+// vectorised pass each instead of three short ones per spline. tmp is
+// scratch space of at least RowsScratch(n) values.
+func (s *Spline) SetKnotsRows(dst, raw []float64, n, stride int, scale float64, tmp []float64) {
+	K, kl := s.Bins, s.KnotsLen()
+	e := tmp[:n*2*K]             // shifted, then exponentiated, widths and heights
+	xs := tmp[n*2*K : n*(3*K-1)] // raw interior derivatives
+	sp := tmp[n*(3*K-1) : n*(4*K-2)]
+	sg := tmp[n*(4*K-2) : n*(5*K-3)]
+	for r := 0; r < n; r++ {
+		src := raw[r*stride : r*stride+3*K-1]
+		er := e[r*2*K : (r+1)*2*K]
+		for h := 0; h < 2*K; h += K {
+			// softmax's shift: the largest scaled parameter. The explicit
+			// conversions round each product before the subtraction, as
+			// SetKnots's scaled vector is rounded, so that no fused
+			// multiply-add changes the bits.
+			m := math.Inf(-1)
+			for _, v := range src[h : h+K] {
+				m = max(m, float64(v*scale))
+			}
+			for j, v := range src[h : h+K] {
+				er[h+j] = float64(v*scale) - m
+			}
+		}
+		copy(xs[r*(K-1):(r+1)*(K-1)], src[2*K:])
+	}
+	// e^(x−m) computed as e^((x−m)−0): the subtraction of 0 is exact, so
+	// these are softmax's exponentials.
+	vec.ExpShift(e, e, 0)
+	vec.SoftplusSigmoid(sp, sg, xs, s.MinDerivative)
+	for r := 0; r < n; r++ {
+		st := dst[r*kl : (r+1)*kl]
+		X, Y, D := st[:K+1], st[K+1:2*K+2], st[2*K+2:3*K+3]
+		pw, ph, sgr := st[3*K+3:4*K+3], st[4*K+3:5*K+3], st[5*K+3:6*K+2]
+		normalize(pw, e[r*2*K:r*2*K+K])
+		normalize(ph, e[r*2*K+K:(r+1)*2*K])
+		s.cumKnots(X, pw, s.MinWidth)
+		s.cumKnots(Y, ph, s.MinHeight)
+		D[0], D[K] = 1, 1
+		copy(D[1:K], sp[r*(K-1):(r+1)*(K-1)])
+		copy(sgr, sg[r*(K-1):(r+1)*(K-1)])
+	}
+}
+
+// normalize writes e divided by its sum into p, as softmax does after its
+// exponentials.
+func normalize(p, e []float64) {
+	sum := 0.0
+	for _, v := range e {
+		sum += v
+	}
+	for i, v := range e {
+		p[i] = v / sum
+	}
+}
+
+// Use points k at state, KnotsLen values laid out as Save writes them
+// (SetKnotsRows writes such states), without copying: until the next Use,
+// k reads the knots from state, and SetKnots or Load write into it. k
+// must come from NewKnots of a spline with the same number of bins.
+func (k *Knots) Use(state []float64) {
+	K := len(k.X) - 1
+	state = state[:6*K+2]
+	k.buf = state
+	k.X, state = state[:K+1:K+1], state[K+1:]
+	k.Y, state = state[:K+1:K+1], state[K+1:]
+	k.D, state = state[:K+1:K+1], state[K+1:]
+	k.pw, state = state[:K:K], state[K:]
+	k.ph, state = state[:K:K], state[K:]
+	k.sg = state[: K-1 : K-1]
 }
 
 // KnotsBackward maps gradients with respect to the knots (gX, gY, gD, each

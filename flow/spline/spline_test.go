@@ -398,3 +398,70 @@ func TestBackwardMatchesForwardBackward(t *testing.T) {
 		}
 	}
 }
+
+// TestSetKnotsRows checks that SetKnotsRows gives, spline by spline, the
+// bits of SetKnots on the scaled parameters (for several batch sizes, so
+// that splines fall in every lane and in the vector kernels' masked
+// tails, and for parameters from tiny to overflowing, ±Inf and NaN
+// included), and that a Knots pointed at a state by Use evaluates as one
+// that loaded it.
+func TestSetKnotsRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, K := range []int{2, 3, 5, 10} {
+		s, err := New(K, 3, DefaultMinWidth, DefaultMinHeight, DefaultMinDerivative)
+		if err != nil {
+			t.Fatal(err)
+		}
+		P, kl := s.NumParams(), s.KnotsLen()
+		for _, n := range []int{1, 2, 3, 7, 33} {
+			stride := P + n%3
+			raw := make([]float64, n*stride)
+			for i := range raw {
+				raw[i] = math.Exp(6*r.Float64()-3) * r.NormFloat64()
+				switch r.IntN(60) {
+				case 0:
+					raw[i] = math.Inf(1)
+				case 1:
+					raw[i] = math.Inf(-1)
+				case 2:
+					raw[i] = math.NaN()
+				case 3:
+					raw[i] = 800 * r.NormFloat64()
+				case 4:
+					raw[i] = math.Copysign(0, -1)
+				}
+			}
+			scale := 1 / math.Sqrt(float64(3+n))
+			dst := make([]float64, n*kl)
+			s.SetKnotsRows(dst, raw, n, stride, scale, make([]float64, s.RowsScratch(n)))
+			want, view := s.NewKnots(), s.NewKnots()
+			kr := make([]float64, P)
+			for i := 0; i < n; i++ {
+				copy(kr, raw[i*stride:i*stride+P])
+				for j := 0; j < 2*K; j++ {
+					kr[j] *= scale
+				}
+				s.SetKnots(want, kr)
+				wantState := make([]float64, kl)
+				want.Save(wantState)
+				for j, v := range dst[i*kl : (i+1)*kl] {
+					if math.Float64bits(v) != math.Float64bits(wantState[j]) && !(math.IsNaN(v) && math.IsNaN(wantState[j])) {
+						t.Fatalf("K=%d n=%d spline %d: state[%d] = %v, SetKnots gives %v", K, n, i, j, v, wantState[j])
+					}
+				}
+				view.Use(dst[i*kl : (i+1)*kl])
+				for _, x := range []float64{-2.5, -0.3, 0, 1.1, 2.9} {
+					y1, l1 := s.Forward(want, x)
+					y2, l2 := s.Forward(view, x)
+					if !sameBits(y1, y2) || !sameBits(l1, l2) {
+						t.Fatalf("K=%d spline %d: Forward(%v) through Use = (%v, %v), want (%v, %v)", K, i, x, y2, l2, y1, l1)
+					}
+				}
+			}
+		}
+	}
+}
+
+func sameBits(a, b float64) bool {
+	return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b))
+}
