@@ -86,16 +86,21 @@ type Knots struct {
 
 // NewKnots allocates knot storage for s.
 func (s *Spline) NewKnots() *Knots {
-	K := s.Bins
-	buf := make([]float64, s.KnotsLen())
-	k := &Knots{buf: buf}
-	k.X, buf = buf[:K+1:K+1], buf[K+1:]
-	k.Y, buf = buf[:K+1:K+1], buf[K+1:]
-	k.D, buf = buf[:K+1:K+1], buf[K+1:]
-	k.pw, buf = buf[:K:K], buf[K:]
-	k.ph, buf = buf[:K:K], buf[K:]
-	k.sg = buf[: K-1 : K-1]
+	k := &Knots{}
+	k.point(s.Bins, make([]float64, s.KnotsLen()))
 	return k
+}
+
+// point slices the state of a spline of K bins (6K+2 values) into k.
+func (k *Knots) point(K int, state []float64) {
+	state = state[:6*K+2]
+	k.buf = state
+	k.X, state = state[:K+1:K+1], state[K+1:]
+	k.Y, state = state[:K+1:K+1], state[K+1:]
+	k.D, state = state[:K+1:K+1], state[K+1:]
+	k.pw, state = state[:K:K], state[K:]
+	k.ph, state = state[:K:K], state[K:]
+	k.sg = state[: K-1 : K-1]
 }
 
 // KnotsLen returns the number of values of the state of a Knots of s.
@@ -216,17 +221,7 @@ func normalize(p, e []float64) {
 // (SetKnotsRows writes such states), without copying: until the next Use,
 // k reads the knots from state, and SetKnots or Load write into it. k
 // must come from NewKnots of a spline with the same number of bins.
-func (k *Knots) Use(state []float64) {
-	K := len(k.X) - 1
-	state = state[:6*K+2]
-	k.buf = state
-	k.X, state = state[:K+1:K+1], state[K+1:]
-	k.Y, state = state[:K+1:K+1], state[K+1:]
-	k.D, state = state[:K+1:K+1], state[K+1:]
-	k.pw, state = state[:K:K], state[K:]
-	k.ph, state = state[:K:K], state[K:]
-	k.sg = state[: K-1 : K-1]
-}
+func (k *Knots) Use(state []float64) { k.point(len(k.X)-1, state) }
 
 // KnotsBackward maps gradients with respect to the knots (gX, gY, gD, each
 // of length K+1) of the knots last set in k to gradients with respect to
