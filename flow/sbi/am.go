@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/privinfer/privinfer/internal/diag"
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/simulate"
 )
@@ -16,6 +17,7 @@ import (
 type amRun struct {
 	draws  []float64 // chains·perChain rows of dimension d, chain-major
 	rhat   []float64 // rank-normalised split R̂ per coordinate (mcmc.RHat)
+	ess    float64   // within-chain effective sample size (chainESS)
 	accept float64   // post-warm-up acceptance rate
 }
 
@@ -96,7 +98,71 @@ func runAM(ctx context.Context, logp func([]float64) float64, d int, init [][]fl
 		// not converged.
 		out.rhat[k], _ = res.Draws.RHat(k)
 	}
+	out.ess = chainESS(out.draws, C, perChain, d)
 	return out, nil
+}
+
+// chainESS returns the smallest, over the coordinates, of the sum over the
+// C chains of each chain's own bulk effective sample size (the draws are
+// chain-major, perChain rows of dimension d each). Unlike the ESS of the
+// pooled chains it measures only how far consecutive draws of a chain are
+// from independent, which thinning changes, and not how far chains in
+// different modes disagree, which it does not. NaN when some chain's
+// draws cannot support an ESS (too few, or constant).
+func chainESS(draws []float64, C, perChain, d int) float64 {
+	ess := math.Inf(1)
+	col := make([]float64, perChain)
+	for k := 0; k < d; k++ {
+		sum := 0.0
+		for c := 0; c < C; c++ {
+			for i := range col {
+				col[i] = draws[((c*perChain)+i)*d+k]
+			}
+			e, err := diag.ESSBulk([][]float64{col})
+			if err != nil {
+				return math.NaN()
+			}
+			sum += e
+		}
+		ess = min(ess, sum)
+	}
+	return ess
+}
+
+// maxThinGrowth bounds the factor by which sampleAM's rerun multiplies
+// the thinning.
+const maxThinGrowth = 16
+
+// sampleAM runs runAM for n draws in all (perChain = ⌈n/len(init)⌉) and
+// reruns it once, from the first run's final states, when its draws are
+// not yet a posterior sample: with four times the warm-up and twice the
+// thinning when a split R̂ is 1.1 or more (chains that have not mixed),
+// and with the thinning multiplied by ⌈n/ESS⌉ (at most maxThinGrowth)
+// when the within-chain effective sample size is below n/2 (draws too
+// autocorrelated to serve as a sample of n: a classifier test such as
+// C2ST sees their clumps). The chains stay in the modes they start in,
+// so on a multimodal posterior R̂ exceeds 1.1 by design and the rerun is
+// not repeated.
+func sampleAM(ctx context.Context, logp func([]float64) float64, d int, starts [][]float64, scale []float64, warmup, n, thin int, seed uint64) (*amRun, error) {
+	per := (n + len(starts) - 1) / len(starts)
+	run, err := runAM(ctx, logp, d, starts, scale, warmup, per, thin, seed)
+	if err != nil {
+		return nil, err
+	}
+	grow, mixed := 1, converged(run.rhat)
+	if !mixed {
+		warmup, grow = 4*warmup, 2
+	}
+	if run.ess < float64(n)/2 {
+		grow = max(grow, min(maxThinGrowth, int(math.Ceil(float64(n)/run.ess))))
+	}
+	if mixed && grow == 1 {
+		return run, nil
+	}
+	for c := range starts {
+		copy(starts[c], run.draws[((c+1)*per-1)*d:(c+1)*per*d])
+	}
+	return runAM(ctx, logp, d, starts, scale, warmup, per, grow*thin, seed+1)
 }
 
 // mcmcStarts picks C starting points for chains on logp: the C best of

@@ -210,7 +210,9 @@ type Config struct {
 	// importance-resampled candidates, so a mode of posterior mass w
 	// holds about w·Chains of them; chains seldom cross between modes, so
 	// the number of chains bounds how finely the modes' masses are
-	// resolved.
+	// resolved. The chains are rerun once, with more warm-up or a larger
+	// thinning, when they have not mixed or their draws are too
+	// autocorrelated (see the package documentation).
 	Chains, Warmup, Thin int
 	// PosteriorSamples is the number of posterior draws in Result.Draws; 0
 	// means 1000.

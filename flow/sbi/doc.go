@@ -71,10 +71,18 @@
 // that each mode of the posterior receives chains in proportion to its
 // mass: the chains rarely cross between modes, and with the former rule
 // (the best candidates by density) all four chains could start in one
-// crescent of the two-moons posterior. When a rank-normalised split R̂
-// (mcmc.RHat) exceeds 1.1 the chains are rerun once from their final states
-// with four times the warm-up and twice the thinning, and the R̂ of the run
-// used is reported; on a multimodal posterior R̂ stays large by design.
+// crescent of the two-moons posterior. The chains are rerun once from
+// their final states when a rank-normalised split R̂ (mcmc.RHat) exceeds
+// 1.1, with four times the warm-up and twice the thinning, or when their
+// draws are too autocorrelated to serve as a sample of their number: when
+// the sum of the chains' own bulk effective sample sizes is below half the
+// draws, the thinning is multiplied by ⌈draws/ESS⌉ (at most 16). The R̂ of
+// the run used is reported; on a multimodal posterior R̂ stays large by
+// design. The second rule matters in higher dimensions, where a random
+// walk's draws stay correlated over many iterations: on the 10-dimensional
+// Gaussian linear task of sbibm the final posterior's draws with the
+// default thinning of 5 scored C2ST 0.645 against the reference, the same
+// learned posterior thinned by 10 scored 0.591 and by 50 scored 0.571.
 //
 // # Leakage guard
 //

@@ -345,8 +345,7 @@ func (q *Posterior) sampleMCMC(ctx context.Context, n int, seed uint64, dst []fl
 	if err != nil {
 		return nil, err
 	}
-	per := (n + q.chains - 1) / q.chains
-	run, err := runAM(ctx, logp, d, starts, scale, q.warmup, per, q.thin, seed)
+	run, err := sampleAM(ctx, logp, d, starts, scale, q.warmup, n, q.thin, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -394,10 +393,8 @@ func (l *Likelihood) logPosterior(sdp, theta []float64) float64 {
 // posteriorMCMC draws n samples from π(θ) q(sdp | θ) with cfg.Chains
 // adaptive Metropolis chains started by sirStarts (importance resampling of
 // prior draws and of kernel-density draws around prev, earlier posterior
-// draws); when a split R̂ exceeds 1.1 it reruns the chains once from their
-// final states with four times the warm-up and twice the thinning. The
-// chains stay in the modes they start in, so on a multimodal posterior R̂
-// exceeds 1.1 by design and the rerun is not repeated.
+// draws), rerun once with more warm-up or thinning when they have not mixed
+// or their draws are too autocorrelated (sampleAM).
 func (l *Likelihood) posteriorMCMC(ctx context.Context, sdp, prev []float64, n int, cfg *Config, seed uint64) ([]float64, *amRun, error) {
 	d := l.f.ContextDim()
 	logp := func(x []float64) float64 { return l.logPosterior(sdp, x) }
@@ -405,20 +402,9 @@ func (l *Likelihood) posteriorMCMC(ctx context.Context, sdp, prev []float64, n i
 	if err != nil {
 		return nil, nil, err
 	}
-	per := (n + cfg.Chains - 1) / cfg.Chains
-	run, err := runAM(ctx, logp, d, starts, scale, cfg.Warmup, per, cfg.Thin, seed)
+	run, err := sampleAM(ctx, logp, d, starts, scale, cfg.Warmup, n, cfg.Thin, seed)
 	if err != nil {
 		return nil, nil, err
-	}
-	if !converged(run.rhat) {
-		// Diagnostics check: one retry with four times the warm-up and
-		// twice the thinning, started from the first run's final states.
-		for c := range starts {
-			copy(starts[c], run.draws[((c+1)*per-1)*d:(c+1)*per*d])
-		}
-		if run, err = runAM(ctx, logp, d, starts, scale, 4*cfg.Warmup, per, 2*cfg.Thin, seed+1); err != nil {
-			return nil, nil, err
-		}
 	}
 	return run.draws[:n*d], run, nil
 }
@@ -558,8 +544,9 @@ func (q *LikelihoodPosterior) LogDensity(theta []float64) float64 {
 // Sample writes n draws (n×Dim) from π(θ) q(s_dp° | θ) into dst, drawn
 // as SPLE draws every round: Config.Chains adaptive Metropolis chains
 // started at importance-resampled candidates (prior draws and
-// kernel-density draws around the run's last draws), rerun once with a longer warm-up when a split R̂ exceeds 1.1. The chains'
-// streams derive from one draw of r.
+// kernel-density draws around the run's last draws), rerun once with a
+// longer warm-up or thinning when they have not mixed or their draws are
+// too autocorrelated. The chains' streams derive from one draw of r.
 func (q *LikelihoodPosterior) Sample(r *rand.Rand, n int, dst []float64) error {
 	if q.unbuilt() {
 		return errUnbuilt("LikelihoodPosterior")
