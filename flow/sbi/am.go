@@ -18,6 +18,7 @@ type amRun struct {
 	draws  []float64 // chains·perChain rows of dimension d, chain-major
 	rhat   []float64 // rank-normalised split R̂ per coordinate (mcmc.RHat)
 	ess    float64   // within-chain effective sample size (chainESS)
+	thin   int       // thinning of the kept draws
 	accept float64   // post-warm-up acceptance rate
 }
 
@@ -89,7 +90,7 @@ func runAM(ctx context.Context, logp func([]float64) float64, d int, init [][]fl
 		}
 		return nil, fmt.Errorf("sbi: MCMC: %w", err)
 	}
-	out := &amRun{draws: make([]float64, 0, C*perChain*d), rhat: make([]float64, d), accept: res.AcceptRate()}
+	out := &amRun{draws: make([]float64, 0, C*perChain*d), rhat: make([]float64, d), thin: thin, accept: res.AcceptRate()}
 	for i, z := range res.Draws.Theta {
 		out.draws = append(out.draws, z*scale[i%d])
 	}

@@ -419,9 +419,14 @@ type RoundResult struct {
 	// (SPPE; 1 for SPLE).
 	InSupport float64
 	// RHat is the rank-normalised split R̂ (mcmc.RHat) per coordinate of
-	// the round's MCMC chains (SPLE, or SPPE's fallback; nil otherwise) and
-	// AcceptRate their acceptance rate (NaN without chains).
+	// the round's MCMC chains (SPLE, or SPPE's fallback; nil otherwise),
+	// ESS the smallest over the coordinates of the sum of the chains' own
+	// bulk effective sample sizes, Thin the thinning of their draws
+	// (Config.Thin, or larger after a rerun) and AcceptRate their
+	// acceptance rate (ESS and AcceptRate NaN and Thin 0 without chains).
 	RHat       []float64
+	ESS        float64
+	Thin       int
 	AcceptRate float64
 }
 

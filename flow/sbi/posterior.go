@@ -300,13 +300,16 @@ func (q *Posterior) sample(ctx context.Context, r *rand.Rand, n int, dst []float
 // Diagnostics summarises a multi-chain MCMC run.
 type Diagnostics struct {
 	RHat       []float64 // rank-normalised split R̂ per coordinate (mcmc.RHat)
+	ESS        float64   // the smallest over the coordinates of the sum of the chains' own bulk ESS
+	Thin       int       // thinning of the draws (Config.Thin, or larger after a rerun)
 	AcceptRate float64   // post-warm-up acceptance rate
 }
 
 // SampleMCMC writes n draws (n×Dim) from q(θ | s_dp°)·1{π(θ) > 0} into dst,
 // sampled with Config.Chains adaptive Metropolis chains (the leakage
-// fallback; chains on streams derived from seed), and returns the chains'
-// diagnostics.
+// fallback; chains on streams derived from seed, rerun once with more
+// warm-up or thinning when they have not mixed or their draws are too
+// autocorrelated), and returns the chains' diagnostics.
 func (q *Posterior) SampleMCMC(ctx context.Context, n int, seed uint64, dst []float64) (Diagnostics, error) {
 	if q.unbuilt() {
 		return Diagnostics{}, errUnbuilt("Posterior")
@@ -321,7 +324,7 @@ func (q *Posterior) SampleMCMC(ctx context.Context, n int, seed uint64, dst []fl
 	if err != nil {
 		return Diagnostics{}, err
 	}
-	return Diagnostics{RHat: run.rhat, AcceptRate: run.accept}, nil
+	return Diagnostics{RHat: run.rhat, ESS: run.ess, Thin: run.thin, AcceptRate: run.accept}, nil
 }
 
 func (q *Posterior) sampleMCMC(ctx context.Context, n int, seed uint64, dst []float64) (*amRun, error) {

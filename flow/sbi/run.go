@@ -303,7 +303,7 @@ func run(ctx context.Context, p privinfer.Problem, c Config, m method) (Estimate
 	}
 	var est Estimate
 	for round := 1; round <= cfg.Rounds; round++ {
-		rr := RoundResult{Round: round, InSupport: math.NaN(), AcceptRate: math.NaN()}
+		rr := RoundResult{Round: round, InSupport: math.NaN(), ESS: math.NaN(), AcceptRate: math.NaN()}
 		t0 := time.Now()
 		var k int
 		if round == 1 && cfg.Simulations != nil {
@@ -373,7 +373,7 @@ func roundMessage(rr *RoundResult) string {
 		s += fmt.Sprintf(", in support %.3g", rr.InSupport)
 	}
 	if rr.RHat != nil {
-		s += fmt.Sprintf(", max R̂ %.3f, acceptance %.2f", slices.Max(rr.RHat), rr.AcceptRate)
+		s += fmt.Sprintf(", max R̂ %.3f, ESS %.0f (thinning %d), acceptance %.2f", slices.Max(rr.RHat), rr.ESS, rr.Thin, rr.AcceptRate)
 	}
 	return s
 }
@@ -405,7 +405,7 @@ func (sppe) propose(ctx context.Context, e *engine, round, n int, _ []float64, r
 	}
 	chains := 0
 	if run != nil {
-		rr.RHat, rr.AcceptRate, chains = run.rhat, run.accept, post.chains
+		rr.RHat, rr.ESS, rr.Thin, rr.AcceptRate, chains = run.rhat, run.ess, run.thin, run.accept, post.chains
 	}
 	return post, x, chains, nil
 }
@@ -426,7 +426,7 @@ func (sple) propose(ctx context.Context, e *engine, round, n int, prev []float64
 	if err != nil {
 		return nil, nil, 0, fmt.Errorf("sbi: SPLE proposal of round %d: %w", round, err)
 	}
-	rr.RHat, rr.AcceptRate = run.rhat, run.accept
+	rr.RHat, rr.ESS, rr.Thin, rr.AcceptRate = run.rhat, run.ess, run.thin, run.accept
 	post := &LikelihoodPosterior{lik: lik, obs: e.p.Observed, cand: slices.Clone(x),
 		cfg: Config{Chains: e.cfg.Chains, Warmup: e.cfg.Warmup, Thin: e.cfg.Thin}, rounds: round}
 	return post, x, e.cfg.Chains, nil

@@ -120,6 +120,12 @@ func TestSPLERecoversConjugatePosterior(t *testing.T) {
 	if last.RHat[0] > 1.1 {
 		t.Errorf("split R̂ = %v", last.RHat)
 	}
+	// The proposal's draws are a sample of their number: the chains were
+	// thinned (or rerun with more thinning) until the within-chain ESS
+	// reached half the draws.
+	if want := float64(smallConfig().SimsPerRound) / 2; !(last.ESS >= want) || last.Thin < 5 {
+		t.Errorf("last round's chains: ESS %v (want ≥ %v), thinning %d (want ≥ 5)", last.ESS, want, last.Thin)
+	}
 	if rh, err := res.Draws.RHat(0); err != nil || rh > 1.1 {
 		t.Errorf("Draws.RHat = %v, %v", rh, err)
 	}
@@ -268,8 +274,8 @@ func TestLeakageGuard(t *testing.T) {
 	}
 	d, _ := stats.KSTwoSample(a, b)
 	t.Logf("in-support %.3f, KS D %.3f, R̂ %v, accept %.2f", in, d, diag.RHat, diag.AcceptRate)
-	if d > 0.1 || diag.RHat[0] > 1.1 {
-		t.Errorf("MCMC fallback disagrees with rejection: D = %.3f, R̂ %v", d, diag.RHat)
+	if d > 0.1 || diag.RHat[0] > 1.1 || !(diag.ESS >= 1000) || diag.Thin < 5 {
+		t.Errorf("MCMC fallback disagrees with rejection: D = %.3f, R̂ %v, ESS %v of 2000 draws, thinning %d", d, diag.RHat, diag.ESS, diag.Thin)
 	}
 	// LogDensity renormalises by the in-support fraction and is −Inf outside.
 	if !math.IsInf(post.LogDensity([]float64{0}), -1) {
