@@ -154,8 +154,12 @@ func sampleAM(ctx context.Context, logp func([]float64) float64, d int, starts [
 	if !mixed {
 		warmup, grow = 4*warmup, 2
 	}
-	if run.ess < float64(n)/2 {
-		grow = max(grow, min(maxThinGrowth, int(math.Ceil(float64(n)/run.ess))))
+	if run.ess < float64(n)/2 { // false for NaN: degenerate draws are R̂'s case
+		f := float64(maxThinGrowth) // also for ESS 0, where n/ESS is +Inf
+		if r := math.Ceil(float64(n) / run.ess); r < f {
+			f = r
+		}
+		grow = max(grow, int(f))
 	}
 	if mixed && grow == 1 {
 		return run, nil
