@@ -82,11 +82,12 @@ type Knots struct {
 	pw, ph  []float64 // softmax probabilities, kept for the backward pass
 	sg      []float64 // σ of the raw interior derivatives (softplus′)
 	buf     []float64
+	tmp     []float64 // SetKnots's scratch, not part of the state
 }
 
 // NewKnots allocates knot storage for s.
 func (s *Spline) NewKnots() *Knots {
-	k := &Knots{}
+	k := &Knots{tmp: make([]float64, s.RowsScratch(1))}
 	k.point(s.Bins, make([]float64, s.KnotsLen()))
 	return k
 }
@@ -113,15 +114,6 @@ func (k *Knots) Save(dst []float64) { copy(dst[:len(k.buf)], k.buf) }
 // Load restores a state written by Save.
 func (k *Knots) Load(src []float64) { copy(k.buf, src[:len(k.buf)]) }
 
-func softmax(dst, x []float64) {
-	m := math.Inf(-1)
-	for _, v := range x {
-		m = max(m, v)
-	}
-	vec.ExpShift(dst, x, m)
-	normalize(dst, dst[:len(x)])
-}
-
 // cumKnots writes the knot positions for probabilities p into dst:
 // dst[0] = −B, dst[K] = B and dst[j] = −B + 2B Σ_{i<j} (m + (1−Km) p_i).
 func (s *Spline) cumKnots(dst, p []float64, m float64) {
@@ -137,17 +129,10 @@ func (s *Spline) cumKnots(dst, p []float64, m float64) {
 }
 
 // SetKnots computes the knots of the spline with unconstrained parameters
-// raw (length 3K−1) into k.
+// raw (length 3K−1) into k: SetKnotsRows for one spline, unscaled. It
+// panics if raw is shorter.
 func (s *Spline) SetKnots(k *Knots, raw []float64) {
-	K := s.Bins
-	softmax(k.pw, raw[:K])
-	softmax(k.ph, raw[K:2*K])
-	s.cumKnots(k.X, k.pw, s.MinWidth)
-	s.cumKnots(k.Y, k.ph, s.MinHeight)
-	k.D[0], k.D[K] = 1, 1
-	// Interior derivatives MinDerivative + softplus(raw) and the softplus
-	// slopes σ(raw) that KnotsBackward needs, in one vectorised pass.
-	vec.SoftplusSigmoid(k.D[1:K], k.sg[:K-1], raw[2*K:3*K-1], s.MinDerivative)
+	s.SetKnotsRows(k.buf, raw, 1, s.NumParams(), 1, k.tmp)
 }
 
 // RowsScratch returns the length of the scratch space SetKnotsRows needs
@@ -158,11 +143,14 @@ func (s *Spline) RowsScratch(n int) int { return n * (5*s.Bins - 3) }
 // r's state (KnotsLen values, laid out as Save writes them) at
 // dst[r·KnotsLen:]. Its unconstrained parameters are
 // raw[r·stride : r·stride+3K−1], the 2K width and height parameters
-// multiplied by scale first. The states have the bits SetKnots gives for
-// the scaled parameters, spline by spline; what differs is that the
-// exponentials and softplus terms of all n splines are computed in one
-// vectorised pass each instead of three short ones per spline. tmp is
-// scratch space of at least RowsScratch(n) values.
+// multiplied by scale first. The widths and heights go through a softmax
+// (shifted by their largest value) and the minimum width or height, the
+// interior derivatives through MinDerivative + softplus. The exponentials
+// and softplus terms of all n splines are computed in one vectorised pass
+// each, whose kernels treat every element alike, so a spline's state has
+// the same bits whatever n and its position (SetKnots is the case n = 1
+// with scale 1). tmp is scratch space of at least RowsScratch(n) values.
+// It panics if dst, raw or tmp is too short.
 func (s *Spline) SetKnotsRows(dst, raw []float64, n, stride int, scale float64, tmp []float64) {
 	K, kl := s.Bins, s.KnotsLen()
 	e := tmp[:n*2*K]             // shifted, then exponentiated, widths and heights
@@ -205,7 +193,7 @@ func (s *Spline) SetKnotsRows(dst, raw []float64, n, stride int, scale float64, 
 	}
 }
 
-// normalize writes e divided by its sum into p, as softmax does after its
+// normalize writes e divided by its sum into p: the softmax after its
 // exponentials.
 func normalize(p, e []float64) {
 	sum := 0.0
@@ -220,7 +208,8 @@ func normalize(p, e []float64) {
 // Use points k at state, KnotsLen values laid out as Save writes them
 // (SetKnotsRows writes such states), without copying: until the next Use,
 // k reads the knots from state, and SetKnots or Load write into it. k
-// must come from NewKnots of a spline with the same number of bins.
+// must come from NewKnots of a spline with the same number of bins; Use
+// panics if state holds fewer than KnotsLen values.
 func (k *Knots) Use(state []float64) { k.point(len(k.X)-1, state) }
 
 // KnotsBackward maps gradients with respect to the knots (gX, gY, gD, each

@@ -400,7 +400,7 @@ func TestBackwardMatchesForwardBackward(t *testing.T) {
 }
 
 // TestSetKnotsRows checks that SetKnotsRows gives, spline by spline, the
-// bits of SetKnots on the scaled parameters (for several batch sizes, so
+// bits of SetKnots (one spline, unscaled) on the scaled parameters (for several batch sizes, so
 // that splines fall in every lane and in the vector kernels' masked
 // tails, and for parameters from tiny to overflowing, ±Inf and NaN
 // included), and that a Knots pointed at a state by Use evaluates as one
