@@ -6,9 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/privinfer/privinfer/internal/testutil"
-
 	"github.com/privinfer/privinfer/internal/cpu"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // TestExpShiftMatchesMathExp checks ExpShift with every kernel the machine

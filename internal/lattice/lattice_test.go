@@ -7,9 +7,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/privinfer/privinfer/internal/testutil"
-
 	"github.com/privinfer/privinfer/internal/cpu"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // special holds rounding boundaries: halves of both signs, the largest
