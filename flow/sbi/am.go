@@ -134,16 +134,16 @@ func chainESS(draws []float64, C, perChain, d int) float64 {
 // the thinning.
 const maxThinGrowth = 16
 
-// sampleAM runs runAM for n draws in all (perChain = ⌈n/len(init)⌉) and
-// reruns it once, from the first run's final states, when its draws are
-// not yet a posterior sample: with four times the warm-up and twice the
-// thinning when a split R̂ is 1.1 or more (chains that have not mixed),
-// and with the thinning multiplied by ⌈n/ESS⌉ (at most maxThinGrowth)
-// when the within-chain effective sample size is below n/2 (draws too
-// autocorrelated to serve as a sample of n: a classifier test such as
-// C2ST sees their clumps). The chains stay in the modes they start in,
-// so on a multimodal posterior R̂ exceeds 1.1 by design and the rerun is
-// not repeated.
+// sampleAM runs runAM for n draws in all (perChain = ⌈n/len(starts)⌉)
+// and reruns it once, from the first run's final states (written over
+// starts), when its draws are not yet a posterior sample: with four times
+// the warm-up and twice the thinning when a split R̂ is 1.1 or more
+// (chains that have not mixed), and with the thinning multiplied by
+// ⌈n/ESS⌉ (at most maxThinGrowth) when the within-chain effective sample
+// size is below n/2 (draws too autocorrelated to serve as a sample of n:
+// a classifier test such as C2ST sees their clumps). The chains stay in
+// the modes they start in, so on a multimodal posterior R̂ exceeds 1.1 by
+// design and the rerun is not repeated.
 func sampleAM(ctx context.Context, logp func([]float64) float64, d int, starts [][]float64, scale []float64, warmup, n, thin int, seed uint64) (*amRun, error) {
 	per := (n + len(starts) - 1) / len(starts)
 	run, err := runAM(ctx, logp, d, starts, scale, warmup, per, thin, seed)
