@@ -169,24 +169,20 @@ var zeros32 [32]float64
 // kern32x6 is kern32 for AVX2+FMA: it stores Cin + A·B into rows
 // i0 … i0+mr−1 (mr ≤ 6) of a block of nc ≤ 16 columns of C, all 6 rows of
 // A read. mask32 points at sixteen int32 lane masks of the float32 columns
-// (−1 for a valid column, 0 otherwise) and mask64 at sixteen int64 masks
-// of the same columns.
+// of B (−1 for a valid column, 0 otherwise); C and Cin are written and
+// read without masks, column by column past the last whole group of four.
 //
 //go:noescape
-func kern32x6(k int, a *float32, sai, sap int, b *float32, ldb int, cin *float64, ldcin int, c *float64, ldc, mr, nc int, mask32 *int32, mask64 *int64)
+func kern32x6(k int, a *float32, sai, sap int, b *float32, ldb int, cin *float64, ldcin int, c *float64, ldc, mr, nc int, mask32 *int32)
 
 // cvt32x8 rounds n float64 values (n a multiple of 8) to float32 with AVX.
 //
 //go:noescape
 func cvt32x8(dst *float32, src *float64, n int)
 
-// laneMask32 and laneMask64 hold sixteen −1 followed by sixteen 0:
-// &laneMask32[16−nc] and &laneMask64[16−nc] point at the masks of an
-// nc-column block of kern32x6.
-var (
-	laneMask32 = [32]int32{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
-	laneMask64 = [32]int64{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
-)
+// laneMask32 holds sixteen −1 followed by sixteen 0: &laneMask32[16−nc]
+// points at the masks of an nc-column block of kern32x6.
+var laneMask32 = [32]int32{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
 
 func toFloat32(dst []float32, src []float64) {
 	n := len(src)
@@ -238,7 +234,7 @@ func drive32(kind cpu.Level, m, n, k int, a []float32, sai, sap int, b []float32
 					cin, ldcin = &in[i0*ldin+j0], ldin
 				}
 				if kind == cpu.AVX2 {
-					kern32x6(kb, &a[i0*sai+p0*sap], sai, sap, &b[p0*ldb+j0], ldb, cin, ldcin, &c[i0*ldc+j0], ldc, mr, nc, &laneMask32[16-nc], &laneMask64[16-nc])
+					kern32x6(kb, &a[i0*sai+p0*sap], sai, sap, &b[p0*ldb+j0], ldb, cin, ldcin, &c[i0*ldc+j0], ldc, mr, nc, &laneMask32[16-nc])
 				} else {
 					kern32(kb, &a[i0*sai+p0*sap], sai, sap, &b[p0*ldb+j0], ldb, cin, ldcin, &c[i0*ldc+j0], ldc, mr, 1<<nc-1)
 				}

@@ -482,40 +482,16 @@ cvtloop:
 	VFMADD231PS  Y12, Y14, Y10; \
 	VFMADD231PS  Y13, Y14, Y11
 
-// QUAD32(X, off) converts the four float32 sums in X to float64, adds the
-// four Cin values at off(R13) and stores the valid sums at off(R8), the
-// lanes chosen by the four int64 masks at off(DI) (Y12, Y13 and Y15 are
-// scratch).
-#define QUAD32(X, off) \
-	VMOVDQU    off(DI), Y15; \
-	VCVTPS2PD  X, Y12; \
-	VMASKMOVPD off(R13), Y15, Y13; \
-	VADDPD     Y13, Y12, Y12; \
-	VMASKMOVPD Y12, Y15, off(R8)
-
-// ROW32x2(YA, XA, YB, XB) stores row r of the block: columns 0–7 from YA,
-// 8–15 from YB, then steps R8 and R13 to the next row of C and Cin and
-// returns when the row count in CX runs out.
-#define ROW32x2(YA, XA, YB, XB) \
-	QUAD32(XA, 0); \
-	VEXTRACTF128 $1, YA, XA; \
-	QUAD32(XA, 32); \
-	QUAD32(XB, 64); \
-	VEXTRACTF128 $1, YB, XB; \
-	QUAD32(XB, 96); \
-	ADDQ R9, R8; \
-	ADDQ BX, R13; \
-	DECQ CX; \
-	JZ   done32x6
-
-// QUAD32F is QUAD32 for four valid columns, without masks (masked stores
-// are slow on some processors).
+// QUAD32F(X, off) converts the four float32 sums in X to float64, adds the
+// four Cin values at off(R13) and stores them at off(R8) (Y12 is scratch).
 #define QUAD32F(X, off) \
 	VCVTPS2PD X, Y12; \
 	VADDPD    off(R13), Y12, Y12; \
 	VMOVUPD   Y12, off(R8)
 
-// ROW32F is ROW32x2 for a block of 16 valid columns.
+// ROW32F(YA, XA, YB, XB) stores row r of a block of 16 columns: columns
+// 0–7 from YA, 8–15 from YB, then steps R8 and R13 to the next row of C and
+// Cin and returns when the row count in CX runs out.
 #define ROW32F(YA, XA, YB, XB) \
 	QUAD32F(XA, 0); \
 	VEXTRACTF128 $1, YA, XA; \
@@ -528,18 +504,8 @@ cvtloop:
 	DECQ CX; \
 	JZ   done32x6
 
-// ROW32x1 is ROW32x2 for a block of at most 8 columns, all in YA.
-#define ROW32x1(YA, XA) \
-	QUAD32(XA, 0); \
-	VEXTRACTF128 $1, YA, XA; \
-	QUAD32(XA, 32); \
-	ADDQ R9, R8; \
-	ADDQ BX, R13; \
-	DECQ CX; \
-	JZ   done32x6
-
-// func kern32x6(k int, a *float32, sai, sap int, b *float32, ldb int, cin *float64, ldcin int, c *float64, ldc, mr, nc int, mask32 *int32, mask64 *int64)
-TEXT ·kern32x6(SB), NOSPLIT, $0-112
+// func kern32x6(k int, a *float32, sai, sap int, b *float32, ldb int, cin *float64, ldcin int, c *float64, ldc, mr, nc int, mask32 *int32)
+TEXT ·kern32x6(SB), NOSPLIT, $384-104
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ sai+16(FP), DX
@@ -607,30 +573,17 @@ loop32x6onek:
 
 store32x6:
 	// C = Cin + the sums for the first mr rows: Cin at R13 with stride
-	// BX, C at R8 with stride R9, the row count in CX, the float64 lane
-	// masks at DI.
+	// BX, C at R8 with stride R9, the row count in CX.
 	MOVQ cin+48(FP), R13
 	MOVQ ldcin+56(FP), BX
 	MOVQ c+64(FP), R8
 	MOVQ ldc+72(FP), R9
 	MOVQ mr+80(FP), CX
-	MOVQ mask64+104(FP), DI
 	SHLQ $3, BX
 	SHLQ $3, R9
 	MOVQ nc+88(FP), DX
-	CMPQ DX, $8
-	JLE  store32x6one
 	CMPQ DX, $16
-	JGE  store32x6full
-	ROW32x2(Y0, X0, Y1, X1)
-	ROW32x2(Y2, X2, Y3, X3)
-	ROW32x2(Y4, X4, Y5, X5)
-	ROW32x2(Y6, X6, Y7, X7)
-	ROW32x2(Y8, X8, Y9, X9)
-	ROW32x2(Y10, X10, Y11, X11)
-	JMP done32x6
-
-store32x6full:
+	JLT  store32x6part
 	ROW32F(Y0, X0, Y1, X1)
 	ROW32F(Y2, X2, Y3, X3)
 	ROW32F(Y4, X4, Y5, X5)
@@ -639,13 +592,54 @@ store32x6full:
 	ROW32F(Y10, X10, Y11, X11)
 	JMP done32x6
 
-store32x6one:
-	ROW32x1(Y0, X0)
-	ROW32x1(Y2, X2)
-	ROW32x1(Y4, X4)
-	ROW32x1(Y6, X6)
-	ROW32x1(Y8, X8)
-	ROW32x1(Y10, X10)
+store32x6part:
+	// Fewer than 16 columns: the sums go to the frame, row r at 64r, and
+	// each row is stored four columns at a time, then one at a time, so
+	// that no masked store is needed (they are slow on some processors).
+	VMOVUPS Y0, 0(SP)
+	VMOVUPS Y1, 32(SP)
+	VMOVUPS Y2, 64(SP)
+	VMOVUPS Y3, 96(SP)
+	VMOVUPS Y4, 128(SP)
+	VMOVUPS Y5, 160(SP)
+	VMOVUPS Y6, 192(SP)
+	VMOVUPS Y7, 224(SP)
+	VMOVUPS Y8, 256(SP)
+	VMOVUPS Y9, 288(SP)
+	VMOVUPS Y10, 320(SP)
+	VMOVUPS Y11, 352(SP)
+	LEAQ 0(SP), SI
+
+row32x6part:
+	XORQ AX, AX
+	MOVQ DX, R10
+
+quad32x6part:
+	CMPQ R10, $4
+	JLT  one32x6part
+	VCVTPS2PD (SI)(AX*4), Y12
+	VADDPD    (R13)(AX*8), Y12, Y12
+	VMOVUPD   Y12, (R8)(AX*8)
+	ADDQ $4, AX
+	SUBQ $4, R10
+	JMP  quad32x6part
+
+one32x6part:
+	TESTQ R10, R10
+	JZ    next32x6part
+	VCVTSS2SD (SI)(AX*4), X12, X12
+	VADDSD    (R13)(AX*8), X12, X12
+	VMOVSD    X12, (R8)(AX*8)
+	INCQ AX
+	DECQ R10
+	JMP  one32x6part
+
+next32x6part:
+	ADDQ $64, SI
+	ADDQ R9, R8
+	ADDQ BX, R13
+	DECQ CX
+	JNZ  row32x6part
 
 done32x6:
 	VZEROUPPER
@@ -695,7 +689,9 @@ cvt8loop:
 	VFMADD231PD  Y12, Y14, Y10; \
 	VFMADD231PD  Y13, Y14, Y11
 
-// ROW64F is ROW64 for a block of 8 valid columns, without masks.
+// ROW64F(YA, YB) stores row r of a block of 8 columns: Cin at AX plus
+// the sums of columns 0–3 in YA and 4–7 in YB, at R8; then steps AX and R8
+// to the next row and returns when the row count in CX runs out.
 #define ROW64F(YA, YB) \
 	VADDPD  (AX), YA, YA; \
 	VADDPD  32(AX), YB, YB; \
@@ -706,24 +702,8 @@ cvt8loop:
 	DECQ    CX; \
 	JZ      done64x6
 
-// ROW64(YA, YB) stores row r of the block: Cin at AX plus the sums of
-// columns 0–3 in YA and 4–7 in YB, masked by Y14 and Y15, at R8; then
-// steps AX and R8 to the next row and returns when the row count in CX
-// runs out.
-#define ROW64(YA, YB) \
-	VMASKMOVPD (AX), Y14, Y12; \
-	VMASKMOVPD 32(AX), Y15, Y13; \
-	VADDPD     Y12, YA, YA; \
-	VADDPD     Y13, YB, YB; \
-	VMASKMOVPD YA, Y14, (R8); \
-	VMASKMOVPD YB, Y15, 32(R8); \
-	ADDQ       R9, R8; \
-	ADDQ       BX, AX; \
-	DECQ       CX; \
-	JZ         done64x6
-
 // func kern64x6(k int, a *float64, o1, o2, o3, o4, o5, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc, mr, nc int, mask *int64)
-TEXT ·kern64x6(SB), NOSPLIT, $0-136
+TEXT ·kern64x6(SB), NOSPLIT, $384-136
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ o1+16(FP), DX
@@ -808,36 +788,73 @@ loop64x6onek:
 
 store64x6:
 	// C = Cin + the sums for the first mr rows: Cin at AX with stride BX,
-	// C at R8 with stride R9, the row count in CX, the lane masks of
-	// columns 0–3 in Y14 and 4–7 in Y15.
-	MOVQ    mask+128(FP), DX
-	VMOVDQU (DX), Y14
-	VMOVDQU 32(DX), Y15
-	MOVQ    cin+80(FP), AX
-	MOVQ    ldcin+88(FP), BX
-	MOVQ    c+96(FP), R8
-	MOVQ    ldc+104(FP), R9
-	MOVQ    mr+112(FP), CX
-	SHLQ    $3, BX
-	SHLQ    $3, R9
-	MOVQ    nc+120(FP), DX
-	CMPQ    DX, $8
-	JGE     store64x6full
-	ROW64(Y0, Y1)
-	ROW64(Y2, Y3)
-	ROW64(Y4, Y5)
-	ROW64(Y6, Y7)
-	ROW64(Y8, Y9)
-	ROW64(Y10, Y11)
-	JMP done64x6
-
-store64x6full:
+	// C at R8 with stride R9, the row count in CX.
+	MOVQ cin+80(FP), AX
+	MOVQ ldcin+88(FP), BX
+	MOVQ c+96(FP), R8
+	MOVQ ldc+104(FP), R9
+	MOVQ mr+112(FP), CX
+	SHLQ $3, BX
+	SHLQ $3, R9
+	MOVQ nc+120(FP), DX
+	CMPQ DX, $8
+	JLT  store64x6part
 	ROW64F(Y0, Y1)
 	ROW64F(Y2, Y3)
 	ROW64F(Y4, Y5)
 	ROW64F(Y6, Y7)
 	ROW64F(Y8, Y9)
 	ROW64F(Y10, Y11)
+	JMP done64x6
+
+store64x6part:
+	// Fewer than 8 columns: the sums go to the frame, row r at 64r, and
+	// each row is stored four columns at a time, then one at a time, so
+	// that no masked store is needed (they are slow on some processors).
+	VMOVUPD Y0, 0(SP)
+	VMOVUPD Y1, 32(SP)
+	VMOVUPD Y2, 64(SP)
+	VMOVUPD Y3, 96(SP)
+	VMOVUPD Y4, 128(SP)
+	VMOVUPD Y5, 160(SP)
+	VMOVUPD Y6, 192(SP)
+	VMOVUPD Y7, 224(SP)
+	VMOVUPD Y8, 256(SP)
+	VMOVUPD Y9, 288(SP)
+	VMOVUPD Y10, 320(SP)
+	VMOVUPD Y11, 352(SP)
+	LEAQ 0(SP), SI
+
+row64x6part:
+	XORQ R10, R10
+	MOVQ DX, R11
+
+quad64x6part:
+	CMPQ R11, $4
+	JLT  one64x6part
+	VMOVUPD (SI)(R10*8), Y12
+	VADDPD  (AX)(R10*8), Y12, Y12
+	VMOVUPD Y12, (R8)(R10*8)
+	ADDQ $4, R10
+	SUBQ $4, R11
+	JMP  quad64x6part
+
+one64x6part:
+	TESTQ R11, R11
+	JZ    next64x6part
+	VMOVSD (SI)(R10*8), X12
+	VADDSD (AX)(R10*8), X12, X12
+	VMOVSD X12, (R8)(R10*8)
+	INCQ R10
+	DECQ R11
+	JMP  one64x6part
+
+next64x6part:
+	ADDQ $64, SI
+	ADDQ R9, R8
+	ADDQ BX, AX
+	DECQ CX
+	JNZ  row64x6part
 
 done64x6:
 	VZEROUPPER
