@@ -74,8 +74,9 @@
 // candidate points, so the crescents' weights were set by where 4 chains
 // happened to start (at 3 rounds of 1,000 once all four in one crescent,
 // C2ST 0.748). The chains (20 by default) now start at candidates
-// importance-resampled by posterior weight, so each mode gets chains in
-// proportion to its mass (sbi samples with 100 slice-sampling chains).
+// importance-resampled by posterior weight and are then shared out between
+// the modes they find in proportion to the modes' estimated masses (see
+// flow/sbi's documentation; sbi samples with 100 slice-sampling chains).
 package main
 
 import (

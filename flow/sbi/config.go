@@ -206,13 +206,14 @@ type Config struct {
 	// Chains, Warmup and Thin configure the adaptive Metropolis chains of
 	// SPLE's posterior draws and of SPPE's MCMC fallback; 0 means 500
 	// warm-up iterations, thinning 5, and 4 chains for SPPE, 20 for SPLE
-	// (10 when θ has more than 8 coordinates). SPLE's chains start at
-	// importance-resampled candidates, so a mode of posterior mass w
-	// holds about w·Chains of them; chains seldom cross between modes, so
-	// the number of chains bounds how finely the modes' masses are
-	// resolved. The chains are rerun once, with more warm-up or a larger
-	// thinning, when they have not mixed or their draws are too
-	// autocorrelated (see the package documentation).
+	// (10 when θ has more than 8 coordinates). Chains seldom cross
+	// between modes, so they are shared out between the modes they find in
+	// proportion to the modes' estimated masses, and a mode of posterior
+	// mass w holds about w·Chains of them: the number of chains bounds how
+	// finely the modes' masses are resolved. The chains are rerun once,
+	// with more warm-up or a larger thinning, when they have not mixed or
+	// their draws are too autocorrelated, and with the chains moved
+	// between modes when needed (see the package documentation).
 	Chains, Warmup, Thin int
 	// PosteriorSamples is the number of posterior draws in Result.Draws; 0
 	// means 1000.
@@ -424,10 +425,15 @@ type RoundResult struct {
 	// bulk effective sample sizes, Thin the thinning of their draws
 	// (Config.Thin, or larger after a rerun) and AcceptRate their
 	// acceptance rate (ESS and AcceptRate NaN and Thin 0 without chains).
+	// Modes is the number of groups the chains formed, chains that did not
+	// mix with one another (separate modes of the posterior), between which
+	// the chains were shared out in proportion to the modes' estimated
+	// masses; 1 for a unimodal posterior, 0 without chains.
 	RHat       []float64
 	ESS        float64
 	Thin       int
 	AcceptRate float64
+	Modes      int
 }
 
 // Result is the record of an SPPE or SPLE run, returned rather than

@@ -68,17 +68,33 @@
 // points drawn by sampling-importance-resampling (systematic) from 1,000
 // prior draws and 1,000 draws of a Gaussian kernel density estimate on the
 // previous draws, weighted by the posterior over their mixture density, so
-// that each mode of the posterior receives chains in proportion to its
-// mass: the chains rarely cross between modes, and with the former rule
-// (the best candidates by density) all four chains could start in one
-// crescent of the two-moons posterior. The chains are rerun once from
+// that each mode of the posterior receives chains roughly in proportion to
+// its mass: the chains rarely cross between modes, and with the former
+// rule (the best candidates by density) all four chains could start in
+// one crescent of the two-moons posterior. The chains are rerun once from
 // their final states when a rank-normalised split R̂ (mcmc.RHat) exceeds
 // 1.1, with four times the warm-up and twice the thinning, or when their
 // draws are too autocorrelated to serve as a sample of their number: when
 // the sum of the chains' own bulk effective sample sizes is below half the
 // draws, the thinning is multiplied by ⌈draws/ESS⌉ (at most 16). The R̂ of
 // the run used is reported; on a multimodal posterior R̂ stays large by
-// design. The second rule matters in higher dimensions, where a random
+// design.
+//
+// Before the rerun the chains are grouped into modes (chains whose draws
+// do not intermingle: among 100 draws of each, fewer than 10% have their
+// nearest neighbour in the other chain), each mode's mass is estimated by
+// importance sampling from a mixture of Student t fits to the modes'
+// draws, and the chains are shared out between the modes in proportion to
+// the masses (RoundResult.Modes reports the number of modes). The
+// resampled starts alone allocate chains only as well as their few
+// effective candidates estimate the masses: on the two-moons task
+// (observation 1, SNLE with 10 rounds of 1000 simulations) 7 to 10 of 20
+// chains started in one crescent, and the final draws of one learned
+// posterior scored C2ST 0.495, 0.550, 0.575 and 0.496 at four MCMC seeds;
+// with the rebalancing they score 0.495, 0.503, 0.502 and 0.502, as do
+// exact draws of the same learned density on a grid (0.503).
+//
+// The thinning rule matters in higher dimensions, where a random
 // walk's draws stay correlated over many iterations: on the 10-dimensional
 // Gaussian linear task of sbibm (observation 1, SNLE with 10 rounds of
 // 1000 simulations) the final posterior's draws with the default thinning

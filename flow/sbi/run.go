@@ -26,6 +26,7 @@ const (
 	tagStd     = 0x737464
 	tagSupport = 0x737570
 	tagStarts  = 0x73746172
+	tagModes   = 0x6d6f646573
 )
 
 // newEngine validates the problem and configuration, fills the defaults and
@@ -374,6 +375,9 @@ func roundMessage(rr *RoundResult) string {
 	}
 	if rr.RHat != nil {
 		s += fmt.Sprintf(", max R̂ %.3f, ESS %.0f (thinning %d), acceptance %.2f", slices.Max(rr.RHat), rr.ESS, rr.Thin, rr.AcceptRate)
+		if rr.Modes > 1 {
+			s += fmt.Sprintf(", %d modes", rr.Modes)
+		}
 	}
 	return s
 }
@@ -405,7 +409,7 @@ func (sppe) propose(ctx context.Context, e *engine, round, n int, _ []float64, r
 	}
 	chains := 0
 	if run != nil {
-		rr.RHat, rr.ESS, rr.Thin, rr.AcceptRate, chains = run.rhat, run.ess, run.thin, run.accept, post.chains
+		rr.RHat, rr.ESS, rr.Thin, rr.AcceptRate, rr.Modes, chains = run.rhat, run.ess, run.thin, run.accept, run.modes, post.chains
 	}
 	return post, x, chains, nil
 }
@@ -426,7 +430,7 @@ func (sple) propose(ctx context.Context, e *engine, round, n int, prev []float64
 	if err != nil {
 		return nil, nil, 0, fmt.Errorf("sbi: SPLE proposal of round %d: %w", round, err)
 	}
-	rr.RHat, rr.ESS, rr.Thin, rr.AcceptRate = run.rhat, run.ess, run.thin, run.accept
+	rr.RHat, rr.ESS, rr.Thin, rr.AcceptRate, rr.Modes = run.rhat, run.ess, run.thin, run.accept, run.modes
 	post := &LikelihoodPosterior{lik: lik, obs: e.p.Observed, cand: slices.Clone(x),
 		cfg: Config{Chains: e.cfg.Chains, Warmup: e.cfg.Warmup, Thin: e.cfg.Thin}, rounds: round}
 	return post, x, e.cfg.Chains, nil
