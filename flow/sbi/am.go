@@ -184,11 +184,12 @@ func sampleAM(ctx context.Context, logp func([]float64) float64, d int, starts [
 
 // Settings of rebalance.
 const (
-	modeSub    = 100  // draws per chain compared when grouping chains into modes
-	modeMixed  = 0.1  // smallest nearest-neighbour mixing fraction of chains in one mode
-	modeIS     = 4000 // importance draws per mode for the modes' masses
-	modeMinESS = 100  // smallest effective size of those draws that is trusted
-	modeNu     = 4    // degrees of freedom of the proposal's Student t components
+	modeSub    = 100    // draws per chain compared when grouping chains into modes
+	modePairs  = 200000 // with C chains at most max(8, modePairs/C²) of them
+	modeMixed  = 0.1    // smallest nearest-neighbour mixing fraction of chains in one mode
+	modeIS     = 4000   // importance draws per mode for the modes' masses
+	modeMinESS = 100    // smallest effective size of those draws that is trusted
+	modeNu     = 4      // degrees of freedom of the proposal's Student t components
 )
 
 // rebalance moves chains between the posterior's modes so that each mode
@@ -203,7 +204,8 @@ const (
 //
 // The chains of the run (draws chain-major, per rows of dimension d each,
 // compared in the coordinates x/scale) are grouped into modes: two chains
-// are in one mode when, among modeSub evenly spaced draws of each, at
+// are in one mode when, among modeSub evenly spaced draws of each (fewer
+// when there are more than 44 chains), at
 // least a fraction modeMixed of the points have their nearest neighbour in
 // the other chain (about one half for chains that sample the same
 // distribution, none for chains in separate modes); the modes are the
@@ -224,7 +226,9 @@ func rebalance(logp func([]float64) float64, draws []float64, starts [][]float64
 	if C < 2 || per < 2 {
 		return false, 1
 	}
-	L := min(per, modeSub)
+	// At most modeSub draws per chain, fewer with many chains, so that the
+	// pairwise comparisons (up to C²/2 pairs of 4L² distances) stay cheap.
+	L := min(per, modeSub, max(8, modePairs/(C*C)))
 	// pts holds the compared draws of every chain, scaled: chain c's are
 	// rows c·L … c·L+L−1.
 	pts := make([]float64, C*L*d)

@@ -70,6 +70,26 @@ func TestChainModes(t *testing.T) {
 	}
 }
 
+// TestRebalanceManyChains checks that rebalance stays cheap and finds one
+// mode with many chains on one normal distribution (300 chains of 40
+// draws: 8 draws of each compared, 45,000 pairs at most).
+func TestRebalanceManyChains(t *testing.T) {
+	const C, per, d = 300, 40, 2
+	r := rand.New(rand.NewPCG(21, 22))
+	draws := make([]float64, C*per*d)
+	for i := range draws {
+		draws[i] = r.NormFloat64()
+	}
+	starts := make([][]float64, C)
+	for c := range starts {
+		starts[c] = make([]float64, d)
+	}
+	logp := func(x []float64) float64 { return -(x[0]*x[0] + x[1]*x[1]) / 2 }
+	if moved, K := rebalance(logp, draws, starts, per, d, []float64{1, 1}, r); moved || K != 1 {
+		t.Errorf("300 chains on one normal: moved %v, %d modes; want 1 mode", moved, K)
+	}
+}
+
 // TestLargestRemainders checks the allocation of chains to modes.
 func TestLargestRemainders(t *testing.T) {
 	for _, tc := range []struct {
