@@ -146,7 +146,9 @@ const maxThinGrowth = 16
 // size is below n/2 (draws too autocorrelated to serve as a sample of n:
 // a classifier test such as C2ST sees their clumps). The chains stay in
 // the modes they start in, so on a multimodal posterior R̂ exceeds 1.1 by
-// design and the rerun is not repeated.
+// design and the rerun is not repeated; it also reruns when rebalance
+// (random numbers from the stream seed^tagModes) moves chains between
+// modes, whose starts are then the final states of each mode's chains.
 func sampleAM(ctx context.Context, logp func([]float64) float64, d int, starts [][]float64, scale []float64, warmup, n, thin int, seed uint64) (*amRun, error) {
 	per := (n + len(starts) - 1) / len(starts)
 	run, err := runAM(ctx, logp, d, starts, scale, warmup, per, thin, seed)
@@ -205,11 +207,10 @@ const (
 // The chains of the run (draws chain-major, per rows of dimension d each,
 // compared in the coordinates x/scale) are grouped into modes: two chains
 // are in one mode when, among modeSub evenly spaced draws of each (fewer
-// when there are more than 44 chains), at
-// least a fraction modeMixed of the points have their nearest neighbour in
-// the other chain (about one half for chains that sample the same
-// distribution, none for chains in separate modes); the modes are the
-// connected groups. The modes' masses are estimated by importance
+// when there are more than 44 chains), at least a fraction modeMixed of
+// the points have their nearest neighbour in the other chain (about one
+// half for chains that sample the same distribution, none for chains in
+// separate modes); the modes are the connected groups. The modes' masses are estimated by importance
 // sampling from an equal mixture of multivariate Student t distributions
 // (modeNu degrees of freedom), one per mode with the mean and covariance
 // of its chains' draws, modeIS draws from each; a draw counts towards the
