@@ -22,7 +22,7 @@ type amRun struct {
 	ess    float64   // within-chain effective sample size (chainESS)
 	thin   int       // thinning of the kept draws
 	accept float64   // post-warm-up acceptance rate
-	modes  int       // modes the chains formed (rebalance); 1 when not grouped
+	groups int       // groups of chains that did not intermingle (rebalance); 1 when not grouped
 }
 
 // amFixedScale is the standard deviation, per standardised coordinate and
@@ -93,7 +93,7 @@ func runAM(ctx context.Context, logp func([]float64) float64, d int, init [][]fl
 		}
 		return nil, fmt.Errorf("sbi: MCMC: %w", err)
 	}
-	out := &amRun{draws: make([]float64, 0, C*perChain*d), rhat: make([]float64, d), thin: thin, accept: res.AcceptRate(), modes: 1}
+	out := &amRun{draws: make([]float64, 0, C*perChain*d), rhat: make([]float64, d), thin: thin, accept: res.AcceptRate(), groups: 1}
 	for i, z := range res.Draws.Theta {
 		out.draws = append(out.draws, z*scale[i%d])
 	}
@@ -155,8 +155,8 @@ func sampleAM(ctx context.Context, logp func([]float64) float64, d int, starts [
 	if err != nil {
 		return nil, err
 	}
-	moved, modes := rebalance(logp, run.draws, starts, per, d, scale, parallel.Stream(seed^tagModes, 0))
-	run.modes = modes
+	moved, groups := rebalance(logp, run.draws, starts, per, d, scale, parallel.Stream(seed^tagModes, 0))
+	run.groups = groups
 	grow, mixed := 1, converged(run.rhat)
 	if !mixed {
 		warmup, grow = 4*warmup, 2
@@ -180,7 +180,7 @@ func sampleAM(ctx context.Context, logp func([]float64) float64, d int, starts [
 	if err != nil {
 		return nil, err
 	}
-	rerun.modes = modes
+	rerun.groups = groups
 	return rerun, nil
 }
 
@@ -220,7 +220,7 @@ const (
 // mode's chains, repeated in turn for a mode that gains chains, and
 // rebalance reports true. It does nothing with one mode, or when the
 // importance draws' effective size is below modeMinESS. It also returns
-// the number of modes (1 when the chains were not grouped). Random
+// the number of groups (1 when the chains mixed). Random
 // numbers come from r only.
 func rebalance(logp func([]float64) float64, draws []float64, starts [][]float64, per, d int, scale []float64, r *rand.Rand) (bool, int) {
 	C := len(starts)

@@ -177,8 +177,8 @@ func TestSampleAMThinsAutocorrelatedDraws(t *testing.T) {
 	if run.ess < n/2 {
 		t.Errorf("ESS %.0f after the rerun, want ≥ %d", run.ess, n/2)
 	}
-	if run.modes != 1 {
-		t.Errorf("the chains on a normal formed %d modes, want 1", run.modes)
+	if run.groups != 1 {
+		t.Errorf("the chains on a normal formed %d groups, want 1", run.groups)
 	}
 	for k := 0; k < d; k++ {
 		m, s2 := 0.0, 0.0

@@ -85,7 +85,7 @@
 // nearest neighbour in the other chain), each mode's mass is estimated by
 // importance sampling from a mixture of Student t fits to the modes'
 // draws, and the chains are shared out between the modes in proportion to
-// the masses (RoundResult.Modes reports the number of modes). The
+// the masses (RoundResult.ChainGroups reports the number of groups). The
 // resampled starts alone allocate chains only as well as their few
 // effective candidates estimate the masses: on the two-moons task
 // (observation 1, SNLE with 10 rounds of 1000 simulations) 7 to 10 of 20

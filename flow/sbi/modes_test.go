@@ -170,8 +170,8 @@ func TestSampleAMRebalancesModes(t *testing.T) {
 				heavy++
 			}
 		}
-		if f := float64(heavy) / n; math.Abs(f-0.75) > 0.05 || run.modes != 2 {
-			t.Errorf("%d chains started in the light mode: heavy mode's share %.3f in %d modes, want 0.75 in 2", left, f, run.modes)
+		if f := float64(heavy) / n; math.Abs(f-0.75) > 0.05 || run.groups != 2 {
+			t.Errorf("%d chains started in the light mode: heavy mode's share %.3f in %d groups, want 0.75 in 2", left, f, run.groups)
 		}
 	}
 	// Directly: the right allocation is kept.

@@ -299,11 +299,11 @@ func (q *Posterior) sample(ctx context.Context, r *rand.Rand, n int, dst []float
 
 // Diagnostics summarises a multi-chain MCMC run.
 type Diagnostics struct {
-	RHat       []float64 // rank-normalised split R̂ per coordinate (mcmc.RHat)
-	ESS        float64   // the smallest over the coordinates of the sum of the chains' own bulk ESS
-	Thin       int       // thinning of the draws (Config.Thin, or larger after a rerun)
-	AcceptRate float64   // post-warm-up acceptance rate
-	Modes      int       // groups of chains that did not mix (modes), shared out by mass (see RoundResult)
+	RHat        []float64 // rank-normalised split R̂ per coordinate (mcmc.RHat)
+	ESS         float64   // the smallest over the coordinates of the sum of the chains' own bulk ESS
+	Thin        int       // thinning of the draws (Config.Thin, or larger after a rerun)
+	AcceptRate  float64   // post-warm-up acceptance rate
+	ChainGroups int       // groups of chains whose draws did not intermingle (see RoundResult)
 }
 
 // SampleMCMC writes n draws (n×Dim) from q(θ | s_dp°)·1{π(θ) > 0} into dst,
@@ -325,7 +325,7 @@ func (q *Posterior) SampleMCMC(ctx context.Context, n int, seed uint64, dst []fl
 	if err != nil {
 		return Diagnostics{}, err
 	}
-	return Diagnostics{RHat: run.rhat, ESS: run.ess, Thin: run.thin, AcceptRate: run.accept, Modes: run.modes}, nil
+	return Diagnostics{RHat: run.rhat, ESS: run.ess, Thin: run.thin, AcceptRate: run.accept, ChainGroups: run.groups}, nil
 }
 
 func (q *Posterior) sampleMCMC(ctx context.Context, n int, seed uint64, dst []float64) (*amRun, error) {

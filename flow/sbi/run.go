@@ -375,8 +375,8 @@ func roundMessage(rr *RoundResult) string {
 	}
 	if rr.RHat != nil {
 		s += fmt.Sprintf(", max R̂ %.3f, ESS %.0f (thinning %d), acceptance %.2f", slices.Max(rr.RHat), rr.ESS, rr.Thin, rr.AcceptRate)
-		if rr.Modes > 1 {
-			s += fmt.Sprintf(", %d modes", rr.Modes)
+		if rr.ChainGroups > 1 {
+			s += fmt.Sprintf(", chains in %d groups", rr.ChainGroups)
 		}
 	}
 	return s
@@ -409,7 +409,7 @@ func (sppe) propose(ctx context.Context, e *engine, round, n int, _ []float64, r
 	}
 	chains := 0
 	if run != nil {
-		rr.RHat, rr.ESS, rr.Thin, rr.AcceptRate, rr.Modes, chains = run.rhat, run.ess, run.thin, run.accept, run.modes, post.chains
+		rr.RHat, rr.ESS, rr.Thin, rr.AcceptRate, rr.ChainGroups, chains = run.rhat, run.ess, run.thin, run.accept, run.groups, post.chains
 	}
 	return post, x, chains, nil
 }
@@ -430,7 +430,7 @@ func (sple) propose(ctx context.Context, e *engine, round, n int, prev []float64
 	if err != nil {
 		return nil, nil, 0, fmt.Errorf("sbi: SPLE proposal of round %d: %w", round, err)
 	}
-	rr.RHat, rr.ESS, rr.Thin, rr.AcceptRate, rr.Modes = run.rhat, run.ess, run.thin, run.accept, run.modes
+	rr.RHat, rr.ESS, rr.Thin, rr.AcceptRate, rr.ChainGroups = run.rhat, run.ess, run.thin, run.accept, run.groups
 	post := &LikelihoodPosterior{lik: lik, obs: e.p.Observed, cand: slices.Clone(x),
 		cfg: Config{Chains: e.cfg.Chains, Warmup: e.cfg.Warmup, Thin: e.cfg.Thin}, rounds: round}
 	return post, x, e.cfg.Chains, nil
