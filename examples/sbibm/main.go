@@ -54,7 +54,11 @@
 // _ours_choose with -affine and -choose-affine) and a later run with the
 // same -seed and -samples reads it instead of training, so a long run can
 // be resumed or split by -tasks and -obs (the peer script likewise keeps
-// its finished outputs). The comparison of 10 rounds of 1,000 simulations
+// its finished outputs). -out also draws the corner plot of every task and
+// method's posterior at observation 1 over the reference, with sbi's draws
+// when -peer has them (seq_<task>_<method>_o1.svg and .png), and each
+// method's C2ST against the observation for every task and tool
+// (seq_<method>_c2st.svg and .png). The comparison of 10 rounds of 1,000 simulations
 // at observations 1–3 of the four tasks:
 //
 //	go run ./examples/sbibm -sequential snpe,snle -rounds 10 -sims-per-round 1000 -obs 3 -out /tmp/sbibm-seq

@@ -25,6 +25,7 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/support/cli"
+	"github.com/privinfer/privinfer/examples/support/plot"
 	"github.com/privinfer/privinfer/flow/sbi"
 	"github.com/privinfer/privinfer/simulate/sbibm"
 )
@@ -152,6 +153,95 @@ func runSequential(ctx context.Context, c config, stdout, stderr io.Writer) erro
 		}
 	}
 	seqReport(stdout, c, results)
+	return seqPlots(c, results)
+}
+
+// seqPlots draws, with -out, the corner plot of every task and method's
+// final posterior at observation 1 over the reference (with sbi's draws
+// when -peer has them), seq_<task>_<method>_o1.svg and .png, and for each
+// method the C2ST of every task against the observation, ours and sbi's,
+// seq_<method>_c2st.svg and .png.
+func seqPlots(c config, results []*seqResult) error {
+	if c.Out == "" || len(results) == 0 {
+		return nil
+	}
+	read := func(path string) (*privinfer.Draws, error) {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return privinfer.ReadCSV(f)
+	}
+	charts := map[string][]plot.Series{}
+	for _, r := range results {
+		if math.IsNaN(r.ours.c2st) {
+			continue
+		}
+		base := seqBase(r.task, r.method, c.seq.rounds, c.seq.perRound, r.obs)
+		tools := []struct {
+			name string
+			rec  seqRecord
+		}{{"ours", r.ours}, {"sbi", r.peer}}
+		for _, tool := range tools {
+			if math.IsNaN(tool.rec.c2st) {
+				continue
+			}
+			name := r.task + " (" + tool.name + ")"
+			series := charts[r.method]
+			k := slices.IndexFunc(series, func(s plot.Series) bool { return s.Name == name })
+			if k < 0 {
+				series = append(series, plot.Series{Name: name})
+				k = len(series) - 1
+			}
+			series[k].X = append(series[k].X, float64(r.obs))
+			series[k].Y = append(series[k].Y, tool.rec.c2st)
+			charts[r.method] = series
+		}
+		if r.obs != 1 {
+			continue
+		}
+		task, err := sbibm.New(r.task)
+		if err != nil {
+			return err
+		}
+		ref, err := task.Reference(c.dir, 1)
+		if err != nil {
+			return err
+		}
+		ours, err := read(c.Path(base + c.ours() + ".csv"))
+		if err != nil {
+			return err
+		}
+		cfg := privinfer.CornerConfig{Title: fmt.Sprintf("%s, %s, %d × %d sims, obs. 1 (C2ST %.3f)", r.task, strings.ToUpper(r.method), c.seq.rounds, c.seq.perRound, r.ours.c2st),
+			Label: "ours", Compare: []*privinfer.Draws{ref}, CompareLabels: []string{"reference"}, MaxPoints: 1000}
+		if !math.IsNaN(r.peer.c2st) {
+			if peer, err := read(filepath.Join(c.peer, base+"_sbi.csv")); err == nil {
+				cfg.Compare = append(cfg.Compare, peer)
+				cfg.CompareLabels = append(cfg.CompareLabels, fmt.Sprintf("sbi (C2ST %.3f)", r.peer.c2st))
+			}
+		}
+		if ours.Dim > 5 {
+			cfg.Panel = 110
+		}
+		if _, err := c.WriteCorner(fmt.Sprintf("seq_%s_%s_o1", r.task, r.method), ours, cfg); err != nil {
+			return err
+		}
+	}
+	for _, m := range c.seq.methods {
+		series := charts[m]
+		if len(series) == 0 {
+			continue
+		}
+		cv, err := plot.LineChart{Title: fmt.Sprintf("sbibm: C2ST of %s (%d rounds × %d simulations) against the reference; 0.5: indistinguishable", strings.ToUpper(m), c.seq.rounds, c.seq.perRound),
+			XLabel: "observation", YLabel: "C2ST", Series: series, HLines: []float64{0.5}}.Draw()
+		if err != nil {
+			return err
+		}
+		if _, err := c.WritePlot("seq_"+m+"_c2st", cv); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

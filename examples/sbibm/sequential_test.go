@@ -71,6 +71,13 @@ func TestSequentialRun(t *testing.T) {
 	if !strings.Contains(stderr, "round 2/2") {
 		t.Errorf("no progress of round 2 in\n%s", stderr)
 	}
+	for _, f := range []string{"seq_two_moons_snpe_o1", "seq_two_moons_snle_o1", "seq_snpe_c2st", "seq_snle_c2st"} {
+		for _, ext := range []string{".svg", ".png"} {
+			if st, err := os.Stat(filepath.Join(dir, f+ext)); err != nil || st.Size() == 0 {
+				t.Errorf("plot %s%s: %v", f, ext, err)
+			}
+		}
+	}
 
 	// A second run reads both results from -out.
 	again, stderr, err := runArgsStderr(args...)
@@ -96,9 +103,19 @@ func TestSequentialRun(t *testing.T) {
 		os.WriteFile(filepath.Join(peer, base+"_sbi_time.txt"),
 			[]byte("train_cpu_s=12.50 train_wall_s=20.00 total_cpu_s=30.00 total_wall_s=40.00 epochs=7 rounds_epochs=3,4\n"), 0o644)
 	}
+	for _, f := range []string{"seq_two_moons_snpe_o1.svg", "seq_snle_c2st.svg"} {
+		os.Remove(filepath.Join(dir, f))
+	}
 	withPeer, err := runArgs(append(args, "-peer", peer)...)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// With the peer the corner plot shows sbi's draws and the chart its
+	// C2ST as a series of its own.
+	for f, want := range map[string]string{"seq_two_moons_snpe_o1.svg": "sbi (C2ST", "seq_snle_c2st.svg": "two_moons (sbi)"} {
+		if b, err := os.ReadFile(filepath.Join(dir, f)); err != nil || !strings.Contains(string(b), want) {
+			t.Errorf("%s: %v; want %q in it", f, err, want)
+		}
 	}
 	for _, m := range []string{"snpe", "snle"} {
 		cells := row(withPeer, m)
