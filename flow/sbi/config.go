@@ -428,8 +428,9 @@ type RoundResult struct {
 	// ChainGroups is the number of groups the chains formed: chains whose
 	// draws did not intermingle, treated as separate modes of the
 	// posterior and shared out between them in proportion to the groups'
-	// estimated masses (see the package documentation). It is 1 for
-	// chains that mixed, at least the number of modes the chains found on
+	// estimated masses (see the package documentation); chains are
+	// grouped only when a split R̂ is 1.1 or more. It is 1 for chains
+	// that mixed, at least the number of modes the chains found on
 	// a multimodal posterior, and more when chains slow to travel along a
 	// long or curved mode split it (20 chains of 50 draws on the two
 	// crescents of sbibm's two moons formed 3 to 5 groups); 0 without

@@ -80,22 +80,23 @@
 // the run used is reported; on a multimodal posterior R̂ stays large by
 // design.
 //
-// Before the rerun the chains are grouped into modes (chains whose draws
-// do not intermingle: among 100 draws of each, fewer than 10% have their
-// nearest neighbour in the other chain), each mode's mass is estimated by
-// importance sampling from a mixture of Student t fits to the modes'
-// draws, and the chains are shared out between the modes in proportion to
-// the masses (RoundResult.ChainGroups reports the number of groups). The
-// resampled starts alone allocate chains only as well as their few
-// effective candidates estimate the masses: on the two-moons task
-// (observation 1, SNLE with 10 rounds of 1000 simulations) 7 to 10 of 20
-// chains started in one crescent, and the final draws of one learned
-// posterior scored C2ST 0.495, 0.550, 0.575 and 0.496 at four MCMC seeds;
-// with the rebalancing they score 0.495, 0.503, 0.502 and 0.502, as do
-// exact draws of the same learned density on a grid (0.503).
+// When a split R̂ is 1.1 or more, the chains are grouped into modes before
+// the rerun (chains whose draws do not intermingle: among 100 draws of
+// each, fewer than 10% have their nearest neighbour in the other chain),
+// each mode's mass is estimated by importance sampling from a mixture of
+// Student t fits to the modes' draws, and the chains are shared out
+// between the modes in proportion to the masses (RoundResult.ChainGroups
+// reports the number of groups). The resampled starts alone allocate
+// chains only as well as their few effective candidates estimate the
+// masses: on the two-moons task (observation 1, SNLE with 10 rounds of
+// 1000 simulations) 7 to 10 of 20 chains started in one crescent, and the
+// final draws of one learned posterior scored C2ST 0.495, 0.550, 0.575 and
+// 0.496 at four MCMC seeds; with the rebalancing they score 0.495, 0.503,
+// 0.502 and 0.502, as do exact draws of the same learned density on a grid
+// (0.503).
 //
-// The thinning rule matters in higher dimensions, where a random
-// walk's draws stay correlated over many iterations: on the 10-dimensional
+// The thinning rule matters in higher dimensions, where a random walk's
+// draws stay correlated over many iterations: on the 10-dimensional
 // Gaussian linear task of sbibm (observation 1, SNLE with 10 rounds of
 // 1000 simulations) the final posterior's draws with the default thinning
 // of 5 scored C2ST 0.645 against the reference, the same learned posterior

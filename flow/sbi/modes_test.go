@@ -85,8 +85,44 @@ func TestRebalanceManyChains(t *testing.T) {
 		starts[c] = make([]float64, d)
 	}
 	logp := func(x []float64) float64 { return -(x[0]*x[0] + x[1]*x[1]) / 2 }
-	if moved, K := rebalance(logp, draws, starts, per, d, []float64{1, 1}, r); moved || K != 1 {
+	if moved, K := rebalance(logp, draws, starts, per, d, []float64{1, 1}, math.NaN(), r); moved || K != 1 {
 		t.Errorf("300 chains on one normal: moved %v, %d modes; want 1 mode", moved, K)
+	}
+}
+
+// TestRebalanceAutocorrelatedChains checks that short, autocorrelated
+// chains on one distribution are not split into groups: 10 adaptive
+// Metropolis chains of 100 draws thinned by 5 on a 10-dimensional normal
+// (split R̂ about 1.3, so sampleAM does look for modes) form one group
+// when about as many draws per chain are compared as the chain has
+// effective draws; comparing all 100 split them into 9.
+func TestRebalanceAutocorrelatedChains(t *testing.T) {
+	const d, C, per = 10, 10, 100
+	logp := func(x []float64) float64 {
+		s := 0.0
+		for _, v := range x {
+			s += v * v
+		}
+		return -0.5 * s
+	}
+	r := rand.New(rand.NewPCG(5, 5100))
+	starts := make([][]float64, C)
+	for c := range starts {
+		starts[c] = make([]float64, d)
+		for k := range starts[c] {
+			starts[c][k] = r.NormFloat64()
+		}
+	}
+	scale := slices.Repeat([]float64{1.5}, d)
+	run, err := runAM(context.Background(), logp, d, starts, scale, 500, per, 5, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if converged(run.rhat) || run.ess/C > per/2 {
+		t.Fatalf("R̂ %v, ESS %.0f: the test needs unmixed, autocorrelated chains", run.rhat, run.ess)
+	}
+	if moved, K := rebalance(logp, run.draws, starts, per, d, scale, run.ess, parallel.Stream(1, 0)); moved || K != 1 {
+		t.Errorf("chains on one normal: moved %v, %d groups; want 1 group", moved, K)
 	}
 }
 
@@ -180,7 +216,7 @@ func TestSampleAMRebalancesModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if moved, K := rebalance(twoModes, run.draws, starts, n/C, d, scale, parallel.Stream(12, 0)); moved || K != 2 {
+	if moved, K := rebalance(twoModes, run.draws, starts, n/C, d, scale, run.ess, parallel.Stream(12, 0)); moved || K != 2 {
 		t.Errorf("rebalance: moved %v, %d modes; want the chains kept in their 2 modes", moved, K)
 	}
 	starts = modeStarts(r, C, 15)
@@ -188,7 +224,7 @@ func TestSampleAMRebalancesModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if moved, _ := rebalance(twoModes, run.draws, starts, n/C, d, scale, parallel.Stream(14, 0)); !moved {
+	if moved, _ := rebalance(twoModes, run.draws, starts, n/C, d, scale, run.ess, parallel.Stream(14, 0)); !moved {
 		t.Fatal("rebalance kept 15 of 20 chains in a mode of mass 0.25")
 	}
 	left := 0
