@@ -138,6 +138,26 @@ func TestChainESS(t *testing.T) {
 	}
 }
 
+// normalChains returns the log density of the standard normal on R^d, C
+// chain starts drawn from it and scales of 1.5.
+func normalChains(r *rand.Rand, d, C int) (func([]float64) float64, [][]float64, []float64) {
+	logp := func(x []float64) float64 {
+		s := 0.0
+		for _, v := range x {
+			s += v * v
+		}
+		return -0.5 * s
+	}
+	starts := make([][]float64, C)
+	for c := range starts {
+		starts[c] = make([]float64, d)
+		for k := range starts[c] {
+			starts[c][k] = r.NormFloat64()
+		}
+	}
+	return logp, starts, slices.Repeat([]float64{1.5}, d)
+}
+
 // TestSampleAMThinsAutocorrelatedDraws checks sampleAM on a 10-dimensional
 // standard normal, where adaptive Metropolis draws thinned by 2 are
 // strongly autocorrelated: the rerun's draws must have a within-chain ESS
@@ -146,22 +166,7 @@ func TestChainESS(t *testing.T) {
 // draws).
 func TestSampleAMThinsAutocorrelatedDraws(t *testing.T) {
 	const d, C, n = 10, 8, 4000
-	logp := func(x []float64) float64 {
-		s := 0.0
-		for _, v := range x {
-			s += v * v
-		}
-		return -0.5 * s
-	}
-	r := rand.New(rand.NewPCG(5, 6))
-	starts := make([][]float64, C)
-	for c := range starts {
-		starts[c] = make([]float64, d)
-		for k := range starts[c] {
-			starts[c][k] = r.NormFloat64()
-		}
-	}
-	scale := slices.Repeat([]float64{1.5}, d)
+	logp, starts, scale := normalChains(rand.New(rand.NewPCG(5, 6)), d, C)
 	first, err := runAM(context.Background(), logp, d, starts, scale, 500, n/C, 2, 3)
 	if err != nil {
 		t.Fatal(err)

@@ -98,22 +98,7 @@ func TestRebalanceManyChains(t *testing.T) {
 // effective draws; comparing all 100 split them into 9.
 func TestRebalanceAutocorrelatedChains(t *testing.T) {
 	const d, C, per = 10, 10, 100
-	logp := func(x []float64) float64 {
-		s := 0.0
-		for _, v := range x {
-			s += v * v
-		}
-		return -0.5 * s
-	}
-	r := rand.New(rand.NewPCG(5, 5100))
-	starts := make([][]float64, C)
-	for c := range starts {
-		starts[c] = make([]float64, d)
-		for k := range starts[c] {
-			starts[c][k] = r.NormFloat64()
-		}
-	}
-	scale := slices.Repeat([]float64{1.5}, d)
+	logp, starts, scale := normalChains(rand.New(rand.NewPCG(5, 5100)), d, C)
 	run, err := runAM(context.Background(), logp, d, starts, scale, 500, per, 5, 3)
 	if err != nil {
 		t.Fatal(err)
