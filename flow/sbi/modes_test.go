@@ -90,6 +90,60 @@ func TestRebalanceManyChains(t *testing.T) {
 	}
 }
 
+// TestSampleAMRebalancesFourModes checks the sharing out on a target like
+// SLCP's posterior: four equal modes in 5 dimensions (the signs of
+// coordinates 3 and 4, each mode curved in coordinates 1 and 2), with
+// 8, 4, 4 and 4 of 20 chains started in them; the draws must hold exactly
+// a quarter in each (5 chains per mode; exact in 20 of 20 seeds of a
+// sweep).
+func TestSampleAMRebalancesFourModes(t *testing.T) {
+	const d, C, n = 5, 20, 4000
+	centers := [][]float64{{0, 0, 4, 4, 0}, {0, 0, -4, 4, 0}, {0, 0, 4, -4, 0}, {0, 0, -4, -4, 0}}
+	logp := func(x []float64) float64 {
+		lp := math.Inf(-1)
+		for _, c := range centers {
+			z := (x[0] - c[0] - 0.3*x[1]*x[1]) / 0.3
+			q := z * z
+			for k := 1; k < d; k++ {
+				z := (x[k] - c[k]) / 0.5
+				q += z * z
+			}
+			lp = logAddExp(lp, -q/2)
+		}
+		return lp
+	}
+	r := rand.New(rand.NewPCG(3, 77))
+	starts := make([][]float64, C)
+	for c := range starts {
+		m := centers[0]
+		if c >= 8 {
+			m = centers[1+(c-8)/4]
+		}
+		starts[c] = make([]float64, d)
+		for k := range d {
+			starts[c][k] = m[k] + 0.3*r.NormFloat64()
+		}
+	}
+	run, err := sampleAM(context.Background(), logp, d, starts, []float64{1, 1, 3, 3, 1}, 500, n, 5, 103)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := make([]int, 4)
+	for i := range n {
+		q := 0
+		if run.draws[i*d+2] < 0 {
+			q++
+		}
+		if run.draws[i*d+3] < 0 {
+			q += 2
+		}
+		count[q]++
+	}
+	if run.groups != 4 || !slices.Equal(count, []int{n / 4, n / 4, n / 4, n / 4}) {
+		t.Errorf("draws per mode %v in %d groups, want %d each in 4", count, run.groups, n/4)
+	}
+}
+
 // TestRebalanceAutocorrelatedChains checks that short, autocorrelated
 // chains on one distribution are not split into groups: 10 adaptive
 // Metropolis chains of 100 draws thinned by 5 on a 10-dimensional normal
