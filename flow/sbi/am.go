@@ -165,11 +165,9 @@ func sampleAM(ctx context.Context, logp func([]float64) float64, d int, starts [
 	moved, groups := false, 1
 	if !mixed {
 		moved, groups = rebalance(logp, run.draws, starts, per, d, scale, run.ess, parallel.Stream(seed^tagModes, 0))
-	}
-	run.groups = groups
-	if !mixed {
 		warmup, grow = 4*warmup, 2
 	}
+	run.groups = groups
 	if run.ess < float64(n)/2 { // false for NaN: degenerate draws are R̂'s case
 		f := float64(maxThinGrowth) // also for ESS 0, where n/ESS is +Inf
 		if r := math.Ceil(float64(n) / run.ess); r < f {
@@ -177,7 +175,7 @@ func sampleAM(ctx context.Context, logp func([]float64) float64, d int, starts [
 		}
 		grow = max(grow, int(f))
 	}
-	if mixed && grow == 1 && !moved {
+	if mixed && grow == 1 { // mixed chains are never moved
 		return run, nil
 	}
 	if !moved {
