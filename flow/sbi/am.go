@@ -11,6 +11,7 @@ import (
 	"github.com/privinfer/privinfer/internal/diag"
 	"github.com/privinfer/privinfer/internal/linalg"
 	"github.com/privinfer/privinfer/internal/parallel"
+	"github.com/privinfer/privinfer/internal/stats"
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/simulate"
 )
@@ -215,21 +216,21 @@ const (
 // compared in the coordinates x/scale) are grouped into modes: two chains
 // are in one mode when, among L evenly spaced draws of each (about the
 // chain's effective sample size, at most modeSub and fewer when there are
-// more than 44 chains), at least a fraction modeMixed of
-// the points have their nearest neighbour in the other chain (about one
-// half for chains that sample the same distribution, none for chains in
-// separate modes); the modes are the connected groups. The modes' masses are estimated by importance
-// sampling from an equal mixture of multivariate Student t distributions
-// (modeNu degrees of freedom), one per mode with the mean and covariance
-// of its chains' draws, modeIS draws from each; a draw counts towards the
-// mode of its nearest compared point. The C chains are then shared out in
-// proportion to the masses by largest remainders, and when that differs
-// from the run's allocation starts receives the final states of each
-// mode's chains, repeated in turn for a mode that gains chains, and
-// rebalance reports true. It does nothing with one mode, or when the
-// importance draws' effective size is below modeMinESS. It also returns
-// the number of groups (1 when the chains mixed). Random
-// numbers come from r only.
+// more than 44 chains), at least a fraction modeMixed of the points have
+// their nearest neighbour in the other chain (about one half for chains
+// that sample the same distribution, none for chains in separate modes);
+// the modes are the connected groups. The modes' masses are estimated by
+// importance sampling from an equal mixture of multivariate Student t
+// distributions (modeNu degrees of freedom), one per mode with the mean
+// and covariance of its chains' draws, modeIS draws from each; a draw
+// counts towards the mode of its nearest compared point. The C chains are
+// then shared out in proportion to the masses by largest remainders, and
+// when that differs from the run's allocation starts receives the final
+// states of each mode's chains, repeated in turn for a mode that gains
+// chains, and rebalance reports true. It does nothing with one mode, or
+// when the importance draws' effective size is below modeMinESS. It also
+// returns the number of groups (1 when the chains mixed). Random numbers
+// come from r only.
 func rebalance(logp func([]float64) float64, draws []float64, starts [][]float64, per, d int, scale []float64, ess float64, r *rand.Rand) (bool, int) {
 	C := len(starts)
 	if C < 2 || per < 2 {
@@ -368,73 +369,49 @@ func chainModes(pts []float64, C, L, d int) ([]int, int) {
 // the run in mode[c]) by importance sampling, as described at rebalance;
 // ok is false when the estimate is not trusted.
 func modeMasses(logp func([]float64) float64, draws []float64, mode []int, K, per, d int, scale, pts []float64, L int, r *rand.Rand) (mass []float64, ok bool) {
-	// Every mode's Student t component: the mean and the Cholesky factor
-	// of the covariance of its chains' draws, scaled.
+	// Every mode's Student t component: the mean, the Cholesky factor of
+	// the covariance of its chains' draws (scaled) and its log-determinant.
 	mu := make([]float64, K*d)
 	chol := make([]float64, K*d*d)
-	logDet := make([]float64, K)
-	count := make([]float64, K)
-	for c, k := range mode {
-		for i := range per {
-			for q := range d {
-				mu[k*d+q] += draws[(c*per+i)*d+q] / scale[q]
-			}
-		}
-		count[k] += float64(per)
-	}
+	halfLogDet := make([]float64, K)
+	var rows []float64
 	cov := make([]float64, d*d)
 	for k := range K {
-		for q := range d {
-			mu[k*d+q] /= count[k]
-		}
-		clear(cov)
+		rows = rows[:0]
 		for c, mk := range mode {
 			if mk != k {
 				continue
 			}
-			for i := range per {
-				x := draws[(c*per+i)*d:]
-				for a := range d {
-					da := x[a]/scale[a] - mu[k*d+a]
-					for b := 0; b <= a; b++ {
-						cov[a*d+b] += da * (x[b]/scale[b] - mu[k*d+b])
-					}
-				}
+			for _, v := range draws[c*per*d : (c+1)*per*d] {
+				rows = append(rows, v/scale[len(rows)%d])
 			}
 		}
-		for a := range d {
-			for b := 0; b <= a; b++ {
-				cov[a*d+b] /= count[k] - 1
-			}
+		if err := stats.WeightedCov(rows, d, nil, mu[k*d:(k+1)*d], cov); err != nil {
+			return nil, false
 		}
 		l := chol[k*d*d : (k+1)*d*d]
 		if _, err := linalg.CholeskyJitter(cov, d, l); err != nil {
 			return nil, false
 		}
-		for q := range d {
-			logDet[k] += math.Log(l[q*d+q])
-		}
+		halfLogDet[k] = linalg.LogDetChol(l, d) / 2
 	}
+	// The t density up to the constants common to every component, which
+	// cancel in the self-normalised weights (as does the mixture's 1/K).
 	nu := float64(modeNu)
-	logNorm := lgamma((nu+float64(d))/2) - lgamma(nu/2) - float64(d)/2*math.Log(nu*math.Pi)
-	logT := func(z []float64, k int, u []float64) float64 {
-		// u = L⁻¹(z − μ) by forward substitution.
-		l := chol[k*d*d:]
-		q := 0.0
-		for a := range d {
-			s := z[a] - mu[k*d+a]
-			for b := range a {
-				s -= l[a*d+b] * u[b]
-			}
-			u[a] = s / l[a*d+a]
-			q += u[a] * u[a]
-		}
-		return logNorm - logDet[k] - (nu+float64(d))/2*math.Log1p(q/nu)
-	}
 	z, x, u := make([]float64, d), make([]float64, d), make([]float64, d)
+	logT := func(k int) float64 {
+		for a := range d {
+			u[a] = z[a] - mu[k*d+a]
+		}
+		linalg.SolveLower(chol[k*d*d:(k+1)*d*d], d, u)
+		q := 0.0
+		for _, v := range u {
+			q += v * v
+		}
+		return -halfLogDet[k] - (nu+float64(d))/2*math.Log1p(q/nu)
+	}
 	logW := make([]float64, 0, K*modeIS)
 	owner := make([]int, 0, K*modeIS)
-	best := math.Inf(-1)
 	for k := range K {
 		l := chol[k*d*d:]
 		for range modeIS {
@@ -461,44 +438,33 @@ func modeMasses(logp func([]float64) float64, draws []float64, mode []int, K, pe
 			}
 			lg := math.Inf(-1)
 			for j := range K {
-				lg = logAddExp(lg, logT(z, j, u))
+				lg = logAddExp(lg, logT(j))
 			}
-			w := lp - (lg - math.Log(float64(K)))
 			nb, near := math.Inf(1), 0
 			for j := range len(mode) * L {
 				if q := dist2(z, pts[j*d:]); q < nb {
 					nb, near = q, j/L
 				}
 			}
-			logW = append(logW, w)
+			logW = append(logW, lp-lg)
 			owner = append(owner, mode[near])
-			best = max(best, w)
 		}
 	}
-	if len(logW) == 0 || math.IsInf(best, 0) || math.IsNaN(best) {
+	if !(stats.ESSLog(logW) >= modeMinESS) { // NaN without a finite weight
 		return nil, false
 	}
+	best := slices.Max(logW)
 	mass = make([]float64, K)
-	total, sq := 0.0, 0.0
+	total := 0.0
 	for i, v := range logW {
 		w := math.Exp(v - best)
 		mass[owner[i]] += w
 		total += w
-		sq += w * w
-	}
-	if total*total/sq < modeMinESS {
-		return nil, false
 	}
 	for k := range mass {
 		mass[k] /= total
 	}
 	return mass, true
-}
-
-// lgamma returns log Γ(x) for x > 0.
-func lgamma(x float64) float64 {
-	v, _ := math.Lgamma(x)
-	return v
 }
 
 // largestRemainders shares C items out in proportion to the weights w
