@@ -449,20 +449,29 @@ func writeSims(w io.Writer, task *sbibm.Task, sims *sbi.Simulations, n int) erro
 // peerScore reads the peer's draws at observation k and scores them like
 // ours.
 func peerScore(c config, name string, n, k int, ref *privinfer.Draws, d int) (float64, error) {
-	path := filepath.Join(c.peer, fmt.Sprintf("%s_%d_sbi_o%d.csv", name, n, k))
-	f, err := os.Open(path)
+	draws, err := readDraws(filepath.Join(c.peer, fmt.Sprintf("%s_%d_sbi_o%d.csv", name, n, k)), d, c.samples)
 	if err != nil {
 		return 0, err
+	}
+	return c2st(draws.Theta, ref, d, c.samples, c.Seed)
+}
+
+// readDraws reads a draws CSV file and checks that it holds at least n
+// draws of dimension d.
+func readDraws(path string, d, n int) (*privinfer.Draws, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
 	defer f.Close()
 	draws, err := privinfer.ReadCSV(f)
 	if err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if draws.Dim != d || draws.Len() < c.samples {
-		return 0, fmt.Errorf("%s: %d draws of dimension %d, want %d of dimension %d", path, draws.Len(), draws.Dim, c.samples, d)
+	if draws.Dim != d || draws.Len() < n {
+		return nil, fmt.Errorf("%s: %d draws of dimension %d, want %d of dimension %d", path, draws.Len(), draws.Dim, n, d)
 	}
-	return c2st(draws.Theta, ref, d, c.samples, c.Seed)
+	return draws, nil
 }
 
 // peerTime reads the training wall and CPU seconds and the epochs

@@ -165,14 +165,6 @@ func seqPlots(c config, results []*seqResult) error {
 	if c.Out == "" || len(results) == 0 {
 		return nil
 	}
-	read := func(path string) (*privinfer.Draws, error) {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		return privinfer.ReadCSV(f)
-	}
 	charts := map[string][]plot.Series{}
 	for _, r := range results {
 		if math.IsNaN(r.ours.c2st) {
@@ -209,14 +201,14 @@ func seqPlots(c config, results []*seqResult) error {
 		if err != nil {
 			return err
 		}
-		ours, err := read(c.Path(base + c.ours() + ".csv"))
+		ours, err := readDraws(c.Path(base+c.ours()+".csv"), task.Dim(), c.samples)
 		if err != nil {
 			return err
 		}
 		cfg := privinfer.CornerConfig{Title: fmt.Sprintf("%s, %s, %d × %d sims, obs. 1 (C2ST %.3f)", r.task, strings.ToUpper(r.method), c.seq.rounds, c.seq.perRound, r.ours.c2st),
 			Label: "ours", Compare: []*privinfer.Draws{ref}, CompareLabels: []string{"reference"}, MaxPoints: 1000}
 		if !math.IsNaN(r.peer.c2st) {
-			if peer, err := read(filepath.Join(c.peer, base+"_sbi.csv")); err == nil {
+			if peer, err := readDraws(filepath.Join(c.peer, base+"_sbi.csv"), task.Dim(), c.samples); err == nil {
 				cfg.Compare = append(cfg.Compare, peer)
 				cfg.CompareLabels = append(cfg.CompareLabels, fmt.Sprintf("sbi (C2ST %.3f)", r.peer.c2st))
 			}
@@ -481,17 +473,9 @@ func peerSeq(c config, base string, ref *privinfer.Draws, d int) (seqRecord, err
 			}
 		}
 	}
-	f, err := os.Open(path)
+	draws, err := readDraws(path, d, c.samples)
 	if err != nil {
 		return rec, err
-	}
-	draws, err := privinfer.ReadCSV(f)
-	f.Close()
-	if err != nil {
-		return rec, fmt.Errorf("%s: %w", path, err)
-	}
-	if draws.Dim != d || draws.Len() < c.samples {
-		return rec, fmt.Errorf("%s: %d draws of dimension %d, want %d of dimension %d", path, draws.Len(), draws.Dim, c.samples, d)
 	}
 	if rec.c2st, err = c2st(draws.Theta, ref, d, c.samples, c.Seed); err != nil {
 		return rec, err
