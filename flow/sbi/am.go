@@ -26,6 +26,11 @@ type amRun struct {
 	groups int       // groups of chains that did not intermingle (rebalance); 1 when not grouped
 }
 
+// diagnostics returns the run's public summary.
+func (r *amRun) diagnostics() Diagnostics {
+	return Diagnostics{RHat: r.rhat, ESS: r.ess, Thin: r.thin, AcceptRate: r.accept, ChainGroups: r.groups}
+}
+
 // amFixedScale is the standard deviation, per standardised coordinate and
 // times √d, of the fixed component of the adaptive Metropolis proposal: it
 // drives the chains until the first adaptation window completes and keeps

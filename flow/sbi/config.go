@@ -419,27 +419,10 @@ type RoundResult struct {
 	// InSupport is the in-support fraction of the posterior flow's draws
 	// (SPPE; 1 for SPLE).
 	InSupport float64
-	// RHat is the rank-normalised split R̂ (mcmc.RHat) per coordinate of
-	// the round's MCMC chains (SPLE, or SPPE's fallback; nil otherwise),
-	// ESS the smallest over the coordinates of the sum of the chains' own
-	// bulk effective sample sizes, Thin the thinning of their draws
-	// (Config.Thin, or larger after a rerun) and AcceptRate their
-	// acceptance rate (ESS and AcceptRate NaN and Thin 0 without chains).
-	// ChainGroups is the number of groups the chains formed: chains whose
-	// draws did not intermingle, treated as separate modes of the
-	// posterior and shared out between them in proportion to the groups'
-	// estimated masses (see the package documentation); chains are
-	// grouped only when a split R̂ is 1.1 or more. It is 1 for chains
-	// that mixed, at least the number of modes the chains found on
-	// a multimodal posterior, and more when chains slow to travel along a
-	// long or curved mode split it (20 chains of 50 draws on the two
-	// crescents of sbibm's two moons formed 3 to 5 groups); 0 without
-	// chains.
-	RHat        []float64
-	ESS         float64
-	Thin        int
-	AcceptRate  float64
-	ChainGroups int
+	// Diagnostics are those of the round's MCMC chains (SPLE, or SPPE's
+	// fallback); without chains RHat is nil, ESS and AcceptRate are NaN and
+	// Thin and ChainGroups 0.
+	Diagnostics
 }
 
 // Result is the record of an SPPE or SPLE run, returned rather than

@@ -85,7 +85,7 @@
 // each, fewer than 10% have their nearest neighbour in the other chain),
 // each mode's mass is estimated by importance sampling from a mixture of
 // Student t fits to the modes' draws, and the chains are shared out
-// between the modes in proportion to the masses (RoundResult.ChainGroups
+// between the modes in proportion to the masses (Diagnostics.ChainGroups
 // reports the number of groups). The resampled starts alone allocate
 // chains only as well as their few effective candidates estimate the
 // masses: on the two-moons task (observation 1, SNLE with 10 rounds of

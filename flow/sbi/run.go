@@ -304,7 +304,7 @@ func run(ctx context.Context, p privinfer.Problem, c Config, m method) (Estimate
 	}
 	var est Estimate
 	for round := 1; round <= cfg.Rounds; round++ {
-		rr := RoundResult{Round: round, InSupport: math.NaN(), ESS: math.NaN(), AcceptRate: math.NaN()}
+		rr := RoundResult{Round: round, InSupport: math.NaN(), Diagnostics: Diagnostics{ESS: math.NaN(), AcceptRate: math.NaN()}}
 		t0 := time.Now()
 		var k int
 		if round == 1 && cfg.Simulations != nil {
@@ -409,7 +409,7 @@ func (sppe) propose(ctx context.Context, e *engine, round, n int, _ []float64, r
 	}
 	chains := 0
 	if run != nil {
-		rr.RHat, rr.ESS, rr.Thin, rr.AcceptRate, rr.ChainGroups, chains = run.rhat, run.ess, run.thin, run.accept, run.groups, post.chains
+		rr.Diagnostics, chains = run.diagnostics(), post.chains
 	}
 	return post, x, chains, nil
 }
@@ -430,7 +430,7 @@ func (sple) propose(ctx context.Context, e *engine, round, n int, prev []float64
 	if err != nil {
 		return nil, nil, 0, fmt.Errorf("sbi: SPLE proposal of round %d: %w", round, err)
 	}
-	rr.RHat, rr.ESS, rr.Thin, rr.AcceptRate, rr.ChainGroups = run.rhat, run.ess, run.thin, run.accept, run.groups
+	rr.Diagnostics = run.diagnostics()
 	post := &LikelihoodPosterior{lik: lik, obs: e.p.Observed, cand: slices.Clone(x),
 		cfg: Config{Chains: e.cfg.Chains, Warmup: e.cfg.Warmup, Thin: e.cfg.Thin}, rounds: round}
 	return post, x, e.cfg.Chains, nil
