@@ -268,11 +268,7 @@ func writePlots(c config, results []*result) error {
 	var series []plot.Series
 	index := map[string]int{}
 	for _, r := range results {
-		cfg := privinfer.CornerConfig{Title: fmt.Sprintf("%s, %d sims, obs. 1 (C2ST %.3f)", r.task, r.n, r.ours[0]),
-			Label: "NPE (ours)", Compare: []*privinfer.Draws{r.firstRef}, CompareLabels: []string{"reference"}, MaxPoints: 1000}
-		if r.first.Dim > 5 {
-			cfg.Panel = 110
-		}
+		cfg := cornerConfig(fmt.Sprintf("%s, %d sims, obs. 1 (C2ST %.3f)", r.task, r.n, r.ours[0]), "NPE (ours)", r.firstRef)
 		if _, err := c.WriteCorner(fmt.Sprintf("%s_%d_o1", r.task, r.n), r.first, cfg); err != nil {
 			return err
 		}
@@ -294,6 +290,17 @@ func writePlots(c config, results []*result) error {
 	}
 	_, err = c.WritePlot("sbibm_c2st", cv)
 	return err
+}
+
+// cornerConfig returns the corner plot settings of our draws (labelled
+// label) over the reference ref, with smaller panels above 5 dimensions.
+func cornerConfig(title, label string, ref *privinfer.Draws) privinfer.CornerConfig {
+	cfg := privinfer.CornerConfig{Title: title, Label: label, Compare: []*privinfer.Draws{ref},
+		CompareLabels: []string{"reference"}, MaxPoints: 1000}
+	if ref.Dim > 5 {
+		cfg.Panel = 110
+	}
+	return cfg
 }
 
 // stream returns the generator of a task and budget.

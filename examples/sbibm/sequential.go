@@ -105,6 +105,7 @@ type seqResult struct {
 	task, method string
 	obs          int
 	ours, peer   seqRecord
+	ref          *privinfer.Draws // the reference posterior at obs
 }
 
 // seqBase is the file-name stem of a task, method, budget and observation.
@@ -193,28 +194,17 @@ func seqPlots(c config, results []*seqResult) error {
 		if r.obs != 1 {
 			continue
 		}
-		task, err := sbibm.New(r.task)
+		d := r.ref.Dim
+		ours, err := readDraws(c.Path(base+c.ours()+".csv"), d, c.samples)
 		if err != nil {
 			return err
 		}
-		ref, err := task.Reference(c.dir, 1)
-		if err != nil {
-			return err
-		}
-		ours, err := readDraws(c.Path(base+c.ours()+".csv"), task.Dim(), c.samples)
-		if err != nil {
-			return err
-		}
-		cfg := privinfer.CornerConfig{Title: fmt.Sprintf("%s, %s, %d × %d sims, obs. 1 (C2ST %.3f)", r.task, strings.ToUpper(r.method), c.seq.rounds, c.seq.perRound, r.ours.c2st),
-			Label: "ours", Compare: []*privinfer.Draws{ref}, CompareLabels: []string{"reference"}, MaxPoints: 1000}
+		cfg := cornerConfig(fmt.Sprintf("%s, %s, %d × %d sims, obs. 1 (C2ST %.3f)", r.task, strings.ToUpper(r.method), c.seq.rounds, c.seq.perRound, r.ours.c2st), "ours", r.ref)
 		if !math.IsNaN(r.peer.c2st) {
-			if peer, err := readDraws(filepath.Join(c.peer, base+"_sbi.csv"), task.Dim(), c.samples); err == nil {
+			if peer, err := readDraws(filepath.Join(c.peer, base+"_sbi.csv"), d, c.samples); err == nil {
 				cfg.Compare = append(cfg.Compare, peer)
 				cfg.CompareLabels = append(cfg.CompareLabels, fmt.Sprintf("sbi (C2ST %.3f)", r.peer.c2st))
 			}
-		}
-		if ours.Dim > 5 {
-			cfg.Panel = 110
 		}
 		if _, err := c.WriteCorner(fmt.Sprintf("seq_%s_%s_o1", r.task, r.method), ours, cfg); err != nil {
 			return err
@@ -265,11 +255,11 @@ func runSeqOne(ctx context.Context, c config, name, method string, k int, prog *
 	}
 	d := task.Dim()
 	base := seqBase(name, method, c.seq.rounds, c.seq.perRound, k)
-	res := &seqResult{task: name, method: method, obs: k, ours: noRecord(), peer: noRecord()}
 	ref, err := task.Reference(c.dir, k)
 	if err != nil {
 		return nil, err
 	}
+	res := &seqResult{task: name, method: method, obs: k, ours: noRecord(), peer: noRecord(), ref: ref}
 	if rec, ok := loadOurs(c, base); ok {
 		res.ours = rec
 		prog.Printf("%s, %s, observation %d: cached in %s (C2ST %.3f)", name, method, k, c.Path(base+c.ours()+".txt"), rec.c2st)
