@@ -28,7 +28,14 @@
 //
 // With -only the selected runs run (or come from the cache), and every
 // other run whose result is in the cache is reported from it; the rest are
-// listed as not run.//
+// listed as not run.
+//
+// The parts of a split example that save per-trial files for a later part
+// (the SIR and naive Bayes trials) leave them under .reproduce-cache, and
+// the run copies them to examples/reproduce/saved, which is committed with
+// the report, and back at its start: the remaining parts can run on
+// another clone.
+//
 // The quick report's verdicts carry the note that quick settings are not
 // expected to reproduce the papers' numbers.
 //
@@ -313,6 +320,9 @@ type config struct {
 
 	// entries is the list of examples (the registry; tests use others).
 	entries []entry
+	// saved are the folders of per-trial files kept in savedRoot
+	// (savedDirs for the registry's paper-scale run; none otherwise).
+	saved []string
 	// build builds the example package pkg into the executable exe and
 	// returns the path to run (goBuild; tests use others).
 	build func(ctx context.Context, root, pkg, exe string) (string, error)
@@ -437,6 +447,9 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	if cfg.entries == nil {
 		cfg.entries = registry
+		if !cfg.quick {
+			cfg.saved = savedDirs
+		}
 	}
 	if cfg.build == nil {
 		cfg.build = goBuild
@@ -484,6 +497,11 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	cfg.commit = headCommit(ctx, root)
 	prog := cli.NewProgress(stderr)
+	if n, err := syncSaved(root, cfg.saved, false); err != nil {
+		return err
+	} else if n > 0 {
+		prog.Printf("restored %d saved trial files from %s", n, savedRoot)
+	}
 	start := time.Now()
 	var results []result
 	for _, j := range jobs(cfg) {
@@ -529,6 +547,13 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 				if err := storeCached(cfg.cache, r); err != nil {
 					prog.Printf("%s: caching the result: %v", j.Name, err)
 				}
+			}
+			// Trials a failed part finished are kept too: they are
+			// complete files, and the next run reuses them.
+			if n, err := syncSaved(root, cfg.saved, true); err != nil {
+				prog.Printf("%s: %v", j.Name, err)
+			} else if n > 0 {
+				prog.Printf("%s: %d trial files kept in %s (commit them with the report)", j.Name, n, savedRoot)
 			}
 		}
 		results = append(results, r)

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// savedRoot is the committed folder (relative to the repository root) that
+// keeps the paper-scale parts' per-trial files, one subfolder per entry of
+// savedDirs named by its last element.
+const savedRoot = "examples/reproduce/saved"
+
+// savedDirs are the folders, relative to the repository root, where the
+// paper-scale parts of a split example save every finished trial for a
+// later part to put together (the -trials-dir of examples/sir,
+// examples/sir-abc and examples/naivebayes). They live under the
+// uncommitted .reproduce-cache, and their path is part of the parts'
+// commands, so it cannot move without invalidating the results the report
+// holds. Instead the run copies them to savedRoot after every part that
+// ran, and back before it starts: a clone that has lost .reproduce-cache
+// (a new machine) can then run the remaining parts of a split example and
+// its last part sees every trial, including those run elsewhere.
+var savedDirs = []string{sirTrials, ".reproduce-cache/naivebayes-trials"}
+
+// syncFiles copies every regular file of the folder src into the folder
+// dst (created when missing) unless dst already holds the same bytes, and
+// returns how many it copied; a missing src copies nothing. A file is
+// written beside its destination and renamed into place, so an
+// interrupted copy never leaves half a file.
+func syncFiles(src, dst string) (int, error) {
+	entries, err := os.ReadDir(src)
+	if os.IsNotExist(err) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			return n, err
+		}
+		to := filepath.Join(dst, e.Name())
+		if old, err := os.ReadFile(to); err == nil && bytes.Equal(old, b) {
+			continue
+		}
+		if err := os.MkdirAll(dst, 0o755); err != nil {
+			return n, err
+		}
+		tmp, err := os.CreateTemp(dst, ".partial-*")
+		if err != nil {
+			return n, err
+		}
+		_, err = tmp.Write(b)
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(tmp.Name(), to)
+		}
+		if err != nil {
+			os.Remove(tmp.Name())
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// syncSaved copies the saved trials between the working folders under root
+// and their committed copies: toCommitted from the working folders to
+// savedRoot, otherwise back.
+func syncSaved(root string, dirs []string, toCommitted bool) (int, error) {
+	total := 0
+	for _, d := range dirs {
+		work := filepath.Join(root, filepath.FromSlash(d))
+		kept := filepath.Join(root, filepath.FromSlash(savedRoot), filepath.Base(d))
+		src, dst := kept, work
+		if toCommitted {
+			src, dst = work, kept
+		}
+		n, err := syncFiles(src, dst)
+		total += n
+		if err != nil {
+			return total, fmt.Errorf("copying the saved trials of %s: %w", d, err)
+		}
+	}
+	return total, nil
+}
