@@ -447,9 +447,9 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	if cfg.entries == nil {
 		cfg.entries = registry
-		if !cfg.quick {
-			cfg.saved = savedDirs
-		}
+	}
+	if cfg.saved == nil {
+		cfg.saved = keptDirs(cfg)
 	}
 	if cfg.build == nil {
 		cfg.build = goBuild

@@ -24,6 +24,16 @@ const savedRoot = "examples/reproduce/saved"
 // its last part sees every trial, including those run elsewhere.
 var savedDirs = []string{sirTrials, ".reproduce-cache/naivebayes-trials"}
 
+// keptDirs returns the folders whose files the run keeps in savedRoot:
+// savedDirs for the registry's paper-scale run, none for the quick run or
+// for other entries (the tests').
+func keptDirs(cfg config) []string {
+	if cfg.quick || len(cfg.entries) == 0 || &cfg.entries[0] != &registry[0] {
+		return nil
+	}
+	return savedDirs
+}
+
 // syncFiles copies every regular file of the folder src into the folder
 // dst (created when missing) unless dst already holds the same bytes, and
 // returns how many it copied; a missing src copies nothing. A file is

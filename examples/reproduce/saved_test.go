@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -66,5 +67,26 @@ func TestSyncSaved(t *testing.T) {
 	left, _ := filepath.Glob(filepath.Join(kept, ".partial-*"))
 	if len(left) != 0 {
 		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// TestKeptDirs: the paper-scale run of the registry keeps its trials, the
+// quick run and other entries do not.
+func TestKeptDirs(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		other bool
+		want  int
+	}{{nil, false, len(savedDirs)}, {[]string{"-quick"}, false, 0}, {nil, true, 0}} {
+		cfg, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), c.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.other {
+			cfg.entries = []entry{{Name: "a", Pkg: "./a"}}
+		}
+		if got := keptDirs(cfg); len(got) != c.want {
+			t.Errorf("args %v, other entries %v: kept %v, want %d folders", c.args, c.other, got, c.want)
+		}
 	}
 }
