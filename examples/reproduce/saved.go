@@ -68,6 +68,9 @@ func syncFiles(src, dst string) (int, error) {
 			return n, err
 		}
 		_, err = tmp.Write(b)
+		if err == nil {
+			err = tmp.Chmod(0o644) // CreateTemp's 0600 would hide the file from other users
+		}
 		if cerr := tmp.Close(); err == nil {
 			err = cerr
 		}
