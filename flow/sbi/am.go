@@ -80,7 +80,7 @@ func (t *scaledTarget) LogDensity(z []float64) float64 {
 // keeps perChain draws, every thin-th iteration after warm-up; the result
 // holds the rank-normalised split R̂ of every coordinate (NaN where the
 // draws cannot support it) and the pooled acceptance rate.
-func runAM(ctx context.Context, logp func([]float64) float64, d int, init [][]float64, scale []float64, warmup, perChain, thin int, seed uint64) (*amRun, error) {
+func runAM(ctx context.Context, logp func([]float64) float64, d int, init [][]float64, scale []float64, warmup, perChain, thin int, seed uint64, mix *tMix) (*amRun, error) {
 	C := len(init)
 	z0 := make([][]float64, C)
 	for c, x := range init {
@@ -90,7 +90,11 @@ func runAM(ctx context.Context, logp func([]float64) float64, d int, init [][]fl
 		}
 	}
 	t := newScaledTarget(logp, scale)
-	res, err := mcmc.Run(ctx, t, mcmc.AdaptiveMetropolis{Scale: amFixedScale}, mcmc.Config{
+	var method mcmc.Method = mcmc.AdaptiveMetropolis{Scale: amFixedScale}
+	if mix != nil {
+		method = modeJump{local: method, mix: mix}
+	}
+	res, err := mcmc.Run(ctx, t, method, mcmc.Config{
 		Chains: C, Warmup: warmup, Draws: perChain, Thin: thin, Seed: seed, Init: z0,
 	})
 	if err != nil {
@@ -150,15 +154,18 @@ const maxThinGrowth = 16
 // (chains that have not mixed), and with the thinning multiplied by
 // ⌈n/ESS⌉ (at most maxThinGrowth) when the within-chain effective sample
 // size is below n/2 (draws too autocorrelated to serve as a sample of n:
-// a classifier test such as C2ST sees their clumps). The chains stay in
-// the modes they start in, so on a multimodal posterior R̂ exceeds 1.1 by
-// design and the rerun is not repeated. When a split R̂ is 1.1 or more,
-// rebalance (random numbers from the stream seed^tagModes) may also move
-// chains between modes; the rerun's starts are then the final states of
-// each mode's chains.
+// a classifier test such as C2ST sees their clumps). Adaptive Metropolis
+// chains stay in the modes they start in, so on a multimodal posterior the
+// first run's R̂ exceeds 1.1. When it does, rebalance (random numbers from
+// the stream seed^tagModes) may move chains between modes, the rerun's
+// starts are then the final states of each mode's chains, and the rerun's
+// kernel is modeJump with a Student t component per chain of the first
+// run (chainMix; per group of chains when the chains are too short), so
+// that its chains cross between the modes and the modes' shares of the
+// draws follow their masses. The rerun is not repeated.
 func sampleAM(ctx context.Context, logp func([]float64) float64, d int, starts [][]float64, scale []float64, warmup, n, thin int, seed uint64) (*amRun, error) {
 	per := (n + len(starts) - 1) / len(starts)
-	run, err := runAM(ctx, logp, d, starts, scale, warmup, per, thin, seed)
+	run, err := runAM(ctx, logp, d, starts, scale, warmup, per, thin, seed, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -169,8 +176,13 @@ func sampleAM(ctx context.Context, logp func([]float64) float64, d int, starts [
 	// 100 draws on the 10-dimensional Gaussian linear task of sbibm formed
 	// 6 to 10 groups at R̂ 1.01).
 	moved, groups := false, 1
+	var mix *tMix // the rerun's mode-jump proposal
 	if !mixed {
-		moved, groups = rebalance(logp, run.draws, starts, per, d, scale, run.ess, parallel.Stream(seed^tagModes, 0))
+		var byGroup *tMix
+		moved, groups, byGroup = rebalance(logp, run.draws, starts, per, d, scale, run.ess, parallel.Stream(seed^tagModes, 0))
+		if mix = chainMix(run.draws, len(starts), per, d, scale); mix == nil {
+			mix = byGroup
+		}
 		warmup, grow = 4*warmup, 2
 	}
 	run.groups = groups
@@ -189,7 +201,7 @@ func sampleAM(ctx context.Context, logp func([]float64) float64, d int, starts [
 			copy(starts[c], run.draws[((c+1)*per-1)*d:(c+1)*per*d])
 		}
 	}
-	rerun, err := runAM(ctx, logp, d, starts, scale, warmup, per, grow*thin, seed+1)
+	rerun, err := runAM(ctx, logp, d, starts, scale, warmup, per, grow*thin, seed+1, mix)
 	if err != nil {
 		return nil, err
 	}
@@ -236,10 +248,10 @@ const (
 // when the importance draws' effective size is below modeMinESS. It also
 // returns the number of groups (1 when the chains mixed). Random numbers
 // come from r only.
-func rebalance(logp func([]float64) float64, draws []float64, starts [][]float64, per, d int, scale []float64, ess float64, r *rand.Rand) (bool, int) {
+func rebalance(logp func([]float64) float64, draws []float64, starts [][]float64, per, d int, scale []float64, ess float64, r *rand.Rand) (bool, int, *tMix) {
 	C := len(starts)
 	if C < 2 || per < 2 {
-		return false, 1
+		return false, 1, nil
 	}
 	// About as many draws per chain as it has effective draws (ess is
 	// their sum over the chains), so that the compared points are nearly
@@ -268,11 +280,15 @@ func rebalance(logp func([]float64) float64, draws []float64, starts [][]float64
 	}
 	mode, K := chainModes(pts, C, L, d)
 	if K == 1 {
-		return false, 1
+		return false, 1, nil
 	}
-	mass, ok := modeMasses(logp, draws, mode, K, per, d, scale, pts, L, r)
+	mix, ok := fitModes(draws, mode, K, per, d, scale)
 	if !ok {
-		return false, K
+		return false, K, nil
+	}
+	mass, ok := modeMasses(logp, mix, mode, scale, pts, L, r)
+	if !ok {
+		return false, K, mix
 	}
 	want := largestRemainders(mass, C)
 	have := make([]int, K)
@@ -280,7 +296,7 @@ func rebalance(logp func([]float64) float64, draws []float64, starts [][]float64
 		have[k]++
 	}
 	if slices.Equal(have, want) {
-		return false, K
+		return false, K, mix
 	}
 	c := 0
 	for k := range K {
@@ -296,7 +312,7 @@ func rebalance(logp func([]float64) float64, draws []float64, starts [][]float64
 			c++
 		}
 	}
-	return true, K
+	return true, K, mix
 }
 
 // dist2 returns the squared Euclidean distance of a and b (len(a) ≤ len(b)).
@@ -370,15 +386,23 @@ func chainModes(pts []float64, C, L, d int) ([]int, int) {
 	return mode, len(index)
 }
 
-// modeMasses estimates the posterior mass of each of K modes (chain c of
-// the run in mode[c]) by importance sampling, as described at rebalance;
-// ok is false when the estimate is not trusted.
-func modeMasses(logp func([]float64) float64, draws []float64, mode []int, K, per, d int, scale, pts []float64, L int, r *rand.Rand) (mass []float64, ok bool) {
-	// Every mode's Student t component: the mean, the Cholesky factor of
-	// the covariance of its chains' draws (scaled) and its log-determinant.
-	mu := make([]float64, K*d)
-	chol := make([]float64, K*d*d)
-	halfLogDet := make([]float64, K)
+// tMix is an equal mixture of multivariate Student t distributions with
+// modeNu degrees of freedom in the chains' scaled coordinates (x/scale),
+// one per group of chains, with the mean and covariance of the group's
+// draws. It is the importance proposal of modeMasses and the independence
+// proposal of modeJump; it is read-only once fitted.
+type tMix struct {
+	K, d       int
+	mu         []float64 // K rows of d
+	chol       []float64 // K lower Cholesky factors, d×d each
+	halfLogDet []float64 // half the log-determinant of each covariance
+}
+
+// fitModes fits a tMix to the run's draws (chain-major, per rows of
+// dimension d per chain), chain c in group mode[c] of K; ok is false when
+// a group's covariance cannot be factorised.
+func fitModes(draws []float64, mode []int, K, per, d int, scale []float64) (*tMix, bool) {
+	m := &tMix{K: K, d: d, mu: make([]float64, K*d), chol: make([]float64, K*d*d), halfLogDet: make([]float64, K)}
 	var rows []float64
 	cov := make([]float64, d*d)
 	for k := range K {
@@ -391,59 +415,106 @@ func modeMasses(logp func([]float64) float64, draws []float64, mode []int, K, pe
 				rows = append(rows, v/scale[len(rows)%d])
 			}
 		}
-		if err := stats.WeightedCov(rows, d, nil, mu[k*d:(k+1)*d], cov); err != nil {
+		if err := stats.WeightedCov(rows, d, nil, m.mu[k*d:(k+1)*d], cov); err != nil {
 			return nil, false
 		}
-		l := chol[k*d*d : (k+1)*d*d]
+		l := m.chol[k*d*d : (k+1)*d*d]
 		if _, err := linalg.CholeskyJitter(cov, d, l); err != nil {
 			return nil, false
 		}
-		halfLogDet[k] = linalg.LogDetChol(l, d) / 2
+		m.halfLogDet[k] = linalg.LogDetChol(l, d) / 2
 	}
-	// The t density up to the constants common to every component, which
-	// cancel in the self-normalised weights (as does the mixture's 1/K).
+	return m, true
+}
+
+// chainMix fits a tMix with one component per chain of the run (draws
+// chain-major, per rows of dimension d per chain), the proposal of the
+// rerun's mode jumps: per chain rather than per group, because chains that
+// did not mix can still be grouped together (the two crescents of the
+// two-moons posterior touch at their tips, so chains in both form one
+// group), and because several chains along one long mode describe it
+// better than one ellipse. It returns nil when the chains are too short
+// (fewer than 2d+2 draws) or a chain's covariance cannot be factorised.
+func chainMix(draws []float64, C, per, d int, scale []float64) *tMix {
+	if per < 2*d+2 {
+		return nil
+	}
+	mode := make([]int, C)
+	for c := range mode {
+		mode[c] = c
+	}
+	m, ok := fitModes(draws, mode, C, per, d, scale)
+	if !ok {
+		return nil
+	}
+	return m
+}
+
+// logComp returns the log density of component k at z up to the
+// constants common to every component (u is scratch of length d).
+func (m *tMix) logComp(k int, z, u []float64) float64 {
+	d := m.d
+	for a := range d {
+		u[a] = z[a] - m.mu[k*d+a]
+	}
+	linalg.SolveLower(m.chol[k*d*d:(k+1)*d*d], d, u)
+	q := 0.0
+	for _, v := range u {
+		q += v * v
+	}
 	nu := float64(modeNu)
-	z, x, u := make([]float64, d), make([]float64, d), make([]float64, d)
-	logT := func(k int) float64 {
-		for a := range d {
-			u[a] = z[a] - mu[k*d+a]
-		}
-		linalg.SolveLower(chol[k*d*d:(k+1)*d*d], d, u)
-		q := 0.0
-		for _, v := range u {
-			q += v * v
-		}
-		return -halfLogDet[k] - (nu+float64(d))/2*math.Log1p(q/nu)
+	return -m.halfLogDet[k] - (nu+float64(d))/2*math.Log1p(q/nu)
+}
+
+// logDensity returns the mixture's log density at z up to an additive
+// constant (u is scratch of length d).
+func (m *tMix) logDensity(z, u []float64) float64 {
+	lg := math.Inf(-1)
+	for k := range m.K {
+		lg = logAddExp(lg, m.logComp(k, z, u))
 	}
+	return lg
+}
+
+// sample writes a draw of component k into z (u is scratch of length d).
+func (m *tMix) sample(r *rand.Rand, k int, z, u []float64) {
+	d := m.d
+	chi2 := 0.0
+	for range modeNu {
+		g := r.NormFloat64()
+		chi2 += g * g
+	}
+	f := math.Sqrt(float64(modeNu) / chi2)
+	for q := range d {
+		u[q] = r.NormFloat64()
+	}
+	l := m.chol[k*d*d:]
+	for a := range d {
+		s := 0.0
+		for b := 0; b <= a; b++ {
+			s += l[a*d+b] * u[b]
+		}
+		z[a] = m.mu[k*d+a] + f*s
+	}
+}
+
+// modeMasses estimates the posterior mass of each of the K modes of mix by
+// importance sampling, as described at rebalance (chain c of the run in
+// mode[c]); ok is false when the estimate is not trusted.
+func modeMasses(logp func([]float64) float64, mix *tMix, mode []int, scale, pts []float64, L int, r *rand.Rand) (mass []float64, ok bool) {
+	K, d := mix.K, mix.d
+	z, x, u := make([]float64, d), make([]float64, d), make([]float64, d)
 	logW := make([]float64, 0, K*modeIS)
 	owner := make([]int, 0, K*modeIS)
 	for k := range K {
-		l := chol[k*d*d:]
 		for range modeIS {
-			chi2 := 0.0
-			for range modeNu {
-				g := r.NormFloat64()
-				chi2 += g * g
-			}
-			f := math.Sqrt(nu / chi2)
-			for q := range d {
-				u[q] = r.NormFloat64()
-			}
+			mix.sample(r, k, z, u)
 			for a := range d {
-				s := 0.0
-				for b := 0; b <= a; b++ {
-					s += l[a*d+b] * u[b]
-				}
-				z[a] = mu[k*d+a] + f*s
 				x[a] = z[a] * scale[a]
 			}
 			lp := logp(x)
 			if !(lp > math.Inf(-1)) || math.IsInf(lp, 1) || math.IsNaN(lp) {
 				continue
-			}
-			lg := math.Inf(-1)
-			for j := range K {
-				lg = logAddExp(lg, logT(j))
 			}
 			nb, near := math.Inf(1), 0
 			for j := range len(mode) * L {
@@ -451,7 +522,7 @@ func modeMasses(logp func([]float64) float64, draws []float64, mode []int, K, pe
 					nb, near = q, j/L
 				}
 			}
-			logW = append(logW, lp-lg)
+			logW = append(logW, lp-mix.logDensity(z, u))
 			owner = append(owner, mode[near])
 		}
 	}

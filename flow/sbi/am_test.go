@@ -34,7 +34,7 @@ func TestRunAMGaussian(t *testing.T) {
 	init := [][]float64{{0, 0, 0}, {2, -4, 80}, {1, 0, 30}, {0.5, -3, 60}}
 	scale := []float64{1, 3, 30} // candidate spreads, wider than the target
 	const per = 2000
-	run, err := runAM(context.Background(), gauss3, 3, init, scale, 2000, per, 2, 11)
+	run, err := runAM(context.Background(), gauss3, 3, init, scale, 2000, per, 2, 11, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,25 +74,25 @@ func TestRunAMGaussian(t *testing.T) {
 func TestRunAMDeterministicAndCancel(t *testing.T) {
 	init := [][]float64{{1, -2, 50}, {1.1, -1, 40}}
 	scale := []float64{0.1, 1, 10}
-	a, err := runAM(context.Background(), gauss3, 3, init, scale, 200, 50, 2, 3)
+	a, err := runAM(context.Background(), gauss3, 3, init, scale, 200, 50, 2, 3, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := runAM(context.Background(), gauss3, 3, init, scale, 200, 50, 2, 3)
+	b, _ := runAM(context.Background(), gauss3, 3, init, scale, 200, 50, 2, 3, nil)
 	if !slices.Equal(a.draws, b.draws) {
 		t.Error("equal seeds gave different draws")
 	}
-	c, _ := runAM(context.Background(), gauss3, 3, init, scale, 200, 50, 2, 4)
+	c, _ := runAM(context.Background(), gauss3, 3, init, scale, 200, 50, 2, 4, nil)
 	if slices.Equal(a.draws, c.draws) {
 		t.Error("different seeds gave equal draws")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := runAM(ctx, gauss3, 3, init, scale, 200, 50, 2, 3); !errors.Is(err, context.Canceled) {
+	if _, err := runAM(ctx, gauss3, 3, init, scale, 200, 50, 2, 3, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled run: error %v", err)
 	}
 	bad := func([]float64) float64 { return math.NaN() }
-	if _, err := runAM(context.Background(), bad, 3, init, scale, 10, 10, 1, 3); err == nil {
+	if _, err := runAM(context.Background(), bad, 3, init, scale, 10, 10, 1, 3, nil); err == nil {
 		t.Error("NaN log density accepted")
 	}
 }
@@ -167,7 +167,7 @@ func normalChains(r *rand.Rand, d, C int) (func([]float64) float64, [][]float64,
 func TestSampleAMThinsAutocorrelatedDraws(t *testing.T) {
 	const d, C, n = 10, 8, 4000
 	logp, starts, scale := normalChains(rand.New(rand.NewPCG(5, 6)), d, C)
-	first, err := runAM(context.Background(), logp, d, starts, scale, 500, n/C, 2, 3)
+	first, err := runAM(context.Background(), logp, d, starts, scale, 500, n/C, 2, 3, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -206,14 +206,14 @@ type Config struct {
 	// Chains, Warmup and Thin configure the adaptive Metropolis chains of
 	// SPLE's posterior draws and of SPPE's MCMC fallback; 0 means 500
 	// warm-up iterations, thinning 5, and 4 chains for SPPE, 20 for SPLE
-	// (10 when θ has more than 8 coordinates). Chains seldom cross
-	// between modes, so they are shared out between the modes they find in
-	// proportion to the modes' estimated masses, and a mode of posterior
-	// mass w holds about w·Chains of them: the number of chains bounds how
-	// finely the modes' masses are resolved. The chains are rerun once,
-	// with more warm-up or a larger thinning, when they have not mixed or
-	// their draws are too autocorrelated, and with the chains moved
-	// between modes when needed (see the package documentation).
+	// (10 when θ has more than 8 coordinates). Local moves seldom cross
+	// between modes, so when the chains have not mixed they are shared out
+	// between the modes they found in proportion to the modes' estimated
+	// masses and rerun with independence moves that jump between those
+	// modes; a mode that no chain found stays unsampled, so more chains
+	// explore more. The chains are rerun once, with more warm-up or a
+	// larger thinning, when they have not mixed or their draws are too
+	// autocorrelated (see the package documentation).
 	Chains, Warmup, Thin int
 	// PosteriorSamples is the number of posterior draws in Result.Draws; 0
 	// means 1000.

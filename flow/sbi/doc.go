@@ -95,6 +95,18 @@
 // 0.502 and 0.502, as do exact draws of the same learned density on a grid
 // (0.503).
 //
+// The rebalancing only shares chains out; the chains still do not cross,
+// and the grouping can fail: at observation 3 of two moons the crescents
+// nearly touch at their tips, chains in both were grouped together, and
+// the learned posterior's draws scored 0.506, 0.564, 0.590 and 0.533 at
+// four MCMC seeds (split R̂ 1.5 at two of them). So the rerun also lets
+// the chains jump: after warm-up, one iteration in ten is an independence
+// Metropolis–Hastings move proposed from an equal mixture of Student t fits
+// (ν = 4), one per chain of the first run, accepted with the ratio that
+// keeps the posterior invariant. The same draws now score 0.509, 0.510,
+// 0.513 and 0.505, with R̂ at most 1.006. Warm-up uses the local moves
+// alone, so that each chain's proposal covariance adapts to one mode.
+//
 // The thinning rule matters in higher dimensions, where a random walk's
 // draws stay correlated over many iterations: on the 10-dimensional
 // Gaussian linear task of sbibm (observation 1, SNLE with 10 rounds of
