@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/privinfer/privinfer/examples/support/cli"
 )
 
 // savedRoot is the committed folder (relative to the repository root) that
@@ -36,9 +39,9 @@ func keptDirs(cfg config) []string {
 
 // syncFiles copies every regular file of the folder src into the folder
 // dst (created when missing) unless dst already holds the same bytes, and
-// returns how many it copied; a missing src copies nothing. A file is
-// written beside its destination and renamed into place, so an
-// interrupted copy never leaves half a file.
+// returns how many it copied; a missing src copies nothing. Files are
+// written with cli.WriteAtomic, so an interrupted copy never leaves half a
+// file.
 func syncFiles(src, dst string) (int, error) {
 	entries, err := os.ReadDir(src)
 	if os.IsNotExist(err) {
@@ -63,22 +66,14 @@ func syncFiles(src, dst string) (int, error) {
 		if err := os.MkdirAll(dst, 0o755); err != nil {
 			return n, err
 		}
-		tmp, err := os.CreateTemp(dst, ".partial-*")
-		if err != nil {
-			return n, err
-		}
-		_, err = tmp.Write(b)
+		err = cli.WriteAtomic(to, func(w io.Writer) error {
+			_, err := w.Write(b)
+			return err
+		})
 		if err == nil {
-			err = tmp.Chmod(0o644) // CreateTemp's 0600 would hide the file from other users
-		}
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(tmp.Name(), to)
+			err = os.Chmod(to, 0o644) // the temporary file's 0600 would hide it from other users
 		}
 		if err != nil {
-			os.Remove(tmp.Name())
 			return n, err
 		}
 		n++

@@ -64,7 +64,7 @@ func TestSyncSaved(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(kept, "a.csv")); string(b) != "trial a, rerun" {
 		t.Errorf("kept a.csv = %q after the rerun", b)
 	}
-	left, _ := filepath.Glob(filepath.Join(kept, ".partial-*"))
+	left, _ := filepath.Glob(filepath.Join(kept, ".tmp-*"))
 	if len(left) != 0 {
 		t.Errorf("temporary files left: %v", left)
 	}
