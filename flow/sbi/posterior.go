@@ -307,17 +307,20 @@ type Diagnostics struct {
 	// Thin is the thinning of the draws (Config.Thin, or larger after a
 	// rerun).
 	Thin int
-	// AcceptRate is the post-warm-up acceptance rate.
+	// AcceptRate is the post-warm-up acceptance rate (of the local and
+	// the mode-jump moves together when the chains were rerun with jumps).
 	AcceptRate float64
-	// ChainGroups is the number of groups the chains formed: chains whose
-	// draws did not intermingle, treated as separate modes of the
-	// posterior and shared out between them in proportion to the groups'
-	// estimated masses (see the package documentation); chains are
-	// grouped only when a split R̂ is 1.1 or more. It is 1 for chains
-	// that mixed, at least the number of modes the chains found on a
-	// multimodal posterior, and more when chains slow to travel along a
-	// long or curved mode split it (20 chains of 50 draws on the two
-	// crescents of sbibm's two moons formed 3 to 5 groups).
+	// ChainGroups is the number of groups the chains of the first run
+	// formed: chains whose draws did not intermingle, treated as separate
+	// modes of the posterior and shared out between them in proportion to
+	// the groups' estimated masses (see the package documentation); chains
+	// are grouped only when a split R̂ is 1.1 or more. It is 1 for chains
+	// that mixed. On a multimodal posterior it is usually at least the
+	// number of modes the chains found, and more when chains slow to
+	// travel along a long or curved mode split it (20 chains of 50 draws
+	// on the two crescents of sbibm's two moons formed 3 to 5 groups), but
+	// modes that nearly touch can form one group (two moons at observation
+	// 3); the rerun's jumps between the chains do not depend on it.
 	ChainGroups int
 }
 
