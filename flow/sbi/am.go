@@ -246,7 +246,8 @@ const (
 // states of each mode's chains, repeated in turn for a mode that gains
 // chains, and rebalance reports true. It does nothing with one mode, or
 // when the importance draws' effective size is below modeMinESS. It also
-// returns the number of groups (1 when the chains mixed). Random numbers
+// returns the number of groups (1 when the chains mixed) and the groups'
+// fitted mixture (nil with one group or when a fit fails). Random numbers
 // come from r only.
 func rebalance(logp func([]float64) float64, draws []float64, starts [][]float64, per, d int, scale []float64, ess float64, r *rand.Rand) (bool, int, *tMix) {
 	C := len(starts)
@@ -388,8 +389,8 @@ func chainModes(pts []float64, C, L, d int) ([]int, int) {
 
 // tMix is an equal mixture of multivariate Student t distributions with
 // modeNu degrees of freedom in the chains' scaled coordinates (x/scale),
-// one per group of chains, with the mean and covariance of the group's
-// draws. It is the importance proposal of modeMasses and the independence
+// one per group of chains (fitModes) or per chain (chainMix), with the
+// mean and covariance of its draws. It is the importance proposal of modeMasses and the independence
 // proposal of modeJump; it is read-only once fitted.
 type tMix struct {
 	K, d       int
