@@ -38,11 +38,11 @@ func keptDirs(cfg config) []string {
 }
 
 // syncFiles copies every regular file of the folder src into the folder
-// dst (created when missing) unless dst already holds the same bytes, and
-// returns how many it copied; a missing src copies nothing. Files are
-// written with cli.WriteAtomic, so an interrupted copy never leaves half a
-// file.
-func syncFiles(src, dst string) (int, error) {
+// dst (created when missing) that dst lacks, and with replace also every
+// one whose bytes differ, and returns how many it copied; a missing src
+// copies nothing. Files are written with cli.WriteAtomic, so an
+// interrupted copy never leaves half a file.
+func syncFiles(src, dst string, replace bool) (int, error) {
 	entries, err := os.ReadDir(src)
 	if os.IsNotExist(err) {
 		return 0, nil
@@ -60,7 +60,7 @@ func syncFiles(src, dst string) (int, error) {
 			return n, err
 		}
 		to := filepath.Join(dst, e.Name())
-		if old, err := os.ReadFile(to); err == nil && bytes.Equal(old, b) {
+		if old, err := os.ReadFile(to); err == nil && (!replace || bytes.Equal(old, b)) {
 			continue
 		}
 		if err := os.MkdirAll(dst, 0o755); err != nil {
@@ -83,7 +83,8 @@ func syncFiles(src, dst string) (int, error) {
 
 // syncSaved copies the saved trials between the working folders under root
 // and their committed copies: toCommitted from the working folders to
-// savedRoot, otherwise back.
+// savedRoot, replacing changed files (a trial run again is the newer
+// result), otherwise back, only the files the working folders lack.
 func syncSaved(root string, dirs []string, toCommitted bool) (int, error) {
 	total := 0
 	for _, d := range dirs {
@@ -93,7 +94,7 @@ func syncSaved(root string, dirs []string, toCommitted bool) (int, error) {
 		if toCommitted {
 			src, dst = work, kept
 		}
-		n, err := syncFiles(src, dst)
+		n, err := syncFiles(src, dst, toCommitted)
 		total += n
 		if err != nil {
 			return total, fmt.Errorf("copying the saved trials of %s: %w", d, err)

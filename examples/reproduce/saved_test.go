@@ -57,9 +57,11 @@ func TestSyncSaved(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(work, "a.csv")); err != nil || string(b) != "trial a" {
 		t.Fatalf("restored a.csv = %q, %v", b, err)
 	}
-	// One more trial and one rewritten: two files copied.
+	// One more trial and one rewritten: two files copied; restoring does
+	// not put the older copy back over the rerun.
 	write(work, "c.csv", "trial c")
 	write(work, "a.csv", "trial a, rerun")
+	sync(false, 0)
 	sync(true, 2)
 	if b, _ := os.ReadFile(filepath.Join(kept, "a.csv")); string(b) != "trial a, rerun" {
 		t.Errorf("kept a.csv = %q after the rerun", b)
