@@ -320,9 +320,6 @@ type config struct {
 
 	// entries is the list of examples (the registry; tests use others).
 	entries []entry
-	// saved are the folders of per-trial files kept in savedRoot
-	// (savedDirs for the registry's paper-scale run; none otherwise).
-	saved []string
 	// build builds the example package pkg into the executable exe and
 	// returns the path to run (goBuild; tests use others).
 	build func(ctx context.Context, root, pkg, exe string) (string, error)
@@ -448,9 +445,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	if cfg.entries == nil {
 		cfg.entries = registry
 	}
-	if cfg.saved == nil {
-		cfg.saved = keptDirs(cfg)
-	}
+	kept := keptDirs(cfg)
 	if cfg.build == nil {
 		cfg.build = goBuild
 	}
@@ -497,7 +492,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	cfg.commit = headCommit(ctx, root)
 	prog := cli.NewProgress(stderr)
-	if n, err := syncSaved(root, cfg.saved, false); err != nil {
+	if n, err := syncSaved(root, kept, false); err != nil {
 		return err
 	} else if n > 0 {
 		prog.Printf("restored %d saved trial files from %s", n, savedRoot)
@@ -550,7 +545,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 			}
 			// Trials a failed part finished are kept too: they are
 			// complete files, and the next run reuses them.
-			if n, err := syncSaved(root, cfg.saved, true); err != nil {
+			if n, err := syncSaved(root, kept, true); err != nil {
 				prog.Printf("%s: %v", j.Name, err)
 			} else if n > 0 {
 				prog.Printf("%s: %d trial files kept in %s (commit them with the report)", j.Name, n, savedRoot)

@@ -55,12 +55,15 @@ func syncFiles(src, dst string, replace bool) (int, error) {
 		if !e.Type().IsRegular() {
 			continue
 		}
+		to := filepath.Join(dst, e.Name())
+		if _, err := os.Stat(to); err == nil && !replace {
+			continue
+		}
 		b, err := os.ReadFile(filepath.Join(src, e.Name()))
 		if err != nil {
 			return n, err
 		}
-		to := filepath.Join(dst, e.Name())
-		if old, err := os.ReadFile(to); err == nil && (!replace || bytes.Equal(old, b)) {
+		if old, err := os.ReadFile(to); err == nil && bytes.Equal(old, b) {
 			continue
 		}
 		if err := os.MkdirAll(dst, 0o755); err != nil {
