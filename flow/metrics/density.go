@@ -106,7 +106,7 @@ func LMD(pred []float64, d int, obs []float64) (float64, error) {
 	}
 	dist := make([]float64, n)
 	for i := range dist {
-		dist[i] = math.Sqrt(sqDist(pred[i*d:(i+1)*d], obs))
+		dist[i] = math.Sqrt(linalg.SqDist(pred[i*d:(i+1)*d], obs))
 	}
 	sort.Float64s(dist)
 	med := dist[n/2]

@@ -36,15 +36,6 @@ func checkPair(x, ref []float64, d int) (n, m int, err error) {
 	return n, m, nil
 }
 
-func sqDist(a, b []float64) float64 {
-	s := 0.0
-	for k := range a {
-		t := a[k] - b[k]
-		s += t * t
-	}
-	return s
-}
-
 // MMDOptions configures MMD.
 type MMDOptions struct {
 	// Bandwidth is the Gaussian kernel's length scale h in

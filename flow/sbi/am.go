@@ -11,6 +11,7 @@ import (
 	"github.com/privinfer/privinfer/internal/diag"
 	"github.com/privinfer/privinfer/internal/linalg"
 	"github.com/privinfer/privinfer/internal/parallel"
+	"github.com/privinfer/privinfer/internal/special"
 	"github.com/privinfer/privinfer/internal/stats"
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/simulate"
@@ -316,16 +317,6 @@ func rebalance(logp func([]float64) float64, draws []float64, starts [][]float64
 	return true, K, mix
 }
 
-// dist2 returns the squared Euclidean distance of a and b (len(a) ≤ len(b)).
-func dist2(a, b []float64) float64 {
-	q := 0.0
-	for k, v := range a {
-		t := v - b[k]
-		q += t * t
-	}
-	return q
-}
-
 // chainModes groups C chains into modes by their compared points pts (L
 // rows of dimension d per chain; see rebalance) and returns every chain's
 // mode index, numbered in order of the modes' first chains, and the
@@ -360,7 +351,7 @@ func chainModes(pts []float64, C, L, d int) ([]int, int) {
 							if c == own && j == i {
 								continue
 							}
-							if q := dist2(x, pts[(c*L+j)*d:]); q < best {
+							if q := linalg.SqDist(x, pts[(c*L+j)*d:]); q < best {
 								best, near = q, c
 							}
 						}
@@ -472,7 +463,7 @@ func (m *tMix) logComp(k int, z, u []float64) float64 {
 func (m *tMix) logDensity(z, u []float64) float64 {
 	lg := math.Inf(-1)
 	for k := range m.K {
-		lg = logAddExp(lg, m.logComp(k, z, u))
+		lg = special.LogAddExp(lg, m.logComp(k, z, u))
 	}
 	return lg
 }
@@ -519,7 +510,7 @@ func modeMasses(logp func([]float64) float64, mix *tMix, mode []int, scale, pts 
 			}
 			nb, near := math.Inf(1), 0
 			for j := range len(mode) * L {
-				if q := dist2(z, pts[j*d:]); q < nb {
+				if q := linalg.SqDist(z, pts[j*d:]); q < nb {
 					nb, near = q, j/L
 				}
 			}
@@ -701,7 +692,7 @@ func sirStarts(logp func([]float64) float64, prior simulate.Prior, prev []float6
 		lg := prior.LogDensity(x)
 		if nk > 0 {
 			lk := logKDE(x, centers, h, d) + logNorm
-			lg = logAddExp(lg+math.Log(float64(sirPrior)/float64(n)), lk+math.Log(float64(nk)/float64(n)))
+			lg = special.LogAddExp(lg+math.Log(float64(sirPrior)/float64(n)), lk+math.Log(float64(nk)/float64(n)))
 		}
 		logW[i] = lp - lg
 		if math.IsNaN(logW[i]) || math.IsInf(logW[i], 1) {
@@ -776,17 +767,6 @@ func logKDE(x, centers, h []float64, d int) float64 {
 		s += math.Exp(-q/2 - best)
 	}
 	return best + math.Log(s) - math.Log(float64(nc))
-}
-
-// logAddExp returns log(eᵃ + eᵇ).
-func logAddExp(a, b float64) float64 {
-	if a < b {
-		a, b = b, a
-	}
-	if math.IsInf(a, -1) {
-		return a
-	}
-	return a + math.Log1p(math.Exp(b-a))
 }
 
 // stdCols returns the standard deviation of every column of the row-major

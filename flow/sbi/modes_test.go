@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/parallel"
+	"github.com/privinfer/privinfer/internal/special"
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/simulate"
 )
@@ -19,7 +20,7 @@ import (
 func twoModes(x []float64) float64 {
 	a := -((x[0]+5)*(x[0]+5)+x[1]*x[1])/(2*0.25) + math.Log(0.25)
 	b := -((x[0]-5)*(x[0]-5)+x[1]*x[1])/(2*0.25) + math.Log(0.75)
-	return logAddExp(a, b)
+	return special.LogAddExp(a, b)
 }
 
 // modeStarts returns C starts for twoModes, left of them in the left-hand
@@ -110,7 +111,7 @@ func TestSampleAMRebalancesFourModes(t *testing.T) {
 				z := (x[k] - c[k]) / 0.5
 				q += z * z
 			}
-			lp = logAddExp(lp, -q/2)
+			lp = special.LogAddExp(lp, -q/2)
 		}
 		return lp
 	}
@@ -305,7 +306,7 @@ func TestModeJumpMixes(t *testing.T) {
 	logp := func(x []float64) float64 {
 		qa := ((x[0]+4)*(x[0]+4) + x[1]*x[1]) / 0.25
 		qb := ((x[0]-4)*(x[0]-4) + x[1]*x[1]) / 0.25
-		return logAddExp(math.Log(0.2)-qa/2, math.Log(0.8)-qb/2)
+		return special.LogAddExp(math.Log(0.2)-qa/2, math.Log(0.8)-qb/2)
 	}
 	mix := &tMix{K: 2, d: d, mu: []float64{-3.8, 0.2, 4.2, -0.2}, chol: []float64{0.8, 0, 0, 0.8, 0.8, 0, 0, 0.8}, halfLogDet: []float64{math.Log(0.8 * 0.8), math.Log(0.8 * 0.8)}}
 	init := make([][]float64, C)

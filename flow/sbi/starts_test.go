@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/privinfer/privinfer/internal/special"
 	"github.com/privinfer/privinfer/simulate"
 )
 
@@ -28,7 +29,7 @@ func bimodalStarts(t *testing.T, sir bool, C int) float64 {
 			return lp
 		}
 		a, b := (x[0]-0.5)/0.05, (x[0]+0.5)/0.05
-		return lp + logAddExp(-a*a/2, -b*b/2)
+		return lp + special.LogAddExp(-a*a/2, -b*b/2)
 	}
 	r := rand.New(rand.NewPCG(7, 11))
 	prev := make([]float64, 1000)

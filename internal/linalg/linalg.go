@@ -358,3 +358,16 @@ func MatVec(y, a, x []float64, m, n int) {
 		y[i] = s
 	}
 }
+
+// SqDist returns the squared Euclidean distance Σₖ (a[k] − b[k])² over the
+// first len(a) coordinates; b must be at least as long as a (a shorter b
+// panics: programmer error).
+func SqDist(a, b []float64) float64 {
+	b = b[:len(a)]
+	s := 0.0
+	for k, v := range a {
+		t := v - b[k]
+		s += t * t
+	}
+	return s
+}

@@ -552,3 +552,26 @@ func TestExtremeScales(t *testing.T) {
 		t.Errorf("overflowing inverse: err = %v, inv = %v", err, inv)
 	}
 }
+
+// TestSqDist checks exact small cases (a 3-4-5 triangle, a longer b whose
+// tail is ignored, empty a) and that a shorter b panics.
+func TestSqDist(t *testing.T) {
+	for _, c := range []struct {
+		a, b []float64
+		want float64
+	}{
+		{[]float64{0, 0}, []float64{3, 4}, 25},
+		{[]float64{1, -2, 0.5}, []float64{1, 2, -0.5, 99}, 17},
+		{nil, []float64{1}, 0},
+	} {
+		if got := SqDist(c.a, c.b); got != c.want {
+			t.Errorf("SqDist(%v, %v) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("SqDist with b shorter than a did not panic")
+		}
+	}()
+	SqDist([]float64{1, 2}, []float64{1})
+}
