@@ -16,7 +16,12 @@ simulations) and writes, in the layout examples/sbibm reads with -peer DIR:
                                                   epochs=…" (sums over rounds)
 
 Existing outputs are kept (a long run can be resumed or split) unless
---force. CPU times are the process's (all threads, time.process_time).
+--force. A cell in progress is also saved after every round
+(<…>_sbi_ckpt.pt: the inference object, the proposal, the random states
+and the times so far), and a later run continues it from the next round,
+so a cell of one or two CPU-hours survives a stopped process; the file is
+removed when the cell is written. CPU times are the process's (all
+threads, time.process_time), summed over the runs that made the cell.
 
 SNPE is sbi's SNPE_C with density_estimator="nsf" and its default training
 (batches of 50, learning rate 5e-4, 10% validation, patience 20, the atomic
@@ -108,19 +113,50 @@ def sample(dist, n):
     return dist.sample((n,))
 
 
-def run(task, method, xo, rounds, per_round, samples):
-    """Returns the final samples and the times (sums over rounds)."""
+def save_ckpt(path, state):
+    """Writes state atomically; the inference object's summary writer (an
+    open file) is left out and made anew on load."""
+    inf = state["inf"]
+    writer, inf._summary_writer = inf._summary_writer, None
+    try:
+        torch.save(state, path + ".tmp")
+        os.replace(path + ".tmp", path)
+    finally:
+        inf._summary_writer = writer
+
+
+def load_ckpt(path):
+    state = torch.load(path)
+    state["inf"]._summary_writer = SummaryWriter(tempfile.mkdtemp())
+    torch.set_rng_state(state["torch_rng"])
+    np.random.set_state(state["np_rng"])
+    return state
+
+
+def run(task, method, xo, rounds, per_round, samples, ckpt):
+    """Returns the final samples and the times (sums over rounds), saving
+    the cell to ckpt after every round and continuing from it if it
+    exists."""
     pr = prior(task)
-    writer = SummaryWriter(tempfile.mkdtemp())
-    if method == "snpe":
-        inf = SNPE(prior=pr, density_estimator="nsf", show_progress_bars=False, summary_writer=writer)
-    else:
-        inf = SNLE(prior=pr, density_estimator="nsf", show_progress_bars=False, summary_writer=writer)
     c0, w0 = time.process_time(), time.perf_counter()
-    tc = tw = 0.0
-    epochs = []
-    proposal = pr
-    for r in range(rounds):
+    if os.path.exists(ckpt):
+        st = load_ckpt(ckpt)
+        inf, proposal, first = st["inf"], st["proposal"], st["rounds_done"]
+        tc, tw, epochs = st["train_cpu_s"], st["train_wall_s"], st["epochs"]
+        c0 -= st["total_cpu_s"]
+        w0 -= st["total_wall_s"]
+        print(f"  continuing after round {first} from {ckpt}", flush=True)
+    else:
+        writer = SummaryWriter(tempfile.mkdtemp())
+        if method == "snpe":
+            inf = SNPE(prior=pr, density_estimator="nsf", show_progress_bars=False, summary_writer=writer)
+        else:
+            inf = SNLE(prior=pr, density_estimator="nsf", show_progress_bars=False, summary_writer=writer)
+        tc = tw = 0.0
+        epochs = []
+        proposal = pr
+        first = 0
+    for r in range(first, rounds):
         theta = sample(proposal, per_round)
         x = simulate(task, theta)
         c1, w1 = time.process_time(), time.perf_counter()
@@ -142,6 +178,11 @@ def run(task, method, xo, rounds, per_round, samples):
                 post._mcmc_init_params = proposal._mcmc_init_params
         proposal = post.set_default_x(xo)
         print(f"  round {r + 1}: {epochs[-1]} epochs, train {tw:.1f}s wall so far", flush=True)
+        if r + 1 < rounds:
+            save_ckpt(ckpt, dict(inf=inf, proposal=proposal, rounds_done=r + 1, train_cpu_s=tc,
+                                 train_wall_s=tw, epochs=epochs, total_cpu_s=time.process_time() - c0,
+                                 total_wall_s=time.perf_counter() - w0, torch_rng=torch.get_rng_state(),
+                                 np_rng=np.random.get_state()))
     s = sample(proposal, samples)
     times = dict(train_cpu_s=tc, train_wall_s=tw, total_cpu_s=time.process_time() - c0,
                  total_wall_s=time.perf_counter() - w0)
@@ -178,12 +219,17 @@ def main():
                 torch.manual_seed(a.seed * 1000 + 100 * TASKS.index(task) + 10 * k + mi)
                 np.random.seed(a.seed * 1000 + 100 * TASKS.index(task) + 10 * k + mi)
                 print(f"{task} o{k} {method}: {a.rounds} rounds x {a.sims_per_round}", flush=True)
-                s, t, epochs = run(task, method, xo, a.rounds, a.sims_per_round, a.samples)
+                ckpt = base + "_ckpt.pt"
+                if a.force and os.path.exists(ckpt):
+                    os.remove(ckpt)
+                s, t, epochs = run(task, method, xo, a.rounds, a.sims_per_round, a.samples, ckpt)
                 names = ",".join(f"parameter_{j + 1}" for j in range(d))
                 np.savetxt(base + ".csv", s, delimiter=",", header=names, comments="")
                 line = " ".join(f"{key}={v:.2f}" for key, v in t.items())
                 with open(base + "_time.txt", "w") as f:
                     f.write(f"{line} epochs={sum(epochs)} rounds_epochs={','.join(map(str, epochs))}\n")
+                if os.path.exists(ckpt):
+                    os.remove(ckpt)
                 print(f"{task} o{k} {method}: {line} epochs={sum(epochs)}", flush=True)
 
 
