@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/flow/ad"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // TestLogProbGradContext checks the context gradient of LogProbGradContext
@@ -73,9 +74,9 @@ func TestLogProbGradContext(t *testing.T) {
 		}
 		worst, skipped := 0.0, 0
 		for i := range z {
-			e := rel(fd5(loss, z, i, 1e-4), dz[i])
+			e := rel(testutil.FD5(loss, z, i, 1e-4), dz[i])
 			if e > 1e-6 {
-				n1, n2 := fd5(loss, z, i, 1e-5), fd5(loss, z, i, 2e-5)
+				n1, n2 := testutil.FD5(loss, z, i, 1e-5), testutil.FD5(loss, z, i, 2e-5)
 				if rel(n1, n2) >= 1e-6 {
 					skipped++
 					continue

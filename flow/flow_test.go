@@ -6,21 +6,8 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/flow/ad"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
-
-func fd5(f func() float64, x []float64, i int, h float64) float64 {
-	x0 := x[i]
-	x[i] = x0 + 2*h
-	f2 := f()
-	x[i] = x0 + h
-	f1 := f()
-	x[i] = x0 - h
-	fm1 := f()
-	x[i] = x0 - 2*h
-	fm2 := f()
-	x[i] = x0
-	return (-f2 + 8*f1 - 8*fm1 + fm2) / (12 * h)
-}
 
 // smallConfig is a cheap flow for exhaustive checks.
 func smallConfig(dim, ctx int) Config {
@@ -176,10 +163,10 @@ func TestLogProbGradient(t *testing.T) {
 		}
 		worst, worstI, kinks, skipped := 0.0, -1, 0, 0
 		for i := range f.params {
-			num := fd5(loss, f.params, i, 1e-4)
+			num := testutil.FD5(loss, f.params, i, 1e-4)
 			e := rel(num, grad[i])
 			if e > 1e-6 {
-				n1, n2 := fd5(loss, f.params, i, 1e-5), fd5(loss, f.params, i, 2e-5)
+				n1, n2 := testutil.FD5(loss, f.params, i, 1e-5), testutil.FD5(loss, f.params, i, 2e-5)
 				if rel(n1, n2) < 1e-6 {
 					kinks++
 					e = math.Max(rel(n1, grad[i]), rel(n2, grad[i]))

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // TestInvertibility checks InverseTransform(Transform(y)) = y to 1e-10 for
@@ -82,7 +83,7 @@ func TestLogDetJacobian(t *testing.T) {
 			J := make([]float64, D*D)
 			for k := 0; k < D; k++ {
 				for j := 0; j < D; j++ {
-					J[j*D+k] = fd5(func() float64 {
+					J[j*D+k] = testutil.FD5(func() float64 {
 						f.Transform(y, z, 1, u, nil)
 						return u[j]
 					}, y, k, 1e-5)
@@ -607,10 +608,10 @@ func TestLUGradient(t *testing.T) {
 			return math.Abs(a-b) / math.Max(math.Max(math.Abs(a), math.Abs(b)), 1e-4)
 		}
 		for i := off; i < off+D*D+D; i++ {
-			worst = math.Max(worst, rel(grad[i], fd5(loss, f.params, i, 1e-4)))
+			worst = math.Max(worst, rel(grad[i], testutil.FD5(loss, f.params, i, 1e-4)))
 		}
 		for i := range x {
-			worst = math.Max(worst, rel(g[i], fd5(loss, x, i, 1e-4)))
+			worst = math.Max(worst, rel(g[i], testutil.FD5(loss, x, i, 1e-4)))
 		}
 		t.Logf("LU D=%d: worst rel. error %.2g", D, worst)
 		if worst > 1e-6 {
@@ -678,7 +679,7 @@ func TestStepLossNonlinearGradient(t *testing.T) {
 	g := tr.Gradient()
 	worst := 0.0
 	for i := 0; i < f.NumParams(); i += 3 {
-		num := fd5(value, f.params, i, 1e-4)
+		num := testutil.FD5(value, f.params, i, 1e-4)
 		worst = math.Max(worst, math.Abs(num-g[i])/math.Max(math.Max(math.Abs(num), math.Abs(g[i])), 1e-4))
 	}
 	t.Logf("atomic loss: worst rel. gradient error %.2g", worst)

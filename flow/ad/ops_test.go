@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/flow/ad"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // Gradients are checked against the five-point central difference
@@ -19,20 +20,6 @@ const (
 	gradTol   = 1e-6
 	gradFloor = 1e-5
 )
-
-func fd5(f func() float64, x []float64, i int, h float64) float64 {
-	x0 := x[i]
-	x[i] = x0 + 2*h
-	f2 := f()
-	x[i] = x0 + h
-	f1 := f()
-	x[i] = x0 - h
-	fm1 := f()
-	x[i] = x0 - 2*h
-	fm2 := f()
-	x[i] = x0
-	return (-f2 + 8*f1 - 8*fm1 + fm2) / (12 * h)
-}
 
 func relErr(a, b, floor float64) float64 {
 	return math.Abs(a-b) / math.Max(math.Max(math.Abs(a), math.Abs(b)), floor)
@@ -121,7 +108,7 @@ func checkGradStep(t *testing.T, name string, r *rand.Rand, ins []input, build f
 	worst := 0.0
 	for i, in := range ins {
 		for j := range in.val {
-			num := fd5(loss, in.val, j, h)
+			num := testutil.FD5(loss, in.val, j, h)
 			if e := relErr(grads[i][j], num, gradFloor); e > worst {
 				worst = e
 				if e > gradTol {

@@ -5,23 +5,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-)
 
-// fd5 returns the five-point central difference of f at x[i] with step h;
-// its truncation error is O(h⁴).
-func fd5(f func() float64, x []float64, i int, h float64) float64 {
-	x0 := x[i]
-	x[i] = x0 + 2*h
-	f2 := f()
-	x[i] = x0 + h
-	f1 := f()
-	x[i] = x0 - h
-	fm1 := f()
-	x[i] = x0 - 2*h
-	fm2 := f()
-	x[i] = x0
-	return (-f2 + 8*f1 - 8*fm1 + fm2) / (12 * h)
-}
+	"github.com/privinfer/privinfer/internal/testutil"
+)
 
 // relErr is |a−b| / max(|a|, |b|, floor): relative error, with an absolute
 // floor for gradients that are (near) zero.
@@ -67,7 +53,7 @@ func TestLinearGradient(t *testing.T) {
 		l.Backward(p, g, x, R, dx, n)
 		worst := 0.0
 		for i := range p {
-			num := fd5(loss, p, i, fdStep)
+			num := testutil.FD5(loss, p, i, fdStep)
 			if i < 3 || i >= 3+l.NumParams() {
 				if g[i] != 0 || math.Abs(num) > 1e-9 {
 					t.Fatalf("gradient outside the layer's parameters at %d: %v %v", i, g[i], num)
@@ -77,7 +63,7 @@ func TestLinearGradient(t *testing.T) {
 			worst = math.Max(worst, relErr(g[i], num, gradFloor))
 		}
 		for i := range x {
-			worst = math.Max(worst, relErr(dx[i], fd5(loss, x, i, fdStep), gradFloor))
+			worst = math.Max(worst, relErr(dx[i], testutil.FD5(loss, x, i, fdStep), gradFloor))
 		}
 		if worst > gradTol {
 			t.Errorf("Linear %v: worst relative gradient error %.3g > %g", sh, worst, gradTol)
@@ -100,7 +86,7 @@ func TestReLUGradient(t *testing.T) {
 		if math.Abs(x[i]) < 1e-2 {
 			continue // kink: not differentiable
 		}
-		worst = math.Max(worst, relErr(dx[i], fd5(loss, x, i, fdStep), gradFloor))
+		worst = math.Max(worst, relErr(dx[i], testutil.FD5(loss, x, i, fdStep), gradFloor))
 	}
 	if worst > gradTol {
 		t.Errorf("ReLU: worst relative error %.3g", worst)
@@ -186,10 +172,10 @@ func TestResNetGradient(t *testing.T) {
 		}
 		worst := 0.0
 		for i := range z {
-			worst = math.Max(worst, relErr(dc[i]-1, fd5(loss, z, i, fdStep), gradFloor))
+			worst = math.Max(worst, relErr(dc[i]-1, testutil.FD5(loss, z, i, fdStep), gradFloor))
 		}
 		for i := range p {
-			num := fd5(loss, p, i, fdStep)
+			num := testutil.FD5(loss, p, i, fdStep)
 			if i < 2 {
 				if g[i] != 0 || math.Abs(num) > 1e-9 {
 					t.Fatalf("gradient outside the network's parameters at %d: %v %v", i, g[i], num)
@@ -199,7 +185,7 @@ func TestResNetGradient(t *testing.T) {
 			worst = math.Max(worst, relErr(g[i], num, gradFloor))
 		}
 		for i := range x {
-			worst = math.Max(worst, relErr(dx[i], fd5(loss, x, i, fdStep), gradFloor))
+			worst = math.Max(worst, relErr(dx[i], testutil.FD5(loss, x, i, fdStep), gradFloor))
 		}
 		t.Logf("ResNet %+v: %d params, worst rel. error %.2g", c, m.NumParams(), worst)
 		if worst > gradTol {
@@ -235,7 +221,7 @@ func TestResNetSharedContextGradient(t *testing.T) {
 		m.BackwardContext(p, g, w, R, nil, dc)
 		worst := 0.0
 		for i := range z {
-			worst = math.Max(worst, relErr(dc[i], fd5(loss, z, i, fdStep), gradFloor))
+			worst = math.Max(worst, relErr(dc[i], testutil.FD5(loss, z, i, fdStep), gradFloor))
 		}
 		t.Logf("gate %v: worst rel. error of the shared context gradient %.2g", gate, worst)
 		if worst > gradTol {

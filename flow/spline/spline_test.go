@@ -5,21 +5,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-)
 
-func fd5(f func() float64, x []float64, i int, h float64) float64 {
-	x0 := x[i]
-	x[i] = x0 + 2*h
-	f2 := f()
-	x[i] = x0 + h
-	f1 := f()
-	x[i] = x0 - h
-	fm1 := f()
-	x[i] = x0 - 2*h
-	fm2 := f()
-	x[i] = x0
-	return (-f2 + 8*f1 - 8*fm1 + fm2) / (12 * h)
-}
+	"github.com/privinfer/privinfer/internal/testutil"
+)
 
 // relErr is |a−b| / max(|a|, |b|, 1e-4): the relative error, and for
 // gradients below 1e-4 (including exact zeros, where the finite difference
@@ -93,7 +81,7 @@ func TestKnotsGradient(t *testing.T) {
 		s.KnotsBackward(k, RX, RY, RD, g)
 		worst := 0.0
 		for i := range raw {
-			worst = math.Max(worst, relErr(g[i], fd5(loss, raw, i, 1e-3)))
+			worst = math.Max(worst, relErr(g[i], testutil.FD5(loss, raw, i, 1e-3)))
 		}
 		t.Logf("K=%d: knots worst rel. error %.2g", K, worst)
 		if worst > 1e-6 {
@@ -134,20 +122,20 @@ func TestForwardGradient(t *testing.T) {
 		xs := []float64{x}
 		lossX := func() float64 { y, l := s.Forward(k, xs[0]); return a*y + b*l }
 		s.SetKnots(k, raw)
-		worstX = math.Max(worstX, relErr(gx, fd5(lossX, xs, 0, 1e-4)))
+		worstX = math.Max(worstX, relErr(gx, testutil.FD5(lossX, xs, 0, 1e-4)))
 		// Knots directly (interior entries, small steps keep x in its bin).
 		for _, v := range []struct {
 			knots, g []float64
 		}{{k.X, gX}, {k.Y, gY}, {k.D, gD}} {
 			for j := 1; j < K; j++ {
-				num := fd5(func() float64 { y, l := s.Forward(k, x); return a*y + b*l }, v.knots, j, 1e-5)
+				num := testutil.FD5(func() float64 { y, l := s.Forward(k, x); return a*y + b*l }, v.knots, j, 1e-5)
 				worstK = math.Max(worstK, math.Abs(num-v.g[j])/math.Max(math.Max(math.Abs(num), math.Abs(v.g[j])), 1e-3))
 			}
 		}
 		graw := make([]float64, s.NumParams())
 		s.KnotsBackward(k, gX, gY, gD, graw)
 		for i := range raw {
-			num := fd5(lossRaw, raw, i, 1e-4)
+			num := testutil.FD5(lossRaw, raw, i, 1e-4)
 			worstRaw = math.Max(worstRaw, relErr(graw[i], num))
 		}
 		s.SetKnots(k, raw)
@@ -223,10 +211,10 @@ func TestLogDetNumerical(t *testing.T) {
 			// so compare derivatives with that allowance.
 			_, l := s.Forward(k, x)
 			xs := []float64{x}
-			d := fd5(func() float64 { y, _ := s.Forward(k, xs[0]); return y }, xs, 0, 1e-5)
+			d := testutil.FD5(func() float64 { y, _ := s.Forward(k, xs[0]); return y }, xs, 0, 1e-5)
 			worst = math.Max(worst, math.Abs(math.Exp(l)-d)/(math.Exp(l)+1e-2))
 			_, li := s.Inverse(k, x)
-			di := fd5(func() float64 { v, _ := s.Inverse(k, xs[0]); return v }, xs, 0, 1e-5)
+			di := testutil.FD5(func() float64 { v, _ := s.Inverse(k, xs[0]); return v }, xs, 0, 1e-5)
 			worst = math.Max(worst, math.Abs(math.Exp(li)-di)/(math.Exp(li)+1e-2))
 		}
 	}
