@@ -234,6 +234,26 @@ type Config struct {
 	Progress privinfer.ProgressFunc
 	// Seed selects the random streams; results depend on it only.
 	Seed uint64
+
+	// Checkpoint, if not empty, is the path of a file in which the run
+	// keeps its state after every round but the last: the simulations,
+	// the trained flow, the next round's parameters and the result so far
+	// (written to a temporary file in the same folder and renamed over
+	// the previous one). A run started with the path of an existing
+	// checkpoint continues after its round instead of starting over, and
+	// returns what the run would have returned had it not stopped: the
+	// same draws and round records, bit for bit, with the times summed
+	// over the runs that made it. OnRound is not called again for the
+	// rounds already done. The file is removed when the run succeeds.
+	//
+	// The problem is code and is not saved: pass the same prior,
+	// simulator, mechanism and release. The checkpoint records a
+	// fingerprint of everything else that decides the results (this
+	// Config, the problem's dimensions, the types of its parts and the
+	// release), and a run whose fingerprint differs returns
+	// ErrCheckpointMismatch instead of using it; a malformed file gives
+	// an error wrapping ErrCorrupt. Delete the file to start over.
+	Checkpoint string
 }
 
 // Simulations are n parameter–summary pairs (θ_i, s(x_i)), x_i ~ f(·|θ_i),

@@ -38,6 +38,18 @@
 // releases with ErrSequential. Config.Simulations trains round 1 on pairs
 // (θ, s) simulated beforehand, as the sbi package's append_simulations.
 //
+// # Long runs
+//
+// A run stops with the context's error when its context is cancelled.
+// With Config.Checkpoint it also keeps its state in a file after every
+// round, and a later run given the same file continues after the last
+// saved round, returning exactly what the whole run would have returned:
+// every round draws its random numbers from streams of Config.Seed and the
+// round, and trains with a new optimiser, so the simulations, the flow,
+// the regression shift and the next round's parameters are all a round
+// leaves behind. The SBI paper's configuration takes one to two hours a
+// run on two cores; a checkpoint lets it span interrupted processes.
+//
 // # The nested loss
 //
 // A confidential simulation x ~ f(·|θ) with summary s(x) is expensive; the

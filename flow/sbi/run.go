@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -297,13 +298,32 @@ func run(ctx context.Context, p privinfer.Problem, c Config, m method) (Estimate
 	cfg := &e.cfg
 	res := &Result{}
 	var thetas []float64
-	if cfg.Simulations == nil {
+	first := 1
+	if cfg.Checkpoint != "" {
+		if e.fp, err = e.fingerprint(); err != nil {
+			return nil, nil, err
+		}
+		st, err := loadCheckpoint(cfg.Checkpoint, e.fp)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return nil, nil, fmt.Errorf("sbi: Config.Checkpoint %s: %w", cfg.Checkpoint, err)
+		default:
+			if thetas, res, err = e.resume(st); err != nil {
+				return nil, nil, fmt.Errorf("sbi: Config.Checkpoint %s: %w", cfg.Checkpoint, err)
+			}
+			first = st.Round + 1
+			e.report(privinfer.Progress{Stage: "resume", Round: st.Round, Step: st.Round, Total: cfg.Rounds,
+				Message: fmt.Sprintf("continuing after round %d from %s", st.Round, cfg.Checkpoint)})
+		}
+	}
+	if first == 1 && cfg.Simulations == nil {
 		if thetas, err = e.priorDraws(cfg.SimsPerRound, 1); err != nil {
 			return nil, nil, err
 		}
 	}
 	var est Estimate
-	for round := 1; round <= cfg.Rounds; round++ {
+	for round := first; round <= cfg.Rounds; round++ {
 		rr := RoundResult{Round: round, InSupport: math.NaN(), Diagnostics: Diagnostics{ESS: math.NaN(), AcceptRate: math.NaN()}}
 		t0 := time.Now()
 		var k int
@@ -354,6 +374,10 @@ func run(ctx context.Context, p privinfer.Problem, c Config, m method) (Estimate
 		draws := e.draws(thetas, chains)
 		if round == cfg.Rounds {
 			res.Draws = draws
+		} else if cfg.Checkpoint != "" {
+			if err := e.checkpoint(round, thetas, res); err != nil {
+				return nil, nil, err
+			}
 		}
 		e.report(privinfer.Progress{Stage: "round", Round: round, Step: round, Total: cfg.Rounds, Message: roundMessage(&rr)})
 		if cfg.OnRound != nil {
@@ -361,6 +385,11 @@ func run(ctx context.Context, p privinfer.Problem, c Config, m method) (Estimate
 		}
 	}
 	res.Elapsed = time.Since(e.start)
+	if cfg.Checkpoint != "" {
+		if err := removeCheckpoint(cfg.Checkpoint); err != nil {
+			return nil, nil, err
+		}
+	}
 	return est, res, nil
 }
 

@@ -47,8 +47,9 @@ const (
 )
 
 // ErrCorrupt is wrapped by the errors of LoadPosterior and
-// LoadLikelihoodPosterior about a malformed file.
-var ErrCorrupt = errors.New("sbi: corrupt or unsupported posterior file")
+// LoadLikelihoodPosterior about a malformed file, and by those of SPPE and
+// SPLE about a malformed Config.Checkpoint.
+var ErrCorrupt = errors.New("sbi: corrupt or unsupported file")
 
 // ErrIncompatiblePrior is returned (wrapping ErrInvalid) when the prior
 // passed to a loader is not the one the posterior was saved with.

@@ -95,6 +95,9 @@ type engine struct {
 	// shift is SPPE's regression shift (see Config.DisableRegressionShift),
 	// fitted in round 1; nil without one.
 	shift *linShift
+	// fp is the run's fingerprint when it keeps a checkpoint
+	// (Config.Checkpoint).
+	fp [32]byte
 }
 
 // build fills b with the rows of the pairs idx for the given loss.

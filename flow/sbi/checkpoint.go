@@ -1,0 +1,260 @@
+package sbi
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/privinfer/privinfer/flow"
+)
+
+// File format of a checkpoint (Config.Checkpoint):
+//
+//	magic "PRIVSBIC" | version uint32 | fingerprint [32]byte |
+//	length uint64 | the state, encoded by encoding/gob |
+//	CRC-32 (IEEE) of all preceding bytes, uint32.
+//
+// The fingerprint is a SHA-256 of everything that decides the run's
+// results and is not code (see engine.fingerprint); a checkpoint whose
+// fingerprint differs belongs to another run and is refused.
+const (
+	ckptMagic   = "PRIVSBIC"
+	ckptVersion = 1
+	maxCkptFile = 1 << 34
+)
+
+// ErrCheckpointMismatch is returned (wrapping ErrInvalid) when the file
+// named by Config.Checkpoint was saved by a run with other settings, another
+// release or another kind of problem.
+var ErrCheckpointMismatch = fmt.Errorf("%w: the checkpoint was saved by a run with other settings", ErrInvalid)
+
+// ckptState is what a run keeps after a round: every round's simulations
+// with their split, the trained flow (with its z-scoring), SPPE's
+// regression shift, the parameters the next round simulates at and the
+// result so far. Everything else an engine holds is rebuilt from the
+// problem and Config: every round's random streams derive from Config.Seed
+// and the round, and each round trains with a new optimiser.
+type ckptState struct {
+	Round                 int // rounds completed
+	Theta, Stat, LogPrior []float64
+	Train, Val            []int
+	Flow                  []byte // flow.Flow.Save
+	HasShift              bool
+	ShiftA, ShiftB        []float64
+	Next                  []float64 // the next round's θ
+	Rounds                []RoundResult
+	Simulations           int
+	SimTime, TrainTime    time.Duration
+	ProposalTime, Elapsed time.Duration
+}
+
+// fingerprint hashes what decides a run's results besides the problem's
+// code: the method, the filled configuration (not its callbacks, nor
+// Train.Workers, which does not change results), the problem's dimensions,
+// the types of its parts and its release, the given simulations, and the
+// initial flows (which carry the architectures and their seeded
+// initialisation).
+func (e *engine) fingerprint() ([32]byte, error) {
+	h := sha256.New()
+	put := func(vs ...any) {
+		for _, v := range vs {
+			_ = binary.Write(h, binary.LittleEndian, v)
+		}
+	}
+	str := func(s string) { put(uint64(len(s))); h.Write([]byte(s)) }
+	c := &e.cfg
+	b2i := func(b bool) uint8 {
+		if b {
+			return 1
+		}
+		return 0
+	}
+	put(uint8(e.role), int64(c.Rounds), int64(c.SimsPerRound), int64(e.m), int64(c.Integration), int64(c.Atoms),
+		b2i(c.DisableRegressionShift), c.MinInSupport, b2i(c.LeakageFallback), int64(c.Chains), int64(c.Warmup),
+		int64(c.Thin), int64(c.PosteriorSamples), c.Seed)
+	t := c.Train
+	put(t.LearningRate, t.WeightDecay, int64(t.BatchSize), int64(t.MaxEpochs), int64(t.Patience),
+		t.ValidationFraction, t.ClipNorm, t.EMA, int64(t.Shards), b2i(t.Float32))
+	put(int64(e.ds.d), int64(e.ds.sd), int64(e.ds.nd), e.deq)
+	str(fmt.Sprintf("%T|%T|%T", e.p.Prior, e.p.Simulator, e.p.Mechanism))
+	put(uint64(len(e.p.Observed)), e.p.Observed)
+	if s := c.Simulations; s != nil {
+		put(uint64(len(s.Theta)), s.Theta, uint64(len(s.Stats)), s.Stats)
+	} else {
+		put(uint64(0))
+	}
+	for _, f := range append([]*flow.Flow{e.f}, e.alts...) {
+		var b bytes.Buffer
+		if err := f.Save(&b); err != nil {
+			return [32]byte{}, fmt.Errorf("sbi: %w", err)
+		}
+		put(uint64(b.Len()))
+		h.Write(b.Bytes())
+	}
+	var fp [32]byte
+	copy(fp[:], h.Sum(nil))
+	return fp, nil
+}
+
+// saveCheckpoint writes st to path through a temporary file in the same
+// folder renamed over it, so that a run stopped while writing leaves the
+// previous checkpoint intact.
+func saveCheckpoint(path string, fp [32]byte, st *ckptState) error {
+	var g bytes.Buffer
+	if err := gob.NewEncoder(&g).Encode(st); err != nil {
+		return fmt.Errorf("sbi: Config.Checkpoint: encoding the state: %w", err)
+	}
+	var b bytes.Buffer
+	b.WriteString(ckptMagic)
+	_ = binary.Write(&b, binary.LittleEndian, uint32(ckptVersion))
+	b.Write(fp[:])
+	_ = binary.Write(&b, binary.LittleEndian, uint64(g.Len()))
+	b.Write(g.Bytes())
+	_ = binary.Write(&b, binary.LittleEndian, crc32.ChecksumIEEE(b.Bytes()))
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-")
+	if err != nil {
+		return fmt.Errorf("sbi: Config.Checkpoint: %w", err)
+	}
+	_, err = f.Write(b.Bytes())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("sbi: Config.Checkpoint: %w", err)
+	}
+	return nil
+}
+
+// loadCheckpoint reads the checkpoint at path; it returns an error wrapping
+// fs.ErrNotExist when there is none, ErrCheckpointMismatch when it belongs
+// to another run and ErrCorrupt when it is malformed.
+func loadCheckpoint(path string, fp [32]byte) (*ckptState, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return decodeCheckpoint(data, fp)
+}
+
+// decodeCheckpoint parses a checkpoint file's bytes.
+func decodeCheckpoint(data []byte, fp [32]byte) (*ckptState, error) {
+	head := len(ckptMagic) + 4 + 32 + 8
+	if len(data) > maxCkptFile || len(data) < head+4 || string(data[:len(ckptMagic)]) != ckptMagic {
+		return nil, fmt.Errorf("%w: not a checkpoint file", ErrCorrupt)
+	}
+	body := data[:len(data)-4]
+	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+		return nil, fmt.Errorf("%w: checkpoint checksum mismatch", ErrCorrupt)
+	}
+	if v := binary.LittleEndian.Uint32(data[len(ckptMagic):]); v != ckptVersion {
+		return nil, fmt.Errorf("%w: checkpoint version %d", ErrCorrupt, v)
+	}
+	if !bytes.Equal(data[len(ckptMagic)+4:len(ckptMagic)+36], fp[:]) {
+		return nil, ErrCheckpointMismatch
+	}
+	n := binary.LittleEndian.Uint64(data[head-8:])
+	if n != uint64(len(body)-head) {
+		return nil, fmt.Errorf("%w: checkpoint state of %d bytes in a file that holds %d", ErrCorrupt, n, len(body)-head)
+	}
+	st := new(ckptState)
+	if err := gob.NewDecoder(bytes.NewReader(body[head:])).Decode(st); err != nil {
+		return nil, fmt.Errorf("%w: checkpoint state: %v", ErrCorrupt, err)
+	}
+	return st, nil
+}
+
+// checkpoint captures the engine after round with thetas to simulate next.
+func (e *engine) checkpoint(round int, thetas []float64, res *Result) error {
+	var fb bytes.Buffer
+	if err := e.f.Save(&fb); err != nil {
+		return fmt.Errorf("sbi: Config.Checkpoint: %w", err)
+	}
+	st := &ckptState{Round: round, Theta: e.ds.theta, Stat: e.ds.stat, LogPrior: e.ds.logPrior,
+		Train: e.ds.train, Val: e.ds.val, Flow: fb.Bytes(), Next: thetas, Rounds: res.Rounds,
+		Simulations: res.Simulations, SimTime: res.SimTime, TrainTime: res.TrainTime,
+		ProposalTime: res.ProposalTime, Elapsed: time.Since(e.start)}
+	if e.shift != nil {
+		st.HasShift, st.ShiftA, st.ShiftB = true, e.shift.a, e.shift.b
+	}
+	return saveCheckpoint(e.cfg.Checkpoint, e.fp, st)
+}
+
+// resume restores the engine from st after checking that it fits the run,
+// and returns the next round's θ and the result so far.
+func (e *engine) resume(st *ckptState) ([]float64, *Result, error) {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: checkpoint %s", ErrCorrupt, fmt.Sprintf(format, args...))
+	}
+	ds, cfg := e.ds, &e.cfg
+	n := len(st.LogPrior)
+	switch {
+	case st.Round < 1 || st.Round >= cfg.Rounds:
+		return nil, nil, bad("after round %d of a run of %d", st.Round, cfg.Rounds)
+	case len(st.Rounds) != st.Round:
+		return nil, nil, bad("records %d rounds after round %d", len(st.Rounds), st.Round)
+	case n == 0 || len(st.Theta) != n*ds.d || len(st.Stat) != n*ds.sd:
+		return nil, nil, bad("holds %d, %d and %d values for %d simulations", len(st.Theta), len(st.Stat), n, n)
+	case len(st.Train)+len(st.Val) != n:
+		return nil, nil, bad("splits %d simulations of %d", len(st.Train)+len(st.Val), n)
+	case len(st.Next) != cfg.SimsPerRound*ds.d:
+		return nil, nil, bad("holds %d next parameters, want %d", len(st.Next), cfg.SimsPerRound*ds.d)
+	case st.HasShift != (e.role == PosteriorFlow && !cfg.DisableRegressionShift):
+		return nil, nil, bad("has a regression shift where the run has none, or none where it has one")
+	case st.HasShift && (len(st.ShiftA) != ds.d || len(st.ShiftB) != ds.d*ds.sd):
+		return nil, nil, bad("regression shift has the wrong size")
+	}
+	seen := make([]bool, n)
+	for _, idx := range [][]int{st.Train, st.Val} {
+		for _, i := range idx {
+			if i < 0 || i >= n || seen[i] {
+				return nil, nil, bad("split names simulation %d twice or out of range", i)
+			}
+			seen[i] = true
+		}
+	}
+	for _, v := range [][]float64{st.Theta, st.Stat, st.Next, st.ShiftA, st.ShiftB} {
+		for _, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, nil, bad("holds a non-finite value")
+			}
+		}
+	}
+	f, err := flow.Load(bytes.NewReader(st.Flow))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: checkpoint flow: %v", ErrCorrupt, err)
+	}
+	if f.Dim() != e.f.Dim() || f.ContextDim() != e.f.ContextDim() || f.NumParams() != e.f.NumParams() {
+		return nil, nil, bad("flow does not have the run's shape")
+	}
+	ds.theta, ds.stat, ds.logPrior, ds.train, ds.val = st.Theta, st.Stat, st.LogPrior, st.Train, st.Val
+	e.f, e.alts = f, nil
+	if st.HasShift {
+		e.shift = &linShift{a: st.ShiftA, b: st.ShiftB}
+	}
+	e.start = time.Now().Add(-st.Elapsed)
+	res := &Result{Rounds: st.Rounds, Simulations: st.Simulations, SimTime: st.SimTime,
+		TrainTime: st.TrainTime, ProposalTime: st.ProposalTime}
+	return st.Next, res, nil
+}
+
+// removeCheckpoint deletes a finished run's checkpoint; one that is already
+// gone is not an error.
+func removeCheckpoint(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("sbi: Config.Checkpoint: %w", err)
+	}
+	return nil
+}
