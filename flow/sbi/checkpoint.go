@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/privinfer/privinfer/flow"
@@ -51,10 +52,20 @@ type ckptState struct {
 	HasShift              bool
 	ShiftA, ShiftB        []float64
 	Next                  []float64 // the next round's θ
+	History               []roundState
 	Rounds                []RoundResult
 	Simulations           int
 	SimTime, TrainTime    time.Duration
 	ProposalTime, Elapsed time.Duration
+}
+
+// roundState is what a checkpoint keeps of every round done, so that a
+// resumed run can give OnRound the rounds' estimates again: the flow's
+// parameters after the round and the number of chains of its draws (the
+// draws themselves are the next round's simulated parameters).
+type roundState struct {
+	Params []float64
+	Chains int
 }
 
 // fingerprint hashes what decides a run's results besides the problem's
@@ -183,7 +194,7 @@ func (e *engine) checkpoint(round int, thetas []float64, res *Result) error {
 		return fmt.Errorf("sbi: Config.Checkpoint: %w", err)
 	}
 	st := &ckptState{Round: round, Theta: e.ds.theta, Stat: e.ds.stat, LogPrior: e.ds.logPrior,
-		Train: e.ds.train, Val: e.ds.val, Flow: fb.Bytes(), Next: thetas, Rounds: res.Rounds,
+		Train: e.ds.train, Val: e.ds.val, Flow: fb.Bytes(), Next: thetas, History: e.hist, Rounds: res.Rounds,
 		Simulations: res.Simulations, SimTime: res.SimTime, TrainTime: res.TrainTime,
 		ProposalTime: res.ProposalTime, Elapsed: time.Since(e.start)}
 	if e.shift != nil {
@@ -203,8 +214,8 @@ func (e *engine) resume(st *ckptState) ([]float64, *Result, error) {
 	switch {
 	case st.Round < 1 || st.Round >= cfg.Rounds:
 		return nil, nil, bad("after round %d of a run of %d", st.Round, cfg.Rounds)
-	case len(st.Rounds) != st.Round:
-		return nil, nil, bad("records %d rounds after round %d", len(st.Rounds), st.Round)
+	case len(st.Rounds) != st.Round || len(st.History) != st.Round:
+		return nil, nil, bad("records %d rounds and %d states after round %d", len(st.Rounds), len(st.History), st.Round)
 	case n == 0 || len(st.Theta) != n*ds.d || len(st.Stat) != n*ds.sd:
 		return nil, nil, bad("holds %d, %d and %d values for %d simulations", len(st.Theta), len(st.Stat), n, n)
 	case len(st.Train)+len(st.Val) != n:
@@ -216,6 +227,20 @@ func (e *engine) resume(st *ckptState) ([]float64, *Result, error) {
 	case st.HasShift && (len(st.ShiftA) != ds.d || len(st.ShiftB) != ds.d*ds.sd):
 		return nil, nil, bad("regression shift has the wrong size")
 	}
+	for r, rr := range st.Rounds {
+		h := st.History[r]
+		switch {
+		case rr.Round != r+1 || rr.Simulations < 1 || rr.Simulations > n:
+			return nil, nil, bad("round record %d names round %d after %d simulations", r+1, rr.Round, rr.Simulations)
+		case r+1 < st.Round && rr.Simulations+cfg.SimsPerRound > st.Rounds[r+1].Simulations:
+			return nil, nil, bad("round %d's simulations do not follow round %d's", r+2, r+1)
+		case len(h.Params) != e.f.NumParams() || h.Chains < 0 || h.Chains > cfg.SimsPerRound:
+			return nil, nil, bad("state of round %d does not fit the run", r+1)
+		}
+	}
+	if st.Rounds[st.Round-1].Simulations != n || st.Simulations != n {
+		return nil, nil, bad("holds %d simulations, its records %d", n, st.Simulations)
+	}
 	seen := make([]bool, n)
 	for _, idx := range [][]int{st.Train, st.Val} {
 		for _, i := range idx {
@@ -225,7 +250,11 @@ func (e *engine) resume(st *ckptState) ([]float64, *Result, error) {
 			seen[i] = true
 		}
 	}
-	for _, v := range [][]float64{st.Theta, st.Stat, st.Next, st.ShiftA, st.ShiftB} {
+	vals := [][]float64{st.Theta, st.Stat, st.Next, st.ShiftA, st.ShiftB}
+	for _, h := range st.History {
+		vals = append(vals, h.Params)
+	}
+	for _, v := range vals {
 		for _, x := range v {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
 				return nil, nil, bad("holds a non-finite value")
@@ -240,7 +269,7 @@ func (e *engine) resume(st *ckptState) ([]float64, *Result, error) {
 		return nil, nil, bad("flow does not have the run's shape")
 	}
 	ds.theta, ds.stat, ds.logPrior, ds.train, ds.val = st.Theta, st.Stat, st.LogPrior, st.Train, st.Val
-	e.f, e.alts = f, nil
+	e.f, e.alts, e.hist = f, nil, st.History
 	if st.HasShift {
 		e.shift = &linShift{a: st.ShiftA, b: st.ShiftB}
 	}
@@ -248,6 +277,34 @@ func (e *engine) resume(st *ckptState) ([]float64, *Result, error) {
 	res := &Result{Rounds: st.Rounds, Simulations: st.Simulations, SimTime: st.SimTime,
 		TrainTime: st.TrainTime, ProposalTime: st.ProposalTime}
 	return st.Next, res, nil
+}
+
+// replay calls Config.OnRound for the rounds a resumed run restored, with
+// the estimates and draws the run gave it when it made them: each round's
+// flow parameters rebuild its estimate, and its draws are the parameters
+// the next round simulated (next, for the last round restored).
+func (e *engine) replay(m method, res *Result, next []float64) error {
+	if e.cfg.OnRound == nil {
+		return nil
+	}
+	d := e.ds.d
+	for r, h := range e.hist {
+		x := next
+		if r+1 < len(e.hist) {
+			lo := res.Rounds[r].Simulations
+			x = slices.Clone(e.ds.theta[lo*d : (lo+e.cfg.SimsPerRound)*d])
+		}
+		f := e.f.Clone()
+		if err := f.SetParams(h.Params); err != nil {
+			return fmt.Errorf("sbi: Config.Checkpoint: round %d: %w", r+1, err)
+		}
+		est, err := m.estimate(e, f, r+1, x)
+		if err != nil {
+			return fmt.Errorf("sbi: Config.Checkpoint: round %d: %w", r+1, err)
+		}
+		e.cfg.OnRound(r+1, est, e.draws(x, h.Chains))
+	}
+	return nil
 }
 
 // removeCheckpoint deletes a finished run's checkpoint; one that is already

@@ -243,8 +243,10 @@ type Config struct {
 	// checkpoint continues after its round instead of starting over, and
 	// returns what the run would have returned had it not stopped: the
 	// same draws and round records, bit for bit, with the times summed
-	// over the runs that made it. OnRound is not called again for the
-	// rounds already done. The file is removed when the run succeeds.
+	// over the runs that made it. OnRound is called for the saved rounds
+	// first, with the estimates and draws it was given when they ran (the
+	// checkpoint keeps every round's flow parameters for this), then for
+	// the rest. The file is removed when the run succeeds.
 	//
 	// The problem is code and is not saved: pass the same prior,
 	// simulator, mechanism and release. The checkpoint records a

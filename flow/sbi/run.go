@@ -280,6 +280,10 @@ type method interface {
 	// It returns the estimate, the n×d draws and their number of MCMC
 	// chains (0 for independent draws).
 	propose(ctx context.Context, e *engine, round, n int, prev []float64, rr *RoundResult) (Estimate, []float64, int, error)
+	// estimate rebuilds the estimate propose returned in round from the
+	// flow f trained in that round and the round's draws x, for the
+	// rounds a resumed run replays to OnRound.
+	estimate(e *engine, f *flow.Flow, round int, x []float64) (Estimate, error)
 }
 
 // run is the round loop of SPPE and SPLE (Algorithms 1–2): round 1 draws θ
@@ -315,6 +319,9 @@ func run(ctx context.Context, p privinfer.Problem, c Config, m method) (Estimate
 			first = st.Round + 1
 			e.report(privinfer.Progress{Stage: "resume", Round: st.Round, Step: st.Round, Total: cfg.Rounds,
 				Message: fmt.Sprintf("continuing after round %d from %s", st.Round, cfg.Checkpoint)})
+			if err := e.replay(m, res, thetas); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
 	if first == 1 && cfg.Simulations == nil {
@@ -371,6 +378,9 @@ func run(ctx context.Context, p privinfer.Problem, c Config, m method) (Estimate
 		if n%max(chains, 1) != 0 {
 			chains = 0
 		}
+		if cfg.Checkpoint != "" {
+			e.hist = append(e.hist, roundState{Params: slices.Clone(e.f.Params()), Chains: chains})
+		}
 		draws := e.draws(thetas, chains)
 		if round == cfg.Rounds {
 			res.Draws = draws
@@ -426,10 +436,11 @@ func (sppe) loss(round int) lossKind {
 // propose restricts the posterior flow to the prior support and samples it
 // (by rejection, or by MCMC under Config.LeakageFallback).
 func (sppe) propose(ctx context.Context, e *engine, round, n int, _ []float64, rr *RoundResult) (Estimate, []float64, int, error) {
-	post, err := newPosterior(e.f.Clone(), e.p.Prior, e.p.Observed, &e.cfg, round, e.shift)
+	est, err := sppe{}.estimate(e, e.f.Clone(), round, nil)
 	if err != nil {
 		return nil, nil, 0, err
 	}
+	post := est.(*Posterior)
 	rr.InSupport = post.InSupport()
 	x := make([]float64, n*e.ds.d)
 	run, err := post.sample(ctx, parallel.Stream(e.cfg.Seed^tagPropose, uint64(round)), n, x)
@@ -441,6 +452,10 @@ func (sppe) propose(ctx context.Context, e *engine, round, n int, _ []float64, r
 		rr.Diagnostics, chains = run.diagnostics(), post.chains
 	}
 	return post, x, chains, nil
+}
+
+func (sppe) estimate(e *engine, f *flow.Flow, round int, _ []float64) (Estimate, error) {
+	return newPosterior(f, e.p.Prior, e.p.Observed, &e.cfg, round, e.shift)
 }
 
 // sple is SPLE's part of the round loop.
@@ -460,9 +475,13 @@ func (sple) propose(ctx context.Context, e *engine, round, n int, prev []float64
 		return nil, nil, 0, fmt.Errorf("sbi: SPLE proposal of round %d: %w", round, err)
 	}
 	rr.Diagnostics = run.diagnostics()
-	post := &LikelihoodPosterior{lik: lik, obs: e.p.Observed, cand: slices.Clone(x),
-		cfg: Config{Chains: e.cfg.Chains, Warmup: e.cfg.Warmup, Thin: e.cfg.Thin}, rounds: round}
+	post, _ := sple{}.estimate(e, lik.f, round, x)
 	return post, x, e.cfg.Chains, nil
+}
+
+func (sple) estimate(e *engine, f *flow.Flow, round int, x []float64) (Estimate, error) {
+	return &LikelihoodPosterior{lik: &Likelihood{f: f, prior: e.p.Prior}, obs: e.p.Observed, cand: slices.Clone(x),
+		cfg: Config{Chains: e.cfg.Chains, Warmup: e.cfg.Warmup, Thin: e.cfg.Thin}, rounds: round}, nil
 }
 
 // SPPE runs sequential private posterior estimation (Algorithm 1) on p and

@@ -96,8 +96,9 @@ type engine struct {
 	// fitted in round 1; nil without one.
 	shift *linShift
 	// fp is the run's fingerprint when it keeps a checkpoint
-	// (Config.Checkpoint).
-	fp [32]byte
+	// (Config.Checkpoint), and hist what it records of every round done.
+	fp   [32]byte
+	hist []roundState
 }
 
 // build fills b with the rows of the pairs idx for the given loss.
