@@ -374,6 +374,7 @@ func runEps(c config, eps float64) ([]methodAccuracy, error) {
 	var results []result
 	for _, meth := range c.Methods {
 		o := c.Config(3, 9, c.Seed)
+		o.Checkpoint = c.CheckpointFile(meth, c.Seed, p.Observed)
 		o.Progress = c.prog.Func()
 		if c.perRound {
 			o.OnRound = func(round int, _ sbi.Estimate, d *privinfer.Draws) {

@@ -101,6 +101,7 @@ func sweepPosterior(c config, p privinfer.Problem, eps float64, meth string) (*p
 		}
 	}
 	o := c.Config(3, 9, c.Seed)
+	o.Checkpoint = c.CheckpointFile(meth, c.Seed, p.Observed)
 	o.Progress = c.prog.Func()
 	c.prog.Printf("ε = %s: %s", epsName(eps), strings.ToUpper(meth))
 	start := time.Now()

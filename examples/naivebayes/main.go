@@ -116,7 +116,11 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	fs.IntVar(&cfg.sple.Inner, "sple-inner", 8, "SPLE RQMC inner releases per simulation M (-quick: 4; the paper uses 16)")
 	fs.IntVar(&cfg.trials, "trials", 1, "independent SPPE and SPLE runs whose per-round accuracy against the exact posterior is summarised (Fig. 13; 0 skips the per-round metrics; the paper's quartiles need several)")
 	fs.StringVar(&cfg.trialsDir, "trials-dir", "", "folder where every finished trial's per-round metrics are saved and reused when present (keyed by the settings)")
+	ckpt := cli.Checkpoints(fs)
 	if err := cli.Parse(fs, args); err != nil {
+		return cfg, err
+	}
+	if err := cli.PrepareCheckpoints(*ckpt); err != nil {
 		return cfg, err
 	}
 	cfg.Common = *c
@@ -135,6 +139,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 		}
 	}
 	cfg.sppe.Seed, cfg.sple.Seed = cfg.Seed+2, cfg.Seed+3
+	cfg.sppe.Checkpoints, cfg.sple.Checkpoints = *ckpt, *ckpt
 	return cfg, validate(cfg)
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/flow/sbi"
 	"github.com/privinfer/privinfer/mechanism"
@@ -20,6 +21,9 @@ type neuralConfig struct {
 	Epochs, Patience           int
 	Draws                      int
 	Seed                       uint64
+	// Checkpoints is the -checkpoints folder: every run keeps its state
+	// there after each round (sbi.Config.Checkpoint); empty keeps none.
+	Checkpoints string
 }
 
 // key describes every setting that changes the run, for cache keys.
@@ -61,7 +65,8 @@ func runNeural(ctx context.Context, meth string, p privinfer.Problem, cfg neural
 	tc.MaxEpochs, tc.Patience = cfg.Epochs, cfg.Patience
 	sc := sbi.Config{Rounds: cfg.Rounds, SimsPerRound: cfg.Sims, InnerPoints: cfg.Inner, Atoms: cfg.Atoms,
 		Flow: &fc, Train: &tc, PosteriorSamples: cfg.Draws, LeakageFallback: true, Progress: progress, Seed: cfg.Seed, OnRound: onRound,
-		DisableRegressionShift: true} // the SBI paper's z-scoring
+		DisableRegressionShift: true, // the SBI paper's z-scoring
+		Checkpoint:             cli.CheckpointFile(cfg.Checkpoints, meth, cfg.key(), p.Observed)}
 	if meth == methSPLE {
 		res, err := sbi.SPLE(ctx, p, sc)
 		if err != nil {

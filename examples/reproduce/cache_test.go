@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -52,6 +53,20 @@ func fakeMain(args []string) int {
 		}
 	}
 	logf("start")
+	if dir := os.Getenv(cli.CheckpointsEnv); dir != "" {
+		// A checkpoint of the job's: a second run finds it and says so.
+		marker := filepath.Join(dir, "marker")
+		if _, err := os.Stat(marker); err == nil {
+			if f, err := os.OpenFile(os.Getenv(fakeLogEnv)+".ckpt", os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+				fmt.Fprintf(f, "resumed %s %s\n", *name, *part)
+				f.Close()
+			}
+		}
+		if err := os.WriteFile(marker, nil, 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
 	if *hang {
 		time.Sleep(time.Minute)
 	}
@@ -350,5 +365,56 @@ func TestParseReport(t *testing.T) {
 	if plain.Stdout != "x\n## not a section" || plain.Wall != 2*time.Second || plain.Commit != "def456" ||
 		plain.Finished.IsZero() || !slices.Equal(plain.Verdicts, v[1:]) {
 		t.Errorf("plain read back as %+v", plain)
+	}
+}
+
+// TestCheckpointFolders checks the checkpoint folders: each job's example
+// gets its own through cli.CheckpointsEnv; a failed job's folder stays,
+// with the wall time it spent, so that its next run continues from it and
+// records the time of both; a job that succeeds removes its folder.
+func TestCheckpointFolders(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(fakeEnv, "1")
+	t.Setenv(fakeLogEnv, filepath.Join(dir, "log"))
+	fail := filepath.Join(dir, "fail")
+	pkg := "./examples/reproduce"
+	entries := []entry{
+		{Name: "a", Pkg: pkg, Target: "Fig. a", Full: []string{"-name", "a"}, Quick: []string{"-name", "a"}},
+		{Name: "b", Pkg: pkg, Target: "Fig. b", Full: []string{"-name", "b", "-fail-if", fail}, Quick: []string{"-name", "b"}},
+	}
+	if err := os.WriteFile(fail, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := fakeRun(t, context.Background(), dir, entries); err != nil {
+		t.Fatal(err)
+	}
+	cache := filepath.Join(dir, "cache")
+	folders, _ := filepath.Glob(filepath.Join(cache, checkpointsDir, "*"))
+	if len(folders) != 1 || !strings.HasPrefix(filepath.Base(folders[0]), "b-") {
+		t.Fatalf("checkpoint folders after b failed: %v, want b's only", folders)
+	}
+	if _, err := os.Stat(filepath.Join(folders[0], "marker")); err != nil {
+		t.Errorf("b's checkpoint was not kept: %v", err)
+	}
+	before := earlierWall(folders[0])
+	if before <= 0 {
+		t.Errorf("the failed run's wall time was not recorded (%v)", before)
+	}
+	os.Remove(fail)
+	if _, _, err := fakeRun(t, context.Background(), dir, entries); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "log.ckpt")); string(got) != "resumed b -\n" {
+		t.Errorf("the fakes that found a checkpoint: %q, want b once", got)
+	}
+	if folders, _ := filepath.Glob(filepath.Join(cache, checkpointsDir, "*")); len(folders) != 0 {
+		t.Errorf("checkpoint folders left after every job succeeded: %v", folders)
+	}
+	var c cached
+	if raw, err := os.ReadFile(filepath.Join(cache, filepath.Base(folders[0])+".json")); err != nil || json.Unmarshal(raw, &c) != nil {
+		t.Fatalf("b's cached result: %v", err)
+	}
+	if c.Wall < before {
+		t.Errorf("b's cached wall time %v, want at least the failed run's %v", c.Wall, before)
 	}
 }

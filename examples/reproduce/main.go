@@ -19,6 +19,17 @@
 // The paper-scale examples are split so that no single run should need much
 // more than an hour on two cores.
 //
+// A part stopped half-way is resumable too: with a cache, every run gets a
+// folder of its own under -cache/checkpoints (named like its cached
+// result) through cli.CheckpointsEnv, where its SPPE and SPLE runs keep
+// their state after every round (sbi.Config.Checkpoint; the examples'
+// -checkpoints flag). The next run of the same part continues from the
+// last saved round, with the same results as an uninterrupted run, and its
+// recorded wall time adds up the time of all its runs. A part that
+// succeeds removes its folder. The checkpoints do not record the code
+// that wrote them: delete the folder to start a part over after changing
+// the engines.
+//
 // A report is also a record of its results: -from-report REPRODUCTION.md
 // fills a lost or partial cache with the results the committed report
 // holds (for the runs whose command is unchanged), so that new parts can be
@@ -680,6 +691,19 @@ func runOne(ctx context.Context, cfg config, root, bin string, r *result, prog *
 	verdicts := filepath.Join(bin, r.Name+".verdicts.jsonl")
 	os.Remove(verdicts)
 	cmd.Env = append(os.Environ(), cli.VerdictFileEnv+"="+verdicts)
+	var clock *wallClock
+	if cfg.cache != "" {
+		folder := checkpointFolder(cfg.cache, r)
+		if clock, err = startWall(folder); err != nil {
+			r.Err = fmt.Sprintf("checkpoint folder: %v", err)
+			prog.Printf("%s: %s", r.Name, r.Err)
+			return
+		}
+		cmd.Env = append(cmd.Env, cli.CheckpointsEnv+"="+folder)
+		if clock.prev > 0 {
+			prog.Printf("%s: continuing from the checkpoints in %s (earlier runs: %s)", r.Name, folder, clock.prev.Round(time.Second))
+		}
+	}
 	var out, errb bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = io.MultiWriter(&errb, &prefixWriter{w: prog.W, prefix: "  " + r.Name + ": "})
@@ -687,6 +711,12 @@ func runOne(ctx context.Context, cfg config, root, bin string, r *result, prog *
 	t0 := time.Now()
 	err = cmd.Run()
 	r.Wall = time.Since(t0)
+	if clock != nil {
+		var cerr error
+		if r.Wall, cerr = clock.finish(err == nil); cerr != nil {
+			prog.Printf("%s: removing its checkpoints: %v", r.Name, cerr)
+		}
+	}
 	r.Finished = time.Now()
 	r.Ran = true
 	r.Stdout = out.String()

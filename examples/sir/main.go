@@ -352,6 +352,7 @@ func thin(d *privinfer.Draws, n int) *privinfer.Draws {
 // round's posterior draws and the NLOG at thetaTrue (NaN if nil).
 func run(c config, meth string, p privinfer.Problem, thetaTrue []float64, onRound func(round int, d *privinfer.Draws, nlog float64)) (*privinfer.Draws, *sbi.Posterior, *sbi.Result, error) {
 	o := c.Config(2, 10, c.Seed)
+	o.Checkpoint = c.CheckpointFile(meth, c.Seed, p.Observed)
 	o.Progress = c.hb.Func()
 	c.hb.Phase("%s: round 1, simulating %d epidemics", strings.ToUpper(meth), c.Sims)
 	if onRound != nil {

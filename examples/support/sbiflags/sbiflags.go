@@ -22,6 +22,7 @@ type Settings struct {
 	Eps                     []float64
 	Methods                 []string
 	quick                   map[string]string
+	ckpt                    *string // the -checkpoints flag's value
 	Rounds, Sims, M, Atoms  int
 	Layers, Hidden, Blocks  int
 	Gating                  bool
@@ -33,6 +34,9 @@ type Settings struct {
 	Float32                 bool // training steps with float32 products (flow.TrainConfig.Float32)
 	Affine                  bool // the flows' context-dependent affine layer (flow.Config.ContextAffine)
 	ChooseAffine            bool // train the flows with and without it and keep the lower validation loss
+	// Checkpoints is the -checkpoints folder (cli.Checkpoints): every run
+	// keeps its state there after each round; empty keeps none.
+	Checkpoints string
 }
 
 // Register registers the flags on fs with the defaults def and returns the
@@ -68,6 +72,8 @@ func Register(fs *flag.FlagSet, def Settings, quick map[string]string) *Settings
 	fs.BoolVar(&s.Affine, "affine", def.Affine, "give the flows a context-dependent affine layer before the first coupling (flow.Config.ContextAffine)")
 	fs.BoolVar(&s.ChooseAffine, "choose-affine", def.ChooseAffine, "train the flows with and without the context-dependent affine layer in round 1 and keep the one of lower validation loss (sbi.Config.FlowCandidates)")
 	fs.BoolVar(&s.Float32, "float32", def.Float32, "train with float32 products in the flows' hidden layers (flow.TrainConfig.Float32; faster on AVX-512 machines)")
+	ck := cli.Checkpoints(fs)
+	s.ckpt = ck
 	return &s
 }
 
@@ -80,6 +86,12 @@ func (s *Settings) Parse(fs *flag.FlagSet, args []string, common *cli.Common, re
 		return err
 	}
 	if err := cli.QuickDefaults(fs, common.Quick, s.quick); err != nil {
+		return err
+	}
+	if s.ckpt != nil {
+		s.Checkpoints = *s.ckpt
+	}
+	if err := cli.PrepareCheckpoints(s.Checkpoints); err != nil {
 		return err
 	}
 	s.Eps, s.Methods = nil, nil
@@ -142,6 +154,15 @@ func (s *Settings) Integration() sbi.Integration {
 		return sbi.MC
 	}
 	return sbi.RQMC
+}
+
+// CheckpointFile returns the checkpoint of the run of method with the
+// given seed on the release observed under these settings (empty without
+// -checkpoints): the file for sbi.Config.Checkpoint.
+func (s *Settings) CheckpointFile(method string, seed uint64, observed []float64) string {
+	key := *s
+	key.Checkpoints, key.ckpt = "", nil
+	return cli.CheckpointFile(s.Checkpoints, method, key, seed, observed)
 }
 
 // Config returns the sbi configuration for a problem with parameter

@@ -3,6 +3,8 @@ package sbiflags
 import (
 	"errors"
 	"flag"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -111,5 +113,53 @@ func TestChooseAffineAndKeySuffix(t *testing.T) {
 			t.Errorf("%s has key suffix %q, as %s", f, k, prev)
 		}
 		seen[k] = f
+	}
+}
+
+// TestCheckpoints checks -checkpoints: its default comes from
+// cli.CheckpointsEnv, Parse creates the folder, and CheckpointFile names
+// one file per method, seed, release and settings (the same inputs, the
+// same name), none without the flag.
+func TestCheckpoints(t *testing.T) {
+	release := func(float64) error { return nil }
+	parse := func(args ...string) *Settings {
+		t.Helper()
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		common := cli.Register(fs, 1)
+		s := Register(fs, def, nil)
+		if err := s.Parse(fs, append([]string{"-eps", "1", "-methods", "sppe"}, args...), common, release); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if f := parse().CheckpointFile("sppe", 1, []float64{1}); f != "" {
+		t.Errorf("without -checkpoints: %q, want none", f)
+	}
+	dir := filepath.Join(t.TempDir(), "a", "b")
+	s := parse("-checkpoints", dir)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		t.Errorf("Parse did not create the folder: %v", err)
+	}
+	obs := []float64{0.5, 2}
+	base := s.CheckpointFile("sppe", 1, obs)
+	if filepath.Dir(base) != dir || !strings.HasPrefix(filepath.Base(base), "sppe-") || !strings.HasSuffix(base, ".ckpt") {
+		t.Errorf("checkpoint %q, want sppe-….ckpt in %s", base, dir)
+	}
+	other := parse("-checkpoints", dir, "-layers", "5")
+	names := map[string]string{
+		"same":    s.CheckpointFile("sppe", 1, slices.Clone(obs)),
+		"method":  s.CheckpointFile("sple", 1, obs),
+		"seed":    s.CheckpointFile("sppe", 2, obs),
+		"release": s.CheckpointFile("sppe", 1, []float64{0.5, 2.0000001}),
+		"layers":  other.CheckpointFile("sppe", 1, obs),
+	}
+	for what, f := range names {
+		if (f == base) != (what == "same") {
+			t.Errorf("%s: %q against %q", what, f, base)
+		}
+	}
+	t.Setenv(cli.CheckpointsEnv, dir)
+	if f := parse().CheckpointFile("sppe", 1, obs); f != base {
+		t.Errorf("from $%s: %q, want %q", cli.CheckpointsEnv, f, base)
 	}
 }
