@@ -8,14 +8,15 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"io/fs"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
 	"github.com/privinfer/privinfer/flow"
+	"github.com/privinfer/privinfer/internal/atomicfile"
 )
 
 // File format of a checkpoint (Config.Checkpoint):
@@ -131,19 +132,7 @@ func saveCheckpoint(path string, fp [32]byte, st *ckptState) error {
 	_ = binary.Write(&b, binary.LittleEndian, uint64(g.Len()))
 	b.Write(g.Bytes())
 	_ = binary.Write(&b, binary.LittleEndian, crc32.ChecksumIEEE(b.Bytes()))
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-")
-	if err != nil {
-		return fmt.Errorf("sbi: Config.Checkpoint: %w", err)
-	}
-	_, err = f.Write(b.Bytes())
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if err := atomicfile.Write(path, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err }); err != nil {
 		return fmt.Errorf("sbi: Config.Checkpoint: %w", err)
 	}
 	return nil

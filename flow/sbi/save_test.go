@@ -59,20 +59,7 @@ func TestGivenSimulations(t *testing.T) {
 		given := cfg
 		given.Simulations = sims
 		for _, name := range []string{"SPPE", "SPLE"} {
-			run := func(p privinfer.Problem, c Config) (*Result, error) {
-				if name == "SPPE" {
-					r, err := SPPE(ctx, p, c)
-					if err != nil {
-						return nil, err
-					}
-					return &r.Result, nil
-				}
-				r, err := SPLE(ctx, p, c)
-				if err != nil {
-					return nil, err
-				}
-				return &r.Result, nil
-			}
+			run := func(p privinfer.Problem, c Config) (*Result, error) { return runMethod(ctx, name, p, c) }
 			a, err := run(p, cfg)
 			if err != nil {
 				t.Fatal(err)
