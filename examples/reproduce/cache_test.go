@@ -122,25 +122,36 @@ func fakeRun(t *testing.T, ctx context.Context, dir string, entries []entry, arg
 	return string(rep), log, err
 }
 
+// fakeSetup makes t's fakes run in a fresh folder dir and returns it, the
+// file whose presence makes fake b fail (created) and the entries a and b
+// (b with -fail-if).
+func fakeSetup(t *testing.T) (dir, fail string, ab []entry) {
+	t.Helper()
+	dir = t.TempDir()
+	t.Setenv(fakeEnv, "1")
+	t.Setenv(fakeLogEnv, filepath.Join(dir, "log"))
+	fail = filepath.Join(dir, "fail")
+	if err := os.WriteFile(fail, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, fail, []entry{
+		{Name: "a", Pkg: fakePkg, Target: "Fig. a", Full: []string{"-name", "a"}, Quick: []string{"-name", "a"}},
+		{Name: "b", Pkg: fakePkg, Target: "Fig. b", Full: []string{"-name", "b", "-fail-if", fail}, Quick: []string{"-name", "b"}},
+	}
+}
+
+// fakePkg is the package of the fake entries: it exists, and the fake
+// build ignores it.
+const fakePkg = "./examples/reproduce"
+
 // TestCacheResume runs a fake list of examples, one of them split into two
 // parts, through the reproduction: a failed example is rerun on the next
 // run while the finished ones come from the cache; other settings (seed,
 // quick mode) and -fresh run everything again; an interrupted run resumes.
 func TestCacheResume(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv(fakeEnv, "1")
-	t.Setenv(fakeLogEnv, filepath.Join(dir, "log"))
-	fail := filepath.Join(dir, "fail")
-	pkg := "./examples/reproduce" // exists; the fake build ignores it
-	entries := []entry{
-		{Name: "a", Pkg: pkg, Target: "Fig. a", Full: []string{"-name", "a"}, Quick: []string{"-name", "a"}},
-		{Name: "b", Pkg: pkg, Target: "Fig. b", Full: []string{"-name", "b", "-fail-if", fail}, Quick: []string{"-name", "b"}},
-		{Name: "c", Pkg: pkg, Target: "Fig. c", Full: []string{"-name", "c"}, Quick: []string{"-name", "c"},
-			Split: []part{{"x", []string{"-part", "x"}, "1 s", ""}, {"y", []string{"-part", "y"}, "1 s", ""}}},
-	}
-	if err := os.WriteFile(fail, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, fail, entries := fakeSetup(t)
+	entries = append(entries, entry{Name: "c", Pkg: fakePkg, Target: "Fig. c", Full: []string{"-name", "c"}, Quick: []string{"-name", "c"},
+		Split: []part{{"x", []string{"-part", "x"}, "1 s", ""}, {"y", []string{"-part", "y"}, "1 s", ""}}})
 	want := func(step string, log []string, lines ...string) {
 		t.Helper()
 		if !slices.Equal(log, lines) {
@@ -245,20 +256,9 @@ func TestCacheResume(t *testing.T) {
 // run with other arguments restores nothing; a quick report, no cache and
 // a file that is not a report are refused.
 func TestFromReport(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv(fakeEnv, "1")
-	t.Setenv(fakeLogEnv, filepath.Join(dir, "log"))
-	fail := filepath.Join(dir, "fail")
-	pkg := "./examples/reproduce"
-	entries := []entry{
-		{Name: "a", Pkg: pkg, Target: "Fig. a", Full: []string{"-name", "a"}, Quick: []string{"-name", "a"}},
-		{Name: "b", Pkg: pkg, Target: "Fig. b", Full: []string{"-name", "b", "-fail-if", fail}, Quick: []string{"-name", "b"}},
-		{Name: "c", Pkg: pkg, Target: "Fig. c", Full: []string{"-name", "c"}, Quick: []string{"-name", "c"}, Plain: true,
-			Split: []part{{"x", []string{"-part", "x"}, "1 s", ""}, {"y", []string{"-part", "y"}, "1 s", ""}}},
-	}
-	if err := os.WriteFile(fail, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, fail, entries := fakeSetup(t)
+	entries = append(entries, entry{Name: "c", Pkg: fakePkg, Target: "Fig. c", Full: []string{"-name", "c"}, Quick: []string{"-name", "c"}, Plain: true,
+		Split: []part{{"x", []string{"-part", "x"}, "1 s", ""}, {"y", []string{"-part", "y"}, "1 s", ""}}})
 	// The second run's report shows a, c-x and c-y as cached results (with
 	// their finishing times and commits) and b as failed.
 	if _, _, err := fakeRun(t, context.Background(), dir, entries); err != nil {
@@ -373,18 +373,7 @@ func TestParseReport(t *testing.T) {
 // with the wall time it spent, so that its next run continues from it and
 // records the time of both; a job that succeeds removes its folder.
 func TestCheckpointFolders(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv(fakeEnv, "1")
-	t.Setenv(fakeLogEnv, filepath.Join(dir, "log"))
-	fail := filepath.Join(dir, "fail")
-	pkg := "./examples/reproduce"
-	entries := []entry{
-		{Name: "a", Pkg: pkg, Target: "Fig. a", Full: []string{"-name", "a"}, Quick: []string{"-name", "a"}},
-		{Name: "b", Pkg: pkg, Target: "Fig. b", Full: []string{"-name", "b", "-fail-if", fail}, Quick: []string{"-name", "b"}},
-	}
-	if err := os.WriteFile(fail, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, fail, entries := fakeSetup(t)
 	if _, _, err := fakeRun(t, context.Background(), dir, entries); err != nil {
 		t.Fatal(err)
 	}
