@@ -160,8 +160,8 @@ func stoppedCheckpoint(t *testing.T, p privinfer.Problem, cfg Config) string {
 // TestCheckpointRefused checks that a checkpoint is used only by the run
 // that wrote it (another seed, flow, release or method is refused with
 // ErrCheckpointMismatch and leaves the file alone), that damaged files give
-// ErrCorrupt, that an unwritable path fails the run, and that a one-round
-// run writes nothing.
+// ErrCorrupt, that a path in a missing folder is refused before the run
+// starts, and that a one-round run writes nothing.
 func TestCheckpointRefused(t *testing.T) {
 	p := testProblem()
 	cfg := quickConfig()
@@ -215,8 +215,8 @@ func TestCheckpointRefused(t *testing.T) {
 		}
 	}
 	c.Checkpoint = filepath.Join(t.TempDir(), "missing", "run.ckpt")
-	if _, err := SPPE(context.Background(), p, c); err == nil {
-		t.Error("a checkpoint in a missing folder did not fail the run")
+	if _, err := SPPE(context.Background(), p, c); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a checkpoint in a missing folder: err = %v, want ErrInvalid", err)
 	}
 	one := quickConfig()
 	one.Checkpoint = filepath.Join(t.TempDir(), "one.ckpt")

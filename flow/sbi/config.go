@@ -254,7 +254,8 @@ type Config struct {
 	// Config, the problem's dimensions, the types of its parts and the
 	// release), and a run whose fingerprint differs returns
 	// ErrCheckpointMismatch instead of using it; a malformed file gives
-	// an error wrapping ErrCorrupt. Delete the file to start over.
+	// an error wrapping ErrCorrupt. Delete the file to start over. The
+	// folder must exist; give every concurrent run a file of its own.
 	Checkpoint string
 }
 

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -304,6 +306,9 @@ func run(ctx context.Context, p privinfer.Problem, c Config, m method) (Estimate
 	var thetas []float64
 	first := 1
 	if cfg.Checkpoint != "" {
+		if st, err := os.Stat(filepath.Dir(cfg.Checkpoint)); err != nil || !st.IsDir() {
+			return nil, nil, invalidf("Config.Checkpoint %s must be a file in an existing folder", cfg.Checkpoint)
+		}
 		if e.fp, err = e.fingerprint(); err != nil {
 			return nil, nil, err
 		}
