@@ -66,6 +66,9 @@
 //	go run ./examples/sbibm -sequential snpe,snle -rounds 10 -sims-per-round 1000 -obs 3 -out /tmp/sbibm-seq -peer /tmp/sbibm-seq
 //
 // (the last command only reads the cached results and scores the peer's).
+// -chains N runs SNLE with N adaptive Metropolis chains instead of the
+// package default (sbibm's SNLE runs 100 slice-sampling chains); its
+// cells are kept as <…>_ours_c<N>.
 // With -quick the sequential mode runs 2 rounds of 500 simulations.
 //
 // A small check, two moons at observation 1, 2 rounds of 500 simulations,

@@ -36,6 +36,7 @@ type seqConfig struct {
 	methods  []string
 	rounds   int
 	perRound int
+	chains   int // SNLE's MCMC chains; 0 is the package default
 }
 
 // seqMethods are the sequential methods, in the order they run.
@@ -47,6 +48,7 @@ func registerSequential(fs *flag.FlagSet) *seqConfig {
 	fs.StringVar(&s.raw, "sequential", "", "comma-separated sequential methods (snpe, snle) to run instead of amortized NPE")
 	fs.IntVar(&s.rounds, "rounds", 10, "rounds of the sequential methods")
 	fs.IntVar(&s.perRound, "sims-per-round", 1000, "simulations per round of the sequential methods")
+	fs.IntVar(&s.chains, "chains", 0, "SNLE's adaptive Metropolis chains (sbi.Config.Chains; 0: the package default, 20 up to 8 parameters; sbibm's SNLE runs 100 slice-sampling chains)")
 	return s
 }
 
@@ -77,6 +79,8 @@ func (s *seqConfig) check(fs *flag.FlagSet, quick, simOnly bool) error {
 		return cli.Usagef("-rounds must be in [1, 100], got %d", s.rounds)
 	case s.perRound < 20 || s.perRound > 1_000_000:
 		return cli.Usagef("-sims-per-round must be in [20, 10⁶], got %d", s.perRound)
+	case s.chains < 0 || s.chains > 1000:
+		return cli.Usagef("-chains must be in [0, 1000], got %d", s.chains)
 	case simOnly:
 		return cli.Usagef("-simulate-only does not apply to -sequential (each tool simulates its own proposals)")
 	}
@@ -114,16 +118,21 @@ func seqBase(task, method string, rounds, perRound, obs int) string {
 }
 
 // ours is the file-name suffix of our results: _ours, or _ours_affine
-// and _ours_choose with -affine and -choose-affine, so that the variants'
-// cached results are kept apart.
-func (c config) ours() string {
+// and _ours_choose with -affine and -choose-affine, followed by _c<N> for
+// SNLE with -chains N, so that the variants' cached results are kept
+// apart.
+func (c config) ours(method string) string {
+	s := "_ours"
 	switch {
 	case c.affine:
-		return "_ours_affine"
+		s = "_ours_affine"
 	case c.choose:
-		return "_ours_choose"
+		s = "_ours_choose"
 	}
-	return "_ours"
+	if method == "snle" && c.seq != nil && c.seq.chains > 0 {
+		s += fmt.Sprintf("_c%d", c.seq.chains)
+	}
+	return s
 }
 
 // seqSeed is the training seed of a task, method and observation.
@@ -195,7 +204,7 @@ func seqPlots(c config, results []*seqResult) error {
 			continue
 		}
 		d := r.ref.Dim
-		ours, err := readDraws(c.Path(base+c.ours()+".csv"), d, c.samples)
+		ours, err := readDraws(c.Path(base+c.ours(r.method)+".csv"), d, c.samples)
 		if err != nil {
 			return err
 		}
@@ -260,9 +269,9 @@ func runSeqOne(ctx context.Context, c config, name, method string, k int, prog *
 		return nil, err
 	}
 	res := &seqResult{task: name, method: method, obs: k, ours: noRecord(), peer: noRecord(), ref: ref}
-	if rec, ok := loadOurs(c, base); ok {
+	if rec, ok := loadOurs(c, base, method); ok {
 		res.ours = rec
-		prog.Printf("%s, %s, observation %d: cached in %s (C2ST %.3f)", name, method, k, c.Path(base+c.ours()+".txt"), rec.c2st)
+		prog.Printf("%s, %s, observation %d: cached in %s (C2ST %.3f)", name, method, k, c.Path(base+c.ours(method)+".txt"), rec.c2st)
 	} else if res.ours, err = trainSeq(ctx, c, task, method, k, base, ref, prog); err != nil {
 		return nil, err
 	}
@@ -299,7 +308,7 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 	fc, cand := c.flows(dim, ctxDim)
 	cfg := sbi.Config{Rounds: c.seq.rounds, SimsPerRound: c.seq.perRound, PosteriorSamples: c.samples, Train: &tc,
 		Flow: fc, FlowCandidates: cand,
-		Seed: seqSeed(c.Seed, name, method, k),
+		Seed: seqSeed(c.Seed, name, method, k), Chains: c.seq.chains,
 		Progress: func(e privinfer.Progress) {
 			clock.observe(e)
 			every(e)
@@ -349,10 +358,10 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 	rec = rec.saved()
 	prog.Printf("%s: C2ST %.3f, training %.1fs CPU (%.1fs wall), total %.1fs CPU%s", label, rec.c2st, rec.trainCPU, rec.trainWall, rec.totalCPU, chosen(out.Rounds[0]))
 	draws := &privinfer.Draws{Names: task.ParamNames(), Dim: d, Theta: out.Draws.Theta}
-	if _, err := c.WriteFile(base+c.ours()+".csv", draws.WriteCSV); err != nil {
+	if _, err := c.WriteFile(base+c.ours(method)+".csv", draws.WriteCSV); err != nil {
 		return rec, err
 	}
-	_, err = c.WriteFile(base+c.ours()+".txt", func(w io.Writer) error {
+	_, err = c.WriteFile(base+c.ours(method)+".txt", func(w io.Writer) error {
 		_, err := fmt.Fprintf(w, "c2st=%.6f %s seed=%d samples=%d\n", rec.c2st, rec.times(), c.Seed, c.samples)
 		return err
 	})
@@ -419,11 +428,11 @@ func parseRecord(kv map[string]string) seqRecord {
 
 // loadOurs returns the record of an earlier run with the same seed and
 // number of draws from -out, if there is one.
-func loadOurs(c config, base string) (seqRecord, bool) {
+func loadOurs(c config, base, method string) (seqRecord, bool) {
 	if c.Out == "" {
 		return seqRecord{}, false
 	}
-	kv, err := readFields(c.Path(base + c.ours() + ".txt"))
+	kv, err := readFields(c.Path(base + c.ours(method) + ".txt"))
 	if err != nil || kv["seed"] != strconv.FormatUint(c.Seed, 10) || kv["samples"] != strconv.Itoa(c.samples) {
 		return seqRecord{}, false
 	}

@@ -17,6 +17,7 @@ func TestSequentialBadFlags(t *testing.T) {
 		{"-sequential", "snre"}, {"-sequential", "snpe,snpe"}, {"-sequential", "snpe", "-rounds", "0"},
 		{"-sequential", "snle", "-rounds", "101"}, {"-sequential", "snpe", "-sims-per-round", "10"},
 		{"-sequential", "snpe", "-simulate-only", "-out", t.TempDir()},
+		{"-sequential", "snle", "-chains", "-1"}, {"-sequential", "snle", "-chains", "1001"},
 	} {
 		if _, err := runArgs(args...); !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("%v: err = %v, want a usage error", args, err)
@@ -153,6 +154,25 @@ func TestSavedRecordPrintsAsReread(t *testing.T) {
 		}
 		if cli.F(fresh.c2st, 3) != cli.F(back.c2st, 3) {
 			t.Errorf("v = %g: C2ST fresh %s, reread %s", v, cli.F(fresh.c2st, 3), cli.F(back.c2st, 3))
+		}
+	}
+}
+
+// TestOursSuffix checks the file names of our cached cells: -chains marks
+// SNLE's only, after the architecture's mark.
+func TestOursSuffix(t *testing.T) {
+	for _, c := range []struct {
+		cfg          config
+		method, want string
+	}{
+		{config{}, "snle", "_ours"},
+		{config{seq: &seqConfig{chains: 100}}, "snle", "_ours_c100"},
+		{config{seq: &seqConfig{chains: 100}}, "snpe", "_ours"},
+		{config{affine: true, seq: &seqConfig{chains: 40}}, "snle", "_ours_affine_c40"},
+		{config{choose: true}, "snpe", "_ours_choose"},
+	} {
+		if got := c.cfg.ours(c.method); got != c.want {
+			t.Errorf("%+v, %s: %q, want %q", c.cfg.seq, c.method, got, c.want)
 		}
 	}
 }
