@@ -398,7 +398,7 @@ func trialTables(c config, epsName, refName string, sets []trialSet) error {
 		fmt.Fprintf(w, "    %-8s %-8s %-18s %-18s %-18s %-18s  (%s)\n", abc.method, fmt.Sprintf("%d/%d", abc.reached, abc.trials),
 			pm(abc.sims, "%.0f"), pm(abc.simT, "%.1f"), "—", pm(abc.allT, "%.1f"), abc.neverNote)
 	} else {
-		fmt.Fprintf(w, "    SMC-ABC row: not found (run examples/sir-abc -trials N -trials-dir %s first)\n", c.trials.dir)
+		fmt.Fprintf(w, "    SMC-ABC row: not found (run examples/sir-abc -eps %s -trials N -trials-dir %s first; the paper's Table 1 and the reproduction have it at ε = 10 only)\n", epsName, c.trials.dir)
 	}
 	if c.Out == "" {
 		return nil
