@@ -126,7 +126,16 @@ def save_ckpt(path, state):
 
 
 def load_ckpt(path):
-    state = torch.load(path)
+    # Unpickling an sbi inference object opens a default summary writer,
+    # which makes an sbi-logs folder in the working directory: load from a
+    # scratch directory instead.
+    path, cwd = os.path.abspath(path), os.getcwd()
+    with tempfile.TemporaryDirectory() as scratch:
+        os.chdir(scratch)
+        try:
+            state = torch.load(path)
+        finally:
+            os.chdir(cwd)
     state["inf"]._summary_writer = SummaryWriter(tempfile.mkdtemp())
     torch.set_rng_state(state["torch_rng"])
     np.random.set_state(state["np_rng"])
