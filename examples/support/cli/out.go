@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/support/plot"
-	"github.com/privinfer/privinfer/internal/atomicfile"
 )
 
 // WriteFile creates name in the output directory, lets write fill it and
@@ -37,8 +37,25 @@ func (c *Common) WriteFile(name string, write func(io.Writer) error) (string, er
 // WriteAtomic lets write fill a temporary file in path's folder and
 // renames it to path, so an interrupted run never leaves a partial file;
 // on any error the temporary file is removed and path is untouched.
+//
+// It is the library's internal/atomicfile.Write, written again here
+// because examples use only the public API.
 func WriteAtomic(path string, write func(io.Writer) error) error {
-	return atomicfile.Write(path, write)
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-")
+	if err != nil {
+		return err
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 // WritePlot writes the canvas as base.svg and base.png into the output
