@@ -31,7 +31,6 @@ import (
 const (
 	ckptMagic   = "PRIVSBIC"
 	ckptVersion = 1
-	maxCkptFile = 1 << 34
 )
 
 // ErrCheckpointMismatch is returned (wrapping ErrInvalid) when the file
@@ -54,10 +53,8 @@ type ckptState struct {
 	ShiftA, ShiftB        []float64
 	Next                  []float64 // the next round's θ
 	History               []roundState
-	Rounds                []RoundResult
-	Simulations           int
-	SimTime, TrainTime    time.Duration
-	ProposalTime, Elapsed time.Duration
+	Rounds                []RoundResult // the totals of Result derive from them
+	Elapsed               time.Duration
 }
 
 // roundState is what a checkpoint keeps of every round done, so that a
@@ -152,7 +149,7 @@ func loadCheckpoint(path string, fp [32]byte) (*ckptState, error) {
 // decodeCheckpoint parses a checkpoint file's bytes.
 func decodeCheckpoint(data []byte, fp [32]byte) (*ckptState, error) {
 	head := len(ckptMagic) + 4 + 32 + 8
-	if len(data) > maxCkptFile || len(data) < head+4 || string(data[:len(ckptMagic)]) != ckptMagic {
+	if len(data) < head+4 || string(data[:len(ckptMagic)]) != ckptMagic {
 		return nil, fmt.Errorf("%w: not a checkpoint file", ErrCorrupt)
 	}
 	body := data[:len(data)-4]
@@ -184,8 +181,7 @@ func (e *engine) checkpoint(round int, thetas []float64, res *Result) error {
 	}
 	st := &ckptState{Round: round, Theta: e.ds.theta, Stat: e.ds.stat, LogPrior: e.ds.logPrior,
 		Train: e.ds.train, Val: e.ds.val, Flow: fb.Bytes(), Next: thetas, History: e.hist, Rounds: res.Rounds,
-		Simulations: res.Simulations, SimTime: res.SimTime, TrainTime: res.TrainTime,
-		ProposalTime: res.ProposalTime, Elapsed: time.Since(e.start)}
+		Elapsed: time.Since(e.start)}
 	if e.shift != nil {
 		st.HasShift, st.ShiftA, st.ShiftB = true, e.shift.a, e.shift.b
 	}
@@ -227,8 +223,8 @@ func (e *engine) resume(st *ckptState) ([]float64, *Result, error) {
 			return nil, nil, bad("state of round %d does not fit the run", r+1)
 		}
 	}
-	if st.Rounds[st.Round-1].Simulations != n || st.Simulations != n {
-		return nil, nil, bad("holds %d simulations, its records %d", n, st.Simulations)
+	if last := st.Rounds[st.Round-1].Simulations; last != n {
+		return nil, nil, bad("holds %d simulations, its records %d", n, last)
 	}
 	seen := make([]bool, n)
 	for _, idx := range [][]int{st.Train, st.Val} {
@@ -263,8 +259,12 @@ func (e *engine) resume(st *ckptState) ([]float64, *Result, error) {
 		e.shift = &linShift{a: st.ShiftA, b: st.ShiftB}
 	}
 	e.start = time.Now().Add(-st.Elapsed)
-	res := &Result{Rounds: st.Rounds, Simulations: st.Simulations, SimTime: st.SimTime,
-		TrainTime: st.TrainTime, ProposalTime: st.ProposalTime}
+	res := &Result{Rounds: st.Rounds, Simulations: n}
+	for _, rr := range st.Rounds {
+		res.SimTime += rr.SimTime
+		res.TrainTime += rr.TrainTime
+		res.ProposalTime += rr.ProposalTime
+	}
 	return st.Next, res, nil
 }
 
