@@ -51,26 +51,38 @@ func (l Linear) forward(s *single, xi int, p, x, y []float64, n int) {
 		gemm.Mul(n, out, in, x, in, 1, w, out, b, y, out)
 		return
 	}
-	x32 := s.x[xi]
-	gemm.ToFloat32(x32, x[:n*in])
-	w32 := s.w
+	x32, lx := s.x[xi], stride32x(in)
+	gemm.ToFloat32Rows(x32, lx, x, in, n, in)
+	// The column after the input holds ones: backward32 gets the bias
+	// gradient from the weight gradient's product (see there).
+	for r := 0; r < n; r++ {
+		x32[r*lx+in] = 1
+	}
+	w32, lw := s.w, out
 	if s.held {
-		w32 = s.wc[xi]
+		w32, lw = s.wc[xi], gemm.Stride32(out)
 	} else {
 		gemm.ToFloat32(w32, w)
 	}
-	gemm.Mul32(n, out, in, x32, in, 1, w32, out, b, y, out)
+	gemm.Mul32(n, out, in, x32, lx, 1, w32, lw, b, y, out)
 }
+
+// stride32x is the row stride of the float32 copy of a layer input of in
+// columns: room for the input and a column of ones, padded as
+// gemm.Stride32 advises.
+func stride32x(in int) int { return gemm.Stride32(in + 1) }
 
 // single is the float32 state of a network's workspace: the float32
 // copies of the inputs of its float32 layers, kept from the forward pass
 // for the weight gradients, and scratch for rounded weights and output
-// gradients. Its buffers are sized for Mul32's row blocks.
+// gradients. Its buffers are sized for Mul32's row blocks, their rows
+// padded (stride32x, gemm.Stride32).
 type single struct {
 	x     [][]float32 // layer inputs, by index
 	w, dy []float32
 	// wc and wtc hold, by layer index, the rounded weights and their
-	// rounded transposes while held is set (ResNet.HoldFloat32).
+	// rounded transposes while held is set (ResNet.HoldFloat32), rows
+	// padded to gemm.Stride32.
 	wc, wtc [][]float32
 	held    bool
 }
@@ -79,7 +91,7 @@ type single struct {
 // rows×width values, weights of up to nw values and output gradients of up
 // to rows×width values.
 func newSingle(nx, rows, width, nw int) *single {
-	size := (rows + gemm.Rows32) * width
+	size := (rows + gemm.Rows32) * stride32x(width)
 	s := &single{x: make([][]float32, nx), w: make([]float32, nw), dy: make([]float32, size)}
 	for i := range s.x {
 		s.x[i] = make([]float32, size)
@@ -107,12 +119,8 @@ func (l Linear) Backward(p, g, x, dy, dx []float64, n int) {
 	l.backward(nil, 0, p, g, x, dy, dx, n, l.In, wt, false)
 }
 
-// one and one32 are the single-element A of the bias gradient (a column
-// of ones) in float64 and float32.
-var (
-	one   = []float64{1}
-	one32 = []float32{1}
-)
+// one is the single-element A of the bias gradient (a column of ones).
+var one = []float64{1}
 
 // gradMul adds A·B into C (gemm.MulAdd), or stores it (gemm.Mul without a
 // bias) when store is set: the same bits as adding into a cleared C,
@@ -153,7 +161,7 @@ func (l Linear) backward(s *single, xi int, p, g, x, dy, dx []float64, n, nx int
 		return
 	}
 	if s != nil {
-		l.backward32(s, xi, w, gw, gb, dy, dx, n, nx, wt, store)
+		l.backward32(s, xi, w, g[l.Off:l.Off+in*out+out], dy, dx, n, nx, wt, store)
 		return
 	}
 	// Bias gradient: column sums of dy, i.e. 1ᵀ·dy.
@@ -167,23 +175,26 @@ func (l Linear) backward(s *single, xi int, p, g, x, dy, dx []float64, n, nx int
 }
 
 // backward32 is backward's float32 branch: dy is rounded once and serves
-// the bias, weight and input gradients.
-func (l Linear) backward32(s *single, xi int, w, gw, gb, dy, dx []float64, n, nx int, wt []float64, store bool) {
+// the weight, bias and input gradients. gwb holds the gradients of W and
+// b, which follow each other as the rows of an (In+1)×Out matrix: the
+// product [x, 1]ᵀ·dy of the input's float32 copy, whose column In holds
+// ones (forward), yields both at once.
+func (l Linear) backward32(s *single, xi int, w, gwb, dy, dx []float64, n, nx int, wt []float64, store bool) {
 	in, out := l.In, l.Out
+	ld := gemm.Stride32(out)
 	dy32 := s.dy
-	gemm.ToFloat32(dy32, dy[:n*out])
-	gradMul32(store, 1, out, n, one32, 0, 0, dy32, out, gb, out)
-	gradMul32(store, in, out, n, s.x[xi], 1, in, dy32, out, gw, out)
+	gemm.ToFloat32Rows(dy32, ld, dy, out, n, out)
+	gradMul32(store, in+1, out, n, s.x[xi], 1, stride32x(in), dy32, ld, gwb, out)
 	if dx == nil || nx == 0 {
 		return
 	}
 	if s.held {
 		// The first nx columns of the held out×In transpose.
-		gemm.Mul32(n, nx, out, dy32, out, 1, s.wtc[xi], in, nil, dx, nx)
+		gemm.Mul32(n, nx, out, dy32, ld, 1, s.wtc[xi], gemm.Stride32(in), nil, dx, nx)
 		return
 	}
 	gemm.ToFloat32(s.w, transpose(wt, w, nx, out))
-	gemm.Mul32(n, nx, out, dy32, out, 1, s.w, nx, nil, dx, nx)
+	gemm.Mul32(n, nx, out, dy32, ld, 1, s.w, nx, nil, dx, nx)
 }
 
 // transpose writes the first nx rows of the nx×out (or larger) row-major

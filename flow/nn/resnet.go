@@ -153,14 +153,15 @@ func (m *ResNet) HoldFloat32(p []float64, w *ResNetWork) {
 		s.wc, s.wtc = make([][]float32, nl), make([][]float32, nl)
 		for i := range nl {
 			l := m.f32Layer(i)
-			s.wc[i], s.wtc[i] = make([]float32, l.In*l.Out), make([]float32, l.In*l.Out)
+			s.wc[i] = make([]float32, l.In*gemm.Stride32(l.Out))
+			s.wtc[i] = make([]float32, l.Out*gemm.Stride32(l.In))
 		}
 	}
 	for i := range nl {
 		l := m.f32Layer(i)
 		wl := p[l.Off : l.Off+l.In*l.Out]
-		gemm.ToFloat32(s.wc[i], wl)
-		gemm.ToFloat32(s.wtc[i], transpose(w.wt, wl, l.In, l.Out))
+		gemm.ToFloat32Rows(s.wc[i], gemm.Stride32(l.Out), wl, l.Out, l.In, l.Out)
+		gemm.ToFloat32Rows(s.wtc[i], gemm.Stride32(l.In), transpose(w.wt, wl, l.In, l.Out), l.In, l.Out, l.In)
 	}
 	s.held = true
 }

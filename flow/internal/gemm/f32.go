@@ -65,6 +65,37 @@ func ToFloat32(dst []float32, src []float64) {
 	toFloat32(dst[:len(src)], src)
 }
 
+// Stride32 returns the row stride, in float32 values, at which a matrix
+// of cols columns should be stored for the float32 kernels: cols rounded
+// up to a multiple of 8, so that every row starts 32-byte aligned relative
+// to the first. Row strides that are not (50 columns of 4 bytes) make the
+// kernels' vector loads of B straddle cache lines and slow a weight
+// gradient xᵀ·dy by about 1.4× on AVX2 machines.
+func Stride32(cols int) int { return (cols + 7) &^ 7 }
+
+// ToFloat32Rows rounds the rows×cols matrix src (rows lds apart) to
+// float32 into dst (rows ldd apart), as ToFloat32 rounds each row. The
+// ldd−cols values after each row of dst are left alone. It panics if a
+// stride is smaller than cols or a slice too short.
+func ToFloat32Rows(dst []float32, ldd int, src []float64, lds, rows, cols int) {
+	if rows <= 0 || cols <= 0 {
+		return
+	}
+	switch {
+	case ldd < cols || lds < cols:
+		panic(fmt.Sprintf("gemm: ToFloat32Rows strides %d and %d for %d columns", ldd, lds, cols))
+	case (rows-1)*ldd+cols > len(dst):
+		panic(fmt.Sprintf("gemm: ToFloat32Rows into %d values, need %d", len(dst), (rows-1)*ldd+cols))
+	case (rows-1)*lds+cols > len(src):
+		panic(fmt.Sprintf("gemm: ToFloat32Rows from %d values, need %d", len(src), (rows-1)*lds+cols))
+	}
+	if ldd == cols && lds == cols {
+		toFloat32(dst[:rows*cols], src[:rows*cols])
+		return
+	}
+	toFloat32Rows(dst, ldd, src, lds, rows, cols)
+}
+
 func check32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, c []float64, ldc int) {
 	switch {
 	case sai < 0 || sap < 0 || ldb < n || ldc < n:

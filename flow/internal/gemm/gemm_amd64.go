@@ -180,6 +180,13 @@ func kern32x6(k int, a *float32, sai, sap int, b *float32, ldb int, cin *float64
 //go:noescape
 func cvt32x8(dst *float32, src *float64, n int)
 
+// cvt32x8rows rounds rows ≥ 1 rows of cols ≥ 1 float64 values, lds
+// apart, to float32 rows ldd apart with AVX (VCVTSD2SS for the last
+// cols mod 8 of each row).
+//
+//go:noescape
+func cvt32x8rows(dst *float32, ldd int, src *float64, lds int, rows, cols int)
+
 // laneMask32 holds sixteen −1 followed by sixteen 0: &laneMask32[16−nc]
 // points at the masks of an nc-column block of kern32x6.
 var laneMask32 = [32]int32{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
@@ -199,6 +206,17 @@ func toFloat32(dst []float32, src []float64) {
 		}
 	}
 	toFloat32Go(dst, src)
+}
+
+// toFloat32Rows is ToFloat32Rows after its checks (rows, cols ≥ 1).
+func toFloat32Rows(dst []float32, ldd int, src []float64, lds, rows, cols int) {
+	if kernelUsed == cpu.AVX2 {
+		cvt32x8rows(&dst[0], ldd, &src[0], lds, rows, cols)
+		return
+	}
+	for r := 0; r < rows; r++ {
+		toFloat32(dst[r*ldd:r*ldd+cols], src[r*lds:r*lds+cols])
+	}
 }
 
 func mulAdd32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, in []float64, ldin int, c []float64, ldc int) {

@@ -859,3 +859,47 @@ next64x6part:
 done64x6:
 	VZEROUPPER
 	RET
+
+// func cvt32x8rows(dst *float32, ldd int, src *float64, lds int, rows, cols int)
+TEXT ·cvt32x8rows(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ ldd+8(FP), R8
+	MOVQ src+16(FP), SI
+	MOVQ lds+24(FP), R9
+	MOVQ rows+32(FP), DX
+	MOVQ cols+40(FP), R10
+	SHLQ $2, R8
+	SHLQ $3, R9
+	MOVQ R10, R11
+	ANDQ $-8, R11 // the columns converted eight at a time
+
+cvtrow:
+	XORQ AX, AX
+
+cvtrow8:
+	CMPQ AX, R11
+	JGE  cvtrow1
+	VMOVUPD    (SI)(AX*8), Y0
+	VMOVUPD    32(SI)(AX*8), Y1
+	VCVTPD2PSY Y0, X0
+	VCVTPD2PSY Y1, X1
+	VMOVUPS    X0, (DI)(AX*4)
+	VMOVUPS    X1, 16(DI)(AX*4)
+	ADDQ       $8, AX
+	JMP        cvtrow8
+
+cvtrow1:
+	CMPQ AX, R10
+	JGE  cvtnext
+	VCVTSD2SS (SI)(AX*8), X2, X2
+	VMOVSS    X2, (DI)(AX*4)
+	INCQ      AX
+	JMP       cvtrow1
+
+cvtnext:
+	ADDQ R8, DI
+	ADDQ R9, SI
+	DECQ DX
+	JNZ  cvtrow
+	VZEROUPPER
+	RET
