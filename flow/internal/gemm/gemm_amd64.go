@@ -187,6 +187,21 @@ func cvt32x8(dst *float32, src *float64, n int)
 //go:noescape
 func cvt32x8rows(dst *float32, ldd int, src *float64, lds int, rows, cols int)
 
+// dot32x2 stores Cin + A·B into two tail columns of C for rows 0 …
+// rows−1, each element a dot product of a row of A (rows sai float32
+// values apart, consecutive within a row) with a column of B held
+// contiguously: bt0 and bt1, zero-padded to a whole number of 8-value
+// chunks. kf chunks of 8 are summed whole and, when kt is 1, one more
+// with the lanes of mask (eight int32 lane masks) read from A, in eight
+// float32 lane sums that are then added pairwise. Column 0 goes to c0
+// (Cin at cin0), column 1 to c1 (Cin at cin1); C rows are ldc apart, Cin
+// rows ldcin apart (0 repeats one row). For one tail column the caller
+// passes the same column twice (bt1 = bt0, c1 = c0, cin1 = cin0): both
+// Cin values are read before either store.
+//
+//go:noescape
+func dot32x2(kf, kt int, a *float32, sai int, bt0, bt1 *float32, cin0, cin1 *float64, ldcin int, c0, c1 *float64, ldc, rows int, mask *int32)
+
 // laneMask32 holds sixteen −1 followed by sixteen 0: &laneMask32[16−nc]
 // points at the masks of an nc-column block of kern32x6.
 var laneMask32 = [32]int32{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
@@ -238,11 +253,22 @@ func drive32(kind cpu.Level, m, n, k int, a []float32, sai, sap int, b []float32
 	if kind == cpu.AVX2 {
 		rows, cols = 6, 16
 	}
+	// With AVX2, the last 1–4 columns of a wider C whose A rows are
+	// contiguous go to dot32x2: kern32x6 would spend a whole vector of
+	// multiply-adds per row and step of p on them (the 2 columns past 48
+	// of the flow's 50-unit layers cost it nearly what 16 columns do).
+	nk := n
+	if t := n % cols; kind == cpu.AVX2 && sap == 1 && n > cols && t <= 4 {
+		nk = n - t
+	}
 	for p0 := 0; p0 < k; p0 += Block32 {
 		kb := min(Block32, k-p0)
+		if nk < n {
+			dotTail(m, n, nk, kb, p0, a, sai, b, ldb, in, ldin, c, ldc)
+		}
 		for i0 := 0; i0 < m; i0 += rows {
 			mr := min(rows, m-i0)
-			for j0 := 0; j0 < n; j0 += cols {
+			for j0 := 0; j0 < nk; j0 += cols {
 				nc := min(cols, n-j0)
 				cin, ldcin := &zeros32[0], 0
 				switch {
@@ -258,5 +284,39 @@ func drive32(kind cpu.Level, m, n, k int, a []float32, sai, sap int, b []float32
 				}
 			}
 		}
+	}
+}
+
+// dotTail computes columns nk … n−1 of C for the block of kb steps of p
+// from p0 with dot32x2, two columns per call, A's rows contiguous (sap =
+// 1). The first block adds In (or +0), the later ones C itself, as in
+// drive32; the tail is done before the block's kern32x6 calls, which do
+// not touch these columns.
+func dotTail(m, n, nk, kb, p0 int, a []float32, sai int, b []float32, ldb int, in []float64, ldin int, c []float64, ldc int) {
+	var bt [2][Block32]float32
+	for j := nk; j < n; j += 2 {
+		j1 := min(j+1, n-1) // the second column, or the first again
+		for p := range kb {
+			bt[0][p] = b[(p0+p)*ldb+j]
+			bt[1][p] = b[(p0+p)*ldb+j1]
+		}
+		for p := kb; p < (kb+7)&^7; p++ {
+			bt[0][p], bt[1][p] = 0, 0
+		}
+		var cin0, cin1 *float64
+		ldcin := 0
+		switch {
+		case p0 > 0:
+			cin0, cin1, ldcin = &c[j], &c[j1], ldc
+		case in != nil:
+			cin0, cin1, ldcin = &in[j], &in[j1], ldin
+		default:
+			cin0, cin1 = &zeros32[0], &zeros32[0]
+		}
+		kt := 0
+		if kb%8 != 0 {
+			kt = 1
+		}
+		dot32x2(kb/8, kt, &a[p0], sai, &bt[0][0], &bt[1][0], cin0, cin1, ldcin, &c[j], &c[j1], ldc, m, &laneMask32[16-kb%8])
 	}
 }

@@ -903,3 +903,159 @@ cvtnext:
 	JNZ  cvtrow
 	VZEROUPPER
 	RET
+
+// func dot32x2(kf, kt int, a *float32, sai int, bt0, bt1 *float32, cin0, cin1 *float64, ldcin int, c0, c1 *float64, ldc, rows int, mask *int32)
+TEXT ·dot32x2(SB), NOSPLIT, $32-112
+
+// HSUM32(Y, X) sums the eight float32 lanes of Y into the low lane of X,
+// the lower half of Y (X14 is scratch): the two halves, then the pairs,
+// then the last two.
+#define HSUM32(Y, X) \
+	VEXTRACTF128 $1, Y, X14; \
+	VADDPS       X14, X, X; \
+	VMOVHLPS     X, X14, X14; \
+	VADDPS       X14, X, X; \
+	VMOVSHDUP    X, X14; \
+	VADDSS       X14, X, X
+
+// DOTROW(YA, XA, YB, XB) stores one row of the two tail columns: the sums
+// in YA (column 0) and YB (column 1), converted to float64, plus Cin, at
+// R8 and at the column-1 pointer in 16(SP) (Cin at R13 and 24(SP)); both
+// Cin values are read before either store, as Cin may be C. Then it steps
+// the four pointers to the next row.
+#define DOTROW(YA, XA, YB, XB) \
+	HSUM32(YA, XA); \
+	HSUM32(YB, XB); \
+	VCVTSS2SD XA, XA, XA; \
+	VCVTSS2SD XB, XB, XB; \
+	MOVQ      24(SP), R10; \
+	VADDSD    (R13), XA, XA; \
+	VADDSD    (R10), XB, XB; \
+	MOVQ      16(SP), R11; \
+	VMOVSD    XA, (R8); \
+	VMOVSD    XB, (R11); \
+	ADDQ      R9, R8; \
+	ADDQ      R9, 16(SP); \
+	MOVQ      8(SP), R10; \
+	ADDQ      R10, R13; \
+	ADDQ      R10, 24(SP)
+
+// DOT4(mem0, mem1) adds the products of the column chunks Y8 and Y9 with
+// the rows' chunks loaded from mem0 … (AX, R10, R11, R12 at offset SI)
+// into Y0 … Y7 (row r's two sums in Y2r and Y2r+1).
+#define DOT4FMA \
+	VFMADD231PS Y8, Y10, Y0; \
+	VFMADD231PS Y9, Y10, Y1; \
+	VFMADD231PS Y8, Y11, Y2; \
+	VFMADD231PS Y9, Y11, Y3; \
+	VFMADD231PS Y8, Y12, Y4; \
+	VFMADD231PS Y9, Y12, Y5; \
+	VFMADD231PS Y8, Y13, Y6; \
+	VFMADD231PS Y9, Y13, Y7
+
+	MOVQ a+16(FP), AX
+	MOVQ sai+24(FP), DX
+	SHLQ $2, DX
+	MOVQ bt0+32(FP), BX
+	MOVQ bt1+40(FP), DI
+	MOVQ cin0+48(FP), R13
+	MOVQ cin1+56(FP), R10
+	MOVQ R10, 24(SP)
+	MOVQ ldcin+64(FP), R10
+	SHLQ $3, R10
+	MOVQ R10, 8(SP)
+	MOVQ c0+72(FP), R8
+	MOVQ c1+80(FP), R10
+	MOVQ R10, 16(SP)
+	MOVQ ldc+88(FP), R9
+	SHLQ $3, R9
+	MOVQ rows+96(FP), R10
+	MOVQ R10, 0(SP)
+	MOVQ mask+104(FP), R10
+	VMOVDQU (R10), Y15
+
+dot4:
+	CMPQ 0(SP), $4
+	JLT  dot1
+	LEAQ (AX)(DX*1), R10
+	LEAQ (R10)(DX*1), R11
+	LEAQ (R11)(DX*1), R12
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	XORQ  SI, SI
+	MOVQ  kf+0(FP), CX
+	TESTQ CX, CX
+	JZ    dot4t
+
+dot4k:
+	VMOVUPS (BX)(SI*1), Y8
+	VMOVUPS (DI)(SI*1), Y9
+	VMOVUPS (AX)(SI*1), Y10
+	VMOVUPS (R10)(SI*1), Y11
+	VMOVUPS (R11)(SI*1), Y12
+	VMOVUPS (R12)(SI*1), Y13
+	DOT4FMA
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  dot4k
+
+dot4t:
+	CMPQ kt+8(FP), $0
+	JE   dot4s
+	VMOVUPS    (BX)(SI*1), Y8
+	VMOVUPS    (DI)(SI*1), Y9
+	VMASKMOVPS (AX)(SI*1), Y15, Y10
+	VMASKMOVPS (R10)(SI*1), Y15, Y11
+	VMASKMOVPS (R11)(SI*1), Y15, Y12
+	VMASKMOVPS (R12)(SI*1), Y15, Y13
+	DOT4FMA
+
+dot4s:
+	DOTROW(Y0, X0, Y1, X1)
+	DOTROW(Y2, X2, Y3, X3)
+	DOTROW(Y4, X4, Y5, X5)
+	DOTROW(Y6, X6, Y7, X7)
+	LEAQ (AX)(DX*4), AX
+	SUBQ $4, 0(SP)
+	JMP  dot4
+
+dot1:
+	CMPQ 0(SP), $0
+	JE   dotdone
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	XORQ   SI, SI
+	MOVQ   kf+0(FP), CX
+	TESTQ  CX, CX
+	JZ     dot1t
+
+dot1k:
+	VMOVUPS     (AX)(SI*1), Y10
+	VFMADD231PS (BX)(SI*1), Y10, Y0
+	VFMADD231PS (DI)(SI*1), Y10, Y1
+	ADDQ        $32, SI
+	DECQ        CX
+	JNZ         dot1k
+
+dot1t:
+	CMPQ kt+8(FP), $0
+	JE   dot1s
+	VMASKMOVPS  (AX)(SI*1), Y15, Y10
+	VFMADD231PS (BX)(SI*1), Y10, Y0
+	VFMADD231PS (DI)(SI*1), Y10, Y1
+
+dot1s:
+	DOTROW(Y0, X0, Y1, X1)
+	ADDQ DX, AX
+	DECQ 0(SP)
+	JMP  dot1
+
+dotdone:
+	VZEROUPPER
+	RET

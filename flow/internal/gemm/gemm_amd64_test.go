@@ -85,3 +85,38 @@ func TestAVX2Kernel32(t *testing.T) {
 		}
 	}
 }
+
+// TestAVX2DotTail runs the AVX2 float32 driver on shapes whose last 1–4
+// columns go to dot32x2 (A's rows contiguous): steps of p below one
+// vector, whole vectors only, several Block32 blocks (the later ones add
+// into C), row counts around its blocks of 4, one and two tail columns,
+// with C += A·B, a bias row read with stride 0, and C = A·B; A is exactly
+// Len32 long and NaN past its rows' k values, which must not reach C.
+func TestAVX2DotTail(t *testing.T) {
+	if kernelUsed < cpu.AVX2 {
+		t.Skip("no AVX2+FMA on this machine")
+	}
+	r := rand.New(rand.NewPCG(33, 34))
+	for _, sh := range [][3]int{{1, 17, 5}, {3, 18, 8}, {4, 19, 13}, {7, 20, 128}, {9, 50, 50}, {13, 33, 300}, {5, 49, 129}, {120, 50, 50}, {8, 66, 7}} {
+		l := newLayout(r, sh[0], sh[1], sh[2], false)
+		a32, b32 := l.to32()
+		a32 = a32[:Len32(l.m, l.k, l.sai, l.sap)]
+		c := append([]float64(nil), l.c...)
+		drive32(cpu.AVX2, l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, c, l.ldc, c, l.ldc)
+		l.check32(t, "dot tail", l.c, c)
+		bias := randVec(r, l.n)
+		c0 := append([]float64(nil), l.c...)
+		for i := 0; i < l.m; i++ {
+			copy(c0[i*l.ldc:i*l.ldc+l.n], bias)
+		}
+		cb := append([]float64(nil), l.c...)
+		drive32(cpu.AVX2, l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, bias, 0, cb, l.ldc)
+		l.check32(t, "dot tail bias", c0, cb)
+		for i := 0; i < l.m; i++ {
+			clear(c0[i*l.ldc : i*l.ldc+l.n])
+		}
+		cz := append([]float64(nil), l.c...)
+		drive32(cpu.AVX2, l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, nil, 0, cz, l.ldc)
+		l.check32(t, "dot tail no input", c0, cz)
+	}
+}
