@@ -51,8 +51,22 @@ func (l Linear) forward(s *single, xi int, p, x, y []float64, n int) {
 		gemm.Mul(n, out, in, x, in, 1, w, out, b, y, out)
 		return
 	}
+	l.forward32(s, xi, p, x, y, n, false)
+}
+
+// forward32 is forward's float32 branch; with relu set it rounds
+// max(x, 0) instead of x into s's copy xi: the layer then computes
+// ReLU(x)·W + b from x before the ReLU, in one pass over x.
+func (l Linear) forward32(s *single, xi int, p, x, y []float64, n int, relu bool) {
+	in, out := l.In, l.Out
+	w := p[l.Off : l.Off+in*out]
+	b := p[l.Off+in*out : l.Off+in*out+out]
 	x32, lx := s.x[xi], stride32x(in)
-	gemm.ToFloat32Rows(x32, lx, x, in, n, in)
+	if relu {
+		gemm.ReLUToFloat32Rows(x32, lx, x, in, n, in)
+	} else {
+		gemm.ToFloat32Rows(x32, lx, x, in, n, in)
+	}
 	// The column after the input holds ones: backward32 gets the bias
 	// gradient from the weight gradient's product (see there).
 	for r := 0; r < n; r++ {

@@ -107,8 +107,8 @@ type ResNetWork struct {
 	x           []float64 // n×In
 	c           []float64 // ng×Ctx
 	h           [][]float64
-	a1          [][]float64 // ReLU(h_j)
-	a2          [][]float64 // ReLU(t1)
+	a1          [][]float64 // ReLU(h_j); unused with float32 products
+	a2          [][]float64 // ReLU(t1), or t1 itself with float32 products
 	t2          [][]float64
 	s           [][]float64 // gates, ng×Hidden
 	gh          []float64
@@ -260,15 +260,29 @@ func (m *ResNet) ForwardShared(p []float64, w *ResNetWork, x, c []float64, n, gr
 	nh := n * H
 	for j, b := range m.blocks {
 		hj := w.h[j][:nh]
-		a1 := w.a1[j][:nh]
-		ReLU(a1, hj)
 		t1 := w.a2[j][:nh]
-		b.l1.forward(w.f32, 2*j, p, a1, t1, n)
-		ReLU(t1, t1)
+		if w.f32 != nil {
+			// ReLU(h_j) and ReLU(t1) go straight into the float32 copies of
+			// the block's layer inputs; t1 keeps its values before the ReLU,
+			// of which backward needs only the signs.
+			b.l1.forward32(w.f32, 2*j, p, hj, t1, n, true)
+		} else {
+			a1 := w.a1[j][:nh]
+			ReLU(a1, hj)
+			b.l1.forward(nil, 0, p, a1, t1, n)
+			ReLU(t1, t1)
+		}
+		l2 := func(y []float64) {
+			if w.f32 != nil {
+				b.l2.forward32(w.f32, 2*j+1, p, t1, y, n, true)
+				return
+			}
+			b.l2.forward(nil, 0, p, t1, y, n)
+		}
 		next := w.h[j+1][:nh]
 		if m.Gate {
 			t2 := w.t2[j][:nh]
-			b.l2.forward(w.f32, 2*j+1, p, t1, t2, n)
+			l2(t2)
 			s := w.s[j][:ng*H]
 			b.lc.Forward(p, w.c, s, ng)
 			if group == 1 {
@@ -281,7 +295,7 @@ func (m *ResNet) ForwardShared(p []float64, w *ResNetWork, x, c []float64, n, gr
 				vec.MulAddRows(next[lo:hi], hj[lo:hi], t2[lo:hi], s[g0*H:g0*H+H], hi/H-g0*group)
 			}
 		} else {
-			b.l2.forward(w.f32, 2*j+1, p, t1, next, n)
+			l2(next)
 			for i := range next {
 				next[i] += hj[i]
 			}
@@ -382,7 +396,8 @@ func (m *ResNet) backward(p, g []float64, w *ResNetWork, dout, dx, dc []float64,
 		} else {
 			b.l2.backward(w.f32, 2*j+1, p, g, w.a2[j], gh, ga, n, H, w.wt, store)
 		}
-		// ga = gradient wrt a2 = ReLU(t1); mask by a2 > 0.
+		// ga = gradient wrt ReLU(t1); mask by t1 > 0 (w.a2 holds ReLU(t1),
+		// or t1 with float32 products: the same signs).
 		ReLUBackward(ga, ga, w.a2[j][:nh])
 		b.l1.backward(w.f32, 2*j, p, g, w.a1[j], ga, gt, n, H, w.wt, store)
 		// gt = gradient wrt a1 = ReLU(h_j).

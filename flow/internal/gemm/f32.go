@@ -80,6 +80,31 @@ func Stride32(cols int) int { return (cols + 7) &^ 7 }
 // ldd−cols values after each row of dst are left alone. It panics if a
 // stride is smaller than cols or a slice too short.
 func ToFloat32Rows(dst []float32, ldd int, src []float64, lds, rows, cols int) {
+	toFloat32RowsChecked(dst, ldd, src, lds, rows, cols, false)
+}
+
+// ReLUToFloat32Rows is ToFloat32Rows rounding max(x, 0) instead of x, a
+// NaN giving +0 (as the flow's float64 ReLU does): the input of a layer
+// that follows a ReLU, rounded for the float32 products in one pass.
+func ReLUToFloat32Rows(dst []float32, ldd int, src []float64, lds, rows, cols int) {
+	toFloat32RowsChecked(dst, ldd, src, lds, rows, cols, true)
+}
+
+// reluToFloat32RowsGo is the portable ReLUToFloat32Rows.
+func reluToFloat32RowsGo(dst []float32, ldd int, src []float64, lds, rows, cols int) {
+	for r := 0; r < rows; r++ {
+		d := dst[r*ldd : r*ldd+cols]
+		for j, v := range src[r*lds : r*lds+cols] {
+			if v > 0 {
+				d[j] = float32(v)
+			} else {
+				d[j] = 0
+			}
+		}
+	}
+}
+
+func toFloat32RowsChecked(dst []float32, ldd int, src []float64, lds, rows, cols int, relu bool) {
 	if rows <= 0 || cols <= 0 {
 		return
 	}
@@ -91,11 +116,11 @@ func ToFloat32Rows(dst []float32, ldd int, src []float64, lds, rows, cols int) {
 	case (rows-1)*lds+cols > len(src):
 		panic(fmt.Sprintf("gemm: ToFloat32Rows from %d values, need %d", len(src), (rows-1)*lds+cols))
 	}
-	if ldd == cols && lds == cols {
+	if ldd == cols && lds == cols && !relu {
 		toFloat32(dst[:rows*cols], src[:rows*cols])
 		return
 	}
-	toFloat32Rows(dst, ldd, src, lds, rows, cols)
+	toFloat32Rows(dst, ldd, src, lds, rows, cols, relu)
 }
 
 func check32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, c []float64, ldc int) {

@@ -196,37 +196,18 @@ func BenchmarkMul32(b *testing.B) {
 	}
 }
 
-// TestToFloat32Rows checks the strided conversion against Go's float32
-// conversion bit for bit on row widths around the vector block, with and
-// without padding, and that it leaves the padding of dst alone and panics
-// on strides smaller than the rows or short slices.
+// TestToFloat32Rows checks the strided conversions, plain and after a
+// ReLU, against Go's float32 conversion bit for bit on row widths around
+// the vector block, with and without padding (the ReLU maps NaN and −0 to
+// +0), and that they leave the padding of dst alone and panic on strides
+// smaller than the rows or short slices.
 func TestToFloat32Rows(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 32))
-	for _, cols := range []int{1, 2, 7, 8, 9, 16, 29, 50, 51} {
-		for _, rows := range []int{1, 3, 120} {
-			for _, pad := range []int{0, 3, 6} {
-				lds, ldd := cols+pad%4, Stride32(cols)+pad
-				src := randVec(r, (rows-1)*lds+cols)
-				src[0] = 1 + 0x1p-24
-				if len(src) > 2 {
-					src[1], src[2] = 1e39, math.NaN()
-				}
-				dst := make([]float32, (rows-1)*ldd+cols)
-				for i := range dst {
-					dst[i] = -7
-				}
-				ToFloat32Rows(dst, ldd, src, lds, rows, cols)
-				for i := 0; i < rows; i++ {
-					for j := 0; j < ldd && i*ldd+j < len(dst); j++ {
-						got := dst[i*ldd+j]
-						want := float32(-7)
-						if j < cols {
-							want = float32(src[i*lds+j])
-						}
-						if math.Float32bits(got) != math.Float32bits(want) {
-							t.Fatalf("rows=%d cols=%d ldd=%d lds=%d: (%d, %d) = %v, want %v", rows, cols, ldd, lds, i, j, got, want)
-						}
-					}
+	for _, relu := range []bool{false, true} {
+		for _, cols := range []int{1, 2, 7, 8, 9, 16, 29, 50, 51} {
+			for _, rows := range []int{1, 3, 120} {
+				for _, pad := range []int{0, 3, 6} {
+					checkToFloat32Rows(t, r, relu, rows, cols, cols+pad%4, Stride32(cols)+pad)
 				}
 			}
 		}
@@ -236,6 +217,7 @@ func TestToFloat32Rows(t *testing.T) {
 		func() { ToFloat32Rows(make([]float32, 10), 5, make([]float64, 10), 4, 2, 5) },
 		func() { ToFloat32Rows(make([]float32, 9), 5, make([]float64, 10), 5, 2, 5) },
 		func() { ToFloat32Rows(make([]float32, 10), 5, make([]float64, 9), 5, 2, 5) },
+		func() { ReLUToFloat32Rows(make([]float32, 9), 5, make([]float64, 10), 5, 2, 5) },
 	} {
 		func() {
 			defer func() {
@@ -245,5 +227,40 @@ func TestToFloat32Rows(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+func checkToFloat32Rows(t *testing.T, r *rand.Rand, relu bool, rows, cols, lds, ldd int) {
+	t.Helper()
+	src := randVec(r, (rows-1)*lds+cols)
+	for i, v := range []float64{1 + 0x1p-24, 1e39, math.NaN(), math.Copysign(0, -1), -1e39, math.Inf(-1), math.Inf(1)} {
+		if i < len(src) {
+			src[i] = v
+		}
+	}
+	dst := make([]float32, (rows-1)*ldd+cols)
+	for i := range dst {
+		dst[i] = -7
+	}
+	if relu {
+		ReLUToFloat32Rows(dst, ldd, src, lds, rows, cols)
+	} else {
+		ToFloat32Rows(dst, ldd, src, lds, rows, cols)
+	}
+	for i := 0; i < rows; i++ {
+		for j := 0; j < ldd && i*ldd+j < len(dst); j++ {
+			got := dst[i*ldd+j]
+			want := float32(-7)
+			if j < cols {
+				v := src[i*lds+j]
+				want = float32(v)
+				if relu && !(v > 0) {
+					want = 0
+				}
+			}
+			if math.Float32bits(got) != math.Float32bits(want) {
+				t.Fatalf("relu=%v rows=%d cols=%d ldd=%d lds=%d: (%d, %d) = %v, want %v", relu, rows, cols, ldd, lds, i, j, got, want)
+			}
+		}
 	}
 }

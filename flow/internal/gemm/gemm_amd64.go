@@ -223,14 +223,25 @@ func toFloat32(dst []float32, src []float64) {
 	toFloat32Go(dst, src)
 }
 
-// toFloat32Rows is ToFloat32Rows after its checks (rows, cols ≥ 1).
-func toFloat32Rows(dst []float32, ldd int, src []float64, lds, rows, cols int) {
-	if kernelUsed == cpu.AVX2 {
+// cvt32x8rowsReLU is cvt32x8rows rounding max(x, 0) (NaN giving +0).
+//
+//go:noescape
+func cvt32x8rowsReLU(dst *float32, ldd int, src *float64, lds int, rows, cols int)
+
+// toFloat32Rows is ToFloat32Rows, or ReLUToFloat32Rows with relu set,
+// after their checks (rows, cols ≥ 1).
+func toFloat32Rows(dst []float32, ldd int, src []float64, lds, rows, cols int, relu bool) {
+	switch {
+	case kernelUsed == cpu.AVX2 && relu:
+		cvt32x8rowsReLU(&dst[0], ldd, &src[0], lds, rows, cols)
+	case kernelUsed == cpu.AVX2:
 		cvt32x8rows(&dst[0], ldd, &src[0], lds, rows, cols)
-		return
-	}
-	for r := 0; r < rows; r++ {
-		toFloat32(dst[r*ldd:r*ldd+cols], src[r*lds:r*lds+cols])
+	case relu:
+		reluToFloat32RowsGo(dst, ldd, src, lds, rows, cols)
+	default:
+		for r := 0; r < rows; r++ {
+			toFloat32(dst[r*ldd:r*ldd+cols], src[r*lds:r*lds+cols])
+		}
 	}
 }
 

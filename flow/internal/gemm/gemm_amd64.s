@@ -904,6 +904,55 @@ cvtnext:
 	VZEROUPPER
 	RET
 
+// func cvt32x8rowsReLU(dst *float32, ldd int, src *float64, lds int, rows, cols int)
+TEXT ·cvt32x8rowsReLU(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ ldd+8(FP), R8
+	MOVQ src+16(FP), SI
+	MOVQ lds+24(FP), R9
+	MOVQ rows+32(FP), DX
+	MOVQ cols+40(FP), R10
+	SHLQ $2, R8
+	SHLQ $3, R9
+	MOVQ R10, R11
+	ANDQ $-8, R11 // the columns converted eight at a time
+	VXORPD Y14, Y14, Y14
+
+rcvtrow:
+	XORQ AX, AX
+
+rcvtrow8:
+	CMPQ AX, R11
+	JGE  rcvtrow1
+	VMOVUPD    (SI)(AX*8), Y0
+	VMOVUPD    32(SI)(AX*8), Y1
+	VMAXPD     Y14, Y0, Y0 // max(x, 0), NaN giving 0
+	VMAXPD     Y14, Y1, Y1
+	VCVTPD2PSY Y0, X0
+	VCVTPD2PSY Y1, X1
+	VMOVUPS    X0, (DI)(AX*4)
+	VMOVUPS    X1, 16(DI)(AX*4)
+	ADDQ       $8, AX
+	JMP        rcvtrow8
+
+rcvtrow1:
+	CMPQ AX, R10
+	JGE  rcvtnext
+	VMOVSD    (SI)(AX*8), X2
+	VMAXSD    X14, X2, X2
+	VCVTSD2SS X2, X2, X2
+	VMOVSS    X2, (DI)(AX*4)
+	INCQ      AX
+	JMP       rcvtrow1
+
+rcvtnext:
+	ADDQ R8, DI
+	ADDQ R9, SI
+	DECQ DX
+	JNZ  rcvtrow
+	VZEROUPPER
+	RET
+
 // func dot32x2(kf, kt int, a *float32, sai int, bt0, bt1 *float32, cin0, cin1 *float64, ldcin int, c0, c1 *float64, ldc, rows int, mask *int32)
 TEXT ·dot32x2(SB), NOSPLIT, $32-112
 

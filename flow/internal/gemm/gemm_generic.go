@@ -14,7 +14,11 @@ func mulAdd32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, in [
 
 func toFloat32(dst []float32, src []float64) { toFloat32Go(dst, src) }
 
-func toFloat32Rows(dst []float32, ldd int, src []float64, lds, rows, cols int) {
+func toFloat32Rows(dst []float32, ldd int, src []float64, lds, rows, cols int, relu bool) {
+	if relu {
+		reluToFloat32RowsGo(dst, ldd, src, lds, rows, cols)
+		return
+	}
 	for r := 0; r < rows; r++ {
 		toFloat32Go(dst[r*ldd:r*ldd+cols], src[r*lds:r*lds+cols])
 	}
