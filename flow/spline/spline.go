@@ -194,17 +194,14 @@ func (s *Spline) SetKnotsRows(dst, raw []float64, n, stride int, scale float64, 
 }
 
 // normalize writes e divided by its sum into p: the softmax after its
-// exponentials. It multiplies by the sum's reciprocal, one division
-// instead of one per bin (each probability then carries up to one more
-// rounding, far below what the minimum width and height change).
+// exponentials.
 func normalize(p, e []float64) {
 	sum := 0.0
 	for _, v := range e {
 		sum += v
 	}
-	inv := 1 / sum
 	for i, v := range e {
-		p[i] = v * inv
+		p[i] = v / sum
 	}
 }
 
@@ -276,17 +273,11 @@ func (k *Knots) segment(j int) segment {
 }
 
 // logDeriv returns E, the numerator factor of the derivative at θ, and
-// log f′ = log(s²E/den²), where T = θ(1 − θ) and den is the denominator
-// s + (δ_k + δ_{k+1} − 2s)T. One logarithm of the product replaces the
-// three of 2 log s + log E − 2 log den. s and den are bounded below by
-// the minimum height, width and derivative, and s²E/den² behaves like
-// s²/δ for a large derivative δ, so the product stays inside float64's
-// range unless a derivative exceeds about 10³⁰⁰; its rounding changes the
-// logarithm by about 10⁻¹⁶ in absolute terms.
+// log f′ = 2 log s + log E − 2 log den, where T = θ(1 − θ) and den is the
+// denominator s + (δ_k + δ_{k+1} − 2s)T.
 func (g segment) logDeriv(th, T, den float64) (E, logdet float64) {
 	E = g.derivNum(th, T)
-	r := g.sk / den
-	return E, math.Log(r * r * E)
+	return E, 2*math.Log(g.sk) + math.Log(E) - 2*math.Log(den)
 }
 
 // derivNum returns E, the numerator factor of the derivative at θ with
