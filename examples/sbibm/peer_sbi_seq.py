@@ -1,11 +1,11 @@
 """Run the sbi package's sequential SNPE-C and SNLE on sbibm tasks.
 
 Usage: python3 peer_sbi_seq.py DIR [--tasks T,..] [--methods snpe,snle]
-       [--obs 3] [--rounds 10] [--sims-per-round 1000] [--samples 10000]
-       [--seed 1] [--force]
+       [--first-obs 1] [--obs 3] [--rounds 10] [--sims-per-round 1000]
+       [--samples 10000] [--seed 1] [--force]
 
 The peer of `examples/sbibm -sequential`. For every task, observation
-k = 1..obs and method it runs sbi v0.22 for `rounds` rounds of
+k = first-obs..obs and method it runs sbi v0.22 for `rounds` rounds of
 `sims-per-round` simulations of its own (sequential methods draw each
 round's parameters from their own proposal, so the two tools cannot share
 simulations) and writes, in the layout examples/sbibm reads with -peer DIR:
@@ -204,6 +204,7 @@ def main():
     ap.add_argument("--tasks", default=",".join(TASKS))
     ap.add_argument("--methods", default="snpe,snle")
     ap.add_argument("--obs", type=int, default=3)
+    ap.add_argument("--first-obs", type=int, default=1, help="first observation to run (the last is --obs)")
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--sims-per-round", type=int, default=1000)
     ap.add_argument("--samples", type=int, default=10000)
@@ -215,12 +216,16 @@ def main():
         if task not in DIMS:
             sys.exit(f"unknown task {task!r}")
         d = DIMS[task]
-        for k in range(1, a.obs + 1):
+        for k in range(a.first_obs, a.obs + 1):
             obs = os.path.join(refdir(), task, f"num_observation_{k}", "observation.csv")
             xo = torch.tensor(np.loadtxt(obs, delimiter=",", skiprows=1).reshape(1, -1), dtype=torch.float32)
-            for mi, method in enumerate(a.methods.split(",")):
+            for method in a.methods.split(","):
                 if method not in ("snpe", "snle"):
                     sys.exit(f"unknown method {method!r}")
+                # The seed depends on the method's name, not on its place in
+                # --methods, so that a cell run alone draws what it draws in
+                # a run of both methods.
+                mi = ("snpe", "snle").index(method)
                 base = os.path.join(a.dir, f"{task}_{method}_{a.rounds}x{a.sims_per_round}_o{k}_sbi")
                 if os.path.exists(base + "_time.txt") and not a.force:
                     print(f"{task} o{k} {method}: kept {base}_time.txt", flush=True)
