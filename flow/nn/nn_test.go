@@ -285,15 +285,25 @@ func BenchmarkLinearBackward50x50(b *testing.B) {
 // bit, what clearing the network's gradient and calling BackwardContext
 // leaves, whatever g held before, and touches nothing outside the
 // network's parameters: with and without gating, context groups, an empty
-// input or context, and an empty batch.
+// input or context, and an empty batch; in float64 and with float32
+// products (at the paper's widths, whose 50-unit products have tail
+// columns).
 func TestResNetBackwardStore(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 32))
-	for _, tc := range []struct{ in, ctx, blocks, n, group int }{
-		{1, 10, 2, 37, 1}, {1, 10, 2, 36, 4}, {0, 3, 1, 9, 3}, {2, 0, 2, 11, 1}, {3, 4, 0, 5, 1}, {1, 2, 1, 0, 1},
+	for _, tc := range []struct {
+		in, ctx, blocks, n, group int
+		f32                       bool
+	}{
+		{1, 10, 2, 37, 1, false}, {1, 10, 2, 36, 4, false}, {0, 3, 1, 9, 3, false}, {2, 0, 2, 11, 1, false}, {3, 4, 0, 5, 1, false}, {1, 2, 1, 0, 1, false},
+		{1, 10, 2, 37, 1, true}, {1, 10, 2, 36, 4, true}, {2, 0, 2, 11, 1, true}, {1, 2, 1, 0, 1, true},
 	} {
+		H, O := 13, 19
+		if tc.f32 {
+			H, O = 50, 29
+		}
 		for _, gate := range []bool{false, true} {
 			const off, pad = 7, 5
-			m, err := NewResNet(tc.in, tc.ctx, 13, 19, tc.blocks, gate, off)
+			m, err := NewResNet(tc.in, tc.ctx, H, O, tc.blocks, gate, off)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -303,6 +313,7 @@ func TestResNetBackwardStore(t *testing.T) {
 			x, c := randVec(r, tc.n*tc.in, 1), randVec(r, ng*tc.ctx, 1)
 			out := make([]float64, tc.n*m.Out)
 			w := m.NewWork(max(tc.n, 1))
+			w.SetFloat32(tc.f32)
 			m.ForwardShared(p, w, x, c, tc.n, tc.group, out)
 			dout := randVec(r, len(out), 1)
 			garbage := randVec(r, np, 3)
