@@ -202,6 +202,23 @@ func cvt32x8rows(dst *float32, ldd int, src *float64, lds int, rows, cols int)
 //go:noescape
 func dot32x2(kf, kt int, a *float32, sai int, bt0, bt1 *float32, cin0, cin1 *float64, ldcin int, c0, c1 *float64, ldc, rows int, mask *int32)
 
+// tdot32x6 stores Cin + A·B into two tail columns of C for 48 rows of A
+// held transposed (sai = 1: the 48 rows of a step p consecutive, steps
+// sap float32 values apart), summing over k ≥ 1 steps in float32 with one
+// vector multiply-add per 8 rows, column and step: B's two columns are
+// read from b0 and b1, ldb values apart, and broadcast. Cin and C are
+// addressed as in dot32x2 (the same column twice for one tail column);
+// rows and mask are unused.
+//
+//go:noescape
+func tdot32x6(k int, a *float32, sap int, b0, b1 *float32, ldb int, cin0, cin1 *float64, ldcin int, c0, c1 *float64, ldc, rows int, mask *int32)
+
+// tdot32x1 is tdot32x6 for rows ≤ 8 rows, the lanes of A read with mask
+// (eight int32 lane masks).
+//
+//go:noescape
+func tdot32x1(k int, a *float32, sap int, b0, b1 *float32, ldb int, cin0, cin1 *float64, ldcin int, c0, c1 *float64, ldc, rows int, mask *int32)
+
 // laneMask32 holds sixteen −1 followed by sixteen 0: &laneMask32[16−nc]
 // points at the masks of an nc-column block of kern32x6.
 var laneMask32 = [32]int32{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
@@ -268,14 +285,20 @@ func drive32(kind cpu.Level, m, n, k int, a []float32, sai, sap int, b []float32
 	// contiguous go to dot32x2: kern32x6 would spend a whole vector of
 	// multiply-adds per row and step of p on them (the 2 columns past 48
 	// of the flow's 50-unit layers cost it nearly what 16 columns do).
+	// When A is held transposed (sai = 1), they go to tdot32x6 and
+	// tdot32x1, which run down its rows eight at a time instead.
 	nk := n
-	if t := n % cols; kind == cpu.AVX2 && sap == 1 && n > cols && t <= 4 {
+	if t := n % cols; kind == cpu.AVX2 && (sap == 1 || sai == 1) && n > cols && t <= 4 {
 		nk = n - t
 	}
 	for p0 := 0; p0 < k; p0 += Block32 {
 		kb := min(Block32, k-p0)
-		if nk < n {
+		switch {
+		case nk == n:
+		case sap == 1:
 			dotTail(m, n, nk, kb, p0, a, sai, b, ldb, in, ldin, c, ldc)
+		default:
+			tdotTail(m, n, nk, kb, p0, a, sap, b, ldb, in, ldin, c, ldc)
 		}
 		for i0 := 0; i0 < m; i0 += rows {
 			mr := min(rows, m-i0)
@@ -329,5 +352,34 @@ func dotTail(m, n, nk, kb, p0 int, a []float32, sai int, b []float32, ldb int, i
 			kt = 1
 		}
 		dot32x2(kb/8, kt, &a[p0], sai, &bt[0][0], &bt[1][0], cin0, cin1, ldcin, &c[j], &c[j1], ldc, m, &laneMask32[16-kb%8])
+	}
+}
+
+// tdotTail is dotTail for an A held transposed (sai = 1): tdot32x6 on
+// blocks of 48 rows, then tdot32x1 on the rest, eight rows at a time.
+func tdotTail(m, n, nk, kb, p0 int, a []float32, sap int, b []float32, ldb int, in []float64, ldin int, c []float64, ldc int) {
+	for j := nk; j < n; j += 2 {
+		j1 := min(j+1, n-1) // the second column, or the first again
+		for i0 := 0; i0 < m; {
+			var cin0, cin1 *float64
+			ldcin := 0
+			switch {
+			case p0 > 0:
+				cin0, cin1, ldcin = &c[i0*ldc+j], &c[i0*ldc+j1], ldc
+			case in != nil:
+				cin0, cin1, ldcin = &in[i0*ldin+j], &in[i0*ldin+j1], ldin
+			default:
+				cin0, cin1 = &zeros32[0], &zeros32[0]
+			}
+			ap, b0, b1 := &a[i0+p0*sap], &b[p0*ldb+j], &b[p0*ldb+j1]
+			if m-i0 >= 48 {
+				tdot32x6(kb, ap, sap, b0, b1, ldb, cin0, cin1, ldcin, &c[i0*ldc+j], &c[i0*ldc+j1], ldc, 48, nil)
+				i0 += 48
+				continue
+			}
+			r := min(8, m-i0)
+			tdot32x1(kb, ap, sap, b0, b1, ldb, cin0, cin1, ldcin, &c[i0*ldc+j], &c[i0*ldc+j1], ldc, r, &laneMask32[16-r])
+			i0 += r
+		}
 	}
 }

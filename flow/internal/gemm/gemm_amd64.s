@@ -1108,3 +1108,127 @@ dot1s:
 dotdone:
 	VZEROUPPER
 	RET
+
+// func tdot32x6(k int, a *float32, sap int, b0, b1 *float32, ldb int, cin0, cin1 *float64, ldcin int, c0, c1 *float64, ldc, rows int, mask *int32)
+TEXT ·tdot32x6(SB), NOSPLIT, $384-112
+
+// TDOTSTORE stores the CX rows of the two tail columns summed in the
+// frame (column 0 at 0(SP), column 1 at 192(SP), one float32 per row),
+// converted to float64 and added to Cin; both Cin values of a row are
+// read before either store, as Cin may be C and the columns the same.
+#define TDOTSTORE \
+	MOVQ      cin0+48(FP), R8; \
+	MOVQ      cin1+56(FP), R9; \
+	MOVQ      ldcin+64(FP), R10; \
+	SHLQ      $3, R10; \
+	MOVQ      c0+72(FP), R11; \
+	MOVQ      c1+80(FP), R12; \
+	MOVQ      ldc+88(FP), R13; \
+	SHLQ      $3, R13; \
+	XORQ      AX, AX; \
+tstore: \
+	VMOVSS    0(SP)(AX*4), X0; \
+	VMOVSS    192(SP)(AX*4), X1; \
+	VCVTSS2SD X0, X0, X0; \
+	VCVTSS2SD X1, X1, X1; \
+	VADDSD    (R8), X0, X0; \
+	VADDSD    (R9), X1, X1; \
+	VMOVSD    X0, (R11); \
+	VMOVSD    X1, (R12); \
+	ADDQ      R10, R8; \
+	ADDQ      R10, R9; \
+	ADDQ      R13, R11; \
+	ADDQ      R13, R12; \
+	INCQ      AX; \
+	CMPQ      AX, CX; \
+	JLT       tstore; \
+	VZEROUPPER; \
+	RET
+
+// TDOTV(off, ra, rb) adds the products of the eight rows of A at off(AX)
+// with the broadcast column values Y12 and Y13 into ra and rb.
+#define TDOTV(off, ra, rb) \
+	VMOVUPS     off(AX), Y14; \
+	VFMADD231PS Y12, Y14, ra; \
+	VFMADD231PS Y13, Y14, rb
+
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), AX
+	MOVQ sap+16(FP), DX
+	SHLQ $2, DX
+	MOVQ b0+24(FP), BX
+	MOVQ b1+32(FP), DI
+	MOVQ ldb+40(FP), SI
+	SHLQ $2, SI
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+
+tdot6k:
+	VBROADCASTSS (BX), Y12
+	VBROADCASTSS (DI), Y13
+	TDOTV(0, Y0, Y1)
+	TDOTV(32, Y2, Y3)
+	TDOTV(64, Y4, Y5)
+	TDOTV(96, Y6, Y7)
+	TDOTV(128, Y8, Y9)
+	TDOTV(160, Y10, Y11)
+	ADDQ DX, AX
+	ADDQ SI, BX
+	ADDQ SI, DI
+	DECQ CX
+	JNZ  tdot6k
+	VMOVUPS Y0, 0(SP)
+	VMOVUPS Y2, 32(SP)
+	VMOVUPS Y4, 64(SP)
+	VMOVUPS Y6, 96(SP)
+	VMOVUPS Y8, 128(SP)
+	VMOVUPS Y10, 160(SP)
+	VMOVUPS Y1, 192(SP)
+	VMOVUPS Y3, 224(SP)
+	VMOVUPS Y5, 256(SP)
+	VMOVUPS Y7, 288(SP)
+	VMOVUPS Y9, 320(SP)
+	VMOVUPS Y11, 352(SP)
+	MOVQ $48, CX
+	TDOTSTORE
+
+// func tdot32x1(k int, a *float32, sap int, b0, b1 *float32, ldb int, cin0, cin1 *float64, ldcin int, c0, c1 *float64, ldc, rows int, mask *int32)
+TEXT ·tdot32x1(SB), NOSPLIT, $384-112
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), AX
+	MOVQ sap+16(FP), DX
+	SHLQ $2, DX
+	MOVQ b0+24(FP), BX
+	MOVQ b1+32(FP), DI
+	MOVQ ldb+40(FP), SI
+	SHLQ $2, SI
+	MOVQ mask+104(FP), R8
+	VMOVDQU (R8), Y15
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+
+tdot1k:
+	VBROADCASTSS (BX), Y12
+	VBROADCASTSS (DI), Y13
+	VMASKMOVPS   (AX), Y15, Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	ADDQ DX, AX
+	ADDQ SI, BX
+	ADDQ SI, DI
+	DECQ CX
+	JNZ  tdot1k
+	VMOVUPS Y0, 0(SP)
+	VMOVUPS Y1, 192(SP)
+	MOVQ rows+96(FP), CX
+	TDOTSTORE

@@ -87,18 +87,22 @@ func TestAVX2Kernel32(t *testing.T) {
 }
 
 // TestAVX2DotTail runs the AVX2 float32 driver on shapes whose last 1–4
-// columns go to dot32x2 (A's rows contiguous): steps of p below one
-// vector, whole vectors only, several Block32 blocks (the later ones add
-// into C), row counts around its blocks of 4, one and two tail columns,
-// with C += A·B, a bias row read with stride 0, and C = A·B; A is exactly
-// Len32 long and NaN past its rows' k values, which must not reach C.
+// columns go to dot32x2 (A's rows contiguous) or, with A held transposed,
+// to tdot32x6 and tdot32x1: steps of p below one vector, whole vectors
+// only, several Block32 blocks (the later ones add into C), row counts
+// around their blocks of 4, 8 and 48 rows, one and two tail columns, with
+// C += A·B, a bias row read with stride 0, and C = A·B; A is exactly Len32
+// long and NaN past its last values, which must not reach C.
 func TestAVX2DotTail(t *testing.T) {
 	if kernelUsed < cpu.AVX2 {
 		t.Skip("no AVX2+FMA on this machine")
 	}
 	r := rand.New(rand.NewPCG(33, 34))
-	for _, sh := range [][3]int{{1, 17, 5}, {3, 18, 8}, {4, 19, 13}, {7, 20, 128}, {9, 50, 50}, {13, 33, 300}, {5, 49, 129}, {120, 50, 50}, {8, 66, 7}} {
-		l := newLayout(r, sh[0], sh[1], sh[2], false)
+	shapes := [][3]int{{1, 17, 5}, {3, 18, 8}, {4, 19, 13}, {7, 20, 128}, {9, 50, 50}, {13, 33, 300}, {5, 49, 129}, {120, 50, 50}, {8, 66, 7},
+		{48, 50, 120}, {51, 50, 120}, {47, 18, 3}, {101, 33, 260}, {96, 49, 1}}
+	for i := range 2 * len(shapes) {
+		sh, trans := shapes[i/2], i%2 == 1
+		l := newLayout(r, sh[0], sh[1], sh[2], trans)
 		a32, b32 := l.to32()
 		a32 = a32[:Len32(l.m, l.k, l.sai, l.sap)]
 		c := append([]float64(nil), l.c...)
