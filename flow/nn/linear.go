@@ -175,7 +175,7 @@ func (l Linear) backward(s *single, xi int, p, g, x, dy, dx []float64, n, nx int
 		return
 	}
 	if s != nil {
-		l.backward32(s, xi, w, g[l.Off:l.Off+in*out+out], dy, dx, n, nx, wt, store)
+		l.backward32(s, xi, w, g[l.Off:l.Off+in*out+out], dy, nil, dx, n, nx, wt, store)
 		return
 	}
 	// Bias gradient: column sums of dy, i.e. 1ᵀ·dy.
@@ -188,16 +188,38 @@ func (l Linear) backward(s *single, xi int, p, g, x, dy, dx []float64, n, nx int
 	gemm.Mul(n, nx, out, dy, out, 1, transpose(wt, w, nx, out), nx, nil, dx, nx)
 }
 
+// backwardMasked32 is backward with float32 products (s not nil) for the
+// output gradient dy masked by mask > 0 (n×Out), the mask applied while
+// dy is rounded (see backward32).
+func (l Linear) backwardMasked32(s *single, xi int, p, g, dy, mask, dx []float64, n, nx int, wt []float64, store bool) {
+	in, out := l.In, l.Out
+	if n <= 0 {
+		if store {
+			clear(g[l.Off : l.Off+in*out+out])
+		}
+		return
+	}
+	l.backward32(s, xi, p[l.Off:l.Off+in*out], g[l.Off:l.Off+in*out+out], dy, mask, dx, n, nx, wt, store)
+}
+
 // backward32 is backward's float32 branch: dy is rounded once and serves
 // the weight, bias and input gradients. gwb holds the gradients of W and
 // b, which follow each other as the rows of an (In+1)×Out matrix: the
 // product [x, 1]ᵀ·dy of the input's float32 copy, whose column In holds
 // ones (forward), yields both at once.
-func (l Linear) backward32(s *single, xi int, w, gwb, dy, dx []float64, n, nx int, wt []float64, store bool) {
+//
+// With mask not nil (n×Out) the output gradient is dy where mask > 0 and 0
+// elsewhere, applied while dy is rounded: the gradient through a ReLU
+// whose input was mask.
+func (l Linear) backward32(s *single, xi int, w, gwb, dy, mask, dx []float64, n, nx int, wt []float64, store bool) {
 	in, out := l.In, l.Out
 	ld := gemm.Stride32(out)
 	dy32 := s.dy
-	gemm.ToFloat32Rows(dy32, ld, dy, out, n, out)
+	if mask != nil {
+		gemm.MaskToFloat32Rows(dy32, ld, dy, out, mask, out, n, out)
+	} else {
+		gemm.ToFloat32Rows(dy32, ld, dy, out, n, out)
+	}
 	gradMul32(store, in+1, out, n, s.x[xi], 1, stride32x(in), dy32, ld, gwb, out)
 	if dx == nil || nx == 0 {
 		return

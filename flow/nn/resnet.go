@@ -397,9 +397,14 @@ func (m *ResNet) backward(p, g []float64, w *ResNetWork, dout, dx, dc []float64,
 			b.l2.backward(w.f32, 2*j+1, p, g, w.a2[j], gh, ga, n, H, w.wt, store)
 		}
 		// ga = gradient wrt ReLU(t1); mask by t1 > 0 (w.a2 holds ReLU(t1),
-		// or t1 with float32 products: the same signs).
-		ReLUBackward(ga, ga, w.a2[j][:nh])
-		b.l1.backward(w.f32, 2*j, p, g, w.a1[j], ga, gt, n, H, w.wt, store)
+		// or t1 with float32 products: the same signs), with float32
+		// products while ga is rounded.
+		if w.f32 != nil {
+			b.l1.backwardMasked32(w.f32, 2*j, p, g, ga, w.a2[j][:nh], gt, n, H, w.wt, store)
+		} else {
+			ReLUBackward(ga, ga, w.a2[j][:nh])
+			b.l1.backward(nil, 0, p, g, w.a1[j], ga, gt, n, H, w.wt, store)
+		}
 		// gt = gradient wrt a1 = ReLU(h_j).
 		hj := w.h[j][:nh]
 		vec.AddPos(gh, gt, hj)

@@ -91,6 +91,36 @@ func ReLUToFloat32Rows(dst []float32, ldd int, src []float64, lds, rows, cols in
 	toFloat32RowsChecked(dst, ldd, src, lds, rows, cols, true)
 }
 
+// MaskToFloat32Rows is ToFloat32Rows rounding x where the matching value
+// of a (a rows×cols matrix, rows lda apart) is greater than 0 and writing
+// +0 where it is not (a NaN in a included), as the flow's float64 ReLU
+// gradient masks: the output gradient of a layer that follows a ReLU,
+// masked and rounded for the float32 products in one pass.
+func MaskToFloat32Rows(dst []float32, ldd int, src []float64, lds int, a []float64, lda, rows, cols int) {
+	if rows <= 0 || cols <= 0 {
+		return
+	}
+	if lda < cols || (rows-1)*lda+cols > len(a) {
+		panic(fmt.Sprintf("gemm: MaskToFloat32Rows mask of %d values with stride %d for %d×%d", len(a), lda, rows, cols))
+	}
+	checkRows32(dst, ldd, src, lds, rows, cols)
+	maskToFloat32Rows(dst, ldd, src, lds, a, lda, rows, cols)
+}
+
+// maskToFloat32RowsGo is the portable MaskToFloat32Rows.
+func maskToFloat32RowsGo(dst []float32, ldd int, src []float64, lds int, a []float64, lda, rows, cols int) {
+	for r := 0; r < rows; r++ {
+		d, m := dst[r*ldd:r*ldd+cols], a[r*lda:r*lda+cols]
+		for j, v := range src[r*lds : r*lds+cols] {
+			if m[j] > 0 {
+				d[j] = float32(v)
+			} else {
+				d[j] = 0
+			}
+		}
+	}
+}
+
 // reluToFloat32RowsGo is the portable ReLUToFloat32Rows.
 func reluToFloat32RowsGo(dst []float32, ldd int, src []float64, lds, rows, cols int) {
 	for r := 0; r < rows; r++ {
@@ -109,6 +139,17 @@ func toFloat32RowsChecked(dst []float32, ldd int, src []float64, lds, rows, cols
 	if rows <= 0 || cols <= 0 {
 		return
 	}
+	checkRows32(dst, ldd, src, lds, rows, cols)
+	if ldd == cols && lds == cols && !relu {
+		toFloat32(dst[:rows*cols], src[:rows*cols])
+		return
+	}
+	toFloat32Rows(dst, ldd, src, lds, rows, cols, relu)
+}
+
+// checkRows32 panics unless dst and src hold rows×cols matrices with rows
+// ldd and lds apart.
+func checkRows32(dst []float32, ldd int, src []float64, lds, rows, cols int) {
 	switch {
 	case ldd < cols || lds < cols:
 		panic(fmt.Sprintf("gemm: ToFloat32Rows strides %d and %d for %d columns", ldd, lds, cols))
@@ -117,11 +158,6 @@ func toFloat32RowsChecked(dst []float32, ldd int, src []float64, lds, rows, cols
 	case (rows-1)*lds+cols > len(src):
 		panic(fmt.Sprintf("gemm: ToFloat32Rows from %d values, need %d", len(src), (rows-1)*lds+cols))
 	}
-	if ldd == cols && lds == cols && !relu {
-		toFloat32(dst[:rows*cols], src[:rows*cols])
-		return
-	}
-	toFloat32Rows(dst, ldd, src, lds, rows, cols, relu)
 }
 
 func check32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, c []float64, ldc int) {

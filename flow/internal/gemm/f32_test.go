@@ -196,18 +196,20 @@ func BenchmarkMul32(b *testing.B) {
 	}
 }
 
-// TestToFloat32Rows checks the strided conversions, plain and after a
-// ReLU, against Go's float32 conversion bit for bit on row widths around
-// the vector block, with and without padding (the ReLU maps NaN and −0 to
-// +0), and that they leave the padding of dst alone and panic on strides
-// smaller than the rows or short slices.
+// TestToFloat32Rows checks the strided conversions, plain, after a ReLU
+// and masked by a second matrix, against Go's float32 conversion bit for
+// bit on row widths around the vector block, with and without padding (the
+// ReLU maps NaN and −0 to +0; the mask keeps a value where the mask's is
+// greater than 0, not where it is NaN or −0), and that they leave the
+// padding of dst alone and panic on strides smaller than the rows or
+// short slices.
 func TestToFloat32Rows(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 32))
-	for _, relu := range []bool{false, true} {
+	for _, mode := range []string{"plain", "relu", "mask"} {
 		for _, cols := range []int{1, 2, 7, 8, 9, 16, 29, 50, 51} {
 			for _, rows := range []int{1, 3, 120} {
 				for _, pad := range []int{0, 3, 6} {
-					checkToFloat32Rows(t, r, relu, rows, cols, cols+pad%4, Stride32(cols)+pad)
+					checkToFloat32Rows(t, r, mode, rows, cols, cols+pad%4, Stride32(cols)+pad)
 				}
 			}
 		}
@@ -218,6 +220,10 @@ func TestToFloat32Rows(t *testing.T) {
 		func() { ToFloat32Rows(make([]float32, 9), 5, make([]float64, 10), 5, 2, 5) },
 		func() { ToFloat32Rows(make([]float32, 10), 5, make([]float64, 9), 5, 2, 5) },
 		func() { ReLUToFloat32Rows(make([]float32, 9), 5, make([]float64, 10), 5, 2, 5) },
+		func() { MaskToFloat32Rows(make([]float32, 10), 5, make([]float64, 10), 5, make([]float64, 9), 5, 2, 5) },
+		func() {
+			MaskToFloat32Rows(make([]float32, 10), 5, make([]float64, 10), 5, make([]float64, 10), 4, 2, 5)
+		},
 	} {
 		func() {
 			defer func() {
@@ -230,21 +236,34 @@ func TestToFloat32Rows(t *testing.T) {
 	}
 }
 
-func checkToFloat32Rows(t *testing.T, r *rand.Rand, relu bool, rows, cols, lds, ldd int) {
+// checkToFloat32Rows checks one conversion: plain, after a ReLU, or
+// masked by a second matrix (stride lds+1) holding the awkward values too.
+func checkToFloat32Rows(t *testing.T, r *rand.Rand, mode string, rows, cols, lds, ldd int) {
 	t.Helper()
+	special := []float64{1 + 0x1p-24, 1e39, math.NaN(), math.Copysign(0, -1), -1e39, math.Inf(-1), math.Inf(1), 0}
 	src := randVec(r, (rows-1)*lds+cols)
-	for i, v := range []float64{1 + 0x1p-24, 1e39, math.NaN(), math.Copysign(0, -1), -1e39, math.Inf(-1), math.Inf(1)} {
+	for i, v := range special {
 		if i < len(src) {
 			src[i] = v
+		}
+	}
+	lda := lds + 1
+	a := randVec(r, (rows-1)*lda+cols)
+	for i, v := range special {
+		if j := len(a) - 1 - i; j >= 0 {
+			a[j] = v
 		}
 	}
 	dst := make([]float32, (rows-1)*ldd+cols)
 	for i := range dst {
 		dst[i] = -7
 	}
-	if relu {
+	switch mode {
+	case "relu":
 		ReLUToFloat32Rows(dst, ldd, src, lds, rows, cols)
-	} else {
+	case "mask":
+		MaskToFloat32Rows(dst, ldd, src, lds, a, lda, rows, cols)
+	default:
 		ToFloat32Rows(dst, ldd, src, lds, rows, cols)
 	}
 	for i := 0; i < rows; i++ {
@@ -254,12 +273,12 @@ func checkToFloat32Rows(t *testing.T, r *rand.Rand, relu bool, rows, cols, lds, 
 			if j < cols {
 				v := src[i*lds+j]
 				want = float32(v)
-				if relu && !(v > 0) {
+				if mode == "relu" && !(v > 0) || mode == "mask" && !(a[i*lda+j] > 0) {
 					want = 0
 				}
 			}
 			if math.Float32bits(got) != math.Float32bits(want) {
-				t.Fatalf("relu=%v rows=%d cols=%d ldd=%d lds=%d: (%d, %d) = %v, want %v", relu, rows, cols, ldd, lds, i, j, got, want)
+				t.Fatalf("%s rows=%d cols=%d ldd=%d lds=%d: (%d, %d) = %v, want %v", mode, rows, cols, ldd, lds, i, j, got, want)
 			}
 		}
 	}

@@ -245,6 +245,22 @@ func toFloat32(dst []float32, src []float64) {
 //go:noescape
 func cvt32x8rowsReLU(dst *float32, ldd int, src *float64, lds int, rows, cols int)
 
+// cvt32x8rowsMask is cvt32x8rows rounding x where the matching value of
+// a (rows lda apart) is greater than 0 and writing +0 elsewhere (a NaN in a
+// included).
+//
+//go:noescape
+func cvt32x8rowsMask(dst *float32, ldd int, src *float64, lds int, a *float64, lda int, rows, cols int)
+
+// maskToFloat32Rows is MaskToFloat32Rows after its checks (rows, cols ≥ 1).
+func maskToFloat32Rows(dst []float32, ldd int, src []float64, lds int, a []float64, lda, rows, cols int) {
+	if kernelUsed == cpu.AVX2 {
+		cvt32x8rowsMask(&dst[0], ldd, &src[0], lds, &a[0], lda, rows, cols)
+		return
+	}
+	maskToFloat32RowsGo(dst, ldd, src, lds, a, lda, rows, cols)
+}
+
 // toFloat32Rows is ToFloat32Rows, or ReLUToFloat32Rows with relu set,
 // after their checks (rows, cols ≥ 1).
 func toFloat32Rows(dst []float32, ldd int, src []float64, lds, rows, cols int, relu bool) {

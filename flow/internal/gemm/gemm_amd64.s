@@ -1232,3 +1232,60 @@ tdot1k:
 	VMOVUPS Y1, 192(SP)
 	MOVQ rows+96(FP), CX
 	TDOTSTORE
+
+// func cvt32x8rowsMask(dst *float32, ldd int, src *float64, lds int, a *float64, lda int, rows, cols int)
+TEXT ·cvt32x8rowsMask(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), DI
+	MOVQ ldd+8(FP), R8
+	MOVQ src+16(FP), SI
+	MOVQ lds+24(FP), R9
+	MOVQ a+32(FP), BX
+	MOVQ lda+40(FP), R12
+	MOVQ rows+48(FP), DX
+	MOVQ cols+56(FP), R10
+	SHLQ $2, R8
+	SHLQ $3, R9
+	SHLQ $3, R12
+	MOVQ R10, R11
+	ANDQ $-8, R11 // the columns converted eight at a time
+	VXORPD Y14, Y14, Y14
+
+mcvtrow:
+	XORQ AX, AX
+
+mcvtrow8:
+	CMPQ AX, R11
+	JGE  mcvtrow1
+	VMOVUPD    (BX)(AX*8), Y2
+	VMOVUPD    32(BX)(AX*8), Y3
+	VCMPPD     $0x1e, Y14, Y2, Y2 // a > 0 (ordered)
+	VCMPPD     $0x1e, Y14, Y3, Y3
+	VANDPD     (SI)(AX*8), Y2, Y0
+	VANDPD     32(SI)(AX*8), Y3, Y1
+	VCVTPD2PSY Y0, X0
+	VCVTPD2PSY Y1, X1
+	VMOVUPS    X0, (DI)(AX*4)
+	VMOVUPS    X1, 16(DI)(AX*4)
+	ADDQ       $8, AX
+	JMP        mcvtrow8
+
+mcvtrow1:
+	CMPQ AX, R10
+	JGE  mcvtnext
+	VMOVSD    (BX)(AX*8), X3
+	VMOVSD    (SI)(AX*8), X2
+	VCMPSD    $0x1e, X14, X3, X3
+	VANDPD    X3, X2, X2
+	VCVTSD2SS X2, X2, X2
+	VMOVSS    X2, (DI)(AX*4)
+	INCQ      AX
+	JMP       mcvtrow1
+
+mcvtnext:
+	ADDQ R8, DI
+	ADDQ R9, SI
+	ADDQ R12, BX
+	DECQ DX
+	JNZ  mcvtrow
+	VZEROUPPER
+	RET

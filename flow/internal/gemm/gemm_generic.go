@@ -23,3 +23,7 @@ func toFloat32Rows(dst []float32, ldd int, src []float64, lds, rows, cols int, r
 		toFloat32Go(dst[r*ldd:r*ldd+cols], src[r*lds:r*lds+cols])
 	}
 }
+
+func maskToFloat32Rows(dst []float32, ldd int, src []float64, lds int, a []float64, lda, rows, cols int) {
+	maskToFloat32RowsGo(dst, ldd, src, lds, a, lda, rows, cols)
+}
