@@ -182,10 +182,13 @@ func cvt32x8(dst *float32, src *float64, n int)
 
 // cvt32x8rows rounds rows ≥ 1 rows of cols ≥ 1 float64 values, lds
 // apart, to float32 rows ldd apart with AVX (VCVTSD2SS for the last
-// cols mod 8 of each row).
+// cols mod 8 of each row). With mode 1 it rounds max(x, 0), a NaN giving
+// +0; with mode 2 it rounds x where the matching value of a (rows lda
+// apart) is greater than 0 and writes +0 elsewhere (a NaN in a included);
+// a is read only in mode 2.
 //
 //go:noescape
-func cvt32x8rows(dst *float32, ldd int, src *float64, lds int, rows, cols int)
+func cvt32x8rows(dst *float32, ldd int, src *float64, lds int, a *float64, lda int, rows, cols, mode int)
 
 // dot32x2 stores Cin + A·B into two tail columns of C for rows 0 …
 // rows−1, each element a dot product of a row of A (rows sai float32
@@ -202,22 +205,16 @@ func cvt32x8rows(dst *float32, ldd int, src *float64, lds int, rows, cols int)
 //go:noescape
 func dot32x2(kf, kt int, a *float32, sai int, bt0, bt1 *float32, cin0, cin1 *float64, ldcin int, c0, c1 *float64, ldc, rows int, mask *int32)
 
-// tdot32x6 stores Cin + A·B into two tail columns of C for 48 rows of A
-// held transposed (sai = 1: the 48 rows of a step p consecutive, steps
-// sap float32 values apart), summing over k ≥ 1 steps in float32 with one
-// vector multiply-add per 8 rows, column and step: B's two columns are
-// read from b0 and b1, ldb values apart, and broadcast. Cin and C are
-// addressed as in dot32x2 (the same column twice for one tail column);
-// rows and mask are unused.
+// tdot32 stores Cin + A·B into two tail columns of C for rows of A held
+// transposed (sai = 1: the rows of a step p consecutive, steps sap
+// float32 values apart), summing over k ≥ 1 steps in float32 with one
+// vector multiply-add per 8 rows, column and step: 48 rows, or up to 8
+// read with mask (eight int32 lane masks; unused for 48). B's two columns
+// are read from b0 and b1, ldb values apart, and broadcast. Cin and C are
+// addressed as in dot32x2 (the same column twice for one tail column).
 //
 //go:noescape
-func tdot32x6(k int, a *float32, sap int, b0, b1 *float32, ldb int, cin0, cin1 *float64, ldcin int, c0, c1 *float64, ldc, rows int, mask *int32)
-
-// tdot32x1 is tdot32x6 for rows ≤ 8 rows, the lanes of A read with mask
-// (eight int32 lane masks).
-//
-//go:noescape
-func tdot32x1(k int, a *float32, sap int, b0, b1 *float32, ldb int, cin0, cin1 *float64, ldcin int, c0, c1 *float64, ldc, rows int, mask *int32)
+func tdot32(k int, a *float32, sap int, b0, b1 *float32, ldb int, cin0, cin1 *float64, ldcin int, c0, c1 *float64, ldc, rows int, mask *int32)
 
 // laneMask32 holds sixteen −1 followed by sixteen 0: &laneMask32[16−nc]
 // points at the masks of an nc-column block of kern32x6.
@@ -240,22 +237,10 @@ func toFloat32(dst []float32, src []float64) {
 	toFloat32Go(dst, src)
 }
 
-// cvt32x8rowsReLU is cvt32x8rows rounding max(x, 0) (NaN giving +0).
-//
-//go:noescape
-func cvt32x8rowsReLU(dst *float32, ldd int, src *float64, lds int, rows, cols int)
-
-// cvt32x8rowsMask is cvt32x8rows rounding x where the matching value of
-// a (rows lda apart) is greater than 0 and writing +0 elsewhere (a NaN in a
-// included).
-//
-//go:noescape
-func cvt32x8rowsMask(dst *float32, ldd int, src *float64, lds int, a *float64, lda int, rows, cols int)
-
 // maskToFloat32Rows is MaskToFloat32Rows after its checks (rows, cols ≥ 1).
 func maskToFloat32Rows(dst []float32, ldd int, src []float64, lds int, a []float64, lda, rows, cols int) {
 	if kernelUsed == cpu.AVX2 {
-		cvt32x8rowsMask(&dst[0], ldd, &src[0], lds, &a[0], lda, rows, cols)
+		cvt32x8rows(&dst[0], ldd, &src[0], lds, &a[0], lda, rows, cols, 2)
 		return
 	}
 	maskToFloat32RowsGo(dst, ldd, src, lds, a, lda, rows, cols)
@@ -265,10 +250,12 @@ func maskToFloat32Rows(dst []float32, ldd int, src []float64, lds int, a []float
 // after their checks (rows, cols ≥ 1).
 func toFloat32Rows(dst []float32, ldd int, src []float64, lds, rows, cols int, relu bool) {
 	switch {
-	case kernelUsed == cpu.AVX2 && relu:
-		cvt32x8rowsReLU(&dst[0], ldd, &src[0], lds, rows, cols)
 	case kernelUsed == cpu.AVX2:
-		cvt32x8rows(&dst[0], ldd, &src[0], lds, rows, cols)
+		mode := 0
+		if relu {
+			mode = 1
+		}
+		cvt32x8rows(&dst[0], ldd, &src[0], lds, nil, 0, rows, cols, mode)
 	case relu:
 		reluToFloat32RowsGo(dst, ldd, src, lds, rows, cols)
 	default:
@@ -301,8 +288,8 @@ func drive32(kind cpu.Level, m, n, k int, a []float32, sai, sap int, b []float32
 	// contiguous go to dot32x2: kern32x6 would spend a whole vector of
 	// multiply-adds per row and step of p on them (the 2 columns past 48
 	// of the flow's 50-unit layers cost it nearly what 16 columns do).
-	// When A is held transposed (sai = 1), they go to tdot32x6 and
-	// tdot32x1, which run down its rows eight at a time instead.
+	// When A is held transposed (sai = 1), they go to tdot32, which runs
+	// down its rows eight at a time instead.
 	nk := n
 	if t := n % cols; kind == cpu.AVX2 && (sap == 1 || sai == 1) && n > cols && t <= 4 {
 		nk = n - t
@@ -371,8 +358,8 @@ func dotTail(m, n, nk, kb, p0 int, a []float32, sai int, b []float32, ldb int, i
 	}
 }
 
-// tdotTail is dotTail for an A held transposed (sai = 1): tdot32x6 on
-// blocks of 48 rows, then tdot32x1 on the rest, eight rows at a time.
+// tdotTail is dotTail for an A held transposed (sai = 1): tdot32 on
+// blocks of 48 rows, then on the rest eight rows at a time.
 func tdotTail(m, n, nk, kb, p0 int, a []float32, sap int, b []float32, ldb int, in []float64, ldin int, c []float64, ldc int) {
 	for j := nk; j < n; j += 2 {
 		j1 := min(j+1, n-1) // the second column, or the first again
@@ -387,14 +374,12 @@ func tdotTail(m, n, nk, kb, p0 int, a []float32, sap int, b []float32, ldb int, 
 			default:
 				cin0, cin1 = &zeros32[0], &zeros32[0]
 			}
-			ap, b0, b1 := &a[i0+p0*sap], &b[p0*ldb+j], &b[p0*ldb+j1]
-			if m-i0 >= 48 {
-				tdot32x6(kb, ap, sap, b0, b1, ldb, cin0, cin1, ldcin, &c[i0*ldc+j], &c[i0*ldc+j1], ldc, 48, nil)
-				i0 += 48
-				continue
+			r, mask := 48, (*int32)(nil)
+			if m-i0 < 48 {
+				r = min(8, m-i0)
+				mask = &laneMask32[16-r]
 			}
-			r := min(8, m-i0)
-			tdot32x1(kb, ap, sap, b0, b1, ldb, cin0, cin1, ldcin, &c[i0*ldc+j], &c[i0*ldc+j1], ldc, r, &laneMask32[16-r])
+			tdot32(kb, &a[i0+p0*sap], sap, &b[p0*ldb+j], &b[p0*ldb+j1], ldb, cin0, cin1, ldcin, &c[i0*ldc+j], &c[i0*ldc+j1], ldc, r, mask)
 			i0 += r
 		}
 	}

@@ -2,6 +2,21 @@
 
 #include "textflag.h"
 
+// ZERO12 clears the twelve accumulators Y0 … Y11 of the AVX2 kernels.
+#define ZERO12 \
+	VXORPS Y0, Y0, Y0; \
+	VXORPS Y1, Y1, Y1; \
+	VXORPS Y2, Y2, Y2; \
+	VXORPS Y3, Y3, Y3; \
+	VXORPS Y4, Y4, Y4; \
+	VXORPS Y5, Y5, Y5; \
+	VXORPS Y6, Y6, Y6; \
+	VXORPS Y7, Y7, Y7; \
+	VXORPS Y8, Y8, Y8; \
+	VXORPS Y9, Y9, Y9; \
+	VXORPS Y10, Y10, Y10; \
+	VXORPS Y11, Y11, Y11
+
 // func kern512(k int, a *float64, o1, o2, o3, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc, mr int, mask uint64)
 TEXT ·kern512(SB), NOSPLIT, $0-112
 	MOVQ k+0(FP), CX
@@ -518,18 +533,7 @@ TEXT ·kern32x6(SB), NOSPLIT, $384-104
 	SHLQ $2, DI
 	LEAQ (DX)(DX*2), R10
 	LEAQ (DX)(DX*4), R11
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
+	ZERO12
 
 	// Up to 8 columns: one masked vector of B per step; 9 to 15: the
 	// second masked; 16: both whole.
@@ -722,18 +726,7 @@ TEXT ·kern64x6(SB), NOSPLIT, $384-136
 	SHLQ $3, R13
 	SHLQ $3, SI
 	SHLQ $3, DI
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	VXORPD Y8, Y8, Y8
-	VXORPD Y9, Y9, Y9
-	VXORPD Y10, Y10, Y10
-	VXORPD Y11, Y11, Y11
+	ZERO12
 
 	// Up to 4 columns: one masked vector of B per step; 5 to 7: the
 	// second masked; 8: both whole.
@@ -860,18 +853,23 @@ done64x6:
 	VZEROUPPER
 	RET
 
-// func cvt32x8rows(dst *float32, ldd int, src *float64, lds int, rows, cols int)
-TEXT ·cvt32x8rows(SB), NOSPLIT, $0-48
+// func cvt32x8rows(dst *float32, ldd int, src *float64, lds int, a *float64, lda int, rows, cols, mode int)
+TEXT ·cvt32x8rows(SB), NOSPLIT, $0-72
 	MOVQ dst+0(FP), DI
 	MOVQ ldd+8(FP), R8
 	MOVQ src+16(FP), SI
 	MOVQ lds+24(FP), R9
-	MOVQ rows+32(FP), DX
-	MOVQ cols+40(FP), R10
+	MOVQ a+32(FP), BX
+	MOVQ lda+40(FP), R13
+	MOVQ rows+48(FP), DX
+	MOVQ cols+56(FP), R10
+	MOVQ mode+64(FP), R12
 	SHLQ $2, R8
 	SHLQ $3, R9
+	SHLQ $3, R13
 	MOVQ R10, R11
 	ANDQ $-8, R11 // the columns converted eight at a time
+	VXORPD Y14, Y14, Y14
 
 cvtrow:
 	XORQ AX, AX
@@ -879,8 +877,24 @@ cvtrow:
 cvtrow8:
 	CMPQ AX, R11
 	JGE  cvtrow1
-	VMOVUPD    (SI)(AX*8), Y0
-	VMOVUPD    32(SI)(AX*8), Y1
+	VMOVUPD (SI)(AX*8), Y0
+	VMOVUPD 32(SI)(AX*8), Y1
+	CMPQ    R12, $1
+	JL      cvtrow8c
+	JG      cvtrow8m
+	VMAXPD  Y14, Y0, Y0 // max(x, 0), NaN giving 0
+	VMAXPD  Y14, Y1, Y1
+	JMP     cvtrow8c
+
+cvtrow8m:
+	VMOVUPD (BX)(AX*8), Y2
+	VMOVUPD 32(BX)(AX*8), Y3
+	VCMPPD  $0x1e, Y14, Y2, Y2 // a > 0 (ordered)
+	VCMPPD  $0x1e, Y14, Y3, Y3
+	VANDPD  Y2, Y0, Y0
+	VANDPD  Y3, Y1, Y1
+
+cvtrow8c:
 	VCVTPD2PSY Y0, X0
 	VCVTPD2PSY Y1, X1
 	VMOVUPS    X0, (DI)(AX*4)
@@ -889,9 +903,22 @@ cvtrow8:
 	JMP        cvtrow8
 
 cvtrow1:
-	CMPQ AX, R10
-	JGE  cvtnext
-	VCVTSD2SS (SI)(AX*8), X2, X2
+	CMPQ   AX, R10
+	JGE    cvtnext
+	VMOVSD (SI)(AX*8), X2
+	CMPQ   R12, $1
+	JL     cvtrow1c
+	JG     cvtrow1m
+	VMAXSD X14, X2, X2
+	JMP    cvtrow1c
+
+cvtrow1m:
+	VMOVSD (BX)(AX*8), X3
+	VCMPSD $0x1e, X14, X3, X3
+	VANDPD X3, X2, X2
+
+cvtrow1c:
+	VCVTSD2SS X2, X2, X2
 	VMOVSS    X2, (DI)(AX*4)
 	INCQ      AX
 	JMP       cvtrow1
@@ -899,57 +926,9 @@ cvtrow1:
 cvtnext:
 	ADDQ R8, DI
 	ADDQ R9, SI
+	ADDQ R13, BX
 	DECQ DX
 	JNZ  cvtrow
-	VZEROUPPER
-	RET
-
-// func cvt32x8rowsReLU(dst *float32, ldd int, src *float64, lds int, rows, cols int)
-TEXT ·cvt32x8rowsReLU(SB), NOSPLIT, $0-48
-	MOVQ dst+0(FP), DI
-	MOVQ ldd+8(FP), R8
-	MOVQ src+16(FP), SI
-	MOVQ lds+24(FP), R9
-	MOVQ rows+32(FP), DX
-	MOVQ cols+40(FP), R10
-	SHLQ $2, R8
-	SHLQ $3, R9
-	MOVQ R10, R11
-	ANDQ $-8, R11 // the columns converted eight at a time
-	VXORPD Y14, Y14, Y14
-
-rcvtrow:
-	XORQ AX, AX
-
-rcvtrow8:
-	CMPQ AX, R11
-	JGE  rcvtrow1
-	VMOVUPD    (SI)(AX*8), Y0
-	VMOVUPD    32(SI)(AX*8), Y1
-	VMAXPD     Y14, Y0, Y0 // max(x, 0), NaN giving 0
-	VMAXPD     Y14, Y1, Y1
-	VCVTPD2PSY Y0, X0
-	VCVTPD2PSY Y1, X1
-	VMOVUPS    X0, (DI)(AX*4)
-	VMOVUPS    X1, 16(DI)(AX*4)
-	ADDQ       $8, AX
-	JMP        rcvtrow8
-
-rcvtrow1:
-	CMPQ AX, R10
-	JGE  rcvtnext
-	VMOVSD    (SI)(AX*8), X2
-	VMAXSD    X14, X2, X2
-	VCVTSD2SS X2, X2, X2
-	VMOVSS    X2, (DI)(AX*4)
-	INCQ      AX
-	JMP       rcvtrow1
-
-rcvtnext:
-	ADDQ R8, DI
-	ADDQ R9, SI
-	DECQ DX
-	JNZ  rcvtrow
 	VZEROUPPER
 	RET
 
@@ -1109,41 +1088,9 @@ dotdone:
 	VZEROUPPER
 	RET
 
-// func tdot32x6(k int, a *float32, sap int, b0, b1 *float32, ldb int, cin0, cin1 *float64, ldcin int, c0, c1 *float64, ldc, rows int, mask *int32)
-TEXT ·tdot32x6(SB), NOSPLIT, $384-112
+// func tdot32(k int, a *float32, sap int, b0, b1 *float32, ldb int, cin0, cin1 *float64, ldcin int, c0, c1 *float64, ldc, rows int, mask *int32)
+TEXT ·tdot32(SB), NOSPLIT, $384-112
 
-// TDOTSTORE stores the CX rows of the two tail columns summed in the
-// frame (column 0 at 0(SP), column 1 at 192(SP), one float32 per row),
-// converted to float64 and added to Cin; both Cin values of a row are
-// read before either store, as Cin may be C and the columns the same.
-#define TDOTSTORE \
-	MOVQ      cin0+48(FP), R8; \
-	MOVQ      cin1+56(FP), R9; \
-	MOVQ      ldcin+64(FP), R10; \
-	SHLQ      $3, R10; \
-	MOVQ      c0+72(FP), R11; \
-	MOVQ      c1+80(FP), R12; \
-	MOVQ      ldc+88(FP), R13; \
-	SHLQ      $3, R13; \
-	XORQ      AX, AX; \
-tstore: \
-	VMOVSS    0(SP)(AX*4), X0; \
-	VMOVSS    192(SP)(AX*4), X1; \
-	VCVTSS2SD X0, X0, X0; \
-	VCVTSS2SD X1, X1, X1; \
-	VADDSD    (R8), X0, X0; \
-	VADDSD    (R9), X1, X1; \
-	VMOVSD    X0, (R11); \
-	VMOVSD    X1, (R12); \
-	ADDQ      R10, R8; \
-	ADDQ      R10, R9; \
-	ADDQ      R13, R11; \
-	ADDQ      R13, R12; \
-	INCQ      AX; \
-	CMPQ      AX, CX; \
-	JLT       tstore; \
-	VZEROUPPER; \
-	RET
 
 // TDOTV(off, ra, rb) adds the products of the eight rows of A at off(AX)
 // with the broadcast column values Y12 and Y13 into ra and rb.
@@ -1160,18 +1107,9 @@ tstore: \
 	MOVQ b1+32(FP), DI
 	MOVQ ldb+40(FP), SI
 	SHLQ $2, SI
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
+	CMPQ rows+96(FP), $48
+	JNE  tdot1
+	ZERO12
 
 tdot6k:
 	VBROADCASTSS (BX), Y12
@@ -1200,18 +1138,9 @@ tdot6k:
 	VMOVUPS Y9, 320(SP)
 	VMOVUPS Y11, 352(SP)
 	MOVQ $48, CX
-	TDOTSTORE
+	JMP  tdotstore
 
-// func tdot32x1(k int, a *float32, sap int, b0, b1 *float32, ldb int, cin0, cin1 *float64, ldcin int, c0, c1 *float64, ldc, rows int, mask *int32)
-TEXT ·tdot32x1(SB), NOSPLIT, $384-112
-	MOVQ k+0(FP), CX
-	MOVQ a+8(FP), AX
-	MOVQ sap+16(FP), DX
-	SHLQ $2, DX
-	MOVQ b0+24(FP), BX
-	MOVQ b1+32(FP), DI
-	MOVQ ldb+40(FP), SI
-	SHLQ $2, SI
+tdot1:
 	MOVQ mask+104(FP), R8
 	VMOVDQU (R8), Y15
 	VXORPS Y0, Y0, Y0
@@ -1231,61 +1160,37 @@ tdot1k:
 	VMOVUPS Y0, 0(SP)
 	VMOVUPS Y1, 192(SP)
 	MOVQ rows+96(FP), CX
-	TDOTSTORE
 
-// func cvt32x8rowsMask(dst *float32, ldd int, src *float64, lds int, a *float64, lda int, rows, cols int)
-TEXT ·cvt32x8rowsMask(SB), NOSPLIT, $0-64
-	MOVQ dst+0(FP), DI
-	MOVQ ldd+8(FP), R8
-	MOVQ src+16(FP), SI
-	MOVQ lds+24(FP), R9
-	MOVQ a+32(FP), BX
-	MOVQ lda+40(FP), R12
-	MOVQ rows+48(FP), DX
-	MOVQ cols+56(FP), R10
-	SHLQ $2, R8
-	SHLQ $3, R9
-	SHLQ $3, R12
-	MOVQ R10, R11
-	ANDQ $-8, R11 // the columns converted eight at a time
-	VXORPD Y14, Y14, Y14
+// tdotstore: store the CX rows of the two tail columns summed in the
+// frame (column 0 at 0(SP), column 1 at 192(SP), one float32 per row),
+// converted to float64 and added to Cin; both Cin values of a row are
+// read before either store, as Cin may be C and the columns the same.
+tdotstore:
+	MOVQ      cin0+48(FP), R8
+	MOVQ      cin1+56(FP), R9
+	MOVQ      ldcin+64(FP), R10
+	SHLQ      $3, R10
+	MOVQ      c0+72(FP), R11
+	MOVQ      c1+80(FP), R12
+	MOVQ      ldc+88(FP), R13
+	SHLQ      $3, R13
+	XORQ      AX, AX
 
-mcvtrow:
-	XORQ AX, AX
-
-mcvtrow8:
-	CMPQ AX, R11
-	JGE  mcvtrow1
-	VMOVUPD    (BX)(AX*8), Y2
-	VMOVUPD    32(BX)(AX*8), Y3
-	VCMPPD     $0x1e, Y14, Y2, Y2 // a > 0 (ordered)
-	VCMPPD     $0x1e, Y14, Y3, Y3
-	VANDPD     (SI)(AX*8), Y2, Y0
-	VANDPD     32(SI)(AX*8), Y3, Y1
-	VCVTPD2PSY Y0, X0
-	VCVTPD2PSY Y1, X1
-	VMOVUPS    X0, (DI)(AX*4)
-	VMOVUPS    X1, 16(DI)(AX*4)
-	ADDQ       $8, AX
-	JMP        mcvtrow8
-
-mcvtrow1:
-	CMPQ AX, R10
-	JGE  mcvtnext
-	VMOVSD    (BX)(AX*8), X3
-	VMOVSD    (SI)(AX*8), X2
-	VCMPSD    $0x1e, X14, X3, X3
-	VANDPD    X3, X2, X2
-	VCVTSD2SS X2, X2, X2
-	VMOVSS    X2, (DI)(AX*4)
+tstore:
+	VMOVSS    0(SP)(AX*4), X0
+	VMOVSS    192(SP)(AX*4), X1
+	VCVTSS2SD X0, X0, X0
+	VCVTSS2SD X1, X1, X1
+	VADDSD    (R8), X0, X0
+	VADDSD    (R9), X1, X1
+	VMOVSD    X0, (R11)
+	VMOVSD    X1, (R12)
+	ADDQ      R10, R8
+	ADDQ      R10, R9
+	ADDQ      R13, R11
+	ADDQ      R13, R12
 	INCQ      AX
-	JMP       mcvtrow1
-
-mcvtnext:
-	ADDQ R8, DI
-	ADDQ R9, SI
-	ADDQ R12, BX
-	DECQ DX
-	JNZ  mcvtrow
+	CMPQ      AX, CX
+	JLT       tstore
 	VZEROUPPER
 	RET

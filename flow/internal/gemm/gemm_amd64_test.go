@@ -40,17 +40,24 @@ func TestDetect(t *testing.T) {
 	t.Logf("kernel: %s", Kernel())
 }
 
-// TestAVX2Kernel32 runs the AVX2 float32 kernel and conversion directly
-// (neither is the choice on machines with AVX-512): products on every
-// float32 test shape and random ones, with and without an input row read
-// with stride 0, A exactly Len32 long; the conversion bit for bit against
-// Go's.
+// TestAVX2Kernel32 runs the AVX2 float32 kernels and conversion directly
+// (none is the choice on machines with AVX-512): products on every
+// float32 test shape, shapes with tail columns and random ones, as
+// C += A·B, with an input row read with stride 0 and with no input, A
+// exactly Len32 long and NaN past its last values, which must not reach
+// C; the conversion bit for bit against Go's.
 func TestAVX2Kernel32(t *testing.T) {
 	if kernelUsed < cpu.AVX2 {
 		t.Skip("no AVX2+FMA on this machine")
 	}
 	r := rand.New(rand.NewPCG(31, 32))
 	all := append([][3]int(nil), shapes32...)
+	// Shapes whose last 1–4 columns go to dot32x2 (A's rows contiguous) or
+	// tdot32 (A held transposed): steps of p below one
+	// vector, whole vectors only, several Block32 blocks, row counts
+	// around their blocks of 4, 8 and 48 rows, one and two tail columns.
+	all = append(all, [][3]int{{1, 17, 5}, {3, 18, 8}, {4, 19, 13}, {7, 20, 128}, {9, 50, 50}, {13, 33, 300}, {5, 49, 129},
+		{120, 50, 50}, {8, 66, 7}, {48, 50, 120}, {51, 50, 120}, {47, 18, 3}, {101, 33, 260}, {96, 49, 1}}...)
 	for it := 0; it < 100; it++ {
 		all = append(all, [3]int{1 + r.IntN(40), 1 + r.IntN(70), 1 + r.IntN(300)})
 	}
@@ -70,6 +77,12 @@ func TestAVX2Kernel32(t *testing.T) {
 			cb := append([]float64(nil), l.c...)
 			drive32(cpu.AVX2, l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, bias, 0, cb, l.ldc)
 			l.check32(t, "avx2 f32 bias", c0, cb)
+			for i := 0; i < l.m; i++ {
+				clear(c0[i*l.ldc : i*l.ldc+l.n])
+			}
+			cz := append([]float64(nil), l.c...)
+			drive32(cpu.AVX2, l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, nil, 0, cz, l.ldc)
+			l.check32(t, "avx2 f32 no input", c0, cz)
 		}
 	}
 	for _, n := range []int{8, 16, 24, 1000} {
@@ -83,44 +96,5 @@ func TestAVX2Kernel32(t *testing.T) {
 				t.Fatalf("cvt32x8 n=%d: element %d (%v): %v, want %v", n, i, src[i], got[i], want[i])
 			}
 		}
-	}
-}
-
-// TestAVX2DotTail runs the AVX2 float32 driver on shapes whose last 1–4
-// columns go to dot32x2 (A's rows contiguous) or, with A held transposed,
-// to tdot32x6 and tdot32x1: steps of p below one vector, whole vectors
-// only, several Block32 blocks (the later ones add into C), row counts
-// around their blocks of 4, 8 and 48 rows, one and two tail columns, with
-// C += A·B, a bias row read with stride 0, and C = A·B; A is exactly Len32
-// long and NaN past its last values, which must not reach C.
-func TestAVX2DotTail(t *testing.T) {
-	if kernelUsed < cpu.AVX2 {
-		t.Skip("no AVX2+FMA on this machine")
-	}
-	r := rand.New(rand.NewPCG(33, 34))
-	shapes := [][3]int{{1, 17, 5}, {3, 18, 8}, {4, 19, 13}, {7, 20, 128}, {9, 50, 50}, {13, 33, 300}, {5, 49, 129}, {120, 50, 50}, {8, 66, 7},
-		{48, 50, 120}, {51, 50, 120}, {47, 18, 3}, {101, 33, 260}, {96, 49, 1}}
-	for i := range 2 * len(shapes) {
-		sh, trans := shapes[i/2], i%2 == 1
-		l := newLayout(r, sh[0], sh[1], sh[2], trans)
-		a32, b32 := l.to32()
-		a32 = a32[:Len32(l.m, l.k, l.sai, l.sap)]
-		c := append([]float64(nil), l.c...)
-		drive32(cpu.AVX2, l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, c, l.ldc, c, l.ldc)
-		l.check32(t, "dot tail", l.c, c)
-		bias := randVec(r, l.n)
-		c0 := append([]float64(nil), l.c...)
-		for i := 0; i < l.m; i++ {
-			copy(c0[i*l.ldc:i*l.ldc+l.n], bias)
-		}
-		cb := append([]float64(nil), l.c...)
-		drive32(cpu.AVX2, l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, bias, 0, cb, l.ldc)
-		l.check32(t, "dot tail bias", c0, cb)
-		for i := 0; i < l.m; i++ {
-			clear(c0[i*l.ldc : i*l.ldc+l.n])
-		}
-		cz := append([]float64(nil), l.c...)
-		drive32(cpu.AVX2, l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, nil, 0, cz, l.ldc)
-		l.check32(t, "dot tail no input", c0, cz)
 	}
 }
