@@ -182,13 +182,17 @@ func cvt32x8(dst *float32, src *float64, n int)
 
 // cvt32x8rows rounds rows ≥ 1 rows of cols ≥ 1 float64 values, lds
 // apart, to float32 rows ldd apart with AVX (VCVTSD2SS for the last
-// cols mod 8 of each row). With mode 1 it rounds max(x, 0), a NaN giving
-// +0; with mode 2 it rounds x where the matching value of a (rows lda
-// apart) is greater than 0 and writes +0 elsewhere (a NaN in a included);
-// a is read only in mode 2.
+// cols mod 8 of each row).
 //
 //go:noescape
-func cvt32x8rows(dst *float32, ldd int, src *float64, lds int, a *float64, lda int, rows, cols, mode int)
+func cvt32x8rows(dst *float32, ldd int, src *float64, lds int, rows, cols int)
+
+// cvt32x8rowsMask is cvt32x8rows rounding x where the matching value of a
+// (rows lda apart) is greater than 0 and writing +0 elsewhere (a NaN in a
+// included). With a = src it rounds max(x, 0), a NaN giving +0: the ReLU.
+//
+//go:noescape
+func cvt32x8rowsMask(dst *float32, ldd int, src *float64, lds int, a *float64, lda int, rows, cols int)
 
 // dot32x2 stores Cin + A·B into two tail columns of C for rows 0 …
 // rows−1, each element a dot product of a row of A (rows sai float32
@@ -240,7 +244,7 @@ func toFloat32(dst []float32, src []float64) {
 // maskToFloat32Rows is MaskToFloat32Rows after its checks (rows, cols ≥ 1).
 func maskToFloat32Rows(dst []float32, ldd int, src []float64, lds int, a []float64, lda, rows, cols int) {
 	if kernelUsed == cpu.AVX2 {
-		cvt32x8rows(&dst[0], ldd, &src[0], lds, &a[0], lda, rows, cols, 2)
+		cvt32x8rowsMask(&dst[0], ldd, &src[0], lds, &a[0], lda, rows, cols)
 		return
 	}
 	maskToFloat32RowsGo(dst, ldd, src, lds, a, lda, rows, cols)
@@ -250,12 +254,10 @@ func maskToFloat32Rows(dst []float32, ldd int, src []float64, lds int, a []float
 // after their checks (rows, cols ≥ 1).
 func toFloat32Rows(dst []float32, ldd int, src []float64, lds, rows, cols int, relu bool) {
 	switch {
+	case kernelUsed == cpu.AVX2 && relu:
+		cvt32x8rowsMask(&dst[0], ldd, &src[0], lds, &src[0], lds, rows, cols)
 	case kernelUsed == cpu.AVX2:
-		mode := 0
-		if relu {
-			mode = 1
-		}
-		cvt32x8rows(&dst[0], ldd, &src[0], lds, nil, 0, rows, cols, mode)
+		cvt32x8rows(&dst[0], ldd, &src[0], lds, rows, cols)
 	case relu:
 		reluToFloat32RowsGo(dst, ldd, src, lds, rows, cols)
 	default:

@@ -853,23 +853,18 @@ done64x6:
 	VZEROUPPER
 	RET
 
-// func cvt32x8rows(dst *float32, ldd int, src *float64, lds int, a *float64, lda int, rows, cols, mode int)
-TEXT ·cvt32x8rows(SB), NOSPLIT, $0-72
+// func cvt32x8rows(dst *float32, ldd int, src *float64, lds int, rows, cols int)
+TEXT ·cvt32x8rows(SB), NOSPLIT, $0-48
 	MOVQ dst+0(FP), DI
 	MOVQ ldd+8(FP), R8
 	MOVQ src+16(FP), SI
 	MOVQ lds+24(FP), R9
-	MOVQ a+32(FP), BX
-	MOVQ lda+40(FP), R13
-	MOVQ rows+48(FP), DX
-	MOVQ cols+56(FP), R10
-	MOVQ mode+64(FP), R12
+	MOVQ rows+32(FP), DX
+	MOVQ cols+40(FP), R10
 	SHLQ $2, R8
 	SHLQ $3, R9
-	SHLQ $3, R13
 	MOVQ R10, R11
 	ANDQ $-8, R11 // the columns converted eight at a time
-	VXORPD Y14, Y14, Y14
 
 cvtrow:
 	XORQ AX, AX
@@ -877,24 +872,8 @@ cvtrow:
 cvtrow8:
 	CMPQ AX, R11
 	JGE  cvtrow1
-	VMOVUPD (SI)(AX*8), Y0
-	VMOVUPD 32(SI)(AX*8), Y1
-	CMPQ    R12, $1
-	JL      cvtrow8c
-	JG      cvtrow8m
-	VMAXPD  Y14, Y0, Y0 // max(x, 0), NaN giving 0
-	VMAXPD  Y14, Y1, Y1
-	JMP     cvtrow8c
-
-cvtrow8m:
-	VMOVUPD (BX)(AX*8), Y2
-	VMOVUPD 32(BX)(AX*8), Y3
-	VCMPPD  $0x1e, Y14, Y2, Y2 // a > 0 (ordered)
-	VCMPPD  $0x1e, Y14, Y3, Y3
-	VANDPD  Y2, Y0, Y0
-	VANDPD  Y3, Y1, Y1
-
-cvtrow8c:
+	VMOVUPD    (SI)(AX*8), Y0
+	VMOVUPD    32(SI)(AX*8), Y1
 	VCVTPD2PSY Y0, X0
 	VCVTPD2PSY Y1, X1
 	VMOVUPS    X0, (DI)(AX*4)
@@ -903,22 +882,9 @@ cvtrow8c:
 	JMP        cvtrow8
 
 cvtrow1:
-	CMPQ   AX, R10
-	JGE    cvtnext
-	VMOVSD (SI)(AX*8), X2
-	CMPQ   R12, $1
-	JL     cvtrow1c
-	JG     cvtrow1m
-	VMAXSD X14, X2, X2
-	JMP    cvtrow1c
-
-cvtrow1m:
-	VMOVSD (BX)(AX*8), X3
-	VCMPSD $0x1e, X14, X3, X3
-	VANDPD X3, X2, X2
-
-cvtrow1c:
-	VCVTSD2SS X2, X2, X2
+	CMPQ AX, R10
+	JGE  cvtnext
+	VCVTSD2SS (SI)(AX*8), X2, X2
 	VMOVSS    X2, (DI)(AX*4)
 	INCQ      AX
 	JMP       cvtrow1
@@ -926,9 +892,65 @@ cvtrow1c:
 cvtnext:
 	ADDQ R8, DI
 	ADDQ R9, SI
-	ADDQ R13, BX
 	DECQ DX
 	JNZ  cvtrow
+	VZEROUPPER
+	RET
+
+// func cvt32x8rowsMask(dst *float32, ldd int, src *float64, lds int, a *float64, lda int, rows, cols int)
+TEXT ·cvt32x8rowsMask(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), DI
+	MOVQ ldd+8(FP), R8
+	MOVQ src+16(FP), SI
+	MOVQ lds+24(FP), R9
+	MOVQ a+32(FP), BX
+	MOVQ lda+40(FP), R12
+	MOVQ rows+48(FP), DX
+	MOVQ cols+56(FP), R10
+	SHLQ $2, R8
+	SHLQ $3, R9
+	SHLQ $3, R12
+	MOVQ R10, R11
+	ANDQ $-8, R11
+	VXORPD Y14, Y14, Y14
+
+mcvtrow:
+	XORQ AX, AX
+
+mcvtrow8:
+	CMPQ AX, R11
+	JGE  mcvtrow1
+	VMOVUPD    (BX)(AX*8), Y2
+	VMOVUPD    32(BX)(AX*8), Y3
+	VCMPPD     $0x1e, Y14, Y2, Y2 // a > 0 (ordered)
+	VCMPPD     $0x1e, Y14, Y3, Y3
+	VANDPD     (SI)(AX*8), Y2, Y0
+	VANDPD     32(SI)(AX*8), Y3, Y1
+	VCVTPD2PSY Y0, X0
+	VCVTPD2PSY Y1, X1
+	VMOVUPS    X0, (DI)(AX*4)
+	VMOVUPS    X1, 16(DI)(AX*4)
+	ADDQ       $8, AX
+	JMP        mcvtrow8
+
+mcvtrow1:
+	CMPQ AX, R10
+	JGE  mcvtnext
+	VMOVSD    (BX)(AX*8), X3
+	VMOVSD    (SI)(AX*8), X2
+	VCMPSD    $0x1e, X14, X3, X3
+	VANDPD    X3, X2, X2
+	VCVTSD2SS X2, X2, X2
+	VMOVSS    X2, (DI)(AX*4)
+	INCQ      AX
+	JMP       mcvtrow1
+
+mcvtnext:
+	ADDQ R8, DI
+	ADDQ R9, SI
+	ADDQ R12, BX
+	DECQ DX
+	JNZ  mcvtrow
 	VZEROUPPER
 	RET
 
