@@ -63,7 +63,7 @@
 // and output layers in training steps use float32 operands and float32
 // sums of at most 128 terms, added to float64 results: the gradient
 // changes by about 2·10⁻⁷ relative, and a step of the SBI paper's flow
-// takes about 0.85 of the float64 CPU time on AVX-512 machines and 0.7–0.85
+// takes about 0.85 of the float64 CPU time on AVX-512 machines and 0.7
 // on AVX2 ones (without either, where the products run in portable Go, it
 // is slower than float64). Evaluation
 // and sampling always run in float64. Trained with it, amortized NPE on

@@ -54,8 +54,9 @@ type TrainConfig struct {
 	// losses, the optimiser, the parameters) in float64. On amd64 machines
 	// with AVX-512 or AVX2 this does half the vector multiply-adds per row
 	// and a step of the SBI paper's flow takes about 0.85 (AVX-512) or
-	// 0.7–0.85 (AVX2) of the float64 CPU time; elsewhere the float32
-	// products run in portable Go and are slower than the default.
+	// 0.7 (AVX2; 0.67–0.79 over six runs) of the float64 CPU time;
+	// elsewhere the float32 products run in portable Go and are slower
+	// than the default.
 	// Gradients change by about 2·10⁻⁷ relative.
 	// The trained flow is evaluated and sampled in float64 as always.
 	Float32 bool

@@ -19,8 +19,9 @@
 // gradient Xᵀ·dY, input gradient dY·Wᵀ) on an assembly micro-kernel
 // chosen at run time (AVX-512 or AVX2+FMA) or, with the purego build tag
 // and on other architectures, on a Go kernel; ReLU, its masks and the
-// sigmoid gates run over whole batches with AVX-512 when present. All
-// arithmetic is float64: every sum over a batch or a layer is taken in a
+// sigmoid gates run over whole batches with AVX-512 or AVX2 when present.
+// All arithmetic is float64 unless ResNetWork.SetFloat32 asks for float32
+// products; either way every sum over a batch or a layer is taken in a
 // fixed order, so results depend on the inputs only, not on the number of
 // goroutines.
 //

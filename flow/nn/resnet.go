@@ -123,9 +123,11 @@ type ResNetWork struct {
 // output layer (the bulk of the work) are computed in float32 arithmetic
 // (see gemm.MulAdd32: operands rounded to float32, sums of at most 128
 // products in float32, everything else in float64) or, the default, in
-// float64. It is meant for training steps; it pays off on amd64 machines
-// with AVX-512, where the float32 kernel does half the multiply-adds per
-// row. It takes effect from the next forward pass.
+// float64. The ReLUs before the blocks' layers, and the masks of their
+// gradients, are then applied while the layers' inputs and output
+// gradients are rounded. It is meant for training steps; it pays off on
+// amd64 machines with AVX-512 or AVX2, where the float32 kernels do half
+// the multiply-adds per row. It takes effect from the next forward pass.
 func (w *ResNetWork) SetFloat32(on bool) {
 	switch {
 	case on && w.f32 == nil:
