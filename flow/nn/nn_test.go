@@ -449,6 +449,34 @@ func TestResNetHoldFloat32(t *testing.T) {
 	}
 }
 
+// TestResNetSetFloat32BetweenPasses checks that a backward pass follows
+// the precision of the forward pass before it: switching SetFloat32 in
+// between changes nothing, bit for bit, in either direction.
+func TestResNetSetFloat32BetweenPasses(t *testing.T) {
+	r := rand.New(rand.NewPCG(45, 46))
+	m, p := perturbedPaperNet(t, r, 1)
+	const n, group = 40, 4
+	x, z, R := randVec(r, n, 1), randVec(r, n/group*10, 1), randVec(r, n*29, 1)
+	run := func(fwd32, bwd32 bool) []float64 {
+		w := m.NewWork(n)
+		w.SetFloat32(fwd32)
+		out := make([]float64, n*29)
+		m.ForwardShared(p, w, x, z, n, group, out)
+		w.SetFloat32(bwd32)
+		g := make([]float64, len(p))
+		m.Backward(p, g, w, R, make([]float64, n))
+		return append(g, out...)
+	}
+	for _, f32 := range []bool{false, true} {
+		if !slices.Equal(run(f32, f32), run(f32, !f32)) {
+			t.Errorf("float32 %v: switching SetFloat32 between the passes changes the gradient", f32)
+		}
+	}
+	if slices.Equal(run(false, false), run(true, true)) {
+		t.Error("float32 and float64 passes agree bit for bit: the test cannot tell them apart")
+	}
+}
+
 // BenchmarkResNetFloat32 times a forward and backward pass of the SBI
 // paper's conditioner (one input coordinate, a 10-value context shared by
 // groups of 10 rows, two gated residual blocks of 50 units, 29 outputs:

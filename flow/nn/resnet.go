@@ -117,6 +117,9 @@ type ResNetWork struct {
 	ghg         []float64 // per-context-row sums of a gradient, ng×Hidden
 	wt          []float64 // transposed weights of one layer
 	f32         *single   // the float32 state of the hidden layers; nil computes them in float64
+	// pass is the float32 state the last forward pass used (nil: it ran in
+	// float64): the backward pass follows it whatever SetFloat32 says since.
+	pass *single
 }
 
 // SetFloat32 chooses whether the products of the residual blocks and the
@@ -127,7 +130,8 @@ type ResNetWork struct {
 // gradients, are then applied while the layers' inputs and output
 // gradients are rounded. It is meant for training steps; it pays off on
 // amd64 machines with AVX-512 or AVX2, where the float32 kernels do half
-// the multiply-adds per row. It takes effect from the next forward pass.
+// the multiply-adds per row. It takes effect from the next forward pass;
+// a backward pass computes in the precision of the forward pass it follows.
 func (w *ResNetWork) SetFloat32(on bool) {
 	switch {
 	case on && w.f32 == nil:
@@ -260,14 +264,16 @@ func (m *ResNet) ForwardShared(p []float64, w *ResNetWork, x, c []float64, n, gr
 	}
 	gemm.MulAdd(n, H, in, w.x, in, 1, W0, H, h0, H)
 	nh := n * H
+	w.pass = w.f32
+	s32 := w.pass
 	for j, b := range m.blocks {
 		hj := w.h[j][:nh]
 		t1 := w.a2[j][:nh]
-		if w.f32 != nil {
+		if s32 != nil {
 			// ReLU(h_j) and ReLU(t1) go straight into the float32 copies of
 			// the block's layer inputs; t1 keeps its values before the ReLU,
 			// of which backward needs only the signs.
-			b.l1.forward32(w.f32, 2*j, p, hj, t1, n, true)
+			b.l1.forward32(s32, 2*j, p, hj, t1, n, true)
 		} else {
 			a1 := w.a1[j][:nh]
 			ReLU(a1, hj)
@@ -275,8 +281,8 @@ func (m *ResNet) ForwardShared(p []float64, w *ResNetWork, x, c []float64, n, gr
 			ReLU(t1, t1)
 		}
 		l2 := func(y []float64) {
-			if w.f32 != nil {
-				b.l2.forward32(w.f32, 2*j+1, p, t1, y, n, true)
+			if s32 != nil {
+				b.l2.forward32(s32, 2*j+1, p, t1, y, n, true)
 				return
 			}
 			b.l2.forward(nil, 0, p, t1, y, n)
@@ -303,7 +309,7 @@ func (m *ResNet) ForwardShared(p []float64, w *ResNetWork, x, c []float64, n, gr
 			}
 		}
 	}
-	m.last.forward(w.f32, 2*m.Blocks, p, w.h[m.Blocks], out, n)
+	m.last.forward(s32, 2*m.Blocks, p, w.h[m.Blocks], out, n)
 }
 
 // groupSum writes the sums of the rows of a (n×H) over each context group
@@ -365,7 +371,8 @@ func (m *ResNet) backward(p, g []float64, w *ResNetWork, dout, dx, dc []float64,
 	in, ctx := m.In, m.Ctx
 	nh := n * H
 	gh := w.gh[:nh]
-	m.last.backward(w.f32, 2*m.Blocks, p, g, w.h[m.Blocks], dout, gh, n, H, w.wt, store)
+	s32 := w.pass
+	m.last.backward(s32, 2*m.Blocks, p, g, w.h[m.Blocks], dout, gh, n, H, w.wt, store)
 	gt, ga := w.gt[:nh], w.ga[:nh]
 	for j := m.Blocks - 1; j >= 0; j-- {
 		b := m.blocks[j]
@@ -394,15 +401,15 @@ func (m *ResNet) backward(p, g []float64, w *ResNetWork, dout, dx, dc []float64,
 					addMulT(p[b.lc.Off:b.lc.Off+ctx*H], ctx, H, gs, dc, ng, w.wt)
 				}
 			}
-			b.l2.backward(w.f32, 2*j+1, p, g, w.a2[j], gt, ga, n, H, w.wt, store)
+			b.l2.backward(s32, 2*j+1, p, g, w.a2[j], gt, ga, n, H, w.wt, store)
 		} else {
-			b.l2.backward(w.f32, 2*j+1, p, g, w.a2[j], gh, ga, n, H, w.wt, store)
+			b.l2.backward(s32, 2*j+1, p, g, w.a2[j], gh, ga, n, H, w.wt, store)
 		}
 		// ga = gradient wrt ReLU(t1); mask by t1 > 0 (w.a2 holds ReLU(t1),
 		// or t1 with float32 products: the same signs), with float32
 		// products while ga is rounded.
-		if w.f32 != nil {
-			b.l1.backwardMasked32(w.f32, 2*j, p, g, ga, w.a2[j][:nh], gt, n, H, w.wt, store)
+		if s32 != nil {
+			b.l1.backwardMasked32(s32, 2*j, p, g, ga, w.a2[j][:nh], gt, n, H, w.wt, store)
 		} else {
 			ReLUBackward(ga, ga, w.a2[j][:nh])
 			b.l1.backward(nil, 0, p, g, w.a1[j], ga, gt, n, H, w.wt, store)
