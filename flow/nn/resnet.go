@@ -252,17 +252,26 @@ func (m *ResNet) ForwardShared(p []float64, w *ResNetWork, x, c []float64, n, gr
 	W0 := p[m.first.Off : m.first.Off+(in+ctx)*H]
 	b0 := p[m.first.Off+(in+ctx)*H : m.first.Off+(in+ctx)*H+H]
 	h0 := w.h[0]
-	if group == 1 {
-		gemm.Mul(n, H, ctx, w.c, ctx, 1, W0[in*H:], H, b0, h0, H)
-	} else {
-		cp := w.ghg
-		gemm.Mul(ng, H, ctx, w.c, ctx, 1, W0[in*H:], H, b0, cp, H)
-		for r := 0; r < n; r++ {
-			g := r / group
-			copy(h0[r*H:r*H+H], cp[g*H:g*H+H])
-		}
+	cp := h0 // the context's part, per context row
+	if group > 1 {
+		cp = w.ghg
 	}
-	gemm.MulAdd(n, H, in, w.x, in, 1, W0, H, h0, H)
+	gemm.Mul(ng, H, ctx, w.c, ctx, 1, W0[in*H:], H, b0, cp, H)
+	switch {
+	case in == 1:
+		// One input coordinate (a coupling layer of a two-dimensional
+		// flow): the rank-one x·W_x added to each row's context part in one
+		// pass, bit for bit the one-step product below.
+		vec.AddOuterRows(h0, cp, w.x[:n], W0[:H], group)
+	default:
+		if group > 1 {
+			for r := 0; r < n; r++ {
+				g := r / group
+				copy(h0[r*H:r*H+H], cp[g*H:g*H+H])
+			}
+		}
+		gemm.MulAdd(n, H, in, w.x, in, 1, W0, H, h0, H)
+	}
 	nh := n * H
 	w.pass = w.f32
 	s32 := w.pass

@@ -318,3 +318,35 @@ func GateAccumulateRows(gt, acc, gn, g, t []float64, rows int) {
 		}
 	}
 }
+
+// AddOuterRows writes row r of dst (len(x) rows of len(w) values) as row
+// ⌊r/group⌋ of src plus x[r]·w: the first layer of a network with one
+// input coordinate, its context's contribution shared by groups of rows
+// (src may be dst itself with group 1, for an update in place). Each
+// product is rounded on its own and a −0 product counts as +0, so the
+// result is, bit for bit, src's row plus the one-step matrix product
+// x·w of package gemm (whose accumulator starts at +0).
+func AddOuterRows(dst, src, x, w []float64, group int) {
+	n, rows := len(w), len(x)
+	if n == 0 || rows == 0 {
+		return
+	}
+	ng := (rows + group - 1) / group
+	dst, src = dst[:rows*n], src[:ng*n]
+	if level >= cpu.AVX2 {
+		addOuterRowsAVX2(&dst[0], &src[0], &x[0], &w[0], n, rows, group)
+		return
+	}
+	addOuterRowsGo(dst, src, x, w, group)
+}
+
+func addOuterRowsGo(dst, src, x, w []float64, group int) {
+	n := len(w)
+	for r, a := range x {
+		d, s := dst[r*n:r*n+n], src[(r/group)*n:(r/group)*n+n]
+		for j, v := range w {
+			p := float64(a*v) + 0 // +0 turns a −0 product into +0
+			d[j] = s[j] + p
+		}
+	}
+}

@@ -119,3 +119,9 @@ func mulAddRowsAVX2(next, h, t, gate *float64, n, rows int)
 //
 //go:noescape
 func gateAccRowsAVX2(gt, acc, gn, gate, t *float64, n, rows int)
+
+// addOuterRowsAVX2 is AddOuterRows with AVX2 for a row length n ≥ 1 and
+// rows ≥ 1.
+//
+//go:noescape
+func addOuterRowsAVX2(dst, src, x, w *float64, n, rows, group int)

@@ -1285,3 +1285,68 @@ next_gar:
 done_gar:
 	VZEROUPPER
 	RET
+
+// func addOuterRowsAVX2(dst, src, x, w *float64, n, rows, group int)
+//
+// Row r: dst = src row ⌊r/group⌋ + (x[r]·w + 0), the product rounded on
+// its own (VMULPD) and a −0 product turned into +0, as a one-step matrix
+// product's accumulator that starts at +0.
+TEXT ·addOuterRowsAVX2(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ x+16(FP), R8
+	MOVQ w+24(FP), R9
+	MOVQ n+32(FP), R11
+	MOVQ rows+40(FP), BX
+	MOVQ group+48(FP), R13
+	MOVQ R11, R10
+	SHLQ $3, R10
+	MOVQ R11, CX
+	ANDQ $3, CX
+	SHRQ $2, R11
+	MOVQ R11, R12
+	SHLQ $5, R12
+	VXORPD Y13, Y13, Y13
+	TESTQ CX, CX
+	JZ   rows_aor
+	LANEMASK
+	VMASKMOVPD (R9)(R12*1), Y15, Y14
+
+rows_aor:
+	VBROADCASTSD (R8), Y3
+	XORQ  DX, DX
+	MOVQ  R11, AX
+	TESTQ AX, AX
+	JZ    tail_aor
+
+block_aor:
+	VMULPD  (R9)(DX*1), Y3, Y1
+	VADDPD  Y13, Y1, Y1
+	VADDPD  (SI)(DX*1), Y1, Y0
+	VMOVUPD Y0, (DI)(DX*1)
+	ADDQ    $32, DX
+	DECQ    AX
+	JNZ     block_aor
+
+tail_aor:
+	TESTQ      CX, CX
+	JZ         next_aor
+	VMASKMOVPD (SI)(DX*1), Y15, Y0
+	VMULPD     Y14, Y3, Y1
+	VADDPD     Y13, Y1, Y1
+	VADDPD     Y1, Y0, Y0
+	VMASKMOVPD Y0, Y15, (DI)(DX*1)
+
+next_aor:
+	ADDQ R10, DI
+	ADDQ $8, R8
+	DECQ R13
+	JNZ  same_aor
+	ADDQ R10, SI
+	MOVQ group+48(FP), R13
+
+same_aor:
+	DECQ BX
+	JNZ  rows_aor
+	VZEROUPPER
+	RET

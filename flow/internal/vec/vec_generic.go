@@ -37,3 +37,5 @@ func softplusSigAVX2(sp, sg, x *float64, n int, add float64) { panic("unreachabl
 
 func mulAddRowsAVX2(next, h, t, gate *float64, n, rows int)      { panic("unreachable") }
 func gateAccRowsAVX2(gt, acc, gn, gate, t *float64, n, rows int) { panic("unreachable") }
+
+func addOuterRowsAVX2(dst, src, x, w *float64, n, rows, group int) { panic("unreachable") }

@@ -659,3 +659,50 @@ func BenchmarkGateAccumulateRows(b *testing.B) {
 		}
 	})
 }
+
+// TestAddOuterRows checks AddOuterRows at every level against its
+// definition, src's row plus (x[r]·w + 0) with the product rounded on its
+// own, bit for bit: row lengths with every tail, groups of 1, 3 and 5
+// rows (a last group short), in place with group 1, and the special
+// values, whose −0 products must come out as +0 products do.
+func TestAddOuterRows(t *testing.T) {
+	eachLevel(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(7, 8))
+		for _, n := range lengths {
+			for _, group := range []int{1, 3, 5} {
+				rows := 13
+				ng := (rows + group - 1) / group
+				x, w, src := randVec(r, rows, 1), randVec(r, n, 1), randVec(r, ng*n, 1)
+				sprinkle(r, x)
+				sprinkle(r, w)
+				sprinkle(r, src)
+				want := make([]float64, rows*n)
+				for i := range rows {
+					for j := range n {
+						p := x[i] * w[j]
+						if p == 0 {
+							p = 0 // +0, as a sum that starts at +0 gives
+						}
+						want[i*n+j] = src[(i/group)*n+j] + p
+					}
+				}
+				dst := randVec(r, rows*n, 1)
+				AddOuterRows(dst, src, x, w, group)
+				for i := range want {
+					if math.Float64bits(dst[i]) != math.Float64bits(want[i]) && !(math.IsNaN(dst[i]) && math.IsNaN(want[i])) {
+						t.Fatalf("n=%d group=%d: element %d = %v, want %v", n, group, i, dst[i], want[i])
+					}
+				}
+				if group == 1 {
+					in := append([]float64(nil), src...)
+					AddOuterRows(in, in, x, w, 1)
+					for i := range want {
+						if math.Float64bits(in[i]) != math.Float64bits(want[i]) && !(math.IsNaN(in[i]) && math.IsNaN(want[i])) {
+							t.Fatalf("n=%d in place: element %d = %v, want %v", n, i, in[i], want[i])
+						}
+					}
+				}
+			}
+		}
+	})
+}
