@@ -689,6 +689,18 @@ CONST4(lg5_4<>, $0x3fc7466496cb03de)
 CONST4(lg6_4<>, $0x3fc39a09d078c69f)
 CONST4(lg7_4<>, $0x3fc2f112df3e5244)
 
+// ROWSPLIT splits a row of R11 float64 values for the 4-lane row kernels:
+// R10 = the row's bytes, CX = the values past the last whole vector,
+// R11 = the whole vectors, R12 = their bytes.
+#define ROWSPLIT \
+	MOVQ R11, R10; \
+	SHLQ $3, R10; \
+	MOVQ R11, CX; \
+	ANDQ $3, CX; \
+	SHRQ $2, R11; \
+	MOVQ R11, R12; \
+	SHLQ $5, R12
+
 // LANEMASK sets Y15 to the mask of the first CX lanes (CX from 1 to 3);
 // it uses AX and DX.
 #define LANEMASK \
@@ -1174,13 +1186,7 @@ TEXT ·mulAddRowsAVX2(SB), NOSPLIT, $0-48
 	MOVQ gate+24(FP), R9
 	MOVQ n+32(FP), R11
 	MOVQ rows+40(FP), BX
-	MOVQ R11, R10
-	SHLQ $3, R10
-	MOVQ R11, CX
-	ANDQ $3, CX
-	SHRQ $2, R11
-	MOVQ R11, R12
-	SHLQ $5, R12
+	ROWSPLIT
 	TESTQ CX, CX
 	JZ   rows_mar
 	LANEMASK
@@ -1299,13 +1305,7 @@ TEXT ·addOuterRowsAVX2(SB), NOSPLIT, $0-56
 	MOVQ n+32(FP), R11
 	MOVQ rows+40(FP), BX
 	MOVQ group+48(FP), R13
-	MOVQ R11, R10
-	SHLQ $3, R10
-	MOVQ R11, CX
-	ANDQ $3, CX
-	SHRQ $2, R11
-	MOVQ R11, R12
-	SHLQ $5, R12
+	ROWSPLIT
 	VXORPD Y13, Y13, Y13
 	TESTQ CX, CX
 	JZ   rows_aor
