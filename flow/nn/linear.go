@@ -72,13 +72,14 @@ func (l Linear) forward32(s *single, xi int, p, x, y []float64, n int, relu bool
 	for r := 0; r < n; r++ {
 		x32[r*lx+in] = 1
 	}
-	w32, lw := s.w, out
 	if s.held {
-		w32, lw = s.wc[xi], gemm.Stride32(out)
-	} else {
-		gemm.ToFloat32(w32, w)
+		// The held transpose's rows are the weights' columns, zero-padded:
+		// the products' tail columns read them as they are.
+		gemm.Mul32T(n, out, in, x32, lx, 1, s.wc[xi], gemm.Stride32(out), s.wtc[xi], gemm.Stride32(in), b, y, out)
+		return
 	}
-	gemm.Mul32(n, out, in, x32, lx, 1, w32, lw, b, y, out)
+	gemm.ToFloat32(s.w, w)
+	gemm.Mul32(n, out, in, x32, lx, 1, s.w, out, b, y, out)
 }
 
 // stride32x is the row stride of the float32 copy of a layer input of in
@@ -225,8 +226,9 @@ func (l Linear) backward32(s *single, xi int, w, gwb, dy, mask, dx []float64, n,
 		return
 	}
 	if s.held {
-		// The first nx columns of the held out×In transpose.
-		gemm.Mul32(n, nx, out, dy32, ld, 1, s.wtc[xi], gemm.Stride32(in), nil, dx, nx)
+		// The first nx columns of the held out×In transpose, whose
+		// columns are the rows of the held weights.
+		gemm.Mul32T(n, nx, out, dy32, ld, 1, s.wtc[xi], gemm.Stride32(in), s.wc[xi], gemm.Stride32(out), nil, dx, nx)
 		return
 	}
 	gemm.ToFloat32(s.w, transpose(wt, w, nx, out))

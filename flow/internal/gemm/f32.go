@@ -35,7 +35,7 @@ func MulAdd32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, c []
 		return
 	}
 	check32(m, n, k, a, sai, sap, b, ldb, c, ldc)
-	mulAdd32(m, n, k, a, sai, sap, b, ldb, c, ldc, c, ldc)
+	mulAdd32(m, n, k, a, sai, sap, b, ldb, nil, 0, c, ldc, c, ldc)
 }
 
 // Mul32 is MulAdd32 storing C(i, j) = bias[j] + the sum (the block sums
@@ -52,7 +52,31 @@ func Mul32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, bias, c
 		return
 	}
 	check32(m, n, k, a, sai, sap, b, ldb, c, ldc)
-	mulAdd32(m, n, k, a, sai, sap, b, ldb, bias, 0, c, ldc)
+	mulAdd32(m, n, k, a, sai, sap, b, ldb, nil, 0, bias, 0, c, ldc)
+}
+
+// Mul32T is Mul32 given B's transpose as well: bt holds n rows, ldbt
+// apart, row j holding column j of B followed by zeros up to Stride32(k)
+// (a held transposed weight matrix of the flow's layers, whose padding is
+// zero). Kernels that read columns of B (the AVX2 tail of dot products)
+// read them from bt instead of gathering them; the result is the same,
+// bit for bit. It panics if bt is too short or ldbt below Stride32(k).
+func Mul32T(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, bt []float32, ldbt int, bias, c []float64, ldc int) {
+	if m <= 0 || n <= 0 {
+		return
+	}
+	if k <= 0 {
+		Mul32(m, n, k, a, sai, sap, b, ldb, bias, c, ldc)
+		return
+	}
+	if ldbt < Stride32(k) || (n-1)*ldbt+Stride32(k) > len(bt) {
+		panic(fmt.Sprintf("gemm: bt has %d values with stride %d, need rows of %d for %d columns", len(bt), ldbt, Stride32(k), n))
+	}
+	if bias != nil && len(bias) < n {
+		panic(fmt.Sprintf("gemm: bias has %d values, need %d", len(bias), n))
+	}
+	check32(m, n, k, a, sai, sap, b, ldb, c, ldc)
+	mulAdd32(m, n, k, a, sai, sap, b, ldb, bt, ldbt, bias, 0, c, ldc)
 }
 
 // Len32 returns the length a float32 A of m×k elements addressed with

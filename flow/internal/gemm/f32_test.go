@@ -283,3 +283,51 @@ func checkToFloat32Rows(t *testing.T, r *rand.Rand, mode string, rows, cols, lds
 		}
 	}
 }
+
+// TestMul32T checks that Mul32T, given B's zero-padded transpose, stores
+// what Mul32 stores, bit for bit, on shapes with tail columns (k below one
+// vector, whole vectors, several Block32 blocks; A's rows contiguous and
+// held transposed), with and without a bias, and panics on a short
+// transpose or a stride below Stride32(k).
+func TestMul32T(t *testing.T) {
+	r := rand.New(rand.NewPCG(35, 36))
+	for _, sh := range [][3]int{{9, 50, 50}, {120, 50, 50}, {7, 18, 5}, {13, 33, 300}, {5, 49, 129}, {3, 29, 16}, {51, 50, 120}} {
+		for _, trans := range []bool{false, true} {
+			l := newLayout(r, sh[0], sh[1], sh[2], trans)
+			a32, b32 := l.to32()
+			ldbt := Stride32(l.k) + 3
+			bt := make([]float32, l.n*ldbt)
+			for j := 0; j < l.n; j++ {
+				for p := 0; p < l.k; p++ {
+					bt[j*ldbt+p] = b32[p*l.ldb+j]
+				}
+			}
+			for _, bias := range [][]float64{nil, randVec(r, l.n)} {
+				want := append([]float64(nil), l.c...)
+				got := append([]float64(nil), l.c...)
+				Mul32(l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, bias, want, l.ldc)
+				Mul32T(l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, bt, ldbt, bias, got, l.ldc)
+				for i := range want {
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+						t.Fatalf("%v trans %v: element %d = %v, Mul32 %v", sh, trans, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+	l := newLayout(r, 4, 18, 10, false)
+	a32, b32 := l.to32()
+	for _, f := range []func(){
+		func() { Mul32T(4, 18, 10, a32, l.sai, l.sap, b32, l.ldb, make([]float32, 18*16-1), 16, nil, l.c, l.ldc) },
+		func() { Mul32T(4, 18, 10, a32, l.sai, l.sap, b32, l.ldb, make([]float32, 18*16), 10, nil, l.c, l.ldc) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("a short transpose or stride did not panic")
+				}
+			}()
+			f()
+		}()
+	}
+}

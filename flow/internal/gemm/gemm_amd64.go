@@ -267,10 +267,10 @@ func toFloat32Rows(dst []float32, ldd int, src []float64, lds, rows, cols int, r
 	}
 }
 
-func mulAdd32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, in []float64, ldin int, c []float64, ldc int) {
+func mulAdd32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, bt []float32, ldbt int, in []float64, ldin int, c []float64, ldc int) {
 	switch kernelUsed {
 	case cpu.AVX512, cpu.AVX2:
-		drive32(kernelUsed, m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
+		drive32(kernelUsed, m, n, k, a, sai, sap, b, ldb, bt, ldbt, in, ldin, c, ldc)
 	default:
 		mulAdd32Go(m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
 	}
@@ -280,8 +280,9 @@ func mulAdd32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, in [
 // rows × 32 columns for kern32 with AVX-512, 6 × 16 for kern32x6 with
 // AVX2), one block of Block32 steps of p at a time (the first adds In, the
 // later ones C itself), so that the block's panel of B stays in cache
-// while the rows of A stream past.
-func drive32(kind cpu.Level, m, n, k int, a []float32, sai, sap int, b []float32, ldb int, in []float64, ldin int, c []float64, ldc int) {
+// while the rows of A stream past. bt, when not nil, is B's transpose
+// (see Mul32T).
+func drive32(kind cpu.Level, m, n, k int, a []float32, sai, sap int, b []float32, ldb int, bt []float32, ldbt int, in []float64, ldin int, c []float64, ldc int) {
 	rows, cols := 8, 32
 	if kind == cpu.AVX2 {
 		rows, cols = 6, 16
@@ -301,7 +302,7 @@ func drive32(kind cpu.Level, m, n, k int, a []float32, sai, sap int, b []float32
 		switch {
 		case nk == n:
 		case sap == 1:
-			dotTail(m, n, nk, kb, p0, a, sai, b, ldb, in, ldin, c, ldc)
+			dotTail(m, n, nk, kb, p0, a, sai, b, ldb, bt, ldbt, in, ldin, c, ldc)
 		default:
 			tdotTail(m, n, nk, kb, p0, a, sap, b, ldb, in, ldin, c, ldc)
 		}
@@ -331,16 +332,23 @@ func drive32(kind cpu.Level, m, n, k int, a []float32, sai, sap int, b []float32
 // 1). The first block adds In (or +0), the later ones C itself, as in
 // drive32; the tail is done before the block's kern32x6 calls, which do
 // not touch these columns.
-func dotTail(m, n, nk, kb, p0 int, a []float32, sai int, b []float32, ldb int, in []float64, ldin int, c []float64, ldc int) {
-	var bt [2][Block32]float32
+func dotTail(m, n, nk, kb, p0 int, a []float32, sai int, b []float32, ldb int, bt []float32, ldbt int, in []float64, ldin int, c []float64, ldc int) {
+	var col [2][Block32]float32
 	for j := nk; j < n; j += 2 {
 		j1 := min(j+1, n-1) // the second column, or the first again
-		for p := range kb {
-			bt[0][p] = b[(p0+p)*ldb+j]
-			bt[1][p] = b[(p0+p)*ldb+j1]
-		}
-		for p := kb; p < (kb+7)&^7; p++ {
-			bt[0][p], bt[1][p] = 0, 0
+		var b0, b1 *float32
+		if bt != nil {
+			// Rows of the transpose, zero past k (Mul32T).
+			b0, b1 = &bt[j*ldbt+p0], &bt[j1*ldbt+p0]
+		} else {
+			for p := range kb {
+				col[0][p] = b[(p0+p)*ldb+j]
+				col[1][p] = b[(p0+p)*ldb+j1]
+			}
+			for p := kb; p < (kb+7)&^7; p++ {
+				col[0][p], col[1][p] = 0, 0
+			}
+			b0, b1 = &col[0][0], &col[1][0]
 		}
 		var cin0, cin1 *float64
 		ldcin := 0
@@ -356,7 +364,7 @@ func dotTail(m, n, nk, kb, p0 int, a []float32, sai int, b []float32, ldb int, i
 		if kb%8 != 0 {
 			kt = 1
 		}
-		dot32x2(kb/8, kt, &a[p0], sai, &bt[0][0], &bt[1][0], cin0, cin1, ldcin, &c[j], &c[j1], ldc, m, &laneMask32[16-kb%8])
+		dot32x2(kb/8, kt, &a[p0], sai, b0, b1, cin0, cin1, ldcin, &c[j], &c[j1], ldc, m, &laneMask32[16-kb%8])
 	}
 }
 

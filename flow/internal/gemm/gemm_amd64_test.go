@@ -67,7 +67,7 @@ func TestAVX2Kernel32(t *testing.T) {
 			a32, b32 := l.to32()
 			a32 = a32[:Len32(l.m, l.k, l.sai, l.sap)]
 			c := append([]float64(nil), l.c...)
-			drive32(cpu.AVX2, l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, c, l.ldc, c, l.ldc)
+			drive32(cpu.AVX2, l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, nil, 0, c, l.ldc, c, l.ldc)
 			l.check32(t, "avx2 f32", l.c, c)
 			bias := randVec(r, l.n)
 			c0 := append([]float64(nil), l.c...)
@@ -75,13 +75,13 @@ func TestAVX2Kernel32(t *testing.T) {
 				copy(c0[i*l.ldc:i*l.ldc+l.n], bias)
 			}
 			cb := append([]float64(nil), l.c...)
-			drive32(cpu.AVX2, l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, bias, 0, cb, l.ldc)
+			drive32(cpu.AVX2, l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, nil, 0, bias, 0, cb, l.ldc)
 			l.check32(t, "avx2 f32 bias", c0, cb)
 			for i := 0; i < l.m; i++ {
 				clear(c0[i*l.ldc : i*l.ldc+l.n])
 			}
 			cz := append([]float64(nil), l.c...)
-			drive32(cpu.AVX2, l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, nil, 0, cz, l.ldc)
+			drive32(cpu.AVX2, l.m, l.n, l.k, a32, l.sai, l.sap, b32, l.ldb, nil, 0, nil, 0, cz, l.ldc)
 			l.check32(t, "avx2 f32 no input", c0, cz)
 		}
 	}

@@ -8,7 +8,7 @@ func mulAdd(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, in []f
 	mulAddGo(m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
 }
 
-func mulAdd32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, in []float64, ldin int, c []float64, ldc int) {
+func mulAdd32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, _ []float32, _ int, in []float64, ldin int, c []float64, ldc int) {
 	mulAdd32Go(m, n, k, a, sai, sap, b, ldb, in, ldin, c, ldc)
 }
 
