@@ -318,7 +318,9 @@ func TestMul32T(t *testing.T) {
 	l := newLayout(r, 4, 18, 10, false)
 	a32, b32 := l.to32()
 	for _, f := range []func(){
-		func() { Mul32T(4, 18, 10, a32, l.sai, l.sap, b32, l.ldb, make([]float32, 18*16-1), 16, nil, l.c, l.ldc) },
+		func() {
+			Mul32T(4, 18, 10, a32, l.sai, l.sap, b32, l.ldb, make([]float32, 18*16-1), 16, nil, l.c, l.ldc)
+		},
 		func() { Mul32T(4, 18, 10, a32, l.sai, l.sap, b32, l.ldb, make([]float32, 18*16), 10, nil, l.c, l.ldc) },
 	} {
 		func() {
