@@ -203,6 +203,19 @@ func (l Linear) backwardMasked32(s *single, xi int, p, g, dy, mask, dx []float64
 	l.backward32(s, xi, p[l.Off:l.Off+in*out], g[l.Off:l.Off+in*out+out], dy, mask, dx, n, nx, wt, store)
 }
 
+// backwardRounded32 is backward with float32 products for an output
+// gradient already rounded into s.dy (rows gemm.Stride32(Out) apart).
+func (l Linear) backwardRounded32(s *single, xi int, p, g, dx []float64, n, nx int, wt []float64, store bool) {
+	in, out := l.In, l.Out
+	if n <= 0 {
+		if store {
+			clear(g[l.Off : l.Off+in*out+out])
+		}
+		return
+	}
+	l.backward32(s, xi, p[l.Off:l.Off+in*out], g[l.Off:l.Off+in*out+out], nil, nil, dx, n, nx, wt, store)
+}
+
 // backward32 is backward's float32 branch: dy is rounded once and serves
 // the weight, bias and input gradients. gwb holds the gradients of W and
 // b, which follow each other as the rows of an (In+1)×Out matrix: the
@@ -211,14 +224,16 @@ func (l Linear) backwardMasked32(s *single, xi int, p, g, dy, mask, dx []float64
 //
 // With mask not nil (n×Out) the output gradient is dy where mask > 0 and 0
 // elsewhere, applied while dy is rounded: the gradient through a ReLU
-// whose input was mask.
+// whose input was mask. With dy nil, s.dy holds it rounded already.
 func (l Linear) backward32(s *single, xi int, w, gwb, dy, mask, dx []float64, n, nx int, wt []float64, store bool) {
 	in, out := l.In, l.Out
 	ld := gemm.Stride32(out)
 	dy32 := s.dy
-	if mask != nil {
+	switch {
+	case dy == nil: // rounded by the caller (backwardRounded32)
+	case mask != nil:
 		gemm.MaskToFloat32Rows(dy32, ld, dy, out, mask, out, n, out)
-	} else {
+	default:
 		gemm.ToFloat32Rows(dy32, ld, dy, out, n, out)
 	}
 	gradMul32(store, in+1, out, n, s.x[xi], 1, stride32x(in), dy32, ld, gwb, out)

@@ -400,6 +400,13 @@ func (m *ResNet) backward(p, g []float64, w *ResNetWork, dout, dx, dc []float64,
 				clear(gs)
 				for g0 := 0; g0 < ng; g0++ {
 					lo, hi := g0*group*H, min((g0+1)*group, n)*H
+					if s32 != nil {
+						// The gradient wrt t2 goes straight into the float32
+						// copy of l2's output gradient.
+						ld := gemm.Stride32(H)
+						vec.GateAccumulateRows32(s32.dy[g0*group*ld:], ld, gs[g0*H:g0*H+H], gh[lo:hi], s[g0*H:g0*H+H], t2[lo:hi], hi/H-g0*group)
+						continue
+					}
 					vec.GateAccumulateRows(gt[lo:hi], gs[g0*H:g0*H+H], gh[lo:hi], s[g0*H:g0*H+H], t2[lo:hi], hi/H-g0*group)
 				}
 				for i, v := range s {
@@ -410,7 +417,11 @@ func (m *ResNet) backward(p, g []float64, w *ResNetWork, dout, dx, dc []float64,
 					addMulT(p[b.lc.Off:b.lc.Off+ctx*H], ctx, H, gs, dc, ng, w.wt)
 				}
 			}
-			b.l2.backward(s32, 2*j+1, p, g, w.a2[j], gt, ga, n, H, w.wt, store)
+			if s32 != nil && group > 1 {
+				b.l2.backwardRounded32(s32, 2*j+1, p, g, ga, n, H, w.wt, store)
+			} else {
+				b.l2.backward(s32, 2*j+1, p, g, w.a2[j], gt, ga, n, H, w.wt, store)
+			}
 		} else {
 			b.l2.backward(s32, 2*j+1, p, g, w.a2[j], gh, ga, n, H, w.wt, store)
 		}

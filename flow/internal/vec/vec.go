@@ -350,3 +350,33 @@ func addOuterRowsGo(dst, src, x, w []float64, group int) {
 		}
 	}
 }
+
+// GateAccumulateRows32 is GateAccumulateRows writing the gradient
+// gn ⊙ g of each row rounded to float32, into rows ld float32 values
+// apart (ld at least len(g) rounded up to a multiple of 4: the values
+// past len(g) in a row may be overwritten), instead of into a float64 gt:
+// the output gradient of a layer whose products run in float32, rounded
+// in the same pass. The rounded values are those of GateAccumulateRows's
+// gt, and acc receives the same sums, bit for bit.
+func GateAccumulateRows32(gt32 []float32, ld int, acc, gn, g, t []float64, rows int) {
+	n := len(g)
+	if n == 0 || rows == 0 {
+		return
+	}
+	if ld < (n+3)&^3 || len(gt32) < (rows-1)*ld+(n+3)&^3 {
+		panic("vec: GateAccumulateRows32 rows too short")
+	}
+	acc, gn, t = acc[:n], gn[:n*rows], t[:n*rows]
+	if level >= cpu.AVX2 {
+		gateAccRows32AVX2(&gt32[0], ld, &acc[0], &gn[0], &g[0], &t[0], n, rows)
+		return
+	}
+	for r := 0; r < rows; r++ {
+		o := r * n
+		d := gt32[r*ld : r*ld+n]
+		for j, v := range g {
+			d[j] = float32(gn[o+j] * v)
+			acc[j] += gn[o+j] * t[o+j]
+		}
+	}
+}

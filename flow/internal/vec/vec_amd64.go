@@ -125,3 +125,9 @@ func gateAccRowsAVX2(gt, acc, gn, gate, t *float64, n, rows int)
 //
 //go:noescape
 func addOuterRowsAVX2(dst, src, x, w *float64, n, rows, group int)
+
+// gateAccRows32AVX2 is GateAccumulateRows32 with AVX2+FMA for a row
+// length n ≥ 1 and rows ≥ 1.
+//
+//go:noescape
+func gateAccRows32AVX2(gt32 *float32, ld int, acc, gn, gate, t *float64, n, rows int)

@@ -1350,3 +1350,75 @@ same_aor:
 	JNZ  rows_aor
 	VZEROUPPER
 	RET
+
+// func gateAccRows32AVX2(gt32 *float32, ld int, acc, gn, gate, t *float64, n, rows int)
+//
+// gateAccRowsAVX2 with the gradient gt = gn ⊙ gate rounded to float32 into
+// rows ld float32 values apart; the last vector of a row is stored whole
+// (the up to 3 values past n are overwritten).
+TEXT ·gateAccRows32AVX2(SB), NOSPLIT, $8-64
+	MOVQ gt32+0(FP), DI
+	MOVQ ld+8(FP), AX
+	SHLQ $2, AX
+	MOVQ AX, 0(SP)
+	MOVQ acc+16(FP), SI
+	MOVQ gn+24(FP), R8
+	MOVQ gate+32(FP), R9
+	MOVQ t+40(FP), R10
+	MOVQ n+48(FP), R11
+	MOVQ rows+56(FP), BX
+	MOVQ R11, R13
+	SHLQ $3, R13
+	MOVQ R11, CX
+	ANDQ $3, CX
+	SHRQ $2, R11
+	MOVQ R11, R12
+	SHLQ $5, R12
+	TESTQ CX, CX
+	JZ   rows_gar32
+	LANEMASK
+	VMASKMOVPD (R9)(R12*1), Y15, Y14
+	VMASKMOVPD (SI)(R12*1), Y15, Y13
+
+rows_gar32:
+	XORQ DX, DX
+	XORQ AX, AX
+
+block_gar32:
+	CMPQ        DX, R12
+	JGE         tail_gar32
+	VMOVUPD     (R8)(DX*1), Y0
+	VMULPD      (R9)(DX*1), Y0, Y1
+	VCVTPD2PSY  Y1, X1
+	VMOVUPS     X1, (DI)(AX*1)
+	VMOVUPD     (SI)(DX*1), Y2
+	VFMADD231PD (R10)(DX*1), Y0, Y2
+	VMOVUPD     Y2, (SI)(DX*1)
+	ADDQ        $32, DX
+	ADDQ        $16, AX
+	JMP         block_gar32
+
+tail_gar32:
+	TESTQ       CX, CX
+	JZ          next_gar32
+	VMASKMOVPD  (R8)(DX*1), Y15, Y0
+	VMULPD      Y14, Y0, Y1
+	VCVTPD2PSY  Y1, X1
+	VMOVUPS     X1, (DI)(AX*1)
+	VMASKMOVPD  (R10)(DX*1), Y15, Y2
+	VFMADD231PD Y2, Y0, Y13
+
+next_gar32:
+	ADDQ 0(SP), DI
+	ADDQ R13, R8
+	ADDQ R13, R10
+	DECQ BX
+	JNZ  rows_gar32
+
+	TESTQ      CX, CX
+	JZ         done_gar32
+	VMASKMOVPD Y13, Y15, (SI)(R12*1)
+
+done_gar32:
+	VZEROUPPER
+	RET

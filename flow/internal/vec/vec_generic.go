@@ -39,3 +39,7 @@ func mulAddRowsAVX2(next, h, t, gate *float64, n, rows int)      { panic("unreac
 func gateAccRowsAVX2(gt, acc, gn, gate, t *float64, n, rows int) { panic("unreachable") }
 
 func addOuterRowsAVX2(dst, src, x, w *float64, n, rows, group int) { panic("unreachable") }
+
+func gateAccRows32AVX2(gt32 *float32, ld int, acc, gn, gate, t *float64, n, rows int) {
+	panic("unreachable")
+}

@@ -706,3 +706,49 @@ func TestAddOuterRows(t *testing.T) {
 		}
 	})
 }
+
+// TestGateAccumulateRows32 checks at every level that GateAccumulateRows32
+// writes float32(gt) of GateAccumulateRows into its padded rows and adds
+// the same sums into acc, bit for bit, on every row length with tails and
+// the special values, and leaves the values past the rows' padding alone.
+func TestGateAccumulateRows32(t *testing.T) {
+	eachLevel(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(9, 10))
+		for _, n := range lengths {
+			if n == 0 {
+				continue
+			}
+			const rows = 7
+			ld := (n+3)&^3 + 4
+			gn, g, tt := randVec(r, rows*n, 1), randVec(r, n, 1), randVec(r, rows*n, 1)
+			sprinkle(r, gn)
+			sprinkle(r, g)
+			acc0 := randVec(r, n, 1)
+			gt, acc := make([]float64, rows*n), append([]float64(nil), acc0...)
+			GateAccumulateRows(gt, acc, gn, g, tt, rows)
+			gt32, acc32 := make([]float32, rows*ld), append([]float64(nil), acc0...)
+			for i := range gt32 {
+				gt32[i] = -9
+			}
+			GateAccumulateRows32(gt32, ld, acc32, gn, g, tt, rows)
+			for i := 0; i < rows; i++ {
+				for j := 0; j < n; j++ {
+					want, got := float32(gt[i*n+j]), gt32[i*ld+j]
+					if math.Float32bits(got) != math.Float32bits(want) && !(want != want && got != got) {
+						t.Fatalf("n=%d: gt32(%d, %d) = %v, want %v", n, i, j, got, want)
+					}
+				}
+				for j := (n + 3) &^ 3; j < ld; j++ {
+					if gt32[i*ld+j] != -9 {
+						t.Fatalf("n=%d: row %d padding %d overwritten", n, i, j)
+					}
+				}
+			}
+			for j := range acc {
+				if math.Float64bits(acc[j]) != math.Float64bits(acc32[j]) && !(acc[j] != acc[j] && acc32[j] != acc32[j]) {
+					t.Fatalf("n=%d: acc[%d] = %v, want %v", n, j, acc32[j], acc[j])
+				}
+			}
+		}
+	})
+}
