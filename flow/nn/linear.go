@@ -189,10 +189,10 @@ func (l Linear) backward(s *single, xi int, p, g, x, dy, dx []float64, n, nx int
 	gemm.Mul(n, nx, out, dy, out, 1, transpose(wt, w, nx, out), nx, nil, dx, nx)
 }
 
-// backwardMasked32 is backward with float32 products (s not nil) for the
-// output gradient dy masked by mask > 0 (n×Out), the mask applied while
-// dy is rounded (see backward32).
-func (l Linear) backwardMasked32(s *single, xi int, p, g, dy, mask, dx []float64, n, nx int, wt []float64, store bool) {
+// backward32Of is backward with float32 products (s not nil) for the
+// output gradient dy, masked by mask > 0 unless mask is nil (see
+// backward32), or already rounded into s.dy when dy is nil.
+func (l Linear) backward32Of(s *single, xi int, p, g, dy, mask, dx []float64, n, nx int, wt []float64, store bool) {
 	in, out := l.In, l.Out
 	if n <= 0 {
 		if store {
@@ -201,19 +201,6 @@ func (l Linear) backwardMasked32(s *single, xi int, p, g, dy, mask, dx []float64
 		return
 	}
 	l.backward32(s, xi, p[l.Off:l.Off+in*out], g[l.Off:l.Off+in*out+out], dy, mask, dx, n, nx, wt, store)
-}
-
-// backwardRounded32 is backward with float32 products for an output
-// gradient already rounded into s.dy (rows gemm.Stride32(Out) apart).
-func (l Linear) backwardRounded32(s *single, xi int, p, g, dx []float64, n, nx int, wt []float64, store bool) {
-	in, out := l.In, l.Out
-	if n <= 0 {
-		if store {
-			clear(g[l.Off : l.Off+in*out+out])
-		}
-		return
-	}
-	l.backward32(s, xi, p[l.Off:l.Off+in*out], g[l.Off:l.Off+in*out+out], nil, nil, dx, n, nx, wt, store)
 }
 
 // backward32 is backward's float32 branch: dy is rounded once and serves
@@ -230,7 +217,7 @@ func (l Linear) backward32(s *single, xi int, w, gwb, dy, mask, dx []float64, n,
 	ld := gemm.Stride32(out)
 	dy32 := s.dy
 	switch {
-	case dy == nil: // rounded by the caller (backwardRounded32)
+	case dy == nil: // rounded by the caller
 	case mask != nil:
 		gemm.MaskToFloat32Rows(dy32, ld, dy, out, mask, out, n, out)
 	default:

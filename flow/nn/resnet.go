@@ -418,7 +418,7 @@ func (m *ResNet) backward(p, g []float64, w *ResNetWork, dout, dx, dc []float64,
 				}
 			}
 			if s32 != nil && group > 1 {
-				b.l2.backwardRounded32(s32, 2*j+1, p, g, ga, n, H, w.wt, store)
+				b.l2.backward32Of(s32, 2*j+1, p, g, nil, nil, ga, n, H, w.wt, store)
 			} else {
 				b.l2.backward(s32, 2*j+1, p, g, w.a2[j], gt, ga, n, H, w.wt, store)
 			}
@@ -429,7 +429,7 @@ func (m *ResNet) backward(p, g []float64, w *ResNetWork, dout, dx, dc []float64,
 		// or t1 with float32 products: the same signs), with float32
 		// products while ga is rounded.
 		if s32 != nil {
-			b.l1.backwardMasked32(s32, 2*j, p, g, ga, w.a2[j][:nh], gt, n, H, w.wt, store)
+			b.l1.backward32Of(s32, 2*j, p, g, ga, w.a2[j][:nh], gt, n, H, w.wt, store)
 		} else {
 			ReLUBackward(ga, ga, w.a2[j][:nh])
 			b.l1.backward(nil, 0, p, g, w.a1[j], ga, gt, n, H, w.wt, store)
