@@ -41,17 +41,15 @@ func (l Linear) Forward(p, x, y []float64, n int) { l.forward(nil, 0, p, x, y, n
 // otherwise in float32, with x rounded into s's copy xi of a layer input
 // (which backward then reuses).
 func (l Linear) forward(s *single, xi int, p, x, y []float64, n int) {
-	in, out := l.In, l.Out
 	if n <= 0 {
 		return
 	}
-	w := p[l.Off : l.Off+in*out]
-	b := p[l.Off+in*out : l.Off+in*out+out]
-	if s == nil {
-		gemm.Mul(n, out, in, x, in, 1, w, out, b, y, out)
+	if s != nil {
+		l.forward32(s, xi, p, x, y, n, false)
 		return
 	}
-	l.forward32(s, xi, p, x, y, n, false)
+	in, out := l.In, l.Out
+	gemm.Mul(n, out, in, x, in, 1, p[l.Off:l.Off+in*out], out, p[l.Off+in*out:l.Off+in*out+out], y, out)
 }
 
 // forward32 is forward's float32 branch; with relu set it rounds
