@@ -1,0 +1,24 @@
+//go:build amd64 && !purego
+
+package rqs32
+
+import "github.com/privinfer/privinfer/internal/cpu"
+
+// useAsm says whether the AVX2 kernels run (AVX-512 machines have AVX2
+// too); the tests switch it to compare them with the twin.
+var useAsm = cpu.Best() >= cpu.AVX2
+
+// knotsAVX2 is Knots with AVX2 and FMA.
+//
+//go:noescape
+func knotsAVX2(s *Spline, st, raw *float32)
+
+// forwardAVX2 is Forward with AVX2 and FMA.
+//
+//go:noescape
+func forwardAVX2(s *Spline, st *float32, x, y, ld *[Lanes]float32)
+
+// backwardAVX2 is Backward with AVX2 and FMA.
+//
+//go:noescape
+func backwardAVX2(s *Spline, st *float32, x, gy, gl, gx *[Lanes]float32, graw *float32)

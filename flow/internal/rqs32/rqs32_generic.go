@@ -1,0 +1,14 @@
+//go:build !amd64 || purego
+
+package rqs32
+
+// useAsm is false: the kernels below are never called.
+var useAsm = false
+
+func knotsAVX2(s *Spline, st, raw *float32) { panic("unreachable") }
+
+func forwardAVX2(s *Spline, st *float32, x, y, ld *[Lanes]float32) { panic("unreachable") }
+
+func backwardAVX2(s *Spline, st *float32, x, gy, gl, gx *[Lanes]float32, graw *float32) {
+	panic("unreachable")
+}
