@@ -9,6 +9,7 @@ import (
 
 	"github.com/privinfer/privinfer/flow/ad"
 	"github.com/privinfer/privinfer/flow/nn"
+	"github.com/privinfer/privinfer/flow/internal/rqs32"
 	"github.com/privinfer/privinfer/flow/spline"
 )
 
@@ -39,6 +40,7 @@ type Flow struct {
 	layers []coupling
 	params []float64
 	nsp    int // spline parameters per transformed coordinate (3K−1)
+	spl32  *rqs32.Spline // the splines in float32 for TrainConfig.Float32, or nil
 
 	meanY, stdY, meanZ, stdZ []float64
 	standardized             bool
@@ -104,6 +106,9 @@ func build(cfg Config) (*Flow, error) {
 	D, C := cfg.Dim, cfg.ContextDim
 	cfg.Embedding = cloneNet(cfg.Embedding)
 	f := &Flow{cfg: cfg, spl: spl, nsp: spl.NumParams(), rawScale: 1 / math.Sqrt(float64(cfg.Hidden)), emb: cfg.Embedding}
+	// The float32 training step's splines; a tail bound beyond float32's
+	// comfortable range keeps them in float64.
+	f.spl32, _ = rqs32.New(cfg.Bins, cfg.TailBound, cfg.MinBinWidth, cfg.MinBinHeight, cfg.MinDerivative)
 	E := cfg.contextWidth()
 	off := 0
 	for l := 0; l < cfg.Layers; l++ {

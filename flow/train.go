@@ -246,6 +246,7 @@ func (t *Trainer) fit(n int) {
 // conditioners' products in float32 when the configuration asks for it.
 func (t *Trainer) newWork(rows int) *work {
 	w := t.f.newWork(rows)
+	w.s32 = t.cfg.Float32
 	for _, nw := range w.allNets() {
 		nw.SetFloat32(t.cfg.Float32)
 	}

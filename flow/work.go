@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/privinfer/privinfer/flow/ad"
+	"github.com/privinfer/privinfer/flow/internal/rqs32"
 	"github.com/privinfer/privinfer/flow/nn"
 	"github.com/privinfer/privinfer/flow/spline"
 )
@@ -42,12 +43,22 @@ type work struct {
 	gY     []float64
 	gD     []float64
 	gk     []float64 // P
-	luL    []float64
-	luU    []float64
-	luW    [][]float64 // per layer W
-	luLD   []float64   // per layer log|det W|
-	gW     []float64
-	tmp    []float64 // D
+
+	// The float32 splines (rqs32) of the training step when s32 is set
+	// (TrainConfig.Float32): per layer the states of every block of
+	// splines, kept by the forward pass for backward; one block's state
+	// when they are not kept, its parameters (or their gradients), inputs,
+	// outputs, log-derivatives and gradients.
+	s32                             bool
+	k32                             [][]float32
+	s32st, r32                      []float32
+	x32, y32, l32, gy32, gl32, gx32 [rqs32.Lanes]float32
+	luL                             []float64
+	luU                             []float64
+	luW                             [][]float64 // per layer W
+	luLD                            []float64   // per layer log|det W|
+	gW                              []float64
+	tmp                             []float64 // D
 
 	// The ContextAffine layer (nil without it), per context row: μ and
 	// the bounded log-scale σ (2D values, from the network's output), e^(−σ)
@@ -102,6 +113,11 @@ func (f *Flow) newWork(rows int) *work {
 	w.kt = make([]float64, f.spl.RowsScratch(knotChunk))
 	w.gX, w.gY, w.gD = make([]float64, K+1), make([]float64, K+1), make([]float64, K+1)
 	w.gk = make([]float64, f.nsp)
+	if f.spl32 != nil {
+		w.k32 = make([][]float32, nl) // allocated by the first forward pass that keeps them
+		w.s32st = make([]float32, f.spl32.StateLen())
+		w.r32 = make([]float32, f.spl32.RawLen())
+	}
 	w.luL, w.luU, w.gW = make([]float64, D*D), make([]float64, D*D), make([]float64, D*D)
 	w.luW = make([][]float64, nl)
 	w.luLD = make([]float64, nl)
@@ -433,8 +449,8 @@ func (f *Flow) forward(w *work, logq []float64) {
 	clear(w.ld[:n])
 	w.kept = w.keep
 	kl := f.spl.KnotsLen()
-	if w.keep && w.kc[0] == nil {
-		for l, c := range f.layers {
+	for l, c := range f.layers {
+		if w.keep && w.kc[l] == nil && !f.uses32(w, l) {
 			w.kc[l] = make([]float64, w.cap*len(c.tIdx)*kl)
 		}
 	}
@@ -447,6 +463,13 @@ func (f *Flow) forward(w *work, logq []float64) {
 		f.condition(w, l)
 		hin, hout := w.h[l], w.hc[l]
 		copy(hout[:n*D], hin[:n*D])
+		if f.uses32(w, l) {
+			f.forward32(w, l, hin, hout)
+			if c.luOff >= 0 {
+				f.luForward(w, l)
+			}
+			continue
+		}
 		// A spline shared by the rows of a group (contextOnly) is set, and
 		// kept, once per group.
 		src := knotsCompute
@@ -515,16 +538,20 @@ func (f *Flow) backward(w *work, dlogq, grad []float64, store bool) {
 		if w.kept {
 			src = knotsKept
 		}
-		f.eachSpline(w, l, src, func(s, d, i0, i1 int) {
-			clear(w.gX)
-			clear(w.gY)
-			clear(w.gD)
-			for i := i0; i < i1; i++ {
-				g[i*D+d] = f.spl.Backward(w.knots, hin[i*D+d], g[i*D+d], dlogq[i], w.gX, w.gY, w.gD)
-			}
-			f.spl.KnotsBackward(w.knots, w.gX, w.gY, w.gD, w.gk)
-			f.rawGrad(w.graw[s*P:(s+1)*P], w.gk)
-		})
+		if f.uses32(w, l) {
+			f.backward32(w, l, hin, g, dlogq)
+		} else {
+			f.eachSpline(w, l, src, func(s, d, i0, i1 int) {
+				clear(w.gX)
+				clear(w.gY)
+				clear(w.gD)
+				for i := i0; i < i1; i++ {
+					g[i*D+d] = f.spl.Backward(w.knots, hin[i*D+d], g[i*D+d], dlogq[i], w.gX, w.gY, w.gD)
+				}
+				f.spl.KnotsBackward(w.knots, w.gX, w.gY, w.gD, w.gk)
+				f.rawGrad(w.graw[s*P:(s+1)*P], w.gk)
+			})
+		}
 		if f.contextOnly(w, l) {
 			f.netBackward(l, w, grad, nil, ctx, store)
 			continue
