@@ -8,8 +8,8 @@ import (
 	"sync"
 
 	"github.com/privinfer/privinfer/flow/ad"
-	"github.com/privinfer/privinfer/flow/nn"
 	"github.com/privinfer/privinfer/flow/internal/rqs32"
+	"github.com/privinfer/privinfer/flow/nn"
 	"github.com/privinfer/privinfer/flow/spline"
 )
 
@@ -39,7 +39,7 @@ type Flow struct {
 	spl    *spline.Spline
 	layers []coupling
 	params []float64
-	nsp    int // spline parameters per transformed coordinate (3K−1)
+	nsp    int           // spline parameters per transformed coordinate (3K−1)
 	spl32  *rqs32.Spline // the splines in float32 for TrainConfig.Float32, or nil
 
 	meanY, stdY, meanZ, stdZ []float64
