@@ -61,14 +61,13 @@
 // assembly chosen at run time, portable Go elsewhere) in float64. With
 // TrainConfig.Float32 the products of the conditioners' residual blocks
 // and output layers in training steps use float32 operands and float32
-// sums of at most 128 terms, added to float64 results: the gradient
-// changes by about 2·10⁻⁷ relative, and a step of the SBI paper's flow
-// takes about 0.85 of the float64 CPU time on AVX-512 machines and 0.7
-// on AVX2 ones (without either, where the products run in portable Go, it
-// is slower than float64). Evaluation
-// and sampling always run in float64. Trained with it, amortized NPE on
-// the four sbibm tasks of examples/sbibm (10³ and 10⁴ simulations, seed 1)
-// scored C2ST within 0.003 of the float64 training on every task.
+// sums of at most 128 terms, added to float64 results, and the splines
+// of those steps run in float32, eight at a time (AVX2 assembly, portable
+// Go elsewhere): the gradient changes by a few 10⁻⁶ relative, and a step
+// of the SBI paper's flow takes about 0.6 of the float64 CPU time on
+// AVX2 machines (without AVX2, where the products and splines run in
+// portable Go, it is slower than float64). Evaluation and sampling always
+// run in float64.
 //
 // # Saving
 //

@@ -49,15 +49,18 @@ type TrainConfig struct {
 	Workers int
 	// Float32 computes the conditioners' hidden-layer products of every
 	// training step (and the validation losses of Fit) in float32
-	// arithmetic: their operands rounded to float32, sums of at most 128
-	// products accumulated in float32, everything else (the splines, the
-	// losses, the optimiser, the parameters) in float64. On amd64 machines
-	// with AVX-512 or AVX2 this does half the vector multiply-adds per row
-	// and a step of the SBI paper's flow takes about 0.85 (AVX-512) or
-	// 0.7 (AVX2; 0.67–0.79 over six runs) of the float64 CPU time;
-	// elsewhere the float32 products run in portable Go and are slower
-	// than the default.
-	// Gradients change by about 2·10⁻⁷ relative.
+	// arithmetic, their operands rounded to float32 and sums of at most
+	// 128 products accumulated in float32, and evaluates the splines of
+	// those steps in float32 too (knots, values, log-derivatives and
+	// their gradients, eight splines at a time; inputs outside the tail
+	// bound pass through unrounded; in dimension 1 with contexts shared
+	// by groups of rows the shared splines stay in float64). Everything
+	// else (the losses, the optimiser, the parameters, the LU layers) is
+	// float64. On amd64 machines with AVX2 (or AVX-512) a step of the SBI
+	// paper's flow then takes about 0.6 of the float64 CPU time;
+	// elsewhere the float32 products and splines run in portable Go and
+	// are slower than the default. Gradients change by a few 10⁻⁶
+	// relative.
 	// The trained flow is evaluated and sampled in float64 as always.
 	Float32 bool
 	// Progress, if not nil, receives an event with Stage "epoch" after

@@ -19,7 +19,7 @@
 // With AVX2 and FMA the three steps run in assembly; elsewhere, or with
 // the purego build tag, in Go. Both use the same algorithms: exp and log
 // reduced to [−ln2/2, ln2/2] and [√½−1, √2−1] with the polynomials of
-// Cephes' expf and logf (relative error a few 10⁻⁸), softplus as
+// Cephes' expf and logf (within 3 units in the last place), softplus as
 // max(x, 0) + log1p(e^−|x|) with log1p(u) = log(1+u)·u/((1+u)−1); they
 // differ only where the assembly fuses a multiply-add, by a few units in
 // the last place.

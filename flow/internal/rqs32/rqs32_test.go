@@ -296,3 +296,33 @@ func TestNew(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkBlock times a training step's work on one block of the
+// paper's splines (10 bins): knots, forward map and gradients; ns/spline
+// is per spline.
+func BenchmarkBlock(b *testing.B) {
+	for _, asm := range kernels() {
+		name := "go"
+		if asm {
+			name = "avx2"
+		}
+		b.Run(name, func(b *testing.B) {
+			old := useAsm
+			useAsm = asm
+			defer func() { useAsm = old }()
+			s, err := New(10, 3, 1e-3, 1e-3, 1e-3)
+			if err != nil {
+				b.Fatal(err)
+			}
+			blk := randomBlock(rand.New(rand.NewPCG(1, 2)), s, 1)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				s.Knots(blk.st, blk.raw)
+				s.Forward(blk.st, &blk.x, &blk.y, &blk.ld)
+				s.Backward(blk.st, &blk.x, &blk.gy, &blk.gl, &blk.gx, blk.graw)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*Lanes), "ns/spline")
+		})
+	}
+}
