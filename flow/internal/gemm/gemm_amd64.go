@@ -166,14 +166,14 @@ func cvt32(dst *float32, src *float64, n int)
 // with stride 0).
 var zeros32 [32]float64
 
-// kern32x6 is kern32 for AVX2+FMA: it stores Cin + A·B into rows
-// i0 … i0+mr−1 (mr ≤ 6) of a block of nc ≤ 16 columns of C, all 6 rows of
-// A read. mask32 points at sixteen int32 lane masks of the float32 columns
+// kern32x6 is kern32 for AVX2+FMA over m rows: it stores Cin + A·B into
+// the m rows of a block of nc ≤ 16 columns of C, 6 rows at a time, all 6
+// rows of A read in the last block too. mask32 points at sixteen int32 lane masks of the float32 columns
 // of B (−1 for a valid column, 0 otherwise); C and Cin are written and
 // read without masks, column by column past the last whole group of four.
 //
 //go:noescape
-func kern32x6(k int, a *float32, sai, sap int, b *float32, ldb int, cin *float64, ldcin int, c *float64, ldc, mr, nc int, mask32 *int32)
+func kern32x6(k int, a *float32, sai, sap int, b *float32, ldb int, cin *float64, ldcin int, c *float64, ldc, m, nc int, mask32 *int32)
 
 // cvt32x8 rounds n float64 values (n a multiple of 8) to float32 with AVX.
 //
@@ -306,6 +306,22 @@ func drive32(kind cpu.Level, m, n, k int, a []float32, sai, sap int, b []float32
 		default:
 			tdotTail(m, n, nk, kb, p0, a, sap, b, ldb, in, ldin, c, ldc)
 		}
+		if kind == cpu.AVX2 {
+			// kern32x6 runs down all m rows of a block of columns itself,
+			// 6 at a time, the block's panel of B staying in cache.
+			for j0 := 0; j0 < nk; j0 += cols {
+				nc := min(cols, n-j0)
+				cin, ldcin := &zeros32[0], 0
+				switch {
+				case p0 > 0:
+					cin, ldcin = &c[j0], ldc
+				case in != nil:
+					cin, ldcin = &in[j0], ldin
+				}
+				kern32x6(kb, &a[p0*sap], sai, sap, &b[p0*ldb+j0], ldb, cin, ldcin, &c[j0], ldc, m, nc, &laneMask32[16-nc])
+			}
+			continue
+		}
 		for i0 := 0; i0 < m; i0 += rows {
 			mr := min(rows, m-i0)
 			for j0 := 0; j0 < nk; j0 += cols {
@@ -317,11 +333,7 @@ func drive32(kind cpu.Level, m, n, k int, a []float32, sai, sap int, b []float32
 				case in != nil:
 					cin, ldcin = &in[i0*ldin+j0], ldin
 				}
-				if kind == cpu.AVX2 {
-					kern32x6(kb, &a[i0*sai+p0*sap], sai, sap, &b[p0*ldb+j0], ldb, cin, ldcin, &c[i0*ldc+j0], ldc, mr, nc, &laneMask32[16-nc])
-				} else {
-					kern32(kb, &a[i0*sai+p0*sap], sai, sap, &b[p0*ldb+j0], ldb, cin, ldcin, &c[i0*ldc+j0], ldc, mr, 1<<nc-1)
-				}
+				kern32(kb, &a[i0*sai+p0*sap], sai, sap, &b[p0*ldb+j0], ldb, cin, ldcin, &c[i0*ldc+j0], ldc, mr, 1<<nc-1)
 			}
 		}
 	}

@@ -506,7 +506,7 @@ cvtloop:
 
 // ROW32F(YA, XA, YB, XB) stores row r of a block of 16 columns: columns
 // 0–7 from YA, 8–15 from YB, then steps R8 and R13 to the next row of C and
-// Cin and returns when the row count in CX runs out.
+// Cin and goes on to the next block when the row count in CX runs out.
 #define ROW32F(YA, XA, YB, XB) \
 	QUAD32F(XA, 0); \
 	VEXTRACTF128 $1, YA, XA; \
@@ -517,10 +517,16 @@ cvtloop:
 	ADDQ R9, R8; \
 	ADDQ BX, R13; \
 	DECQ CX; \
-	JZ   done32x6
+	JZ   next32x6
 
-// func kern32x6(k int, a *float32, sai, sap int, b *float32, ldb int, cin *float64, ldcin int, c *float64, ldc, mr, nc int, mask32 *int32)
+// func kern32x6(k int, a *float32, sai, sap int, b *float32, ldb int, cin *float64, ldcin int, c *float64, ldc, m, nc int, mask32 *int32)
+//
+// The m rows go in blocks of 6 (R14 counts the rows left); after each
+// block the arguments a, cin and c move on by 6 rows.
 TEXT ·kern32x6(SB), NOSPLIT, $384-104
+	MOVQ m+80(FP), R14
+
+block32x6:
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ sai+16(FP), DX
@@ -582,7 +588,9 @@ store32x6:
 	MOVQ ldcin+56(FP), BX
 	MOVQ c+64(FP), R8
 	MOVQ ldc+72(FP), R9
-	MOVQ mr+80(FP), CX
+	MOVQ $6, CX
+	CMPQ R14, CX
+	CMOVQLT R14, CX
 	SHLQ $3, BX
 	SHLQ $3, R9
 	MOVQ nc+88(FP), DX
@@ -594,7 +602,7 @@ store32x6:
 	ROW32F(Y6, X6, Y7, X7)
 	ROW32F(Y8, X8, Y9, X9)
 	ROW32F(Y10, X10, Y11, X11)
-	JMP done32x6
+	JMP next32x6
 
 store32x6part:
 	// Fewer than 16 columns: the sums go to the frame, row r at 64r, and
@@ -644,6 +652,23 @@ next32x6part:
 	ADDQ BX, R13
 	DECQ CX
 	JNZ  row32x6part
+
+next32x6:
+	SUBQ $6, R14
+	JLE  done32x6
+	MOVQ sai+16(FP), DX
+	LEAQ (DX)(DX*2), DX
+	SHLQ $3, DX          // 6 rows of A: 24·sai bytes
+	ADDQ DX, a+8(FP)
+	MOVQ ldcin+56(FP), DX
+	LEAQ (DX)(DX*2), DX
+	SHLQ $4, DX          // 6 rows of Cin: 48·ldcin bytes
+	ADDQ DX, cin+48(FP)
+	MOVQ ldc+72(FP), DX
+	LEAQ (DX)(DX*2), DX
+	SHLQ $4, DX
+	ADDQ DX, c+64(FP)
+	JMP  block32x6
 
 done32x6:
 	VZEROUPPER
