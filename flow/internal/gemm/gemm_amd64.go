@@ -21,14 +21,14 @@ func kern512(k int, a *float64, o1, o2, o3, sap int, b *float64, ldb int, cin *f
 //go:noescape
 func kern512x8(k int, a *float64, sai, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc int, mask uint64)
 
-// kern64x6 is kern512 for AVX2+FMA on a block of up to 6 rows × 8
-// columns: rows 1–5 of A start o1 … o5 elements after a (0 for rows past
-// mr, which are computed but not stored), nc ≤ 8 columns are valid and
-// mask points at their eight int64 lane masks (−1 for a valid column, 0
-// otherwise).
+// kern64x6 is kern512 for AVX2+FMA over m ≥ 1 rows of a block of nc ≤ 8
+// columns, 6 rows at a time (in a last block of fewer, row 0 of the block
+// is read in place of the missing rows, which are computed but not
+// stored); mask points at the columns' eight int64 lane masks (−1 for a
+// valid column, 0 otherwise).
 //
 //go:noescape
-func kern64x6(k int, a *float64, o1, o2, o3, o4, o5, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc, mr, nc int, mask *int64)
+func kern64x6(k int, a *float64, sai, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc, m, nc int, mask *int64)
 
 var kernelUsed = cpu.Best()
 
@@ -42,37 +42,17 @@ var laneMask = [16]int64{-1, -1, -1, -1, -1, -1, -1, -1}
 // input (one column block wide; the kernels read it with stride 0).
 var zeros [16]float64
 
-// drive64x6 is drive512 for kern64x6: blocks of 6 rows × 8 columns, in
-// the same two loop orders.
+// drive64x6 is drive512 for kern64x6: column blocks of 8, the kernel
+// running down all m rows of each in blocks of 6 while the block's panel
+// of B stays in cache.
 func drive64x6(m, n, k int, a []float64, sai, sap int, b []float64, ldb int, in []float64, ldin int, c []float64, ldc int) {
-	var o [6]int
-	for r := range o {
-		o[r] = r * sai
-	}
-	block := func(i0, j0 int) {
-		mr, nc := min(6, m-i0), min(8, n-j0)
+	for j0 := 0; j0 < n; j0 += 8 {
+		nc := min(8, n-j0)
 		cin, ldcin := &zeros[0], 0
 		if in != nil {
-			cin, ldcin = &in[i0*ldin+j0], ldin
+			cin, ldcin = &in[j0], ldin
 		}
-		o := o
-		for r := mr; r < 6; r++ {
-			o[r] = 0
-		}
-		kern64x6(k, &a[i0*sai], o[1], o[2], o[3], o[4], o[5], sap, &b[j0], ldb, cin, ldcin, &c[i0*ldc+j0], ldc, mr, nc, &laneMask[8-nc])
-	}
-	if k*n <= 3072 {
-		for i0 := 0; i0 < m; i0 += 6 {
-			for j0 := 0; j0 < n; j0 += 8 {
-				block(i0, j0)
-			}
-		}
-		return
-	}
-	for j0 := 0; j0 < n; j0 += 8 {
-		for i0 := 0; i0 < m; i0 += 6 {
-			block(i0, j0)
-		}
+		kern64x6(k, &a[0], sai, sap, &b[j0], ldb, cin, ldcin, &c[j0], ldc, m, nc, &laneMask[8-nc])
 	}
 }
 
@@ -166,7 +146,7 @@ func cvt32(dst *float32, src *float64, n int)
 // with stride 0).
 var zeros32 [32]float64
 
-// kern32x6 is kern32 for AVX2+FMA over m rows: it stores Cin + A·B into
+// kern32x6 is kern32 for AVX2+FMA over m ≥ 1 rows: it stores Cin + A·B into
 // the m rows of a block of nc ≤ 16 columns of C, 6 rows at a time, all 6
 // rows of A read in the last block too. mask32 points at sixteen int32 lane masks of the float32 columns
 // of B (−1 for a valid column, 0 otherwise); C and Cin are written and

@@ -720,7 +720,8 @@ cvt8loop:
 
 // ROW64F(YA, YB) stores row r of a block of 8 columns: Cin at AX plus
 // the sums of columns 0–3 in YA and 4–7 in YB, at R8; then steps AX and R8
-// to the next row and returns when the row count in CX runs out.
+// to the next row and goes on to the next block of rows when the row
+// count in CX runs out.
 #define ROW64F(YA, YB) \
 	VADDPD  (AX), YA, YA; \
 	VADDPD  32(AX), YB, YB; \
@@ -729,33 +730,54 @@ cvt8loop:
 	ADDQ    R9, R8; \
 	ADDQ    BX, AX; \
 	DECQ    CX; \
-	JZ      done64x6
+	JZ      next64x6
 
-// func kern64x6(k int, a *float64, o1, o2, o3, o4, o5, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc, mr, nc int, mask *int64)
-TEXT ·kern64x6(SB), NOSPLIT, $384-136
+// func kern64x6(k int, a *float64, sai, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc, m, nc int, mask *int64)
+//
+// The m rows go in blocks of 6 (R14 counts the rows left); in a last
+// block of fewer, the offsets of the missing rows are 0, so that row 0 is
+// read again instead of rows past A. After each block the arguments a,
+// cin and c move on by 6 rows.
+TEXT ·kern64x6(SB), NOSPLIT, $384-104
+	MOVQ m+80(FP), R14
+
+block64x6:
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
-	MOVQ o1+16(FP), DX
-	MOVQ o2+24(FP), R10
-	MOVQ o3+32(FP), R11
-	MOVQ o4+40(FP), R12
-	MOVQ o5+48(FP), R13
-	MOVQ sap+56(FP), SI
-	MOVQ b+64(FP), BX
-	MOVQ ldb+72(FP), DI
-	MOVQ mask+128(FP), R8
+	MOVQ sai+16(FP), DX
+	MOVQ sap+24(FP), SI
+	MOVQ b+32(FP), BX
+	MOVQ ldb+40(FP), DI
+	MOVQ mask+96(FP), R8
 	SHLQ $3, DX
-	SHLQ $3, R10
-	SHLQ $3, R11
-	SHLQ $3, R12
-	SHLQ $3, R13
+	LEAQ (DX)(DX*1), R10
+	LEAQ (DX)(DX*2), R11
+	LEAQ (DX*4), R12
+	LEAQ (DX)(DX*4), R13
+	CMPQ R14, $5
+	JG   offsets64x6
+	XORQ R13, R13
+	CMPQ R14, $4
+	JG   offsets64x6
+	XORQ R12, R12
+	CMPQ R14, $3
+	JG   offsets64x6
+	XORQ R11, R11
+	CMPQ R14, $2
+	JG   offsets64x6
+	XORQ R10, R10
+	CMPQ R14, $1
+	JG   offsets64x6
+	XORQ DX, DX
+
+offsets64x6:
 	SHLQ $3, SI
 	SHLQ $3, DI
 	ZERO12
 
 	// Up to 4 columns: one masked vector of B per step; 5 to 7: the
 	// second masked; 8: both whole.
-	MOVQ nc+120(FP), R9
+	MOVQ nc+88(FP), R9
 	CMPQ R9, $4
 	JLE  loop64x6one
 	CMPQ R9, $8
@@ -807,14 +829,16 @@ loop64x6onek:
 store64x6:
 	// C = Cin + the sums for the first mr rows: Cin at AX with stride BX,
 	// C at R8 with stride R9, the row count in CX.
-	MOVQ cin+80(FP), AX
-	MOVQ ldcin+88(FP), BX
-	MOVQ c+96(FP), R8
-	MOVQ ldc+104(FP), R9
-	MOVQ mr+112(FP), CX
+	MOVQ cin+48(FP), AX
+	MOVQ ldcin+56(FP), BX
+	MOVQ c+64(FP), R8
+	MOVQ ldc+72(FP), R9
+	MOVQ $6, CX
+	CMPQ R14, CX
+	CMOVQLT R14, CX
 	SHLQ $3, BX
 	SHLQ $3, R9
-	MOVQ nc+120(FP), DX
+	MOVQ nc+88(FP), DX
 	CMPQ DX, $8
 	JLT  store64x6part
 	ROW64F(Y0, Y1)
@@ -823,7 +847,7 @@ store64x6:
 	ROW64F(Y6, Y7)
 	ROW64F(Y8, Y9)
 	ROW64F(Y10, Y11)
-	JMP done64x6
+	JMP next64x6
 
 store64x6part:
 	// Fewer than 8 columns: the sums go to the frame, row r at 64r, and
@@ -873,6 +897,23 @@ next64x6part:
 	ADDQ BX, AX
 	DECQ CX
 	JNZ  row64x6part
+
+next64x6:
+	SUBQ $6, R14
+	JLE  done64x6
+	MOVQ sai+16(FP), DX
+	LEAQ (DX)(DX*2), DX
+	SHLQ $4, DX          // 6 rows of A: 48·sai bytes
+	ADDQ DX, a+8(FP)
+	MOVQ ldcin+56(FP), DX
+	LEAQ (DX)(DX*2), DX
+	SHLQ $4, DX
+	ADDQ DX, cin+48(FP)
+	MOVQ ldc+72(FP), DX
+	LEAQ (DX)(DX*2), DX
+	SHLQ $4, DX
+	ADDQ DX, c+64(FP)
+	JMP  block64x6
 
 done64x6:
 	VZEROUPPER
