@@ -67,8 +67,30 @@ func (s *Stream) Float64() float64 {
 // computed from the layer recursion (expZig), so the wedge tests use the
 // density itself.
 func (s *Stream) Exp() float64 {
+	u := s.Uint64()
+	if x, ok := ExpWord(u); ok {
+		return x
+	}
+	return s.ExpFinish(u)
+}
+
+// ExpWord returns the exponential variate that Exp returns when its first
+// word is u, and true, if u alone decides it (98.9% of words, those inside
+// their layer's rectangle); otherwise it returns false and ExpFinish(u)
+// completes the draw. It is small enough to be inlined: an inner loop that
+// draws u from the stream itself gets Exp's variates, bit for bit, without
+// a call in the common case.
+func ExpWord(u uint64) (float64, bool) {
+	i := u & 255
+	j := u >> 11
+	return float64(j) * expZig.w[i], j < expZig.k[i]
+}
+
+// ExpFinish completes an exponential draw whose first word u ExpWord
+// could not decide: the tail or a wedge test, and on rejection new words
+// from s, exactly as Exp would draw them.
+func (s *Stream) ExpFinish(u uint64) float64 {
 	for {
-		u := s.Uint64()
 		i := u & 255
 		j := u >> 11
 		x := float64(j) * expZig.w[i]
@@ -85,6 +107,7 @@ func (s *Stream) Exp() float64 {
 		if expZig.f[i]+s.Float64()*(expZig.f[i+1]-expZig.f[i]) < math.Exp(-x) {
 			return x
 		}
+		u = s.Uint64()
 	}
 }
 

@@ -230,7 +230,13 @@ func gillespie(r *rand.Rand, k, i0 int64, beta, gamma float64, times, out []floa
 			}
 			return events
 		}
-		t += st.Exp() / (float64(i) * a)
+		// st.Exp(), its common case inlined.
+		u := st.Uint64()
+		e, ok := variate.ExpWord(u)
+		if !ok {
+			e = st.ExpFinish(u)
+		}
+		t += e / (float64(i) * a)
 		if t > next {
 			v := float64(i) * scale
 			for j < n && times[j] < t {
