@@ -139,7 +139,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&c.peer, "peer", "", "directory of the peer's samples written by peer_sbi.py, scored beside ours")
 	fs.BoolVar(&c.affine, "affine", false, "give the flow a context-dependent affine layer before the first coupling (flow.Config.ContextAffine)")
 	fs.BoolVar(&c.choose, "choose-affine", false, "train the flow with and without the context-dependent affine layer and keep the one of lower validation loss (sbi.Config.FlowCandidates)")
-	fs.BoolVar(&c.float32, "float32", false, "train with float32 products in the flow's hidden layers (flow.TrainConfig.Float32)")
+	fs.BoolVar(&c.float32, "float32", false, "train with float32 products and splines in the flow's training steps (flow.TrainConfig.Float32)")
 	fs.BoolVar(&c.simOnly, "simulate-only", false, "only write the simulations to -out (for the peer), without training")
 	common := cli.Register(fs, 1)
 	c.seq = registerSequential(fs)

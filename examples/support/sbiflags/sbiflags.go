@@ -71,7 +71,7 @@ func Register(fs *flag.FlagSet, def Settings, quick map[string]string) *Settings
 	fs.IntVar(&s.NPost, "n", def.NPost, u("n", "posterior draws"))
 	fs.BoolVar(&s.Affine, "affine", def.Affine, "give the flows a context-dependent affine layer before the first coupling (flow.Config.ContextAffine)")
 	fs.BoolVar(&s.ChooseAffine, "choose-affine", def.ChooseAffine, "train the flows with and without the context-dependent affine layer in round 1 and keep the one of lower validation loss (sbi.Config.FlowCandidates)")
-	fs.BoolVar(&s.Float32, "float32", def.Float32, "train with float32 products in the flows' hidden layers (flow.TrainConfig.Float32; faster on AVX-512 machines)")
+	fs.BoolVar(&s.Float32, "float32", def.Float32, "train with float32 products and splines in the flows' training steps (flow.TrainConfig.Float32; faster on machines with AVX2 or AVX-512)")
 	s.ckpt = cli.Checkpoints(fs)
 	return &s
 }
