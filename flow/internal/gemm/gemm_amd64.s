@@ -17,6 +17,28 @@
 	VXORPS Y10, Y10, Y10; \
 	VXORPS Y11, Y11, Y11
 
+// NEXT6ROWS(ashift, again, done) ends a block of 6 rows of kern32x6 or
+// kern64x6: with rows left (R14 − 6 > 0) it moves the arguments a, cin
+// and c on by 6 rows and jumps to again, else to done. Six rows of A are
+// (3·sai) << ashift bytes: ashift $3 for float32, $4 for float64; Cin and
+// C are float64. DX is scratch.
+#define NEXT6ROWS(ashift, again, done) \
+	SUBQ $6, R14; \
+	JLE  done; \
+	MOVQ sai+16(FP), DX; \
+	LEAQ (DX)(DX*2), DX; \
+	SHLQ ashift, DX; \
+	ADDQ DX, a+8(FP); \
+	MOVQ ldcin+56(FP), DX; \
+	LEAQ (DX)(DX*2), DX; \
+	SHLQ $4, DX; \
+	ADDQ DX, cin+48(FP); \
+	MOVQ ldc+72(FP), DX; \
+	LEAQ (DX)(DX*2), DX; \
+	SHLQ $4, DX; \
+	ADDQ DX, c+64(FP); \
+	JMP  again
+
 // func kern512(k int, a *float64, o1, o2, o3, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc, mr int, mask uint64)
 TEXT ·kern512(SB), NOSPLIT, $0-112
 	MOVQ k+0(FP), CX
@@ -654,21 +676,7 @@ next32x6part:
 	JNZ  row32x6part
 
 next32x6:
-	SUBQ $6, R14
-	JLE  done32x6
-	MOVQ sai+16(FP), DX
-	LEAQ (DX)(DX*2), DX
-	SHLQ $3, DX          // 6 rows of A: 24·sai bytes
-	ADDQ DX, a+8(FP)
-	MOVQ ldcin+56(FP), DX
-	LEAQ (DX)(DX*2), DX
-	SHLQ $4, DX          // 6 rows of Cin: 48·ldcin bytes
-	ADDQ DX, cin+48(FP)
-	MOVQ ldc+72(FP), DX
-	LEAQ (DX)(DX*2), DX
-	SHLQ $4, DX
-	ADDQ DX, c+64(FP)
-	JMP  block32x6
+	NEXT6ROWS($3, block32x6, done32x6)
 
 done32x6:
 	VZEROUPPER
@@ -899,21 +907,7 @@ next64x6part:
 	JNZ  row64x6part
 
 next64x6:
-	SUBQ $6, R14
-	JLE  done64x6
-	MOVQ sai+16(FP), DX
-	LEAQ (DX)(DX*2), DX
-	SHLQ $4, DX          // 6 rows of A: 48·sai bytes
-	ADDQ DX, a+8(FP)
-	MOVQ ldcin+56(FP), DX
-	LEAQ (DX)(DX*2), DX
-	SHLQ $4, DX
-	ADDQ DX, cin+48(FP)
-	MOVQ ldc+72(FP), DX
-	LEAQ (DX)(DX*2), DX
-	SHLQ $4, DX
-	ADDQ DX, c+64(FP)
-	JMP  block64x6
+	NEXT6ROWS($4, block64x6, done64x6)
 
 done64x6:
 	VZEROUPPER

@@ -365,6 +365,19 @@ sel: \
 	JMP       sel; \
 seldone:
 
+// SETUP loads the arguments s (AX), st (DI) and x (SI) of forwardAVX2
+// and backwardAVX2, K (R8), (K+1)·32 (R9) and x's lanes (Y0), and
+// SELECTs each lane's bin.
+#define SETUP \
+	MOVQ    s+0(FP), AX; \
+	MOVQ    st+8(FP), DI; \
+	MOVQ    x+16(FP), SI; \
+	MOVQ    0(AX), R8; \
+	LEAQ    1(R8), R9; \
+	SHLQ    $5, R9; \
+	VMOVUPS (SI), Y0; \
+	SELECT
+
 // The backward pass's values kept on the stack.
 #define S_IN 0(SP)
 #define S_CL 32(SP)
@@ -507,14 +520,7 @@ kdone:
 
 // func forwardAVX2(s *Spline, st *float32, x, y, ld *[8]float32)
 TEXT ·forwardAVX2(SB), NOSPLIT, $0-40
-	MOVQ    s+0(FP), AX
-	MOVQ    st+8(FP), DI
-	MOVQ    x+16(FP), SI
-	MOVQ    0(AX), R8
-	LEAQ    1(R8), R9
-	SHLQ    $5, R9        // (K+1)·32
-	VMOVUPS (SI), Y0
-	SELECT
+	SETUP
 	VSUBPS       Y1, Y2, Y2          // wk
 	VSUBPS       Y3, Y4, Y4          // hk
 	VDIVPS       Y2, Y4, Y8          // sk
@@ -570,14 +576,7 @@ TEXT ·forwardAVX2(SB), NOSPLIT, $0-40
 // in the cancellation-free form of the twin's cumBackward, and the
 // derivatives' softplus gradients.
 TEXT ·backwardAVX2(SB), NOSPLIT, $384-56
-	MOVQ    s+0(FP), AX
-	MOVQ    st+8(FP), DI
-	MOVQ    x+16(FP), SI
-	MOVQ    0(AX), R8
-	LEAQ    1(R8), R9
-	SHLQ    $5, R9        // (K+1)·32
-	VMOVUPS (SI), Y0
-	SELECT
+	SETUP
 	VBROADCASTSS 8(AX), Y7
 	VCMPPS       $0x02, Y7, Y0, Y8
 	VXORPS       rsign<>(SB), Y7, Y7
