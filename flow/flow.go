@@ -41,6 +41,10 @@ type Flow struct {
 	params []float64
 	nsp    int           // spline parameters per transformed coordinate (3K−1)
 	spl32  *rqs32.Spline // the splines in float32 for TrainConfig.Float32, or nil
+	// scale32 multiplies each spline parameter on its way to rqs32 and
+	// its gradient on the way back: rawScale for the widths and heights,
+	// 1 for the derivatives.
+	scale32 []float64
 
 	meanY, stdY, meanZ, stdZ []float64
 	standardized             bool
@@ -109,6 +113,13 @@ func build(cfg Config) (*Flow, error) {
 	// The float32 training step's splines; a tail bound beyond float32's
 	// comfortable range keeps them in float64.
 	f.spl32, _ = rqs32.New(cfg.Bins, cfg.TailBound, cfg.MinBinWidth, cfg.MinBinHeight, cfg.MinDerivative)
+	f.scale32 = make([]float64, f.nsp)
+	for j := range f.scale32 {
+		f.scale32[j] = 1
+		if j < 2*cfg.Bins {
+			f.scale32[j] = f.rawScale
+		}
+	}
 	E := cfg.contextWidth()
 	off := 0
 	for l := 0; l < cfg.Layers; l++ {

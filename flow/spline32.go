@@ -33,11 +33,15 @@ func (f *Flow) states32(w *work, l, b0 int, keep bool) []float32 {
 // last spline. It returns the number of splines in the block.
 func (f *Flow) block32(w *work, l, b int, h []float64, params bool) int {
 	c := f.layers[l]
-	D, P, K, nt := f.cfg.Dim, f.nsp, f.cfg.Bins, len(c.tIdx)
+	D, P, nt := f.cfg.Dim, f.nsp, len(c.tIdx)
 	ns := w.n * nt
 	s0 := b * rqs32.Lanes
 	m := min(rqs32.Lanes, ns-s0)
 	raw := w.raw[l]
+	if params && m == rqs32.Lanes {
+		rqs32.Load(w.r32, raw[s0*P:(s0+m)*P], f.scale32)
+		params = false
+	}
 	for lane := 0; lane < rqs32.Lanes; lane++ {
 		if lane >= m {
 			w.x32[lane] = 0
@@ -53,12 +57,8 @@ func (f *Flow) block32(w *work, l, b int, h []float64, params bool) int {
 		if !params {
 			continue
 		}
-		src := raw[s*P : (s+1)*P]
-		for j, v := range src[:2*K] {
-			w.r32[j*rqs32.Lanes+lane] = float32(v * f.rawScale)
-		}
-		for j, v := range src[2*K:] {
-			w.r32[(2*K+j)*rqs32.Lanes+lane] = float32(v)
+		for j, v := range raw[s*P : (s+1)*P] {
+			w.r32[j*rqs32.Lanes+lane] = float32(v * f.scale32[j])
 		}
 	}
 	return m
@@ -103,7 +103,7 @@ func (f *Flow) forward32(w *work, l int, hin, hout []float64) {
 // w.graw. The states come from the forward pass when it kept them.
 func (f *Flow) backward32(w *work, l int, hin, g, dlogq []float64) {
 	c := f.layers[l]
-	D, P, K, nt := f.cfg.Dim, f.nsp, f.cfg.Bins, len(c.tIdx)
+	D, P, nt := f.cfg.Dim, f.nsp, len(c.tIdx)
 	nb := (w.n*nt + rqs32.Lanes - 1) / rqs32.Lanes
 	for b := 0; b < nb; b++ {
 		m := f.block32(w, l, b, hin, !w.kept)
@@ -121,19 +121,22 @@ func (f *Flow) backward32(w *work, l int, hin, g, dlogq []float64) {
 			}
 		}
 		f.spl32.Backward(st, &w.x32, &w.gy32, &w.gl32, &w.gx32, w.r32)
+		s0 := b * rqs32.Lanes
+		if m == rqs32.Lanes {
+			rqs32.Store(w.graw[s0*P:(s0+m)*P], w.r32, f.scale32)
+		}
 		for lane := 0; lane < m; lane++ {
-			s := b*rqs32.Lanes + lane
+			s := s0 + lane
 			i := s / nt
 			k := i*D + c.tIdx[s%nt]
 			if f.inside32(hin[k]) {
 				g[k] = float64(w.gx32[lane]) // outside, the identity leaves g as it is
 			}
-			dst := w.graw[s*P : (s+1)*P]
-			for j := range dst[:2*K] {
-				dst[j] = float64(w.r32[j*rqs32.Lanes+lane]) * f.rawScale
+			if m == rqs32.Lanes {
+				continue
 			}
-			for j := 2 * K; j < P; j++ {
-				dst[j] = float64(w.r32[j*rqs32.Lanes+lane])
+			for j := 0; j < P; j++ {
+				w.graw[s*P+j] = float64(w.r32[j*rqs32.Lanes+lane]) * f.scale32[j]
 			}
 		}
 	}

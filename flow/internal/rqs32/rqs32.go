@@ -124,3 +124,45 @@ func (s *Spline) Backward(st []float32, x, gy, gl, gx *[Lanes]float32, graw []fl
 	}
 	s.backwardGo(st, x, gy, gl, gx, graw)
 }
+
+// Load writes the parameters of a block of Lanes splines into dst
+// (RawLen-style, value j of lane l at dst[Lanes·j + l]) from src, which
+// holds the splines' parameters one after the other, len(scale) values
+// each: dst[Lanes·j + l] = float32(src[l·n + j]·scale[j]) with n =
+// len(scale). It panics if dst or src is too short.
+func Load(dst []float32, src, scale []float64) {
+	n := len(scale)
+	dst, src = dst[:Lanes*n], src[:Lanes*n]
+	n4 := 0
+	if useAsm {
+		n4 = n &^ 3
+		if n4 > 0 {
+			loadAVX2(&dst[0], &src[0], &scale[0], n, n4)
+		}
+	}
+	for j := n4; j < n; j++ {
+		for l := 0; l < Lanes; l++ {
+			dst[Lanes*j+l] = float32(src[l*n+j] * scale[j])
+		}
+	}
+}
+
+// Store is Load's reverse for gradients: dst[l·n + j] =
+// float64(src[Lanes·j + l])·scale[j] with n = len(scale). It panics if
+// dst or src is too short.
+func Store(dst []float64, src []float32, scale []float64) {
+	n := len(scale)
+	dst, src = dst[:Lanes*n], src[:Lanes*n]
+	n4 := 0
+	if useAsm {
+		n4 = n &^ 3
+		if n4 > 0 {
+			storeAVX2(&dst[0], &src[0], &scale[0], n, n4)
+		}
+	}
+	for j := n4; j < n; j++ {
+		for l := 0; l < Lanes; l++ {
+			dst[l*n+j] = float64(src[Lanes*j+l]) * scale[j]
+		}
+	}
+}

@@ -22,3 +22,15 @@ func forwardAVX2(s *Spline, st *float32, x, y, ld *[Lanes]float32)
 //
 //go:noescape
 func backwardAVX2(s *Spline, st *float32, x, gy, gl, gx *[Lanes]float32, graw *float32)
+
+// loadAVX2 is Load for the first n4 (a multiple of 4) of n values per
+// spline.
+//
+//go:noescape
+func loadAVX2(dst *float32, src, scale *float64, n, n4 int)
+
+// storeAVX2 is Store for the first n4 (a multiple of 4) of n values per
+// spline.
+//
+//go:noescape
+func storeAVX2(dst *float64, src *float32, scale *float64, n, n4 int)

@@ -389,6 +389,29 @@ seldone:
 #define S_A4 320(SP)
 #define S_A5 352(SP)
 
+// ROWS8 sets R8 = n·8 bytes, the stride of src's splines, and R10 to R13
+// to 3, 5, 6 and 7 strides, so that spline r is at (SI)(r·stride).
+#define ROWS8 \
+	MOVQ n+24(FP), R8; \
+	SHLQ $3, R8; \
+	LEAQ (R8)(R8*2), R10; \
+	LEAQ (R8)(R8*4), R11; \
+	LEAQ (R10)(R10*1), R12; \
+	LEAQ (R12)(R8*1), R13
+
+// TRANS4(a, b, c, d) transposes the 4×4 blocks in each 128-bit half of
+// Ya … Yd into Y12 … Y15 (Y8 … Y11 scratch): Y12 gets element 0 of each
+// of a … d, Y13 element 1, Y14 element 2, Y15 element 3.
+#define TRANS4(a, b, c, d) \
+	VUNPCKLPS a, b, Y8 ; \
+	VUNPCKHPS a, b, Y9 ; \
+	VUNPCKLPS c, d, Y10; \
+	VUNPCKHPS c, d, Y11; \
+	VSHUFPS   $0x44, Y10, Y8, Y12; \
+	VSHUFPS   $0xEE, Y10, Y8, Y13; \
+	VSHUFPS   $0x44, Y11, Y9, Y14; \
+	VSHUFPS   $0xEE, Y11, Y9, Y15
+
 // The Spline fields: K at 0, B 8, B2 12, MinW 16, MinH 20, MinD 24, AW 28, AH 32.
 
 // func knotsAVX2(s *Spline, st, raw *float32)
@@ -859,5 +882,107 @@ dgrad0:
 	JMP     dgrad
 
 bdone:
+	VZEROUPPER
+	RET
+
+// func loadAVX2(dst *float32, src, scale *float64, n, n4 int)
+//
+// Four values of each of the 8 splines at a time: scaled, rounded to
+// float32 (spline r in X_r), paired into Y0 … Y3 (splines r and r+4) and
+// transposed into four vectors of 8 lanes.
+TEXT ·loadAVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ scale+16(FP), DX
+	MOVQ n4+32(FP), CX
+	ROWS8
+
+load4:
+	VMOVUPD     (DX), Y15
+	VMULPD      (SI), Y15, Y0
+	VMULPD      (SI)(R8*1), Y15, Y1
+	VMULPD      (SI)(R8*2), Y15, Y2
+	VMULPD      (SI)(R10*1), Y15, Y3
+	VMULPD      (SI)(R8*4), Y15, Y4
+	VMULPD      (SI)(R11*1), Y15, Y5
+	VMULPD      (SI)(R12*1), Y15, Y6
+	VMULPD      (SI)(R13*1), Y15, Y7
+	VCVTPD2PSY  Y0, X0
+	VCVTPD2PSY  Y1, X1
+	VCVTPD2PSY  Y2, X2
+	VCVTPD2PSY  Y3, X3
+	VCVTPD2PSY  Y4, X4
+	VCVTPD2PSY  Y5, X5
+	VCVTPD2PSY  Y6, X6
+	VCVTPD2PSY  Y7, X7
+	VINSERTF128 $1, X4, Y0, Y0
+	VINSERTF128 $1, X5, Y1, Y1
+	VINSERTF128 $1, X6, Y2, Y2
+	VINSERTF128 $1, X7, Y3, Y3
+	TRANS4(Y1, Y0, Y3, Y2)
+	VMOVUPS     Y12, (DI)
+	VMOVUPS     Y13, 32(DI)
+	VMOVUPS     Y14, 64(DI)
+	VMOVUPS     Y15, 96(DI)
+	ADDQ        $32, SI
+	ADDQ        $32, DX
+	ADDQ        $128, DI
+	SUBQ        $4, CX
+	JNZ         load4
+	VZEROUPPER
+	RET
+
+// func storeAVX2(dst *float64, src *float32, scale *float64, n, n4 int)
+//
+// Four values of each of the 8 splines at a time: the four vectors of 8
+// lanes transposed (Y12 … Y15 then hold splines r and r+4 in their
+// halves), widened to float64, scaled and stored.
+TEXT ·storeAVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ scale+16(FP), DX
+	MOVQ n4+32(FP), CX
+	ROWS8
+
+store4:
+	VMOVUPS      (SI), Y0
+	VMOVUPS      32(SI), Y1
+	VMOVUPS      64(SI), Y2
+	VMOVUPS      96(SI), Y3
+	TRANS4(Y1, Y0, Y3, Y2)
+	VMOVUPD      (DX), Y7
+	VCVTPS2PD    X12, Y0
+	VMULPD       Y7, Y0, Y0
+	VMOVUPD      Y0, (DI)
+	VCVTPS2PD    X13, Y0
+	VMULPD       Y7, Y0, Y0
+	VMOVUPD      Y0, (DI)(R8*1)
+	VCVTPS2PD    X14, Y0
+	VMULPD       Y7, Y0, Y0
+	VMOVUPD      Y0, (DI)(R8*2)
+	VCVTPS2PD    X15, Y0
+	VMULPD       Y7, Y0, Y0
+	VMOVUPD      Y0, (DI)(R10*1)
+	VEXTRACTF128 $1, Y12, X12
+	VCVTPS2PD    X12, Y0
+	VMULPD       Y7, Y0, Y0
+	VMOVUPD      Y0, (DI)(R8*4)
+	VEXTRACTF128 $1, Y13, X13
+	VCVTPS2PD    X13, Y0
+	VMULPD       Y7, Y0, Y0
+	VMOVUPD      Y0, (DI)(R11*1)
+	VEXTRACTF128 $1, Y14, X14
+	VCVTPS2PD    X14, Y0
+	VMULPD       Y7, Y0, Y0
+	VMOVUPD      Y0, (DI)(R12*1)
+	VEXTRACTF128 $1, Y15, X15
+	VCVTPS2PD    X15, Y0
+	VMULPD       Y7, Y0, Y0
+	VMOVUPD      Y0, (DI)(R13*1)
+	ADDQ         $128, SI
+	ADDQ         $32, DX
+	ADDQ         $32, DI
+	SUBQ         $4, CX
+	JNZ          store4
 	VZEROUPPER
 	RET

@@ -326,3 +326,43 @@ func BenchmarkBlock(b *testing.B) {
 		})
 	}
 }
+
+// TestLoadStore compares Load and Store on every path with their
+// definitions, bit for bit, for value counts around multiples of 4 and
+// the paper's 29, and checks that they write nothing past the block.
+func TestLoadStore(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, asm := range kernels() {
+		setAsm(t, asm)
+		for _, n := range []int{1, 3, 4, 5, 8, 11, 29} {
+			src := make([]float64, Lanes*n)
+			scale := make([]float64, n)
+			for i := range src {
+				src[i] = r.NormFloat64() * 3
+			}
+			for j := range scale {
+				scale[j] = 1
+				if j%3 == 0 {
+					scale[j] = 0.1414
+				}
+			}
+			dst := make([]float32, Lanes*n+1)
+			Load(dst, src, scale)
+			back := make([]float64, Lanes*n+1)
+			Store(back, dst, scale)
+			for l := 0; l < Lanes; l++ {
+				for j := 0; j < n; j++ {
+					if got, want := dst[Lanes*j+l], float32(src[l*n+j]*scale[j]); got != want {
+						t.Fatalf("asm %v, n %d: Load lane %d value %d = %v, want %v", asm, n, l, j, got, want)
+					}
+					if got, want := back[l*n+j], float64(dst[Lanes*j+l])*scale[j]; got != want {
+						t.Fatalf("asm %v, n %d: Store lane %d value %d = %v, want %v", asm, n, l, j, got, want)
+					}
+				}
+			}
+			if dst[Lanes*n] != 0 || back[Lanes*n] != 0 {
+				t.Fatalf("asm %v, n %d: wrote past the block", asm, n)
+			}
+		}
+	}
+}
