@@ -183,7 +183,7 @@ func NewTrainer(f *Flow, cfg TrainConfig) (*Trainer, error) {
 	if cfg.EMA > 0 {
 		t.ema = append([]float64(nil), f.params...)
 	}
-	rows := min(chunkRows, (cfg.BatchSize+cfg.Shards-1)/cfg.Shards)
+	rows := min(t.chunk(), (cfg.BatchSize+cfg.Shards-1)/cfg.Shards)
 	t.shards = make([]*shard, cfg.Shards)
 	for s := range t.shards {
 		t.shards[s] = &shard{w: t.newWork(rows), grad: make([]float64, f.NumParams())}
@@ -231,12 +231,21 @@ func (t *Trainer) rows(s, n int) (int, int) {
 	return s * G / S * g, (s + 1) * G / S * g
 }
 
+// chunk returns the largest number of rows a shard evaluates at once:
+// chunkRows, or chunkRows32 with float32 products and splines.
+func (t *Trainer) chunk() int {
+	if t.cfg.Float32 {
+		return chunkRows32
+	}
+	return chunkRows
+}
+
 // fit grows the shard workspaces, once, so that a shard's rows of an n-row
-// batch are evaluated in chunks of up to chunkRows rows, each a whole
+// batch are evaluated in chunks of up to chunk() rows, each a whole
 // number of context groups.
 func (t *Trainer) fit(n int) {
 	per := (n/t.group + len(t.shards) - 1) / len(t.shards) * t.group
-	want := max(t.group, min(chunkRows, per))
+	want := max(t.group, min(t.chunk(), per))
 	if t.shards[0].w.cap >= want {
 		return
 	}
