@@ -12,10 +12,10 @@ func (f *Flow) uses32(w *work, l int) bool {
 	return w.s32 && f.spl32 != nil && !f.contextOnly(w, l)
 }
 
-// states32 returns where the float32 states of layer l's spline blocks
-// b0 … live: w.k32[l] when the forward pass keeps them for backward
+// states32 returns the float32 state of layer l's spline block b: its
+// place in w.k32[l] when the forward pass keeps the states for backward
 // (allocated on first use), else one block's scratch.
-func (f *Flow) states32(w *work, l, b0 int, keep bool) []float32 {
+func (f *Flow) states32(w *work, l, b int, keep bool) []float32 {
 	sl := f.spl32.StateLen()
 	if !keep {
 		return w.s32st
@@ -24,13 +24,14 @@ func (f *Flow) states32(w *work, l, b0 int, keep bool) []float32 {
 		nb := (w.cap*len(f.layers[l].tIdx) + rqs32.Lanes - 1) / rqs32.Lanes
 		w.k32[l] = make([]float32, nb*sl)
 	}
-	return w.k32[l][b0*sl : (b0+1)*sl]
+	return w.k32[l][b*sl : (b+1)*sl]
 }
 
-// block32 loads block b of layer l into w: the parameters of its splines
-// (the width and height parameters multiplied by the flow's scale) into
-// w.r32 and their inputs from h into w.x32, zeros in the lanes past the
-// last spline. It returns the number of splines in the block.
+// block32 loads block b of layer l into w: the inputs of its splines from
+// h into w.x32 and, with params, their parameters into w.r32 (the width
+// and height parameters multiplied by the flow's scale, f.scale32), zeros
+// in the lanes past the last spline. It returns the number of splines in
+// the block.
 func (f *Flow) block32(w *work, l, b int, h []float64, params bool) int {
 	c := f.layers[l]
 	D, P, nt := f.cfg.Dim, f.nsp, len(c.tIdx)
