@@ -39,6 +39,67 @@
 	ADDQ DX, c+64(FP); \
 	JMP  again
 
+// DOT4ROWS stores four rows of two adjacent tail columns, the sums of row
+// r in Y2r (column 0) and Y2r+1 (column 1), as four DOTROWs would, bit for
+// bit: each vector's sum is taken in HSUM32's order ((y0+y4) + (y2+y6))
+// + ((y1+y5) + (y3+y7)), but for the eight vectors at once: the halves
+// added in four pairs of vectors, the 4×4 blocks of the halves
+// transposed, and two more vector additions leave the sums in the order
+// r0c0, r0c1, r1c0, r1c1 | r2c0, r2c1, r3c0, r3c1. Each row's two sums,
+// widened to float64, get their two Cin values in one 16-byte add and
+// are stored in one 16-byte store. Y0 … Y12 are scratch.
+#define DOT4ROWS \
+	VPERM2F128   $0x20, Y4, Y0, Y8; \
+	VPERM2F128   $0x31, Y4, Y0, Y12; \
+	VADDPS       Y12, Y8, Y8; \
+	VPERM2F128   $0x20, Y5, Y1, Y9; \
+	VPERM2F128   $0x31, Y5, Y1, Y12; \
+	VADDPS       Y12, Y9, Y9; \
+	VPERM2F128   $0x20, Y6, Y2, Y10; \
+	VPERM2F128   $0x31, Y6, Y2, Y12; \
+	VADDPS       Y12, Y10, Y10; \
+	VPERM2F128   $0x20, Y7, Y3, Y11; \
+	VPERM2F128   $0x31, Y7, Y3, Y12; \
+	VADDPS       Y12, Y11, Y11; \
+	VUNPCKLPS    Y9, Y8, Y0; \
+	VUNPCKHPS    Y9, Y8, Y1; \
+	VUNPCKLPS    Y11, Y10, Y2; \
+	VUNPCKHPS    Y11, Y10, Y3; \
+	VSHUFPS      $0x44, Y2, Y0, Y4; \
+	VSHUFPS      $0xEE, Y2, Y0, Y5; \
+	VSHUFPS      $0x44, Y3, Y1, Y6; \
+	VSHUFPS      $0xEE, Y3, Y1, Y7; \
+	VADDPS       Y6, Y4, Y4; \
+	VADDPS       Y7, Y5, Y5; \
+	VADDPS       Y5, Y4, Y4; \
+	VCVTPS2PD    X4, Y5; \
+	VEXTRACTF128 $1, Y4, X4; \
+	VCVTPS2PD    X4, Y6; \
+	MOVQ         8(SP), R10; \
+	VADDPD       (R13), X5, X7; \
+	VMOVUPD      X7, (R8); \
+	ADDQ         R9, R8; \
+	ADDQ         R10, R13; \
+	VEXTRACTF128 $1, Y5, X5; \
+	VADDPD       (R13), X5, X5; \
+	VMOVUPD      X5, (R8); \
+	ADDQ         R9, R8; \
+	ADDQ         R10, R13; \
+	VADDPD       (R13), X6, X7; \
+	VMOVUPD      X7, (R8); \
+	ADDQ         R9, R8; \
+	ADDQ         R10, R13; \
+	VEXTRACTF128 $1, Y6, X6; \
+	VADDPD       (R13), X6, X6; \
+	VMOVUPD      X6, (R8); \
+	ADDQ         R9, R8; \
+	ADDQ         R10, R13; \
+	LEAQ         (R9*4), R10; \
+	ADDQ         R10, 16(SP); \
+	MOVQ         8(SP), R10; \
+	SHLQ         $2, R10; \
+	ADDQ         R10, 24(SP)
+
 // func kern512(k int, a *float64, o1, o2, o3, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc, mr int, mask uint64)
 TEXT ·kern512(SB), NOSPLIT, $0-112
 	MOVQ k+0(FP), CX
@@ -1015,7 +1076,7 @@ mcvtnext:
 	RET
 
 // func dot32x2(kf, kt int, a *float32, sai int, bt0, bt1 *float32, cin0, cin1 *float64, ldcin int, c0, c1 *float64, ldc, rows int, mask *int32)
-TEXT ·dot32x2(SB), NOSPLIT, $32-112
+TEXT ·dot32x2(SB), NOSPLIT, $40-112
 
 // HSUM32(Y, X) sums the eight float32 lanes of Y into the low lane of X,
 // the lower half of Y (X14 is scratch): the two halves, then the pairs,
@@ -1083,6 +1144,15 @@ TEXT ·dot32x2(SB), NOSPLIT, $32-112
 	MOVQ R10, 0(SP)
 	MOVQ mask+104(FP), R10
 	VMOVDQU (R10), Y15
+	// 32(SP) is 1 when the two columns are adjacent in C (c1 = c0 + 1,
+	// and then cin1 = cin0 + 1 or both point at the zero row): four
+	// rows' sums are then reduced together (DOT4ROWS).
+	MOVQ  c1+80(FP), R10
+	SUBQ  c0+72(FP), R10
+	CMPQ  R10, $8
+	SETEQ R10
+	MOVBQZX R10, R10
+	MOVQ  R10, 32(SP)
 
 dot4:
 	CMPQ 0(SP), $4
@@ -1127,10 +1197,18 @@ dot4t:
 	DOT4FMA
 
 dot4s:
+	CMPQ 32(SP), $0
+	JE   dot4rows
+	DOT4ROWS
+	JMP  dot4next
+
+dot4rows:
 	DOTROW(Y0, X0, Y1, X1)
 	DOTROW(Y2, X2, Y3, X3)
 	DOTROW(Y4, X4, Y5, X5)
 	DOTROW(Y6, X6, Y7, X7)
+
+dot4next:
 	LEAQ (AX)(DX*4), AX
 	SUBQ $4, 0(SP)
 	JMP  dot4

@@ -98,3 +98,56 @@ func TestAVX2Kernel32(t *testing.T) {
 		}
 	}
 }
+
+// TestDot32x2Adjacent checks that dot32x2 gives the same bits for two
+// adjacent columns, whose rows of four it reduces together (DOT4ROWS), as
+// for each column alone (one row at a time, HSUM32): with a Cin, with a
+// repeated Cin row and with none, for row counts around the blocks of 4.
+func TestDot32x2Adjacent(t *testing.T) {
+	if kernelUsed < cpu.AVX2 {
+		t.Skip("no AVX2+FMA on this machine")
+	}
+	r := rand.New(rand.NewPCG(41, 42))
+	for _, m := range []int{1, 3, 4, 5, 8, 13} {
+		for _, k := range []int{3, 8, 50, 64} {
+			kp := (k + 7) &^ 7
+			a := make([]float32, (m+8)*kp)
+			for i := range a {
+				a[i] = float32(r.NormFloat64())
+			}
+			bt := make([]float32, 2*kp)
+			for j := 0; j < 2; j++ {
+				for p := 0; p < k; p++ {
+					bt[j*kp+p] = float32(r.NormFloat64())
+				}
+			}
+			const ldc = 5
+			cin := randVec(r, m*ldc)
+			for _, mode := range []string{"cin", "repeated", "zeros"} {
+				in, ldcin := cin, ldc
+				switch mode {
+				case "repeated":
+					ldcin = 0
+				case "zeros":
+					in, ldcin = zeros32[:], 0
+				}
+				kt := 0
+				if k%8 != 0 {
+					kt = 1
+				}
+				mask := &laneMask32[16-k%8]
+				both := make([]float64, m*ldc)
+				dot32x2(k/8, kt, &a[0], kp, &bt[0], &bt[kp], &in[0], &in[1], ldcin, &both[1], &both[2], ldc, m, mask)
+				alone := make([]float64, m*ldc)
+				for j := 0; j < 2; j++ {
+					dot32x2(k/8, kt, &a[0], kp, &bt[j*kp], &bt[j*kp], &in[j], &in[j], ldcin, &alone[1+j], &alone[1+j], ldc, m, mask)
+				}
+				for i := range both {
+					if math.Float64bits(both[i]) != math.Float64bits(alone[i]) {
+						t.Fatalf("m %d, k %d, %s: element %d = %v together, %v alone", m, k, mode, i, both[i], alone[i])
+					}
+				}
+			}
+		}
+	}
+}
