@@ -39,6 +39,17 @@
 	ADDQ DX, c+64(FP); \
 	JMP  again
 
+// DOTPAIR(X) stores one row's two adjacent tail sums, widened in X:
+// plus their Cin pair at R13, at R8; then steps R8 by R9 and R13 by R10
+// to the next row. The sum goes through X7, as a VEX-encoded write to X
+// would clear the upper half of its Y register, which may hold the next
+// row.
+#define DOTPAIR(X) \
+	VADDPD  (R13), X, X7; \
+	VMOVUPD X7, (R8); \
+	ADDQ   R9, R8; \
+	ADDQ   R10, R13
+
 // DOT4ROWS stores four rows of two adjacent tail columns, the sums of row
 // r in Y2r (column 0) and Y2r+1 (column 1), as four DOTROWs would, bit for
 // bit: each vector's sum is taken in HSUM32's order ((y0+y4) + (y2+y6))
@@ -76,24 +87,12 @@
 	VEXTRACTF128 $1, Y4, X4; \
 	VCVTPS2PD    X4, Y6; \
 	MOVQ         8(SP), R10; \
-	VADDPD       (R13), X5, X7; \
-	VMOVUPD      X7, (R8); \
-	ADDQ         R9, R8; \
-	ADDQ         R10, R13; \
+	DOTPAIR(X5); \
 	VEXTRACTF128 $1, Y5, X5; \
-	VADDPD       (R13), X5, X5; \
-	VMOVUPD      X5, (R8); \
-	ADDQ         R9, R8; \
-	ADDQ         R10, R13; \
-	VADDPD       (R13), X6, X7; \
-	VMOVUPD      X7, (R8); \
-	ADDQ         R9, R8; \
-	ADDQ         R10, R13; \
+	DOTPAIR(X5); \
+	DOTPAIR(X6); \
 	VEXTRACTF128 $1, Y6, X6; \
-	VADDPD       (R13), X6, X6; \
-	VMOVUPD      X6, (R8); \
-	ADDQ         R9, R8; \
-	ADDQ         R10, R13; \
+	DOTPAIR(X6); \
 	LEAQ         (R9*4), R10; \
 	ADDQ         R10, 16(SP); \
 	MOVQ         8(SP), R10; \

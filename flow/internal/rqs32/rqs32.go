@@ -133,12 +133,9 @@ func (s *Spline) Backward(st []float32, x, gy, gl, gx *[Lanes]float32, graw []fl
 func Load(dst []float32, src, scale []float64) {
 	n := len(scale)
 	dst, src = dst[:Lanes*n], src[:Lanes*n]
-	n4 := 0
-	if useAsm {
-		n4 = n &^ 3
-		if n4 > 0 {
-			loadAVX2(&dst[0], &src[0], &scale[0], n, n4)
-		}
+	n4 := asmValues(n)
+	if n4 > 0 {
+		loadAVX2(&dst[0], &src[0], &scale[0], n, n4)
 	}
 	for j := n4; j < n; j++ {
 		for l := 0; l < Lanes; l++ {
@@ -153,16 +150,22 @@ func Load(dst []float32, src, scale []float64) {
 func Store(dst []float64, src []float32, scale []float64) {
 	n := len(scale)
 	dst, src = dst[:Lanes*n], src[:Lanes*n]
-	n4 := 0
-	if useAsm {
-		n4 = n &^ 3
-		if n4 > 0 {
-			storeAVX2(&dst[0], &src[0], &scale[0], n, n4)
-		}
+	n4 := asmValues(n)
+	if n4 > 0 {
+		storeAVX2(&dst[0], &src[0], &scale[0], n, n4)
 	}
 	for j := n4; j < n; j++ {
 		for l := 0; l < Lanes; l++ {
 			dst[l*n+j] = float64(src[Lanes*j+l]) * scale[j]
 		}
 	}
+}
+
+// asmValues returns how many of a spline's n values Load and Store move
+// with the assembly, four at a time (none without it); Go moves the rest.
+func asmValues(n int) int {
+	if !useAsm {
+		return 0
+	}
+	return n &^ 3
 }

@@ -412,6 +412,13 @@ seldone:
 	VSHUFPS   $0x44, Y11, Y9, Y14; \
 	VSHUFPS   $0xEE, Y11, Y9, Y15
 
+// STORE4(X, dst) widens the four float32 values in X to float64, scales
+// them by Y7 and stores them at dst (Y0 is scratch).
+#define STORE4(X, dst) \
+	VCVTPS2PD X, Y0; \
+	VMULPD    Y7, Y0, Y0; \
+	VMOVUPD   Y0, dst
+
 // The Spline fields: K at 0, B 8, B2 12, MinW 16, MinH 20, MinD 24, AW 28, AH 32.
 
 // func knotsAVX2(s *Spline, st, raw *float32)
@@ -951,34 +958,18 @@ store4:
 	VMOVUPS      96(SI), Y3
 	TRANS4(Y1, Y0, Y3, Y2)
 	VMOVUPD      (DX), Y7
-	VCVTPS2PD    X12, Y0
-	VMULPD       Y7, Y0, Y0
-	VMOVUPD      Y0, (DI)
-	VCVTPS2PD    X13, Y0
-	VMULPD       Y7, Y0, Y0
-	VMOVUPD      Y0, (DI)(R8*1)
-	VCVTPS2PD    X14, Y0
-	VMULPD       Y7, Y0, Y0
-	VMOVUPD      Y0, (DI)(R8*2)
-	VCVTPS2PD    X15, Y0
-	VMULPD       Y7, Y0, Y0
-	VMOVUPD      Y0, (DI)(R10*1)
+	STORE4(X12, (DI))
+	STORE4(X13, (DI)(R8*1))
+	STORE4(X14, (DI)(R8*2))
+	STORE4(X15, (DI)(R10*1))
 	VEXTRACTF128 $1, Y12, X12
-	VCVTPS2PD    X12, Y0
-	VMULPD       Y7, Y0, Y0
-	VMOVUPD      Y0, (DI)(R8*4)
+	STORE4(X12, (DI)(R8*4))
 	VEXTRACTF128 $1, Y13, X13
-	VCVTPS2PD    X13, Y0
-	VMULPD       Y7, Y0, Y0
-	VMOVUPD      Y0, (DI)(R11*1)
+	STORE4(X13, (DI)(R11*1))
 	VEXTRACTF128 $1, Y14, X14
-	VCVTPS2PD    X14, Y0
-	VMULPD       Y7, Y0, Y0
-	VMOVUPD      Y0, (DI)(R12*1)
+	STORE4(X14, (DI)(R12*1))
 	VEXTRACTF128 $1, Y15, X15
-	VCVTPS2PD    X15, Y0
-	VMULPD       Y7, Y0, Y0
-	VMOVUPD      Y0, (DI)(R13*1)
+	STORE4(X15, (DI)(R13*1))
 	ADDQ         $128, SI
 	ADDQ         $32, DX
 	ADDQ         $32, DI
