@@ -43,6 +43,12 @@ type work struct {
 	gY     []float64
 	gD     []float64
 	gk     []float64 // P
+	luL    []float64
+	luU    []float64
+	luW    [][]float64 // per layer W
+	luLD   []float64   // per layer log|det W|
+	gW     []float64
+	tmp    []float64 // D
 
 	// The float32 splines (rqs32) of the training step when s32 is set
 	// (TrainConfig.Float32): per layer the states of every block of
@@ -53,12 +59,6 @@ type work struct {
 	k32                             [][]float32
 	s32st, r32                      []float32
 	x32, y32, l32, gy32, gl32, gx32 [rqs32.Lanes]float32
-	luL                             []float64
-	luU                             []float64
-	luW                             [][]float64 // per layer W
-	luLD                            []float64   // per layer log|det W|
-	gW                              []float64
-	tmp                             []float64 // D
 
 	// The ContextAffine layer (nil without it), per context row: μ and
 	// the bounded log-scale σ (2D values, from the network's output), e^(−σ)
