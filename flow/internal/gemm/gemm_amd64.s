@@ -99,6 +99,21 @@
 	SHLQ         $2, R10; \
 	ADDQ         R10, 24(SP)
 
+// STORE6ARGS(reg) loads the arguments of the stores of kern32x6 and
+// kern64x6: Cin into reg with its row stride in BX, C into R8 with its
+// row stride in R9 (strides in bytes), and the block's row count,
+// min(6, R14), into CX.
+#define STORE6ARGS(reg) \
+	MOVQ    cin+48(FP), reg; \
+	MOVQ    ldcin+56(FP), BX; \
+	MOVQ    c+64(FP), R8; \
+	MOVQ    ldc+72(FP), R9; \
+	MOVQ    $6, CX; \
+	CMPQ    R14, CX; \
+	CMOVQLT R14, CX; \
+	SHLQ    $3, BX; \
+	SHLQ    $3, R9
+
 // func kern512(k int, a *float64, o1, o2, o3, sap int, b *float64, ldb int, cin *float64, ldcin int, c *float64, ldc, mr int, mask uint64)
 TEXT ·kern512(SB), NOSPLIT, $0-112
 	MOVQ k+0(FP), CX
@@ -666,15 +681,7 @@ loop32x6onek:
 store32x6:
 	// C = Cin + the sums for the first mr rows: Cin at R13 with stride
 	// BX, C at R8 with stride R9, the row count in CX.
-	MOVQ cin+48(FP), R13
-	MOVQ ldcin+56(FP), BX
-	MOVQ c+64(FP), R8
-	MOVQ ldc+72(FP), R9
-	MOVQ $6, CX
-	CMPQ R14, CX
-	CMOVQLT R14, CX
-	SHLQ $3, BX
-	SHLQ $3, R9
+	STORE6ARGS(R13)
 	MOVQ nc+88(FP), DX
 	CMPQ DX, $16
 	JLT  store32x6part
@@ -897,15 +904,7 @@ loop64x6onek:
 store64x6:
 	// C = Cin + the sums for the first mr rows: Cin at AX with stride BX,
 	// C at R8 with stride R9, the row count in CX.
-	MOVQ cin+48(FP), AX
-	MOVQ ldcin+56(FP), BX
-	MOVQ c+64(FP), R8
-	MOVQ ldc+72(FP), R9
-	MOVQ $6, CX
-	CMPQ R14, CX
-	CMOVQLT R14, CX
-	SHLQ $3, BX
-	SHLQ $3, R9
+	STORE6ARGS(AX)
 	MOVQ nc+88(FP), DX
 	CMPQ DX, $8
 	JLT  store64x6part

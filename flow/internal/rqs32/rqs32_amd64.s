@@ -389,9 +389,15 @@ seldone:
 #define S_A4 320(SP)
 #define S_A5 352(SP)
 
-// ROWS8 sets R8 = n·8 bytes, the stride of src's splines, and R10 to R13
-// to 3, 5, 6 and 7 strides, so that spline r is at (SI)(r·stride).
+// ROWS8 loads the arguments of loadAVX2 and storeAVX2 (dst into DI, src
+// into SI, scale into DX, n4 into CX) and sets R8 = n·8 bytes, the stride
+// of the splines' float64 values, and R10 to R13 to 3, 5, 6 and 7
+// strides, so that spline r is at (SI)(r·stride) or (DI)(r·stride).
 #define ROWS8 \
+	MOVQ dst+0(FP), DI; \
+	MOVQ src+8(FP), SI; \
+	MOVQ scale+16(FP), DX; \
+	MOVQ n4+32(FP), CX; \
 	MOVQ n+24(FP), R8; \
 	SHLQ $3, R8; \
 	LEAQ (R8)(R8*2), R10; \
@@ -898,10 +904,6 @@ bdone:
 // float32 (spline r in X_r), paired into Y0 … Y3 (splines r and r+4) and
 // transposed into four vectors of 8 lanes.
 TEXT ·loadAVX2(SB), NOSPLIT, $0-40
-	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ scale+16(FP), DX
-	MOVQ n4+32(FP), CX
 	ROWS8
 
 load4:
@@ -945,10 +947,6 @@ load4:
 // lanes transposed (Y12 … Y15 then hold splines r and r+4 in their
 // halves), widened to float64, scaled and stored.
 TEXT ·storeAVX2(SB), NOSPLIT, $0-40
-	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ scale+16(FP), DX
-	MOVQ n4+32(FP), CX
 	ROWS8
 
 store4:
