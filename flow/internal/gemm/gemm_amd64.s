@@ -39,6 +39,14 @@
 	ADDQ DX, c+64(FP); \
 	JMP  again
 
+// HALVES(a, b, d) sets d to the lower halves of a and b (in d's lower
+// and upper half) plus their upper halves: each vector's first step of
+// HSUM32, for two vectors at once (Y12 is scratch).
+#define HALVES(a, b, d) \
+	VPERM2F128 $0x20, b, a, d; \
+	VPERM2F128 $0x31, b, a, Y12; \
+	VADDPS     Y12, d, d
+
 // DOTPAIR(X) stores one row's two adjacent tail sums, widened in X:
 // plus their Cin pair at R13, at R8; then steps R8 by R9 and R13 by R10
 // to the next row. The sum goes through X7, as a VEX-encoded write to X
@@ -60,18 +68,10 @@
 // widened to float64, get their two Cin values in one 16-byte add and
 // are stored in one 16-byte store. Y0 … Y12 are scratch.
 #define DOT4ROWS \
-	VPERM2F128   $0x20, Y4, Y0, Y8; \
-	VPERM2F128   $0x31, Y4, Y0, Y12; \
-	VADDPS       Y12, Y8, Y8; \
-	VPERM2F128   $0x20, Y5, Y1, Y9; \
-	VPERM2F128   $0x31, Y5, Y1, Y12; \
-	VADDPS       Y12, Y9, Y9; \
-	VPERM2F128   $0x20, Y6, Y2, Y10; \
-	VPERM2F128   $0x31, Y6, Y2, Y12; \
-	VADDPS       Y12, Y10, Y10; \
-	VPERM2F128   $0x20, Y7, Y3, Y11; \
-	VPERM2F128   $0x31, Y7, Y3, Y12; \
-	VADDPS       Y12, Y11, Y11; \
+	HALVES(Y0, Y4, Y8); \
+	HALVES(Y1, Y5, Y9); \
+	HALVES(Y2, Y6, Y10); \
+	HALVES(Y3, Y7, Y11); \
 	VUNPCKLPS    Y9, Y8, Y0; \
 	VUNPCKHPS    Y9, Y8, Y1; \
 	VUNPCKLPS    Y11, Y10, Y2; \
