@@ -112,6 +112,29 @@ func TestBadFlags(t *testing.T) {
 	}
 }
 
+// TestFloat32Flag checks that -float32 reaches both neural runs and their
+// cache keys, and that float64 runs keep the key they had before the flag.
+func TestFloat32Flag(t *testing.T) {
+	plain, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f32, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-float32"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.sppe.Float32 || plain.sple.Float32 || !f32.sppe.Float32 || !f32.sple.Float32 {
+		t.Errorf("Float32: default %v/%v, -float32 %v/%v", plain.sppe.Float32, plain.sple.Float32, f32.sppe.Float32, f32.sple.Float32)
+	}
+	const old = "rounds=6 sims=500 M=8 atoms=10 layers=4 hidden=32 blocks=1 epochs=40 patience=5 draws=2000 seed=3"
+	if k := plain.sppe.key(); k != old {
+		t.Errorf("float64 key %q, want %q", k, old)
+	}
+	if f32.sppe.key() == plain.sppe.key() || f32.sple.key() == plain.sple.key() {
+		t.Errorf("-float32 does not change the cache keys: %q", f32.sppe.key())
+	}
+}
+
 // TestRunTiny runs the whole program on tiny settings with a fake
 // reference file and checks the table, the verdict line, the files, the
 // plots (PNG and SVG) and the progress lines.

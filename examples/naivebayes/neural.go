@@ -21,15 +21,23 @@ type neuralConfig struct {
 	Epochs, Patience           int
 	Draws                      int
 	Seed                       uint64
+	// Float32 trains with float32 products and splines
+	// (flow.TrainConfig.Float32).
+	Float32 bool
 	// Checkpoints is the -checkpoints folder: every run keeps its state
 	// there after each round (sbi.Config.Checkpoint); empty keeps none.
 	Checkpoints string
 }
 
 // key describes every setting that changes the run, for cache keys.
+// Float64 training keeps the key it had before Float32 existed.
 func (c neuralConfig) key() string {
-	return fmt.Sprintf("rounds=%d sims=%d M=%d atoms=%d layers=%d hidden=%d blocks=%d epochs=%d patience=%d draws=%d seed=%d",
+	k := fmt.Sprintf("rounds=%d sims=%d M=%d atoms=%d layers=%d hidden=%d blocks=%d epochs=%d patience=%d draws=%d seed=%d",
 		c.Rounds, c.Sims, c.Inner, c.Atoms, c.Layers, c.Hidden, c.Blocks, c.Epochs, c.Patience, c.Draws, c.Seed)
+	if c.Float32 {
+		k += " float32"
+	}
+	return k
 }
 
 // The two neural methods.
@@ -62,7 +70,7 @@ func runNeural(ctx context.Context, meth string, p privinfer.Problem, cfg neural
 	}
 	fc.Layers, fc.Hidden, fc.Blocks = cfg.Layers, cfg.Hidden, cfg.Blocks
 	tc := flow.DefaultTrainConfig()
-	tc.MaxEpochs, tc.Patience = cfg.Epochs, cfg.Patience
+	tc.MaxEpochs, tc.Patience, tc.Float32 = cfg.Epochs, cfg.Patience, cfg.Float32
 	sc := sbi.Config{Rounds: cfg.Rounds, SimsPerRound: cfg.Sims, InnerPoints: cfg.Inner, Atoms: cfg.Atoms,
 		Flow: &fc, Train: &tc, PosteriorSamples: cfg.Draws, LeakageFallback: true, Progress: progress, Seed: cfg.Seed, OnRound: onRound,
 		DisableRegressionShift: true, // the SBI paper's z-scoring
