@@ -69,6 +69,11 @@
 // -chains N runs SNLE with N adaptive Metropolis chains instead of the
 // package default (sbibm's SNLE runs 100 slice-sampling chains); its
 // cells are kept as <…>_ours_c<N>.
+// With -checkpoints DIR every cell also keeps its state in DIR after each
+// round, and an interrupted cell continues from its last round when run
+// again, with the same draws as an uninterrupted run; its training and
+// total CPU times then add the earlier processes' (recorded beside the
+// checkpoint in a .times file) to its own.
 // With -quick the sequential mode runs 2 rounds of 500 simulations.
 //
 // A small check, two moons at observation 1, 2 rounds of 500 simulations,

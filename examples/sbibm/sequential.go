@@ -10,6 +10,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -37,6 +38,9 @@ type seqConfig struct {
 	rounds   int
 	perRound int
 	chains   int // SNLE's MCMC chains; 0 is the package default
+	// ckpt is the -checkpoints folder: every cell keeps its state there
+	// after each round and continues from it when run again.
+	ckpt *string
 }
 
 // seqMethods are the sequential methods, in the order they run.
@@ -48,6 +52,7 @@ func registerSequential(fs *flag.FlagSet) *seqConfig {
 	fs.StringVar(&s.raw, "sequential", "", "comma-separated sequential methods (snpe, snle) to run instead of amortized NPE")
 	fs.IntVar(&s.rounds, "rounds", 10, "rounds of the sequential methods")
 	fs.IntVar(&s.perRound, "sims-per-round", 1000, "simulations per round of the sequential methods")
+	s.ckpt = cli.Checkpoints(fs)
 	fs.IntVar(&s.chains, "chains", 0, "SNLE's adaptive Metropolis chains (sbi.Config.Chains; 0: the package default, 20 up to 8 parameters; sbibm's SNLE runs 100 slice-sampling chains)")
 	return s
 }
@@ -84,7 +89,7 @@ func (s *seqConfig) check(fs *flag.FlagSet, quick, simOnly bool) error {
 	case simOnly:
 		return cli.Usagef("-simulate-only does not apply to -sequential (each tool simulates its own proposals)")
 	}
-	return nil
+	return cli.PrepareCheckpoints(*s.ckpt)
 }
 
 // seqRecord is one tool's outcome at one task, observation and method:
@@ -257,6 +262,48 @@ func (k *cpuClock) observe(e privinfer.Progress) {
 	}
 }
 
+// afterRound, when set (by tests), is called after the ledger of a
+// checkpointed cell has recorded a round.
+var afterRound func(round int)
+
+// cellTimes are a cell's training CPU, total CPU and total wall time in
+// seconds, summed over its rounds so far.
+type cellTimes struct{ TrainCPU, TotalCPU, TotalWall float64 }
+
+// cellLedger keeps, beside a cell's checkpoint (the file path), the
+// times the cell had spent when each of its rounds ended, so that a cell
+// continued from its checkpoint reports the times of the whole run: sbi
+// restores the rounds' wall times, but the CPU times are the processes'.
+// The ledger is written after sbi has written the round's checkpoint.
+type cellLedger struct {
+	path   string
+	rounds map[int]cellTimes
+}
+
+// loadLedger reads the ledger at path; a missing or unreadable ledger is
+// empty (its times are then those of this process only).
+func loadLedger(path string) *cellLedger {
+	l := &cellLedger{path: path, rounds: map[int]cellTimes{}}
+	if b, err := os.ReadFile(path); err == nil {
+		_ = json.Unmarshal(b, &l.rounds)
+	}
+	return l
+}
+
+// record stores the times at the end of round and writes the ledger.
+func (l *cellLedger) record(round int, t cellTimes) error {
+	l.rounds[round] = t
+	b, err := json.Marshal(l.rounds)
+	if err != nil {
+		return err
+	}
+	tmp := l.path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, l.path)
+}
+
 func runSeqOne(ctx context.Context, c config, name, method string, k int, prog *cli.Progress) (*seqResult, error) {
 	task, err := sbibm.New(name)
 	if err != nil {
@@ -306,15 +353,36 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 		dim, ctxDim = ctxDim, dim // the likelihood flow models the data given θ
 	}
 	fc, cand := c.flows(dim, ctxDim)
+	cpu0, _ := cli.ProcessCPU()
+	wall0 := time.Now()
+	ckpt := ""
+	if c.seq.ckpt != nil {
+		ckpt = cli.CheckpointFile(*c.seq.ckpt, method, name, k, c.seq.rounds, c.seq.perRound, c.seq.chains, c.samples, c.Seed, c.float32, c.affine, c.choose)
+	}
+	var ledger *cellLedger
+	var before cellTimes // the times of earlier processes, from the ledger
+	if ckpt != "" {
+		ledger = loadLedger(ckpt + ".times")
+	}
 	cfg := sbi.Config{Rounds: c.seq.rounds, SimsPerRound: c.seq.perRound, PosteriorSamples: c.samples, Train: &tc,
-		Flow: fc, FlowCandidates: cand,
+		Flow: fc, FlowCandidates: cand, Checkpoint: ckpt,
 		Seed: seqSeed(c.Seed, name, method, k), Chains: c.seq.chains,
 		Progress: func(e privinfer.Progress) {
 			clock.observe(e)
 			every(e)
+			switch {
+			case ledger == nil:
+			case e.Stage == "resume":
+				before = ledger.rounds[e.Round]
+			case e.Stage == "round" && e.Round < c.seq.rounds:
+				now, _ := cli.ProcessCPU()
+				_ = ledger.record(e.Round, cellTimes{TrainCPU: before.TrainCPU + clock.train.Seconds(),
+					TotalCPU: before.TotalCPU + (now - cpu0).Seconds(), TotalWall: before.TotalWall + time.Since(wall0).Seconds()})
+				if afterRound != nil {
+					afterRound(e.Round)
+				}
+			}
 		}}
-	cpu0, _ := cli.ProcessCPU()
-	wall0 := time.Now()
 	var out *sbi.Result
 	err = prog.While(5*time.Second, label, func() error {
 		switch method {
@@ -337,10 +405,13 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 		return rec, err
 	}
 	cpu1, cpuOK := cli.ProcessCPU()
-	rec.totalWall = time.Since(wall0).Seconds()
+	rec.totalWall = before.TotalWall + time.Since(wall0).Seconds()
 	rec.trainWall = out.TrainTime.Seconds()
 	if cpuOK && clock.ok {
-		rec.totalCPU, rec.trainCPU = (cpu1 - cpu0).Seconds(), clock.train.Seconds()
+		rec.totalCPU, rec.trainCPU = before.TotalCPU+(cpu1-cpu0).Seconds(), before.TrainCPU+clock.train.Seconds()
+	}
+	if ledger != nil {
+		_ = os.Remove(ledger.path) // sbi removed the finished run's checkpoint
 	}
 	var eps []string
 	for _, r := range out.Rounds {

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"errors"
+	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -174,5 +177,83 @@ func TestOursSuffix(t *testing.T) {
 		if got := c.cfg.ours(c.method); got != c.want {
 			t.Errorf("%+v, %s: %q, want %q", c.cfg.seq, c.method, got, c.want)
 		}
+	}
+}
+
+// TestSequentialCheckpoint stops a checkpointed cell after its first
+// round and runs it again: the second run continues from the checkpoint,
+// ends with the draws of an uninterrupted run, reports at least the first
+// process's training CPU, and removes the checkpoint and its ledger.
+func TestSequentialCheckpoint(t *testing.T) {
+	needReferences(t)
+	ckpt := t.TempDir()
+	args := func(out string, extra ...string) []string {
+		return append([]string{"-sequential", "snpe", "-tasks", "two_moons", "-rounds", "2", "-sims-per-round", "40",
+			"-obs", "1", "-samples", "100", "-out", out}, extra...)
+	}
+	runCtx := func(ctx context.Context, a []string) (string, string, error) {
+		c, err := parse(flag.NewFlagSet("sbibm", flag.ContinueOnError), a)
+		if err != nil {
+			return "", "", err
+		}
+		var out, errw bytes.Buffer
+		err = run(ctx, c, &out, &errw)
+		return out.String(), errw.String(), err
+	}
+	plain := t.TempDir()
+	if _, _, err := runCtx(context.Background(), args(plain)); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	afterRound = func(round int) {
+		if round == 1 {
+			cancel()
+		}
+	}
+	defer func() { afterRound = nil }()
+	first := t.TempDir()
+	if _, _, err := runCtx(ctx, args(first, "-checkpoints", ckpt)); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted run: %v, want context.Canceled", err)
+	}
+	files, _ := filepath.Glob(filepath.Join(ckpt, "*.times"))
+	if len(files) != 1 {
+		t.Fatalf("ledgers in the checkpoint folder: %v", files)
+	}
+	ledger := loadLedger(files[0])
+	if r1 := ledger.rounds[1]; !(r1.TrainCPU > 0 && r1.TotalCPU >= r1.TrainCPU && r1.TotalWall > 0) {
+		t.Fatalf("ledger after round 1: %+v", ledger.rounds)
+	}
+	// Times the second process cannot reach by itself show that it adds
+	// the ledger's to its own.
+	const big = 1e6
+	if err := ledger.record(1, cellTimes{TrainCPU: big, TotalCPU: 2 * big, TotalWall: 3 * big}); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, err := runCtx(context.Background(), args(first, "-checkpoints", ckpt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "continuing after round 1") {
+		t.Errorf("the second run did not continue from the checkpoint:\n%s", stderr)
+	}
+	const base = "two_moons_snpe_2x40_o1_ours"
+	want, err := os.ReadFile(filepath.Join(plain, base+".csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(filepath.Join(first, base+".csv")); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("continued draws differ from an uninterrupted run's (%v)", err)
+	}
+	c, err := parse(flag.NewFlagSet("sbibm", flag.ContinueOnError), args(first))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, ok := loadOurs(c, "two_moons_snpe_2x40_o1", "snpe")
+	in := func(x, lo float64) bool { return x > lo && x < lo+3600 }
+	if !ok || !in(rec.trainCPU, big) || !in(rec.totalCPU, 2*big) || !in(rec.totalWall, 3*big) {
+		t.Errorf("continued record %+v (ok %v) does not add round 1's ledger", rec, ok)
+	}
+	if left, _ := os.ReadDir(ckpt); len(left) != 0 {
+		t.Errorf("files left in the checkpoint folder: %v", left)
 	}
 }
