@@ -376,8 +376,10 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 				before = ledger.rounds[e.Round]
 			case e.Stage == "round" && e.Round < c.seq.rounds:
 				now, _ := cli.ProcessCPU()
-				_ = ledger.record(e.Round, cellTimes{TrainCPU: before.TrainCPU + clock.train.Seconds(),
-					TotalCPU: before.TotalCPU + (now - cpu0).Seconds(), TotalWall: before.TotalWall + time.Since(wall0).Seconds()})
+				if err := ledger.record(e.Round, cellTimes{TrainCPU: before.TrainCPU + clock.train.Seconds(),
+					TotalCPU: before.TotalCPU + (now - cpu0).Seconds(), TotalWall: before.TotalWall + time.Since(wall0).Seconds()}); err != nil {
+					prog.Printf("%s: round %d's times not recorded beside the checkpoint (a continued run reports less): %v", label, e.Round, err)
+				}
 				if afterRound != nil {
 					afterRound(e.Round)
 				}
