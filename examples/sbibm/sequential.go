@@ -41,6 +41,9 @@ type seqConfig struct {
 	// ckpt is the -checkpoints folder: every cell keeps its state there
 	// after each round and continues from it when run again.
 	ckpt *string
+	// afterRound, when set (by tests), is called after the ledger of a
+	// checkpointed cell has recorded a round.
+	afterRound func(round int)
 }
 
 // seqMethods are the sequential methods, in the order they run.
@@ -262,10 +265,6 @@ func (k *cpuClock) observe(e privinfer.Progress) {
 	}
 }
 
-// afterRound, when set (by tests), is called after the ledger of a
-// checkpointed cell has recorded a round.
-var afterRound func(round int)
-
 // cellTimes are a cell's training CPU, total CPU and total wall time in
 // seconds, summed over its rounds so far.
 type cellTimes struct{ TrainCPU, TotalCPU, TotalWall float64 }
@@ -293,15 +292,7 @@ func loadLedger(path string) *cellLedger {
 // record stores the times at the end of round and writes the ledger.
 func (l *cellLedger) record(round int, t cellTimes) error {
 	l.rounds[round] = t
-	b, err := json.Marshal(l.rounds)
-	if err != nil {
-		return err
-	}
-	tmp := l.path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, l.path)
+	return cli.WriteAtomic(l.path, func(w io.Writer) error { return json.NewEncoder(w).Encode(l.rounds) })
 }
 
 func runSeqOne(ctx context.Context, c config, name, method string, k int, prog *cli.Progress) (*seqResult, error) {
@@ -380,8 +371,8 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 					TotalCPU: before.TotalCPU + (now - cpu0).Seconds(), TotalWall: before.TotalWall + time.Since(wall0).Seconds()}); err != nil {
 					prog.Printf("%s: round %d's times not recorded beside the checkpoint (a continued run reports less): %v", label, e.Round, err)
 				}
-				if afterRound != nil {
-					afterRound(e.Round)
+				if c.seq.afterRound != nil {
+					c.seq.afterRound(e.Round)
 				}
 			}
 		}}

@@ -191,11 +191,13 @@ func TestSequentialCheckpoint(t *testing.T) {
 		return append([]string{"-sequential", "snpe", "-tasks", "two_moons", "-rounds", "2", "-sims-per-round", "40",
 			"-obs", "1", "-samples", "100", "-out", out}, extra...)
 	}
+	var afterRound func(int)
 	runCtx := func(ctx context.Context, a []string) (string, string, error) {
 		c, err := parse(flag.NewFlagSet("sbibm", flag.ContinueOnError), a)
 		if err != nil {
 			return "", "", err
 		}
+		c.seq.afterRound = afterRound
 		var out, errw bytes.Buffer
 		err = run(ctx, c, &out, &errw)
 		return out.String(), errw.String(), err
@@ -210,7 +212,6 @@ func TestSequentialCheckpoint(t *testing.T) {
 			cancel()
 		}
 	}
-	defer func() { afterRound = nil }()
 	first := t.TempDir()
 	if _, _, err := runCtx(ctx, args(first, "-checkpoints", ckpt)); !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted run: %v, want context.Canceled", err)
@@ -229,6 +230,7 @@ func TestSequentialCheckpoint(t *testing.T) {
 	if err := ledger.record(1, cellTimes{TrainCPU: big, TotalCPU: 2 * big, TotalWall: 3 * big}); err != nil {
 		t.Fatal(err)
 	}
+	afterRound = nil
 	_, stderr, err := runCtx(context.Background(), args(first, "-checkpoints", ckpt))
 	if err != nil {
 		t.Fatal(err)
