@@ -20,7 +20,13 @@ Existing outputs are kept (a long run can be resumed or split) unless
 (<…>_sbi_ckpt.pt: the inference object, the proposal, the random states
 and the times so far), and a later run continues it from the next round,
 so a cell of one or two CPU-hours survives a stopped process; the file is
-removed when the cell is written. CPU times are the process's (all
+removed when the cell is written. SNLE's final samples, about an hour of
+one core, are drawn in ten calls of a tenth each, the chains continuing
+from their states at the end of the previous call ("latest_sample"), and
+the cell is saved after each call too: the chains run on, each call
+discarding its 25 warm-up steps (225 steps per chain in all that one call
+of 10,000 draws would have kept), so the draws come from the same chains
+as sbibm's single call. CPU times are the process's (all
 threads, time.process_time), summed over the runs that made the cell.
 
 SNPE is sbi's SNPE_C with density_estimator="nsf" and its default training
@@ -151,6 +157,7 @@ def run(task, method, xo, rounds, per_round, samples, ckpt):
     if os.path.exists(ckpt):
         st = load_ckpt(ckpt)
         inf, proposal, first = st["inf"], st["proposal"], st["rounds_done"]
+        final = st.get("final", [])
         tc, tw, epochs = st["train_cpu_s"], st["train_wall_s"], st["epochs"]
         c0 -= st["total_cpu_s"]
         w0 -= st["total_wall_s"]
@@ -165,6 +172,18 @@ def run(task, method, xo, rounds, per_round, samples, ckpt):
         epochs = []
         proposal = pr
         first = 0
+        final = []
+
+    def save(done):
+        # A posterior that has drawn keeps its sampler (for diagnostics
+        # only), which does not pickle.
+        if hasattr(proposal, "_posterior_sampler"):
+            proposal._posterior_sampler = None
+        save_ckpt(ckpt, dict(inf=inf, proposal=proposal, rounds_done=done, final=final, train_cpu_s=tc,
+                             train_wall_s=tw, epochs=epochs, total_cpu_s=time.process_time() - c0,
+                             total_wall_s=time.perf_counter() - w0, torch_rng=torch.get_rng_state(),
+                             np_rng=np.random.get_state()))
+
     for r in range(first, rounds):
         theta = sample(proposal, per_round)
         x = simulate(task, theta)
@@ -187,12 +206,20 @@ def run(task, method, xo, rounds, per_round, samples, ckpt):
                 post._mcmc_init_params = proposal._mcmc_init_params
         proposal = post.set_default_x(xo)
         print(f"  round {r + 1}: {epochs[-1]} epochs, train {tw:.1f}s wall so far", flush=True)
-        if r + 1 < rounds:
-            save_ckpt(ckpt, dict(inf=inf, proposal=proposal, rounds_done=r + 1, train_cpu_s=tc,
-                                 train_wall_s=tw, epochs=epochs, total_cpu_s=time.process_time() - c0,
-                                 total_wall_s=time.perf_counter() - w0, torch_rng=torch.get_rng_state(),
-                                 np_rng=np.random.get_state()))
-    s = sample(proposal, samples)
+        if r + 1 < rounds or method == "snle":
+            save(r + 1)
+    if method != "snle":
+        s = sample(proposal, samples)
+    else:
+        # SNLE's final samples in ten calls, saved after each (see the top).
+        k = min(10, samples)
+        chunks = [samples // k + (i < samples % k) for i in range(k)]
+        for i in range(len(final), k):
+            final.append(sample(proposal, chunks[i]))
+            print(f"  final samples: {sum(len(f) for f in final)} of {samples}", flush=True)
+            if i < k - 1:
+                save(rounds)
+        s = torch.cat(final)
     times = dict(train_cpu_s=tc, train_wall_s=tw, total_cpu_s=time.process_time() - c0,
                  total_wall_s=time.perf_counter() - w0)
     return s.numpy(), times, epochs
