@@ -212,7 +212,7 @@ def run(task, method, xo, rounds, per_round, samples, ckpt):
         s = sample(proposal, samples)
     else:
         # SNLE's final samples in ten calls, saved after each (see the top).
-        k = min(10, samples)
+        k = min(10, samples)  # samples ≥ 1 (main checks it)
         chunks = [samples // k + (i < samples % k) for i in range(k)]
         for i in range(len(final), k):
             final.append(sample(proposal, chunks[i]))
@@ -238,6 +238,9 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--force", action="store_true")
     a = ap.parse_args()
+    for name in ("obs", "first_obs", "rounds", "sims_per_round", "samples"):
+        if getattr(a, name) < 1:
+            sys.exit(f"--{name.replace('_', '-')} must be at least 1, got {getattr(a, name)}")
     os.makedirs(a.dir, exist_ok=True)
     for task in a.tasks.split(","):
         if task not in DIMS:
