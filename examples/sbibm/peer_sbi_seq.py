@@ -14,6 +14,10 @@ simulations) and writes, in the layout examples/sbibm reads with -peer DIR:
   DIR/<task>_<method>_<R>x<N>_o<k>_sbi_time.txt  "train_cpu_s=… train_wall_s=…
                                                   total_cpu_s=… total_wall_s=…
                                                   epochs=…" (sums over rounds)
+  DIR/<task>_<method>_<R>x<N>_o<k>_sbi_sims.csv  every round's simulations:
+                                                  round, θ, x per row (for
+                                                  training another tool on
+                                                  the same pairs)
 
 Existing outputs are kept (a long run can be resumed or split) unless
 --force. A cell in progress is also saved after every round
@@ -222,7 +226,10 @@ def run(task, method, xo, rounds, per_round, samples, ckpt):
         s = torch.cat(final)
     times = dict(train_cpu_s=tc, train_wall_s=tw, total_cpu_s=time.process_time() - c0,
                  total_wall_s=time.perf_counter() - w0)
-    return s.numpy(), times, epochs
+    sims = np.vstack([np.hstack([np.full((len(th), 1), r + 1), th.numpy().astype(np.float64),
+                                 x.numpy().astype(np.float64)])
+                      for r, (th, x) in enumerate(zip(inf._theta_roundwise, inf._x_roundwise))])
+    return s.numpy(), times, epochs, sims
 
 
 def main():
@@ -266,8 +273,11 @@ def main():
                 ckpt = base + "_ckpt.pt"
                 if a.force and os.path.exists(ckpt):
                     os.remove(ckpt)
-                s, t, epochs = run(task, method, xo, a.rounds, a.sims_per_round, a.samples, ckpt)
+                s, t, epochs, sims = run(task, method, xo, a.rounds, a.sims_per_round, a.samples, ckpt)
                 names = ",".join(f"parameter_{j + 1}" for j in range(d))
+                data = ",".join(f"data_{j + 1}" for j in range(sims.shape[1] - 1 - d))
+                np.savetxt(base + "_sims.csv", sims, delimiter=",", header=f"round,{names},{data}", comments="",
+                           fmt=["%d"] + ["%.9g"] * (sims.shape[1] - 1))
                 np.savetxt(base + ".csv", s, delimiter=",", header=names, comments="")
                 line = " ".join(f"{key}={v:.2f}" for key, v in t.items())
                 with open(base + "_time.txt", "w") as f:
