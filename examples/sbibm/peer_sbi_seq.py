@@ -226,6 +226,8 @@ def run(task, method, xo, rounds, per_round, samples, ckpt):
         s = torch.cat(final)
     times = dict(train_cpu_s=tc, train_wall_s=tw, total_cpu_s=time.process_time() - c0,
                  total_wall_s=time.perf_counter() - w0)
+    # Every round's pairs as appended, from sbi v0.22's inference object (private
+    # fields of the pinned version; a resumed cell has them from its checkpoint).
     sims = np.vstack([np.hstack([np.full((len(th), 1), r + 1), th.numpy().astype(np.float64),
                                  x.numpy().astype(np.float64)])
                       for r, (th, x) in enumerate(zip(inf._theta_roundwise, inf._x_roundwise))])
