@@ -69,6 +69,11 @@
 // -chains N runs SNLE with N adaptive Metropolis chains instead of the
 // package default (sbibm's SNLE runs 100 slice-sampling chains); its
 // cells are kept as <…>_ours_c<N>.
+// -proposals also writes, for every cell it trains, the parameters that
+// rounds 2..R simulated (the posterior draws of the round before) as
+// <cell>_ours_proposals.csv with columns round, θ: with the peer's
+// <cell>_sims.csv they show where each tool's rounds put their
+// simulations (SLCP's sign quadrants of θ₃ and θ₄, say).
 // With -checkpoints DIR every cell also keeps its state in DIR after each
 // round, and an interrupted cell continues from its last round when run
 // again, with the same draws as an uninterrupted run; its training and

@@ -38,6 +38,8 @@ type seqConfig struct {
 	rounds   int
 	perRound int
 	chains   int // SNLE's MCMC chains; 0 is the package default
+	// proposals writes every trained cell's proposed parameters.
+	proposals bool
 	// ckpt is the -checkpoints folder: every cell keeps its state there
 	// after each round and continues from it when run again.
 	ckpt *string
@@ -57,6 +59,7 @@ func registerSequential(fs *flag.FlagSet) *seqConfig {
 	fs.IntVar(&s.perRound, "sims-per-round", 1000, "simulations per round of the sequential methods")
 	s.ckpt = cli.Checkpoints(fs)
 	fs.IntVar(&s.chains, "chains", 0, "SNLE's adaptive Metropolis chains (sbi.Config.Chains; 0: the package default, 20 up to 8 parameters; sbibm's SNLE runs 100 slice-sampling chains)")
+	fs.BoolVar(&s.proposals, "proposals", false, "write the parameters every trained cell proposed in rounds 2..rounds as <cell>_ours_proposals.csv (round, θ), as the peer's <cell>_sims.csv has sbi's")
 	return s
 }
 
@@ -355,6 +358,7 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 	if ckpt != "" {
 		ledger = loadLedger(ckpt + ".times")
 	}
+	var props []float64 // rows of round, θ: the parameters proposed for rounds 2..rounds
 	cfg := sbi.Config{Rounds: c.seq.rounds, SimsPerRound: c.seq.perRound, PosteriorSamples: c.samples, Train: &tc,
 		Flow: fc, FlowCandidates: cand, Checkpoint: ckpt,
 		Seed: seqSeed(c.Seed, name, method, k), Chains: c.seq.chains,
@@ -376,6 +380,15 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 				}
 			}
 		}}
+	if c.seq.proposals { // only then: a resumed run rebuilds every saved round's estimate for OnRound
+		cfg.OnRound = func(round int, _ sbi.Estimate, dr *privinfer.Draws) {
+			if round < c.seq.rounds {
+				for i := range dr.Len() {
+					props = append(append(props, float64(round+1)), dr.Row(i)...)
+				}
+			}
+		}
+	}
 	var out *sbi.Result
 	err = prog.While(5*time.Second, label, func() error {
 		switch method {
@@ -424,6 +437,13 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 	draws := &privinfer.Draws{Names: task.ParamNames(), Dim: d, Theta: out.Draws.Theta}
 	if _, err := c.WriteFile(base+c.ours(method)+".csv", draws.WriteCSV); err != nil {
 		return rec, err
+	}
+	if c.seq.proposals {
+		if _, err := c.WriteFile(base+c.ours(method)+"_proposals.csv", func(w io.Writer) error {
+			return writeProposals(w, task.ParamNames(), props)
+		}); err != nil {
+			return rec, err
+		}
 	}
 	_, err = c.WriteFile(base+c.ours(method)+".txt", func(w io.Writer) error {
 		_, err := fmt.Fprintf(w, "c2st=%.6f %s seed=%d samples=%d\n", rec.c2st, rec.times(), c.Seed, c.samples)
@@ -621,4 +641,21 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// writeProposals writes rows of (round, θ) as CSV with a header: round,
+// then the parameter names.
+func writeProposals(w io.Writer, names []string, rows []float64) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("round," + strings.Join(names, ",") + "\n")
+	d := len(names) + 1
+	for i := 0; i+d <= len(rows); i += d {
+		bw.WriteString(strconv.Itoa(int(rows[i])))
+		for _, v := range rows[i+1 : i+d] {
+			bw.WriteByte(',')
+			bw.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -42,9 +43,31 @@ func TestSequentialRun(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"-sequential", "snpe,snle", "-tasks", "two_moons", "-rounds", "2", "-sims-per-round", "100",
 		"-obs", "1", "-samples", "100", "-out", dir}
-	out, stderr, err := runArgsStderr(args...)
+	out, stderr, err := runArgsStderr(append(args, "-proposals")...)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// -proposals: round 2's 100 parameters, inside the prior's box.
+	for _, m := range []string{"snpe", "snle"} {
+		b, err := os.ReadFile(filepath.Join(dir, "two_moons_"+m+"_2x100_o1_ours_proposals.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		if len(lines) != 101 || !strings.HasPrefix(lines[0], "round,") {
+			t.Fatalf("%s proposals: %d lines, header %q; want 101 and round first", m, len(lines), lines[0])
+		}
+		for _, l := range lines[1:] {
+			f := strings.Split(l, ",")
+			if len(f) != 3 || f[0] != "2" {
+				t.Fatalf("%s proposals: row %q, want round 2 and two parameters", m, l)
+			}
+			for _, v := range f[1:] {
+				if x, err := strconv.ParseFloat(v, 64); err != nil || math.Abs(x) > 1 {
+					t.Fatalf("%s proposals: row %q outside the prior's box [-1, 1]²", m, l)
+				}
+			}
+		}
 	}
 	row := func(out, method string) []string {
 		t.Helper()
