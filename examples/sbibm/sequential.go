@@ -439,9 +439,8 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 		return rec, err
 	}
 	if c.seq.proposals {
-		if _, err := c.WriteFile(base+c.ours(method)+"_proposals.csv", func(w io.Writer) error {
-			return writeProposals(w, task.ParamNames(), props)
-		}); err != nil {
+		rounds := &privinfer.Draws{Names: append([]string{"round"}, task.ParamNames()...), Dim: d + 1, Theta: props}
+		if _, err := c.WriteFile(base+c.ours(method)+"_proposals.csv", rounds.WriteCSV); err != nil {
 			return rec, err
 		}
 	}
@@ -641,21 +640,4 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
-}
-
-// writeProposals writes rows of (round, θ) as CSV with a header: round,
-// then the parameter names.
-func writeProposals(w io.Writer, names []string, rows []float64) error {
-	bw := bufio.NewWriter(w)
-	bw.WriteString("round," + strings.Join(names, ",") + "\n")
-	d := len(names) + 1
-	for i := 0; i+d <= len(rows); i += d {
-		bw.WriteString(strconv.Itoa(int(rows[i])))
-		for _, v := range rows[i+1 : i+d] {
-			bw.WriteByte(',')
-			bw.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
-		}
-		bw.WriteByte('\n')
-	}
-	return bw.Flush()
 }
