@@ -68,7 +68,11 @@
 // (the last command only reads the cached results and scores the peer's).
 // -chains N runs SNLE with N adaptive Metropolis chains instead of the
 // package default (sbibm's SNLE runs 100 slice-sampling chains); its
-// cells are kept as <…>_ours_c<N>.
+// cells are kept as <…>_ours_c<N>. -carry-chains sets
+// sbi.Config.CarryChains for SNLE: the chains that draw each round's
+// parameters continue from the previous round's and stay in their modes,
+// as sbi's do (sbibm's SNLE continues its chains with "latest_sample");
+// its cells are kept as <…>_ours[_c<N>]_carry.
 // -proposals also writes, for every cell it trains, the parameters that
 // rounds 2..R simulated (the posterior draws of the round before) as
 // <cell>_ours_proposals.csv with columns round, θ: with the peer's

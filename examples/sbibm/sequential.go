@@ -38,6 +38,9 @@ type seqConfig struct {
 	rounds   int
 	perRound int
 	chains   int // SNLE's MCMC chains; 0 is the package default
+	// carry continues SNLE's chains from round to round
+	// (sbi.Config.CarryChains).
+	carry bool
 	// proposals writes every trained cell's proposed parameters.
 	proposals bool
 	// ckpt is the -checkpoints folder: every cell keeps its state there
@@ -59,6 +62,7 @@ func registerSequential(fs *flag.FlagSet) *seqConfig {
 	fs.IntVar(&s.perRound, "sims-per-round", 1000, "simulations per round of the sequential methods")
 	s.ckpt = cli.Checkpoints(fs)
 	fs.IntVar(&s.chains, "chains", 0, "SNLE's adaptive Metropolis chains (sbi.Config.Chains; 0: the package default, 20 up to 8 parameters; sbibm's SNLE runs 100 slice-sampling chains)")
+	fs.BoolVar(&s.carry, "carry-chains", false, "SNLE's chains continue from round to round, keeping the modes' shares of chains (sbi.Config.CarryChains; sbi's SNLE does so)")
 	fs.BoolVar(&s.proposals, "proposals", false, "write the parameters every trained cell proposed in rounds 2..rounds as <cell>_ours_proposals.csv (round, θ), as the peer's <cell>_sims.csv has sbi's")
 	return s
 }
@@ -130,8 +134,8 @@ func seqBase(task, method string, rounds, perRound, obs int) string {
 
 // ours is the file-name suffix of our results: _ours, or _ours_affine
 // and _ours_choose with -affine and -choose-affine, followed by _c<N> for
-// SNLE with -chains N, so that the variants' cached results are kept
-// apart.
+// SNLE with -chains N and by _carry for SNLE with -carry-chains, so that
+// the variants' cached results are kept apart.
 func (c config) ours(method string) string {
 	s := "_ours"
 	switch {
@@ -142,6 +146,9 @@ func (c config) ours(method string) string {
 	}
 	if method == "snle" && c.seq != nil && c.seq.chains > 0 {
 		s += fmt.Sprintf("_c%d", c.seq.chains)
+	}
+	if method == "snle" && c.seq != nil && c.seq.carry {
+		s += "_carry"
 	}
 	return s
 }
@@ -351,7 +358,11 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 	wall0 := time.Now()
 	ckpt := ""
 	if c.seq.ckpt != nil {
-		ckpt = cli.CheckpointFile(*c.seq.ckpt, method, name, k, c.seq.rounds, c.seq.perRound, c.seq.chains, c.samples, c.Seed, c.float32, c.affine, c.choose)
+		key := []any{name, k, c.seq.rounds, c.seq.perRound, c.seq.chains, c.samples, c.Seed, c.float32, c.affine, c.choose}
+		if c.seq.carry {
+			key = append(key, "carry") // only then, so that earlier cells keep their files
+		}
+		ckpt = cli.CheckpointFile(*c.seq.ckpt, method, key...)
 	}
 	var ledger *cellLedger
 	var before cellTimes // the times of earlier processes, from the ledger
@@ -361,7 +372,7 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 	var props []float64 // rows of round, θ: the parameters proposed for rounds 2..rounds
 	cfg := sbi.Config{Rounds: c.seq.rounds, SimsPerRound: c.seq.perRound, PosteriorSamples: c.samples, Train: &tc,
 		Flow: fc, FlowCandidates: cand, Checkpoint: ckpt,
-		Seed: seqSeed(c.Seed, name, method, k), Chains: c.seq.chains,
+		Seed: seqSeed(c.Seed, name, method, k), Chains: c.seq.chains, CarryChains: c.seq.carry,
 		Progress: func(e privinfer.Progress) {
 			clock.observe(e)
 			every(e)

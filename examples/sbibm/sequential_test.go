@@ -194,6 +194,9 @@ func TestOursSuffix(t *testing.T) {
 		{config{}, "snle", "_ours"},
 		{config{seq: &seqConfig{chains: 100}}, "snle", "_ours_c100"},
 		{config{seq: &seqConfig{chains: 100}}, "snpe", "_ours"},
+		{config{seq: &seqConfig{chains: 100, carry: true}}, "snle", "_ours_c100_carry"},
+		{config{seq: &seqConfig{carry: true}}, "snle", "_ours_carry"},
+		{config{seq: &seqConfig{carry: true}}, "snpe", "_ours"},
 		{config{affine: true, seq: &seqConfig{chains: 40}}, "snle", "_ours_affine_c40"},
 		{config{choose: true}, "snpe", "_ours_choose"},
 	} {

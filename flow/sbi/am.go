@@ -163,8 +163,10 @@ const maxThinGrowth = 16
 // kernel is modeJump with a Student t component per chain of the first
 // run (chainMix; per group of chains when the chains are too short), so
 // that its chains cross between the modes and the modes' shares of the
-// draws follow their masses. The rerun is not repeated.
-func sampleAM(ctx context.Context, logp func([]float64) float64, d int, starts [][]float64, scale []float64, warmup, n, thin int, seed uint64) (*amRun, error) {
+// draws follow their masses. The rerun is not repeated. With keepShares
+// the chains are neither moved nor given mode jumps: the rerun continues
+// each chain in the mode it is in (Config.CarryChains).
+func sampleAM(ctx context.Context, logp func([]float64) float64, d int, starts [][]float64, scale []float64, warmup, n, thin int, seed uint64, keepShares bool) (*amRun, error) {
 	per := (n + len(starts) - 1) / len(starts)
 	run, err := runAM(ctx, logp, d, starts, scale, warmup, per, thin, seed, nil)
 	if err != nil {
@@ -178,7 +180,10 @@ func sampleAM(ctx context.Context, logp func([]float64) float64, d int, starts [
 	// 6 to 10 groups at R̂ 1.01).
 	moved, groups := false, 1
 	var mix *tMix // the rerun's mode-jump proposal
-	if !mixed {
+	switch {
+	case !mixed && keepShares:
+		warmup, grow = 4*warmup, 2
+	case !mixed:
 		var byGroup *tMix
 		moved, groups, byGroup = rebalance(logp, run.draws, starts, per, d, scale, run.ess, parallel.Stream(seed^tagModes, 0))
 		if mix = chainMix(run.draws, len(starts), per, d, scale); mix == nil {
@@ -208,6 +213,24 @@ func sampleAM(ctx context.Context, logp func([]float64) float64, d int, starts [
 	}
 	rerun.groups = groups
 	return rerun, nil
+}
+
+// carryStarts writes over starts, one per chain, the last draw of each
+// chain in prev: the draws of an earlier run of as many chains,
+// chain-major, ⌈m/C⌉ rows of dimension d per chain for m rows in all (the
+// last chain's cut short, as posteriorMCMC keeps them). A chain with no
+// rows in prev keeps its start.
+func carryStarts(starts [][]float64, prev []float64, d int) {
+	C, m := len(starts), len(prev)/d
+	if C == 0 || m == 0 {
+		return
+	}
+	per := (m + C - 1) / C
+	for c := range starts {
+		if last := min((c+1)*per, m) - 1; last >= c*per {
+			copy(starts[c], prev[last*d:(last+1)*d])
+		}
+	}
 }
 
 // Settings of rebalance.

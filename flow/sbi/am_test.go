@@ -171,7 +171,7 @@ func TestSampleAMThinsAutocorrelatedDraws(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := sampleAM(context.Background(), logp, d, starts, scale, 500, n, 2, 3)
+	run, err := sampleAM(context.Background(), logp, d, starts, scale, 500, n, 2, 3, false)
 	if err != nil {
 		t.Fatal(err)
 	}

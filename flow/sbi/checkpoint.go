@@ -90,6 +90,9 @@ func (e *engine) fingerprint() ([32]byte, error) {
 	put(uint8(e.role), int64(c.Rounds), int64(c.SimsPerRound), int64(e.m), int64(c.Integration), int64(c.Atoms),
 		b2i(c.DisableRegressionShift), c.MinInSupport, b2i(c.LeakageFallback), int64(c.Chains), int64(c.Warmup),
 		int64(c.Thin), int64(c.PosteriorSamples), c.Seed)
+	if c.CarryChains { // only when set, so that earlier checkpoints stay valid
+		put(uint8(1))
+	}
 	t := c.Train
 	put(t.LearningRate, t.WeightDecay, int64(t.BatchSize), int64(t.MaxEpochs), int64(t.Patience),
 		t.ValidationFraction, t.ClipNorm, t.EMA, int64(t.Shards), b2i(t.Float32))

@@ -87,12 +87,14 @@ func recorder(calls *[]onRoundCall, then func(int)) func(int, Estimate, *privinf
 // never stopped, bit for bit; OnRound sees the same calls (the saved
 // rounds replayed with their estimates and draws, then the rest); and the
 // file is gone afterwards. Resuming after round 1 restores SPPE's
-// regression shift and the z-scoring fitted in round 1.
+// regression shift and the z-scoring fitted in round 1; SPLE with
+// Config.CarryChains continues its chains from the checkpoint's draws.
 func TestCheckpointResume(t *testing.T) {
 	p := testProblem()
-	cfg := quickConfig()
-	cfg.Rounds = 3
-	for _, name := range []string{"SPPE", "SPLE"} {
+	for _, name := range []string{"SPPE", "SPLE", "SPLE carrying chains"} {
+		cfg := quickConfig()
+		cfg.Rounds = 3
+		cfg.CarryChains = name == "SPLE carrying chains"
 		var wantCalls []onRoundCall
 		c := cfg
 		c.OnRound = recorder(&wantCalls, nil)
@@ -180,6 +182,7 @@ func TestCheckpointRefused(t *testing.T) {
 			f.Hidden++
 			c.Flow = &f
 		},
+		"carry": func(c *Config, _ *privinfer.Problem) { c.CarryChains = true },
 		"epochs": func(c *Config, _ *privinfer.Problem) {
 			tc := *c.Train
 			tc.MaxEpochs++

@@ -215,6 +215,20 @@ type Config struct {
 	// larger thinning, when they have not mixed or their draws are too
 	// autocorrelated (see the package documentation).
 	Chains, Warmup, Thin int
+	// CarryChains leaves the chains that draw SPLE's proposals in the modes
+	// they start in (no sharing out between modes, no mode jumps), and
+	// from the second proposal on (the parameters of round 3) they continue
+	// where the previous round's chains stopped instead of starting at
+	// importance-resampled candidates: the modes' shares of the proposals
+	// stay those of the chains the resampling after round 1 put in them,
+	// as in the sbi package's SNLE ("latest_sample"), rather than following
+	// each round's learned masses. Where rounds would otherwise feed on
+	// their own imbalance (a mode that gets few parameters is learned
+	// worse and gets fewer still), this keeps every mode the chains found
+	// in the training data; it cannot find a mode that no chain found. The
+	// final draws (Result.Draws) and LikelihoodPosterior.Sample are not
+	// affected. SPPE ignores it.
+	CarryChains bool
 	// PosteriorSamples is the number of posterior draws in Result.Draws; 0
 	// means 1000.
 	PosteriorSamples int

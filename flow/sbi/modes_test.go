@@ -127,7 +127,7 @@ func TestSampleAMRebalancesFourModes(t *testing.T) {
 			starts[c][k] = m[k] + 0.3*r.NormFloat64()
 		}
 	}
-	run, err := sampleAM(context.Background(), logp, d, starts, []float64{1, 1, 3, 3, 1}, 500, n, 5, 103)
+	run, err := sampleAM(context.Background(), logp, d, starts, []float64{1, 1, 3, 3, 1}, 500, n, 5, 103, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestSampleAMRebalancesModes(t *testing.T) {
 	scale := []float64{3, 1}
 	for _, left := range []int{15, 5} {
 		starts := modeStarts(r, C, left)
-		run, err := sampleAM(context.Background(), twoModes, d, starts, scale, 300, n, 5, 9)
+		run, err := sampleAM(context.Background(), twoModes, d, starts, scale, 300, n, 5, 9, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -433,7 +433,7 @@ func TestSampleAMTwoMoons(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		run, err := sampleAM(context.Background(), logp, 2, starts, scale, 500, 2000, 5, seed)
+		run, err := sampleAM(context.Background(), logp, 2, starts, scale, 500, 2000, 5, seed, false)
 		if err != nil {
 			t.Fatal(err)
 		}

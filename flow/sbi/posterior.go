@@ -367,7 +367,7 @@ func (q *Posterior) sampleMCMC(ctx context.Context, n int, seed uint64, dst []fl
 	if err != nil {
 		return nil, err
 	}
-	run, err := sampleAM(ctx, logp, d, starts, scale, q.warmup, n, q.thin, seed)
+	run, err := sampleAM(ctx, logp, d, starts, scale, q.warmup, n, q.thin, seed, false)
 	if err != nil {
 		return nil, err
 	}
@@ -412,19 +412,40 @@ func (l *Likelihood) logPosterior(sdp, theta []float64) float64 {
 	return lp + l.f.LogProb(sdp, theta)
 }
 
+// chainStarts says how posteriorMCMC starts its chains.
+type chainStarts uint8
+
+const (
+	// startsResampled starts them at sirStarts' candidates and shares
+	// them out between the modes they find (sampleAM).
+	startsResampled chainStarts = iota
+	// startsKept starts them at sirStarts' candidates and leaves them in
+	// their modes.
+	startsKept
+	// startsCarried starts each at the last draw of its counterpart in
+	// prev, the draws of an earlier call with as many chains
+	// (chain-major; carryStarts), and leaves them in their modes; a chain
+	// with no draws in prev keeps its sirStarts start.
+	startsCarried
+)
+
 // posteriorMCMC draws n samples from π(θ) q(sdp | θ) with cfg.Chains
 // adaptive Metropolis chains started by sirStarts (importance resampling of
 // prior draws and of kernel-density draws around prev, earlier posterior
 // draws), rerun once with more warm-up or thinning when they have not mixed
-// or their draws are too autocorrelated (sampleAM).
-func (l *Likelihood) posteriorMCMC(ctx context.Context, sdp, prev []float64, n int, cfg *Config, seed uint64) ([]float64, *amRun, error) {
+// or their draws are too autocorrelated (sampleAM). How the chains start
+// and whether they may be moved between modes is set by how.
+func (l *Likelihood) posteriorMCMC(ctx context.Context, sdp, prev []float64, n int, cfg *Config, seed uint64, how chainStarts) ([]float64, *amRun, error) {
 	d := l.f.ContextDim()
 	logp := func(x []float64) float64 { return l.logPosterior(sdp, x) }
 	starts, scale, err := sirStarts(logp, l.prior, prev, d, cfg.Chains, parallel.Stream(seed^tagStarts, 0))
 	if err != nil {
 		return nil, nil, err
 	}
-	run, err := sampleAM(ctx, logp, d, starts, scale, cfg.Warmup, n, cfg.Thin, seed)
+	if how == startsCarried {
+		carryStarts(starts, prev, d)
+	}
+	run, err := sampleAM(ctx, logp, d, starts, scale, cfg.Warmup, n, cfg.Thin, seed, how != startsResampled)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -581,7 +602,7 @@ func (q *LikelihoodPosterior) Sample(r *rand.Rand, n int, dst []float64) error {
 		return nil
 	}
 	seed := r.Uint64()
-	x, _, err := q.lik.posteriorMCMC(context.Background(), q.obs, q.cand, n, &q.cfg, seed)
+	x, _, err := q.lik.posteriorMCMC(context.Background(), q.obs, q.cand, n, &q.cfg, seed, startsResampled)
 	if err != nil {
 		return err
 	}

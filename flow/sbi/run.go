@@ -475,7 +475,17 @@ func (sple) loss(int) lossKind { return lossPLE }
 func (sple) propose(ctx context.Context, e *engine, round, n int, prev []float64, rr *RoundResult) (Estimate, []float64, int, error) {
 	rr.InSupport = 1
 	lik := &Likelihood{f: e.f.Clone(), prior: e.p.Prior}
-	x, run, err := lik.posteriorMCMC(ctx, e.p.Observed, prev, n, &e.cfg, e.cfg.Seed^tagPropose^uint64(round)<<32)
+	// With CarryChains the chains of rounds 1..R−1 stay in their modes,
+	// and from round 2 on they continue the previous round's chains (whose
+	// draws prev are); the final draws (round R) are drawn as without it.
+	how := startsResampled
+	switch {
+	case e.cfg.CarryChains && round >= 2 && round < e.cfg.Rounds:
+		how = startsCarried
+	case e.cfg.CarryChains && round < e.cfg.Rounds:
+		how = startsKept
+	}
+	x, run, err := lik.posteriorMCMC(ctx, e.p.Observed, prev, n, &e.cfg, e.cfg.Seed^tagPropose^uint64(round)<<32, how)
 	if err != nil {
 		return nil, nil, 0, fmt.Errorf("sbi: SPLE proposal of round %d: %w", round, err)
 	}
