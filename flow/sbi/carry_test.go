@@ -59,13 +59,7 @@ func TestSampleAMKeepsShares(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	heavy := 0
-	for i := range n {
-		if run.draws[i*d] > 0 {
-			heavy++
-		}
-	}
-	if heavy != n/4 || run.groups != 1 {
+	if heavy := rightOfZero(run.draws, n, d); heavy != n/4 || run.groups != 1 {
 		t.Errorf("heavy mode's draws %d of %d in %d groups, want %d in 1 (the chains kept in their modes)", heavy, n, run.groups, n/4)
 	}
 }

@@ -23,6 +23,18 @@ func twoModes(x []float64) float64 {
 	return special.LogAddExp(a, b)
 }
 
+// rightOfZero counts the first n of draws (rows of dimension d) whose
+// first coordinate is positive: those in twoModes' heavy mode.
+func rightOfZero(draws []float64, n, d int) int {
+	k := 0
+	for i := range n {
+		if draws[i*d] > 0 {
+			k++
+		}
+	}
+	return k
+}
+
 // modeStarts returns C starts for twoModes, left of them in the left-hand
 // mode and the rest in the right-hand one.
 func modeStarts(r *rand.Rand, C, left int) [][]float64 {
@@ -257,13 +269,7 @@ func TestSampleAMRebalancesModes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		heavy := 0
-		for i := range n {
-			if run.draws[i*d] > 0 {
-				heavy++
-			}
-		}
-		if f := float64(heavy) / n; math.Abs(f-0.75) > 0.05 || run.groups != 2 {
+		if f := float64(rightOfZero(run.draws, n, d)) / n; math.Abs(f-0.75) > 0.05 || run.groups != 2 {
 			t.Errorf("%d chains started in the light mode: heavy mode's share %.3f in %d groups, want 0.75 in 2", left, f, run.groups)
 		}
 	}
