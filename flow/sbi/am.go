@@ -180,14 +180,13 @@ func sampleAM(ctx context.Context, logp func([]float64) float64, d int, starts [
 	// 6 to 10 groups at R̂ 1.01).
 	moved, groups := false, 1
 	var mix *tMix // the rerun's mode-jump proposal
-	switch {
-	case !mixed && keepShares:
-		warmup, grow = 4*warmup, 2
-	case !mixed:
-		var byGroup *tMix
-		moved, groups, byGroup = rebalance(logp, run.draws, starts, per, d, scale, run.ess, parallel.Stream(seed^tagModes, 0))
-		if mix = chainMix(run.draws, len(starts), per, d, scale); mix == nil {
-			mix = byGroup
+	if !mixed {
+		if !keepShares {
+			var byGroup *tMix
+			moved, groups, byGroup = rebalance(logp, run.draws, starts, per, d, scale, run.ess, parallel.Stream(seed^tagModes, 0))
+			if mix = chainMix(run.draws, len(starts), per, d, scale); mix == nil {
+				mix = byGroup
+			}
 		}
 		warmup, grow = 4*warmup, 2
 	}
@@ -215,22 +214,27 @@ func sampleAM(ctx context.Context, logp func([]float64) float64, d int, starts [
 	return rerun, nil
 }
 
-// carryStarts writes over starts, one per chain, the last draw of each
-// chain in prev: the draws of an earlier run of as many chains,
-// chain-major, ⌈m/C⌉ rows of dimension d per chain for m rows in all (the
-// last chain's cut short, as posteriorMCMC keeps them). A chain with no
-// rows in prev keeps its start.
-func carryStarts(starts [][]float64, prev []float64, d int) {
-	C, m := len(starts), len(prev)/d
-	if C == 0 || m == 0 {
-		return
+// carriedStarts returns, for each of C chains, the last draw of that chain
+// in prev: the draws of an earlier run of as many chains, chain-major,
+// ⌈m/C⌉ rows of dimension d per chain for m rows in all (the last chain's
+// cut short, as posteriorMCMC keeps them). A chain with no rows in prev
+// gets nil, and full reports whether every chain got a draw. The draws
+// are copies.
+func carriedStarts(prev []float64, d, C int) (starts [][]float64, full bool) {
+	starts, m := make([][]float64, C), len(prev)/d
+	if m == 0 {
+		return starts, C == 0
 	}
 	per := (m + C - 1) / C
+	full = true
 	for c := range starts {
 		if last := min((c+1)*per, m) - 1; last >= c*per {
-			copy(starts[c], prev[last*d:(last+1)*d])
+			starts[c] = slices.Clone(prev[last*d : (last+1)*d])
+		} else {
+			full = false
 		}
 	}
+	return starts, full
 }
 
 // Settings of rebalance.
@@ -662,43 +666,9 @@ const (
 // the candidates' per-coordinate standard deviations. Draws come from r
 // only.
 func sirStarts(logp func([]float64) float64, prior simulate.Prior, prev []float64, d, C int, r *rand.Rand) ([][]float64, []float64, error) {
-	m := len(prev) / d
-	stride := max(1, (m+sirCenters-1)/sirCenters)
-	centers := make([]float64, 0, min(m, sirCenters)*d)
-	for i := 0; i < m; i += stride {
-		centers = append(centers, prev[i*d:(i+1)*d]...)
-	}
-	nc := len(centers) / d
-	nk := 0
-	if nc > 0 {
-		nk = sirKDE
-	}
-	n := sirPrior + nk
-	cand := make([]float64, n*d)
-	for i := range sirPrior {
-		prior.Sample(r, cand[i*d:(i+1)*d])
-	}
-	// Silverman's rule per coordinate, with a floor for coordinates on
-	// which the centres agree.
-	h := make([]float64, d)
-	if nc > 0 {
-		f := math.Pow(4/(float64(d+2)*float64(nc)), 1/float64(d+4))
-		pscale := stdCols(cand[:sirPrior*d], d)
-		cs := stdCols(centers, d)
-		for k := range d {
-			h[k] = max(f*cs[k], 1e-3*pscale[k])
-			if !(h[k] > 0) {
-				h[k] = 1e-3
-			}
-		}
-		for i := sirPrior; i < n; i++ {
-			c := centers[r.IntN(nc)*d:]
-			x := cand[i*d : (i+1)*d]
-			for k := range d {
-				x[k] = c[k] + h[k]*r.NormFloat64()
-			}
-		}
-	}
+	cand, centers, h := sirCandidates(prior, prev, d, r)
+	n := len(cand) / d
+	nk := n - sirPrior
 	logNorm := -float64(d) / 2 * math.Log(2*math.Pi) // of the kernel density
 	for _, v := range h {
 		logNorm -= math.Log(v)
@@ -746,6 +716,52 @@ func sirStarts(logp func([]float64) float64, prior simulate.Prior, prev []float6
 		starts[c] = slices.Clone(cand[i*d : (i+1)*d])
 	}
 	return starts, stdCols(cand, d), nil
+}
+
+// sirCandidates draws sirStarts' candidates from r: sirPrior prior draws,
+// then, when prev (earlier draws, rows of length d) is not empty, sirKDE
+// draws from a Gaussian kernel density estimate with the returned centres
+// (up to sirCenters of prev's rows, evenly spaced) and per-coordinate
+// bandwidths h (Silverman's rule; zero without centres).
+func sirCandidates(prior simulate.Prior, prev []float64, d int, r *rand.Rand) (cand, centers, h []float64) {
+	m := len(prev) / d
+	stride := max(1, (m+sirCenters-1)/sirCenters)
+	centers = make([]float64, 0, min(m, sirCenters)*d)
+	for i := 0; i < m; i += stride {
+		centers = append(centers, prev[i*d:(i+1)*d]...)
+	}
+	nc := len(centers) / d
+	nk := 0
+	if nc > 0 {
+		nk = sirKDE
+	}
+	n := sirPrior + nk
+	cand = make([]float64, n*d)
+	for i := range sirPrior {
+		prior.Sample(r, cand[i*d:(i+1)*d])
+	}
+	// Silverman's rule per coordinate, with a floor for coordinates on
+	// which the centres agree.
+	h = make([]float64, d)
+	if nc > 0 {
+		f := math.Pow(4/(float64(d+2)*float64(nc)), 1/float64(d+4))
+		pscale := stdCols(cand[:sirPrior*d], d)
+		cs := stdCols(centers, d)
+		for k := range d {
+			h[k] = max(f*cs[k], 1e-3*pscale[k])
+			if !(h[k] > 0) {
+				h[k] = 1e-3
+			}
+		}
+		for i := sirPrior; i < n; i++ {
+			c := centers[r.IntN(nc)*d:]
+			x := cand[i*d : (i+1)*d]
+			for k := range d {
+				x[k] = c[k] + h[k]*r.NormFloat64()
+			}
+		}
+	}
+	return cand, centers, h
 }
 
 // nearestPositive returns the index of the positive entry of w nearest to

@@ -9,10 +9,11 @@ import (
 	"github.com/privinfer/privinfer"
 )
 
-// TestCarryStarts checks which draw of prev each chain continues from: the
-// last of its ⌈m/C⌉ chain-major rows, the last chain's cut short, and a
-// chain with no rows keeps its start.
-func TestCarryStarts(t *testing.T) {
+// TestCarriedStarts checks which draw of prev each chain continues from:
+// the last of its ⌈m/C⌉ chain-major rows, the last chain's cut short, and
+// a chain with no rows gets none (and then posteriorMCMC keeps its
+// resampled start).
+func TestCarriedStarts(t *testing.T) {
 	const d = 2
 	row := func(i int) []float64 { return []float64{float64(i), -float64(i)} }
 	for _, tc := range []struct {
@@ -28,11 +29,15 @@ func TestCarryStarts(t *testing.T) {
 		for i := range tc.m {
 			prev = append(prev, row(i)...)
 		}
-		starts := make([][]float64, tc.C)
+		starts, full := carriedStarts(prev, d, tc.C)
 		for c := range starts {
-			starts[c] = []float64{100, 100}
+			if starts[c] == nil {
+				starts[c] = []float64{100, 100} // the resampled start stays
+			}
 		}
-		carryStarts(starts, prev, d)
+		if want := !slices.Contains(tc.want, -1); full != want {
+			t.Errorf("m=%d, C=%d: full %v, want %v", tc.m, tc.C, full, want)
+		}
 		for c, i := range tc.want {
 			want := []float64{100, 100}
 			if i >= 0 {

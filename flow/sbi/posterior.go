@@ -424,8 +424,9 @@ const (
 	startsKept
 	// startsCarried starts each at the last draw of its counterpart in
 	// prev, the draws of an earlier call with as many chains
-	// (chain-major; carryStarts), and leaves them in their modes; a chain
-	// with no draws in prev keeps its sirStarts start.
+	// (chain-major; carriedStarts), and leaves them in their modes; a
+	// chain with no draws in prev starts at sirStarts' candidates, which
+	// are resampled only then.
 	startsCarried
 )
 
@@ -438,12 +439,29 @@ const (
 func (l *Likelihood) posteriorMCMC(ctx context.Context, sdp, prev []float64, n int, cfg *Config, seed uint64, how chainStarts) ([]float64, *amRun, error) {
 	d := l.f.ContextDim()
 	logp := func(x []float64) float64 { return l.logPosterior(sdp, x) }
-	starts, scale, err := sirStarts(logp, l.prior, prev, d, cfg.Chains, parallel.Stream(seed^tagStarts, 0))
-	if err != nil {
-		return nil, nil, err
-	}
+	r := parallel.Stream(seed^tagStarts, 0)
+	var carried [][]float64
+	full := false
 	if how == startsCarried {
-		carryStarts(starts, prev, d)
+		carried, full = carriedStarts(prev, d, cfg.Chains)
+	}
+	var starts [][]float64
+	var scale []float64
+	if full {
+		// The chains' coordinates are scaled by the candidates' spread, as
+		// resampled starts' are (the same draws of r).
+		cand, _, _ := sirCandidates(l.prior, prev, d, r)
+		starts, scale = carried, stdCols(cand, d)
+	} else {
+		var err error
+		if starts, scale, err = sirStarts(logp, l.prior, prev, d, cfg.Chains, r); err != nil {
+			return nil, nil, err
+		}
+		for c, x := range carried {
+			if x != nil {
+				starts[c] = x
+			}
+		}
 	}
 	run, err := sampleAM(ctx, logp, d, starts, scale, cfg.Warmup, n, cfg.Thin, seed, how != startsResampled)
 	if err != nil {
