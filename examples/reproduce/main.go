@@ -225,11 +225,11 @@ var registry = []entry{
 		// same per-round C2ST as float64 training (final SPPE 0.615 against
 		// 0.622, SPLE 0.582 against 0.582) with 0.57 of the CPU time.
 		Full: []string{"-sppe-rounds", "10", "-sppe-sims", "1000", "-sple-rounds", "10", "-sple-sims", "1000", "-float32", "-trials-dir", ".reproduce-cache/naivebayes-trials"}, Split: []part{
-			{"trials1-2", []string{"-trials", "2"}, "25–50 min, not measured at 10 rounds (a trial ≈ 10–25 CPU-min of SPPE and 3–6 of SPLE with float32 training, extrapolated from rounds 1–3 at 1000 simulations on a loaded machine; SMC-ABC and the exact posterior ≈ 1 CPU-min, rerun in every part)", ""},
-			{"trials3-4", []string{"-trials", "4"}, "25–50 min (the earlier trials read from the saved ones)", ""},
-			{"trials5-6", []string{"-trials", "6"}, "25–50 min", ""},
-			{"trials7-8", []string{"-trials", "8"}, "25–50 min", ""},
-			{"trials9-10", []string{"-trials", "10"}, "25–50 min (its Fig. 13 covers all 10 trials)", ""},
+			{"trials1-2", []string{"-trials", "2"}, "about 7 min on two free cores (parts 5–6 to 9–10 took 5 min 51 s to 6 min 53 s; parts 1–2 and 3–4, 43 and 55 min beside other jobs), with float32 training; SMC-ABC and the exact posterior, about 20 s, rerun in every part", ""},
+			{"trials3-4", []string{"-trials", "4"}, "about 7 min (the earlier trials read from the saved ones)", ""},
+			{"trials5-6", []string{"-trials", "6"}, "about 7 min", ""},
+			{"trials7-8", []string{"-trials", "8"}, "about 7 min", ""},
+			{"trials9-10", []string{"-trials", "10"}, "about 7 min (its Fig. 13 covers all 10 trials)", ""},
 		}},
 	{Name: "sir", Pkg: "./examples/sir", Target: "SBI paper §4.1, Figs 1, 6 and App. E.1 (SIR synthetic release: SPPE and SPLE against the exact posterior and SMC-ABC; marginal histograms of β, γ, β/γ)",
 		Full: paperFlow, Plain: true, Split: []part{
