@@ -70,9 +70,11 @@
 // package default (sbibm's SNLE runs 100 slice-sampling chains); its
 // cells are kept as <…>_ours_c<N>. -carry-chains sets
 // sbi.Config.CarryChains for SNLE: the chains that draw each round's
-// parameters continue from the previous round's and stay in their modes,
-// as sbi's do (sbibm's SNLE continues its chains with "latest_sample");
-// its cells are kept as <…>_ours[_c<N>]_carry.
+// parameters stay in their modes and, from round 4's parameters on,
+// continue from the previous round's, as sbi's do (sbibm's SNLE resamples
+// its chains' starts after rounds 1 and 2 and continues them with
+// "latest_sample" from round 3 on); its cells are kept as
+// <…>_ours[_c<N>]_carry.
 // -proposals also writes, for every cell it trains, the parameters that
 // rounds 2..R simulated (the posterior draws of the round before) as
 // <cell>_ours_proposals.csv with columns round, θ: with the peer's

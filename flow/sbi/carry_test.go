@@ -70,16 +70,16 @@ func TestSampleAMKeepsShares(t *testing.T) {
 }
 
 // TestCarryChainsRounds checks where Config.CarryChains acts in a run of
-// three rounds: the parameters of round 2 (drawn after round 1 from
-// resampled starts, whose chains mix on this unimodal problem, so that
-// leaving them in their modes changes nothing) are those of the run
-// without it, and those of round 3 (drawn by the chains carried on from
-// round 2's) differ.
+// four rounds: the parameters of rounds 2 and 3 (drawn after rounds 1 and
+// 2 from resampled starts, whose chains mix on this unimodal problem, so
+// that leaving them in their modes changes nothing) are those of the run
+// without it, and those of round 4 (drawn by the chains carried on from
+// round 3's) differ.
 func TestCarryChainsRounds(t *testing.T) {
 	p := testProblem()
 	draws := func(carry bool) [][]float64 {
 		cfg := quickConfig()
-		cfg.Rounds = 3
+		cfg.Rounds = 4
 		cfg.CarryChains = carry
 		var got [][]float64
 		cfg.OnRound = func(round int, _ Estimate, d *privinfer.Draws) { got = append(got, slices.Clone(d.Theta)) }
@@ -89,10 +89,12 @@ func TestCarryChainsRounds(t *testing.T) {
 		return got
 	}
 	plain, carried := draws(false), draws(true)
-	if !slices.Equal(plain[0], carried[0]) {
-		t.Error("round 2's parameters differ with CarryChains")
+	for i := range 2 {
+		if !slices.Equal(plain[i], carried[i]) {
+			t.Errorf("round %d's parameters differ with CarryChains", i+2)
+		}
 	}
-	if slices.Equal(plain[1], carried[1]) {
-		t.Error("round 3's parameters are the same with CarryChains")
+	if slices.Equal(plain[2], carried[2]) {
+		t.Error("round 4's parameters are the same with CarryChains")
 	}
 }

@@ -91,7 +91,10 @@ func (e *engine) fingerprint() ([32]byte, error) {
 		b2i(c.DisableRegressionShift), c.MinInSupport, b2i(c.LeakageFallback), int64(c.Chains), int64(c.Warmup),
 		int64(c.Thin), int64(c.PosteriorSamples), c.Seed)
 	if c.CarryChains { // only when set, so that earlier checkpoints stay valid
-		put(uint8(1))
+		// 2: the chains are carried from round 3's proposals on; a
+		// checkpoint written when they were carried from round 2's (1) is
+		// refused rather than resumed under other rules.
+		put(uint8(2))
 	}
 	t := c.Train
 	put(t.LearningRate, t.WeightDecay, int64(t.BatchSize), int64(t.MaxEpochs), int64(t.Patience),

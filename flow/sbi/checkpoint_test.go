@@ -82,19 +82,25 @@ func recorder(calls *[]onRoundCall, then func(int)) func(int, Estimate, *privinf
 }
 
 // TestCheckpointResume stops SPPE and SPLE runs of three rounds after round
-// 1 or 2 (OnRound cancels the context) and continues them from their
+// 1 or 2, and an SPLE run of four rounds with Config.CarryChains after
+// round 1 or 3 (OnRound cancels the context), and continues them from their
 // checkpoints: the draws and the round records equal those of the run that
 // never stopped, bit for bit; OnRound sees the same calls (the saved
 // rounds replayed with their estimates and draws, then the rest); and the
 // file is gone afterwards. Resuming after round 1 restores SPPE's
 // regression shift and the z-scoring fitted in round 1; SPLE with
-// Config.CarryChains continues its chains from the checkpoint's draws.
+// CarryChains, resumed after round 3, continues its chains from the
+// checkpoint's draws.
 func TestCheckpointResume(t *testing.T) {
 	p := testProblem()
 	for _, name := range []string{"SPPE", "SPLE", "SPLE carrying chains"} {
 		cfg := quickConfig()
 		cfg.Rounds = 3
-		cfg.CarryChains = name == "SPLE carrying chains"
+		stops := []int{1, 2}
+		if name == "SPLE carrying chains" {
+			// The chains are carried from round 3's proposals on.
+			cfg.Rounds, cfg.CarryChains, stops = 4, true, []int{1, 3}
+		}
 		var wantCalls []onRoundCall
 		c := cfg
 		c.OnRound = recorder(&wantCalls, nil)
@@ -102,7 +108,7 @@ func TestCheckpointResume(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, stop := range []int{1, 2} {
+		for _, stop := range stops {
 			path := filepath.Join(t.TempDir(), "run.ckpt")
 			c := cfg
 			c.Checkpoint = path

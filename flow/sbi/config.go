@@ -217,12 +217,13 @@ type Config struct {
 	Chains, Warmup, Thin int
 	// CarryChains leaves the chains that draw SPLE's proposals in the modes
 	// they start in (no sharing out between modes, no mode jumps), and
-	// from the second proposal on (the parameters of round 3) they continue
+	// from the third proposal on (the parameters of round 4) they continue
 	// where the previous round's chains stopped instead of starting at
 	// importance-resampled candidates: the modes' shares of the proposals
-	// stay those of the chains the resampling after round 1 put in them,
-	// as in the sbi package's SNLE ("latest_sample"), rather than following
-	// each round's learned masses. Where rounds would otherwise feed on
+	// stay those of the chains the resampling after round 2 put in them,
+	// as in the sbi package's SNLE (which resamples after rounds 1 and 2
+	// and continues with "latest_sample" from round 3 on), rather than
+	// following each round's learned masses. Where rounds would otherwise feed on
 	// their own imbalance (a mode that gets few parameters is learned
 	// worse and gets fewer still), this keeps every mode the chains found
 	// in the training data; it cannot find a mode that no chain found. The

@@ -476,11 +476,13 @@ func (sple) propose(ctx context.Context, e *engine, round, n int, prev []float64
 	rr.InSupport = 1
 	lik := &Likelihood{f: e.f.Clone(), prior: e.p.Prior}
 	// With CarryChains the chains of rounds 1..R−1 stay in their modes,
-	// and from round 2 on they continue the previous round's chains (whose
-	// draws prev are); the final draws (round R) are drawn as without it.
+	// and from round 3 on they continue the previous round's chains (whose
+	// draws prev are); rounds 1 and 2 start theirs at resampled candidates,
+	// as the sbi package's SNLE does. The final draws (round R) are drawn
+	// as without it.
 	how := startsResampled
 	switch {
-	case e.cfg.CarryChains && round >= 2 && round < e.cfg.Rounds:
+	case e.cfg.CarryChains && round >= 3 && round < e.cfg.Rounds:
 		how = startsCarried
 	case e.cfg.CarryChains && round < e.cfg.Rounds:
 		how = startsKept
