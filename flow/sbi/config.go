@@ -223,12 +223,12 @@ type Config struct {
 	// stay those of the chains the resampling after round 2 put in them,
 	// as in the sbi package's SNLE (which resamples after rounds 1 and 2
 	// and continues with "latest_sample" from round 3 on), rather than
-	// following each round's learned masses. Where rounds would otherwise feed on
-	// their own imbalance (a mode that gets few parameters is learned
-	// worse and gets fewer still), this keeps every mode the chains found
-	// in the training data; it cannot find a mode that no chain found. The
-	// final draws (Result.Draws) and LikelihoodPosterior.Sample are not
-	// affected. SPPE ignores it.
+	// following each round's learned masses. Where rounds would otherwise
+	// feed on their own imbalance (a mode that gets few parameters is
+	// learned worse and gets fewer still), this keeps every mode the chains
+	// found in the training data; it cannot find a mode that no chain
+	// found. The final draws (Result.Draws) and LikelihoodPosterior.Sample
+	// are not affected. SPPE ignores it.
 	CarryChains bool
 	// PosteriorSamples is the number of posterior draws in Result.Draws; 0
 	// means 1000.
