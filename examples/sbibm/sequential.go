@@ -456,10 +456,25 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 		}
 	}
 	_, err = c.WriteFile(base+c.ours(method)+".txt", func(w io.Writer) error {
-		_, err := fmt.Fprintf(w, "c2st=%.6f %s seed=%d samples=%d\n", rec.c2st, rec.times(), c.Seed, c.samples)
+		_, err := fmt.Fprintf(w, "c2st=%.6f %s seed=%d samples=%d%s\n", rec.c2st, rec.times(), c.Seed, c.samples, c.carried(method))
 		return err
 	})
 	return rec, err
+}
+
+// carrySchedule names sbi.Config.CarryChains' schedule in a carried cell's
+// record: its chains are carried from round 3's proposals on. Records
+// written under the option's first schedule (from round 2's) lack it and
+// are not read as results of this one.
+const carrySchedule = "round3"
+
+// carried is the field a cell's record adds for its carried chains
+// (" carried_from=round3"), or "" for a cell without them.
+func (c config) carried(method string) string {
+	if method == "snle" && c.seq != nil && c.seq.carry {
+		return " carried_from=" + carrySchedule
+	}
+	return ""
 }
 
 // saved returns the record rounded as its file stores it (times to
@@ -521,13 +536,15 @@ func parseRecord(kv map[string]string) seqRecord {
 }
 
 // loadOurs returns the record of an earlier run with the same seed and
-// number of draws from -out, if there is one.
+// number of draws from -out (and, for carried chains, the same schedule),
+// if there is one.
 func loadOurs(c config, base, method string) (seqRecord, bool) {
 	if c.Out == "" {
 		return seqRecord{}, false
 	}
 	kv, err := readFields(c.Path(base + c.ours(method) + ".txt"))
-	if err != nil || kv["seed"] != strconv.FormatUint(c.Seed, 10) || kv["samples"] != strconv.Itoa(c.samples) {
+	if err != nil || kv["seed"] != strconv.FormatUint(c.Seed, 10) || kv["samples"] != strconv.Itoa(c.samples) ||
+		(c.carried(method) != "" && kv["carried_from"] != carrySchedule) {
 		return seqRecord{}, false
 	}
 	r := parseRecord(kv)

@@ -206,6 +206,33 @@ func TestOursSuffix(t *testing.T) {
 	}
 }
 
+// TestLoadOursCarrySchedule checks that a carried-chain cell's cached
+// record is read only when it names the current schedule: a record of the
+// option's first schedule (no carried_from field) or of a cell without
+// carried chains is not taken for one.
+func TestLoadOursCarrySchedule(t *testing.T) {
+	dir := t.TempDir()
+	c := config{Common: cli.Common{Seed: 1, Out: dir}, samples: 100, seq: &seqConfig{carry: true}}
+	const base = "slcp_snle_2x40_o1"
+	write := func(extra string) {
+		line := "c2st=0.700000 train_cpu_s=1 train_wall_s=1 total_cpu_s=2 total_wall_s=2 epochs=3 seed=1 samples=100" + extra + "\n"
+		if err := os.WriteFile(filepath.Join(dir, base+c.ours("snle")+".txt"), []byte(line), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("")
+	if _, ok := loadOurs(c, base, "snle"); ok {
+		t.Error("a record without the carry schedule was read as a carried cell's")
+	}
+	write(c.carried("snle"))
+	if rec, ok := loadOurs(c, base, "snle"); !ok || rec.c2st != 0.7 {
+		t.Errorf("the current schedule's record was not read: %+v, %v", rec, ok)
+	}
+	if got := c.carried("snpe"); got != "" {
+		t.Errorf("SNPE cell carries %q", got)
+	}
+}
+
 // TestSequentialCheckpoint stops a checkpointed cell after its first
 // round and runs it again: the second run continues from the checkpoint,
 // ends with the draws of an uninterrupted run, reports at least the first

@@ -222,7 +222,7 @@ func sampleAM(ctx context.Context, logp func([]float64) float64, d int, starts [
 // are copies.
 func carriedStarts(prev []float64, d, C int) (starts [][]float64, full bool) {
 	starts, m := make([][]float64, C), len(prev)/d
-	if m == 0 {
+	if m == 0 || C == 0 {
 		return starts, C == 0
 	}
 	per := (m + C - 1) / C
