@@ -1,6 +1,6 @@
 """Train the sbi package's NPE on the simulations examples/sbibm wrote.
 
-Usage: python3 peer_sbi.py DIR [SEED [PATTERN]]
+Usage: python3 peer_sbi.py DIR [SEED [PATTERN [THREADS]]]
 
 For every DIR/<task>_<N>_sims.csv (θ columns, then x columns, with a
 header), trains sbi v0.22's SNPE with density_estimator="nsf" and its
@@ -11,8 +11,11 @@ and writes them as DIR/<task>_<N>_sbi_o<k>.csv, with the training time in
 DIR/<task>_<N>_sbi_time.txt ("train_s=… cpu_s=… epochs=…": wall and
 process CPU seconds of the training). examples/sbibm -peer DIR
 then scores them with the same C2ST as its own posteriors. PATTERN (a
-glob, default "*") restricts the files, e.g. "two_moons_1000". sbi, torch and
-their dependencies are not part of this module.
+glob, default "*") restricts the files, e.g. "two_moons_1000". Torch runs
+on THREADS threads (default 1, the number examples/sbibm's CPU comparison
+assumes: run it with GOMAXPROCS=1; on more threads torch's CPU time
+includes the threads' waiting). sbi, torch and their dependencies are not
+part of this module.
 """
 import glob, os, re, sys, tempfile, time
 
@@ -48,6 +51,10 @@ def refdir():
 def main():
     out, seed = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 1
     pattern = sys.argv[3] if len(sys.argv) > 3 else "*"
+    threads = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+    if threads < 1:
+        sys.exit(f"THREADS must be at least 1, got {threads}")
+    torch.set_num_threads(threads)
     for path in sorted(glob.glob(os.path.join(out, pattern + "_sims.csv"))):
         m = re.match(r"(.+)_(\d+)_sims\.csv$", os.path.basename(path))
         task, n = m.group(1), int(m.group(2))

@@ -2,7 +2,7 @@
 
 Usage: python3 peer_sbi_seq.py DIR [--tasks T,..] [--methods snpe,snle]
        [--first-obs 1] [--obs 3] [--rounds 10] [--sims-per-round 1000]
-       [--samples 10000] [--seed 1] [--force]
+       [--samples 10000] [--seed 1] [--threads 1] [--force]
 
 The peer of `examples/sbibm -sequential`. For every task, observation
 k = first-obs..obs and method it runs sbi v0.22 for `rounds` rounds of
@@ -32,6 +32,10 @@ discarding its 25 warm-up steps (225 steps per chain in all that one call
 of 10,000 draws would have kept), so the draws come from the same chains
 as sbibm's single call. CPU times are the process's (all
 threads, time.process_time), summed over the runs that made the cell.
+Torch runs on --threads threads (default 1, the number examples/sbibm's
+CPU comparison assumes: run it with GOMAXPROCS=1). On two threads torch's
+CPU time includes the threads' waiting: SNPE on two moons at observation
+1 took 982 s of training CPU on one thread and 1,679 s on two.
 
 SNPE is sbi's SNPE_C with density_estimator="nsf" and its default training
 (batches of 50, learning rate 5e-4, 10% validation, patience 20, the atomic
@@ -245,11 +249,13 @@ def main():
     ap.add_argument("--sims-per-round", type=int, default=1000)
     ap.add_argument("--samples", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=1, help="torch threads (CPU times on more than one include waiting)")
     ap.add_argument("--force", action="store_true")
     a = ap.parse_args()
-    for name in ("obs", "first_obs", "rounds", "sims_per_round", "samples"):
+    for name in ("obs", "first_obs", "rounds", "sims_per_round", "samples", "threads"):
         if getattr(a, name) < 1:
             sys.exit(f"--{name.replace('_', '-')} must be at least 1, got {getattr(a, name)}")
+    torch.set_num_threads(a.threads)
     os.makedirs(a.dir, exist_ok=True)
     for task in a.tasks.split(","):
         if task not in DIMS:
