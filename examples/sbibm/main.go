@@ -68,8 +68,9 @@
 // (the last command only reads the cached results and scores the peer's).
 // The CPU comparison runs both tools on one thread: the peer scripts set
 // torch's threads to 1 by default (on two, torch's CPU time includes the
-// threads' waiting, 1.7 times the one-thread time on two moons' SNPE), and
-// GOMAXPROCS=1 does the same for ours (our draws do not depend on it).
+// threads' waiting: about 1.7 times the one-thread time on two moons'
+// SNPE), and GOMAXPROCS=1 does the same for ours (our draws do not depend
+// on it).
 // -chains N runs SNLE with N adaptive Metropolis chains instead of the
 // package default (sbibm's SNLE runs 100 slice-sampling chains); its
 // cells are kept as <…>_ours_c<N>. -carry-chains sets

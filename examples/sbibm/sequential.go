@@ -147,10 +147,16 @@ func (c config) ours(method string) string {
 	if method == "snle" && c.seq != nil && c.seq.chains > 0 {
 		s += fmt.Sprintf("_c%d", c.seq.chains)
 	}
-	if method == "snle" && c.seq != nil && c.seq.carry {
+	if c.carries(method) {
 		s += "_carry"
 	}
 	return s
+}
+
+// carries reports whether a cell of method runs with carried chains
+// (-carry-chains acts on SNLE only).
+func (c config) carries(method string) bool {
+	return method == "snle" && c.seq != nil && c.seq.carry
 }
 
 // seqSeed is the training seed of a task, method and observation.
@@ -471,7 +477,7 @@ const carrySchedule = "round3"
 // carried is the field a cell's record adds for its carried chains
 // (" carried_from=round3"), or "" for a cell without them.
 func (c config) carried(method string) string {
-	if method == "snle" && c.seq != nil && c.seq.carry {
+	if c.carries(method) {
 		return " carried_from=" + carrySchedule
 	}
 	return ""
@@ -544,7 +550,7 @@ func loadOurs(c config, base, method string) (seqRecord, bool) {
 	}
 	kv, err := readFields(c.Path(base + c.ours(method) + ".txt"))
 	if err != nil || kv["seed"] != strconv.FormatUint(c.Seed, 10) || kv["samples"] != strconv.Itoa(c.samples) ||
-		(c.carried(method) != "" && kv["carried_from"] != carrySchedule) {
+		(c.carries(method) && kv["carried_from"] != carrySchedule) {
 		return seqRecord{}, false
 	}
 	r := parseRecord(kv)
