@@ -39,7 +39,8 @@
 //
 // -sequential snpe,snle runs, for every task and observation 1..-obs, our
 // SNPE (sbi.SPPE without a mechanism: SNPE-C with the atomic loss) and
-// SNLE (sbi.SPLE without a mechanism: a likelihood flow and adaptive
+// SNLE (sbi.SPLE without a mechanism: a likelihood flow, with the
+// context-dependent affine layer of sbi.DefaultFlow, and adaptive
 // Metropolis chains on the posterior) for -rounds rounds of
 // -sims-per-round simulations with the package defaults, and gives the
 // C2ST of the final posterior (-samples draws) against the reference, the
@@ -50,8 +51,9 @@
 // with simulators of its own and writes
 // <task>_<method>_<R>x<N>_o<k>_sbi.csv and <…>_sbi_time.txt, which -peer
 // DIR scores with the same C2ST. With -out every result is kept
-// (<task>_<method>_<R>x<N>_o<k>_ours.csv and .txt; _ours_affine and
-// _ours_choose with -affine and -choose-affine) and a later run with the
+// (<task>_<method>_<R>x<N>_o<k>_ours.csv and .txt; _ours_affine,
+// _ours_plain and _ours_choose where -affine or -choose-affine change the
+// package's flow) and a later run with the
 // same -seed and -samples reads it instead of training, so a long run can
 // be resumed or split by -tasks and -obs (the peer script likewise keeps
 // its finished outputs). -out also draws the corner plot of every task and
@@ -143,7 +145,7 @@ type config struct {
 	peer    string
 	simOnly bool
 	float32 bool       // -float32: flow.TrainConfig.Float32
-	affine  bool       // -affine: flow.Config.ContextAffine
+	affine  optBool    // -affine: flow.Config.ContextAffine (unset: the package default)
 	choose  bool       // -choose-affine: with and without it, by validation loss
 	seq     *seqConfig // -sequential and its flags (sequential.go)
 }
@@ -158,7 +160,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	fs.IntVar(&c.samples, "samples", 10000, "posterior draws per observation (the C2ST uses as many reference draws)")
 	fs.StringVar(&c.dir, "dir", "", "sbibm reference directory (default $PRIVINFER_SBIBM, $PRIVINFER_SHARED/sbibm or ../shared/sbibm)")
 	fs.StringVar(&c.peer, "peer", "", "directory of the peer's samples written by peer_sbi.py, scored beside ours")
-	fs.BoolVar(&c.affine, "affine", false, "give the flow a context-dependent affine layer before the first coupling (flow.Config.ContextAffine)")
+	fs.Var(&c.affine, "affine", "give the flow a context-dependent affine layer before the first coupling (flow.Config.ContextAffine); -affine=false removes it (default: sbi.DefaultFlow's choice, on for SNLE's likelihood flow, off for the posterior flows)")
 	fs.BoolVar(&c.choose, "choose-affine", false, "train the flow with and without the context-dependent affine layer and keep the one of lower validation loss (sbi.Config.FlowCandidates)")
 	fs.BoolVar(&c.float32, "float32", false, "train with float32 products and splines in the flow's training steps (flow.TrainConfig.Float32)")
 	fs.BoolVar(&c.simOnly, "simulate-only", false, "only write the simulations to -out (for the peer), without training")
@@ -186,7 +188,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 		c.sims = append(c.sims, n)
 	}
 	switch {
-	case c.affine && c.choose:
+	case c.affine.set && c.choose:
 		return c, cli.Usagef("-affine and -choose-affine exclude each other (-choose-affine tries the layer itself)")
 	case c.obs < 1 || c.obs > sbibm.Observations:
 		return c, cli.Usagef("-obs must be in [1, %d], got %d", sbibm.Observations, c.obs)
@@ -208,20 +210,58 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 }
 
 // flows returns the flow architecture (nil: sbi's default) and the
-// candidate architectures of a flow of dimension dim and context dimension
-// ctx: with -affine the default with flow.Config.ContextAffine, with
-// -choose-affine the default and that one as the candidate.
-func (c config) flows(dim, ctx int) (*flow.Config, []flow.Config) {
-	if !c.affine && !c.choose {
+// candidate architectures of a flow of the given role, dimension dim and
+// context dimension ctx: with -affine the default with
+// flow.Config.ContextAffine as given, with -choose-affine the default and,
+// as the candidate, the default with the layer switched (added to a
+// posterior flow, removed from a likelihood flow).
+func (c config) flows(role sbi.Role, dim, ctx int) (*flow.Config, []flow.Config) {
+	if !c.affine.set && !c.choose {
 		return nil, nil
 	}
-	fc := sbi.DefaultFlow(dim, ctx)
-	fc.ContextAffine = true
+	fc := sbi.DefaultFlow(role, dim, ctx)
 	if c.choose {
+		fc.ContextAffine = !fc.ContextAffine
 		return nil, []flow.Config{fc}
 	}
+	fc.ContextAffine = c.affine.v
 	return &fc, nil
 }
+
+// hasAffine reports whether method's flow has flow.Config.ContextAffine:
+// -affine's value when given, the package default otherwise (SNLE's
+// likelihood flow has it, NPE's and SNPE's posterior flows do not).
+func (c config) hasAffine(method string) bool {
+	if c.affine.set {
+		return c.affine.v
+	}
+	return method == "snle"
+}
+
+// optBool is a boolean flag that knows whether it was given: -name sets
+// it, -name=false clears it, and without either the default applies.
+type optBool struct{ set, v bool }
+
+// String returns the value, or "default" when the flag was not given.
+func (b *optBool) String() string {
+	if b == nil || !b.set {
+		return "default"
+	}
+	return strconv.FormatBool(b.v)
+}
+
+// Set parses a boolean as strconv.ParseBool does.
+func (b *optBool) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return errors.New("want true or false")
+	}
+	b.set, b.v = true, v
+	return nil
+}
+
+// IsBoolFlag lets the flag be given without a value.
+func (*optBool) IsBoolFlag() bool { return true }
 
 // chosen describes the architecture kept by -choose-affine in round 1.
 func chosen(rr sbi.RoundResult) string {
@@ -377,7 +417,7 @@ func runTask(ctx context.Context, c config, name string, n int, prog *cli.Progre
 	err = prog.While(3*time.Second, fmt.Sprintf("%s, %d simulations: training", name, n), func() (err error) {
 		tc := sbi.DefaultTrain()
 		tc.Float32 = c.float32
-		fc, cand := c.flows(d, sd)
+		fc, cand := c.flows(sbi.PosteriorFlow, d, sd)
 		out, err = sbi.SPPE(ctx, p, sbi.Config{Rounds: 1, SimsPerRound: n, Simulations: sims, PosteriorSamples: 1, Seed: c.Seed, Train: &tc, Flow: fc, FlowCandidates: cand,
 			Progress: prog.Every(3*time.Second, fmt.Sprintf("%s, %d simulations", name, n))})
 		return err

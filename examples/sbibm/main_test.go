@@ -15,6 +15,7 @@ import (
 
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
+	"github.com/privinfer/privinfer/flow/sbi"
 	"github.com/privinfer/privinfer/simulate/sbibm"
 )
 
@@ -33,7 +34,7 @@ func runArgsStderr(args ...string) (stdout, stderr string, err error) {
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-tasks", "three_moons"}, {"-sims", "10"}, {"-sims", "x"}, {"-obs", "0"}, {"-obs", "11"},
-		{"-samples", "50"}, {"-samples", "20000"}, {"-simulate-only"}, {"extra"}, {"-affine", "-choose-affine"},
+		{"-samples", "50"}, {"-samples", "20000"}, {"-simulate-only"}, {"extra"}, {"-affine", "-choose-affine"}, {"-affine=false", "-choose-affine"}, {"-affine=maybe"},
 	} {
 		if _, err := runArgs(args...); !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("%v: err = %v, want a usage error", args, err)
@@ -166,5 +167,49 @@ func needReferences(t *testing.T) {
 	}
 	if st, err := os.Stat(filepath.Join(c.dir, sbibm.TwoMoons)); c.dir == "" || err != nil || !st.IsDir() {
 		t.Skip("sbibm reference files not present")
+	}
+}
+
+// TestAffineFlag checks the three states of -affine and the flows they
+// give: unset keeps sbi.DefaultFlow (the layer on SNLE's likelihood flow
+// only), -affine adds it and -affine=false removes it.
+func TestAffineFlag(t *testing.T) {
+	for _, c := range []struct {
+		args       []string
+		snle, snpe bool // hasAffine
+		explicit   bool // flows returns an architecture
+	}{
+		{nil, true, false, false},
+		{[]string{"-affine"}, true, true, true},
+		{[]string{"-affine=true"}, true, true, true},
+		{[]string{"-affine=false"}, false, false, true},
+	} {
+		cfg, err := parse(flag.NewFlagSet("sbibm", flag.ContinueOnError), c.args)
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		if got := [2]bool{cfg.hasAffine("snle"), cfg.hasAffine("snpe")}; got != [2]bool{c.snle, c.snpe} {
+			t.Errorf("%v: affine layer for SNLE, SNPE = %v, want %v", c.args, got, [2]bool{c.snle, c.snpe})
+		}
+		for _, role := range []sbi.Role{sbi.LikelihoodFlow, sbi.PosteriorFlow} {
+			fc, cand := cfg.flows(role, 2, 3)
+			if (fc != nil) != c.explicit || cand != nil {
+				t.Errorf("%v, role %d: flows = %v, %v", c.args, role, fc, cand)
+				continue
+			}
+			if fc != nil && fc.ContextAffine != cfg.hasAffine(map[sbi.Role]string{sbi.LikelihoodFlow: "snle", sbi.PosteriorFlow: "snpe"}[role]) {
+				t.Errorf("%v, role %d: ContextAffine %v", c.args, role, fc.ContextAffine)
+			}
+		}
+	}
+	cfg, err := parse(flag.NewFlagSet("sbibm", flag.ContinueOnError), []string{"-choose-affine"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, role := range []sbi.Role{sbi.LikelihoodFlow, sbi.PosteriorFlow} {
+		fc, cand := cfg.flows(role, 2, 3)
+		if def := sbi.DefaultFlow(role, 2, 3); fc != nil || len(cand) != 1 || cand[0].ContextAffine == def.ContextAffine {
+			t.Errorf("-choose-affine, role %d: flows = %v, %v; the candidate should switch the default's layer (%v)", role, fc, cand, def.ContextAffine)
+		}
 	}
 }

@@ -132,15 +132,17 @@ func seqBase(task, method string, rounds, perRound, obs int) string {
 	return fmt.Sprintf("%s_%s_%dx%d_o%d", task, method, rounds, perRound, obs)
 }
 
-// ours is the file-name suffix of our results: _ours, or _ours_affine
-// and _ours_choose with -affine and -choose-affine, followed by _c<N> for
-// SNLE with -chains N and by _carry for SNLE with -carry-chains, so that
-// the variants' cached results are kept apart.
+// ours is the file-name suffix of our results: _ours with the package's
+// flow, _ours_affine or _ours_plain when -affine adds the context-dependent
+// affine layer to a flow that does not have it by default or removes it
+// from one that does (SNLE's), _ours_choose with -choose-affine, followed
+// by _c<N> for SNLE with -chains N and by _carry for SNLE with
+// -carry-chains, so that the variants' cached results are kept apart.
 func (c config) ours(method string) string {
 	s := "_ours"
 	switch {
-	case c.affine:
-		s = "_ours_affine"
+	case c.hasAffine(method) != (method == "snle"):
+		s = map[bool]string{true: "_ours_affine", false: "_ours_plain"}[c.hasAffine(method)]
 	case c.choose:
 		s = "_ours_choose"
 	}
@@ -359,12 +361,16 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 	if method == "snle" {
 		dim, ctxDim = ctxDim, dim // the likelihood flow models the data given θ
 	}
-	fc, cand := c.flows(dim, ctxDim)
+	role := sbi.PosteriorFlow
+	if method == "snle" {
+		role = sbi.LikelihoodFlow
+	}
+	fc, cand := c.flows(role, dim, ctxDim)
 	cpu0, _ := cli.ProcessCPU()
 	wall0 := time.Now()
 	ckpt := ""
 	if c.seq.ckpt != nil {
-		key := []any{name, k, c.seq.rounds, c.seq.perRound, c.seq.chains, c.samples, c.Seed, c.float32, c.affine, c.choose}
+		key := []any{name, k, c.seq.rounds, c.seq.perRound, c.seq.chains, c.samples, c.Seed, c.float32, c.hasAffine(method), c.choose}
 		if c.seq.carry {
 			key = append(key, "carry") // only then, so that earlier cells keep their files
 		}

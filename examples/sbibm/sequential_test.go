@@ -184,8 +184,10 @@ func TestSavedRecordPrintsAsReread(t *testing.T) {
 	}
 }
 
-// TestOursSuffix checks the file names of our cached cells: -chains marks
-// SNLE's only, after the architecture's mark.
+// TestOursSuffix checks the file names of our cached cells: the
+// architecture is marked only where it differs from the package default
+// (SNLE's likelihood flow has the affine layer, SNPE's posterior flow has
+// not), and -chains marks SNLE's only, after the architecture's mark.
 func TestOursSuffix(t *testing.T) {
 	for _, c := range []struct {
 		cfg          config
@@ -197,8 +199,12 @@ func TestOursSuffix(t *testing.T) {
 		{config{seq: &seqConfig{chains: 100, carry: true}}, "snle", "_ours_c100_carry"},
 		{config{seq: &seqConfig{carry: true}}, "snle", "_ours_carry"},
 		{config{seq: &seqConfig{carry: true}}, "snpe", "_ours"},
-		{config{affine: true, seq: &seqConfig{chains: 40}}, "snle", "_ours_affine_c40"},
+		{config{affine: optBool{true, true}, seq: &seqConfig{chains: 40}}, "snle", "_ours_c40"},
+		{config{affine: optBool{true, false}, seq: &seqConfig{chains: 40}}, "snle", "_ours_plain_c40"},
+		{config{affine: optBool{true, true}}, "snpe", "_ours_affine"},
+		{config{affine: optBool{true, false}}, "snpe", "_ours"},
 		{config{choose: true}, "snpe", "_ours_choose"},
+		{config{choose: true}, "snle", "_ours_choose"},
 	} {
 		if got := c.cfg.ours(c.method); got != c.want {
 			t.Errorf("%+v, %s: %q, want %q", c.cfg.seq, c.method, got, c.want)

@@ -60,8 +60,21 @@ func TestDefaultSizes(t *testing.T) {
 	if rows > 400_000 || evals > 50_000 {
 		t.Errorf("default work per epoch: %d rows, %d conditioner evaluations", rows, evals)
 	}
-	if d := DefaultFlow(2, 10); d.Layers != 5 || d.Hidden != 50 || !d.LU || !d.ContextGating {
-		t.Errorf("DefaultFlow(2, 10) = %+v, want the sbi package's nsf", d)
+	if d := DefaultFlow(PosteriorFlow, 2, 10); d.Layers != 5 || d.Hidden != 50 || !d.LU || !d.ContextGating || d.ContextAffine {
+		t.Errorf("DefaultFlow(PosteriorFlow, 2, 10) = %+v, want the sbi package's nsf", d)
+	}
+	if d := DefaultFlow(LikelihoodFlow, 10, 2); d.Layers != 5 || d.Hidden != 50 || !d.LU || !d.ContextGating || !d.ContextAffine {
+		t.Errorf("DefaultFlow(LikelihoodFlow, 10, 2) = %+v, want the sbi package's nsf with the context-dependent affine layer", d)
+	}
+	for _, role := range []Role{PosteriorFlow, LikelihoodFlow} {
+		var zero Config
+		e, err := newEngine(testProblem(), &zero, role)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.f.Config(); got.ContextAffine != (role == LikelihoodFlow) {
+			t.Errorf("role %d with Config.Flow nil: ContextAffine %v, want it on SPLE's likelihood flow only", role, got.ContextAffine)
+		}
 	}
 
 	p := PaperConfig()

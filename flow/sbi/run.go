@@ -100,9 +100,9 @@ func newFlow(base *flow.Config, cfg *Config, role Role, d, sd int) (*flow.Flow, 
 	case base != nil:
 		fc = *base
 	case role == PosteriorFlow:
-		fc = DefaultFlow(d, sd)
+		fc = DefaultFlow(role, d, sd)
 	default:
-		fc = DefaultFlow(sd, d)
+		fc = DefaultFlow(role, sd, d)
 	}
 	if role == PosteriorFlow {
 		fc.Dim, fc.ContextDim = d, sd
