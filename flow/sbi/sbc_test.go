@@ -133,20 +133,26 @@ func TestSBCSPPE(t *testing.T) {
 // short adaptive Metropolis chains (warm-up 200, every 4th of 50 draws per
 // chain kept); SBC thins the 200 draws to 99, so consecutive ranked draws
 // are 8 iterations apart, nearly independent for a one-dimensional
-// Metropolis chain.
+// Metropolis chain. The likelihood flow is trained with and without the
+// context-dependent affine layer that DefaultFlow gives SPLE's flow.
 func TestSBCSPLE(t *testing.T) {
 	datasets, sims := sbcSize()
-	p := testProblem()
-	cfg := sbcConfig(sims)
-	cfg.Chains, cfg.Warmup, cfg.Thin = 4, 200, 4
-	res, err := SPLE(t.Context(), p, cfg)
-	if err != nil {
-		t.Fatal(err)
+	for _, affine := range []bool{false, true} {
+		t.Run(fmt.Sprintf("affine=%v", affine), func(t *testing.T) {
+			p := testProblem()
+			cfg := sbcConfig(sims)
+			cfg.Chains, cfg.Warmup, cfg.Thin = 4, 200, 4
+			cfg.Flow.ContextAffine = affine
+			res, err := SPLE(t.Context(), p, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			post := res.Posterior
+			if !post.Amortized() {
+				t.Fatal("one-round posterior not amortized")
+			}
+			at := func(sdp []float64) (Estimate, error) { return post.At(sdp) }
+			checkAmortizedSBC(t, p, sbcFit(at, 200, 1), sbcFit(at, 200, 0.5), datasets, 32)
+		})
 	}
-	post := res.Posterior
-	if !post.Amortized() {
-		t.Fatal("one-round posterior not amortized")
-	}
-	at := func(sdp []float64) (Estimate, error) { return post.At(sdp) }
-	checkAmortizedSBC(t, p, sbcFit(at, 200, 1), sbcFit(at, 200, 0.5), datasets, 32)
 }
