@@ -235,7 +235,22 @@ func (c config) hasAffine(method string) bool {
 	if c.affine.set {
 		return c.affine.v
 	}
-	return method == "snle"
+	return defaultAffine(method)
+}
+
+// defaultAffine reports whether sbi.DefaultFlow gives method's flow the
+// context-dependent affine layer.
+func defaultAffine(method string) bool {
+	return sbi.DefaultFlow(role(method), 1, 1).ContextAffine
+}
+
+// role returns the role of method's flow: SNLE's models the data given θ,
+// NPE's and SNPE's θ given the data.
+func role(method string) sbi.Role {
+	if method == "snle" {
+		return sbi.LikelihoodFlow
+	}
+	return sbi.PosteriorFlow
 }
 
 // optBool is a boolean flag that knows whether it was given: -name sets

@@ -191,14 +191,14 @@ func TestAffineFlag(t *testing.T) {
 		if got := [2]bool{cfg.hasAffine("snle"), cfg.hasAffine("snpe")}; got != [2]bool{c.snle, c.snpe} {
 			t.Errorf("%v: affine layer for SNLE, SNPE = %v, want %v", c.args, got, [2]bool{c.snle, c.snpe})
 		}
-		for _, role := range []sbi.Role{sbi.LikelihoodFlow, sbi.PosteriorFlow} {
-			fc, cand := cfg.flows(role, 2, 3)
+		for _, method := range []string{"snle", "snpe"} {
+			fc, cand := cfg.flows(role(method), 2, 3)
 			if (fc != nil) != c.explicit || cand != nil {
-				t.Errorf("%v, role %d: flows = %v, %v", c.args, role, fc, cand)
+				t.Errorf("%v, %s: flows = %v, %v", c.args, method, fc, cand)
 				continue
 			}
-			if fc != nil && fc.ContextAffine != cfg.hasAffine(map[sbi.Role]string{sbi.LikelihoodFlow: "snle", sbi.PosteriorFlow: "snpe"}[role]) {
-				t.Errorf("%v, role %d: ContextAffine %v", c.args, role, fc.ContextAffine)
+			if fc != nil && fc.ContextAffine != cfg.hasAffine(method) {
+				t.Errorf("%v, %s: ContextAffine %v", c.args, method, fc.ContextAffine)
 			}
 		}
 	}

@@ -141,7 +141,7 @@ func seqBase(task, method string, rounds, perRound, obs int) string {
 func (c config) ours(method string) string {
 	s := "_ours"
 	switch {
-	case c.hasAffine(method) != (method == "snle"):
+	case c.hasAffine(method) != defaultAffine(method):
 		s = map[bool]string{true: "_ours_affine", false: "_ours_plain"}[c.hasAffine(method)]
 	case c.choose:
 		s = "_ours_choose"
@@ -361,11 +361,7 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 	if method == "snle" {
 		dim, ctxDim = ctxDim, dim // the likelihood flow models the data given θ
 	}
-	role := sbi.PosteriorFlow
-	if method == "snle" {
-		role = sbi.LikelihoodFlow
-	}
-	fc, cand := c.flows(role, dim, ctxDim)
+	fc, cand := c.flows(role(method), dim, ctxDim)
 	cpu0, _ := cli.ProcessCPU()
 	wall0 := time.Now()
 	ckpt := ""
