@@ -213,8 +213,8 @@
 // posterior flow (on SPLE's likelihood flow it is, see DefaultFlow): on
 // SIR its C2ST and MMD were no better in two seeds, and on the sbibm tasks
 // (amortized, seed 1, 2000 draws a side) it was better on SLCP at 10³
-// simulations (0.922 against 0.951; over seeds 1–3 with 5000 draws a side
-// 0.936 against 0.957, and the sbi package's 0.954) and two moons at 10⁴
+// simulations (0.922 against 0.951; over seeds 1–10 with 5000 draws a
+// side 0.940 against 0.957, and the sbi package's 0.955) and two moons at 10⁴
 // (0.520 against 0.540) but worse on the Gaussian linear task at 10³
 // (0.571 and 0.560 against 0.540 and 0.538, seeds 1 and 2), where the
 // regression shift alone is exact, and within 0.006 elsewhere.
