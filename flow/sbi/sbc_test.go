@@ -104,6 +104,17 @@ func checkAmortizedSBC(t *testing.T, p privinfer.Problem, fit, overconfident pri
 	}
 }
 
+// checkAmortized fails the test unless the posterior is amortized and then
+// runs checkAmortizedSBC on it, with n draws per data set at the release
+// that at conditions it on, against the same draws shrunk by 0.5.
+func checkAmortized(t *testing.T, p privinfer.Problem, amortized bool, at func([]float64) (Estimate, error), n, datasets int, seed uint64) {
+	t.Helper()
+	if !amortized {
+		t.Fatal("one-round posterior not amortized")
+	}
+	checkAmortizedSBC(t, p, sbcFit(at, n, 1), sbcFit(at, n, 0.5), datasets, seed)
+}
+
 // TestSBCSPPE calibrates an amortized SPPE posterior: 99 independent flow
 // draws per data set, restricted to the prior support (all of R here);
 // without and with the regression shift.
@@ -119,11 +130,7 @@ func TestSBCSPPE(t *testing.T) {
 				t.Fatal(err)
 			}
 			post := res.Posterior
-			if !post.Amortized() {
-				t.Fatal("one-round posterior not amortized")
-			}
-			at := func(sdp []float64) (Estimate, error) { return post.At(sdp) }
-			checkAmortizedSBC(t, p, sbcFit(at, 99, 1), sbcFit(at, 99, 0.5), datasets, 31)
+			checkAmortized(t, p, post.Amortized(), func(sdp []float64) (Estimate, error) { return post.At(sdp) }, 99, datasets, 31)
 		})
 	}
 }
@@ -148,11 +155,7 @@ func TestSBCSPLE(t *testing.T) {
 				t.Fatal(err)
 			}
 			post := res.Posterior
-			if !post.Amortized() {
-				t.Fatal("one-round posterior not amortized")
-			}
-			at := func(sdp []float64) (Estimate, error) { return post.At(sdp) }
-			checkAmortizedSBC(t, p, sbcFit(at, 200, 1), sbcFit(at, 200, 0.5), datasets, 32)
+			checkAmortized(t, p, post.Amortized(), func(sdp []float64) (Estimate, error) { return post.At(sdp) }, 200, datasets, 32)
 		})
 	}
 }
