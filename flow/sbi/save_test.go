@@ -108,7 +108,8 @@ func TestGivenSimulations(t *testing.T) {
 // TestSaveLoad checks that saved posteriors reload bit-identically (the
 // same draws for the same random source, the same densities, the same
 // file when saved again), and that a different prior, a corrupted or
-// truncated file and the wrong kind are refused.
+// truncated file and the wrong kind are refused. The likelihood flow has
+// the context-dependent affine layer, as SPLE's default flow has.
 func TestSaveLoad(t *testing.T) {
 	ctx := context.Background()
 	p := testProblem()
@@ -117,7 +118,10 @@ func TestSaveLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lres, err := SPLE(ctx, p, cfg)
+	lcfg, lf := cfg, *cfg.Flow
+	lf.ContextAffine = true // as in SPLE's default flow (DefaultFlow)
+	lcfg.Flow = &lf
+	lres, err := SPLE(ctx, p, lcfg)
 	if err != nil {
 		t.Fatal(err)
 	}
