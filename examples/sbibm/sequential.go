@@ -140,9 +140,12 @@ func seqBase(task, method string, rounds, perRound, obs int) string {
 // -carry-chains, so that the variants' cached results are kept apart.
 func (c config) ours(method string) string {
 	s := "_ours"
+	has, def := c.hasAffine(method), defaultAffine(method)
 	switch {
-	case c.hasAffine(method) != defaultAffine(method):
-		s = map[bool]string{true: "_ours_affine", false: "_ours_plain"}[c.hasAffine(method)]
+	case has && !def:
+		s = "_ours_affine"
+	case !has && def:
+		s = "_ours_plain"
 	case c.choose:
 		s = "_ours_choose"
 	}

@@ -407,9 +407,10 @@ func (c *Config) withDefaults() Config {
 // observations 1–3, mean over training seeds 1–3) the layer took the
 // Gaussian linear task from 0.552 to 0.518 and SLCP from 0.733 to 0.632,
 // and left two moons and the Gaussian mixture about where they were
-// (0.508 and 0.519 with it; 0.500 and 0.523 without it at seed 1). SPPE's flow does without
-// it: on a posterior flow it is not better everywhere (see the README's
-// amortized comparison).
+// (0.508 and 0.519 with it; 0.500 and 0.523 without it at seed 1).
+// SPPE's flow does without it: on a posterior flow it is not better
+// everywhere (see the README's amortized comparison). As in InnerIntegral,
+// a role other than LikelihoodFlow is taken for PosteriorFlow.
 func DefaultFlow(role Role, dim, contextDim int) flow.Config {
 	c := flow.DefaultConfig(dim, contextDim)
 	c.Layers = 5

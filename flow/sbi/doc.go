@@ -196,28 +196,28 @@
 // round 1 no longer fits the rescaled parameters, and the prior draws of
 // round 1 fall far outside the spline interval.
 //
-// What removes the far tails where the shift cannot is a location and
-// scale that follow the release: flow.Config.ContextAffine (for SPPE set
-// it in Config.Flow; SPLE's default flow has it) puts a learned affine
-// map y′ = (y − μ(s))·e^(−σ(s)) before the splines, so a base draw beyond
-// ±3 lands a few learned scales from μ(s). On the SIR release at ε = 10 with the paper's z-scoring (the
-// configuration of examples/sir: 4 layers of 32 units, M = 4, 5 atoms,
-// 10 rounds of 1000), the final 1000 draws held 10 and 13 draws beyond 5.5
-// exact-posterior standard deviations (seeds 1 and 2; the farthest 94 and
-// 12 sd out) and 1 and 0 with the layer (farthest 15 and 5.5 sd); C2ST
-// against the exact posterior was 0.540 and 0.562 without it, 0.585 and
-// 0.563 with it, MMD 0.003 and 0.012 against 0.028 and 0.017. On the
-// Gaussian location model above without the shift, the fraction beyond
-// the threshold fell from 4–9% to at most 5·10⁻⁴ in every round (seeds 1
-// and 2, two coordinates). The layer is not on by default for SPPE's
-// posterior flow (on SPLE's likelihood flow it is, see DefaultFlow): on
-// SIR its C2ST and MMD were no better in two seeds, and on the sbibm tasks
-// (amortized, seed 1, 2000 draws a side) it was better on SLCP at 10³
-// simulations (0.922 against 0.951; over seeds 1–10 with 5000 draws a
-// side 0.940 against 0.957, and the sbi package's 0.955) and two moons at 10⁴
-// (0.520 against 0.540) but worse on the Gaussian linear task at 10³
-// (0.571 and 0.560 against 0.540 and 0.538, seeds 1 and 2), where the
-// regression shift alone is exact, and within 0.006 elsewhere.
+// What removes the far tails where the shift cannot is a location and scale
+// that follow the release: flow.Config.ContextAffine (for SPPE set it in
+// Config.Flow; SPLE's default flow has it) puts a learned affine map
+// y′ = (y − μ(s))·e^(−σ(s)) before the splines, so a base draw beyond ±3
+// lands a few learned scales from μ(s). On the SIR release at ε = 10 with the
+// paper's z-scoring (the configuration of examples/sir: 4 layers of 32
+// units, M = 4, 5 atoms, 10 rounds of 1000), the final 1000 draws held 10
+// and 13 draws beyond 5.5 exact-posterior standard deviations (seeds 1 and
+// 2; the farthest 94 and 12 sd out) and 1 and 0 with the layer (farthest 15
+// and 5.5 sd); C2ST against the exact posterior was 0.540 and 0.562 without
+// it, 0.585 and 0.563 with it, MMD 0.003 and 0.012 against 0.028 and 0.017.
+// On the Gaussian location model above without the shift, the fraction
+// beyond the threshold fell from 4–9% to at most 5·10⁻⁴ in every round
+// (seeds 1 and 2, two coordinates). The layer is not on by default for
+// SPPE's posterior flow (on SPLE's likelihood flow it is, see DefaultFlow):
+// on SIR its C2ST and MMD were no better in two seeds, and on the sbibm
+// tasks (amortized, seed 1, 2000 draws a side) it was better on SLCP at 10³
+// simulations (0.922 against 0.951; over seeds 1–10 with 5000 draws a side
+// 0.940 against 0.957, and the sbi package's 0.955) and two moons at 10⁴
+// (0.520 against 0.540) but worse on the Gaussian linear task at 10³ (0.571
+// and 0.560 against 0.540 and 0.538, seeds 1 and 2), where the regression
+// shift alone is exact, and within 0.006 elsewhere.
 //
 // Where no architecture is best everywhere, Config.FlowCandidates lets the
 // data choose: round 1 trains each candidate on the same simulations and

@@ -95,20 +95,15 @@ func newEngine(p privinfer.Problem, c *Config, role Role) (*engine, error) {
 // architecture starts from the same random stream, so a flow chosen from
 // Config.FlowCandidates is the one a run with it as Config.Flow trains.
 func newFlow(base *flow.Config, cfg *Config, role Role, d, sd int) (*flow.Flow, error) {
-	var fc flow.Config
-	switch {
-	case base != nil:
+	dim, ctx := d, sd // the flow models θ given s, or s given θ for SPLE
+	if role == LikelihoodFlow {
+		dim, ctx = sd, d
+	}
+	fc := DefaultFlow(role, dim, ctx)
+	if base != nil {
 		fc = *base
-	case role == PosteriorFlow:
-		fc = DefaultFlow(role, d, sd)
-	default:
-		fc = DefaultFlow(role, sd, d)
 	}
-	if role == PosteriorFlow {
-		fc.Dim, fc.ContextDim = d, sd
-	} else {
-		fc.Dim, fc.ContextDim = sd, d
-	}
+	fc.Dim, fc.ContextDim = dim, ctx
 	if cfg.Embedding != nil {
 		fc.Embedding = cfg.Embedding
 	}

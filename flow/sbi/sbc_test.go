@@ -82,11 +82,17 @@ func sbcFit(at func([]float64) (Estimate, error), n int, f float64) privinfer.SB
 	}
 }
 
-// checkAmortizedSBC runs SBC of fit and of its over-confident twin.
-func checkAmortizedSBC(t *testing.T, p privinfer.Problem, fit, overconfident privinfer.SBCFit, datasets int, seed uint64) {
+// checkAmortized fails the test unless the posterior is amortized, then
+// runs SBC with n draws per data set at the release that at conditions it
+// on: the ranks must be uniform, and those of the same draws shrunk by 0.5
+// (an over-confident posterior) must not.
+func checkAmortized(t *testing.T, p privinfer.Problem, amortized bool, at func([]float64) (Estimate, error), n, datasets int, seed uint64) {
 	t.Helper()
+	if !amortized {
+		t.Fatal("one-round posterior not amortized")
+	}
 	cfg := privinfer.SBCConfig{Datasets: datasets, Seed: seed}
-	res, err := privinfer.SBC(t.Context(), p, fit, cfg)
+	res, err := privinfer.SBC(t.Context(), p, sbcFit(at, n, 1), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +100,7 @@ func checkAmortizedSBC(t *testing.T, p privinfer.Problem, fit, overconfident pri
 	if !res.Calibrated(1e-3) {
 		t.Errorf("ranks of the amortized posterior not uniform:\n%v", res)
 	}
-	bad, err := privinfer.SBC(t.Context(), p, overconfident, cfg)
+	bad, err := privinfer.SBC(t.Context(), p, sbcFit(at, n, 0.5), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,17 +108,6 @@ func checkAmortizedSBC(t *testing.T, p privinfer.Problem, fit, overconfident pri
 	if bad.Calibrated(1e-3) {
 		t.Errorf("the over-confident posterior passed:\n%v", bad)
 	}
-}
-
-// checkAmortized fails the test unless the posterior is amortized and then
-// runs checkAmortizedSBC on it, with n draws per data set at the release
-// that at conditions it on, against the same draws shrunk by 0.5.
-func checkAmortized(t *testing.T, p privinfer.Problem, amortized bool, at func([]float64) (Estimate, error), n, datasets int, seed uint64) {
-	t.Helper()
-	if !amortized {
-		t.Fatal("one-round posterior not amortized")
-	}
-	checkAmortizedSBC(t, p, sbcFit(at, n, 1), sbcFit(at, n, 0.5), datasets, seed)
 }
 
 // TestSBCSPPE calibrates an amortized SPPE posterior: 99 independent flow
