@@ -6,8 +6,9 @@
 //
 // For every task and simulation budget N it draws N pairs (θ, x) from the
 // prior and the simulator, trains one posterior flow on them with the
-// package defaults (sbi.DefaultFlow: the sbi package's neural spline flow,
-// 5 layers of 2 residual blocks of 50 units; sbi.DefaultTrain: batches of
+// package defaults (sbi.Config.DefaultFlow: the sbi package's neural
+// spline flow, 5 layers of 2 residual blocks of 50 units, after a learned
+// location and scale of θ that follow the data; sbi.DefaultTrain: batches of
 // 50, learning rate 5·10⁻⁴, early stopping with patience 20 and the
 // parameters' moving average), conditions the amortized posterior on each
 // observation (sbi.Posterior.At) and draws -samples samples there. The
@@ -40,7 +41,7 @@
 // -sequential snpe,snle runs, for every task and observation 1..-obs, our
 // SNPE (sbi.SPPE without a mechanism: SNPE-C with the atomic loss) and
 // SNLE (sbi.SPLE without a mechanism: a likelihood flow, with the
-// context-dependent affine layer of sbi.DefaultFlow, and adaptive
+// context-dependent affine layer of sbi.Config.DefaultFlow, and adaptive
 // Metropolis chains on the posterior) for -rounds rounds of
 // -sims-per-round simulations with the package defaults, and gives the
 // C2ST of the final posterior (-samples draws) against the reference, the
@@ -95,10 +96,11 @@
 // With -quick the sequential mode runs 2 rounds of 500 simulations.
 //
 // A small check, two moons at observation 1, 2 rounds of 500 simulations,
-// 10,000 draws, seed 1, on a loaded 2-core machine: SNPE C2ST 0.575
-// (sbi 0.593) with 17.6 s of training CPU (sbi 76.2 s, ratio 0.23); SNLE
-// 0.519 (sbi 0.543) with 8.7 s (sbi 62.7 s, ratio 0.14). Those SNLE
-// figures predate the current chain starts: SNLE's posterior draws come
+// 10,000 draws, seed 1, on a loaded 2-core machine: SNPE C2ST 0.551
+// (sbi 0.593) with 14.9 s of training CPU on one thread (sbi 76.2 s in an
+// earlier run, ratio 0.20); SNLE 0.519 (sbi 0.543) with 8.7 s (sbi 62.7
+// s, ratio 0.14). Those SNLE figures predate the current chain starts and
+// the affine layer of SNLE's flow: SNLE's posterior draws come
 // from adaptive Metropolis chains that do not cross between the two
 // crescents of the two-moons posterior, and they used to start at the best
 // candidate points, so the crescents' weights were set by where 4 chains
@@ -160,7 +162,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	fs.IntVar(&c.samples, "samples", 10000, "posterior draws per observation (the C2ST uses as many reference draws)")
 	fs.StringVar(&c.dir, "dir", "", "sbibm reference directory (default $PRIVINFER_SBIBM, $PRIVINFER_SHARED/sbibm or ../shared/sbibm)")
 	fs.StringVar(&c.peer, "peer", "", "directory of the peer's samples written by peer_sbi.py, scored beside ours")
-	fs.Var(&c.affine, "affine", "give the flow a context-dependent affine layer before the first coupling (flow.Config.ContextAffine); -affine=false removes it (default: sbi.DefaultFlow's choice, on for SNLE's likelihood flow, off for the posterior flows)")
+	fs.Var(&c.affine, "affine", "give the flow a context-dependent affine layer before the first coupling (flow.Config.ContextAffine); -affine=false removes it (default: sbi.Config.DefaultFlow's choice: on for amortized NPE's and SNLE's flows, off for sequential SNPE's)")
 	fs.BoolVar(&c.choose, "choose-affine", false, "train the flow with and without the context-dependent affine layer and keep the one of lower validation loss (sbi.Config.FlowCandidates)")
 	fs.BoolVar(&c.float32, "float32", false, "train with float32 products and splines in the flow's training steps (flow.TrainConfig.Float32)")
 	fs.BoolVar(&c.simOnly, "simulate-only", false, "only write the simulations to -out (for the peer), without training")
@@ -210,16 +212,16 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 }
 
 // flows returns the flow architecture (nil: sbi's default) and the
-// candidate architectures of a flow of the given role, dimension dim and
-// context dimension ctx: with -affine the default with
-// flow.Config.ContextAffine as given, with -choose-affine the default and,
-// as the candidate, the default with the layer switched (added to a
-// posterior flow, removed from a likelihood flow).
-func (c config) flows(role sbi.Role, dim, ctx int) (*flow.Config, []flow.Config) {
+// candidate architectures of method's flow ("npe" for amortized NPE,
+// "snpe" or "snle"), of dimension dim and context dimension ctx: with
+// -affine the default with flow.Config.ContextAffine as given, with
+// -choose-affine the default and, as the candidate, the default with the
+// layer switched.
+func (c config) flows(method string, dim, ctx int) (*flow.Config, []flow.Config) {
 	if !c.affine.set && !c.choose {
 		return nil, nil
 	}
-	fc := sbi.DefaultFlow(role, dim, ctx)
+	fc := c.defaultFlow(method, dim, ctx)
 	if c.choose {
 		fc.ContextAffine = !fc.ContextAffine
 		return nil, []flow.Config{fc}
@@ -229,19 +231,33 @@ func (c config) flows(role sbi.Role, dim, ctx int) (*flow.Config, []flow.Config)
 }
 
 // hasAffine reports whether method's flow has flow.Config.ContextAffine:
-// -affine's value when given, the package default otherwise (SNLE's
-// likelihood flow has it, NPE's and SNPE's posterior flows do not).
+// -affine's value when given, the package default otherwise.
 func (c config) hasAffine(method string) bool {
 	if c.affine.set {
 		return c.affine.v
 	}
-	return defaultAffine(method)
+	return c.defaultAffine(method)
 }
 
-// defaultAffine reports whether sbi.DefaultFlow gives method's flow the
-// context-dependent affine layer.
-func defaultAffine(method string) bool {
-	return sbi.DefaultFlow(role(method), 1, 1).ContextAffine
+// defaultAffine reports whether the package's default flow for method has
+// the context-dependent affine layer (SNLE's and amortized NPE's have it,
+// sequential SNPE's has not).
+func (c config) defaultAffine(method string) bool {
+	return c.defaultFlow(method, 1, 1).ContextAffine
+}
+
+// defaultFlow returns sbi.Config.DefaultFlow for method's flow with this
+// run's rounds: one for amortized NPE, -rounds for the sequential methods
+// (the package default without -sequential's flags).
+func (c config) defaultFlow(method string, dim, ctx int) flow.Config {
+	var cfg sbi.Config
+	switch {
+	case method == "npe":
+		cfg.Rounds = 1
+	case c.seq != nil:
+		cfg.Rounds = c.seq.rounds
+	}
+	return cfg.DefaultFlow(role(method), dim, ctx)
 }
 
 // role returns the role of method's flow: SNLE's models the data given θ,
@@ -278,13 +294,26 @@ func (b *optBool) Set(s string) error {
 // IsBoolFlag lets the flag be given without a value.
 func (*optBool) IsBoolFlag() bool { return true }
 
-// chosen describes the architecture kept by -choose-affine in round 1.
-func chosen(rr sbi.RoundResult) string {
+// chosen describes the architecture kept by -choose-affine in round 1;
+// def tells whether the default flow (index 0; the candidate is 1) has the
+// affine layer.
+func chosen(rr sbi.RoundResult, def bool) string {
 	if rr.Candidates == nil {
 		return ""
 	}
-	name := []string{"without", "with"}[rr.Selected]
-	return fmt.Sprintf(", kept the flow %s the affine layer (validation loss %.4f without, %.4f with)", name, rr.Candidates[0], rr.Candidates[1])
+	with, without := rr.Candidates[0], rr.Candidates[1]
+	if !def {
+		with, without = without, with
+	}
+	name := map[bool]string{true: "with", false: "without"}[keptAffine(rr, def)]
+	return fmt.Sprintf(", kept the flow %s the affine layer (validation loss %.4f without, %.4f with)", name, without, with)
+}
+
+// keptAffine reports whether the flow -choose-affine kept in round 1 has
+// the context-dependent affine layer; def tells whether the default flow
+// (index 0) has it.
+func keptAffine(rr sbi.RoundResult, def bool) bool {
+	return (rr.Selected == 0) == def
 }
 
 // result is one task and budget.
@@ -295,7 +324,7 @@ type result struct {
 	train      time.Duration
 	trainCPU   time.Duration // process CPU time of the training; 0 when unknown
 	epochs     int
-	kept       string  // with -choose-affine: the kept flow ("default" or "affine")
+	kept       string  // with -choose-affine: the kept flow ("affine" or "plain", without the layer)
 	peerTrain  float64 // seconds; NaN when unknown
 	peerCPU    float64 // CPU seconds; NaN when unknown
 	peerEpochs int
@@ -432,7 +461,7 @@ func runTask(ctx context.Context, c config, name string, n int, prog *cli.Progre
 	err = prog.While(3*time.Second, fmt.Sprintf("%s, %d simulations: training", name, n), func() (err error) {
 		tc := sbi.DefaultTrain()
 		tc.Float32 = c.float32
-		fc, cand := c.flows(sbi.PosteriorFlow, d, sd)
+		fc, cand := c.flows("npe", d, sd)
 		out, err = sbi.SPPE(ctx, p, sbi.Config{Rounds: 1, SimsPerRound: n, Simulations: sims, PosteriorSamples: 1, Seed: c.Seed, Train: &tc, Flow: fc, FlowCandidates: cand,
 			Progress: prog.Every(3*time.Second, fmt.Sprintf("%s, %d simulations", name, n))})
 		return err
@@ -442,12 +471,12 @@ func runTask(ctx context.Context, c config, name string, n int, prog *cli.Progre
 	}
 	res.train, res.epochs = out.TrainTime, out.Rounds[0].Epochs
 	if rr := out.Rounds[0]; rr.Candidates != nil {
-		res.kept = []string{"default", "affine"}[rr.Selected]
+		res.kept = map[bool]string{true: "affine", false: "plain"}[keptAffine(rr, c.defaultAffine("npe"))]
 	}
 	if cpu1, ok := cli.ProcessCPU(); ok && cpuOK {
 		res.trainCPU = cpu1 - cpu0
 	}
-	prog.Printf("%s: %d simulations, %d epochs in %s%s", name, n, res.epochs, res.train.Round(time.Millisecond), chosen(out.Rounds[0]))
+	prog.Printf("%s: %d simulations, %d epochs in %s%s", name, n, res.epochs, res.train.Round(time.Millisecond), chosen(out.Rounds[0], c.defaultAffine("npe")))
 
 	for k := 1; k <= c.obs; k++ {
 		xk, err := task.Observation(c.dir, k)

@@ -15,7 +15,6 @@ import (
 
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
-	"github.com/privinfer/privinfer/flow/sbi"
 	"github.com/privinfer/privinfer/simulate/sbibm"
 )
 
@@ -151,7 +150,7 @@ func TestChooseAffine(t *testing.T) {
 	}
 	without, _ := strconv.ParseFloat(m[2], 64)
 	with, _ := strconv.ParseFloat(m[3], 64)
-	want := map[bool]string{true: "affine", false: "default"}[with < without]
+	want := map[bool]string{true: "affine", false: "plain"}[with < without]
 	if kept != want || (m[1] == "with") != (want == "affine") {
 		t.Errorf("kept %q (progress %q) with validation losses %v without and %v with; want %s", kept, m[1], without, with, want)
 	}
@@ -170,34 +169,38 @@ func needReferences(t *testing.T) {
 	}
 }
 
-// TestAffineFlag checks the three states of -affine and the flows they
-// give: unset keeps sbi.DefaultFlow (the layer on SNLE's likelihood flow
-// only), -affine adds it and -affine=false removes it.
+// TestAffineFlag checks -affine's three states: unset, the package
+// default (sbi.Config.DefaultFlow: the layer on SNLE's and amortized NPE's
+// flows, not on sequential SNPE's) and no explicit architecture; -affine
+// or -affine=true, the layer; -affine=false, the flow without it; and
+// that -choose-affine offers the default with the layer switched.
 func TestAffineFlag(t *testing.T) {
+	methods := []string{"npe", "snpe", "snle"}
 	for _, c := range []struct {
-		args       []string
-		snle, snpe bool // hasAffine
-		explicit   bool // flows returns an architecture
+		args     []string
+		affine   [3]bool // hasAffine for methods
+		explicit bool    // flows returns an architecture
 	}{
-		{nil, true, false, false},
-		{[]string{"-affine"}, true, true, true},
-		{[]string{"-affine=true"}, true, true, true},
-		{[]string{"-affine=false"}, false, false, true},
+		{nil, [3]bool{true, false, true}, false},
+		{[]string{"-affine"}, [3]bool{true, true, true}, true},
+		{[]string{"-affine=true"}, [3]bool{true, true, true}, true},
+		{[]string{"-affine=false"}, [3]bool{false, false, false}, true},
+		{[]string{"-sequential", "snpe", "-rounds", "1"}, [3]bool{true, true, true}, false}, // one round is amortized
 	} {
 		cfg, err := parse(flag.NewFlagSet("sbibm", flag.ContinueOnError), c.args)
 		if err != nil {
 			t.Fatalf("%v: %v", c.args, err)
 		}
-		if got := [2]bool{cfg.hasAffine("snle"), cfg.hasAffine("snpe")}; got != [2]bool{c.snle, c.snpe} {
-			t.Errorf("%v: affine layer for SNLE, SNPE = %v, want %v", c.args, got, [2]bool{c.snle, c.snpe})
-		}
-		for _, method := range []string{"snle", "snpe"} {
-			fc, cand := cfg.flows(role(method), 2, 3)
+		for i, method := range methods {
+			if got := cfg.hasAffine(method); got != c.affine[i] {
+				t.Errorf("%v, %s: affine layer %v, want %v", c.args, method, got, c.affine[i])
+			}
+			fc, cand := cfg.flows(method, 2, 3)
 			if (fc != nil) != c.explicit || cand != nil {
 				t.Errorf("%v, %s: flows = %v, %v", c.args, method, fc, cand)
 				continue
 			}
-			if fc != nil && fc.ContextAffine != cfg.hasAffine(method) {
+			if fc != nil && fc.ContextAffine != c.affine[i] {
 				t.Errorf("%v, %s: ContextAffine %v", c.args, method, fc.ContextAffine)
 			}
 		}
@@ -206,10 +209,10 @@ func TestAffineFlag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, role := range []sbi.Role{sbi.LikelihoodFlow, sbi.PosteriorFlow} {
-		fc, cand := cfg.flows(role, 2, 3)
-		if def := sbi.DefaultFlow(role, 2, 3); fc != nil || len(cand) != 1 || cand[0].ContextAffine == def.ContextAffine {
-			t.Errorf("-choose-affine, role %d: flows = %v, %v; the candidate should switch the default's layer (%v)", role, fc, cand, def.ContextAffine)
+	for _, method := range methods {
+		fc, cand := cfg.flows(method, 2, 3)
+		if def := cfg.defaultAffine(method); fc != nil || len(cand) != 1 || cand[0].ContextAffine == def {
+			t.Errorf("-choose-affine, %s: flows = %v, %v; the candidate should switch the default's layer (%v)", method, fc, cand, def)
 		}
 	}
 }

@@ -134,13 +134,14 @@ func seqBase(task, method string, rounds, perRound, obs int) string {
 
 // ours is the file-name suffix of our results: _ours with the package's
 // flow, _ours_affine or _ours_plain when -affine adds the context-dependent
-// affine layer to a flow that does not have it by default or removes it
-// from one that does (SNLE's), _ours_choose with -choose-affine, followed
-// by _c<N> for SNLE with -chains N and by _carry for SNLE with
-// -carry-chains, so that the variants' cached results are kept apart.
+// affine layer to a flow that does not have it by default (sequential
+// SNPE's) or removes it from one that does (SNLE's), _ours_choose with
+// -choose-affine, followed by _c<N> for SNLE with -chains N and by _carry
+// for SNLE with -carry-chains, so that the variants' cached results are
+// kept apart.
 func (c config) ours(method string) string {
 	s := "_ours"
-	has, def := c.hasAffine(method), defaultAffine(method)
+	has, def := c.hasAffine(method), c.defaultAffine(method)
 	switch {
 	case has && !def:
 		s = "_ours_affine"
@@ -364,7 +365,7 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 	if method == "snle" {
 		dim, ctxDim = ctxDim, dim // the likelihood flow models the data given θ
 	}
-	fc, cand := c.flows(role(method), dim, ctxDim)
+	fc, cand := c.flows(method, dim, ctxDim)
 	cpu0, _ := cli.ProcessCPU()
 	wall0 := time.Now()
 	ckpt := ""
@@ -455,7 +456,7 @@ func trainSeq(ctx context.Context, c config, task *sbibm.Task, method string, k 
 		return rec, err
 	}
 	rec = rec.saved()
-	prog.Printf("%s: C2ST %.3f, training %.1fs CPU (%.1fs wall), total %.1fs CPU%s", label, rec.c2st, rec.trainCPU, rec.trainWall, rec.totalCPU, chosen(out.Rounds[0]))
+	prog.Printf("%s: C2ST %.3f, training %.1fs CPU (%.1fs wall), total %.1fs CPU%s", label, rec.c2st, rec.trainCPU, rec.trainWall, rec.totalCPU, chosen(out.Rounds[0], c.defaultAffine(method)))
 	draws := &privinfer.Draws{Names: task.ParamNames(), Dim: d, Theta: out.Draws.Theta}
 	if _, err := c.WriteFile(base+c.ours(method)+".csv", draws.WriteCSV); err != nil {
 		return rec, err

@@ -186,8 +186,9 @@ func TestSavedRecordPrintsAsReread(t *testing.T) {
 
 // TestOursSuffix checks the file names of our cached cells: the
 // architecture is marked only where it differs from the package default
-// (SNLE's likelihood flow has the affine layer, SNPE's posterior flow has
-// not), and -chains marks SNLE's only, after the architecture's mark.
+// (SNLE's likelihood flow has the affine layer, sequential SNPE's
+// posterior flow has not), and -chains marks SNLE's only, after the
+// architecture's mark.
 func TestOursSuffix(t *testing.T) {
 	for _, c := range []struct {
 		cfg          config

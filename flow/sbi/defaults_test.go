@@ -25,7 +25,7 @@ func epochRows(cfg Config, m int) []int {
 // TestDefaultSizes checks the sizes the zero Config gives SPPE on a
 // one-dimensional problem with a mechanism (the newcomer's first run),
 // without timing anything: 4 rounds of 500 simulations, M = 8, 10 atoms,
-// the 3-layer flow of DefaultFlow and DefaultTrain; and the work of one
+// the 3-layer flow of Config.DefaultFlow and DefaultTrain; and the work of one
 // epoch per round summed over the rounds: at most 4·10⁵ row evaluations
 // and, since in dimension 1 the conditioners run once per shared context,
 // at most 5·10⁴ conditioner evaluations. On two loaded cores such a row
@@ -60,20 +60,30 @@ func TestDefaultSizes(t *testing.T) {
 	if rows > 400_000 || evals > 50_000 {
 		t.Errorf("default work per epoch: %d rows, %d conditioner evaluations", rows, evals)
 	}
-	if d := DefaultFlow(PosteriorFlow, 2, 10); d.Layers != 5 || d.Hidden != 50 || !d.LU || !d.ContextGating || d.ContextAffine {
-		t.Errorf("DefaultFlow(PosteriorFlow, 2, 10) = %+v, want the sbi package's nsf", d)
+	var seq, amortized Config
+	amortized.Rounds = 1
+	if d := seq.DefaultFlow(PosteriorFlow, 2, 10); d.Layers != 5 || d.Hidden != 50 || !d.LU || !d.ContextGating || d.ContextAffine {
+		t.Errorf("Config{}.DefaultFlow(PosteriorFlow, 2, 10) = %+v, want the sbi package's nsf", d)
 	}
-	if d := DefaultFlow(LikelihoodFlow, 10, 2); d.Layers != 5 || d.Hidden != 50 || !d.LU || !d.ContextGating || !d.ContextAffine {
-		t.Errorf("DefaultFlow(LikelihoodFlow, 10, 2) = %+v, want the sbi package's nsf with the context-dependent affine layer", d)
+	if d := amortized.DefaultFlow(PosteriorFlow, 2, 10); d.Layers != 5 || !d.ContextAffine {
+		t.Errorf("Config{Rounds: 1}.DefaultFlow(PosteriorFlow, 2, 10) = %+v, want the sbi package's nsf with the context-dependent affine layer", d)
 	}
-	for _, role := range []Role{PosteriorFlow, LikelihoodFlow} {
-		var zero Config
-		e, err := newEngine(testProblem(), &zero, role)
-		if err != nil {
-			t.Fatal(err)
+	for _, c := range []Config{seq, amortized} {
+		if d := c.DefaultFlow(LikelihoodFlow, 10, 2); d.Layers != 5 || d.Hidden != 50 || !d.LU || !d.ContextGating || !d.ContextAffine {
+			t.Errorf("Config{Rounds: %d}.DefaultFlow(LikelihoodFlow, 10, 2) = %+v, want the sbi package's nsf with the context-dependent affine layer", c.Rounds, d)
 		}
-		if got := e.f.Config(); got.ContextAffine != (role == LikelihoodFlow) {
-			t.Errorf("role %d with Config.Flow nil: ContextAffine %v, want it on SPLE's likelihood flow only", role, got.ContextAffine)
+	}
+	for _, rounds := range []int{0, 1, 2} {
+		for _, role := range []Role{PosteriorFlow, LikelihoodFlow} {
+			cfg := Config{Rounds: rounds}
+			e, err := newEngine(testProblem(), &cfg, role)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := role == LikelihoodFlow || rounds == 1
+			if got := e.f.Config(); got.ContextAffine != want {
+				t.Errorf("role %d, %d rounds, Config.Flow nil: ContextAffine %v, want %v (SPLE's flow and one-round SPPE's)", role, rounds, got.ContextAffine, want)
+			}
 		}
 	}
 

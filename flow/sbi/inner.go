@@ -45,8 +45,8 @@ func (ps *pointSet) fill(r *rand.Rand, u []float64) {
 	}
 }
 
-// Role tells InnerIntegral, NestedLoss and DefaultFlow which density a flow
-// represents.
+// Role tells InnerIntegral, NestedLoss and Config.DefaultFlow which density
+// a flow represents.
 type Role int
 
 const (

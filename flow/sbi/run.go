@@ -91,7 +91,7 @@ func newEngine(p privinfer.Problem, c *Config, role Role) (*engine, error) {
 }
 
 // newFlow builds a flow of the given role from an architecture (nil means
-// DefaultFlow) with the problem's dimensions and Config.Embedding. Every
+// cfg.DefaultFlow) with the problem's dimensions and Config.Embedding. Every
 // architecture starts from the same random stream, so a flow chosen from
 // Config.FlowCandidates is the one a run with it as Config.Flow trains.
 func newFlow(base *flow.Config, cfg *Config, role Role, d, sd int) (*flow.Flow, error) {
@@ -99,7 +99,7 @@ func newFlow(base *flow.Config, cfg *Config, role Role, d, sd int) (*flow.Flow, 
 	if role == LikelihoodFlow {
 		dim, ctx = sd, d
 	}
-	fc := DefaultFlow(role, dim, ctx)
+	fc := cfg.DefaultFlow(role, dim, ctx)
 	if base != nil {
 		fc = *base
 	}

@@ -108,20 +108,21 @@ func TestGivenSimulations(t *testing.T) {
 // TestSaveLoad checks that saved posteriors reload bit-identically (the
 // same draws for the same random source, the same densities, the same
 // file when saved again), and that a different prior, a corrupted or
-// truncated file and the wrong kind are refused. The likelihood flow has
-// the context-dependent affine layer, as SPLE's default flow has.
+// truncated file and the wrong kind are refused. Both flows have the
+// context-dependent affine layer, as Config.DefaultFlow gives SPLE's flow
+// and one-round SPPE's.
 func TestSaveLoad(t *testing.T) {
 	ctx := context.Background()
 	p := testProblem()
 	cfg := quickConfig()
+	fc := *cfg.Flow
+	fc.ContextAffine = true
+	cfg.Flow = &fc
 	pres, err := SPPE(ctx, p, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lcfg, lf := cfg, *cfg.Flow
-	lf.ContextAffine = true // as in SPLE's default flow (DefaultFlow)
-	lcfg.Flow = &lf
-	lres, err := SPLE(ctx, p, lcfg)
+	lres, err := SPLE(ctx, p, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -112,14 +112,16 @@ func checkAmortized(t *testing.T, p privinfer.Problem, amortized bool, at func([
 
 // TestSBCSPPE calibrates an amortized SPPE posterior: 99 independent flow
 // draws per data set, restricted to the prior support (all of R here);
-// without and with the regression shift.
+// without and with the regression shift, and with the shift and the
+// context-dependent affine layer, the defaults' combination for one round.
 func TestSBCSPPE(t *testing.T) {
 	datasets, sims := sbcSize()
 	p := testProblem()
-	for _, shift := range []bool{false, true} {
-		t.Run(fmt.Sprintf("RegressionShift=%v", shift), func(t *testing.T) {
+	for _, c := range []struct{ shift, affine bool }{{false, false}, {true, false}, {true, true}} {
+		t.Run(fmt.Sprintf("RegressionShift=%v,affine=%v", c.shift, c.affine), func(t *testing.T) {
 			cfg := sbcConfig(sims)
-			cfg.DisableRegressionShift = !shift
+			cfg.DisableRegressionShift = !c.shift
+			cfg.Flow.ContextAffine = c.affine
 			res, err := SPPE(t.Context(), p, cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -136,7 +138,7 @@ func TestSBCSPPE(t *testing.T) {
 // chain kept); SBC thins the 200 draws to 99, so consecutive ranked draws
 // are 8 iterations apart, nearly independent for a one-dimensional
 // Metropolis chain. The likelihood flow is trained with and without the
-// context-dependent affine layer that DefaultFlow gives SPLE's flow.
+// context-dependent affine layer that Config.DefaultFlow gives it.
 func TestSBCSPLE(t *testing.T) {
 	datasets, sims := sbcSize()
 	for _, affine := range []bool{false, true} {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/internal/stats"
 	"github.com/privinfer/privinfer/simulate"
 )
@@ -28,6 +29,22 @@ func narrowProblem(t *testing.T) privinfer.Problem {
 		t.Fatal(err)
 	}
 	return privinfer.Problem{Prior: prior, Simulator: normalSim{tau: narrowTau}, Observed: []float64{narrowObs}}
+}
+
+// plainFlow returns the flow of Config.DefaultFlow without the
+// context-dependent affine layer and affineFlow the same with it
+// (dimensions are set from the problem): the regression shift's effects
+// are measured on the first, since the layer has most of them itself.
+func plainFlow() flow.Config {
+	fc := Config{}.DefaultFlow(PosteriorFlow, 1, 1)
+	fc.ContextAffine = false
+	return fc
+}
+
+func affineFlow() flow.Config {
+	fc := plainFlow()
+	fc.ContextAffine = true
+	return fc
 }
 
 // farFraction returns the fraction of n posterior draws of est more than
@@ -51,37 +68,51 @@ func farFraction(t *testing.T, est Estimate, n int) float64 {
 }
 
 // TestRegressionShiftTails measures the spurious far tail of SPPE's
-// posterior on the narrow model: with the package's default flow and
-// training, two rounds of 500 simulations, the posterior flow puts a
-// fraction of its draws more than 5.5 posterior standard deviations from
-// the posterior mean (0.3–1.4% over seeds 1 and 2 after every one of four
-// rounds when this test was written); with the regression shift the
-// fraction must be at most 10⁻⁴ of 10⁵ draws, the final draws must match
-// the exact posterior (mean within 0.1 sd, sd within 10%, KS D < 0.05 on
-// 2000 draws; the KS 99.9% point for exact draws is 0.043), and the
-// shifted density must integrate to 1. The unshifted run at the same seed
-// must show the tail (fraction ≥ 10⁻³): the check that the problem has
-// the failure the option removes.
+// posterior on the narrow model, two rounds of 500 simulations with the
+// default flow for them (Config.DefaultFlow, without the affine layer) and
+// the default training: the posterior flow puts a fraction of its draws
+// more than 5.5 posterior standard deviations from the posterior mean
+// (0.3–1.4% over seeds 1 and 2 after every one of four rounds when this
+// test was written); with the regression shift the fraction must be at
+// most 10⁻⁴ of 10⁵ draws. The unshifted run at the same seed must show
+// the tail (fraction ≥ 10⁻³): the check that the problem has the failure
+// the option removes. The same flow with flow.Config.ContextAffine, which
+// removes the tail by itself, must keep the fraction at most 10⁻⁴ with
+// the shift and without it. The shifted runs' final draws must match the
+// exact posterior (mean within 0.1 sd, sd within 10%, KS D < 0.05 on 2000
+// draws; the KS 99.9% point for exact draws is 0.043), and their shifted
+// density must integrate to 1.
 func TestRegressionShiftTails(t *testing.T) {
 	p := narrowProblem(t)
 	const n = 100000
-	for _, shift := range []bool{false, true} {
+	for _, c := range []struct{ shift, affine bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+		shift := c.shift
 		cfg := Config{Rounds: 2, Seed: 2, DisableRegressionShift: !shift, PosteriorSamples: 2000}
+		if c.affine {
+			fc := affineFlow()
+			cfg.Flow = &fc
+		}
 		res, err := SPPE(t.Context(), p, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		post := res.Posterior
+		if got := post.Flow().Config().ContextAffine; got != c.affine {
+			t.Fatalf("affine layer %v, want %v", got, c.affine)
+		}
 		far := farFraction(t, post, n)
-		t.Logf("RegressionShift %v: %.2e of %d draws beyond 5.5 posterior sd", shift, far, n)
-		if !shift {
+		t.Logf("RegressionShift %v, affine layer %v: %.2e of %d draws beyond 5.5 posterior sd", shift, c.affine, far, n)
+		if !shift && !c.affine {
 			if far < 1e-3 {
-				t.Errorf("without the shift only %.2e of the draws are far: the problem no longer shows the tail", far)
+				t.Errorf("without the shift and the affine layer only %.2e of the draws are far: the problem no longer shows the tail", far)
 			}
 			continue
 		}
 		if far > 1e-4 {
-			t.Errorf("with the shift %.2e of the draws are beyond 5.5 posterior sd", far)
+			t.Errorf("shift %v, affine layer %v: %.2e of the draws are beyond 5.5 posterior sd", shift, c.affine, far)
+		}
+		if !shift {
+			continue
 		}
 		v := narrowTau * narrowTau / (1 + narrowTau*narrowTau)
 		m, sd := narrowObs/(1+narrowTau*narrowTau), math.Sqrt(v)

@@ -7,22 +7,27 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/internal/linalg"
 	"github.com/privinfer/privinfer/simulate/sbibm"
 )
 
-// TestRegressionShiftAccuracy checks the default regression shift's
-// accuracy gain on the sbibm Gaussian linear task (10-dimensional θ and
-// observation, exact Gaussian posterior): amortized NPE on 1000
-// simulations, then the Kullback–Leibler divergence KL(p ‖ q) from the
-// exact posterior p to the flow's posterior q, estimated from 400 exact
-// draws at each of four observations simulated from the prior. With the
+// TestRegressionShiftAccuracy checks the regression shift's accuracy gain
+// on the sbibm Gaussian linear task (10-dimensional θ and observation,
+// exact Gaussian posterior): amortized NPE on 1000 simulations, then the
+// Kullback–Leibler divergence KL(p ‖ q) from the exact posterior p to the
+// flow's posterior q, estimated from 400 exact draws at each of four
+// observations simulated from the prior. The shift is measured on the
+// flow without its context-dependent affine layer (plainFlow): with the
 // shift the flow only has to learn the posterior's spread (its mean is
 // linear in the observation); without it, it has to learn the mean map
 // too. When this test was written the estimates were 0.57 nats with the
-// shift and 1.36 without (seed 3); the test asks for at most 0.8 with it
-// and at least 1.5 times that without. The flow's training depends on the
-// seed only, so the margins guard against changes of the code, not against
+// shift and 1.36 without (seed 3; 0.333 and 1.198 with the training of
+// DefaultTrain since); the test asks for at most 0.8 with it and at least
+// 1.5 times that without. The default flow, whose affine layer can learn
+// the mean map itself, scores 0.635 with the shift (0.598 without it); it
+// must also stay within 0.8. The flow's training depends on the seed
+// only, so the margins guard against changes of the code, not against
 // Monte Carlo noise.
 func TestRegressionShiftAccuracy(t *testing.T) {
 	if raceEnabled {
@@ -40,13 +45,14 @@ func TestRegressionShiftAccuracy(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	kl := func(disable bool) float64 {
+	plain := plainFlow()
+	kl := func(disable bool, fc *flow.Config) float64 {
 		p, err := task.Problem(obs[0])
 		if err != nil {
 			t.Fatal(err)
 		}
 		res, err := SPPE(context.Background(), p, Config{Rounds: 1, SimsPerRound: 1000, PosteriorSamples: 1, Seed: 3,
-			DisableRegressionShift: disable})
+			DisableRegressionShift: disable, Flow: fc})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,9 +97,12 @@ func TestRegressionShiftAccuracy(t *testing.T) {
 		}
 		return tot / float64(n*len(obs))
 	}
-	with, without := kl(false), kl(true)
-	t.Logf("KL(exact ‖ NPE) with the regression shift %.3f nats, without %.3f", with, without)
+	with, without, def := kl(false, &plain), kl(true, &plain), kl(false, nil)
+	t.Logf("KL(exact ‖ NPE) with the regression shift %.3f nats, without %.3f; the default flow with the shift %.3f", with, without, def)
 	if !(with <= 0.8) || !(without >= 1.5*with) {
 		t.Errorf("KL with the shift %.3f (want ≤ 0.8), without %.3f (want ≥ 1.5 times that)", with, without)
+	}
+	if !(def <= 0.8) {
+		t.Errorf("KL of the default flow %.3f, want ≤ 0.8", def)
 	}
 }
