@@ -31,16 +31,17 @@ func narrowProblem(t *testing.T) privinfer.Problem {
 	return privinfer.Problem{Prior: prior, Simulator: normalSim{tau: narrowTau}, Observed: []float64{narrowObs}}
 }
 
-// plainFlow returns the flow of Config.DefaultFlow without the
-// context-dependent affine layer and affineFlow the same with it
-// (dimensions are set from the problem): the regression shift's effects
-// are measured on the first, since the layer has most of them itself.
+// plainFlow returns SPPE's flow of Config.DefaultFlow without the
+// context-dependent affine layer (dimensions are set from the problem):
+// the regression shift's effects are measured on it, since the layer has
+// most of them itself.
 func plainFlow() flow.Config {
 	fc := Config{}.DefaultFlow(PosteriorFlow, 1, 1)
 	fc.ContextAffine = false
 	return fc
 }
 
+// affineFlow returns plainFlow with the context-dependent affine layer.
 func affineFlow() flow.Config {
 	fc := plainFlow()
 	fc.ContextAffine = true
@@ -86,8 +87,7 @@ func TestRegressionShiftTails(t *testing.T) {
 	p := narrowProblem(t)
 	const n = 100000
 	for _, c := range []struct{ shift, affine bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
-		shift := c.shift
-		cfg := Config{Rounds: 2, Seed: 2, DisableRegressionShift: !shift, PosteriorSamples: 2000}
+		cfg := Config{Rounds: 2, Seed: 2, DisableRegressionShift: !c.shift, PosteriorSamples: 2000}
 		if c.affine {
 			fc := affineFlow()
 			cfg.Flow = &fc
@@ -101,17 +101,17 @@ func TestRegressionShiftTails(t *testing.T) {
 			t.Fatalf("affine layer %v, want %v", got, c.affine)
 		}
 		far := farFraction(t, post, n)
-		t.Logf("RegressionShift %v, affine layer %v: %.2e of %d draws beyond 5.5 posterior sd", shift, c.affine, far, n)
-		if !shift && !c.affine {
+		t.Logf("RegressionShift %v, affine layer %v: %.2e of %d draws beyond 5.5 posterior sd", c.shift, c.affine, far, n)
+		if !c.shift && !c.affine {
 			if far < 1e-3 {
 				t.Errorf("without the shift and the affine layer only %.2e of the draws are far: the problem no longer shows the tail", far)
 			}
 			continue
 		}
 		if far > 1e-4 {
-			t.Errorf("shift %v, affine layer %v: %.2e of the draws are beyond 5.5 posterior sd", shift, c.affine, far)
+			t.Errorf("shift %v, affine layer %v: %.2e of the draws are beyond 5.5 posterior sd", c.shift, c.affine, far)
 		}
-		if !shift {
+		if !c.shift {
 			continue
 		}
 		v := narrowTau * narrowTau / (1 + narrowTau*narrowTau)
