@@ -8,8 +8,8 @@
 // prior and the simulator, trains one posterior flow on them with the
 // package defaults (sbi.Config.DefaultFlow: the sbi package's neural
 // spline flow, 5 layers of 2 residual blocks of 50 units, after a learned
-// location and scale of θ that follow the data; sbi.DefaultTrain: batches of
-// 50, learning rate 5·10⁻⁴, early stopping with patience 20 and the
+// location and scale of θ that follow the data; sbi.DefaultTrain: batches
+// of 50, learning rate 5·10⁻⁴, early stopping with patience 20 and the
 // parameters' moving average), conditions the amortized posterior on each
 // observation (sbi.Posterior.At) and draws -samples samples there. The
 // table gives the C2ST averaged over the observations and the training
@@ -100,8 +100,8 @@
 // (sbi 0.593) with 14.9 s of training CPU on one thread (sbi 76.2 s in an
 // earlier run, ratio 0.20); SNLE 0.519 (sbi 0.543) with 8.7 s (sbi 62.7
 // s, ratio 0.14). Those SNLE figures predate the current chain starts and
-// the affine layer of SNLE's flow: SNLE's posterior draws come
-// from adaptive Metropolis chains that do not cross between the two
+// the affine layer of SNLE's flow: SNLE's posterior draws come from
+// adaptive Metropolis chains that do not cross between the two
 // crescents of the two-moons posterior, and they used to start at the best
 // candidate points, so the crescents' weights were set by where 4 chains
 // happened to start (at 3 rounds of 1,000 once all four in one crescent,
