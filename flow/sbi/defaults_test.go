@@ -31,8 +31,10 @@ func epochRows(cfg Config, m int) []int {
 // at most 5·10⁴ conditioner evaluations. On two loaded cores such a row
 // costs about 2 µs of CPU (a 3-layer flow with the conditioners shared by
 // 10 atoms) and the rounds stop after 40–100 epochs: the whole run took 37
-// s of CPU (SPLE 22 s), so well under a minute on two cores. The paper's
-// settings (PaperConfig) need 20 times as many rows per epoch.
+// s of CPU (SPLE 22 s) when this test was written, and 29 s on two idle
+// cores (53 s of CPU; SPLE 9 s) at seed 1 with Laplace noise of scale 0.5
+// on a normal mean later, so well under a minute on two cores. The
+// paper's settings (PaperConfig) need 20 times as many rows per epoch.
 func TestDefaultSizes(t *testing.T) {
 	var c Config
 	e, err := newEngine(testProblem(), &c, PosteriorFlow)
