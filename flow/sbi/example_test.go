@@ -106,3 +106,24 @@ func ExampleConfig_checkpoint() {
 	// rounds: 3 simulations: 600
 	// same draws as the uninterrupted run: true
 }
+
+// ExampleConfig_DefaultFlow shows which flow a Config resolves to when its
+// Flow is nil, and how to start from it: here an amortized posterior flow
+// for θ in two dimensions and an eight-dimensional release, without the
+// context-dependent affine layer that one-round runs get by default.
+func ExampleConfig_DefaultFlow() {
+	amortized := sbi.Config{Rounds: 1}
+	fc := amortized.DefaultFlow(sbi.PosteriorFlow, 2, 8)
+	fmt.Println("amortized posterior flow:", fc.Layers, "layers, affine layer", fc.ContextAffine)
+
+	sequential := sbi.Config{Rounds: 10}
+	fmt.Println("sequential posterior flow: affine layer", sequential.DefaultFlow(sbi.PosteriorFlow, 2, 8).ContextAffine)
+	fmt.Println("likelihood flow: affine layer", sequential.DefaultFlow(sbi.LikelihoodFlow, 8, 2).ContextAffine)
+
+	fc.ContextAffine = false
+	amortized.Flow = &fc // SPPE(ctx, problem, amortized) now trains the flow without it
+	// Output:
+	// amortized posterior flow: 5 layers, affine layer true
+	// sequential posterior flow: affine layer false
+	// likelihood flow: affine layer true
+}
