@@ -420,8 +420,9 @@ func (c *Config) withDefaults() Config {
 // later rounds train on proposals near the observation, it was level on
 // two moons, the Gaussian linear task and the mixture (within 0.007,
 // better on each, seed 1) and worse on SLCP (0.748 against 0.725 over
-// seeds 1–3 and observations 1–3; worse at observation 2 in every seed),
-// so SPPE's flow has it only when amortized.
+// seeds 1–3 and observations 1–3, the sbi package's SNPE 0.737 over its
+// seeds 1–2; worse at observation 2 in every seed), so SPPE's flow has it
+// only when amortized.
 func (c Config) DefaultFlow(role Role, dim, contextDim int) flow.Config {
 	f := flow.DefaultConfig(dim, contextDim)
 	f.Layers = 5
