@@ -400,7 +400,9 @@ func (c *Config) withDefaults() Config {
 // z-scoring of both sides — with 3 layers when dim is 1, where every
 // layer's spline depends on the context only. Of c only Rounds matters. A
 // role other than LikelihoodFlow is taken for PosteriorFlow, as in
-// InnerIntegral.
+// InnerIntegral. The dimensions are not checked here: flow.New and the
+// engines reject a configuration whose dim is below 1 or contextDim below
+// 0.
 //
 // SPLE's flow, and SPPE's when it is trained in one round (c.Rounds = 1:
 // amortized NPE), also has flow.Config.ContextAffine: a location and scale

@@ -99,9 +99,11 @@ func newFlow(base *flow.Config, cfg *Config, role Role, d, sd int) (*flow.Flow, 
 	if role == LikelihoodFlow {
 		dim, ctx = sd, d
 	}
-	fc := cfg.DefaultFlow(role, dim, ctx)
+	var fc flow.Config
 	if base != nil {
 		fc = *base
+	} else {
+		fc = cfg.DefaultFlow(role, dim, ctx)
 	}
 	fc.Dim, fc.ContextDim = dim, ctx
 	if cfg.Embedding != nil {
