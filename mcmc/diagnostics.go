@@ -23,7 +23,10 @@ var ErrDegenerate = diag.ErrDegenerate
 func RHat(chains [][]float64) (float64, error) { return wrap(diag.RHat(chains)) }
 
 // RHatBasic returns the classic split R̂ without rank normalisation
-// (Gelman et al. 2013), with the same degenerate-input rules as RHat.
+// (Gelman et al. 2013), with the same degenerate-input rules as RHat. It
+// is kept for comparison with older reports, not for judging convergence:
+// it does not see chains with equal means and different scales (1.0005 on
+// such chains where RHat gives 1.16; internal/diag/testdata), so use RHat.
 func RHatBasic(chains [][]float64) (float64, error) { return wrap(diag.RHatBasic(chains)) }
 
 // ESSBulk returns the bulk effective sample size of Vehtari et al.

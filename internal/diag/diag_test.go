@@ -11,7 +11,14 @@ import (
 
 func readDiagCases(t *testing.T) (map[string][][]float64, map[string][]float64) {
 	t.Helper()
-	f, err := os.Open("testdata/diag_chains.csv")
+	return readCaseFiles(t, "testdata/diag_chains.csv", "testdata/diag_reference.csv")
+}
+
+// readCaseFiles reads chains (case,chain,iter,value) and reference values
+// (case, then one column per value) written by testdata/gen_diagnostics.py.
+func readCaseFiles(t *testing.T, chainsFile, refFile string) (map[string][][]float64, map[string][]float64) {
+	t.Helper()
+	f, err := os.Open(chainsFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +36,7 @@ func readDiagCases(t *testing.T) (map[string][][]float64, map[string][]float64) 
 		}
 		cases[r[0]][c] = append(cases[r[0]][c], v)
 	}
-	g, err := os.Open("testdata/diag_reference.csv")
+	g, err := os.Open(refFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,5 +144,57 @@ func TestDiagnosticsDegenerate(t *testing.T) {
 	// One chain of enough draws is fine (split R̂ uses its halves).
 	if v, err := RHat([][]float64{{1, 3, 2, 5, 4, 6, 8, 7}}); err != nil || math.IsNaN(v) {
 		t.Errorf("one chain: %v, %v", v, err)
+	}
+}
+
+// TestRHatNonConverged checks R̂ and the bulk and tail ESS against the
+// pure-Python reference on chains that have not converged
+// (testdata/gen_diagnostics.py, nonconverged_cases): two chains in each
+// mode of a bimodal target, chains with equal means and different scales
+// (which only the folded R̂ sees), one chain stuck at its start and
+// drifting chains (which only splitting sees); R̂ must exceed 1.05 on each,
+// while independent draws give less than 1.01. The reference file also
+// records the classic, basic split, bulk-only and folded-only R̂ of every
+// case, which the test checks are below 1.01 where the case says only the
+// other ingredient catches it.
+func TestRHatNonConverged(t *testing.T) {
+	cases, ref := readCaseFiles(t, "testdata/diag_nonconverged_chains.csv", "testdata/diag_nonconverged_reference.csv")
+	if len(cases) != 5 {
+		t.Fatalf("read %d cases, want 5", len(cases))
+	}
+	// Columns: rhat_classic, rhat_basic, rhat_bulk, rhat_tail, rhat, ess_bulk, ess_tail.
+	fns := []struct {
+		col  int
+		name string
+		f    func([][]float64) (float64, error)
+	}{{1, "rhat_basic", RHatBasic}, {4, "rhat", RHat}, {5, "ess_bulk", ESSBulk}, {6, "ess_tail", ESSTail}}
+	for name, ch := range cases {
+		for _, fn := range fns {
+			got, err := fn.f(ch)
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, fn.name, err)
+			}
+			if want := ref[name][fn.col]; math.Abs(got-want) > 1e-9*math.Abs(want) {
+				t.Errorf("%s %s = %.15g, reference %.15g", name, fn.name, got, want)
+			}
+		}
+		rh, _ := RHat(ch)
+		if name == "mixed" {
+			if !(rh < 1.01) {
+				t.Errorf("well-mixed chains: R̂ = %v, want < 1.01", rh)
+			}
+			continue
+		}
+		if !(rh > 1.05) {
+			t.Errorf("%s: R̂ = %v, want > 1.05 for chains that have not converged", name, rh)
+		}
+	}
+	// What each ingredient catches: without folding, equal means with
+	// different scales pass; without splitting, a common drift passes.
+	if r := ref["scales"]; !(r[2] < 1.01 && r[3] > 1.05) {
+		t.Errorf("scales: bulk R̂ %v, folded R̂ %v; the case should need folding", r[2], r[3])
+	}
+	if r := ref["trending"]; !(r[0] < 1.01 && r[1] > 1.05) {
+		t.Errorf("trending: classic R̂ %v, split R̂ %v; the case should need splitting", r[0], r[1])
 	}
 }

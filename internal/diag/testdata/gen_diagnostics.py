@@ -190,6 +190,43 @@ def cases():
     return out
 
 
+def rhat_bulk(chains):
+    """The rank-normalised split R-hat alone (no folding)."""
+    return rhat_basic(rank_normalize(split(chains)))
+
+
+def rhat_tail(chains):
+    """The folded rank-normalised split R-hat alone."""
+    sp = split(chains)
+    med = quantile7(sorted(v for c in sp for v in c), 0.5)
+    return rhat_basic(rank_normalize([[abs(v - med) for v in c] for c in sp]))
+
+
+def nonconverged_cases():
+    """Chains that have not converged, and well-mixed chains for contrast
+    (own seed, so the cases above are unchanged)."""
+    rng = random.Random(20261207)
+    g = lambda r: r.gauss(0, 1)
+    n = 400
+    out = {}
+    # Two chains stuck in each mode of a bimodal target (modes at -3 and +3).
+    out["bimodal"] = [ar1(rng, n, 0.5, lambda r: 0.5 * g(r), shift=(-3.0 if c < 2 else 3.0)) for c in range(4)]
+    # Equal means, different scales: only the folded R-hat sees it.
+    out["scales"] = [ar1(rng, n, 0.3, (lambda r: g(r)) if c < 2 else (lambda r: 3 * g(r))) for c in range(4)]
+    # Three mixing chains and one stuck at its start (every proposal rejected).
+    out["stuck_one"] = [ar1(rng, n, 0.5, g) for c in range(3)] + [[1.5] * n]
+    # Chains that still drift (the same trend in every chain).
+    out["trending"] = [[v + 4.0 * i / (n - 1) - 2.0 for i, v in enumerate(ar1(rng, n, 0.3, g))] for c in range(4)]
+    # Well-mixed chains: independent draws.
+    out["mixed"] = [[g(rng) for _ in range(n)] for c in range(4)]
+    return out
+
+
+def rhat_classic(chains):
+    """The original Gelman-Rubin R-hat: whole chains, no ranks, no folding."""
+    return rhat_basic(chains)
+
+
 def main():
     cs = cases()
     with open("diag_chains.csv", "w") as f:
@@ -208,6 +245,20 @@ def main():
         f.write("case,mcse_sd\n")
         for name, chains in cs.items():
             f.write("%s,%r\n" % (name, mcse_sd(chains)))
+
+    nc = nonconverged_cases()
+    with open("diag_nonconverged_chains.csv", "w") as f:
+        f.write("case,chain,iter,value\n")
+        for name, chains in nc.items():
+            for ci, c in enumerate(chains):
+                for i, v in enumerate(c):
+                    f.write("%s,%d,%d,%r\n" % (name, ci, i, v))
+    with open("diag_nonconverged_reference.csv", "w") as f:
+        f.write("case,rhat_classic,rhat_basic,rhat_bulk,rhat_tail,rhat,ess_bulk,ess_tail\n")
+        for name, chains in nc.items():
+            vals = [rhat_classic(chains), rhat_basic(split(chains)), rhat_bulk(chains), rhat_tail(chains),
+                    rhat(chains), ess_bulk(chains), ess_tail(chains)]
+            f.write(name + "," + ",".join("%r" % v for v in vals) + "\n")
 
 
 if __name__ == "__main__":
