@@ -28,8 +28,22 @@
 // data x ~ f(·|θ) and writes its summary s(x). Private(sim, mech) composes
 // a Simulator with a mechanism.Mechanism into a Simulator of
 // s_dp ~ η(·|s(x)), which is all that simulation-based inference (ABC,
-// SPPE, SPLE) needs. Batch and PriorPredictive run many simulations on all
-// cores with per-row random streams, so results depend on the seed only.
+// SPPE, SPLE) needs. Batch and PriorPredictive run many simulations with
+// per-row random streams, so results depend on the seed only.
+//
+// # Executors
+//
+// An Executor simulates a Block of parameter rows: row First+k of a run
+// with the stream Stream(Seed, First+k), so its statistic depends on
+// (Seed, index, θ) only and a run gives the same bits however it is cut
+// into blocks and wherever they run. InProcess, the default of every
+// engine, runs the rows on all cores; a remote executor (the nested module
+// simulate/nats) ships blocks to workers that run RunBlock. Every engine
+// that simulates takes one through its Config.Executor and hands it the
+// Problem's confidential Simulator only: parameters are proposed, and the
+// mechanism, distances and weights applied, on the driver. A failing row —
+// a simulator error, a panic, a non-finite statistic — is reported as a
+// *RowError naming its index and θ, the lowest failing row winning.
 //
 // Models whose data are i.i.d. records with a mean summary implement
 // RecordModel: one record can be drawn given θ, its contribution t(x_i)

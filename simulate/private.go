@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"sync"
 
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/internal/parallel"
 	"github.com/privinfer/privinfer/mechanism"
 )
@@ -94,57 +95,68 @@ func (p *PrivateSimulator) SimulateBoth(r *rand.Rand, theta, conf, dst []float64
 	return s, err
 }
 
-// Batch simulates n parameter vectors on all cores: row i of thetas
-// (length n·len(θ), row-major) is simulated with the random stream
-// parallel.Stream(seed, i) and its summary is written into row i of dst
-// (length n·StatDim). Results depend on seed only, never on GOMAXPROCS.
-// The error of the lowest failing row is returned (wrapped with its
-// index); ctx cancels the remaining rows.
-func Batch(ctx context.Context, sim Simulator, thetas []float64, dim int, seed uint64, dst []float64) error {
-	if sim == nil {
-		return errors.New("simulate: batch needs a non-nil simulator")
+// Batch simulates n parameter vectors through exec (nil: InProcess, all
+// cores of this process): row i of thetas (length n·dim, row-major) is
+// simulated with the random stream Stream(seed, i) and its summary is
+// written into row i of dst (length n·StatDim). Results depend on seed
+// only, never on the executor, its block size or GOMAXPROCS. It is Execute
+// of the block {seed, 0, dim, thetas, dst} with the arguments checked. A
+// failing row (simulator error, panic, non-finite summary) is returned as
+// the *RowError of the lowest failing row; ctx cancels the remaining rows.
+func Batch(ctx context.Context, exec Executor, sim Simulator, thetas []float64, dim int, seed uint64, dst []float64) error {
+	if argcheck.Nil(sim) {
+		return fmt.Errorf("simulate: batch needs a non-nil simulator: %w", ErrInvalid)
 	}
 	if dim < 1 || len(thetas)%dim != 0 {
-		return fmt.Errorf("simulate: batch thetas length %d is not a multiple of dim %d", len(thetas), dim)
+		return fmt.Errorf("simulate: batch thetas length %d is not a multiple of dim %d: %w", len(thetas), dim, ErrInvalid)
 	}
 	n := len(thetas) / dim
 	sd := sim.StatDim()
 	if len(dst) != n*sd {
-		return fmt.Errorf("simulate: batch dst must have length %d (n=%d × StatDim=%d), got %d", n*sd, n, sd, len(dst))
+		return fmt.Errorf("simulate: batch dst must have length %d (n=%d × StatDim=%d), got %d: %w", n*sd, n, sd, len(dst), ErrInvalid)
 	}
-	return parallel.Map(ctx, n, seed, func(i int, r *rand.Rand) error {
-		if err := sim.Simulate(r, thetas[i*dim:(i+1)*dim], dst[i*sd:(i+1)*sd]); err != nil {
-			return fmt.Errorf("simulate: batch row %d: %w", i, err)
-		}
-		return nil
-	})
+	if ctx == nil {
+		return fmt.Errorf("simulate: batch context is nil: %w", ErrInvalid)
+	}
+	return Execute(ctx, exec, sim, Block{Seed: seed, Dim: dim, Theta: thetas, Stats: dst})
 }
 
+// PriorSeed is the seed of the streams PriorPredictive draws θ from:
+// θ_i is drawn from Stream(PriorSeed(seed), i) on the calling machine, and
+// simulated with Stream(seed, i) by the executor.
+func PriorSeed(seed uint64) uint64 { return parallel.Stream(seed^priorTag, priorTag).Uint64() }
+
+const priorTag = 0x7072696f72 // "prior"
+
 // PriorPredictive draws n pairs (θ_i, s_i) with θ_i ~ prior and
-// s_i ~ sim(θ_i) on all cores: task i uses the stream parallel.Stream(seed,
-// i) for both draws, θ_i goes to row i of thetas (length n·prior.Dim()) and
-// s_i to row i of stats (length n·StatDim). This is the training set of
-// SPPE/SPLE and the proposal pool of rejection ABC.
-func PriorPredictive(ctx context.Context, prior Prior, sim Simulator, n int, seed uint64, thetas, stats []float64) error {
-	if prior == nil || sim == nil {
-		return errors.New("simulate: prior predictive needs a non-nil prior and simulator")
+// s_i ~ sim(θ_i): θ_i is drawn on the calling machine (on all cores) from
+// the stream Stream(PriorSeed(seed), i) into row i of thetas (length
+// n·prior.Dim()), then all rows are simulated through exec (nil:
+// InProcess) as in Batch, s_i into row i of stats (length n·StatDim). The
+// pairs depend on seed only, whichever executor ran them. This is the
+// training set of SPPE/SPLE and the proposal pool of rejection ABC.
+func PriorPredictive(ctx context.Context, exec Executor, prior Prior, sim Simulator, n int, seed uint64, thetas, stats []float64) error {
+	if argcheck.Nil(prior) || argcheck.Nil(sim) {
+		return fmt.Errorf("simulate: prior predictive needs a non-nil prior and simulator: %w", ErrInvalid)
 	}
 	if n < 0 {
-		return fmt.Errorf("simulate: prior predictive n must be >= 0, got %d", n)
+		return fmt.Errorf("simulate: prior predictive n must be >= 0, got %d: %w", n, ErrInvalid)
 	}
 	d, sd := prior.Dim(), sim.StatDim()
 	if len(thetas) != n*d {
-		return fmt.Errorf("simulate: prior predictive thetas must have length %d, got %d", n*d, len(thetas))
+		return fmt.Errorf("simulate: prior predictive thetas must have length %d, got %d: %w", n*d, len(thetas), ErrInvalid)
 	}
 	if len(stats) != n*sd {
-		return fmt.Errorf("simulate: prior predictive stats must have length %d, got %d", n*sd, len(stats))
+		return fmt.Errorf("simulate: prior predictive stats must have length %d, got %d: %w", n*sd, len(stats), ErrInvalid)
 	}
-	return parallel.Map(ctx, n, seed, func(i int, r *rand.Rand) error {
-		th := thetas[i*d : (i+1)*d]
-		prior.Sample(r, th)
-		if err := sim.Simulate(r, th, stats[i*sd:(i+1)*sd]); err != nil {
-			return fmt.Errorf("simulate: prior predictive row %d: %w", i, err)
-		}
+	if ctx == nil {
+		return fmt.Errorf("simulate: prior predictive context is nil: %w", ErrInvalid)
+	}
+	if err := parallel.Map(ctx, n, PriorSeed(seed), func(i int, r *rand.Rand) error {
+		prior.Sample(r, thetas[i*d:(i+1)*d])
 		return nil
-	})
+	}); err != nil {
+		return err
+	}
+	return Execute(ctx, exec, sim, Block{Seed: seed, Dim: d, Theta: thetas, Stats: stats})
 }

@@ -31,7 +31,7 @@ func TestBatchIndependentOfGOMAXPROCS(t *testing.T) {
 		old := runtime.GOMAXPROCS(procs)
 		defer runtime.GOMAXPROCS(old)
 		dst := make([]float64, n*10)
-		if err := simulate.Batch(context.Background(), priv, thetas, 2, 42, dst); err != nil {
+		if err := simulate.Batch(context.Background(), nil, priv, thetas, 2, 42, dst); err != nil {
 			t.Fatal(err)
 		}
 		return dst
@@ -53,7 +53,7 @@ func TestBatchIndependentOfGOMAXPROCS(t *testing.T) {
 		old := runtime.GOMAXPROCS(procs)
 		defer runtime.GOMAXPROCS(old)
 		th, st := make([]float64, 2*n), make([]float64, 10*n)
-		if err := simulate.PriorPredictive(context.Background(), prior, priv, n, 7, th, st); err != nil {
+		if err := simulate.PriorPredictive(context.Background(), nil, prior, priv, n, 7, th, st); err != nil {
 			t.Fatal(err)
 		}
 		return th, st
@@ -76,14 +76,14 @@ func TestBatchErrors(t *testing.T) {
 	sim, _ := sir.New(sir.Config{K: 100, Param: sir.Rates})
 	dst := make([]float64, 3*10)
 	thetas := []float64{0.3, 0.1, -1, 0.1, 0.3, 0.1}
-	err := simulate.Batch(context.Background(), sim, thetas, 2, 1, dst)
+	err := simulate.Batch(context.Background(), nil, sim, thetas, 2, 1, dst)
 	if !errors.Is(err, simulate.ErrInvalidTheta) {
 		t.Errorf("got %v, want simulate.ErrInvalidTheta from row 1", err)
 	}
-	if err := simulate.Batch(context.Background(), sim, thetas[:5], 2, 1, dst); err == nil {
+	if err := simulate.Batch(context.Background(), nil, sim, thetas[:5], 2, 1, dst); err == nil {
 		t.Error("ragged thetas accepted")
 	}
-	if err := simulate.Batch(context.Background(), sim, thetas, 2, 1, dst[:5]); err == nil {
+	if err := simulate.Batch(context.Background(), nil, sim, thetas, 2, 1, dst[:5]); err == nil {
 		t.Error("short dst accepted")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -92,7 +92,7 @@ func TestBatchErrors(t *testing.T) {
 	for i := range 1000 {
 		big[2*i], big[2*i+1] = 0.3, 0.1
 	}
-	if err := simulate.Batch(ctx, sim, big, 2, 1, make([]float64, 1000*10)); !errors.Is(err, context.Canceled) {
+	if err := simulate.Batch(ctx, nil, sim, big, 2, 1, make([]float64, 1000*10)); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: got %v", err)
 	}
 	if _, err := simulate.Private(nil, nil); err == nil {

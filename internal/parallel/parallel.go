@@ -65,6 +65,14 @@ func Stream(seed uint64, task uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(hi, lo))
 }
 
+// SeedPCG sets p to the starting state of Stream(seed, task): a caller that
+// reuses one generator for many tasks draws the same bits as Stream without
+// allocating per task.
+func SeedPCG(p *rand.PCG, seed, task uint64) {
+	hi, lo := streamState(seed, task)
+	p.Seed(hi, lo)
+}
+
 // reseeder is a reusable stream: a worker re-seeds it for every task so that
 // running a task allocates nothing.
 type reseeder struct {
@@ -142,6 +150,23 @@ func Map(ctx context.Context, n int, seed uint64, fn func(i int, r *rand.Rand) e
 	}
 	return run(ctx, n, func(i int, s *reseeder) error {
 		return fn(i, s.stream(seed, uint64(i)))
+	}, true)
+}
+
+// MapAt is Map over the tasks first, first+1, …, first+n−1: fn(i, r) runs
+// for i in [0, n) with r = Stream(seed, first+i). A range of tasks split
+// into consecutive MapAt calls therefore draws the same streams as one Map
+// over the whole range. Errors, cancellation and panics are those of Map
+// (indices relative to first).
+func MapAt(ctx context.Context, n int, seed, first uint64, fn func(i int, r *rand.Rand) error) error {
+	if fn == nil {
+		return ErrNilFunc
+	}
+	if ctx == nil {
+		return errNilContext
+	}
+	return run(ctx, n, func(i int, s *reseeder) error {
+		return fn(i, s.stream(seed, first+uint64(i)))
 	}, true)
 }
 

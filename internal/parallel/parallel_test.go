@@ -365,3 +365,37 @@ func TestFirstDrawsAcrossTasksUniform(t *testing.T) {
 		}
 	}
 }
+
+// TestMapAtSplitsLikeMap: a range of tasks run as consecutive MapAt calls
+// draws the same streams as one Map, and SeedPCG reproduces Stream.
+func TestMapAtSplitsLikeMap(t *testing.T) {
+	const n = 50
+	whole := make([]uint64, n)
+	if err := Map(context.Background(), n, 7, func(i int, r *rand.Rand) error {
+		whole[i] = r.Uint64()
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	parts := make([]uint64, n)
+	for _, cut := range [][2]int{{0, 13}, {13, 14}, {14, 50}} {
+		lo := cut[0]
+		if err := MapAt(context.Background(), cut[1]-lo, 7, uint64(lo), func(i int, r *rand.Rand) error {
+			parts[lo+i] = r.Uint64()
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var pcg rand.PCG
+	r := rand.New(&pcg)
+	for i := range n {
+		SeedPCG(&pcg, 7, uint64(i))
+		if parts[i] != whole[i] || r.Uint64() != whole[i] {
+			t.Fatalf("task %d: MapAt %d, SeedPCG differs, Map %d", i, parts[i], whole[i])
+		}
+	}
+	if err := MapAt(context.Background(), 1, 0, 0, nil); err != ErrNilFunc {
+		t.Errorf("nil fn: %v", err)
+	}
+}

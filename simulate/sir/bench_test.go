@@ -45,7 +45,7 @@ func BenchmarkBatchSIR(b *testing.B) {
 	dst := make([]float64, n*sim.StatDim())
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := simulate.Batch(context.Background(), sim, thetas, 2, 1, dst); err != nil {
+		if err := simulate.Batch(context.Background(), nil, sim, thetas, 2, 1, dst); err != nil {
 			b.Fatal(err)
 		}
 	}
