@@ -35,6 +35,52 @@
 // (a dyadic rational, so that the noise scale is a ratio of integers and
 // sampled exactly); the guarantee is ε'-DP, hence ε-DP, and ε is what is
 // charged and reported.
+//
+// # Scale-out
+//
+// For data spread over many machines, in partitions (keys) not known in
+// advance, the package offers the pieces a distributed pipeline is
+// assembled from, with no dependency beyond the core:
+//
+//   - Params and SelectionParams are plain configurations: budgets,
+//     bounds, contribution limits. Workers receive them and nothing
+//     else — never an Accountant, never a seeded generator (Seeded exists
+//     for tests and a pipeline must refuse it).
+//   - The budget is charged once, on the driver, when the pipeline is
+//     built: every aggregation declares its share in a Plan, a share
+//     beyond the total is refused at once, and Plan.Commit charges the
+//     Accountant for all of them atomically before any data is read. An
+//     over-budget plan releases nothing.
+//   - Contribution bounding per privacy unit: BoundPartitions keeps a
+//     uniform sample of at most L0 of the unit's partitions,
+//     CapContributions at most L∞ of its records in each, and the
+//     accumulators clamp every value to [Lo, Hi] (ClampValue; NaN is
+//     dropped, ±Inf goes to the nearer bound). The sensitivities of
+//     Params rest on this bounding.
+//   - CountAccumulator, SumAccumulator and MeanAccumulator are mergeable
+//     and serialisable (encoding.BinaryMarshaler). They hold exact
+//     integers: a count, and sums of lattice indices round(clamp(v)/γ) in
+//     128 bits. Merge is integer addition, which is commutative and
+//     associative, so whatever tree the pipeline merges partial results
+//     in, the final state is the same integers, and the release —
+//     noise drawn on the lattice and added to that integer — has the same
+//     law; with the same generator it is the same bits. Nothing is
+//     rounded in floating point before the noise.
+//   - Partitions are selected by a PartitionSelector ((ε, δ)-DP; the
+//     optimal rule of Desfontaines et al. 2022 or a discrete Laplace
+//     threshold), or declared public with PublicPartitions (every public
+//     key released, empty ones with noise only).
+//   - Every Result carries the exact law of its noise (Result.Noise), and
+//     Result.Mechanism turns it into a mechanism for a noise-aware
+//     posterior (privinfer.Problem) that is the discrete lattice law
+//     itself, not a continuous approximation.
+//
+// Success or failure of every release depends on its public parameters
+// only, never on the data: an empty data set, NaN or infinite records,
+// out-of-range categories and counts beyond exact arithmetic are
+// released like any other input (as each function documents), except
+// where the number of records is public (Substitute), where an empty
+// data set may be refused.
 package aggregate
 
 import (
@@ -118,6 +164,17 @@ type Result struct {
 	Budget mechanism.Budget
 	// Rho is the zCDP ρ charged (zero for a pure-DP release).
 	Rho float64
+	// Releases are the lattice releases Value was computed from, in value
+	// units: Value itself for a count or a sum; the sum's release for
+	// BoundedMean under Substitute; the noisy count ñ and the noisy
+	// centred sum γ·s̃ for a mean released from both. They are the
+	// observed data of a noise-aware posterior (Observed, Mechanism).
+	Releases []float64
+	// Noise holds the exact law of each release's noise.
+	Noise []NoiseModel
+	// Center is C, the lattice index a mean's second release is centred
+	// at (zero otherwise).
+	Center int64
 }
 
 const (
@@ -187,6 +244,7 @@ func (c Config) charge() (mechanism.Budget, float64, error) {
 type noise interface {
 	add(r *rand.Rand, s int64) (float64, error)
 	scale() float64
+	model() NoiseModel
 }
 
 // newNoise returns the noise of c for a statistic of ℓ1 sensitivity sens1
@@ -212,8 +270,8 @@ type dlap struct{ num, den uint64 }
 // newDLap returns the discrete Laplace law for an integer statistic of
 // sensitivity sensG (lattice units) at budget eps: t = sensG/ε'.
 func newDLap(sensG uint64, eps float64) (dlap, error) {
-	if sensG < 1 || sensG > maxGridSens {
-		return dlap{}, invalidf("sensitivity in lattice units %d outside [1, 2^31]", sensG)
+	if sensG < 1 || sensG > maxPlanSens {
+		return dlap{}, invalidf("sensitivity in lattice units %d outside [1, 2^33]", sensG)
 	}
 	e := dyadic(eps)
 	num, den := sensG<<30, e
@@ -234,6 +292,9 @@ func gcd(a, b uint64) uint64 {
 
 // scale returns t.
 func (d dlap) scale() float64 { return float64(d.num) / float64(d.den) }
+
+// model returns the law of the noise.
+func (d dlap) model() NoiseModel { return NoiseModel{Kind: DiscreteLaplace, Num: d.num, Den: d.den} }
 
 // sample draws Z exactly.
 func (d dlap) sample(r *rand.Rand) int64 { return mechanism.SampleDiscreteLaplace(r, d.num, d.den) }
@@ -280,7 +341,11 @@ type lattice struct {
 
 // newLattice chooses γ ≈ (hi − lo)·2^-20 (a power of two at most that),
 // so that the rounding is a millionth of the bounds' width.
-func newLattice(lo, hi float64) (lattice, error) {
+func newLattice(lo, hi float64) (lattice, error) { return newLatticeGrid(lo, hi, 0) }
+
+// newLatticeGrid is newLattice with an explicit power-of-two spacing
+// grid ≤ hi − lo (zero: the default).
+func newLatticeGrid(lo, hi, grid float64) (lattice, error) {
 	if err := checkBounds(lo, hi); err != nil {
 		return lattice{}, err
 	}
@@ -290,6 +355,13 @@ func newLattice(lo, hi float64) (lattice, error) {
 	}
 	_, e := math.Frexp(w)
 	k := e - 1 - 20
+	if grid != 0 {
+		f, ge := math.Frexp(grid)
+		if !(grid > 0) || f != 0.5 || grid > w {
+			return lattice{}, invalidf("grid must be 0 (default) or a power of two no larger than hi − lo = %v, got %v", w, grid)
+		}
+		k = ge - 1
+	}
 	L := math.Round(math.Ldexp(lo, -k))
 	H := math.Round(math.Ldexp(hi, -k))
 	if math.Max(math.Abs(L), math.Abs(H)) > maxGridSens {
@@ -297,6 +369,9 @@ func newLattice(lo, hi float64) (lattice, error) {
 	}
 	return lattice{k: k, L: int64(L), H: int64(H)}, nil
 }
+
+// center returns C = ⌊(L + H)/2⌋, the centre of a mean's sums.
+func (l lattice) center() int64 { return (l.L + l.H) >> 1 }
 
 // gamma returns γ.
 func (l lattice) gamma() float64 { return math.Ldexp(1, l.k) }

@@ -21,14 +21,18 @@ import (
 // gaussNoise adds discrete Gaussian noise through mechanism.Gaussian.
 type gaussNoise struct {
 	g      *mechanism.Gaussian
+	sigma  float64 // σ asked of mechanism.NewGaussian
 	seeded bool
 }
+
+// model returns the law of the noise.
+func (n gaussNoise) model() NoiseModel { return NoiseModel{Kind: DiscreteGaussian, Sigma: n.sigma} }
 
 // newGaussNoise returns the noise for an integer statistic of ℓ2
 // sensitivity sens2 (lattice units) at ρ-zCDP.
 func newGaussNoise(sens2, rho float64, seeded bool) (gaussNoise, error) {
-	if !(sens2 >= 1) || sens2 > maxGridSens*2 {
-		return gaussNoise{}, invalidf("ℓ2 sensitivity in lattice units %v outside [1, 2^32]", sens2)
+	if !(sens2 >= 1) || sens2 > maxPlanSens {
+		return gaussNoise{}, invalidf("ℓ2 sensitivity in lattice units %v outside [1, 2^33]", sens2)
 	}
 	sigma := sens2 / math.Sqrt(2*rho)
 	if sigma > maxScale {
@@ -38,7 +42,7 @@ func newGaussNoise(sens2, rho float64, seeded bool) (gaussNoise, error) {
 	if err != nil {
 		return gaussNoise{}, invalidf("discrete Gaussian with sigma %v: %v", sigma, err)
 	}
-	return gaussNoise{g: g, seeded: seeded}, nil
+	return gaussNoise{g: g, sigma: sigma, seeded: seeded}, nil
 }
 
 // scale returns the standard deviation σ' of the noise.

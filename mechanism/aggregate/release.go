@@ -45,7 +45,8 @@ func (c Config) releaseLattice(r *rand.Rand, s, sens int64) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Value: v, Sensitivity: float64(sens), Grid: 1, Scale: d.scale(), Budget: b, Rho: rho}, nil
+	return Result{Value: v, Sensitivity: float64(sens), Grid: 1, Scale: d.scale(), Budget: b, Rho: rho,
+		Releases: []float64{v}, Noise: []NoiseModel{noiseModel(d, 0)}}, nil
 }
 
 // sumSensitivity returns the sensitivity, in lattice units, of the sum of
@@ -90,6 +91,8 @@ func BoundedSum(r *rand.Rand, x []float64, lo, hi float64, cfg Config) (Result, 
 	}
 	g := l.gamma()
 	res.Value = math.Ldexp(res.Value, l.k)
+	res.Releases[0] = res.Value
+	res.Noise[0].Grid = g
 	res.Sensitivity *= g
 	res.Grid = g
 	res.Scale *= g
