@@ -3,6 +3,8 @@ package nats
 import (
 	"errors"
 	"fmt"
+
+	"github.com/privinfer/privinfer/simulate"
 )
 
 // ErrInvalid is wrapped by every error reporting an invalid argument: a
@@ -28,8 +30,9 @@ var ErrTooLarge = errors.New("nats: message exceeds the server's limit")
 // result: workers crashed, were killed or timed out on it.
 var ErrDeliveries = errors.New("nats: block exhausted its deliveries")
 
-// ErrRemote is wrapped by the Err of a RowError raised on a worker: the
-// simulator returned an error, panicked or returned a non-finite summary.
+// ErrRemote is wrapped by the Err of a *simulate.RowError raised on a
+// worker: the simulator returned an error, panicked or returned a
+// non-finite statistic there (see RemoteError).
 var ErrRemote = errors.New("nats: simulation failed on a worker")
 
 // ErrClosed is returned by Execute after Close.
@@ -39,25 +42,65 @@ func invalidf(format string, args ...any) error {
 	return fmt.Errorf("nats: "+format+": %w", append(args, ErrInvalid)...)
 }
 
-// RemoteError is the failure of one row on a worker. It wraps ErrRemote.
+// RemoteError is the cause of a *simulate.RowError raised on a worker:
+// the simulator's error, panic or non-finite statistic, as text, with the
+// sentinels the in-process failure would match.
 type RemoteError struct {
 	// Simulator is the registered name of the simulator.
 	Simulator string
 	// Worker identifies the worker process (ServeOptions.ID).
 	Worker string
-	// Panicked is true when the simulator panicked.
-	Panicked bool
 	// Message is the worker's error text (the panic value for a panic).
 	Message string
+	// Cause is what the in-process error would match: a
+	// *simulate.PanicError (its Stack nil) for a panic, simulate.ErrNonFinite
+	// for a non-finite statistic, simulate.ErrInvalidTheta or
+	// simulate.ErrInvalid for simulator errors wrapping them, nil otherwise.
+	Cause error
 }
 
+// Error names the simulator, the worker and the failure.
 func (e *RemoteError) Error() string {
-	what := "failed"
-	if e.Panicked {
-		what = "panicked"
-	}
-	return fmt.Sprintf("nats: simulator %q %s on worker %s: %s", e.Simulator, what, e.Worker, e.Message)
+	return fmt.Sprintf("simulator %q on worker %s: %s", e.Simulator, e.Worker, e.Message)
 }
 
-// Unwrap returns ErrRemote.
-func (e *RemoteError) Unwrap() error { return ErrRemote }
+// Unwrap returns ErrRemote and Cause.
+func (e *RemoteError) Unwrap() []error {
+	if e.Cause == nil {
+		return []error{ErrRemote}
+	}
+	return []error{ErrRemote, e.Cause}
+}
+
+// remoteCause rebuilds the cause of a worker's row error.
+func remoteCause(name string, r *wireResult) error {
+	e := &RemoteError{Simulator: name, Worker: r.worker, Message: r.message}
+	switch r.cause {
+	case causePanic:
+		e.Cause = &simulate.PanicError{Value: r.message}
+		e.Message = "panicked: " + r.message
+	case causeNonFinite:
+		e.Cause = simulate.ErrNonFinite
+	case causeInvalidTheta:
+		e.Cause = simulate.ErrInvalidTheta
+	case causeInvalid:
+		e.Cause = simulate.ErrInvalid
+	}
+	return e
+}
+
+// rowCause classifies a worker's row failure for the wire.
+func rowCause(err error) (uint8, string) {
+	var pe *simulate.PanicError
+	switch {
+	case errors.As(err, &pe):
+		return causePanic, fmt.Sprint(pe.Value)
+	case errors.Is(err, simulate.ErrNonFinite):
+		return causeNonFinite, err.Error()
+	case errors.Is(err, simulate.ErrInvalidTheta):
+		return causeInvalidTheta, err.Error()
+	case errors.Is(err, simulate.ErrInvalid):
+		return causeInvalid, err.Error()
+	}
+	return causeError, err.Error()
+}

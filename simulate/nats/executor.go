@@ -388,7 +388,7 @@ func (e *Executor) blockRows(dim, statDim, nameLen int) (int, error) {
 // end the call at once. When ctx is cancelled Execute returns ctx.Err()
 // promptly. Whatever the outcome, the call's blocks left in the stream
 // are purged and workers are told to stop the ones they hold.
-func (e *Executor) Execute(ctx context.Context, sim simulate.Simulator, b Block) error {
+func (e *Executor) Execute(ctx context.Context, sim simulate.Simulator, b simulate.Block) error {
 	if ctx == nil {
 		return invalidf("context is nil")
 	}
@@ -398,25 +398,13 @@ func (e *Executor) Execute(ctx context.Context, sim simulate.Simulator, b Block)
 	if argcheck.Nil(sim) {
 		return invalidf("simulator is nil")
 	}
-	if b.Dim < 1 {
-		return invalidf("block Dim must be >= 1, got %d", b.Dim)
-	}
-	if len(b.Theta)%b.Dim != 0 {
-		return invalidf("block Theta has length %d, not a multiple of Dim %d", len(b.Theta), b.Dim)
-	}
-	rows := len(b.Theta) / b.Dim
 	sd := sim.StatDim()
-	if sd < 1 {
-		return invalidf("simulator StatDim is %d, must be >= 1", sd)
+	if err := b.Check(sd); err != nil {
+		return fmt.Errorf("%w (%w)", err, ErrInvalid)
 	}
-	if len(b.Stats) != rows*sd {
-		return invalidf("block Stats has length %d, want %d rows × StatDim %d", len(b.Stats), rows, sd)
-	}
+	rows := b.Rows()
 	if rows == 0 {
 		return nil
-	}
-	if b.First+uint64(rows-1) < b.First {
-		return invalidf("block rows %d.. overflow the row index", b.First)
 	}
 	name, err := e.name(sim)
 	if err != nil {
@@ -437,7 +425,7 @@ type call struct {
 	e     *Executor
 	ctx   context.Context
 	sim   simulate.Simulator
-	b     Block
+	b     simulate.Block
 	name  string
 	rows  int
 	sd    int
@@ -460,7 +448,7 @@ type call struct {
 	rowsDone  int
 	lat       []time.Duration
 
-	rowErr  *RowError
+	rowErr  *simulate.RowError
 	failure error
 
 	check    chan checkResult // local simulation of the first row
@@ -673,8 +661,8 @@ func (c *call) merge(r *wireResult) {
 	case statusRowError:
 		if c.rowErr == nil || r.index < c.rowErr.Index {
 			j := int(r.index - c.b.First)
-			c.rowErr = &RowError{Index: r.index, Theta: slices.Clone(c.b.Theta[j*c.b.Dim : (j+1)*c.b.Dim]),
-				Err: &RemoteError{Simulator: c.name, Worker: r.worker, Panicked: r.panicked, Message: r.message}}
+			c.rowErr = &simulate.RowError{Index: r.index, Theta: slices.Clone(c.b.Theta[j*c.b.Dim : (j+1)*c.b.Dim]),
+				Err: remoteCause(c.name, r)}
 		}
 	case statusFailure:
 		var kind error
@@ -753,7 +741,7 @@ func (c *call) localFirstRow() {
 				res.err = fmt.Errorf("panic: %v", pv)
 			}
 		}()
-		res.err = c.sim.Simulate(stream(c.b.Seed, c.b.First), c.b.Theta[:c.b.Dim], res.stats)
+		res.err = c.sim.Simulate(simulate.Stream(c.b.Seed, c.b.First), c.b.Theta[:c.b.Dim], res.stats)
 	}()
 	c.check <- res
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/simulate"
 )
 
 // TestExecuteMatchesLocal checks that summaries simulated by 1 and 3
@@ -87,7 +88,7 @@ func TestExecuteEmptyAndRepeated(t *testing.T) {
 	startWorker(t, s.ClientURL(), reg, ServeOptions{})
 	e := newExecutor(t, s.ClientURL(), Config{Name: "gauss", BlockRows: 5})
 	sim, _ := reg.Lookup("gauss")
-	if err := execute(t, e, sim, Block{Seed: 1, Dim: 2}, 5*time.Second); err != nil {
+	if err := execute(t, e, sim, simulate.Block{Seed: 1, Dim: 2}, 5*time.Second); err != nil {
 		t.Fatalf("empty block: %v", err)
 	}
 	for call := range 3 {

@@ -215,25 +215,25 @@ func newExecutor(t testing.TB, url string, cfg Config) *Executor {
 }
 
 // testBlock returns a block of n rows of dim-2 parameters from seed.
-func testBlock(n int, seed, first uint64) Block {
+func testBlock(n int, seed, first uint64) simulate.Block {
 	r := rand.New(rand.NewPCG(seed, 99))
 	th := make([]float64, 2*n)
 	for i := range th {
 		th[i] = r.NormFloat64()
 	}
-	return Block{Seed: seed, First: first, Dim: 2, Theta: th, Stats: make([]float64, 3*n)}
+	return simulate.Block{Seed: seed, First: first, Dim: 2, Theta: th, Stats: make([]float64, 3*n)}
 }
 
 // localStats simulates b in this process, row by row, as the in-process
 // executor does.
-func localStats(t testing.TB, sim simulate.Simulator, b Block) []float64 {
+func localStats(t testing.TB, sim simulate.Simulator, b simulate.Block) []float64 {
 	t.Helper()
 	sd := sim.StatDim()
 	n := len(b.Theta) / b.Dim
 	out := make([]float64, n*sd)
 	for k := range n {
 		idx := b.First + uint64(k)
-		if err := sim.Simulate(stream(b.Seed, idx), b.Theta[k*b.Dim:(k+1)*b.Dim], out[k*sd:(k+1)*sd]); err != nil {
+		if err := sim.Simulate(simulate.Stream(b.Seed, idx), b.Theta[k*b.Dim:(k+1)*b.Dim], out[k*sd:(k+1)*sd]); err != nil {
 			t.Fatalf("row %d: %v", idx, err)
 		}
 	}
@@ -254,7 +254,7 @@ func sameBits(a, b []float64) int {
 }
 
 // execute runs e.Execute with a deadline, failing the test if it hangs.
-func execute(t testing.TB, e *Executor, sim simulate.Simulator, b Block, limit time.Duration) error {
+func execute(t testing.TB, e *Executor, sim simulate.Simulator, b simulate.Block, limit time.Duration) error {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()

@@ -21,7 +21,7 @@ import (
 //	magic "PIR1" | run ID [16] | call u64 | first u64 | rows u32 |
 //	statDim u32 | status u8 | worker length u16 | worker |
 //	status ok:        stats: rows·statDim float64 bits, row-major
-//	status row error: index u64 | panicked u8 | message length u32 | message
+//	status row error: index u64 | cause u8 | message length u32 | message
 //	status failure:   kind u8 | message length u32 | message
 //
 // The run ID and call number identify one Execute call of one Executor:
@@ -128,6 +128,16 @@ const (
 	statusFailure  = 2
 )
 
+// Causes of a row error, so that the analyst's error matches the same
+// sentinels as an in-process failure.
+const (
+	causeError        = 0 // the simulator returned an error
+	causePanic        = 1 // it panicked (simulate.PanicError)
+	causeNonFinite    = 2 // a NaN or infinite statistic (simulate.ErrNonFinite)
+	causeInvalidTheta = 3 // an error wrapping simulate.ErrInvalidTheta
+	causeInvalid      = 4 // an error wrapping simulate.ErrInvalid
+)
+
 // Failure kinds of a result with statusFailure: the block could not be
 // simulated at all.
 const (
@@ -148,10 +158,10 @@ type wireResult struct {
 	worker  string
 	stats   []float64 // statusOK
 
-	index    uint64 // statusRowError
-	panicked bool   // statusRowError
-	kind     uint8  // statusFailure
-	message  string // statusRowError, statusFailure
+	index   uint64 // statusRowError
+	cause   uint8  // statusRowError: a cause* constant
+	kind    uint8  // statusFailure
+	message string // statusRowError, statusFailure
 }
 
 // appendResult appends the encoding of r to dst.
@@ -173,11 +183,7 @@ func appendResult(dst []byte, r *wireResult) []byte {
 		}
 	case statusRowError:
 		dst = binary.LittleEndian.AppendUint64(dst, r.index)
-		if r.panicked {
-			dst = append(dst, 1)
-		} else {
-			dst = append(dst, 0)
-		}
+		dst = append(dst, r.cause)
 		dst = appendMessage(dst, r.message)
 	default:
 		dst = append(dst, r.kind)
@@ -235,7 +241,7 @@ func decodeResult(p []byte) (*wireResult, error) {
 			return nil, fmt.Errorf("%w: row error too short", errMalformed)
 		}
 		r.index = binary.LittleEndian.Uint64(p)
-		r.panicked = p[8] != 0
+		r.cause = p[8]
 		var err error
 		if r.message, err = decodeMessage(p[9:]); err != nil {
 			return nil, err

@@ -302,7 +302,8 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 			return
 		}
 		if rowErr != nil {
-			res.status, res.index, res.panicked, res.message = statusRowError, rowErr.index, rowErr.panicked, rowErr.message
+			res.status, res.index = statusRowError, rowErr.Index
+			res.cause, res.message = rowCause(rowErr.Err)
 		} else {
 			res.status, res.stats = statusOK, stats
 		}
@@ -360,72 +361,51 @@ func (w *worker) publish(ctx context.Context, msg jetstream.Msg, res *wireResult
 	}
 }
 
-// rowFailure is the lowest failing row of a block.
-type rowFailure struct {
-	index    uint64
-	panicked bool
-	message  string
-}
-
-// simulateRows simulates the rows of b on par goroutines, row k with the
-// stream of index first+k. Rows start in increasing order and no row above
-// a failed one is started, so every row below the lowest failure runs and
-// the failure returned is the lowest, whatever par.
-func simulateRows(ctx context.Context, sim simulate.Simulator, b *wireBlock, par int) ([]float64, *rowFailure) {
-	stats := make([]float64, b.rows*b.statDim)
+// simulateRows simulates the rows of b on par goroutines, each row with
+// simulate.RunBlock (so with the stream and the failure handling of every
+// executor). Rows start in increasing order and no row above a failed one
+// is started, so every row below the lowest failure runs and the failure
+// returned is the lowest's, whatever par.
+func simulateRows(ctx context.Context, sim simulate.Simulator, wb *wireBlock, par int) ([]float64, *simulate.RowError) {
+	b := simulate.Block{Seed: wb.seed, First: wb.first, Dim: wb.dim, Theta: wb.theta, Stats: make([]float64, wb.rows*wb.statDim)}
 	var (
 		next   atomic.Int64
 		lowest atomic.Int64
 		mu     sync.Mutex
-		fail   *rowFailure
+		fail   *simulate.RowError
 		wg     sync.WaitGroup
 	)
 	lowest.Store(math.MaxInt64)
-	par = max(1, min(par, b.rows))
+	par = max(1, min(par, wb.rows))
 	wg.Add(par)
 	for range par {
 		go func() {
 			defer wg.Done()
 			for {
 				k := next.Add(1) - 1
-				if k >= int64(b.rows) || k > lowest.Load() || ctx.Err() != nil {
+				if k >= int64(wb.rows) || k > lowest.Load() || ctx.Err() != nil {
 					return
 				}
-				idx := b.first + uint64(k)
-				th := b.theta[int(k)*b.dim : int(k+1)*b.dim]
-				dst := stats[int(k)*b.statDim : int(k+1)*b.statDim]
-				f := simulateRow(sim, b.seed, idx, th, dst)
-				if f == nil {
+				err := simulate.RunBlock(ctx, sim, b.Slice(int(k), int(k)+1))
+				if err == nil {
 					continue
+				}
+				re, ok := err.(*simulate.RowError)
+				if !ok {
+					if ctx.Err() != nil {
+						return
+					}
+					re = &simulate.RowError{Index: wb.first + uint64(k), Err: err}
 				}
 				mu.Lock()
 				if k < lowest.Load() {
 					lowest.Store(k)
-					fail = f
+					fail = re
 				}
 				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
-	return stats, fail
-}
-
-// simulateRow simulates one row, turning an error, a panic or a
-// non-finite summary into a rowFailure.
-func simulateRow(sim simulate.Simulator, seed, idx uint64, theta, dst []float64) (f *rowFailure) {
-	defer func() {
-		if pv := recover(); pv != nil {
-			f = &rowFailure{index: idx, panicked: true, message: fmt.Sprint(pv)}
-		}
-	}()
-	if err := sim.Simulate(stream(seed, idx), theta, dst); err != nil {
-		return &rowFailure{index: idx, message: err.Error()}
-	}
-	for j, v := range dst {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return &rowFailure{index: idx, message: fmt.Sprintf("summary %d is %v (non-finite summary %v)", j, v, dst)}
-		}
-	}
-	return nil
+	return b.Stats, fail
 }
