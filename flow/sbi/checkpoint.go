@@ -232,6 +232,9 @@ func (e *engine) resume(st *ckptState) ([]float64, *Result, error) {
 	if last := st.Rounds[st.Round-1].Simulations; last != n {
 		return nil, nil, bad("holds %d simulations, its records %d", n, last)
 	}
+	if err := e.checkRecords(st); err != nil {
+		return nil, nil, err
+	}
 	seen := make([]bool, n)
 	for _, idx := range [][]int{st.Train, st.Val} {
 		for _, i := range idx {
@@ -251,6 +254,9 @@ func (e *engine) resume(st *ckptState) ([]float64, *Result, error) {
 				return nil, nil, bad("holds a non-finite value")
 			}
 		}
+	}
+	if err := e.checkPrior(st); err != nil {
+		return nil, nil, err
 	}
 	f, err := flow.Load(bytes.NewReader(st.Flow))
 	if err != nil {
@@ -307,6 +313,80 @@ func (e *engine) replay(m method, res *Result, next []float64) error {
 func removeCheckpoint(path string) error {
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("sbi: Config.Checkpoint: %w", err)
+	}
+	return nil
+}
+
+// checkRecords checks the meaning of a checkpoint's round records and
+// elapsed time: what a run writes is in these ranges, so a record outside
+// them was not written by one.
+func (e *engine) checkRecords(st *ckptState) error {
+	bad := func(r int, format string, args ...any) error {
+		return fmt.Errorf("%w: checkpoint round record %d: %s", ErrCorrupt, r, fmt.Sprintf(format, args...))
+	}
+	if st.Elapsed < 0 {
+		return fmt.Errorf("%w: checkpoint elapsed time %v is negative", ErrCorrupt, st.Elapsed)
+	}
+	cfg, d := &e.cfg, e.ds.d
+	frac := func(v float64) bool { return math.IsNaN(v) || (v >= 0 && v <= 1) }
+	for i, rr := range st.Rounds {
+		r := i + 1
+		switch {
+		case rr.Epochs < 1 || rr.Epochs > cfg.Train.MaxEpochs:
+			return bad(r, "%d epochs, the run trains 1 to %d", rr.Epochs, cfg.Train.MaxEpochs)
+		case rr.BestEpoch < 0 || rr.BestEpoch > rr.Epochs:
+			return bad(r, "best epoch %d of %d", rr.BestEpoch, rr.Epochs)
+		case len(rr.TrainLoss) != rr.Epochs || len(rr.ValidationLoss) != rr.Epochs:
+			return bad(r, "%d training and %d validation losses for %d epochs", len(rr.TrainLoss), len(rr.ValidationLoss), rr.Epochs)
+		case rr.Candidates != nil && (r != 1 || len(rr.Candidates) != 1+len(cfg.FlowCandidates)):
+			return bad(r, "%d candidate losses, the run has %d architectures", len(rr.Candidates), 1+len(cfg.FlowCandidates))
+		case rr.Selected < 0 || rr.Selected >= max(len(rr.Candidates), 1):
+			return bad(r, "selected architecture %d of %d", rr.Selected, len(rr.Candidates))
+		case rr.SimTime < 0 || rr.TrainTime < 0 || rr.ProposalTime < 0:
+			return bad(r, "negative wall time (%v, %v, %v)", rr.SimTime, rr.TrainTime, rr.ProposalTime)
+		case !frac(rr.InSupport):
+			return bad(r, "in-support fraction %v outside [0, 1]", rr.InSupport)
+		case rr.RHat != nil && len(rr.RHat) != d:
+			return bad(r, "%d R̂ values for dimension %d", len(rr.RHat), d)
+		case !frac(rr.AcceptRate) || rr.ESS < 0 || rr.Thin < 0 || rr.ChainGroups < 0:
+			return bad(r, "chain diagnostics out of range (acceptance %v, ESS %v, thinning %d, groups %d)",
+				rr.AcceptRate, rr.ESS, rr.Thin, rr.ChainGroups)
+		}
+		for _, v := range rr.RHat {
+			if v < 0 || math.IsInf(v, 0) {
+				return bad(r, "R̂ %v", v)
+			}
+		}
+	}
+	return nil
+}
+
+// checkPrior checks a checkpoint's simulations against the run: every
+// recorded log prior density is the prior's at its θ, every θ the next
+// round simulates lies in the prior's support, and the first rows are
+// Config.Simulations when the run was given simulations.
+func (e *engine) checkPrior(st *ckptState) error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: checkpoint %s", ErrCorrupt, fmt.Sprintf(format, args...))
+	}
+	d := e.ds.d
+	for i, lp := range st.LogPrior {
+		th := st.Theta[i*d : (i+1)*d]
+		if got := e.p.Prior.LogDensity(th); got != lp || math.IsInf(lp, 0) || math.IsNaN(lp) {
+			return bad("records log prior density %v at θ = %v, the prior gives %v", lp, th, got)
+		}
+	}
+	for i := 0; i < len(st.Next)/d; i++ {
+		th := st.Next[i*d : (i+1)*d]
+		if lp := e.p.Prior.LogDensity(th); math.IsInf(lp, 0) || math.IsNaN(lp) {
+			return bad("proposes θ = %v outside the prior's support", th)
+		}
+	}
+	if s := e.cfg.Simulations; s != nil {
+		if len(st.Theta) < len(s.Theta) || len(st.Stat) < len(s.Stats) ||
+			!slices.Equal(st.Theta[:len(s.Theta)], s.Theta) || !slices.Equal(st.Stat[:len(s.Stats)], s.Stats) {
+			return bad("does not start with Config.Simulations")
+		}
 	}
 	return nil
 }

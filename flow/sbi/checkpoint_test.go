@@ -288,7 +288,8 @@ func FuzzCheckpointState(f *testing.F) {
 	n := e.ds.n()
 	st := ckptState{Round: 1, Theta: e.ds.theta, Stat: e.ds.stat, LogPrior: e.ds.logPrior, Train: e.ds.train,
 		Val: e.ds.val, Flow: fb.Bytes(), HasShift: true, ShiftA: e.shift.a, ShiftB: e.shift.b, Next: th,
-		History: []roundState{{Params: e.f.Params()}}, Rounds: []RoundResult{{Round: 1, Simulations: n}}}
+		History: []roundState{{Params: e.f.Params()}}, Rounds: []RoundResult{{Round: 1, Simulations: n, Epochs: 1, BestEpoch: 1,
+			TrainLoss: []float64{1}, ValidationLoss: []float64{1}, InSupport: 1, Diagnostics: Diagnostics{ESS: math.NaN(), AcceptRate: math.NaN()}}}}
 	var g bytes.Buffer
 	if err := gob.NewEncoder(&g).Encode(&st); err != nil {
 		f.Fatal(err)

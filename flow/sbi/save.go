@@ -3,7 +3,6 @@ package sbi
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -48,8 +47,10 @@ const (
 
 // ErrCorrupt is wrapped by the errors of LoadPosterior and
 // LoadLikelihoodPosterior about a malformed file, and by those of SPPE and
-// SPLE about a malformed Config.Checkpoint.
-var ErrCorrupt = errors.New("sbi: corrupt or unsupported file")
+// SPLE about a malformed Config.Checkpoint: a file that is not one, fails
+// its checksum, or whose fields are out of range or disagree with each
+// other, with the flow or with the prior. It wraps ErrInvalid.
+var ErrCorrupt = fmt.Errorf("%w: corrupt or unsupported file", ErrInvalid)
 
 // ErrIncompatiblePrior is returned (wrapping ErrInvalid) when the prior
 // passed to a loader is not the one the posterior was saved with.
@@ -243,7 +244,11 @@ func read(src io.Reader, prior simulate.Prior, kind uint8) (*saved, error) {
 	}
 	s.obs = r.floats(r.u32(), "observation", false)
 	sup := r.floats(2, "in-support fraction", false)
-	s.fallback = r.u8() == 1
+	fallback := r.u8()
+	if r.err == nil && fallback > 1 {
+		return nil, bad("leakage fallback flag %d, want 0 or 1", fallback)
+	}
+	s.fallback = fallback == 1
 	s.chains, s.warmup, s.thin = r.u32(), r.u32(), r.u32()
 	if version == shiftVersion {
 		if s.kind != kindPost {
@@ -288,7 +293,18 @@ func read(src io.Reader, prior simulate.Prior, kind uint8) (*saved, error) {
 		return nil, bad("chains %d, warm-up %d, thinning %d out of range", s.chains, s.warmup, s.thin)
 	case kind == kindPost && len(s.cand) != 0:
 		return nil, bad("chain starts in an SPPE posterior")
+	case kind == kindLik && (s.inSupport != 1 || s.minIn != 0 || s.fallback || s.seed != 0):
+		return nil, bad("SPLE posterior with in-support fraction %v, minimum %v, fallback %v, seed %d (written as 1, 0, false, 0)",
+			s.inSupport, s.minIn, s.fallback, s.seed)
 	}
+	// The first half of the probes are prior draws: inside the prior's
+	// support by construction.
+	for i, lp := range s.probeLP[:probes/2] {
+		if math.IsInf(lp, -1) {
+			return nil, bad("prior probe %d has log density −Inf", i)
+		}
+	}
+
 	if d := prior.Dim(); d != s.dim {
 		return nil, fmt.Errorf("%w: it has dimension %d, the posterior's θ has %d", ErrIncompatiblePrior, d, s.dim)
 	}
@@ -298,6 +314,12 @@ func read(src io.Reader, prior simulate.Prior, kind uint8) (*saved, error) {
 		same := got == want || math.Abs(got-want) <= 1e-9*math.Max(1, math.Abs(want))
 		if !same {
 			return nil, fmt.Errorf("%w: log density %v at θ = %v, saved %v", ErrIncompatiblePrior, got, x, want)
+		}
+	}
+	for i := 0; i < len(s.cand)/s.dim; i++ {
+		x := s.cand[i*s.dim : (i+1)*s.dim]
+		if lp := prior.LogDensity(x); math.IsNaN(lp) || math.IsInf(lp, 0) {
+			return nil, bad("chain start %d = %v outside the prior's support", i, x)
 		}
 	}
 	return s, nil
@@ -336,7 +358,17 @@ func LoadPosterior(r io.Reader, prior simulate.Prior) (*Posterior, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Posterior{f: s.f, prior: prior, postSettings: s.postSettings, resid: residPool(s.f.Dim())}, nil
+	q := &Posterior{f: s.f, prior: prior, postSettings: s.postSettings, resid: residPool(s.f.Dim())}
+	// The in-support fraction derives from the flow, the observation and
+	// the seed; one that differs from its recomputation (a fraction of 0
+	// would make every log density +Inf) is refused.
+	if err := q.estimateSupport(); err != nil {
+		return nil, err
+	}
+	if q.inSupport != s.inSupport {
+		return nil, fmt.Errorf("%w: in-support fraction %v, the saved flow gives %v at the saved observation and seed", ErrCorrupt, s.inSupport, q.inSupport)
+	}
+	return q, nil
 }
 
 // Save writes the posterior to w in the format of Posterior.Save: the
