@@ -43,7 +43,7 @@ func TestAccumulatorSmoke(t *testing.T) {
 		t.Fatalf("count %d", c1.n)
 	}
 	l, _ := p.lattice()
-	if got := s1.s.clamp(maxStat); got != l.sum([]float64{0, 1, 2, 3, 4, 4, 4, 4, 4, 4}, 0, 4) {
+	if got := s1.s.clamp(maxStat); got != l.sum([]float64{0, 1, 2, 3, 4, 4, 4, 4, 4, 4}, 0, 4, AddRemove) {
 		t.Fatalf("sum index %d", got)
 	}
 	r := newRand(1)

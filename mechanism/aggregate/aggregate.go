@@ -178,9 +178,6 @@ type Result struct {
 }
 
 const (
-	// maxRecords bounds the number of records so that every count and
-	// lattice sum is an exact integer in float64 arithmetic.
-	maxRecords = 1 << 31
 	// maxGridSens bounds a sensitivity in lattice units.
 	maxGridSens = 1 << 31
 	// maxScale bounds the noise scale t in lattice units so that
@@ -240,9 +237,12 @@ func (c Config) charge() (mechanism.Budget, float64, error) {
 }
 
 // noise adds integer-statistic noise on a lattice: discrete Laplace
-// (dlap) or discrete Gaussian (gaussNoise).
+// (dlap) or discrete Gaussian (gaussNoise). add clamps the statistic to
+// ±limit() first (1-Lipschitz, so no sensitivity grows) so that the
+// release is exactly representable whatever the data.
 type noise interface {
 	add(r *rand.Rand, s int64) (float64, error)
+	limit() int64
 	scale() float64
 	model() NoiseModel
 }
@@ -299,16 +299,22 @@ func (d dlap) model() NoiseModel { return NoiseModel{Kind: DiscreteLaplace, Num:
 // sample draws Z exactly.
 func (d dlap) sample(r *rand.Rand) int64 { return mechanism.SampleDiscreteLaplace(r, d.num, d.den) }
 
-// add returns s + Z as an exact float64 integer, or an error if the sum
-// left the exactly representable range (probability below e^-100 under
-// the scale limit).
+// limit returns 2^52: with |Z| < 2^52 (larger draws are redrawn by the
+// sampler) every s + Z is an exact float64.
+func (d dlap) limit() int64 { return maxStat }
+
+// add returns clamp(s) + Z as an exact float64 integer (the error is
+// unreachable: the sampler redraws |Z| ≥ 2^52).
 func (d dlap) add(r *rand.Rand, s int64) (float64, error) {
-	v := s + d.sample(r)
+	v := clampStat(s, maxStat) + d.sample(r)
 	if v <= -exact || v >= exact {
 		return 0, fmt.Errorf("aggregate: noisy lattice value %d is not exactly representable", v)
 	}
 	return float64(v), nil
 }
+
+// clampStat returns s clamped to [−lim, lim].
+func clampStat(s, lim int64) int64 { return max(-lim, min(lim, s)) }
 
 // checkBounds validates public clamping bounds.
 func checkBounds(lo, hi float64) error {
@@ -318,17 +324,16 @@ func checkBounds(lo, hi float64) error {
 	return nil
 }
 
-// checkValues validates confidential values: finite, at most maxRecords.
-func checkValues(x []float64) error {
-	if len(x) > maxRecords {
-		return invalidf("%d records exceed the limit 2^31", len(x))
+// record returns the record v as the slice aggregations take it: clamped
+// to [lo, hi] (±Inf to the nearer bound) and true; NaN is dropped under
+// AddRemove (false: as if the record were absent) and counts as lo under
+// Substitute, where the number of records is public and each must count.
+func record(v, lo, hi float64, nb Neighbour) (float64, bool) {
+	c, ok := ClampValue(v, lo, hi)
+	if !ok && nb == Substitute {
+		return lo, true
 	}
-	for i, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return invalidf("record %d is %v", i, v)
-		}
-	}
-	return nil
+	return c, ok
 }
 
 // lattice is the power-of-two grid of a bounded aggregation: records are
@@ -392,15 +397,22 @@ func absInt(v int64) int64 {
 	return v
 }
 
-// sum returns Σ index(x_i), exact since n·max(|L|,|H|) ≤ 2^62. The
-// multiplication by the power of two 2^-k is exact (a result too small
-// to be normal rounds to index 0 either way).
-func (l lattice) sum(x []float64, lo, hi float64) int64 {
+// sum returns Σ index(x_i) over the records as record takes them, kept
+// in 128 bits and clamped to ±2^52. The multiplication by the power of
+// two 2^-k is exact (a result too small to be normal rounds to index 0
+// either way).
+func (l lattice) sum(x []float64, lo, hi float64, nb Neighbour) int64 {
 	inv := math.Ldexp(1, -l.k)
-	var s int64
+	var s wide
 	for _, v := range x {
-		i := int64(math.Round(max(lo, min(hi, v)) * inv))
-		s += max(l.L, min(l.H, i))
+		i, ok := l.indexOf(v, lo, hi, inv)
+		if !ok {
+			if nb != Substitute {
+				continue
+			}
+			i = l.L
+		}
+		s.add(i)
 	}
-	return s
+	return s.clamp(maxStat)
 }

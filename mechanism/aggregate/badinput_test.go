@@ -9,6 +9,10 @@ import (
 
 // TestBadInput feeds every aggregation invalid arguments, labelled by
 // category, and requires an error wrapping ErrInvalid and no panic.
+// Invalid arguments are public ones (budgets, bounds, sizes of public
+// sets, generators) or data the caller cannot have (a negative count, an
+// empty data set whose size is public): records themselves are never an
+// error (TestErrorsIndependentOfData).
 func TestBadInput(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	sub := 0x1p-1070
@@ -35,21 +39,15 @@ func TestBadInput(t *testing.T) {
 		cat, name string
 		f         call
 	}{
-		{"nan", "sum record", sum([]float64{0, nan}, 0, 1, ok)},
 		{"nan", "sum lo", sum(x, nan, 1, ok)},
 		{"nan", "sum hi", sum(x, 0, nan, ok)},
-		{"nan", "mean record", mean([]float64{nan}, 0, 1, ok)},
 		{"nan", "epsilon", count(3, Config{Epsilon: nan})},
 		{"nan", "quantile level", quant(x, nan, 0, 1, 4, ok)},
-		{"nan", "quantile record", quant([]float64{nan}, 0.5, 0, 1, 4, ok)},
 		{"nan", "quantile lo", quant(x, 0.5, nan, 1, 4, ok)},
 		{"nan", "rho", count(3, Config{Rho: nan})},
-		{"inf", "sum record", sum([]float64{inf}, 0, 1, ok)},
-		{"inf", "sum -record", sum([]float64{-inf}, 0, 1, ok)},
 		{"inf", "sum hi", sum(x, 0, inf, ok)},
 		{"inf", "mean lo", mean(x, -inf, 1, ok)},
 		{"inf", "epsilon", count(3, Config{Epsilon: inf})},
-		{"inf", "quantile record", quant([]float64{-inf, 0}, 0.5, 0, 1, 4, ok)},
 		{"inf", "quantile hi", quant(x, 0.5, 0, inf, 4, ok)},
 		{"inf", "rho", sum(x, 0, 1, Config{Rho: inf})},
 		{"nonpositive", "epsilon 0", count(3, Config{Epsilon: 0})},
@@ -59,18 +57,15 @@ func TestBadInput(t *testing.T) {
 		{"nonpositive", "lo > hi", mean(x, 2, 1, ok)},
 		{"nonpositive", "categories 0", hist([]int{}, 0, ok)},
 		{"nonpositive", "categories -3", hist([]int{0}, -3, ok)},
-		{"nonpositive", "category -1", hist([]int{-1}, 3, ok)},
 		{"nonpositive", "candidates 1", quant(x, 0.5, 0, 1, 1, ok)},
 		{"nonpositive", "quantile level -0.1", quant(x, -0.1, 0, 1, 4, ok)},
 		{"nonpositive", "rho -1", hist([]int{0}, 1, Config{Rho: -1})},
 		{"huge", "epsilon 1e308", count(3, Config{Epsilon: 1e308})},
 		{"huge", "bounds ±1e308", sum(x, -1e308, 1e308, ok)},
 		{"huge", "bounds far from 0", sum(x, 1e300, 1e300*(1+1e-15), ok)},
-		{"huge", "count 2^60", count(1<<60, ok)},
 		{"huge", "categories 2^40", hist([]int{0}, 1<<40, ok)},
 		{"huge", "candidates 2^40", quant(x, 0.5, 0, 1, 1<<40, ok)},
 		{"huge", "quantile level 2", quant(x, 2, 0, 1, 4, ok)},
-		{"huge", "category 1e9", hist([]int{1e9}, 3, ok)},
 		{"huge", "rho 1e308", count(3, Config{Rho: 1e308})},
 		{"huge", "mean bounds ±1e308", mean(x, -1e308, 1e308, Config{Epsilon: 1, Neighbour: Substitute, Seeded: true})},
 		{"subnormal", "epsilon", count(3, Config{Epsilon: sub})},
@@ -78,10 +73,8 @@ func TestBadInput(t *testing.T) {
 		{"subnormal", "bounds width", sum(x, 0, sub, Config{Epsilon: 1e-9})},
 		{"subnormal", "rho", count(3, Config{Rho: sub})},
 		{"subnormal", "add/remove mean at ε = 2^-30", mean(x, 0, 1, Config{Epsilon: 0x1p-30})},
-		{"empty", "mean", mean(nil, 0, 1, ok)},
 		{"empty", "mean substitute", mean([]float64{}, 0, 1, Config{Epsilon: 1, Neighbour: Substitute, Seeded: true})},
-		{"empty", "quantile", quant(nil, 0.5, 0, 1, 4, ok)},
-		{"mismatched", "category ≥ k", hist([]int{0, 3}, 3, ok)},
+		{"empty", "quantile substitute", quant(nil, 0.5, 0, 1, 4, Config{Epsilon: 1, Neighbour: Substitute, Seeded: true})},
 		{"mismatched", "neighbour relation", count(3, Config{Epsilon: 1, Neighbour: Neighbour(7)})},
 		{"mismatched", "lo/hi swapped", quant(x, 0.5, 1, 0, 4, ok)},
 		{"mismatched", "both epsilon and rho", count(3, Config{Epsilon: 1, Rho: 1})},

@@ -1,6 +1,7 @@
 package aggregate
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -14,7 +15,8 @@ import (
 // distinguishing exactly when it is off that lattice; the means are
 // deterministic maps of such lattice releases, and a quantile output must
 // be a public candidate, each of which keeps positive probability under
-// every data set. As a control, the same check flags the textbook
+// every data set; the accumulators' releases (count, sum, and a mean's
+// count and centred sum) must each lie on its own lattice. As a control, the same check flags the textbook
 // floating-point Laplace release of the same sum. 400,000 draws per path
 // (40,000 with -short).
 func TestFloatingPointDistinguishability(t *testing.T) {
@@ -25,6 +27,18 @@ func TestFloatingPointDistinguishability(t *testing.T) {
 	l, _ := newLattice(testLo, testHi)
 	cand, _ := Candidates(testLo, testHi, 16)
 	flagged := map[string]int{}
+	// The scaled-out accumulators of the same data, with contribution
+	// bounds L0 = 3, L∞ = 2.
+	p := Params{Epsilon: 2, Lo: testLo, Hi: testHi, MaxPartitionsContributed: 3, MaxContributionsPerPartition: 2}
+	ca, _ := NewCountAccumulator(p)
+	sa, _ := NewSumAccumulator(p)
+	mean, _ := NewMeanAccumulator(p)
+	accs := []Accumulator{ca, sa, mean}
+	for _, acc := range accs {
+		for _, v := range testData {
+			acc.Add(v)
+		}
+	}
 	cfg := func(nb Neighbour) Config { return Config{Epsilon: 2, Neighbour: nb} }
 	for range n {
 		c, err := Count(nil, 1234, cfg(AddRemove))
@@ -53,12 +67,23 @@ func TestFloatingPointDistinguishability(t *testing.T) {
 		if i := math.Round(math.Ldexp(m.Value*nr, -l.k)); math.Ldexp(i, l.k)/nr != m.Value || math.Abs(i) >= 1<<53 {
 			flagged["mean substitute"]++
 		}
-		cnt, sum, _, _, err := meanAddRemove(nil, testData, testLo, testHi, cfg(AddRemove))
+		ma, err := BoundedMean(nil, testData, testLo, testHi, cfg(AddRemove))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !onLattice(cnt, 0) || !onLattice(sum, 0) {
+		if !onLattice(ma.Releases[0], 0) || !onLattice(ma.Releases[1], l.k) {
 			flagged["mean add/remove"]++
+		}
+		for _, acc := range accs {
+			res, err := acc.Release(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range res.Releases {
+				if !onLattice(v, int(math.Round(math.Log2(res.Noise[i].Grid)))) {
+					flagged[fmt.Sprintf("accumulator %T", acc)]++
+				}
+			}
 		}
 		h, err := Histogram(nil, []int{0, 1, 1, 3}, 4, cfg(Substitute))
 		if err != nil {
@@ -78,7 +103,8 @@ func TestFloatingPointDistinguishability(t *testing.T) {
 			flagged["quantile"]++
 		}
 	}
-	for _, k := range []string{"count", "sum add/remove", "sum substitute", "mean substitute", "mean add/remove", "histogram", "quantile"} {
+	for _, k := range []string{"count", "sum add/remove", "sum substitute", "mean substitute", "mean add/remove", "histogram", "quantile",
+		"accumulator *aggregate.CountAccumulator", "accumulator *aggregate.SumAccumulator", "accumulator *aggregate.MeanAccumulator"} {
 		t.Logf("%-16s %d of %d outputs distinguishable", k, flagged[k], n)
 		if flagged[k] != 0 {
 			t.Errorf("%s: %d distinguishable outputs", k, flagged[k])
@@ -88,7 +114,7 @@ func TestFloatingPointDistinguishability(t *testing.T) {
 	// uniform) on the same lattice sum at the same scale.
 	s, _ := BoundedSum(nil, testData, testLo, testHi, cfg(Substitute))
 	r := newRand(9)
-	src := math.Ldexp(float64(l.sum(testData, testLo, testHi)), l.k)
+	src := math.Ldexp(float64(l.sum(testData, testLo, testHi, AddRemove)), l.k)
 	off := 0
 	const ctl = 10000
 	for range ctl {

@@ -16,7 +16,10 @@ import (
 // sensitivity Δ2 of the statistic. By Canonne, Kamath & Steinke (2020,
 // Thm. 4) the release is Δ2²/(2σ'²) ≤ ρ zCDP. The accountant is charged
 // with Accountant.SpendRho(ρ), which converts to (ε, δ) with the tight
-// conversion of mechanism.ZCDPEpsilon; Result.Rho reports ρ.
+// conversion of mechanism.ZCDPEpsilon; Result.Rho reports ρ. The
+// statistic is clamped to ±(2^52·γ' − 1) lattice units first when γ' < 1
+// (at least σ·2^22: four million noise standard deviations), so that
+// s + Z is exact on the grid γ'.
 
 // gaussNoise adds discrete Gaussian noise through mechanism.Gaussian.
 type gaussNoise struct {
@@ -48,10 +51,23 @@ func newGaussNoise(sens2, rho float64, seeded bool) (gaussNoise, error) {
 // scale returns the standard deviation σ' of the noise.
 func (n gaussNoise) scale() float64 { return n.g.NoiseSigma() }
 
-// add returns s + Z.
+// gaussLimit returns the largest statistic a discrete Gaussian on the
+// grid γ' (lattice units) takes: |s/γ'| < 2^52, i.e. 2^52·γ' − 1 when
+// γ' < 1 (at least about σ·2^22, since γ' ≥ σ·2^-30), else 2^52.
+func gaussLimit(grid float64) int64 {
+	if grid >= 1 {
+		return maxStat
+	}
+	return int64(math.Ldexp(grid, 52)) - 1
+}
+
+// limit returns gaussLimit of the noise's grid.
+func (n gaussNoise) limit() int64 { return gaussLimit(n.g.Grid()) }
+
+// add returns clamp(s) + Z.
 func (n gaussNoise) add(r *rand.Rand, s int64) (float64, error) {
 	var in, out [1]float64
-	in[0] = float64(s)
+	in[0] = float64(clampStat(s, n.limit()))
 	var m mechanism.Mechanism = n.g
 	if n.seeded {
 		m = mechanism.Reproducible(n.g)

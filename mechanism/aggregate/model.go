@@ -109,10 +109,11 @@ func (r Result) Mechanism() (mechanism.Mechanism, error) {
 		}
 		m.k = append(m.k, e-1)
 		m.inner = append(m.inner, inner)
-		sp := 1.0
+		sp, lim := 1.0, int64(maxStat)
 		if g, ok := inner.(*mechanism.Gaussian); ok {
-			sp = g.Grid()
+			sp, lim = g.Grid(), gaussLimit(g.Grid())
 		}
+		m.limit = append(m.limit, float64(lim))
 		m.spacing = append(m.spacing, math.Ldexp(sp, e-1))
 	}
 	return m, nil
@@ -125,6 +126,7 @@ func (r Result) Mechanism() (mechanism.Mechanism, error) {
 // the operating system's generator.
 type Model struct {
 	k       []int // lattice exponents
+	limit   []float64
 	inner   []mechanism.Mechanism
 	spacing []float64
 	mean    bool
@@ -152,14 +154,14 @@ func (m *Model) LatticeSpacing() float64 {
 }
 
 // index returns the lattice index of coordinate i of the statistic s
-// (the centred index for a mean's sum), and false if it is not finite
-// and below 2^52 in magnitude.
+// (the centred index for a mean's sum), clamped as the release clamps
+// it, and false if it is not finite.
 func (m *Model) index(s []float64, i int) (float64, bool) {
 	v := math.Round(math.Ldexp(s[i], -m.k[i]))
 	if m.mean && i == 1 {
 		v -= math.Round(s[0]) * float64(m.center)
 	}
-	return v, math.Abs(v) < 1<<52
+	return math.Max(-m.limit[i], math.Min(m.limit[i], v)), !math.IsNaN(v) && !math.IsInf(v, 0)
 }
 
 // check validates s and dst.
@@ -172,7 +174,7 @@ func (m *Model) check(s, dst []float64) error {
 	}
 	for i := range s {
 		if _, ok := m.index(s, i); !ok {
-			return fmt.Errorf("aggregate: statistic entry %d = %v is not finite or too large for its lattice: %w", i, s[i], mechanism.ErrOutOfDomain)
+			return fmt.Errorf("aggregate: statistic entry %d = %v is not finite: %w", i, s[i], mechanism.ErrNonFinite)
 		}
 	}
 	return nil

@@ -52,10 +52,12 @@ func Candidates(lo, hi float64, k int) ([]float64, error) {
 // D_j = |(2^16 − Q)·a_j − Q·b_j| with a_j = #{x_i < c_j}, b_j = #{x_i > c_j}
 // over the records clamped to [lo, hi] and Q = round(q·2^16). The utility
 // of c_j is u_j = −D_j/2^16.
-func quantileScores(x, cand []float64, lo, hi float64, qn uint64) []uint64 {
-	s := make([]float64, len(x))
-	for i, v := range x {
-		s[i] = math.Max(lo, math.Min(hi, v))
+func quantileScores(x, cand []float64, lo, hi float64, qn uint64, nb Neighbour) []uint64 {
+	s := make([]float64, 0, len(x))
+	for _, v := range x {
+		if c, ok := record(v, lo, hi, nb); ok {
+			s = append(s, c)
+		}
 	}
 	slices.Sort(s)
 	d := make([]uint64, len(cand))
@@ -92,7 +94,11 @@ func quantileScores(x, cand []float64, lo, hi float64, qn uint64) []uint64 {
 // Bernoulli of an exact rational exponent drawn with integer arithmetic.
 // Every candidate keeps a positive probability, so no output is
 // impossible under a neighbouring data set. The expected number of
-// proposals is at most k. x must be non-empty with at most 2^31 records.
+// proposals is at most k. Records are taken as in BoundedSum (NaN dropped
+// under AddRemove, lo under Substitute). Under AddRemove an empty x is
+// released like any other (every candidate then has the same utility, so
+// the release is uniform); under Substitute, where n is public, an empty
+// x is an error.
 func Quantile(r *rand.Rand, x []float64, q, lo, hi float64, k int, cfg Config) (QuantileResult, error) {
 	if err := cfg.check(); err != nil {
 		return QuantileResult{}, err
@@ -107,18 +113,15 @@ func Quantile(r *rand.Rand, x []float64, q, lo, hi float64, k int, cfg Config) (
 	if err != nil {
 		return QuantileResult{}, err
 	}
-	if len(x) == 0 {
-		return QuantileResult{}, invalidf("the quantile of an empty data set is undefined")
-	}
-	if err := checkValues(x); err != nil {
-		return QuantileResult{}, err
+	if len(x) == 0 && cfg.Neighbour == Substitute {
+		return QuantileResult{}, invalidf("the quantile of an empty data set is undefined (the number of records is public under Substitute)")
 	}
 	src, err := cfg.source(r)
 	if err != nil {
 		return QuantileResult{}, err
 	}
 	qn := uint64(math.Round(math.Ldexp(q, qBits)))
-	d := quantileScores(x, cand, lo, hi, qn)
+	d := quantileScores(x, cand, lo, hi, qn, cfg.Neighbour)
 	b, _, err := cfg.charge()
 	if err != nil {
 		return QuantileResult{}, err

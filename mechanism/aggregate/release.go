@@ -12,16 +12,18 @@ import (
 // confidential data). Under AddRemove one record changes n by at most 1;
 // under Substitute too (the record may stop or start satisfying the
 // query). So the sensitivity is 1 under both relations and the release is
-// ε-DP. n must be in [0, 2^52]. The release is an integer, unbiased, with
-// variance 2a/(1−a)², a = e^{−ε'}.
+// ε-DP. n must be non-negative; a count beyond 2^52 is released as 2^52
+// (clamping is 1-Lipschitz, so the guarantee holds, and the release
+// cannot fail on account of the data). The release is an integer,
+// unbiased for n ≤ 2^52, with variance 2a/(1−a)², a = e^{−ε'}.
 func Count(r *rand.Rand, n int, cfg Config) (Result, error) {
 	if err := cfg.check(); err != nil {
 		return Result{}, err
 	}
-	if n < 0 || n > 1<<52 {
-		return Result{}, invalidf("count must be in [0, 2^52], got %d", n)
+	if n < 0 {
+		return Result{}, invalidf("count must be non-negative, got %d", n)
 	}
-	return cfg.releaseLattice(r, int64(n), 1)
+	return cfg.releaseLattice(r, min(int64(n), maxStat), 1)
 }
 
 // releaseLattice releases the integer statistic s, of sensitivity sens in
@@ -69,8 +71,13 @@ func sumSensitivity(l lattice, nb Neighbour) int64 {
 // lattice units; the release γ·(S + Z), Z discrete Laplace of scale
 // sensitivity/ε', is ε-DP. The release is an unbiased estimate of γS, the
 // sum of the rounded clamped records, which differs from the sum of the
-// clamped records by at most nγ/2. Requires at most 2^31 records with
-// n·max(|L|, |H|) ≤ 2^52; an empty x is the empty sum.
+// clamped records by at most nγ/2. The index sum is exact (128 bits) and
+// clamped to ±2^52 before the noise (1-Lipschitz, so the guarantee holds;
+// reached only beyond 2^52/max(|L|, |H|) records). An empty x is the
+// empty sum. Records are taken as ClampValue gives them: ±Inf go to the
+// nearer bound; NaN is dropped under AddRemove (as an absent record) and
+// counts as lo under Substitute (where n is public). No record, and no
+// number of records, makes the release fail.
 func BoundedSum(r *rand.Rand, x []float64, lo, hi float64, cfg Config) (Result, error) {
 	if err := cfg.check(); err != nil {
 		return Result{}, err
@@ -79,13 +86,7 @@ func BoundedSum(r *rand.Rand, x []float64, lo, hi float64, cfg Config) (Result, 
 	if err != nil {
 		return Result{}, err
 	}
-	if err := checkValues(x); err != nil {
-		return Result{}, err
-	}
-	if float64(len(x))*float64(l.maxAbs()) > 1<<52 {
-		return Result{}, invalidf("%d records of up to %d lattice steps overflow exact arithmetic", len(x), l.maxAbs())
-	}
-	res, err := cfg.releaseLattice(r, l.sum(x, lo, hi), sumSensitivity(l, cfg.Neighbour))
+	res, err := cfg.releaseLattice(r, l.sum(x, lo, hi, cfg.Neighbour), sumSensitivity(l, cfg.Neighbour))
 	if err != nil {
 		return Result{}, err
 	}
@@ -99,33 +100,37 @@ func BoundedSum(r *rand.Rand, x []float64, lo, hi float64, cfg Config) (Result, 
 	return res, nil
 }
 
-// BoundedMean releases the mean of the records clamped to [lo, hi]. x
-// must be non-empty.
+// BoundedMean releases the mean of the records clamped to [lo, hi].
 //
 // Under Substitute the number of records n is public: the release is
 // BoundedSum's γ(S + Z) divided by n, with Z calibrated to the
 // substitution sensitivity H − L. It is ε-DP and an unbiased estimate of
 // γS/n (the mean of the rounded clamped records), with variance
-// γ²·Var(Z)/n²; Result.Sensitivity is γ(H − L)/n.
+// γ²·Var(Z)/n²; Result.Sensitivity is γ(H − L)/n. An empty x is an error
+// (n is public, so the error reveals nothing).
 //
-// Under AddRemove n is private: half the budget releases the count
-// ñ = n + Z₁ (sensitivity 1) and half the sum of the indices centred at
-// C = ⌊(L + H)/2⌋, s̃ = Σ(index − C) + Z₂ (sensitivity
-// max(H − C, C − L)); the release is γ(C + s̃/max(ñ, 1)) clamped to
-// [lo, hi], ε-DP by sequential composition and post-processing. It is
-// consistent but not exactly unbiased; Result.Sensitivity and Scale
-// describe the sum's noise.
+// Under AddRemove n is private: the release is that of a
+// MeanAccumulator with one partition and one record per unit (L0 = L∞ =
+// 1): half the budget releases the count ñ = n + Z₁ (sensitivity 1) and
+// half the sum of the indices centred at C = ⌊(L + H)/2⌋,
+// s̃ = Σ(index − C) + Z₂ (sensitivity max(H − C, C − L)); the value is
+// γ(C + s̃/max(ñ, 1)) clamped to [lo, hi], ε-DP by sequential
+// composition and post-processing. It is consistent but not exactly
+// unbiased; Result.Sensitivity and Scale describe the sum's noise.
+// An empty x is released like any other (the value is then noise about
+// the centre), so success never depends on the data.
 //
-// Both outputs are deterministic functions of lattice releases, so no
-// output is impossible under a neighbouring data set.
+// Records are taken as in BoundedSum (NaN dropped under AddRemove, lo
+// under Substitute). Both outputs are deterministic functions of lattice
+// releases, so no output is impossible under a neighbouring data set.
 func BoundedMean(r *rand.Rand, x []float64, lo, hi float64, cfg Config) (Result, error) {
 	if err := cfg.check(); err != nil {
 		return Result{}, err
 	}
-	if len(x) == 0 {
-		return Result{}, invalidf("the mean of an empty data set is undefined")
-	}
 	if cfg.Neighbour == Substitute {
+		if len(x) == 0 {
+			return Result{}, invalidf("the mean of an empty data set is undefined (the number of records is public under Substitute)")
+		}
 		res, err := BoundedSum(r, x, lo, hi, cfg)
 		if err != nil {
 			return Result{}, err
@@ -136,54 +141,25 @@ func BoundedMean(r *rand.Rand, x []float64, lo, hi float64, cfg Config) (Result,
 		res.Scale /= n
 		return res, nil
 	}
-	cnt, sum, l, res, err := meanAddRemove(r, x, lo, hi, cfg)
+	acc, err := NewMeanAccumulator(Params{Epsilon: cfg.Epsilon, Rho: cfg.Rho, Lo: lo, Hi: hi,
+		MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Seeded: cfg.Seeded})
 	if err != nil {
 		return Result{}, err
 	}
-	c := (l.L + l.H) >> 1
-	m := math.Ldexp(float64(c)+sum/math.Max(cnt, 1), l.k)
-	res.Value = math.Max(lo, math.Min(hi, m))
-	return res, nil
-}
-
-// meanAddRemove draws the two lattice releases of BoundedMean under
-// AddRemove: the noisy count and the noisy centred index sum.
-func meanAddRemove(r *rand.Rand, x []float64, lo, hi float64, cfg Config) (cnt, sum float64, l lattice, res Result, err error) {
-	l, err = newLattice(lo, hi)
-	if err != nil {
-		return
-	}
-	if err = checkValues(x); err != nil {
-		return
-	}
-	c := (l.L + l.H) >> 1
-	sens := max(l.H-c, c-l.L)
-	dc, err := cfg.newNoise(1, 1, 0.5)
-	if err != nil {
-		return
-	}
-	ds, err := cfg.newNoise(uint64(sens), float64(sens), 0.5)
-	if err != nil {
-		return
+	for _, v := range x {
+		acc.Add(v)
 	}
 	src, err := cfg.source(r)
 	if err != nil {
-		return
+		return Result{}, err
 	}
 	b, rho, err := cfg.charge()
 	if err != nil {
-		return
+		return Result{}, err
 	}
-	if cnt, err = dc.add(src, int64(len(x))); err != nil {
-		return
-	}
-	s := l.sum(x, lo, hi) - int64(len(x))*c
-	if sum, err = ds.add(src, s); err != nil {
-		return
-	}
-	g := l.gamma()
-	res = Result{Sensitivity: float64(sens) * g, Grid: g, Scale: ds.scale() * g, Budget: b, Rho: rho}
-	return
+	res, err := acc.release(src)
+	res.Budget, res.Rho = b, rho
+	return res, err
 }
 
 // HistogramResult is a released histogram.
@@ -213,22 +189,16 @@ const maxCategories = 1 << 24
 // the count vector: 1 under AddRemove (one count changes by one) and 2
 // under Substitute (one record leaves a category and enters another). The
 // release is ε-DP; every count is unbiased with variance 2a/(1−a)²,
-// a = e^{−ε'/Δ}. The categories are public: a record outside [0, k) is an
-// error, not a new category.
+// a = e^{−ε'/Δ}. The categories are public: a record outside [0, k) is
+// dropped (it is neither a new category nor an error, so the release never
+// fails on account of the data; dropping one record changes one count by
+// one, within both sensitivities).
 func Histogram(r *rand.Rand, x []int, k int, cfg Config) (HistogramResult, error) {
 	if err := cfg.check(); err != nil {
 		return HistogramResult{}, err
 	}
 	if k < 1 || k > maxCategories {
 		return HistogramResult{}, invalidf("number of categories must be in [1, 2^24], got %d", k)
-	}
-	if len(x) > maxRecords {
-		return HistogramResult{}, invalidf("%d records exceed the limit 2^31", len(x))
-	}
-	for i, c := range x {
-		if c < 0 || c >= k {
-			return HistogramResult{}, invalidf("record %d has category %d outside [0, %d)", i, c, k)
-		}
 	}
 	sens, sens2 := uint64(1), 1.0
 	if cfg.Neighbour == Substitute {
@@ -244,7 +214,9 @@ func Histogram(r *rand.Rand, x []int, k int, cfg Config) (HistogramResult, error
 	}
 	counts := make([]int64, k)
 	for _, c := range x {
-		counts[c]++
+		if c >= 0 && c < k {
+			counts[c]++
+		}
 	}
 	b, rho, err := cfg.charge()
 	if err != nil {
