@@ -161,21 +161,6 @@ func okOrInvalid(f func() error) func() error {
 	}
 }
 
-// documentedPanic checks a call documented to panic (a programmer error,
-// such as Apply with mismatched lengths): it must panic, not return
-// garbage.
-func documentedPanic(f func()) func() error {
-	return func() (err error) {
-		defer func() {
-			if recover() == nil {
-				err = errors.New("returned instead of the documented panic")
-			}
-		}()
-		f()
-		return nil
-	}
-}
-
 // releaseCases are the generic cases of Release (and SimulateRelease when
 // sim is set) for m.
 func releaseCases(bm badMech, sim bool) []testutil.BadInput {
@@ -335,11 +320,11 @@ func applyCases(bm badMech) []testutil.BadInput {
 		}
 	}
 	return []B{
-		{Category: "mismatched", Name: name + "short uniforms", Check: documentedPanic(apply(u[:nu-1], bm.s, bm.out))},
-		{Category: "mismatched", Name: name + "short dst", Check: documentedPanic(apply(u, bm.s, bm.out-1))},
-		{Category: "empty", Name: name + "empty uniforms", Check: documentedPanic(apply(nil, bm.s, bm.out))},
-		{Category: "zerovalue", Name: name + "zero value", Check: documentedPanic(func() { bm.zero.(Transform).Apply(u, bm.s, make([]float64, bm.out)) })},
-		{Category: "nil", Name: name + "nil receiver", Check: documentedPanic(func() { bm.nilp.(Transform).Apply(u, bm.s, make([]float64, bm.out)) })},
+		{Category: "mismatched", Name: name + "short uniforms", Panics: (apply(u[:nu-1], bm.s, bm.out))},
+		{Category: "mismatched", Name: name + "short dst", Panics: (apply(u, bm.s, bm.out-1))},
+		{Category: "empty", Name: name + "empty uniforms", Panics: (apply(nil, bm.s, bm.out))},
+		{Category: "zerovalue", Name: name + "zero value", Panics: (func() { bm.zero.(Transform).Apply(u, bm.s, make([]float64, bm.out)) })},
+		{Category: "nil", Name: name + "nil receiver", Panics: (func() { bm.nilp.(Transform).Apply(u, bm.s, make([]float64, bm.out)) })},
 		{Category: "nan", Name: name + "NaN uniform", Check: nanOut(with(u, bNaN), bm.s)},
 		{Category: "nan", Name: name + "NaN statistic", Check: nanOut(u, with(bm.s, bNaN))},
 		{Category: "nonpositive", Name: name + "uniform 0", Check: validOut(with(u, 0), bm.s)},
@@ -774,11 +759,12 @@ func checkCases() []testutil.BadInput {
 		{Category: "nonpositive", Name: "AnalyticGaussianDelta σ 0", Check: expectNaN(func() float64 { return AnalyticGaussianDelta(1, 0, 1) })},
 		{Category: "nonpositive", Name: "AnalyticGaussianDelta sensitivity -1", Check: expectNaN(func() float64 { return AnalyticGaussianDelta(1, 1, -1) })},
 		{Category: "inf", Name: "AnalyticGaussianDelta σ +Inf", Check: expectNaN(func() float64 { return AnalyticGaussianDelta(1, bInf, 1) })},
-		{Category: "empty", Name: "RandomizedResponse.EstimateMean no reports", Check: expectNaN(func() float64 { return rr.EstimateMean(nil) })},
-		{Category: "nan", Name: "RandomizedResponse.EstimateMean NaN report", Check: expectNaN(func() float64 { return rr.EstimateMean([]float64{1, bNaN}) })},
-		{Category: "huge", Name: "RandomizedResponse.EstimateMean report 1e308", Check: expectNaN(func() float64 { return rr.EstimateMean([]float64{bHuge}) })},
-		{Category: "zerovalue", Name: "zero RandomizedResponse.EstimateMean", Check: expectNaN(func() float64 { return (&RandomizedResponse{}).EstimateMean([]float64{1}) })},
-		{Category: "nil", Name: "nil RandomizedResponse.EstimateMean", Check: expectNaN(func() float64 { return (*RandomizedResponse)(nil).EstimateMean([]float64{1}) })},
+		{Category: "empty", Name: "RandomizedResponse.EstimateMean no reports", Err: func() error { _, err := rr.EstimateMean(nil); return err }},
+		{Category: "nan", Name: "RandomizedResponse.EstimateMean NaN report", Err: func() error { _, err := rr.EstimateMean([]float64{1, bNaN}); return err }},
+		{Category: "huge", Name: "RandomizedResponse.EstimateMean report 1e308", Err: func() error { _, err := rr.EstimateMean([]float64{bHuge}); return err }},
+		{Category: "nonpositive", Name: "RandomizedResponse.EstimateMean report -1", Err: func() error { _, err := rr.EstimateMean([]float64{0, -1}); return err }},
+		{Category: "zerovalue", Name: "zero RandomizedResponse.EstimateMean", Err: func() error { _, err := (&RandomizedResponse{}).EstimateMean([]float64{1}); return err }},
+		{Category: "nil", Name: "nil RandomizedResponse.EstimateMean", Err: func() error { _, err := (*RandomizedResponse)(nil).EstimateMean([]float64{1}); return err }},
 		{Category: "mismatched", Name: "InBounds length mismatch", Check: isFalse(func() bool { return InBounds([]float64{0, 0}, []float64{-1}, []float64{1}) })},
 		{Category: "nan", Name: "InBounds NaN", Check: isFalse(func() bool { return InBounds([]float64{bNaN}, []float64{-1}, []float64{1}) })},
 		{Category: "nan", Name: "Clamp NaN", Check: expectNaN(func() float64 { return Clamp(bNaN, 0, 1) })},
@@ -824,6 +810,7 @@ func checkCases() []testutil.BadInput {
 func TestBadInput(t *testing.T) {
 	cases := constructorCases()
 	cases = append(cases, checkCases()...)
+	cases = append(cases, moreCases(t)...)
 	for _, c := range svtCases() {
 		cases = append(cases, testutil.BadInput{Category: c.cat, Name: c.name, Err: c.call})
 	}

@@ -38,10 +38,21 @@ func (m BoundMode) String() string {
 }
 
 // BITSlice writes the boundary-inflated truncation of x to [lo_i, hi_i]
-// into dst (which may alias x).
+// into dst (which may alias x): Clamp(x_i, lo_i, hi_i), ±Inf mapping to
+// the nearer bound. It returns an error wrapping ErrInvalidParameter,
+// writing nothing, for slices of different lengths, a bound that is not
+// finite, lo_i > hi_i, or a NaN x_i (ErrNonFinite).
 func BITSlice(dst, x, lo, hi []float64) error {
 	if len(dst) != len(x) || len(lo) != len(x) || len(hi) != len(x) {
 		return fmt.Errorf("mechanism: x, dst, lo and hi must have equal lengths, got %d, %d, %d, %d: %w", len(x), len(dst), len(lo), len(hi), ErrDimension)
+	}
+	for i := range x {
+		if math.IsInf(lo[i], 0) || math.IsInf(hi[i], 0) || !(lo[i] <= hi[i]) {
+			return invalidf("bounds %d must be finite with lo <= hi, got [%v, %v]", i, lo[i], hi[i])
+		}
+	}
+	if err := checkNoNaN(x); err != nil {
+		return err
 	}
 	for i, v := range x {
 		dst[i] = Clamp(v, lo[i], hi[i])

@@ -50,10 +50,19 @@ func checkDelta(delta float64) error {
 	return nil
 }
 
-// checkDim validates a dimension.
+// MaxDim is the largest dimension a constructor accepts (the Dim of a
+// statistic, the number of candidates, categories or time points): 2^24.
+// A mechanism holds a few float64 per coordinate, and callers allocate
+// statistics and releases of that length, so a larger value is almost
+// always a unit or overflow mistake; refusing it keeps a bad argument from
+// ending the process with an out-of-memory fatal error, which no caller
+// could recover from.
+const MaxDim = 1 << 24
+
+// checkDim validates a dimension: 1 ≤ d ≤ MaxDim.
 func checkDim(name string, d int) error {
-	if d < 1 {
-		return invalidf("%s must be >= 1, got %d", name, d)
+	if d < 1 || d > MaxDim {
+		return invalidf("%s must be in [1, 2^24 = MaxDim], got %d", name, d)
 	}
 	return nil
 }

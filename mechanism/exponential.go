@@ -36,7 +36,7 @@ type ExponentialConfig struct {
 	Epsilon float64
 	// Sensitivity is the sensitivity Δu of every utility (> 0).
 	Sensitivity float64
-	// Candidates is the number n ≥ 1 of candidates.
+	// Candidates is the number n of candidates (in [1, MaxDim]).
 	Candidates int
 	// Monotone selects the sharper coefficient ε/Δu, valid when all
 	// utilities move in the same direction between neighbours.

@@ -16,7 +16,7 @@ type GaussianConfig struct {
 	Delta float64
 	// Sensitivity is the ℓ2 sensitivity Δ2 of the statistic (> 0).
 	Sensitivity float64
-	// Dim is the dimension of the statistic (≥ 1).
+	// Dim is the dimension of the statistic (in [1, MaxDim]).
 	Dim int
 }
 
@@ -127,6 +127,14 @@ func (g *Gaussian) setLattice(gridExp int, sigmaEff float64) error {
 // Wang 2018) for a Dim-dimensional statistic of ℓ2 sensitivity
 // Sensitivity: the smallest σ giving (Epsilon, Delta)-DP. Its budget is
 // (Epsilon, Delta).
+//
+// Upper limit. Every calibrated constructor refuses a configuration whose
+// release lattice cannot represent statistics up to 2^16·Sensitivity in
+// magnitude (the grid is about 2^-29·σ and a release needs |s/γ| < 2^52;
+// see the Gaussian type comment): for the analytic calibration that is
+// Epsilon above about 4,000, where σ < 2^-7·Sensitivity. Such an ε carries
+// no meaningful privacy, and a mechanism built for it would refuse
+// ordinary statistics at release time.
 func NewAnalyticGaussian(cfg GaussianConfig) (*Gaussian, error) {
 	return calibrated(cfg, AnalyticGaussianSigma)
 }
@@ -147,6 +155,13 @@ func NewClassicalGaussian(cfg GaussianConfig) (*Gaussian, error) {
 func NewProbabilisticGaussian(cfg GaussianConfig) (*Gaussian, error) {
 	return calibrated(cfg, ProbabilisticGaussianSigma)
 }
+
+// minGaussianRange is the smallest release range, in units of the
+// sensitivity, that a calibrated Gaussian must offer: a release needs
+// |s/γ| < 2^52 with γ about 2^-29·σ, so the range is about 2^23·σ, and a
+// σ below 2^-7·Sensitivity (ε of a few thousand) would refuse statistics
+// only a few thousand sensitivities from zero.
+const minGaussianRange = 1 << 16
 
 // latticeMargin is the relative slack by which the lattice release's
 // analytic δ must stay below the budget's δ.
@@ -182,6 +197,10 @@ func calibrated(cfg GaussianConfig, cal func(eps, delta, sens2 float64) (float64
 			return nil, fmt.Errorf("mechanism: Gaussian lattice calibration failed for %+v", cfg)
 		}
 		sigL *= 1 + 1e-9
+	}
+	if rng := math.Ldexp(1, 52+g.grid); rng < minGaussianRange*cfg.Sensitivity {
+		return nil, invalidf("GaussianConfig: epsilon %v and delta %v give sigma %v and a release grid 2^%d on which only statistics below %v = %.3g·Sensitivity in magnitude are representable; the calibrated constructors need at least 2^16·Sensitivity (lower Epsilon)",
+			cfg.Epsilon, cfg.Delta, sigma, g.grid, rng, rng/cfg.Sensitivity)
 	}
 	return g, nil
 }

@@ -313,7 +313,10 @@ func TestRandomizedResponseLaw(t *testing.T) {
 	}
 	// Unbiased mean: all true bits are 1 in coordinate 0 → estimate ≈ 1
 	// with standard error √(p(1−p)/n)/(2p−1).
-	est := m.EstimateMean(zs)
+	est, err := m.EstimateMean(zs)
+	if err != nil {
+		t.Fatal(err)
+	}
 	se := math.Sqrt(pk*(1-pk)/n) / (2*pk - 1)
 	if math.Abs(est-1) > 4*se {
 		t.Errorf("EstimateMean = %v, want 1 ± %v", est, 4*se)

@@ -99,7 +99,7 @@ type RandomizedResponse struct {
 }
 
 // NewRandomizedResponse returns binary randomized response with budget
-// epsilon for dim people's bits.
+// epsilon for dim people's bits (1 ≤ dim ≤ MaxDim).
 func NewRandomizedResponse(epsilon float64, dim int) (*RandomizedResponse, error) {
 	p, q, real, err := rrMasses("randomized response", epsilon, 2)
 	if err != nil {
@@ -224,21 +224,33 @@ func (m *RandomizedResponse) LogDensity(sdp, s []float64) float64 {
 
 // EstimateMean returns the unbiased estimate of the population mean of
 // the true bits from the reports z: (z̄ − (1−p))/(2p − 1), since
-// E z̄ = (1−p) + (2p−1)·x̄. It returns NaN for empty z, for a report
-// that is not a bit, and on a mechanism not built by its constructor.
-func (m *RandomizedResponse) EstimateMean(z []float64) float64 {
-	if m == nil || m.dim == 0 || len(z) == 0 {
-		return math.NaN()
+// E z̄ = (1−p) + (2p−1)·x̄.
+//
+// Being unbiased, the estimate is not confined to [0, 1]: it lies in
+// [−(1−p)/(2p−1), p/(2p−1)], the two ends reached when every report is 0
+// or every report is 1 (at ε = 1, p ≈ 0.731, that is [−0.86, 1.86]).
+// Clamping it to [0, 1] is post-processing that costs no privacy but adds
+// bias; callers who need a proportion apply it themselves.
+//
+// It returns an error wrapping ErrInvalidParameter for empty z, for a
+// report that is not 0 or 1 (ErrOutOfDomain, naming it), and on a
+// mechanism not built by its constructor.
+func (m *RandomizedResponse) EstimateMean(z []float64) (float64, error) {
+	if m == nil || m.dim == 0 {
+		return 0, errNilMechanism("*RandomizedResponse")
+	}
+	if len(z) == 0 {
+		return 0, invalidf("EstimateMean needs at least one report")
 	}
 	s := 0.0
-	for _, v := range z {
+	for i, v := range z {
 		if v != 0 && v != 1 {
-			return math.NaN()
+			return 0, fmt.Errorf("mechanism: report %d is %v, not a bit: %w", i, v, ErrOutOfDomain)
 		}
 		s += v
 	}
 	zbar := s / float64(len(z))
-	return (zbar - (1 - m.keep)) / (2*m.keep - 1)
+	return (zbar - (1 - m.keep)) / (2*m.keep - 1), nil
 }
 
 // KaryRandomizedResponse is k-ary (generalized) randomized response: each
@@ -266,9 +278,9 @@ type KaryRandomizedResponse struct {
 type KaryConfig struct {
 	// Epsilon is the budget ε of each person's report (> 0).
 	Epsilon float64
-	// K is the number of categories (>= 2).
+	// K is the number of categories (in [2, MaxDim]).
 	K int
-	// Dim is the number of people reporting (>= 1).
+	// Dim is the number of people reporting (in [1, MaxDim]).
 	Dim int
 }
 
@@ -276,8 +288,8 @@ type KaryConfig struct {
 // ≥ 2) with budget cfg.Epsilon for cfg.Dim people's categories.
 func NewKaryRandomizedResponse(cfg KaryConfig) (*KaryRandomizedResponse, error) {
 	epsilon, k, dim := cfg.Epsilon, cfg.K, cfg.Dim
-	if k < 2 {
-		return nil, invalidf("k must be >= 2, got %d", k)
+	if k < 2 || k > MaxDim {
+		return nil, invalidf("KaryConfig.K: k must be in [2, 2^24 = MaxDim], got %d", k)
 	}
 	pi, qi, real, err := rrMasses("k-ary randomized response", epsilon, k)
 	if err != nil {
@@ -468,11 +480,11 @@ type OUE struct {
 	logHalf float64
 }
 
-// NewOUE returns optimal unary encoding with budget epsilon over d ≥ 2
-// categories.
+// NewOUE returns optimal unary encoding with budget epsilon over d
+// categories, 2 ≤ d ≤ MaxDim.
 func NewOUE(epsilon float64, d int) (*OUE, error) {
-	if d < 2 {
-		return nil, invalidf("d must be >= 2, got %d", d)
+	if d < 2 || d > MaxDim {
+		return nil, invalidf("d must be in [2, 2^24 = MaxDim], got %d", d)
 	}
 	p, q, real, err := rrMasses("optimal unary encoding", epsilon, 2)
 	if err != nil {

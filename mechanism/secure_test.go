@@ -290,18 +290,32 @@ func FuzzConstructors(f *testing.F) {
 	f.Add(0.0, math.NaN(), 2.0, 0, 3.0)
 	f.Add(1e308, 1e-308, 0.5, 1<<20, 0.125)
 	f.Add(5e-324, math.Inf(1), 1e-300, -1, -1.0)
+	f.Add(1.0, 8e300, 1e-6, 1<<31, 0.0)
+	f.Add(1.0, 1e4, 0.999999, MaxDim, 0.0)
+	f.Add(1.0, 1.0, 1e-6, math.MaxInt, 0.0)
 	f.Fuzz(func(t *testing.T, a, b, c float64, d int, grid float64) {
-		if d > 64 {
+		// Dimensions above 64 are tried on the constructors that refuse
+		// them without allocating (above MaxDim; above 2^20 for Laplace)
+		// and otherwise clamped, to keep the fuzz target fast.
+		if d > 64 && d <= MaxDim {
 			d = 64
 		}
 		var ms []Mechanism
+		usesD := true
 		add := func(m Mechanism, err error) {
 			if err == nil {
+				if usesD && d > MaxDim {
+					t.Fatalf("%T accepted dimension %d > MaxDim", m, d)
+				}
 				ms = append(ms, m)
+			} else if !errors.Is(err, ErrInvalidParameter) {
+				t.Fatalf("error %v does not wrap ErrInvalidParameter", err)
 			}
 		}
 		add(NewLaplace(LaplaceConfig{Sensitivity: a, Epsilon: b, Dim: d, Grid: grid}))
+		usesD = false
 		add(NewLaplaceScales([]float64{a, b}, Budget{Epsilon: c}))
+		usesD = true
 		add(NewAnalyticGaussian(GaussianConfig{Epsilon: a, Delta: c, Sensitivity: b, Dim: d}))
 		add(NewClassicalGaussian(GaussianConfig{Epsilon: a, Delta: c, Sensitivity: b, Dim: d}))
 		add(NewProbabilisticGaussian(GaussianConfig{Epsilon: a, Delta: c, Sensitivity: b, Dim: d}))
@@ -309,6 +323,7 @@ func FuzzConstructors(f *testing.F) {
 		add(NewExponential(ExponentialConfig{Epsilon: a, Sensitivity: b, Candidates: d}))
 		add(NewRandomizedResponse(a, d))
 		add(NewKaryRandomizedResponse(KaryConfig{Epsilon: a, K: d, Dim: 2}))
+		add(NewInfectionTrajectory(TrajectoryConfig{Trials: 20, Inflation: 20, Population: 100, Times: d}))
 		add(NewOUE(a, d))
 		for _, m := range ms {
 			n := d
@@ -328,6 +343,19 @@ func FuzzConstructors(f *testing.F) {
 			dst := make([]float64, lenOut(m, n))
 			if err := Reproducible(m).Release(rand.New(rand.NewPCG(1, 2)), s, dst); err != nil {
 				t.Fatalf("%T accepted by its constructor but cannot release 0: %v", m, err)
+			}
+			for _, v := range dst {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("%T released %v", m, dst)
+				}
+			}
+			// A calibrated Gaussian must also release a statistic of 2^16
+			// sensitivities (its documented range).
+			if g, ok := m.(*Gaussian); ok && g.Budget().Epsilon < math.Inf(1) {
+				s[0] = b * (1 << 16) * (1 - 1e-9)
+				if err := Reproducible(m).Release(rand.New(rand.NewPCG(1, 2)), s, dst); err != nil {
+					t.Fatalf("Gaussian %v accepted but cannot release %v: %v", g.Budget(), s[0], err)
+				}
 			}
 		}
 	})

@@ -8,9 +8,15 @@ import (
 // This file holds the pre-processing functions that give statistics a
 // finite sensitivity, and the sensitivities the papers derive for them.
 
-// Clamp returns x limited to [lo, hi]. NaN is returned unchanged
-// (callers validate finiteness before release). It requires lo ≤ hi.
+// Clamp returns x limited to [lo, hi] (±Inf maps to the nearer bound).
+// It returns NaN for a NaN x and for bounds with no such interval (lo >
+// hi, or a NaN bound), a value no release accepts: every Release refuses
+// a NaN statistic with ErrNonFinite, and ClampSlice, NormalizeSlice and
+// BITSlice refuse these arguments with an error.
 func Clamp(x, lo, hi float64) float64 {
+	if !(lo <= hi) {
+		return math.NaN()
+	}
 	if x < lo {
 		return lo
 	}
@@ -20,7 +26,12 @@ func Clamp(x, lo, hi float64) float64 {
 	return x
 }
 
-// ClampSlice writes Clamp(x_i, lo, hi) into dst (which may alias x).
+// ClampSlice writes Clamp(x_i, lo, hi) into dst (which may alias x):
+// ±Inf maps to the nearer bound. It returns an error wrapping
+// ErrNonFinite, naming the entry and writing nothing, when some x_i is
+// NaN (NaN has no place in [lo, hi], and a NaN that reached a release
+// would carry no guarantee), and an error wrapping ErrInvalidParameter for
+// bounds that are not finite with lo < hi or a dst of another length.
 func ClampSlice(dst, x []float64, lo, hi float64) error {
 	if err := checkSliceMap(dst, x, lo, hi); err != nil {
 		return err
@@ -40,6 +51,17 @@ func checkSliceMap(dst, x []float64, lo, hi float64) error {
 	if len(dst) != len(x) {
 		return fmt.Errorf("mechanism: dst has length %d, x %d: %w", len(dst), len(x), ErrDimension)
 	}
+	return checkNoNaN(x)
+}
+
+// checkNoNaN returns an error wrapping ErrNonFinite naming the first NaN
+// entry of x.
+func checkNoNaN(x []float64) error {
+	for i, v := range x {
+		if math.IsNaN(v) {
+			return fmt.Errorf("mechanism: x[%d] is NaN, which no clamp or normalisation maps into the bounds: %w", i, ErrNonFinite)
+		}
+	}
 	return nil
 }
 
@@ -58,12 +80,15 @@ func checkInterval(lo, hi float64) error {
 // Normalize maps x ∈ [lo, hi] affinely to [-1, 1] after clamping:
 // 2(Clamp(x) − lo)/(hi − lo) − 1 (SBI paper §4.2). It returns NaN for a
 // NaN x and, like the formula, for lo = hi; NormalizeSlice validates the
-// bounds.
+// bounds and refuses NaN with an error. (A NaN never leaves a release
+// path: every Release refuses a NaN statistic with ErrNonFinite.)
 func Normalize(x, lo, hi float64) float64 {
 	return 2*(Clamp(x, lo, hi)-lo)/(hi-lo) - 1
 }
 
-// NormalizeSlice writes Normalize(x_i, lo, hi) into dst (which may alias x).
+// NormalizeSlice writes Normalize(x_i, lo, hi) into dst (which may alias
+// x): ±Inf maps to ±1. Errors as for ClampSlice (a NaN entry wraps
+// ErrNonFinite and nothing is written).
 func NormalizeSlice(dst, x []float64, lo, hi float64) error {
 	if err := checkSliceMap(dst, x, lo, hi); err != nil {
 		return err

@@ -45,7 +45,7 @@ type TrajectoryConfig struct {
 	Inflation int64
 	// Population size K (>= 1, below 2^50).
 	Population int64
-	// Times L, the number of time points (>= 1).
+	// Times L, the number of time points (in [1, MaxDim]).
 	Times int
 }
 
