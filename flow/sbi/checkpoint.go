@@ -5,11 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/gob"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 	"slices"
@@ -308,10 +306,11 @@ func (e *engine) replay(m method, res *Result, next []float64) error {
 	return nil
 }
 
-// removeCheckpoint deletes a finished run's checkpoint; one that is already
-// gone is not an error.
+// removeCheckpoint deletes a finished run's checkpoint and the temporary
+// files of checkpoint writes a killed run left; one that is already gone
+// is not an error.
 func removeCheckpoint(path string) error {
-	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := atomicfile.Remove(path); err != nil {
 		return fmt.Errorf("sbi: Config.Checkpoint: %w", err)
 	}
 	return nil

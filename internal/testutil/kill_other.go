@@ -1,0 +1,15 @@
+//go:build !unix
+
+package testutil
+
+import "os/exec"
+
+const killSupported = false
+
+func setGroup(*exec.Cmd) {}
+
+func killGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = cmd.Process.Kill()
+	}
+}
