@@ -35,6 +35,9 @@ var ErrDeliveries = errors.New("nats: block exhausted its deliveries")
 // non-finite statistic there (see RemoteError).
 var ErrRemote = errors.New("nats: simulation failed on a worker")
 
+// ErrConnClosed is returned by Serve when its connection is closed.
+var ErrConnClosed = errors.New("nats: connection closed")
+
 // ErrClosed is returned by Execute after Close.
 var ErrClosed = errors.New("nats: executor closed")
 

@@ -314,7 +314,7 @@ func (e *Executor) Close() error {
 		e.stopReader()
 		<-e.readerDone
 		_ = e.advisories.Unsubscribe()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		if derr := e.res.DeleteConsumer(ctx, "run-"+e.run.String()); derr != nil && !errors.Is(derr, jetstream.ErrConsumerNotFound) {
 			err = fmt.Errorf("nats: deleting the run's consumer: %w", derr)

@@ -84,7 +84,8 @@ type blockRun struct{ cancel context.CancelFunc }
 // every AckWait/3 that it is still working, so long blocks are not
 // redelivered; if the worker dies, the server redelivers after AckWait.
 //
-// Serve returns nil when ctx is cancelled: blocks in progress are stopped
+// Serve returns nil when ctx is cancelled, and ErrConnClosed when nc is
+// closed (it no longer reconnects): blocks in progress are stopped
 // and handed back to the server for immediate redelivery to other
 // workers. It returns an error for invalid arguments or when the streams
 // cannot be created; it survives server restarts and lost connections
@@ -130,6 +131,9 @@ func Serve(ctx context.Context, nc *natsio.Conn, reg *Registry, opt ServeOptions
 		if cons, err = w.setup(ctx); err == nil {
 			break
 		}
+		if nc.IsClosed() {
+			return ErrConnClosed
+		}
 		if !w.retry(ctx, err) {
 			return nil
 		}
@@ -138,6 +142,9 @@ func Serve(ctx context.Context, nc *natsio.Conn, reg *Registry, opt ServeOptions
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	for ctx.Err() == nil {
+		if nc.IsClosed() {
+			return ErrConnClosed
+		}
 		it, err := cons.Messages(jetstream.PullMaxMessages(opt.Concurrency), jetstream.PullHeartbeat(2*time.Second))
 		if err != nil {
 			if !w.retry(ctx, err) {
@@ -346,13 +353,13 @@ func (w *worker) publish(ctx context.Context, msg jetstream.Msg, res *wireResult
 	data := appendResult(nil, res)
 	subj := w.opt.resultSubject(res.run)
 	for attempt := 0; ; attempt++ {
-		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		_, err := w.js.Publish(pctx, subj, data)
 		cancel()
 		if err == nil {
 			return true
 		}
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || w.nc.IsClosed() {
 			return false
 		}
 		w.logf("worker %s: publishing result of rows %d..%d: %v (retrying)", w.opt.ID, res.first, res.first+uint64(res.rows)-1, err)

@@ -1,0 +1,5 @@
+package nats
+
+import "math/rand/v2"
+
+type randRand = rand.Rand
