@@ -26,7 +26,9 @@ func TestWorkerCommand(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var stderr bytes.Buffer
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"-server", s.ClientURL(), "-ackwait", "5s", "-parallelism", "2"}, &stderr) }()
+	go func() {
+		done <- run(ctx, []string{"-server", s.ClientURL(), "-ackwait", "5s", "-parallelism", "2"}, &stderr)
+	}()
 
 	nc, err := natsio.Connect(s.ClientURL())
 	if err != nil {
