@@ -385,7 +385,10 @@ func TestCheckpointFolders(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(folders[0], "marker")); err != nil {
 		t.Errorf("b's checkpoint was not kept: %v", err)
 	}
-	before := earlierWall(folders[0])
+	before, err := earlierWall(folders[0])
+	if err != nil {
+		t.Fatal(err)
+	}
 	if before <= 0 {
 		t.Errorf("the failed run's wall time was not recorded (%v)", before)
 	}

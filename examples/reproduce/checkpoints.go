@@ -35,18 +35,27 @@ func checkpointFolder(dir string, r *result) string {
 	return filepath.Join(dir, checkpointsDir, strings.TrimSuffix(filepath.Base(cachePath(dir, r)), ".json"))
 }
 
-// earlierWall reads the wall time that earlier runs of a job spent, 0 when
-// there were none (or the record is unreadable).
-func earlierWall(folder string) time.Duration {
-	b, err := os.ReadFile(filepath.Join(folder, wallFile))
+// earlierWall reads the wall time that earlier runs of a job spent: 0
+// when there were none, and an error wrapping errInvalid when the record
+// is not a duration ≥ 0 (a killed run never leaves a partial one: it is
+// written atomically).
+func earlierWall(folder string) (time.Duration, error) {
+	path := filepath.Join(folder, wallFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
 	if err != nil {
-		return 0
+		return 0, err
 	}
 	d, err := time.ParseDuration(strings.TrimSpace(string(b)))
-	if err != nil || d < 0 {
-		return 0
+	if err != nil {
+		return 0, fmt.Errorf("%w %s: %v", errInvalid, path, err)
 	}
-	return d
+	if d < 0 {
+		return 0, fmt.Errorf("%w %s: negative wall time %v", errInvalid, path, d)
+	}
+	return d, nil
 }
 
 // wallClock records a job's wall time in its checkpoint folder while it
@@ -65,7 +74,11 @@ func startWall(folder string) (*wallClock, error) {
 	if err := os.MkdirAll(folder, 0o755); err != nil {
 		return nil, err
 	}
-	w := &wallClock{folder: folder, prev: earlierWall(folder), t0: time.Now(), stop: make(chan struct{})}
+	prev, err := earlierWall(folder)
+	if err != nil {
+		return nil, err
+	}
+	w := &wallClock{folder: folder, prev: prev, t0: time.Now(), stop: make(chan struct{})}
 	w.done.Add(1)
 	go func() {
 		defer w.done.Done()

@@ -68,6 +68,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -525,7 +526,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		}
 		if c, ok := recorded[j.Name]; ok && r.NotRun == "" && (!cfg.fresh || !cfg.selected(j)) && c.Pkg == r.Pkg && slices.Equal(c.Args, r.Args) {
 			probe := r
-			if !loadCached(cfg.cache, &probe) {
+			if !loadCached(cfg.cache, &probe, nil) {
 				restored := r
 				restored.Stdout, restored.Wall, restored.Verdicts, restored.Finished, restored.Commit = c.Stdout, c.Wall, c.Verdicts, c.Finished, c.Commit
 				if err := storeCached(cfg.cache, restored); err != nil {
@@ -540,11 +541,11 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		case !cfg.selected(j):
 			// Not to be run: reported from the cache when it holds the
 			// result.
-			if !loadCached(cfg.cache, &r) {
+			if !loadCached(cfg.cache, &r, prog) {
 				r.NotRun = "not selected by -only"
 				prog.Printf("%s: not run (%s)", j.Name, r.NotRun)
 			}
-		case !cfg.fresh && loadCached(cfg.cache, &r):
+		case !cfg.fresh && loadCached(cfg.cache, &r, prog):
 			prog.Printf("%s: cached result of %s (wall time %s, %s)", j.Name, r.Finished.UTC().Format(time.RFC3339), r.Wall.Round(100*time.Millisecond), overall(r))
 		default:
 			if err := ctx.Err(); err != nil {
@@ -638,28 +639,84 @@ func cachePath(dir string, r *result) string {
 	return filepath.Join(dir, fmt.Sprintf("%s-%x.json", r.Name, h.Sum(nil)[:8]))
 }
 
+// errInvalid is wrapped by the errors about a cache file that exists but
+// cannot be a finished run's result.
+var errInvalid = errors.New("invalid cache record")
+
 // loadCached fills r from its cached result and reports whether there was
-// one; a missing, unreadable or mismatched file is no result.
-func loadCached(dir string, r *result) bool {
-	if dir == "" {
-		return false
-	}
-	b, err := os.ReadFile(cachePath(dir, r))
+// a valid one; a missing file is no result, and a file that is not a
+// finished run's result of this job (checkCached) is no result either,
+// reported through prog (which may be nil).
+func loadCached(dir string, r *result, prog *cli.Progress) bool {
+	c, err := readCached(dir, r)
 	if err != nil {
-		return false
-	}
-	var c cached
-	if json.Unmarshal(b, &c) != nil || c.Name != r.Name || c.Pkg != r.Pkg || !slices.Equal(c.Args, r.Args) {
-		return false
-	}
-	for _, v := range c.Verdicts {
-		if v.Validate() != nil {
-			return false
+		if !errors.Is(err, fs.ErrNotExist) && prog != nil {
+			prog.Printf("%s: %v; running it again", r.Name, err)
 		}
+		return false
 	}
 	r.Ran, r.Cached = true, true
 	r.Stdout, r.Wall, r.Verdicts, r.Finished, r.Commit = c.Stdout, c.Wall, c.Verdicts, c.Finished, c.Commit
 	return true
+}
+
+// readCached reads and checks r's cached result: an error wrapping
+// fs.ErrNotExist when there is none, one wrapping errInvalid when the
+// file is not a finished run's result of r's job.
+func readCached(dir string, r *result) (cached, error) {
+	if dir == "" {
+		return cached{}, fs.ErrNotExist
+	}
+	path := cachePath(dir, r)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return cached{}, err
+	}
+	var c cached
+	if err := json.Unmarshal(b, &c); err != nil {
+		return cached{}, fmt.Errorf("%w %s: %v", errInvalid, path, err)
+	}
+	if err := checkCached(&c, r, time.Now()); err != nil {
+		return cached{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+// checkCached checks every field of a cache record against the job r and
+// what a finished run writes: its name, package and arguments; output (a
+// finished example prints its results); a wall time ≥ 0 (0 when restored
+// from a report that rounded it); valid
+// verdicts; a finishing time that is set and not later than now (with a
+// minute's allowance for clocks); and a commit that is empty or
+// hexadecimal.
+func checkCached(c *cached, r *result, now time.Time) error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", errInvalid, fmt.Sprintf(format, args...))
+	}
+	switch {
+	case c.Name != r.Name:
+		return bad("name %q, the job is %q", c.Name, r.Name)
+	case c.Pkg != r.Pkg:
+		return bad("package %q, the job's is %q", c.Pkg, r.Pkg)
+	case !slices.Equal(c.Args, r.Args):
+		return bad("arguments %q, the job's are %q", c.Args, r.Args)
+	case strings.TrimSpace(c.Stdout) == "":
+		return bad("no output")
+	case c.Wall < 0:
+		return bad("negative wall time %v", c.Wall)
+	case c.Finished.IsZero():
+		return bad("no finishing time")
+	case c.Finished.After(now.Add(time.Minute)):
+		return bad("finishing time %v is in the future", c.Finished)
+	case c.Commit != "" && (len(c.Commit) < 4 || len(c.Commit) > 64 || strings.Trim(c.Commit, "0123456789abcdef") != ""):
+		return bad("commit %q is not a hexadecimal commit name", c.Commit)
+	}
+	for i, v := range c.Verdicts {
+		if err := v.Validate(); err != nil {
+			return bad("verdict %d: %v", i, err)
+		}
+	}
+	return nil
 }
 
 // storeCached writes r's result to the cache (through a temporary file

@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
+	"strings"
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/support/plot"
@@ -34,18 +36,29 @@ func (c *Common) WriteFile(name string, write func(io.Writer) error) (string, er
 	return p, nil
 }
 
-// WriteAtomic lets write fill a temporary file in path's folder and
-// renames it to path, so an interrupted run never leaves a partial file;
-// on any error the temporary file is removed and path is untouched.
+// WriteAtomic lets write fill a temporary file in path's folder, flushes
+// it to stable storage, renames it to path and flushes the folder, so
+// that path holds its old content or the whole new one, also after a kill
+// or a crash; on any error the temporary file is removed and path is
+// untouched. Temporary files that killed writes of path left (named
+// ".tmp-" + base + "-" + digits, see IsTemp) are removed by the next
+// successful write.
 //
 // It is the library's internal/atomicfile.Write, written again here
 // because examples use only the public API.
 func WriteAtomic(path string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-")
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, ".tmp-"+base+"-")
 	if err != nil {
 		return err
 	}
 	err = write(f)
+	if err == nil {
+		err = f.Sync()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -54,9 +67,34 @@ func WriteAtomic(path string, write func(io.Writer) error) error {
 	}
 	if err != nil {
 		os.Remove(f.Name())
+		return err
 	}
-	return err
+	if runtime.GOOS != "windows" { // Windows cannot sync a folder
+		d, err := os.Open(dir)
+		if err != nil {
+			return err
+		}
+		err = d.Sync()
+		if cerr := d.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+	}
+	es, _ := os.ReadDir(dir)
+	for _, e := range es {
+		rest, ok := strings.CutPrefix(e.Name(), ".tmp-"+base+"-")
+		if ok && rest != "" && strings.Trim(rest, "0123456789") == "" {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+	return nil
 }
+
+// IsTemp reports whether the file name (without its folder) is that of a
+// temporary file of WriteAtomic.
+func IsTemp(name string) bool { return strings.HasPrefix(name, ".tmp-") }
 
 // WritePlot writes the canvas as base.svg and base.png into the output
 // directory and returns the two paths; it does nothing when -out is empty.
