@@ -82,7 +82,8 @@ func checkDLap(t *testing.T, name string, z []int64, scale float64) {
 		}
 		obs[lo]++
 	}
-	_, p, _ := stats.ChiSquareGOF(obs, exp, 0)
+	chi, p, df := stats.ChiSquareGOF(obs, exp, 0)
+	t.Logf("%s: %d draws, chi-square %.1f on %d df, p = %.3g", name, len(z), chi, df, p)
 	if p < 1e-4 {
 		t.Errorf("%s: noise law chi-square p = %.3g", name, p)
 	}
