@@ -42,8 +42,12 @@ func fakeMain(args []string) int {
 	part := fs.String("part", "-", "")
 	failIf := fs.String("fail-if", "", "")
 	hang := fs.Bool("hang", false, "")
+	sppe := fs.Bool("sppe", false, "")
 	if err := cli.Parse(fs, args); err != nil {
 		return 2
+	}
+	if *sppe {
+		return sppeExample(*name, *part, common.Seed)
 	}
 	logf := func(what string) {
 		f, err := os.OpenFile(os.Getenv(fakeLogEnv), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
