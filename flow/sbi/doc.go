@@ -146,8 +146,8 @@
 // / 0.705 / 0.674 (seed 1). Carrying the chains one round earlier, from
 // the shares of round 1's cruder likelihood, scored 0.657 / 0.696 / 0.746.
 // On the other three tasks (seed 1) it is level with the default. It is
-// not the default: it has been measured on the sbibm tasks only (see the
-// README and examples/sbibm/SLCP.md), and with few chains a mode's share
+// not the default: it has been measured on the sbibm tasks only (see
+// examples/sbibm/RESULTS.md and SLCP.md), and with few chains a mode's share
 // of the proposals is fixed by chance.
 //
 // # Leakage guard
