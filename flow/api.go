@@ -1,8 +1,6 @@
 package flow
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -15,13 +13,15 @@ func (f *Flow) putWork(w *work) { f.pool.Put(w) }
 
 // LogProb returns log q(y | z) for one point y (Dim values) and context z
 // (ContextDim values; nil when ContextDim is 0). It returns NaN when the
-// shapes are wrong or an input is not finite.
+// shapes are wrong, an input is not finite, or f is nil or was not built
+// by New or Load, and −Inf when the density underflows (y far in a
+// tail). LogProbBatch reports the same cases as errors.
 func (f *Flow) LogProb(y, z []float64) float64 {
 	var out [1]float64
-	if len(y) != f.cfg.Dim || len(z) != f.cfg.ContextDim {
+	if err := f.checkData(y, z, 1); err != nil {
 		return math.NaN()
 	}
-	if err := f.checkData(y, z, 1); err != nil {
+	if len(y) != f.cfg.Dim || len(z) != f.cfg.ContextDim {
 		return math.NaN()
 	}
 	// One row is one chunk: evaluated here rather than through
@@ -43,7 +43,7 @@ func (f *Flow) LogProbBatch(y, z []float64, n int, dst []float64) error {
 		return err
 	}
 	if len(dst) < n {
-		return fmt.Errorf("flow: dst has %d values, need %d", len(dst), n)
+		return invalidf("dst has %d values, need %d", len(dst), n)
 	}
 	D, C := f.cfg.Dim, f.cfg.ContextDim
 	if n <= chunkRows { // one chunk: no goroutines, no allocation
@@ -51,13 +51,13 @@ func (f *Flow) LogProbBatch(y, z []float64, n int, dst []float64) error {
 		f.loadInputs(w, y, z, n)
 		f.forward(w, dst[:n])
 		f.putWork(w)
-		return nil
+		return finiteOut("log density", dst[:n], false)
 	}
 	f.chunks(n, func(w *work, lo, m int) {
 		f.loadInputs(w, y[lo*D:], z[lo*C:], m)
 		f.forward(w, dst[lo:lo+m])
 	})
-	return nil
+	return finiteOut("log density", dst[:n], false)
 }
 
 // chunks calls fn on consecutive chunks [lo, lo+m) of n rows with a pooled
@@ -109,8 +109,11 @@ func (f *Flow) chunks(n int, fn func(w *work, lo, m int)) {
 // is recomputed internally, so memory stays bounded for any n. Trainer
 // offers the same computation in parallel together with the optimiser step.
 func (f *Flow) LogProbGrad(y, z []float64, n int, dlogq, grad, logq []float64) error {
+	if err := f.ready(); err != nil {
+		return err
+	}
 	if len(grad) != len(f.params) {
-		return fmt.Errorf("flow: grad has %d values, need %d", len(grad), len(f.params))
+		return invalidf("grad has %d values, need %d", len(grad), len(f.params))
 	}
 	return f.logProbGrad(y, z, n, dlogq, grad, nil, logq)
 }
@@ -124,11 +127,14 @@ func (f *Flow) LogProbGrad(y, z []float64, n int, dlogq, grad, logq []float64) e
 // wanted; otherwise it receives (+=) the parameter gradient as in
 // LogProbGrad.
 func (f *Flow) LogProbGradContext(y, z []float64, n int, dlogq, grad, dz, logq []float64) error {
-	if grad != nil && len(grad) != len(f.params) {
-		return fmt.Errorf("flow: grad has %d values, need %d", len(grad), len(f.params))
+	if err := f.checkData(y, z, n); err != nil {
+		return err
 	}
-	if n >= 0 && len(dz) < n*f.cfg.ContextDim {
-		return fmt.Errorf("flow: dz has %d values, need %d rows × %d", len(dz), n, f.cfg.ContextDim)
+	if grad != nil && len(grad) != len(f.params) {
+		return invalidf("grad has %d values, need %d", len(grad), len(f.params))
+	}
+	if len(dz) < n*f.cfg.ContextDim {
+		return invalidf("dz has %d values, need %d rows × %d", len(dz), n, f.cfg.ContextDim)
 	}
 	return f.logProbGrad(y, z, n, dlogq, grad, dz[:max(n, 0)*f.cfg.ContextDim], logq)
 }
@@ -139,10 +145,13 @@ func (f *Flow) logProbGrad(y, z []float64, n int, dlogq, grad, dz, logq []float6
 		return err
 	}
 	if len(dlogq) < n {
-		return fmt.Errorf("flow: dlogq has %d values, need %d", len(dlogq), n)
+		return invalidf("dlogq has %d values, need %d", len(dlogq), n)
 	}
 	if logq != nil && len(logq) < n {
-		return fmt.Errorf("flow: logq has %d values, need %d", len(logq), n)
+		return invalidf("logq has %d values, need %d", len(logq), n)
+	}
+	if err := finite("dlogq", dlogq[:n]); err != nil {
+		return err
 	}
 	D, C := f.cfg.Dim, f.cfg.ContextDim
 	w := f.getWork()
@@ -176,6 +185,19 @@ func (f *Flow) logProbGrad(y, z []float64, n int, dlogq, grad, dz, logq []float6
 			}
 		}
 	}
+	if logq != nil {
+		if err := finiteOut("log density", logq[:n], false); err != nil {
+			return err
+		}
+	}
+	if dz != nil {
+		if err := finiteOut("context gradient", dz, true); err != nil {
+			return err
+		}
+	}
+	if !scratch {
+		return finiteOut("gradient", grad, true)
+	}
 	return nil
 }
 
@@ -189,7 +211,7 @@ func (f *Flow) Transform(y, z []float64, n int, u, logdet []float64) error {
 	}
 	D, C := f.cfg.Dim, f.cfg.ContextDim
 	if len(u) < n*D || (logdet != nil && len(logdet) < n) {
-		return errors.New("flow: Transform output too short")
+		return invalidf("Transform needs u of %d values and logdet of %d (or nil), got %d and %d", n*D, n, len(u), len(logdet))
 	}
 	w := f.getWork()
 	defer f.putWork(w)
@@ -204,6 +226,12 @@ func (f *Flow) Transform(y, z []float64, n int, u, logdet []float64) error {
 				logdet[lo+i] = w.ld[i] - c0
 			}
 		}
+	}
+	if err := finiteOut("u", u[:n*D], true); err != nil {
+		return err
+	}
+	if logdet != nil {
+		return finiteOut("logdet", logdet[:n], true)
 	}
 	return nil
 }
@@ -225,7 +253,7 @@ func (f *Flow) InverseTransform(u, z []float64, n int, y, logdet []float64) erro
 	}
 	D, C := f.cfg.Dim, f.cfg.ContextDim
 	if len(y) < n*D || (logdet != nil && len(logdet) < n) {
-		return errors.New("flow: InverseTransform output too short")
+		return invalidf("InverseTransform needs y of %d values and logdet of %d (or nil), got %d and %d", n*D, n, len(y), len(logdet))
 	}
 	w := f.getWork()
 	defer f.putWork(w)
@@ -238,6 +266,12 @@ func (f *Flow) InverseTransform(u, z []float64, n int, y, logdet []float64) erro
 				logdet[lo+i] = w.ld[i] + c0
 			}
 		}
+	}
+	if err := finiteOut("y", y[:n*D], true); err != nil {
+		return err
+	}
+	if logdet != nil {
+		return finiteOut("logdet", logdet[:n], true)
 	}
 	return nil
 }
@@ -272,18 +306,21 @@ func (f *Flow) Sample(r *rand.Rand, z []float64, n int, dst []float64) error {
 // SampleLogProb is Sample that also writes log q(y_i | z) of every draw
 // into logq (n values) unless logq is nil.
 func (f *Flow) SampleLogProb(r *rand.Rand, z []float64, n int, dst, logq []float64) error {
+	if err := f.ready(); err != nil {
+		return err
+	}
 	D, C := f.cfg.Dim, f.cfg.ContextDim
 	if r == nil {
-		return errors.New("flow: Sample needs a random source, got nil")
+		return invalidf("Sample needs a random source, got nil")
 	}
 	if len(z) != C {
-		return fmt.Errorf("flow: context has %d values, need %d", len(z), C)
+		return invalidf("context has %d values, need %d", len(z), C)
 	}
 	if err := finite("z", z); err != nil {
 		return err
 	}
-	if n < 0 || len(dst) < n*D || (logq != nil && len(logq) < n) {
-		return fmt.Errorf("flow: Sample of %d points needs dst of %d values", n, n*D)
+	if n < 0 || n > len(dst)/D || (logq != nil && len(logq) < n) {
+		return invalidf("Sample of %d points needs dst of %d·%d values and logq of %d (or nil), got %d and %d", n, n, D, n, len(dst), len(logq))
 	}
 	// Draw all base points first (sequentially from r, so the result
 	// depends on r only), then map chunks to data space in parallel.
@@ -314,5 +351,11 @@ func (f *Flow) SampleLogProb(r *rand.Rand, z []float64, n int, dst, logq []float
 			}
 		}
 	})
+	if err := finiteOut("sample", dst[:n*D], true); err != nil {
+		return err
+	}
+	if logq != nil {
+		return finiteOut("log density", logq[:n], false)
+	}
 	return nil
 }

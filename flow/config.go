@@ -1,11 +1,11 @@
 package flow
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/privinfer/privinfer/flow/ad"
 	"github.com/privinfer/privinfer/flow/spline"
+	"github.com/privinfer/privinfer/internal/argcheck"
 )
 
 // Config describes the architecture of a conditional rational-quadratic
@@ -136,8 +136,8 @@ const AffineBound = 10
 // no draw lands beyond 6 sd, at the same validation loss.
 const affineGain = 10
 
-// ErrConfig is wrapped by every configuration error.
-var ErrConfig = errors.New("flow: invalid configuration")
+// ErrConfig is wrapped by every configuration error. It wraps ErrInvalid.
+var ErrConfig = argcheck.Sentinel("flow: invalid configuration", ErrInvalid)
 
 // Size limits that keep a configuration (and a file read by Load) within
 // reasonable memory.

@@ -11,6 +11,7 @@ import (
 	"github.com/privinfer/privinfer/flow/internal/rqs32"
 	"github.com/privinfer/privinfer/flow/nn"
 	"github.com/privinfer/privinfer/flow/spline"
+	"github.com/privinfer/privinfer/internal/argcheck"
 )
 
 // luEps is the offset added to the softplus of the LU diagonal parameters,
@@ -85,7 +86,7 @@ func New(cfg Config, r *rand.Rand) (*Flow, error) {
 		return nil, err
 	}
 	if r == nil {
-		return nil, errors.New("flow: New needs a random source, got nil")
+		return nil, invalidf("New needs a random source, got nil")
 	}
 	f, err := build(cfg)
 	if err != nil {
@@ -185,32 +186,64 @@ func build(cfg Config) (*Flow, error) {
 // Config returns the flow's configuration (with a copy of its embedding
 // network).
 func (f *Flow) Config() Config {
+	if f == nil {
+		return Config{}
+	}
 	c := f.cfg
 	c.Embedding = cloneNet(c.Embedding)
 	return c
 }
 
-// Dim returns the dimension of y.
-func (f *Flow) Dim() int { return f.cfg.Dim }
+// Dim returns the dimension of y (0 for a nil or zero-value flow).
+func (f *Flow) Dim() int {
+	if f == nil {
+		return 0
+	}
+	return f.cfg.Dim
+}
 
-// ContextDim returns the dimension of the context z.
-func (f *Flow) ContextDim() int { return f.cfg.ContextDim }
+// ContextDim returns the dimension of the context z (0 for a nil or
+// zero-value flow).
+func (f *Flow) ContextDim() int {
+	if f == nil {
+		return 0
+	}
+	return f.cfg.ContextDim
+}
 
-// NumParams returns the number of trainable parameters.
-func (f *Flow) NumParams() int { return len(f.params) }
+// NumParams returns the number of trainable parameters (0 for a nil or
+// zero-value flow).
+func (f *Flow) NumParams() int {
+	if f == nil {
+		return 0
+	}
+	return len(f.params)
+}
 
 // Params returns the flow's parameter vector itself (not a copy); writing
-// to it changes the flow. Its layout is fixed by the configuration.
-func (f *Flow) Params() []float64 { return f.params }
+// to it changes the flow (SetParams checks what it copies; writing here
+// does not). Its layout is fixed by the configuration. It is nil for a
+// nil or zero-value flow.
+func (f *Flow) Params() []float64 {
+	if f == nil {
+		return nil
+	}
+	return f.params
+}
 
-// SetParams copies p (of length NumParams, all finite) into the flow.
+// SetParams copies p (of length NumParams, every |p_i| ≤ MaxParam) into
+// the flow; it returns an error wrapping ErrInvalid otherwise, and on a
+// flow not built by New or Load.
 func (f *Flow) SetParams(p []float64) error {
+	if err := f.ready(); err != nil {
+		return err
+	}
 	if len(p) != len(f.params) {
-		return fmt.Errorf("flow: SetParams needs %d parameters, got %d", len(f.params), len(p))
+		return invalidf("SetParams needs %d parameters, got %d", len(f.params), len(p))
 	}
 	for i, v := range p {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("flow: parameter %d is not finite: %v", i, v)
+		if !(math.Abs(v) <= MaxParam) {
+			return fmt.Errorf("flow: parameter %d is %v, outside [-MaxParam, MaxParam]: %w", i, v, ErrNonFinite)
 		}
 	}
 	copy(f.params, p)
@@ -220,13 +253,16 @@ func (f *Flow) SetParams(p []float64) error {
 // Standardization returns copies of the means and standard deviations used
 // to z-score y and z (zeros and ones when disabled or not yet set).
 func (f *Flow) Standardization() (meanY, stdY, meanZ, stdZ []float64) {
+	if f == nil {
+		return nil, nil, nil, nil
+	}
 	return append([]float64(nil), f.meanY...), append([]float64(nil), f.stdY...),
 		append([]float64(nil), f.meanZ...), append([]float64(nil), f.stdZ...)
 }
 
 // Standardized reports whether SetStandardization has been called (Fit
 // calls it on its first run).
-func (f *Flow) Standardized() bool { return f.standardized }
+func (f *Flow) Standardized() bool { return f != nil && f.standardized }
 
 // SetStandardization sets the z-scoring statistics from n rows of y
 // (n×Dim) and z (n×ContextDim) for the parts the configuration
@@ -236,7 +272,7 @@ func (f *Flow) SetStandardization(y, z []float64, n int) error {
 		return err
 	}
 	if n < 2 {
-		return fmt.Errorf("flow: standardisation needs at least 2 rows, got %d", n)
+		return invalidf("standardisation needs at least 2 rows, got %d", n)
 	}
 	if f.cfg.StandardizeInputs {
 		meanStd(y, n, f.cfg.Dim, f.meanY, f.stdY)
@@ -276,15 +312,18 @@ func (f *Flow) checkData(y, z []float64, n int) error {
 // checkShared validates the shapes and finiteness of n rows of y and nz
 // rows of z.
 func (f *Flow) checkShared(y, z []float64, n, nz int) error {
+	if err := f.ready(); err != nil {
+		return err
+	}
 	D, C := f.cfg.Dim, f.cfg.ContextDim
-	if n < 0 {
-		return fmt.Errorf("flow: number of rows must be >= 0, got %d", n)
+	if n < 0 || nz < 0 {
+		return invalidf("number of rows must be >= 0, got %d", n)
 	}
-	if len(y) < n*D {
-		return fmt.Errorf("flow: y has %d values, need %d rows × %d", len(y), n, D)
+	if n > len(y)/D || len(y) < n*D {
+		return invalidf("y has %d values, need %d rows × %d", len(y), n, D)
 	}
-	if len(z) < nz*C {
-		return fmt.Errorf("flow: z has %d values, need %d rows × %d", len(z), nz, C)
+	if C > 0 && (nz > len(z)/C || len(z) < nz*C) {
+		return invalidf("z has %d values, need %d rows × %d", len(z), nz, C)
 	}
 	if err := finite("y", y[:n*D]); err != nil {
 		return err
@@ -303,8 +342,51 @@ func finite(name string, x []float64) error {
 	return nil
 }
 
-// ErrNonFinite is wrapped by errors about NaN or infinite data.
-var ErrNonFinite = errors.New("flow: non-finite value")
+// ErrInvalid is the package's invalid-argument error: every error about
+// an argument (a shape, a nil value, a flow not built by New or Load, a
+// configuration, non-finite data, a corrupt file) wraps it. ErrConfig,
+// ErrNonFinite and ErrCorrupt wrap it.
+var ErrInvalid = errors.New("flow: invalid argument")
+
+// ErrNonFinite is wrapped by errors about NaN or infinite data, and by
+// the errors of the batch methods when a result is not finite (the
+// parameters or inputs are outside the range where the flow can be
+// evaluated). It wraps ErrInvalid.
+var ErrNonFinite = argcheck.Sentinel("flow: non-finite value", ErrInvalid)
+
+// invalidf formats an error wrapping ErrInvalid.
+func invalidf(format string, a ...any) error {
+	return fmt.Errorf("flow: "+format+": %w", append(a, ErrInvalid)...)
+}
+
+// MaxParam bounds the magnitude of every parameter SetParams and Load
+// accept. Trained flows stay orders of magnitude below it (weight decay
+// and the near-identity initialisation keep weights of order 1); beyond
+// it the layers' products overflow and the density becomes NaN.
+const MaxParam = 1e6
+
+// ready reports whether f was built by New, Load or Clone.
+func (f *Flow) ready() error {
+	if f == nil {
+		return invalidf("the flow is nil")
+	}
+	if f.params == nil || f.spl == nil {
+		return invalidf("the flow was not built by New or Load (zero value)")
+	}
+	return nil
+}
+
+// finiteOut returns an error wrapping ErrNonFinite if some x_i is NaN or
+// +Inf (−Inf is a log density that underflowed, a legitimate value) or,
+// when anyInf, ±Inf.
+func finiteOut(what string, x []float64, anyInf bool) error {
+	for i, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 1) || (anyInf && math.IsInf(v, -1)) {
+			return fmt.Errorf("%w: %s[%d] = %v: the flow's parameters or the inputs are outside the range where it can be evaluated", ErrNonFinite, what, i, v)
+		}
+	}
+	return nil
+}
 
 // ---------------------------------------------------------------------
 // LU-linear layers. Parameters at off: D(D−1)/2 strictly lower entries of
@@ -370,6 +452,9 @@ func log(x float64) float64 { return math.Log(x) }
 // standardisation and parameters), e.g. to keep a previous round's
 // estimate as a proposal while training continues.
 func (f *Flow) Clone() *Flow {
+	if f.ready() != nil {
+		return nil
+	}
 	g, err := build(f.cfg)
 	if err != nil {
 		panic("flow: Clone of a flow with an invalid configuration: " + err.Error())

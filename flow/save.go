@@ -10,6 +10,7 @@ import (
 	"math"
 
 	"github.com/privinfer/privinfer/flow/ad"
+	"github.com/privinfer/privinfer/internal/argcheck"
 )
 
 // File format (little-endian), version 1 (a flow without an embedding
@@ -75,11 +76,18 @@ func decodeNet(e []int32) (*ad.Net, error) {
 }
 
 // ErrCorrupt is wrapped by every error Load returns for a malformed file.
-var ErrCorrupt = errors.New("flow: corrupt or unsupported flow file")
+// It wraps ErrInvalid.
+var ErrCorrupt = argcheck.Sentinel("flow: corrupt or unsupported flow file", ErrInvalid)
 
 // Save writes the flow (configuration, standardisation and parameters) to
 // w in a versioned binary format with a checksum; Load reads it back.
 func (f *Flow) Save(w io.Writer) error {
+	if err := f.ready(); err != nil {
+		return err
+	}
+	if argcheck.Nil(w) {
+		return invalidf("Save needs a writer, got nil")
+	}
 	var b bytes.Buffer
 	b.WriteString(fileMagic)
 	le := binary.LittleEndian
@@ -162,6 +170,9 @@ func paramCount(c Config) int64 {
 // version, checksum, configuration, sizes and finiteness of every value;
 // any violation is an error wrapping ErrCorrupt.
 func Load(r io.Reader) (*Flow, error) {
+	if argcheck.Nil(r) {
+		return nil, fmt.Errorf("%w: Load needs a reader, got nil", ErrCorrupt)
+	}
 	data, err := io.ReadAll(io.LimitReader(r, maxFileSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("flow: reading flow: %w", err)
@@ -277,8 +288,8 @@ func Load(r io.Reader) (*Flow, error) {
 		}
 	}
 	for i, v := range f.params {
-		if !(math.Abs(v) <= maxParam) {
-			return nil, bad("parameter %d is %v, not finite with magnitude at most %v", i, v, maxParam)
+		if !(math.Abs(v) <= MaxParam) {
+			return nil, bad("parameter %d is %v, not finite with magnitude at most MaxParam = %v", i, v, MaxParam)
 		}
 	}
 	f.standardized = flags&16 != 0
@@ -299,7 +310,6 @@ const (
 	maxMean      = 1e100
 	minStd       = 1e-100
 	maxStd       = 1e100
-	maxParam     = 1e6
 )
 
 // probe evaluates the loaded flow where a usable flow must be finite: the

@@ -89,8 +89,10 @@ func DefaultTrainConfig() TrainConfig {
 }
 
 // Validate checks the settings: LearningRate finite and > 0, WeightDecay
-// and ClipNorm finite and ≥ 0, BatchSize, MaxEpochs and Patience ≥ 1,
-// ValidationFraction and EMA in [0, 1), Shards in [0, 4096] and Workers ≥ 0.
+// and ClipNorm finite and ≥ 0, BatchSize in [1, 2^24] (a trainer holds
+// per-row workspaces of every layer, so a batch beyond 2^24 rows could not
+// be allocated), MaxEpochs and Patience ≥ 1, ValidationFraction and EMA in
+// [0, 1), Shards in [0, 4096] and Workers ≥ 0.
 // Errors wrap ErrConfig and name the field.
 func (c TrainConfig) Validate() error {
 	bad := func(format string, a ...any) error {
@@ -101,8 +103,8 @@ func (c TrainConfig) Validate() error {
 		return bad("LearningRate must be > 0 and finite, got %v", c.LearningRate)
 	case !(c.WeightDecay >= 0) || math.IsInf(c.WeightDecay, 0):
 		return bad("WeightDecay must be >= 0 and finite, got %v", c.WeightDecay)
-	case c.BatchSize < 1:
-		return bad("BatchSize must be >= 1, got %d", c.BatchSize)
+	case c.BatchSize < 1 || c.BatchSize > 1<<24:
+		return bad("BatchSize must be in [1, 2^24], got %d", c.BatchSize)
 	case c.MaxEpochs < 1:
 		return bad("MaxEpochs must be >= 1, got %d", c.MaxEpochs)
 	case c.Patience < 1:
@@ -169,6 +171,9 @@ const (
 // NewTrainer returns a trainer for f with the optimiser and parallelism
 // settings of cfg (the epoch-related fields are ignored).
 func NewTrainer(f *Flow, cfg TrainConfig) (*Trainer, error) {
+	if err := f.ready(); err != nil {
+		return nil, err
+	}
 	if cfg.Shards == 0 {
 		cfg.Shards = 8
 	}
@@ -209,6 +214,9 @@ func NewTrainer(f *Flow, cfg TrainConfig) (*Trainer, error) {
 
 // Close stops the trainer's worker goroutines. It is safe to call twice.
 func (t *Trainer) Close() {
+	if t == nil {
+		return
+	}
 	t.closing.Do(func() {
 		if t.jobs != nil {
 			close(t.jobs)
@@ -216,12 +224,23 @@ func (t *Trainer) Close() {
 	})
 }
 
-// Flow returns the flow being trained.
-func (t *Trainer) Flow() *Flow { return t.f }
+// Flow returns the flow being trained (nil for a nil Trainer).
+func (t *Trainer) Flow() *Flow {
+	if t == nil {
+		return nil
+	}
+	return t.f
+}
 
 // Gradient returns the gradient computed by the last step (after
-// clipping); it is overwritten by the next step.
-func (t *Trainer) Gradient() []float64 { return t.grad }
+// clipping); it is overwritten by the next step. It is nil for a nil
+// Trainer.
+func (t *Trainer) Gradient() []float64 {
+	if t == nil {
+		return nil
+	}
+	return t.grad
+}
 
 // rows returns the row range of shard s for a batch of n rows: whole
 // context groups are split evenly over the shards.
@@ -315,11 +334,14 @@ func (t *Trainer) run() {
 }
 
 func (t *Trainer) prepare(y, z []float64, n, group int) error {
+	if t == nil || t.opt == nil {
+		return invalidf("the trainer is nil or was not built by NewTrainer")
+	}
 	if n < 1 {
-		return fmt.Errorf("flow: a step needs at least one row, got %d", n)
+		return invalidf("a step needs at least one row, got %d", n)
 	}
 	if group < 1 || n%group != 0 {
-		return fmt.Errorf("flow: context group size must be >= 1 and divide the %d rows, got %d", n, group)
+		return invalidf("context group size must be >= 1 and divide the %d rows, got %d", n, group)
 	}
 	if err := t.f.checkShared(y, z, n, n/group); err != nil {
 		return err
@@ -349,7 +371,7 @@ func (t *Trainer) LogProbsShared(y, z []float64, n, group int, dst []float64) er
 		return err
 	}
 	if len(dst) < n {
-		return fmt.Errorf("flow: dst has %d values, need %d", len(dst), n)
+		return invalidf("dst has %d values, need %d", len(dst), n)
 	}
 	t.mode = modeForward
 	t.run()
@@ -395,7 +417,7 @@ func (t *Trainer) StepLoss(y, z []float64, n int, loss LossFunc) (float64, error
 // expanded contexts up to rounding.
 func (t *Trainer) StepLossShared(y, z []float64, n, group int, loss LossFunc) (float64, error) {
 	if loss == nil {
-		return 0, errors.New("flow: StepLoss needs a loss function, got nil")
+		return 0, invalidf("StepLoss needs a loss function, got nil")
 	}
 	if err := t.prepare(y, z, n, group); err != nil {
 		return 0, err
@@ -431,7 +453,7 @@ type GroupLossFunc func(lo int, logq, dlogq []float64) float64
 // depend on the scheduling. It returns the loss.
 func (t *Trainer) StepGroupLoss(y, z []float64, n, group int, loss GroupLossFunc) (float64, error) {
 	if loss == nil {
-		return 0, errors.New("flow: StepGroupLoss needs a loss function, got nil")
+		return 0, invalidf("StepGroupLoss needs a loss function, got nil")
 	}
 	if err := t.prepare(y, z, n, group); err != nil {
 		return 0, err
@@ -483,6 +505,9 @@ func (t *Trainer) apply(loss float64) error {
 // and again to resume training. It does nothing without EMA and does not
 // allocate.
 func (t *Trainer) SwapAverage() {
+	if t == nil {
+		return
+	}
 	for i, v := range t.ema {
 		t.ema[i], t.f.params[i] = t.f.params[i], v
 	}
@@ -515,6 +540,9 @@ var ErrDiverged = errors.New("flow: training diverged")
 // parameters so far and returns ctx's error.
 func (f *Flow) Fit(ctx context.Context, y, z []float64, n int, cfg TrainConfig) (*FitResult, error) {
 	start := time.Now()
+	if ctx == nil {
+		return nil, invalidf("Fit needs a context, got nil")
+	}
 	if cfg.Shards == 0 {
 		cfg.Shards = 8
 	}
@@ -529,7 +557,7 @@ func (f *Flow) Fit(ctx context.Context, y, z []float64, n int, cfg TrainConfig) 
 		nVal = 1
 	}
 	if n-nVal < 1 {
-		return nil, fmt.Errorf("flow: Fit needs at least one training row, got %d rows with %d for validation", n, nVal)
+		return nil, invalidf("Fit needs at least one training row, got %d rows with %d for validation", n, nVal)
 	}
 	if (f.cfg.StandardizeInputs || f.cfg.StandardizeContext) && !f.standardized && n >= 2 {
 		if err := f.SetStandardization(y, z, n); err != nil {
