@@ -10,6 +10,7 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/parallel"
 	"github.com/privinfer/privinfer/mechanism"
+	"github.com/privinfer/privinfer/simulate"
 )
 
 // ABCDPConfig configures ABCDP (ABCDP paper Algorithm 1). The privacy
@@ -58,11 +59,16 @@ type ABCDPConfig struct {
 	// Simulations is the number T of public prior draws (θ_t, Y_t) that
 	// ABCDP simulates and selects from (ABCDP only; ≥ 1).
 	Simulations int
-	// Seed selects the random streams of the public draws (draw t uses
-	// the stream of (Seed, t), as SimulatePrior), so anyone can regenerate
-	// them. It is not the privacy noise, which comes from the operating
-	// system's generator unless Reproducible is set.
+	// Seed selects the random streams of the public draws (θ_t from the
+	// stream of (simulate.PriorSeed(Seed), t), as SimulatePrior), so anyone
+	// can regenerate them. It is not the privacy noise, which comes from the
+	// operating system's generator unless Reproducible is set.
 	Seed uint64
+	// Executor simulates the public draws (ABCDP only; nil:
+	// simulate.InProcess). It runs Problem.Simulator at public θ_t; the
+	// distances to the confidential observation are computed on the data
+	// owner's machine and never reach it.
+	Executor simulate.Executor
 	// Progress, if not nil, receives an event with Stage "simulate" when
 	// ABCDP's public draws are simulated and one with Stage "select" when
 	// the selection is done. Events carry counts only, never a distance.
@@ -326,7 +332,7 @@ func ABCDP(ctx context.Context, p privinfer.Problem, cfg ABCDPConfig) (*ABCDPRes
 	if cfg.Simulations < 1 {
 		return nil, invalidf("ABCDPConfig.Simulations (the number T of public draws) must be >= 1, got %d", cfg.Simulations)
 	}
-	tg, err := newTarget(&p, cfg.Distance, "ABCDPConfig.Distance")
+	tg, err := newTarget(&p, cfg.Distance, "ABCDPConfig.Distance", cfg.Executor)
 	if err != nil {
 		return nil, err
 	}
@@ -348,8 +354,8 @@ func ABCDP(ctx context.Context, p privinfer.Problem, cfg ABCDPConfig) (*ABCDPRes
 	cfg.Progress.Report(privinfer.Progress{Stage: "simulate", Step: T, Total: T, Elapsed: time.Since(start)})
 	var r *rand.Rand
 	if cfg.Reproducible {
-		// Public draw t uses the stream (Seed, t) with t < T; the noise
-		// uses the last stream, which no public draw reaches.
+		// Public draw t simulates with the stream (Seed, t), t < T; the
+		// noise uses the last stream, which no public draw reaches.
 		r = parallel.Stream(cfg.Seed, math.MaxUint64)
 	}
 	sel, err := a.Select(r, rho)

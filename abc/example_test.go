@@ -22,7 +22,8 @@ func (normalMean) Simulate(r *rand.Rand, theta, dst []float64) error {
 
 // SMC-ABC for a sample mean released with Laplace noise: SMC simulates
 // releases through the Problem's simulator and mechanism, so the posterior
-// targets π(θ | s_dp).
+// targets π(θ | s_dp), whose mean is 0.846 by quadrature (the Monte Carlo
+// error of 500 particles is about 0.03).
 func ExampleSMC() {
 	prior, _ := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{0}, Variances: []float64{1}})
 	lap, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 0.4, Epsilon: 1, Dim: 1}) // scale 0.4
@@ -39,10 +40,10 @@ func ExampleSMC() {
 	}
 	fin := res.Final()
 	fmt.Printf("rounds %d, final tolerance %.4f, stop: %v\n", len(res.Rounds), fin.Tolerance, res.Stop)
-	fmt.Printf("posterior mean of %s %.1f\n", res.Draws.Names[0], res.Draws.Mean()[0])
+	fmt.Printf("posterior mean of %s %.2f\n", res.Draws.Names[0], res.Draws.Mean()[0])
 	// Output:
 	// rounds 5, final tolerance 0.0625, stop: schedule exhausted
-	// posterior mean of mu 0.8
+	// posterior mean of mu 0.85
 }
 
 // ABCDP's noise calibration and its accuracy guarantees can be evaluated
@@ -99,8 +100,8 @@ func ExampleABCDP() {
 	fmt.Printf("b = %.2f; %d public draws, %d examined, %d accepted\n", b, res.Public.Len(), len(res.Indicators), res.Draws.Len())
 	fmt.Printf("mean of the accepted draws %.1f\n", res.Draws.Mean()[0])
 	// Output:
-	// b = 0.06; 5000 public draws, 81 examined, 5 accepted
-	// mean of the accepted draws 0.6
+	// b = 0.06; 5000 public draws, 33 examined, 5 accepted
+	// mean of the accepted draws 0.7
 }
 
 func ExampleNoiseScale() {
@@ -134,7 +135,8 @@ func ExampleKernelIS() {
 
 // Rejection ABC keeps the prior draws whose simulated release (through the
 // Problem's simulator and mechanism) lies nearest the observed one, and
-// returns them as Draws named after the Problem's parameters.
+// returns them as Draws named after the Problem's parameters. The exact
+// posterior has mean 0.846 and sd 0.504 (quadrature).
 func ExampleRejection() {
 	prior, _ := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{0}, Variances: []float64{1}})
 	lap, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 0.4, Epsilon: 1, Dim: 1}) // scale 0.4
@@ -149,6 +151,6 @@ func ExampleRejection() {
 	fmt.Printf("%d draws of %v, tolerance %.3f\n", res.Draws.Len(), res.Draws.Names, res.Tolerance)
 	fmt.Printf("posterior mean %.2f, sd %.2f\n", res.Draws.Mean()[0], res.Draws.SD()[0])
 	// Output:
-	// 1000 draws of [mu], tolerance 0.023
-	// posterior mean 0.86, sd 0.47
+	// 1000 draws of [mu], tolerance 0.022
+	// posterior mean 0.86, sd 0.50
 }

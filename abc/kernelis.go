@@ -2,6 +2,7 @@ package abc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -39,8 +40,14 @@ type KernelISConfig struct {
 	// DF is the proposal's Student-t degrees of freedom (> 0; 0 means 5):
 	// heavy tails keep the importance weights of finite variance.
 	DF float64
-	// Seed selects the random streams; results depend on it only.
+	// Seed selects the random streams; results depend on it only, never
+	// on the Executor.
 	Seed uint64
+	// Executor simulates the draws (nil: simulate.InProcess, all cores of
+	// this process). It runs Problem.Simulator; the draws from the
+	// proposal and the weights are computed on the driver (see
+	// simulate.Executor).
+	Executor simulate.Executor
 	// Progress, if not nil, receives an event with Stage "stage" after
 	// every stage (Step stages of Total, Message the ESS).
 	Progress privinfer.ProgressFunc
@@ -110,9 +117,12 @@ type KernelISResult struct {
 // p.Simulator, never released, and has weight π(θ) η(s_dp° | s) / q(θ), an
 // unbiased estimate of the unnormalised posterior density over q, so
 // weighted averages converge to posterior expectations as Simulations
-// grows. Draws use one random stream per index, so results depend only on
-// Seed. A simulator error aborts the run and is returned as a
-// *SimulationError; a Problem without a density gives an error wrapping
+// grows. The driver draws θ from the proposal (on all cores, one stream
+// per draw), the executor simulates the draws inside the prior's support
+// (row k with its own stream), and the driver computes the weights, so
+// results depend only on Seed, whichever cfg.Executor ran them. A
+// simulator error aborts the run and is returned as a *SimulationError
+// wrapping the row's *simulate.RowError; a Problem without a density gives an error wrapping
 // privinfer.ErrNoMechanism or privinfer.ErrNoDensity (and ErrInvalid).
 func KernelIS(ctx context.Context, p privinfer.Problem, cfg KernelISConfig) (*KernelISResult, error) {
 	if err := cfg.Validate(); err != nil {
@@ -136,7 +146,7 @@ func KernelIS(ctx context.Context, p privinfer.Problem, cfg KernelISConfig) (*Ke
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ks := &kernelTarget{prior: p.Prior, sim: p.Simulator, dens: dens, obs: p.Observed, names: p.ParamNames(), d: d, sd: sd}
+	ks := &kernelTarget{prior: p.Prior, sim: p.Simulator, exec: cfg.Executor, dens: dens, obs: p.Observed, names: p.ParamNames(), d: d, sd: sd}
 	mean := append([]float64(nil), cfg.Mean...)
 	scale := append([]float64(nil), cfg.Cov...)
 	chol := make([]float64, d*d)
@@ -173,6 +183,7 @@ func KernelIS(ctx context.Context, p privinfer.Problem, cfg KernelISConfig) (*Ke
 type kernelTarget struct {
 	prior simulate.Prior
 	sim   simulate.Simulator
+	exec  simulate.Executor
 	dens  mechanism.Density
 	obs   []float64
 	names []string
@@ -191,9 +202,11 @@ func (p *kernelTarget) stage(ctx context.Context, mean, chol []float64, cfg *Ker
 	logC := special.LogGamma((nu+float64(d))/2) - special.LogGamma(nu/2) - float64(d)/2*math.Log(nu*math.Pi) - logDet
 	seed := cfg.Seed ^ stage*0x9e3779b97f4a7c15
 	sd := p.sd
-	stat := make([]float64, n*sd) // one buffer per draw: nothing allocated per draw
-	err := parallel.Map(ctx, n, seed, func(i int, r *rand.Rand) error {
-		s := stat[i*sd : (i+1)*sd]
+	prior := p.prior
+	// Draw i: z ~ N(0, I) and the t's mixing variable from the stream of
+	// (PriorSeed(seed), i), on the driver.
+	logq := make([]float64, n)
+	err := parallel.Map(ctx, n, simulate.PriorSeed(seed), func(i int, r *rand.Rand) error {
 		th := theta[i*d : (i+1)*d]
 		// z ~ N(0, I) is drawn into th and mapped in place to
 		// mean + w·L z, from the last coordinate down (row a of the
@@ -212,16 +225,40 @@ func (p *kernelTarget) stage(ctx context.Context, mean, chol []float64, cfg *Ker
 			th[a] = mean[a] + w*v
 		}
 		// Mahalanobis distance of th is w²·q.
-		logq := logC - (nu+float64(d))/2*math.Log1p(w*w*q/nu)
-		lp := p.prior.LogDensity(th)
+		logq[i] = logC - (nu+float64(d))/2*math.Log1p(w*w*q/nu)
+		logw[i] = prior.LogDensity(th)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	// The draws inside the prior's support, in draw order, are the rows of
+	// the stage's simulation run; the others have weight zero.
+	inside := make([]int, 0, n)
+	for i, lp := range logw {
 		if math.IsInf(lp, -1) {
-			logw[i] = math.Inf(-1)
-			return nil
+			continue
 		}
-		if err := p.sim.Simulate(r, th, s); err != nil {
-			return &SimulationError{Theta: append([]float64(nil), th...), Err: err}
+		inside = append(inside, i)
+	}
+	rows := make([]float64, len(inside)*d)
+	for k, i := range inside {
+		copy(rows[k*d:(k+1)*d], theta[i*d:(i+1)*d])
+	}
+	stat := make([]float64, len(inside)*sd)
+	err = simulate.Execute(ctx, p.exec, p.sim, simulate.Block{Seed: seed, Dim: d, Theta: rows, Stats: stat})
+	if err != nil {
+		var re *simulate.RowError
+		if errors.As(err, &re) {
+			return nil, &SimulationError{Theta: re.Theta, Err: err}
 		}
-		logw[i] = lp + p.dens.LogDensity(p.obs, s) - logq
+		return nil, err
+	}
+	err = parallel.For(ctx, len(inside), func(lo, hi int) error {
+		for k := lo; k < hi; k++ {
+			i := inside[k]
+			logw[i] += p.dens.LogDensity(p.obs, stat[k*sd:(k+1)*sd]) - logq[i]
+		}
 		return nil
 	})
 	if err != nil {

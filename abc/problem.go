@@ -2,6 +2,7 @@ package abc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,16 +11,21 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/internal/parallel"
+	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 )
 
 // target is what the simulate-and-compare engines (Rejection, SMC,
 // SimulatePrior, ABCDP) read from a privinfer.Problem: the prior, the
-// release simulator θ ↦ s_dp (Problem.ReleaseSimulator), the observation
-// and the engine's distance.
+// confidential simulator that the executor runs, the mechanism the driver
+// applies to its statistics (nil without one), the observation and the
+// engine's distance. Together the simulator and the mechanism simulate the
+// releases of Problem.ReleaseSimulator.
 type target struct {
 	prior   simulate.Prior
 	sim     simulate.Simulator
+	mech    mechanism.Mechanism
+	exec    simulate.Executor
 	obs     []float64
 	dist    Distance
 	names   []string
@@ -38,21 +44,22 @@ func checkProblem(p *privinfer.Problem, need privinfer.Capability) error {
 	return nil
 }
 
-// newTarget validates p for an engine that simulates releases and compares
-// them with Problem.Observed through dist (named distName in errors).
-func newTarget(p *privinfer.Problem, dist Distance, distName string) (*target, error) {
+// newTarget validates p for an engine that simulates releases through exec
+// (nil: in process) and compares them with Problem.Observed through dist
+// (named distName in errors).
+func newTarget(p *privinfer.Problem, dist Distance, distName string, exec simulate.Executor) (*target, error) {
 	if err := checkProblem(p, privinfer.NeedRelease); err != nil {
 		return nil, err
 	}
 	if argcheck.Nil(dist) {
 		return nil, invalidf("%s is nil", distName)
 	}
-	sim, err := p.ReleaseSimulator()
-	if err != nil {
+	// ReleaseSimulator checks that the mechanism fits the simulator.
+	if _, err := p.ReleaseSimulator(); err != nil {
 		return nil, fmt.Errorf("abc: %w (%w)", err, ErrInvalid)
 	}
-	return &target{prior: p.Prior, sim: sim, obs: p.Observed, dist: dist, names: p.ParamNames(),
-		dim: p.Prior.Dim(), statDim: sim.StatDim()}, nil
+	return &target{prior: p.Prior, sim: p.Simulator, mech: p.Mechanism, exec: exec, obs: p.Observed, dist: dist,
+		names: p.ParamNames(), dim: p.Prior.Dim(), statDim: p.Simulator.StatDim()}, nil
 }
 
 // draws wraps n×dim row-major theta (and optional weights) as Draws named
@@ -85,9 +92,11 @@ func checkCount(name string, n int, dims ...int) error {
 	return nil
 }
 
-// SimulationError reports a simulator failure; it wraps the simulator's
-// error, so errors.Is and errors.As see through it. A failing simulation
-// aborts the run: it is never turned into a NaN particle.
+// SimulationError reports a simulator failure; it wraps the executor's
+// *simulate.RowError (which names the row and θ and wraps the simulator's
+// error), so errors.Is and errors.As see through it. A failing simulation
+// (an error, a panic, a non-finite statistic, a NaN distance) aborts the
+// run: it is never turned into a NaN particle.
 type SimulationError struct {
 	Theta []float64
 	Err   error
@@ -95,24 +104,80 @@ type SimulationError struct {
 
 // Error describes the failure.
 func (e *SimulationError) Error() string {
+	var re *simulate.RowError
+	if errors.As(e.Err, &re) {
+		return fmt.Sprintf("abc: simulation failed: %v", e.Err)
+	}
 	return fmt.Sprintf("abc: simulation at θ = %v failed: %v", e.Theta, e.Err)
 }
 
 // Unwrap returns the simulator's error.
 func (e *SimulationError) Unwrap() error { return e.Err }
 
-// simulateDistance runs one simulation at theta and returns its distance to
-// the observation; buf has length statDim. A NaN distance is an error
-// (the simulated statistic does not fit the distance).
-func (tg *target) simulateDistance(r *rand.Rand, theta, buf []float64) (float64, error) {
-	if err := tg.sim.Simulate(r, theta, buf); err != nil {
-		return 0, &SimulationError{Theta: slices.Clone(theta), Err: err}
+// rowFailure wraps the failure of row index at theta.
+func rowFailure(index uint64, theta []float64, err error) error {
+	th := slices.Clone(theta)
+	return &SimulationError{Theta: th, Err: &simulate.RowError{Index: index, Theta: th, Err: err}}
+}
+
+// noiseTag derives the seed of the driver's mechanism streams from a
+// simulation seed.
+const noiseTag = 0x6e6f697365 // "noise"
+
+// scratch holds the statistics of a batch: the confidential statistics the
+// executor writes and the releases the driver derives from them.
+type scratch struct{ conf, rel []float64 }
+
+func (sc *scratch) grow(n, sd int, private bool) (conf, rel []float64) {
+	if cap(sc.conf) < n*sd {
+		sc.conf = make([]float64, n*sd)
+		if private {
+			sc.rel = make([]float64, n*sd)
+		}
 	}
-	d := tg.dist.Distance(buf, tg.obs)
-	if math.IsNaN(d) {
-		return 0, &SimulationError{Theta: slices.Clone(theta), Err: fmt.Errorf("distance is NaN (simulated statistic %v): %w", buf, ErrInvalid)}
+	conf = sc.conf[:n*sd]
+	if private {
+		rel = sc.rel[:n*sd]
 	}
-	return d, nil
+	return conf, rel
+}
+
+// distances simulates the rows of theta (n×dim) as rows first, first+1, …
+// of the run seeded by seed, through the executor, and writes the distance
+// of each row's release to the observation into rho (length n). The
+// executor runs the confidential simulator with Stream(seed, first+i); the
+// driver then releases row i through the mechanism with
+// Stream(seed', first+i), seed' derived from seed, and computes the
+// distance. A failing row gives a *SimulationError wrapping its
+// *simulate.RowError.
+func (tg *target) distances(ctx context.Context, seed, first uint64, theta, rho []float64, sc *scratch) error {
+	n, sd, d := len(rho), tg.statDim, tg.dim
+	conf, rel := sc.grow(n, sd, tg.mech != nil)
+	err := simulate.Execute(ctx, tg.exec, tg.sim, simulate.Block{Seed: seed, First: first, Dim: d, Theta: theta, Stats: conf})
+	if err != nil {
+		var re *simulate.RowError
+		if errors.As(err, &re) {
+			return &SimulationError{Theta: re.Theta, Err: err}
+		}
+		return err
+	}
+	noise := parallel.Stream(seed^noiseTag, noiseTag).Uint64()
+	return parallel.MapAt(ctx, n, noise, first, func(i int, r *rand.Rand) error {
+		out := conf[i*sd : (i+1)*sd]
+		if tg.mech != nil {
+			s := out
+			out = rel[i*sd : (i+1)*sd]
+			if err := mechanism.Simulate(tg.mech, r, s, out); err != nil {
+				return rowFailure(first+uint64(i), theta[i*d:(i+1)*d], fmt.Errorf("release: %w", err))
+			}
+		}
+		v := tg.dist.Distance(out, tg.obs)
+		if math.IsNaN(v) {
+			return rowFailure(first+uint64(i), theta[i*d:(i+1)*d], fmt.Errorf("distance is NaN (simulated release %v): %w", out, ErrInvalid))
+		}
+		rho[i] = v
+		return nil
+	})
 }
 
 // Simulations is a table of prior simulations: draws θ_t ~ π (unweighted)
@@ -137,13 +202,17 @@ func (s *Simulations) Len() int { return len(s.Distance) }
 
 // SimulatePrior draws n pairs θ_t ~ π, simulates a release s_t through
 // p.ReleaseSimulator() and computes ρ(s_t, p.Observed) with dist, on all
-// cores; draw t uses the stream parallel.Stream(seed, t). This is the public
-// (θ_t, ρ_t) sequence that ABCDP and rejection ABC select from; with a
-// confidential observation the distances are confidential too (see
-// Simulations). A simulator error aborts the run and is returned (for the
-// lowest failing t). A nil ctx means context.Background().
+// cores. Draw t is θ_t from the stream Stream(simulate.PriorSeed(seed), t)
+// (the θ of simulate.PriorPredictive with that seed), its confidential
+// statistic from Stream(seed, t) and the mechanism's noise from a stream
+// derived from (seed, t). This is the public (θ_t, ρ_t) sequence that ABCDP
+// and rejection ABC select from; with a confidential observation the
+// distances are confidential too (see Simulations). A simulator error
+// aborts the run and is returned (for the lowest failing t). A nil ctx
+// means context.Background(). ABCDPConfig.Executor and
+// RejectionConfig.Executor run the same draws through an executor.
 func SimulatePrior(ctx context.Context, p privinfer.Problem, dist Distance, n int, seed uint64) (*Simulations, error) {
-	tg, err := newTarget(&p, dist, "distance")
+	tg, err := newTarget(&p, dist, "distance", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -160,30 +229,28 @@ func SimulatePrior(ctx context.Context, p privinfer.Problem, dist Distance, n in
 	return &Simulations{Draws: tg.draws(theta, nil), Distance: rho}, nil
 }
 
+// priorChunk bounds the rows simulatePrior simulates at once, and so the
+// statistics it holds.
+const priorChunk = 1 << 16
+
 // simulatePrior simulates draws first..first+n−1 and returns their θ
 // (n×dim row-major) and distances.
 func (tg *target) simulatePrior(ctx context.Context, first, n int, seed uint64) (theta, rho []float64, err error) {
 	d := tg.dim
 	theta, rho = make([]float64, n*d), make([]float64, n)
-	err = parallel.For(ctx, n, func(lo, hi int) error {
-		buf := make([]float64, tg.statDim)
-		for i := lo; i < hi; i++ {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			r := parallel.Stream(seed, uint64(first+i))
-			th := theta[i*d : (i+1)*d]
-			tg.prior.Sample(r, th)
-			v, err := tg.simulateDistance(r, th, buf)
-			if err != nil {
-				return err
-			}
-			rho[i] = v
-		}
+	prior := tg.prior
+	if err := parallel.MapAt(ctx, n, simulate.PriorSeed(seed), uint64(first), func(i int, r *rand.Rand) error {
+		prior.Sample(r, theta[i*d:(i+1)*d])
 		return nil
-	})
-	if err != nil {
+	}); err != nil {
 		return nil, nil, err
+	}
+	var sc scratch
+	for lo := 0; lo < n; lo += priorChunk {
+		hi := min(lo+priorChunk, n)
+		if err := tg.distances(ctx, seed, uint64(first+lo), theta[lo*d:hi*d], rho[lo:hi], &sc); err != nil {
+			return nil, nil, err
+		}
 	}
 	return theta, rho, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/argcheck"
+	"github.com/privinfer/privinfer/simulate"
 )
 
 // RejectionConfig configures rejection ABC and selects its variant.
@@ -37,8 +38,13 @@ type RejectionConfig struct {
 	// Simulations is the number of prior simulations (at most, for the
 	// until-accepted variant).
 	Simulations int
-	// Seed selects the random streams: draw t uses parallel.Stream(Seed, t).
+	// Seed selects the random streams: draw t is that of
+	// SimulatePrior(…, Seed), whatever the Executor.
 	Seed uint64
+	// Executor simulates the draws (nil: simulate.InProcess, all cores of
+	// this process). It runs Problem.Simulator; θ is drawn and the
+	// mechanism and distance applied on the driver (see simulate.Executor).
+	Executor simulate.Executor
 	// Progress, if not nil, receives an event with Stage "simulate" after
 	// every batch of simulations (Step simulations run of Total).
 	Progress privinfer.ProgressFunc
@@ -93,7 +99,7 @@ func Rejection(ctx context.Context, p privinfer.Problem, cfg RejectionConfig) (*
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	tg, err := newTarget(&p, cfg.Distance, "RejectionConfig.Distance")
+	tg, err := newTarget(&p, cfg.Distance, "RejectionConfig.Distance", cfg.Executor)
 	if err != nil {
 		return nil, err
 	}

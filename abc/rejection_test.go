@@ -93,9 +93,11 @@ func TestSimulatorErrorAborts(t *testing.T) {
 		t.Fatalf("ABCDP err = %v", err)
 	}
 	// A simulator whose output the distance cannot use (NaN) is an error
-	// too, not a NaN particle.
+	// too, not a NaN particle: the *RowError of the first row.
 	p.Simulator = nanSim{}
-	if _, err := SMC(ctx, p, SMCConfig{Distance: Euclidean{}, Particles: 5, Schedule: ToleranceList{1}}); !errors.Is(err, ErrInvalid) {
+	_, err = SMC(ctx, p, SMCConfig{Distance: Euclidean{}, Particles: 5, Schedule: ToleranceList{1}})
+	var re *simulate.RowError
+	if !errors.Is(err, simulate.ErrNonFinite) || !errors.As(err, &re) || re.Index != 0 || !errors.As(err, &se) {
 		t.Fatalf("NaN statistic: err = %v", err)
 	}
 }

@@ -147,7 +147,7 @@ func TestReconstructionFromRelease(t *testing.T) {
 		public := map[float64]bool{}
 		for i := 0; i < T; i++ {
 			th := make([]float64, 2)
-			p.Prior.Sample(parallel.Stream(seed, uint64(i)), th)
+			p.Prior.Sample(parallel.Stream(simulate.PriorSeed(seed), uint64(i)), th)
 			public[th[0]], public[th[1]] = true, true
 		}
 		return public

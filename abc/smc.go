@@ -16,6 +16,7 @@ import (
 	"github.com/privinfer/privinfer/internal/special"
 	"github.com/privinfer/privinfer/internal/stats"
 	"github.com/privinfer/privinfer/internal/variate"
+	"github.com/privinfer/privinfer/simulate"
 )
 
 // Perturbation selects how SMC-ABC moves a resampled particle to a new
@@ -94,7 +95,14 @@ type Round struct {
 	// number of proposals including those outside the prior's support
 	// (rejected without simulating).
 	Simulations, Proposals int64
-	// Acceptance is N/Simulations.
+	// Speculative is the number of SMC-ABC simulations that ran beyond a
+	// particle's accepted one: when fewer particles than
+	// SMCConfig.MinBatch remain, each gets several attempts per batch, and
+	// the attempts after its first acceptance are discarded. They are
+	// included in Simulations.
+	Speculative int64
+	// Acceptance is N/(Simulations − Speculative), the fraction of the
+	// simulations a particle needed that were accepted.
 	Acceptance float64
 	// ESS is the effective sample size (Σw)²/Σw² of the weights before any
 	// resampling; Resampled reports whether the population was resampled.
@@ -141,10 +149,24 @@ type SMCConfig struct {
 	// every completed round (Round is the 1-based round number, Message
 	// the tolerance, acceptance rate and ESS).
 	Progress privinfer.ProgressFunc
-	// Seed selects the random streams. Particle i of round t uses a stream
-	// derived from (Seed, t, i), so results depend on Seed only.
+	// Seed selects the random streams; results depend on Seed and
+	// MinBatch only, never on the Executor, its block size or GOMAXPROCS
+	// (see SMC).
 	Seed uint64
+	// Executor simulates the batches of proposals (nil: simulate.InProcess,
+	// all cores of this process). It runs Problem.Simulator; the
+	// mechanism is applied on the driver (see simulate.Executor).
+	Executor simulate.Executor
+	// MinBatch is the smallest number of simulations per batch once fewer
+	// particles remain (0 means 64): each remaining particle then gets
+	// ⌈MinBatch/remaining⌉ attempts per batch, which keeps cores and remote
+	// workers busy at the cost of Round.Speculative simulations. It is part
+	// of the random-stream layout: changing it changes the draws.
+	MinBatch int
 }
+
+// defaultMinBatch is SMCConfig.MinBatch's zero value.
+const defaultMinBatch = 64
 
 // Validate checks the configuration on its own (SMC also checks it against
 // the Problem). Errors wrap ErrInvalid.
@@ -175,6 +197,8 @@ func (cfg *SMCConfig) Validate() error {
 		return invalidf("SMCConfig.StallRatio must be finite and >= 0, got %v", cfg.StallRatio)
 	case math.IsNaN(cfg.ResampleESS) || cfg.ResampleESS > 1 || math.IsInf(cfg.ResampleESS, 0):
 		return invalidf("SMCConfig.ResampleESS must be finite and <= 1, got %v", cfg.ResampleESS)
+	case cfg.MinBatch < 0 || cfg.MinBatch > MaxElements:
+		return invalidf("SMCConfig.MinBatch must be in [0, %d], got %d", MaxElements, cfg.MinBatch)
 	}
 	return nil
 }
@@ -214,8 +238,19 @@ type validator interface{ validate() error }
 // round t resamples a previous particle by weight, perturbs it
 // (cfg.Perturbation), simulates until ρ ≤ ε_t, and weights the accepted
 // particle by π(θ)/Σ_j W_j K(θ|θ_j), K the perturbation density.
-// Particles are simulated in parallel. The posterior sample is
-// SMCResult.Draws, the last round's weighted particles.
+// The posterior sample is SMCResult.Draws, the last round's weighted
+// particles.
+//
+// Each round runs in batches: the driver proposes θ for every particle not
+// yet accepted (on all cores; the proposal of the round's row k from a
+// stream of (Seed, t, k)), cfg.Executor simulates the batch (row k with
+// another stream of (Seed, t, k)), and the driver applies the
+// mechanism, computes the distances and accepts each particle's first
+// attempt within ε_t; the batches repeat until every particle is
+// accepted. Proposals are made on the driver so that a batch is plain data
+// any executor can simulate: the draws depend on cfg.Seed (and MinBatch)
+// only, and are bit-identical with the in-process executor and with any
+// other, whatever its block size or order.
 //
 // When the caller's ctx is cancelled or its deadline passes, SMC returns
 // the rounds completed so far together with an error wrapping ctx.Err(),
@@ -223,7 +258,8 @@ type validator interface{ validate() error }
 // context.WithTimeout. A nil ctx means context.Background(). A simulator
 // error aborts the run and is returned (wrapped in a *SimulationError). If
 // no round completes before the simulation budget runs out, the result has
-// no rounds and an error is returned.
+// no rounds and an error is returned. A batch that would exceed
+// cfg.MaxSimulations is cut to the remaining budget.
 //
 // SMC-ABC is inference from a public release (p.Observed is the output of a
 // privacy mechanism), so the rounds, including their distances, are
@@ -232,7 +268,7 @@ func SMC(ctx context.Context, p privinfer.Problem, cfg SMCConfig) (*SMCResult, e
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	tg, err := newTarget(&p, cfg.Distance, "SMCConfig.Distance")
+	tg, err := newTarget(&p, cfg.Distance, "SMCConfig.Distance", cfg.Executor)
 	if err != nil {
 		return nil, err
 	}
@@ -410,9 +446,48 @@ func logPerturb(x, mu, l []float64, logdet float64, z []float64) float64 {
 }
 
 // maxProposalsOutside bounds consecutive proposals outside the prior's
-// support for one particle, so that a perturbation that never proposes inside the
-// support cannot loop forever.
+// support for one attempt, so that a perturbation that never proposes
+// inside the support cannot loop forever.
 const maxProposalsOutside = 1_000_000
+
+// Tags of the streams of a round, derived from its seed.
+const (
+	tagProposal = 0x70726f706f7365 // "propose"
+)
+
+// propose writes one attempt into th from its own stream r: a prior draw in round 0, otherwise a perturbed resampled particle, redrawn
+// until it lies in the prior's support. It returns the number of
+// proposals made.
+func (s *smcRun) propose(r *rand.Rand, th, z []float64, prev *Round, alias *variate.Alias, ker *perturbSet, t int) (int64, error) {
+	prior := s.tg.prior
+	if prev == nil {
+		prior.Sample(r, th)
+		return 1, nil
+	}
+	d := s.dim
+	prevTheta := prev.Draws.Theta
+	for k := int64(1); ; k++ {
+		j := alias.Sample(r)
+		l, _ := ker.factor(j)
+		for c := range z {
+			z[c] = variate.Normal(r)
+		}
+		mu := prevTheta[j*d : (j+1)*d]
+		for a := 0; a < d; a++ {
+			v := mu[a]
+			for b := 0; b <= a; b++ {
+				v += l[a*d+b] * z[b]
+			}
+			th[a] = v
+		}
+		if !math.IsInf(prior.LogDensity(th), -1) {
+			return k, nil
+		}
+		if k >= maxProposalsOutside {
+			return k, fmt.Errorf("abc: round %d: %d consecutive proposals outside the prior support", t, k)
+		}
+	}
+}
 
 func (s *smcRun) round(ctx context.Context, t int, eps float64, prev *Round, essFrac float64) (*Round, error) {
 	start := time.Now()
@@ -433,64 +508,89 @@ func (s *smcRun) round(ctx context.Context, t int, eps float64, prev *Round, ess
 		prevTheta = prev.Draws.Theta
 	}
 	roundSeed := parallel.Stream(s.cfg.Seed, uint64(t)).Uint64()
-	var sims, props atomic.Int64
-	statDim := s.tg.statDim
+	propSeed := parallel.Stream(roundSeed^tagProposal, tagProposal).Uint64()
+	minBatch := s.cfg.MinBatch
+	if minBatch == 0 {
+		minBatch = defaultMinBatch
+	}
 	prior := s.tg.prior
 	budget := s.cfg.MaxSimulations
-	err := parallel.Map(ctx, n, roundSeed, func(i int, r *rand.Rand) error {
-		th := theta[i*d : (i+1)*d]
-		buf := make([]float64, statDim)
-		z := make([]float64, d)
-		outside := 0
-		for {
-			if err := ctx.Err(); err != nil {
-				return err
+	// pending lists the particles not yet accepted; row is the round's next
+	// simulation index.
+	pending := make([]int, n)
+	for i := range pending {
+		pending[i] = i
+	}
+	var row uint64
+	var sims, spec int64
+	var props atomic.Int64
+	var bTheta, bRho, bZ []float64
+	var sc scratch
+	for len(pending) > 0 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		per := 1
+		if len(pending) < minBatch {
+			per = (minBatch + len(pending) - 1) / len(pending)
+		}
+		rows := len(pending) * per
+		if budget > 0 {
+			left := budget - s.sims.Load()
+			if left <= 0 {
+				return nil, errBudget
 			}
-			props.Add(1)
-			if prev == nil {
-				prior.Sample(r, th)
-			} else {
-				j := alias.Sample(r)
-				l, _ := ker.factor(j)
-				for k := range z {
-					z[k] = variate.Normal(r)
+			rows = int(min(int64(rows), left))
+		}
+		if cap(bRho) < rows {
+			bTheta, bRho = make([]float64, rows*d), make([]float64, rows)
+		}
+		bt, br := bTheta[:rows*d], bRho[:rows]
+		if cap(bZ) < rows*d {
+			bZ = make([]float64, rows*d)
+		}
+		// Row k of the batch, row+k of the round, is an attempt of particle
+		// pending[k/per]; its proposal uses the stream of (propSeed, row+k).
+		err := parallel.MapAt(ctx, rows, propSeed, row, func(k int, r *rand.Rand) error {
+			m, err := s.propose(r, bt[k*d:(k+1)*d], bZ[k*d:(k+1)*d], prev, alias, ker, t)
+			props.Add(m)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		s.sims.Add(int64(rows))
+		sims += int64(rows)
+		if err := s.tg.distances(ctx, roundSeed, row, bt, br, &sc); err != nil {
+			return nil, err
+		}
+		row += uint64(rows)
+		// Accept each particle's first attempt within ε, in attempt order.
+		still := pending[:0]
+		for c, i := range pending {
+			lo := c * per
+			hi := min(lo+per, rows)
+			accepted := false
+			for k := lo; k < hi; k++ {
+				if br[k] <= eps {
+					copy(theta[i*d:(i+1)*d], bt[k*d:(k+1)*d])
+					dist[i] = br[k]
+					spec += int64(hi - k - 1)
+					accepted = true
+					break
 				}
-				mu := prevTheta[j*d : (j+1)*d]
-				for a := 0; a < d; a++ {
-					v := mu[a]
-					for b := 0; b <= a; b++ {
-						v += l[a*d+b] * z[b]
-					}
-					th[a] = v
-				}
-				if math.IsInf(prior.LogDensity(th), -1) {
-					outside++
-					if outside > maxProposalsOutside {
-						return fmt.Errorf("abc: round %d: %d consecutive proposals outside the prior support", t, outside)
-					}
-					continue
-				}
 			}
-			outside = 0
-			if total := s.sims.Add(1); budget > 0 && total > budget {
-				return errBudget
-			}
-			sims.Add(1)
-			rho, err := s.tg.simulateDistance(r, th, buf)
-			if err != nil {
-				return err
-			}
-			if rho <= eps {
-				dist[i] = rho
-				return nil
+			if !accepted {
+				still = append(still, i)
 			}
 		}
-	})
-	if err != nil {
-		return nil, err
+		pending = still
+		if len(pending) > 0 && budget > 0 && s.sims.Load() >= budget {
+			return nil, errBudget
+		}
 	}
-	pop.Simulations, pop.Proposals = sims.Load(), props.Load()
-	pop.Acceptance = float64(n) / float64(pop.Simulations)
+	pop.Simulations, pop.Proposals, pop.Speculative = sims, props.Load(), spec
+	pop.Acceptance = float64(n) / float64(sims-spec)
 	// Importance weights.
 	logw := make([]float64, n)
 	if prev != nil {
