@@ -58,3 +58,28 @@ func TestAccumulatorSmoke(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestAddAllocatesNothing: Add of every accumulator, and Merge, allocate
+// nothing.
+func TestAddAllocatesNothing(t *testing.T) {
+	p := Params{Epsilon: 1, Lo: 0, Hi: 4, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1}
+	c, _ := NewCountAccumulator(p)
+	s, _ := NewSumAccumulator(p)
+	m, _ := NewMeanAccumulator(p)
+	m2, _ := NewMeanAccumulator(p)
+	v := 1.5
+	for name, f := range map[string]func(){
+		"count add": func() { c.Add(v) },
+		"sum add":   func() { s.Add(v) },
+		"mean add":  func() { m.Add(v) },
+		"mean merge": func() {
+			if err := m.Merge(m2); err != nil {
+				t.Fatal(err)
+			}
+		},
+	} {
+		if a := testing.AllocsPerRun(1000, f); a != 0 {
+			t.Errorf("%s: %v allocations per call", name, a)
+		}
+	}
+}

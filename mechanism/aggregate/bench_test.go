@@ -91,3 +91,54 @@ func BenchmarkQuantile64Secure(b *testing.B) {
 		}
 	}
 }
+
+// Add and Merge of the scaled-out accumulators: Add allocates nothing
+// (TestAddAllocatesNothing).
+func BenchmarkSumAccumulatorAdd(b *testing.B) {
+	x := benchData()
+	acc, _ := NewSumAccumulator(Params{Epsilon: 1, Lo: 0, Hi: 4, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1})
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		acc.Add(x[i%len(x)])
+		i++
+	}
+}
+
+func BenchmarkMeanAccumulatorAdd(b *testing.B) {
+	x := benchData()
+	acc, _ := NewMeanAccumulator(Params{Epsilon: 1, Lo: 0, Hi: 4, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1})
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		acc.Add(x[i%len(x)])
+		i++
+	}
+}
+
+func BenchmarkMeanAccumulatorMerge(b *testing.B) {
+	p := Params{Epsilon: 1, Lo: 0, Hi: 4, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1}
+	a, _ := NewMeanAccumulator(p)
+	o, _ := NewMeanAccumulator(p)
+	for _, v := range benchData() {
+		o.Add(v)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := a.Merge(o); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSumAccumulatorMarshal(b *testing.B) {
+	acc, _ := NewSumAccumulator(Params{Epsilon: 1, Lo: 0, Hi: 4, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1})
+	var back SumAccumulator
+	b.ReportAllocs()
+	for b.Loop() {
+		buf, _ := acc.MarshalBinary()
+		if err := back.UnmarshalBinary(buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

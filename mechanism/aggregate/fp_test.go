@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -28,7 +29,7 @@ func TestFloatingPointDistinguishability(t *testing.T) {
 	cand, _ := Candidates(testLo, testHi, 16)
 	flagged := map[string]int{}
 	// The scaled-out accumulators of the same data, with contribution
-	// bounds L0 = 3, L∞ = 2.
+	// bounds L0 = 3, L∞ = 2, released on every tenth round.
 	p := Params{Epsilon: 2, Lo: testLo, Hi: testHi, MaxPartitionsContributed: 3, MaxContributionsPerPartition: 2}
 	ca, _ := NewCountAccumulator(p)
 	sa, _ := NewSumAccumulator(p)
@@ -40,7 +41,7 @@ func TestFloatingPointDistinguishability(t *testing.T) {
 		}
 	}
 	cfg := func(nb Neighbour) Config { return Config{Epsilon: 2, Neighbour: nb} }
-	for range n {
+	for i := range n {
 		c, err := Count(nil, 1234, cfg(AddRemove))
 		if err != nil {
 			t.Fatal(err)
@@ -75,6 +76,9 @@ func TestFloatingPointDistinguishability(t *testing.T) {
 			flagged["mean add/remove"]++
 		}
 		for _, acc := range accs {
+			if i%10 != 0 {
+				break
+			}
 			res, err := acc.Release(nil)
 			if err != nil {
 				t.Fatal(err)
@@ -105,7 +109,11 @@ func TestFloatingPointDistinguishability(t *testing.T) {
 	}
 	for _, k := range []string{"count", "sum add/remove", "sum substitute", "mean substitute", "mean add/remove", "histogram", "quantile",
 		"accumulator *aggregate.CountAccumulator", "accumulator *aggregate.SumAccumulator", "accumulator *aggregate.MeanAccumulator"} {
-		t.Logf("%-16s %d of %d outputs distinguishable", k, flagged[k], n)
+		m := n
+		if strings.HasPrefix(k, "accumulator") {
+			m = n / 10
+		}
+		t.Logf("%-16s %d of %d outputs distinguishable", k, flagged[k], m)
 		if flagged[k] != 0 {
 			t.Errorf("%s: %d distinguishable outputs", k, flagged[k])
 		}

@@ -89,6 +89,9 @@ func (p Params) Validate() error {
 		if err != nil {
 			return err
 		}
+		if _, err := p.newNoise(l.maxAbs(), 1); err != nil {
+			return err
+		}
 		if _, err := p.meanNoise(l); err != nil {
 			return err
 		}

@@ -164,6 +164,11 @@ func (s *PartitionSelector) halfOptimal() int64 {
 // optimalTable returns π(0), …, π(n*−1) for the recursion at (eps,
 // delta), n* the first n with π(n) = 1.
 func optimalTable(eps, delta float64) ([]float64, error) {
+	// π rises geometrically to ½ in about log(1 + (e^ε − 1)/(2δ))/ε steps
+	// and falls back symmetrically: refuse at once what is far too long.
+	if est := 2 * math.Log1p(math.Expm1(eps)/(2*delta)) / eps; !(est < 2*maxTable) {
+		return nil, invalidf("the optimal partition selection at ε/L0 = %v, δ/L0 = %v needs about %.3g > 2^22 steps; raise ε or δ", eps, delta, est)
+	}
 	ee, ei := math.Exp(eps), math.Exp(-eps)
 	pi := []float64{0}
 	for prev := 0.0; ; {
