@@ -2,6 +2,7 @@ package combine
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -89,26 +90,70 @@ func TestBadInput(t *testing.T) {
 		{Category: "nonpositive", Name: "Interval level 0", Err: func() error { _, _, err := good.Interval(0); return err }},
 		{Category: "huge", Name: "Interval level 1", Err: func() error { _, _, err := good.Interval(1); return err }},
 		{Category: "inf", Name: "Interval level Inf", Err: func() error { _, _, err := good.Interval(inf); return err }},
-		{Category: "zerovalue", Name: "Result{}.PValue and SE", Check: func() error {
-			if !math.IsNaN(Result{}.PValue(0)) {
-				return errors.New("zero Result has a p-value")
-			}
-			return nil
-		}},
-		{Category: "nan", Name: "PValue null NaN", Check: func() error {
-			if !math.IsNaN(good.PValue(nan)) {
-				return errors.New("p-value of a NaN null is not NaN")
-			}
-			return nil
-		}},
-		{Category: "nan", Name: "Quantile NaN arguments", Check: func() error {
-			for _, a := range [][2]float64{{nan, 3}, {0.5, nan}, {-0.5, 3}, {1.5, 3}, {0.5, 0}, {0.5, -2}} {
-				if v := Quantile(a[0], a[1]); !math.IsNaN(v) {
-					return errors.New("quantile of an invalid argument is not NaN")
-				}
-			}
-			return nil
-		}},
 	}
+	pv := func(r Result, null float64) func() error {
+		return func() error { _, err := r.PValue(null); return err }
+	}
+	cases = append(cases,
+		B{Category: "zerovalue", Name: "Result{}.PValue", Err: pv(Result{}, 0)},
+		B{Category: "nan", Name: "PValue null NaN", Err: pv(good, nan)},
+		B{Category: "inf", Name: "PValue null +Inf", Err: pv(good, inf)},
+		B{Category: "inf", Name: "PValue null -Inf", Err: pv(good, -inf)},
+		B{Category: "nan", Name: "PValue NaN mean", Err: pv(Result{M: 3, Mean: nan, Var: 1, DF: 3}, 0)},
+		B{Category: "nan", Name: "PValue NaN DF", Err: pv(Result{M: 3, Mean: 1, Var: 1, DF: nan}, 0)},
+		B{Category: "inf", Name: "PValue infinite Var", Err: pv(Result{M: 3, Mean: 1, Var: inf, DF: 3}, 0)},
+		B{Category: "nonpositive", Name: "PValue negative Var", Err: pv(Result{M: 3, Mean: 1, Var: -1, DF: 3}, 0)},
+		B{Category: "nonpositive", Name: "PValue DF 0", Err: pv(Result{M: 3, Mean: 1, Var: 1, DF: 0}, 0)},
+		B{Category: "nonpositive", Name: "Interval negative Var", Err: func() error {
+			_, _, err := Result{M: 3, Mean: 1, Var: -1, DF: 3}.Interval(0.9)
+			return err
+		}},
+		B{Category: "nonpositive", Name: "Interval DF 0", Err: func() error { _, _, err := Result{M: 3, Mean: 1, Var: 1, DF: 0}.Interval(0.9); return err }},
+		B{Category: "huge", Name: "PValue null -1e308 far from the mean", Check: func() error {
+			if p, err := good.PValue(-1e308); p != 0 || err != nil {
+				return fmt.Errorf("p-value %v, %v", p, err)
+			}
+			return nil
+		}},
+		B{Category: "nan", Name: "SE of a negative variance is the documented NaN", Check: func() error {
+			if !math.IsNaN(Result{Var: -1}.SE()) {
+				return errors.New("not NaN")
+			}
+			return nil
+		}},
+		B{Category: "zerovalue", Name: "NestedResult{}.SanitizationShare is the documented NaN", Check: func() error {
+			if !math.IsNaN(NestedResult{}.SanitizationShare()) {
+				return errors.New("not NaN")
+			}
+			return nil
+		}},
+		B{Category: "huge", Name: "Rule(99).String", Check: func() error {
+			if Rule(99).String() != "Rule(99)" {
+				return fmt.Errorf("%q", Rule(99).String())
+			}
+			return nil
+		}},
+	)
+	for _, a := range [][2]float64{{nan, 3}, {0.5, nan}, {-0.5, 3}, {1.5, 3}, {0.5, 0}, {0.5, -2}, {inf, 3}, {0.5, -inf}} {
+		cases = append(cases, B{Category: "nan", Name: fmt.Sprintf("Quantile(%v, %v)", a[0], a[1]), Err: func() error { _, err := Quantile(a[0], a[1]); return err }})
+	}
+	nq := func(tt int, q, u []float64) func() error {
+		return func() error { _, err := PoolNested(tt, q, u, Options{}); return err }
+	}
+	four := []float64{1, 2, 3, 4}
+	cases = append(cases,
+		B{Category: "nonpositive", Name: "PoolNested t 1", Err: nq(1, four, four)},
+		B{Category: "nonpositive", Name: "PoolNested t 0", Err: nq(0, four, four)},
+		B{Category: "nonpositive", Name: "PoolNested t -1", Err: nq(-1, four, four)},
+		B{Category: "huge", Name: "PoolNested t MaxInt", Err: nq(math.MaxInt, four, four)},
+		B{Category: "mismatched", Name: "PoolNested 3 values for t 2", Err: nq(2, four[:3], four[:3])},
+		B{Category: "mismatched", Name: "PoolNested q and u lengths", Err: nq(2, four, four[:2])},
+		B{Category: "empty", Name: "PoolNested empty", Err: nq(2, nil, nil)},
+		B{Category: "nan", Name: "PoolNested NaN estimate", Err: nq(2, []float64{1, nan, 3, 4}, four)},
+		B{Category: "inf", Name: "PoolNested Inf variance", Err: nq(2, four, []float64{1, 2, inf, 4})},
+		B{Category: "nonpositive", Name: "PoolNested negative variance", Err: nq(2, four, []float64{1, -2, 3, 4})},
+		B{Category: "huge", Name: "PoolNested estimates overflow", Err: nq(2, []float64{1e308, 1e308, -1e308, -1e308}, four)},
+		B{Category: "mismatched", Name: "PoolNested with CompleteDF", Err: func() error { _, err := PoolNested(2, four, four, Options{CompleteDF: 10}); return err }},
+	)
 	testutil.RunBadInput(t, ErrInput, cases)
 }

@@ -78,11 +78,13 @@ var (
 	// ErrTooFewSets reports a rule that needs the between-set variance
 	// called with m < 2 sets. It wraps ErrInput.
 	ErrTooFewSets = argcheck.Sentinel("combine: rule needs at least 2 sets", ErrInput)
-	// ErrNegativeVariance reports an interval requested from a negative
-	// (unadjusted fully-synthetic) total variance.
-	ErrNegativeVariance = errors.New("combine: total variance is negative")
-	// ErrNoDF reports an interval requested with zero degrees of freedom.
-	ErrNoDF = errors.New("combine: zero degrees of freedom")
+	// ErrNegativeVariance reports an interval or p-value requested from a
+	// negative (unadjusted fully-synthetic) total variance. It wraps
+	// ErrInput.
+	ErrNegativeVariance = argcheck.Sentinel("combine: total variance is negative", ErrInput)
+	// ErrNoDF reports an interval or p-value requested with zero degrees
+	// of freedom. It wraps ErrInput.
+	ErrNoDF = argcheck.Sentinel("combine: zero degrees of freedom", ErrInput)
 )
 
 // Options tunes Pool and PoolVector. The zero value gives the rules'
@@ -135,39 +137,68 @@ func (r Result) Interval(level float64) (lo, hi float64, err error) {
 	if !(level > 0 && level < 1) {
 		return math.NaN(), math.NaN(), fmt.Errorf("%w: level must be in (0, 1), got %v", ErrInput, level)
 	}
-	if r.M < 1 || math.IsNaN(r.Mean) || math.IsInf(r.Mean, 0) || math.IsNaN(r.Var) || math.IsInf(r.Var, 0) || math.IsNaN(r.DF) {
-		return math.NaN(), math.NaN(), fmt.Errorf("%w: result not returned by Pool (M=%d, Mean=%v, Var=%v, DF=%v)", ErrInput, r.M, r.Mean, r.Var, r.DF)
-	}
-	if r.Var < 0 {
-		return math.NaN(), math.NaN(), ErrNegativeVariance
-	}
-	if !(r.DF > 0) {
-		return math.NaN(), math.NaN(), ErrNoDF
+	if err := r.check(); err != nil {
+		return math.NaN(), math.NaN(), err
 	}
 	if r.Var == 0 {
 		return r.Mean, r.Mean, nil
 	}
-	q := Quantile((1+level)/2, r.DF)
-	h := q * math.Sqrt(r.Var)
+	h := special.StudentTQuantile((1+level)/2, r.DF) * math.Sqrt(r.Var)
 	return r.Mean - h, r.Mean + h, nil
 }
 
+// check validates a Result for Interval and PValue: one returned by Pool
+// (M ≥ 1, finite Mean and Var, DF not NaN), with Var ≥ 0
+// (ErrNegativeVariance) and DF > 0 (ErrNoDF).
+func (r Result) check() error {
+	if r.M < 1 || math.IsNaN(r.Mean) || math.IsInf(r.Mean, 0) || math.IsNaN(r.Var) || math.IsInf(r.Var, 0) || math.IsNaN(r.DF) {
+		return fmt.Errorf("%w: result not returned by Pool (M=%d, Mean=%v, Var=%v, DF=%v)", ErrInput, r.M, r.Mean, r.Var, r.DF)
+	}
+	if r.Var < 0 {
+		return ErrNegativeVariance
+	}
+	if !(r.DF > 0) {
+		return ErrNoDF
+	}
+	return nil
+}
+
 // Quantile returns the p-quantile of the Student-t distribution with df
-// degrees of freedom (real df > 0; df = +Inf gives the standard normal). It
-// returns NaN for p outside [0, 1], df ≤ 0 or a NaN argument.
-func Quantile(p, df float64) float64 {
-	return special.StudentTQuantile(p, df)
+// degrees of freedom (real df > 0; df = +Inf gives the standard normal):
+// ±Inf at p = 1 and p = 0. It returns an error wrapping ErrInput for p
+// outside [0, 1], df ≤ 0 or a NaN argument.
+func Quantile(p, df float64) (float64, error) {
+	if !(p >= 0 && p <= 1) {
+		return math.NaN(), fmt.Errorf("%w: Quantile: p must be in [0, 1], got %v", ErrInput, p)
+	}
+	if !(df > 0) {
+		return math.NaN(), fmt.Errorf("%w: Quantile: df must be > 0, got %v", ErrInput, df)
+	}
+	return special.StudentTQuantile(p, df), nil
 }
 
 // PValue returns the two-sided p-value of H0: estimand = null under the
-// pooled reference distribution. It returns NaN when Var ≤ 0 or DF ≤ 0
-// (the zero value), or when null or a field is NaN.
-func (r Result) PValue(null float64) float64 {
-	if !(r.Var > 0) || !(r.DF > 0) {
-		return math.NaN()
+// pooled reference distribution. With Var = 0 the reference distribution
+// is a point mass at Mean: the p-value is 1 when null = Mean and 0
+// otherwise. It returns an error wrapping ErrInput for a null that is not
+// finite and for a Result not returned by Pool (the zero value,
+// non-finite fields), ErrNegativeVariance when Var < 0 and ErrNoDF when
+// DF = 0.
+func (r Result) PValue(null float64) (float64, error) {
+	if math.IsNaN(null) || math.IsInf(null, 0) {
+		return math.NaN(), fmt.Errorf("%w: PValue: null must be finite, got %v", ErrInput, null)
+	}
+	if err := r.check(); err != nil {
+		return math.NaN(), err
+	}
+	if r.Var == 0 {
+		if r.Mean == null {
+			return 1, nil
+		}
+		return 0, nil
 	}
 	t := math.Abs(r.Mean-null) / math.Sqrt(r.Var)
-	return 2 * special.StudentTCDF(-t, r.DF)
+	return 2 * special.StudentTCDF(-t, r.DF), nil
 }
 
 func checkOptions(opt Options) error {

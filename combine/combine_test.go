@@ -77,7 +77,10 @@ func TestIntervalMpmath(t *testing.T) {
 	}
 	worst := 0.0
 	for _, c := range ref {
-		got := Quantile(c.P, c.DF)
+		got, err := Quantile(c.P, c.DF)
+		if err != nil {
+			t.Fatal(err)
+		}
 		e := math.Abs(got-c.Q) / c.Q
 		worst = math.Max(worst, e)
 		if e > 1e-9 {
@@ -333,8 +336,17 @@ func TestFromMomentsMatchesPool(t *testing.T) {
 func TestPValue(t *testing.T) {
 	r, _ := Pool(Raab, hq, hu, Options{})
 	// z = 2/√0.5 = 2.828427…; two-sided normal p = erfc(z/√2).
-	if want := math.Erfc(2 / math.Sqrt(0.5) / math.Sqrt2); !close(r.PValue(0), want, 1e-9) {
-		t.Errorf("p-value %v want %v", r.PValue(0), want)
+	p, err := r.PValue(0)
+	if want := math.Erfc(2 / math.Sqrt(0.5) / math.Sqrt2); err != nil || !close(p, want, 1e-9) {
+		t.Errorf("p-value %v (%v) want %v", p, err, want)
+	}
+	// T = 0: a point mass at the mean.
+	r0 := Result{M: 2, Mean: 1, Var: 0, DF: math.Inf(1)}
+	if p, err := r0.PValue(1); p != 1 || err != nil {
+		t.Errorf("p-value at the mean of a point mass: %v, %v", p, err)
+	}
+	if p, err := r0.PValue(1.5); p != 0 || err != nil {
+		t.Errorf("p-value away from a point mass: %v, %v", p, err)
 	}
 }
 

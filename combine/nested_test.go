@@ -33,7 +33,11 @@ func TestPoolNestedHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h := Quantile(0.975, 121.0/81) * math.Sqrt(2.75); !close(hi-3.5, h, 1e-12) || !close(3.5-lo, h, 1e-12) {
+	q975, err := Quantile(0.975, 121.0/81)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := q975 * math.Sqrt(2.75); !close(hi-3.5, h, 1e-12) || !close(3.5-lo, h, 1e-12) {
 		t.Errorf("interval [%v, %v], half-width %v", lo, hi, h)
 	}
 	// Identical sets within each nest: no synthesis component, the
