@@ -13,6 +13,7 @@ import (
 
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // quadMoments integrates the unnormalised posterior π(φ, σ)·Π_t N(x_t;
@@ -157,6 +158,7 @@ func TestPrior(t *testing.T) {
 // posterior means and the verdict line are printed, the plots are written
 // as PNG and SVG and progress is reported on stderr.
 func TestRunTiny(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	fs := flag.NewFlagSet("embedding", flag.ContinueOnError)
 	dir := t.TempDir()
 	c, err := parse(fs, []string{"-sims", "60", "-obs", "2", "-epochs", "2", "-samples", "60", "-methods", "raw,cnn,stats", "-out", dir})

@@ -15,6 +15,7 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 )
 
@@ -100,6 +101,7 @@ func TestConvolvedIsDensity(t *testing.T) {
 // bound, where the clamped mean is constant) that change its sd by a
 // quarter and that importance sampling does not reach.
 func TestPosteriorsMatchQuadrature(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	for _, tc := range []struct {
 		eps, sdp float64
 		seed     uint64

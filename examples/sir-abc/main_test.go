@@ -16,6 +16,7 @@ import (
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 func TestBadFlags(t *testing.T) {
@@ -106,6 +107,7 @@ func TestFinish(t *testing.T) {
 // printed, the corner plot is written as PNG and SVG beside the CSV, and
 // progress reaches stderr.
 func TestRunTiny(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	dir := t.TempDir()
 	o, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-particles", "20", "-rounds", "2", "-authors", "none", "-out", dir})
 	if err != nil {
@@ -135,6 +137,7 @@ func TestRunTiny(t *testing.T) {
 // both trials back without simulating; asking for a third trial without
 // running it gives a partial verdict.
 func TestTrialsTiny(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	trials := t.TempDir()
 	runT := func(extra ...string) (string, string, string) {
 		dir := t.TempDir()

@@ -51,3 +51,17 @@ func SharedDir(t testing.TB, rel string) string {
 	}
 	return dir
 }
+
+// SkipHeavyUnderRace skips t in the race-detector run of the whole module
+// (go test -race -short ./..., which must finish within CI's time): under
+// -race and -short together. A heavy test is one that takes more than a
+// few seconds under the race detector, such as an example program's whole
+// run or a statistical validation with many replications; the code it
+// drives keeps its race coverage through the packages' own smaller tests.
+// Without -race, or without -short, the test runs as before.
+func SkipHeavyUnderRace(t testing.TB) {
+	t.Helper()
+	if Race && testing.Short() {
+		t.Skip("heavy under the race detector: skipped with -race -short")
+	}
+}

@@ -5,8 +5,10 @@ import (
 
 	"github.com/privinfer/privinfer/examples/modips/out"
 	"github.com/privinfer/privinfer/examples/support/cli"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 func TestProgram(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	out.Check(t, cli.Runner("t", parse, run))
 }
