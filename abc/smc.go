@@ -163,6 +163,15 @@ type SMCConfig struct {
 	// workers busy at the cost of Round.Speculative simulations. It is part
 	// of the random-stream layout: changing it changes the draws.
 	MinBatch int
+	// Checkpoint, if not empty, names a file in which the run keeps its
+	// state after every completed round (written atomically), and from
+	// which a run of the same problem and settings continues after being
+	// stopped: with the same result as a run that never stopped. A file
+	// saved by another run is refused with ErrCheckpointMismatch, a
+	// malformed one with ErrCorrupt. A run that finishes without an error
+	// removes the file; a cancelled or failed one keeps it. Progress events
+	// of the restored rounds are not sent again.
+	Checkpoint string
 }
 
 // defaultMinBatch is SMCConfig.MinBatch's zero value.
@@ -292,7 +301,11 @@ func SMC(ctx context.Context, p privinfer.Problem, cfg SMCConfig) (*SMCResult, e
 	start := time.Now()
 	s := &smcRun{tg: tg, cfg: &cfg, dim: d, n: cfg.Particles}
 	res := &SMCResult{}
+	ckpt := newSMCCheckpoint(&p, &cfg, tg)
 	finish := func(reason StopReason, err error) (*SMCResult, error) {
+		if err == nil { // a finished run; a stopped or failed one keeps its checkpoint
+			err = ckpt.remove()
+		}
 		res.Stop = reason
 		res.Simulations = s.sims.Load()
 		res.Elapsed = time.Since(start)
@@ -302,7 +315,14 @@ func SMC(ctx context.Context, p privinfer.Problem, cfg SMCConfig) (*SMCResult, e
 		return res, err
 	}
 	var prev *Round
-	for t := 0; ; t++ {
+	if rounds, sims, elapsed, err := ckpt.load(); err != nil {
+		return nil, err
+	} else if rounds != nil {
+		res.Rounds, prev = rounds, rounds[len(rounds)-1]
+		s.sims.Store(sims)
+		start = start.Add(-elapsed)
+	}
+	for t := len(res.Rounds); ; t++ {
 		eps, ok := cfg.Schedule.Next(t, prev)
 		if !ok {
 			if prev == nil {
@@ -338,6 +358,9 @@ func SMC(ctx context.Context, p privinfer.Problem, cfg SMCConfig) (*SMCResult, e
 		cfg.Progress.Report(privinfer.Progress{Stage: "round", Round: t + 1, Elapsed: time.Since(start),
 			Message: fmt.Sprintf("ε = %.4g, acceptance %.3g, ESS %.0f", eps, pop.Acceptance, pop.ESS)})
 		prev = pop
+		if err := ckpt.save(res.Rounds, s.sims.Load(), time.Since(start)); err != nil {
+			return finish(StopCancelled, err)
+		}
 		if cfg.MinAcceptance > 0 && pop.Acceptance < cfg.MinAcceptance {
 			return finish(StopMinAcceptance, nil)
 		}
