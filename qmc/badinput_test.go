@@ -100,5 +100,74 @@ func TestBadInput(t *testing.T) {
 			return err
 		}},
 	}
+	nanF := func(u []float64) float64 {
+		if u[0] > 0.5 {
+			return math.NaN()
+		}
+		return u[0]
+	}
+	infF := func(u []float64) float64 { return math.Inf(-1) }
+	hugeF := func(u []float64) float64 { return 1e308 }
+	cases = append(cases,
+		B{Category: "nan", Name: "Integrate NaN integrand", Err: func() error { _, err := Integrate(ctx, sob(), nanF, 8, 4, r); return err }},
+		B{Category: "inf", Name: "Integrate -Inf integrand", Err: func() error { _, err := Integrate(ctx, sob(), infF, 8, 4, r); return err }},
+		B{Category: "huge", Name: "Integrate integrand 1e308 (the sum overflows)", Err: func() error { _, err := Integrate(ctx, sob(), hugeF, 8, 4, r); return err }},
+		B{Category: "nan", Name: "Replicates NaN integrand", Err: func() error { return Replicates(ctx, sob(), nanF, 8, buf, r) }},
+		B{Category: "nan", Name: "IntegrateParallel NaN integrand", Err: func() error {
+			_, err := IntegrateParallel(ctx, func() (Randomized, Integrand, error) { return sob(), nanF, nil }, 8, 4, 1)
+			return err
+		}},
+		B{Category: "nil", Name: "IntegrateParallel nil ctx", Err: func() error {
+			var c context.Context
+			_, err := IntegrateParallel(c, func() (Randomized, Integrand, error) { return sob(), f, nil }, 8, 4, 1)
+			return err
+		}},
+		B{Category: "nil", Name: "IntegrateParallel constructor returns nil f", Err: func() error {
+			_, err := IntegrateParallel(ctx, func() (Randomized, Integrand, error) { return sob(), nil, nil }, 4, 2, 1)
+			return err
+		}},
+		B{Category: "nonpositive", Name: "Sobol.Skip past MaxPoints", Err: func() error { return sob().Skip(1 << 40) }},
+		B{Category: "huge", Name: "Sobol.Seek past MaxPoints", Err: func() error { return sob().Seek(math.MaxUint64) }},
+		B{Category: "huge", Name: "Halton.Seek past MaxPoints", Err: func() error { h, _ := NewHalton(2, false, nil); return h.Seek(math.MaxUint64) }},
+		B{Category: "nil", Name: "nil *Halton Seek", Err: func() error { var h *Halton; return h.Seek(1) }},
+		B{Category: "nil", Name: "nil *Rotation Fill", Err: func() error { var c *Rotation; return c.Fill(buf, 1) }},
+		B{Category: "nil", Name: "nil *MonteCarlo Fill", Err: func() error { var m *MonteCarlo; return m.Fill(buf, 1) }},
+		B{Category: "nil", Name: "nil *Sobol Skip", Err: func() error { var s *Sobol; return s.Skip(1) }},
+	)
+	// Accessors and resets of nil and zero values: nil-safe, with zero
+	// results.
+	zeroOK := func(name string, f func() any) {
+		cases = append(cases, B{Category: "nil", Name: name, Check: func() error {
+			f()
+			return nil
+		}})
+	}
+	var ns *Sobol
+	var nh *Halton
+	var nr *Rotation
+	var nm *MonteCarlo
+	zeroOK("nil *Sobol accessors", func() any {
+		ns.Reset()
+		ns.Randomize(r)
+		return []any{ns.Dim(), ns.Bits(), ns.Index(), ns.MaxPoints(), ns.Scramble(), ns.Clone()}
+	})
+	zeroOK("nil *Halton accessors", func() any { nh.Reset(); nh.Randomize(r); return []any{nh.Dim(), nh.Index(), nh.MaxPoints()} })
+	zeroOK("nil *Rotation accessors", func() any { nr.Reset(); nr.Randomize(r); return []any{nr.Dim(), nr.Shift()} })
+	zeroOK("nil *MonteCarlo accessors", func() any { nm.Reset(); nm.Randomize(r); return nm.Dim() })
+	cases = append(cases,
+		B{Category: "nil", Name: "Sobol.Randomize nil rand (documented panic)", Panics: func() { sob().Randomize(nil) }},
+		B{Category: "nil", Name: "Halton.Randomize scrambled, nil rand (documented panic)", Panics: func() {
+			h, _ := NewHalton(2, true, r)
+			h.Randomize(nil)
+		}},
+		B{Category: "nil", Name: "MonteCarlo.Randomize nil rand (documented panic)", Panics: func() {
+			m, _ := NewMonteCarlo(2, r)
+			m.Randomize(nil)
+		}},
+		B{Category: "nil", Name: "Rotation.Randomize nil rand (documented panic)", Panics: func() {
+			c, _ := NewRotation(sob(), r)
+			c.Randomize(nil)
+		}})
+	zeroOK("Scramble(99).String", func() any { return Scramble(99).String() })
 	testutil.RunBadInput(t, ErrArg, cases)
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // ErrArg is wrapped by every error reporting an invalid argument, including
-// ErrDim and ErrBuffer.
+// ErrDim, ErrBuffer and ErrExhausted.
 var ErrArg = errors.New("qmc: invalid argument")
 
 var (
@@ -17,7 +17,8 @@ var (
 	ErrDim = argcheck.Sentinel("qmc: invalid dimension", ErrArg)
 	// ErrExhausted reports a request for points beyond the end of a finite
 	// sequence (for example more than 2^32 Sobol points at 32-bit resolution).
-	ErrExhausted = errors.New("qmc: sequence exhausted")
+	// It wraps ErrArg.
+	ErrExhausted = argcheck.Sentinel("qmc: sequence exhausted", ErrArg)
 	// ErrBuffer reports a destination buffer shorter than n×d. It wraps
 	// ErrArg.
 	ErrBuffer = argcheck.Sentinel("qmc: destination buffer too short", ErrArg)

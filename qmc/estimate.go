@@ -41,7 +41,9 @@ const chunkValues = 1 << 12
 // scrambled Sobol, rotated or Monte Carlo sequence in this package), each
 // is unbiased for ∫f. It allocates one chunk buffer per call and nothing
 // per point. It stops with ctx's error if ctx is cancelled between
-// replicates.
+// replicates, and with an error wrapping ErrArg, naming the point, if f
+// returns NaN or ±Inf (an integral with no finite estimate) or the sum of
+// its values overflows.
 func Replicates(ctx context.Context, seq Randomized, f Integrand, n int, dst []float64, r *rand.Rand) error {
 	if ctx == nil || argcheck.Nil(seq) || f == nil || r == nil {
 		return fmt.Errorf("qmc: Replicates needs non-nil ctx, seq, f and r: %w", ErrArg)
@@ -74,10 +76,18 @@ func Replicates(ctx context.Context, seq Randomized, f Integrand, n int, dst []f
 			}
 			var part float64
 			for p := 0; p < k; p++ {
-				part += f(buf[p*d : p*d+d : p*d+d])
+				u := buf[p*d : p*d+d : p*d+d]
+				v := f(u)
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return fmt.Errorf("qmc: replicate %d: the integrand is %v at point %d, u = %v: %w", rep, v, done+p, u, ErrArg)
+				}
+				part += v
 			}
 			sum += part
 			done += k
+		}
+		if math.IsInf(sum, 0) {
+			return fmt.Errorf("qmc: replicate %d: the sum of the integrand's values overflows: %w", rep, ErrArg)
 		}
 		dst[rep] = sum / float64(n)
 	}
@@ -101,7 +111,8 @@ func checkReplicateArgs(ctx context.Context, seq Randomized, f Integrand, n int,
 // the mean of the replicate averages with its standard error. With a
 // MonteCarlo sequence it is plain Monte Carlo with R·n points, reported in
 // the same form. For Sobol points n should be a power of two (the net
-// property holds for the first 2^m points).
+// property holds for the first 2^m points). Errors as for Replicates (a
+// NaN or infinite integrand value is refused, not averaged).
 func Integrate(ctx context.Context, seq Randomized, f Integrand, n, replicates int, r *rand.Rand) (Estimate, error) {
 	if replicates < 1 || replicates > maxReplicates {
 		return Estimate{}, fmt.Errorf("qmc: replicates must be in [1, %d], got %d: %w", maxReplicates, replicates, ErrArg)

@@ -83,15 +83,28 @@ func firstPrimes(n int) []uint32 {
 }
 
 // Dim returns the dimension.
-func (h *Halton) Dim() int { return h.dim }
+func (h *Halton) Dim() int {
+	if h == nil {
+		return 0
+	}
+	return h.dim
+}
 
 // Index returns the index of the next point.
-func (h *Halton) Index() uint64 { return h.index }
+func (h *Halton) Index() uint64 {
+	if h == nil {
+		return 0
+	}
+	return h.index
+}
 
 // Randomize draws new random digit permutations from r and rewinds. It
 // only rewinds an unscrambled Halton sequence. A nil r for a scrambled
 // sequence is a programmer error and panics.
 func (h *Halton) Randomize(r *rand.Rand) {
+	if h == nil {
+		return
+	}
 	if h.perm != nil && r == nil {
 		panic("qmc: Halton.Randomize needs a non-nil *rand.Rand")
 	}
@@ -113,10 +126,20 @@ func (h *Halton) Randomize(r *rand.Rand) {
 }
 
 // MaxPoints returns the number of points the sequence provides, 2^53.
-func (h *Halton) MaxPoints() uint64 { return haltonMax }
+func (h *Halton) MaxPoints() uint64 {
+	if h == nil {
+		return 0
+	}
+	return haltonMax
+}
 
 // Reset rewinds to the first point (index 0).
-func (h *Halton) Reset() { h.index = 0 }
+func (h *Halton) Reset() {
+	if h == nil {
+		return
+	}
+	h.index = 0
+}
 
 // Seek positions the sequence at point index (< 2^53).
 func (h *Halton) Seek(index uint64) error {

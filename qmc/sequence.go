@@ -54,16 +54,26 @@ func NewRotation(base Sequence, r *rand.Rand) (*Rotation, error) {
 }
 
 // Dim returns the dimension.
-func (c *Rotation) Dim() int { return len(c.shift) }
+func (c *Rotation) Dim() int {
+	if c == nil {
+		return 0
+	}
+	return len(c.shift)
+}
 
 // Shift returns the current shift Δ (read-only).
-func (c *Rotation) Shift() []float64 { return c.shift }
+func (c *Rotation) Shift() []float64 {
+	if c == nil {
+		return nil
+	}
+	return c.shift
+}
 
 // Randomize draws a new shift from r and rewinds the base sequence. The
 // base sequence's own randomization, if any, is left unchanged. A nil r is
 // a programmer error and panics; on the zero value it does nothing.
 func (c *Rotation) Randomize(r *rand.Rand) {
-	if c.base == nil {
+	if c == nil || c.base == nil {
 		return
 	}
 	if r == nil {
@@ -78,7 +88,7 @@ func (c *Rotation) Randomize(r *rand.Rand) {
 // Reset rewinds the base sequence, keeping the shift. On the zero value it
 // does nothing.
 func (c *Rotation) Reset() {
-	if c.base != nil {
+	if c != nil && c.base != nil {
 		c.base.Reset()
 	}
 }
@@ -141,11 +151,19 @@ func NewMonteCarlo(dim int, r *rand.Rand) (*MonteCarlo, error) {
 }
 
 // Dim returns the dimension.
-func (m *MonteCarlo) Dim() int { return m.dim }
+func (m *MonteCarlo) Dim() int {
+	if m == nil {
+		return 0
+	}
+	return m.dim
+}
 
 // Randomize draws a new stream seed from r and rewinds. A nil r is a
 // programmer error and panics.
 func (m *MonteCarlo) Randomize(r *rand.Rand) {
+	if m == nil {
+		return
+	}
 	if r == nil {
 		panic("qmc: MonteCarlo.Randomize needs a non-nil *rand.Rand")
 	}
@@ -154,7 +172,12 @@ func (m *MonteCarlo) Randomize(r *rand.Rand) {
 }
 
 // Reset restarts the current stream.
-func (m *MonteCarlo) Reset() { m.pcg.Seed(m.s1, m.s2) }
+func (m *MonteCarlo) Reset() {
+	if m == nil {
+		return
+	}
+	m.pcg.Seed(m.s1, m.s2)
+}
 
 // Fill writes n independent uniform points into dst (see Sequence); the
 // stream never runs out.

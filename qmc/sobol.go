@@ -170,24 +170,52 @@ func NewSobol(dim int, cfg SobolConfig, r *rand.Rand) (*Sobol, error) {
 }
 
 // Dim returns the dimension.
-func (s *Sobol) Dim() int { return s.dim }
+func (s *Sobol) Dim() int {
+	if s == nil {
+		return 0
+	}
+	return s.dim
+}
 
 // Bits returns the digit resolution, 32 or 64.
-func (s *Sobol) Bits() int { return s.nbits }
+func (s *Sobol) Bits() int {
+	if s == nil {
+		return 0
+	}
+	return s.nbits
+}
 
 // Scramble returns the randomization in use.
-func (s *Sobol) Scramble() Scramble { return s.scramble }
+func (s *Sobol) Scramble() Scramble {
+	if s == nil {
+		return NoScramble
+	}
+	return s.scramble
+}
 
 // MaxPoints returns the number of points the sequence provides.
-func (s *Sobol) MaxPoints() uint64 { return s.max }
+func (s *Sobol) MaxPoints() uint64 {
+	if s == nil {
+		return 0
+	}
+	return s.max
+}
 
 // Index returns the index of the next point Fill will produce.
-func (s *Sobol) Index() uint64 { return s.index }
+func (s *Sobol) Index() uint64 {
+	if s == nil {
+		return 0
+	}
+	return s.index
+}
 
 // Randomize draws a new independent randomization from r and rewinds to
 // the first point. It is a no-op (apart from rewinding) for NoScramble.
 // A nil r for a scrambled sequence is a programmer error and panics.
 func (s *Sobol) Randomize(r *rand.Rand) {
+	if s == nil {
+		return
+	}
 	if s.scramble != NoScramble && r == nil {
 		panic("qmc: Sobol.Randomize needs a non-nil *rand.Rand")
 	}
@@ -236,6 +264,9 @@ func (s *Sobol) randomizeLMS(r *rand.Rand) {
 
 // Reset rewinds to the first point, keeping the current randomization.
 func (s *Sobol) Reset() {
+	if s == nil {
+		return
+	}
 	s.index = 0
 	if s.shift != nil {
 		copy(s.x, s.shift)
@@ -336,6 +367,9 @@ func (s *Sobol) Fill(dst []float64, n int) error {
 // Clone returns an independent copy of s at the same position and with the
 // same randomization.
 func (s *Sobol) Clone() *Sobol {
+	if s == nil {
+		return nil
+	}
 	c := *s
 	c.x = append([]uint64(nil), s.x...)
 	if s.scramble == LinearMatrixShift {
