@@ -118,6 +118,9 @@ func testRegistry(calls *atomic.Int64) *Registry {
 	must(reg.Register("gauss", &gauss{calls: calls}))
 	must(reg.Register("gauss-5ms", &gauss{delay: 5 * time.Millisecond, calls: calls}))
 	must(reg.Register("faulty", &faulty{}))
+	for name, d := range spinDelays {
+		must(reg.Register(name, spin{d}))
+	}
 	return &reg
 }
 
@@ -267,3 +270,22 @@ func execute(t testing.TB, e *Executor, sim simulate.Simulator, b simulate.Block
 
 // embeddedOpts is the default embedded server.
 func embeddedOpts() embedded.Options { return embedded.Options{} }
+
+// spin is a CPU-bound simulator that computes for d per call, as a real
+// simulator does (a sleeping one would not compete for cores).
+type spin struct{ d time.Duration }
+
+// spinDelays are the spin simulators every test worker registers.
+var spinDelays = map[string]time.Duration{"noop": 0, "spin-1us": time.Microsecond, "spin-1ms": time.Millisecond, "spin-100ms": 100 * time.Millisecond}
+
+func (spin) StatDim() int { return 1 }
+
+func (s spin) Simulate(r *rand.Rand, theta, dst []float64) error {
+	start := time.Now()
+	x := r.Float64()
+	for time.Since(start) < s.d {
+		x = x*1.0000001 + 1e-9
+	}
+	dst[0] = x + theta[0]
+	return nil
+}

@@ -62,6 +62,8 @@ type worker struct {
 
 	mu        sync.Mutex
 	cancelled map[string]time.Time // "<run>.<call>" → when the cancel notice came
+	pubSem    chan struct{}
+	pubWG     sync.WaitGroup
 	running   map[string]map[*blockRun]struct{}
 }
 
@@ -119,7 +121,9 @@ func Serve(ctx context.Context, nc *natsio.Conn, reg *Registry, opt ServeOptions
 		return fmt.Errorf("nats: %w", err)
 	}
 	w := &worker{opt: opt, nc: nc, js: js, reg: reg,
-		cancelled: make(map[string]time.Time), running: make(map[string]map[*blockRun]struct{})}
+		cancelled: make(map[string]time.Time), running: make(map[string]map[*blockRun]struct{}),
+		pubSem: make(chan struct{}, 8*opt.Concurrency)}
+	defer w.pubWG.Wait()
 	sub, err := nc.Subscribe(opt.Prefix+".cancel.>", w.onCancel)
 	if err != nil {
 		return fmt.Errorf("nats: subscribing to cancel notices: %w", err)
@@ -315,11 +319,24 @@ func (w *worker) handle(ctx context.Context, msg jetstream.Msg) {
 			res.status, res.stats = statusOK, stats
 		}
 	}
-	if !w.publish(ctx, msg, res) {
-		_ = msg.Nak()
-		return
-	}
-	_ = msg.Ack()
+	w.answer(ctx, msg, res)
+}
+
+// answer publishes res and then acknowledges msg, in the background so
+// that the worker's next block starts while the result travels; at most
+// 8·Concurrency answers are under way at once.
+func (w *worker) answer(ctx context.Context, msg jetstream.Msg, res *wireResult) {
+	w.pubSem <- struct{}{}
+	w.pubWG.Add(1)
+	go func() {
+		defer w.pubWG.Done()
+		defer func() { <-w.pubSem }()
+		if !w.publish(ctx, msg, res) {
+			_ = msg.Nak()
+			return
+		}
+		_ = msg.Ack()
+	}()
 }
 
 // headerRoom is the room kept in a message for its subject and headers.
