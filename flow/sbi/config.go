@@ -9,6 +9,7 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/flow/ad"
+	"github.com/privinfer/privinfer/simulate"
 )
 
 var (
@@ -249,8 +250,16 @@ type Config struct {
 	// Total = Train.MaxEpochs, the losses in Message, as flow.Fit reports
 	// them) and "round" at the end of the round (Step of Total = Rounds).
 	Progress privinfer.ProgressFunc
-	// Seed selects the random streams; results depend on it only.
+	// Seed selects the random streams; results depend on it only, never
+	// on the Executor.
 	Seed uint64
+	// Executor simulates each round's parameters (nil:
+	// simulate.InProcess, all cores of this process). It runs
+	// Problem.Simulator, row i of round r with the stream
+	// simulate.Stream(s_r, i), s_r derived from Seed and r; the parameters
+	// are proposed, and the mechanism's noise integrated, on the driver
+	// (see simulate.Executor).
+	Executor simulate.Executor
 
 	// Checkpoint, if not empty, is the path of a file in which the run
 	// keeps its state after every round but the last: the simulations,

@@ -17,6 +17,7 @@ import (
 	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/internal/parallel"
 	"github.com/privinfer/privinfer/mechanism"
+	"github.com/privinfer/privinfer/simulate"
 )
 
 // Stream tags keep the random streams of the different stages apart.
@@ -168,36 +169,39 @@ func (e *engine) priorDraws(n int, round int) ([]float64, error) {
 	return th, nil
 }
 
-// simulate runs the confidential simulator for every row of thetas on all
-// cores and adds the round to the data set.
+// simulate runs the confidential simulator for every row of thetas through
+// Config.Executor and adds the round to the data set. Row i of round r is
+// simulated with simulate.Stream(Seed ^ tagSim ^ r<<40, i), whichever
+// executor runs it.
 func (e *engine) simulate(ctx context.Context, round int, thetas []float64) error {
 	d, sd := e.ds.d, e.ds.sd
 	k := len(thetas) / d
 	stat := make([]float64, k*sd)
 	lp := make([]float64, k)
-	seed := e.cfg.Seed ^ tagSim ^ uint64(round)<<40
-	err := parallel.Map(ctx, k, seed, func(i int, r *rand.Rand) error {
+	for i := range k {
 		th := thetas[i*d : (i+1)*d]
 		lp[i] = e.p.Prior.LogDensity(th)
 		if math.IsNaN(lp[i]) || math.IsInf(lp[i], 0) {
 			return fmt.Errorf("%w: round %d proposes θ = %v outside the prior support", ErrLeakage, round, th)
 		}
-		s := stat[i*sd : (i+1)*sd]
-		if err := e.p.Simulator.Simulate(r, th, s); err != nil {
-			return fmt.Errorf("%w: round %d, simulation %d, θ = %v: %w", ErrSimulation, round, i, th, err)
-		}
-		for _, v := range s {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: round %d, simulation %d, θ = %v returned a non-finite summary %v", ErrSimulation, round, i, th, s)
-			}
-		}
-		return nil
-	})
+	}
+	seed := e.cfg.Seed ^ tagSim ^ uint64(round)<<40
+	err := simulate.Execute(ctx, e.cfg.Executor, e.p.Simulator, simulate.Block{Seed: seed, Dim: d, Theta: thetas, Stats: stat})
 	if err != nil {
-		return err
+		return simError(fmt.Sprintf("round %d", round), err)
 	}
 	e.ds.add(thetas, stat, lp, k, e.cfg.Train.ValidationFraction, parallel.Stream(e.cfg.Seed^tagSplit, uint64(round)))
 	return nil
+}
+
+// simError wraps the *simulate.RowError of a failing row with
+// ErrSimulation; context and executor errors are returned as they are.
+func simError(where string, err error) error {
+	var re *simulate.RowError
+	if errors.As(err, &re) {
+		return fmt.Errorf("%w: %s: %w", ErrSimulation, where, err)
+	}
+	return err
 }
 
 // standardize sets the flow's z-scoring from the first round: θ and one
@@ -544,11 +548,25 @@ func SPLE(ctx context.Context, p privinfer.Problem, cfg Config) (*SPLEResult, er
 	return &SPLEResult{Result: *res, Posterior: est.(*LikelihoodPosterior)}, nil
 }
 
-// PosteriorPredictive simulates one release for every row of thetas (n×dim θ)
-// — a confidential simulation followed by the mechanism with uniform noise
-// (none for a problem without a mechanism) — on all cores with one stream
-// per row, for the LMD metric. A nil ctx means context.Background().
+// PosteriorPredictive is PosteriorPredictiveWith in process (a nil
+// executor).
 func PosteriorPredictive(ctx context.Context, p privinfer.Problem, thetas []float64, seed uint64) ([]float64, error) {
+	return PosteriorPredictiveWith(ctx, nil, p, thetas, seed)
+}
+
+// tagNoise derives the seed of PosteriorPredictive's noise streams.
+const tagNoise = 0x6e6f697365
+
+// PosteriorPredictiveWith simulates one release for every row of thetas
+// (n×dim θ), for the LMD metric: exec (nil: simulate.InProcess, all cores
+// of this process) runs the confidential simulator, row i with
+// simulate.Stream(seed, i), and the driver passes each summary through the
+// mechanism with uniform noise from a stream of (seed, i) (no noise for a
+// problem without a mechanism). The releases depend on seed only,
+// whichever executor ran them. A failing row gives an error wrapping
+// ErrSimulation and the row's *simulate.RowError. A nil ctx means
+// context.Background().
+func PosteriorPredictiveWith(ctx context.Context, exec simulate.Executor, p privinfer.Problem, thetas []float64, seed uint64) ([]float64, error) {
 	mech, err := checkProblem(&p)
 	if err != nil {
 		return nil, err
@@ -570,18 +588,23 @@ func PosteriorPredictive(ctx context.Context, p privinfer.Problem, thetas []floa
 	}
 	n := len(thetas) / d
 	nd := mech.NoiseDim(sd)
+	conf := make([]float64, n*sd)
+	if err := simulate.Execute(ctx, exec, p.Simulator, simulate.Block{Seed: seed, Dim: d, Theta: thetas, Stats: conf}); err != nil {
+		return nil, simError("predictive simulation", err)
+	}
 	out := make([]float64, n*sd)
-	err = parallel.Map(ctx, n, seed, func(i int, r *rand.Rand) error {
-		s := make([]float64, sd)
-		if err := p.Simulator.Simulate(r, thetas[i*d:(i+1)*d], s); err != nil {
-			return fmt.Errorf("%w: predictive simulation %d: %w", ErrSimulation, i, err)
+	noise := parallel.Stream(seed^tagNoise, tagNoise).Uint64()
+	u := make([]float64, n*nd)
+	err = parallel.Map(ctx, n, noise, func(i int, r *rand.Rand) error {
+		ui := u[i*nd : (i+1)*nd]
+		for k := range ui {
+			ui[k] = r.Float64()
 		}
-		u := make([]float64, nd)
-		for k := range u {
-			u[k] = r.Float64()
-		}
-		mech.Apply(u, s, out[i*sd:(i+1)*sd])
+		mech.Apply(ui, conf[i*sd:(i+1)*sd], out[i*sd:(i+1)*sd])
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
