@@ -14,7 +14,11 @@ type SelectionRule int
 const (
 	// AutoRule picks, from the parameters alone, whichever of the two
 	// rules keeps a partition with probability at least ½ from the
-	// smaller number of units.
+	// smaller number of units. At ε = 1, δ = 10^-6 that is the optimal
+	// rule for L0 = 1, 8 and 64 (½ reached from 14, 106 and 841 units,
+	// against 15, 124 and 1108 for the threshold rule): splitting the
+	// budget over L0 partitions costs the optimal rule no more than the
+	// threshold's ℓ1 noise does.
 	AutoRule SelectionRule = iota
 	// OptimalRule keeps a partition of n units with probability π(n), the
 	// optimal rule of Desfontaines, Voss, Gipson & Mandayam (2022,
@@ -99,7 +103,9 @@ const selectionMargin = 1e-9
 // each decision is (ε/L0, δ/L0)-DP in that count (optimal rule) or the
 // counts receive discrete Laplace noise of ℓ1 sensitivity L0 and a unit's
 // at most L0 singleton partitions cross the threshold with total
-// probability at most δ (threshold rule). Every decision is drawn exactly:
+// probability at most δ (threshold rule). The guarantee is for adding or
+// removing one unit; substituting one (a removal and an addition) is
+// (2ε, 2δ)-DP. Every decision is drawn exactly:
 // a Bernoulli of a floating-point probability compares it with as many
 // random bits as it takes.
 type PartitionSelector struct {

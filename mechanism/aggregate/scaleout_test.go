@@ -593,3 +593,45 @@ func sumMap(m map[float64]float64) float64 {
 	}
 	return s
 }
+
+// TestPublicPartitions: every public key is released, a key without data
+// from an empty accumulator (noise only: its releases follow the discrete
+// Laplace law about 0, checkDLap, false alarm about 10^-4), and records
+// of other keys are dropped.
+func TestPublicPartitions(t *testing.T) {
+	pub, err := NewPublicPartitions([]string{"a", "b", "a", "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := pub.Keys(); !slices.Equal(k, []string{"a", "b", "c"}) {
+		t.Fatalf("keys %v", k)
+	}
+	p := Params{Epsilon: 1, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Seeded: true}
+	rows := []string{"a", "a", "z", "c", "z"}
+	accs := map[string]*CountAccumulator{}
+	for _, k := range pub.Keys() {
+		accs[k], _ = NewCountAccumulator(p)
+	}
+	for _, k := range rows {
+		if pub.Contains(k) {
+			accs[k].Add(0)
+		}
+	}
+	if _, ok := accs["z"]; ok || pub.Contains("z") {
+		t.Fatal("a key outside the public set was kept")
+	}
+	r := newRand(71)
+	z := make([]int64, 20000)
+	var scale float64
+	for i := range z {
+		res, err := accs["b"].Release(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		z[i], scale = int64(res.Value), res.Scale
+	}
+	checkDLap(t, "empty public partition", z, scale)
+	if accs["a"].n != 2 || accs["c"].n != 1 {
+		t.Errorf("counts %d, %d", accs["a"].n, accs["c"].n)
+	}
+}
