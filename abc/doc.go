@@ -30,9 +30,16 @@
 // the Gaussian kernel inside the MMD distance). The move of SMC particles is
 // the Perturbation.
 //
-// All simulations run on every core with a random stream per simulation
-// derived from the seed (internal/parallel), so results depend on the seed
-// only, never on GOMAXPROCS.
+// Every engine proposes θ on the driver, from random streams derived from
+// its seed, and hands the batch to its Config.Executor (nil:
+// simulate.InProcess, every core of this process), which simulates
+// Problem.Simulator with one stream per row (simulate.Stream); the
+// mechanism's noise, the distances and the weights are computed on the
+// driver. Results therefore depend on the seed only, never on GOMAXPROCS
+// or on the executor: the nested module simulate/nats runs the same
+// batches on other machines with the same bits. A failing row (an error,
+// a panic, a NaN or infinite statistic) aborts the run with a
+// *SimulationError wrapping the *simulate.RowError that names it.
 //
 // # The mechanism as the kernel
 //

@@ -76,8 +76,9 @@ func TestSMCExecutorIndependence(t *testing.T) {
 	}
 }
 
-// TestEnginesExecutorIndependence: rejection ABC (both variants), ABCDP
-// and KernelIS give the same bits in process and through shuffled blocks.
+// TestEnginesExecutorIndependence: rejection ABC (both variants), ABCDP,
+// KernelIS and SimulatePriorWith give the same bits in process and through
+// shuffled blocks.
 func TestEnginesExecutorIndependence(t *testing.T) {
 	p, err := privateNormalMean()
 	if err != nil {
@@ -108,6 +109,10 @@ func TestEnginesExecutorIndependence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	spRef, err := SimulatePrior(ctx, p, Euclidean{}, 300, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, ex := range blockExecutors() {
 		for k, c := range rejCfgs {
 			c.Executor = ex
@@ -127,6 +132,13 @@ func TestEnginesExecutorIndependence(t *testing.T) {
 		}
 		if !sameDraws(dp.Public, dpRef.Public) || !slices.Equal(dp.Indicators, dpRef.Indicators) {
 			t.Errorf("ABCDP, blocks of %d: differs from in process", ex.Size)
+		}
+		sp, err := SimulatePriorWith(ctx, ex, p, Euclidean{}, 300, 6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameDraws(sp.Draws, spRef.Draws) || !slices.Equal(sp.Distance, spRef.Distance) {
+			t.Errorf("SimulatePriorWith, blocks of %d: differs from SimulatePrior", ex.Size)
 		}
 		kc := kisCfg
 		kc.Executor = ex

@@ -209,10 +209,18 @@ func (s *Simulations) Len() int { return len(s.Distance) }
 // and rejection ABC select from; with a confidential observation the
 // distances are confidential too (see Simulations). A simulator error
 // aborts the run and is returned (for the lowest failing t). A nil ctx
-// means context.Background(). ABCDPConfig.Executor and
-// RejectionConfig.Executor run the same draws through an executor.
+// means context.Background(). It is SimulatePriorWith in process.
 func SimulatePrior(ctx context.Context, p privinfer.Problem, dist Distance, n int, seed uint64) (*Simulations, error) {
-	tg, err := newTarget(&p, dist, "distance", nil)
+	return SimulatePriorWith(ctx, nil, p, dist, n, seed)
+}
+
+// SimulatePriorWith is SimulatePrior with the simulations run by exec (nil:
+// simulate.InProcess). The draws, statistics and distances are the same
+// whichever executor runs them; the distances are computed on the calling
+// machine, so with a confidential observation they never reach the
+// executor's workers.
+func SimulatePriorWith(ctx context.Context, exec simulate.Executor, p privinfer.Problem, dist Distance, n int, seed uint64) (*Simulations, error) {
+	tg, err := newTarget(&p, dist, "distance", exec)
 	if err != nil {
 		return nil, err
 	}
