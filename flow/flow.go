@@ -21,19 +21,16 @@ const luEps = 1e-3
 // chunkRows is the batch capacity of the pooled workspaces used by the
 // methods of Flow and of a training shard's workspace; larger batches are
 // processed in chunks. A chunk's activations, kept for the backward pass,
-// should stay close to the core's cache: on the paper's flow (8 layers of
-// two 50-unit blocks) 128 rows made the training step 13–14% faster than
-// 256 on two cores (float64 and float32 products alike), LogProbBatch 17%
-// and Sample 10%; 64 rows was about as fast as 128, 32 slower.
+// should stay close to the core's cache: on the paper's flow 128 rows was
+// faster than 256 and as fast as 64 (measured in flow/BENCHMARKS.md,
+// section "Chunk sizes").
 const chunkRows = 128
 
 // chunkRows32 is chunkRows for the shards of a Trainer with float32
 // products and splines (TrainConfig.Float32), whose passes are cheaper
 // than float64's, so that the wait for activations evicted from the
-// level-2 cache weighs more: on the paper's flow the 16,000-row atomic
-// step took 0.97 of its time with 64 rows to 128 (median of 24 paired
-// runs, quartiles 0.91–1.01; the plain 1,600-row step the same time),
-// while 32 and 96 rows were no faster than 64. (The float64 steps keep
+// level-2 cache weighs more: there 64 rows was a little faster than 128
+// and no slower than 32 or 96 (the same section). (The float64 steps keep
 // 128 rows: a chunk's size sets the order in which the weight gradients
 // are summed, so changing it would change their results.)
 const chunkRows32 = 64

@@ -62,41 +62,17 @@
 //
 // SOMA's acceptance dominates random-scan IMwG's for every state and
 // proposal, but one SOMA attempt evaluates all n record weights where
-// IMwG evaluates one. Program examples/soma/table measures both sides on
-// the SBI paper's linear regression (σ² known, the 9-dimensional Laplace
-// release simulated at the paper's β, 4 chains from the prior; go run
-// ./examples/soma/table -seed 1 -n 10,100,1000 -sweeps 40000 -max-weights
-// 1.1e10, the run in REPRODUCTION.md). The smallest bulk ESS per 1000
-// sweeps of SOMA, systematic- and random-scan IMwG was
-//
-//	          ε = 1          ε = 3          ε = 10           ε = 30
-//	n = 10    41/55/42       39/60/43       51/64/49         88/95/70
-//	n = 100   4.1/5.8/4.0    8.0/12.2/6.8   7.4/10.3/5.7     17.1/17.1/9.4
-//	n = 1000  —              —              16.2/19.1/13.3   —
-//
-// (— where a chain had not converged: at n = 1000 SOMA ran 10,000 sweeps
-// per chain against IMwG's 40,000 and its R̂ stayed at 1.09 and 1.13 at
-// ε = 1 and 3; at ε = 30 no kernel mixed, R̂ 1.53 for all three). So per sweep SOMA matches random scan,
-// and systematic scan is as good or better everywhere: SOMA ties it only
-// at n = 100, ε = 30, where IMwG's acceptance falls to 0.63 against
-// SOMA's 0.99. The slides' claim that SOMA mixes better at n = 100 is not
-// borne out on this problem (their own n = 100 setting, a
-// normal-inverse-gamma model with an unstated release, is run by
-// examples/soma). Per CPU-second SOMA was 1.5–2.6 times slower than
-// systematic scan at n = 10, 3.1–6.2 times at n = 100 and 26–31 times at
-// n = 1000, ε = 10 (two runs of the table on a loaded machine). With AVX-512 the n weights cost about 1.5 ns of CPU
-// per record weight at n = 1000 (2 ns at n = 100), against 18–23 ns before
-// the vectorised pass, and a whole SOMA attempt, exponentials and slot
-// choice included, about 3.7 ns per record weight at n = 1000 (6.3 ns at
-// n = 100; BenchmarkSOMAWeights, alternating runs on a loaded machine).
-// With AVX2 only (an AMD Zen 3, loaded) the n weights cost about 3.2–3.5 ns
-// of CPU per record weight at n = 1000 (3.3–4.4 ns at n = 100), a whole
-// attempt about 5.8–6.7 ns (9–13 ns at n = 100; 7 ns in the table's run).
-// On this evidence SOMA can pay off only when IMwG's acceptance is low
-// (little noise: a large ε for the sensitivity) and a sweep's cost is
-// dominated by something other than its n² weights, such as a θ-step or
-// record proposal much dearer than n weights, and even then systematic
-// scan matched it per sweep; otherwise prefer SystematicScanIMwG.
+// IMwG evaluates one. On the SBI paper's linear regression
+// (examples/soma/table) SOMA matched random scan per sweep, systematic
+// scan was as good or better everywhere, and per CPU-second SOMA was
+// slower than systematic scan by a factor that grows with n, even with
+// its vectorised weights; the slides' claim that SOMA mixes better at
+// n = 100 is not borne out there (measured in mcmc/BENCHMARKS.md). So
+// SOMA can pay off only when IMwG's acceptance is low (little noise: a
+// large ε for the sensitivity) and a sweep's cost is dominated by
+// something other than its n² weights, such as a θ-step or record
+// proposal much dearer than n weights, and even then systematic scan
+// matched it per sweep; otherwise prefer SystematicScanIMwG.
 //
 // NewMetropolisTheta builds a θ-step for any such Problem from its Prior
 // and the record model's RecordLogLik (random-walk Metropolis moves that

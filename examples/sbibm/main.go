@@ -95,20 +95,14 @@
 // checkpoint in a .times file) to its own.
 // With -quick the sequential mode runs 2 rounds of 500 simulations.
 //
-// A small check, two moons at observation 1, 2 rounds of 500 simulations,
-// 10,000 draws, seed 1, on a loaded 2-core machine: SNPE C2ST 0.551
-// (sbi 0.593) with 14.9 s of training CPU on one thread (sbi 76.2 s in an
-// earlier run, ratio 0.20); SNLE 0.519 (sbi 0.543) with 8.7 s (sbi 62.7
-// s, ratio 0.14). Those SNLE figures predate the current chain starts and
-// the affine layer of SNLE's flow: SNLE's posterior draws come from
-// adaptive Metropolis chains that do not cross between the two
-// crescents of the two-moons posterior, and they used to start at the best
-// candidate points, so the crescents' weights were set by where 4 chains
-// happened to start (at 3 rounds of 1,000 once all four in one crescent,
-// C2ST 0.748). The chains (20 by default) now start at candidates
-// importance-resampled by posterior weight and are then shared out between
-// the modes they find in proportion to the modes' estimated masses (see
-// flow/sbi's documentation; sbi samples with 100 slice-sampling chains).
+// SNLE's posterior draws come from adaptive Metropolis chains that do not
+// cross between the two crescents of the two-moons posterior, so the
+// chains (20 by default) start at candidates importance-resampled by
+// posterior weight and are then shared out between the modes they find in
+// proportion to the modes' estimated masses (see flow/sbi's documentation;
+// sbi samples with 100 slice-sampling chains). The results, and a quick
+// two-moons check at 2 rounds of 500 simulations, are in
+// examples/sbibm/RESULTS.md.
 package main
 
 import (

@@ -251,11 +251,10 @@ const (
 // holds chains in proportion to its mass. Chains rarely cross between
 // modes, so the modes' shares of the draws are set by how many chains
 // start in each, and the importance-resampled starts (sirStarts) allocate
-// them only as well as their few effective candidates (about 45 of 2000 on
-// the two-moons posterior of sbibm) estimate the masses: with 20 chains 7
-// to 10 of them started in one crescent, and C2ST against the reference
-// moved between 0.495 and 0.575 with that share, while the same learned
-// posterior's draws with the share corrected scored 0.503–0.507.
+// them only as well as their few effective candidates estimate the
+// masses, which leaves a mode's share of the draws to chance (measured in
+// examples/sbibm/RESULTS.md, section "SNLE's chains shared out between
+// modes by mass").
 //
 // The chains of the run (draws chain-major, per rows of dimension d each,
 // compared in the coordinates x/scale) are grouped into modes: two chains

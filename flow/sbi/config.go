@@ -419,21 +419,14 @@ func (c *Config) withDefaults() Config {
 // splines. A likelihood's data typically move with θ, and an amortized
 // posterior with the release, largely by a shift and a change of scale,
 // which the layer represents directly and splines on a fixed interval of
-// the standardised variable only approximately. On sbibm's tasks
-// (examples/sbibm, C2ST against the reference posteriors) it took SNLE (10
-// rounds of 1000 simulations, observations 1–3, training seeds 1–3) on the
-// Gaussian linear task from 0.552 to 0.518 and on SLCP from 0.733 to
-// 0.632, and amortized NPE on SLCP at 10³ simulations from 0.957 to 0.941
-// (training seeds 1–10; the sbi package scores 0.955); amortized, it also
-// improved two moons by 0.008–0.020 and moved the other cells by at most
-// 0.009 except the Gaussian linear task at 10³ (0.538 → 0.565, seed 1),
-// where the regression shift alone is exact. In sequential SNPE, whose
-// later rounds train on proposals near the observation, it was level on
-// two moons, the Gaussian linear task and the mixture (within 0.007,
-// better on each, seed 1) and worse on SLCP (0.748 against 0.725 over
-// seeds 1–3 and observations 1–3, the sbi package's SNPE 0.737 over its
-// seeds 1–2; worse at observation 2 in every seed), so SPPE's flow has it
-// only when amortized.
+// the standardised variable only approximately; on sbibm's tasks it
+// improved SNLE, and amortized NPE on SLCP and two moons, and cost
+// amortized NPE noticeably only on the Gaussian linear task, where the
+// regression shift alone is exact. In sequential SNPE, whose later
+// rounds train on proposals near the observation, it was level on three
+// tasks (slightly better) and worse on SLCP, so SPPE's flow has it only
+// when amortized (measured in examples/sbibm/RESULTS.md, section "The
+// affine layer in Config.DefaultFlow").
 func (c Config) DefaultFlow(role Role, dim, contextDim int) flow.Config {
 	f := flow.DefaultConfig(dim, contextDim)
 	f.Layers = 5
@@ -451,11 +444,11 @@ func (c Config) DefaultFlow(role Role, dim, contextDim int) flow.Config {
 // as in the sbi package, and the parameters' moving average with β = 0.99
 // (EMA): the averaged flow is validated and kept.
 //
-// The 10% validation share was measured against 5% on amortized NPE with
-// 1,000 simulations (sbibm, C2ST over ten observations, training seeds 1
-// and 2): Gaussian mixture 0.707, 0.669 → 0.646, 0.635 (50 validation
-// pairs stopped training too early), two moons 0.621, 0.620 → 0.632,
-// 0.631, SLCP 0.957 → 0.951 (three observations).
+// With 5% held out, the 50 validation pairs of 1,000 simulations stopped
+// amortized NPE's training too early on sbibm's Gaussian mixture; 10% was
+// better there and on SLCP and slightly worse on two moons (measured in
+// examples/sbibm/RESULTS.md, section "10% of the simulations for
+// validation").
 func DefaultTrain() flow.TrainConfig {
 	tc := flow.DefaultTrainConfig()
 	tc.BatchSize = 50

@@ -18,12 +18,9 @@
 // The paper reports one run per setting (errors 4.71 and 2.20 with
 // RESAMPLE, 4.51 and 2.10 without, at n = 100 and 1000); the program prints
 // its own one run and the mean and spread over -noise-reps runs with fresh
-// privacy noise on the same public draws. At the paper's settings (seed 1;
-// 9.3 CPU-minutes, almost all in the 10⁶ outbreaks of n = 1000) the mean
-// errors are 3.96 ± 0.58 → 2.76 ± 0.29 without RESAMPLE and 4.02 ± 0.64 →
-// 2.80 ± 0.36 with it (sd over 200 runs), non-private rejection ABC's
-// 3.90 → 2.80: the error falls with n as the paper states, but
-// RESAMPLE = false leads by less than two standard errors at both n.
+// privacy noise on the same public draws, so that the comparison of
+// RESAMPLE with its absence allows for the Monte Carlo error of the mean
+// errors (the results are in examples/abcdp/RESULTS.md and REPRODUCTION.md).
 //
 //	go run ./examples/abcdp/tb                     # the paper: n = 100 and 1000, T = 1000 (about 10 CPU-minutes)
 //	go run ./examples/abcdp/tb -quick              # n = 20 and 100, T = 300
