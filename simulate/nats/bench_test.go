@@ -55,24 +55,30 @@ func BenchmarkInProcess(b *testing.B) {
 	}
 }
 
-// TestThroughputTable measures simulations per second of CPU-bound
-// simulators of 1 µs, 1 ms and 100 ms per call, in process and with 1, 2
-// and 4 worker processes (one core each) on this machine, and the
-// per-block overhead; with PRIVINFER_LONG=1 only (about two minutes).
+// TestThroughputTable measures simulations per second in process and
+// with 1, 2 and 4 worker processes (Parallelism 1 each) on this machine,
+// for simulators of 1 µs (CPU-bound), 1 ms and 100 ms per call (sleeping,
+// so that each worker process stands for a machine of its own rather than
+// competing for this machine's cores), and the overhead per block: the
+// worker time not spent simulating. A no-op simulator in blocks of one row
+// measures the most blocks per second the server and the executor pass.
+// With PRIVINFER_LONG=1 only (about a minute and a half).
 func TestThroughputTable(t *testing.T) {
 	if os.Getenv("PRIVINFER_LONG") != "1" {
 		t.Skip("set PRIVINFER_LONG=1 to measure throughput")
 	}
 	type load struct {
 		name  string
+		sim   simulate.Simulator
 		d     time.Duration
 		rows  int
 		block int
 	}
 	loads := []load{
-		{"spin-1us", time.Microsecond, 200000, 1024},
-		{"spin-1ms", time.Millisecond, 4000, 64},
-		{"spin-100ms", 100 * time.Millisecond, 120, 2},
+		{"noop", spin{}, 0, 4000, 1},
+		{"spin-1us", spin{time.Microsecond}, time.Microsecond, 200000, 1024},
+		{"sleep-1ms", sleeper{time.Millisecond}, time.Millisecond, 4000, 64},
+		{"sleep-100ms", sleeper{100 * time.Millisecond}, 100 * time.Millisecond, 120, 2},
 	}
 	block := func(n int, seed uint64) simulate.Block {
 		return simulate.Block{Seed: seed, Dim: 1, Theta: make([]float64, n), Stats: make([]float64, n)}
@@ -83,13 +89,13 @@ func TestThroughputTable(t *testing.T) {
 	for _, l := range loads {
 		b := block(l.rows, 1)
 		start := time.Now()
-		if err := (simulate.InProcess{}).Execute(context.Background(), spin{l.d}, b); err != nil {
+		if err := (simulate.InProcess{}).Execute(context.Background(), l.sim, b); err != nil {
 			t.Fatal(err)
 		}
 		inproc[l.name] = float64(l.rows) / time.Since(start).Seconds()
-		fmt.Fprintf(&out, "in-process %-10s %10.0f sims/s\n", l.name, inproc[l.name])
+		fmt.Fprintf(&out, "in-process %-11s %10.0f sims/s\n", l.name, inproc[l.name])
 	}
-	fmt.Fprintf(&out, "%-10s %-7s %-6s %12s %10s %14s\n", "simulator", "workers", "block", "sims/s", "vs inproc", "overhead/block")
+	fmt.Fprintf(&out, "%-11s %-7s %-6s %12s %10s %12s %14s\n", "simulator", "workers", "block", "sims/s", "vs inproc", "blocks/s", "overhead/block")
 	for _, w := range []int{1, 2, 4} {
 		s := startServer(t, embeddedOpts())
 		for range w {
@@ -98,22 +104,25 @@ func TestThroughputTable(t *testing.T) {
 		for _, l := range loads {
 			e := newExecutor(t, s.ClientURL(), Config{Name: l.name, BlockRows: l.block, MaxInFlight: 4 * w, SkipCheck: true})
 			// Warm up: every worker connected and pulling.
-			if err := execute(t, e, spin{l.d}, block(4*w*l.block, 2), time.Minute); err != nil {
+			if err := execute(t, e, l.sim, block(4*w*l.block, 2), time.Minute); err != nil {
 				t.Fatal(err)
 			}
 			b := block(l.rows, 1)
 			start := time.Now()
-			if err := execute(t, e, spin{l.d}, b, 10*time.Minute); err != nil {
+			if err := execute(t, e, l.sim, b, 10*time.Minute); err != nil {
 				t.Fatal(err)
 			}
 			wall := time.Since(start)
 			rate := float64(l.rows) / wall.Seconds()
 			blocks := float64((l.rows + l.block - 1) / l.block)
-			// Worker time not spent simulating, per block: the cores the
-			// workers could use times the wall time, less the simulation.
-			cores := float64(min(w, runtime.NumCPU()))
-			over := (cores*wall.Seconds() - float64(l.rows)*l.d.Seconds()) / blocks
-			fmt.Fprintf(&out, "%-10s %-7d %-6d %12.0f %9.2fx %12.3fms\n", l.name, w, l.block, rate, rate/inproc[l.name], 1e3*over)
+			// Worker time not spent simulating, per block (a spinning
+			// worker has at most a core of its own).
+			slots := float64(w)
+			if _, ok := l.sim.(spin); ok {
+				slots = float64(min(w, runtime.NumCPU()))
+			}
+			over := (slots*wall.Seconds() - float64(l.rows)*l.d.Seconds()) / blocks
+			fmt.Fprintf(&out, "%-11s %-7d %-6d %12.0f %9.2fx %12.0f %12.3fms\n", l.name, w, l.block, rate, rate/inproc[l.name], blocks/wall.Seconds(), 1e3*over)
 		}
 	}
 	t.Log("\n" + out.String())

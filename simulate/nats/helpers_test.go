@@ -121,6 +121,9 @@ func testRegistry(calls *atomic.Int64) *Registry {
 	for name, d := range spinDelays {
 		must(reg.Register(name, spin{d}))
 	}
+	for name, d := range sleepDelays {
+		must(reg.Register(name, sleeper{d}))
+	}
 	return &reg
 }
 
@@ -287,5 +290,20 @@ func (s spin) Simulate(r *rand.Rand, theta, dst []float64) error {
 		x = x*1.0000001 + 1e-9
 	}
 	dst[0] = x + theta[0]
+	return nil
+}
+
+// sleeper is a simulator that waits d per call without using a core: it
+// stands for a simulator running on a machine of its own.
+type sleeper struct{ d time.Duration }
+
+// sleepDelays are the sleeping simulators every test worker registers.
+var sleepDelays = map[string]time.Duration{"sleep-1ms": time.Millisecond, "sleep-100ms": 100 * time.Millisecond}
+
+func (sleeper) StatDim() int { return 1 }
+
+func (s sleeper) Simulate(r *rand.Rand, theta, dst []float64) error {
+	time.Sleep(s.d)
+	dst[0] = r.Float64() + theta[0]
 	return nil
 }
