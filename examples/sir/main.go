@@ -82,8 +82,8 @@
 // The paper's budget of 10 rounds × 1000 simulations with the settings
 // validated against the exact reference at ε = 10 (a 4-layer flow of
 // 32-unit blocks, M = 4 RQMC inner points, 5 atoms, at most 40 epochs per
-// round with patience 8; SPPE's C2ST was 0.63 with 20 epochs and patience
-// 4, SPLE's 0.59; 15–30 minutes per method on two cores):
+// round with patience 8: with 20 and 4, SPPE's C2ST stayed above 0.6, see
+// examples/sir/RESULTS.md; 15–30 minutes per method on two cores):
 //
 //	go run ./examples/sir -rounds 10 -sims 1000 -M 4 -atoms 5 -epochs 40 -patience 8
 //

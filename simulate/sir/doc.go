@@ -7,10 +7,10 @@
 // outbreaks (Outbreaks, OutbreakPrior).
 //
 // Exact simulates every infection and recovery: about 1.8 million events
-// for the synthetic setting at K = 10⁶, which take about 30 ms on one core
-// of a 3.1 GHz AMD Zen 3 (55–80 million events per second,
-// BenchmarkGillespieK1e6); TauLeap and the ODE are approximations whose
-// cost does not grow with K.
+// for the synthetic setting at K = 10⁶, a few tens of milliseconds on one
+// core (BenchmarkGillespieK1e6; measured in examples/sir/RESULTS.md,
+// section "The exact simulator's cost"); TauLeap and the ODE are
+// approximations whose cost does not grow with K.
 //
 // Every simulator is safe for concurrent use and allocates nothing per
 // simulation. Errors wrap simulate.ErrInvalid (simulate.ErrInvalidTheta
