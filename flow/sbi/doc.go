@@ -112,10 +112,10 @@
 // jump: after warm-up, one iteration in ten is an independence
 // Metropolis–Hastings move proposed from an equal mixture of Student t fits
 // (ν = 4), one per chain of the first run, accepted with the ratio that
-// keeps the posterior invariant; there it brought R̂ near 1 and the draws'
-// C2ST to the same level at every MCMC seed (section "Mode jumps in the
-// rerun"). Warm-up uses the local moves alone, so that each chain's
-// proposal covariance adapts to one mode.
+// keeps the posterior invariant; at such an observation it brought R̂ near
+// 1 and the draws' C2ST to the same level at every MCMC seed (section
+// "Mode jumps in the rerun"). Warm-up uses the local moves alone, so that
+// each chain's proposal covariance adapts to one mode.
 //
 // The thinning rule matters in higher dimensions, where a random walk's
 // draws stay correlated over many iterations: on sbibm's 10-dimensional
