@@ -265,7 +265,9 @@ type validator interface{ validate() error }
 // the rounds completed so far together with an error wrapping ctx.Err(),
 // with Stop set to StopCancelled or StopWallTime: a wall-time limit is a
 // context.WithTimeout. A nil ctx means context.Background(). A simulator
-// error aborts the run and is returned (wrapped in a *SimulationError). If
+// error aborts the run and is returned, naming the round, wrapped in a
+// *SimulationError around the *simulate.RowError whose Index counts the
+// round's simulations. If
 // no round completes before the simulation budget runs out, the result has
 // no rounds and an error is returned. A batch that would exceed
 // cfg.MaxSimulations is cut to the remaining budget.
@@ -351,7 +353,7 @@ func SMC(ctx context.Context, p privinfer.Problem, cfg SMCConfig) (*SMCResult, e
 				}
 				return finish(StopBudget, nil)
 			default:
-				return finish(StopCancelled, err)
+				return finish(StopCancelled, fmt.Errorf("abc: SMC round %d: %w", t, err))
 			}
 		}
 		res.Rounds = append(res.Rounds, pop)

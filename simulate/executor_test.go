@@ -310,3 +310,31 @@ func BenchmarkRunBlock(b *testing.B) {
 		}
 	}
 }
+
+// TestExecutorNoAllocsPerRow: the in-process executor and RunBlock
+// allocate per block only (workers, one generator), never per row: the
+// count is the same for 64 and 4096 rows.
+func TestExecutorNoAllocsPerRow(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful under the race detector")
+	}
+	ctx := context.Background()
+	count := func(rows int, run func(simulate.Block) error) float64 {
+		blk := simulate.Block{Seed: 1, Dim: 2, Theta: thetaRows(rows, 2, 1), Stats: make([]float64, 2*rows)}
+		return testing.AllocsPerRun(20, func() {
+			if err := run(blk); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	for name, run := range map[string]func(simulate.Block) error{
+		"InProcess": func(b simulate.Block) error { return simulate.Execute(ctx, nil, wobble{}, b) },
+		"RunBlock":  func(b simulate.Block) error { return simulate.RunBlock(ctx, wobble{}, b) },
+	} {
+		small, large := count(64, run), count(4096, run)
+		if large > small+1 {
+			t.Errorf("%s: %v allocations for 64 rows, %v for 4096", name, small, large)
+		}
+		t.Logf("%s: %v allocations for 64 rows, %v for 4096", name, small, large)
+	}
+}
