@@ -9,6 +9,7 @@ import (
 
 	"github.com/privinfer/privinfer/internal/parallel"
 	"github.com/privinfer/privinfer/internal/stats"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 )
 
@@ -96,6 +97,7 @@ func TestFlipProbabilityClosedForm(t *testing.T) {
 // Clopper–Pearson interval at level 1e-4 (24 comparisons: family-wise false
 // alarm < 3e-3 for the fixed seed).
 func TestFlipRate(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const runs = 20000
 	epsABC := 0.2
 	rho := []float64{0, 0.1, 0.15, 0.18, 0.2, 0.21, 0.23, 0.25, 0.3, 0.4, 0.5, 0.8}
@@ -165,6 +167,7 @@ func TestFlipRate(t *testing.T) {
 // e^ε. With 14 outcomes × 2 directions × 4 configurations the family-wise
 // false-alarm rate is below 1e-4.
 func TestPrivacyAudit(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const runs = 200000
 	sens := 0.05
 	rhoD := []float64{0.18, 0.22, 0.2, 0.25}
@@ -234,6 +237,7 @@ func outcomeCounts(t *testing.T, a *ABCDPSelector, rho []float64, runs int, seed
 // against rejection ABC is below ExpectedErrorBound, and the empirical
 // probability of an error ≤ a is above TailBound.
 func TestErrorBounds(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	r := rand.New(rand.NewPCG(5, 6))
 	const T = 400
 	theta := make([]float64, T)

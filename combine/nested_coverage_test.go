@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/combine"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/synth"
 )
 
@@ -37,6 +38,7 @@ type nestedSetting struct {
 // under-cover by at least 0.05 where sanitization dominates, which shows
 // the check can fail.
 func TestNestedCoverage(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const reps = 2000
 	settings := []nestedSetting{
 		{name: "binary p=0.5 n=200 ε=1", binary: true, p: 0.5, n: 200, eps: 1, m: 5, t: 4},

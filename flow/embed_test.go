@@ -316,6 +316,7 @@ func TestEmbeddingNoAllocs(t *testing.T) {
 // true conditional ½log(2πe·0.01) ≈ −0.88. The fitted flow must reach
 // below −0.5 on fresh data.
 func TestFitEmbedding(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	cfg := DefaultConfig(1, 16)
 	cfg.Layers, cfg.Hidden, cfg.Blocks = 2, 16, 1
 	e := ad.MLP(16, []int{16}, 2)

@@ -99,6 +99,7 @@ func fitBanana(t *testing.T, cfg Config, tc TrainConfig, nTrain, nTest int) (nll
 // TestFitBananaQuick is a small, fast version of TestFitBananaLong: a
 // 4-layer flow trained briefly must come within 0.15 nats of the entropy.
 func TestFitBananaQuick(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	cfg := DefaultConfig(2, 0)
 	cfg.Layers, cfg.Hidden, cfg.Blocks, cfg.Bins = 4, 24, 1, 8
 	tc := DefaultTrainConfig()
@@ -201,6 +202,7 @@ func fitLinearGaussian(t *testing.T, cfg Config, tc TrainConfig, nTrain, nTest i
 // TestFitLinearGaussianQuick: a small conditional flow (tail bound 5)
 // trained briefly must reach an average KL below 0.02.
 func TestFitLinearGaussianQuick(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	cfg := PaperTextConfig(2, 2)
 	cfg.Layers, cfg.Hidden, cfg.Blocks, cfg.Bins = 3, 16, 1, 6
 	tc := DefaultTrainConfig()

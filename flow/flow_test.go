@@ -127,6 +127,7 @@ var gradCases = []struct {
 // stay below 3% of the parameters; a wrong gradient cannot hide as a skip,
 // because it does not make finite differences at different steps disagree.
 func TestLogProbGradient(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	worstAll := 0.0
 	for ci, tc := range gradCases {
 		cfg := tc.cfg()

@@ -129,6 +129,7 @@ func logAbsDet(a []float64, n int) float64 {
 // O(h²) ≈ 1e-3 for a density with kinks in its derivative at the spline
 // knots; an error in a log-determinant would shift it by far more).
 func TestNormalisation(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	cfgs := []Config{smallConfig(2, 3), smallConfig(2, 0)}
 	noLU := smallConfig(2, 2)
 	noLU.LU = false

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/flow/ad"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // TestSharedContextMatchesExpanded checks StepLossShared and
@@ -15,6 +16,7 @@ import (
 // relative (to the largest gradient component), for the paper's flow with
 // context gating, without gating, and for group sizes 1, 3 and 10.
 func TestSharedContextMatchesExpanded(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	for _, dc := range [][2]int{{2, 10}, {1, 10}, {1, 1}} {
 		testSharedContext(t, dc[0], dc[1], false, false)
 	}

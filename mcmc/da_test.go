@@ -11,6 +11,7 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/parallel"
 	"github.com/privinfer/privinfer/internal/stats"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 	"github.com/privinfer/privinfer/simulate/histogram"
@@ -135,6 +136,7 @@ func drawIndex(r *rand.Rand, p []float64) int {
 // the test is exact; its false-alarm rate is 0.1% per kernel (p < 0.001
 // fails), and the seeds are fixed.
 func TestKernelInvariance(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	for _, tc := range []struct {
 		eps          float64
 		generic, sum bool
@@ -210,6 +212,7 @@ func TestKernelInvariance(t *testing.T) {
 // > 1e-4 keeps the false-alarm rate well below 0.1% even with the
 // residual autocorrelation.
 func TestKernelConvergesFromPoorStart(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	m, tp := smallModel(t, 2)
 	joint := exactJoint(m, tp)
 	// conditional on θ = thetas[0]: the first 27 cells.

@@ -8,6 +8,7 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/special"
 	"github.com/privinfer/privinfer/internal/stats"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // TestMetropolisThetaInvariant runs the Metropolis θ-step alone on fixed
@@ -17,6 +18,7 @@ import (
 // its bulk ESS, passes a KS test against the exact normal CDF (p > 0.001,
 // a 0.1% false-alarm rate per marginal with a fixed seed).
 func TestMetropolisThetaInvariant(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	p, conj := linRegProblem(t, 100, 1)
 	mt, err := NewMetropolisTheta(p, []float64{0.15, 0.1, 0.1}, 1)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/privinfer/privinfer/internal/special"
 	"github.com/privinfer/privinfer/internal/stats"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // corrGauss is N(μ, Σ) in 2-d with sd (1, 3) and correlation 0.9.
@@ -64,6 +65,7 @@ func checkGaussRun(t *testing.T, name string, res *Result) {
 }
 
 func TestSamplersGaussian(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	methods := []struct {
 		name string
 		m    Method
@@ -99,6 +101,7 @@ func (gammaTarget) LogDensity(x []float64) float64 {
 // TestSamplersBoundedSupport checks AM and slice on a target with a
 // boundary (log density −Inf outside), KS against the Gamma(3) CDF.
 func TestSamplersBoundedSupport(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	for _, m := range []Method{AdaptiveMetropolis{Scale: 1}, Slice{}} {
 		res, err := Run(context.Background(), gammaTarget{}, m, Config{Chains: 2, Warmup: 500, Draws: 6000, Seed: 5, Init: [][]float64{{0.1}, {20}}})
 		if err != nil {

@@ -49,6 +49,7 @@ func (sbcClampedNormal) RecordLogLik(theta, rec []float64) float64 {
 // record step and a Metropolis θ-step: two chains of 200 warm-up and 500
 // kept sweeps per data set.
 func TestSBCDataAugmentation(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const n = 5
 	nrm, err := simulate.NewNormal(simulate.NormalConfig{Mu: 0, Sigma: 1})
 	if err != nil {

@@ -179,6 +179,7 @@ func runAudits(t *testing.T, n int, seed uint64, long bool) {
 // TestPrivacyAudit runs every audit with 1e6 draws per side (2.5e5 for
 // the heavy cases).
 func TestPrivacyAudit(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	runAudits(t, 1_000_000, 1, false)
 }
 

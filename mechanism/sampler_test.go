@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // scriptSource returns the scripted words first, then words of a seeded
@@ -295,6 +297,7 @@ func quantileEdges(b int, q func(p float64) float64) []int64 {
 // per sampler with fixed seeds, false-alarm rate lawAlpha per comparison
 // (14 comparisons).
 func TestGeometricLawsExact(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	for ci, sc := range [][2]uint64{{3, 10}, {1, 1}, {10, 1}, {37, 10}, {1<<24 + 10, 1}, {1374389534721, 1 << 20}, {1<<41 - 1, 1}} {
 		num, den := sc[0], sc[1]
 		lam := float64(den) / float64(num)

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // releasePath is one release path of the package with neighbouring
@@ -168,6 +170,7 @@ func TestTextbookFloatIsDistinguishable(t *testing.T) {
 // 20,000 draws each per path, fixed seeds, false-alarm rate 1e-6 per
 // comparison (critical value of the two-sample statistic at α = 1e-6).
 func TestReleaseMatchesSimulation(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const n = 20000
 	crit := math.Sqrt(-0.5*math.Log(1e-6/2)) * math.Sqrt(2.0/n)
 	for pi, p := range releasePaths(t) {

@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // svtPossible reports whether the answers ans (1 = ⊤, 0 = ⊥, NaN after
@@ -168,6 +170,7 @@ func TestSVTFloatingPointDistinguishability(t *testing.T) {
 // 1, a true ε of 10 claimed as 1) must be caught. 200,000 sessions per
 // side; false-alarm rate per sound audit below ~4e-6 (see audit_test.go).
 func TestSVTAudit(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const n = 200_000
 	must := func(v *SparseVector, err error) *SparseVector {
 		t.Helper()

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 func TestSVTBudgets(t *testing.T) {
@@ -91,6 +93,7 @@ func TestSVTBehaviour(t *testing.T) {
 // function (b2² e^{−z/b2} − b1² e^{−z/b1}) / (2(b2² − b1²)) for z ≥ 0
 // (ABCDP Lemma 4.2 form). Checked with a Clopper–Pearson interval at 1e-3.
 func TestSVTLaw(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	b1, b2 := 0.7, 1.4
 	v, _ := NewSparseVector(SVTConfig{Threshold: 2, Sensitivity: 1, ThresholdScale: b1, QueryScale: b2, MaxAbove: 1})
 	for _, q := range []float64{2, 1.2, -1} {

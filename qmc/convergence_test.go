@@ -218,6 +218,7 @@ func runSlopes(t *testing.T, label string, d int, f qmc.Integrand, exact float64
 // seeds are fixed, so the outcome is deterministic; the bounds hold with
 // wide margins in the long study (see TestConvergenceLong).
 func TestConvergenceQuick(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	ms := powers(6, 12, 2)
 	f, ex := productPeak([]float64{5, 5}, []float64{0.3, 0.6})
 	runSlopes(t, "genz-product-peak", 2, f, ex, ms, 48, []slopeCheck{

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/stats"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // digits53 returns the 53-bit integer floor(u·2^53) of each coordinate
@@ -77,6 +78,7 @@ func tValue(x []uint64, d, m int, dims []int) int {
 // polynomial degrees e_j (1, 1, 2, 3, 3, 4 for the first six coordinates),
 // and (c) every scramble leaves t unchanged, for several keys.
 func TestNetProperty(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const d = 6
 	r := rand.New(rand.NewPCG(11, 12))
 	degrees := []int{1, 1, 2, 3, 3, 4}
@@ -215,6 +217,7 @@ func TestLMSDirect(t *testing.T) {
 // the family-wise false-alarm rate is at most 0.72% (the seeds are fixed,
 // so the outcome is deterministic).
 func TestMarginalUniformity(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const reps, d = 800, 8
 	idxs := []int{0, 1, 5, 100}
 	dims := []int{0, 1, 7}

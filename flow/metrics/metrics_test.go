@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/special"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 func normals(r *rand.Rand, n, d int, shift float64) []float64 {
@@ -75,6 +76,7 @@ func TestMMDDefaultBandwidth(t *testing.T) {
 // classifier reaches it and cannot exceed it. With 2000 test points in total
 // the accuracy's standard error is about 0.01; tolerance 0.04.
 func TestC2STBayesAccuracy(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, delta := range []float64{0, 1, 4} {
 		x := normals(r, 1000, 2, delta)

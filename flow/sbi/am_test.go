@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // gauss3 is the log density of a 3-d Gaussian with means mu, standard
@@ -105,6 +107,7 @@ func TestRunAMDeterministicAndCancel(t *testing.T) {
 // as chains in different modes are, keep their ESS; constant draws give
 // NaN.
 func TestChainESS(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const C, per, d = 8, 2000, 2
 	r := rand.New(rand.NewPCG(21, 22))
 	iid := make([]float64, C*per*d)
@@ -165,6 +168,7 @@ func normalChains(r *rand.Rand, d, C int) (func([]float64) float64, [][]float64,
 // must match the target (5-standard-error bands for about 2000 effective
 // draws).
 func TestSampleAMThinsAutocorrelatedDraws(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const d, C, n = 10, 8, 4000
 	logp, starts, scale := normalChains(rand.New(rand.NewPCG(5, 6)), d, C)
 	first, err := runAM(context.Background(), logp, d, starts, scale, 500, n/C, 2, 3, nil)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/internal/stats"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // TestAtMatchesRetrained checks amortized use against training for the
@@ -20,6 +21,7 @@ import (
 // size is checked on the same draws: the At draws shifted by half their
 // sd must score above 0.55.
 func TestAtMatchesRetrained(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const (
 		obs   = testObs
 		other = -0.8

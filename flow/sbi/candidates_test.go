@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/flow"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // TestFlowCandidates checks the choice among architectures by validation
@@ -19,6 +20,7 @@ import (
 // the final draws); with the roles swapped (Flow = B, candidates [A]) it
 // keeps the same architecture under the other index.
 func TestFlowCandidates(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	base := smallConfig()
 	a := *base.Flow
 	b := a
@@ -118,6 +120,7 @@ func TestFlowCandidatesInvalid(t *testing.T) {
 // initial stream and training) reach the same loss and that a tie keeps
 // Config.Flow.
 func TestFlowCandidatesTie(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	cfg := smallConfig()
 	cfg.Rounds = 1
 	good := *cfg.Flow

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // TestCarriedStarts checks which draw of prev each chain continues from:
@@ -76,6 +77,7 @@ func TestSampleAMKeepsShares(t *testing.T) {
 // without it, and those of round 4 (drawn by the chains carried on from
 // round 3's) differ.
 func TestCarryChainsRounds(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	p := testProblem()
 	draws := func(carry bool) [][]float64 {
 		cfg := quickConfig()

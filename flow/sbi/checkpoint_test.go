@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // runMethod runs SPPE or SPLE and returns the common result.
@@ -92,6 +93,7 @@ func recorder(calls *[]onRoundCall, then func(int)) func(int, Estimate, *privinf
 // CarryChains, resumed after round 3, continues its chains from the
 // checkpoint's draws.
 func TestCheckpointResume(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	p := testProblem()
 	for _, name := range []string{"SPPE", "SPLE", "SPLE carrying chains"} {
 		cfg := quickConfig()

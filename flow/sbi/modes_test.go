@@ -9,6 +9,7 @@ import (
 
 	"github.com/privinfer/privinfer/internal/parallel"
 	"github.com/privinfer/privinfer/internal/special"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/simulate"
 )
@@ -112,6 +113,7 @@ func TestRebalanceManyChains(t *testing.T) {
 // a quarter in each (5 chains per mode; exact in 20 of 20 seeds of a
 // sweep).
 func TestSampleAMRebalancesFourModes(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const d, C, n = 5, 20, 4000
 	centers := [][]float64{{0, 0, 4, 4, 0}, {0, 0, -4, 4, 0}, {0, 0, 4, -4, 0}, {0, 0, -4, -4, 0}}
 	logp := func(x []float64) float64 {
@@ -260,6 +262,7 @@ func TestModeMasses(t *testing.T) {
 // allocation exact, with probability above 1 − 1e-6), and with the
 // allocation already right the chains are not moved.
 func TestSampleAMRebalancesModes(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const C, n, d = 20, 4000, 2
 	r := rand.New(rand.NewPCG(7, 8))
 	scale := []float64{3, 1}
@@ -425,6 +428,7 @@ func twoMoonsLogPost(xo [2]float64) func([]float64) float64 {
 // the seeds, so 0.12 is four standard deviations (a false alarm near 1e-3
 // over the 12 seeds).
 func TestSampleAMTwoMoons(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	logp := twoMoonsLogPost([2]float64{0.0030109584, -0.6457662})
 	u, err := simulate.NewUniform(simulate.UniformConfig{Lo: -1, Hi: 1})
 	if err != nil {

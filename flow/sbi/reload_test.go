@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // reloaded saves est (a *Posterior or *LikelihoodPosterior) and loads it
@@ -78,6 +80,7 @@ type rounder interface {
 // there, and a reloaded sequential one still refuses another release with
 // ErrSequential.
 func TestSaveLoadRounds(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	p := testProblem()
 	const other = -0.8
 	for _, rounds := range []int{1, 2} {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/flow"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 )
 
@@ -69,6 +70,7 @@ func innerRMSE(t testing.TB, f *flow.Flow, role Role, mech mechanism.Transform, 
 // (measured slopes with 150 replicates up to M = 1024: −0.97 and −0.72,
 // against −0.50 for MC).
 func TestRQMCRate(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	for _, sd := range []int{1, 2} {
 		cfg := flow.DefaultConfig(1, sd)
 		cfg.Layers, cfg.Hidden, cfg.Blocks, cfg.Bins = 2, 16, 1, 8

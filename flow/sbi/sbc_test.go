@@ -115,6 +115,7 @@ func checkAmortized(t *testing.T, p privinfer.Problem, amortized bool, at func([
 // without and with the regression shift, and with the shift and the
 // context-dependent affine layer, the defaults' combination for one round.
 func TestSBCSPPE(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	datasets, sims := sbcSize()
 	p := testProblem()
 	for _, c := range []struct{ shift, affine bool }{{false, false}, {true, false}, {true, true}} {
@@ -140,6 +141,7 @@ func TestSBCSPPE(t *testing.T) {
 // Metropolis chain. The likelihood flow is trained with and without the
 // context-dependent affine layer that Config.DefaultFlow gives it.
 func TestSBCSPLE(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	datasets, sims := sbcSize()
 	for _, affine := range []bool{false, true} {
 		t.Run(fmt.Sprintf("affine=%v", affine), func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/internal/stats"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/simulate"
 )
 
@@ -24,6 +25,7 @@ import (
 // sampling error of 1000 draws (sd of the mean ≈ 0.018, KS D's 99.9% point
 // ≈ 0.062 for exact draws).
 func TestSPPERecoversConjugatePosterior(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	grid, dens := exactPosterior()
 	wm, ws := gridMoments(grid, dens)
 	res, err := SPPE(context.Background(), testProblem(), smallConfig())
@@ -67,6 +69,7 @@ func TestSPPERecoversConjugatePosterior(t *testing.T) {
 // match the exact posterior (same tolerances; the MCMC draws are
 // autocorrelated, so the KS bound is looser).
 func TestSPLERecoversConjugatePosterior(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	grid, dens := exactPosterior()
 	wm, ws := gridMoments(grid, dens)
 	p := testProblem()
@@ -293,6 +296,7 @@ func TestLeakageGuard(t *testing.T) {
 // with one inner point per simulation (no noise to integrate over) the
 // rounds have 1000 simulations instead of 400.
 func TestNonPrivate(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	p := testProblem()
 	p.Mechanism = nil
 	mean := testObs / (1 + testTau*testTau)

@@ -11,6 +11,7 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/internal/stats"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/simulate"
 )
 
@@ -84,6 +85,7 @@ func farFraction(t *testing.T, est Estimate, n int) float64 {
 // draws; the KS 99.9% point for exact draws is 0.043), and their shifted
 // density must integrate to 1.
 func TestRegressionShiftTails(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	p := narrowProblem(t)
 	const n = 100000
 	for _, c := range []struct{ shift, affine bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
@@ -148,6 +150,7 @@ func TestRegressionShiftTails(t *testing.T) {
 // allocation to LogDensity, and that the shift is fitted in round 1 only: a two-round run and a one-round run given the same
 // round-1 simulations share it.
 func TestRegressionShiftSaveLoad(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	p := testProblem()
 	for _, rounds := range []int{1, 2} {
 		cfg := quickConfig()

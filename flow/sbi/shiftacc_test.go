@@ -9,6 +9,7 @@ import (
 
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/internal/linalg"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/simulate/sbibm"
 )
 
@@ -30,6 +31,7 @@ import (
 // only, so the margins guard against changes of the code, not against
 // Monte Carlo noise.
 func TestRegressionShiftAccuracy(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	if raceEnabled {
 		t.Skip("two trainings of a 10-dimensional flow: too slow under the race detector")
 	}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strconv"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // TestMCSESDReference compares MCSESD with ArviZ's delta-method formula as
@@ -91,6 +93,7 @@ func TestQuantileHandComputed(t *testing.T) {
 // √p. With n = 200,000 the standard error of each is below 0.002; the
 // tolerance 0.01 is five of them (false-alarm rate below 1e-6; fixed seed).
 func TestWeightedQuantileConsistent(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	r := rand.New(rand.NewPCG(1, 2))
 	n := 200000
 	x := make([]float64, n)

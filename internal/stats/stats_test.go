@@ -458,6 +458,7 @@ func TestKolmogorovSFClosedForms(t *testing.T) {
 // the binomial 99.99% band [0.035, 0.067]. Both checks together fail with
 // probability below 1e-3 for a correct implementation.
 func TestKSNullUniform(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const reps = 2000
 	uni := func(v float64) float64 { return math.Max(0, math.Min(1, v)) }
 	for _, n := range []int{5, 30, 200, 3000} {

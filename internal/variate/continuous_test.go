@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/special"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 func TestUniformNormalExpKS(t *testing.T) {
@@ -102,6 +103,7 @@ func betaLogitCDF(a, b float64) func(float64) float64 {
 }
 
 func TestBetaKS(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	for i, c := range []struct{ a, b float64 }{
 		{0.05, 1.5}, {0.1, 3}, {0.5, 0.5}, {0.9, 0.95}, {0.01, 0.3}, {1, 1}, {2, 5}, {0.7, 40}, {200, 300}, {1e3, 2e3},
 	} {

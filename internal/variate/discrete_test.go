@@ -8,6 +8,7 @@ import (
 
 	"github.com/privinfer/privinfer/internal/special"
 	"github.com/privinfer/privinfer/internal/stats"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // window returns [mean − w·sd − 15, mean + w·sd + 15] clipped to [0, max].
@@ -26,6 +27,7 @@ func window(mean, sd float64, max int64) (lo, hi int64) {
 // values to 1e-13, and which TestBinomialPmfMatchesSpecial checks against
 // special's incomplete beta and gamma functions.
 func TestBinomialChiSquare(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	cases := []struct {
 		n int64
 		p float64
@@ -159,6 +161,7 @@ func compositions(n int64, m int, k []int64, f func([]int64)) {
 }
 
 func TestMultinomialChiSquare(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	for ci, c := range []struct {
 		n int64
 		w []float64

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/special"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // simpson integrates f over [a, b] with n (even) panels.
@@ -36,6 +37,7 @@ func checkOne(t *testing.T, name string, got, tol float64) {
 }
 
 func TestLogPdfIntegratesToOne(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	checkOne(t, "Normal(1, 2)", simpson(func(x float64) float64 { return math.Exp(NormalLogPdf(x, 1, 2)) }, -79, 81, 4000), 1e-12)
 	lap := func(x float64) float64 { return math.Exp(LaplaceLogPdf(x, 3, 0.5)) }
 	checkOne(t, "Laplace(3, 0.5)", simpson(lap, 3-40, 3, 20000)+simpson(lap, 3, 3+40, 20000), 1e-11)
@@ -148,6 +150,7 @@ func TestLogPmfSumsToOne(t *testing.T) {
 // integrating their own log density (cumulative Simpson on a fine grid,
 // linear interpolation), so densities and generators are tied directly.
 func TestGeneratorMatchesLogPdf(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	for i, c := range []struct {
 		name   string
 		lo, hi float64

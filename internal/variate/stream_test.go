@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // TestExpZigTables checks the exponential ziggurat's tables: the recursion
@@ -55,6 +57,7 @@ func TestExpZigTables(t *testing.T) {
 // wedge range of the layers near the top, where the density is most
 // curved.
 func TestStreamExpKS(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	expCDF := func(x float64) float64 { return -math.Expm1(-x) }
 	stream := func(seed uint64) *Stream {
 		s := NewStream(newRand(seed))

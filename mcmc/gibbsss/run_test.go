@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mcmc/gibbsss"
 	"github.com/privinfer/privinfer/mcmc/linregda"
 	"github.com/privinfer/privinfer/mechanism"
@@ -177,6 +178,7 @@ func sbiConfig(t *testing.T) (gibbsss.Config, privinfer.Problem) {
 // method's row of the paper's Table 2 (DA-MCMC: −2.72, 95% interval
 // (−3.74, −0.96)). Results repeat for the seed.
 func TestSBIPaperRelease(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	cfg, p := sbiConfig(t)
 	res, err := gibbsss.Run(context.Background(), cfg)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/special"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // TestSBC is simulation-based calibration (Talts et al. 2018) of the whole
@@ -28,6 +29,7 @@ import (
 // which 200 data sets cannot detect, while a wrong step shifts the ranks
 // at once.
 func TestSBC(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const (
 		datasets = 200
 		L        = 99

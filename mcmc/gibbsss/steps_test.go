@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // The tests of this file check the sampler's conditional steps one by one
@@ -74,6 +76,7 @@ func testChain(t *testing.T, knownV bool) *chain {
 // contribution t (Isserlis' theorem) against Monte Carlo over records of
 // the Gaussian model, entry by entry.
 func TestStatMoments(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	c := testChain(t, true)
 	m := c.m
 	c.moments()

@@ -46,6 +46,7 @@ func checkCalibration(t *testing.T, n, datasets int) {
 // TestGaussianCalibrationReduced is the default-size version of LDP Fig. 1:
 // 100 datasets of 50 reports per ε, grid posterior.
 func TestGaussianCalibrationReduced(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	checkCalibration(t, 50, 100)
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/privinfer/privinfer/internal/special"
 	"github.com/privinfer/privinfer/internal/stats"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // The LKJ normaliser against known cases: d = 2, where
@@ -18,6 +19,7 @@ import (
 // substitutions a = sin φ1, b = sin φ2, c = ab + cos φ1 cos φ2 sin ψ that
 // make the integrand smooth.
 func TestLKJNormalizer(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	for _, eta := range []float64{0.3, 0.7, 1, 2, 5.5} {
 		c, err := LKJ{Eta: eta}.LogNormalizer(2)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/linalg"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 )
 
@@ -149,6 +150,7 @@ func TestProjectSimplex(t *testing.T) {
 }
 
 func TestLinRegVsQuadrature(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	// d = 1: two-dimensional quadrature over (x, y) of the full model (34).
 	worst := 0.0
 	for _, c := range [][7]float64{

@@ -63,6 +63,7 @@ func runSBC(t *testing.T, p privinfer.Problem, fit privinfer.SBCFit, seed uint64
 // x ~ N(μ, σ²) clipped to [−3, 3], ε = 2 per report (Laplace scale 3);
 // GaussianPosterior sampled on (μ, log σ) and mapped back to (μ, σ).
 func TestSBCClippedGaussian(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const a, b, eps = -3.0, 3.0, 2.0
 	muPrior, err := simulate.NewNormal(simulate.NormalConfig{Mu: 0, Sigma: 1})
 	if err != nil {
@@ -111,6 +112,7 @@ func TestSBCClippedGaussian(t *testing.T) {
 // x ~ Exp(λ) clipped to [0, 3], ε = 2 per report (Laplace scale 1.5);
 // ExponentialPosterior sampled on log λ and mapped back.
 func TestSBCClippedExponential(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const b, eps = 3.0, 2.0
 	g, err := simulate.NewGamma(simulate.GammaConfig{Shape: 2, Scale: 1})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/linalg"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // tanhDerivs returns m′, m‴ and m⁽⁵⁾ of m(u) = tanh(u/2) from their
@@ -157,6 +158,7 @@ func logRegQuadMoments(t *testing.T, theta, sigmaX []float64, p1 func(float64) f
 func sigmoid(u float64) float64 { return 1 / (1 + math.Exp(-u)) }
 
 func TestSuffStatLogRegVsQuadrature(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	cheb, err := ChebyshevSigmoid(-2, 3)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mcmc"
 )
 
@@ -163,6 +164,7 @@ func TestConstructorErrors(t *testing.T) {
 // marginal quantiles with the grid posterior; it exercises the GradTarget
 // with the mcmc package's sampler.
 func TestNUTSMatchesGrid(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	m, _ := NewClippedGaussian(ClippedGaussianConfig{A: -5, B: 5, Eps: 2})
 	r := rand.New(rand.NewPCG(13, 14))
 	z := make([]float64, 200)

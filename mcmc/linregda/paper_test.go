@@ -295,6 +295,7 @@ func formatP(p float64) string {
 // with the committed long-run reference draws (KS on samples thinned to
 // their ESS; p > 0.001, a 0.1% false-alarm rate per marginal).
 func TestDAAgainstCommittedReference(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	ref, err := readBetaCSV(testdata + "linreg_eps1_damcmc.csv")
 	if err != nil {
 		t.Skipf("reference draws not present: %v", err)

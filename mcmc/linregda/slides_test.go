@@ -27,6 +27,7 @@ var slidesTable = map[float64]map[mcmc.RecordStep][3]float64{
 // error about 0.1 point, so the tolerance is about five standard errors),
 // 8 × 10,000 as in the table's protocol under PRIVINFER_LONG=1.
 func TestSlidesN10Acceptance(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	iters := 5000
 	if os.Getenv(testutil.LongEnv) != "" {
 		iters = 10000

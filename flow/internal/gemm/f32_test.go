@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // check32 compares c against C0 + A·B with the tolerance of a float32
@@ -34,6 +36,7 @@ func (l layout) to32() (a32, b32 []float32) {
 }
 
 func TestMulAdd32(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	r := rand.New(rand.NewPCG(21, 22))
 	all := append([][3]int(nil), shapes32...)
 	for it := 0; it < 200; it++ {

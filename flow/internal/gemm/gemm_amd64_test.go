@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/cpu"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // TestAVX2Kernel runs the AVX2 kernel directly (it is not MulAdd's choice
@@ -47,6 +48,7 @@ func TestDetect(t *testing.T) {
 // exactly Len32 long and NaN past its last values, which must not reach
 // C; the conversion bit for bit against Go's.
 func TestAVX2Kernel32(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	if kernelUsed < cpu.AVX2 {
 		t.Skip("no AVX2+FMA on this machine")
 	}

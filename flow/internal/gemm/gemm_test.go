@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // shapes covers 1×1, sizes that are not multiples of the vector width or
@@ -213,6 +215,7 @@ func biasLayout(r *rand.Rand, sh [3]int, withBias bool) (l layout, bias, c0 []fl
 // kernel, on every test shape and random ones; padding columns of C must
 // not change.
 func TestMul(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	r := rand.New(rand.NewPCG(13, 14))
 	all := append([][3]int(nil), shapes...)
 	for it := 0; it < 200; it++ {

@@ -120,7 +120,10 @@ func runAudit(t *testing.T, n int, seed uint64) {
 }
 
 // TestRandomizerAudit runs each audit with 3e5 releases per side.
-func TestRandomizerAudit(t *testing.T) { runAudit(t, 300_000, 1) }
+func TestRandomizerAudit(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
+	runAudit(t, 300_000, 1)
+}
 
 // TestRandomizerAuditLong repeats the audits with 4e6 releases per side.
 func TestRandomizerAuditLong(t *testing.T) {
