@@ -12,13 +12,10 @@ import (
 type SelectionRule int
 
 const (
-	// AutoRule picks, from the parameters alone, whichever of the two
-	// rules keeps a partition with probability at least ½ from the
-	// smaller number of units. At ε = 1, δ = 10^-6 that is the optimal
-	// rule for L0 = 1, 8 and 64 (½ reached from 14, 106 and 841 units,
-	// against 15, 124 and 1108 for the threshold rule): splitting the
-	// budget over L0 partitions costs the optimal rule no more than the
-	// threshold's ℓ1 noise does.
+	// AutoRule picks, from the parameters alone, whichever rule keeps a
+	// partition with probability at least ½ from the smallest number of
+	// units (TestPartitionSelectionDelta logs the three at ε = 1,
+	// δ = 10^-6 for L0 = 1, 8 and 64).
 	AutoRule SelectionRule = iota
 	// OptimalRule keeps a partition of n units with probability π(n), the
 	// optimal rule of Desfontaines, Voss, Gipson & Mandayam (2022,
@@ -35,6 +32,21 @@ const (
 	// the vector of unit counts is L0), with the smallest integer τ such
 	// that L0·P(Z ≥ τ − 1) ≤ δ.
 	LaplaceThresholdRule
+	// GaussianThresholdRule keeps a partition of n units when
+	// n + Z ≥ τ, Z the secure discrete Gaussian of standard deviation σ'
+	// (mechanism.NewGaussian) calibrated to the ℓ2 sensitivity √L0 of the
+	// vector of unit counts: ρ = L0/(2σ²)-zCDP (Canonne, Kamath & Steinke
+	// 2020, "The discrete Gaussian for differential privacy", NeurIPS,
+	// Thm. 4), with the largest ρ whose conversion ε(ρ, δ/2)
+	// (mechanism.ZCDPEpsilon) is at most ε, so that partitions present
+	// in both neighbours are (ε, δ/2)-DP. The discrete Gaussian is
+	// σ'²-subgaussian (ibid., Cor. 9), so a unit's at most L0 singleton
+	// partitions are kept with total probability at most
+	// L0·exp(−(τ − 1)²/(2σ'²)) ≤ δ/2, which fixes τ. The selection is
+	// (ε, δ)-DP (the Gaussian thresholding of Desfontaines et al. 2022,
+	// §5, with an exact sampler). Its noise grows as √L0 rather than L0,
+	// so it wins for large L0.
+	GaussianThresholdRule
 )
 
 // String names the rule.
@@ -46,6 +58,8 @@ func (r SelectionRule) String() string {
 		return "optimal"
 	case LaplaceThresholdRule:
 		return "Laplace threshold"
+	case GaussianThresholdRule:
+		return "Gaussian threshold"
 	}
 	return fmt.Sprintf("SelectionRule(%d)", int(r))
 }
@@ -77,7 +91,7 @@ func (p SelectionParams) Validate() error {
 		return invalidf("SelectionParams.Delta must be in (0, 1), got %v", p.Delta)
 	case p.MaxPartitionsContributed < 1 || p.MaxPartitionsContributed > maxContrib:
 		return invalidf("SelectionParams.MaxPartitionsContributed (L0) must be in [1, 2^20], got %d", p.MaxPartitionsContributed)
-	case p.Rule < AutoRule || p.Rule > LaplaceThresholdRule:
+	case p.Rule < AutoRule || p.Rule > GaussianThresholdRule:
 		return invalidf("SelectionParams.Rule %v is unknown", p.Rule)
 	}
 	return nil
@@ -101,64 +115,84 @@ const selectionMargin = 1e-9
 // partitions the decisions are (ε, δ)-DP for one privacy unit (its
 // Budget): a unit changes the unit count of at most L0 partitions by one,
 // each decision is (ε/L0, δ/L0)-DP in that count (optimal rule) or the
-// counts receive discrete Laplace noise of ℓ1 sensitivity L0 and a unit's
-// at most L0 singleton partitions cross the threshold with total
-// probability at most δ (threshold rule). The guarantee is for adding or
+// counts receive discrete Laplace (Gaussian) noise of ℓ1 (ℓ2)
+// sensitivity L0 (√L0) and a unit's at most L0 singleton partitions cross
+// the threshold with total probability at most δ (δ/2) (threshold rules). The guarantee is for adding or
 // removing one unit; substituting one (a removal and an addition) is
 // (2ε, 2δ)-DP. Every decision is drawn exactly:
 // a Bernoulli of a floating-point probability compares it with as many
 // random bits as it takes.
 type PartitionSelector struct {
-	p    SelectionParams
-	rule SelectionRule
-	pi   []float64 // optimal rule: π(0) … π(len−1); π(n) = 1 beyond
-	lap  dlap      // threshold rule: the noise
-	tau  int64     // threshold rule: the threshold
+	p     SelectionParams
+	rule  SelectionRule
+	pi    []float64  // optimal rule: π(0) … π(len−1); π(n) = 1 beyond
+	lap   dlap       // Laplace threshold rule: the noise
+	gauss gaussNoise // Gaussian threshold rule: the noise
+	tau   int64      // threshold rules: the threshold
 }
 
-// NewPartitionSelector returns the selector of p.
+// NewPartitionSelector returns the selector of p: the rule p.Rule, or,
+// for AutoRule, whichever rule reaches keep probability ½ from the
+// fewest units (ties go to the optimal rule, then Laplace).
 func NewPartitionSelector(p SelectionParams) (*PartitionSelector, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	s := &PartitionSelector{p: p}
-	l0 := float64(p.MaxPartitionsContributed)
-	var errOpt, errLap error
-	if p.Rule != LaplaceThresholdRule {
-		s.pi, errOpt = optimalTable(p.Epsilon/l0*(1-selectionMargin), p.Delta/l0*(1-selectionMargin))
+	if p.Rule != AutoRule {
+		return newSelector(p, p.Rule)
 	}
-	if p.Rule != OptimalRule {
-		s.lap, s.tau, errLap = laplaceThreshold(p.Epsilon, p.Delta, p.MaxPartitionsContributed)
-	}
-	switch {
-	case p.Rule == OptimalRule && errOpt != nil:
-		return nil, errOpt
-	case p.Rule == LaplaceThresholdRule && errLap != nil:
-		return nil, errLap
-	case errOpt != nil && errLap != nil:
-		return nil, errOpt
-	case p.Rule != AutoRule:
-		s.rule = p.Rule
-	case errOpt != nil:
-		s.rule = LaplaceThresholdRule
-	case errLap != nil:
-		s.rule = OptimalRule
-	default:
-		s.rule = OptimalRule
-		if s.tau < s.halfOptimal() {
-			s.rule = LaplaceThresholdRule
+	var best *PartitionSelector
+	var first error
+	for _, rule := range []SelectionRule{OptimalRule, LaplaceThresholdRule, GaussianThresholdRule} {
+		s, err := newSelector(p, rule)
+		if err != nil {
+			first = cmpOr(first, err)
+			continue
+		}
+		if best == nil || s.half() < best.half() {
+			best = s
 		}
 	}
-	if s.rule == OptimalRule {
-		s.lap, s.tau = dlap{}, 0
-	} else {
-		s.pi = nil
+	if best == nil {
+		return nil, first
+	}
+	return best, nil
+}
+
+// cmpOr returns a if it is not nil, else b.
+func cmpOr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// newSelector returns the selector of p under rule.
+func newSelector(p SelectionParams, rule SelectionRule) (*PartitionSelector, error) {
+	s := &PartitionSelector{p: p, rule: rule}
+	l0 := p.MaxPartitionsContributed
+	var err error
+	switch rule {
+	case OptimalRule:
+		s.pi, err = optimalTable(p.Epsilon/float64(l0)*(1-selectionMargin), p.Delta/float64(l0)*(1-selectionMargin))
+	case LaplaceThresholdRule:
+		s.lap, s.tau, err = laplaceThreshold(p.Epsilon, p.Delta, l0)
+	case GaussianThresholdRule:
+		s.gauss, s.tau, err = gaussThreshold(p.Epsilon, p.Delta, l0, p.Seeded)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return s, nil
 }
 
-// halfOptimal returns the smallest n with π(n) ≥ ½.
-func (s *PartitionSelector) halfOptimal() int64 {
+// half returns the smallest number of units kept with probability at
+// least ½: the first n with π(n) ≥ ½, or τ for a threshold rule (the
+// noise is symmetric, so P(Z ≥ 0) ≥ ½).
+func (s *PartitionSelector) half() int64 {
+	if s.rule != OptimalRule {
+		return s.tau
+	}
 	for n, v := range s.pi {
 		if v >= 0.5 {
 			return int64(n)
@@ -212,6 +246,42 @@ func laplaceThreshold(eps, delta float64, l0 int) (dlap, int64, error) {
 	return d, int64(k) + 1, nil
 }
 
+// gaussThreshold returns the noise and threshold of the Gaussian
+// threshold rule.
+func gaussThreshold(eps, delta float64, l0 int, seeded bool) (gaussNoise, int64, error) {
+	half := delta / 2 * (1 - selectionMargin)
+	// The largest ρ with ε(ρ, δ/2) ≤ ε, by bisection on log ρ.
+	ok := func(rho float64) bool {
+		e, err := mechanism.ZCDPEpsilon(rho, half)
+		return err == nil && e <= eps*(1-selectionMargin)
+	}
+	lo, hi := -40.0, 20.0
+	if !ok(math.Exp2(lo)) {
+		return gaussNoise{}, 0, invalidf("the Gaussian threshold at ε = %v, δ = %v needs ρ below 2^-40", eps, delta)
+	}
+	for range 100 {
+		mid := (lo + hi) / 2
+		if ok(math.Exp2(mid)) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	g, err := newGaussNoise(math.Sqrt(float64(l0)), math.Exp2(lo), seeded)
+	if err != nil {
+		return gaussNoise{}, 0, err
+	}
+	sd := g.scale()
+	k := math.Ceil(sd * math.Sqrt(2*math.Log(float64(l0)/half)))
+	for float64(l0)*math.Exp(-k*k/(2*sd*sd)) > half {
+		k++
+	}
+	if k >= float64(g.limit()) {
+		return gaussNoise{}, 0, invalidf("the Gaussian threshold at ε = %v, δ = %v is beyond the noise's exact range", eps, delta)
+	}
+	return g, int64(k) + 1, nil
+}
+
 // Rule returns the rule in use (never AutoRule).
 func (s *PartitionSelector) Rule() SelectionRule { return s.rule }
 
@@ -220,13 +290,14 @@ func (s *PartitionSelector) Budget() mechanism.Budget {
 	return mechanism.Budget{Epsilon: s.p.Epsilon, Delta: s.p.Delta}
 }
 
-// Threshold returns τ for the threshold rule (zero for the optimal rule).
+// Threshold returns τ for a threshold rule (zero for the optimal rule).
 func (s *PartitionSelector) Threshold() int64 { return s.tau }
 
 // KeepProbability returns the probability that Keep keeps a partition of
 // the given number of units (computed in floating point: the exact
 // probabilities of the optimal rule, a floating-point evaluation of the
-// discrete Laplace tail for the threshold rule).
+// discrete Laplace tail, and the normal tail for the discrete Gaussian,
+// whose grid is finer than σ'·2^-29).
 func (s *PartitionSelector) KeepProbability(units int64) float64 {
 	if units <= 0 {
 		return 0
@@ -236,6 +307,11 @@ func (s *PartitionSelector) KeepProbability(units int64) float64 {
 			return s.pi[units]
 		}
 		return 1
+	}
+	if s.rule == GaussianThresholdRule {
+		// P(Z ≥ τ − n) for the discrete Gaussian on a grid at most σ'·2^-29:
+		// the normal tail, to within the grid's resolution.
+		return 0.5 * math.Erfc(float64(s.tau-units)/(s.gauss.scale()*math.Sqrt2))
 	}
 	// P(Z ≥ τ − n).
 	k := s.tau - units
@@ -262,6 +338,10 @@ func (s *PartitionSelector) Keep(r *rand.Rand, units int64) bool {
 			return true
 		}
 		return bernoulliFloat(r, s.pi[units])
+	}
+	if s.rule == GaussianThresholdRule {
+		v, err := s.gauss.add(r, units)
+		return err == nil && v >= float64(s.tau)
 	}
 	return min(units, maxStat)+s.lap.sample(r) >= s.tau
 }

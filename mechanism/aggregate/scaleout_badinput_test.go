@@ -75,6 +75,7 @@ func TestScaleOutBadInput(t *testing.T) {
 		{"selection L0 = 0", "MaxPartitionsContributed", sel(withSel(func(p *SelectionParams) { p.MaxPartitionsContributed = 0 }))},
 		{"selection unknown rule", "Rule", sel(withSel(func(p *SelectionParams) { p.Rule = 7 }))},
 		{"selection table too long", "2^22", sel(withSel(func(p *SelectionParams) { p.Epsilon, p.Delta, p.Rule = 0x1p-30, 1e-300, OptimalRule }))},
+		{"selection Gaussian ρ too small", "2^-40", sel(withSel(func(p *SelectionParams) { p.Epsilon, p.Rule = 0x1p-30, GaussianThresholdRule }))},
 		{"public partitions empty", "empty", func() error { _, err := NewPublicPartitions[string](nil); return err }},
 		{"plan invalid total", "total", func() error { _, err := NewPlan(mechanismBudget(nan, 0)); return err }},
 		{"plan unnamed share", "name", func() error { p, _ := NewPlan(mechanismBudget(1, 0)); return p.Add("", mechanismBudget(0.1, 0)) }},

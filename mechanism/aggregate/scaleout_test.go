@@ -186,7 +186,7 @@ func TestContributionBounding(t *testing.T) {
 
 // TestPartitionSelectionDelta keeps a partition held by a single unit
 // 2·10^5 times (seeded) per rule and requires the kept fraction to be
-// within its bound δ/L0: the one-sided Clopper–Pearson lower limit at
+// within its bound δ/L0 (δ/(2L0) for the Gaussian threshold): the one-sided Clopper–Pearson lower limit at
 // level 10^-6 must not exceed it (false alarm 10^-6 per rule), and the
 // fraction must match KeepProbability (two-sided, 10^-6), so the test
 // would also catch a selector that keeps too rarely. It also checks the
@@ -199,6 +199,8 @@ func TestPartitionSelectionDelta(t *testing.T) {
 		{Epsilon: 0.5, Delta: 0.02, MaxPartitionsContributed: 4, Rule: OptimalRule, Seeded: true},
 		{Epsilon: 1, Delta: 0.01, MaxPartitionsContributed: 1, Rule: LaplaceThresholdRule, Seeded: true},
 		{Epsilon: 2, Delta: 0.04, MaxPartitionsContributed: 8, Rule: LaplaceThresholdRule, Seeded: true},
+		{Epsilon: 1, Delta: 0.02, MaxPartitionsContributed: 1, Rule: GaussianThresholdRule, Seeded: true},
+		{Epsilon: 2, Delta: 0.08, MaxPartitionsContributed: 8, Rule: GaussianThresholdRule, Seeded: true},
 	}
 	r := newRand(41)
 	for _, c := range cases {
@@ -207,6 +209,9 @@ func TestPartitionSelectionDelta(t *testing.T) {
 			t.Fatal(err)
 		}
 		bound := c.Delta / float64(c.MaxPartitionsContributed)
+		if c.Rule == GaussianThresholdRule {
+			bound /= 2 // the other half of δ covers the noisy counts
+		}
 		kept := int64(0)
 		for range trials {
 			if s.Keep(r, 1) {
@@ -215,7 +220,7 @@ func TestPartitionSelectionDelta(t *testing.T) {
 		}
 		lo, hi := stats.ClopperPearson(kept, trials, 1e-6)
 		p1 := s.KeepProbability(1)
-		t.Logf("%v L0=%d ε=%v δ=%v: single-unit partition kept %d of %d (%.5f, 99.9999%% interval [%.5f, %.5f]); bound δ/L0 = %.5f, KeepProbability(1) = %.5f",
+		t.Logf("%v L0=%d ε=%v δ=%v: single-unit partition kept %d of %d (%.5f, 99.9999%% interval [%.5f, %.5f]); bound %.5f, KeepProbability(1) = %.5f",
 			s.Rule(), c.MaxPartitionsContributed, c.Epsilon, c.Delta, kept, trials, float64(kept)/trials, lo, hi, bound, p1)
 		if lo > bound || p1 > bound {
 			t.Errorf("%v: single-unit keep rate above δ/L0 = %v", s.Rule(), bound)
@@ -253,14 +258,23 @@ func TestPartitionSelectionDelta(t *testing.T) {
 	for _, l0 := range []int{1, 8, 64} {
 		sp := SelectionParams{Epsilon: 1, Delta: 1e-6, MaxPartitionsContributed: l0}
 		auto, _ := NewPartitionSelector(sp)
-		sp.Rule = OptimalRule
-		opt, _ := NewPartitionSelector(sp)
-		sp.Rule = LaplaceThresholdRule
-		lap, _ := NewPartitionSelector(sp)
-		ho, hl := half(opt), half(lap)
-		t.Logf("L0 = %d: keep probability ½ from %d units (optimal rule) or %d (Laplace threshold); auto chose %v", l0, ho, hl, auto.Rule())
-		if want := map[bool]SelectionRule{true: LaplaceThresholdRule, false: OptimalRule}[hl < ho]; auto.Rule() != want {
-			t.Errorf("L0 = %d: auto chose %v, want %v", l0, auto.Rule(), want)
+		var halves [3]int64
+		best := OptimalRule
+		for i, rule := range []SelectionRule{OptimalRule, LaplaceThresholdRule, GaussianThresholdRule} {
+			sp.Rule = rule
+			s, err := NewPartitionSelector(sp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			halves[i] = half(s)
+			if halves[i] < halves[best-OptimalRule] {
+				best = rule
+			}
+		}
+		t.Logf("L0 = %d: keep probability ½ from %d units (optimal rule), %d (Laplace threshold), %d (Gaussian threshold); auto chose %v",
+			l0, halves[0], halves[1], halves[2], auto.Rule())
+		if auto.Rule() != best {
+			t.Errorf("L0 = %d: auto chose %v, want %v", l0, auto.Rule(), best)
 		}
 	}
 }
