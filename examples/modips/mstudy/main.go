@@ -25,38 +25,12 @@
 // b = (c1 − c0)m/(εn) on the mean. The program prints this closed form next
 // to our bias, which it matches, at each differing scenario.
 //
-//   - binary p = 0.1, printed n = 100: the closed-form bias is 0.018 at
-//     m = 10, 0.10 at m = 30 and 0.31 at m = 200, so the paper's "minimal
-//     bias … except … bias ∼ 0.01 for m > 200" cannot come from n = 100.
-//     At 10n = 1000 (Table 1's factor) the bias is still 0.06 at m = 200
-//     and coverage collapses from m = 100 (0.785 at 200 repetitions, seed
-//     as in the program): 10× does not reconcile this curve. The stated
-//     bias (∼0.01 for m > 200, near zero below) needs n ≈ 5000–10 000: at
-//     n = 10 000 we measure bias 0.0037 and coverage 0.87 at m = 500,
-//     0.95 up to m = 200.
+// The scenarios that differ (binary p = 0.1 at n = 100 and 1000, Gaussian
+// (−4, 5) BIT at n = 1000), with our bias, standard deviations and
+// coverage beside the closed form, are in examples/modips/RESULTS.md.
 //
-//   - binary p = 0.1, printed n = 1000: at 10n = 10 000 the coverage is
-//     near nominal up to m = 200 and 0.87 at m = 500 (not severe), which
-//     agrees with the paper's "near nominal" text; at the printed n the
-//     bias is 0.019 at m = 100 and coverage collapses (0.78). So this
-//     curve does reproduce at 10× the printed n, like Table 1.
-//
-//   - Gaussian (−4, 5) BIT, n = 1000: the Gaussian rows of Table 1
-//     reproduce at the printed n, and so does the bias here (the paper's
-//     "obvious bias for m > 10" at n = 100 matches ours, 0.04 at m = 20,
-//     0.21 at m = 50). At the paper's onset m ≈ 80–150 for n = 1000 the
-//     closed-form bias is 0.001–0.02 against an estimated (and empirical)
-//     sd of 0.13–0.15, which cannot lower a 95% coverage below 85%; the
-//     coverage falls only once the bias is comparable to the sd (m = 500:
-//     bias 0.2, sd 0.14, coverage 0.70). No rescaling of n moves both of
-//     the paper's Gaussian onsets (m ≈ 40–50 at n = 100, 80–150 at
-//     n = 1000) onto ours, because the bias depends on m/n while the
-//     paper's onsets differ by a factor 2–3, not 10. We cannot find the
-//     cause from the paper's text; its coverage falls at bias-to-sd
-//     ratios at which the stated rule still covers.
-//
-//     go run ./examples/modips/mstudy -reps 1000 -out /tmp/mstudy
-//     go run ./examples/modips/mstudy -scale 10 -m 20,50,100,200,500
+//	go run ./examples/modips/mstudy -reps 1000 -out /tmp/mstudy
+//	go run ./examples/modips/mstudy -scale 10 -m 20,50,100,200,500
 package main
 
 import (
