@@ -1,6 +1,7 @@
 package beam
 
 import (
+	"math"
 	"reflect"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -89,7 +90,7 @@ func (p Params) check(kind core.Kind) error {
 			return invalidf("%v: Params.Lo, Hi and Grid are for sums and means; leave them zero", kind)
 		}
 	case core.Sum, core.Mean:
-		if !(p.Lo < p.Hi) {
+		if !(p.Lo < p.Hi) || math.IsInf(p.Lo, 0) || math.IsInf(p.Hi, 0) {
 			return invalidf("%v: Params.Lo (%v) must be below Params.Hi (%v), both finite", kind, p.Lo, p.Hi)
 		}
 	case core.Select:
