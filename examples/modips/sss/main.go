@@ -23,19 +23,15 @@
 // about 2.5e-4 over the four if the coverage were exactly nominal),
 // "partial" when it is above that band somewhere but never below, and
 // "differs" when it is below it anywhere; it reports the control's
-// under-coverage. The rule is conservative in these settings: its mean
-// variance exceeds the pooled mean's by 10–30% and it covers about 0.96.
-// The urn's Dirichlet prior puts Alpha = 1 pseudo-count in every cell, a
-// uniform spread over [−4, 4] (variance 5.3 against about 1 for the data),
-// which widens the synthetic records (W̄ above the variance of the data
-// mean) and shrinks the set means towards the grid's centre; the
-// sanitized counts clamped at 0 add mass to empty tail cells likewise.
-// Without sanitization noise (ε = 1000, normal data, n = 400, m = 5,
-// 1000 repetitions) mean T / var(Q̄) is 1.12 with 16 cells and 1.63 with
-// 64 cells (coverage 0.961 and 0.989), so the prior's pseudo-counts are
-// the main cause. At 2000 repetitions the coverage sits 1.5–4 Monte Carlo
-// sd above 0.95 and the verdict can be either of the first two depending
-// on the seed.
+// under-coverage. The rule is conservative in these settings, mainly
+// because the urn's Dirichlet prior puts Alpha = 1 pseudo-count in every
+// cell, a uniform spread over [−4, 4] (variance 5.3 against about 1 for
+// the data), which widens the synthetic records (W̄ above the variance of
+// the data mean) and shrinks the set means towards the grid's centre; the
+// sanitized counts clamped at 0 add mass to empty tail cells likewise. So
+// the verdict can be "reproduced" or "partial" depending on the seed
+// (measured in examples/modips/RESULTS.md, section "sss: the Theorem-7
+// rule is conservative").
 //
 //	go run ./examples/modips/sss              # 2000 repetitions per setting
 //	go run ./examples/modips/sss -quick       # 400
