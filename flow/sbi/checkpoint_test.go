@@ -255,7 +255,9 @@ func wrapState(fp [32]byte, state []byte) []byte {
 // FuzzCheckpointState feeds arbitrary states, framed as valid checkpoint
 // files of the run's fingerprint, to the decoder and to resume: they must
 // be refused with an error wrapping ErrCorrupt, or accepted with every
-// size consistent, and never panic. The seed is a valid state.
+// size consistent, and never panic. The seed is a valid state; testdata/fuzz
+// holds states with a field tampered with (a negative elapsed time, a log
+// prior density that is not the prior's).
 func FuzzCheckpointState(f *testing.F) {
 	p := testProblem()
 	cfg := quickConfig()
