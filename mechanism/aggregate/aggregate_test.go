@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/stats"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 )
 
@@ -24,6 +25,7 @@ func seeded(eps float64, nb Neighbour) Config {
 // TestCountLaw: Count releases n + Z with Z exactly discrete Laplace of
 // scale 1/ε' (closed-form mean 0, variance 2a/(1−a)²).
 func TestCountLaw(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	r := newRand(1)
 	const n = 37
 	for _, nb := range []Neighbour{AddRemove, Substitute} {
@@ -47,6 +49,7 @@ func TestCountLaw(t *testing.T) {
 // TestBoundedSumLaw: the release is γ(S + Z), S the exact lattice sum of
 // the clamped records, Z discrete Laplace of scale sensitivity/ε'.
 func TestBoundedSumLaw(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	r := newRand(2)
 	l, _ := newLattice(testLo, testHi)
 	S := l.sum(testData, testLo, testHi, AddRemove)
@@ -89,6 +92,7 @@ func TestBoundedSumLaw(t *testing.T) {
 // TestBoundedMeanLaw: under Substitute the mean is unbiased for γS/n with
 // variance γ²Var(Z)/n²; under AddRemove it is consistent.
 func TestBoundedMeanLaw(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	r := newRand(3)
 	l, _ := newLattice(testLo, testHi)
 	n := float64(len(testData))
@@ -148,6 +152,7 @@ func TestBoundedMeanLaw(t *testing.T) {
 // TestHistogramLaw: each count is n_c + Z, Z discrete Laplace of scale
 // Δ/ε' with Δ = 1 (add/remove) or 2 (substitute).
 func TestHistogramLaw(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	r := newRand(4)
 	x := []int{0, 1, 1, 2, 2, 2, 4}
 	truth := []int64{1, 2, 3, 0, 1}
@@ -195,6 +200,7 @@ func quantilePMF(x []float64, q, lo, hi float64, k int, eps float64) []float64 {
 // TestQuantileLaw: the selection frequencies follow the exponential
 // mechanism's closed-form probabilities (chi-square, p < 1e-4 fails).
 func TestQuantileLaw(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	r := newRand(5)
 	const k, draws = 9, 60000
 	for _, eps := range []float64{0.5, 4} {
@@ -500,6 +506,7 @@ func auditCases(eps float64, tag string, mis bool) []audited {
 // release (noise for ε = 3 while claiming 1). 100,000 draws per side
 // (20,000 with -short).
 func TestPrivacyAudit(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	n := 100000
 	if testing.Short() {
 		n = 20000

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // TestErrorsIndependentOfData releases every aggregation, under both
@@ -19,6 +21,7 @@ import (
 // (an error for n = 0 and a value for n = 1, say). The logged table gives
 // the number of releases tried and failed per group.
 func TestErrorsIndependentOfData(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	nan, inf := math.NaN(), math.Inf(1)
 	const lo, hi = 0.0, 4.0
 	floats := [][]float64{

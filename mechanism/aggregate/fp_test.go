@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // TestFloatingPointDistinguishability releases each aggregation many
@@ -21,6 +23,7 @@ import (
 // floating-point Laplace release of the same sum. 400,000 draws per path
 // (40,000 with -short).
 func TestFloatingPointDistinguishability(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	n := 400000
 	if testing.Short() {
 		n = 40000

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/stats"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 )
 
@@ -69,6 +70,7 @@ func TestGaussianLaw(t *testing.T) {
 // converts to (ε, δ), and a Clopper–Pearson audit at that (ε, δ) passes;
 // a release with 9× the ρ it claims is caught.
 func TestGaussianAccountingAndAudit(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	acct, _ := mechanism.NewAccountant(mechanism.Budget{Epsilon: 3, Delta: 1e-6})
 	r := newRand(22)
 	for range 2 {
@@ -132,6 +134,7 @@ func normSF(x float64) float64 { return 0.5 * math.Erfc(x/math.Sqrt2) }
 // statistic, so no output is impossible under a neighbour. 400,000 draws
 // (40,000 with -short) through the operating-system generator.
 func TestGaussianFloatingPointDistinguishability(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	n := 400000
 	if testing.Short() {
 		n = 40000

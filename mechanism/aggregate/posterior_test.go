@@ -10,6 +10,7 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/internal/special"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/mechanism/aggregate"
 	"github.com/privinfer/privinfer/simulate"
@@ -162,6 +163,7 @@ func weightedKS(d *privinfer.Draws, theta, cdf []float64) (float64, float64) {
 // At γ = 1 the rounding of each record is as large as the data's spread,
 // and only the carried model knows the release saw the rounded records.
 func TestPosteriorFromCarriedModel(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	p := aggregate.Params{Epsilon: 4, Lo: postLo, Hi: postHi, Grid: 1, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Seeded: true}
 	acc, err := aggregate.NewSumAccumulator(p)
 	if err != nil {

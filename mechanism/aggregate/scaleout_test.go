@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/stats"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 )
 
@@ -17,6 +18,7 @@ import (
 // chi-square test on about 40 equiprobable bins and z-tests of mean and
 // variance, false-alarm rate about 10^-4 per law (checkDLap), 5 laws.
 func TestAccumulatorLaw(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const n = 20000
 	r := newRand(21)
 	eps := 1.5
@@ -128,6 +130,7 @@ type row struct {
 // partitions it keeps are uniform among its 100 (chi-square, p < 10^-4
 // fails).
 func TestContributionBounding(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	p := Params{Epsilon: 1, Lo: -2, Hi: 5, MaxPartitionsContributed: 4, MaxContributionsPerPartition: 3, Seeded: true}
 	l, _ := p.lattice()
 	base := []row{}
@@ -193,6 +196,7 @@ func TestContributionBounding(t *testing.T) {
 // optimal rule's table against the DP constraints at the true (ε/L0,
 // δ/L0).
 func TestPartitionSelectionDelta(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const trials = 200000
 	cases := []SelectionParams{
 		{Epsilon: 1, Delta: 0.01, MaxPartitionsContributed: 1, Rule: OptimalRule, Seeded: true},
@@ -480,6 +484,7 @@ func TestPlanRefusesOverBudget(t *testing.T) {
 // density integrates to one; for the mean, the statistic (n, Σx̃) maps
 // to the centred index the accumulator released.
 func TestModelLaw(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	p := Params{Epsilon: 2, Lo: -2, Hi: 2, Grid: 1, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Seeded: true}
 	acc, err := NewSumAccumulator(p)
 	if err != nil {
