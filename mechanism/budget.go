@@ -31,12 +31,16 @@ func (b Budget) Validate() error {
 // IsPure reports whether b is a pure ε-DP budget (δ = 0).
 func (b Budget) IsPure() bool { return b.Delta == 0 }
 
-// String formats b as "ε=…" or "(ε=…, δ=…)".
+// String formats b as "ε=…" or "(ε=…, δ=…)". Each value is rounded to 12
+// significant digits and written as the shortest decimal (in %g style)
+// that reads back as the rounded value: a sum of budgets such as
+// 0.1 + 0.2 = 0.30000000000000004 prints as ε=0.3, and δ = 1e-6 as
+// δ=1e-06. Two budgets differing only beyond the 12th digit print alike.
 func (b Budget) String() string {
 	if b.Delta == 0 {
-		return fmt.Sprintf("ε=%g", b.Epsilon)
+		return "ε=" + formatBudgetValue(b.Epsilon)
 	}
-	return fmt.Sprintf("(ε=%g, δ=%g)", b.Epsilon, b.Delta)
+	return "(ε=" + formatBudgetValue(b.Epsilon) + ", δ=" + formatBudgetValue(b.Delta) + ")"
 }
 
 // Scale returns the budget of w times b: (wε, wδ). It is how a total
