@@ -60,3 +60,53 @@ func FuzzAggregations(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAccumulatorBinary feeds arbitrary bytes to the accumulators'
+// UnmarshalBinary: each either refuses them with an error wrapping
+// ErrInvalid or yields an accumulator that marshals back to the same
+// bytes, merges with itself and releases a finite value, without panics.
+func FuzzAccumulatorBinary(f *testing.F) {
+	p := Params{Epsilon: 1, Lo: -1, Hi: 3, MaxPartitionsContributed: 2, MaxContributionsPerPartition: 1, Seeded: true}
+	c, _ := NewCountAccumulator(p)
+	s, _ := NewSumAccumulator(p)
+	m, _ := NewMeanAccumulator(p)
+	for _, a := range []Accumulator{c, s, m} {
+		a.Add(2.5)
+		b, _ := a.MarshalBinary()
+		f.Add(b)
+	}
+	f.Add([]byte("PIA1"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, a := range []Accumulator{new(CountAccumulator), new(SumAccumulator), new(MeanAccumulator)} {
+			if err := a.UnmarshalBinary(data); err != nil {
+				if !errors.Is(err, ErrInvalid) {
+					t.Fatalf("%T: error %v does not wrap ErrInvalid", a, err)
+				}
+				continue
+			}
+			back, err := a.MarshalBinary()
+			if err != nil || string(back) != string(data) {
+				t.Fatalf("%T: round trip changed the bytes", a)
+			}
+			var err2 error
+			switch v := a.(type) {
+			case *CountAccumulator:
+				err2 = v.Merge(v)
+			case *SumAccumulator:
+				err2 = v.Merge(v)
+			case *MeanAccumulator:
+				err2 = v.Merge(v)
+			}
+			if err2 != nil {
+				t.Fatalf("%T: self-merge: %v", a, err2)
+			}
+			res, err := a.Release(newRand(1))
+			if err != nil && !errors.Is(err, ErrInvalid) {
+				t.Fatalf("%T: release error %v", a, err)
+			}
+			if err == nil && (math.IsNaN(res.Value) || math.IsInf(res.Value, 0)) {
+				t.Fatalf("%T: release %v", a, res.Value)
+			}
+		}
+	})
+}

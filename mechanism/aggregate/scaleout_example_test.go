@@ -2,6 +2,7 @@ package aggregate_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/privinfer/privinfer/mechanism"
@@ -95,4 +96,29 @@ func ExamplePartitionSelector() {
 	// news   28 users
 	// secret not released (P(keep) = 0)
 	// sport  not released (P(keep) = 0.0005)
+}
+
+// A released aggregate carries the exact law of its noise: the analyst
+// builds a noise-aware posterior's Problem from Result.Mechanism (the
+// discrete lattice law, with a density and a uniform transform) and
+// Result.Observed.
+func ExampleResult_Mechanism() {
+	p := aggregate.Params{Epsilon: 1, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Seeded: true}
+	acc, _ := aggregate.NewCountAccumulator(p)
+	for range 40 {
+		acc.Add(0)
+	}
+	res, _ := acc.Release(rand.New(rand.NewPCG(5, 6)))
+	m, _ := res.Mechanism()
+	dens := m.(mechanism.Density)
+	y := res.Observed()
+	fmt.Println("observed", y, "noise", res.Noise[0].Kind, "scale", res.Scale)
+	for _, n := range []float64{38, 40, 42} {
+		fmt.Printf("P(release | n = %v) = %.4f\n", n, math.Exp(dens.LogDensity(y, []float64{n})))
+	}
+	// Output:
+	// observed [40] noise discrete Laplace scale 1
+	// P(release | n = 38) = 0.0625
+	// P(release | n = 40) = 0.4621
+	// P(release | n = 42) = 0.0625
 }
