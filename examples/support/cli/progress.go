@@ -2,39 +2,36 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/privinfer/privinfer"
 )
 
 // Every returns a privinfer.ProgressFunc for long library runs that emit
-// many events (training epochs, MCMC iterations): it writes an event as one
-// progress line, prefixed by label when label is not empty, when its stage
-// or round differs from the last event written, when it completes its
-// stage (Step equals a positive Total), or when at least d has passed
-// since the last line it wrote; other events are dropped. A run then
-// reports at least every d while it emits events, without flooding stderr.
+// many events (training epochs, MCMC iterations): privinfer.ProgressPrinter
+// with interval d, each line written through Printf (so timestamped) and
+// prefixed by label when label is not empty. A run then reports at least
+// every d while it emits events, without flooding stderr.
 func (p *Progress) Every(d time.Duration, label string) privinfer.ProgressFunc {
-	var (
-		last        time.Time
-		stage       string
-		round       int
-		wroteBefore bool
-	)
-	return func(e privinfer.Progress) {
-		now := time.Now()
-		changed := !wroteBefore || e.Stage != stage || e.Round != round
-		done := e.Total > 0 && e.Step >= e.Total
-		if !changed && !done && now.Sub(last) < d {
-			return
-		}
-		last, stage, round, wroteBefore = now, e.Stage, e.Round, true
-		if label != "" {
-			p.Printf("%s: %v", label, e)
-			return
-		}
-		p.Printf("%v", e)
+	return privinfer.ProgressPrinter(progressLines{p: p, label: label}, d)
+}
+
+// progressLines writes the lines of a privinfer.ProgressPrinter through
+// Printf.
+type progressLines struct {
+	p     *Progress
+	label string
+}
+
+func (w progressLines) Write(b []byte) (int, error) {
+	line := strings.TrimSuffix(string(b), "\n")
+	if w.label != "" {
+		w.p.Printf("%s: %s", w.label, line)
+	} else {
+		w.p.Printf("%s", line)
 	}
+	return len(b), nil
 }
 
 // While runs fn and, until it returns, writes the progress line
