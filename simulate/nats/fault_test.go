@@ -207,17 +207,17 @@ func TestSlowWorkerCannotHoldRound(t *testing.T) {
 // row is simulated exactly once.
 func TestHeartbeatsKeepLongBlocks(t *testing.T) {
 	s := startServer(t, embeddedOpts())
-	streams := Streams{AckWait: 200 * time.Millisecond}
+	streams := Streams{AckWait: 300 * time.Millisecond}
 	var calls atomic.Int64
 	startWorker(t, s.ClientURL(), testRegistry(&calls), ServeOptions{Streams: streams, Parallelism: 1})
 	startWorker(t, s.ClientURL(), testRegistry(&calls), ServeOptions{Streams: streams, Parallelism: 1})
-	e := newExecutor(t, s.ClientURL(), Config{Streams: streams, Name: "gauss-5ms", BlockRows: 120, Resend: -1, SkipCheck: true})
-	b := testBlock(240, 2, 0) // two blocks of 120 rows × 5 ms = 0.6 s = 3 AckWaits
+	e := newExecutor(t, s.ClientURL(), Config{Streams: streams, Name: "gauss-5ms", BlockRows: 150, Resend: -1, SkipCheck: true})
+	b := testBlock(300, 2, 0) // two blocks of 150 rows × 5 ms = 0.75 s = 2.5 AckWaits
 	if err := execute(t, e, &gauss{}, b, 30*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	if got := calls.Load(); got != 240 {
-		t.Fatalf("%d simulations for 240 rows: blocks were redelivered despite heartbeats", got)
+	if got := calls.Load(); got != 300 {
+		t.Fatalf("%d simulations for 300 rows: blocks were redelivered despite heartbeats", got)
 	}
 	if st := e.Stats(); st.Duplicates != 0 {
 		t.Fatalf("stats %+v", st)
