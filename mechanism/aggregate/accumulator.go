@@ -26,14 +26,15 @@ type Accumulator interface {
 }
 
 // CountAccumulator counts the records of one partition. The zero value is
-// not usable; build one with NewCountAccumulator.
+// not usable; build one with NewCountAccumulator. It is not safe for concurrent use
+// (a pipeline gives each worker its own and merges them).
 //
 // Its release is n + Z, Z discrete Laplace of scale L0·L∞/ε' (or the
 // discrete Gaussian of ℓ2 sensitivity √L0·L∞ under Params.Rho), doubled
 // under Substitute; n is clamped to [0, 2^52] first. Given the pipeline's
 // contribution bounding (BoundPartitions, CapContributions), the releases
 // of all partitions are jointly ε-DP (ρ-zCDP) for one privacy unit (see
-// Params.newNoise for the proof sketch). To count privacy units rather
+// Params for the proof sketch). To count privacy units rather
 // than records, set MaxContributionsPerPartition to 1.
 type CountAccumulator struct {
 	p Params
@@ -98,7 +99,8 @@ func (p Params) releaseOne(src *rand.Rand, d noise, s int64, k int, per int64) (
 
 // SumAccumulator sums the records of one partition, each clamped to
 // [Lo, Hi] and rounded to the lattice γ (Params.Grid). The zero value is
-// not usable; build one with NewSumAccumulator.
+// not usable; build one with NewSumAccumulator. It is not safe for concurrent use
+// (a pipeline gives each worker its own and merges them).
 //
 // The sum is kept exactly, as a 128-bit integer number of lattice steps
 // (at most 2^31 per record, so no realistic number of records overflows
@@ -179,7 +181,8 @@ func (a *SumAccumulator) Release(r *rand.Rand) (Result, error) {
 
 // MeanAccumulator averages the records of one partition, each clamped to
 // [Lo, Hi] and rounded to the lattice γ, from a noisy count and a noisy
-// sum. The zero value is not usable; build one with NewMeanAccumulator.
+// sum. The zero value is not usable; build one with NewMeanAccumulator. It is not safe for concurrent use
+// (a pipeline gives each worker its own and merges them).
 //
 // It keeps the exact count n and the exact 128-bit lattice sum S. Half
 // the budget releases ñ = n + Z₁ (as CountAccumulator), half the centred

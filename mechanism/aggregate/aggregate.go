@@ -1,6 +1,9 @@
 // Package aggregate provides the curator's differentially private
 // aggregations: Count, BoundedSum, BoundedMean, Histogram over known
-// categories and Quantile by the exponential mechanism.
+// categories and Quantile by the exponential mechanism on data held in
+// one process, and, for pipelines spread over many machines, mergeable
+// integer accumulators, contribution bounding, partition selection and a
+// budget plan charged once (see Scale-out below).
 //
 // Every aggregation
 //

@@ -15,6 +15,20 @@ import (
 //
 // The zero value is invalid: exactly one of Epsilon and Rho must be set,
 // and both contribution bounds must be at least 1.
+//
+// Sensitivity (proof sketch). After bounding, one privacy unit has
+// records in at most L0 partitions and at most L∞ records in each, and
+// each record moves a partition's statistic by at most b lattice steps
+// (b = 1 for a count, max(|L|, |H|) for a sum, max(H − C, C − L) for a
+// mean's centred sum). So adding or removing the unit moves each of at
+// most L0 per-partition statistics by at most L∞·b, the vector of all
+// partitions' statistics by at most L0·L∞·b in ℓ1 and √L0·L∞·b in ℓ2; a
+// substitution is a removal and an addition, twice that. Each
+// partition's noise is calibrated to these norms (discrete Laplace of
+// scale L0·L∞·b/ε', or the discrete Gaussian of ℓ2 sensitivity √L0·L∞·b
+// at ρ), so the releases of all partitions together are ε-DP (ρ-zCDP):
+// the privacy loss of the ℓ1-calibrated discrete Laplace is at most
+// ε'·Σ|Δ_p|/(L0·L∞·b) ≤ ε' over the changed partitions p.
 type Params struct {
 	// Epsilon makes each release ε-DP with discrete Laplace noise, ε in
 	// [2^-30, 2^20]; the noise is calibrated to ε' = ⌊ε·2^30⌋/2^30 ≤ ε.
@@ -126,13 +140,7 @@ func (p Params) factor() (f1 int64, f2 float64) {
 
 // newNoise returns the noise of a per-partition statistic to which one
 // record contributes at most per lattice units, with the fraction frac
-// of the budget. Sensitivity (proof sketch): after bounding, one unit
-// has records in at most L0 partitions and at most L∞ records in each,
-// so it moves each of at most L0 per-partition statistics by at most
-// L∞·per, and the vector of all partitions' statistics by at most
-// L0·L∞·per in ℓ1 and √L0·L∞·per in ℓ2; a substitution is a removal and
-// an addition, twice that. Noise calibrated to these norms makes the
-// release of every partition jointly ε-DP (ρ-zCDP).
+// of the budget, calibrated as the Params documentation derives.
 func (p Params) newNoise(per int64, frac float64) (noise, error) {
 	f1, f2 := p.factor()
 	s1 := per * f1
