@@ -10,6 +10,7 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
+	"github.com/privinfer/privinfer/flow/sbi"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 )
@@ -113,5 +114,96 @@ func TestSMCIdenticalOnNATS(t *testing.T) {
 		if es := e.Stats(); es.Rows != got.Simulations || es.Duplicates != 0 {
 			t.Fatalf("%+v: executor merged %d rows (%d duplicates), the run counts %d simulations", st, es.Rows, es.Duplicates, got.Simulations)
 		}
+	}
+}
+
+// TestOtherEnginesOnNATS: rejection ABC, ABCDP, kernel importance sampling,
+// SPLE and the prior-predictive helper give their in-process results bit
+// for bit through NATS workers (3 workers, blocks of 7 rows).
+func TestOtherEnginesOnNATS(t *testing.T) {
+	p := normalMeanProblem(t)
+	var reg Registry
+	must(reg.Register("normal-mean", p.Simulator))
+	s := startServer(t, embeddedOpts())
+	for range 3 {
+		startWorker(t, s.ClientURL(), &reg, ServeOptions{Streams: Streams{Memory: true}, Parallelism: 2})
+	}
+	e := newExecutor(t, s.ClientURL(), Config{Streams: Streams{Memory: true}, Registry: &reg, BlockRows: 7})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+
+	rc := abc.RejectionConfig{Distance: abc.Euclidean{}, Accept: 50, Simulations: 1000, Seed: 3}
+	ref, err := abc.Rejection(ctx, p, rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc.Executor = e
+	got, err := abc.Rejection(ctx, p, rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Draws.Theta, ref.Draws.Theta) || !slices.Equal(got.Distance, ref.Distance) {
+		t.Error("rejection ABC differs from the in-process run")
+	}
+
+	pdp := p
+	pdp.Mechanism = nil
+	dc := abc.ABCDPConfig{EpsTotal: 5, EpsABC: 0.2, C: 5, Clip: 2, Distance: abc.Euclidean{}, Simulations: 300, Seed: 9, Reproducible: true}
+	dref, err := abc.ABCDP(ctx, pdp, dc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dc.Executor = e
+	dgot, err := abc.ABCDP(ctx, pdp, dc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(dgot.Public.Theta, dref.Public.Theta) || !slices.Equal(dgot.Indicators, dref.Indicators) {
+		t.Error("ABCDP differs from the in-process run")
+	}
+
+	kc := abc.KernelISConfig{Simulations: 300, Stages: 2, Mean: []float64{0}, Cov: []float64{1}, Seed: 2}
+	kref, err := abc.KernelIS(ctx, p, kc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kc.Executor = e
+	kgot, err := abc.KernelIS(ctx, p, kc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(kgot.Draws.Theta, kref.Draws.Theta) || !slices.Equal(kgot.Draws.Weights, kref.Draws.Weights) {
+		t.Error("kernel importance sampling differs from the in-process run")
+	}
+
+	lref, err := sbi.SPLE(ctx, p, tinySPPE())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lc := tinySPPE()
+	lc.Executor = e
+	lgot, err := sbi.SPLE(ctx, p, lc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lref.Draws.Theta) == 0 || !slices.Equal(lgot.Draws.Theta, lref.Draws.Theta) {
+		t.Error("SPLE differs from the in-process run")
+	}
+
+	const n = 200
+	th, st := make([]float64, n), make([]float64, n)
+	th2, st2 := make([]float64, n), make([]float64, n)
+	if err := simulate.PriorPredictive(ctx, nil, p.Prior, p.Simulator, n, 5, th, st); err != nil {
+		t.Fatal(err)
+	}
+	if err := simulate.PriorPredictive(ctx, e, p.Prior, p.Simulator, n, 5, th2, st2); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(th, th2) || !slices.Equal(st, st2) {
+		t.Error("PriorPredictive differs from the in-process run")
+	}
+	// The simulations went through the workers, each merged once.
+	if es := e.Stats(); es.Rows < int64(got.Simulations)+int64(lgot.Simulations)+n || es.Duplicates != 0 {
+		t.Errorf("executor merged %d rows (%d duplicates)", es.Rows, es.Duplicates)
 	}
 }
