@@ -52,7 +52,7 @@ func NewCountAccumulator(p Params) (*CountAccumulator, error) {
 
 // Add counts one record; v is ignored (so that every accumulator has the
 // same Add), NaN included.
-func (a *CountAccumulator) Add(float64) { a.n++ }
+func (a *CountAccumulator) Add(float64) { a.n = satAdd(a.n, 1) }
 
 // Merge adds other's count into a. It returns an error wrapping
 // ErrInvalid, and changes nothing, if the parameters differ.
@@ -63,7 +63,7 @@ func (a *CountAccumulator) Merge(other *CountAccumulator) error {
 	if err := sameParams(a.p, other.p); err != nil {
 		return err
 	}
-	a.n += other.n
+	a.n = satAdd(a.n, other.n)
 	return nil
 }
 
@@ -217,7 +217,7 @@ func NewMeanAccumulator(p Params) (*MeanAccumulator, error) {
 func (a *MeanAccumulator) Add(v float64) {
 	if i, ok := a.l.indexOf(v, a.p.Lo, a.p.Hi, a.inv); ok {
 		a.s.add(i)
-		a.n++
+		a.n = satAdd(a.n, 1)
 	}
 }
 
@@ -231,7 +231,7 @@ func (a *MeanAccumulator) Merge(other *MeanAccumulator) error {
 		return err
 	}
 	a.s.plus(other.s)
-	a.n += other.n
+	a.n = satAdd(a.n, other.n)
 	return nil
 }
 

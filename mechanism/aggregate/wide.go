@@ -1,6 +1,9 @@
 package aggregate
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+)
 
 // wide is a signed 128-bit integer in two's complement, hi·2^64 + lo. The
 // accumulators keep their sums in it: one record adds at most 2^31 in
@@ -57,4 +60,15 @@ func (w wide) clamp(m int64) int64 {
 		return -m
 	}
 	return int64(w.lo)
+}
+
+// satAdd returns min(a + b, 2^63 − 1) for a, b ≥ 0: saturating addition
+// of non-negative counts is still commutative and associative
+// (min(min(a+b, M)+c, M) = min(a+b+c, M)), so merge order cannot matter
+// even for counts no data set reaches.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }
