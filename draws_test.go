@@ -8,6 +8,8 @@ import (
 	"os"
 	"strconv"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol*math.Max(1, math.Abs(b)) }
@@ -202,6 +204,7 @@ func readDiagCase(t *testing.T, name string) (*Draws, []float64) {
 // MCSEMean of chained Draws against the independent Python reference
 // values of Vehtari et al. (2021) (internal/diag/testdata).
 func TestDrawsDiagnosticsReference(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	for _, name := range []string{"ar1", "heavy", "stuck", "onechain"} {
 		d, ref := readDiagCase(t, name)
 		if err := d.Validate(); err != nil {

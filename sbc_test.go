@@ -13,6 +13,7 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/special"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 )
@@ -138,6 +139,7 @@ func exactFit(n int, shrink, bias float64) privinfer.SBCFit {
 // rate of this fixed-seed test), by independent draws, by thinning more
 // draws than ranked, and by the weighted grid itself.
 func TestSBCExactPosteriorUniform(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	p := sbcProblem(t)
 	weighted := func(_ context.Context, p privinfer.Problem, _ uint64) (*privinfer.Draws, error) {
 		g := newGridPosterior(p.Observed[0])
@@ -162,6 +164,7 @@ func TestSBCExactPosteriorUniform(t *testing.T) {
 // their spread), over-dispersed (doubled) and biased (shifted by half a
 // prior sd) posteriors fail at level 10⁻³ over 200 data sets.
 func TestSBCDetectsMiscalibration(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	p := sbcProblem(t)
 	for _, c := range []struct {
 		name         string

@@ -8,6 +8,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // TestSummaryMatchesMethods checks every Summary entry against the method
@@ -127,6 +129,7 @@ func TestCorner(t *testing.T) {
 // TestCornerPNG checks that the PNG corner plot decodes, has the SVG's
 // size, is deterministic, and refuses what Corner refuses.
 func TestCornerPNG(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	d := &Draws{Dim: 2, Names: []string{"a", "b"}, Theta: []float64{0, 1, 1, 0, 0.5, 0.5, 2, 2}, Weights: []float64{1, 2, 3, 4}}
 	cfg := CornerConfig{Title: "posterior", Label: "weighted", Panel: 100}
 	var b, b2 bytes.Buffer

@@ -106,6 +106,7 @@ func abcdpCoverage(t *testing.T, eps float64, resample bool, seed uint64) (*priv
 // must be uniform (SBC at level 10⁻³) and the coverage 0.8 ± 4 standard
 // errors.
 func TestABCDPCoverageExact(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	res, cov := abcdpCoverage(t, 1e4, false, 61)
 	se := math.Sqrt(0.8 * 0.2 / float64(res.Datasets))
 	t.Logf("ε_total = 1e4: coverage of [min, max] of %d draws %.3f (exact 0.8, se %.4f)\n%v", covC, cov, se, res)
@@ -133,6 +134,7 @@ func TestABCDPCoverageExact(t *testing.T) {
 // ε_total = 1, against 0.8 for exact draws; standard error 0.009). The ε_total = 1 setting runs
 // under PRIVINFER_LONG only.
 func TestABCDPCoverageNoisy(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	beta, err := simulate.NewBeta(simulate.BetaConfig{Alpha: 2, Beta: 2})
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 )
 
@@ -58,6 +59,7 @@ func randPoints(r *rand.Rand, n, d int, shift float64) []float64 {
 }
 
 func TestMMDMatchesNaive(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	r := rand.New(rand.NewPCG(1, 2))
 	// Sizes straddle the 256-point tile so that partial and diagonal tiles
 	// are exercised.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 )
@@ -34,6 +35,7 @@ func kernelTestProblem(t *testing.T) privinfer.Problem {
 // 1e-6 for each). A wrong kernel (Laplace scale 1 instead of 0.5) must
 // fall outside them: the check has power.
 func TestKernelISExact(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	post := func(th float64) float64 {
 		return math.Exp(-0.5*th*th) * normalLaplaceLik(pnmObs, th)
 	}
@@ -133,6 +135,7 @@ func (identity2) Simulate(_ *rand.Rand, theta, dst []float64) error {
 // ≈ 10⁴),
 // which exercises the proposal's full Cholesky factor.
 func TestKernelIS2D(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	prior, err := simulate.NewMVNormal(simulate.MVNormalConfig{Mean: []float64{0, 0}, Cov: []float64{1, 0.8, 0.8, 1}})
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/parallel"
 	"github.com/privinfer/privinfer/internal/stats"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/simulate"
 )
 
@@ -139,6 +140,7 @@ func floatsIn(v reflect.Value, out *[]float64) {
 // estimate falling within 1e-4 is of order (1e-4/0.1)² = 1e-6 per attempt
 // (120 attempts: false alarm about 1e-4).
 func TestReconstructionFromRelease(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	p, obs := reconstructionProblem(t)
 	ctx := context.Background()
 	const T, seed = 2000, 17
@@ -241,6 +243,7 @@ func minOf(x []float64) float64 {
 // comparisons are made for the two-sided clip, so its family-wise false-alarm
 // rate is below 2e-4.
 func TestClipAudit(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	n := 100000
 	if testing.Short() {
 		n = 30000

@@ -85,6 +85,7 @@ func checkSBC(t *testing.T, p privinfer.Problem, fit privinfer.SBCFit, seed uint
 // TestSBCKernelIS calibrates exact-kernel importance sampling: three
 // adaptive stages of 2000 simulations from a wide Student-t start.
 func TestSBCKernelIS(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	p := sbcProblem(t, 5, 2)
 	fit := func(ctx context.Context, p privinfer.Problem, seed uint64) (*privinfer.Draws, error) {
 		res, err := abc.KernelIS(ctx, p, abc.KernelISConfig{Simulations: 2000, Stages: 3,
@@ -101,6 +102,7 @@ func TestSBCKernelIS(t *testing.T) {
 // schedule down to a tolerance between 0.1 and 0.2 (the uniform ABC
 // kernel then adds at most 2% to the variance 0.72 of the Laplace noise).
 func TestSBCSMC(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	p := sbcProblem(t, 5, 2)
 	fit := func(ctx context.Context, p privinfer.Problem, seed uint64) (*privinfer.Draws, error) {
 		res, err := abc.SMC(ctx, p, abc.SMCConfig{Distance: abc.Euclidean{}, Particles: 150,
@@ -119,6 +121,7 @@ func TestSBCSMC(t *testing.T) {
 // scale 2.4). A budget of 5000 simulations ends the runs whose release
 // no clamped mean can match.
 func TestSBCSMCNaiveFails(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	p := sbcProblem(t, 5, 0.5)
 	fit := func(ctx context.Context, p privinfer.Problem, seed uint64) (*privinfer.Draws, error) {
 		p.Mechanism = nil

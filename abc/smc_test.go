@@ -48,6 +48,7 @@ func TestExactPosteriorQuadrature(t *testing.T) {
 // smallest tolerance (0.1 for the mean, 12% for the sd) are 4 standard
 // deviations wide (false alarm about 1e-4 for a new seed).
 func TestSMCConvergesToPrivatePosterior(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	p, err := privateNormalMean()
 	if err != nil {
 		t.Fatal(err)
@@ -106,6 +107,7 @@ func sum(x []float64) float64 {
 }
 
 func TestSMCKernelsAndSchedules(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	p, err := privateNormalMean()
 	if err != nil {
 		t.Fatal(err)

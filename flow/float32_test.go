@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // TestTrainerFloat32Gradient compares the gradient of a training step
@@ -13,6 +15,7 @@ import (
 // rounding gives a few 10⁻⁶) and above 0 (the float32 path is really
 // used), for a plain batch and for rows sharing contexts in groups.
 func TestTrainerFloat32Gradient(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	r := rand.New(rand.NewPCG(31, 32))
 	cfg := PaperTextConfig(2, 10)
 	for _, g := range []int{1, 10} {

@@ -68,30 +68,6 @@ func ExampleRHat() {
 	// mcmc: degenerate input for diagnostic: all draws are equal
 }
 
-// ExampleCoupleDA estimates coupling times of the slides' n = 10 setting
-// at ε = 30: coupled chains driven by SOMA meet several times sooner than
-// random-scan IMwG chains (the slides report 121 against 901 iterations).
-func ExampleCoupleDA() {
-	p, nig, err := linregda.SlidesN10(30)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	mean := map[mcmc.RecordStep]float64{}
-	for _, k := range []mcmc.RecordStep{mcmc.SOMA, mcmc.RandomScanIMwG} {
-		cr, err := mcmc.CoupleDA(context.Background(), p, mcmc.CouplingConfig{
-			RecordStep: k, Pairs: 40, MaxIter: 20000, Seed: 1, InitPair: linregda.SlidesN10CouplingInit(p, nig, 200)})
-		if err != nil {
-			fmt.Println(err)
-			return
-		}
-		mean[k] = cr.Mean()
-	}
-	fmt.Println("SOMA couples at least 3 times sooner:", 3*mean[mcmc.SOMA] < mean[mcmc.RandomScanIMwG])
-	// Output:
-	// SOMA couples at least 3 times sooner: true
-}
-
 // ExampleNewMetropolisTheta runs data augmentation with the generic
 // Metropolis θ-step, which needs only the Problem's prior and the record
 // model's log density, on the slides' n = 10 problem at ε = 30.

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/big"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // laplaceLogDensityRef is Laplace.LogDensity written directly with
@@ -69,6 +71,7 @@ func latticeProbes(e int) []float64 {
 // math.Round(math.Ldexp(x, −e)) bit for bit (signed zeros included) at
 // every grid exponent a release may use and beyond, on latticeProbes.
 func TestLatticeIndexMatchesLdexpRound(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	for e := -1080; e <= 1080; e++ {
 		if e > -1000 && e < 1000 && (e < -60 || e > 60) && e%7 != 0 {
 			continue // every exponent near the ends and around 0, a seventh elsewhere
@@ -229,6 +232,7 @@ func TestLaplaceSharedScales(t *testing.T) {
 // square t divides, and at random σ ∈ [2^10, 2^30] with t = ⌊σ⌋ + 1 (as
 // newDGauss uses it) and random t.
 func TestCeilSquareOver(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	ref := func(sigma float64, t uint64) uint64 {
 		x := new(big.Rat).SetFloat64(sigma)
 		x.Mul(x, x)

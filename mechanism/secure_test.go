@@ -114,6 +114,7 @@ func ftoa(v float64) string {
 // the neighbour s' (not on its support): every path must give 0. 20,000
 // draws per path by default, 400,000 without -short.
 func TestFloatingPointDistinguishability(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	n := 20_000
 	if !testing.Short() {
 		n = 400_000

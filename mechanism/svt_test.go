@@ -356,6 +356,7 @@ func TestSVTClampedQueries(t *testing.T) {
 // one probability exceeds e^ε times the upper bound of the other (8
 // comparisons for the sound configuration: family-wise false alarm < 1e-5).
 func TestSVTClampAudit(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const n = 40000
 	eps := 1.0
 	mk := func(bounded bool) *SparseVector {

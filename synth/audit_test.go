@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 )
 
@@ -16,6 +17,7 @@ import (
 // SiDD's selection. 40,000
 // releases per side.
 func TestSanitizerAudits(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const n = 40000
 	const eps = 1.0
 	rl := func(total float64) Releaser {

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 )
 
@@ -27,6 +28,7 @@ func onGrid(v, gamma float64) bool {
 // released coordinates per path (40,000 with -short); a textbook
 // floating-point Laplace release of the same statistic is the control.
 func TestFloatingPointDistinguishability(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	n := 400000
 	if testing.Short() {
 		n = 40000

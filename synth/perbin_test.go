@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/stats"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 )
 
@@ -56,6 +57,7 @@ func perBinData() (*Grid, [2][]float64) {
 // ‖s − s'‖1/per-bin scale: 4.2ε for SiDD.MC with A = 10 and 10ε for SiPHiC
 // with N·G·V = 2, as the doc comments derive).
 func TestPerBinAccountingCaught(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const eps = 1.0
 	const n = 60000
 	g, samples := perBinData()

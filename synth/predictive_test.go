@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/combine"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 )
 
@@ -70,6 +71,7 @@ func TestPredictiveUrnMoments(t *testing.T) {
 // the same sets (the observed gap is about 0.1, the Monte Carlo sd of the
 // gap about 0.01).
 func TestPredictiveCoverage(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const reps, n, m = 1000, 400, 5
 	g, _ := NewGrid([]float64{-4}, []float64{4}, []int{16})
 	r := rand.New(rand.NewPCG(31, 1))

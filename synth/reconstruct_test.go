@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 )
 
@@ -188,6 +189,7 @@ func TestNoUnnoisedOutput(t *testing.T) {
 // (6 vs 7 ones) with Clopper–Pearson bounds, and checks that the same
 // audit catches a release that leaks the statistic.
 func TestModipsEndToEndAudit(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const n = 20000
 	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
 	data := [2][]float64{make([]float64, 12), make([]float64, 12)}

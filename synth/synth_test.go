@@ -10,6 +10,7 @@ import (
 
 	"github.com/privinfer/privinfer/internal/special"
 	"github.com/privinfer/privinfer/internal/stats"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 )
 
@@ -262,6 +263,7 @@ func TestSSSLaplaceRelease(t *testing.T) {
 }
 
 func TestBITBias(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	// BIT pushes mass from beyond the bounds onto them: for n1 = 10 of
 	// n = 100 and Laplace scale b = 10 (ε = 0.1),
 	// E[clamp(n1 + L, 0, n)] = n1 + (b/2)e^{−n1/b} − (b/2)e^{−(n−n1)/b}.
@@ -771,6 +773,7 @@ func TestDensityModelModips(t *testing.T) {
 }
 
 func TestHistogramModel(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	r := rand.New(rand.NewPCG(12, 1))
 	g, _ := NewGrid([]float64{0}, []float64{10}, []int{10})
 	const n = 2000

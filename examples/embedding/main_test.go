@@ -68,6 +68,7 @@ func quadMoments(x []float64, phiLo, phiHi, sLo, sHi float64) (mean, sd [2]float
 // Releases include a φ near the stationarity bound, where the truncation
 // matters.
 func TestExactPosterior(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, th := range [][]float64{{0.5, 1}, {-0.3, 0.4}, {0.97, 1.5}, {0, 2}} {
 		x := make([]float64, steps)

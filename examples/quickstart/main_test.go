@@ -164,6 +164,7 @@ func TestRunRejectsBadConfig(t *testing.T) {
 }
 
 func TestParseFlags(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	for _, args := range [][]string{{"-epsilon", "0"}, {"-n", "1"}, {"-nope"}, {"-sigma", "x"}, {"stray"}} {
 		if _, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), args); !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("%v: got %v, want a usage error", args, err)

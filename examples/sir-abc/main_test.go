@@ -73,6 +73,7 @@ func TestVerdict(t *testing.T) {
 // back to the same draws, the corner plot and the -summary file exist, and
 // the summary table carries β, γ and R0 beside the reference.
 func TestFinish(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	r := rand.New(rand.NewPCG(3, 4))
 	ref := &privinfer.Draws{Dim: 2, Names: names}
 	fin := &abc.Round{Draws: &privinfer.Draws{Dim: 2, Names: names}, Tolerance: 0.01}

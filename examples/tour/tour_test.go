@@ -134,6 +134,7 @@ func TestHistMean(t *testing.T) {
 // trained briefly, is allowed a tenth of a posterior sd in the mean and 35%
 // in the sd.
 func TestPoisson(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	smc, sppe, r, err := poisson(io.Discard, 1, !long)
 	if err != nil {
 		t.Fatal(err)

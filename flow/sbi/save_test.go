@@ -12,6 +12,7 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/stats"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/simulate"
 )
 
@@ -50,6 +51,7 @@ func simulated(t *testing.T, p privinfer.Problem, cfg Config) *Simulations {
 // bit-identical (one round, and two rounds where round 2 simulates); with
 // one round the simulator may be nil; bad pairs are refused.
 func TestGivenSimulations(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	ctx := context.Background()
 	p := testProblem()
 	for _, rounds := range []int{1, 2} {
@@ -112,6 +114,7 @@ func TestGivenSimulations(t *testing.T) {
 // context-dependent affine layer, as Config.DefaultFlow gives SPLE's flow
 // and one-round SPPE's.
 func TestSaveLoad(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	ctx := context.Background()
 	p := testProblem()
 	cfg := quickConfig()
@@ -211,6 +214,7 @@ func TestSaveLoad(t *testing.T) {
 // TestNonPrivate; sequential posteriors refuse another release with
 // ErrSequential and accept their own.
 func TestAt(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	ctx := context.Background()
 	p := testProblem()
 	p.Mechanism = nil

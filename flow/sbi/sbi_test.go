@@ -220,6 +220,7 @@ func TestBadInputErrors(t *testing.T) {
 // target the same law: their draws must agree (two-sample KS; the thinned
 // chains are mildly autocorrelated, hence D < 0.1 rather than a p-value).
 func TestLeakageGuard(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	cfg := flow.DefaultConfig(1, 1)
 	cfg.Layers, cfg.Hidden, cfg.Blocks, cfg.Bins = 1, 8, 1, 4
 	cfg.StandardizeContext, cfg.StandardizeInputs = false, false

@@ -77,6 +77,7 @@ func mulVec(a, x []float64) []float64 {
 // variance of every coefficient) and with σ² unknown under the
 // normal-inverse-gamma prior (means of β and σ²).
 func TestExactStatistics(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const n = 60
 	stat, xtx, xty, yty := records(n, 10, []float64{-1.79, -2.89, -0.66}, math.Sqrt(2))
 	base := gibbsss.Config{P: 2, N: n, Observed: stat, LaplaceScale: 1e-9, Scale: 10,

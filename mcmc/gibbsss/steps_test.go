@@ -175,6 +175,7 @@ func gaussJordanInv(a []float64, n int) []float64 {
 // form, Σ = (A⁻¹ + W⁻¹)⁻¹, mean = Σ(A⁻¹E[t] + W⁻¹s_dp): sample means and
 // covariances entry by entry.
 func TestStatConditional(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	c := testChain(t, true)
 	m := c.m
 	k := m.k

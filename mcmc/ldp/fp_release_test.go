@@ -3,6 +3,8 @@ package ldp
 import (
 	"math"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // TestReportFloatingPointDistinguishability: the default reports (secure
@@ -12,6 +14,7 @@ import (
 // input. 400,000 reports per model (40,000 with -short); a textbook
 // floating-point report is the control.
 func TestReportFloatingPointDistinguishability(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	n := 400000
 	if testing.Short() {
 		n = 40000

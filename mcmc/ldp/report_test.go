@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/stats"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // TestReportLaw: the default report (operating-system generator) and the
@@ -19,6 +20,7 @@ import (
 // test's power: with the noise scale 10% off, p stayed below 1e-25 in
 // ten repeats.
 func TestReportLaw(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	g, _ := NewClippedGaussian(ClippedGaussianConfig{A: -1, B: 2, Eps: 0.8})
 	e, _ := NewClippedExponential(ClippedExponentialConfig{B: 3, Eps: 1.5})
 	r := rand.New(rand.NewPCG(4, 5))

@@ -92,6 +92,7 @@ func sirForward(k int, i0 int, beta, gamma float64, times []float64) [][]float64
 // has a false-alarm rate ≤ 1.2%; the seed is fixed. A power check follows:
 // simulating with β 5% too large must be rejected decisively.
 func TestGillespieExact(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	checkGillespieExact(t, 30, 20000, []float64{1, 3, 6, 10, 17, 34})
 }
 
@@ -247,6 +248,7 @@ func TestSIRInvalid(t *testing.T) {
 // 4·(spread of the simulated proportion over 12 runs) + 4·(binomial sd of
 // the release) + 0.002 (the m-inflation bias of (I + m)/(K + 2m)).
 func TestSIRPaperSynthetic(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	sim, err := New(Config{K: SyntheticK, Output: Proportions})
 	if err != nil {
 		t.Fatal(err)
@@ -407,6 +409,7 @@ func maxAbsDiff(a, b []float64) float64 {
 // so it must shrink with K; tau-leaping keeps an O(τ) bias, so a small step
 // must track the exact means closely and a large one less closely.
 func TestSIRApproximationsConverge(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	checkApproximations(t, []int64{100, 1000, 10000}, 1000)
 }
 

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // TestSanFrancisco checks the San Francisco summary against the published
@@ -90,6 +92,7 @@ func TestBalanceMeans(t *testing.T) {
 // below 0.1% of the mean, under a tenth of the test's standard error. The
 // seed is fixed; |z| < 4 has false-alarm rate 6e-5 per θ.
 func TestObservedMean(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	o, err := NewOutbreak(Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -140,6 +143,7 @@ func checkSummary(t *testing.T, s []float64) {
 // outbreaks with a fixed seed; the mean and the index-of-dispersion tests
 // each have false-alarm rate 6e-5 (|z| < 4).
 func TestNoTransmission(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	o, err := NewOutbreak(Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -186,6 +190,7 @@ func TestNoTransmission(t *testing.T) {
 // {1, 2, ≥ 3} of the observed clusters (2 df, critical value 18.4:
 // false-alarm rate 1e-4) and a z-test of the mean observed size (|z| < 4).
 func TestClusterSizes(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	cfg := Config{PCompliance: 0.5, ObsYears: 100, MinWarmup: 1, MaxWarmup: 2}
 	o, err := NewOutbreak(cfg)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // TestOutbreakDistance checks the weighted distance on hand-computed cases.
@@ -44,6 +46,7 @@ func TestOutbreakDistance(t *testing.T) {
 // changes the clipped mean distance by at most Clip/n, on random simulated
 // studies including outbreaks far from each other.
 func TestDistanceSensitivity(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	o, _ := NewOutbreak(Config{})
 	const n = 6
 	st, err := NewStudy(o, n)

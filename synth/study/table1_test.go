@@ -15,6 +15,7 @@ import (
 // differences the long run shows. Per cell the false-alarm rate is about
 // 1e-5, so about 0.2% over the 144 cells.
 func TestTable1Quick(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	const reps = 300
 	rows, err := Table1(context.Background(), Config{Seed: 11, Reps: reps})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/plot"
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // TestPlotsAndProgress checks both directions: an empty directory, an SVG
@@ -15,6 +16,7 @@ import (
 // accepted; progress lines written by cli.Progress are counted and other
 // lines are not.
 func TestPlotsAndProgress(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	dir := t.TempDir()
 	if _, err := Plots(dir); err == nil {
 		t.Error("empty directory accepted")

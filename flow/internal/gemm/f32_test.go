@@ -60,6 +60,7 @@ func TestMulAdd32(t *testing.T) {
 // the bias row read with stride 0, and that a one-element A read with
 // both strides 0 (a bias gradient, 1ᵀ·D) works.
 func TestMul32(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	r := rand.New(rand.NewPCG(23, 24))
 	for _, sh := range shapes32 {
 		for _, withBias := range []bool{true, false} {
