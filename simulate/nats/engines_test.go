@@ -109,9 +109,9 @@ func TestSMCIdenticalOnNATS(t *testing.T) {
 				t.Fatalf("%+v: round %d differs from the in-process run", st, k)
 			}
 		}
-		// Every simulation the run counts was merged once, none twice (the
-		// check simulates one row on the driver, not counted here).
-		if es := e.Stats(); es.Rows != got.Simulations || es.Duplicates != 0 {
+		// Every simulation the run counts was merged once, none twice (a
+		// block answered twice after a resend is dropped, in Duplicates).
+		if es := e.Stats(); es.Rows != got.Simulations {
 			t.Fatalf("%+v: executor merged %d rows (%d duplicates), the run counts %d simulations", st, es.Rows, es.Duplicates, got.Simulations)
 		}
 	}
@@ -203,7 +203,7 @@ func TestOtherEnginesOnNATS(t *testing.T) {
 		t.Error("PriorPredictive differs from the in-process run")
 	}
 	// The simulations went through the workers, each merged once.
-	if es := e.Stats(); es.Rows < int64(got.Simulations)+int64(lgot.Simulations)+n || es.Duplicates != 0 {
+	if es := e.Stats(); es.Rows < int64(got.Simulations)+int64(lgot.Simulations)+n {
 		t.Errorf("executor merged %d rows (%d duplicates)", es.Rows, es.Duplicates)
 	}
 }

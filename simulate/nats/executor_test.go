@@ -27,7 +27,7 @@ func TestExecuteMatchesLocal(t *testing.T) {
 				for range workers {
 					startWorker(t, url, reg, ServeOptions{Streams: Streams{Prefix: prefix}, Parallelism: 2})
 				}
-				e := newExecutor(t, url, Config{Streams: Streams{Prefix: prefix}, Registry: reg, BlockRows: rows, MaxInFlight: 8})
+				e := newExecutor(t, url, Config{Streams: Streams{Prefix: prefix}, Registry: reg, BlockRows: rows, MaxInFlight: 8, Resend: -1})
 				calls.Store(0)
 				const n = 150
 				b := testBlock(n, 42, 1000)
