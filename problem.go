@@ -67,7 +67,9 @@ type Problem struct {
 	// for non-private inference.
 	Mechanism mechanism.Mechanism
 	// Observed is the observed release s_dp° (length Simulator.StatDim()),
-	// all entries finite.
+	// all entries finite. Validate requires it; an engine that trains an
+	// amortized posterior conditioned only at sample time (flow/sbi's SPPE
+	// with one round) accepts a nil Observed and says so.
 	Observed []float64
 	// Names are optional parameter names (length Prior.Dim() when given),
 	// used in summaries, CSV headers and plots; nil means θ[0], θ[1], ….

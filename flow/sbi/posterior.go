@@ -46,11 +46,15 @@ type postSettings struct {
 	// shift is the regression shift (Config.DisableRegressionShift), nil
 	// without one: the flow then models θ − shift(s_dp).
 	shift *linShift
+	// names are the problem's parameter names (Problem.Names), nil for
+	// the defaults θ[0], θ[1], ….
+	names []string
 }
 
 // newPosterior restricts the flow q(θ | s_dp) at the observation obs to
-// the prior's support; cfg has its defaults filled and rounds is the
-// number of training rounds.
+// the prior's support (obs nil: an amortized posterior not yet conditioned
+// on a release); cfg has its defaults filled and rounds is the number of
+// training rounds.
 func newPosterior(f *flow.Flow, prior simulate.Prior, obs []float64, cfg *Config, rounds int, shift *linShift) (*Posterior, error) {
 	q := &Posterior{f: f, prior: prior, postSettings: postSettings{obs: slices.Clone(obs), minIn: cfg.MinInSupport,
 		fallback: cfg.LeakageFallback, chains: cfg.Chains, warmup: cfg.Warmup, thin: cfg.Thin,
@@ -62,8 +66,12 @@ func newPosterior(f *flow.Flow, prior simulate.Prior, obs []float64, cfg *Config
 }
 
 // estimateSupport sets the in-support fraction at q.obs from supportDraws
-// flow draws on the stream of q.seed.
+// flow draws on the stream of q.seed; without an observation it is 0.
 func (q *Posterior) estimateSupport() error {
+	if q.obs == nil {
+		q.inSupport = 0
+		return nil
+	}
 	d := q.f.Dim()
 	buf := make([]float64, supportDraws*d)
 	if err := q.flowSample(parallel.Stream(q.seed, tagSupport), q.obs, supportDraws, buf); err != nil {
@@ -94,7 +102,9 @@ func (q *Posterior) Rounds() int {
 	return q.rounds
 }
 
-// Observed returns a copy of the release the posterior is conditioned on.
+// Observed returns a copy of the release the posterior is conditioned on,
+// nil for an amortized posterior trained without Problem.Observed (until
+// At conditions it).
 func (q *Posterior) Observed() []float64 {
 	if q.unbuilt() {
 		return nil
@@ -174,15 +184,22 @@ func errUnbuilt(kind string) error {
 }
 
 // InSupport returns the fraction of q(θ | s_dp°)'s mass inside the prior's
-// support, estimated from 4000 flow draws (1 when there is no leakage).
-func (q *Posterior) InSupport() float64 { return q.inSupport }
+// support, estimated from 4000 flow draws (1 when there is no leakage); NaN
+// for a posterior not conditioned on a release (Observed nil).
+func (q *Posterior) InSupport() float64 {
+	if q == nil || q.obs == nil {
+		return math.NaN()
+	}
+	return q.inSupport
+}
 
 // LogDensity returns the log density of the posterior estimate at theta:
 // log q(θ | s_dp°) − log(InSupport) inside the prior support and −Inf
-// outside. It returns NaN for a θ of the wrong length and for a Posterior
-// not returned by SPPE.
+// outside. It returns NaN for a θ of the wrong length, for a Posterior
+// not returned by SPPE and for one not conditioned on a release (Observed
+// nil; see At).
 func (q *Posterior) LogDensity(theta []float64) float64 {
-	if q.unbuilt() || len(theta) != q.f.Dim() {
+	if q.unbuilt() || len(theta) != q.f.Dim() || q.obs == nil {
 		return math.NaN()
 	}
 	if !q.inPrior(theta) {
@@ -265,6 +282,9 @@ func (q *Posterior) sample(ctx context.Context, r *rand.Rand, n int, dst []float
 	if r == nil || n < 0 || len(dst) < n*d {
 		return nil, invalidf("Sample needs a random source, n ≥ 0 and %d destination values", max(n, 0)*d)
 	}
+	if q.obs == nil {
+		return nil, errNoObservation()
+	}
 	if q.inSupport < q.minIn {
 		if !q.fallback {
 			return nil, fmt.Errorf("%w: only %.3g of q(θ|s_dp°) lies in the prior support (minimum %.3g); set LeakageFallback to sample by MCMC", ErrLeakage, q.inSupport, q.minIn)
@@ -338,6 +358,9 @@ func (q *Posterior) SampleMCMC(ctx context.Context, n int, seed uint64, dst []fl
 	}
 	if n < 1 || len(dst) < n*q.f.Dim() {
 		return Diagnostics{}, invalidf("SampleMCMC needs n ≥ 1 and %d destination values", max(n, 1)*q.f.Dim())
+	}
+	if q.obs == nil {
+		return Diagnostics{}, errNoObservation()
 	}
 	run, err := q.sampleMCMC(ctx, n, seed, dst)
 	if err != nil {
@@ -524,6 +547,7 @@ type LikelihoodPosterior struct {
 	cfg    Config    // Chains, Warmup and Thin
 	cand   []float64 // chain start candidates: the last round's draws
 	rounds int       // training rounds; 1 means amortized
+	names  []string  // Problem.Names, nil for the defaults
 }
 
 // Amortized reports whether the likelihood was trained in a single round

@@ -39,13 +39,26 @@ func newEngine(p privinfer.Problem, c *Config, role Role) (*engine, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
+	unobserved := p.Observed == nil
+	if unobserved {
+		if err := unobservedProblem(role, c.withDefaults().Rounds); err != nil {
+			return nil, err
+		}
+	}
 	if argcheck.Nil(p.Simulator) && c.Simulations != nil && c.Rounds == 1 {
 		// Training on given simulations only: nothing is simulated.
-		p.Simulator = noSimulator{sd: len(p.Observed)}
+		p.Simulator = noSimulator{sd: givenStatDim(p, c.Simulations)}
+	}
+	if unobserved && !argcheck.Nil(p.Simulator) {
+		// Validate the rest of the problem with a placeholder release.
+		p.Observed = make([]float64, max(p.Simulator.StatDim(), 0))
 	}
 	mech, err := checkProblem(&p)
 	if err != nil {
 		return nil, err
+	}
+	if unobserved {
+		p.Observed = nil
 	}
 	cfg := c.withDefaults()
 	d, sd := p.Prior.Dim(), p.Simulator.StatDim()
@@ -81,7 +94,9 @@ func newEngine(p privinfer.Problem, c *Config, role Role) (*engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.Observed = slices.Clone(p.Observed)
+	if !unobserved {
+		p.Observed = slices.Clone(p.Observed)
+	}
 	e := &engine{p: p, mech: mech, cfg: cfg, m: m, role: role, f: f, alts: alts, ps: ps, ds: &data{d: d, sd: sd, nd: nd}, start: time.Now()}
 	if l, ok := p.Mechanism.(mechanism.Lattice); ok && role == LikelihoodFlow {
 		if h := l.LatticeSpacing(); h > 0 && !math.IsInf(h, 0) {
@@ -387,7 +402,10 @@ func run(ctx context.Context, p privinfer.Problem, c Config, m method) (Estimate
 		if cfg.Checkpoint != "" {
 			e.hist = append(e.hist, roundState{Params: slices.Clone(e.f.Params()), Chains: chains})
 		}
-		draws := e.draws(thetas, chains)
+		var draws *privinfer.Draws
+		if thetas != nil { // nil after the last round without an observation
+			draws = e.draws(thetas, chains)
+		}
 		if round == cfg.Rounds {
 			res.Draws = draws
 		} else if cfg.Checkpoint != "" {
@@ -447,6 +465,10 @@ func (sppe) propose(ctx context.Context, e *engine, round, n int, _ []float64, r
 		return nil, nil, 0, err
 	}
 	post := est.(*Posterior)
+	if e.p.Observed == nil {
+		// Amortized training without an observation: nothing to draw at.
+		return post, nil, 0, nil
+	}
 	rr.InSupport = post.InSupport()
 	x := make([]float64, n*e.ds.d)
 	run, err := post.sample(ctx, parallel.Stream(e.cfg.Seed^tagPropose, uint64(round)), n, x)
@@ -461,7 +483,12 @@ func (sppe) propose(ctx context.Context, e *engine, round, n int, _ []float64, r
 }
 
 func (sppe) estimate(e *engine, f *flow.Flow, round int, _ []float64) (Estimate, error) {
-	return newPosterior(f, e.p.Prior, e.p.Observed, &e.cfg, round, e.shift)
+	q, err := newPosterior(f, e.p.Prior, e.p.Observed, &e.cfg, round, e.shift)
+	if err != nil {
+		return nil, err
+	}
+	q.names = slices.Clone(e.p.Names)
+	return q, nil
 }
 
 // sple is SPLE's part of the round loop.
@@ -499,12 +526,16 @@ func (sple) propose(ctx context.Context, e *engine, round, n int, prev []float64
 
 func (sple) estimate(e *engine, f *flow.Flow, round int, x []float64) (Estimate, error) {
 	return &LikelihoodPosterior{lik: &Likelihood{f: f, prior: e.p.Prior}, obs: e.p.Observed, cand: slices.Clone(x),
-		cfg: Config{Chains: e.cfg.Chains, Warmup: e.cfg.Warmup, Thin: e.cfg.Thin}, rounds: round}, nil
+		cfg: Config{Chains: e.cfg.Chains, Warmup: e.cfg.Warmup, Thin: e.cfg.Thin}, rounds: round, names: slices.Clone(e.p.Names)}, nil
 }
 
 // SPPE runs sequential private posterior estimation (Algorithm 1) on p and
 // returns the posterior q(θ | s_dp°) restricted to the prior support, its
-// draws at p.Observed and the training record. Round 1 draws θ from the
+// draws at p.Observed and the training record. With cfg.Rounds = 1
+// (amortized NPE) p.Observed may be nil: the posterior is then trained on
+// prior simulations only, Result.Draws is nil, and the posterior is
+// conditioned on a release later with Posterior.At (then sampled with
+// Draws); with more rounds a nil p.Observed is refused. Round 1 draws θ from the
 // prior and minimises the nested NPE loss; rounds 2..R draw θ from the
 // current posterior restricted to the prior support and minimise the
 // nested atomic APT loss on all rounds' simulations. The final Result.Draws
@@ -539,7 +570,8 @@ func SPPE(ctx context.Context, p privinfer.Problem, cfg Config) (*SPPEResult, er
 // collapse onto them. The trained q then approximates P(s_dp | θ)/h^d at
 // grid points, and the constant h^d does not change the posterior.
 //
-// The problem, context and errors are as for SPPE.
+// The problem, context and errors are as for SPPE, except that
+// p.Observed is always needed (the posterior is sampled at it by MCMC).
 func SPLE(ctx context.Context, p privinfer.Problem, cfg Config) (*SPLEResult, error) {
 	est, res, err := run(ctx, p, cfg, sple{})
 	if err != nil {

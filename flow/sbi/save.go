@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"unicode/utf8"
 
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/internal/argcheck"
@@ -15,7 +16,8 @@ import (
 	"github.com/privinfer/privinfer/simulate"
 )
 
-// File format of a saved posterior (little-endian), version 1 or 2:
+// File format of a saved posterior (little-endian), version 1, 2 or 3
+// (Save writes version 3; all three load):
 //
 //	magic "PRIVSBIP" | version uint32 | kind uint8 (1 SPPE Posterior,
 //	2 SPLE LikelihoodPosterior) | rounds uint32 | seed uint64 |
@@ -24,10 +26,17 @@ import (
 //	chains, warmup, thin uint32 |
 //	(version 2 only: the regression shift, Config.DisableRegressionShift,
 //	 a [dim]float64 | B [dim×obsLen]float64) |
+//	(version 3 only: ctxDim uint32 (the release's length) | hasShift uint8 |
+//	 if hasShift: a [dim]float64 | B [dim×ctxDim]float64 |
+//	 nNames uint32 (0 or dim) | nNames × (len uint32 | UTF-8 name)) |
 //	nProbe uint32 | probes [nProbe×dim]float64 | log π(probe) [nProbe]float64 |
 //	nCand uint32 | cand [nCand×dim]float64 (kind 2; 0 for kind 1) |
 //	flowLen uint64 | the flow as written by flow.Flow.Save |
 //	CRC-32 (IEEE) of all preceding bytes, uint32.
+//
+// In version 3 obsLen is 0 for an amortized SPPE posterior trained
+// without an observation (its probes are then all prior draws and its
+// inSupport 0). Files of versions 1 and 2 load with no parameter names.
 //
 // The prior itself is not stored: it is code, passed again to the loader,
 // which checks it against the probes (the saved prior's log density at
@@ -36,6 +45,8 @@ const (
 	postMagic    = "PRIVSBIP"
 	postVersion  = 1 // without a regression shift
 	shiftVersion = 2 // with one
+	namesVersion = 3 // the context dimension, an optional shift, names
+	maxNameLen   = 1 << 10
 	kindPost     = 1
 	kindLik      = 2
 	// probes is the number of prior-compatibility probes: half prior
@@ -95,11 +106,7 @@ func (s *saved) write(w io.Writer) error {
 	le := binary.LittleEndian
 	put := func(v any) { _ = binary.Write(&b, le, v) }
 	b.WriteString(postMagic)
-	if s.shift != nil {
-		put(uint32(shiftVersion))
-	} else {
-		put(uint32(postVersion))
-	}
+	put(uint32(namesVersion))
 	put(s.kind)
 	put(uint32(s.rounds))
 	put(s.seed)
@@ -113,9 +120,22 @@ func (s *saved) write(w io.Writer) error {
 	}
 	put(fb)
 	put([]uint32{uint32(s.chains), uint32(s.warmup), uint32(s.thin)})
+	ctxDim := s.f.ContextDim()
+	if s.kind == kindLik {
+		ctxDim = s.f.Dim()
+	}
+	put(uint32(ctxDim))
 	if s.shift != nil {
+		put(uint8(1))
 		put(s.shift.a)
 		put(s.shift.b)
+	} else {
+		put(uint8(0))
+	}
+	put(uint32(len(s.names)))
+	for _, n := range s.names {
+		put(uint32(len(n)))
+		b.WriteString(n)
 	}
 	put(uint32(len(s.probeLP)))
 	put(s.probes)
@@ -223,7 +243,7 @@ func read(src io.Reader, prior simulate.Prior, kind uint8) (*saved, error) {
 	}
 	r := &reader{data: body, p: len(postMagic)}
 	version := r.u32()
-	if r.err == nil && version != postVersion && version != shiftVersion {
+	if r.err == nil && version != postVersion && version != shiftVersion && version != namesVersion {
 		return nil, bad("unsupported version %d", version)
 	}
 	s := &saved{kind: r.u8()}
@@ -243,6 +263,9 @@ func read(src io.Reader, prior simulate.Prior, kind uint8) (*saved, error) {
 		return nil, bad("θ dimension %d", s.dim)
 	}
 	s.obs = r.floats(r.u32(), "observation", false)
+	if len(s.obs) == 0 {
+		s.obs = nil // not conditioned on a release
+	}
 	sup := r.floats(2, "in-support fraction", false)
 	fallback := r.u8()
 	if r.err == nil && fallback > 1 {
@@ -250,12 +273,30 @@ func read(src io.Reader, prior simulate.Prior, kind uint8) (*saved, error) {
 	}
 	s.fallback = fallback == 1
 	s.chains, s.warmup, s.thin = r.u32(), r.u32(), r.u32()
-	if version == shiftVersion {
+	ctxDim := len(s.obs)
+	hasShift := version == shiftVersion
+	if version == namesVersion {
+		ctxDim = r.u32()
+		if ctxDim < 1 || ctxDim > maxDim {
+			return nil, bad("release dimension %d", ctxDim)
+		}
+		h := r.u8()
+		if r.err == nil && h > 1 {
+			return nil, bad("regression shift flag %d, want 0 or 1", h)
+		}
+		hasShift = h == 1
+	}
+	if hasShift {
 		if s.kind != kindPost {
 			return nil, bad("a regression shift in an SPLE posterior")
 		}
 		s.shift = &linShift{a: r.floats(s.dim, "shift intercept", false)}
-		s.shift.b = r.floats(s.dim*len(s.obs), "shift slope", false)
+		s.shift.b = r.floats(s.dim*ctxDim, "shift slope", false)
+	}
+	if version == namesVersion {
+		if s.names, err = r.names(s.dim); err != nil {
+			return nil, err
+		}
 	}
 	np := r.u32()
 	if r.err == nil && np != probes {
@@ -285,8 +326,12 @@ func read(src io.Reader, prior simulate.Prior, kind uint8) (*saved, error) {
 		return nil, bad("%d rounds", s.rounds)
 	case s.dim != theta:
 		return nil, bad("θ dimension %d, the flow's is %d", s.dim, theta)
-	case kind == kindPost && len(s.obs) != s.f.ContextDim(), kind == kindLik && len(s.obs) != s.f.Dim():
-		return nil, bad("observation of length %d does not fit the flow", len(s.obs))
+	case kind == kindPost && ctxDim != s.f.ContextDim(), kind == kindLik && ctxDim != s.f.Dim():
+		return nil, bad("release dimension %d does not fit the flow", ctxDim)
+	case s.obs != nil && len(s.obs) != ctxDim:
+		return nil, bad("observation of length %d, the release dimension is %d", len(s.obs), ctxDim)
+	case s.obs == nil && (kind != kindPost || s.rounds != 1):
+		return nil, bad("no observation in a posterior that is not an amortized SPPE posterior")
 	case !(s.inSupport >= 0 && s.inSupport <= 1) || !(s.minIn >= 0 && s.minIn <= 1):
 		return nil, bad("in-support fractions %v, %v outside [0, 1]", s.inSupport, s.minIn)
 	case s.chains < 1 || s.chains > maxChains || s.warmup > maxWarmup || s.thin < 1 || s.thin > maxThin:
@@ -326,7 +371,9 @@ func read(src io.Reader, prior simulate.Prior, kind uint8) (*saved, error) {
 }
 
 // Save writes the posterior to w in a versioned binary format with a
-// checksum: the trained flow with its standardisation, the observation,
+// checksum: the trained flow with its standardisation, the observation
+// (none for an amortized posterior trained without one), the parameter
+// names,
 // the in-support fraction and leakage settings, the MCMC settings, the
 // number of training rounds and the seed of the support check, the
 // regression shift unless Config.DisableRegressionShift was set, and the
@@ -339,6 +386,13 @@ func (q *Posterior) Save(w io.Writer) error {
 		return errUnbuilt("Posterior")
 	}
 	pts, lp, err := probePoints(q.prior, q.seed, func(r *rand.Rand, n int, dst []float64) error {
+		if q.obs == nil { // no release to draw the flow at: prior draws
+			d := q.f.Dim()
+			for i := range n {
+				q.prior.Sample(r, dst[i*d:(i+1)*d])
+			}
+			return nil
+		}
 		return q.flowSample(r, q.obs, n, dst)
 	})
 	if err != nil {
@@ -372,7 +426,8 @@ func LoadPosterior(r io.Reader, prior simulate.Prior) (*Posterior, error) {
 }
 
 // Save writes the posterior to w in the format of Posterior.Save: the
-// trained likelihood flow, the observation, the MCMC settings, the chain
+// trained likelihood flow, the observation, the parameter names, the MCMC
+// settings, the chain
 // start candidates (the last round's draws), the number of training
 // rounds and the prior's log density at 16 probe points. A loaded
 // posterior samples exactly as the saved one.
@@ -396,7 +451,7 @@ func (q *LikelihoodPosterior) Save(w io.Writer) error {
 		return err
 	}
 	s := &saved{kind: kindLik, dim: d, postSettings: postSettings{obs: q.obs, inSupport: 1,
-		chains: q.cfg.Chains, warmup: q.cfg.Warmup, thin: q.cfg.Thin, rounds: q.rounds},
+		chains: q.cfg.Chains, warmup: q.cfg.Warmup, thin: q.cfg.Thin, rounds: q.rounds, names: q.names},
 		probes: pts, probeLP: lp, cand: q.cand, f: q.lik.f}
 	return s.write(w)
 }
@@ -412,5 +467,39 @@ func LoadLikelihoodPosterior(r io.Reader, prior simulate.Prior) (*LikelihoodPost
 		return nil, fmt.Errorf("%w: no chain starts", ErrCorrupt)
 	}
 	return &LikelihoodPosterior{lik: &Likelihood{f: s.f, prior: prior}, obs: s.obs,
-		cfg: Config{Chains: s.chains, Warmup: s.warmup, Thin: s.thin}, cand: s.cand, rounds: s.rounds}, nil
+		cfg: Config{Chains: s.chains, Warmup: s.warmup, Thin: s.thin}, cand: s.cand, rounds: s.rounds, names: s.names}, nil
+}
+
+// names reads the parameter names of a version-3 file: none, or d
+// non-empty, distinct UTF-8 names of at most maxNameLen bytes.
+func (r *reader) names(d int) ([]string, error) {
+	n := r.u32()
+	if r.err != nil {
+		return nil, r.err
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	if n != d {
+		return nil, fmt.Errorf("%w: %d parameter names for dimension %d", ErrCorrupt, n, d)
+	}
+	out := make([]string, n)
+	seen := make(map[string]bool, n)
+	for i := range out {
+		l := r.u32()
+		if r.err == nil && (l < 1 || l > maxNameLen) {
+			return nil, fmt.Errorf("%w: parameter name %d of %d bytes", ErrCorrupt, i, l)
+		}
+		if !r.need(l) {
+			return nil, r.err
+		}
+		name := string(r.data[r.p : r.p+l])
+		r.p += l
+		if !utf8.ValidString(name) || seen[name] {
+			return nil, fmt.Errorf("%w: parameter name %d %q is not valid UTF-8 or is repeated", ErrCorrupt, i, name)
+		}
+		seen[name] = true
+		out[i] = name
+	}
+	return out, nil
 }

@@ -145,7 +145,7 @@ func TestRegressionShiftTails(t *testing.T) {
 }
 
 // TestRegressionShiftSaveLoad checks that a posterior with a regression
-// shift reloads bit-identically (one and two rounds; a version-2 file),
+// shift reloads bit-identically (one and two rounds; a version-3 file),
 // moves with At exactly as before saving, that the shift adds no
 // allocation to LogDensity, and that the shift is fitted in round 1 only: a two-round run and a one-round run given the same
 // round-1 simulations share it.
@@ -164,8 +164,8 @@ func TestRegressionShiftSaveLoad(t *testing.T) {
 			t.Fatal("no regression shift")
 		}
 		file, got := reloaded(t, post)
-		if v := file[len(postMagic)]; v != shiftVersion {
-			t.Errorf("file version %d, want %d", v, shiftVersion)
+		if v := file[len(postMagic)]; v != namesVersion {
+			t.Errorf("file version %d, want %d", v, namesVersion)
 		}
 		if err := sameDraws(post, got); err != nil {
 			t.Errorf("%d rounds, reloaded: %v", rounds, err)
@@ -194,14 +194,15 @@ func TestRegressionShiftSaveLoad(t *testing.T) {
 				t.Errorf("reloaded and moved: %v", err)
 			}
 		}
-		// Unshifted files keep version 1.
+		// Unshifted files are version 3 too, without a shift.
 		cfg.DisableRegressionShift = true
 		plain, err := SPPE(context.Background(), p, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if file, _ := reloaded(t, plain.Posterior); file[len(postMagic)] != postVersion {
-			t.Errorf("a posterior without a shift saved as version %d", file[len(postMagic)])
+		file, got = reloaded(t, plain.Posterior)
+		if file[len(postMagic)] != namesVersion || got.(*Posterior).shift != nil {
+			t.Errorf("a posterior without a shift saved as version %d, reloaded with shift %v", file[len(postMagic)], got.(*Posterior).shift)
 		}
 	}
 	one, two := quickConfig(), quickConfig()
