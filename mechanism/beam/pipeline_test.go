@@ -19,14 +19,17 @@ type aggCase struct {
 	value bool // ByKey with the spend as value
 }
 
-// testCases are the four aggregations with unknown keys and two with
-// public keys (one public key has no data).
+// testCases are the four aggregations with unknown keys (and a sum with
+// discrete Gaussian noise) and two with public keys (one public key has
+// no data).
 func testCases(public []string) []aggCase {
 	sel := func(p Params) Params { p.SelectionEpsilon, p.SelectionDelta = 2, 1e-5; return p }
 	pub := func(p Params) Params { p.PublicPartitions = public; return p }
 	base := Params{Epsilon: 0.25, MaxPartitionsContributed: 2, MaxContributionsPerPartition: 3}
 	money := base
 	money.Lo, money.Hi = 0, 40
+	gauss := money
+	gauss.Epsilon, gauss.Rho = 0, 0.5
 	distinct := base
 	distinct.MaxContributionsPerPartition = 0
 	return []aggCase{
@@ -34,6 +37,7 @@ func testCases(public []string) []aggCase {
 		{"sum", core.Sum, sel(money), true},
 		{"mean", core.Mean, sel(money), true},
 		{"distinct", core.Distinct, sel(distinct), false},
+		{"sum-rho", core.Sum, sel(gauss), true},
 		{"count-public", core.Count, pub(base), false},
 		{"mean-public", core.Mean, pub(money), true},
 	}
@@ -44,7 +48,7 @@ func testCases(public []string) []aggCase {
 func runCases(t *testing.T, vs []visit, cases []aggCase, seed uint64, noNoise bool) (map[string]*sink, *Budget) {
 	t.Helper()
 	p, s := beam.NewPipelineWithRoot()
-	b, err := NewBudget(mechanism.Budget{Epsilon: 10, Delta: 1e-3})
+	b, err := NewBudget(mechanism.Budget{Epsilon: 20, Delta: 1e-3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +89,7 @@ func runCases(t *testing.T, vs []visit, cases []aggCase, seed uint64, noNoise bo
 		}
 		out[c.name] = collect(t, s, c.name, col)
 	}
-	acct, err := mechanism.NewAccountant(mechanism.Budget{Epsilon: 10, Delta: 1e-3})
+	acct, err := mechanism.NewAccountant(mechanism.Budget{Epsilon: 20, Delta: 1e-3})
 	if err != nil {
 		t.Fatal(err)
 	}
