@@ -45,6 +45,11 @@ func checkModel(m RecordModel) error {
 	if err := checkBuilt("record model", m); err != nil {
 		return err
 	}
+	if v, ok := m.(interface{ Validate() error }); ok {
+		if err := v.Validate(); err != nil {
+			return fmt.Errorf("simulate: record model %T: %w", m, err)
+		}
+	}
 	if m.ParamDim() < 1 || m.RecordDim() < 1 || m.ContribDim() < 1 || m.RecordDim() > maxValues || m.ContribDim() > maxValues {
 		return fmt.Errorf("simulate: record model %T has dimensions (θ %d, record %d, contribution %d), each must be in [1, %d]: %w",
 			m, m.ParamDim(), m.RecordDim(), m.ContribDim(), maxValues, ErrInvalid)

@@ -20,8 +20,14 @@ import (
 //
 // Records and contributions are flat []float64 of length RecordDim and
 // ContribDim. Methods other than CheckParam do not validate: callers check
-// θ once with CheckParam and then call the hot-path methods freely.
-// Implementations are safe for concurrent use.
+// θ once with CheckParam and then call the hot-path methods freely. They
+// panic on an empty rec or dst (a programmer error); with slices of other
+// wrong lengths, or a θ that CheckParam refuses, their results are
+// unspecified. Implementations are safe for concurrent use.
+//
+// A model may also implement Validate() error, reporting a value not
+// built by its constructor: NewMeanStat and MeanContribution refuse such a
+// model (every model in this module's simulate packages implements it).
 type RecordModel interface {
 	// ParamDim is the length of θ.
 	ParamDim() int

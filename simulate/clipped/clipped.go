@@ -20,14 +20,19 @@ type Gaussian struct{ a, b float64 }
 
 // NewGaussian returns the model with clipping bounds a < b.
 func NewGaussian(a, b float64) (*Gaussian, error) {
-	if !modelutil.Finite(a) || !modelutil.Finite(b) || !(a < b) {
-		return nil, fmt.Errorf("%w: clipped Gaussian bounds must be finite with a < b, got [%v, %v]", simulate.ErrInvalid, a, b)
+	if !modelutil.Finite(a) || !modelutil.Finite(b) || !(a < b) || math.IsInf(b-a, 0) {
+		return nil, fmt.Errorf("%w: clipped Gaussian bounds must be finite with a < b and b − a finite (the sensitivity), got [%v, %v]", simulate.ErrInvalid, a, b)
 	}
 	return &Gaussian{a, b}, nil
 }
 
-// Bounds returns the clipping interval.
-func (m *Gaussian) Bounds() (a, b float64) { return m.a, m.b }
+// Bounds returns the clipping interval (NaN, NaN for a nil model).
+func (m *Gaussian) Bounds() (a, b float64) {
+	if m == nil {
+		return math.NaN(), math.NaN()
+	}
+	return m.a, m.b
+}
 
 // ParamDim is 2.
 func (m *Gaussian) ParamDim() int { return 2 }
@@ -90,7 +95,12 @@ func NewExponential(b float64) (*Exponential, error) {
 }
 
 // Bound returns B.
-func (m *Exponential) Bound() float64 { return m.b }
+func (m *Exponential) Bound() float64 {
+	if m == nil {
+		return math.NaN()
+	}
+	return m.b
+}
 
 // ParamDim is 1.
 func (m *Exponential) ParamDim() int { return 1 }
@@ -138,5 +148,25 @@ func (m *Exponential) RecordLogLik(theta, rec []float64) float64 {
 // valid reports whether m was built by NewGaussian.
 func (m *Gaussian) valid() bool { return m != nil && m.a < m.b }
 
+// Validate returns an error wrapping simulate.ErrInvalid when the Gaussian is
+// nil or was not built by its constructor; simulate.NewMeanStat and
+// simulate.MeanContribution call it.
+func (m *Gaussian) Validate() error {
+	if !m.valid() {
+		return modelutil.ErrUnbuilt("clipped.Gaussian")
+	}
+	return nil
+}
+
 // valid reports whether m was built by NewExponential.
 func (m *Exponential) valid() bool { return m != nil && m.b > 0 }
+
+// Validate returns an error wrapping simulate.ErrInvalid when the Exponential is
+// nil or was not built by its constructor; simulate.NewMeanStat and
+// simulate.MeanContribution call it.
+func (m *Exponential) Validate() error {
+	if !m.valid() {
+		return modelutil.ErrUnbuilt("clipped.Exponential")
+	}
+	return nil
+}

@@ -21,8 +21,8 @@ type Model struct{ d int }
 
 // New returns the model over d ≥ 2 items.
 func New(d int) (*Model, error) {
-	if d < 2 {
-		return nil, fmt.Errorf("%w: histogram needs d >= 2 items, got %d", simulate.ErrInvalid, d)
+	if d < 2 || d > 1<<24 {
+		return nil, fmt.Errorf("%w: histogram needs 2 <= d <= 2^24 items, got %d", simulate.ErrInvalid, d)
 	}
 	return &Model{d}, nil
 }
@@ -66,3 +66,13 @@ func (m *Model) RecordLogLik(theta, rec []float64) float64 {
 
 // valid reports whether m was built by New.
 func (m *Model) valid() bool { return m != nil && m.d >= 2 }
+
+// Validate returns an error wrapping simulate.ErrInvalid when the Model is
+// nil or was not built by its constructor; simulate.NewMeanStat and
+// simulate.MeanContribution call it.
+func (m *Model) Validate() error {
+	if !m.valid() {
+		return modelutil.ErrUnbuilt("histogram.Model")
+	}
+	return nil
+}

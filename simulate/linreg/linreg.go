@@ -55,6 +55,9 @@ type Model struct {
 // New validates cfg and returns the record model.
 func New(cfg Config) (*Model, error) {
 	p := len(cfg.PredictorMean)
+	if p > maxP {
+		return nil, fmt.Errorf("%w: linear regression takes at most 2^12 predictors, got %d", simulate.ErrInvalid, p)
+	}
 	if p < 1 {
 		return nil, fmt.Errorf("%w: linear regression needs at least one predictor (PredictorMean is empty)", simulate.ErrInvalid)
 	}
@@ -98,6 +101,16 @@ func (l *Model) P() int { return l.p }
 
 // valid reports whether l was built by New.
 func (l *Model) valid() bool { return l != nil && l.p >= 1 }
+
+// Validate returns an error wrapping simulate.ErrInvalid when the Model is
+// nil or was not built by its constructor; simulate.NewMeanStat and
+// simulate.MeanContribution call it.
+func (l *Model) Validate() error {
+	if !l.valid() {
+		return modelutil.ErrUnbuilt("linreg.Model")
+	}
+	return nil
+}
 
 // ParamDim is p + 1 (intercept and slopes); 0 for a Model not built by
 // New.
@@ -188,15 +201,19 @@ func (l *Model) RecordLogLik(theta, rec []float64) float64 {
 	return l.x.LogDensity(rec[:p]) - 0.5*e*e - math.Log(l.sigma) - modelutil.LogSqrt2Pi
 }
 
+// maxP bounds the number of predictors (see Prior).
+const maxP = 1 << 12
+
 // PaperTheta returns the paper's data-generating β* =
 // (−1.79, −2.89, −0.66).
 func PaperTheta() []float64 { return []float64{-1.79, -2.89, -0.66} }
 
 // Prior returns the paper's prior on β: independent N(0, 1) for the
-// p + 1 coefficients.
+// p + 1 coefficients, 1 ≤ p ≤ 2^12 (the model's statistic has
+// (p+1)(p+2)/2 − 1 + p + 1 entries, about 8·10^6 at the limit).
 func Prior(p int) (*simulate.MVNormal, error) {
-	if p < 1 {
-		return nil, fmt.Errorf("%w: linear regression prior needs p >= 1, got %d", simulate.ErrInvalid, p)
+	if p < 1 || p > maxP {
+		return nil, fmt.Errorf("%w: linear regression prior needs 1 <= p <= 2^12, got %d", simulate.ErrInvalid, p)
 	}
 	mean := make([]float64, p+1)
 	v := make([]float64, p+1)

@@ -23,15 +23,21 @@ type Uniform struct{ k int }
 // NewUniform returns the mixture of k ≥ 2 unit uniforms (the paper
 // uses k = 5).
 func NewUniform(k int) (*Uniform, error) {
-	if k < 2 {
-		return nil, fmt.Errorf("%w: uniform mixture needs k >= 2 components, got %d", simulate.ErrInvalid, k)
+	if k < 2 || k > maxK {
+		return nil, fmt.Errorf("%w: uniform mixture needs 2 <= k <= 2^24 components, got %d", simulate.ErrInvalid, k)
 	}
 	return &Uniform{k}, nil
 }
 
-// Prior returns the paper's Dirichlet(1, …, 1) prior on k
-// weights.
+// maxK bounds the number of components (the prior allocates k values).
+const maxK = 1 << 24
+
+// Prior returns the paper's Dirichlet(1, …, 1) prior on k weights,
+// 2 ≤ k ≤ 2^24.
 func Prior(k int) (*simulate.Dirichlet, error) {
+	if k < 2 || k > maxK {
+		return nil, fmt.Errorf("%w: the mixture prior needs 2 <= k <= 2^24 weights, got %d", simulate.ErrInvalid, k)
+	}
 	a := make([]float64, k)
 	for i := range a {
 		a[i] = 1
@@ -84,3 +90,13 @@ func (m *Uniform) RecordLogLik(theta, rec []float64) float64 {
 
 // valid reports whether m was built by NewUniform.
 func (m *Uniform) valid() bool { return m != nil && m.k >= 2 }
+
+// Validate returns an error wrapping simulate.ErrInvalid when the Uniform is
+// nil or was not built by its constructor; simulate.NewMeanStat and
+// simulate.MeanContribution call it.
+func (m *Uniform) Validate() error {
+	if !m.valid() {
+		return modelutil.ErrUnbuilt("mixture.Uniform")
+	}
+	return nil
+}

@@ -83,6 +83,16 @@ func (m *Model) N() int { return m.n }
 // valid reports whether m was built by New.
 func (m *Model) valid() bool { return m != nil && m.classes >= 2 && len(m.levels) > 0 && m.n >= 1 }
 
+// Validate returns an error wrapping simulate.ErrInvalid when the Model is
+// nil or was not built by its constructor; simulate.NewMeanStat and
+// simulate.MeanContribution call it.
+func (m *Model) Validate() error {
+	if !m.valid() {
+		return modelutil.ErrUnbuilt("naivebayes.Model")
+	}
+	return nil
+}
+
 // ParamDim is I·Σ_k J_k + I.
 func (m *Model) ParamDim() int { return m.classes*m.cells + m.classes }
 
@@ -291,8 +301,11 @@ func (m *Model) UnconstrainedDim() int {
 
 // ToUnconstrained maps θ to φ by the additive log-ratio transform of each
 // block, φ_j = log(p_j / p_J) for j < J. θ must be valid with positive
-// entries.
+// entries (a zero entry gives ±Inf, as the logarithm does). It panics (a
+// programmer error on a hot path) on a nil or zero-value model and unless
+// len(theta) = ParamDim and len(phi) = UnconstrainedDim.
 func (m *Model) ToUnconstrained(theta, phi []float64) {
+	m.checkUnconstrained("ToUnconstrained", theta, phi)
 	q := 0
 	m.blocks(func(o, j int) {
 		ALR(theta[o:o+j], phi[q:q+j-1])
@@ -303,7 +316,10 @@ func (m *Model) ToUnconstrained(theta, phi []float64) {
 // FromUnconstrained maps φ back to θ and returns the log absolute Jacobian
 // determinant of φ ↦ θ (each block's first J − 1 coordinates), so that a
 // density π(θ) on the simplices corresponds to π(θ(φ))·exp(logJac) on R^d.
+// It panics like ToUnconstrained (nil or zero-value model, lengths other
+// than UnconstrainedDim and ParamDim).
 func (m *Model) FromUnconstrained(phi, theta []float64) (logJac float64) {
+	m.checkUnconstrained("FromUnconstrained", theta, phi)
 	q := 0
 	m.blocks(func(o, j int) {
 		logJac += InvALR(phi[q:q+j-1], theta[o:o+j])
@@ -312,9 +328,31 @@ func (m *Model) FromUnconstrained(phi, theta []float64) (logJac float64) {
 	return logJac
 }
 
+// checkUnconstrained panics unless m was built by its constructor and the
+// lengths of theta and phi match it.
+func (m *Model) checkUnconstrained(op string, theta, phi []float64) {
+	if !m.valid() {
+		panic("naivebayes: " + op + " on a nil or zero-value Model")
+	}
+	if len(theta) != m.ParamDim() || len(phi) != m.UnconstrainedDim() {
+		panic(fmt.Sprintf("naivebayes: %s needs θ of %d and φ of %d values, got %d and %d", op, m.ParamDim(), m.UnconstrainedDim(), len(theta), len(phi)))
+	}
+}
+
+// checkALR panics unless len(phi) = len(p) − 1 ≥ 1.
+func checkALR(op string, p, phi []float64) {
+	if len(p) < 2 || len(phi) != len(p)-1 {
+		panic(fmt.Sprintf("naivebayes: %s needs p of J >= 2 values and phi of J − 1, got %d and %d", op, len(p), len(phi)))
+	}
+}
+
 // ALR writes the additive log-ratio transform φ_j = log(p_j/p_J),
-// j = 1, …, J − 1, of the probability vector p (length J) into phi.
+// j = 1, …, J − 1, of the probability vector p (length J) into phi. A zero
+// p_j gives φ_j = −Inf (p_J = 0: +Inf) and a NaN entry NaN, as the
+// logarithm does. It panics (a programmer error on a hot path) unless
+// len(phi) = len(p) − 1 ≥ 1.
 func ALR(p, phi []float64) {
+	checkALR("ALR", p, phi)
 	last := math.Log(p[len(p)-1])
 	for j := range phi {
 		phi[j] = math.Log(p[j]) - last
@@ -322,8 +360,11 @@ func ALR(p, phi []float64) {
 }
 
 // InvALR writes p = softmax(φ_1, …, φ_{J−1}, 0) into p (length J) and
-// returns log|det ∂(p_1, …, p_{J−1})/∂φ| = Σ_{j=1}^{J} log p_j.
+// returns log|det ∂(p_1, …, p_{J−1})/∂φ| = Σ_{j=1}^{J} log p_j. A NaN φ_j
+// gives NaN throughout; +Inf gives NaN (∞ − ∞). It panics (a programmer
+// error on a hot path) unless len(phi) = len(p) − 1 ≥ 1.
 func InvALR(phi, p []float64) (logJac float64) {
+	checkALR("InvALR", p, phi)
 	mx := 0.0
 	for _, v := range phi {
 		mx = math.Max(mx, v)

@@ -127,3 +127,13 @@ func (m *Inputs) RecordLogLik(theta, rec []float64) float64 {
 
 // valid reports whether m was built by NewLinear or NewLogistic.
 func (m *Inputs) valid() bool { return m != nil && m.d >= 1 && m.x != nil }
+
+// Validate returns an error wrapping simulate.ErrInvalid when the Inputs is
+// nil or was not built by its constructor; simulate.NewMeanStat and
+// simulate.MeanContribution call it.
+func (m *Inputs) Validate() error {
+	if !m.valid() {
+		return modelutil.ErrUnbuilt("regression.Inputs")
+	}
+	return nil
+}
