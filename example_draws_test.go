@@ -27,9 +27,9 @@ func ExampleDraws_Summary() {
 	}
 	fmt.Print(d.Summary())
 	// Output:
-	//         mean     sd  hdi_3%  hdi_97%  mcse_mean  mcse_sd  ess_bulk  ess_tail  r_hat
-	// mu     1.010  1.151  -1.148    3.187      0.031    0.016      1360      2238   1.00
-	// sigma  2.000  0.100   1.808    2.181      0.002    0.001      4150      3689   1.00
+	//         mean     sd  hdi_3%  hdi_97%      5%    50%    95%  mcse_mean  mcse_sd  ess_bulk  ess_tail  r_hat
+	// mu     1.010  1.151  -1.148    3.187  -0.895  1.009  2.895      0.031    0.016      1360      2238   1.00
+	// sigma  2.000  0.100   1.808    2.181   1.835  2.000  2.162      0.002    0.001      4150      3689   1.00
 }
 
 // ExampleDraws_Interval shows weighted posterior statistics of an

@@ -22,6 +22,9 @@ type SummaryRow struct {
 	// HDILow and HDIHigh bound the highest-density interval of
 	// probability Summary.HDIProb (Draws.HDI).
 	HDILow, HDIHigh float64
+	// Quantiles are the quantiles at Summary.QuantileProbs
+	// (Draws.Quantiles).
+	Quantiles []float64
 	// MCSEMean and MCSESD are the Monte Carlo standard errors of Mean
 	// and SD (Draws.MCSEMean, Draws.MCSESD).
 	MCSEMean, MCSESD float64
@@ -38,6 +41,9 @@ type SummaryRow struct {
 type Summary struct {
 	// HDIProb is the probability of the HDI columns.
 	HDIProb float64
+	// QuantileProbs are the probabilities of the quantile columns: 0.05,
+	// 0.5 and 0.95.
+	QuantileProbs []float64
 	// Weighted reports importance-weighted draws: the table then has the
 	// columns mean, sd, hdi, mcse_mean and ess (Kish's ESS of the
 	// weights, the same for every parameter), and MCSESD, ESSBulk,
@@ -66,7 +72,7 @@ func (d *Draws) SummaryHDI(prob float64) *Summary {
 	if !d.valid() || !(prob > 0 && prob < 1) {
 		return nil
 	}
-	s := &Summary{HDIProb: prob, Weighted: d.Weighted(), ESS: d.ESS(), Draws: d.Len(), Chains: d.Chains}
+	s := &Summary{HDIProb: prob, QuantileProbs: []float64{0.05, 0.5, 0.95}, Weighted: d.Weighted(), ESS: d.ESS(), Draws: d.Len(), Chains: d.Chains}
 	mean, sd := d.Mean(), d.SD()
 	names := d.ParamNames()
 	nan := math.NaN()
@@ -81,6 +87,7 @@ func (d *Draws) SummaryHDI(prob float64) *Summary {
 			row.SD = sd[j]
 		}
 		row.HDILow, row.HDIHigh = d.HDI(j, prob)
+		row.Quantiles = d.Quantiles(j, s.QuantileProbs...)
 		var err error
 		row.MCSEMean, err = d.MCSEMean(j)
 		note(err)
@@ -118,9 +125,9 @@ func percent(p float64) string {
 }
 
 // String prints the table like ArviZ's az.summary: a header line and one
-// line per parameter with mean, sd, hdi_L%, hdi_H%, mcse_mean, mcse_sd,
-// ess_bulk, ess_tail and r_hat (weighted draws: mean, sd, hdi_L%, hdi_H%,
-// mcse_mean and ess). Means, deviations, bounds and standard errors have
+// line per parameter with mean, sd, hdi_L%, hdi_H%, the quantiles (5%,
+// 50%, 95%), mcse_mean, mcse_sd, ess_bulk, ess_tail and r_hat (weighted
+// draws: mean, sd, hdi_L%, hdi_H%, the quantiles, mcse_mean and ess). Means, deviations, bounds and standard errors have
 // three decimals, effective sample sizes none and R̂ two.
 func (s *Summary) String() string {
 	if s == nil {
@@ -130,7 +137,11 @@ func (s *Summary) String() string {
 	f3 := func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
 	f0 := func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
 	f2 := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
-	header := []string{"", "mean", "sd", lo, hi, "mcse_mean"}
+	header := []string{"", "mean", "sd", lo, hi}
+	for _, p := range s.QuantileProbs {
+		header = append(header, percent(p)+"%")
+	}
+	header = append(header, "mcse_mean")
 	if s.Weighted {
 		header = append(header, "ess")
 	} else {
@@ -138,7 +149,15 @@ func (s *Summary) String() string {
 	}
 	cells := [][]string{header}
 	for _, r := range s.Rows {
-		line := []string{r.Name, f3(r.Mean), f3(r.SD), f3(r.HDILow), f3(r.HDIHigh), f3(r.MCSEMean)}
+		line := []string{r.Name, f3(r.Mean), f3(r.SD), f3(r.HDILow), f3(r.HDIHigh)}
+		for k := range s.QuantileProbs {
+			v := math.NaN()
+			if k < len(r.Quantiles) {
+				v = r.Quantiles[k]
+			}
+			line = append(line, f3(v))
+		}
+		line = append(line, f3(r.MCSEMean))
 		if s.Weighted {
 			line = append(line, f0(s.ESS))
 		} else {

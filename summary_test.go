@@ -67,8 +67,14 @@ func TestSummaryWeighted(t *testing.T) {
 	}
 	// Biased variance 0.4 + 0.2 + 0 + 0.4 = 1, Σw² = 0.3: sd = √(1/0.7),
 	// MCSE = sd/√(10/3).
-	want := "    mean     sd  hdi_3%  hdi_97%  mcse_mean  ess\n" +
-		"p  3.000  1.195   1.000    4.000      0.655    3\n"
+	// Quantiles: the sorted draws sit at the midpoints of their
+	// cumulative weights, 0.05, 0.2, 0.45 and 0.8, so q5% = 1, the median
+	// 3 + 0.05/0.35 = 3.143 and q95% = 4 (beyond the last midpoint).
+	want := "    mean     sd  hdi_3%  hdi_97%     5%    50%    95%  mcse_mean  ess\n" +
+		"p  3.000  1.195   1.000    4.000  1.000  3.143  4.000      0.655    3\n"
+	if q := r.Quantiles; len(q) != 3 || q[0] != 1 || !near(q[1], 3+0.05/0.35, 1e-14) || q[2] != 4 {
+		t.Errorf("weighted quantiles %v, want [1 %v 4]", q, 3+0.05/0.35)
+	}
 	if got := s.String(); got != want {
 		t.Errorf("weighted table:\n%s\nwant\n%s", got, want)
 	}
