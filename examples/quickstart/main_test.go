@@ -90,7 +90,7 @@ func TestConvolvedIsDensity(t *testing.T) {
 
 // TestPosteriorsMatchQuadrature compares the library's posteriors with the
 // quadrature reference (the normal law of the clamped mean with exact
-// moments, convolved with the Laplace density by Simpson's rule, on a grid
+// moments, convolved with the Laplace density in closed form, on a grid
 // of μ over the prior's range with spacing 0.005). Means may differ by 4
 // Monte Carlo standard errors (a false alarm below 1e-4 per comparison)
 // plus 0.005 for the central-limit approximation of the reference (0.01
@@ -115,14 +115,17 @@ func TestPosteriorsMatchQuadrature(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ref := newPosterior(cfg, mech.Scale(0), tc.sdp)
+		refAware, refNaive, err := reference(cfg, mech.Scale(0), tc.sdp)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, c := range []struct {
 			name        string
-			d           *privinfer.Draws
-			isAware     bool
+			d, ref      *privinfer.Draws
 			meanTol, iv float64
-		}{{"noise-aware", aware, true, 0.005, 0.05}, {"naive", naive, false, 0.01, 0.1}} {
-			m, sd, lo, hi := ref.summary(c.isAware)
+		}{{"noise-aware", aware, refAware, 0.005, 0.05}, {"naive", naive, refNaive, 0.01, 0.1}} {
+			m, sd := c.ref.Mean()[0], c.ref.SD()[0]
+			lo, hi := c.ref.Interval(0, 0.95)
 			if math.IsNaN(m + sd + lo + hi) {
 				t.Fatalf("quadrature reference is not finite: %v ± %v [%v, %v]", m, sd, lo, hi)
 			}
@@ -219,32 +222,31 @@ func clampedMoments(mu, sigma, lo, hi float64) (mean, variance float64) {
 func normCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 func normPDF(x float64) float64 { return math.Exp(-0.5*x*x) / math.Sqrt(2*math.Pi) }
 
-// posterior is the quadrature reference: the posterior of μ on a grid.
-type posterior struct {
-	grid         []float64
-	aware, naive []float64 // normalised weights on grid
-}
-
-func newPosterior(c config, b, sdp float64) *posterior {
-	const nGrid = 24001
-	lo, hi := -6*c.priorSD, 6*c.priorSD // the prior's range: a release near a clamping bound leaves a long tail
-	p := &posterior{grid: make([]float64, nGrid), aware: make([]float64, nGrid), naive: make([]float64, nGrid)}
-	la := make([]float64, nGrid)
-	ln := make([]float64, nGrid)
-	for i := range p.grid {
-		mu := lo + (hi-lo)*float64(i)/(nGrid-1)
-		p.grid[i] = mu
-		m, v := clampedMoments(mu, c.sigma, c.lo, c.hi)
-		// Far beyond a bound the clamped mean is nearly constant; a floor on
-		// its sd keeps the reference finite there.
-		sd := math.Max(math.Sqrt(v/float64(c.n)), 1e-9)
-		prior := -0.5 * mu * mu / (c.priorSD * c.priorSD)
-		la[i] = prior + math.Log(convolved(sdp, m, sd, b))
-		ln[i] = prior - 0.5*(sdp-m)*(sdp-m)/(sd*sd) - math.Log(sd)
+// reference returns the quadrature reference posteriors of μ, noise-aware
+// and naive, on a grid of 24000 cells over the prior's range
+// (privinfer.Grid).
+func reference(c config, b, sdp float64) (aware, naive *privinfer.Draws, err error) {
+	logPost := func(naive bool) func([]float64) float64 {
+		return func(x []float64) float64 {
+			mu := x[0]
+			m, v := clampedMoments(mu, c.sigma, c.lo, c.hi)
+			// Far beyond a bound the clamped mean is nearly constant; a
+			// floor on its sd keeps the reference finite there.
+			sd := math.Max(math.Sqrt(v/float64(c.n)), 1e-9)
+			prior := -0.5 * mu * mu / (c.priorSD * c.priorSD)
+			if naive {
+				return prior - 0.5*(sdp-m)*(sdp-m)/(sd*sd) - math.Log(sd)
+			}
+			return prior + math.Log(convolved(sdp, m, sd, b))
+		}
 	}
-	normalise(la, p.aware)
-	normalise(ln, p.naive)
-	return p
+	// The prior's range: a release near a clamping bound leaves a long tail.
+	grid := privinfer.GridConfig{Lo: []float64{-6 * c.priorSD}, Hi: []float64{6 * c.priorSD}, Points: []int{24000}}
+	if aware, err = privinfer.Grid(logPost(false), grid); err != nil {
+		return nil, nil, err
+	}
+	naive, err = privinfer.Grid(logPost(true), grid)
+	return aware, naive, err
 }
 
 // convolved is ∫ N(s; m, sd²)·Laplace(sdp − s; b) ds in closed form (the
@@ -252,40 +254,4 @@ func newPosterior(c config, b, sdp float64) *posterior {
 func convolved(sdp, m, sd, b float64) float64 {
 	u, r := sdp-m, sd/b
 	return (math.Exp(r*r/2-u/b)*normCDF(u/sd-r) + math.Exp(r*r/2+u/b)*normCDF(-u/sd-r)) / (2 * b)
-}
-
-func normalise(logw, dst []float64) {
-	mx := math.Inf(-1)
-	for _, v := range logw {
-		mx = math.Max(mx, v)
-	}
-	var s float64
-	for i, v := range logw {
-		dst[i] = math.Exp(v - mx)
-		s += dst[i]
-	}
-	for i := range dst {
-		dst[i] /= s
-	}
-}
-
-func (p *posterior) summary(aware bool) (mean, sd, lo, hi float64) {
-	w := p.naive
-	if aware {
-		w = p.aware
-	}
-	var m1, m2, cum float64
-	lo, hi = math.NaN(), math.NaN()
-	for i, x := range p.grid {
-		m1 += w[i] * x
-		m2 += w[i] * x * x
-		cum += w[i]
-		if math.IsNaN(lo) && cum >= 0.025 {
-			lo = x
-		}
-		if math.IsNaN(hi) && cum >= 0.975 {
-			hi = x
-		}
-	}
-	return m1, math.Sqrt(math.Max(m2-m1*m1, 0)), lo, hi
 }
