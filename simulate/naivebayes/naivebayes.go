@@ -47,25 +47,38 @@ type Model struct {
 
 // New returns the model with the given number of classes I ≥ 2,
 // feature level counts J_k ≥ 2 (at least one feature) and n ≥ 1 records.
+//
+// Limits: at most 2^20 parameters (classes × Σ levels) and n ≤ 2^40
+// records, beyond which the model's tables could not be allocated or its
+// counts would lose integer precision.
 func New(classes int, levels []int, n int) (*Model, error) {
-	if classes < 2 {
-		return nil, fmt.Errorf("%w: naive Bayes needs at least 2 classes, got %d", simulate.ErrInvalid, classes)
+	if classes < 2 || classes > maxCells {
+		return nil, fmt.Errorf("%w: naive Bayes needs 2 to 2^20 classes, got %d", simulate.ErrInvalid, classes)
 	}
 	if len(levels) == 0 {
 		return nil, fmt.Errorf("%w: naive Bayes needs at least one feature", simulate.ErrInvalid)
 	}
 	cells := 0
 	for k, j := range levels {
-		if j < 2 {
-			return nil, fmt.Errorf("%w: naive Bayes feature %d needs at least 2 levels, got %d", simulate.ErrInvalid, k, j)
+		if j < 2 || j > maxCells {
+			return nil, fmt.Errorf("%w: naive Bayes feature %d needs 2 to 2^20 levels, got %d", simulate.ErrInvalid, k, j)
 		}
 		cells += j
 	}
-	if n < 1 {
-		return nil, fmt.Errorf("%w: naive Bayes number of records n must be >= 1, got %d", simulate.ErrInvalid, n)
+	if cells > maxCells || classes*cells > maxCells {
+		return nil, fmt.Errorf("%w: naive Bayes with %d classes and %d feature levels has more than 2^20 parameters", simulate.ErrInvalid, classes, cells)
+	}
+	if n < 1 || n > maxN {
+		return nil, fmt.Errorf("%w: naive Bayes number of records n must be in [1, 2^40], got %d", simulate.ErrInvalid, n)
 	}
 	return &Model{classes: classes, levels: append([]int(nil), levels...), n: n, cells: cells}, nil
 }
+
+// Size limits of New.
+const (
+	maxCells = 1 << 20
+	maxN     = 1 << 40
+)
 
 // Paper returns the paper's model: I = 2 classes, K = 2 binary
 // features, n = 100 records.

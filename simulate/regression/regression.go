@@ -51,8 +51,8 @@ func NewLogistic(dim int, cov []float64) (*Inputs, error) {
 }
 
 func newInputs(d int, cov []float64) (*Inputs, error) {
-	if d < 1 {
-		return nil, fmt.Errorf("%w: regression inputs need dim >= 1, got %d", simulate.ErrInvalid, d)
+	if d < 1 || d > 1<<12 {
+		return nil, fmt.Errorf("%w: regression inputs need 1 <= dim <= 2^12 (the covariance has dim² entries), got %d", simulate.ErrInvalid, d)
 	}
 	x, err := modelutil.Gaussian("regression inputs cov", make([]float64, d), cov)
 	if err != nil {
@@ -101,7 +101,7 @@ func (m *Inputs) SampleRecord(r *rand.Rand, theta, rec []float64) {
 }
 
 // Contribution copies the record.
-func (m *Inputs) Contribution(rec, dst []float64) { copy(dst, rec[:m.d+1]) }
+func (m *Inputs) Contribution(rec, dst []float64) { copy(dst[:m.d+1], rec[:m.d+1]) }
 
 // RecordLogLik is log N(x; 0, Σ) + log p(y | x, θ).
 func (m *Inputs) RecordLogLik(theta, rec []float64) float64 {

@@ -387,6 +387,10 @@ func (m slcp) Simulate(r *rand.Rand, theta, dst []float64) error {
 		return err
 	}
 	m0, m1, l00, l10, l11 := m.chol(theta)
+	if math.IsInf(l00, 0) || math.IsInf(l11, 0) || math.IsNaN(l10) || math.IsNaN(l11) {
+		// θ_3 or θ_4 beyond about 1e77: the covariance θ⁴ overflows.
+		return fmt.Errorf("%w: SLCP θ = %v gives a covariance that overflows", simulate.ErrInvalidTheta, theta)
+	}
 	for k := range SLCPPoints {
 		z0, z1 := r.NormFloat64(), r.NormFloat64()
 		dst[2*k] = m0 + l00*z0

@@ -45,6 +45,9 @@ func (s *TauLeap) Step() float64 { return s.step }
 
 // Simulate draws one tau-leaped epidemic and writes I(t_i) (or I(t_i)/K).
 func (s *TauLeap) Simulate(r *rand.Rand, theta, dst []float64) error {
+	if s == nil {
+		return modelutil.ErrUnbuilt("sir.TauLeap")
+	}
 	if err := modelutil.CheckRand(r); err != nil {
 		return err
 	}
@@ -116,6 +119,9 @@ func NewODE(cfg Config, rtol float64) (*ODE, error) {
 
 // Simulate integrates the ODE for θ; r is unused and may be nil.
 func (s *ODE) Simulate(_ *rand.Rand, theta, dst []float64) error {
+	if s == nil {
+		return modelutil.ErrUnbuilt("sir.ODE")
+	}
 	beta, gamma, err := s.rates(theta)
 	if err != nil {
 		return err

@@ -184,6 +184,9 @@ func (s *Exact) Simulate(r *rand.Rand, theta, dst []float64) error {
 // (infections plus recoveries) drawn. The simulation stops at the last
 // record time or as soon as I = 0, after which I stays 0.
 func (s *Exact) SimulateEvents(r *rand.Rand, theta, dst []float64) (events int64, err error) {
+	if s == nil {
+		return 0, modelutil.ErrUnbuilt("sir.Exact")
+	}
 	if err := modelutil.CheckRand(r); err != nil {
 		return 0, err
 	}

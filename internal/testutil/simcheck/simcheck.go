@@ -72,7 +72,10 @@ func Simulator(name string, s simulate.Simulator, theta []float64, zero, nilp si
 		return func() error { return s.Simulate(r, th, make([]float64, k)) }
 	}
 	cs := []b{
-		{Category: "nil", Name: name + ".Simulate nil *rand.Rand", Err: call(s, nil, theta, n)},
+		{Category: "nil", Name: name + ".Simulate nil *rand.Rand (an error, or a deterministic simulator's finite summary)", Check: func() error {
+			dst := make([]float64, n)
+			return finiteOrErr(s.Simulate(nil, theta, dst), dst)
+		}},
 		{Category: "mismatched", Name: name + ".Simulate short dst", Err: call(s, rnd(), theta, n-1)},
 		{Category: "mismatched", Name: name + ".Simulate long dst", Err: call(s, rnd(), theta, n+1)},
 		{Category: "empty", Name: name + ".Simulate nil dst", Err: func() error { return s.Simulate(rnd(), theta, nil) }},
