@@ -28,24 +28,6 @@ var long = os.Getenv("PRIVINFER_LONG") == "1"
 // comparison for a normal error) plus a stated model allowance, and a
 // posterior standard deviation by at most the stated fraction.
 
-// moments returns the mean and sd of a discrete distribution with
-// unnormalised log weights logw on the points x.
-func moments(x, logw []float64) (mean, sd float64) {
-	mx := math.Inf(-1)
-	for _, v := range logw {
-		mx = math.Max(mx, v)
-	}
-	var s, m1, m2 float64
-	for i, v := range logw {
-		p := math.Exp(v - mx)
-		s += p
-		m1 += p * x[i]
-		m2 += p * x[i] * x[i]
-	}
-	m1 /= s
-	return m1, math.Sqrt(m2/s - m1*m1)
-}
-
 func normCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 
 // clampedNormalMoments returns the mean and variance of clamp(X, lo, hi)
@@ -100,13 +82,14 @@ func TestHistMean(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n, lo, hi = 200, -2.0, 4.0
-	var mus, lmu []float64
-	for mu := -2.0; mu <= 4; mu += 0.001 {
-		m, v := clampedNormalMoments(mu, lo, hi)
-		mus = append(mus, mu)
-		lmu = append(lmu, -mu*mu/200+math.Log(laplaceConvNormal(rel[0], m, math.Sqrt(v/n), rel[3])))
+	ref, err := privinfer.Grid(func(x []float64) float64 {
+		m, v := clampedNormalMoments(x[0], lo, hi)
+		return -x[0]*x[0]/200 + math.Log(laplaceConvNormal(rel[0], m, math.Sqrt(v/n), rel[3]))
+	}, privinfer.GridConfig{Lo: []float64{lo}, Hi: []float64{hi}, Points: []int{6000}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	mMu, sdMu := moments(mus, lmu)
+	mMu, sdMu := ref.Mean()[0], ref.SD()[0]
 	var pm, lp []float64
 	var s, e1, e2 float64
 	for c := 0.0; c <= n; c++ {
