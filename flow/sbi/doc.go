@@ -27,13 +27,24 @@
 // # Posteriors you keep
 //
 // Posterior.Save and LikelihoodPosterior.Save write a whole posterior (the
-// flow with its standardisation, the observation, the in-support fraction
-// and the settings that sampling uses, the number of training rounds);
+// flow with its standardisation, the observation, the parameter names,
+// the in-support fraction and the settings that sampling uses, the number
+// of training rounds);
 // LoadPosterior and LoadLikelihoodPosterior read it back given the prior,
 // which they check against the prior's log density at probe points saved
 // with the file. A reloaded posterior gives the same draws for the same
 // random source. A posterior trained in one round on prior simulations is
-// amortized: At conditions it on any other release. A sequential one was
+// amortized: At conditions it on any other release. Amortized SPPE
+// (Config.Rounds = 1) needs no Problem.Observed at all: it is then trained
+// once, saved, and conditioned at sample time,
+//
+//	res, _ := sbi.SPPE(ctx, problem, sbi.Config{Rounds: 1}) // problem.Observed nil
+//	at, _ := res.Posterior.At(sdp)
+//	draws, _ := at.Draws(ctx, 4000, seed) // privinfer.Draws, named
+//
+// Every posterior's Draws method returns privinfer.Draws named after the
+// Problem's parameters (Sample writes the same draws into a slice). A
+// sequential one was
 // trained on proposals focused on its observation and refuses other
 // releases with ErrSequential. Config.Simulations trains round 1 on pairs
 // (θ, s) simulated beforehand, as the sbi package's append_simulations.
