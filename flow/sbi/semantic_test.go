@@ -237,7 +237,8 @@ func TestCheckpointSemantic(t *testing.T) {
 // fix is set) to LoadPosterior and LoadLikelihoodPosterior: each must
 // refuse them with an error wrapping ErrInvalid, or return a posterior
 // whose log density is never NaN or +Inf and whose in-support fraction
-// lies in [0, 1]; neither may panic. The seed corpus holds both kinds of
+// lies in [0, 1] (or, for an amortized posterior saved without an
+// observation, both NaN and sampling refused); neither may panic. The seed corpus holds both kinds of
 // file and, in testdata/fuzz, files with one field tampered with.
 func FuzzLoadPosterior(f *testing.F) {
 	post, lik := savedFiles(f)
@@ -245,6 +246,17 @@ func FuzzLoadPosterior(f *testing.F) {
 	f.Add(lik, false)
 	f.Add(post[:len(post)/2], true)
 	f.Add([]byte(postMagic), false)
+	unobserved := testProblem()
+	unobserved.Observed = nil
+	ures, err := SPPE(context.Background(), unobserved, quickConfig())
+	if err != nil {
+		f.Fatal(err)
+	}
+	var u bytes.Buffer
+	if err := ures.Posterior.Save(&u); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(u.Bytes(), false)
 	prior := testProblem().Prior
 	f.Fuzz(func(t *testing.T, data []byte, fix bool) {
 		if fix && len(data) >= 4 {
@@ -255,6 +267,15 @@ func FuzzLoadPosterior(f *testing.F) {
 		if err != nil {
 			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("LoadPosterior: %v does not wrap ErrInvalid", err)
+			}
+		} else if q.Observed() == nil {
+			// An amortized posterior saved without an observation: NaN
+			// until conditioned, and refusing to sample.
+			if !math.IsNaN(q.InSupport()) || !math.IsNaN(q.LogDensity([]float64{0})) || !q.Amortized() {
+				t.Fatalf("unconditioned posterior: in support %v, log density %v, amortized %v", q.InSupport(), q.LogDensity([]float64{0}), q.Amortized())
+			}
+			if _, err := q.Draws(context.Background(), 1, 1); !errors.Is(err, ErrNoObservation) {
+				t.Fatalf("unconditioned posterior Draws: %v", err)
 			}
 		} else {
 			if s := q.InSupport(); !(s >= 0 && s <= 1) {
