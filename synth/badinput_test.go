@@ -2,12 +2,11 @@ package synth
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 )
 
@@ -196,27 +195,17 @@ func TestBadInputCategories(t *testing.T) {
 		{"zerovalue", "releaser", func() error { _, _, err := sss.SanitizeStats(r, x, 1, Releaser{}); return err }},
 	}
 	perCat := map[string]int{}
+	var rows []testutil.BadInput
 	for _, c := range cases {
-		err := func() (err error) {
-			defer func() {
-				if p := recover(); p != nil {
-					err = fmt.Errorf("panic: %v", p)
-				}
-			}()
-			return c.f()
-		}()
-		if !errors.Is(err, ErrInvalid) {
-			t.Errorf("%s/%s: got %v, want an error wrapping ErrInvalid", c.cat, c.name, err)
-			continue
-		}
 		perCat[c.cat]++
+		rows = append(rows, testutil.BadInput{Category: c.cat, Name: c.name, Err: c.f})
 	}
 	for _, cat := range []string{"nan", "inf", "nonpositive", "huge", "subnormal", "empty", "mismatched", "nil", "zerovalue"} {
-		t.Logf("%-12s %d cases, 0 panics", cat, perCat[cat])
 		if perCat[cat] == 0 {
-			t.Errorf("category %s has no passing case", cat)
+			t.Errorf("category %s has no case", cat)
 		}
 	}
+	testutil.RunBadInput(t, ErrInvalid, rows)
 }
 
 func mustSSS(m Conjugate) *SSS { return &SSS{Model: m} }
