@@ -19,7 +19,7 @@ import (
 // sbibm uses) or after MaxEpochs epochs.
 type C2STOptions struct {
 	Folds        int     // cross-validation folds, ≥ 2; 0 means 5
-	Hidden       int     // units per hidden layer; 0 means 10·d
+	Hidden       int     // units per hidden layer, ≤ 2^16; 0 means 10·d
 	MaxEpochs    int     // 0 means 1000
 	BatchSize    int     // 0 means 200
 	LearningRate float64 // 0 means 1e-3
@@ -60,8 +60,11 @@ func (o *C2STOptions) defaults(d int) error {
 	if o.NoChange == 0 {
 		o.NoChange = 10
 	}
-	if o.Hidden < 1 || o.MaxEpochs < 1 || o.BatchSize < 1 || !(o.LearningRate > 0) || o.NoChange < 1 || o.Tol < 0 {
-		return fmt.Errorf("%w: C2ST options must be positive: %+v", ErrInput, *o)
+	if o.Hidden < 1 || o.MaxEpochs < 1 || o.BatchSize < 1 || !(o.LearningRate > 0) || math.IsInf(o.LearningRate, 0) || o.NoChange < 1 || !(o.Tol >= 0) || math.IsInf(o.Tol, 0) || math.IsNaN(o.L2) || math.IsInf(o.L2, 0) {
+		return fmt.Errorf("%w: C2ST options must be positive and finite: %+v", ErrInput, *o)
+	}
+	if o.Hidden > 1<<16 {
+		return fmt.Errorf("%w: C2ST Hidden must be at most 2^16, got %d", ErrInput, o.Hidden)
 	}
 	return nil
 }

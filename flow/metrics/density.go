@@ -51,9 +51,9 @@ func NewKDE(x []float64, d int) (*KDE, error) {
 }
 
 // LogPdf returns the log density of the estimate at theta (length d), or NaN
-// for a wrong length. It is not safe for concurrent use.
+// for a wrong length, a NaN entry or a nil KDE. It is not safe for concurrent use.
 func (k *KDE) LogPdf(theta []float64) float64 {
-	if len(theta) != k.d {
+	if k == nil || len(theta) != k.d {
 		return math.NaN()
 	}
 	n := len(k.pts) / k.d
@@ -86,6 +86,11 @@ func NLOGSamples(x []float64, d int, thetaTrue []float64) (float64, error) {
 	if len(thetaTrue) != d {
 		return 0, fmt.Errorf("%w: true parameter has length %d, want %d", ErrInput, len(thetaTrue), d)
 	}
+	for i, v := range thetaTrue {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("%w: true parameter entry %d is %v", ErrInput, i, v)
+		}
+	}
 	k, err := NewKDE(x, d)
 	if err != nil {
 		return 0, err
@@ -103,6 +108,11 @@ func LMD(pred []float64, d int, obs []float64) (float64, error) {
 	}
 	if len(obs) != d {
 		return 0, fmt.Errorf("%w: observed release has length %d, want %d", ErrInput, len(obs), d)
+	}
+	for i, v := range obs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("%w: observed release entry %d is %v", ErrInput, i, v)
+		}
 	}
 	dist := make([]float64, n)
 	for i := range dist {
