@@ -18,21 +18,24 @@
 //
 // MeanPerKey with partition selection (L0 = 5, L∞ = 2, 10⁵ units, 10⁴
 // partitions, all 10⁴ released), Beam v2.78.0, go1.26.8, 2 cores shared
-// with other jobs (load average 16–38 during the runs, so the rates are
-// pessimistic and noisy), 24 GiB; peak RSS from /usr/bin/time -v:
+// with other jobs (the processes got 13–31% of the machine, load average
+// 6–38), 24 GiB; wall time, CPU time (user + system) and peak RSS from
+// /usr/bin/time -v. Rows per wall second depend on the load; rows per CPU
+// second less so.
 //
-//	rows     prism rows/s  prism peak RSS  in-memory rows/s  in-memory peak RSS
-//	10⁵             5,592          0.31 GB            50,697             0.09 GB
-//	10⁶             6,331          1.61 GB            75,571             0.30 GB
-//	3·10⁶           2,995          4.02 GB           124,428             0.57 GB
-//	10⁷                 –                –            75,535             1.70 GB
+//	         prism                                 in-memory path
+//	rows     rows/s   rows/CPU-s  peak RSS         rows/s   rows/CPU-s  peak RSS
+//	10⁵       5,592       18,900   0.31 GB         50,697      156,000   0.09 GB
+//	10⁶       6,331       21,000   1.61 GB         75,571      243,000   0.30 GB
+//	3·10⁶     2,995       22,200   4.02 GB        124,428      386,000   0.57 GB
+//	10⁷      13,579       43,900  14.74 GB         75,535      373,000   1.70 GB
 //
 // Prism keeps every stage's elements in memory: its peak grows about
-// linearly, by roughly 1.2–1.4 GB per 10⁶ rows for this one aggregation
-// (each further aggregation adds its own grouping: example/visits, with
-// a selection, a count and a mean, peaks at 4.8 GB on 10⁶ rows), so 10⁷
-// rows need on the order of 13–15 GB. The in-memory path holds the
-// records and one state per (unit, partition).
+// linearly, by roughly 1.4 GB per 10⁶ rows for this one aggregation, so
+// 10⁷ rows fit in 24 GiB and about 1.6·10⁷ rows would be the limit. Each further
+// aggregation adds its own grouping: example/visits (a selection, a count
+// and a mean on about 10⁶ rows) peaks at 4.8 GB. The in-memory path holds
+// the records and one state per (unit, partition).
 package main
 
 import (
