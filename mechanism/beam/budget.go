@@ -57,7 +57,8 @@ var testingAllowed = testing.Testing
 // partition key), so that the same data give the same released bits on
 // any runner and in any merge order; with noNoise the exact bounded
 // aggregates are released and every non-empty partition is kept (Results
-// then carry no noise model). It must be called before any aggregation is
+// then carry no noise model; the noise-free mean of an empty public
+// partition is (Lo + Hi)/2). It must be called before any aggregation is
 // added, and it returns an error wrapping ErrInvalid outside a test
 // binary (testing.Testing): a seeded generator can be subtracted, so a
 // pipeline releasing confidential data refuses it.
