@@ -28,6 +28,7 @@
 package spline
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -51,21 +52,29 @@ const (
 	DefaultMinDerivative = 1e-3
 )
 
-// New returns a spline with the given number of bins (≥ 2), tail bound
-// (> 0, finite) and minimum bin width, height (each > 0 with bins·min < 1)
-// and derivative (> 0).
+// ErrInvalid is wrapped by every error of New.
+var ErrInvalid = errors.New("spline: invalid argument")
+
+// New returns a spline with the given number of bins (2 ≤ bins ≤ 2^16),
+// tail bound (> 0, finite) and minimum bin width, height (each > 0 with
+// bins·min < 1) and derivative (> 0, finite). Errors wrap ErrInvalid and
+// name the argument.
+//
+// The other methods are the flow's hot path and do not validate: they
+// panic (a programmer error) on slices shorter than the lengths they
+// document (NumParams, KnotsLen, K+1), and a NaN input gives NaN outputs.
 func New(bins int, tailBound, minWidth, minHeight, minDerivative float64) (*Spline, error) {
 	switch {
-	case bins < 2:
-		return nil, fmt.Errorf("spline: bins must be >= 2, got %d", bins)
+	case bins < 2 || bins > 1<<16:
+		return nil, fmt.Errorf("spline: bins must be in [2, 2^16], got %d: %w", bins, ErrInvalid)
 	case !(tailBound > 0) || math.IsInf(tailBound, 0):
-		return nil, fmt.Errorf("spline: tail bound must be > 0 and finite, got %v", tailBound)
+		return nil, fmt.Errorf("spline: tail bound must be > 0 and finite, got %v: %w", tailBound, ErrInvalid)
 	case !(minWidth > 0) || minWidth*float64(bins) >= 1:
-		return nil, fmt.Errorf("spline: minimum bin width must be in (0, 1/bins), got %v", minWidth)
+		return nil, fmt.Errorf("spline: minimum bin width must be in (0, 1/bins), got %v: %w", minWidth, ErrInvalid)
 	case !(minHeight > 0) || minHeight*float64(bins) >= 1:
-		return nil, fmt.Errorf("spline: minimum bin height must be in (0, 1/bins), got %v", minHeight)
+		return nil, fmt.Errorf("spline: minimum bin height must be in (0, 1/bins), got %v: %w", minHeight, ErrInvalid)
 	case !(minDerivative > 0) || math.IsInf(minDerivative, 0):
-		return nil, fmt.Errorf("spline: minimum derivative must be > 0 and finite, got %v", minDerivative)
+		return nil, fmt.Errorf("spline: minimum derivative must be > 0 and finite, got %v: %w", minDerivative, ErrInvalid)
 	}
 	return &Spline{Bins: bins, TailBound: tailBound, MinWidth: minWidth, MinHeight: minHeight, MinDerivative: minDerivative}, nil
 }
@@ -309,6 +318,9 @@ func (s *Spline) Inverse(k *Knots, y float64) (x, logdet float64) {
 	B := s.TailBound
 	if y < -B || y > B {
 		return y, 0
+	}
+	if y != y { // NaN: NaN out, as Forward gives (bin search would clamp it)
+		return y, y
 	}
 	j := bin(k.Y, y)
 	g := k.segment(j)
