@@ -1,15 +1,15 @@
 package privinfer
 
 import (
-	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/privinfer/privinfer/internal/jsonfloat"
 )
 
 // Reserved column names of the CSV form of Draws. A parameter may not be
@@ -237,31 +237,14 @@ type jsonFloat float64
 
 // MarshalJSON writes a number, or "NaN", "+Inf", "-Inf" as strings.
 func (f jsonFloat) MarshalJSON() ([]byte, error) {
-	v := float64(f)
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return []byte(`"` + formatFloat(v) + `"`), nil
-	}
-	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
+	return jsonfloat.Append(nil, float64(f)), nil
 }
 
 // UnmarshalJSON reads a number or one of the strings NaN, Inf, +Inf, -Inf.
 func (f *jsonFloat) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || !(math.IsNaN(v) || math.IsInf(v, 0)) {
-			return fmt.Errorf("%q is not NaN, +Inf or -Inf", s)
-		}
-		*f = jsonFloat(v)
-		return nil
-	}
-	v, err := strconv.ParseFloat(string(b), 64)
+	v, err := jsonfloat.Parse(b, nil)
 	if err != nil {
-		return fmt.Errorf("%s is not a number", b)
+		return err
 	}
 	*f = jsonFloat(v)
 	return nil

@@ -1,11 +1,10 @@
 package combine
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
-	"strconv"
+
+	"github.com/privinfer/privinfer/internal/jsonfloat"
 )
 
 // MarshalText returns the rule's name (String), so that a Rule is a JSON
@@ -34,36 +33,14 @@ type jsonFloat float64
 
 // MarshalJSON writes a number, or "NaN", "+Inf", "-Inf" as strings.
 func (f jsonFloat) MarshalJSON() ([]byte, error) {
-	v := float64(f)
-	switch {
-	case math.IsNaN(v):
-		return []byte(`"NaN"`), nil
-	case math.IsInf(v, 1):
-		return []byte(`"+Inf"`), nil
-	case math.IsInf(v, -1):
-		return []byte(`"-Inf"`), nil
-	}
-	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
+	return jsonfloat.Append(nil, float64(f)), nil
 }
 
 // UnmarshalJSON reads a number or one of the strings NaN, Inf, +Inf, -Inf.
 func (f *jsonFloat) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || !(math.IsNaN(v) || math.IsInf(v, 0)) {
-			return fmt.Errorf("%w: %q is not NaN, +Inf or -Inf", ErrInput, s)
-		}
-		*f = jsonFloat(v)
-		return nil
-	}
-	v, err := strconv.ParseFloat(string(b), 64)
+	v, err := jsonfloat.Parse(b, ErrInput)
 	if err != nil {
-		return fmt.Errorf("%w: %s is not a number", ErrInput, b)
+		return err
 	}
 	*f = jsonFloat(v)
 	return nil
