@@ -115,21 +115,35 @@ func (s Streams) storage() jetstream.StorageType {
 
 // ensureStream returns the stream named in cfg, creating it if missing.
 func ensureStream(ctx context.Context, js jetstream.JetStream, cfg jetstream.StreamConfig) (jetstream.Stream, error) {
-	st, err := js.Stream(ctx, cfg.Name)
+	return getOrCreate(ctx, "stream", cfg.Name,
+		func(ctx context.Context) (jetstream.Stream, error) { return js.Stream(ctx, cfg.Name) },
+		func(ctx context.Context) (jetstream.Stream, error) { return js.CreateStream(ctx, cfg) },
+		jetstream.ErrStreamNotFound, jetstream.ErrStreamNameAlreadyInUse)
+}
+
+// getOrCreate returns the JetStream object (stream or consumer, named by
+// kind and name) that get finds, or, when get fails with notFound, the one
+// create makes. When create loses a race with another creator (it fails
+// with exists), the object is looked up again. Other errors are returned
+// naming the object.
+func getOrCreate[T any](ctx context.Context, kind, name string,
+	get, create func(context.Context) (T, error), notFound, exists error) (T, error) {
+	var zero T
+	v, err := get(ctx)
 	if err == nil {
-		return st, nil
+		return v, nil
 	}
-	if !errors.Is(err, jetstream.ErrStreamNotFound) {
-		return nil, fmt.Errorf("nats: stream %s: %w", cfg.Name, err)
+	if !errors.Is(err, notFound) {
+		return zero, fmt.Errorf("nats: %s %s: %w", kind, name, err)
 	}
-	st, err = js.CreateStream(ctx, cfg)
-	if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
-		st, err = js.Stream(ctx, cfg.Name)
+	v, err = create(ctx)
+	if errors.Is(err, exists) {
+		v, err = get(ctx)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("nats: creating stream %s: %w", cfg.Name, err)
+		return zero, fmt.Errorf("nats: creating %s %s: %w", kind, name, err)
 	}
-	return st, nil
+	return v, nil
 }
 
 // ensureStreams creates the work and result streams if missing.
@@ -162,21 +176,10 @@ func (s Streams) ensureStreams(ctx context.Context, js jetstream.JetStream) (wor
 // ensureConsumer returns the durable consumer named in cfg on st,
 // creating it if missing.
 func ensureConsumer(ctx context.Context, st jetstream.Stream, cfg jetstream.ConsumerConfig) (jetstream.Consumer, error) {
-	c, err := st.Consumer(ctx, cfg.Durable)
-	if err == nil {
-		return c, nil
-	}
-	if !errors.Is(err, jetstream.ErrConsumerNotFound) {
-		return nil, fmt.Errorf("nats: consumer %s: %w", cfg.Durable, err)
-	}
-	c, err = st.CreateConsumer(ctx, cfg)
-	if errors.Is(err, jetstream.ErrConsumerExists) {
-		c, err = st.Consumer(ctx, cfg.Durable)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("nats: creating consumer %s: %w", cfg.Durable, err)
-	}
-	return c, nil
+	return getOrCreate(ctx, "consumer", cfg.Durable,
+		func(ctx context.Context) (jetstream.Consumer, error) { return st.Consumer(ctx, cfg.Durable) },
+		func(ctx context.Context) (jetstream.Consumer, error) { return st.CreateConsumer(ctx, cfg) },
+		jetstream.ErrConsumerNotFound, jetstream.ErrConsumerExists)
 }
 
 // workerConsumer returns the shared consumer of the work stream.
