@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -32,27 +33,61 @@ type ResNet struct {
 	n      int
 }
 
+// resNetParams counts the parameters NewResNet lays out.
+func resNetParams(in, hidden, out, blocks int64, gate bool, ctx int64) int64 {
+	lin := func(i, j int64) int64 { return i*j + j }
+	n := lin(in, hidden) + lin(hidden, out)
+	per := 2 * lin(hidden, hidden)
+	if gate {
+		per += lin(ctx, hidden)
+	}
+	return n + blocks*per
+}
+
 type resBlock struct {
 	l1, l2, lc Linear
 }
 
+// ErrInvalid is wrapped by every error of NewResNet.
+var ErrInvalid = errors.New("nn: invalid argument")
+
+// Size limits of NewResNet: widths up to 2^16, up to 2^10 blocks, and at
+// most 2^31 parameters in all (beyond them the layer sizes overflow or
+// could not be allocated).
+const (
+	maxWidth  = 1 << 16
+	maxBlocks = 1 << 10
+	maxParams = 1 << 31
+)
+
 // NewResNet lays out a ResNet whose parameters start at offset off of the
 // caller's parameter vector. in and ctx may be 0 (the input layer is then
-// a learned constant); hidden and out must be positive, blocks ≥ 0.
+// a learned constant); hidden and out must be positive, blocks ≥ 0; every
+// width is at most 2^16, blocks at most 2^10, off + NumParams at most
+// 2^31. Errors wrap ErrInvalid and name the argument.
+//
+// The other methods are the flow's hot path and do not validate: they
+// panic (a programmer error) on slices shorter than the lengths they
+// document.
 func NewResNet(in, ctx, hidden, out, blocks int, gate bool, off int) (*ResNet, error) {
 	switch {
-	case in < 0:
-		return nil, fmt.Errorf("nn: input width must be >= 0, got %d", in)
-	case ctx < 0:
-		return nil, fmt.Errorf("nn: context width must be >= 0, got %d", ctx)
-	case hidden < 1:
-		return nil, fmt.Errorf("nn: hidden width must be >= 1, got %d", hidden)
-	case out < 1:
-		return nil, fmt.Errorf("nn: output width must be >= 1, got %d", out)
-	case blocks < 0:
-		return nil, fmt.Errorf("nn: number of blocks must be >= 0, got %d", blocks)
-	case off < 0:
-		return nil, fmt.Errorf("nn: parameter offset must be >= 0, got %d", off)
+	case in < 0 || in > maxWidth:
+		return nil, fmt.Errorf("nn: input width must be in [0, 2^16], got %d: %w", in, ErrInvalid)
+	case ctx < 0 || ctx > maxWidth:
+		return nil, fmt.Errorf("nn: context width must be in [0, 2^16], got %d: %w", ctx, ErrInvalid)
+	case hidden < 1 || hidden > maxWidth:
+		return nil, fmt.Errorf("nn: hidden width must be in [1, 2^16], got %d: %w", hidden, ErrInvalid)
+	case out < 1 || out > maxWidth:
+		return nil, fmt.Errorf("nn: output width must be in [1, 2^16], got %d: %w", out, ErrInvalid)
+	case blocks < 0 || blocks > maxBlocks:
+		return nil, fmt.Errorf("nn: number of blocks must be in [0, 2^10], got %d: %w", blocks, ErrInvalid)
+	case off < 0 || off > maxParams:
+		return nil, fmt.Errorf("nn: parameter offset must be in [0, 2^31], got %d: %w", off, ErrInvalid)
+	}
+	// Every count below fits an int64 within these limits: at most
+	// (2^17+1)·2^16 per layer, times 3·2^10 + 2 layers.
+	if np := int64(off) + resNetParams(int64(in+ctx), int64(hidden), int64(out), int64(blocks), gate && ctx > 0, int64(ctx)); np > maxParams {
+		return nil, fmt.Errorf("nn: the network would end at parameter %d, beyond 2^31: %w", np, ErrInvalid)
 	}
 	m := &ResNet{In: in, Ctx: ctx, Hidden: hidden, Out: out, Blocks: blocks, Gate: gate && ctx > 0}
 	o := off
@@ -228,6 +263,7 @@ func (m *ResNet) NewWork(maxRows int) *ResNetWork {
 // Ctx is 0) and writes out (n×Out), keeping in w what Backward needs.
 // n must not exceed w.Cap.
 func (m *ResNet) Forward(p []float64, w *ResNetWork, x, c []float64, n int, out []float64) {
+	_ = p[m.last.Off+m.last.NumParams()-1] // panics on a short parameter vector
 	m.ForwardShared(p, w, x, c, n, 1, out)
 }
 
@@ -237,6 +273,7 @@ func (m *ResNet) Forward(p []float64, w *ResNetWork, x, c []float64, n int, out 
 // layer and to every gate is computed once per context row. With group 1
 // it is Forward.
 func (m *ResNet) ForwardShared(p []float64, w *ResNetWork, x, c []float64, n, group int, out []float64) {
+	_ = p[m.last.Off+m.last.NumParams()-1] // panics on a short parameter vector
 	if n > w.Cap {
 		panic("nn: batch larger than workspace capacity")
 	}
@@ -335,6 +372,7 @@ func (w *ResNetWork) groupSum(dst, a []float64, H int) {
 // gradient with respect to x (n×In) into dx unless dx is nil. Gradients
 // with respect to the context are not computed (see BackwardContext).
 func (m *ResNet) Backward(p, g []float64, w *ResNetWork, dout, dx []float64) {
+	_ = p[m.last.Off+m.last.NumParams()-1] // panics on a short parameter vector
 	m.backward(p, g, w, dout, dx, nil, false)
 }
 
@@ -344,6 +382,7 @@ func (m *ResNet) Backward(p, g []float64, w *ResNetWork, dout, dx []float64) {
 // gradient sums over the group). Unlike the input gradient it accumulates,
 // because one context usually feeds several networks.
 func (m *ResNet) BackwardContext(p, g []float64, w *ResNetWork, dout, dx, dc []float64) {
+	_ = p[m.last.Off+m.last.NumParams()-1] // panics on a short parameter vector
 	m.backward(p, g, w, dout, dx, dc, false)
 }
 
@@ -354,6 +393,7 @@ func (m *ResNet) BackwardContext(p, g []float64, w *ResNetWork, dout, dx, dc []f
 // untouched. It saves the pass that clears a gradient before its first
 // accumulation.
 func (m *ResNet) BackwardStore(p, g []float64, w *ResNetWork, dout, dx, dc []float64) {
+	_ = p[m.last.Off+m.last.NumParams()-1] // panics on a short parameter vector
 	m.backward(p, g, w, dout, dx, dc, true)
 }
 
