@@ -148,29 +148,28 @@ func getOrCreate[T any](ctx context.Context, kind, name string,
 
 // ensureStreams creates the work and result streams if missing.
 func (s Streams) ensureStreams(ctx context.Context, js jetstream.JetStream) (work, results jetstream.Stream, err error) {
-	work, err = ensureStream(ctx, js, jetstream.StreamConfig{
-		Name:       s.workStream(),
-		Subjects:   []string{s.Prefix + ".work.>"},
-		Retention:  jetstream.WorkQueuePolicy,
-		Storage:    s.storage(),
-		MaxAge:     s.MaxAge,
-		Duplicates: 2 * time.Minute,
-	})
+	work, err = ensureStream(ctx, js, s.queueStream(s.workStream(), s.Prefix+".work.>"))
 	if err != nil {
 		return nil, nil, err
 	}
-	results, err = ensureStream(ctx, js, jetstream.StreamConfig{
-		Name:       s.resultStream(),
-		Subjects:   []string{s.Prefix + ".result.>"},
-		Retention:  jetstream.WorkQueuePolicy,
-		Storage:    s.storage(),
-		MaxAge:     s.MaxAge,
-		Duplicates: 2 * time.Minute,
-	})
+	results, err = ensureStream(ctx, js, s.queueStream(s.resultStream(), s.Prefix+".result.>"))
 	if err != nil {
 		return nil, nil, err
 	}
 	return work, results, nil
+}
+
+// queueStream is the configuration of the work-queue stream name holding
+// subjects: s's storage and age limit, duplicates detected for 2 minutes.
+func (s Streams) queueStream(name, subjects string) jetstream.StreamConfig {
+	return jetstream.StreamConfig{
+		Name:       name,
+		Subjects:   []string{subjects},
+		Retention:  jetstream.WorkQueuePolicy,
+		Storage:    s.storage(),
+		MaxAge:     s.MaxAge,
+		Duplicates: 2 * time.Minute,
+	}
 }
 
 // ensureConsumer returns the durable consumer named in cfg on st,
