@@ -3,11 +3,9 @@ package abc
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/gob"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"io/fs"
 	"math"
@@ -164,14 +162,7 @@ func TestSMCCheckpointRefused(t *testing.T) {
 // wrapSMCState frames a gob-encoded state as a checkpoint file of
 // fingerprint fp with a correct checksum.
 func wrapSMCState(fp [32]byte, state []byte) []byte {
-	var b bytes.Buffer
-	b.WriteString(smcMagic)
-	_ = binary.Write(&b, binary.LittleEndian, uint32(smcVersion))
-	b.Write(fp[:])
-	_ = binary.Write(&b, binary.LittleEndian, uint64(len(state)))
-	b.Write(state)
-	_ = binary.Write(&b, binary.LittleEndian, crc32.ChecksumIEEE(b.Bytes()))
-	return b.Bytes()
+	return testutil.CheckpointFrame(smcMagic, smcVersion, fp, state)
 }
 
 // TestSMCCheckpointSemantic tampers with one field of a checkpoint saved
@@ -372,49 +363,20 @@ func TestSMCKillResume(t *testing.T) {
 		},
 		Result: func(dir string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, "result")) },
 		AfterKill: func(dir string) (string, error) {
-			es, err := os.ReadDir(dir)
-			if err != nil {
-				return "", err
-			}
-			state, temps := "before the first checkpoint", 0
-			for _, e := range es {
-				switch name := e.Name(); {
-				case atomicfile.Temp(name):
-					temps++
-				case name == "smc.ckpt":
-					cfg := smcKillConfig(filepath.Join(dir, name))
-					tg, err := newTarget(&p, cfg.Distance, "SMCConfig.Distance", nil)
-					if err != nil {
-						return "", err
-					}
-					rounds, _, _, err := loadSMCCheckpoint(cfg.Checkpoint, smcFingerprint(&p, &cfg, tg.dim, tg.statDim), tg, &cfg)
-					if err != nil {
-						return "", fmt.Errorf("checkpoint left by the kill: %w", err)
-					}
-					state = fmt.Sprintf("after round %d", len(rounds))
-				case name == "result":
-					if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || !strings.HasPrefix(string(b), "rounds 6 ") {
-						return "", fmt.Errorf("partial result file (%v)", err)
-					}
-					state = "finished"
-				default:
-					return "", fmt.Errorf("unexpected file %s", name)
+			return testutil.KilledRunState(dir, "smc.ckpt", "rounds 6 ", func(path string) (string, error) {
+				cfg := smcKillConfig(path)
+				tg, err := newTarget(&p, cfg.Distance, "SMCConfig.Distance", nil)
+				if err != nil {
+					return "", err
 				}
-			}
-			if temps > 0 {
-				state += fmt.Sprintf(", %d temporary file(s)", temps)
-			}
-			return state, nil
-		},
-		AfterResume: func(dir string) error {
-			es, _ := os.ReadDir(dir)
-			for _, e := range es {
-				if e.Name() != "result" {
-					return fmt.Errorf("file %s left after the run", e.Name())
+				rounds, _, _, err := loadSMCCheckpoint(cfg.Checkpoint, smcFingerprint(&p, &cfg, tg.dim, tg.statDim), tg, &cfg)
+				if err != nil {
+					return "", fmt.Errorf("checkpoint left by the kill: %w", err)
 				}
-			}
-			return nil
+				return fmt.Sprintf("after round %d", len(rounds)), nil
+			})
 		},
+		AfterResume: testutil.OnlyResultLeft,
 	})
 	if rep.Identical != rep.Resumes || rep.Resumes != testutil.KillTrialCount() {
 		t.Errorf("%d resumes, %d identical", rep.Resumes, rep.Identical)

@@ -3,10 +3,8 @@ package sbi
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/gob"
 	"errors"
-	"hash/crc32"
 	"math"
 	"os"
 	"path/filepath"
@@ -242,14 +240,7 @@ func TestCheckpointRefused(t *testing.T) {
 // wrapState frames a gob-encoded state as a checkpoint file of
 // fingerprint fp with a correct checksum.
 func wrapState(fp [32]byte, state []byte) []byte {
-	var b bytes.Buffer
-	b.WriteString(ckptMagic)
-	_ = binary.Write(&b, binary.LittleEndian, uint32(ckptVersion))
-	b.Write(fp[:])
-	_ = binary.Write(&b, binary.LittleEndian, uint64(len(state)))
-	b.Write(state)
-	_ = binary.Write(&b, binary.LittleEndian, crc32.ChecksumIEEE(b.Bytes()))
-	return b.Bytes()
+	return testutil.CheckpointFrame(ckptMagic, ckptVersion, fp, state)
 }
 
 // FuzzCheckpointState feeds arbitrary states, framed as valid checkpoint

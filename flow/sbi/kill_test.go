@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/atomicfile"
@@ -90,53 +89,29 @@ func TestKillResume(t *testing.T) {
 		Worker: func(dir string) *exec.Cmd { return testutil.WorkerCommand("TestKillWorker", killWorkerEnv+"="+dir) },
 		Result: func(dir string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, "result")) },
 		AfterKill: func(dir string) (string, error) {
-			es, err := os.ReadDir(dir)
-			if err != nil {
-				return "", err
-			}
-			state, temps := "before the first checkpoint", 0
-			for _, e := range es {
-				switch name := e.Name(); {
-				case atomicfile.Temp(name):
-					temps++
-				case name == "run.ckpt":
-					b, err := os.ReadFile(filepath.Join(dir, name))
-					if err != nil {
-						return "", err
-					}
-					st, err := decodeCheckpoint(b, fp)
-					if err != nil {
-						return "", fmt.Errorf("checkpoint left by the kill: %w", err)
-					}
-					cfg := killConfig(dir)
-					eng, err := newEngine(testProblem(), &cfg, PosteriorFlow)
-					if err != nil {
-						return "", err
-					}
-					if _, _, err := eng.resume(st); err != nil {
-						return "", fmt.Errorf("checkpoint left by the kill: %w", err)
-					}
-					state = fmt.Sprintf("after round %d", st.Round)
-				case name == "result":
-					if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || !strings.HasPrefix(string(b), "draws ") {
-						return "", fmt.Errorf("partial result file (%v)", err)
-					}
-					state = "finished"
-				default:
-					return "", fmt.Errorf("unexpected file %s", name)
+			return testutil.KilledRunState(dir, "run.ckpt", "draws ", func(path string) (string, error) {
+				b, err := os.ReadFile(path)
+				if err != nil {
+					return "", err
 				}
-			}
-			if temps > 0 {
-				state += fmt.Sprintf(", %d temporary file(s)", temps)
-			}
-			return state, nil
+				st, err := decodeCheckpoint(b, fp)
+				if err != nil {
+					return "", fmt.Errorf("checkpoint left by the kill: %w", err)
+				}
+				cfg := killConfig(dir)
+				eng, err := newEngine(testProblem(), &cfg, PosteriorFlow)
+				if err != nil {
+					return "", err
+				}
+				if _, _, err := eng.resume(st); err != nil {
+					return "", fmt.Errorf("checkpoint left by the kill: %w", err)
+				}
+				return fmt.Sprintf("after round %d", st.Round), nil
+			})
 		},
 		AfterResume: func(dir string) error {
-			es, _ := os.ReadDir(dir)
-			for _, e := range es {
-				if e.Name() != "result" {
-					return fmt.Errorf("file %s left after the run", e.Name())
-				}
+			if err := testutil.OnlyResultLeft(dir); err != nil {
+				return err
 			}
 			if _, err := os.Stat(filepath.Join(dir, "run.ckpt")); !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("checkpoint left after the run (%v)", err)
