@@ -1,12 +1,9 @@
 package privinfer
 
 import (
-	"encoding/csv"
 	"errors"
 	"math"
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/testutil"
@@ -157,30 +154,7 @@ func TestDrawsValidate(t *testing.T) {
 // mcse_mean) as Draws with Chains set.
 func readDiagCase(t *testing.T, name string) (*Draws, []float64) {
 	t.Helper()
-	read := func(path string) [][]string {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		rows, err := csv.NewReader(f).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rows[1:]
-	}
-	var chains [][]float64
-	for _, r := range read("internal/diag/testdata/diag_chains.csv") {
-		if r[0] != name {
-			continue
-		}
-		c, _ := strconv.Atoi(r[1])
-		v, _ := strconv.ParseFloat(r[3], 64)
-		for len(chains) <= c {
-			chains = append(chains, nil)
-		}
-		chains[c] = append(chains[c], v)
-	}
+	chains := testutil.ChainCases(t, "internal/diag/testdata/diag_chains.csv")[name]
 	d := &Draws{Dim: 2, Chains: len(chains)}
 	for _, ch := range chains {
 		for _, v := range ch {
@@ -188,15 +162,7 @@ func readDiagCase(t *testing.T, name string) (*Draws, []float64) {
 			d.Theta = append(d.Theta, v, 3-2*v)
 		}
 	}
-	var ref []float64
-	for _, r := range read("internal/diag/testdata/diag_reference.csv") {
-		if r[0] == name {
-			for _, s := range r[1:] {
-				v, _ := strconv.ParseFloat(s, 64)
-				ref = append(ref, v)
-			}
-		}
-	}
+	ref := testutil.ReferenceValues(t, "internal/diag/testdata/diag_reference.csv")[name]
 	return d, ref
 }
 

@@ -1,11 +1,10 @@
 package privinfer
 
 import (
-	"encoding/csv"
 	"math"
-	"os"
-	"strconv"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // readNonConverged reads the non-converged reference cases of
@@ -14,39 +13,15 @@ import (
 // basic split, bulk, folded and final R̂, bulk and tail ESS).
 func readNonConverged(t *testing.T) (map[string]*Draws, map[string][]float64) {
 	t.Helper()
-	read := func(name string) [][]string {
-		f, err := os.Open("internal/diag/testdata/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		rows, err := csv.NewReader(f).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rows[1:]
-	}
 	draws := map[string]*Draws{}
-	chains := map[string]int{}
-	for _, r := range read("diag_nonconverged_chains.csv") {
-		c, _ := strconv.Atoi(r[1])
-		v, _ := strconv.ParseFloat(r[3], 64)
-		if draws[r[0]] == nil {
-			draws[r[0]] = &Draws{Dim: 1}
+	for name, chains := range testutil.ChainCases(t, "internal/diag/testdata/diag_nonconverged_chains.csv") {
+		d := &Draws{Dim: 1, Chains: len(chains)}
+		for _, ch := range chains {
+			d.Theta = append(d.Theta, ch...) // chain-major
 		}
-		draws[r[0]].Theta = append(draws[r[0]].Theta, v) // rows are chain-major
-		chains[r[0]] = max(chains[r[0]], c+1)
+		draws[name] = d
 	}
-	for name, d := range draws {
-		d.Chains = chains[name]
-	}
-	ref := map[string][]float64{}
-	for _, r := range read("diag_nonconverged_reference.csv") {
-		for _, s := range r[1:] {
-			v, _ := strconv.ParseFloat(s, 64)
-			ref[r[0]] = append(ref[r[0]], v)
-		}
-	}
+	ref := testutil.ReferenceValues(t, "internal/diag/testdata/diag_nonconverged_reference.csv")
 	return draws, ref
 }
 

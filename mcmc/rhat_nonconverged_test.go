@@ -1,10 +1,9 @@
 package mcmc
 
 import (
-	"encoding/csv"
-	"os"
-	"strconv"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 // TestRHatNonConverged checks that RHat flags the reference chains that
@@ -14,24 +13,7 @@ import (
 // draws with R̂ below 1.01, and that RHatBasic, the unfolded classic split
 // R̂, misses the equal-means case.
 func TestRHatNonConverged(t *testing.T) {
-	f, err := os.Open("../internal/diag/testdata/diag_nonconverged_chains.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases := map[string][][]float64{}
-	for _, r := range rows[1:] {
-		c, _ := strconv.Atoi(r[1])
-		v, _ := strconv.ParseFloat(r[3], 64)
-		for len(cases[r[0]]) <= c {
-			cases[r[0]] = append(cases[r[0]], nil)
-		}
-		cases[r[0]][c] = append(cases[r[0]][c], v)
-	}
+	cases := testutil.ChainCases(t, "../internal/diag/testdata/diag_nonconverged_chains.csv")
 	if len(cases) != 5 {
 		t.Fatalf("read %d cases, want 5", len(cases))
 	}

@@ -1,12 +1,11 @@
 package diag
 
 import (
-	"encoding/csv"
 	"errors"
 	"math"
-	"os"
-	"strconv"
 	"testing"
+
+	"github.com/privinfer/privinfer/internal/testutil"
 )
 
 func readDiagCases(t *testing.T) (map[string][][]float64, map[string][]float64) {
@@ -18,41 +17,7 @@ func readDiagCases(t *testing.T) (map[string][][]float64, map[string][]float64) 
 // (case, then one column per value) written by testdata/gen_diagnostics.py.
 func readCaseFiles(t *testing.T, chainsFile, refFile string) (map[string][][]float64, map[string][]float64) {
 	t.Helper()
-	f, err := os.Open(chainsFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases := map[string][][]float64{}
-	for _, r := range rows[1:] {
-		c, _ := strconv.Atoi(r[1])
-		v, _ := strconv.ParseFloat(r[3], 64)
-		for len(cases[r[0]]) <= c {
-			cases[r[0]] = append(cases[r[0]], nil)
-		}
-		cases[r[0]][c] = append(cases[r[0]][c], v)
-	}
-	g, err := os.Open(refFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	rows, err = csv.NewReader(g).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref := map[string][]float64{}
-	for _, r := range rows[1:] {
-		for _, s := range r[1:] {
-			v, _ := strconv.ParseFloat(s, 64)
-			ref[r[0]] = append(ref[r[0]], v)
-		}
-	}
-	return cases, ref
+	return testutil.ChainCases(t, chainsFile), testutil.ReferenceValues(t, refFile)
 }
 
 // TestDiagnosticsReference compares R̂ (rank-normalised and basic), bulk
