@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -141,7 +142,9 @@ func NewIndependent(components ...Univariate) (*Independent, error) {
 func (p *Independent) Dim() int { return len(p.c) }
 
 // Sample draws every coordinate independently.
+// It panics if r is nil or len(theta) < Dim (a programmer error).
 func (p *Independent) Sample(r *rand.Rand, theta []float64) {
+	mustSample(r, theta, p.Dim())
 	for i, c := range p.c {
 		theta[i] = c.Sample(r)
 	}
@@ -294,7 +297,9 @@ func NewDiagNormal(cfg DiagNormalConfig) (*MVNormal, error) {
 func (p *MVNormal) Dim() int { return len(p.mean) }
 
 // Sample draws mean + L z with z standard normal.
+// It panics if r is nil or len(theta) < Dim (a programmer error).
 func (p *MVNormal) Sample(r *rand.Rand, theta []float64) {
+	mustSample(r, theta, p.Dim())
 	d := len(p.mean)
 	// z is written into theta; the lower-triangular product is formed in
 	// place from the last coordinate down.
@@ -375,7 +380,9 @@ func (p *Dirichlet) Alpha() []float64 { return append([]float64(nil), p.alpha...
 
 // Sample draws normalised independent gammas (combined in log space for
 // concentrations below one, so small α never gives 0/0).
+// It panics if r is nil or len(theta) < Dim (a programmer error).
 func (p *Dirichlet) Sample(r *rand.Rand, theta []float64) {
+	mustSample(r, theta, p.Dim())
 	variate.Dirichlet(r, p.alpha, theta[:len(p.alpha)])
 }
 
@@ -420,7 +427,9 @@ func NewConcat(blocks ...Prior) (*Concat, error) {
 func (p *Concat) Dim() int { return p.dim }
 
 // Sample draws every block.
+// It panics if r is nil or len(theta) < Dim (a programmer error).
 func (p *Concat) Sample(r *rand.Rand, theta []float64) {
+	mustSample(r, theta, p.Dim())
 	o := 0
 	for _, b := range p.blocks {
 		b.Sample(r, theta[o:o+b.Dim()])
@@ -439,4 +448,15 @@ func (p *Concat) LogDensity(theta []float64) float64 {
 		o += b.Dim()
 	}
 	return s
+}
+
+// mustSample panics on the programmer errors a Prior's Sample documents: a
+// nil random source or a destination shorter than the prior's dimension.
+func mustSample(r *rand.Rand, theta []float64, d int) {
+	if r == nil {
+		panic("simulate: Sample with a nil *rand.Rand")
+	}
+	if len(theta) < d {
+		panic(fmt.Sprintf("simulate: Sample into theta of length %d, need %d", len(theta), d))
+	}
 }

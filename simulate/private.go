@@ -2,7 +2,6 @@ package simulate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -25,25 +24,27 @@ type PrivateSimulator struct {
 // Private composes the confidential simulator sim with the mechanism mech
 // into a simulator of s_dp. The mechanism must release vectors of the
 // simulator's StatDim; if it reports its dimension through a Dim() int
-// method the two are checked here.
+// method the two are checked here. A nil sim or mech, including a typed
+// nil pointer in the interface, is refused with an error wrapping
+// ErrInvalid, as is a StatDim below 1 or a dimension mismatch.
 func Private(sim Simulator, mech mechanism.Mechanism) (Simulator, error) {
 	return NewPrivate(sim, mech)
 }
 
 // NewPrivate is Private returning the concrete type.
 func NewPrivate(sim Simulator, mech mechanism.Mechanism) (*PrivateSimulator, error) {
-	if sim == nil {
-		return nil, errors.New("simulate: private simulator needs a non-nil simulator")
+	if argcheck.Nil(sim) {
+		return nil, fmt.Errorf("simulate: private simulator needs a non-nil sim: %w", ErrInvalid)
 	}
-	if mech == nil {
-		return nil, errors.New("simulate: private simulator needs a non-nil mechanism")
+	if argcheck.Nil(mech) {
+		return nil, fmt.Errorf("simulate: private simulator needs a non-nil mech: %w", ErrInvalid)
 	}
 	d := sim.StatDim()
-	if d < 1 {
-		return nil, fmt.Errorf("simulate: simulator StatDim must be >= 1, got %d", d)
+	if d < 1 || d > maxValues {
+		return nil, fmt.Errorf("simulate: private simulator sim.StatDim must be in [1, %d], got %d: %w", maxValues, d, ErrInvalid)
 	}
 	if md, ok := mech.(interface{ Dim() int }); ok && md.Dim() != d {
-		return nil, fmt.Errorf("simulate: mechanism dimension %d does not match simulator StatDim %d", md.Dim(), d)
+		return nil, fmt.Errorf("simulate: private simulator mech dimension %d does not match sim.StatDim %d: %w", md.Dim(), d, ErrInvalid)
 	}
 	p := &PrivateSimulator{sim: sim, mech: mech}
 	p.pool.New = func() any { b := make([]float64, d); return &b }
@@ -70,11 +71,20 @@ func (p *PrivateSimulator) Simulate(r *rand.Rand, theta, dst []float64) error {
 }
 
 // SimulateBoth is Simulate that also writes the confidential summary s
-// into conf when conf is non-nil (length StatDim). It returns conf.
+// into conf when conf is non-nil (length StatDim). It returns conf. A
+// PrivateSimulator not built by NewPrivate (nil or zero value), a nil r
+// or a dst or conf of the wrong length is refused with an error wrapping
+// ErrInvalid.
 func (p *PrivateSimulator) SimulateBoth(r *rand.Rand, theta, conf, dst []float64) ([]float64, error) {
+	if p == nil || p.sim == nil || p.mech == nil || p.pool.New == nil {
+		return nil, errUnbuilt("PrivateSimulator")
+	}
+	if err := checkRand(r); err != nil {
+		return nil, err
+	}
 	d := p.sim.StatDim()
 	if len(dst) != d {
-		return nil, fmt.Errorf("simulate: dst must have length %d, got %d", d, len(dst))
+		return nil, fmt.Errorf("simulate: private simulator dst must have length %d, got %d: %w", d, len(dst), ErrInvalid)
 	}
 	s := conf
 	var bp *[]float64
@@ -82,7 +92,7 @@ func (p *PrivateSimulator) SimulateBoth(r *rand.Rand, theta, conf, dst []float64
 		bp = p.pool.Get().(*[]float64)
 		s = *bp
 	} else if len(s) != d {
-		return nil, fmt.Errorf("simulate: conf must have length %d, got %d", d, len(conf))
+		return nil, fmt.Errorf("simulate: private simulator conf must have length %d, got %d: %w", d, len(conf), ErrInvalid)
 	}
 	err := p.sim.Simulate(r, theta, s)
 	if err == nil {
@@ -107,7 +117,10 @@ func Batch(ctx context.Context, exec Executor, sim Simulator, thetas []float64, 
 	if argcheck.Nil(sim) {
 		return fmt.Errorf("simulate: batch needs a non-nil simulator: %w", ErrInvalid)
 	}
-	if dim < 1 || len(thetas)%dim != 0 {
+	if dim < 1 {
+		return fmt.Errorf("simulate: batch dim must be >= 1, got %d: %w", dim, ErrInvalid)
+	}
+	if len(thetas)%dim != 0 {
 		return fmt.Errorf("simulate: batch thetas length %d is not a multiple of dim %d: %w", len(thetas), dim, ErrInvalid)
 	}
 	n := len(thetas) / dim
@@ -139,10 +152,16 @@ func PriorPredictive(ctx context.Context, exec Executor, prior Prior, sim Simula
 	if argcheck.Nil(prior) || argcheck.Nil(sim) {
 		return fmt.Errorf("simulate: prior predictive needs a non-nil prior and simulator: %w", ErrInvalid)
 	}
-	if n < 0 {
-		return fmt.Errorf("simulate: prior predictive n must be >= 0, got %d: %w", n, ErrInvalid)
+	if n < 0 || n > maxValues {
+		return fmt.Errorf("simulate: prior predictive n must be in [0, %d], got %d: %w", maxValues, n, ErrInvalid)
 	}
 	d, sd := prior.Dim(), sim.StatDim()
+	if d < 1 || d > maxValues {
+		return fmt.Errorf("simulate: prior predictive prior.Dim must be in [1, %d], got %d: %w", maxValues, d, ErrInvalid)
+	}
+	if sd < 1 || sd > maxValues {
+		return fmt.Errorf("simulate: prior predictive sim.StatDim must be in [1, %d], got %d: %w", maxValues, sd, ErrInvalid)
+	}
 	if len(thetas) != n*d {
 		return fmt.Errorf("simulate: prior predictive thetas must have length %d, got %d: %w", n*d, len(thetas), ErrInvalid)
 	}

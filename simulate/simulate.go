@@ -7,6 +7,9 @@ type Prior interface {
 	// Dim is the length of θ.
 	Dim() int
 	// Sample draws θ ~ π and writes it into theta, which has length Dim.
+	// It has no error return: a nil r or a theta shorter than Dim is a
+	// programmer error and panics (the package's priors document this);
+	// callers such as PriorPredictive check their arguments first.
 	Sample(r *rand.Rand, theta []float64)
 	// LogDensity returns log π(θ); it is -Inf outside the support and NaN
 	// if len(theta) != Dim(). A Prior is therefore an mcmc.Target.
