@@ -96,16 +96,18 @@ func (d *Draws) Validate() error {
 	return nil
 }
 
-// Len returns the number of draws, len(Theta)/Dim (0 if Dim < 1).
+// Len returns the number of draws, len(Theta)/Dim, or 0 if the shape is
+// invalid (nil draws, Dim < 1 or len(Theta) not a multiple of Dim), so
+// that no accessor returns part of a ragged row.
 func (d *Draws) Len() int {
-	if d == nil || d.Dim < 1 {
+	if d == nil || d.Dim < 1 || len(d.Theta)%d.Dim != 0 {
 		return 0
 	}
 	return len(d.Theta) / d.Dim
 }
 
 // Row returns draw i as a slice of Theta (not a copy), or nil if i is out
-// of range.
+// of range or the shape is invalid (see Len).
 func (d *Draws) Row(i int) []float64 {
 	if i < 0 || i >= d.Len() {
 		return nil
@@ -114,9 +116,9 @@ func (d *Draws) Row(i int) []float64 {
 }
 
 // Column returns a copy of coordinate j of every draw, or nil if j is out
-// of range.
+// of range or the shape is invalid (see Len).
 func (d *Draws) Column(j int) []float64 {
-	if d == nil || j < 0 || j >= d.Dim {
+	if d == nil || j < 0 || j >= d.Dim || len(d.Theta)%d.Dim != 0 {
 		return nil
 	}
 	n := d.Len()

@@ -3,6 +3,7 @@ package privinfer
 import (
 	"context"
 	"fmt"
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -196,7 +197,7 @@ func SBC(ctx context.Context, p Problem, fit SBCFit, cfg SBCConfig) (*SBCResult,
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if p.Simulator != nil {
+	if !argcheck.Nil(p.Simulator) {
 		p.Observed = make([]float64, max(p.Simulator.StatDim(), 0))
 	}
 	if err := p.Validate(); err != nil {
