@@ -33,25 +33,25 @@ func (c Conv) OutLength() int {
 const maxConv = 1 << 24
 
 // Validate reports whether c is a valid geometry with at least one output
-// step; every size must be at most 2²⁴.
+// step; every size must be at most 2²⁴. Errors wrap ErrInvalid.
 func (c Conv) Validate() error {
 	switch {
 	case c.Length > maxConv || c.Channels > maxConv || c.Filters > maxConv || c.Kernel > maxConv || c.Stride > maxConv || c.Pad > maxConv:
-		return fmt.Errorf("Conv sizes must be at most %d, got %+v", maxConv, c)
+		return fmt.Errorf("ad: Conv sizes must be at most %d, got %+v: %w", maxConv, c, ErrInvalid)
 	case c.Length < 1:
-		return fmt.Errorf("Conv.Length must be >= 1, got %d", c.Length)
+		return fmt.Errorf("ad: Conv.Length must be >= 1, got %d: %w", c.Length, ErrInvalid)
 	case c.Channels < 1:
-		return fmt.Errorf("Conv.Channels must be >= 1, got %d", c.Channels)
+		return fmt.Errorf("ad: Conv.Channels must be >= 1, got %d: %w", c.Channels, ErrInvalid)
 	case c.Filters < 1:
-		return fmt.Errorf("Conv.Filters must be >= 1, got %d", c.Filters)
+		return fmt.Errorf("ad: Conv.Filters must be >= 1, got %d: %w", c.Filters, ErrInvalid)
 	case c.Kernel < 1:
-		return fmt.Errorf("Conv.Kernel must be >= 1, got %d", c.Kernel)
+		return fmt.Errorf("ad: Conv.Kernel must be >= 1, got %d: %w", c.Kernel, ErrInvalid)
 	case c.Stride < 0:
-		return fmt.Errorf("Conv.Stride must be >= 0, got %d", c.Stride)
+		return fmt.Errorf("ad: Conv.Stride must be >= 0, got %d: %w", c.Stride, ErrInvalid)
 	case c.Pad < 0 || c.Pad >= c.Kernel:
-		return fmt.Errorf("Conv.Pad must be in [0, Kernel = %d), got %d", c.Kernel, c.Pad)
+		return fmt.Errorf("ad: Conv.Pad must be in [0, Kernel = %d), got %d: %w", c.Kernel, c.Pad, ErrInvalid)
 	case c.Length+2*c.Pad < c.Kernel:
-		return fmt.Errorf("Conv.Kernel %d is longer than the padded series (%d steps)", c.Kernel, c.Length+2*c.Pad)
+		return fmt.Errorf("ad: Conv.Kernel %d is longer than the padded series (%d steps): %w", c.Kernel, c.Length+2*c.Pad, ErrInvalid)
 	}
 	return nil
 }

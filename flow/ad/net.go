@@ -1,10 +1,11 @@
 package ad
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/privinfer/privinfer/internal/argcheck"
 )
 
 // ConvLayer is one convolution of a Net: Filters output channels, windows
@@ -59,8 +60,9 @@ const (
 	maxParams = 1 << 27
 )
 
-// ErrNet is wrapped by every error about an invalid Net.
-var ErrNet = errors.New("ad: invalid network")
+// ErrNet is wrapped by every error about an invalid Net. It wraps
+// ErrInvalid.
+var ErrNet = argcheck.Sentinel("ad: invalid network", ErrInvalid)
 
 // Validate checks n: In, Out and every width in [1, 65536], at most 64
 // convolutions and 64 hidden layers, In a multiple of Channels, every

@@ -4,12 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/privinfer/privinfer/internal/argcheck"
 )
+
+// ErrInvalid is wrapped by every error the package returns about an
+// invalid argument: ErrShape, ErrNet and the errors of Conv.Validate wrap
+// it.
+var ErrInvalid = errors.New("ad: invalid argument")
 
 // ErrShape is wrapped by every error about the arguments of an operation:
 // mismatched or invalid shapes, nil tensors, tensors of another tape,
-// leaves shorter than their shape.
-var ErrShape = errors.New("ad: invalid operation")
+// leaves shorter than their shape. It wraps ErrInvalid.
+var ErrShape = argcheck.Sentinel("ad: invalid operation", ErrInvalid)
 
 type opKind uint8
 
