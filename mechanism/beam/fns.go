@@ -247,19 +247,14 @@ type releaseFn struct {
 
 func (f *releaseFn) Setup() error {
 	var err error
-	f.rel, err = core.NewReleaser(f.Cfg)
-	f.dec = beam.NewElementDecoder(f.Key.T)
+	f.rel, f.dec, err = setupRelease(f.Cfg, f.Key)
 	return err
 }
 
 func (f *releaseFn) ProcessElement(key string, a core.Acc, emit func(beam.X, aggregate.Result)) error {
-	res, keep, err := f.rel.Release(key, a)
+	k, res, keep, err := releaseKey(f.rel, f.dec, key, a)
 	if err != nil || !keep {
 		return err
-	}
-	k, err := f.dec.Decode(bytes.NewReader([]byte(key)))
-	if err != nil {
-		return fmt.Errorf("beam: decoding a partition key: %w", err)
 	}
 	emit(k, res)
 	return nil
@@ -276,20 +271,37 @@ type selectFn struct {
 
 func (f *selectFn) Setup() error {
 	var err error
-	f.rel, err = core.NewReleaser(f.Cfg)
-	f.dec = beam.NewElementDecoder(f.Key.T)
+	f.rel, f.dec, err = setupRelease(f.Cfg, f.Key)
 	return err
 }
 
 func (f *selectFn) ProcessElement(key string, a core.Acc, emit func(beam.X)) error {
-	_, keep, err := f.rel.Release(key, a)
+	k, _, keep, err := releaseKey(f.rel, f.dec, key, a)
 	if err != nil || !keep {
 		return err
 	}
-	k, err := f.dec.Decode(bytes.NewReader([]byte(key)))
-	if err != nil {
-		return fmt.Errorf("beam: decoding a partition key: %w", err)
-	}
 	emit(k)
 	return nil
+}
+
+// setupRelease returns the releaser of cfg and the decoder of partition
+// keys of type key, the state releaseFn and selectFn set up on a worker.
+func setupRelease(cfg core.Config, key beam.EncodedType) (*core.Releaser, beam.ElementDecoder, error) {
+	rel, err := core.NewReleaser(cfg)
+	return rel, beam.NewElementDecoder(key.T), err
+}
+
+// releaseKey selects (unless public) and releases the partition of the
+// encoded key with state a, and decodes the key when the partition is
+// kept.
+func releaseKey(rel *core.Releaser, dec beam.ElementDecoder, key string, a core.Acc) (k any, res aggregate.Result, keep bool, err error) {
+	res, keep, err = rel.Release(key, a)
+	if err != nil || !keep {
+		return nil, res, keep, err
+	}
+	k, err = dec.Decode(bytes.NewReader([]byte(key)))
+	if err != nil {
+		return nil, res, false, fmt.Errorf("beam: decoding a partition key: %w", err)
+	}
+	return k, res, true, nil
 }
