@@ -63,7 +63,7 @@ func (s setting) truth() float64 {
 // and model, pooling the means of the sets with the Theorem-7 rule.
 func (s setting) run(ctx context.Context, seed uint64, reps, m int, eps float64, model synth.Model) (Point, error) {
 	if reps < 2 {
-		return Point{}, fmt.Errorf("study: reps must be >= 2, got %d", reps)
+		return Point{}, fmt.Errorf("%w: Config.Reps must be >= 2 for an empirical sd, got %d", ErrInvalid, reps)
 	}
 	type out struct {
 		q, sd, osd, half, ohalf float64
@@ -129,7 +129,9 @@ var MStudyValues = []int{2, 3, 5, 10, 20, 30, 50, 100, 200, 500}
 
 // MStudy reruns the m-study of Figs 6 (binary data, p ∈ {0.1, 0.5}) and 7
 // (Gaussian data, bounds (−4, 4) and (−4, 5), BIT and truncation) at ε = 1
-// and n ∈ {100, 1000}, for every m in ms, with reps repetitions each.
+// and n ∈ {100, 1000}, for every m in ms (each in [2, synth.MaxSets]), with
+// cfg.Reps repetitions each (at least 2). Invalid arguments and a nil ctx
+// give errors wrapping ErrInvalid.
 func MStudy(ctx context.Context, cfg Config, ms []int) ([]Point, error) {
 	return MStudyScaled(ctx, cfg, ms, 1)
 }
@@ -141,7 +143,7 @@ const MaxScale = 1000
 // [1, MaxScale]): scale 10 simulates n = 1000 and 10 000 where the paper
 // prints 100 and 1000. Scenario names carry the simulated n.
 func MStudyScaled(ctx context.Context, cfg Config, ms []int, scale int) ([]Point, error) {
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.validateCurves(ctx); err != nil {
 		return nil, err
 	}
 	if scale < 1 || scale > MaxScale {
@@ -204,9 +206,16 @@ var AllocationWeights = []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9}
 // {100, 1000}, bounds (−4, 4) and (−4, 5), BIT and truncation. Besides the
 // weights in ws, every scenario is also run at the communal weight
 // 1/(1 + c1 − c0) (reported with M = 10 and W set to that weight).
+// Every w must be in (0, 1) and cfg.Reps at least 2; invalid arguments
+// and a nil ctx give errors wrapping ErrInvalid.
 func Allocation(ctx context.Context, cfg Config, ws []float64) ([]Point, error) {
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.validateCurves(ctx); err != nil {
 		return nil, err
+	}
+	for i, w := range ws {
+		if !(w > 0 && w < 1) {
+			return nil, fmt.Errorf("%w: ws[%d] must be in (0, 1), got %v", ErrInvalid, i, w)
+		}
 	}
 	start := time.Now()
 	total := 8 * (len(ws) + 1)
@@ -239,4 +248,20 @@ func Allocation(ctx context.Context, cfg Config, ws []float64) ([]Point, error) 
 		}
 	}
 	return pts, nil
+}
+
+// validateCurves checks the arguments shared by MStudy and Allocation:
+// a valid cfg with Reps ≥ 2 (each point has an empirical sd) and a
+// non-nil ctx.
+func (c Config) validateCurves(ctx context.Context) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	if c.Reps < 2 {
+		return fmt.Errorf("%w: Config.Reps must be >= 2 for an empirical sd, got %d", ErrInvalid, c.Reps)
+	}
+	if ctx == nil {
+		return fmt.Errorf("%w: ctx is nil", ErrInvalid)
+	}
+	return nil
 }

@@ -129,8 +129,33 @@ func Table1(ctx context.Context, cfg Config) ([]Row, error) {
 // z975 is the 0.975 standard normal quantile.
 var z975 = special.NormQuantile(0.975)
 
-// Run simulates the scenario reps times and returns the coverage of the
-// 95% intervals of every column.
+// MaxSimN bounds Scenario.SimN.
+const MaxSimN = 1 << 24
+
+// Validate checks the scenario: SimN in [1, MaxSimN], Eps finite and > 0,
+// P in [0, 1] for a binary scenario and, for a Gaussian one, a
+// RecordBounding the Gaussian-mean model accepts. Errors wrap ErrInvalid
+// and name the field.
+func (s Scenario) Validate() error {
+	switch {
+	case s.SimN < 1 || s.SimN > MaxSimN:
+		return fmt.Errorf("%w: Scenario.SimN must be in [1, %d], got %d", ErrInvalid, MaxSimN, s.SimN)
+	case !(s.Eps > 0) || math.IsInf(s.Eps, 1):
+		return fmt.Errorf("%w: Scenario.Eps must be finite and > 0, got %v", ErrInvalid, s.Eps)
+	case s.Binary && !(s.P >= 0 && s.P <= 1):
+		return fmt.Errorf("%w: Scenario.P must be in [0, 1], got %v", ErrInvalid, s.P)
+	}
+	if !s.Binary {
+		if _, err := synth.NewGaussianMean(synth.GaussianMean{Sigma: 1, C0: -4, C1: 4, RecordBounding: s.RecordBounding}); err != nil {
+			return fmt.Errorf("%w: Scenario.RecordBounding: %w", ErrInvalid, err)
+		}
+	}
+	return nil
+}
+
+// Run simulates the scenario reps times (reps in [1, MaxReps]) and returns
+// the coverage of the 95% intervals of every column. An invalid scenario
+// (see Validate), reps or a nil ctx give an error wrapping ErrInvalid.
 func (s Scenario) Run(ctx context.Context, seed uint64, reps int) ([NumColumns]float64, error) {
 	cov, _, err := s.simulate(ctx, seed, reps)
 	return cov, err
@@ -185,8 +210,14 @@ func Fig8(ctx context.Context, cfg Config) ([]SDRow, error) {
 // column and the standard-deviation summary.
 func (s Scenario) simulate(ctx context.Context, seed uint64, reps int) ([NumColumns]float64, SDRow, error) {
 	var out [NumColumns]float64
-	if reps < 1 {
-		return out, SDRow{}, fmt.Errorf("study: reps must be >= 1, got %d", reps)
+	if ctx == nil {
+		return out, SDRow{}, fmt.Errorf("%w: ctx is nil", ErrInvalid)
+	}
+	if reps < 1 || reps > MaxReps {
+		return out, SDRow{}, fmt.Errorf("%w: reps must be in [1, %d], got %d", ErrInvalid, MaxReps, reps)
+	}
+	if err := s.Validate(); err != nil {
+		return out, SDRow{}, err
 	}
 	var counts [NumColumns]atomic.Int64
 	// Per repetition: each column's sd estimate and estimate, and whether
