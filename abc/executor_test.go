@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -152,26 +150,6 @@ func TestEnginesExecutorIndependence(t *testing.T) {
 	}
 }
 
-// badRow panics, or returns NaN, when θ[0] exceeds at (rare under the
-// N(0, 1) prior).
-type badRow struct {
-	at    float64
-	panic bool
-}
-
-func (badRow) StatDim() int { return 1 }
-func (b badRow) Simulate(r *rand.Rand, theta, dst []float64) error {
-	if theta[0] > b.at {
-		if b.panic {
-			panic(fmt.Sprintf("cannot simulate at %v", theta[0]))
-		}
-		dst[0] = math.NaN()
-		return nil
-	}
-	dst[0] = theta[0] + 0.3*r.NormFloat64()
-	return nil
-}
-
 // TestEngineRowErrors: a simulator that panics or returns NaN on one row
 // stops SMC, Rejection and KernelIS with an error naming the row's index
 // and θ — the same row whichever executor ran it.
@@ -181,7 +159,7 @@ func TestEngineRowErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	for _, bad := range []badRow{{at: 2.5, panic: true}, {at: 2.5}} {
+	for _, bad := range []exectest.Faulty{{At: 2.5, Noise: 0.3, Panic: true}, {At: 2.5, Noise: 0.3}} {
 		p.Simulator = bad
 		runs := map[string]func(simulate.Executor) error{
 			"SMC": func(ex simulate.Executor) error {
@@ -203,12 +181,12 @@ func TestEngineRowErrors(t *testing.T) {
 				err := run(ex)
 				var re *simulate.RowError
 				var se *SimulationError
-				if !errors.As(err, &re) || !errors.As(err, &se) || !(re.Theta[0] > bad.at) {
-					t.Fatalf("%s (panic %v), executor %d: %v is not the *RowError of a bad row", name, bad.panic, k, err)
+				if !errors.As(err, &re) || !errors.As(err, &se) || !(re.Theta[0] > bad.At) {
+					t.Fatalf("%s (panic %v), executor %d: %v is not the *RowError of a bad row", name, bad.Panic, k, err)
 				}
 				var pe *simulate.PanicError
-				if bad.panic != errors.As(err, &pe) || (!bad.panic && !errors.Is(err, simulate.ErrNonFinite)) {
-					t.Errorf("%s (panic %v): cause %v", name, bad.panic, err)
+				if bad.Panic != errors.As(err, &pe) || (!bad.Panic && !errors.Is(err, simulate.ErrNonFinite)) {
+					t.Errorf("%s (panic %v): cause %v", name, bad.Panic, err)
 				}
 				if !strings.Contains(err.Error(), fmt.Sprintf("row %d", re.Index)) || !strings.Contains(err.Error(), fmt.Sprint(re.Theta)) {
 					t.Errorf("%s: error %q does not name row %d and θ %v", name, err, re.Index, re.Theta)
@@ -216,7 +194,7 @@ func TestEngineRowErrors(t *testing.T) {
 				if want == nil {
 					want = re
 				} else if re.Index != want.Index || !slices.Equal(re.Theta, want.Theta) {
-					t.Errorf("%s (panic %v), executor %d: row %d θ %v; in process row %d θ %v", name, bad.panic, k, re.Index, re.Theta, want.Index, want.Theta)
+					t.Errorf("%s (panic %v), executor %d: row %d θ %v; in process row %d θ %v", name, bad.Panic, k, re.Index, re.Theta, want.Index, want.Theta)
 				}
 			}
 		}
@@ -231,22 +209,6 @@ func exAsExecutors(s []*exectest.Shuffled) []simulate.Executor {
 	return out
 }
 
-// cancelAfter cancels its context after n simulations.
-type cancelAfter struct {
-	n      int64
-	done   *atomic.Int64
-	cancel context.CancelFunc
-}
-
-func (cancelAfter) StatDim() int { return 1 }
-func (c cancelAfter) Simulate(r *rand.Rand, theta, dst []float64) error {
-	if c.done.Add(1) == c.n {
-		c.cancel()
-	}
-	dst[0] = theta[0] + 0.3*r.NormFloat64()
-	return nil
-}
-
 // TestEngineCancellation: cancelling the context during a batch stops SMC
 // and Rejection with context.Canceled, whichever executor runs the batch.
 func TestEngineCancellation(t *testing.T) {
@@ -257,14 +219,14 @@ func TestEngineCancellation(t *testing.T) {
 	for k, ex := range append([]simulate.Executor{nil}, exAsExecutors(blockExecutors())...) {
 		ctx, cancel := context.WithCancel(context.Background())
 		var done atomic.Int64
-		p.Simulator = cancelAfter{n: 500, done: &done, cancel: cancel}
+		p.Simulator = exectest.CancelAt{N: 500, Done: &done, Cancel: cancel, Noise: 0.3}
 		res, err := SMC(ctx, p, SMCConfig{Distance: Euclidean{}, Particles: 200, Schedule: ToleranceList{1, 0.5, 0.1, 0.05, 0.01}, Seed: 1, Executor: ex})
 		if !errors.Is(err, context.Canceled) || res == nil || res.Stop != StopCancelled {
 			t.Errorf("SMC, executor %d: err %v, result %+v", k, err, res)
 		}
 		done.Store(0)
 		ctx, cancel = context.WithCancel(context.Background())
-		p.Simulator = cancelAfter{n: 500, done: &done, cancel: cancel}
+		p.Simulator = exectest.CancelAt{N: 500, Done: &done, Cancel: cancel, Noise: 0.3}
 		_, err = Rejection(ctx, p, RejectionConfig{Distance: Euclidean{}, Tolerance: 0.01, Simulations: 100000, Seed: 1, Executor: ex})
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("Rejection, executor %d: err %v", k, err)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -67,28 +65,12 @@ func TestSPPEExecutorIndependence(t *testing.T) {
 	}
 }
 
-// rowFault panics, or returns NaN, at θ > 2 (rare under the N(0, 1) prior).
-type rowFault struct{ panic bool }
-
-func (rowFault) StatDim() int { return 1 }
-func (f rowFault) Simulate(r *rand.Rand, theta, dst []float64) error {
-	if theta[0] > 2 {
-		if f.panic {
-			panic("no simulation above 2")
-		}
-		dst[0] = math.NaN()
-		return nil
-	}
-	dst[0] = theta[0] + testTau*r.NormFloat64()
-	return nil
-}
-
 // TestSPPERowErrors: a simulator that panics or returns NaN on one row
 // stops SPPE with ErrSimulation and the *simulate.RowError naming the
 // row's index and θ, the same row in process and through shuffled blocks.
 func TestSPPERowErrors(t *testing.T) {
 	p := testProblem()
-	for _, f := range []rowFault{{panic: true}, {}} {
+	for _, f := range []exectest.Faulty{{At: 2, Noise: testTau, Panic: true}, {At: 2, Noise: testTau}} {
 		p.Simulator = f
 		var want *simulate.RowError
 		for _, ex := range []simulate.Executor{nil, &exectest.Shuffled{Size: 7}} {
@@ -97,11 +79,11 @@ func TestSPPERowErrors(t *testing.T) {
 			_, err := SPPE(context.Background(), p, cfg)
 			var re *simulate.RowError
 			if !errors.Is(err, ErrSimulation) || !errors.As(err, &re) || !(re.Theta[0] > 2) {
-				t.Fatalf("panic %v, executor %T: %v", f.panic, ex, err)
+				t.Fatalf("panic %v, executor %T: %v", f.Panic, ex, err)
 			}
 			var pe *simulate.PanicError
-			if f.panic != errors.As(err, &pe) || (!f.panic && !errors.Is(err, simulate.ErrNonFinite)) {
-				t.Errorf("panic %v: cause %v", f.panic, err)
+			if f.Panic != errors.As(err, &pe) || (!f.Panic && !errors.Is(err, simulate.ErrNonFinite)) {
+				t.Errorf("panic %v: cause %v", f.Panic, err)
 			}
 			if !strings.Contains(err.Error(), fmt.Sprintf("row %d at θ = %v", re.Index, re.Theta)) {
 				t.Errorf("error %q does not name the row and θ", err)
@@ -115,22 +97,6 @@ func TestSPPERowErrors(t *testing.T) {
 	}
 }
 
-// stopAfter cancels its context at its n-th simulation.
-type stopAfter struct {
-	n      int64
-	done   *atomic.Int64
-	cancel context.CancelFunc
-}
-
-func (stopAfter) StatDim() int { return 1 }
-func (s stopAfter) Simulate(r *rand.Rand, theta, dst []float64) error {
-	if s.done.Add(1) == s.n {
-		s.cancel()
-	}
-	dst[0] = theta[0] + testTau*r.NormFloat64()
-	return nil
-}
-
 // TestSPPECancellation: cancelling during the first round's simulations
 // stops SPPE with context.Canceled, in process and through shuffled
 // blocks.
@@ -139,7 +105,7 @@ func TestSPPECancellation(t *testing.T) {
 	for _, ex := range []simulate.Executor{nil, &exectest.Shuffled{Size: 7, Workers: 1}} {
 		ctx, cancel := context.WithCancel(context.Background())
 		var done atomic.Int64
-		p.Simulator = stopAfter{n: 30, done: &done, cancel: cancel}
+		p.Simulator = exectest.CancelAt{N: 30, Done: &done, Cancel: cancel, Noise: testTau}
 		cfg := tinyConfig()
 		cfg.Executor = ex
 		if _, err := SPPE(ctx, p, cfg); !errors.Is(err, context.Canceled) {
