@@ -17,7 +17,7 @@ import (
 // fields (EpsTotal, EpsABC, C, Resample, Sensitivity, Clip) calibrate the
 // mechanism and are checked by NewABCDPSelector; Distance, Simulations,
 // Seed and Progress are read only by ABCDP (Select, which receives the
-// distances, ignores them); Reproducible is read by both.
+// distances, ignores them); Reproducible and Accountant are read by both.
 type ABCDPConfig struct {
 	// EpsTotal is the privacy budget ε_total > 0 of the whole indicator
 	// sequence.
@@ -84,6 +84,16 @@ type ABCDPConfig struct {
 	// By default (false) the noise comes from the operating system's
 	// generator.
 	Reproducible bool
+
+	// Accountant, if not nil, is charged the release's budget
+	// (ABCDPSelector.Budget, the ε_total of Thm. 4.1) by ABCDP and by
+	// Select once the inputs are checked and before any noise is drawn;
+	// when it refuses the charge nothing is selected or released and the
+	// error wraps its refusal (mechanism.ErrBudgetExceeded). Nil means the
+	// caller accounts for every run itself: each call of ABCDP or Select
+	// on the same confidential data is a further release of ε_total, and
+	// k runs compose to kε_total.
+	Accountant *mechanism.Accountant
 }
 
 // Validate checks the configuration: the privacy fields as
@@ -237,7 +247,9 @@ type ABCDPResult struct {
 // whatever r is (r may be nil), unless the configuration is Reproducible,
 // in which case it comes from r, which must then be non-nil. Each distance
 // is first clamped to [0, Clip] (to [0, ∞) without a clip; see
-// ABCDPConfig.Clip). Only the result may be released.
+// ABCDPConfig.Clip). Only the result may be released. Once the inputs are
+// checked, the budget is charged to ABCDPConfig.Accountant (if not nil);
+// a refused charge is returned and nothing is selected.
 //
 // A NaN distance, or an infinite one without a clip, is an error (clip
 // unbounded distances with Clip), as is an empty input. The inputs are
@@ -261,7 +273,22 @@ func (a *ABCDPSelector) Select(r *rand.Rand, distances []float64) (*ABCDPResult,
 			return nil, invalidf("distance %d is infinite and ABCDPConfig.Clip is 0", i)
 		}
 	}
+	if err := a.charge(); err != nil {
+		return nil, err
+	}
 	return a.selectClamped(r, distances, a.lo, a.hi)
+}
+
+// charge charges the release's budget to the configuration's Accountant,
+// if any.
+func (a *ABCDPSelector) charge() error {
+	if a.cfg.Accountant == nil {
+		return nil
+	}
+	if err := a.cfg.Accountant.Spend(a.Budget()); err != nil {
+		return fmt.Errorf("abc: ABCDP release of %v refused by ABCDPConfig.Accountant: %w", a.Budget(), err)
+	}
+	return nil
 }
 
 // selectClamped is Select's loop with the clamp interval [lo, hi] as a
@@ -301,7 +328,11 @@ func (a *ABCDPSelector) selectClamped(r *rand.Rand, distances []float64, lo, hi 
 // selects with the sparse vector of NewABCDPSelector(cfg). It returns only
 // what may be released: the selection, the accepted public draws
 // (ABCDPResult.Draws) and all public draws (ABCDPResult.Public). The
-// distances never leave ABCDP.
+// distances never leave ABCDP. The release's budget ε_total is charged to
+// cfg.Accountant (if not nil) after the public draws are simulated and
+// before the selection; a refused charge is returned (wrapping the
+// accountant's error) and nothing is released. With a nil Accountant the
+// caller accounts for the release.
 //
 // The sparse vector's noise comes from the operating system's generator,
 // so the selection differs from run to run; with cfg.Reproducible it comes

@@ -354,7 +354,7 @@ func TestABCDPReproducible(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sims, err := SimulatePrior(ctx, p, Euclidean{}, cfg.Simulations, cfg.Seed)
+	sims, err := SimulatePrior(ctx, p, Euclidean{}, cfg.Simulations, cfg.Seed, ConfidentialObservation)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,7 +101,7 @@ func badInputCases(t *testing.T) []badCase {
 			_, err := Rejection(ctx, bp.p.p, RejectionConfig{Distance: bp.p.d, Tolerance: 1, Simulations: 10})
 			return err
 		})
-		add(bp.cat, "SimulatePrior: "+bp.name, func() error { _, err := SimulatePrior(ctx, bp.p.p, bp.p.d, 10, 1); return err })
+		add(bp.cat, "SimulatePrior: "+bp.name, func() error { _, err := SimulatePrior(ctx, bp.p.p, bp.p.d, 10, 1, PublicObservation); return err })
 		if bp.name == "private simulator and a mechanism" || bp.name == "typed nil mechanism" {
 			continue // ABCDP refuses every mechanism (below)
 		}
@@ -187,9 +187,9 @@ func badInputCases(t *testing.T) []badCase {
 	rej("huge", "2^29 nearest-k simulations", RejectionConfig{Distance: Euclidean{}, Accept: 5, Simulations: 1 << 29})
 	rej("huge", "2^40 acceptances", RejectionConfig{Distance: Euclidean{}, Tolerance: 1, Accept: 1 << 40, Simulations: 1 << 41})
 	for _, n := range []int{0, -1} {
-		add("nonpositive", fmt.Sprintf("SimulatePrior n = %d", n), func() error { _, err := SimulatePrior(ctx, p, Euclidean{}, n, 1); return err })
+		add("nonpositive", fmt.Sprintf("SimulatePrior n = %d", n), func() error { _, err := SimulatePrior(ctx, p, Euclidean{}, n, 1, PublicObservation); return err })
 	}
-	add("huge", "SimulatePrior n = 2^40", func() error { _, err := SimulatePrior(ctx, p, Euclidean{}, 1<<40, 1); return err })
+	add("huge", "SimulatePrior n = 2^40", func() error { _, err := SimulatePrior(ctx, p, Euclidean{}, 1<<40, 1, PublicObservation); return err })
 
 	// ABCDP configuration, selection and run.
 	abcdp := func(cat, name string, cfg ABCDPConfig) {

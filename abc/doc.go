@@ -89,6 +89,32 @@
 // public (the output of a mechanism, s_dp): their distances, tolerances and
 // weights are post-processing of that release and may be published.
 //
+// # Privacy
+//
+// ABCDP and ABCDPSelector.Select are the package's only releases of
+// confidential data. Each run costs ε_total (ABCDPSelector.Budget); with
+// ABCDPConfig.Accountant set the run charges it before selecting and
+// releases nothing when the accountant refuses. With a nil Accountant the
+// caller accounts for every run: repeated runs on the same data compose.
+//
+// Everything else is analyst-side computation that adds no noise and
+// charges no accountant, and is only as private as its input:
+//
+//   - SimulatePrior and SimulatePriorWith return the exact distances to
+//     Problem.Observed. Their caller declares the observation public or
+//     confidential (an Observation); confidential distances must stay with
+//     the data owner, because a handful of exact distances from public
+//     points locate the observation (trilateration).
+//   - Rejection, SMC and KernelIS treat Problem.Observed as public. Given a
+//     confidential observation (a Problem with a nil Mechanism holding
+//     confidential data), their distances, tolerances, weights and
+//     posterior draws are computed from it without noise and are not
+//     releases.
+//   - ExpectedErrorBound and TailBound read the confidential distances and
+//     are for the data owner's planning only.
+//   - ABCDPConfig.Reproducible noise is recomputable from the seed and
+//     gives no privacy.
+//
 // # Distances
 //
 // Euclidean, WeightedL2 and L1 compare summary vectors; MMD compares sample

@@ -107,7 +107,7 @@ func TestEnginesExecutorIndependence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spRef, err := SimulatePrior(ctx, p, Euclidean{}, 300, 6)
+	spRef, err := SimulatePrior(ctx, p, Euclidean{}, 300, 6, PublicObservation)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestEnginesExecutorIndependence(t *testing.T) {
 		if !sameDraws(dp.Public, dpRef.Public) || !slices.Equal(dp.Indicators, dpRef.Indicators) {
 			t.Errorf("ABCDP, blocks of %d: differs from in process", ex.Size)
 		}
-		sp, err := SimulatePriorWith(ctx, ex, p, Euclidean{}, 300, 6)
+		sp, err := SimulatePriorWith(ctx, ex, p, Euclidean{}, 300, 6, PublicObservation)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -180,14 +180,57 @@ func (tg *target) distances(ctx context.Context, seed, first uint64, theta, rho 
 	})
 }
 
+// Observation declares who may see Problem.Observed, and so the distances
+// SimulatePrior computes from it without noise. SimulatePrior refuses the
+// zero value: its caller must say which case applies.
+//
+// The distances are not a safe summary of a confidential observation.
+// Each ρ_t = ‖s_t − Observed‖ (or any metric) constrains Observed to a
+// sphere around the public s_t, and a few such spheres intersect in a
+// point (trilateration): with Euclidean distances, dim(Observed)+1 public
+// pseudo-data sets in general position and their exact distances determine
+// Observed exactly. Publishing the distances of a confidential
+// observation publishes the observation.
+type Observation uint8
+
+const (
+	// ObservationUnset is the zero value, refused by SimulatePrior.
+	ObservationUnset Observation = iota
+	// PublicObservation declares that Observed is public: a release (the
+	// output of a mechanism, with Problem.Mechanism set) or data that is
+	// not confidential. The distances are post-processing of it and may
+	// be published.
+	PublicObservation
+	// ConfidentialObservation declares that Observed is confidential and
+	// that the caller is its data owner (as for ABCDP). The distances are
+	// as confidential as Observed and must not leave the data owner; the
+	// release is a selection from them by ABCDPSelector.Select (or the
+	// whole of ABCDP), which adds noise and charges an accountant.
+	ConfidentialObservation
+)
+
+// String returns the constant's name.
+func (o Observation) String() string {
+	switch o {
+	case PublicObservation:
+		return "PublicObservation"
+	case ConfidentialObservation:
+		return "ConfidentialObservation"
+	case ObservationUnset:
+		return "ObservationUnset"
+	}
+	return fmt.Sprintf("Observation(%d)", uint8(o))
+}
+
 // Simulations is a table of prior simulations: draws θ_t ~ π (unweighted)
 // and the distance ρ_t of each simulated release to Problem.Observed.
 //
 // The distances are computed from Problem.Observed without noise. When
-// Observed is a public release (the output of a mechanism), they are
+// Observed is public (Observation is PublicObservation), they are
 // post-processing of it and may be published. When Observed is
-// confidential, as for the data owner of ABCDP, the distances must not
-// leave the data owner: the release is ABCDP's selection (ABCDP, or
+// confidential (ConfidentialObservation), as for the data owner of ABCDP,
+// the distances reveal Observed (see Observation) and must not leave the
+// data owner: the release is ABCDP's selection (ABCDP, or
 // ABCDPSelector.Select), and only Draws, which anyone can regenerate from
 // the public seed, is public.
 type Simulations struct {
@@ -195,6 +238,9 @@ type Simulations struct {
 	Draws *privinfer.Draws
 	// Distance holds ρ_t for each draw.
 	Distance []float64
+	// Observation is the caller's declaration, passed to SimulatePrior,
+	// of who may see Distance.
+	Observation Observation
 }
 
 // Len is the number of simulations.
@@ -206,12 +252,18 @@ func (s *Simulations) Len() int { return len(s.Distance) }
 // (the θ of simulate.PriorPredictive with that seed), its confidential
 // statistic from Stream(seed, t) and the mechanism's noise from a stream
 // derived from (seed, t). This is the public (θ_t, ρ_t) sequence that ABCDP
-// and rejection ABC select from; with a confidential observation the
-// distances are confidential too (see Simulations). A simulator error
-// aborts the run and is returned (for the lowest failing t). A nil ctx
-// means context.Background(). It is SimulatePriorWith in process.
-func SimulatePrior(ctx context.Context, p privinfer.Problem, dist Distance, n int, seed uint64) (*Simulations, error) {
-	return SimulatePriorWith(ctx, nil, p, dist, n, seed)
+// and rejection ABC select from.
+//
+// obs declares who may see p.Observed and so the distances:
+// PublicObservation or ConfidentialObservation (for the data owner, who
+// must keep the distances; see Observation for why they reveal a
+// confidential observation). Any other value is refused with an error
+// wrapping ErrInvalid. SimulatePrior itself releases nothing and charges no
+// accountant. A simulator error aborts the run and is returned (for the
+// lowest failing t). A nil ctx means context.Background(). It is
+// SimulatePriorWith in process.
+func SimulatePrior(ctx context.Context, p privinfer.Problem, dist Distance, n int, seed uint64, obs Observation) (*Simulations, error) {
+	return SimulatePriorWith(ctx, nil, p, dist, n, seed, obs)
 }
 
 // SimulatePriorWith is SimulatePrior with the simulations run by exec (nil:
@@ -219,7 +271,10 @@ func SimulatePrior(ctx context.Context, p privinfer.Problem, dist Distance, n in
 // whichever executor runs them; the distances are computed on the calling
 // machine, so with a confidential observation they never reach the
 // executor's workers.
-func SimulatePriorWith(ctx context.Context, exec simulate.Executor, p privinfer.Problem, dist Distance, n int, seed uint64) (*Simulations, error) {
+func SimulatePriorWith(ctx context.Context, exec simulate.Executor, p privinfer.Problem, dist Distance, n int, seed uint64, obs Observation) (*Simulations, error) {
+	if obs != PublicObservation && obs != ConfidentialObservation {
+		return nil, invalidf("observation declaration obs must be PublicObservation or ConfidentialObservation, got %v: the distances reveal Problem.Observed, so say whether it is public", obs)
+	}
 	tg, err := newTarget(&p, dist, "distance", exec)
 	if err != nil {
 		return nil, err
@@ -234,7 +289,7 @@ func SimulatePriorWith(ctx context.Context, exec simulate.Executor, p privinfer.
 	if err != nil {
 		return nil, err
 	}
-	return &Simulations{Draws: tg.draws(theta, nil), Distance: rho}, nil
+	return &Simulations{Draws: tg.draws(theta, nil), Distance: rho, Observation: obs}, nil
 }
 
 // priorChunk bounds the rows simulatePrior simulates at once, and so the

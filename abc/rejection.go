@@ -39,7 +39,7 @@ type RejectionConfig struct {
 	// until-accepted variant).
 	Simulations int
 	// Seed selects the random streams: draw t is that of
-	// SimulatePrior(…, Seed), whatever the Executor.
+	// SimulatePrior(…, Seed, …), whatever the Executor.
 	Seed uint64
 	// Executor simulates the draws (nil: simulate.InProcess, all cores of
 	// this process). It runs Problem.Simulator; θ is drawn and the

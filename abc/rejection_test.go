@@ -64,7 +64,7 @@ func TestRejectionVariants(t *testing.T) {
 		if res.Draws.Len() != 50 || res.Tolerance != res.Distance[49] {
 			t.Fatalf("accepted %d, tolerance %v", res.Draws.Len(), res.Tolerance)
 		}
-		all, _ := SimulatePrior(context.Background(), p, Euclidean{}, 5000, 2)
+		all, _ := SimulatePrior(context.Background(), p, Euclidean{}, 5000, 2, PublicObservation)
 		below := 0
 		for _, d := range all.Distance {
 			if d <= res.Tolerance {

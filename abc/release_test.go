@@ -155,7 +155,7 @@ func TestReconstructionFromRelease(t *testing.T) {
 		return public
 	}
 	// Control: the data owner's distances trilaterate x*.
-	owner, err := SimulatePrior(ctx, p, Euclidean{}, T, seed)
+	owner, err := SimulatePrior(ctx, p, Euclidean{}, T, seed, ConfidentialObservation)
 	if err != nil {
 		t.Fatal(err)
 	}

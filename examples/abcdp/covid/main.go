@@ -196,7 +196,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	var draws *abc.Simulations
 	cfg.Progress.Printf("simulating %d public prior draws", cfg.T)
 	err = cfg.Progress.While(3*time.Second, "simulating", func() (err error) {
-		draws, err = abc.SimulatePrior(ctx, p, mmd, cfg.T, cfg.Seed+1)
+		draws, err = abc.SimulatePrior(ctx, p, mmd, cfg.T, cfg.Seed+1, abc.ConfidentialObservation)
 		return err
 	})
 	if err != nil {

@@ -165,7 +165,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) ([]Row, error) {
 		cfg.Progress.Printf("n = %d: simulating %d public draws × %d outbreaks", n, cfg.T, n)
 		var sims *abc.Simulations
 		err = cfg.Progress.While(3*time.Second, fmt.Sprintf("n = %d: simulating", n), func() (err error) {
-			sims, err = abc.SimulatePrior(ctx, p, dist, cfg.T, cfg.Seed+uint64(1+k))
+			sims, err = abc.SimulatePrior(ctx, p, dist, cfg.T, cfg.Seed+uint64(1+k), abc.ConfidentialObservation)
 			return err
 		})
 		if err != nil {

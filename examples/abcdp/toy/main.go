@@ -324,7 +324,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Table, error) {
 		cfg.Progress.Printf("data replicate %d/%d: simulating %d public draws of %d points", rep+1, cfg.Reps, cfg.T, cfg.N)
 		var draws *abc.Simulations
 		err = cfg.Progress.While(3*time.Second, fmt.Sprintf("data replicate %d/%d: simulating", rep+1, cfg.Reps), func() (err error) {
-			draws, err = abc.SimulatePrior(ctx, p, dist, cfg.T, rand.New(rand.NewPCG(cfg.Seed, uint64(rep))).Uint64()+1)
+			draws, err = abc.SimulatePrior(ctx, p, dist, cfg.T, rand.New(rand.NewPCG(cfg.Seed, uint64(rep))).Uint64()+1, abc.ConfidentialObservation)
 			return err
 		})
 		if err != nil {
