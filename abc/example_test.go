@@ -2,6 +2,7 @@ package abc_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -153,4 +154,27 @@ func ExampleRejection() {
 	// Output:
 	// 1000 draws of [mu], tolerance 0.022
 	// posterior mean 0.86, sd 0.50
+}
+
+// An Accountant in the configuration is charged ε_total by every
+// selection, before any noise is drawn; once the budget is spent the
+// selection is refused and nothing is released.
+func ExampleABCDPConfig_accountant() {
+	acc, _ := mechanism.NewAccountant(mechanism.Budget{Epsilon: 1.5})
+	a, err := abc.NewABCDPSelector(abc.ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 2, Sensitivity: 0.01, Accountant: acc})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	distances := []float64{0.3, 0.02, 0.5}
+	if _, err := a.Select(nil, distances); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("spent", acc.Spent())
+	_, err = a.Select(nil, distances)
+	fmt.Println("second selection refused:", errors.Is(err, mechanism.ErrBudgetExceeded))
+	// Output:
+	// spent ε=1
+	// second selection refused: true
 }
