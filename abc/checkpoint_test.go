@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer"
-	"github.com/privinfer/privinfer/internal/atomicfile"
 	"github.com/privinfer/privinfer/internal/testutil"
 )
 
@@ -336,9 +335,7 @@ func TestSMCKillWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := atomicfile.Write(filepath.Join(dir, "result"), func(w io.Writer) error { smcText(w, res); return nil }); err != nil {
-		t.Fatal(err)
-	}
+	testutil.WriteResult(t, dir, func(w io.Writer) { smcText(w, res) })
 }
 
 // TestSMCKillResume kills an SMC-ABC run of six rounds (a subprocess) with

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/privinfer/privinfer/internal/atomicfile"
 	"github.com/privinfer/privinfer/internal/testutil"
 )
 
@@ -56,9 +55,7 @@ func TestKillWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := atomicfile.Write(filepath.Join(dir, "result"), func(w io.Writer) error { resultText(w, res); return nil }); err != nil {
-		t.Fatal(err)
-	}
+	testutil.WriteResult(t, dir, func(w io.Writer) { resultText(w, res) })
 }
 
 // TestKillResume kills an SPPE run of four rounds (a subprocess) with

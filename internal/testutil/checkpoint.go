@@ -5,9 +5,11 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"testing"
 
 	"github.com/privinfer/privinfer/internal/atomicfile"
 )
@@ -75,4 +77,14 @@ func OnlyResultLeft(dir string) error {
 		}
 	}
 	return nil
+}
+
+// WriteResult writes, with write, the finished run's result file in dir
+// (the file "result" that KilledRunState and OnlyResultLeft expect) as an
+// atomic write, failing t when it cannot.
+func WriteResult(t testing.TB, dir string, write func(io.Writer)) {
+	t.Helper()
+	if err := atomicfile.Write(filepath.Join(dir, "result"), func(w io.Writer) error { write(w); return nil }); err != nil {
+		t.Fatal(err)
+	}
 }
