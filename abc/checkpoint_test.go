@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 	"github.com/privinfer/privinfer/internal/testutil"
 )
 
@@ -352,11 +353,11 @@ func TestSMCKillResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := testutil.RunKillTrials(t, testutil.KillTrials{
-		Trials: testutil.KillTrialCount(),
+	rep := testenv.RunTrials(t, testenv.Trials{
+		Trials: testenv.TrialCount(),
 		Seed:   20261209,
 		Worker: func(dir string) *exec.Cmd {
-			return testutil.WorkerCommand("TestSMCKillWorker", smcKillWorkerEnv+"="+dir)
+			return testenv.WorkerCommand("TestSMCKillWorker", smcKillWorkerEnv+"="+dir)
 		},
 		Result: func(dir string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, "result")) },
 		AfterKill: func(dir string) (string, error) {
@@ -375,7 +376,7 @@ func TestSMCKillResume(t *testing.T) {
 		},
 		AfterResume: testutil.OnlyResultLeft,
 	})
-	if rep.Identical != rep.Resumes || rep.Resumes != testutil.KillTrialCount() {
+	if rep.Identical != rep.Resumes || rep.Resumes != testenv.TrialCount() {
 		t.Errorf("%d resumes, %d identical", rep.Resumes, rep.Identical)
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 )
 
 // quadMoments integrates the unnormalised posterior π(φ, σ)·Π_t N(x_t;
@@ -68,7 +68,7 @@ func quadMoments(x []float64, phiLo, phiHi, sLo, sHi float64) (mean, sd [2]float
 // Releases include a φ near the stationarity bound, where the truncation
 // matters.
 func TestExactPosterior(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, th := range [][]float64{{0.5, 1}, {-0.3, 0.4}, {0.97, 1.5}, {0, 2}} {
 		x := make([]float64, steps)
@@ -159,7 +159,7 @@ func TestPrior(t *testing.T) {
 // posterior means and the verdict line are printed, the plots are written
 // as PNG and SVG and progress is reported on stderr.
 func TestRunTiny(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	fs := flag.NewFlagSet("embedding", flag.ContinueOnError)
 	dir := t.TempDir()
 	c, err := parse(fs, []string{"-sims", "60", "-obs", "2", "-epochs", "2", "-samples", "60", "-methods", "raw,cnn,stats", "-out", dir})

@@ -11,14 +11,14 @@ import (
 
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 )
 
 // TestRunSmall runs every section at tiny sizes and checks that each
 // prints its verdict line and writes its plot as PNG and SVG, and that
 // progress reaches stderr.
 func TestRunSmall(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	dir := t.TempDir()
 	c := config{n: 40, datasets: 12, histN: []int{200}, histEps: []float64{1}, histRuns: 2, calEps: []float64{1}, histCalRuns: 3, expRuns: 3, warmup: 100, draws: 100, seed: 3, out: dir}
 	var out, errw bytes.Buffer
@@ -55,7 +55,7 @@ func TestParseRejectsBadValues(t *testing.T) {
 // TestSkipParts checks that the -skip flags leave out exactly their parts:
 // with three skipped only Fig. 11 runs and prints its single verdict.
 func TestSkipParts(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	fs := flag.NewFlagSet("ldp", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	c, err := parse(fs, []string{"-skip-fig1", "-skip-hist", "-skip-fig10", "-fig11-runs", "3", "-cal-eps", "1"})

@@ -15,7 +15,7 @@ import (
 
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 )
 
 func TestBadFlags(t *testing.T) {
@@ -117,7 +117,7 @@ func TestSweepVerdict(t *testing.T) {
 // of the paper's releases and a simulated one), the charts (PNG and SVG),
 // the verdict, and a second run that reuses the saved posteriors.
 func TestSweepSmall(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	dir, draws := t.TempDir(), t.TempDir()
 	args := []string{"-quick", "-sweep", "0.1,10,100", "-rounds", "1", "-sims", "30", "-epochs", "1", "-n", "50", "-out", dir, "-draws", draws}
 	runIt := func() string {
@@ -172,7 +172,7 @@ func TestSweepSmall(t *testing.T) {
 // method's corner plot is written as PNG and SVG, and progress reaches
 // stderr.
 func TestRunTiny(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	dir := t.TempDir()
 	c, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-eps", "10", "-methods", "sppe,sple", "-rounds", "1", "-sims", "40",
 		"-M", "2", "-atoms", "2", "-layers", "1", "-hidden", "8", "-epochs", "2", "-n", "200",

@@ -16,7 +16,7 @@ import (
 
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 	"github.com/privinfer/privinfer/simulate/naivebayes"
 )
 
@@ -27,7 +27,7 @@ import (
 // test fails beyond 5 standard errors (false-alarm rate < 1e-6 per case
 // under a normal approximation).
 func TestExactLikMatchesMonteCarlo(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	levels := []int{2, 2}
 	m, err := naivebayes.New(2, levels, 6)
 	if err != nil {
@@ -117,7 +117,7 @@ func TestBadFlags(t *testing.T) {
 // TestFloat32Flag checks that -float32 reaches both neural runs and their
 // cache keys, and that float64 runs keep the key they had before the flag.
 func TestFloat32Flag(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	plain, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -142,7 +142,7 @@ func TestFloat32Flag(t *testing.T) {
 // reference file and checks the table, the verdict line, the files, the
 // plots (PNG and SVG) and the progress lines.
 func TestRunTiny(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	dir := t.TempDir()
 	ref := filepath.Join(dir, "ref.csv")
 	var b strings.Builder
@@ -203,7 +203,7 @@ func TestRunTiny(t *testing.T) {
 // verdict lines; a second run reads the saved trials instead of training
 // again and prints the same Fig. 13 table.
 func TestRunTinyNeural(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	dir := t.TempDir()
 	saved := filepath.Join(dir, "trials")
 	args := []string{

@@ -15,7 +15,7 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 	"github.com/privinfer/privinfer/mechanism"
 )
 
@@ -101,7 +101,7 @@ func TestConvolvedIsDensity(t *testing.T) {
 // bound, where the clamped mean is constant) that change its sd by a
 // quarter and that importance sampling does not reach.
 func TestPosteriorsMatchQuadrature(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	for _, tc := range []struct {
 		eps, sdp float64
 		seed     uint64
@@ -167,7 +167,7 @@ func TestRunRejectsBadConfig(t *testing.T) {
 }
 
 func TestParseFlags(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	for _, args := range [][]string{{"-epsilon", "0"}, {"-n", "1"}, {"-nope"}, {"-sigma", "x"}, {"stray"}} {
 		if _, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), args); !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("%v: got %v, want a usage error", args, err)

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer/examples/support/cli"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 )
 
 // fakeEnv, when set, makes the test binary behave as a fake example
@@ -154,7 +154,7 @@ const fakePkg = "./examples/reproduce"
 // run while the finished ones come from the cache; other settings (seed,
 // quick mode) and -fresh run everything again; an interrupted run resumes.
 func TestCacheResume(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	dir, fail, entries := fakeSetup(t)
 	entries = append(entries, entry{Name: "c", Pkg: fakePkg, Target: "Fig. c", Full: []string{"-name", "c"}, Quick: []string{"-name", "c"},
 		Split: []part{{"x", []string{"-part", "x"}, "1 s", ""}, {"y", []string{"-part", "y"}, "1 s", ""}}})
@@ -262,7 +262,7 @@ func TestCacheResume(t *testing.T) {
 // run with other arguments restores nothing; a quick report, no cache and
 // a file that is not a report are refused.
 func TestFromReport(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	dir, fail, entries := fakeSetup(t)
 	entries = append(entries, entry{Name: "c", Pkg: fakePkg, Target: "Fig. c", Full: []string{"-name", "c"}, Quick: []string{"-name", "c"}, Plain: true,
 		Split: []part{{"x", []string{"-part", "x"}, "1 s", ""}, {"y", []string{"-part", "y"}, "1 s", ""}}})

@@ -20,9 +20,9 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/support/cli"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/flow/sbi"
-	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 )
@@ -143,10 +143,10 @@ func TestKillReproduce(t *testing.T) {
 		}
 		return []byte(strings.Join(out, "")), nil
 	}
-	rep := testutil.RunKillTrials(t, testutil.KillTrials{
-		Trials: testutil.KillTrialCount(),
+	rep := testenv.RunTrials(t, testenv.Trials{
+		Trials: testenv.TrialCount(),
 		Seed:   20261208,
-		Worker: func(dir string) *exec.Cmd { return testutil.WorkerCommand("TestKillDriver", killDriverEnv+"="+dir) },
+		Worker: func(dir string) *exec.Cmd { return testenv.WorkerCommand("TestKillDriver", killDriverEnv+"="+dir) },
 		Result: cachedStdout,
 		AfterKill: func(dir string) (string, error) {
 			cache := filepath.Join(dir, "cache")
@@ -219,7 +219,7 @@ func TestKillReproduce(t *testing.T) {
 			return nil
 		},
 	})
-	if rep.Identical != rep.Resumes || rep.Resumes != testutil.KillTrialCount() {
+	if rep.Identical != rep.Resumes || rep.Resumes != testenv.TrialCount() {
 		t.Errorf("%d resumes, %d identical", rep.Resumes, rep.Identical)
 	}
 }

@@ -15,7 +15,7 @@ import (
 
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 	"github.com/privinfer/privinfer/simulate/sbibm"
 )
 
@@ -49,7 +49,7 @@ func TestBadFlags(t *testing.T) {
 // of the θ names and x[j], then N rows of finite numbers whose θ lie in
 // the prior's support; and that the same seed writes the same file.
 func TestSimulateOnly(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	dir := t.TempDir()
 	if _, err := runArgs("-simulate-only", "-tasks", "slcp,two_moons", "-sims", "50", "-out", dir); err != nil {
 		t.Fatal(err)
@@ -90,7 +90,7 @@ func TestSimulateOnly(t *testing.T) {
 // chance), the plots (PNG and SVG) and progress lines, and the peer path:
 // the program's own draws, given as the peer's, score exactly as ours.
 func TestQuickRun(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	needReferences(t)
 	dir := t.TempDir()
 	args := []string{"-tasks", "two_moons", "-sims", "300", "-obs", "1", "-samples", "500", "-out", dir}

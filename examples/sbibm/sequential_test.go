@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/examples/support/cli"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 )
 
 func TestSequentialBadFlags(t *testing.T) {
@@ -40,7 +40,7 @@ func TestSequentialBadFlags(t *testing.T) {
 // back instead of training, and the peer path: our own draws and record
 // given as the peer's score exactly as ours.
 func TestSequentialRun(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	needReferences(t)
 	dir := t.TempDir()
 	args := []string{"-sequential", "snpe,snle", "-tasks", "two_moons", "-rounds", "2", "-sims-per-round", "100",
@@ -247,7 +247,7 @@ func TestLoadOursCarrySchedule(t *testing.T) {
 // ends with the draws of an uninterrupted run, reports at least the first
 // process's training CPU, and removes the checkpoint and its ledger.
 func TestSequentialCheckpoint(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	needReferences(t)
 	ckpt := t.TempDir()
 	args := func(out string, extra ...string) []string {

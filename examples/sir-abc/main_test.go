@@ -16,7 +16,7 @@ import (
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 )
 
 func TestBadFlags(t *testing.T) {
@@ -73,7 +73,7 @@ func TestVerdict(t *testing.T) {
 // back to the same draws, the corner plot and the -summary file exist, and
 // the summary table carries β, γ and R0 beside the reference.
 func TestFinish(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	r := rand.New(rand.NewPCG(3, 4))
 	ref := &privinfer.Draws{Dim: 2, Names: names}
 	fin := &abc.Round{Draws: &privinfer.Draws{Dim: 2, Names: names}, Tolerance: 0.01}
@@ -108,7 +108,7 @@ func TestFinish(t *testing.T) {
 // printed, the corner plot is written as PNG and SVG beside the CSV, and
 // progress reaches stderr.
 func TestRunTiny(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	dir := t.TempDir()
 	o, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-particles", "20", "-rounds", "2", "-authors", "none", "-out", dir})
 	if err != nil {
@@ -138,7 +138,7 @@ func TestRunTiny(t *testing.T) {
 // both trials back without simulating; asking for a third trial without
 // running it gives a partial verdict.
 func TestTrialsTiny(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	trials := t.TempDir()
 	runT := func(extra ...string) (string, string, string) {
 		dir := t.TempDir()

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer/examples/support/cli"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 )
 
 func TestBadFlags(t *testing.T) {
@@ -148,7 +148,7 @@ func checkPlot(t *testing.T, dir, base string) {
 // marginal histograms are drawn (PNG and SVG) and judged, and progress
 // reaches stderr during the simulations and after every round.
 func TestSyntheticSmall(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	out, errs, dir := runSmall(t)
 	checkPlot(t, dir, "sir_eps10_marginals")
 	vs := cli.ParseVerdicts(out)
@@ -169,7 +169,7 @@ func TestSyntheticSmall(t *testing.T) {
 
 // TestDepthsSmall runs the Fig. 15 mode with flows of one and two layers.
 func TestDepthsSmall(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	out, errs, dir := runSmall(t, "-depths", "1,2")
 	checkPlot(t, dir, "sir_depth_eps10_c2st")
 	if _, err := os.Stat(filepath.Join(dir, "sir_depth_eps10.csv")); err != nil {
@@ -212,7 +212,7 @@ func fakeTrial(k, rounds, hit int) trialRecord {
 }
 
 func TestTable1(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	ts := trialSet{method: "SPPE", trials: []trialRecord{fakeTrial(1, 4, 1), fakeTrial(2, 4, 3), fakeTrial(3, 4, 0)}}
 	r := table1Row(ts)
 	if r.reached != 2 || r.trials != 3 || r.sims != [2]float64{2000, math.Sqrt(2e6)} || r.allT[0] != 60 || r.simT[0] != 20 || !strings.Contains(r.neverNote, "3") {
@@ -256,7 +256,7 @@ func TestTable1(t *testing.T) {
 // from the folder and trains nothing; a run of one trial range only gives
 // partial verdicts.
 func TestTrialsSmall(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	trials := t.TempDir()
 	abcTable := "trial,seed,particles,reached,round,sims,seconds\n1,1,20,true,3,5000,600\n2,2,20,false,0,0,0\n"
 	if err := os.WriteFile(filepath.Join(trials, "sir_eps10_smcabc_table1.csv"), []byte(abcTable), 0o644); err != nil {

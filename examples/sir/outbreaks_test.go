@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/examples/support/cli"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 	"github.com/privinfer/privinfer/simulate/sir"
 )
 
@@ -67,7 +67,7 @@ func TestOutbreakVerdicts(t *testing.T) {
 // printed with what could be rebuilt from raw counts; a second run reads
 // every posterior from -outbreaks-dir and simulates nothing.
 func TestOutbreaksSmall(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	saved := t.TempDir()
 	args := []string{"-outbreaks", "-abc-sims", "2000", "-abc-particles", "10", "-outbreaks-dir", saved}
 	out, errs, dir := runSmall(t, args...)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 )
 
 // TestBadFlags checks that bad flags are usage errors (exit status 2 with
@@ -29,7 +29,7 @@ func TestBadFlags(t *testing.T) {
 // are printed, the coupling, n = 2 trace, R-hat and corner plots are
 // written as PNG and SVG, and progress reaches stderr.
 func TestRunTiny(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	dir := t.TempDir()
 	var out, errw bytes.Buffer
 	if err := run([]string{"-pairs", "20", "-n10-iters", "300", "-n2-grid", "8", "-n100-iters", "300", "-linreg-div", "1000", "-out", dir}, &out, &errw); err != nil {

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 	"github.com/privinfer/privinfer/mcmc"
 )
 
@@ -17,7 +17,7 @@ import (
 // not π-reversible fails the first check, one that mixes too slowly the
 // second.
 func TestTheorem5OnGrid(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	for _, eps := range []float64{0.5, 1, 2} {
 		g := newGridChain(12, eps)
 		p, _ := g.transition(mcmc.SOMA)
@@ -55,7 +55,7 @@ func TestTheorem5OnGrid(t *testing.T) {
 // chain's stationary acceptance within 0.02 (the discretisation moves it
 // by about 0.005; the Monte Carlo error is below 0.003).
 func TestLibraryMatchesGridChain(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	for _, eps := range []float64{2, 10} {
 		g := newGridChain(24, eps)
 		for _, k := range []mcmc.RecordStep{mcmc.SOMA, mcmc.RandomScanIMwG} {

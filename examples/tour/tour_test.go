@@ -15,7 +15,7 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 )
 
 // long selects the programs' full settings (PRIVINFER_LONG=1); by default
@@ -117,7 +117,7 @@ func TestHistMean(t *testing.T) {
 // trained briefly, is allowed a tenth of a posterior sd in the mean and 35%
 // in the sd.
 func TestPoisson(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	smc, sppe, r, err := poisson(io.Discard, 1, !long)
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +146,7 @@ func TestPoisson(t *testing.T) {
 // of the same release (mcmc/testdata), read with privinfer.ReadCSV; the
 // tolerance combines both runs' Monte Carlo standard errors.
 func TestDA(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	f, err := os.Open("../../mcmc/testdata/linreg_eps1_damcmc.csv")
 	if err != nil {
 		t.Fatal(err)
@@ -181,7 +181,7 @@ func TestDA(t *testing.T) {
 // and the reference CDFs at the draws' 5%, 50% and 95% quantiles within
 // 4·√(p(1−p)/ESS_tail) + 0.01 of the nominal levels p.
 func TestLDP(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	d, post, err := ldpGaussian(io.Discard, 1, !long)
 	if err != nil {
 		t.Fatal(err)
@@ -213,7 +213,7 @@ func TestLDP(t *testing.T) {
 // conservative here (the intervals cover in nearly every release), so only
 // under-coverage is an error.
 func TestModips(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	var buf bytes.Buffer
 	res, err := modips(&buf, 1, true)
 	if err != nil {
@@ -249,7 +249,7 @@ func newTestRand() *rand.Rand { return rand.New(rand.NewPCG(11, 12)) }
 
 // TestRun runs the whole tour at quick settings.
 func TestRun(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	if !long {
 		t.Skip("the programs are tested one by one; PRIVINFER_LONG=1 runs the whole tour")
 	}
@@ -263,7 +263,7 @@ func TestRun(t *testing.T) {
 // corner plot is written as PNG and SVG beside the CSV and progress
 // reaches stderr; an unknown program is a usage error.
 func TestRunOnly(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	dir := t.TempDir()
 	var out, errw bytes.Buffer
 	if err := cli.Runner("tour", parse, run)([]string{"-quick", "-only", "histmean", "-out", dir}, &out, &errw); err != nil {

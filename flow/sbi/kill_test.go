@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/privinfer/privinfer/examples/support/testenv"
 	"github.com/privinfer/privinfer/internal/testutil"
 )
 
@@ -80,10 +81,10 @@ func TestKillResume(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rep := testutil.RunKillTrials(t, testutil.KillTrials{
-		Trials: testutil.KillTrialCount(),
+	rep := testenv.RunTrials(t, testenv.Trials{
+		Trials: testenv.TrialCount(),
 		Seed:   20261207,
-		Worker: func(dir string) *exec.Cmd { return testutil.WorkerCommand("TestKillWorker", killWorkerEnv+"="+dir) },
+		Worker: func(dir string) *exec.Cmd { return testenv.WorkerCommand("TestKillWorker", killWorkerEnv+"="+dir) },
 		Result: func(dir string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, "result")) },
 		AfterKill: func(dir string) (string, error) {
 			return testutil.KilledRunState(dir, "run.ckpt", "draws ", func(path string) (string, error) {
@@ -116,7 +117,7 @@ func TestKillResume(t *testing.T) {
 			return nil
 		},
 	})
-	if rep.Identical != rep.Resumes || rep.Resumes != testutil.KillTrialCount() {
+	if rep.Identical != rep.Resumes || rep.Resumes != testenv.TrialCount() {
 		t.Errorf("%d resumes, %d identical", rep.Resumes, rep.Identical)
 	}
 }

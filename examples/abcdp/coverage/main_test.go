@@ -11,14 +11,14 @@ import (
 
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 )
 
 // TestProgram checks bad flags, then runs 60 data sets per setting and
 // checks the two verdict lines, the CSV files, the plots (PNG and SVG) and
 // the progress lines.
 func TestProgram(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	program := cli.Runner("t", parse, run)
 	for _, args := range [][]string{{"-datasets", "0"}, {"-datasets", "x"}, {"-nope"}, {"stray"}} {
 		if err := program(args, io.Discard, io.Discard); !errors.Is(err, cli.ErrUsage) {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 )
 
 func TestBadFlags(t *testing.T) {
@@ -54,7 +54,7 @@ func TestData(t *testing.T) {
 // TestRunSmall runs a reduced experiment and checks the table, the verdict
 // line, the output files, the plots (PNG and SVG) and the progress lines.
 func TestRunSmall(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	dir := t.TempDir()
 	var out, errw bytes.Buffer
 	if err := runCLI(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-T", "5000", "-noise-reps", "20", "-out", dir}, &out, &errw); err != nil {
@@ -76,7 +76,7 @@ func TestRunSmall(t *testing.T) {
 // draws, the posterior mean is their mean, the fit RMSE is that of the
 // curve at the mean, and the noise scale is Thm. 4.1's for Δρ = 2/18.
 func TestRows(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	res, err := Run(t.Context(), Config{T: 3000, C: 5, NoiseReps: 5, EpsABC: 0.1, Seed: 3}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)

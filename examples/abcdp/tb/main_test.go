@@ -12,7 +12,7 @@ import (
 
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 )
 
 func TestBadFlags(t *testing.T) {
@@ -30,7 +30,7 @@ func TestBadFlags(t *testing.T) {
 // finite and the table lists the four methods at both n; the plots are
 // written as PNG and SVG and progress reaches stderr.
 func TestRunSmall(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	dir := t.TempDir()
 	var out, errw bytes.Buffer
 	args := []string{"-n", "3,10", "-T", "60", "-noise-reps", "5", "-out", dir}
@@ -55,7 +55,7 @@ func TestRunSmall(t *testing.T) {
 // TestRunRows checks the rows of a small run: counts, errors and the ABC
 // row against the definition.
 func TestRunRows(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	cfg := Config{Ns: []int{6}, T: 60, C: 5, EpsTotal: 1, EpsABC: 150, Clip: 200, NoiseReps: 3, Seed: 9}
 	rows, err := Run(t.Context(), cfg, io.Discard)
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 )
 
 // TestToyTrends runs a small version of the experiment and checks Fig. 2's
@@ -26,7 +26,7 @@ import (
 // mean's fallback MSE with ε_abc = 0.5's); the MSE at 0.05 is then 2–10
 // times smaller than at 0.5 for seeds 3–6.
 func TestToyTrends(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	cfg := Config{N: 300, T: 2000, Cs: []int{5}, Reps: 2, NoiseReps: 10, Features: 50,
 		EpsABC: []float64{0.05, 0.5}, EpsTotal: []float64{0.5, 10}, Seed: 3}
 	var buf bytes.Buffer
@@ -59,7 +59,7 @@ func TestBadFlags(t *testing.T) {
 // TestCLISmall runs the command on small settings and checks the verdict
 // line, the output files, the plots (PNG and SVG) and the progress lines.
 func TestCLISmall(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	dir := t.TempDir()
 	var out, errw bytes.Buffer
 	args := []string{"-n", "200", "-T", "300", "-c", "5,50", "-reps", "1", "-noise-reps", "3", "-features", "20", "-flip-mc", "2000", "-out", dir}
@@ -83,7 +83,7 @@ func TestCLISmall(t *testing.T) {
 // simulated decisions of ABCDP flip at G_b (|z| < 4 in every setting with
 // 4000 decisions each; fixed seed).
 func TestFlipTable(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	rows, err := flipTable(7, 4000)
 	if err != nil {
 		t.Fatal(err)

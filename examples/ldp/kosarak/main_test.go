@@ -15,13 +15,13 @@ import (
 
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 )
 
 // TestRunSmall runs Fig. 2 at tiny sizes when the shared Kosarak file is
 // present, and checks the message when it is not.
 func TestRunSmall(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	fs := flag.NewFlagSet("kosarak", flag.ContinueOnError)
 	c, err := parse(fs, []string{"-eps", "1,4", "-repeats", "2", "-records", "800", "-warmup", "60", "-draws", "60", "-chains", "2", "-seed", "3"})
 	if err != nil {
@@ -47,7 +47,7 @@ func TestRunSmall(t *testing.T) {
 // it runs without the shared data: the table and the verdict are printed,
 // the plot is written as PNG and SVG, and progress reaches stderr.
 func TestRunSyntheticData(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	dir := t.TempDir()
 	var b strings.Builder
 	for i := range 40 {

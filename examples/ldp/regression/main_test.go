@@ -11,14 +11,14 @@ import (
 
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 )
 
 // TestRunSmall runs every section at tiny sizes (Fig. 5 only when the
 // shared Adult data is present) and checks the verdict lines and tables,
 // the plots (PNG and SVG) and the progress lines.
 func TestRunSmall(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	dir := t.TempDir()
 	fs := flag.NewFlagSet("regression", flag.ContinueOnError)
 	c, err := parse(fs, []string{"-repeats", "1", "-eps-lin", "0.5,8", "-eps-log", "1", "-warmup", "60", "-draws", "60", "-chains", "2",

@@ -5,10 +5,10 @@ import (
 
 	"github.com/privinfer/privinfer/examples/modips/out"
 	"github.com/privinfer/privinfer/examples/support/cli"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 )
 
 func TestProgram(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	out.Check(t, cli.Runner("t", parse, run))
 }

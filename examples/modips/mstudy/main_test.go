@@ -8,11 +8,11 @@ import (
 
 	"github.com/privinfer/privinfer/examples/modips/out"
 	"github.com/privinfer/privinfer/examples/support/cli"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 )
 
 func TestProgram(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	// Three values of m keep the test short (the paper's grid reaches 500).
 	out.Check(t, cli.Runner("t", parse, run), "-m", "2,5,10")
 	for _, m := range []string{"1", "x", "2,,3"} {

@@ -9,12 +9,12 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/examples/support/cli"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 	"github.com/privinfer/privinfer/synth/study"
 )
 
 func TestWrite(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	pts := []study.Point{
 		{Scenario: "a", M: 2, CP: 0.9}, {Scenario: "b", M: 2, CP: 0.8}, {Scenario: "a", M: 10, CP: 0.95},
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 	"github.com/privinfer/privinfer/mcmc"
 )
 
@@ -17,7 +17,7 @@ import (
 // and checks its rows, R̂ and ESS columns, the capped SOMA sweeps, the
 // verdict, the plots and the progress on stderr.
 func TestTableTiny(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	dir := t.TempDir()
 	c, err := parse(flag.NewFlagSet(name, flag.ContinueOnError), []string{"-n", "5,100", "-eps", "3,30", "-sweeps", "60",
 		"-chains", "2", "-max-weights", "2e5", "-seed", "4", "-out", dir})

@@ -8,7 +8,7 @@ import (
 
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/plot"
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 )
 
 // TestPlotsAndProgress checks both directions: an empty directory, an SVG
@@ -16,7 +16,7 @@ import (
 // accepted; progress lines written by cli.Progress are counted and other
 // lines are not.
 func TestPlotsAndProgress(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	dir := t.TempDir()
 	if _, err := Plots(dir); err == nil {
 		t.Error("empty directory accepted")

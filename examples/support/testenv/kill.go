@@ -1,4 +1,4 @@
-package testutil
+package testenv
 
 import (
 	"bytes"
@@ -10,10 +10,10 @@ import (
 	"time"
 )
 
-// KillTrials describes a crash-safety test: a piece of work that keeps
+// Trials describes a crash-safety test: a piece of work that keeps
 // checkpoints, run as a subprocess (the test binary re-executed as a
 // worker), killed with SIGKILL after random delays and then resumed.
-type KillTrials struct {
+type Trials struct {
 	// Trials is the number of kill-and-resume trials.
 	Trials int
 	// Seed seeds the kill delays: trial i waits a uniform fraction of
@@ -36,18 +36,18 @@ type KillTrials struct {
 	AfterResume func(dir string) error
 }
 
-// KillReport is what RunKillTrials measured.
-type KillReport struct {
+// Report is what RunTrials measured.
+type Report struct {
 	Resumes, Identical int
 	// States counts the AfterKill labels.
 	States map[string]int
 }
 
-// RunKillTrials runs the work once uninterrupted, then Trials times
+// RunTrials runs the work once uninterrupted, then Trials times
 // killed at a random point and resumed, each trial in a fresh folder, and
 // fails t when a kill leaves a bad file or a resumed run's result differs
 // from the uninterrupted one by a single bit.
-func RunKillTrials(t *testing.T, k KillTrials) KillReport {
+func RunTrials(t *testing.T, k Trials) Report {
 	t.Helper()
 	if !killSupported {
 		t.Skip("needs SIGKILL and process groups (unix)")
@@ -62,7 +62,7 @@ func RunKillTrials(t *testing.T, k KillTrials) KillReport {
 	if err != nil {
 		t.Fatalf("uninterrupted run's result: %v", err)
 	}
-	rep := KillReport{States: map[string]int{}}
+	rep := Report{States: map[string]int{}}
 	for i := 0; i < k.Trials; i++ {
 		dir := t.TempDir()
 		delay := time.Duration(rand.New(rand.NewPCG(k.Seed, uint64(i))).Float64() * float64(wall))
@@ -111,9 +111,9 @@ func RunKillTrials(t *testing.T, k KillTrials) KillReport {
 	return rep
 }
 
-// KillTrialCount is 20 with LongEnv set and 3 otherwise.
-func KillTrialCount() int {
-	if os.Getenv(LongEnv) != "" {
+// TrialCount is 20 with PRIVINFER_LONG set and 3 otherwise.
+func TrialCount() int {
+	if os.Getenv(longEnv) != "" {
 		return 20
 	}
 	return 3

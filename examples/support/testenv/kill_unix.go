@@ -1,6 +1,6 @@
 //go:build unix
 
-package testutil
+package testenv
 
 import (
 	"os/exec"
