@@ -64,14 +64,16 @@ func sampleUniform[T any](xs []T, k int, r *rand.Rand) []T {
 	return xs[:k]
 }
 
-// ClampValue returns v clamped to [lo, hi] (±Inf to the nearer bound) and
-// true, or 0 and false for NaN, which the accumulators drop. lo < hi is
-// the caller's to check (Params.Validate).
+// ClampValue returns mechanism.Clamp(v, lo, hi) (±Inf to the nearer bound)
+// and true, or 0 and false where Clamp gives NaN: a NaN v, which the
+// accumulators drop, and bounds with no interval (lo > hi or a NaN bound),
+// which Params.Validate refuses before any accumulator exists.
 func ClampValue(v, lo, hi float64) (float64, bool) {
-	if math.IsNaN(v) {
+	c := mechanism.Clamp(v, lo, hi)
+	if math.IsNaN(c) {
 		return 0, false
 	}
-	return math.Max(lo, math.Min(hi, v)), true
+	return c, true
 }
 
 // RoundValue returns the value the accumulators of p add for the record
