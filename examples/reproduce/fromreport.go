@@ -54,17 +54,23 @@ func parseReport(text string) (map[string]cached, error) {
 					}
 					break
 				}
+				// Four columns in reports written before the verdicts
+				// recorded their numbers, six since.
 				c := cells(lines[i])
-				if len(c) != 4 || c[0] == "example" || strings.Trim(c[0], "-") == "" {
+				if (len(c) != 4 && len(c) != 6) || c[0] == "example" || strings.Trim(c[0], "-") == "" {
 					continue
 				}
-				verdicts[c[0]] = append(verdicts[c[0]], cli.Verdict{Outcome: cli.Outcome(c[1]), Target: c[2], Reason: c[3]})
+				v := cli.Verdict{Outcome: cli.Outcome(c[1]), Target: c[2], Reason: c[3]}
+				if len(c) == 6 {
+					v.Ours, v.Paper = c[4], c[5]
+				}
+				verdicts[c[0]] = append(verdicts[c[0]], v)
 			}
 			i--
 			continue
 		}
 		name, ok := strings.CutPrefix(l, "## ")
-		if !ok || name == "Summary" {
+		if !ok || reportSections[name] {
 			continue
 		}
 		end := i + 1
@@ -106,6 +112,9 @@ func parseReport(text string) (map[string]cached, error) {
 	return out, nil
 }
 
+// reportSections are the report's own sections, which hold no run.
+var reportSections = map[string]bool{"Summary": true, "Papers at a glance": true, "Stale results": true}
+
 // parseSection reads one run's section (the lines after its heading); ok
 // is false for a run that was not run or failed.
 func parseSection(lines []string) (c cached, ok bool, err error) {
@@ -125,6 +134,8 @@ func parseSection(lines []string) (c cached, ok bool, err error) {
 				return c, false, fmt.Errorf("empty command")
 			}
 			c.Pkg, c.Args = f[0], f[1:]
+		case strings.HasPrefix(l, "- Code fingerprint: `"):
+			c.Fingerprint = strings.TrimSuffix(strings.TrimPrefix(l, "- Code fingerprint: `"), "`")
 		case strings.HasPrefix(l, "- Wall time: "):
 			rest := strings.TrimPrefix(l, "- Wall time: ")
 			d, paren, _ := strings.Cut(rest, " (")

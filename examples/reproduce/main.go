@@ -338,6 +338,9 @@ type config struct {
 	// build builds the example package pkg into the executable exe and
 	// returns the path to run (goBuild; tests use others).
 	build func(ctx context.Context, root, pkg, exe string) (string, error)
+	// fingerprint computes the code fingerprint of the example package
+	// pkg (nil: codeFingerprint; tests use others).
+	fingerprint func(ctx context.Context, root, pkg string) (string, error)
 }
 
 func main() {
@@ -450,6 +453,11 @@ type result struct {
 	Cached   bool
 	Finished time.Time
 	Commit   string
+	// Fingerprint is the code fingerprint of the run (empty for old
+	// cached results); Stale, set when the report is written, says why the
+	// result no longer describes the current code ("" when it does).
+	Fingerprint string
+	Stale       string
 }
 
 func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
@@ -512,6 +520,10 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	} else if n > 0 {
 		prog.Printf("restored %d saved trial files from %s", n, savedRoot)
 	}
+	fps := newFingerprints(ctx, root)
+	if cfg.fingerprint != nil {
+		fps.compute = cfg.fingerprint
+	}
 	start := time.Now()
 	var results []result
 	for _, j := range jobs(cfg) {
@@ -528,7 +540,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 			probe := r
 			if !loadCached(cfg.cache, &probe, nil) {
 				restored := r
-				restored.Stdout, restored.Wall, restored.Verdicts, restored.Finished, restored.Commit = c.Stdout, c.Wall, c.Verdicts, c.Finished, c.Commit
+				restored.Stdout, restored.Wall, restored.Verdicts, restored.Finished, restored.Commit, restored.Fingerprint = c.Stdout, c.Wall, c.Verdicts, c.Finished, c.Commit, c.Fingerprint
 				if err := storeCached(cfg.cache, restored); err != nil {
 					return fmt.Errorf("-from-report: caching %s: %w", j.Name, err)
 				}
@@ -551,8 +563,13 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("interrupted before %s (finished examples are cached: run the same command again to resume): %w", j.Name, err)
 			}
+			// The fingerprint of the code about to be built and run.
+			fp, ferr := fps.of(r.Pkg)
+			if ferr != nil {
+				prog.Printf("%s: code fingerprint: %v", j.Name, ferr)
+			}
 			runOne(ctx, cfg, root, bin, &r, prog)
-			r.Commit = cfg.commit
+			r.Commit, r.Fingerprint = cfg.commit, fp
 			if r.Err == "" && cfg.cache != "" {
 				if err := storeCached(cfg.cache, r); err != nil {
 					prog.Printf("%s: caching the result: %v", j.Name, err)
@@ -567,6 +584,11 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 			}
 		}
 		results = append(results, r)
+	}
+	for i := range results {
+		if results[i].Ran && results[i].Err == "" {
+			results[i].Stale = fps.staleness(results[i])
+		}
 	}
 	total := time.Since(start)
 	var buf bytes.Buffer
@@ -626,6 +648,10 @@ type cached struct {
 	Verdicts []cli.Verdict `json:"verdicts"`
 	Finished time.Time     `json:"finished"`
 	Commit   string        `json:"commit,omitempty"`
+	// Fingerprint is the code fingerprint (codeFingerprint) of the
+	// example's package and its dependencies within the module when it
+	// ran; empty in results cached before fingerprints were kept.
+	Fingerprint string `json:"fingerprint,omitempty"`
 }
 
 // cachePath is the file of a job's cached result: the job name and a hash
@@ -656,7 +682,7 @@ func loadCached(dir string, r *result, prog *cli.Progress) bool {
 		return false
 	}
 	r.Ran, r.Cached = true, true
-	r.Stdout, r.Wall, r.Verdicts, r.Finished, r.Commit = c.Stdout, c.Wall, c.Verdicts, c.Finished, c.Commit
+	r.Stdout, r.Wall, r.Verdicts, r.Finished, r.Commit, r.Fingerprint = c.Stdout, c.Wall, c.Verdicts, c.Finished, c.Commit, c.Fingerprint
 	return true
 }
 
@@ -687,8 +713,9 @@ func readCached(dir string, r *result) (cached, error) {
 // finished example prints its results); a wall time ≥ 0 (0 when restored
 // from a report that rounded it); valid
 // verdicts; a finishing time that is set and not later than now (with a
-// minute's allowance for clocks); and a commit that is empty or
-// hexadecimal.
+// minute's allowance for clocks); a commit that is empty or hexadecimal;
+// and a code fingerprint that is empty or fingerprintLen hexadecimal
+// digits.
 func checkCached(c *cached, r *result, now time.Time) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", errInvalid, fmt.Sprintf(format, args...))
@@ -710,6 +737,8 @@ func checkCached(c *cached, r *result, now time.Time) error {
 		return bad("finishing time %v is in the future", c.Finished)
 	case c.Commit != "" && (len(c.Commit) < 4 || len(c.Commit) > 64 || strings.Trim(c.Commit, "0123456789abcdef") != ""):
 		return bad("commit %q is not a hexadecimal commit name", c.Commit)
+	case c.Fingerprint != "" && (len(c.Fingerprint) != fingerprintLen || strings.Trim(c.Fingerprint, "0123456789abcdef") != ""):
+		return bad("code fingerprint %q is not %d hexadecimal digits", c.Fingerprint, fingerprintLen)
 	}
 	for i, v := range c.Verdicts {
 		if err := v.Validate(); err != nil {
@@ -723,7 +752,7 @@ func checkCached(c *cached, r *result, now time.Time) error {
 // renamed into place, so an interrupted write leaves no partial result).
 func storeCached(dir string, r result) error {
 	b, err := json.MarshalIndent(cached{Name: r.Name, Pkg: r.Pkg, Args: r.Args, Stdout: r.Stdout, Wall: r.Wall,
-		Verdicts: r.Verdicts, Finished: r.Finished, Commit: r.Commit}, "", "  ")
+		Verdicts: r.Verdicts, Finished: r.Finished, Commit: r.Commit, Fingerprint: r.Fingerprint}, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -896,6 +925,9 @@ func summaryTable(cfg config, results []result) *cli.Table {
 		if r.NotRun != "" {
 			o = "not run: " + r.NotRun
 		}
+		if r.Stale != "" {
+			o += " (stale)"
+		}
 		t.Add("["+r.Name+"](#"+anchor(r.Name)+")", r.Target, wall, o)
 	}
 	return t
@@ -962,13 +994,16 @@ func writeReport(w io.Writer, cfg config, results []result, total time.Duration)
 	} else {
 		fmt.Fprintf(w, " Results are cached per example (and per part of a split example) in the -cache directory, keyed by the example's argument list, so an interrupted run resumes where it stopped; a cached section says when and at which commit it ran.")
 	}
-	fmt.Fprintf(w, "\n\n## Summary\n")
+	fmt.Fprintf(w, "\n\n")
+	writePaperSummary(w, cfg, results)
+	writeStale(w, results)
+	fmt.Fprintf(w, "## Summary\n")
 	summaryTable(cfg, results).Markdown(w)
 	var verdicts cli.Table
-	verdicts.Header = []string{"example", "verdict", "target", "reason"}
+	verdicts.Header = []string{"example", "verdict", "target", "reason", "ours", "paper"}
 	for _, r := range results {
 		for _, v := range r.Verdicts {
-			verdicts.Add(r.Name, shown(cfg, string(v.Outcome)), v.Target, v.Reason)
+			verdicts.Add(r.Name, shown(cfg, string(v.Outcome)), v.Target, v.Reason, v.Ours, v.Paper)
 		}
 	}
 	if len(verdicts.Rows) > 0 {
@@ -997,6 +1032,12 @@ func writeReport(w io.Writer, cfg config, results []result, total time.Duration)
 				fmt.Fprintf(w, ")")
 			}
 			fmt.Fprintln(w)
+			if r.Fingerprint != "" {
+				fmt.Fprintf(w, "- Code fingerprint: `%s`\n", r.Fingerprint)
+			}
+			if r.Stale != "" {
+				fmt.Fprintf(w, "- **Stale**: %s\n", r.Stale)
+			}
 		}
 		fmt.Fprintf(w, "- Outcome: **%s**\n", shown(cfg, overall(r)))
 		if r.Err != "" {

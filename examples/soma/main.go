@@ -22,7 +22,8 @@
 // normal-inverse-gamma model with n = 100 records and a release simulated
 // at θ* = (−1.79, −2.89, −0.66, σ² = 2) for ε = 30 (the slides do not state
 // their release or budget), four chains per kernel from prior draws, and the first
-// checkpoint at which the split R̂ of every parameter is below 1.05.
+// checkpoint at which the split R̂ of every parameter is below 1.05, with a
+// verdict computed from those checkpoints (rhatVerdict).
 //
 // Part 4 runs four chains started far apart on each of the SBI paper's
 // releases (ε = 10, 1, 0.1) with systematic-scan IMwG and SOMA, and prints
@@ -30,7 +31,9 @@
 // authors' reference draws (when the shared reference folder is present),
 // with R̂, bulk ESS and ESS per CPU-second for each kernel (the process's
 // CPU time, user and system over the four parallel chains, so that the
-// figure does not count time spent waiting for a free core).
+// figure does not count time spent waiting for a free core), and a verdict
+// per paper table computed from every posterior mean and interval end
+// (damcmcVerdict).
 //
 // With -out it draws the n = 10 coupling times as survival curves
 // P(τ ≥ t) per kernel and ε (soma_n10_coupling), the n = 2 trace plots of
@@ -254,7 +257,7 @@ func runLinReg(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Progres
 		clock = "wall"
 	}
 	eff := &cli.Table{Header: []string{"ε", "kernel", "sweeps/chain", "max R̂", "min bulk ESS", "ESS per 1000 sweeps", "ESS per " + clock + "-s", "acceptance"}}
-	verdict10 := ""
+	var verdicts []cli.Verdict
 	for _, eps := range []float64{10, 1, 0.1} {
 		p, th, err := linregda.SBIPaper(eps)
 		if err != nil {
@@ -299,27 +302,27 @@ func runLinReg(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Progres
 			Title: "DA-MCMC posterior of β, linear-regression release ε = " + epsName, Label: "Sys-IMwG", Compare: cmp, CompareLabels: labels}); err != nil {
 			return err
 		}
+		var ours3, authors3 [3][3]float64
 		for j := range 3 {
 			ours := summary3(res[mcmc.SystematicScanIMwG].Draws, j)
 			soma := summary3(res[mcmc.SOMA].Draws, j)
+			ours3[j] = ours
 			paper, csvs := "—", "—"
 			if row, ok := table[eps]; ok {
 				paper = ci(row[j])
 			}
 			if ok {
-				a := summary3(authors, j)
-				csvs = ci(a)
-				if eps == 10 && j == 1 {
-					d1 := math.Abs(ours[0] - table[10][1][0])
-					d2 := math.Abs(ours[0] - a[0])
-					if d1 < d2 {
-						verdict10 = fmt.Sprintf("β1 posterior mean %.2f: Table 2 DA-MCMC %.2f, authors' CSV %.2f — the sampler supports Table 2", ours[0], table[10][1][0], a[0])
-					} else {
-						verdict10 = fmt.Sprintf("β1 posterior mean %.2f: Table 2 DA-MCMC %.2f, authors' CSV %.2f — the sampler supports the CSV", ours[0], table[10][1][0], a[0])
-					}
-				}
+				authors3[j] = summary3(authors, j)
+				csvs = ci(authors3[j])
 			}
 			post.Add(cli.F(eps, 1), "β"+strconv.Itoa(j), ci(ours), ci(soma), paper, csvs)
+		}
+		var a *[3][3]float64
+		if ok {
+			a = &authors3
+		}
+		if v, has := damcmcVerdict(eps, ours3, a); has {
+			verdicts = append(verdicts, v)
 		}
 	}
 	post.Markdown(stdout)
@@ -332,8 +335,10 @@ func runLinReg(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Progres
 		fmt.Fprintln(stdout, "ESS per wall-s divides the smallest bulk ESS by the wall seconds of the 4 parallel chains (the process CPU time is not available on this system), scaled to the post-warm-up share of the sweeps: it depends on how many cores were free. ESS per 1000 sweeps is machine independent.")
 	}
 	fmt.Fprintln(stdout)
-	if verdict10 != "" {
-		cli.PrintVerdict(stdout, cli.Reproduced, "SBI paper Table 2 DA-MCMC row (ε = 10)", verdict10)
+	for _, v := range verdicts {
+		if err := cli.Report(stdout, v); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -373,6 +378,7 @@ func diagnostics100(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Pr
 	fmt.Fprintf(stdout, "\n### n = 100 convergence diagnostics (simulated ε = 30 release, 4 chains × %d iterations)\n\n", iters)
 	tab := &cli.Table{Header: []string{"kernel", "iterations to R̂ < 1.05", "min bulk ESS at the end", "acceptance"}}
 	var trace []plot.Series
+	reached := map[mcmc.RecordStep]int{}
 	for ki, k := range kernels {
 		res, err := mcmc.RunDA(ctx, p, mcmc.DAConfig{ThetaStep: nig, RecordStep: k, Chains: 4, Draws: iters, Seed: o.common.Seed + 500 + uint64(ki),
 			Progress: prog.Every(3*time.Second, fmt.Sprintf("n=100 diagnostics %v", k))})
@@ -384,7 +390,7 @@ func diagnostics100(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Pr
 		// and the largest R̂ at every checkpoint for the plot.
 		reach := -1
 		s := plot.Series{Name: k.String()}
-		for t := 100; t <= iters; t += 100 {
+		for t := rhatStep; t <= iters; t += rhatStep {
 			worstR := 0.0
 			head := firstDraws(res.Draws, t)
 			for j := range 4 {
@@ -404,6 +410,7 @@ func diagnostics100(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Pr
 		if len(s.X) > 0 {
 			trace = append(trace, s)
 		}
+		reached[k] = reach
 		_, minE := worst(res.Draws)
 		cell := "not reached"
 		if reach > 0 {
@@ -414,7 +421,10 @@ func diagnostics100(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Pr
 	}
 	tab.Markdown(stdout)
 	fmt.Fprintln(stdout)
-	fmt.Fprintln(stdout, "Slides: SOMA reaches R̂ < 1.05 after about 800 iterations, both IMwG scans after about 1,500 (their release and ε are not stated).")
+	fmt.Fprintf(stdout, "Slides: SOMA reaches R̂ < 1.05 after about %d iterations, both IMwG scans after about %d (their release and ε are not stated).\n", slidesSOMAReach, slidesIMwGReach)
+	if err := cli.Report(stdout, rhatVerdict(reached[mcmc.SOMA], reached[mcmc.RandomScanIMwG], reached[mcmc.SystematicScanIMwG], iters)); err != nil {
+		return err
+	}
 	fmt.Fprintln(stdout)
 	if o.common.Out == "" || len(trace) == 0 {
 		return nil

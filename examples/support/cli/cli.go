@@ -250,6 +250,11 @@ type Verdict struct {
 	Target string `json:"target"`
 	// Reason says why, with the numbers compared.
 	Reason string `json:"reason"`
+	// Ours and Paper, when set, are the measured number(s) and the
+	// paper's, as the verdict compared them (for the report's summary);
+	// verdicts computed by Within, AllWithin and Judge set them.
+	Ours  string `json:"ours,omitempty"`
+	Paper string `json:"paper,omitempty"`
 }
 
 // Validate reports a verdict whose Outcome is not one of the three known
