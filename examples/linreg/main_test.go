@@ -16,6 +16,8 @@ import (
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/clitest"
 	"github.com/privinfer/privinfer/examples/support/testenv"
+	"github.com/privinfer/privinfer/mechanism"
+	"github.com/privinfer/privinfer/simulate/linreg"
 )
 
 func TestBadFlags(t *testing.T) {
@@ -132,7 +134,7 @@ func TestSweepSmall(t *testing.T) {
 		return out.String()
 	}
 	out := runIt()
-	for _, frag := range []string{"(the paper's release)", "s̃ + Laplace noise of scale 0.0013 (seed 1)", "100    SPLE", "trained in"} {
+	for _, frag := range []string{"(the paper's release)", "simulated: s̃ + Laplace noise of scale 0.0013 (seed 1)", "100    SPLE", "trained in"} {
 		if !strings.Contains(out, frag) {
 			t.Errorf("stdout lacks %q:\n%s", frag, out)
 		}
@@ -156,6 +158,19 @@ func TestSweepSmall(t *testing.T) {
 	again := runIt()
 	if strings.Contains(again, "trained in") || strings.Count(again, "saved linreg_sweep_") != 6 {
 		t.Errorf("second run did not reuse the saved posteriors:\n%s", again)
+	}
+	// The second run prints the releases the saved posteriors were
+	// trained on: the same seed gives the same simulated releases.
+	releases := func(s string) (ls []string) {
+		for _, l := range strings.Split(s, "\n") {
+			if strings.Contains(l, "s_dp =") {
+				ls = append(ls, l)
+			}
+		}
+		return ls
+	}
+	if r1, r2 := releases(out), releases(again); len(r1) != 3 || !slices.Equal(r1, r2) {
+		t.Errorf("releases of the training run\n%s\nand of the run that read its posteriors\n%s", strings.Join(r1, "\n"), strings.Join(r2, "\n"))
 	}
 	// The saved posteriors give the same table.
 	cut := func(s string) string { i := strings.Index(s, "verdict:"); return s[i:] }
@@ -224,5 +239,51 @@ func TestGibbsVerdict(t *testing.T) {
 		if vs := cli.ParseVerdicts(b.String()); len(vs) != 1 || vs[0].Kind != tc.want || !strings.Contains(vs[0].What, "Gibbs-SS row") {
 			t.Errorf("%+v: got %+v, want %s", tc, vs, tc.want)
 		}
+	}
+}
+
+// TestSweepReleases checks the sweep's simulated releases (the budgets
+// without a paper release): the same seed gives the same release, another
+// seed another one, the noise has the mechanism's scale, and a saved
+// posterior's file is keyed by its release, so a posterior is never read
+// back beside a release it was not trained on. The scale check compares
+// the mean absolute noise over 20 seeds and nine coordinates (180 draws)
+// with Δ/ε; for Laplace noise the relative standard error of that mean is
+// 1/√180 ≈ 0.075, and the band ±40% is more than five of them (false-alarm
+// rate below 10⁻⁶).
+func TestSweepReleases(t *testing.T) {
+	s := linreg.ConfidentialStat()
+	for _, eps := range []float64{0.3, 3, 30, 100} {
+		p1, src, err := sweepProblem(eps, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p1b, _, _ := sweepProblem(eps, 1)
+		p2, _, _ := sweepProblem(eps, 2)
+		if !strings.HasPrefix(src, "simulated") || !slices.Equal(p1.Observed, p1b.Observed) {
+			t.Errorf("ε = %v (%s): seed 1 gave %v, then %v", eps, src, p1.Observed, p1b.Observed)
+		}
+		if slices.Equal(p1.Observed, p2.Observed) {
+			t.Errorf("ε = %v: seeds 1 and 2 gave the same release %v", eps, p1.Observed)
+		}
+		var c config
+		if drawsPath(c, eps, "sppe", p1.Observed) == drawsPath(c, eps, "sppe", p2.Observed) {
+			t.Errorf("ε = %v: two releases share a saved posterior's file", eps)
+		}
+		sum, n := 0.0, 0
+		lap := p1.Mechanism.(*mechanism.Laplace)
+		for seed := uint64(1); seed <= 20; seed++ {
+			p, _, _ := sweepProblem(eps, seed)
+			for i, v := range p.Observed {
+				sum += math.Abs(v-s[i]) / lap.Scale(i)
+				n++
+			}
+		}
+		if m := sum / float64(n); m < 0.6 || m > 1.4 {
+			t.Errorf("ε = %v: mean |noise| / scale = %.3f over %d draws, want about 1", eps, m, n)
+		}
+	}
+	if p, src, err := sweepProblem(10, 1); err != nil || src != "the paper's release" || p.Observed == nil {
+		t.Errorf("ε = 10: %v, %q", err, src)
 	}
 }

@@ -49,8 +49,12 @@ func parseSweep(list, drawsDir string) ([]float64, error) {
 }
 
 // sweepProblem returns the private linear regression at ε whose release is
-// the paper's for ε = 10, 1 and 0.1 and otherwise s̃ plus Laplace noise of
-// scale Δ/ε drawn from a stream fixed by seed and ε; source says which.
+// the paper's for ε = 10, 1 and 0.1 and otherwise a simulated release: s̃
+// plus the mechanism's Laplace noise of scale Δ/ε drawn by
+// mechanism.Simulate from a generator seeded by seed and ε, so that the
+// same seed gives the same release (the study's data set is simulated, so
+// its release is a simulation of one, not a release of confidential
+// data); source says which.
 func sweepProblem(eps float64, seed uint64) (p privinfer.Problem, source string, err error) {
 	model := linreg.Paper()
 	sim, err := simulate.NewMeanStat(model, linreg.PaperN)
@@ -73,20 +77,25 @@ func sweepProblem(eps float64, seed uint64) (p privinfer.Problem, source string,
 	source = "the paper's release"
 	if err != nil {
 		obs = make([]float64, model.ContribDim())
-		if err := mech.Release(rand.New(rand.NewPCG(seed, math.Float64bits(eps))), linreg.ConfidentialStat(), obs); err != nil {
+		if err := mechanism.Simulate(mech, rand.New(rand.NewPCG(seed, math.Float64bits(eps))), linreg.ConfidentialStat(), obs); err != nil {
 			return p, "", err
 		}
-		source = fmt.Sprintf("s̃ + Laplace noise of scale %.4g (seed %d)", sens/eps, seed)
+		source = fmt.Sprintf("simulated: s̃ + Laplace noise of scale %.4g (seed %d)", sens/eps, seed)
 	}
 	return privinfer.Problem{Prior: prior, Simulator: sim, Mechanism: mech, Observed: obs, Names: names}, source, nil
 }
 
 // drawsPath is the file of a saved sweep posterior: the budget, the method
-// and a hash of every setting that changes it.
-func drawsPath(c config, eps float64, meth string) string {
+// and a hash of every setting that changes it, the release it conditions
+// on included (so a saved posterior is only ever shown beside the release
+// it was trained on).
+func drawsPath(c config, eps float64, meth string, observed []float64) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "seed=%d rounds=%d sims=%d M=%d atoms=%d layers=%d hidden=%d blocks=%d gating=%v epochs=%d patience=%d batch=%d lr=%v mc=%v n=%d%s",
 		c.Seed, c.Rounds, c.Sims, c.M, c.Atoms, c.Layers, c.Hidden, c.Blocks, c.Gating, c.Epochs, c.Patience, c.Batch, c.LR, c.MC, c.NPost, c.KeySuffix())
+	for _, v := range observed {
+		fmt.Fprintf(h, " %x", math.Float64bits(v))
+	}
 	return filepath.Join(c.drawsDir, fmt.Sprintf("linreg_sweep_eps%s_%s_%x.csv", epsName(eps), meth, h.Sum(nil)[:6]))
 }
 
@@ -95,7 +104,7 @@ func drawsPath(c config, eps float64, meth string) string {
 func sweepPosterior(c config, p privinfer.Problem, eps float64, meth string) (*privinfer.Draws, string, error) {
 	path := ""
 	if c.drawsDir != "" {
-		path = drawsPath(c, eps, meth)
+		path = drawsPath(c, eps, meth, p.Observed)
 		if d, err := cli.ReadDraws(path, names...); err == nil {
 			return d, "saved " + filepath.Base(path), nil
 		}
