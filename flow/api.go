@@ -11,12 +11,12 @@ import (
 func (f *Flow) getWork() *work  { return f.pool.Get().(*work) }
 func (f *Flow) putWork(w *work) { f.pool.Put(w) }
 
-// LogProb returns log q(y | z) for one point y (Dim values) and context z
+// LogDensity returns log q(y | z) for one point y (Dim values) and context z
 // (ContextDim values; nil when ContextDim is 0). It returns NaN when the
 // shapes are wrong, an input is not finite, or f is nil or was not built
 // by New or Load, and −Inf when the density underflows (y far in a
-// tail). LogProbBatch reports the same cases as errors.
-func (f *Flow) LogProb(y, z []float64) float64 {
+// tail). LogDensityBatch reports the same cases as errors.
+func (f *Flow) LogDensity(y, z []float64) float64 {
 	var out [1]float64
 	if err := f.checkData(y, z, 1); err != nil {
 		return math.NaN()
@@ -25,7 +25,7 @@ func (f *Flow) LogProb(y, z []float64) float64 {
 		return math.NaN()
 	}
 	// One row is one chunk: evaluated here rather than through
-	// LogProbBatch, whose parallel path would move out to the heap.
+	// LogDensityBatch, whose parallel path would move out to the heap.
 	w := f.getWork()
 	f.loadInputs(w, y, z, 1)
 	f.forward(w, out[:])
@@ -33,12 +33,12 @@ func (f *Flow) LogProb(y, z []float64) float64 {
 	return out[0]
 }
 
-// LogProbBatch writes log q(y_i | z_i) for the n rows of y (n×Dim,
+// LogDensityBatch writes log q(y_i | z_i) for the n rows of y (n×Dim,
 // row-major) and z (n×ContextDim) into dst (n values). Batches of more
 // than 256 rows are evaluated in parallel on GOMAXPROCS goroutines (the
 // values do not depend on the scheduling). After warm-up, batches of up to
 // 256 rows do not allocate.
-func (f *Flow) LogProbBatch(y, z []float64, n int, dst []float64) error {
+func (f *Flow) LogDensityBatch(y, z []float64, n int, dst []float64) error {
 	if err := f.checkData(y, z, n); err != nil {
 		return err
 	}
@@ -96,37 +96,37 @@ func (f *Flow) chunks(n int, fn func(w *work, lo, m int)) {
 	wg.Wait()
 }
 
-// LogProbGrad accumulates into grad (NumParams values) the gradient
+// LogDensityGrad accumulates into grad (NumParams values) the gradient
 //
 //	Σ_i dlogq[i] · ∇_φ log q(y_i | z_i)
 //
 // over the n rows of y and z, and writes log q(y_i | z_i) into logq unless
 // logq is nil. This is the back-propagation entry point for any loss that
 // is a function of a batch of log-densities: compute the log q values (with
-// LogProbBatch), evaluate the loss ℓ(log q_1, …, log q_n) and its partial
-// derivatives dlogq[i] = ∂ℓ/∂log q_i, then call LogProbGrad to obtain ∇_φ ℓ.
+// LogDensityBatch), evaluate the loss ℓ(log q_1, …, log q_n) and its partial
+// derivatives dlogq[i] = ∂ℓ/∂log q_i, then call LogDensityGrad to obtain ∇_φ ℓ.
 // For the negative mean log-likelihood, dlogq[i] = −1/n. The forward pass
 // is recomputed internally, so memory stays bounded for any n. Trainer
 // offers the same computation in parallel together with the optimiser step.
-func (f *Flow) LogProbGrad(y, z []float64, n int, dlogq, grad, logq []float64) error {
+func (f *Flow) LogDensityGrad(y, z []float64, n int, dlogq, grad, logq []float64) error {
 	if err := f.ready(); err != nil {
 		return err
 	}
 	if len(grad) != len(f.params) {
 		return invalidf("grad has %d values, need %d", len(grad), len(f.params))
 	}
-	return f.logProbGrad(y, z, n, dlogq, grad, nil, logq)
+	return f.logDensityGrad(y, z, n, dlogq, grad, nil, logq)
 }
 
-// LogProbGradContext is LogProbGrad that also writes into dz
+// LogDensityGradContext is LogDensityGrad that also writes into dz
 // (n×ContextDim) the gradient with respect to the contexts: row i holds
 // dlogq[i]·∇_z log q(y_i | z) at z = z_i, through the standardisation and
 // the embedding network, if any. It is the entry point for training a
 // network that computes the context (an embedding outside the flow) with
 // the flow's loss. grad may be nil when only the context gradient is
 // wanted; otherwise it receives (+=) the parameter gradient as in
-// LogProbGrad.
-func (f *Flow) LogProbGradContext(y, z []float64, n int, dlogq, grad, dz, logq []float64) error {
+// LogDensityGrad.
+func (f *Flow) LogDensityGradContext(y, z []float64, n int, dlogq, grad, dz, logq []float64) error {
 	if err := f.checkData(y, z, n); err != nil {
 		return err
 	}
@@ -136,11 +136,11 @@ func (f *Flow) LogProbGradContext(y, z []float64, n int, dlogq, grad, dz, logq [
 	if len(dz) < n*f.cfg.ContextDim {
 		return invalidf("dz has %d values, need %d rows × %d", len(dz), n, f.cfg.ContextDim)
 	}
-	return f.logProbGrad(y, z, n, dlogq, grad, dz[:max(n, 0)*f.cfg.ContextDim], logq)
+	return f.logDensityGrad(y, z, n, dlogq, grad, dz[:max(n, 0)*f.cfg.ContextDim], logq)
 }
 
-// logProbGrad is LogProbGrad and, when dz is not nil, LogProbGradContext.
-func (f *Flow) logProbGrad(y, z []float64, n int, dlogq, grad, dz, logq []float64) error {
+// logDensityGrad is LogDensityGrad and, when dz is not nil, LogDensityGradContext.
+func (f *Flow) logDensityGrad(y, z []float64, n int, dlogq, grad, dz, logq []float64) error {
 	if err := f.checkData(y, z, n); err != nil {
 		return err
 	}
@@ -300,12 +300,12 @@ func (f *Flow) inverseRows(w *work, u, z []float64, m int, y []float64) {
 // base normals are drawn from r in order and then mapped to data space in
 // parallel chunks, so the draws depend on r only.
 func (f *Flow) Sample(r *rand.Rand, z []float64, n int, dst []float64) error {
-	return f.SampleLogProb(r, z, n, dst, nil)
+	return f.SampleLogDensity(r, z, n, dst, nil)
 }
 
-// SampleLogProb is Sample that also writes log q(y_i | z) of every draw
+// SampleLogDensity is Sample that also writes log q(y_i | z) of every draw
 // into logq (n values) unless logq is nil.
-func (f *Flow) SampleLogProb(r *rand.Rand, z []float64, n int, dst, logq []float64) error {
+func (f *Flow) SampleLogDensity(r *rand.Rand, z []float64, n int, dst, logq []float64) error {
 	if err := f.ready(); err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ import (
 // method of the package other than Load's file fields (TestBadInput):
 // each bad argument (NaN, ±Inf, 0, negative, huge, nil, zero values,
 // mismatched or empty slices) gives an error wrapping ErrInvalid or the
-// documented value (LogProb's NaN; the nil-safe accessors' zeros).
+// documented value (LogDensity's NaN; the nil-safe accessors' zeros).
 func TestBadInputAPI(t *testing.T) {
 	type B = testutil.BadInput
 	var cs []B
@@ -96,18 +96,18 @@ func TestBadInputAPI(t *testing.T) {
 		if name == "zero" {
 			c = "zerovalue"
 		}
-		check(c, name+" Flow.LogProb", func() error { return isNaN(g.LogProb(y[:2], z[:1])) })
-		add(c, name+" Flow.LogProbBatch", func() error { return g.LogProbBatch(y, z, 2, make([]float64, 2)) })
-		add(c, name+" Flow.LogProbGrad", func() error {
-			return g.LogProbGrad(y, z, 2, []float64{1, 1}, make([]float64, fl.NumParams()), nil)
+		check(c, name+" Flow.LogDensity", func() error { return isNaN(g.LogDensity(y[:2], z[:1])) })
+		add(c, name+" Flow.LogDensityBatch", func() error { return g.LogDensityBatch(y, z, 2, make([]float64, 2)) })
+		add(c, name+" Flow.LogDensityGrad", func() error {
+			return g.LogDensityGrad(y, z, 2, []float64{1, 1}, make([]float64, fl.NumParams()), nil)
 		})
-		add(c, name+" Flow.LogProbGradContext", func() error {
-			return g.LogProbGradContext(y, z, 2, []float64{1, 1}, nil, make([]float64, 2), nil)
+		add(c, name+" Flow.LogDensityGradContext", func() error {
+			return g.LogDensityGradContext(y, z, 2, []float64{1, 1}, nil, make([]float64, 2), nil)
 		})
 		add(c, name+" Flow.Transform", func() error { return g.Transform(y, z, 2, make([]float64, 4), nil) })
 		add(c, name+" Flow.InverseTransform", func() error { return g.InverseTransform(y, z, 2, make([]float64, 4), nil) })
 		add(c, name+" Flow.Sample", func() error { return g.Sample(rnd(), z[:1], 2, make([]float64, 4)) })
-		add(c, name+" Flow.SampleLogProb", func() error { return g.SampleLogProb(rnd(), z[:1], 2, make([]float64, 4), nil) })
+		add(c, name+" Flow.SampleLogDensity", func() error { return g.SampleLogDensity(rnd(), z[:1], 2, make([]float64, 4), nil) })
 		add(c, name+" Flow.SetParams", func() error { return g.SetParams(make([]float64, fl.NumParams())) })
 		add(c, name+" Flow.SetStandardization", func() error { return g.SetStandardization(y, z, 2) })
 		add(c, name+" Flow.Save", func() error { return g.Save(new(bytes.Buffer)) })
@@ -145,12 +145,12 @@ func TestBadInputAPI(t *testing.T) {
 		{"empty", "nil z", y, nil, 2},
 	}
 	for _, d := range dataCases {
-		add(d.cat, "LogProbBatch "+d.name, func() error { return fl.LogProbBatch(d.y, d.z, d.n, make([]float64, 2)) })
-		add(d.cat, "LogProbGrad "+d.name, func() error {
-			return fl.LogProbGrad(d.y, d.z, d.n, []float64{1, 1}, make([]float64, fl.NumParams()), nil)
+		add(d.cat, "LogDensityBatch "+d.name, func() error { return fl.LogDensityBatch(d.y, d.z, d.n, make([]float64, 2)) })
+		add(d.cat, "LogDensityGrad "+d.name, func() error {
+			return fl.LogDensityGrad(d.y, d.z, d.n, []float64{1, 1}, make([]float64, fl.NumParams()), nil)
 		})
-		add(d.cat, "LogProbGradContext "+d.name, func() error {
-			return fl.LogProbGradContext(d.y, d.z, d.n, []float64{1, 1}, nil, make([]float64, 2), nil)
+		add(d.cat, "LogDensityGradContext "+d.name, func() error {
+			return fl.LogDensityGradContext(d.y, d.z, d.n, []float64{1, 1}, nil, make([]float64, 2), nil)
 		})
 		add(d.cat, "Transform "+d.name, func() error { return fl.Transform(d.y, d.z, d.n, make([]float64, 4), nil) })
 		add(d.cat, "InverseTransform "+d.name, func() error { return fl.InverseTransform(d.y, d.z, d.n, make([]float64, 4), nil) })
@@ -170,34 +170,34 @@ func TestBadInputAPI(t *testing.T) {
 			_, err = tr.Step(d.y, d.z, d.n)
 			return err
 		})
-		add(d.cat, "Trainer.LogProbs "+d.name, func() error {
+		add(d.cat, "Trainer.LogDensities "+d.name, func() error {
 			tr, err := NewTrainer(fl.Clone(), DefaultTrainConfig())
 			if err != nil {
 				return err
 			}
 			defer tr.Close()
-			return tr.LogProbs(d.y, d.z, d.n, make([]float64, 2))
+			return tr.LogDensities(d.y, d.z, d.n, make([]float64, 2))
 		})
 	}
-	check("nan", "LogProb NaN y", func() error { return isNaN(fl.LogProb([]float64{0, nan}, z[:1])) })
-	check("inf", "LogProb -Inf y", func() error { return isNaN(fl.LogProb([]float64{-inf, 0}, z[:1])) })
-	check("nan", "LogProb NaN z", func() error { return isNaN(fl.LogProb(y[:2], []float64{nan})) })
-	check("inf", "LogProb +Inf z", func() error { return isNaN(fl.LogProb(y[:2], []float64{inf})) })
-	check("mismatched", "LogProb y of 3", func() error { return isNaN(fl.LogProb(y[:3], z[:1])) })
-	check("mismatched", "LogProb z of 2", func() error { return isNaN(fl.LogProb(y[:2], z)) })
-	check("empty", "LogProb nil, nil", func() error { return isNaN(fl.LogProb(nil, nil)) })
-	add("mismatched", "LogProbBatch short dst", func() error { return fl.LogProbBatch(y, z, 2, make([]float64, 1)) })
-	add("mismatched", "LogProbGrad short grad", func() error { return fl.LogProbGrad(y, z, 2, []float64{1, 1}, make([]float64, 3), nil) })
-	add("mismatched", "LogProbGrad short dlogq", func() error {
-		return fl.LogProbGrad(y, z, 2, []float64{1}, make([]float64, fl.NumParams()), nil)
+	check("nan", "LogDensity NaN y", func() error { return isNaN(fl.LogDensity([]float64{0, nan}, z[:1])) })
+	check("inf", "LogDensity -Inf y", func() error { return isNaN(fl.LogDensity([]float64{-inf, 0}, z[:1])) })
+	check("nan", "LogDensity NaN z", func() error { return isNaN(fl.LogDensity(y[:2], []float64{nan})) })
+	check("inf", "LogDensity +Inf z", func() error { return isNaN(fl.LogDensity(y[:2], []float64{inf})) })
+	check("mismatched", "LogDensity y of 3", func() error { return isNaN(fl.LogDensity(y[:3], z[:1])) })
+	check("mismatched", "LogDensity z of 2", func() error { return isNaN(fl.LogDensity(y[:2], z)) })
+	check("empty", "LogDensity nil, nil", func() error { return isNaN(fl.LogDensity(nil, nil)) })
+	add("mismatched", "LogDensityBatch short dst", func() error { return fl.LogDensityBatch(y, z, 2, make([]float64, 1)) })
+	add("mismatched", "LogDensityGrad short grad", func() error { return fl.LogDensityGrad(y, z, 2, []float64{1, 1}, make([]float64, 3), nil) })
+	add("mismatched", "LogDensityGrad short dlogq", func() error {
+		return fl.LogDensityGrad(y, z, 2, []float64{1}, make([]float64, fl.NumParams()), nil)
 	})
-	add("nan", "LogProbGrad NaN dlogq", func() error {
-		return fl.LogProbGrad(y, z, 2, []float64{1, nan}, make([]float64, fl.NumParams()), nil)
+	add("nan", "LogDensityGrad NaN dlogq", func() error {
+		return fl.LogDensityGrad(y, z, 2, []float64{1, nan}, make([]float64, fl.NumParams()), nil)
 	})
-	add("mismatched", "LogProbGrad short logq", func() error {
-		return fl.LogProbGrad(y, z, 2, []float64{1, 1}, make([]float64, fl.NumParams()), make([]float64, 1))
+	add("mismatched", "LogDensityGrad short logq", func() error {
+		return fl.LogDensityGrad(y, z, 2, []float64{1, 1}, make([]float64, fl.NumParams()), make([]float64, 1))
 	})
-	add("mismatched", "LogProbGradContext short dz", func() error { return fl.LogProbGradContext(y, z, 2, []float64{1, 1}, nil, make([]float64, 1), nil) })
+	add("mismatched", "LogDensityGradContext short dz", func() error { return fl.LogDensityGradContext(y, z, 2, []float64{1, 1}, nil, make([]float64, 1), nil) })
 	add("mismatched", "Transform short u", func() error { return fl.Transform(y, z, 2, make([]float64, 3), nil) })
 	add("mismatched", "Transform short logdet", func() error { return fl.Transform(y, z, 2, make([]float64, 4), make([]float64, 1)) })
 	add("mismatched", "InverseTransform short y", func() error { return fl.InverseTransform(y, z, 2, make([]float64, 3), nil) })
@@ -209,7 +209,7 @@ func TestBadInputAPI(t *testing.T) {
 	add("nonpositive", "Sample n -1", func() error { return fl.Sample(rnd(), z[:1], -1, make([]float64, 4)) })
 	add("huge", "Sample n MaxInt", func() error { return fl.Sample(rnd(), z[:1], math.MaxInt, make([]float64, 4)) })
 	add("mismatched", "Sample short dst", func() error { return fl.Sample(rnd(), z[:1], 2, make([]float64, 3)) })
-	add("mismatched", "SampleLogProb short logq", func() error { return fl.SampleLogProb(rnd(), z[:1], 2, make([]float64, 4), make([]float64, 1)) })
+	add("mismatched", "SampleLogDensity short logq", func() error { return fl.SampleLogDensity(rnd(), z[:1], 2, make([]float64, 4), make([]float64, 1)) })
 	add("nil", "Save nil writer", func() error { return fl.Save(nil) })
 	add("nil", "Load nil reader", func() error { _, err := Load(nil); return err })
 	add("typednil", "Load typed-nil reader", func() error { _, err := Load((*bytes.Buffer)(nil)); return err })
@@ -257,13 +257,13 @@ func TestBadInputAPI(t *testing.T) {
 		}
 		return nil
 	}
-	check("huge", "LogProbBatch with parameters at MaxParam", func() error {
+	check("huge", "LogDensityBatch with parameters at MaxParam", func() error {
 		dst := make([]float64, 2)
-		return okOrErr(extreme().LogProbBatch(y, z, 2, dst), dst...)
+		return okOrErr(extreme().LogDensityBatch(y, z, 2, dst), dst...)
 	})
-	check("huge", "SampleLogProb with parameters at MaxParam", func() error {
+	check("huge", "SampleLogDensity with parameters at MaxParam", func() error {
 		dst, lq := make([]float64, 4), make([]float64, 2)
-		err := extreme().SampleLogProb(rnd(), z[:1], 2, dst, lq)
+		err := extreme().SampleLogDensity(rnd(), z[:1], 2, dst, lq)
 		for _, v := range dst {
 			if err == nil && math.IsInf(v, 0) {
 				return fmt.Errorf("sample %v with a nil error", dst)
@@ -279,21 +279,21 @@ func TestBadInputAPI(t *testing.T) {
 		u, ld := make([]float64, 4), make([]float64, 2)
 		return okOrErr(extreme().InverseTransform(y, z, 2, u, ld), append(u, ld...)...)
 	})
-	check("huge", "LogProbGrad with parameters at MaxParam", func() error {
+	check("huge", "LogDensityGrad with parameters at MaxParam", func() error {
 		g := make([]float64, np)
-		return okOrErr(extreme().LogProbGrad(y, z, 2, []float64{1, 1}, g, nil), g...)
+		return okOrErr(extreme().LogDensityGrad(y, z, 2, []float64{1, 1}, g, nil), g...)
 	})
-	check("huge", "LogProb with parameters at MaxParam is NaN, -Inf or finite", func() error {
-		v := extreme().LogProb(y[:2], z[:1])
+	check("huge", "LogDensity with parameters at MaxParam is NaN, -Inf or finite", func() error {
+		v := extreme().LogDensity(y[:2], z[:1])
 		if math.IsInf(v, 1) {
 			return fmt.Errorf("+Inf")
 		}
 		return nil
 	})
 	for _, v := range []float64{1e300, -1e300} {
-		check("huge", fmt.Sprintf("LogProbBatch y %g is -Inf or finite", v), func() error {
+		check("huge", fmt.Sprintf("LogDensityBatch y %g is -Inf or finite", v), func() error {
 			dst := make([]float64, 2)
-			return okOrErr(fl.LogProbBatch([]float64{v, 0, 0, 0}, z, 2, dst), dst...)
+			return okOrErr(fl.LogDensityBatch([]float64{v, 0, 0, 0}, z, 2, dst), dst...)
 		})
 		check("huge", fmt.Sprintf("Sample context %g", v), func() error {
 			dst := make([]float64, 4)
@@ -342,7 +342,7 @@ func TestBadInputAPI(t *testing.T) {
 		}
 		add(c, name+" Trainer.Step", func() error { _, err := tr.Step(y, z, 2); return err })
 		add(c, name+" Trainer.StepLoss", func() error { _, err := tr.StepLoss(y, z, 2, func(l, d []float64) float64 { return 0 }); return err })
-		add(c, name+" Trainer.LogProbs", func() error { return tr.LogProbs(y, z, 2, make([]float64, 2)) })
+		add(c, name+" Trainer.LogDensities", func() error { return tr.LogDensities(y, z, 2, make([]float64, 2)) })
 		check(c, name+" Trainer accessors", func() error {
 			tr.Close()
 			tr.SwapAverage()
@@ -375,7 +375,7 @@ func TestBadInputAPI(t *testing.T) {
 		_, err := trainer().StepGroupLoss(y, z, 2, 3, func(int, []float64, []float64) float64 { return 0 })
 		return err
 	})
-	add("mismatched", "Trainer.LogProbsShared short dst", func() error { return trainer().LogProbsShared(y, z, 2, 1, make([]float64, 1)) })
+	add("mismatched", "Trainer.LogDensitiesShared short dst", func() error { return trainer().LogDensitiesShared(y, z, 2, 1, make([]float64, 1)) })
 	add("nonpositive", "Trainer.Step n 0", func() error { _, err := trainer().Step(y, z, 0); return err })
 	add("mismatched", "Fit all rows for validation", func() error {
 		tc := DefaultTrainConfig()
@@ -423,7 +423,7 @@ func FuzzNew(f *testing.F) {
 			return
 		}
 		y, z := make([]float64, fl.Dim()), make([]float64, fl.ContextDim())
-		if v := fl.LogProb(y, z); math.IsNaN(v) || math.IsInf(v, 0) {
+		if v := fl.LogDensity(y, z); math.IsNaN(v) || math.IsInf(v, 0) {
 			t.Fatalf("%+v: log density %v at 0", cfg, v)
 		}
 		dst := make([]float64, 4*fl.Dim())

@@ -86,15 +86,15 @@ func checkLoaded(t *testing.T, data []byte) {
 		return
 	}
 	mY, _, mZ, _ := g.Standardization()
-	if v := g.LogProb(mY, mZ); math.IsNaN(v) || math.IsInf(v, 0) {
+	if v := g.LogDensity(mY, mZ); math.IsNaN(v) || math.IsInf(v, 0) {
 		t.Fatalf("loaded flow gives log density %v at its standardisation mean", v)
 	}
-	if v := g.LogProb(make([]float64, g.Dim()), make([]float64, g.ContextDim())); math.IsNaN(v) {
+	if v := g.LogDensity(make([]float64, g.Dim()), make([]float64, g.ContextDim())); math.IsNaN(v) {
 		t.Fatalf("loaded flow gives NaN log density at 0")
 	}
 	const n = 16
 	dst, logq := make([]float64, n*g.Dim()), make([]float64, n)
-	if err := g.SampleLogProb(rand.New(rand.NewPCG(1, 2)), mZ, n, dst, logq); err != nil {
+	if err := g.SampleLogDensity(rand.New(rand.NewPCG(1, 2)), mZ, n, dst, logq); err != nil {
 		t.Fatalf("Sample: %v", err)
 	}
 	for _, v := range append(dst, logq...) {

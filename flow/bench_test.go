@@ -83,9 +83,9 @@ func BenchmarkTrainStepEmbedding(b *testing.B) {
 	}
 }
 
-// BenchmarkLogProb reports the throughput of LogProbBatch (default
+// BenchmarkLogDensity reports the throughput of LogDensityBatch (default
 // architecture, batches of 1000) in samples per second.
-func BenchmarkLogProb(b *testing.B) {
+func BenchmarkLogDensity(b *testing.B) {
 	for _, sh := range [][2]int{{2, 10}, {3, 9}} {
 		b.Run(fmt.Sprintf("dim%d-ctx%d", sh[0], sh[1]), func(b *testing.B) {
 			r := rand.New(rand.NewPCG(1, 2))
@@ -93,12 +93,12 @@ func BenchmarkLogProb(b *testing.B) {
 			n := 1000
 			y, z := randData(r, n, sh[0], 1), randData(r, n, sh[1], 1)
 			dst := make([]float64, n)
-			f.LogProbBatch(y, z, n, dst)
+			f.LogDensityBatch(y, z, n, dst)
 			b.ReportAllocs()
 			b.ResetTimer()
 			c0 := cpuTime()
 			for b.Loop() {
-				if err := f.LogProbBatch(y, z, n, dst); err != nil {
+				if err := f.LogDensityBatch(y, z, n, dst); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -45,7 +45,7 @@ func trainingIndependentOfGOMAXPROCS(t *testing.T, f32 bool) {
 		}
 		tr.Close()
 		logq := make([]float64, n)
-		if err := f.LogProbBatch(y, z, n, logq); err != nil {
+		if err := f.LogDensityBatch(y, z, n, logq); err != nil {
 			t.Fatal(err)
 		}
 		if ref == nil {
@@ -70,7 +70,7 @@ func trainingIndependentOfGOMAXPROCS(t *testing.T, f32 bool) {
 // leaves every shard's gradient dirty) it equals, bit for bit, the
 // gradient of a fresh trainer at the same parameters, for shards of
 // several chunks and for shards left without rows; and with one shard and
-// no clipping it equals LogProbGrad accumulated into a cleared vector.
+// no clipping it equals LogDensityGrad accumulated into a cleared vector.
 func TestTrainerGradientFresh(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 24))
 	f, err := New(smallConfig(2, 3), r)
@@ -118,12 +118,12 @@ func TestTrainerGradientFresh(t *testing.T) {
 		for i := range dlogq {
 			dlogq[i] = -1 / float64(tc.n)
 		}
-		if err := at.LogProbGrad(y2, z2, tc.n, dlogq, want, nil); err != nil {
+		if err := at.LogDensityGrad(y2, z2, tc.n, dlogq, want, nil); err != nil {
 			t.Fatal(err)
 		}
 		for i, v := range want {
 			if math.Float64bits(got[i]) != math.Float64bits(v) {
-				t.Fatalf("%+v: gradient %d = %v, LogProbGrad %v", tc, i, got[i], v)
+				t.Fatalf("%+v: gradient %d = %v, LogDensityGrad %v", tc, i, got[i], v)
 			}
 		}
 	}

@@ -27,7 +27,7 @@
 // convolutional network), whose parameters join the flow's and are trained
 // jointly with it by Fit and Trainer, the flow's context gradient being
 // back-propagated through the network on a flow/ad tape.
-// Flow.LogProbGradContext returns that context gradient for callers that
+// Flow.LogDensityGradContext returns that context gradient for callers that
 // compute the context with a network of their own.
 //
 // DefaultConfig reproduces the architecture of the SBI paper's published
@@ -43,7 +43,7 @@
 // SPPE, RQMC-integrated losses of SPLE) the loss is any function of a
 // batch of log-densities log q(y_i | z_i): Trainer.StepLoss takes one
 // optimiser step given a LossFunc that returns ℓ and ∂ℓ/∂log q_i, and
-// Flow.LogProbGrad returns Σ_i (∂ℓ/∂log q_i)·∇_φ log q(y_i | z_i) for
+// Flow.LogDensityGrad returns Σ_i (∂ℓ/∂log q_i)·∇_φ log q(y_i | z_i) for
 // callers that run their own optimiser.
 //
 // # Engine

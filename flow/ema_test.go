@@ -94,7 +94,7 @@ func TestEMAFit(t *testing.T) {
 		nv := int(math.Round(tc.ValidationFraction * n))
 		v := 0.0
 		for _, j := range perm[:nv] {
-			v -= f.LogProb(y[2*j:2*j+2], z[3*j:3*j+3])
+			v -= f.LogDensity(y[2*j:2*j+2], z[3*j:3*j+3])
 		}
 		v /= float64(nv)
 		if math.Abs(v-res.BestValidationLoss) > 1e-12*math.Abs(v) {

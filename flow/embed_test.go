@@ -14,15 +14,15 @@ import (
 	"github.com/privinfer/privinfer/internal/testutil"
 )
 
-// TestLogProbGradContext checks the context gradient of LogProbGradContext
+// TestLogDensityGradContext checks the context gradient of LogDensityGradContext
 // (through the standardisation, the conditioners and the gates, and the
 // embedding network when there is one) against five-point central
 // differences in every context coordinate, with the same kink handling
-// and tolerance as TestLogProbGradient: relative error below 10⁻⁶ with
+// and tolerance as TestLogDensityGradient: relative error below 10⁻⁶ with
 // floor 10⁻⁴, a stencil that straddles a kink recomputed at steps 10⁻⁵
 // and 2·10⁻⁵, skips (finite differences that disagree among themselves)
-// below 3%. The parameter gradient must equal LogProbGrad's.
-func TestLogProbGradContext(t *testing.T) {
+// below 3%. The parameter gradient must equal LogDensityGrad's.
+func TestLogDensityGradContext(t *testing.T) {
 	for ci, tc := range gradCases {
 		cfg := tc.cfg()
 		C := cfg.ContextDim
@@ -37,7 +37,7 @@ func TestLogProbGradContext(t *testing.T) {
 		wts := randData(r, n, 1, 1)
 		logq := make([]float64, n)
 		loss := func() float64 {
-			if err := f.LogProbBatch(y, z, n, logq); err != nil {
+			if err := f.LogDensityBatch(y, z, n, logq); err != nil {
 				t.Fatal(err)
 			}
 			s := 0.0
@@ -48,10 +48,10 @@ func TestLogProbGradContext(t *testing.T) {
 		}
 		grad, want := make([]float64, f.NumParams()), make([]float64, f.NumParams())
 		dz := make([]float64, n*C)
-		if err := f.LogProbGradContext(y, z, n, wts, grad, dz, nil); err != nil {
+		if err := f.LogDensityGradContext(y, z, n, wts, grad, dz, nil); err != nil {
 			t.Fatal(err)
 		}
-		if err := f.LogProbGrad(y, z, n, wts, want, nil); err != nil {
+		if err := f.LogDensityGrad(y, z, n, wts, want, nil); err != nil {
 			t.Fatal(err)
 		}
 		for i := range want {
@@ -61,7 +61,7 @@ func TestLogProbGradContext(t *testing.T) {
 		}
 		// Without a parameter gradient buffer the context gradient is the same.
 		dz2 := make([]float64, n*C)
-		if err := f.LogProbGradContext(y, z, n, wts, nil, dz2, nil); err != nil {
+		if err := f.LogDensityGradContext(y, z, n, wts, nil, dz2, nil); err != nil {
 			t.Fatal(err)
 		}
 		for i := range dz {
@@ -105,7 +105,7 @@ func embeddingConfig() Config {
 }
 
 // TestEmbeddingTrainer checks that the trainer's sharded gradient of a
-// flow with an embedding equals LogProbGrad's, and that a loss over groups
+// flow with an embedding equals LogDensityGrad's, and that a loss over groups
 // of rows sharing one context (the embedding evaluated once per group)
 // gives the gradient of the same loss on the expanded contexts.
 func TestEmbeddingTrainer(t *testing.T) {
@@ -127,7 +127,7 @@ func TestEmbeddingTrainer(t *testing.T) {
 	for i := range dl {
 		dl[i] = -1 / float64(n)
 	}
-	if err := f.LogProbGrad(y, z, n, dl, want, nil); err != nil {
+	if err := f.LogDensityGrad(y, z, n, dl, want, nil); err != nil {
 		t.Fatal(err)
 	}
 	nll := func(lo int, logq, dlogq []float64) float64 {
@@ -159,7 +159,7 @@ func TestEmbeddingTrainer(t *testing.T) {
 			worst = math.Max(worst, math.Abs(got[i]-want[i])/math.Max(1, math.Abs(want[i])))
 		}
 		if worst > 1e-12 {
-			t.Errorf("shared %v: trainer gradient differs from LogProbGrad by %.3g", shared, worst)
+			t.Errorf("shared %v: trainer gradient differs from LogDensityGrad by %.3g", shared, worst)
 		}
 		emb := got[f.embOff:]
 		if nz := slicesMaxAbs(emb); nz == 0 {
@@ -201,10 +201,10 @@ func TestEmbeddingSaveLoad(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	y, z := randData(r, 20, 2, 1), randData(r, 20, 12, 1)
 	a, b := make([]float64, 20), make([]float64, 20)
-	if err := f.LogProbBatch(y, z, 20, a); err != nil {
+	if err := f.LogDensityBatch(y, z, 20, a); err != nil {
 		t.Fatal(err)
 	}
-	if err := g.LogProbBatch(y, z, 20, b); err != nil {
+	if err := g.LogDensityBatch(y, z, 20, b); err != nil {
 		t.Fatal(err)
 	}
 	for i := range a {
@@ -289,9 +289,9 @@ func TestEmbeddingNoAllocs(t *testing.T) {
 	n := 64
 	y, z := randData(r, n, 2, 1), randData(r, n, 12, 1)
 	dst := make([]float64, n)
-	_ = f.LogProbBatch(y, z, n, dst)
-	if a := testing.AllocsPerRun(5, func() { _ = f.LogProbBatch(y, z, n, dst) }); a != 0 {
-		t.Errorf("LogProbBatch allocates %v times", a)
+	_ = f.LogDensityBatch(y, z, n, dst)
+	if a := testing.AllocsPerRun(5, func() { _ = f.LogDensityBatch(y, z, n, dst) }); a != 0 {
+		t.Errorf("LogDensityBatch allocates %v times", a)
 	}
 	tc := DefaultTrainConfig()
 	tc.BatchSize, tc.Workers = n, 1
@@ -345,7 +345,7 @@ func TestFitEmbedding(t *testing.T) {
 	}
 	yt, zt := sim(1000)
 	lq := make([]float64, 1000)
-	if err := f.LogProbBatch(yt, zt, 1000, lq); err != nil {
+	if err := f.LogDensityBatch(yt, zt, 1000, lq); err != nil {
 		t.Fatal(err)
 	}
 	nll := -slicesMean(lq)

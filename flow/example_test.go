@@ -34,7 +34,7 @@ func ExampleFlow_Fit() {
 	nll := 0.0
 	for i := 0; i < 1000; i++ {
 		a, b := r.NormFloat64(), r.NormFloat64()
-		nll -= f.LogProb([]float64{a, 0.8*a + 0.6*b}, nil)
+		nll -= f.LogDensity([]float64{a, 0.8*a + 0.6*b}, nil)
 	}
 	nll /= 1000
 	entropy := 1 + math.Log(2*math.Pi) + 0.5*math.Log(1-0.8*0.8)
@@ -62,7 +62,7 @@ func ExampleFlow_Sample() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(len(draws), g.LogProb(draws[:3], z) == f.LogProb(draws[:3], z))
+	fmt.Println(len(draws), g.LogDensity(draws[:3], z) == f.LogDensity(draws[:3], z))
 	// Output: 15 true
 }
 

@@ -86,7 +86,7 @@ func fitBanana(t *testing.T, cfg Config, tc TrainConfig, nTrain, nTest int) (nll
 	}
 	yt := bananaSample(r, nTest)
 	lq := make([]float64, nTest)
-	if err := f.LogProbBatch(yt, nil, nTest, lq); err != nil {
+	if err := f.LogDensityBatch(yt, nil, nTest, lq); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < nTest; i++ {
@@ -184,7 +184,7 @@ func fitLinearGaussian(t *testing.T, cfg Config, tc TrainConfig, nTrain, nTest i
 	}
 	yt, zt := lgSample(r, nTest)
 	lq := make([]float64, nTest)
-	if err := f.LogProbBatch(yt, zt, nTest, lq); err != nil {
+	if err := f.LogDensityBatch(yt, zt, nTest, lq); err != nil {
 		t.Fatal(err)
 	}
 	s, s2 := 0.0, 0.0

@@ -40,8 +40,8 @@ var log2Pi = math.Log(2 * math.Pi)
 // Flow is a conditional density q(y | z): a standard normal base density
 // pushed through Config.Layers spline coupling layers (see Config). The
 // parameters are one flat vector (Params). Methods that only read the flow
-// (LogProb, LogProbBatch, Transform, InverseTransform, Sample,
-// LogProbGrad) may run concurrently; Fit, SetParams and SetStandardization
+// (LogDensity, LogDensityBatch, Transform, InverseTransform, Sample,
+// LogDensityGrad) may run concurrently; Fit, SetParams and SetStandardization
 // must not run concurrently with anything else.
 type Flow struct {
 	cfg    Config

@@ -116,7 +116,7 @@ var gradCases = []struct {
 	}},
 }
 
-// TestLogProbGradient checks ∇_φ Σ w_i log q(y_i|z_i) from LogProbGrad
+// TestLogDensityGradient checks ∇_φ Σ w_i log q(y_i|z_i) from LogDensityGrad
 // against five-point central differences for every parameter. The error
 // measure is |a−n|/max(|a|,|n|,1e-4). The log-likelihood is only piecewise
 // smooth (ReLU kinks, spline knots): when the stencil with step 1e-4
@@ -126,7 +126,7 @@ var gradCases = []struct {
 // 1e-4 of a kink, is not differentiable there, and is skipped. Skips must
 // stay below 3% of the parameters; a wrong gradient cannot hide as a skip,
 // because it does not make finite differences at different steps disagree.
-func TestLogProbGradient(t *testing.T) {
+func TestLogDensityGradient(t *testing.T) {
 	testutil.SkipHeavyUnderRace(t)
 	worstAll := 0.0
 	for ci, tc := range gradCases {
@@ -139,7 +139,7 @@ func TestLogProbGradient(t *testing.T) {
 		wts := randData(r, n, 1, 1)
 		logq := make([]float64, n)
 		loss := func() float64 {
-			if err := f.LogProbBatch(y, z, n, logq); err != nil {
+			if err := f.LogDensityBatch(y, z, n, logq); err != nil {
 				t.Fatal(err)
 			}
 			s := 0.0
@@ -150,13 +150,13 @@ func TestLogProbGradient(t *testing.T) {
 		}
 		grad := make([]float64, f.NumParams())
 		lq2 := make([]float64, n)
-		if err := f.LogProbGrad(y, z, n, wts, grad, lq2); err != nil {
+		if err := f.LogDensityGrad(y, z, n, wts, grad, lq2); err != nil {
 			t.Fatal(err)
 		}
 		loss()
 		for i := range logq {
 			if logq[i] != lq2[i] {
-				t.Fatalf("LogProbGrad's log q %v differs from LogProbBatch %v", lq2[i], logq[i])
+				t.Fatalf("LogDensityGrad's log q %v differs from LogDensityBatch %v", lq2[i], logq[i])
 			}
 		}
 		rel := func(a, b float64) float64 {

@@ -35,7 +35,7 @@ func denseMACs(c Config) (fwd, bwd int) {
 
 // BenchmarkPaperFlow measures the SBI paper's flow (8 coupling layers, 2
 // residual blocks of 50 units, context gating, LU, 10 bins; dim 2,
-// context 10): one AdamW step on a batch, LogProbBatch and Sample, at
+// context 10): one AdamW step on a batch, LogDensityBatch and Sample, at
 // 1,600 and 16,000 rows. It reports wall ns/row, CPU ns/row and the
 // dense-layer arithmetic rate per core (2 flops per multiply-add of
 // denseMACs, divided by CPU time). The step is timed twice: with float64
@@ -89,14 +89,14 @@ func BenchmarkPaperFlow(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("logprob/rows=%d", n), func(b *testing.B) {
 			dst := make([]float64, n)
-			if err := f.LogProbBatch(y, z, n, dst); err != nil {
+			if err := f.LogDensityBatch(y, z, n, dst); err != nil {
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
 			c0 := cpuTime().Nanoseconds()
 			for b.Loop() {
-				if err := f.LogProbBatch(y, z, n, dst); err != nil {
+				if err := f.LogDensityBatch(y, z, n, dst); err != nil {
 					b.Fatal(err)
 				}
 			}

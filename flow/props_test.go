@@ -163,7 +163,7 @@ func TestNormalisation(t *testing.T) {
 					y[2*j] = lo[0] + (float64(i)+0.5)*h[0]
 					y[2*j+1] = lo[1] + (float64(j)+0.5)*h[1]
 				}
-				if err := f.LogProbBatch(y, z, m, lq); err != nil {
+				if err := f.LogDensityBatch(y, z, m, lq); err != nil {
 					t.Fatal(err)
 				}
 				for _, v := range lq {
@@ -180,10 +180,10 @@ func TestNormalisation(t *testing.T) {
 }
 
 // TestSampleMatchesDensity draws from a random 1-D conditional flow and
-// compares the draws with the CDF obtained by integrating LogProb
+// compares the draws with the CDF obtained by integrating LogDensity
 // numerically (Kolmogorov–Smirnov, n = 4000; the threshold 1.63/√n is the
 // 1% critical value, so the false-alarm rate for a fixed seed is 1%). It
-// also checks that SampleLogProb returns the log-density of its draws.
+// also checks that SampleLogDensity returns the log-density of its draws.
 func TestSampleMatchesDensity(t *testing.T) {
 	cfg := smallConfig(1, 2)
 	f := randomFlow(t, cfg, 5, 0.4)
@@ -191,7 +191,7 @@ func TestSampleMatchesDensity(t *testing.T) {
 	z := []float64{0.3, -1.1}
 	n := 4000
 	ys, lqs := make([]float64, n), make([]float64, n)
-	if err := f.SampleLogProb(r, z, n, ys, lqs); err != nil {
+	if err := f.SampleLogDensity(r, z, n, ys, lqs); err != nil {
 		t.Fatal(err)
 	}
 	zz := make([]float64, 2*n)
@@ -199,12 +199,12 @@ func TestSampleMatchesDensity(t *testing.T) {
 		copy(zz[2*i:], z)
 	}
 	lq := make([]float64, n)
-	if err := f.LogProbBatch(ys, zz, n, lq); err != nil {
+	if err := f.LogDensityBatch(ys, zz, n, lq); err != nil {
 		t.Fatal(err)
 	}
 	for i := range lq {
 		if math.Abs(lq[i]-lqs[i]) > 1e-9 {
-			t.Fatalf("SampleLogProb log q %v, LogProb %v", lqs[i], lq[i])
+			t.Fatalf("SampleLogDensity log q %v, LogDensity %v", lqs[i], lq[i])
 		}
 	}
 	// CDF on a fine grid by the trapezoid rule.
@@ -217,7 +217,7 @@ func TestSampleMatchesDensity(t *testing.T) {
 		grid[i] = lo + float64(i)*h
 		copy(zg[2*i:], z)
 	}
-	if err := f.LogProbBatch(grid, zg, m+1, dens); err != nil {
+	if err := f.LogDensityBatch(grid, zg, m+1, dens); err != nil {
 		t.Fatal(err)
 	}
 	cdf := make([]float64, m+1)
@@ -311,8 +311,8 @@ func TestBadData(t *testing.T) {
 			t.Errorf("train modification %d: expected an error", i)
 		}
 	}
-	if !math.IsNaN(f.LogProb([]float64{math.NaN(), 0}, []float64{0})) {
-		t.Error("LogProb of NaN input should be NaN")
+	if !math.IsNaN(f.LogDensity([]float64{math.NaN(), 0}, []float64{0})) {
+		t.Error("LogDensity of NaN input should be NaN")
 	}
 	if err := f.Sample(r, []float64{math.NaN()}, 3, make([]float64, 6)); err == nil {
 		t.Error("Sample with NaN context: expected an error")
@@ -383,7 +383,7 @@ func TestEarlyStoppingRestoresBest(t *testing.T) {
 	nVal := int(math.Round(tc.ValidationFraction * float64(n)))
 	v := 0.0
 	for _, j := range perm[:nVal] {
-		v -= f.LogProb(y[2*j:2*j+2], nil)
+		v -= f.LogDensity(y[2*j:2*j+2], nil)
 	}
 	v /= float64(nVal)
 	if math.Abs(v-best) > 1e-12*math.Max(1, math.Abs(best)) {
@@ -393,7 +393,7 @@ func TestEarlyStoppingRestoresBest(t *testing.T) {
 
 // TestStepLossMatchesStep checks that a custom loss equal to the mean
 // negative log-likelihood gives exactly the gradient of Step, and that the
-// trainer's gradient equals LogProbGrad's.
+// trainer's gradient equals LogDensityGrad's.
 func TestStepLossMatchesStep(t *testing.T) {
 	cfg := smallConfig(3, 2)
 	r := rand.New(rand.NewPCG(5, 5))
@@ -412,7 +412,7 @@ func TestStepLossMatchesStep(t *testing.T) {
 	for i := range dl {
 		dl[i] = -1 / float64(n)
 	}
-	if err := f1.LogProbGrad(y, z, n, dl, want, nil); err != nil {
+	if err := f1.LogDensityGrad(y, z, n, dl, want, nil); err != nil {
 		t.Fatal(err)
 	}
 	l1, err := t1.Step(y, z, n)
@@ -439,7 +439,7 @@ func TestStepLossMatchesStep(t *testing.T) {
 			t.Fatalf("gradient %d: Step %v, StepLoss %v", i, g1[i], g2[i])
 		}
 		if math.Abs(g1[i]-want[i]) > 1e-12*math.Max(1, math.Abs(want[i])) {
-			t.Fatalf("gradient %d: trainer %v, LogProbGrad %v", i, g1[i], want[i])
+			t.Fatalf("gradient %d: trainer %v, LogDensityGrad %v", i, g1[i], want[i])
 		}
 	}
 }
@@ -468,7 +468,7 @@ func testSaveLoad(t *testing.T, aff bool) {
 	}
 	c := f.Clone()
 	c.Params()[0] += 1 // the clone is independent
-	if c.Params()[0] == f.Params()[0] || c.LogProb(make([]float64, 3), make([]float64, 2)) == f.LogProb(make([]float64, 3), make([]float64, 2)) {
+	if c.Params()[0] == f.Params()[0] || c.LogDensity(make([]float64, 3), make([]float64, 2)) == f.LogDensity(make([]float64, 3), make([]float64, 2)) {
 		t.Error("Clone shares parameters with the original")
 	}
 	if g.Config() != f.Config() || !g.Standardized() {
@@ -477,8 +477,8 @@ func testSaveLoad(t *testing.T, aff bool) {
 	r := rand.New(rand.NewPCG(1, 1))
 	y, z := randData(r, 20, 3, 1), randData(r, 20, 2, 1)
 	a, b := make([]float64, 20), make([]float64, 20)
-	f.LogProbBatch(y, z, 20, a)
-	g.LogProbBatch(y, z, 20, b)
+	f.LogDensityBatch(y, z, 20, a)
+	g.LogDensityBatch(y, z, 20, b)
 	for i := range a {
 		if a[i] != b[i] {
 			t.Fatalf("log q differs after load: %v vs %v", a[i], b[i])
@@ -548,12 +548,12 @@ func testNoAllocs(t *testing.T, aff bool) {
 	n := 50
 	y, z := randData(r, n, 2, 1), randData(r, n, 3, 1)
 	dst := make([]float64, n)
-	f.LogProbBatch(y, z, n, dst)
-	if a := testing.AllocsPerRun(5, func() { f.LogProbBatch(y, z, n, dst) }); a != 0 {
-		t.Errorf("LogProbBatch allocates %v times per call", a)
+	f.LogDensityBatch(y, z, n, dst)
+	if a := testing.AllocsPerRun(5, func() { f.LogDensityBatch(y, z, n, dst) }); a != 0 {
+		t.Errorf("LogDensityBatch allocates %v times per call", a)
 	}
-	if a := testing.AllocsPerRun(5, func() { f.LogProb(y[:2], z[:3]) }); a != 0 {
-		t.Errorf("LogProb allocates %v times per call", a)
+	if a := testing.AllocsPerRun(5, func() { f.LogDensity(y[:2], z[:3]) }); a != 0 {
+		t.Errorf("LogDensity allocates %v times per call", a)
 	}
 	for _, w := range []int{1, 2} {
 		tc := DefaultTrainConfig()
@@ -663,7 +663,7 @@ func TestStepLossNonlinearGradient(t *testing.T) {
 	loss := atomicLoss(m)
 	lq, d := make([]float64, n), make([]float64, n)
 	value := func() float64 {
-		f.LogProbBatch(y, z, n, lq)
+		f.LogDensityBatch(y, z, n, lq)
 		return loss(lq, d)
 	}
 	tc := DefaultTrainConfig()

@@ -321,7 +321,7 @@ func (f *Flow) probe() error {
 	if C == 0 {
 		z = nil
 	}
-	if lp := f.LogProb(f.meanY, z); math.IsNaN(lp) || math.IsInf(lp, 0) {
+	if lp := f.LogDensity(f.meanY, z); math.IsNaN(lp) || math.IsInf(lp, 0) {
 		return fmt.Errorf("flow: log density %v at the standardisation mean", lp)
 	}
 	u := make([]float64, 3*D)

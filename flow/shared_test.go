@@ -10,7 +10,7 @@ import (
 )
 
 // TestSharedContextMatchesExpanded checks StepLossShared and
-// LogProbsShared against StepLoss and LogProbs on the expanded contexts,
+// LogDensitiesShared against StepLoss and LogDensities on the expanded contexts,
 // and StepGroupLoss (one forward pass) against StepLossShared (two):
 // log-densities, the loss and every gradient component agree to 1e-12
 // relative (to the largest gradient component), for the paper's flow with
@@ -89,10 +89,10 @@ func testSharedContext(t *testing.T, dim, ctx int, emb, aff bool) {
 			t2, _ := NewTrainer(f2, tc)
 			t3, _ := NewTrainer(f.Clone(), tc)
 			lq1, lq2 := make([]float64, n), make([]float64, n)
-			if err := t1.LogProbs(y, z, n, lq1); err != nil {
+			if err := t1.LogDensities(y, z, n, lq1); err != nil {
 				t.Fatal(err)
 			}
-			if err := t2.LogProbsShared(y, zg, n, na, lq2); err != nil {
+			if err := t2.LogDensitiesShared(y, zg, n, na, lq2); err != nil {
 				t.Fatal(err)
 			}
 			for i := range lq1 {
@@ -147,11 +147,11 @@ func TestSharedContextErrors(t *testing.T) {
 	y, z := make([]float64, 12), make([]float64, 9)
 	dst := make([]float64, 6)
 	for _, c := range []struct{ n, group int }{{6, 0}, {6, 4}, {6, -1}, {0, 1}} {
-		if err := tr.LogProbsShared(y, z, c.n, c.group, dst); err == nil {
+		if err := tr.LogDensitiesShared(y, z, c.n, c.group, dst); err == nil {
 			t.Errorf("n=%d group=%d: no error", c.n, c.group)
 		}
 	}
-	if err := tr.LogProbsShared(y, z[:5], 6, 2, dst); err == nil {
+	if err := tr.LogDensitiesShared(y, z[:5], 6, 2, dst); err == nil {
 		t.Error("short z: no error")
 	}
 	loss := func(l, d []float64) float64 { return 0 }

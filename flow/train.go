@@ -356,17 +356,17 @@ func (t *Trainer) prepare(y, z []float64, n, group int) error {
 	return nil
 }
 
-// LogProbs writes log q(y_i | z_i) for the n rows into dst, evaluating the
+// LogDensities writes log q(y_i | z_i) for the n rows into dst, evaluating the
 // shards in parallel.
-func (t *Trainer) LogProbs(y, z []float64, n int, dst []float64) error {
-	return t.LogProbsShared(y, z, n, 1, dst)
+func (t *Trainer) LogDensities(y, z []float64, n int, dst []float64) error {
+	return t.LogDensitiesShared(y, z, n, 1, dst)
 }
 
-// LogProbsShared is LogProbs for a batch whose rows come in consecutive
+// LogDensitiesShared is LogDensities for a batch whose rows come in consecutive
 // groups of group rows sharing one context: z holds n/group rows (group
 // must divide n), row i has context row i/group. The context's
 // contribution to every conditioner is computed once per group.
-func (t *Trainer) LogProbsShared(y, z []float64, n, group int, dst []float64) error {
+func (t *Trainer) LogDensitiesShared(y, z []float64, n, group int, dst []float64) error {
 	if err := t.prepare(y, z, n, group); err != nil {
 		return err
 	}
@@ -616,7 +616,7 @@ func (f *Flow) Fit(ctx context.Context, y, z []float64, n int, cfg TrainConfig) 
 		t.SwapAverage() // evaluate and keep the averaged parameters
 		res.TrainLoss = append(res.TrainLoss, trainLoss)
 		if nVal > 0 {
-			if err := t.LogProbs(yv, zv, nVal, lv); err != nil {
+			if err := t.LogDensities(yv, zv, nVal, lv); err != nil {
 				restore()
 				return res, err
 			}

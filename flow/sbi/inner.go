@@ -93,9 +93,9 @@ func InnerIntegral(f *flow.Flow, role Role, mech mechanism.Transform, theta, s [
 	}
 	lq := make([]float64, m)
 	if role == LikelihoodFlow {
-		err = f.LogProbBatch(sdp, th, m, lq)
+		err = f.LogDensityBatch(sdp, th, m, lq)
 	} else {
-		err = f.LogProbBatch(th, sdp, m, lq)
+		err = f.LogDensityBatch(th, sdp, m, lq)
 	}
 	if err != nil {
 		return 0, err

@@ -205,7 +205,7 @@ func (q *Posterior) LogDensity(theta []float64) float64 {
 	if !q.inPrior(theta) {
 		return math.Inf(-1)
 	}
-	return q.flowLogProb(theta, q.obs) - math.Log(q.inSupport)
+	return q.flowLogDensity(theta, q.obs) - math.Log(q.inSupport)
 }
 
 // LogDensityAt returns log q(θ | s_dp) of the unrestricted flow for any
@@ -215,15 +215,15 @@ func (q *Posterior) LogDensityAt(theta, sdp []float64) float64 {
 	if q.unbuilt() {
 		return math.NaN()
 	}
-	return q.flowLogProb(theta, sdp)
+	return q.flowLogDensity(theta, sdp)
 }
 
-// flowLogProb returns log q(θ | sdp) of the flow: its density at θ, or
+// flowLogDensity returns log q(θ | sdp) of the flow: its density at θ, or
 // with a regression shift at the residual θ − a − B·sdp. Wrong lengths
 // give NaN.
-func (q *Posterior) flowLogProb(theta, sdp []float64) float64 {
+func (q *Posterior) flowLogDensity(theta, sdp []float64) float64 {
 	if q.shift == nil {
-		return q.f.LogProb(theta, sdp)
+		return q.f.LogDensity(theta, sdp)
 	}
 	if len(theta) != q.f.Dim() || len(sdp) != q.f.ContextDim() {
 		return math.NaN()
@@ -234,7 +234,7 @@ func (q *Posterior) flowLogProb(theta, sdp []float64) float64 {
 	for j, v := range theta {
 		x[j] = v - x[j]
 	}
-	lp := q.f.LogProb(x, sdp)
+	lp := q.f.LogDensity(x, sdp)
 	q.resid.Put(bp)
 	return lp
 }
@@ -375,7 +375,7 @@ func (q *Posterior) sampleMCMC(ctx context.Context, n int, seed uint64, dst []fl
 		if !q.inPrior(x) {
 			return math.Inf(-1)
 		}
-		return q.flowLogProb(x, q.obs)
+		return q.flowLogDensity(x, q.obs)
 	}
 	// Candidates: prior draws and flow draws.
 	r := parallel.Stream(seed, 0)
@@ -422,7 +422,7 @@ func (l *Likelihood) LogDensity(sdp, theta []float64) float64 {
 	if l.unbuilt() {
 		return math.NaN()
 	}
-	return l.f.LogProb(sdp, theta)
+	return l.f.LogDensity(sdp, theta)
 }
 
 // logPosterior returns log π(θ) + log q(sdp | θ), −Inf (or NaN) where the
@@ -432,7 +432,7 @@ func (l *Likelihood) logPosterior(sdp, theta []float64) float64 {
 	if math.IsInf(lp, -1) || math.IsNaN(lp) {
 		return lp
 	}
-	return lp + l.f.LogProb(sdp, theta)
+	return lp + l.f.LogDensity(sdp, theta)
 }
 
 // chainStarts says how posteriorMCMC starts its chains.
@@ -520,7 +520,7 @@ func (l *Likelihood) MLE(sdp, start []float64, maxIter int) ([]float64, float64,
 		if math.IsInf(lp, -1) || math.IsNaN(lp) {
 			return math.Inf(1)
 		}
-		v := -l.f.LogProb(sdp, x)
+		v := -l.f.LogDensity(sdp, x)
 		if math.IsNaN(v) {
 			return math.Inf(1)
 		}

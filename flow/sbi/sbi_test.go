@@ -59,7 +59,7 @@ func TestSPPERecoversConjugatePosterior(t *testing.T) {
 	}
 	off := make([]float64, 1)
 	post.shift.at([]float64{testObs}, off)
-	if lp := post.LogDensity([]float64{wm}); math.Abs(lp-post.Flow().LogProb([]float64{wm - off[0]}, []float64{testObs})) > 1e-12 {
+	if lp := post.LogDensity([]float64{wm}); math.Abs(lp-post.Flow().LogDensity([]float64{wm - off[0]}, []float64{testObs})) > 1e-12 {
 		t.Errorf("LogDensity %v differs from the flow's density", lp)
 	}
 }
@@ -285,7 +285,7 @@ func TestLeakageGuard(t *testing.T) {
 	if !math.IsInf(post.LogDensity([]float64{0}), -1) {
 		t.Error("LogDensity outside the support is finite")
 	}
-	if got, want := post.LogDensity([]float64{1}), f.LogProb([]float64{1}, p.Observed)-math.Log(in); math.Abs(got-want) > 1e-12 {
+	if got, want := post.LogDensity([]float64{1}), f.LogDensity([]float64{1}, p.Observed)-math.Log(in); math.Abs(got-want) > 1e-12 {
 		t.Errorf("LogDensity %v, want %v", got, want)
 	}
 }

@@ -176,9 +176,9 @@ func TestRegressionShiftSaveLoad(t *testing.T) {
 		if rounds == 1 && !raceEnabled {
 			th := []float64{0.4}
 			n := testing.AllocsPerRun(100, func() { post.LogDensity(th) })
-			nf := testing.AllocsPerRun(100, func() { post.Flow().LogProb(th, p.Observed) })
+			nf := testing.AllocsPerRun(100, func() { post.Flow().LogDensity(th, p.Observed) })
 			if n > nf {
-				t.Errorf("LogDensity with a regression shift allocates %v times per call, the flow's LogProb %v", n, nf)
+				t.Errorf("LogDensity with a regression shift allocates %v times per call, the flow's LogDensity %v", n, nf)
 			}
 		}
 		if rounds == 1 {

@@ -367,9 +367,9 @@ func (e *engine) validate(tr *flow.Trainer, b *batch, kind lossKind, seed uint64
 		rows := len(b.lp)
 		var err error
 		if e.role == PosteriorFlow && b.na > 1 {
-			err = tr.LogProbsShared(b.y, b.zg, rows, b.na, b.logq)
+			err = tr.LogDensitiesShared(b.y, b.zg, rows, b.na, b.logq)
 		} else {
-			err = tr.LogProbs(b.y, b.z, rows, b.logq)
+			err = tr.LogDensities(b.y, b.z, rows, b.logq)
 		}
 		if err != nil {
 			return 0, fmt.Errorf("sbi: validation: %w", err)
