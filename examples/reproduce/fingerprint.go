@@ -227,6 +227,9 @@ func (f *fingerprints) gitChanged(commit, pkg string) string {
 			continue
 		}
 		seen[d] = true
+		if d == "." {
+			d = "the root package"
+		}
 		changed = append(changed, d)
 	}
 	if len(changed) == 0 {

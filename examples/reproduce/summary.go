@@ -3,7 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/privinfer/privinfer/examples/support/cli"
@@ -92,7 +96,15 @@ func writePaperSummary(w io.Writer, cfg config, results []result) {
 			continue
 		}
 		fmt.Fprintf(w, "### %s\n\n", title)
+		numbers := false
+		for _, it := range its {
+			numbers = numbers || it.v.Ours != "" || it.v.Paper != ""
+		}
+		slices.SortStableFunc(its, func(a, b summaryItem) int { return cmpItems(a.v.Target, b.v.Target) })
 		t := &cli.Table{Header: []string{"table or figure", "verdict", "ours", "paper", "reason", "run"}}
+		if !numbers {
+			t.Header = []string{"table or figure", "verdict", "reason (with our numbers and the paper's)", "run"}
+		}
 		counts := map[string]int{}
 		for _, it := range its {
 			o := shown(cfg, string(it.v.Outcome))
@@ -112,7 +124,11 @@ func writePaperSummary(w io.Writer, cfg config, results []result) {
 			if it.run.Stale != "" {
 				run += " (stale)"
 			}
-			t.Add(it.v.Target, o, ours, pap, clip(reason, summaryReason), run)
+			if numbers {
+				t.Add(it.v.Target, o, ours, pap, clip(reason, summaryReason), run)
+			} else {
+				t.Add(it.v.Target, o, clip(reason, summaryReason), run)
+			}
 		}
 		fmt.Fprintf(w, "%d reproduced, %d partial, %d differs.\n\n", counts[cli.Reproduced], counts[cli.Partial], counts[cli.Differs])
 		t.Markdown(w)
@@ -132,11 +148,13 @@ func clip(s string, n int) string {
 // code fingerprint is not the current code's (or that has none), with the
 // reason and the expected time to run it again.
 func writeStale(w io.Writer, results []result) {
-	t := &cli.Table{Header: []string{"run", "ran at", "why it is stale", "expected time to rerun (2 cores)"}}
+	t := &cli.Table{Header: []string{"run", "ran at", "why it is stale", "its last wall time", "expected time to rerun (2 cores)"}}
+	var wall time.Duration
 	for _, r := range results {
 		if r.Stale == "" {
 			continue
 		}
+		wall += r.Wall
 		when := r.Finished.UTC().Format("2006-01-02")
 		if r.Commit != "" {
 			when += " (" + r.Commit + ")"
@@ -145,14 +163,14 @@ func writeStale(w io.Writer, results []result) {
 		if est == "" {
 			est = "—"
 		}
-		t.Add("["+r.Name+"](#"+anchor(r.Name)+")", when, r.Stale, est)
+		t.Add("["+r.Name+"](#"+anchor(r.Name)+")", when, r.Stale, r.Wall.Round(time.Second).String(), est)
 	}
 	fmt.Fprintf(w, "## Stale results\n\n")
 	if len(t.Rows) == 0 {
 		fmt.Fprintf(w, "None: every result was produced by the current code (its code fingerprint, a hash of the source of the example and of the module's packages it imports, is the current one).\n\n")
 		return
 	}
-	fmt.Fprintf(w, "%d of the results below ran on code that has changed since: the code fingerprint each result recorded (a hash of the source of its example and of the module's packages it imports, transitively) is not the current code's, or it recorded none. Their numbers describe the older code; rerun them with `-only` and `-fresh` (for example `go run ./examples/reproduce -fresh -only %s`).\n\n", len(t.Rows), staleExample(results))
+	fmt.Fprintf(w, "%d of the results below ran on code that has changed since: the code fingerprint each result recorded (a hash of the source of its example and of the module's packages it imports, transitively) is not the current code's, or it recorded none. Their numbers describe the older code; rerun them with `-only` and `-fresh` (for example `go run ./examples/reproduce -fresh -only %s`). Their last runs took %s of wall time in all.\n\n", len(t.Rows), staleExample(results), wall.Round(time.Minute))
 	t.Markdown(w)
 }
 
@@ -165,4 +183,31 @@ func staleExample(results []result) string {
 		}
 	}
 	return ""
+}
+
+// itemRef finds the first table or figure a verdict's target names.
+var itemRef = regexp.MustCompile(`(Table|Tables|Fig\.|Figs|Figure)\s*(\d+)`)
+
+// itemOrder is the sort key of a verdict target: tables first, then
+// figures, each by number, then anything else (theorems, sections).
+func itemOrder(target string) (kind, num int) {
+	m := itemRef.FindStringSubmatch(target)
+	if m == nil {
+		return 2, 0
+	}
+	n, _ := strconv.Atoi(m[2])
+	if strings.HasPrefix(m[1], "Table") {
+		return 0, n
+	}
+	return 1, n
+}
+
+// cmpItems orders two verdict targets by itemOrder.
+func cmpItems(a, b string) int {
+	ka, na := itemOrder(a)
+	kb, nb := itemOrder(b)
+	if ka != kb {
+		return ka - kb
+	}
+	return na - nb
 }
