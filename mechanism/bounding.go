@@ -160,8 +160,13 @@ func (b *Bounded) Budget() Budget {
 	return b.budget
 }
 
-// Dim returns the dimension.
-func (b *Bounded) Dim() int { return len(b.lo) }
+// Dim returns the dimension (0 for a nil Bounded).
+func (b *Bounded) Dim() int {
+	if b == nil {
+		return 0
+	}
+	return len(b.lo)
+}
 
 func (b *Bounded) inner() Mechanism {
 	if b.lap != nil {
@@ -268,8 +273,13 @@ func (b *Bounded) SimulateRelease(r *rand.Rand, s, dst []float64) error {
 // NoiseDim returns statDim.
 func (b *Bounded) NoiseDim(statDim int) int { return statDim }
 
-// Apply is the exact uniform-to-release map.
+// Apply is the exact uniform-to-release map. On a nil Bounded it fills
+// dst with NaN.
 func (b *Bounded) Apply(u, s, dst []float64) {
+	if b == nil {
+		fillNaN(dst)
+		return
+	}
 	checkApply("Bounded", u, s, dst, len(b.lo), len(b.lo), len(b.lo))
 	for i := range s {
 		dst[i] = b.coord(i, clampU(u[i]), s[i])

@@ -78,4 +78,14 @@
 // favour of the operating system's generator); mechanism values are
 // immutable after construction and safe for concurrent use with separate
 // generators (SVTSession and CryptoSource are the stateful exceptions).
+//
+// # Nil receivers
+//
+// No exported method panics on a nil pointer receiver. Accessors (Dim,
+// Sigma, Scale, Grid, Budget, …) return the zero value; methods with an
+// error result (Release, SimulateRelease, Spend, …) return an error
+// wrapping ErrInvalidParameter that says the value is nil; LogDensity
+// returns NaN and Apply fills dst with NaN; a nil *CryptoSource draws from
+// the operating system's generator unbuffered. A nil mechanism therefore
+// never releases anything.
 package mechanism

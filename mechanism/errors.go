@@ -101,6 +101,14 @@ func checkApply(name string, u, s, dst []float64, dim, noise, out int) {
 	}
 }
 
+// fillNaN sets every element of dst to NaN: the result of a computation
+// without an error return on a nil mechanism.
+func fillNaN(dst []float64) {
+	for i := range dst {
+		dst[i] = math.NaN()
+	}
+}
+
 // errNilMechanism reports a method called on a nil mechanism pointer.
 func errNilMechanism(name string) error {
 	return invalidf("%s is nil (build it with its constructor)", name)

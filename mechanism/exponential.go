@@ -84,8 +84,13 @@ func (m *Exponential) Budget() Budget {
 	return Budget{Epsilon: m.eps}
 }
 
-// Candidates returns n.
-func (m *Exponential) Candidates() int { return m.n }
+// Candidates returns n (0 for a nil Exponential).
+func (m *Exponential) Candidates() int {
+	if m == nil {
+		return 0
+	}
+	return m.n
+}
 
 // Release selects a candidate for the utilities s (length n) and writes
 // its index into dst[0] (dst must have length 1), drawing from the
@@ -146,7 +151,12 @@ func (m *Exponential) SimulateRelease(r *rand.Rand, s, dst []float64) error {
 func (m *Exponential) NoiseDim(statDim int) int { return statDim }
 
 // Apply writes argmax_j(coef·s_j + G_j) into dst[0] with G_j = −log(−log u_j).
+// On a nil Exponential it fills dst with NaN.
 func (m *Exponential) Apply(u, s, dst []float64) {
+	if m == nil {
+		fillNaN(dst)
+		return
+	}
 	checkApply("Exponential", u, s, dst, m.n, m.n, 1)
 	best, bestJ := math.Inf(-1), 0
 	for j, v := range s {

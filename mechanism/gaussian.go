@@ -207,18 +207,38 @@ func calibrated(cfg GaussianConfig, cal func(eps, delta, sens2 float64) (float64
 
 // Sigma returns the nominal noise standard deviation σ of the calibration
 // (for sensitivity Δ2). The released noise has standard deviation about
-// NoiseSigma() ≥ Sigma().
-func (g *Gaussian) Sigma() float64 { return g.sigma }
+// NoiseSigma() ≥ Sigma(). A nil Gaussian has σ = 0.
+func (g *Gaussian) Sigma() float64 {
+	if g == nil {
+		return 0
+	}
+	return g.sigma
+}
 
 // NoiseSigma returns γ√S, the scale parameter of the discrete Gaussian
-// noise actually released.
-func (g *Gaussian) NoiseSigma() float64 { return math.Ldexp(g.sqrtS, g.grid) }
+// noise actually released (0 for a nil Gaussian).
+func (g *Gaussian) NoiseSigma() float64 {
+	if g == nil {
+		return 0
+	}
+	return math.Ldexp(g.sqrtS, g.grid)
+}
 
-// Grid returns the lattice spacing γ.
-func (g *Gaussian) Grid() float64 { return math.Ldexp(1, g.grid) }
+// Grid returns the lattice spacing γ (0 for a nil Gaussian).
+func (g *Gaussian) Grid() float64 {
+	if g == nil {
+		return 0
+	}
+	return math.Ldexp(1, g.grid)
+}
 
-// Dim returns the dimension of the statistic.
-func (g *Gaussian) Dim() int { return g.dim }
+// Dim returns the dimension of the statistic (0 for a nil Gaussian).
+func (g *Gaussian) Dim() int {
+	if g == nil {
+		return 0
+	}
+	return g.dim
+}
 
 // Budget reports the calibrated (ε, δ), or (+Inf, 0) for NewGaussian.
 func (g *Gaussian) Budget() Budget {
@@ -287,8 +307,13 @@ func (g *Gaussian) SimulateRelease(r *rand.Rand, s, dst []float64) error {
 func (g *Gaussian) NoiseDim(statDim int) int { return statDim }
 
 // Apply computes γ·(round(s/γ) + round(√S·Φ⁻¹(u))) into dst (uniforms are
-// clamped into [2^-53, 1 − 2^-53]).
+// clamped into [2^-53, 1 − 2^-53]). On a nil Gaussian it fills dst with
+// NaN.
 func (g *Gaussian) Apply(u, s, dst []float64) {
+	if g == nil {
+		fillNaN(dst)
+		return
+	}
 	checkApply("Gaussian", u, s, dst, g.dim, g.dim, g.dim)
 	for i, v := range s {
 		k, _ := gridIndex(v, g.grid)

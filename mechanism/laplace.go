@@ -289,19 +289,42 @@ func commonScale(sens, eps float64, grid, d int) (ratScale, error) {
 	return v.t, v.err
 }
 
-// Dim returns the dimension of the statistic.
-func (m *Laplace) Dim() int { return len(m.scales) }
+// Dim returns the dimension of the statistic (0 for a nil Laplace).
+func (m *Laplace) Dim() int {
+	if m == nil {
+		return 0
+	}
+	return len(m.scales)
+}
 
 // Scale returns the nominal Laplace scale b_i of coordinate i (Δ1/ε for
-// NewLaplace). The released noise has scale NoiseScale(i) ≥ Scale(i).
-func (m *Laplace) Scale(i int) float64 { return m.scales[i] }
+// NewLaplace). The released noise has scale NoiseScale(i) ≥ Scale(i). It
+// panics if i is outside [0, Dim()), as indexing does; a nil Laplace
+// returns 0.
+func (m *Laplace) Scale(i int) float64 {
+	if m == nil {
+		return 0
+	}
+	return m.scales[i]
+}
 
 // NoiseScale returns the scale γ_i·t_i of the discrete Laplace noise that
-// coordinate i actually receives.
-func (m *Laplace) NoiseScale(i int) float64 { return math.Ldexp(m.t[i].value(), m.grid[i]) }
+// coordinate i actually receives (0 for a nil Laplace; i as for Scale).
+func (m *Laplace) NoiseScale(i int) float64 {
+	if m == nil {
+		return 0
+	}
+	return math.Ldexp(m.t[i].value(), m.grid[i])
+}
 
-// Grid returns the lattice spacing γ_i of coordinate i.
-func (m *Laplace) Grid(i int) float64 { return math.Ldexp(1, m.grid[i]) }
+// Grid returns the lattice spacing γ_i of coordinate i (0 for a nil
+// Laplace; i as for Scale).
+func (m *Laplace) Grid(i int) float64 {
+	if m == nil {
+		return 0
+	}
+	return math.Ldexp(1, m.grid[i])
+}
 
 // Budget reports the budget the mechanism was constructed with.
 func (m *Laplace) Budget() Budget {
@@ -373,8 +396,13 @@ func (m *Laplace) NoiseDim(statDim int) int { return statDim }
 
 // Apply maps uniforms through the inverse CDF of the discrete Laplace law
 // of each coordinate and returns lattice values like Release. Uniforms
-// outside [2^-53, 1 − 2^-53] are clamped into it.
+// outside [2^-53, 1 − 2^-53] are clamped into it. On a nil Laplace it
+// fills dst with NaN.
 func (m *Laplace) Apply(u, s, dst []float64) {
+	if m == nil {
+		fillNaN(dst)
+		return
+	}
 	checkApply("Laplace", u, s, dst, len(m.scales), len(m.scales), len(m.scales))
 	for i, v := range s {
 		k, _ := gridIndex(v, m.grid[i])

@@ -22,6 +22,8 @@ type Mechanism interface {
 // If u is uniform on [0,1)^NoiseDim(len(s)), then Apply(u, s, dst) has
 // exactly the law of Release. Apply is a hot-path primitive: it does not
 // validate lengths and panics if they do not match (a programmer error).
+// On a nil mechanism pointer it fills dst with NaN (see Nil receivers in
+// the package doc).
 type Transform interface {
 	NoiseDim(statDim int) int
 	Apply(u, s, dst []float64)

@@ -127,8 +127,14 @@ func (m *RandomizedResponse) Budget() Budget {
 	return Budget{Epsilon: m.eps}
 }
 
-// KeepProb returns the realised p = P/2^128 ≈ e^ε/(1+e^ε).
-func (m *RandomizedResponse) KeepProb() float64 { return m.keep }
+// KeepProb returns the realised p = P/2^128 ≈ e^ε/(1+e^ε) (0 for a nil
+// RandomizedResponse).
+func (m *RandomizedResponse) KeepProb() float64 {
+	if m == nil {
+		return 0
+	}
+	return m.keep
+}
 
 func checkBits(s []float64) error {
 	for i, v := range s {
@@ -187,7 +193,12 @@ func (m *RandomizedResponse) SimulateRelease(r *rand.Rand, s, dst []float64) err
 func (m *RandomizedResponse) NoiseDim(statDim int) int { return statDim }
 
 // Apply keeps bit i iff u_i < p. Inputs are treated as bits (v ≥ ½ is 1).
+// On a nil RandomizedResponse it fills dst with NaN.
 func (m *RandomizedResponse) Apply(u, s, dst []float64) {
+	if m == nil {
+		fillNaN(dst)
+		return
+	}
 	checkApply("RandomizedResponse", u, s, dst, m.dim, m.dim, m.dim)
 	for i, v := range s {
 		b := 0.0
@@ -316,8 +327,13 @@ func (m *KaryRandomizedResponse) Budget() Budget {
 }
 
 // Probs returns the realised probability p of a truthful report and q of
-// each other category.
-func (m *KaryRandomizedResponse) Probs() (p, q float64) { return m.p, m.q }
+// each other category (0, 0 for a nil KaryRandomizedResponse).
+func (m *KaryRandomizedResponse) Probs() (p, q float64) {
+	if m == nil {
+		return 0, 0
+	}
+	return m.p, m.q
+}
 
 func (m *KaryRandomizedResponse) checkCats(s []float64) error {
 	for i, v := range s {
@@ -397,8 +413,13 @@ func (m *KaryRandomizedResponse) apply1(u, v float64) float64 {
 // NoiseDim returns statDim.
 func (m *KaryRandomizedResponse) NoiseDim(statDim int) int { return statDim }
 
-// Apply is the uniform-to-report map used by Release.
+// Apply is the uniform-to-report map used by Release. On a nil
+// KaryRandomizedResponse it fills dst with NaN.
 func (m *KaryRandomizedResponse) Apply(u, s, dst []float64) {
+	if m == nil {
+		fillNaN(dst)
+		return
+	}
 	checkApply("KaryRandomizedResponse", u, s, dst, m.dim, m.dim, m.dim)
 	for i, v := range s {
 		dst[i] = m.apply1(clampU(u[i]), v)
@@ -510,12 +531,22 @@ func (m *OUE) Budget() Budget {
 	return Budget{Epsilon: m.eps}
 }
 
-// Dim returns d.
-func (m *OUE) Dim() int { return m.d }
+// Dim returns d (0 for a nil OUE).
+func (m *OUE) Dim() int {
+	if m == nil {
+		return 0
+	}
+	return m.d
+}
 
 // FlipProb returns the realised q ≈ 1/(1+e^ε), the probability that a 0
-// bit is reported as 1.
-func (m *OUE) FlipProb() float64 { return m.q0 }
+// bit is reported as 1 (0 for a nil OUE).
+func (m *OUE) FlipProb() float64 {
+	if m == nil {
+		return 0
+	}
+	return m.q0
+}
 
 func (m *OUE) checkOneHot(s []float64) error {
 	ones := 0
@@ -595,8 +626,13 @@ func (m *OUE) bit(u, e float64) float64 {
 // NoiseDim returns statDim.
 func (m *OUE) NoiseDim(statDim int) int { return statDim }
 
-// Apply reports z_j = 1 iff u_j < P(z_j = 1 | e_j).
+// Apply reports z_j = 1 iff u_j < P(z_j = 1 | e_j). On a nil OUE it
+// fills dst with NaN.
 func (m *OUE) Apply(u, s, dst []float64) {
+	if m == nil {
+		fillNaN(dst)
+		return
+	}
 	checkApply("OUE", u, s, dst, m.d, m.d, m.d)
 	for i, v := range s {
 		dst[i] = m.bit(u[i], v)

@@ -27,8 +27,15 @@ func NewCryptoSource() *CryptoSource { return &CryptoSource{} }
 // NewCryptoRand returns a *rand.Rand drawing from a new CryptoSource.
 func NewCryptoRand() *rand.Rand { return rand.New(NewCryptoSource()) }
 
-// Uint64 returns 64 uniformly random bits.
+// Uint64 returns 64 uniformly random bits. A nil *CryptoSource reads
+// them from the operating system's generator without buffering.
 func (c *CryptoSource) Uint64() uint64 {
+	if c == nil {
+		var b [8]byte
+		_, _ = crand.Read(b[:])
+		return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+	}
 	if c.pos+8 > c.n {
 		c.n = min(max(2*c.n, 64), cryptoBlock)
 		if len(c.buf) < c.n {

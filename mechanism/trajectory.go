@@ -81,19 +81,37 @@ func (t *InfectionTrajectory) Budget() Budget {
 	return t.budget
 }
 
-// Dim returns L.
-func (t *InfectionTrajectory) Dim() int { return t.l }
+// Dim returns L (0 for a nil InfectionTrajectory).
+func (t *InfectionTrajectory) Dim() int {
+	if t == nil {
+		return 0
+	}
+	return t.l
+}
 
-// LatticeSpacing returns 1/n: releases are proportions c/n (Lattice).
-func (t *InfectionTrajectory) LatticeSpacing() float64 { return 1 / float64(t.n) }
+// LatticeSpacing returns 1/n: releases are proportions c/n (Lattice). A nil
+// InfectionTrajectory returns 0.
+func (t *InfectionTrajectory) LatticeSpacing() float64 {
+	if t == nil {
+		return 0
+	}
+	return 1 / float64(t.n)
+}
 
-// N returns the number of binomial trials n.
-func (t *InfectionTrajectory) N() int64 { return t.n }
+// N returns the number of binomial trials n (0 for a nil
+// InfectionTrajectory).
+func (t *InfectionTrajectory) N() int64 {
+	if t == nil {
+		return 0
+	}
+	return t.n
+}
 
 // Prob returns the success probability (I + m)/(K + 2m) for an infected
-// count I ∈ [0, K], and NaN for a count outside [0, K] (or NaN).
+// count I ∈ [0, K], and NaN for a count outside [0, K] (or NaN) or a nil
+// InfectionTrajectory.
 func (t *InfectionTrajectory) Prob(infected float64) float64 {
-	if !(infected >= 0 && infected <= float64(t.k)) {
+	if t == nil || !(infected >= 0 && infected <= float64(t.k)) {
 		return math.NaN()
 	}
 	return (infected + float64(t.m)) / (float64(t.k) + 2*float64(t.m))
@@ -155,8 +173,13 @@ func (t *InfectionTrajectory) checkCounts(s []float64) error {
 func (t *InfectionTrajectory) NoiseDim(statDim int) int { return statDim }
 
 // Apply writes Q(u_i)/n into dst, Q the Binomial(n, (s_i+m)/(K+2m))
-// inverse CDF. Counts outside [0, K] are clamped to it.
+// inverse CDF. Counts outside [0, K] are clamped to it. On a nil
+// InfectionTrajectory it fills dst with NaN.
 func (t *InfectionTrajectory) Apply(u, s, dst []float64) {
+	if t == nil {
+		fillNaN(dst)
+		return
+	}
 	checkApply("InfectionTrajectory", u, s, dst, t.l, t.l, t.l)
 	fn := float64(t.n)
 	K := float64(t.k)

@@ -51,8 +51,14 @@ func NewCountAccumulator(p Params) (*CountAccumulator, error) {
 }
 
 // Add counts one record; v is ignored (so that every accumulator has the
-// same Add), NaN included.
-func (a *CountAccumulator) Add(float64) { a.n = satAdd(a.n, 1) }
+// same Add), NaN included. On a nil accumulator it does nothing (whose
+// Release then fails).
+func (a *CountAccumulator) Add(float64) {
+	if a == nil {
+		return
+	}
+	a.n = satAdd(a.n, 1)
+}
 
 // Merge adds other's count into a. It returns an error wrapping
 // ErrInvalid, and changes nothing, if the parameters differ.
@@ -72,6 +78,9 @@ func (a *CountAccumulator) Merge(other *CountAccumulator) error {
 // system's generator. It fails only on account of the parameters (a
 // seeded release without a generator), never of the data.
 func (a *CountAccumulator) Release(r *rand.Rand) (Result, error) {
+	if a == nil {
+		return Result{}, invalidf("nil accumulator")
+	}
 	src, err := a.p.source(r)
 	if err != nil {
 		return Result{}, err
@@ -144,8 +153,12 @@ func (l lattice) indexOf(v, lo, hi, inv float64) (int64, bool) {
 
 // Add adds the record v: clamped to [Lo, Hi] (±Inf to the nearer bound)
 // and rounded to the lattice. NaN is dropped: it never reaches the noise.
-// Add allocates nothing.
+// Add allocates nothing. On a nil accumulator it does nothing (whose
+// Release then fails).
 func (a *SumAccumulator) Add(v float64) {
+	if a == nil {
+		return
+	}
 	if i, ok := a.l.indexOf(v, a.p.Lo, a.p.Hi, a.inv); ok {
 		a.s.add(i)
 	}
@@ -167,6 +180,9 @@ func (a *SumAccumulator) Merge(other *SumAccumulator) error {
 // Release returns the private sum (see SumAccumulator). r is used only
 // if Params.Seeded. It fails only on account of the parameters.
 func (a *SumAccumulator) Release(r *rand.Rand) (Result, error) {
+	if a == nil {
+		return Result{}, invalidf("nil accumulator")
+	}
 	src, err := a.p.source(r)
 	if err != nil {
 		return Result{}, err
@@ -213,8 +229,12 @@ func NewMeanAccumulator(p Params) (*MeanAccumulator, error) {
 }
 
 // Add adds the record v as SumAccumulator.Add does and counts it; NaN is
-// dropped (neither counted nor summed). Add allocates nothing.
+// dropped (neither counted nor summed). Add allocates nothing. On a nil
+// accumulator it does nothing (whose Release then fails).
 func (a *MeanAccumulator) Add(v float64) {
+	if a == nil {
+		return
+	}
 	if i, ok := a.l.indexOf(v, a.p.Lo, a.p.Hi, a.inv); ok {
 		a.s.add(i)
 		a.n = satAdd(a.n, 1)
@@ -238,6 +258,9 @@ func (a *MeanAccumulator) Merge(other *MeanAccumulator) error {
 // Release returns the private mean (see MeanAccumulator). r is used only
 // if Params.Seeded. It fails only on account of the parameters.
 func (a *MeanAccumulator) Release(r *rand.Rand) (Result, error) {
+	if a == nil {
+		return Result{}, invalidf("nil accumulator")
+	}
 	src, err := a.p.source(r)
 	if err != nil {
 		return Result{}, err
@@ -363,6 +386,9 @@ func unmarshal(data []byte, kind byte, nw int) (Params, []uint64, error) {
 
 // MarshalBinary encodes the parameters and the count.
 func (a *CountAccumulator) MarshalBinary() ([]byte, error) {
+	if a == nil {
+		return nil, invalidf("nil accumulator")
+	}
 	return marshal(kindCount, a.p, uint64(a.n)), nil
 }
 
@@ -381,6 +407,9 @@ func (a *CountAccumulator) UnmarshalBinary(data []byte) error {
 
 // MarshalBinary encodes the parameters and the sum.
 func (a *SumAccumulator) MarshalBinary() ([]byte, error) {
+	if a == nil {
+		return nil, invalidf("nil accumulator")
+	}
 	return marshal(kindSum, a.p, uint64(a.s.hi), a.s.lo), nil
 }
 
@@ -401,6 +430,9 @@ func (a *SumAccumulator) UnmarshalBinary(data []byte) error {
 
 // MarshalBinary encodes the parameters, the count and the sum.
 func (a *MeanAccumulator) MarshalBinary() ([]byte, error) {
+	if a == nil {
+		return nil, invalidf("nil accumulator")
+	}
 	return marshal(kindMean, a.p, uint64(a.n), uint64(a.s.hi), a.s.lo), nil
 }
 

@@ -84,6 +84,13 @@
 // released like any other input (as each function documents), except
 // where the number of records is public (Substitute), where an empty
 // data set may be refused.
+//
+// # Nil receivers
+//
+// No exported method panics on a nil pointer receiver: accessors return
+// the zero value, methods with an error result return an error wrapping
+// ErrInvalid, Add on a nil accumulator does nothing (its Release fails),
+// LogDensity returns NaN and Apply fills dst with NaN.
 package aggregate
 
 import (

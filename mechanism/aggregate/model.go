@@ -135,17 +135,39 @@ type Model struct {
 	rho     float64
 }
 
-// Dim returns the dimension of the statistic and of the release.
-func (m *Model) Dim() int { return len(m.k) }
+// Dim returns the dimension of the statistic and of the release (0 for a
+// nil Model).
+func (m *Model) Dim() int {
+	if m == nil {
+		return 0
+	}
+	return len(m.k)
+}
 
-// Budget reports the (ε, 0) budget of the release (zero for zCDP).
-func (m *Model) Budget() mechanism.Budget { return m.budget }
+// Budget reports the (ε, 0) budget of the release (zero for zCDP and for
+// a nil Model).
+func (m *Model) Budget() mechanism.Budget {
+	if m == nil {
+		return mechanism.Budget{}
+	}
+	return m.budget
+}
 
-// Rho reports the zCDP ρ of the release (zero for pure DP).
-func (m *Model) Rho() float64 { return m.rho }
+// Rho reports the zCDP ρ of the release (zero for pure DP and for a nil
+// Model).
+func (m *Model) Rho() float64 {
+	if m == nil {
+		return 0
+	}
+	return m.rho
+}
 
-// LatticeSpacing returns the smallest spacing of the releases' grids.
+// LatticeSpacing returns the smallest spacing of the releases' grids (0
+// for a nil Model).
 func (m *Model) LatticeSpacing() float64 {
+	if m == nil || len(m.spacing) == 0 {
+		return 0
+	}
 	sp := m.spacing[0]
 	for _, v := range m.spacing[1:] {
 		sp = math.Min(sp, v)
@@ -217,8 +239,14 @@ func (m *Model) NoiseDim(statDim int) int { return statDim }
 // Apply maps uniforms through the inverse CDF of each coordinate's
 // discrete noise law, giving releases with exactly the law of Release
 // when u is uniform. It panics on mismatched lengths (a programmer
-// error), like every Transform.
+// error), like every Transform. On a nil Model it fills dst with NaN.
 func (m *Model) Apply(u, s, dst []float64) {
+	if m == nil {
+		for i := range dst {
+			dst[i] = math.NaN()
+		}
+		return
+	}
 	if len(u) != len(m.k) || len(s) != len(m.k) || len(dst) != len(m.k) {
 		panic(fmt.Sprintf("aggregate: Model.Apply with lengths %d, %d, %d for dimension %d", len(u), len(s), len(dst), len(m.k)))
 	}

@@ -282,16 +282,32 @@ func gaussThreshold(eps, delta float64, l0 int, seeded bool) (gaussNoise, int64,
 	return g, int64(k) + 1, nil
 }
 
-// Rule returns the rule in use (never AutoRule).
-func (s *PartitionSelector) Rule() SelectionRule { return s.rule }
+// Rule returns the rule in use (never AutoRule, except for a nil
+// PartitionSelector, whose rule is the zero SelectionRule).
+func (s *PartitionSelector) Rule() SelectionRule {
+	if s == nil {
+		return 0
+	}
+	return s.rule
+}
 
-// Budget returns the (ε, δ) of the selection of all partitions.
+// Budget returns the (ε, δ) of the selection of all partitions (zero for
+// a nil PartitionSelector).
 func (s *PartitionSelector) Budget() mechanism.Budget {
+	if s == nil {
+		return mechanism.Budget{}
+	}
 	return mechanism.Budget{Epsilon: s.p.Epsilon, Delta: s.p.Delta}
 }
 
-// Threshold returns τ for a threshold rule (zero for the optimal rule).
-func (s *PartitionSelector) Threshold() int64 { return s.tau }
+// Threshold returns τ for a threshold rule (zero for the optimal rule and
+// for a nil PartitionSelector).
+func (s *PartitionSelector) Threshold() int64 {
+	if s == nil {
+		return 0
+	}
+	return s.tau
+}
 
 // KeepProbability returns the probability that Keep keeps a partition of
 // the given number of units (computed in floating point: the exact
@@ -397,11 +413,20 @@ func NewPublicPartitions[K comparable](keys []K) (*PublicPartitions[K], error) {
 }
 
 // Contains reports whether k is a public partition (records of other
-// keys are dropped).
+// keys are dropped). A nil PublicPartitions contains no key.
 func (p *PublicPartitions[K]) Contains(k K) bool {
+	if p == nil {
+		return false
+	}
 	_, ok := p.set[k]
 	return ok
 }
 
-// Keys returns the public keys, each once, in their first order.
-func (p *PublicPartitions[K]) Keys() []K { return append([]K(nil), p.keys...) }
+// Keys returns the public keys, each once, in their first order (none for
+// a nil PublicPartitions).
+func (p *PublicPartitions[K]) Keys() []K {
+	if p == nil {
+		return nil
+	}
+	return append([]K(nil), p.keys...)
+}

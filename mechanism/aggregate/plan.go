@@ -139,18 +139,30 @@ func guarantee(total mechanism.Budget, shares []Share) (mechanism.Budget, error)
 	return mechanism.Budget{Epsilon: b.Epsilon + e, Delta: total.Delta}, nil
 }
 
-// Shares returns a copy of the declared shares.
+// Shares returns a copy of the declared shares (none for a nil Plan).
 func (p *Plan) Shares() []Share {
+	if p == nil {
+		return nil
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]Share(nil), p.shares...)
 }
 
-// Total returns the plan's total.
-func (p *Plan) Total() mechanism.Budget { return p.total }
+// Total returns the plan's total (zero for a nil Plan).
+func (p *Plan) Total() mechanism.Budget {
+	if p == nil {
+		return mechanism.Budget{}
+	}
+	return p.total
+}
 
-// Guarantee returns the (ε, δ) guarantee of the shares declared so far.
+// Guarantee returns the (ε, δ) guarantee of the shares declared so far
+// (zero for a nil Plan).
 func (p *Plan) Guarantee() mechanism.Budget {
+	if p == nil {
+		return mechanism.Budget{}
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	g, _ := guarantee(p.total, p.shares)
@@ -186,8 +198,11 @@ func (p *Plan) Commit(acct *mechanism.Accountant) error {
 	return nil
 }
 
-// Committed reports whether Commit succeeded.
+// Committed reports whether Commit succeeded (false for a nil Plan).
 func (p *Plan) Committed() bool {
+	if p == nil {
+		return false
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.committed
