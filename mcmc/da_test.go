@@ -292,7 +292,7 @@ func TestSOMADominatesIMwG(t *testing.T) {
 	prior := []float64{0, 0, 0}
 	for _, eps := range []float64{0.1, 1, 3, 10, 30} {
 		for _, n := range []int{2, 10, 100} {
-			sens, _ := mechanism.LinRegSensitivity(model.P(), n)
+			sens, _ := linreg.Sensitivity(model.P(), n)
 			lap, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: eps, Dim: 9})
 			sdp, _ := linreg.Release(10)
 			m := &daModel{rec: model, theta: fixedTheta{}, mech: lap, sdp: sdp, n: n}

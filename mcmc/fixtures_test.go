@@ -36,7 +36,7 @@ func simulatedRelease(t testing.TB, sim simulate.Simulator, mech mechanism.Mecha
 func linRegProblem(t testing.TB, n int, eps float64) (privinfer.Problem, *LinRegConjugate) {
 	t.Helper()
 	model := linreg.Paper()
-	sens, err := mechanism.LinRegSensitivity(model.P(), n)
+	sens, err := linreg.Sensitivity(model.P(), n)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -689,29 +689,11 @@ func constructorCases() []testutil.BadInput {
 	add("mismatched", "BITSlice bound lengths", func() error { return BITSlice(make([]float64, 2), []float64{1, 2}, []float64{0}, []float64{1, 1}) })
 	add("nonpositive", "ClampedVarianceSensitivity n 0", func() error { _, err := ClampedVarianceSensitivity(0, 1, 0); return err })
 	add("huge", "ClampedVarianceSensitivity overflows", func() error { _, err := ClampedVarianceSensitivity(-bHuge, bHuge, 1); return err })
-	for _, pn := range [][2]int{{0, 10}, {-1, 10}, {2, 0}, {2, -5}} {
-		add("nonpositive", fmt.Sprintf("LinRegSensitivity p %d n %d", pn[0], pn[1]), func() error { _, err := LinRegSensitivity(pn[0], pn[1]); return err })
-		add("nonpositive", fmt.Sprintf("LinRegSensitivityConservative p %d n %d", pn[0], pn[1]), func() error {
-			_, err := LinRegSensitivityConservative(pn[0], pn[1])
-			return err
-		})
-	}
-	cs = append(cs, B{Category: "huge", Name: "LinRegSensitivity p 1<<40", Check: sane(func() (float64, error) { return LinRegSensitivity(1<<40, 10) })})
-	cs = append(cs, B{Category: "huge", Name: "LinRegSensitivity p MaxInt", Check: sane(func() (float64, error) { return LinRegSensitivity(math.MaxInt, 1) })})
-	add("mismatched", "LinRegStats y length", func() error { return LinRegStats([]float64{0, 0}, []float64{0}, 1, make([]float64, LinRegStatDim(1))) })
-	add("mismatched", "LinRegStats dst length", func() error { return LinRegStats([]float64{0}, []float64{0}, 1, make([]float64, 2)) })
-	add("empty", "LinRegStats no records", func() error { return LinRegStats(nil, nil, 1, make([]float64, LinRegStatDim(1))) })
-	add("nan", "LinRegStats NaN predictor", func() error { return LinRegStats([]float64{bNaN}, []float64{0}, 1, make([]float64, LinRegStatDim(1))) })
-	add("huge", "LinRegStats predictor outside [-1, 1]", func() error {
-		return LinRegStats([]float64{bHuge}, []float64{0}, 1, make([]float64, LinRegStatDim(1)))
-	})
-	add("nonpositive", "LinRegStats p 0", func() error { return LinRegStats([]float64{0}, []float64{0}, 0, make([]float64, 1)) })
 	sens := []struct {
 		name string
 		f    func(v float64) (float64, error)
 	}{
 		{"MMDSensitivity kernel bound", func(v float64) (float64, error) { return MMDSensitivity(v, 10) }},
-		{"NaiveBayesLaplaceScale ε", func(v float64) (float64, error) { return NaiveBayesLaplaceScale(2, 10, v) }},
 		{"LDPInputSensitivity R", LDPInputSensitivity},
 		{"LDPLinRegSensitivity R", func(v float64) (float64, error) { return LDPLinRegSensitivity(v, 1, 1, 1, 1) }},
 		{"LDPLinRegSensitivity σ1", func(v float64) (float64, error) { return LDPLinRegSensitivity(1, 1, v, 1, 1) }},
@@ -731,11 +713,8 @@ func constructorCases() []testutil.BadInput {
 			B{Category: "huge", Name: sf.name + " 1e308", Check: sane(func() (float64, error) { return sf.f(bHuge) })})
 	}
 	add("nonpositive", "MMDSensitivity n 0", func() error { _, err := MMDSensitivity(1, 0); return err })
-	add("nonpositive", "NaiveBayesLaplaceScale K 0", func() error { _, err := NaiveBayesLaplaceScale(0, 10, 1); return err })
-	add("nonpositive", "NaiveBayesLaplaceScale n 0", func() error { _, err := NaiveBayesLaplaceScale(2, 0, 1); return err })
 	add("huge", "LDPLinRegSensitivity overflows (R 1e308)", func() error { _, err := LDPLinRegSensitivity(bHuge, 1, 1, 1, 1); return err })
 	add("huge", "LDPLogRegSensitivity overflows (σ1 1e308, σ2 1e-300)", func() error { _, err := LDPLogRegSensitivity(1, bHuge, 1e-300); return err })
-	add("subnormal", "NaiveBayesLaplaceScale overflows (ε 5e-324)", func() error { _, err := NaiveBayesLaplaceScale(2, 10, bSub); return err })
 
 	// Simulation entry points.
 	add("nil", "Simulate nil mechanism", func() error { return Simulate(nil, newRand(1), []float64{1}, []float64{0}) })

@@ -198,7 +198,7 @@ func problem(eps float64) (privinfer.Problem, error) {
 	if err != nil {
 		return privinfer.Problem{}, err
 	}
-	sens, err := mechanism.LinRegSensitivity(model.P(), n)
+	sens, err := linreg.Sensitivity(model.P(), n)
 	if err != nil {
 		return privinfer.Problem{}, err
 	}

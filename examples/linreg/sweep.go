@@ -61,7 +61,7 @@ func sweepProblem(eps float64, seed uint64) (p privinfer.Problem, source string,
 	if err != nil {
 		return p, "", err
 	}
-	sens, err := mechanism.LinRegSensitivity(model.P(), linreg.PaperN)
+	sens, err := linreg.Sensitivity(model.P(), linreg.PaperN)
 	if err != nil {
 		return p, "", err
 	}

@@ -21,7 +21,7 @@ func da(w io.Writer, seed uint64, quick bool) (draws, error) {
 	if err != nil {
 		return nil, err
 	}
-	sens, err := mechanism.LinRegSensitivity(model.P(), linreg.PaperN)
+	sens, err := linreg.Sensitivity(model.P(), linreg.PaperN)
 	if err != nil {
 		return nil, err
 	}

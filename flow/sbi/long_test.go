@@ -65,7 +65,7 @@ func TestLongLinRegPaperScale(t *testing.T) {
 		ref := readDraws(t, "../../mcmc/testdata/linreg_eps"+strconv.FormatFloat(eps, 'g', -1, 64)+"_damcmc.csv")
 		model := linreg.Paper()
 		sim, _ := simulate.NewMeanStat(model, linreg.PaperN)
-		sens, _ := mechanism.LinRegSensitivity(model.P(), linreg.PaperN)
+		sens, _ := linreg.Sensitivity(model.P(), linreg.PaperN)
 		mech, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: eps, Dim: model.ContribDim()})
 		prior, _ := linreg.Prior(2)
 		obs, _ := linreg.Release(eps)

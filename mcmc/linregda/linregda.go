@@ -26,7 +26,7 @@ import (
 // ε ∈ {10, 1, 0.1} as a Problem for data augmentation: the prior N(0, I)
 // on β = (β_0, β_1, β_2) (linreg.Prior), n = linreg.PaperN records of
 // linreg.Paper (known σ² = 2), the Laplace mechanism with the model's
-// sensitivity (mechanism.LinRegSensitivity), the paper's observed release
+// sensitivity (linreg.Sensitivity), the paper's observed release
 // at ε (linreg.Release), and names beta0, beta1, beta2. The returned
 // LinRegConjugate is its exact θ-step for mcmc.DAConfig.ThetaStep.
 func SBIPaper(eps float64) (privinfer.Problem, *mcmc.LinRegConjugate, error) {
@@ -36,7 +36,7 @@ func SBIPaper(eps float64) (privinfer.Problem, *mcmc.LinRegConjugate, error) {
 	if err != nil {
 		return privinfer.Problem{}, nil, fmt.Errorf("linregda: %w: %w", mcmc.ErrInvalid, err)
 	}
-	sens, err := mechanism.LinRegSensitivity(model.P(), n)
+	sens, err := linreg.Sensitivity(model.P(), n)
 	if err != nil {
 		return privinfer.Problem{}, nil, fmt.Errorf("linregda: %w: %w", mcmc.ErrInvalid, err)
 	}

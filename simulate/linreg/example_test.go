@@ -18,7 +18,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	sens, err := mechanism.LinRegSensitivity(model.P(), linreg.PaperN)
+	sens, err := linreg.Sensitivity(model.P(), linreg.PaperN)
 	if err != nil {
 		panic(err)
 	}

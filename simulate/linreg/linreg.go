@@ -1,8 +1,9 @@
 // Package linreg provides the SBI paper's Bayesian linear regression
 // model (§4.2, App. E.2): the record model with its clamped sufficient
 // statistic, the paper's setting (Paper, PaperN, PaperTheta, Prior) and
-// its observed releases (Release). The statistic's ℓ1 sensitivity is
-// mechanism.LinRegSensitivity. Errors wrap simulate.ErrInvalid
+// its observed releases (Release), and the statistic computed from a
+// curator's normalised data (Stats) with its ℓ1 sensitivity (Sensitivity).
+// Errors wrap simulate.ErrInvalid
 // (simulate.ErrInvalidTheta for a bad θ).
 package linreg
 

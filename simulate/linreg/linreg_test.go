@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/stats"
-	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 )
 
@@ -67,7 +66,7 @@ func TestLinRegRecordBatchAgree(t *testing.T) {
 			}
 		}
 	}
-	if got, err := mechanism.LinRegSensitivity(m.P(), PaperN); err != nil || math.Abs(got-0.13) > 1e-15 {
+	if got, err := Sensitivity(m.P(), PaperN); err != nil || math.Abs(got-0.13) > 1e-15 {
 		t.Errorf("sensitivity %v, want 13/100", got)
 	}
 }

@@ -33,6 +33,14 @@ func TestBadInput(t *testing.T) {
 			th[0] = nan
 			return nb.Simulate(r, th, make([]float64, nb.StatDim()))
 		}},
+		{Category: "nonpositive", Name: "LaplaceScale K 0", Err: func() error { _, err := LaplaceScale(0, 10, 1); return err }},
+		{Category: "nonpositive", Name: "LaplaceScale n 0", Err: func() error { _, err := LaplaceScale(2, 0, 1); return err }},
+		{Category: "nonpositive", Name: "LaplaceScale ε 0", Err: func() error { _, err := LaplaceScale(2, 10, 0); return err }},
+		{Category: "nonpositive", Name: "LaplaceScale ε −1", Err: func() error { _, err := LaplaceScale(2, 10, -1); return err }},
+		{Category: "nan", Name: "LaplaceScale ε NaN", Err: func() error { _, err := LaplaceScale(2, 10, nan); return err }},
+		{Category: "inf", Name: "LaplaceScale ε Inf", Err: func() error { _, err := LaplaceScale(2, 10, math.Inf(1)); return err }},
+		{Category: "subnormal", Name: "LaplaceScale overflows (ε 5e-324)", Err: func() error { _, err := LaplaceScale(2, 10, 5e-324); return err }},
+		{Category: "huge", Name: "LaplaceScale underflows (ε 1e308, n 2^40)", Err: func() error { _, err := LaplaceScale(1, 1<<40, 1e308); return err }},
 	}
 	testutil.RunBadInput(t, simulate.ErrInvalid, cases)
 }

@@ -12,7 +12,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/privinfer/privinfer/internal/variate"
-	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 	"github.com/privinfer/privinfer/simulate/internal/modelutil"
 )
@@ -122,8 +121,25 @@ func (m *Model) ContribDim() int { return m.StatDim() }
 // one record moves one cell count per feature out and one in).
 func (m *Model) Sensitivity() float64 {
 	// The Laplace scale 2K/(nε) at ε = 1; K, n ≥ 1 by construction.
-	s, _ := mechanism.NaiveBayesLaplaceScale(len(m.levels), m.n, 1)
+	s, _ := LaplaceScale(len(m.levels), m.n, 1)
 	return s
+}
+
+// LaplaceScale returns the Laplace scale 2K/(nε) that the SBI paper
+// (App. E.3) adds to every count proportion r^k_ij = n^k_ij/n of a naive
+// Bayes model with K features on n records: changing one record moves two
+// cells of each of the K feature tables by 1/n, an ℓ1 sensitivity of
+// 2K/n (Model.Sensitivity). Errors wrap simulate.ErrInvalid: K or n below
+// 1, ε not finite and positive, or a scale that is not a positive normal
+// finite number.
+func LaplaceScale(K, n int, epsilon float64) (float64, error) {
+	if K < 1 || n < 1 {
+		return 0, fmt.Errorf("%w: naivebayes.LaplaceScale: K and n must be >= 1, got K=%d n=%d", simulate.ErrInvalid, K, n)
+	}
+	if !(epsilon > 0) || math.IsInf(epsilon, 1) {
+		return 0, fmt.Errorf("%w: naivebayes.LaplaceScale: epsilon must be finite and > 0, got %v", simulate.ErrInvalid, epsilon)
+	}
+	return modelutil.Result("naive Bayes Laplace scale 2K/(nε)", 2*float64(K)/(float64(n)*epsilon))
 }
 
 // CheckParam checks the length of θ and that every block is a probability

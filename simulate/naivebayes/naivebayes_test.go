@@ -97,6 +97,9 @@ func TestNaiveBayesRecordModel(t *testing.T) {
 	if v := m.RecordLogLik(theta, []float64{2, 0, 0}); !math.IsInf(v, -1) {
 		t.Errorf("invalid class gave %v", v)
 	}
+	if v, err := LaplaceScale(2, 100, 10); err != nil || v != 0.004 {
+		t.Errorf("LaplaceScale(2, 100, 10) = %v, %v, want 2K/(nε) = 0.004", v, err)
+	}
 	if math.Abs(m.Sensitivity()-0.04) > 1e-15 {
 		t.Errorf("sensitivity %v, want 2K/n = 0.04", m.Sensitivity())
 	}

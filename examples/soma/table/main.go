@@ -133,7 +133,7 @@ type cell struct {
 // simulated at the paper's β from seed, and its exact θ-step.
 func problem(n int, eps float64, seed uint64) (privinfer.Problem, *mcmc.LinRegConjugate, error) {
 	model := linreg.Paper()
-	sens, err := mechanism.LinRegSensitivity(model.P(), n)
+	sens, err := linreg.Sensitivity(model.P(), n)
 	if err != nil {
 		return privinfer.Problem{}, nil, err
 	}

@@ -90,7 +90,7 @@ func LinRegProblem(reg *nats.Registry, eps float64) (privinfer.Problem, error) {
 		return privinfer.Problem{}, err
 	}
 	model := linreg.Paper()
-	sens, err := mechanism.LinRegSensitivity(model.P(), linreg.PaperN)
+	sens, err := linreg.Sensitivity(model.P(), linreg.PaperN)
 	if err != nil {
 		return privinfer.Problem{}, err
 	}
