@@ -74,6 +74,45 @@
 // proposal much dearer than n weights, and even then systematic scan
 // matched it per sweep; otherwise prefer SystematicScanIMwG.
 //
+// # The cost of a SOMA sweep
+//
+// A SOMA sweep cannot be made to cost close to an IMwG sweep: its record
+// weights admit no incremental or shared computation, so it does Θ(n²)
+// weight evaluations where IMwG does Θ(n). The argument, for the model
+// proposal used here (y ~ f(·|θ), so w_j = η(s_dp | s + (t(y) − t(x_j))/n)):
+//
+//  1. An attempt moves to slot i with probability P_i = w_i·min{1/W,
+//     1/(W + w_0 − w_i)}, W = Σ_j w_j, and stays with 1 − Σ_i P_i. For a
+//     fixed fresh y, changing one weight w_j (through x_j) changes W and
+//     with it every P_i, i ≠ j; so an attempt that evaluates these
+//     probabilities must know every w_j, each at the cost of one weight.
+//  2. No w_j can be carried over from an earlier attempt: every attempt
+//     has a fresh y, and w_j depends on y and x_j jointly. For a Laplace
+//     release log w_j = Σ_k (ℓ_k − λ_k·|K_k − round(a_k − t_jk)|) + const
+//     with a = s + t(y) (grid units, as in the lattice path above), and
+//     the absolute value of a sum does not split into a part of y and a
+//     part of x_j, so a changes all n weights at once. Nor does updating a
+//     record or θ help: those change s, hence a, hence again all n
+//     weights.
+//
+// So a SOMA sweep (n attempts) evaluates n² weights and their n²
+// exponentials, besides the n proposals and the θ-step that both kernels
+// share, while an IMwG sweep evaluates n of each. At n = 100 on the SBI
+// paper's linear regression (BenchmarkSweep, CPU time on an AVX-512
+// core, mcmc/BENCHMARKS.md) a SOMA sweep takes about 62 µs against 18 µs
+// for either IMwG scan. To come within a factor 2 of systematic scan per
+// CPU-second, given SOMA's 0.66–0.72 of its ESS per sweep at ε = 1, 3 and
+// 10, a SOMA sweep would have to cost at most about 1.4 IMwG sweeps: its
+// 10,000 extra weights, exponentials and slot choices at most about
+// 0.7 ns each, while the exponentials alone (math.Exp's bits, eight at a
+// time) take 1.2 ns each and the 9-coordinate log weights 1.7 ns. And the
+// factor grows with n (26–31 at n = 1000). A randomised scheme that
+// decides the acceptance without computing W (a Bernoulli factory, using
+// that an ε-DP release bounds w_i/w_j by about e^ε) is conceivable, but
+// its expected cost grows with that bound and it would be another
+// algorithm;
+// SOMA as specified is kept.
+//
 // NewMetropolisTheta builds a θ-step for any such Problem from its Prior
 // and the record model's RecordLogLik (random-walk Metropolis moves that
 // leave π(θ | x) invariant); the conjugate θ-steps below are exact draws.
