@@ -106,8 +106,7 @@ func (f *Flow) chunks(n int, fn func(w *work, lo, m int)) {
 // LogDensityBatch), evaluate the loss ℓ(log q_1, …, log q_n) and its partial
 // derivatives dlogq[i] = ∂ℓ/∂log q_i, then call LogDensityGrad to obtain ∇_φ ℓ.
 // For the negative mean log-likelihood, dlogq[i] = −1/n. The forward pass
-// is recomputed internally, so memory stays bounded for any n. Trainer
-// offers the same computation in parallel together with the optimiser step.
+// is recomputed internally, so memory stays bounded for any n.
 func (f *Flow) LogDensityGrad(y, z []float64, n int, dlogq, grad, logq []float64) error {
 	if err := f.ready(); err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/privinfer/privinfer/flow/internal/train"
 	"github.com/privinfer/privinfer/internal/testutil"
 )
 
@@ -112,7 +113,7 @@ func TestBadInputAPI(t *testing.T) {
 		add(c, name+" Flow.SetStandardization", func() error { return g.SetStandardization(y, z, 2) })
 		add(c, name+" Flow.Save", func() error { return g.Save(new(bytes.Buffer)) })
 		add(c, name+" Flow.Fit", func() error { _, err := g.Fit(context.Background(), y, z, 2, DefaultTrainConfig()); return err })
-		add(c, name+" NewTrainer", func() error { _, err := NewTrainer(g, DefaultTrainConfig()); return err })
+		add(c, name+" NewTrainer", func() error { _, err := newTrainer(g, DefaultTrainConfig()); return err })
 		check(c, name+" Flow accessors are zero", func() error {
 			if g.Dim() != 0 || g.ContextDim() != 0 || g.NumParams() != 0 || g.Params() != nil || g.Standardized() || g.Clone() != nil {
 				return errors.New("non-zero accessor")
@@ -162,7 +163,7 @@ func TestBadInputAPI(t *testing.T) {
 			return err
 		})
 		add(d.cat, "Trainer.Step "+d.name, func() error {
-			tr, err := NewTrainer(fl.Clone(), DefaultTrainConfig())
+			tr, err := newTrainer(fl.Clone(), DefaultTrainConfig())
 			if err != nil {
 				return err
 			}
@@ -171,7 +172,7 @@ func TestBadInputAPI(t *testing.T) {
 			return err
 		})
 		add(d.cat, "Trainer.LogDensities "+d.name, func() error {
-			tr, err := NewTrainer(fl.Clone(), DefaultTrainConfig())
+			tr, err := newTrainer(fl.Clone(), DefaultTrainConfig())
 			if err != nil {
 				return err
 			}
@@ -330,12 +331,12 @@ func TestBadInputAPI(t *testing.T) {
 	}
 	for name, b := range badTC {
 		add(b.cat, "TrainConfig.Validate "+name, b.c.Validate)
-		add(b.cat, "NewTrainer "+name, func() error { _, err := NewTrainer(fl.Clone(), b.c); return err })
+		add(b.cat, "NewTrainer "+name, func() error { _, err := newTrainer(fl.Clone(), b.c); return err })
 		add(b.cat, "Fit "+name, func() error { _, err := fl.Clone().Fit(context.Background(), y, z, 2, b.c); return err })
 	}
-	var nilT *Trainer
-	var zeroT Trainer
-	for name, tr := range map[string]*Trainer{"nil": nilT, "zero": &zeroT} {
+	var nilT *trainer
+	var zeroT trainer
+	for name, tr := range map[string]*trainer{"nil": nilT, "zero": &zeroT} {
 		c := "nil"
 		if name == "zero" {
 			c = "zerovalue"
@@ -352,31 +353,31 @@ func TestBadInputAPI(t *testing.T) {
 			return nil
 		})
 	}
-	trainer := func() *Trainer {
-		tr, err := NewTrainer(fl.Clone(), DefaultTrainConfig())
+	newTr := func() *trainer {
+		tr, err := newTrainer(fl.Clone(), DefaultTrainConfig())
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(tr.Close)
 		return tr
 	}
-	add("nil", "Trainer.StepLoss nil loss", func() error { _, err := trainer().StepLoss(y, z, 2, nil); return err })
-	add("nil", "Trainer.StepLossShared nil loss", func() error { _, err := trainer().StepLossShared(y, z, 2, 1, nil); return err })
-	add("nil", "Trainer.StepGroupLoss nil loss", func() error { _, err := trainer().StepGroupLoss(y, z, 2, 1, nil); return err })
+	add("nil", "Trainer.StepLoss nil loss", func() error { _, err := newTr().StepLoss(y, z, 2, nil); return err })
+	add("nil", "Trainer.StepLossShared nil loss", func() error { _, err := newTr().StepLossShared(y, z, 2, 1, nil); return err })
+	add("nil", "Trainer.StepGroupLoss nil loss", func() error { _, err := newTr().StepGroupLoss(y, z, 2, 1, nil); return err })
 	add("nan", "Trainer.StepLoss NaN loss gradient", func() error {
-		_, err := trainer().StepLoss(y, z, 2, func(l, d []float64) float64 { d[0] = nan; return 0 })
+		_, err := newTr().StepLoss(y, z, 2, func(l, d []float64) float64 { d[0] = nan; return 0 })
 		return err
 	})
 	add("nonpositive", "Trainer.StepLossShared group 0", func() error {
-		_, err := trainer().StepLossShared(y, z, 2, 0, func(l, d []float64) float64 { return 0 })
+		_, err := newTr().StepLossShared(y, z, 2, 0, func(l, d []float64) float64 { return 0 })
 		return err
 	})
 	add("mismatched", "Trainer.StepGroupLoss group 3 of 2 rows", func() error {
-		_, err := trainer().StepGroupLoss(y, z, 2, 3, func(int, []float64, []float64) float64 { return 0 })
+		_, err := newTr().StepGroupLoss(y, z, 2, 3, func(int, []float64, []float64) float64 { return 0 })
 		return err
 	})
-	add("mismatched", "Trainer.LogDensitiesShared short dst", func() error { return trainer().LogDensitiesShared(y, z, 2, 1, make([]float64, 1)) })
-	add("nonpositive", "Trainer.Step n 0", func() error { _, err := trainer().Step(y, z, 0); return err })
+	add("mismatched", "Trainer.LogDensitiesShared short dst", func() error { return newTr().LogDensitiesShared(y, z, 2, 1, make([]float64, 1)) })
+	add("nonpositive", "Trainer.Step n 0", func() error { _, err := newTr().Step(y, z, 0); return err })
 	add("mismatched", "Fit all rows for validation", func() error {
 		tc := DefaultTrainConfig()
 		tc.ValidationFraction = 0.9
@@ -391,7 +392,7 @@ func TestBadInputAPI(t *testing.T) {
 		return err
 	})
 	check("nan", "EpochMessage NaN losses", func() error {
-		if m := EpochMessage(nan, nan); m == "" {
+		if m := train.EpochMessage(nan, nan); m == "" {
 			return errors.New("empty message")
 		}
 		return nil

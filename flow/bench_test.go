@@ -44,7 +44,7 @@ func benchTrainStep(b *testing.B, cfg Config) {
 	}
 	n := 100
 	y, z := randData(r, n, cfg.Dim, 1), randData(r, n, cfg.ContextDim, 1)
-	tr, err := NewTrainer(f, DefaultTrainConfig())
+	tr, err := newTrainer(f, DefaultTrainConfig())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -34,7 +34,7 @@ func trainingIndependentOfGOMAXPROCS(t *testing.T, f32 bool) {
 		tc := DefaultTrainConfig()
 		tc.BatchSize = n
 		tc.Float32 = f32
-		tr, err := NewTrainer(f, tc)
+		tr, err := newTrainer(f, tc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +84,7 @@ func TestTrainerGradientFresh(t *testing.T) {
 		cfg := DefaultTrainConfig()
 		cfg.Shards, cfg.ClipNorm, cfg.BatchSize = tc.shards, 0, 20
 		g := f.Clone()
-		tr, err := NewTrainer(g, cfg)
+		tr, err := newTrainer(g, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +97,7 @@ func TestTrainerGradientFresh(t *testing.T) {
 		}
 		got := append([]float64(nil), tr.Gradient()...)
 		tr.Close()
-		fresh, err := NewTrainer(at.Clone(), cfg)
+		fresh, err := newTrainer(at.Clone(), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,7 +25,7 @@
 // summarised by an embedding network before it reaches the conditioners:
 // Config.Embedding takes a flow/ad Net (a multilayer perceptron or a 1-D
 // convolutional network), whose parameters join the flow's and are trained
-// jointly with it by Fit and Trainer, the flow's context gradient being
+// jointly with it by Fit (and by flow/sbi's training), the flow's context gradient being
 // back-propagated through the network on a flow/ad tape.
 // Flow.LogDensityGradContext returns that context gradient for callers that
 // compute the context with a network of their own.
@@ -41,10 +41,11 @@
 // evaluating each batch in parallel over a fixed partition so that results
 // depend only on the seed. For other objectives (the atomic APT loss of
 // SPPE, RQMC-integrated losses of SPLE) the loss is any function of a
-// batch of log-densities log q(y_i | z_i): Trainer.StepLoss takes one
-// optimiser step given a LossFunc that returns ℓ and ∂ℓ/∂log q_i, and
-// Flow.LogDensityGrad returns Σ_i (∂ℓ/∂log q_i)·∇_φ log q(y_i | z_i) for
-// callers that run their own optimiser.
+// batch of log-densities log q(y_i | z_i): Flow.LogDensityGrad returns
+// Σ_i (∂ℓ/∂log q_i)·∇_φ log q(y_i | z_i) given the partial derivatives
+// ∂ℓ/∂log q_i, for callers that run their own optimiser (flow/sbi's
+// losses run on the same computation, in parallel over the shards of each
+// batch).
 //
 // # Engine
 //

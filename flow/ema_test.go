@@ -23,7 +23,7 @@ func TestEMATrainer(t *testing.T) {
 		f := randomFlow(t, cfg, 7, 0.1)
 		tc := DefaultTrainConfig()
 		tc.EMA = ema
-		tr, err := NewTrainer(f, tc)
+		tr, err := newTrainer(f, tc)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -140,7 +140,7 @@ func TestEmbeddingTrainer(t *testing.T) {
 	}
 	for _, shared := range []bool{false, true} {
 		g := f.Clone()
-		tr, err := NewTrainer(g, tc)
+		tr, err := newTrainer(g, tc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -295,7 +295,7 @@ func TestEmbeddingNoAllocs(t *testing.T) {
 	}
 	tc := DefaultTrainConfig()
 	tc.BatchSize, tc.Workers = n, 1
-	tr, err := NewTrainer(f, tc)
+	tr, err := newTrainer(f, tc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,39 +65,3 @@ func ExampleFlow_Sample() {
 	fmt.Println(len(draws), g.LogDensity(draws[:3], z) == f.LogDensity(draws[:3], z))
 	// Output: 15 true
 }
-
-// Train with a custom loss of the batch's log-densities. Here the loss is
-// a weighted negative log-likelihood, ℓ = −Σ w_i log q_i / Σ w_i, whose
-// partial derivatives are −w_i / Σ w_i; losses such as the atomic APT loss
-// are handled the same way.
-func ExampleTrainer_StepLoss() {
-	r := rand.New(rand.NewPCG(5, 6))
-	cfg := flow.DefaultConfig(1, 1)
-	cfg.Layers, cfg.Hidden = 2, 8
-	f, _ := flow.New(cfg, r)
-	tr, err := flow.NewTrainer(f, flow.DefaultTrainConfig())
-	if err != nil {
-		panic(err)
-	}
-	defer tr.Close()
-	n := 64
-	y, z, w := make([]float64, n), make([]float64, n), make([]float64, n)
-	for i := range y {
-		z[i] = r.NormFloat64()
-		y[i] = z[i] + r.NormFloat64()
-		w[i] = 1 + r.Float64()
-	}
-	loss, err := tr.StepLoss(y, z, n, func(logq, dlogq []float64) float64 {
-		sw, l := 0.0, 0.0
-		for i := range logq {
-			sw += w[i]
-		}
-		for i := range logq {
-			l -= w[i] * logq[i] / sw
-			dlogq[i] = -w[i] / sw
-		}
-		return l
-	})
-	fmt.Println(err == nil, loss > 0)
-	// Output: true true
-}

@@ -68,7 +68,7 @@ func float32GradError(t *testing.T, r *rand.Rand, cfg Config, n, group int, out 
 	for k, f32 := range []bool{false, true} {
 		tc := DefaultTrainConfig()
 		tc.BatchSize, tc.ClipNorm, tc.Float32 = n, 0, f32
-		tr, err := NewTrainer(f, tc)
+		tr, err := newTrainer(f, tc)
 		if err != nil {
 			t.Fatal(err)
 		}

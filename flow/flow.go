@@ -26,7 +26,7 @@ const luEps = 1e-3
 // section "Chunk sizes").
 const chunkRows = 128
 
-// chunkRows32 is chunkRows for the shards of a Trainer with float32
+// chunkRows32 is chunkRows for the shards of a trainer with float32
 // products and splines (TrainConfig.Float32), whose passes are cheaper
 // than float64's, so that the wait for activations evicted from the
 // level-2 cache weighs more: there 64 rows was a little faster than 128

@@ -68,7 +68,7 @@ func BenchmarkPaperFlow(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/rows=%d", name, n), func(b *testing.B) {
 				tc := DefaultTrainConfig()
 				tc.BatchSize, tc.Float32 = n, f32
-				tr, err := NewTrainer(f.Clone(), tc)
+				tr, err := newTrainer(f.Clone(), tc)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -152,7 +152,7 @@ func BenchmarkAtomicStep(b *testing.B) {
 		b.Run(mode, func(b *testing.B) {
 			tc := DefaultTrainConfig()
 			tc.BatchSize, tc.Float32 = 100, mode == "grouped-f32"
-			tr, err := NewTrainer(f.Clone(), tc)
+			tr, err := newTrainer(f.Clone(), tc)
 			if err != nil {
 				b.Fatal(err)
 			}

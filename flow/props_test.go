@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/flow/internal/train"
 	"github.com/privinfer/privinfer/internal/testutil"
 )
 
@@ -367,7 +368,7 @@ func TestEarlyStoppingRestoresBest(t *testing.T) {
 		t.Fatalf("early stopping: %+v after %d progress events", res, len(events))
 	}
 	for i, e := range events {
-		if e.Stage != "epoch" || e.Step != i+1 || e.Total != tc.MaxEpochs || e.Message != EpochMessage(res.TrainLoss[i], res.ValidationLoss[i]) {
+		if e.Stage != "epoch" || e.Step != i+1 || e.Total != tc.MaxEpochs || e.Message != train.EpochMessage(res.TrainLoss[i], res.ValidationLoss[i]) {
 			t.Fatalf("progress event %d: %+v", i, e)
 		}
 	}
@@ -403,9 +404,9 @@ func TestStepLossMatchesStep(t *testing.T) {
 	f2 := randomFlow(t, cfg, 77, 0.2)
 	tc := DefaultTrainConfig()
 	tc.ClipNorm = 0
-	t1, _ := NewTrainer(f1, tc)
+	t1, _ := newTrainer(f1, tc)
 	defer t1.Close()
-	t2, _ := NewTrainer(f2, tc)
+	t2, _ := newTrainer(f2, tc)
 	defer t2.Close()
 	want := make([]float64, f1.NumParams())
 	dl := make([]float64, n)
@@ -558,7 +559,7 @@ func testNoAllocs(t *testing.T, aff bool) {
 	for _, w := range []int{1, 2} {
 		tc := DefaultTrainConfig()
 		tc.Workers = w
-		tr, _ := NewTrainer(f, tc)
+		tr, _ := newTrainer(f, tc)
 		tr.Step(y, z, n)
 		if a := testing.AllocsPerRun(5, func() { tr.Step(y, z, n) }); a != 0 {
 			t.Errorf("Trainer.Step with %d workers allocates %v times per step", w, a)
@@ -624,7 +625,7 @@ func TestLUGradient(t *testing.T) {
 // atomicLoss is an APT-style contrastive loss over groups of m rows:
 // ℓ = −(1/G) Σ_g log softmax(log q_{g,·})_0, a non-linear function of the
 // log-densities, with its partial derivatives.
-func atomicLoss(m int) LossFunc {
+func atomicLoss(m int) train.LossFunc {
 	return func(lq, d []float64) float64 {
 		G := len(lq) / m
 		l := 0.0
@@ -670,7 +671,7 @@ func TestStepLossNonlinearGradient(t *testing.T) {
 	tc.ClipNorm = 0
 	tc.LearningRate = 1e-300 // keep the parameters (numerically) unchanged
 	tc.WeightDecay = 0
-	tr, _ := NewTrainer(f, tc)
+	tr, _ := newTrainer(f, tc)
 	defer tr.Close()
 	before := append([]float64(nil), f.Params()...)
 	if _, err := tr.StepLoss(y, z, n, loss); err != nil {

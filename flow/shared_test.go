@@ -82,12 +82,12 @@ func testSharedContext(t *testing.T, dim, ctx int, emb, aff bool) {
 			tc.ClipNorm = 0
 			tc.BatchSize = n
 			f1, f2 := f.Clone(), f.Clone()
-			t1, err := NewTrainer(f1, tc)
+			t1, err := newTrainer(f1, tc)
 			if err != nil {
 				t.Fatal(err)
 			}
-			t2, _ := NewTrainer(f2, tc)
-			t3, _ := NewTrainer(f.Clone(), tc)
+			t2, _ := newTrainer(f2, tc)
+			t3, _ := newTrainer(f.Clone(), tc)
 			lq1, lq2 := make([]float64, n), make([]float64, n)
 			if err := t1.LogDensities(y, z, n, lq1); err != nil {
 				t.Fatal(err)
@@ -142,7 +142,7 @@ func testSharedContext(t *testing.T, dim, ctx int, emb, aff bool) {
 
 func TestSharedContextErrors(t *testing.T) {
 	f, _ := New(DefaultConfig(2, 3), rand.New(rand.NewPCG(1, 1)))
-	tr, _ := NewTrainer(f, DefaultTrainConfig())
+	tr, _ := newTrainer(f, DefaultTrainConfig())
 	defer tr.Close()
 	y, z := make([]float64, 12), make([]float64, 9)
 	dst := make([]float64, 6)

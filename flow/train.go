@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer"
+	itrain "github.com/privinfer/privinfer/flow/internal/train"
 	"github.com/privinfer/privinfer/flow/internal/vec"
 	"github.com/privinfer/privinfer/flow/optim"
 )
@@ -123,17 +124,12 @@ func (c TrainConfig) Validate() error {
 	return nil
 }
 
-// LossFunc evaluates a loss ℓ(log q_1, …, log q_n) of a batch of
-// log-densities: it returns ℓ and writes ∂ℓ/∂log q_i into dlogq[i]. It
-// must not retain its arguments.
-type LossFunc func(logq, dlogq []float64) float64
-
-// Trainer takes optimiser steps on a flow: it evaluates gradients in
+// trainer takes optimiser steps on a flow: it evaluates gradients in
 // parallel over a fixed partition of each batch (see TrainConfig.Shards),
 // clips them and applies AdamW. After the first step of a given batch size
-// a step allocates nothing. A Trainer must be closed to stop its worker
+// a step allocates nothing. A trainer must be closed to stop its worker
 // goroutines, and must not be used concurrently.
-type Trainer struct {
+type trainer struct {
 	f       *Flow
 	cfg     TrainConfig
 	opt     *optim.AdamW
@@ -149,7 +145,7 @@ type Trainer struct {
 	y, z    []float64
 	n       int
 	group   int // rows per context row of the current job
-	gloss   GroupLossFunc
+	gloss   itrain.GroupLossFunc
 	jobs    chan int
 	wg      sync.WaitGroup
 	closing sync.Once
@@ -162,15 +158,35 @@ type shard struct {
 	bad  bool    // modeLocal: a loss part had a non-finite gradient
 }
 
+// init installs newTrainer as NewTrainer of flow/internal/train, the
+// constructor flow/sbi trains its flows with.
+func init() {
+	itrain.NewTrainer = func(f, cfg any) (itrain.Trainer, error) {
+		ff, ok := f.(*Flow)
+		if !ok {
+			return nil, invalidf("itrain.NewTrainer needs a *Flow, got %T", f)
+		}
+		c, ok := cfg.(TrainConfig)
+		if !ok {
+			return nil, invalidf("itrain.NewTrainer needs a TrainConfig, got %T", cfg)
+		}
+		t, err := newTrainer(ff, c)
+		if err != nil {
+			return nil, err
+		}
+		return t, nil
+	}
+}
+
 const (
 	modeForward = iota
 	modeGrad
 	modeLocal // forward, loss part and backward chunk by chunk
 )
 
-// NewTrainer returns a trainer for f with the optimiser and parallelism
+// newTrainer returns a trainer for f with the optimiser and parallelism
 // settings of cfg (the epoch-related fields are ignored).
-func NewTrainer(f *Flow, cfg TrainConfig) (*Trainer, error) {
+func newTrainer(f *Flow, cfg TrainConfig) (*trainer, error) {
 	if err := f.ready(); err != nil {
 		return nil, err
 	}
@@ -184,7 +200,7 @@ func NewTrainer(f *Flow, cfg TrainConfig) (*Trainer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("flow: %w", err)
 	}
-	t := &Trainer{f: f, cfg: cfg, opt: opt, grad: make([]float64, f.NumParams())}
+	t := &trainer{f: f, cfg: cfg, opt: opt, grad: make([]float64, f.NumParams())}
 	if cfg.EMA > 0 {
 		t.ema = append([]float64(nil), f.params...)
 	}
@@ -213,7 +229,7 @@ func NewTrainer(f *Flow, cfg TrainConfig) (*Trainer, error) {
 }
 
 // Close stops the trainer's worker goroutines. It is safe to call twice.
-func (t *Trainer) Close() {
+func (t *trainer) Close() {
 	if t == nil {
 		return
 	}
@@ -224,8 +240,8 @@ func (t *Trainer) Close() {
 	})
 }
 
-// Flow returns the flow being trained (nil for a nil Trainer).
-func (t *Trainer) Flow() *Flow {
+// Flow returns the flow being trained (nil for a nil trainer).
+func (t *trainer) Flow() *Flow {
 	if t == nil {
 		return nil
 	}
@@ -234,8 +250,8 @@ func (t *Trainer) Flow() *Flow {
 
 // Gradient returns the gradient computed by the last step (after
 // clipping); it is overwritten by the next step. It is nil for a nil
-// Trainer.
-func (t *Trainer) Gradient() []float64 {
+// trainer.
+func (t *trainer) Gradient() []float64 {
 	if t == nil {
 		return nil
 	}
@@ -244,7 +260,7 @@ func (t *Trainer) Gradient() []float64 {
 
 // rows returns the row range of shard s for a batch of n rows: whole
 // context groups are split evenly over the shards.
-func (t *Trainer) rows(s, n int) (int, int) {
+func (t *trainer) rows(s, n int) (int, int) {
 	S, g := len(t.shards), t.group
 	G := n / g
 	return s * G / S * g, (s + 1) * G / S * g
@@ -252,7 +268,7 @@ func (t *Trainer) rows(s, n int) (int, int) {
 
 // chunk returns the largest number of rows a shard evaluates at once:
 // chunkRows, or chunkRows32 with float32 products and splines.
-func (t *Trainer) chunk() int {
+func (t *trainer) chunk() int {
 	if t.cfg.Float32 {
 		return chunkRows32
 	}
@@ -262,7 +278,7 @@ func (t *Trainer) chunk() int {
 // fit grows the shard workspaces, once, so that a shard's rows of an n-row
 // batch are evaluated in chunks of up to chunk() rows, each a whole
 // number of context groups.
-func (t *Trainer) fit(n int) {
+func (t *trainer) fit(n int) {
 	per := (n/t.group + len(t.shards) - 1) / len(t.shards) * t.group
 	want := max(t.group, min(t.chunk(), per))
 	if t.shards[0].w.cap >= want {
@@ -275,7 +291,7 @@ func (t *Trainer) fit(n int) {
 
 // newWork allocates a shard workspace for up to rows rows, its
 // conditioners' products in float32 when the configuration asks for it.
-func (t *Trainer) newWork(rows int) *work {
+func (t *trainer) newWork(rows int) *work {
 	w := t.f.newWork(rows)
 	w.s32 = t.cfg.Float32
 	for _, nw := range w.allNets() {
@@ -285,7 +301,7 @@ func (t *Trainer) newWork(rows int) *work {
 }
 
 // runShard evaluates shard s of the current job.
-func (t *Trainer) runShard(s int) {
+func (t *trainer) runShard(s int) {
 	f := t.f
 	lo, hi := t.rows(s, t.n)
 	sh := t.shards[s]
@@ -319,7 +335,7 @@ func (t *Trainer) runShard(s int) {
 }
 
 // run evaluates every shard of the current job and waits for them.
-func (t *Trainer) run() {
+func (t *trainer) run() {
 	if t.jobs == nil {
 		for s := range t.shards {
 			t.runShard(s)
@@ -333,9 +349,9 @@ func (t *Trainer) run() {
 	t.wg.Wait()
 }
 
-func (t *Trainer) prepare(y, z []float64, n, group int) error {
+func (t *trainer) prepare(y, z []float64, n, group int) error {
 	if t == nil || t.opt == nil {
-		return invalidf("the trainer is nil or was not built by NewTrainer")
+		return invalidf("the trainer is nil or was not built by newTrainer")
 	}
 	if n < 1 {
 		return invalidf("a step needs at least one row, got %d", n)
@@ -358,7 +374,7 @@ func (t *Trainer) prepare(y, z []float64, n, group int) error {
 
 // LogDensities writes log q(y_i | z_i) for the n rows into dst, evaluating the
 // shards in parallel.
-func (t *Trainer) LogDensities(y, z []float64, n int, dst []float64) error {
+func (t *trainer) LogDensities(y, z []float64, n int, dst []float64) error {
 	return t.LogDensitiesShared(y, z, n, 1, dst)
 }
 
@@ -366,7 +382,7 @@ func (t *Trainer) LogDensities(y, z []float64, n int, dst []float64) error {
 // groups of group rows sharing one context: z holds n/group rows (group
 // must divide n), row i has context row i/group. The context's
 // contribution to every conditioner is computed once per group.
-func (t *Trainer) LogDensitiesShared(y, z []float64, n, group int, dst []float64) error {
+func (t *trainer) LogDensitiesShared(y, z []float64, n, group int, dst []float64) error {
 	if err := t.prepare(y, z, n, group); err != nil {
 		return err
 	}
@@ -381,7 +397,7 @@ func (t *Trainer) LogDensitiesShared(y, z []float64, n, group int, dst []float64
 
 // Step takes one optimiser step on the mean negative log-likelihood of the
 // n rows of y and z and returns that loss (before the step).
-func (t *Trainer) Step(y, z []float64, n int) (float64, error) {
+func (t *trainer) Step(y, z []float64, n int) (float64, error) {
 	if err := t.prepare(y, z, n, 1); err != nil {
 		return 0, err
 	}
@@ -404,7 +420,7 @@ func (t *Trainer) Step(y, z []float64, n int) (float64, error) {
 // and applies the clipped AdamW update. It returns ℓ. The forward pass is
 // evaluated twice (once before and once during back-propagation), which
 // keeps memory independent of n.
-func (t *Trainer) StepLoss(y, z []float64, n int, loss LossFunc) (float64, error) {
+func (t *trainer) StepLoss(y, z []float64, n int, loss itrain.LossFunc) (float64, error) {
 	return t.StepLossShared(y, z, n, 1, loss)
 }
 
@@ -415,7 +431,7 @@ func (t *Trainer) StepLoss(y, z []float64, n int, loss LossFunc) (float64, error
 // and to every gate of every conditioner is computed, and
 // back-propagated, once per group; the result equals StepLoss on the
 // expanded contexts up to rounding.
-func (t *Trainer) StepLossShared(y, z []float64, n, group int, loss LossFunc) (float64, error) {
+func (t *trainer) StepLossShared(y, z []float64, n, group int, loss itrain.LossFunc) (float64, error) {
 	if loss == nil {
 		return 0, invalidf("StepLoss needs a loss function, got nil")
 	}
@@ -433,25 +449,15 @@ func (t *Trainer) StepLossShared(y, z []float64, n, group int, loss LossFunc) (f
 	return l, t.apply(l)
 }
 
-// GroupLossFunc evaluates one part of a loss that is a sum over groups of
-// consecutive rows, each group's term depending on its own log-densities
-// only (the atomic loss of sequential posterior estimation, or any
-// per-row loss with groups of one row). Given the rows [lo, lo+len(logq))
-// of the batch, a whole number of groups, it returns the part's
-// contribution to the loss and writes ∂ℓ/∂log q_i of those rows into
-// dlogq. It is called from several goroutines at once on disjoint parts,
-// so it must only read shared state.
-type GroupLossFunc func(lo int, logq, dlogq []float64) float64
-
 // StepGroupLoss takes one optimiser step on a loss that is a sum over
-// groups of group consecutive rows (see GroupLossFunc), whose rows share
-// one context per group: z holds n/group rows (group must divide n).
-// Because every group's loss gradient is known as soon as its rows have
+// groups of group consecutive rows (see GroupLossFunc in
+// flow/internal/train), whose rows share one context per group: z holds
+// n/group rows (group must divide n). Because every group's loss gradient is known as soon as its rows have
 // been evaluated, each chunk of rows is evaluated forward, differentiated
 // and back-propagated at once: one forward pass instead of StepLoss's
 // two. The parts are summed in a fixed order, so the result does not
 // depend on the scheduling. It returns the loss.
-func (t *Trainer) StepGroupLoss(y, z []float64, n, group int, loss GroupLossFunc) (float64, error) {
+func (t *trainer) StepGroupLoss(y, z []float64, n, group int, loss itrain.GroupLossFunc) (float64, error) {
 	if loss == nil {
 		return 0, invalidf("StepGroupLoss needs a loss function, got nil")
 	}
@@ -473,7 +479,7 @@ func (t *Trainer) StepGroupLoss(y, z []float64, n, group int, loss GroupLossFunc
 }
 
 // apply sums the shard gradients in shard order, clips and steps.
-func (t *Trainer) apply(loss float64) error {
+func (t *trainer) apply(loss float64) error {
 	// The first shard's gradient is stored as 0 + v (v = −0 becomes +0, as
 	// when adding into a cleared sum), the others are added in order.
 	for s, sh := range t.shards {
@@ -504,23 +510,13 @@ func (t *Trainer) apply(loss float64) error {
 // (TrainConfig.EMA): call it to evaluate or keep the averaged parameters,
 // and again to resume training. It does nothing without EMA and does not
 // allocate.
-func (t *Trainer) SwapAverage() {
+func (t *trainer) SwapAverage() {
 	if t == nil {
 		return
 	}
 	for i, v := range t.ema {
 		t.ema[i], t.f.params[i] = t.f.params[i], v
 	}
-}
-
-// EpochMessage formats the losses of a training epoch as the Message of an
-// "epoch" progress event: "train loss 1.234, validation loss 1.301", the
-// validation part omitted when valLoss is NaN (no validation set).
-func EpochMessage(trainLoss, valLoss float64) string {
-	if math.IsNaN(valLoss) {
-		return fmt.Sprintf("train loss %.4g", trainLoss)
-	}
-	return fmt.Sprintf("train loss %.4g, validation loss %.4g", trainLoss, valLoss)
 }
 
 // ErrDiverged is returned when a loss or gradient becomes NaN or infinite.
@@ -578,7 +574,7 @@ func (f *Flow) Fit(ctx context.Context, y, z []float64, n int, cfg TrainConfig) 
 	yv, zv := gatherRows(perm[:nVal])
 	train := append([]int(nil), perm[nVal:]...)
 
-	t, err := NewTrainer(f, cfg)
+	t, err := newTrainer(f, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -640,7 +636,7 @@ func (f *Flow) Fit(ctx context.Context, y, z []float64, n int, cfg TrainConfig) 
 		t.SwapAverage()
 		res.ValidationLoss = append(res.ValidationLoss, valLoss)
 		cfg.Progress.Report(privinfer.Progress{Stage: "epoch", Step: epoch, Total: cfg.MaxEpochs,
-			Elapsed: time.Since(start), Message: EpochMessage(trainLoss, valLoss)})
+			Elapsed: time.Since(start), Message: itrain.EpochMessage(trainLoss, valLoss)})
 		if nVal > 0 && since >= cfg.Patience {
 			res.EarlyStopped = true
 			break

@@ -11,7 +11,7 @@ import (
 
 // TestBadInput is the package's bad-input table: every function with NaN,
 // ±Inf, huge, empty and mismatched samples, bad dimensions and bad
-// options; each returns an error wrapping ErrInput (or, for KDE.LogPdf,
+// options; each returns an error wrapping ErrInvalid (or, for KDE.LogDensity,
 // its documented NaN).
 func TestBadInput(t *testing.T) {
 	type B = testutil.BadInput
@@ -83,31 +83,31 @@ func TestBadInput(t *testing.T) {
 		B{Category: "mismatched", Name: "LMD obs length", Err: func() error { _, err := LMD(x, 2, []float64{0}); return err }},
 		B{Category: "nonpositive", Name: "NewKDE n <= d", Err: func() error { _, err := NewKDE(x[:4], 2); return err }},
 		B{Category: "nonpositive", Name: "NewKDE singular sample", Err: func() error { _, err := NewKDE(make([]float64, 12), 2); return err }},
-		B{Category: "mismatched", Name: "KDE.LogPdf wrong length is NaN", Check: func() error {
+		B{Category: "mismatched", Name: "KDE.LogDensity wrong length is NaN", Check: func() error {
 			k, err := NewKDE(x, 2)
 			if err != nil {
 				return err
 			}
-			if v := k.LogPdf([]float64{0}); !math.IsNaN(v) {
+			if v := k.LogDensity([]float64{0}); !math.IsNaN(v) {
 				return fmt.Errorf("%v", v)
 			}
 			return nil
 		}},
-		B{Category: "nan", Name: "KDE.LogPdf NaN θ is NaN", Check: func() error {
+		B{Category: "nan", Name: "KDE.LogDensity NaN θ is NaN", Check: func() error {
 			k, _ := NewKDE(x, 2)
-			if v := k.LogPdf([]float64{0, nan}); !math.IsNaN(v) {
+			if v := k.LogDensity([]float64{0, nan}); !math.IsNaN(v) {
 				return fmt.Errorf("%v", v)
 			}
 			return nil
 		}},
-		B{Category: "nil", Name: "nil KDE.LogPdf is NaN", Check: func() error {
-			if v := (*KDE)(nil).LogPdf([]float64{0, 0}); !math.IsNaN(v) {
+		B{Category: "nil", Name: "nil KDE.LogDensity is NaN", Check: func() error {
+			if v := (*KDE)(nil).LogDensity([]float64{0, 0}); !math.IsNaN(v) {
 				return errors.New("not NaN")
 			}
 			return nil
 		}},
 	)
-	testutil.RunBadInput(t, ErrInput, cs)
+	testutil.RunBadInput(t, ErrInvalid, cs)
 }
 
 // obsOf returns the first d values of ref, or ref itself when d is out of

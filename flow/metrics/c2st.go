@@ -34,7 +34,7 @@ func (o *C2STOptions) defaults(d int) error {
 		o.Folds = 5
 	}
 	if o.Folds < 2 {
-		return fmt.Errorf("%w: C2ST folds must be ≥ 2, got %d", ErrInput, o.Folds)
+		return fmt.Errorf("%w: C2ST folds must be ≥ 2, got %d", ErrInvalid, o.Folds)
 	}
 	if o.Hidden == 0 {
 		o.Hidden = 10 * d
@@ -61,10 +61,10 @@ func (o *C2STOptions) defaults(d int) error {
 		o.NoChange = 10
 	}
 	if o.Hidden < 1 || o.MaxEpochs < 1 || o.BatchSize < 1 || !(o.LearningRate > 0) || math.IsInf(o.LearningRate, 0) || o.NoChange < 1 || !(o.Tol >= 0) || math.IsInf(o.Tol, 0) || math.IsNaN(o.L2) || math.IsInf(o.L2, 0) {
-		return fmt.Errorf("%w: C2ST options must be positive and finite: %+v", ErrInput, *o)
+		return fmt.Errorf("%w: C2ST options must be positive and finite: %+v", ErrInvalid, *o)
 	}
 	if o.Hidden > 1<<16 {
-		return fmt.Errorf("%w: C2ST Hidden must be at most 2^16, got %d", ErrInput, o.Hidden)
+		return fmt.Errorf("%w: C2ST Hidden must be at most 2^16, got %d", ErrInvalid, o.Hidden)
 	}
 	return nil
 }
@@ -85,14 +85,14 @@ func C2ST(x, ref []float64, d int, opt C2STOptions) (float64, error) {
 		return 0, err
 	}
 	if n != m {
-		return 0, fmt.Errorf("%w: C2ST needs samples of equal size (chance accuracy is max(n, m)/(n+m) otherwise), got %d and %d", ErrInput, n, m)
+		return 0, fmt.Errorf("%w: C2ST needs samples of equal size (chance accuracy is max(n, m)/(n+m) otherwise), got %d and %d", ErrInvalid, n, m)
 	}
 	if err := opt.defaults(d); err != nil {
 		return 0, err
 	}
 	N := n + m
 	if N < 2*opt.Folds {
-		return 0, fmt.Errorf("%w: C2ST needs at least %d points in total, got %d", ErrInput, 2*opt.Folds, N)
+		return 0, fmt.Errorf("%w: C2ST needs at least %d points in total, got %d", ErrInvalid, 2*opt.Folds, N)
 	}
 	// z-score by the reference.
 	mean := make([]float64, d)

@@ -29,12 +29,12 @@ func NewKDE(x []float64, d int) (*KDE, error) {
 		return nil, err
 	}
 	if n <= d {
-		return nil, fmt.Errorf("%w: a KDE in dimension %d needs more than %d points, got %d", ErrInput, d, d, n)
+		return nil, fmt.Errorf("%w: a KDE in dimension %d needs more than %d points, got %d", ErrInvalid, d, d, n)
 	}
 	mean := make([]float64, d)
 	cov := make([]float64, d*d)
 	if err := stats.WeightedCov(x, d, nil, mean, cov); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInput, err)
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	// scipy's gaussian_kde uses the unbiased (n−1) covariance.
 	f := math.Pow(float64(n), -1/float64(d+4))
@@ -43,16 +43,16 @@ func NewKDE(x []float64, d int) (*KDE, error) {
 	}
 	l := make([]float64, d*d)
 	if err := linalg.Cholesky(cov, d, l); err != nil {
-		return nil, fmt.Errorf("%w: sample covariance is not positive definite: %v", ErrInput, err)
+		return nil, fmt.Errorf("%w: sample covariance is not positive definite: %v", ErrInvalid, err)
 	}
 	k := &KDE{d: d, pts: append([]float64(nil), x...), chol: l, buf: make([]float64, d)}
 	k.logNrm = -0.5*float64(d)*math.Log(2*math.Pi) - 0.5*linalg.LogDetChol(l, d) - math.Log(float64(n))
 	return k, nil
 }
 
-// LogPdf returns the log density of the estimate at theta (length d), or NaN
+// LogDensity returns the log density of the estimate at theta (length d), or NaN
 // for a wrong length, a NaN entry or a nil KDE. It is not safe for concurrent use.
-func (k *KDE) LogPdf(theta []float64) float64 {
+func (k *KDE) LogDensity(theta []float64) float64 {
 	if k == nil || len(theta) != k.d {
 		return math.NaN()
 	}
@@ -84,18 +84,18 @@ func (k *KDE) LogPdf(theta []float64) float64 {
 // Gaussian KDE of the sample (see KDE).
 func NLOGSamples(x []float64, d int, thetaTrue []float64) (float64, error) {
 	if len(thetaTrue) != d {
-		return 0, fmt.Errorf("%w: true parameter has length %d, want %d", ErrInput, len(thetaTrue), d)
+		return 0, fmt.Errorf("%w: true parameter has length %d, want %d", ErrInvalid, len(thetaTrue), d)
 	}
 	for i, v := range thetaTrue {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("%w: true parameter entry %d is %v", ErrInput, i, v)
+			return 0, fmt.Errorf("%w: true parameter entry %d is %v", ErrInvalid, i, v)
 		}
 	}
 	k, err := NewKDE(x, d)
 	if err != nil {
 		return 0, err
 	}
-	return -k.LogPdf(thetaTrue), nil
+	return -k.LogDensity(thetaTrue), nil
 }
 
 // LMD returns the log of the median Euclidean distance between the
@@ -107,11 +107,11 @@ func LMD(pred []float64, d int, obs []float64) (float64, error) {
 		return 0, err
 	}
 	if len(obs) != d {
-		return 0, fmt.Errorf("%w: observed release has length %d, want %d", ErrInput, len(obs), d)
+		return 0, fmt.Errorf("%w: observed release has length %d, want %d", ErrInvalid, len(obs), d)
 	}
 	for i, v := range obs {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("%w: observed release entry %d is %v", ErrInput, i, v)
+			return 0, fmt.Errorf("%w: observed release entry %d is %v", ErrInvalid, i, v)
 		}
 	}
 	dist := make([]float64, n)
@@ -158,7 +158,7 @@ func Moments(x []float64, d int, alpha float64) (mean, lo, hi []float64, err err
 		return nil, nil, nil, err
 	}
 	if !(alpha > 0 && alpha < 1) {
-		return nil, nil, nil, fmt.Errorf("%w: alpha must be in (0, 1), got %v", ErrInput, alpha)
+		return nil, nil, nil, fmt.Errorf("%w: alpha must be in (0, 1), got %v", ErrInvalid, alpha)
 	}
 	mean, lo, hi = make([]float64, d), make([]float64, d), make([]float64, d)
 	col := make([]float64, n)

@@ -8,7 +8,7 @@
 //
 // Samples are flat row-major slices: n points of dimension d are a []float64
 // of length n·d with point i in x[i*d:(i+1)*d]. Every function validates its
-// shapes and returns an error wrapping ErrInput for invalid arguments.
+// shapes and returns an error wrapping ErrInvalid for invalid arguments.
 //
 // Smaller is better for every metric except C2ST, whose ideal value is 0.5
 // (the classifier cannot tell the samples apart) and whose worst is 1.
@@ -16,5 +16,5 @@ package metrics
 
 import "errors"
 
-// ErrInput is wrapped by every error about invalid arguments.
-var ErrInput = errors.New("metrics: invalid input")
+// ErrInvalid is wrapped by every error about invalid arguments.
+var ErrInvalid = errors.New("metrics: invalid argument")

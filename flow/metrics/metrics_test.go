@@ -66,7 +66,7 @@ func TestMMDDefaultBandwidth(t *testing.T) {
 	if def != two {
 		t.Errorf("MMD with the default bandwidth %v, with bandwidth 2 %v", def, two)
 	}
-	if _, err := MMD(x, []float64{1, 1}, 1, MMDOptions{}); !errors.Is(err, ErrInput) {
+	if _, err := MMD(x, []float64{1, 1}, 1, MMDOptions{}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("zero distances: err = %v", err)
 	}
 }
@@ -142,8 +142,8 @@ func TestInputErrors(t *testing.T) {
 		func() error { _, _, _, err := Moments(good, 1, 1.5); return err }(),
 	}
 	for i, err := range cases {
-		if !errors.Is(err, ErrInput) {
-			t.Errorf("case %d: err = %v, want ErrInput", i, err)
+		if !errors.Is(err, ErrInvalid) {
+			t.Errorf("case %d: err = %v, want ErrInvalid", i, err)
 		}
 	}
 }

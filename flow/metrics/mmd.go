@@ -11,14 +11,14 @@ import (
 // checkSample validates a flat sample of dimension d and returns its size.
 func checkSample(name string, x []float64, d int) (int, error) {
 	if d < 1 {
-		return 0, fmt.Errorf("%w: dimension must be ≥ 1, got %d", ErrInput, d)
+		return 0, fmt.Errorf("%w: dimension must be ≥ 1, got %d", ErrInvalid, d)
 	}
 	if len(x) == 0 || len(x)%d != 0 {
-		return 0, fmt.Errorf("%w: %s must hold a positive multiple of d = %d values, got %d", ErrInput, name, d, len(x))
+		return 0, fmt.Errorf("%w: %s must hold a positive multiple of d = %d values, got %d", ErrInvalid, name, d, len(x))
 	}
 	for i, v := range x {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("%w: %s[%d] is %v", ErrInput, name, i, v)
+			return 0, fmt.Errorf("%w: %s[%d] is %v", ErrInvalid, name, i, v)
 		}
 	}
 	return len(x) / d, nil
@@ -69,18 +69,18 @@ func MMD(x, ref []float64, d int, opt MMDOptions) (float64, error) {
 	h := opt.Bandwidth
 	if h == 0 {
 		if h, err = kernel.MedianHeuristic(ref, d, 1000); err != nil {
-			return 0, fmt.Errorf("%w: default bandwidth: %v", ErrInput, err)
+			return 0, fmt.Errorf("%w: default bandwidth: %v", ErrInvalid, err)
 		}
 	}
 	if !(h > 0) || math.IsInf(h, 0) {
-		return 0, fmt.Errorf("%w: bandwidth must be finite and > 0, got %v", ErrInput, h)
+		return 0, fmt.Errorf("%w: bandwidth must be finite and > 0, got %v", ErrInvalid, h)
 	}
 	if !opt.Biased && (n < 2 || m < 2) {
-		return 0, fmt.Errorf("%w: the unbiased MMD needs at least 2 points per sample, got %d and %d", ErrInput, n, m)
+		return 0, fmt.Errorf("%w: the unbiased MMD needs at least 2 points per sample, got %d and %d", ErrInvalid, n, m)
 	}
 	v, err := kernel.MMD2(context.Background(), x, ref, d, h, !opt.Biased)
 	if err != nil {
-		return 0, fmt.Errorf("%w: %v", ErrInput, err)
+		return 0, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	return v, nil
 }

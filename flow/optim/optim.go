@@ -45,24 +45,6 @@ func NewAdamW(n int, lr, wd float64) (*AdamW, error) {
 		m: make([]float64, n), v: make([]float64, n)}, nil
 }
 
-// Steps returns the number of steps taken so far (0 for a nil AdamW).
-func (a *AdamW) Steps() int {
-	if a == nil {
-		return 0
-	}
-	return a.t
-}
-
-// Reset clears the moment estimates and the step count.
-func (a *AdamW) Reset() {
-	if a == nil {
-		return
-	}
-	clear(a.m)
-	clear(a.v)
-	a.t = 0
-}
-
 // Step updates p in place given its gradient g (both of the length given
 // to NewAdamW). It does not allocate. It panics (a programmer error on
 // the training hot path) on a nil or zero-value AdamW with n > 0 and on

@@ -45,8 +45,8 @@ func TestAdamWQuadratic(t *testing.T) {
 			t.Errorf("p[%d] = %v, want %v", i, p[i], c[i])
 		}
 	}
-	if a.Steps() != 5000 {
-		t.Errorf("Steps = %d", a.Steps())
+	if a.t != 5000 {
+		t.Errorf("step count = %d", a.t)
 	}
 }
 

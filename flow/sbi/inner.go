@@ -2,7 +2,6 @@ package sbi
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 
 	"github.com/privinfer/privinfer/flow"
@@ -45,7 +44,7 @@ func (ps *pointSet) fill(r *rand.Rand, u []float64) {
 	}
 }
 
-// Role tells InnerIntegral, NestedLoss and Config.DefaultFlow which density
+// Role tells InnerIntegral and Config.DefaultFlow which density
 // a flow represents.
 type Role int
 
@@ -105,34 +104,4 @@ func InnerIntegral(f *flow.Flow, role Role, mech mechanism.Transform, theta, s [
 		sum += v
 	}
 	return sum / float64(m), nil
-}
-
-// NestedLoss returns the Monte Carlo estimate of eq. 10,
-// −(1/n) Σ_i Î(θ_i, x_i), of the plain (non-atomic) nested loss ℓ_PPE (eq. 6)
-// or ℓ_PLE (eq. 5) for a flow at fixed parameters, over the n pairs of
-// thetas (n×dim θ) and stats (n×dim s, the confidential summaries), each
-// inner integral from M points of its own randomization.
-func NestedLoss(f *flow.Flow, role Role, mech mechanism.Transform, thetas, stats []float64, n, m int, integ Integration, r *rand.Rand) (float64, error) {
-	if n < 1 || f == nil {
-		return 0, fmt.Errorf("%w: NestedLoss needs a flow and n ≥ 1 pairs", ErrInvalid)
-	}
-	dTheta, dS := f.Dim(), f.ContextDim()
-	if role == LikelihoodFlow {
-		dTheta, dS = dS, dTheta
-	}
-	if len(thetas) != n*dTheta || len(stats) != n*dS {
-		return 0, fmt.Errorf("%w: NestedLoss got %d θ and %d s values for %d pairs", ErrInvalid, len(thetas), len(stats), n)
-	}
-	tot := 0.0
-	for i := 0; i < n; i++ {
-		v, err := InnerIntegral(f, role, mech, thetas[i*dTheta:(i+1)*dTheta], stats[i*dS:(i+1)*dS], m, integ, r)
-		if err != nil {
-			return 0, err
-		}
-		if math.IsNaN(v) {
-			return 0, fmt.Errorf("%w: inner integral of pair %d is NaN", flow.ErrNonFinite, i)
-		}
-		tot -= v
-	}
-	return tot / float64(n), nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/flow"
+	"github.com/privinfer/privinfer/flow/internal/train"
 	"github.com/privinfer/privinfer/internal/parallel"
 )
 
@@ -275,7 +276,7 @@ func (e *engine) train(ctx context.Context, round int, kind lossKind, res *Round
 	tc := *e.cfg.Train
 	tc.Seed = e.cfg.Seed ^ uint64(round)*0x9e3779b97f4a7c15
 	tc.Progress = nil
-	tr, err := flow.NewTrainer(e.f, tc)
+	tr, err := train.NewTrainer(e.f, tc)
 	if err != nil {
 		return fmt.Errorf("sbi: %w", err)
 	}
@@ -330,7 +331,7 @@ func (e *engine) train(ctx context.Context, round int, kind lossKind, res *Round
 		}
 		tr.SwapAverage()
 		e.report(privinfer.Progress{Stage: "epoch", Round: round, Step: ep, Total: tc.MaxEpochs,
-			Message: e.label + flow.EpochMessage(trainLoss, valLoss)})
+			Message: e.label + train.EpochMessage(trainLoss, valLoss)})
 		if len(e.ds.val) > 0 && bad >= tc.Patience {
 			break
 		}
@@ -344,7 +345,7 @@ func (e *engine) train(ctx context.Context, round int, kind lossKind, res *Round
 // forward pass. In the atomic loss of a posterior flow the rows of a group
 // also share their context (the release): the flow then computes the
 // context's contribution to every conditioner once per group.
-func (e *engine) step(tr *flow.Trainer, b *batch, kind lossKind) (float64, error) {
+func (e *engine) step(tr train.Trainer, b *batch, kind lossKind) (float64, error) {
 	rows := len(b.lp)
 	part := func(lo int, logq, dlogq []float64) float64 { return b.lossPart(kind, lo, logq, dlogq) }
 	switch {
@@ -358,7 +359,7 @@ func (e *engine) step(tr *flow.Trainer, b *batch, kind lossKind) (float64, error
 
 // validate returns the loss on the validation pairs with inner points and
 // atoms fixed across epochs (stream per validation batch).
-func (e *engine) validate(tr *flow.Trainer, b *batch, kind lossKind, seed uint64, bs int) (float64, error) {
+func (e *engine) validate(tr train.Trainer, b *batch, kind lossKind, seed uint64, bs int) (float64, error) {
 	tot, cnt := 0.0, 0
 	for k, lo := 0, 0; lo < len(e.ds.val); k, lo = k+1, lo+bs {
 		hi := min(lo+bs, len(e.ds.val))
