@@ -142,7 +142,7 @@ type ABCDPSelector struct {
 
 // NewABCDPSelector validates cfg and calibrates the noise: b = 2cΔρ/ε_total
 // with RESAMPLE, (c+1)Δρ/ε_total without (Thm. 4.1, computed by
-// mechanism.ABCDPScale). Every error wraps ErrInvalid and names the
+// NoiseScale). Every error wraps ErrInvalid and names the
 // field at fault; a configuration whose noise scale or budget would not be
 // a normal finite number (extreme ε_total, Δρ, Clip or C) is refused.
 func NewABCDPSelector(cfg ABCDPConfig) (*ABCDPSelector, error) {
@@ -160,7 +160,7 @@ func NewABCDPSelector(cfg ABCDPConfig) (*ABCDPSelector, error) {
 	if !(sens > 0) {
 		return nil, invalidf("Sensitivity must be > 0 unless Clip > 0 bounds it, got %v", cfg.Sensitivity)
 	}
-	b, err := mechanism.ABCDPScale(cfg.EpsTotal, sens, cfg.C, cfg.Resample)
+	b, err := NoiseScale(cfg.EpsTotal, sens, cfg.C, cfg.Resample)
 	if err != nil {
 		return nil, invalidf("EpsTotal %v, sensitivity %v and C %d: %w", cfg.EpsTotal, sens, cfg.C, err)
 	}
@@ -405,13 +405,31 @@ func ABCDP(ctx context.Context, p privinfer.Problem, cfg ABCDPConfig) (*ABCDPRes
 }
 
 // NoiseScale returns the Laplace scale b of ABCDP Thm. 4.1 for a total budget
-// ε_total, c acceptances and distance sensitivity Δρ. It returns an error
-// (wrapping ErrInvalid) when an argument, or b itself, is not a
-// positive normal finite number at most mechanism.SVTMaxMagnitude.
+// ε_total, c acceptances and distance sensitivity Δρ: b = 2cΔρ/ε_total with
+// RESAMPLE and (c+1)Δρ/ε_total without. ABCDP's sparse vector uses b for
+// the threshold noise and 2b for the distance noise (NewABCDPSelector
+// calibrates with it; TotalEpsilon is its inverse). It returns an error
+// (wrapping ErrInvalid) when an argument, b or 2b is not a positive normal
+// finite number at most mechanism.SVTMaxMagnitude, or c < 1.
 func NoiseScale(epsTotal, sens float64, c int, resample bool) (float64, error) {
-	b, err := mechanism.ABCDPScale(epsTotal, sens, c, resample)
-	if err != nil {
-		return 0, invalidf("noise scale: %w", err)
+	if err := checkScale("epsilon", epsTotal); err != nil {
+		return 0, err
+	}
+	if err := checkScale("distance sensitivity", sens); err != nil {
+		return 0, err
+	}
+	if c < 1 {
+		return 0, invalidf("c must be >= 1, got %d", c)
+	}
+	b := float64(c+1) * sens / epsTotal
+	if resample {
+		b = 2 * float64(c) * sens / epsTotal
+	}
+	if err := checkScale("noise scale b", b); err != nil {
+		return 0, fmt.Errorf("abc: ε_total %v, Δρ %v and c %d give no usable noise scale: %w", epsTotal, sens, c, err)
+	}
+	if err := checkScale("distance noise scale 2b", 2*b); err != nil {
+		return 0, fmt.Errorf("abc: ε_total %v, Δρ %v and c %d give no usable noise scale: %w", epsTotal, sens, c, err)
 	}
 	return b, nil
 }

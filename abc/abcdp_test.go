@@ -2,6 +2,7 @@ package abc
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -12,6 +13,37 @@ import (
 	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 )
+
+// TestNoiseScaleExtremes sweeps ε, Δρ and c over the representable range:
+// NoiseScale either refuses with ErrInvalid or returns a b that is a
+// positive normal number with 2b at most mechanism.SVTMaxMagnitude, so the
+// sparse vector it calibrates can be built.
+func TestNoiseScaleExtremes(t *testing.T) {
+	vals := []float64{0x1p-1022, 1e-300, 1e-10, 1, 1e10, 1e300, math.MaxFloat64}
+	ok := 0
+	for _, eps := range vals {
+		for _, sens := range vals {
+			for _, c := range []int{1, 2, 1 << 20, math.MaxInt} {
+				for _, rs := range []bool{false, true} {
+					b, err := NoiseScale(eps, sens, c, rs)
+					if err != nil {
+						if !errors.Is(err, ErrInvalid) {
+							t.Fatalf("NoiseScale(%v, %v, %d, %v): %v does not wrap ErrInvalid", eps, sens, c, rs, err)
+						}
+						continue
+					}
+					ok++
+					if !(b >= 0x1p-1022) || !(2*b <= mechanism.SVTMaxMagnitude) {
+						t.Fatalf("NoiseScale(%v, %v, %d, %v) = %v", eps, sens, c, rs, b)
+					}
+				}
+			}
+		}
+	}
+	if ok == 0 {
+		t.Fatal("sweep accepted nothing")
+	}
+}
 
 func TestNoiseScaleInverse(t *testing.T) {
 	for _, rs := range []bool{false, true} {

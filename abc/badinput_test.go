@@ -223,6 +223,18 @@ func badInputCases(t *testing.T) []badCase {
 	abcdp("inf", "EpsABC -Inf", mod(func(c *ABCDPConfig) { c.EpsABC = -inf }))
 	abcdp("huge", "EpsABC 1e308", mod(func(c *ABCDPConfig) { c.EpsABC = huge }))
 	add("nonpositive", "TotalEpsilon c 0", func() error { _, err := TotalEpsilon(1, 1, 0, false); return err })
+	for _, v := range []struct {
+		cat string
+		x   float64
+	}{{"nan", nan}, {"inf", inf}, {"inf", -inf}, {"nonpositive", 0}, {"nonpositive", -1}, {"subnormal", sub}} {
+		add(v.cat, fmt.Sprintf("NoiseScale sensitivity %v", v.x), func() error { _, err := NoiseScale(1, v.x, 2, false); return err })
+	}
+	add("nonpositive", "NoiseScale c 0", func() error { _, err := NoiseScale(1, 1, 0, true); return err })
+	add("nonpositive", "NoiseScale c -1", func() error { _, err := NoiseScale(1, 1, -1, true); return err })
+	add("huge", "NoiseScale b overflows", func() error { _, err := NoiseScale(1e-10, 1e300, 5, true); return err })
+	add("huge", "NoiseScale ε 1e-308 overflows", func() error { _, err := NoiseScale(1e-308, 1e10, 2, true); return err })
+	add("subnormal", "NoiseScale b underflows", func() error { _, err := NoiseScale(1e300, 1e-300, 1, true); return err })
+	add("huge", "NoiseScale c MaxInt", func() error { _, err := NoiseScale(1e-300, 1e300, math.MaxInt, true); return err })
 	sel := func(cat, name string, a *ABCDPSelector, r *rand.Rand, d []float64) {
 		add(cat, "Select: "+name, func() error { _, err := a.Select(r, d); return err })
 	}

@@ -60,7 +60,6 @@ func moreCases(t *testing.T) []testutil.BadInput {
 		add("huge", fmt.Sprintf("NewExponential Candidates %d", d), func() error {
 			return err2(NewExponential(ExponentialConfig{Epsilon: 1, Sensitivity: 1, Candidates: d}))
 		})
-		cs = append(cs, B{Category: "huge", Name: fmt.Sprintf("ABCDPScale c %d", d), Check: sane(func() (float64, error) { return ABCDPScale(1, 1, d, true) })})
 	}
 	// Gaussian ε so large that the lattice cannot hold ordinary statistics
 	// (ε = 8e300 gave a grid of 2^-525 and refused to release 0.5).
@@ -182,15 +181,6 @@ func moreCases(t *testing.T) []testutil.BadInput {
 		}
 		return nil
 	})
-
-	// ABCDPScale.
-	for _, v := range []float64{bNaN, bInf, -bInf, 0, -1} {
-		add(catOfValue(v), fmt.Sprintf("ABCDPScale ε %v", v), func() error { return err2(ABCDPScale(v, 1, 2, true)) })
-		add(catOfValue(v), fmt.Sprintf("ABCDPScale Δρ %v", v), func() error { return err2(ABCDPScale(1, v, 2, false)) })
-	}
-	add("nonpositive", "ABCDPScale c 0", func() error { return err2(ABCDPScale(1, 1, 0, true)) })
-	add("nonpositive", "ABCDPScale c -1", func() error { return err2(ABCDPScale(1, 1, -1, true)) })
-	add("huge", "ABCDPScale ε 1e-308 overflows", func() error { return err2(ABCDPScale(1e-308, 1e10, 2, true)) })
 
 	// Budget composition keeps invalid budgets invalid.
 	check("nan", "Sequential with a NaN budget is invalid", func() error {

@@ -121,7 +121,7 @@ func ExampleNewInfectionTrajectory() {
 // with overwhelming probability.
 func ExampleSparseVector() {
 	dRho, _ := mechanism.MMDSensitivity(1, 100000) // Gaussian kernel
-	b, _ := mechanism.ABCDPScale(1, dRho, 5, true)
+	b := 2 * 5 * dRho / 1                          // ABCDP's b = 2cΔρ/ε for c = 5, ε = 1 (abc.NoiseScale)
 	svt, _ := mechanism.NewSparseVector(mechanism.SVTConfig{
 		Threshold: 0.1, Sensitivity: dRho,
 		ThresholdScale: b, QueryScale: 2 * b,

@@ -359,34 +359,6 @@ func newSparse(threshold, sensitivity, epsilon float64, c int, resample bool) (*
 	})
 }
 
-// ABCDPScale returns the Laplace scale b of ABCDP Thm. 4.1 for a total
-// budget epsTotal, c accepted samples and distance sensitivity Δρ:
-// b = 2cΔρ/ε with resampling and (c+1)Δρ/ε without. Use it as
-// ThresholdScale with QueryScale = 2b. It returns an error when b (or 2b)
-// would not be a positive normal number at most SVTMaxMagnitude.
-func ABCDPScale(epsTotal, sensRho float64, c int, resample bool) (float64, error) {
-	if err := checkSVTPositive("epsilon", epsTotal); err != nil {
-		return 0, err
-	}
-	if err := checkSVTPositive("distance sensitivity", sensRho); err != nil {
-		return 0, err
-	}
-	if c < 1 {
-		return 0, invalidf("c must be >= 1, got %d", c)
-	}
-	b := float64(c+1) * sensRho / epsTotal
-	if resample {
-		b = 2 * float64(c) * sensRho / epsTotal
-	}
-	if err := checkSVTPositive("noise scale b", b); err != nil {
-		return 0, fmt.Errorf("mechanism: ε_total %v, Δρ %v and c %d give no usable noise scale: %w", epsTotal, sensRho, c, err)
-	}
-	if err := checkSVTPositive("distance noise scale 2b", 2*b); err != nil {
-		return 0, fmt.Errorf("mechanism: ε_total %v, Δρ %v and c %d give no usable noise scale: %w", epsTotal, sensRho, c, err)
-	}
-	return b, nil
-}
-
 // Config returns the configuration (with the effective sensitivity when the
 // queries are bounded).
 func (v *SparseVector) Config() SVTConfig {
