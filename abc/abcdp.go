@@ -101,6 +101,9 @@ type ABCDPConfig struct {
 // NewABCDPSelector computes), and Simulations ≥ 0 (ABCDP needs ≥ 1).
 // Errors wrap ErrInvalid.
 func (cfg *ABCDPConfig) Validate() error {
+	if cfg == nil {
+		return invalidf("nil *ABCDPConfig")
+	}
 	switch {
 	case !(cfg.EpsTotal > 0) || math.IsInf(cfg.EpsTotal, 0):
 		return invalidf("ABCDPConfig.EpsTotal must be finite and > 0, got %v", cfg.EpsTotal)
@@ -503,7 +506,8 @@ func FlipPDF(z, b float64) float64 {
 // (2K_T/c') Σ_t G_b(|ρ_t − ε_abc|), where K_T = max_t ‖f(θ_t)‖2 (kT) and c'
 // the number of draws rejection ABC accepts (ρ_t ≤ ε_abc). It needs only
 // public quantities and the distances, so a data owner can evaluate it
-// before spending budget. It returns NaN if c' = 0 or b ≤ 0.
+// before spending budget. It returns NaN if c' = 0, b ≤ 0, kT is negative
+// or NaN, or a distance is NaN.
 //
 // The bound is a deterministic function of the confidential distances:
 // it is for the data owner's planning and is not private. Publishing it
@@ -528,7 +532,7 @@ func ExpectedErrorBound(rho []float64, epsABC, b, kT float64) float64 {
 		}
 		sum += FlipProbability(r-epsABC, b)
 	}
-	if cp == 0 || !(b > 0) {
+	if cp == 0 || !(b > 0) || !(kT >= 0) {
 		return math.NaN()
 	}
 	return 2 * kT / float64(cp) * sum
@@ -540,7 +544,7 @@ func ExpectedErrorBound(rho []float64, epsABC, b, kT float64) float64 {
 //	P(error ≤ a) ≥ 1 − (4K_T/(3ac')) Σ_t exp(−|ρ_t − ε_abc|/(2b)),
 //
 // clamped to [0, 1]. Arguments as in ExpectedErrorBound; NaN if c' = 0,
-// a ≤ 0 or b ≤ 0. Like ExpectedErrorBound it depends on the confidential
+// a ≤ 0, b ≤ 0, kT is negative or NaN, or a distance is NaN. Like ExpectedErrorBound it depends on the confidential
 // distances without noise and is for the data owner only.
 func TailBound(rho []float64, epsABC, b, kT, a float64) float64 {
 	cp := 0
@@ -551,7 +555,7 @@ func TailBound(rho []float64, epsABC, b, kT, a float64) float64 {
 		}
 		sum += math.Exp(-math.Abs(r-epsABC) / (2 * b))
 	}
-	if cp == 0 || !(b > 0) || !(a > 0) {
+	if cp == 0 || !(b > 0) || !(a > 0) || !(kT >= 0) || math.IsNaN(sum) {
 		return math.NaN()
 	}
 	return math.Max(0, 1-4*kT/(3*a*float64(cp))*sum)

@@ -2,35 +2,27 @@ package abc
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
 	"testing"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 	"github.com/privinfer/privinfer/simulate/mixture"
 )
-
-// badCase is one bad-input case: a category (nan, inf, nonpositive, huge,
-// subnormal, empty, mismatched, nil, zerovalue), a name and a call that must
-// return an error wrapping ErrInvalid without panicking.
-type badCase struct {
-	cat, name string
-	call      func() error
-}
-
-var badCategories = []string{"nan", "inf", "nonpositive", "huge", "subnormal", "empty", "mismatched", "nil", "zerovalue"}
 
 const (
 	sub  = 5e-324 // the smallest subnormal
 	huge = 1e308
 )
 
-func badInputCases(t *testing.T) []badCase {
+// badInputCases returns the calls of the package's error-returning
+// functions with a bad argument: each must return an error wrapping
+// ErrInvalid.
+func badInputCases(t *testing.T) []testutil.BadInput {
 	p, err := privateNormalMean()
 	if err != nil {
 		t.Fatal(err)
@@ -38,8 +30,10 @@ func badInputCases(t *testing.T) []badCase {
 	ctx := context.Background()
 	rng := func() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
 	nan, inf := math.NaN(), math.Inf(1)
-	var cases []badCase
-	add := func(cat, name string, f func() error) { cases = append(cases, badCase{cat, name, f}) }
+	var cases []testutil.BadInput
+	add := func(cat, name string, f func() error) {
+		cases = append(cases, testutil.BadInput{Category: cat, Name: name, Err: f})
+	}
 	good, err := NewABCDPSelector(ABCDPConfig{EpsTotal: 1, EpsABC: 0.1, C: 2, Sensitivity: 0.1})
 	if err != nil {
 		t.Fatal(err)
@@ -81,8 +75,8 @@ func badInputCases(t *testing.T) []badCase {
 		{"nil", "nil prior", with(func(q *privinfer.Problem, d *Distance) { q.Prior = nil })},
 		{"nil", "nil simulator", with(func(q *privinfer.Problem, d *Distance) { q.Simulator = nil })},
 		{"nil", "nil distance", with(func(q *privinfer.Problem, d *Distance) { *d = nil })},
-		{"nil", "typed nil prior", with(func(q *privinfer.Problem, d *Distance) { q.Prior = (*simulate.MVNormal)(nil) })},
-		{"nil", "typed nil distance", with(func(q *privinfer.Problem, d *Distance) { *d = (*MMD)(nil) })},
+		{"typednil", "typed nil prior", with(func(q *privinfer.Problem, d *Distance) { q.Prior = (*simulate.MVNormal)(nil) })},
+		{"typednil", "typed nil distance", with(func(q *privinfer.Problem, d *Distance) { *d = (*MMD)(nil) })},
 		{"nil", "clipped nil distance", with(func(q *privinfer.Problem, d *Distance) { *d = Clipped{C: 1} })},
 		{"zerovalue", "zero Problem", badProblem{d: Euclidean{}}},
 		{"zerovalue", "zero Clipped", with(func(q *privinfer.Problem, d *Distance) { *d = Clipped{} })},
@@ -90,7 +84,7 @@ func badInputCases(t *testing.T) []badCase {
 		{"zerovalue", "zero FeatureMMD", with(func(q *privinfer.Problem, d *Distance) { *d = &FeatureMMD{} })},
 		{"zerovalue", "zero WeightedL2", with(func(q *privinfer.Problem, d *Distance) { *d = &WeightedL2{} })},
 		{"mismatched", "private simulator and a mechanism", with(func(q *privinfer.Problem, _ *Distance) { q.Simulator, _ = simulate.Private(q.Simulator, q.Mechanism) })},
-		{"nil", "typed nil mechanism", with(func(q *privinfer.Problem, _ *Distance) { q.Mechanism = (*mechanism.Laplace)(nil) })},
+		{"typednil", "typed nil mechanism", with(func(q *privinfer.Problem, _ *Distance) { q.Mechanism = (*mechanism.Laplace)(nil) })},
 	} {
 		bp := bp
 		add(bp.cat, "SMC: "+bp.name, func() error {
@@ -330,7 +324,7 @@ func badInputCases(t *testing.T) []badCase {
 	kis("zerovalue", "zero problem", func(q *privinfer.Problem, _ *KernelISConfig) { *q = privinfer.Problem{} })
 	kis("zerovalue", "zero config", func(_ *privinfer.Problem, c *KernelISConfig) { *c = KernelISConfig{} })
 	kis("nil", "nil prior", func(q *privinfer.Problem, _ *KernelISConfig) { q.Prior = nil })
-	kis("nil", "typed nil prior", func(q *privinfer.Problem, _ *KernelISConfig) { q.Prior = (*simulate.MVNormal)(nil) })
+	kis("typednil", "typed nil prior", func(q *privinfer.Problem, _ *KernelISConfig) { q.Prior = (*simulate.MVNormal)(nil) })
 	kis("nil", "nil simulator", func(q *privinfer.Problem, _ *KernelISConfig) { q.Simulator = nil })
 	kis("nil", "nil mechanism", func(q *privinfer.Problem, _ *KernelISConfig) { q.Mechanism = nil })
 	kis("empty", "empty observed", func(q *privinfer.Problem, _ *KernelISConfig) { q.Observed = nil })
@@ -360,10 +354,10 @@ func badInputCases(t *testing.T) []badCase {
 
 // dropSkipped removes the placeholder cases that returned the "skip" marker
 // at construction (valid values in a loop over bad ones).
-func dropSkipped(cs []badCase) []badCase {
+func dropSkipped(cs []testutil.BadInput) []testutil.BadInput {
 	out := cs[:0]
 	for _, c := range cs {
-		if err := c.call(); err != nil && err.Error() == "abc: skip: abc: invalid argument" {
+		if err := c.Err(); err != nil && err.Error() == "abc: skip: abc: invalid argument" {
 			continue
 		}
 		out = append(out, c)
@@ -371,55 +365,25 @@ func dropSkipped(cs []badCase) []badCase {
 	return out
 }
 
-// TestBadInput runs every bad-input case of the package: none may panic and
-// each must return an error wrapping ErrInvalid. The per-category
-// counts are logged.
+// TestBadInput runs the package's bad-input table on the tallying runner:
+// the error-returning calls of badInputCases and the calls without an
+// error return of badInputChecks, which must give their documented value
+// (NaN, zero, false) rather than panic. Every category must be exercised.
 func TestBadInput(t *testing.T) {
-	counts := map[string]int{}
-	panics, wrong := 0, 0
-	for _, c := range badInputCases(t) {
-		counts[c.cat]++
-		func() {
-			defer func() {
-				if p := recover(); p != nil {
-					panics++
-					t.Errorf("%s/%s: panic: %v", c.cat, c.name, p)
-				}
-			}()
-			if err := c.call(); !errors.Is(err, ErrInvalid) {
-				wrong++
-				t.Errorf("%s/%s: err = %v, want an error wrapping ErrInvalid", c.cat, c.name, err)
-			}
-		}()
+	cases := append(badInputCases(t), badInputChecks(t)...)
+	seen := map[string]bool{}
+	for _, c := range cases {
+		seen[c.Category] = true
 	}
-	total := 0
-	for _, k := range badCategories {
-		t.Logf("%-12s %4d cases", k, counts[k])
-		total += counts[k]
-		if counts[k] == 0 {
-			t.Errorf("no case in category %s", k)
+	for _, cat := range testutil.BadInputCategories {
+		if !seen[cat] {
+			t.Errorf("no case in category %s", cat)
 		}
 	}
-	var extra []string
-	for k := range counts {
-		if !contains(badCategories, k) {
-			extra = append(extra, k)
-		}
+	tl := testutil.RunBadInput(t, ErrInvalid, cases)
+	if tl.UndocumentedPanics+tl.SilentGarbage+tl.DataDependent != 0 {
+		t.Errorf("tally %+v", tl)
 	}
-	sort.Strings(extra)
-	if len(extra) > 0 {
-		t.Errorf("unknown categories %v", extra)
-	}
-	t.Logf("%-12s %4d cases: %d panics, %d without the sentinel", "total", total, panics, wrong)
-}
-
-func contains(xs []string, x string) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
 
 // TestZeroValuesDoNotPanic calls the result types' methods on zero values:

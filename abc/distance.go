@@ -31,6 +31,8 @@ type Distance interface {
 }
 
 // Euclidean is the ℓ2 distance ‖x − y‖2, the SBI paper's choice for SMC-ABC.
+// A sum of squares beyond the float64 range (differences above about
+// 1e154) gives +Inf, which every engine treats as a rejection.
 type Euclidean struct{}
 
 // Distance returns ‖x − y‖2.
@@ -62,7 +64,8 @@ func (L1) Distance(x, y []float64) float64 {
 }
 
 // WeightedL2 is the weighted Euclidean distance √(Σ w_i (x_i − y_i)²),
-// e.g. with w_i the inverse prior-predictive variance of coordinate i.
+// e.g. with w_i the inverse prior-predictive variance of coordinate i. As
+// for Euclidean, a sum beyond the float64 range gives +Inf.
 type WeightedL2 struct {
 	w []float64
 }

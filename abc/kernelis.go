@@ -68,6 +68,9 @@ func (cfg KernelISConfig) withDefaults() KernelISConfig {
 // lengths of Mean and Cov against the Problem's dimension). Errors wrap
 // ErrInvalid.
 func (cfg *KernelISConfig) Validate() error {
+	if cfg == nil {
+		return invalidf("nil *KernelISConfig")
+	}
 	c := cfg.withDefaults()
 	switch {
 	case c.Simulations < 2:

@@ -104,6 +104,9 @@ type SimulationError struct {
 
 // Error describes the failure.
 func (e *SimulationError) Error() string {
+	if e == nil {
+		return "abc: <nil SimulationError>"
+	}
 	var re *simulate.RowError
 	if errors.As(e.Err, &re) {
 		return fmt.Sprintf("abc: simulation failed: %v", e.Err)
@@ -111,8 +114,13 @@ func (e *SimulationError) Error() string {
 	return fmt.Sprintf("abc: simulation at θ = %v failed: %v", e.Theta, e.Err)
 }
 
-// Unwrap returns the simulator's error.
-func (e *SimulationError) Unwrap() error { return e.Err }
+// Unwrap returns the simulator's error (nil for a nil SimulationError).
+func (e *SimulationError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
 
 // rowFailure wraps the failure of row index at theta.
 func rowFailure(index uint64, theta []float64, err error) error {
@@ -243,8 +251,13 @@ type Simulations struct {
 	Observation Observation
 }
 
-// Len is the number of simulations.
-func (s *Simulations) Len() int { return len(s.Distance) }
+// Len is the number of simulations (0 for a nil Simulations).
+func (s *Simulations) Len() int {
+	if s == nil {
+		return 0
+	}
+	return len(s.Distance)
+}
 
 // SimulatePrior draws n pairs θ_t ~ π, simulates a release s_t through
 // p.ReleaseSimulator() and computes ρ(s_t, p.Observed) with dist, on all

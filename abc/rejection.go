@@ -53,6 +53,9 @@ type RejectionConfig struct {
 // Validate checks the configuration on its own (the engine also checks it
 // against the Problem). Errors wrap ErrInvalid.
 func (cfg *RejectionConfig) Validate() error {
+	if cfg == nil {
+		return invalidf("nil *RejectionConfig")
+	}
 	switch {
 	case argcheck.Nil(cfg.Distance):
 		return invalidf("RejectionConfig.Distance is nil")

@@ -11,7 +11,7 @@ import (
 type Schedule interface {
 	// Next returns the tolerance of round t (t = 0 is the prior round,
 	// where prev is nil) given the previous round; ok = false ends the
-	// run (the schedule is exhausted).
+	// run (the schedule is exhausted, or t < 0).
 	Next(t int, prev *Round) (eps float64, ok bool)
 }
 
@@ -20,7 +20,7 @@ type ToleranceList []float64
 
 // Next returns the t-th tolerance.
 func (l ToleranceList) Next(t int, _ *Round) (float64, bool) {
-	if t >= len(l) {
+	if t < 0 || t >= len(l) {
 		return 0, false
 	}
 	return l[t], true
@@ -57,7 +57,7 @@ type Geometric struct {
 
 // Next returns A·R^t.
 func (g Geometric) Next(t int, _ *Round) (float64, bool) {
-	if t >= g.Rounds {
+	if t < 0 || t >= g.Rounds {
 		return 0, false
 	}
 	e := g.A * math.Pow(g.R, float64(t))
@@ -94,9 +94,10 @@ type Adaptive struct {
 	Min      float64
 }
 
-// Next returns the next tolerance.
+// Next returns the next tolerance. It ends the schedule when the previous
+// round has no distances to take a quantile of (or only NaN ones).
 func (a Adaptive) Next(t int, prev *Round) (float64, bool) {
-	if t >= a.Rounds {
+	if t < 0 || t >= a.Rounds {
 		return 0, false
 	}
 	if t == 0 || prev == nil {
@@ -105,6 +106,9 @@ func (a Adaptive) Next(t int, prev *Round) (float64, bool) {
 	d := slices.Clone(prev.Distance)
 	slices.Sort(d)
 	e := stats.Quantile(d, a.Quantile)
+	if math.IsNaN(e) {
+		return 0, false
+	}
 	if e >= prev.Tolerance {
 		// Keep the schedule strictly decreasing where the distances allow.
 		e = math.Nextafter(prev.Tolerance, 0)

@@ -180,6 +180,9 @@ const defaultMinBatch = 64
 // Validate checks the configuration on its own (SMC also checks it against
 // the Problem). Errors wrap ErrInvalid.
 func (cfg *SMCConfig) Validate() error {
+	if cfg == nil {
+		return invalidf("nil *SMCConfig")
+	}
 	if argcheck.Nil(cfg.Distance) {
 		return invalidf("SMCConfig.Distance is nil")
 	}
@@ -228,9 +231,10 @@ type SMCResult struct {
 	Elapsed time.Duration
 }
 
-// Final returns the last completed round (nil if none completed).
+// Final returns the last completed round (nil if none completed, or for
+// a nil SMCResult).
 func (r *SMCResult) Final() *Round {
-	if len(r.Rounds) == 0 {
+	if r == nil || len(r.Rounds) == 0 {
 		return nil
 	}
 	return r.Rounds[len(r.Rounds)-1]

@@ -21,7 +21,8 @@ import (
 type amRun struct {
 	draws  []float64 // chains·perChain rows of dimension d, chain-major
 	rhat   []float64 // rank-normalised split R̂ per coordinate (mcmc.RHat)
-	ess    float64   // within-chain effective sample size (chainESS)
+	ess    float64   // within-chain effective sample size (chainESS), for the rerun decisions
+	bulk   float64   // multi-chain bulk effective sample size (multiChainESS), reported
 	thin   int       // thinning of the kept draws
 	accept float64   // post-warm-up acceptance rate
 	groups int       // groups of chains that did not intermingle (rebalance); 1 when not grouped
@@ -29,7 +30,7 @@ type amRun struct {
 
 // diagnostics returns the run's public summary.
 func (r *amRun) diagnostics() Diagnostics {
-	return Diagnostics{RHat: r.rhat, ESS: r.ess, Thin: r.thin, AcceptRate: r.accept, ChainGroups: r.groups}
+	return Diagnostics{RHat: r.rhat, ESS: r.bulk, Thin: r.thin, AcceptRate: r.accept, ChainGroups: r.groups}
 }
 
 // amFixedScale is the standard deviation, per standardised coordinate and
@@ -114,6 +115,7 @@ func runAM(ctx context.Context, logp func([]float64) float64, d int, init [][]fl
 		out.rhat[k], _ = res.Draws.RHat(k)
 	}
 	out.ess = chainESS(out.draws, C, perChain, d)
+	out.bulk = multiChainESS(out.draws, C, perChain, d)
 	return out, nil
 }
 
@@ -140,6 +142,36 @@ func chainESS(draws []float64, C, perChain, d int) float64 {
 			sum += e
 		}
 		ess = min(ess, sum)
+	}
+	return ess
+}
+
+// multiChainESS returns the smallest, over the coordinates, of the
+// multi-chain bulk effective sample size of the C chains (the draws are
+// chain-major, perChain rows of dimension d each): the rank-normalised
+// split-chain ESS of Vehtari et al. (2021), as privinfer.Draws.ESSBulk and
+// mcmc.ESSBulk compute it, which also falls when the chains disagree. NaN
+// when the draws cannot support an ESS (too few, or constant).
+func multiChainESS(draws []float64, C, perChain, d int) float64 {
+	if C < 1 || perChain < 1 || d < 1 || len(draws) != C*perChain*d {
+		return math.NaN()
+	}
+	ess := math.Inf(1)
+	chains := make([][]float64, C)
+	for c := range chains {
+		chains[c] = make([]float64, perChain)
+	}
+	for k := range d {
+		for c, col := range chains {
+			for i := range col {
+				col[i] = draws[((c*perChain)+i)*d+k]
+			}
+		}
+		e, err := diag.ESSBulk(chains)
+		if err != nil {
+			return math.NaN()
+		}
+		ess = min(ess, e)
 	}
 	return ess
 }

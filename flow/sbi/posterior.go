@@ -321,8 +321,9 @@ func (q *Posterior) sample(ctx context.Context, r *rand.Rand, n int, dst []float
 type Diagnostics struct {
 	// RHat is the rank-normalised split R̂ (mcmc.RHat) per coordinate.
 	RHat []float64
-	// ESS is the smallest over the coordinates of the sum of the chains'
-	// own bulk effective sample sizes.
+	// ESS is the smallest over the coordinates of the multi-chain bulk
+	// effective sample size (rank-normalised split chains, Vehtari et al.
+	// 2021; the method of privinfer.Draws.ESSBulk and mcmc.ESSBulk).
 	ESS float64
 	// Thin is the thinning of the draws (Config.Thin, or larger after a
 	// rerun).
