@@ -327,6 +327,28 @@ func TestFromReport(t *testing.T) {
 	if _, _, err := fakeRun(t, context.Background(), dir, entries, "-from-report", saved); err == nil || !strings.Contains(err.Error(), "quick") {
 		t.Errorf("a quick report: %v", err)
 	}
+	// A quick run reads a quick report: with the cache lost, nothing runs
+	// again and the sections are the same but for the wall time's line,
+	// which now says the result is cached.
+	os.RemoveAll(filepath.Join(dir, "cache"))
+	noWall := func(s string) string {
+		var keep []string
+		for _, l := range strings.Split(s, "\n") {
+			if !strings.HasPrefix(l, "- Wall time:") {
+				keep = append(keep, l)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	if rep, log, err := fakeRun(t, context.Background(), dir, entries, "-quick", "-from-report", saved); err != nil || log != nil || noWall(section(rep, "a")) != noWall(section(quick, "a")) {
+		t.Errorf("a quick run from the quick report: %v, ran %v; section a\n%s\nwas\n%s", err, log, section(rep, "a"), section(quick, "a"))
+	}
+	if err := os.WriteFile(saved, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := fakeRun(t, context.Background(), dir, entries, "-quick", "-from-report", saved); err == nil || !strings.Contains(err.Error(), "paper-scale report") {
+		t.Errorf("a quick run from a paper-scale report: %v", err)
+	}
 	if _, _, err := fakeRun(t, context.Background(), dir, entries, "-from-report", filepath.Join(dir, "log")); err == nil || !strings.Contains(err.Error(), "not a report") {
 		t.Errorf("not a report: %v", err)
 	}

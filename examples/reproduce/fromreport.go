@@ -23,22 +23,31 @@ import (
 // 0.1 s and finishing times to the minute the report prints them with;
 // an example's headings are read as the report demoted them, which
 // demoting again leaves unchanged).
-func readReport(path string) (map[string]cached, error) {
+//
+// With quick set it reads a quick report (such as REPRODUCTION-quick.md)
+// instead, for a quick run; a report of the other mode is refused.
+func readReport(path string, quick bool) (map[string]cached, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return parseReport(string(b))
+	return parseReportMode(string(b), quick)
 }
 
-// parseReport is readReport on the report's text.
-func parseReport(text string) (map[string]cached, error) {
+// parseReport is readReport on a paper-scale report's text.
+func parseReport(text string) (map[string]cached, error) { return parseReportMode(text, false) }
+
+// parseReportMode is readReport on the report's text.
+func parseReportMode(text string, quick bool) (map[string]cached, error) {
 	lines := strings.Split(text, "\n")
 	if len(lines) == 0 || !strings.HasPrefix(lines[0], "# Reproduction of the papers' results") {
 		return nil, fmt.Errorf("not a report of this command (its first line is %q)", first(lines))
 	}
-	if strings.Contains(lines[0], "(quick settings)") {
+	switch isQuick := strings.Contains(lines[0], "(quick settings)"); {
+	case isQuick && !quick:
 		return nil, fmt.Errorf("a quick report: its results are not the paper-scale runs")
+	case !isQuick && quick:
+		return nil, fmt.Errorf("a paper-scale report: its results are not the quick runs")
 	}
 	defFinished, defCommit := generated(lines)
 	verdicts := map[string][]cli.Verdict{}
@@ -60,7 +69,9 @@ func parseReport(text string) (map[string]cached, error) {
 				if (len(c) != 4 && len(c) != 6) || c[0] == "example" || strings.Trim(c[0], "-") == "" {
 					continue
 				}
-				v := cli.Verdict{Outcome: cli.Outcome(c[1]), Target: c[2], Reason: c[3]}
+				// A quick report shows "differs" and "partial" with
+				// quickNote.
+				v := cli.Verdict{Outcome: cli.Outcome(strings.TrimSuffix(c[1], quickNote)), Target: c[2], Reason: c[3]}
 				if len(c) == 6 {
 					v.Ours, v.Paper = c[4], c[5]
 				}

@@ -4,6 +4,17 @@
 // paper's numbers beside ours, and a plain verdict (reproduced, partial or
 // differs, with the reason).
 //
+// The report opens with one table per paper (writePaperSummary): every
+// table and figure with its verdict, our numbers beside the paper's and the
+// reason where it is not reproduced, generated from the results (cached or
+// not), so it is regenerated with the report. Every result records the
+// code fingerprint of the example that produced it (codeFingerprint: a
+// hash of the source of the module's packages in the example's dependency
+// closure, as `go list -deps` gives it); a result whose fingerprint is not
+// the current code's, or that has none, is stale: the report marks it and
+// lists it at its top with the reason (the packages changed since, from
+// git) and its last wall time.
+//
 //	go run ./examples/reproduce            # paper scale (hours), writes REPRODUCTION.md
 //	go run ./examples/reproduce -quick     # reduced settings (minutes), writes REPRODUCTION-quick.md
 //	go run ./examples/reproduce -only sir,linreg-eps10
@@ -362,7 +373,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&cfg.report, "report", "", "path of the report (default REPRODUCTION.md, or REPRODUCTION-quick.md with -quick, at the repository root)")
 	fs.StringVar(&cfg.cache, "cache", "", "directory of cached per-example results, so that an interrupted run resumes (default .reproduce-cache at the repository root; \"none\" disables it)")
 	fs.BoolVar(&cfg.fresh, "fresh", false, "rerun every selected example even when a cached result exists (the new results replace the cached ones)")
-	fs.StringVar(&cfg.fromReport, "from-report", "", "a paper-scale report this command wrote (such as the committed REPRODUCTION.md) whose recorded results fill the cache for runs that have no cached result and the same command, so that a lost cache does not mean rerunning them")
+	fs.StringVar(&cfg.fromReport, "from-report", "", "a report this command wrote in the same mode (such as the committed REPRODUCTION.md, or REPRODUCTION-quick.md with -quick) whose recorded results fill the cache for runs that have no cached result and the same command, so that a lost cache does not mean rerunning them")
 	fs.BoolVar(&cfg.list, "list", false, "list the mode's runs (the parts of split examples, their commands and expected wall times) and exit")
 	only := fs.String("only", "", "comma-separated example or part names to run (default all); the others are reported from the cache when it holds their result, otherwise listed as not run")
 	fs.DurationVar(&cfg.timeout, "timeout", 0, "time limit per example or part (default 6m with -quick, 3h otherwise)")
@@ -500,7 +511,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		if cfg.cache == "" {
 			return cli.Usagef("-from-report needs a cache (not -cache none)")
 		}
-		if recorded, err = readReport(cfg.fromReport); err != nil {
+		if recorded, err = readReport(cfg.fromReport, cfg.quick); err != nil {
 			return fmt.Errorf("-from-report: %w", err)
 		}
 	}

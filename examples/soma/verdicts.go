@@ -96,3 +96,27 @@ func rhatVerdict(soma, ranIMwG, sysIMwG, iters int) cli.Verdict {
 	}
 	return v
 }
+
+// n10AccTol is the agreement tolerance of an n = 10 acceptance rate with
+// the slides' table, in percentage points: the slides print two decimals,
+// and the rate of 8 chains × 10,000 iterations has a Monte Carlo error
+// below 0.1 point.
+const n10AccTol = 0.5
+
+// coupleTol is the agreement tolerance of a mean coupling time with the
+// slides' mean ref over the given number of pairs: 3 standard errors, the
+// standard error of a mean of coupling times (whose sd is about their
+// mean) being about ref/√pairs.
+func coupleTol(ref float64, pairs int) float64 {
+	return 3 * ref / math.Sqrt(float64(max(pairs, 1)))
+}
+
+// n10Verdicts judges the slides' n = 10 table: every acceptance rate (in
+// percent) within n10AccTol of the slides', and every mean coupling time
+// within its tolerance (coupleTol).
+func n10Verdicts(acc, couple []cli.Compared) []cli.Verdict {
+	return []cli.Verdict{
+		cli.AllWithin("slides n=10 table, acceptance rates", acc, fmt.Sprintf("acceptance in percent, tolerance ±%.1f percentage point", n10AccTol)),
+		cli.AllWithin("slides n=10 table, coupling times", couple, "mean coupling times, tolerance 3 standard errors of the mean (about 3 × mean/√pairs)"),
+	}
+}

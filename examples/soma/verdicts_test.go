@@ -72,3 +72,38 @@ func TestRHatVerdict(t *testing.T) {
 		}
 	}
 }
+
+// TestN10Verdicts checks the n = 10 verdicts against their numbers: the
+// slides' own table reproduces, and moving any acceptance rate or mean
+// coupling time beyond its tolerance (either way) makes that verdict
+// partial.
+func TestN10Verdicts(t *testing.T) {
+	const pairs = 1000
+	table := func() (acc, couple []cli.Compared) {
+		for _, eps := range []float64{3, 30} {
+			for _, k := range kernels {
+				ref := slides[eps][k]
+				acc = append(acc, cli.Compared{Name: k.String(), Ours: ref[0], Paper: ref[0], Tol: n10AccTol})
+				couple = append(couple, cli.Compared{Name: k.String(), Ours: ref[1], Paper: ref[1], Tol: coupleTol(ref[1], pairs)})
+			}
+		}
+		return acc, couple
+	}
+	acc, couple := table()
+	for _, v := range n10Verdicts(acc, couple) {
+		if v.Outcome != cli.Reproduced {
+			t.Errorf("the slides' own numbers: %+v", v)
+		}
+	}
+	for i := range acc {
+		for _, d := range []float64{-1.01, 1.01} {
+			a, c := table()
+			a[i].Ours += d * a[i].Tol
+			c[i].Ours += d * c[i].Tol
+			vs := n10Verdicts(a, c)
+			if vs[0].Outcome != cli.Partial || vs[1].Outcome != cli.Partial {
+				t.Errorf("row %d moved by %+.2f tolerances: %v, %v", i, d, vs[0].Outcome, vs[1].Outcome)
+			}
+		}
+	}
+}
