@@ -694,13 +694,6 @@ func constructorCases() []testutil.BadInput {
 		f    func(v float64) (float64, error)
 	}{
 		{"MMDSensitivity kernel bound", func(v float64) (float64, error) { return MMDSensitivity(v, 10) }},
-		{"LDPInputSensitivity R", LDPInputSensitivity},
-		{"LDPLinRegSensitivity R", func(v float64) (float64, error) { return LDPLinRegSensitivity(v, 1, 1, 1, 1) }},
-		{"LDPLinRegSensitivity σ1", func(v float64) (float64, error) { return LDPLinRegSensitivity(1, 1, v, 1, 1) }},
-		{"LDPLinRegSensitivity σ3", func(v float64) (float64, error) { return LDPLinRegSensitivity(1, 1, 1, 1, v) }},
-		{"LDPLinRegSensitivityEqual Ry", LDPLinRegSensitivityEqual},
-		{"LDPLogRegSensitivity σ2", func(v float64) (float64, error) { return LDPLogRegSensitivity(1, 1, v) }},
-		{"LDPLogRegSensitivity R", func(v float64) (float64, error) { return LDPLogRegSensitivity(v, 1, 1) }},
 	}
 	for _, sf := range sens {
 		for _, v := range badPos {
@@ -713,8 +706,6 @@ func constructorCases() []testutil.BadInput {
 			B{Category: "huge", Name: sf.name + " 1e308", Check: sane(func() (float64, error) { return sf.f(bHuge) })})
 	}
 	add("nonpositive", "MMDSensitivity n 0", func() error { _, err := MMDSensitivity(1, 0); return err })
-	add("huge", "LDPLinRegSensitivity overflows (R 1e308)", func() error { _, err := LDPLinRegSensitivity(bHuge, 1, 1, 1, 1); return err })
-	add("huge", "LDPLogRegSensitivity overflows (σ1 1e308, σ2 1e-300)", func() error { _, err := LDPLogRegSensitivity(1, bHuge, 1e-300); return err })
 
 	// Simulation entry points.
 	add("nil", "Simulate nil mechanism", func() error { return Simulate(nil, newRand(1), []float64{1}, []float64{0}) })

@@ -69,11 +69,12 @@
 //
 // Budget holds (ε, δ); Sequential and Parallel compose budgets, Split
 // divides one by weights, and an Accountant refuses any spend beyond its
-// total. Sensitivity helpers (Clamp, Normalize, ClampedMean, the LDP
-// regression bounds, MMDSensitivity) give statistics the bounded
-// sensitivity the mechanisms need; the sensitivities of one model's
-// statistic live with the model (simulate/linreg.Sensitivity,
-// simulate/naivebayes.LaplaceScale).
+// total. Sensitivity helpers (Clamp, Normalize, ClampedMean,
+// MMDSensitivity) give statistics the bounded sensitivity the mechanisms
+// need; the sensitivities of one model's statistic live with the model
+// (simulate/linreg.Sensitivity, simulate/naivebayes.LaplaceScale), and the
+// local-DP bounds of the LDP paper with the local mechanisms
+// (mechanism/ldp).
 //
 // Randomness is always passed in as a *rand.Rand (Release ignores it in
 // favour of the operating system's generator); mechanism values are

@@ -48,8 +48,10 @@ func Simulate(m Mechanism, r *rand.Rand, s, dst []float64) error {
 // draws the same secure lattice law as m.Release, with the same checks,
 // but from the *rand.Rand it is given, so a seeded generator reproduces
 // it. Anyone who learns the seed can subtract the noise: never use it to
-// release confidential data. Mechanisms from outside this package are
-// wrapped unchanged (their Release already decides its generator).
+// release confidential data. A Composite mechanism from outside this
+// package releases through its inner mechanisms' reproducible releases;
+// other mechanisms from outside this package are wrapped unchanged (their
+// Release already decides its generator).
 type ReproducibleMechanism struct {
 	m Mechanism
 }
@@ -91,7 +93,29 @@ func (p *ReproducibleMechanism) Release(r *rand.Rand, s, dst []float64) error {
 	if sr, ok := p.m.(sourcedReleaser); ok {
 		return sr.releaseWith(r, s, dst)
 	}
+	if c, ok := p.m.(Composite); ok {
+		return c.ReleaseVia(func(inner Mechanism, s, dst []float64) error {
+			return Reproducible(inner).Release(r, s, dst)
+		}, s, dst)
+	}
 	return p.m.Release(r, s, dst)
+}
+
+// Composite is implemented by mechanisms defined outside this package
+// whose release is a fixed composition of releases by mechanisms of this
+// package: the per-record local mechanisms of mechanism/ldp clip each
+// person's record and release it through a Laplace mechanism.
+//
+// ReleaseVia draws the composite release of s into dst, handing every
+// inner release to release(inner, s', dst'). A Composite's Release must be
+// ReleaseVia with each inner mechanism's own (secure) Release;
+// Reproducible(c).Release(r, …) calls ReleaseVia with the inner
+// mechanisms' reproducible releases from r, so the one opt-out reaches
+// the noise of a composite too. Never call ReleaseVia with anything else
+// on confidential data.
+type Composite interface {
+	Mechanism
+	ReleaseVia(release func(inner Mechanism, s, dst []float64) error, s, dst []float64) error
 }
 
 // SimulateRelease is Simulate through the wrapped mechanism.

@@ -29,25 +29,7 @@ func TestClampNormalize(t *testing.T) {
 	}
 }
 
-func TestLDPSensitivities(t *testing.T) {
-	// Corollary 3.1 is Lemma 3.1 at R = 1, equal σ.
-	for _, ry := range []float64{0.5, 1, 2} {
-		a, _ := LDPLinRegSensitivity(1, ry, 1.3, 1.3, 1.3)
-		b, _ := LDPLinRegSensitivityEqual(ry)
-		if math.Abs(a-b) > 1e-14 {
-			t.Errorf("Ry=%v: Lemma %v vs Corollary %v", ry, a, b)
-		}
-	}
-	if v, _ := LDPLinRegSensitivityEqual(1); math.Abs(v-math.Sqrt(5.5)) > 1e-15 {
-		t.Errorf("Cor 3.1 at Ry=1: %v", v)
-	}
-	a, _ := LDPLogRegSensitivity(1, 0.9, 0.9)
-	if math.Abs(a-LDPLogRegSensitivityEqual()) > 1e-14 || math.Abs(a-math.Sqrt(4.5)) > 1e-15 {
-		t.Errorf("Cor 13.1: %v", a)
-	}
-	if v, _ := LDPInputSensitivity(1.5); v != 3 {
-		t.Errorf("input sensitivity %v", v)
-	}
+func TestMMDSensitivity(t *testing.T) {
 	if v, _ := MMDSensitivity(4, 50); v != 0.08 {
 		t.Errorf("MMD sensitivity %v", v)
 	}

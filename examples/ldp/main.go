@@ -541,8 +541,9 @@ func exponentialCalibration(ctx context.Context, c config, w io.Writer, prog *cl
 			r := rand.New(rand.NewPCG(c.seed, 20_000+uint64(ei)*1000+uint64(run)))
 			theta := gam.Sample(r)
 			z := make([]float64, n)
+			rep := mechanism.Reproducible(model.Mechanism()) // a reproducible simulation study
 			for i := range z {
-				if z[i], err = model.ReleaseSeeded(r, r.ExpFloat64()/theta); err != nil {
+				if err := rep.Release(r, []float64{r.ExpFloat64() / theta}, z[i:i+1]); err != nil {
 					return err
 				}
 			}

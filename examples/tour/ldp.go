@@ -9,6 +9,7 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/mcmc/ldp"
+	"github.com/privinfer/privinfer/mechanism"
 )
 
 // ldpGaussian collects n = 500 locally private reports of values
@@ -20,9 +21,13 @@ func ldpGaussian(w io.Writer, seed uint64, quick bool) (*privinfer.Draws, *ldp.G
 	if err != nil {
 		return nil, nil, err
 	}
+	// Each person releases their own report through model.Mechanism()
+	// (Release, operating-system noise); the tour simulates them
+	// reproducibly.
+	rep := mechanism.Reproducible(model.Mechanism())
 	z := make([]float64, 500)
-	for i := range z { // each person releases their own report
-		if z[i], err = model.ReleaseSeeded(r, 1+0.8*r.NormFloat64()); err != nil {
+	for i := range z {
+		if err := rep.Release(r, []float64{1 + 0.8*r.NormFloat64()}, z[i:i+1]); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -13,7 +13,7 @@ func gaussReports(b *testing.B, eps float64, n int) (*ClippedGaussian, []float64
 	r := rand.New(rand.NewPCG(1, 2))
 	z := make([]float64, n)
 	for i := range z {
-		z[i], _ = m.ReleaseSeeded(r, 0.5+1.2*r.NormFloat64())
+		z[i], _ = simReport(m, r, 0.5+1.2*r.NormFloat64())
 	}
 	return m, z
 }
@@ -43,7 +43,7 @@ func BenchmarkExponentialLogDensitySumGrad1000(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	z := make([]float64, 1000)
 	for i := range z {
-		z[i], _ = m.ReleaseSeeded(r, r.ExpFloat64())
+		z[i], _ = simReport(m, r, r.ExpFloat64())
 	}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -3,6 +3,7 @@ package ldp
 import (
 	"context"
 	"fmt"
+	"github.com/privinfer/privinfer/mechanism"
 	"math"
 	"math/rand/v2"
 
@@ -85,13 +86,16 @@ func CalibrateGaussian(ctx context.Context, cfg CalibrationConfig) (*Calibration
 		p := cfg.Prior
 		mu := p.Mu0 + p.Sd0*r.NormFloat64()
 		sigma := variate.Gamma(r, p.Shape, 1/p.Rate)
+		// A simulation study: the reports are simulated with the secure
+		// release law drawn reproducibly from r.
 		z := make([]float64, cfg.N)
+		rep := mechanism.Reproducible(m.Mechanism())
+		var x [1]float64
 		for k := range z {
-			v, err := m.ReleaseSeeded(r, mu+sigma*r.NormFloat64())
-			if err != nil {
+			x[0] = mu + sigma*r.NormFloat64()
+			if err := rep.Release(r, x[:], z[k:k+1]); err != nil {
 				return err
 			}
-			z[k] = v
 		}
 		post, err := NewGaussianPosterior(m, z, p)
 		if err != nil {

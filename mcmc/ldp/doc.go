@@ -20,12 +20,12 @@
 //     of eq. 44 (ChebyshevSigmoid).
 //   - SuffStatLinReg: the sufficient-statistics linear regression of §3.1.1
 //     and §13.1 (normal approximation with Isserlis moments), for releases
-//     calibrated with mechanism.LDPLinRegSensitivity.
+//     calibrated with mechanism/ldp.LinRegSensitivity.
 //   - SuffStatLogReg: the sufficient-statistics logistic regression of
 //     §3.1.2 and §13.2 (statistics [y·x, t2(x)], normal approximation with
 //     moments from Gaussian integration by parts, exact logistic or
 //     Chebyshev link), for releases calibrated with
-//     mechanism.LDPLogRegSensitivity.
+//     mechanism/ldp.LogRegSensitivity.
 //   - PolyExpQuad: the tractable family of Lemma 3.2, a polynomial times
 //     exp(quadratic) density observed with Gaussian noise, via
 //     truncated-normal moments (TruncNormalMoments).
@@ -42,8 +42,12 @@
 // two-parameter posterior by quadrature, and CalibrateGaussian runs the
 // calibration study of the paper's Fig. 1 on it.
 //
-// The paper's private baseline for the regression models, LDP-SGD, is in
-// the subpackage sgd.
+// The curator's side lives in mechanism/ldp: the local mechanisms that
+// privatize each person's record (ClippedGaussian.Mechanism and
+// ClippedExponential.Mechanism return the one a model describes), the
+// sensitivities that calibrate them, and the paper's private baseline for
+// the regression models, LDP-SGD (mechanism/ldp/sgd). This package never
+// touches confidential records.
 //
 // # Accuracy
 //

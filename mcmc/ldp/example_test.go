@@ -9,6 +9,7 @@ import (
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/mcmc/ldp"
 	"github.com/privinfer/privinfer/mechanism"
+	mldp "github.com/privinfer/privinfer/mechanism/ldp"
 )
 
 // The clipped-Gaussian model: each person releases a clipped value with
@@ -33,9 +34,16 @@ func ExampleClippedGaussian() {
 func ExampleGaussianPosterior() {
 	m, _ := ldp.NewClippedGaussian(ldp.ClippedGaussianConfig{A: -5, B: 5, Eps: 2})
 	r := rand.New(rand.NewPCG(1, 2))
+	// A simulation study: 300 persons' reports, drawn reproducibly with
+	// the release law of the local mechanism (real reports come from
+	// m.Mechanism().Release on each person's device).
+	rep := mechanism.Reproducible(m.Mechanism())
 	z := make([]float64, 300)
 	for i := range z {
-		z[i], _ = m.ReleaseSeeded(r, 1+0.5*r.NormFloat64())
+		x := []float64{1 + 0.5*r.NormFloat64()}
+		if err := rep.Release(r, x, z[i:i+1]); err != nil {
+			panic(err)
+		}
 	}
 	post, err := ldp.NewGaussianPosterior(m, z, ldp.GaussianPrior{Mu0: 0, Sd0: 2, Shape: 2, Rate: 2})
 	if err != nil {
@@ -83,7 +91,7 @@ func ExampleSuffStatLogRegCovPosterior() {
 	const d, n = 2, 20000
 	r := rand.New(rand.NewPCG(7, 8))
 	theta := []float64{2, -1}
-	sigma, err := mechanism.AnalyticGaussianSigma(4, 1e-5, mechanism.LDPLogRegSensitivityEqual())
+	sigma, err := mechanism.AnalyticGaussianSigma(4, 1e-5, mldp.LogRegSensitivityEqual())
 	if err != nil {
 		panic(err)
 	}

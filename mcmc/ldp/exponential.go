@@ -3,9 +3,8 @@ package ldp
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 
-	"github.com/privinfer/privinfer/mechanism"
+	mldp "github.com/privinfer/privinfer/mechanism/ldp"
 )
 
 // ClippedExponential is the noise-aware model of the LDP paper §10.2: each
@@ -27,7 +26,7 @@ import (
 // A ClippedExponential is immutable and safe for concurrent use.
 type ClippedExponential struct {
 	b, eps, k, logHalfK float64
-	lap                 *mechanism.Laplace
+	mech                *mldp.ClippedLaplace
 }
 
 // ClippedExponentialConfig configures NewClippedExponential: the
@@ -61,12 +60,12 @@ func NewClippedExponential(cfg ClippedExponentialConfig) (*ClippedExponential, e
 		return nil, err
 	}
 	b, eps := cfg.B, cfg.Eps
-	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: b, Epsilon: eps, Dim: 1})
+	mech, err := mldp.NewClippedLaplace(mldp.ClippedLaplaceConfig{Lo: 0, Hi: b, Epsilon: eps})
 	if err != nil {
 		return nil, fmt.Errorf("ldp: %w: %w", ErrInvalid, err)
 	}
 	k := eps / b
-	return &ClippedExponential{b: b, eps: eps, k: k, logHalfK: math.Log(k / 2), lap: lap}, nil
+	return &ClippedExponential{b: b, eps: eps, k: k, logHalfK: math.Log(k / 2), mech: mech}, nil
 }
 
 // Bound returns the clipping bound b.
@@ -75,14 +74,14 @@ func (m *ClippedExponential) Bound() float64 { return m.b }
 // Epsilon returns the per-person budget ε.
 func (m *ClippedExponential) Epsilon() float64 { return m.eps }
 
-// Release clips x ≥ 0 to [0, b] and adds Laplace noise of scale b/ε: the
-// report one person sends. The noise comes from the operating system's
-// generator through the mechanism's secure release path; r is not used
-// (ReleaseSeeded is the reproducible opt-out). It returns an error
-// wrapping ErrInvalid for a negative or non-finite x or a model not built
-// by NewClippedExponential.
-func (m *ClippedExponential) Release(r *rand.Rand, x float64) (float64, error) {
-	return m.release(r, x, false)
+// Mechanism returns the local mechanism whose reports the model
+// describes: each person's record clipped to the model's interval plus
+// Laplace noise (mechanism/ldp), the release path for real records.
+func (m *ClippedExponential) Mechanism() *mldp.ClippedLaplace {
+	if m == nil {
+		return nil
+	}
+	return m.mech
 }
 
 // one returns log Pr[z|θ] − log(κ/2) and its θ-derivative.
@@ -156,4 +155,4 @@ func (m *ClippedExponential) LogDensitySumGrad(z []float64, theta float64) (ll, 
 
 // valid reports whether m was built by NewClippedExponential; the
 // log-likelihoods of a nil or zero-value model are NaN.
-func (m *ClippedExponential) valid() bool { return m != nil && m.k > 0 && m.lap != nil }
+func (m *ClippedExponential) valid() bool { return m != nil && m.k > 0 && m.mech != nil }

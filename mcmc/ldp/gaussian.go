@@ -3,10 +3,9 @@ package ldp
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"github.com/privinfer/privinfer/internal/special"
-	"github.com/privinfer/privinfer/mechanism"
+	mldp "github.com/privinfer/privinfer/mechanism/ldp"
 )
 
 // ClippedGaussian is the noise-aware model of the LDP paper §10.1: each
@@ -36,7 +35,7 @@ type ClippedGaussian struct {
 	a, b, eps float64
 	c         float64 // Laplace rate ε/(b−a)
 	logHalfC  float64
-	lap       *mechanism.Laplace
+	mech      *mldp.ClippedLaplace
 }
 
 // ClippedGaussianConfig configures NewClippedGaussian: the clipping
@@ -76,12 +75,12 @@ func NewClippedGaussian(cfg ClippedGaussianConfig) (*ClippedGaussian, error) {
 		return nil, err
 	}
 	a, b, eps := cfg.A, cfg.B, cfg.Eps
-	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: b - a, Epsilon: eps, Dim: 1})
+	mech, err := mldp.NewClippedLaplace(mldp.ClippedLaplaceConfig{Lo: a, Hi: b, Epsilon: eps})
 	if err != nil {
 		return nil, fmt.Errorf("ldp: %w: %w", ErrInvalid, err)
 	}
 	c := eps / (b - a)
-	return &ClippedGaussian{a: a, b: b, eps: eps, c: c, logHalfC: math.Log(c / 2), lap: lap}, nil
+	return &ClippedGaussian{a: a, b: b, eps: eps, c: c, logHalfC: math.Log(c / 2), mech: mech}, nil
 }
 
 // Bounds returns the clipping interval [a, b].
@@ -90,14 +89,14 @@ func (m *ClippedGaussian) Bounds() (a, b float64) { return m.a, m.b }
 // Epsilon returns the per-person budget ε.
 func (m *ClippedGaussian) Epsilon() float64 { return m.eps }
 
-// Release clips x to [a, b] and adds Laplace noise of scale (b−a)/ε: the
-// report one person sends. The noise comes from the operating system's
-// generator through the mechanism's secure release path; r is not used
-// (ReleaseSeeded is the reproducible opt-out). It returns an error
-// wrapping ErrInvalid for a non-finite x or a model not built by
-// NewClippedGaussian.
-func (m *ClippedGaussian) Release(r *rand.Rand, x float64) (float64, error) {
-	return m.release(r, x, false)
+// Mechanism returns the local mechanism whose reports the model
+// describes: each person's record clipped to the model's interval plus
+// Laplace noise (mechanism/ldp), the release path for real records.
+func (m *ClippedGaussian) Mechanism() *mldp.ClippedLaplace {
+	if m == nil {
+		return nil
+	}
+	return m.mech
 }
 
 // gaussTheta holds the per-(μ, σ) quantities shared by all observations.
@@ -328,4 +327,4 @@ func CheckReports(z []float64) error {
 
 // valid reports whether m was built by NewClippedGaussian; the
 // log-likelihoods of a nil or zero-value model are NaN.
-func (m *ClippedGaussian) valid() bool { return m != nil && m.c > 0 && m.lap != nil }
+func (m *ClippedGaussian) valid() bool { return m != nil && m.c > 0 && m.mech != nil }

@@ -12,7 +12,7 @@ import (
 // the LDP paper §3.2.3 and §12: each person has x ~ N(0, Σ) in R^d and an
 // outcome y, and releases z_x = x + N(0, Σ*) with Σ* = diag(sx²) (Gaussian
 // mechanism, e.g. calibrated by mechanism.AnalyticGaussianSigma with the
-// sensitivity mechanism.LDPInputSensitivity) together with a privatized y.
+// sensitivity mechanism/ldp.InputSensitivity) together with a privatized y.
 //
 // For linear regression (LinRegData.LogDensity) the likelihood depends on the data
 // only through N, Σ z_x z_xᵀ, Σ z_x z_y and Σ z_y², which are precomputed, so

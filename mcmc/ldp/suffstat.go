@@ -64,7 +64,7 @@ func statPairs(d int) [][2]int {
 // SuffStatLinReg is the sufficient-statistics linear-regression model of
 // the LDP paper §3.1.1 and §13.1: each of N people releases t(x_i, y_i)
 // plus Gaussian noise with standard deviation σ1 on the t2 block, σ2 on
-// y·x and σ3 on y² (Lemma 3.1; mechanism.LDPLinRegSensitivity calibrates
+// y·x and σ3 on y² (Lemma 3.1; mechanism/ldp.LinRegSensitivity calibrates
 // them), and the aggregator observes the sum Z. With the normal
 // approximation S = Σ t(x_i, y_i) ≈ N(μ_s, Σ_s) (eq. 3),
 //
@@ -105,7 +105,7 @@ type SuffStatLinRegConfig struct {
 	// block (finite, > 0).
 	Sigma2 float64
 	// Sigma3 is the per-person noise standard deviation σ3 on y² (finite,
-	// > 0). mechanism.LDPLinRegSensitivity calibrates σ1, σ2, σ3.
+	// > 0). mechanism/ldp.LinRegSensitivity calibrates σ1, σ2, σ3.
 	Sigma3 float64
 }
 

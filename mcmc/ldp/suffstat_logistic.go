@@ -55,7 +55,7 @@ type SuffStatLogRegConfig struct {
 	N int
 	// Sigma1 and Sigma2 are the per-person noise standard deviations on
 	// the y·x block and on the t2(x) block (> 0; Lemma 13.1 of the LDP
-	// paper, mechanism.LDPLogRegSensitivity, calibrates them).
+	// paper, mechanism/ldp.LogRegSensitivity, calibrates them).
 	Sigma1, Sigma2 float64
 	// Chebyshev, if non-nil, holds the coefficients (b0, b1, b2) of a
 	// second-order expansion σ(t) ≈ b0 + b1 t + b2 t² (ChebyshevSigmoid)

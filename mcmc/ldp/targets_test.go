@@ -38,7 +38,7 @@ func TestGaussianGradient(t *testing.T) {
 		m, _ := NewClippedGaussian(ClippedGaussianConfig{A: -2, B: 3, Eps: eps})
 		z := []float64{-10, -2, -1.9, 0, 0.5, 2.99, 3, 3.1, 12}
 		for range 5 {
-			x, _ := m.ReleaseSeeded(r, 0.5+2*r.NormFloat64())
+			x, _ := simReport(m, r, 0.5+2*r.NormFloat64())
 			z = append(z, x)
 		}
 		post, err := NewGaussianPosterior(m, z, GaussianPrior{Mu0: 0, Sd0: 3, Shape: 2, Rate: 1})
@@ -155,8 +155,8 @@ func TestConstructorErrors(t *testing.T) {
 	if !math.IsNaN(m.LogDensity(0.5, 0, 0)) || !math.IsNaN(m.LogDensitySum([]float64{0.5}, 0, -1)) {
 		t.Error("sigma <= 0: want NaN")
 	}
-	if _, err := m.Release(rand.New(rand.NewPCG(1, 1)), math.Inf(1)); err == nil {
-		t.Error("Release(+Inf): want error")
+	if _, err := simReport(m, rand.New(rand.NewPCG(1, 1)), math.Inf(1)); err == nil {
+		t.Error("report of +Inf: want error")
 	}
 }
 
@@ -169,7 +169,7 @@ func TestNUTSMatchesGrid(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	z := make([]float64, 200)
 	for i := range z {
-		z[i], _ = m.ReleaseSeeded(r, 1+1.5*r.NormFloat64())
+		z[i], _ = simReport(m, r, 1+1.5*r.NormFloat64())
 	}
 	prior := GaussianPrior{Mu0: 0, Sd0: 2, Shape: 2, Rate: 1}
 	post, _ := NewGaussianPosterior(m, z, prior)

@@ -12,6 +12,7 @@ import (
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/mcmc/ldp"
 	"github.com/privinfer/privinfer/mechanism"
+	mldp "github.com/privinfer/privinfer/mechanism/ldp"
 )
 
 // covLevels are the central posterior intervals of the coverage study
@@ -55,7 +56,7 @@ func coverageModels(c config) ([]coverageModel, error) {
 	nutsCfg := func(r *rand.Rand, start []float64) mcmc.Config {
 		return mcmc.Config{Chains: c.chains, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64(), InitFunc: initNear(start, 0.05), Progress: c.chainProgress}
 	}
-	sensLin, err := mechanism.LDPLinRegSensitivityEqual(ry)
+	sensLin, err := mldp.LinRegSensitivityEqual(ry)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +105,7 @@ func coverageModels(c config) ([]coverageModel, error) {
 			}
 			x := drawX(r, sigma)
 			m := ldp.LogRegStatDim(d)
-			g, err := mechanism.NewAnalyticGaussian(mechanism.GaussianConfig{Epsilon: eps, Delta: c.delta, Sensitivity: mechanism.LDPLogRegSensitivityEqual(), Dim: m})
+			g, err := mechanism.NewAnalyticGaussian(mechanism.GaussianConfig{Epsilon: eps, Delta: c.delta, Sensitivity: mldp.LogRegSensitivityEqual(), Dim: m})
 			if err != nil {
 				return nil, nil, err
 			}

@@ -1,6 +1,6 @@
 // Command regression reproduces the regression experiments of the LDP
 // paper (Kulkarni, Jälkö, Kaski and Honkela §4.6) on the paper's real data,
-// with its private baseline LDP-SGD (package mcmc/ldp/sgd):
+// with its private baseline LDP-SGD (package mechanism/ldp/sgd):
 //
 //   - Fig. 4: linear regression on Wine (Cortez et al. 2009, 6,497 wines,
 //     12 inputs, embedded): test RMSE over repeated 80/20 splits of the
@@ -52,8 +52,9 @@ import (
 	"github.com/privinfer/privinfer/examples/support/plot"
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/mcmc/ldp"
-	"github.com/privinfer/privinfer/mcmc/ldp/sgd"
 	"github.com/privinfer/privinfer/mechanism"
+	mldp "github.com/privinfer/privinfer/mechanism/ldp"
+	"github.com/privinfer/privinfer/mechanism/ldp/sgd"
 	"github.com/privinfer/privinfer/simulate"
 )
 
@@ -288,7 +289,7 @@ func fig4(ctx context.Context, c config, w io.Writer, prog *cli.Progress, common
 	const ry = 2.0
 	fmt.Fprintf(w, "Wine: %d wines, %d inputs → %d principal components, ‖x‖ ≤ 1, quality centred and clipped to |y| ≤ R_y = %g for training (test outcomes unclipped); %d random 80/20 splits per ε, δ = %g. Sufficient statistics: every person releases t(x, y) + N(0, s²I) with s from the analytic Gaussian mechanism at sensitivity √(3R_y⁴/2 + 2R_y² + 2) = %.3f (Corollary 3.1), posterior of (θ, σ, Σ) with θ ~ N(0, 5I), σ ~ Gamma(2, rate 2), Σ ~ scaled LKJ(2) with half-normal(2.5) scales (the paper's priors), NUTS (%d chains × %d draws after %d warm-up, started at moment estimates read off the release); prediction with the posterior mean of θ. LDP-SGD: squared loss on the same training inputs (centred outcomes, unclipped), every person releases one gradient clipped to norm 1 (Δ2 = 2) at (ε, δ), default groups G = ⌈d ln(d+1)/ε²⌉, step %g/√t, final iterate (one step size for every ε, not tuned per ε: on one split, η0 from 0.1 to 1 moves the LDP-SGD RMSE at ε = 0.5 from 0.88 to 1.5). Non-private: least squares on the same training inputs.\n\n",
 		len(y), p, d, ry, c.repeats, c.delta, math.Sqrt(1.5*ry*ry*ry*ry+2*ry*ry+2), c.chains, c.draws, c.warmup, c.sgdRate)
-	sens, err := mechanism.LDPLinRegSensitivityEqual(ry)
+	sens, err := mldp.LinRegSensitivityEqual(ry)
 	if err != nil {
 		return err
 	}
@@ -568,7 +569,7 @@ func fig5(ctx context.Context, c config, w io.Writer, prog *cli.Progress, common
 		for ei, eps := range c.epsLog {
 			prog.Printf("Fig. 5: repeat %d/%d, ε = %g", rep+1, c.repeats, eps)
 			// Sufficient statistics.
-			g, err := mechanism.NewAnalyticGaussian(mechanism.GaussianConfig{Epsilon: eps, Delta: c.delta, Sensitivity: mechanism.LDPLogRegSensitivityEqual(), Dim: m})
+			g, err := mechanism.NewAnalyticGaussian(mechanism.GaussianConfig{Epsilon: eps, Delta: c.delta, Sensitivity: mldp.LogRegSensitivityEqual(), Dim: m})
 			if err != nil {
 				return err
 			}

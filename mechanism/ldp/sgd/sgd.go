@@ -10,18 +10,26 @@
 // the users of group t; each of them computes the gradient of its own
 // loss at θ_t, clips it to ℓ2 norm C (1 in the paper) and releases it
 // with Gaussian noise calibrated to (ε, δ) for ℓ2 sensitivity 2C (the
-// Randomizer); the aggregator averages the G noisy gradients and takes
-// a step θ_{t+1} = θ_t − η_t ĝ_t. Every user releases exactly once, so
+// local mechanism ldp.NormClippedGaussian of the parent package); the
+// aggregator averages the G noisy gradients and takes a step θ_{t+1} = θ_t − η_t ĝ_t. Every user releases exactly once, so
 // the protocol is (ε, δ)-LDP for every user whatever T is, and the
 // models are post-processing of the releases. Users not in any full
 // group (N mod G of them) release nothing.
+//
+// # Placement
+//
+// LDP-SGD is a training protocol that releases each user's gradient once:
+// it privatizes confidential records and never samples a posterior, so it
+// lives with the local mechanisms (mechanism/ldp) rather than with the
+// noise-aware models of mcmc/ldp, whose private baseline it is.
 //
 // # Privacy
 //
 // Each release goes through mechanism.Gaussian's secure lattice path,
 // drawing its noise from the operating system's generator. Config.Seed
 // selects only the public randomness (the grouping); Config.SeededNoise is
-// the explicit opt-out that draws the noise from the seeded generator too,
+// the explicit opt-out that draws the noise from the seeded generator too
+// (through mechanism.Reproducible, the library's one reproducible path),
 // for reproducible simulation studies and tests on public data — never
 // for real users' data.
 package sgd
@@ -36,6 +44,7 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/mechanism"
+	"github.com/privinfer/privinfer/mechanism/ldp"
 )
 
 // ErrInvalid is wrapped by every error reporting an invalid argument.
@@ -83,126 +92,6 @@ func (l Loss) grad(theta, x []float64, y float64, dst []float64) {
 	for j, v := range x {
 		dst[j] = r * v
 	}
-}
-
-// Randomizer is the release each user runs on its gradient: clip to ℓ2
-// norm C, then the analytic Gaussian mechanism at (ε, δ) for ℓ2
-// sensitivity 2C (any two clipped gradients are at most 2C apart), on
-// mechanism.Gaussian's secure lattice. It is (ε, δ)-LDP.
-type Randomizer struct {
-	g    *mechanism.Gaussian
-	clip float64
-	d    int
-}
-
-// NewRandomizer returns the randomizer for d-dimensional gradients with
-// clipping norm clip and budget (eps, delta).
-func NewRandomizer(eps, delta, clip float64, d int) (*Randomizer, error) {
-	if !(clip > 0) || math.IsInf(clip, 1) {
-		return nil, invalidf("clipping norm must be finite and > 0, got %v", clip)
-	}
-	if d < 1 {
-		return nil, invalidf("dimension must be >= 1, got %d", d)
-	}
-	g, err := mechanism.NewAnalyticGaussian(mechanism.GaussianConfig{Epsilon: eps, Delta: delta, Sensitivity: 2 * clip, Dim: d})
-	if err != nil {
-		return nil, fmt.Errorf("sgd: %w: %w", ErrInvalid, err)
-	}
-	return &Randomizer{g: g, clip: clip, d: d}, nil
-}
-
-// Budget returns the (ε, δ) of one release.
-func (r *Randomizer) Budget() mechanism.Budget {
-	if r == nil || r.g == nil {
-		return mechanism.Budget{}
-	}
-	return r.g.Budget()
-}
-
-// NoiseSigma returns the standard deviation of the released noise per
-// coordinate.
-func (r *Randomizer) NoiseSigma() float64 {
-	if r == nil || r.g == nil {
-		return math.NaN()
-	}
-	return r.g.NoiseSigma()
-}
-
-// Clip returns the clipping norm C.
-func (r *Randomizer) Clip() float64 {
-	if r == nil {
-		return math.NaN()
-	}
-	return r.clip
-}
-
-// Release writes into dst (length d; it may be grad itself) the gradient
-// grad clipped to norm C plus Gaussian noise drawn from the operating
-// system's generator (rng is not used; ReleaseSeeded is the reproducible
-// opt-out). It returns an error wrapping ErrInvalid for wrong lengths or
-// a non-finite gradient.
-func (r *Randomizer) Release(rng *rand.Rand, grad, dst []float64) error {
-	return r.release(nil, grad, dst)
-}
-
-// ReleaseSeeded is Release with the noise drawn from rng (non-nil): the
-// same law, reproducible, for simulation studies and tests. Anyone who
-// knows rng's seed can subtract the noise: never use it on real users'
-// data.
-func (r *Randomizer) ReleaseSeeded(rng *rand.Rand, grad, dst []float64) error {
-	if rng == nil {
-		return invalidf("ReleaseSeeded needs a non-nil *rand.Rand")
-	}
-	return r.release(rng, grad, dst)
-}
-
-// release clips grad into dst and releases dst in place: from rng when it
-// is non-nil, else from the operating system's generator.
-func (r *Randomizer) release(rng *rand.Rand, grad, dst []float64) error {
-	if r == nil || r.g == nil {
-		return invalidf("Randomizer used without NewRandomizer")
-	}
-	if len(grad) != r.d || len(dst) != r.d {
-		return invalidf("gradient and destination must have length %d, got %d and %d", r.d, len(grad), len(dst))
-	}
-	nrm := 0.0
-	for j, v := range grad {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return invalidf("gradient must be finite, got grad[%d] = %v", j, v)
-		}
-		nrm = math.Hypot(nrm, v)
-	}
-	scale := 1.0
-	if nrm > r.clip {
-		scale = r.clip / nrm
-	}
-	for j, v := range grad {
-		dst[j] = v * scale
-	}
-	// The clipped vector must lie in the ball of radius C after rounding.
-	if n2 := norm(dst); n2 > r.clip {
-		for j := range dst {
-			dst[j] *= r.clip / n2 * (1 - 1e-15)
-		}
-	}
-	var err error
-	if rng == nil {
-		err = r.g.Release(nil, dst, dst)
-	} else {
-		err = mechanism.Reproducible(r.g).Release(rng, dst, dst)
-	}
-	if err != nil {
-		return fmt.Errorf("sgd: %w: %w", ErrInvalid, err)
-	}
-	return nil
-}
-
-func norm(v []float64) float64 {
-	s := 0.0
-	for _, x := range v {
-		s = math.Hypot(s, x)
-	}
-	return s
 }
 
 // Config configures Train. Epsilon, Delta and Loss have no defaults.
@@ -344,15 +233,17 @@ func train(ctx context.Context, x, y []float64, d int, cfg Config, hook func(use
 	if g > n {
 		return nil, invalidf("Config.GroupSize %d exceeds the number of users %d", g, n)
 	}
-	rz, err := NewRandomizer(cfg.Epsilon, cfg.Delta, clip, d)
+	nc, err := ldp.NewNormClippedGaussian(ldp.NormClippedGaussianConfig{Epsilon: cfg.Epsilon, Delta: cfg.Delta, Clip: clip, Dim: d})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("sgd: %w: %w", ErrInvalid, err)
 	}
+	var rz mechanism.Mechanism = nc
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x5d6))
 	perm := rng.Perm(n)
 	var noise *rand.Rand
 	if cfg.SeededNoise {
 		noise = rand.New(rand.NewPCG(cfg.Seed, 0x7a1))
+		rz = mechanism.Reproducible(nc)
 	}
 	theta := make([]float64, d)
 	copy(theta, cfg.Init)
@@ -372,8 +263,8 @@ func train(ctx context.Context, x, y []float64, d int, cfg Config, hook func(use
 			if hook != nil {
 				hook(u)
 			}
-			if err := rz.release(noise, gi, gi); err != nil {
-				return nil, err
+			if err := rz.Release(noise, gi, gi); err != nil {
+				return nil, fmt.Errorf("sgd: %w: %w", ErrInvalid, err)
 			}
 			for j, v := range gi {
 				gsum[j] += v
@@ -403,5 +294,13 @@ func train(ctx context.Context, x, y []float64, d int, cfg Config, hook func(use
 	if steps == 0 {
 		copy(avg, theta)
 	}
-	return &Result{Theta: theta, Average: avg, Steps: steps, GroupSize: g, NoiseSigma: rz.NoiseSigma(), Budget: rz.Budget()}, nil
+	return &Result{Theta: theta, Average: avg, Steps: steps, GroupSize: g, NoiseSigma: nc.NoiseSigma(), Budget: nc.Budget()}, nil
+}
+
+func norm(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s = math.Hypot(s, x)
+	}
+	return s
 }

@@ -6,7 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/privinfer/privinfer/mcmc/ldp/sgd"
+	"github.com/privinfer/privinfer/mechanism/ldp/sgd"
 )
 
 // LDP-SGD on 20000 simulated users with two features at ε = 2: each user
