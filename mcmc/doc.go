@@ -100,18 +100,17 @@
 // share, while an IMwG sweep evaluates n of each. At n = 100 on the SBI
 // paper's linear regression (BenchmarkSweep, CPU time on an AVX-512
 // core, mcmc/BENCHMARKS.md) a SOMA sweep takes about 62 µs against 18 µs
-// for either IMwG scan. To come within a factor 2 of systematic scan per
-// CPU-second, given SOMA's 0.66–0.72 of its ESS per sweep at ε = 1, 3 and
-// 10, a SOMA sweep would have to cost at most about 1.4 IMwG sweeps: its
-// 10,000 extra weights, exponentials and slot choices at most about
-// 0.7 ns each, while the exponentials alone (math.Exp's bits, eight at a
-// time) take 1.2 ns each and the 9-coordinate log weights 1.7 ns. And the
-// factor grows with n (26–31 at n = 1000). A randomised scheme that
-// decides the acceptance without computing W (a Bernoulli factory, using
-// that an ε-DP release bounds w_i/w_j by about e^ε) is conceivable, but
-// its expected cost grows with that bound and it would be another
-// algorithm;
-// SOMA as specified is kept.
+// for either IMwG scan. SOMA's ESS per sweep there is 0.66–1.03 times
+// systematic scan's (ε = 1 to 30), so to come within a factor 2 of it per
+// CPU-second a SOMA sweep would have to cost at most 1.3–2.1 IMwG sweeps:
+// its 9,900 extra weights, with their exponentials and the slot choices,
+// at most 0.6–1.9 ns each, while the 9-coordinate log weights alone take
+// 1.7 ns each and their exponentials (math.Exp's bits, eight at a time)
+// 1.2 ns. And the gap grows with n (a factor 26–31 at n = 1000). A
+// randomised scheme that decides the acceptance without computing W (a
+// Bernoulli factory, using that an ε-DP release bounds w_i/w_j by about
+// e^ε) is conceivable, but its expected cost grows with that bound and it
+// would be another algorithm; SOMA as specified is kept.
 //
 // NewMetropolisTheta builds a θ-step for any such Problem from its Prior
 // and the record model's RecordLogLik (random-walk Metropolis moves that
