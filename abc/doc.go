@@ -107,9 +107,14 @@
 //     points locate the observation (trilateration).
 //   - Rejection, SMC and KernelIS treat Problem.Observed as public. Given a
 //     confidential observation (a Problem with a nil Mechanism holding
-//     confidential data), their distances, tolerances, weights and
-//     posterior draws are computed from it without noise and are not
-//     releases.
+//     confidential data), the distances, tolerances, weights and
+//     posterior draws of Rejection and SMC are computed from it without
+//     noise and are not releases: RejectionResult.Distance and
+//     Round.Distance are the exact distances to it, which locate it. No
+//     marker is asked for, because no output of these engines would be
+//     private with one (the draws leak as much); with confidential data,
+//     set the Mechanism and pass its release, or use ABCDP. KernelIS
+//     refuses a nil Mechanism (it needs the mechanism's density).
 //   - ExpectedErrorBound and TailBound read the confidential distances and
 //     are for the data owner's planning only.
 //   - ABCDPConfig.Reproducible noise is recomputable from the seed and

@@ -78,7 +78,9 @@ type RejectionResult struct {
 	// Draws holds the accepted draws (unweighted), named after the
 	// Problem's parameters.
 	Draws *privinfer.Draws
-	// Distance holds the distance of each accepted draw.
+	// Distance holds the exact distance of each accepted draw to
+	// Problem.Observed (with a nil Mechanism, a function of Observed
+	// without noise: see Rejection).
 	Distance []float64
 	// Tolerance is the tolerance used (for the nearest-k variant, the
 	// largest accepted distance).
@@ -98,6 +100,14 @@ type RejectionResult struct {
 // a privacy mechanism, so the accepted draws, their distances and the
 // tolerance are post-processing of it and may be published. To select draws
 // against a confidential observation, use ABCDP.
+//
+// Confidential data with a nil Mechanism: nothing adds noise, and p.Observed is taken to be
+// public data, and the draws, the exact distances ρ(s_t, p.Observed) (RejectionResult.Distance)
+// and the tolerances are computed from it without noise. Never pass
+// confidential data as p.Observed with a nil Mechanism: pass a release of
+// it (p.Mechanism set, p.Observed its output), or select against it
+// within a budget with ABCDP. The exact distances locate the observation
+// (a handful from known points trilaterate it).
 func Rejection(ctx context.Context, p privinfer.Problem, cfg RejectionConfig) (*RejectionResult, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err

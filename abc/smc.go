@@ -86,8 +86,10 @@ type Round struct {
 	// Draws holds the particles with their normalised importance weights
 	// (sum 1); after an ESS-triggered resampling they are all 1/N.
 	Draws *privinfer.Draws
-	// Distance holds each particle's accepted distance (≤ Tolerance); nil
-	// for KernelIS, which has no distance.
+	// Distance holds each particle's exact accepted distance to
+	// Problem.Observed (≤ Tolerance; with a nil Mechanism a function of
+	// Observed without noise: see SMC); nil for KernelIS, which has no
+	// distance.
 	Distance []float64
 	// Tolerance is the round's ε_t (0 for KernelIS).
 	Tolerance float64
@@ -279,6 +281,14 @@ type validator interface{ validate() error }
 // SMC-ABC is inference from a public release (p.Observed is the output of a
 // privacy mechanism), so the rounds, including their distances, are
 // post-processing and may be published.
+//
+// Confidential data with a nil Mechanism: nothing adds noise, and p.Observed is taken to be
+// public data, and the draws, the exact distances ρ(s_t, p.Observed) (Round.Distance), the importance weights
+// and the tolerances are computed from it without noise. Never pass
+// confidential data as p.Observed with a nil Mechanism: pass a release of
+// it (p.Mechanism set, p.Observed its output), or select against it
+// within a budget with ABCDP. The exact distances locate the observation
+// (a handful from known points trilaterate it).
 func SMC(ctx context.Context, p privinfer.Problem, cfg SMCConfig) (*SMCResult, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
