@@ -91,9 +91,11 @@
 //     release log w_j = Σ_k (ℓ_k − λ_k·|K_k − round(a_k − t_jk)|) + const
 //     with a = s + t(y) (grid units, as in the lattice path above), and
 //     the absolute value of a sum does not split into a part of y and a
-//     part of x_j, so a changes all n weights at once. Nor does updating a
-//     record or θ help: those change s, hence a, hence again all n
-//     weights.
+//     part of x_j, so a new a changes all n weights at once. A new y gives
+//     a new a at every attempt, and so does an accepted move (it changes
+//     s); a θ-step leaves the records and s alone but changes the law of
+//     the next y, so no weight survives from one attempt to the next
+//     whatever changed between them.
 //
 // So a SOMA sweep (n attempts) evaluates n² weights and their n²
 // exponentials, besides the n proposals and the θ-step that both kernels
