@@ -171,7 +171,7 @@ func (c Config) Validate() error {
 	case c.Blocks < 0 || c.Blocks > maxBlocks:
 		return bad("Blocks must be in [0, %d], got %d", maxBlocks, c.Blocks)
 	}
-	if _, err := spline.New(c.Bins, c.TailBound, c.MinBinWidth, c.MinBinHeight, c.MinDerivative); err != nil {
+	if _, err := spline.New(spline.Config{Bins: c.Bins, TailBound: c.TailBound, MinWidth: c.MinBinWidth, MinHeight: c.MinBinHeight, MinDerivative: c.MinDerivative}); err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	if e := c.Embedding; e != nil {

@@ -112,7 +112,7 @@ func New(cfg Config, r *rand.Rand) (*Flow, error) {
 
 // build lays out a flow without initialising its parameters.
 func build(cfg Config) (*Flow, error) {
-	spl, err := spline.New(cfg.Bins, cfg.TailBound, cfg.MinBinWidth, cfg.MinBinHeight, cfg.MinDerivative)
+	spl, err := spline.New(spline.Config{Bins: cfg.Bins, TailBound: cfg.TailBound, MinWidth: cfg.MinBinWidth, MinHeight: cfg.MinBinHeight, MinDerivative: cfg.MinDerivative})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
@@ -140,7 +140,7 @@ func build(cfg Config) (*Flow, error) {
 				c.iIdx = append(c.iIdx, d)
 			}
 		}
-		net, err := nn.NewResNet(len(c.iIdx), E, cfg.Hidden, len(c.tIdx)*f.nsp, cfg.Blocks, cfg.ContextGating, off)
+		net, err := nn.NewResNet(nn.ResNetConfig{In: len(c.iIdx), Ctx: E, Hidden: cfg.Hidden, Out: len(c.tIdx) * f.nsp, Blocks: cfg.Blocks, Gate: cfg.ContextGating, Off: off})
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 		}
@@ -156,7 +156,7 @@ func build(cfg Config) (*Flow, error) {
 		f.maxI = max(f.maxI, len(c.iIdx))
 	}
 	if cfg.ContextAffine {
-		net, err := nn.NewResNet(0, E, cfg.Hidden, 2*D, cfg.Blocks, cfg.ContextGating, off)
+		net, err := nn.NewResNet(nn.ResNetConfig{Ctx: E, Hidden: cfg.Hidden, Out: 2 * D, Blocks: cfg.Blocks, Gate: cfg.ContextGating, Off: off})
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 		}

@@ -196,7 +196,7 @@ func newTrainer(f *Flow, cfg TrainConfig) (*trainer, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	opt, err := optim.NewAdamW(f.NumParams(), cfg.LearningRate, cfg.WeightDecay)
+	opt, err := optim.NewAdamW(f.NumParams(), optim.AdamWConfig{LearningRate: cfg.LearningRate, WeightDecay: cfg.WeightDecay})
 	if err != nil {
 		return nil, fmt.Errorf("flow: %w", err)
 	}

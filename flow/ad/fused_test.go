@@ -117,7 +117,7 @@ func TestResNetMatchesTape(t *testing.T) {
 		{0, 3, 5, 2, 2, true},
 		{2, 3, 50, 9, 2, true},
 	} {
-		m, err := nn.NewResNet(sh.in, sh.ctx, sh.hidden, sh.out, sh.blocks, sh.gate, 0)
+		m, err := nn.NewResNet(nn.ResNetConfig{In: sh.in, Ctx: sh.ctx, Hidden: sh.hidden, Out: sh.out, Blocks: sh.blocks, Gate: sh.gate})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -247,7 +247,7 @@ func (c *mlp) step(data, label []float64, idx []int, alpha float64) float64 {
 }
 
 func (c *mlp) fit(data, label []float64, train []int, opt C2STOptions, r *rand.Rand) {
-	ad, _ := optim.NewAdamW(len(c.p), opt.LearningRate, 0)
+	ad, _ := optim.NewAdamW(len(c.p), optim.AdamWConfig{LearningRate: opt.LearningRate})
 	idx := append([]int(nil), train...)
 	bs := min(opt.BatchSize, len(idx))
 	best := math.Inf(1)

@@ -16,7 +16,10 @@ func TestBadInput(t *testing.T) {
 	type B = testutil.BadInput
 	var cs []B
 	nr := func(in, ctx, hidden, out, blocks, off int) func() error {
-		return func() error { _, err := NewResNet(in, ctx, hidden, out, blocks, true, off); return err }
+		return func() error {
+			_, err := NewResNet(ResNetConfig{In: in, Ctx: ctx, Hidden: hidden, Out: out, Blocks: blocks, Gate: true, Off: off})
+			return err
+		}
 	}
 	for _, v := range []int{-1, 1<<16 + 1, 1 << 31, math.MaxInt} {
 		c := map[bool]string{true: "nonpositive", false: "huge"}[v < 0]
@@ -36,7 +39,7 @@ func TestBadInput(t *testing.T) {
 		B{Category: "nonpositive", Name: "NewResNet out 0", Err: nr(2, 1, 4, 0, 1, 0)},
 		B{Category: "huge", Name: "NewResNet 2^16 wide, 2^10 blocks (beyond 2^31 parameters)", Err: nr(2, 1, 1<<16, 2, 1<<10, 0)},
 	)
-	m, err := NewResNet(2, 1, 4, 3, 1, true, 0)
+	m, err := NewResNet(ResNetConfig{In: 2, Ctx: 1, Hidden: 4, Out: 3, Blocks: 1, Gate: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +69,7 @@ func TestBadInput(t *testing.T) {
 func TestResNetParamsCount(t *testing.T) {
 	for _, c := range [][5]int{{2, 1, 4, 3, 1}, {0, 3, 8, 2, 0}, {5, 0, 16, 4, 3}, {3, 2, 6, 9, 2}} {
 		for _, gate := range []bool{false, true} {
-			m, err := NewResNet(c[0], c[1], c[2], c[3], c[4], gate, 7)
+			m, err := NewResNet(ResNetConfig{In: c[0], Ctx: c[1], Hidden: c[2], Out: c[3], Blocks: c[4], Gate: gate, Off: 7})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -26,3 +26,21 @@ func ExampleLinear() {
 	// dW, db = [4 3 2]
 	// dx = [2 -1 2 -1]
 }
+
+// ExampleNewResNet lays out a gated residual network and shows how an
+// invalid configuration is reported: the error names the field. The
+// count is 5·8+8 for the input layer, 2·(2·(8·8+8) + 3·8+8) for the gated
+// blocks and 8·4+4 for the output layer.
+func ExampleNewResNet() {
+	m, err := nn.NewResNet(nn.ResNetConfig{In: 2, Ctx: 3, Hidden: 8, Out: 4, Blocks: 2, Gate: true})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("parameters:", m.NumParams())
+
+	_, err = nn.NewResNet(nn.ResNetConfig{In: 2, Out: 4})
+	fmt.Println(err)
+	// Output:
+	// parameters: 436
+	// nn: invalid argument: ResNetConfig.Hidden: must be in [1, 2^16], got 0
+}

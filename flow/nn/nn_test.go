@@ -131,7 +131,7 @@ func TestResNetGradient(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, c := range cases {
-		m, err := NewResNet(c.in, c.ctx, c.hidden, c.out, c.blocks, c.gate, 2)
+		m, err := NewResNet(ResNetConfig{In: c.in, Ctx: c.ctx, Hidden: c.hidden, Out: c.out, Blocks: c.blocks, Gate: c.gate, Off: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -200,7 +200,7 @@ func TestResNetGradient(t *testing.T) {
 func TestResNetSharedContextGradient(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, gate := range []bool{true, false} {
-		m, err := NewResNet(2, 3, 6, 4, 2, gate, 0)
+		m, err := NewResNet(ResNetConfig{In: 2, Ctx: 3, Hidden: 6, Out: 4, Blocks: 2, Gate: gate})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -232,14 +232,14 @@ func TestResNetSharedContextGradient(t *testing.T) {
 
 func TestNewResNetErrors(t *testing.T) {
 	for _, a := range [][6]int{{-1, 0, 1, 1, 1, 0}, {0, -1, 1, 1, 1, 0}, {1, 1, 0, 1, 1, 0}, {1, 1, 1, 0, 1, 0}, {1, 1, 1, 1, -1, 0}, {1, 1, 1, 1, 1, -1}} {
-		if _, err := NewResNet(a[0], a[1], a[2], a[3], a[4], true, a[5]); err == nil {
+		if _, err := NewResNet(ResNetConfig{In: a[0], Ctx: a[1], Hidden: a[2], Out: a[3], Blocks: a[4], Gate: true, Off: a[5]}); err == nil {
 			t.Errorf("NewResNet%v: expected an error", a)
 		}
 	}
 }
 
 func TestResNetForwardNoAlloc(t *testing.T) {
-	m, _ := NewResNet(2, 3, 8, 4, 2, true, 0)
+	m, _ := NewResNet(ResNetConfig{In: 2, Ctx: 3, Hidden: 8, Out: 4, Blocks: 2, Gate: true})
 	p := make([]float64, m.NumParams())
 	m.Init(p, rand.New(rand.NewPCG(1, 1)))
 	w := m.NewWork(10)
@@ -303,7 +303,7 @@ func TestResNetBackwardStore(t *testing.T) {
 		}
 		for _, gate := range []bool{false, true} {
 			const off, pad = 7, 5
-			m, err := NewResNet(tc.in, tc.ctx, H, O, tc.blocks, gate, off)
+			m, err := NewResNet(ResNetConfig{In: tc.in, Ctx: tc.ctx, Hidden: H, Out: O, Blocks: tc.blocks, Gate: gate, Off: off})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -349,7 +349,7 @@ func TestResNetBackwardStore(t *testing.T) {
 // in inputs, and its initial parameters perturbed so that no part is zero.
 func perturbedPaperNet(t *testing.T, r *rand.Rand, in int) (*ResNet, []float64) {
 	t.Helper()
-	m, err := NewResNet(in, 10, 50, 29, 2, true, 0)
+	m, err := NewResNet(ResNetConfig{In: in, Ctx: 10, Hidden: 50, Out: 29, Blocks: 2, Gate: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -484,7 +484,7 @@ func TestResNetSetFloat32BetweenPasses(t *testing.T) {
 // weights, as one training chunk of the flow computes it.
 func BenchmarkResNetFloat32(b *testing.B) {
 	const n, group = 120, 10
-	m, err := NewResNet(1, 10, 50, 29, 2, true, 0)
+	m, err := NewResNet(ResNetConfig{In: 1, Ctx: 10, Hidden: 50, Out: 29, Blocks: 2, Gate: true})
 	if err != nil {
 		b.Fatal(err)
 	}

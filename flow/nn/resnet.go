@@ -48,7 +48,9 @@ type resBlock struct {
 	l1, l2, lc Linear
 }
 
-// ErrInvalid is wrapped by every error of NewResNet.
+// ErrInvalid is wrapped by every error of NewResNet and
+// ResNetConfig.Validate; their messages read
+// "nn: invalid argument: <field>: <constraint>".
 var ErrInvalid = errors.New("nn: invalid argument")
 
 // Size limits of NewResNet: widths up to 2^16, up to 2^10 blocks, and at
@@ -60,35 +62,74 @@ const (
 	maxParams = 1 << 31
 )
 
-// NewResNet lays out a ResNet whose parameters start at offset off of the
-// caller's parameter vector. in and ctx may be 0 (the input layer is then
-// a learned constant); hidden and out must be positive, blocks ≥ 0; every
-// width is at most 2^16, blocks at most 2^10, off + NumParams at most
-// 2^31. Errors wrap ErrInvalid and name the argument.
+// ResNetConfig describes a ResNet and where its parameters start in the
+// caller's parameter vector. The zero value is not usable: Hidden and Out
+// must be set; In, Ctx, Blocks and Off may stay 0 and Gate false.
+type ResNetConfig struct {
+	// In is the number of input features x, in [0, 2^16]. With In and
+	// Ctx both 0 the input layer is a learned constant.
+	In int
+	// Ctx is the number of context features c, in [0, 2^16].
+	Ctx int
+	// Hidden is the width of the input layer and of every block, in
+	// [1, 2^16].
+	Hidden int
+	// Out is the number of outputs, in [1, 2^16].
+	Out int
+	// Blocks is the number of residual blocks, in [0, 2^10].
+	Blocks int
+	// Gate enables context gating of every block; it is ignored when Ctx
+	// is 0.
+	Gate bool
+	// Off is the index of the network's first parameter in the caller's
+	// parameter vector, ≥ 0; Off plus the network's parameter count is at
+	// most 2^31.
+	Off int
+}
+
+// invalid formats an error wrapping ErrInvalid that names the argument
+// and the constraint it breaks.
+func invalid(arg, format string, a ...any) error {
+	return fmt.Errorf("%w: %s: %s", ErrInvalid, arg, fmt.Sprintf(format, a...))
+}
+
+// Validate checks the limits documented on each field. Errors wrap
+// ErrInvalid and name the field.
+func (c ResNetConfig) Validate() error {
+	switch {
+	case c.In < 0 || c.In > maxWidth:
+		return invalid("ResNetConfig.In", "must be in [0, 2^16], got %d", c.In)
+	case c.Ctx < 0 || c.Ctx > maxWidth:
+		return invalid("ResNetConfig.Ctx", "must be in [0, 2^16], got %d", c.Ctx)
+	case c.Hidden < 1 || c.Hidden > maxWidth:
+		return invalid("ResNetConfig.Hidden", "must be in [1, 2^16], got %d", c.Hidden)
+	case c.Out < 1 || c.Out > maxWidth:
+		return invalid("ResNetConfig.Out", "must be in [1, 2^16], got %d", c.Out)
+	case c.Blocks < 0 || c.Blocks > maxBlocks:
+		return invalid("ResNetConfig.Blocks", "must be in [0, 2^10], got %d", c.Blocks)
+	case c.Off < 0 || c.Off > maxParams:
+		return invalid("ResNetConfig.Off", "must be in [0, 2^31], got %d", c.Off)
+	}
+	// Every count below fits an int64 within these limits: at most
+	// (2^17+1)·2^16 per layer, times 3·2^10 + 2 layers.
+	if np := int64(c.Off) + resNetParams(int64(c.In+c.Ctx), int64(c.Hidden), int64(c.Out), int64(c.Blocks), c.Gate && c.Ctx > 0, int64(c.Ctx)); np > maxParams {
+		return invalid("ResNetConfig", "the network would end at parameter %d, beyond 2^31", np)
+	}
+	return nil
+}
+
+// NewResNet lays out the ResNet cfg describes, its parameters starting at
+// offset cfg.Off of the caller's parameter vector. Errors (from
+// cfg.Validate) wrap ErrInvalid and name the field.
 //
 // The other methods are the flow's hot path and do not validate: they
 // panic (a programmer error) on slices shorter than the lengths they
 // document.
-func NewResNet(in, ctx, hidden, out, blocks int, gate bool, off int) (*ResNet, error) {
-	switch {
-	case in < 0 || in > maxWidth:
-		return nil, fmt.Errorf("nn: input width must be in [0, 2^16], got %d: %w", in, ErrInvalid)
-	case ctx < 0 || ctx > maxWidth:
-		return nil, fmt.Errorf("nn: context width must be in [0, 2^16], got %d: %w", ctx, ErrInvalid)
-	case hidden < 1 || hidden > maxWidth:
-		return nil, fmt.Errorf("nn: hidden width must be in [1, 2^16], got %d: %w", hidden, ErrInvalid)
-	case out < 1 || out > maxWidth:
-		return nil, fmt.Errorf("nn: output width must be in [1, 2^16], got %d: %w", out, ErrInvalid)
-	case blocks < 0 || blocks > maxBlocks:
-		return nil, fmt.Errorf("nn: number of blocks must be in [0, 2^10], got %d: %w", blocks, ErrInvalid)
-	case off < 0 || off > maxParams:
-		return nil, fmt.Errorf("nn: parameter offset must be in [0, 2^31], got %d: %w", off, ErrInvalid)
+func NewResNet(cfg ResNetConfig) (*ResNet, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
-	// Every count below fits an int64 within these limits: at most
-	// (2^17+1)·2^16 per layer, times 3·2^10 + 2 layers.
-	if np := int64(off) + resNetParams(int64(in+ctx), int64(hidden), int64(out), int64(blocks), gate && ctx > 0, int64(ctx)); np > maxParams {
-		return nil, fmt.Errorf("nn: the network would end at parameter %d, beyond 2^31: %w", np, ErrInvalid)
-	}
+	in, ctx, hidden, out, blocks, gate, off := cfg.In, cfg.Ctx, cfg.Hidden, cfg.Out, cfg.Blocks, cfg.Gate, cfg.Off
 	m := &ResNet{In: in, Ctx: ctx, Hidden: hidden, Out: out, Blocks: blocks, Gate: gate && ctx > 0}
 	o := off
 	next := func(i, j int) Linear {

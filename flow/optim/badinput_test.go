@@ -16,7 +16,7 @@ func TestBadInput(t *testing.T) {
 	var cs []B
 	for _, n := range []int{-1, maxParams + 1, 1 << 31, math.MaxInt} {
 		c := map[bool]string{true: "nonpositive", false: "huge"}[n < 0]
-		cs = append(cs, B{Category: c, Name: fmt.Sprintf("NewAdamW n %d", n), Err: func() error { _, err := NewAdamW(n, 1e-3, 0); return err }})
+		cs = append(cs, B{Category: c, Name: fmt.Sprintf("NewAdamW n %d", n), Err: func() error { _, err := NewAdamW(n, AdamWConfig{LearningRate: 1e-3}); return err }})
 	}
 	for _, v := range []float64{nan, inf, -inf, 0, -1} {
 		c := "nonpositive"
@@ -25,12 +25,21 @@ func TestBadInput(t *testing.T) {
 		} else if math.IsInf(v, 0) {
 			c = "inf"
 		}
-		cs = append(cs, B{Category: c, Name: fmt.Sprintf("NewAdamW lr %v", v), Err: func() error { _, err := NewAdamW(3, v, 0); return err }})
+		cs = append(cs, B{Category: c, Name: fmt.Sprintf("NewAdamW lr %v", v), Err: func() error { _, err := NewAdamW(3, AdamWConfig{LearningRate: v}); return err }})
 		if v != 0 {
-			cs = append(cs, B{Category: c, Name: fmt.Sprintf("NewAdamW wd %v", v), Err: func() error { _, err := NewAdamW(3, 1e-3, v); return err }})
+			cs = append(cs, B{Category: c, Name: fmt.Sprintf("NewAdamW wd %v", v), Err: func() error { _, err := NewAdamW(3, AdamWConfig{LearningRate: 1e-3, WeightDecay: v}); return err }})
+		}
+		if v != 0 {
+			cs = append(cs,
+				B{Category: c, Name: fmt.Sprintf("NewAdamW β₁ %v", v), Err: func() error { _, err := NewAdamW(3, AdamWConfig{LearningRate: 1e-3, Beta1: v}); return err }},
+				B{Category: c, Name: fmt.Sprintf("NewAdamW β₂ %v", v), Err: func() error { _, err := NewAdamW(3, AdamWConfig{LearningRate: 1e-3, Beta2: v}); return err }},
+				B{Category: c, Name: fmt.Sprintf("NewAdamW ε %v", v), Err: func() error { _, err := NewAdamW(3, AdamWConfig{LearningRate: 1e-3, Eps: v}); return err }})
 		}
 	}
-	adam := func() *AdamW { a, _ := NewAdamW(3, 1e-3, 0); return a }
+	cs = append(cs,
+		B{Category: "huge", Name: "NewAdamW β₁ 1", Err: func() error { _, err := NewAdamW(3, AdamWConfig{LearningRate: 1e-3, Beta1: 1}); return err }},
+		B{Category: "huge", Name: "NewAdamW β₂ 1", Err: func() error { _, err := NewAdamW(3, AdamWConfig{LearningRate: 1e-3, Beta2: 1}); return err }})
+	adam := func() *AdamW { a, _ := NewAdamW(3, AdamWConfig{LearningRate: 1e-3}); return a }
 	cs = append(cs,
 		B{Category: "mismatched", Name: "Step short p", Panics: func() { adam().Step(make([]float64, 2), make([]float64, 2)) }},
 		B{Category: "mismatched", Name: "Step short g", Panics: func() { adam().Step(make([]float64, 3), make([]float64, 2)) }},

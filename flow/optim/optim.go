@@ -22,27 +22,71 @@ type AdamW struct {
 	t    int
 }
 
-// ErrInvalid is wrapped by every error of NewAdamW.
+// ErrInvalid is wrapped by every error of NewAdamW and
+// AdamWConfig.Validate; their messages read
+// "optim: invalid argument: <argument>: <constraint>".
 var ErrInvalid = errors.New("optim: invalid argument")
 
 // maxParams bounds n (two float64 moments per parameter: 4 GiB at the
 // limit).
 const maxParams = 1 << 28
 
-// NewAdamW returns an optimiser for n parameters (0 ≤ n ≤ 2^28) with
-// learning rate lr > 0, weight decay wd ≥ 0, β₁ = 0.9, β₂ = 0.999 and
-// ε = 1e-8. Errors wrap ErrInvalid and name the argument.
-func NewAdamW(n int, lr, wd float64) (*AdamW, error) {
+// AdamWConfig holds the settings of an AdamW optimiser. LearningRate must
+// be set; the zero values of the other fields mean no weight decay and
+// the usual Adam constants β₁ = 0.9, β₂ = 0.999 and ε = 10⁻⁸.
+type AdamWConfig struct {
+	LearningRate float64 // step size, > 0 and finite
+	WeightDecay  float64 // decoupled weight decay, ≥ 0 and finite; 0 disables it
+	Beta1        float64 // first-moment decay, in [0, 1); 0 means 0.9
+	Beta2        float64 // second-moment decay, in [0, 1); 0 means 0.999
+	Eps          float64 // denominator offset, ≥ 0 and finite; 0 means 1e-8
+}
+
+// invalid formats an error wrapping ErrInvalid that names the argument
+// and the constraint it breaks.
+func invalid(arg, format string, a ...any) error {
+	return fmt.Errorf("%w: %s: %s", ErrInvalid, arg, fmt.Sprintf(format, a...))
+}
+
+// Validate checks the ranges documented on each field (zero values
+// included). Errors wrap ErrInvalid and name the field.
+func (c AdamWConfig) Validate() error {
 	switch {
-	case n < 0 || n > maxParams:
-		return nil, fmt.Errorf("optim: number of parameters must be in [0, 2^28], got %d: %w", n, ErrInvalid)
-	case !(lr > 0) || math.IsInf(lr, 0):
-		return nil, fmt.Errorf("optim: learning rate must be > 0 and finite, got %v: %w", lr, ErrInvalid)
-	case !(wd >= 0) || math.IsInf(wd, 0):
-		return nil, fmt.Errorf("optim: weight decay must be >= 0 and finite, got %v: %w", wd, ErrInvalid)
+	case !(c.LearningRate > 0) || math.IsInf(c.LearningRate, 0):
+		return invalid("AdamWConfig.LearningRate", "must be > 0 and finite, got %v", c.LearningRate)
+	case !(c.WeightDecay >= 0) || math.IsInf(c.WeightDecay, 0):
+		return invalid("AdamWConfig.WeightDecay", "must be >= 0 and finite, got %v", c.WeightDecay)
+	case !(c.Beta1 >= 0 && c.Beta1 < 1):
+		return invalid("AdamWConfig.Beta1", "must be in [0, 1), got %v", c.Beta1)
+	case !(c.Beta2 >= 0 && c.Beta2 < 1):
+		return invalid("AdamWConfig.Beta2", "must be in [0, 1), got %v", c.Beta2)
+	case !(c.Eps >= 0) || math.IsInf(c.Eps, 0):
+		return invalid("AdamWConfig.Eps", "must be >= 0 and finite, got %v", c.Eps)
 	}
-	return &AdamW{LR: lr, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, WeightDecay: wd,
-		m: make([]float64, n), v: make([]float64, n)}, nil
+	return nil
+}
+
+// NewAdamW returns an optimiser for n parameters (0 ≤ n ≤ 2^28) with the
+// settings of cfg. Errors wrap ErrInvalid and name the argument.
+func NewAdamW(n int, cfg AdamWConfig) (*AdamW, error) {
+	if n < 0 || n > maxParams {
+		return nil, invalid("n", "the number of parameters must be in [0, 2^28], got %d", n)
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	a := &AdamW{LR: cfg.LearningRate, Beta1: cfg.Beta1, Beta2: cfg.Beta2, Eps: cfg.Eps, WeightDecay: cfg.WeightDecay,
+		m: make([]float64, n), v: make([]float64, n)}
+	if a.Beta1 == 0 {
+		a.Beta1 = 0.9
+	}
+	if a.Beta2 == 0 {
+		a.Beta2 = 0.999
+	}
+	if a.Eps == 0 {
+		a.Eps = 1e-8
+	}
+	return a, nil
 }
 
 // Step updates p in place given its gradient g (both of the length given

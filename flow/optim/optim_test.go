@@ -9,7 +9,7 @@ import (
 // TestAdamWFirstStep checks the closed form of the first step: with bias
 // correction, m̂ = g and v̂ = g², so p₁ = p₀(1 − lr·wd) − lr·g/(|g| + ε).
 func TestAdamWFirstStep(t *testing.T) {
-	a, err := NewAdamW(3, 0.1, 0.01)
+	a, err := NewAdamW(3, AdamWConfig{LearningRate: 0.1, WeightDecay: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestAdamWQuadratic(t *testing.T) {
 	c := []float64{3, -1, 0.5, 10}
 	p := make([]float64, 4)
 	g := make([]float64, 4)
-	a, _ := NewAdamW(4, 0.05, 0)
+	a, _ := NewAdamW(4, AdamWConfig{LearningRate: 0.05})
 	for it := 0; it < 5000; it++ {
 		for i := range p {
 			g[i] = 2 * (p[i] - c[i])
@@ -52,7 +52,7 @@ func TestAdamWQuadratic(t *testing.T) {
 
 func TestNewAdamWErrors(t *testing.T) {
 	for _, c := range []struct{ lr, wd float64 }{{0, 0}, {-1, 0}, {math.NaN(), 0}, {1e-3, -1}, {1e-3, math.Inf(1)}} {
-		if _, err := NewAdamW(1, c.lr, c.wd); err == nil {
+		if _, err := NewAdamW(1, AdamWConfig{LearningRate: c.lr, WeightDecay: c.wd}); err == nil {
 			t.Errorf("NewAdamW(lr=%v, wd=%v): expected an error", c.lr, c.wd)
 		}
 	}
@@ -82,9 +82,28 @@ func BenchmarkAdamWStep(b *testing.B) {
 	for i := range g {
 		g[i] = float64(i%7) - 3
 	}
-	a, _ := NewAdamW(n, 5e-4, 1e-4)
+	a, _ := NewAdamW(n, AdamWConfig{LearningRate: 5e-4, WeightDecay: 1e-4})
 	b.ReportAllocs()
 	for b.Loop() {
 		a.Step(p, g)
+	}
+}
+
+// TestAdamWConfigZeroValues checks that the zero β₁, β₂ and ε of an
+// AdamWConfig give the documented defaults and that set values are kept.
+func TestAdamWConfigZeroValues(t *testing.T) {
+	a, err := NewAdamW(1, AdamWConfig{LearningRate: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Beta1 != 0.9 || a.Beta2 != 0.999 || a.Eps != 1e-8 || a.WeightDecay != 0 || a.LR != 0.1 {
+		t.Errorf("defaults: %+v", *a)
+	}
+	b, err := NewAdamW(1, AdamWConfig{LearningRate: 0.2, WeightDecay: 0.3, Beta1: 0.5, Beta2: 0.6, Eps: 0.7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Beta1 != 0.5 || b.Beta2 != 0.6 || b.Eps != 0.7 || b.WeightDecay != 0.3 || b.LR != 0.2 {
+		t.Errorf("set values: %+v", *b)
 	}
 }

@@ -16,7 +16,10 @@ func TestBadInput(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	var cs []B
 	newS := func(bins int, tb, w, h, d float64) func() error {
-		return func() error { _, err := New(bins, tb, w, h, d); return err }
+		return func() error {
+			_, err := New(Config{Bins: bins, TailBound: tb, MinWidth: w, MinHeight: h, MinDerivative: d})
+			return err
+		}
 	}
 	for _, b := range []int{1, 0, -1, 1<<16 + 1, math.MaxInt} {
 		c := map[bool]string{true: "nonpositive", false: "huge"}[b < 2]
@@ -40,7 +43,7 @@ func TestBadInput(t *testing.T) {
 		B{Category: "huge", Name: "New min width 0.25 with 4 bins", Err: newS(4, 3, 0.25, 1e-3, 1e-3)},
 		B{Category: "huge", Name: "New min height 1", Err: newS(4, 3, 1e-3, 1, 1e-3)},
 	)
-	s, err := New(4, 3, 1e-3, 1e-3, 1e-3)
+	s, err := New(Config{Bins: 4, TailBound: 3, MinWidth: 1e-3, MinHeight: 1e-3, MinDerivative: 1e-3})
 	if err != nil {
 		t.Fatal(err)
 	}

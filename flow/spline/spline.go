@@ -36,7 +36,7 @@ import (
 )
 
 // Spline is a rational-quadratic spline transform with linear tails. Its
-// fields are read-only after New.
+// fields, those of the Config given to New, are read-only after New.
 type Spline struct {
 	Bins          int     // K, the number of bins
 	TailBound     float64 // B: the spline acts on [−B, B], identity outside
@@ -52,31 +52,56 @@ const (
 	DefaultMinDerivative = 1e-3
 )
 
-// ErrInvalid is wrapped by every error of New.
+// ErrInvalid is wrapped by every error of New and Config.Validate; their
+// messages read "spline: invalid argument: <field>: <constraint>".
 var ErrInvalid = errors.New("spline: invalid argument")
 
-// New returns a spline with the given number of bins (2 ≤ bins ≤ 2^16),
-// tail bound (> 0, finite) and minimum bin width, height (each > 0 with
-// bins·min < 1) and derivative (> 0, finite). Errors wrap ErrInvalid and
-// name the argument.
+// Config describes a spline. Its zero value is not usable: every field
+// must be set (DefaultMinWidth, DefaultMinHeight and DefaultMinDerivative
+// are the usual minima).
+type Config struct {
+	Bins          int     // K, the number of bins, in [2, 2^16]
+	TailBound     float64 // B, > 0 and finite: the spline acts on [−B, B]
+	MinWidth      float64 // minimum bin width as a fraction of 2B, in (0, 1/Bins)
+	MinHeight     float64 // minimum bin height as a fraction of 2B, in (0, 1/Bins)
+	MinDerivative float64 // minimum derivative at the interior knots, > 0 and finite
+}
+
+// invalid formats an error wrapping ErrInvalid that names the argument
+// and the constraint it breaks.
+func invalid(arg, format string, a ...any) error {
+	return fmt.Errorf("%w: %s: %s", ErrInvalid, arg, fmt.Sprintf(format, a...))
+}
+
+// Validate checks the ranges documented on each field. Errors wrap
+// ErrInvalid and name the field.
+func (c Config) Validate() error {
+	switch {
+	case c.Bins < 2 || c.Bins > 1<<16:
+		return invalid("Config.Bins", "must be in [2, 2^16], got %d", c.Bins)
+	case !(c.TailBound > 0) || math.IsInf(c.TailBound, 0):
+		return invalid("Config.TailBound", "must be > 0 and finite, got %v", c.TailBound)
+	case !(c.MinWidth > 0) || c.MinWidth*float64(c.Bins) >= 1:
+		return invalid("Config.MinWidth", "must be in (0, 1/Bins), got %v", c.MinWidth)
+	case !(c.MinHeight > 0) || c.MinHeight*float64(c.Bins) >= 1:
+		return invalid("Config.MinHeight", "must be in (0, 1/Bins), got %v", c.MinHeight)
+	case !(c.MinDerivative > 0) || math.IsInf(c.MinDerivative, 0):
+		return invalid("Config.MinDerivative", "must be > 0 and finite, got %v", c.MinDerivative)
+	}
+	return nil
+}
+
+// New returns the spline cfg describes. Errors (from cfg.Validate) wrap
+// ErrInvalid and name the field.
 //
 // The other methods are the flow's hot path and do not validate: they
 // panic (a programmer error) on slices shorter than the lengths they
 // document (NumParams, KnotsLen, K+1), and a NaN input gives NaN outputs.
-func New(bins int, tailBound, minWidth, minHeight, minDerivative float64) (*Spline, error) {
-	switch {
-	case bins < 2 || bins > 1<<16:
-		return nil, fmt.Errorf("spline: bins must be in [2, 2^16], got %d: %w", bins, ErrInvalid)
-	case !(tailBound > 0) || math.IsInf(tailBound, 0):
-		return nil, fmt.Errorf("spline: tail bound must be > 0 and finite, got %v: %w", tailBound, ErrInvalid)
-	case !(minWidth > 0) || minWidth*float64(bins) >= 1:
-		return nil, fmt.Errorf("spline: minimum bin width must be in (0, 1/bins), got %v: %w", minWidth, ErrInvalid)
-	case !(minHeight > 0) || minHeight*float64(bins) >= 1:
-		return nil, fmt.Errorf("spline: minimum bin height must be in (0, 1/bins), got %v: %w", minHeight, ErrInvalid)
-	case !(minDerivative > 0) || math.IsInf(minDerivative, 0):
-		return nil, fmt.Errorf("spline: minimum derivative must be > 0 and finite, got %v: %w", minDerivative, ErrInvalid)
+func New(cfg Config) (*Spline, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
-	return &Spline{Bins: bins, TailBound: tailBound, MinWidth: minWidth, MinHeight: minHeight, MinDerivative: minDerivative}, nil
+	return &Spline{Bins: cfg.Bins, TailBound: cfg.TailBound, MinWidth: cfg.MinWidth, MinHeight: cfg.MinHeight, MinDerivative: cfg.MinDerivative}, nil
 }
 
 // NumParams returns the number of unconstrained parameters, 3K−1.

@@ -17,7 +17,7 @@ func relErr(a, b float64) float64 {
 }
 
 func mustNew(t testing.TB, bins int, B float64) *Spline {
-	s, err := New(bins, B, DefaultMinWidth, DefaultMinHeight, DefaultMinDerivative)
+	s, err := New(Config{Bins: bins, TailBound: B, MinWidth: DefaultMinWidth, MinHeight: DefaultMinHeight, MinDerivative: DefaultMinDerivative})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestNewErrors(t *testing.T) {
 		{10, 3, 1e-3, 1e-3, math.NaN()},
 	}
 	for _, c := range bad {
-		if _, err := New(c.k, c.b, c.w, c.h, c.d); err == nil {
+		if _, err := New(Config{Bins: c.k, TailBound: c.b, MinWidth: c.w, MinHeight: c.h, MinDerivative: c.d}); err == nil {
 			t.Errorf("New(%v): expected an error", c)
 		}
 	}
@@ -326,7 +326,7 @@ func BenchmarkInverse(b *testing.B) {
 }
 
 func ExampleSpline() {
-	s, err := New(4, 3, DefaultMinWidth, DefaultMinHeight, DefaultMinDerivative)
+	s, err := New(Config{Bins: 4, TailBound: 3, MinWidth: DefaultMinWidth, MinHeight: DefaultMinHeight, MinDerivative: DefaultMinDerivative})
 	if err != nil {
 		panic(err)
 	}
@@ -396,7 +396,7 @@ func TestBackwardMatchesForwardBackward(t *testing.T) {
 func TestSetKnotsRows(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, K := range []int{2, 3, 5, 10} {
-		s, err := New(K, 3, DefaultMinWidth, DefaultMinHeight, DefaultMinDerivative)
+		s, err := New(Config{Bins: K, TailBound: 3, MinWidth: DefaultMinWidth, MinHeight: DefaultMinHeight, MinDerivative: DefaultMinDerivative})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -73,7 +73,7 @@ func reference(t *testing.T, s *Spline, b *block, l int) (y, ld, gx float64, gra
 }
 
 func refSpline(t *testing.T, s *Spline) *spline.Spline {
-	ref, err := spline.New(s.K, float64(s.B), float64(s.MinW), float64(s.MinH), float64(s.MinD))
+	ref, err := spline.New(spline.Config{Bins: s.K, TailBound: float64(s.B), MinWidth: float64(s.MinW), MinHeight: float64(s.MinH), MinDerivative: float64(s.MinD)})
 	if err != nil {
 		t.Fatal(err)
 	}
