@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/privinfer/privinfer/simulate/linreg"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -28,10 +29,10 @@ func TestBadInput(t *testing.T) {
 	run := func(t Target, m Method, c Config) func() error {
 		return func() error { _, err := Run(ctx, t, m, c); return err }
 	}
-	model := func() (privinfer.Problem, *LinRegNIG) {
+	model := func() (privinfer.Problem, *linreg.NIG) {
 		return nigProblem(t, 3)
 	}
-	dacfg := func(nig *LinRegNIG) DAConfig {
+	dacfg := func(nig *linreg.NIG) DAConfig {
 		return DAConfig{ThetaStep: nig, RecordStep: SOMA, Chains: 1, Draws: 5, Warmup: 5, Seed: 1}
 	}
 	daWith := func(f func(*privinfer.Problem)) func() error {
@@ -65,13 +66,6 @@ func TestBadInput(t *testing.T) {
 			panic(err)
 		}
 		return c
-	}
-	conj := func() *LinRegConjugate {
-		l, err := NewLinRegConjugate(LinRegConjugateConfig{P: 2, Sigma2: 1, PriorMean: []float64{0, 0, 0}, PriorVar: []float64{1, 1, 1}})
-		if err != nil {
-			panic(err)
-		}
-		return l
 	}
 	recs := []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6}
 	// degenerate checks a diagnostic's documented NaN-and-ErrDegenerate result.
@@ -143,9 +137,9 @@ func TestBadInput(t *testing.T) {
 		{Category: "zerovalue", Name: "RunDA DAConfig{}", Err: func() error { p, _ := model(); _, err := RunDA(ctx, p, DAConfig{}); return err }},
 		{Category: "nil", Name: "RunDA nil Prior", Err: daWith(func(p *privinfer.Problem) { p.Prior = nil })},
 		{Category: "nil", Name: "RunDA nil Simulator", Err: daWith(func(p *privinfer.Problem) { p.Simulator = nil })},
-		{Category: "zerovalue", Name: "RunDA zero-value LinRegNIG θ-step", Err: daCfgWith(func(c *DAConfig) { c.ThetaStep = &LinRegNIG{} })},
+		{Category: "zerovalue", Name: "RunDA zero-value linreg.NIG θ-step", Err: daCfgWith(func(c *DAConfig) { c.ThetaStep = &linreg.NIG{} })},
 		{Category: "nil", Name: "RunDA nil ThetaStep", Err: daCfgWith(func(c *DAConfig) { c.ThetaStep = nil })},
-		{Category: "nil", Name: "RunDA typed nil ThetaStep", Err: daCfgWith(func(c *DAConfig) { c.ThetaStep = (*LinRegNIG)(nil) })},
+		{Category: "nil", Name: "RunDA typed nil ThetaStep", Err: daCfgWith(func(c *DAConfig) { c.ThetaStep = (*linreg.NIG)(nil) })},
 		{Category: "huge", Name: "RunDA RecordStep 7", Err: daCfgWith(func(c *DAConfig) { c.RecordStep = 7 })},
 		{Category: "nonpositive", Name: "RunDA Chains -1", Err: daCfgWith(func(c *DAConfig) { c.Chains = -1 })},
 		{Category: "nonpositive", Name: "RunDA Draws -1", Err: daCfgWith(func(c *DAConfig) { c.Draws = -1 })},
@@ -282,101 +276,12 @@ func TestBadInput(t *testing.T) {
 			return nil
 		}},
 		// Conjugate θ-steps.
-		{Category: "nonpositive", Name: "NewLinRegConjugate p 0", Err: func() error {
-			_, err := NewLinRegConjugate(LinRegConjugateConfig{P: 0, Sigma2: 1, PriorMean: nil, PriorVar: nil})
-			return err
-		}},
-		{Category: "huge", Name: "NewLinRegConjugate p 1<<40", Err: func() error {
-			_, err := NewLinRegConjugate(LinRegConjugateConfig{P: 1 << 40, Sigma2: 1, PriorMean: nil, PriorVar: nil})
-			return err
-		}},
-		{Category: "nan", Name: "NewLinRegConjugate sigma2 NaN", Err: func() error {
-			_, err := NewLinRegConjugate(LinRegConjugateConfig{P: 1, Sigma2: nan, PriorMean: []float64{0, 0}, PriorVar: []float64{1, 1}})
-			return err
-		}},
-		{Category: "inf", Name: "NewLinRegConjugate sigma2 Inf", Err: func() error {
-			_, err := NewLinRegConjugate(LinRegConjugateConfig{P: 1, Sigma2: inf, PriorMean: []float64{0, 0}, PriorVar: []float64{1, 1}})
-			return err
-		}},
-		{Category: "nonpositive", Name: "NewLinRegConjugate prior variance 0", Err: func() error {
-			_, err := NewLinRegConjugate(LinRegConjugateConfig{P: 1, Sigma2: 1, PriorMean: []float64{0, 0}, PriorVar: []float64{1, 0}})
-			return err
-		}},
-		{Category: "nan", Name: "NewLinRegConjugate prior mean NaN", Err: func() error {
-			_, err := NewLinRegConjugate(LinRegConjugateConfig{P: 1, Sigma2: 1, PriorMean: []float64{nan, 0}, PriorVar: []float64{1, 1}})
-			return err
-		}},
-		{Category: "mismatched", Name: "NewLinRegConjugate prior length", Err: func() error {
-			_, err := NewLinRegConjugate(LinRegConjugateConfig{P: 2, Sigma2: 1, PriorMean: []float64{0, 0}, PriorVar: []float64{1, 1}})
-			return err
-		}},
-		{Category: "zerovalue", Name: "LinRegConjugate{}.SampleTheta", Err: func() error { var l LinRegConjugate; return l.SampleTheta(r, recs, 2, make([]float64, 3)) }},
-		{Category: "zerovalue", Name: "LinRegConjugate{}.PosteriorMoments", Err: func() error {
-			var l LinRegConjugate
-			return l.PosteriorMoments(recs, 2, make([]float64, 3), make([]float64, 9))
-		}},
-		{Category: "nil", Name: "LinRegConjugate.SampleTheta nil rand", Err: func() error { return conj().SampleTheta(nil, recs, 2, make([]float64, 3)) }},
-		{Category: "nan", Name: "LinRegConjugate.SampleTheta NaN record", Err: func() error {
-			return conj().SampleTheta(r, []float64{0.1, nan, 0.3, 0.4, 0.5, 0.6}, 2, make([]float64, 3))
-		}},
-		{Category: "inf", Name: "LinRegConjugate.PosteriorMoments Inf record", Err: func() error {
-			return conj().PosteriorMoments([]float64{0.1, 0.2, inf, 0.4, 0.5, 0.6}, 2, make([]float64, 3), make([]float64, 9))
-		}},
-		{Category: "nonpositive", Name: "LinRegConjugate.SampleTheta n -2", Err: func() error { return conj().SampleTheta(r, nil, -2, make([]float64, 3)) }},
-		{Category: "mismatched", Name: "LinRegConjugate.SampleTheta theta short", Err: func() error { return conj().SampleTheta(r, recs, 2, make([]float64, 2)) }},
-		{Category: "empty", Name: "NewLinRegNIG no predictors", Err: func() error {
-			_, err := NewLinRegNIG(LinRegNIGConfig{PredictorMean: nil, A0: 1, B0: 1, G: 1, Clamp: 1})
-			return err
-		}},
-		{Category: "nan", Name: "NewLinRegNIG a0 NaN", Err: func() error {
-			_, err := NewLinRegNIG(LinRegNIGConfig{PredictorMean: []float64{0}, A0: nan, B0: 1, G: 1, Clamp: 1})
-			return err
-		}},
-		{Category: "inf", Name: "NewLinRegNIG g Inf", Err: func() error {
-			_, err := NewLinRegNIG(LinRegNIGConfig{PredictorMean: []float64{0}, A0: 1, B0: 1, G: inf, Clamp: 1})
-			return err
-		}},
-		{Category: "nonpositive", Name: "NewLinRegNIG clamp 0", Err: func() error {
-			_, err := NewLinRegNIG(LinRegNIGConfig{PredictorMean: []float64{0}, A0: 1, B0: 1, G: 1, Clamp: 0})
-			return err
-		}},
-		{Category: "nan", Name: "NewLinRegNIG predictor mean NaN", Err: func() error {
-			_, err := NewLinRegNIG(LinRegNIGConfig{PredictorMean: []float64{nan}, A0: 1, B0: 1, G: 1, Clamp: 1})
-			return err
-		}},
-		{Category: "zerovalue", Name: "LinRegNIG{}.CheckParam", Err: func() error { var l LinRegNIG; return l.CheckParam([]float64{0, 1}) }},
-		{Category: "zerovalue", Name: "LinRegNIG{}.SampleTheta", Err: func() error { var l LinRegNIG; return l.SampleTheta(r, nil, 0, make([]float64, 2)) }},
-		{Category: "zerovalue", Name: "LinRegNIG{}.SampleThetaPair", Err: func() error {
-			var l LinRegNIG
-			return l.SampleThetaPair(r, nil, nil, 0, make([]float64, 2), make([]float64, 2))
-		}},
-		{Category: "mismatched", Name: "LinRegNIG.SampleThetaPair records short", Err: func() error {
-			_, nig := model()
-			return nig.SampleThetaPair(r, recs[:3], recs, 2, make([]float64, 4), make([]float64, 4))
-		}},
-		{Category: "nil", Name: "LinRegNIG.SampleTheta nil rand", Err: func() error {
-			_, nig := model()
-			return nig.SampleTheta(nil, recs, 2, make([]float64, 4))
-		}},
-		{Category: "nan", Name: "LinRegNIG.SampleTheta NaN record", Err: func() error {
-			_, nig := model()
-			return nig.SampleTheta(r, []float64{0.1, 0.2, nan, 0.4, 0.5, 0.6}, 2, make([]float64, 4))
-		}},
 		// Results and diagnostics (documented NaN results).
 		{Category: "zerovalue", Name: "Result{}.AcceptRate", Check: func() error {
 			var z Result
 			var np *Result
 			if !math.IsNaN(z.AcceptRate()) || !math.IsNaN(np.AcceptRate()) {
 				return errors.New("zero or nil Result gives an acceptance rate")
-			}
-			return nil
-		}},
-		{Category: "zerovalue", Name: "LinRegNIG{} as a prior", Check: func() error {
-			var l LinRegNIG
-			th := []float64{1, 2}
-			l.Sample(r, th)
-			if l.Dim() != 0 || !math.IsNaN(l.LogDensity(th)) || th[0] != 1 || th[1] != 2 {
-				return errors.New("zero-value LinRegNIG has a dimension, a density or writes a sample")
 			}
 			return nil
 		}},

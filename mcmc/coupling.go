@@ -10,9 +10,7 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/argcheck"
-	"github.com/privinfer/privinfer/internal/linalg"
 	"github.com/privinfer/privinfer/internal/stats"
-	"github.com/privinfer/privinfer/internal/variate"
 )
 
 // Coupler supplies the model-specific parts of a coupling of two
@@ -409,115 +407,5 @@ func normLog(lw, p []float64) error {
 	for i := range p {
 		p[i] /= s
 	}
-	return nil
-}
-
-// maximalCouple draws (X, Y) with X ~ p, Y ~ q and P(X = Y) = 1 − TV(p, q)
-// by the rejection construction (Thorisson 2000; Jacob et al. 2020).
-func maximalCouple(r *rand.Rand, sampleP, sampleQ func() float64, logP, logQ func(float64) float64) (float64, float64) {
-	x := sampleP()
-	if math.Log(r.Float64())+logP(x) <= logQ(x) {
-		return x, x
-	}
-	for {
-		y := sampleQ()
-		if math.Log(r.Float64())+logQ(y) > logP(y) {
-			return x, y
-		}
-	}
-}
-
-// SampleRecordPair draws the two records with shared covariates and
-// maximally coupled responses.
-func (l *LinRegNIG) SampleRecordPair(r *rand.Rand, theta1, theta2, y1, y2 []float64) {
-	p := l.p
-	for j := range p {
-		y1[j] = l.m[j] + r.NormFloat64()
-		y2[j] = y1[j]
-	}
-	m1, m2 := l.mean(theta1, y1), l.mean(theta2, y2)
-	s1, s2 := math.Sqrt(theta1[p+1]), math.Sqrt(theta2[p+1])
-	if m1 == m2 && s1 == s2 {
-		y1[p] = m1 + s1*r.NormFloat64()
-		y2[p] = y1[p]
-		return
-	}
-	y1[p], y2[p] = maximalCouple(r,
-		func() float64 { return m1 + s1*r.NormFloat64() },
-		func() float64 { return m2 + s2*r.NormFloat64() },
-		func(v float64) float64 { z := (v - m1) / s1; return -0.5*z*z - math.Log(s1) },
-		func(v float64) float64 { z := (v - m2) / s2; return -0.5*z*z - math.Log(s2) })
-}
-
-// SampleThetaPair draws (σ², β) for both chains from two successive
-// maximal couplings: of the inverse-gamma laws of σ², then of the normal
-// laws of β given each σ².
-func (l *LinRegNIG) SampleThetaPair(r *rand.Rand, rec1, rec2 []float64, n int, theta1, theta2 []float64) error {
-	if err := l.check(); err != nil {
-		return err
-	}
-	k1 := l.p + 1
-	if r == nil || len(rec1) != n*k1 || len(rec2) != n*k1 || len(theta1) != k1+1 || len(theta2) != k1+1 {
-		return fmt.Errorf("mcmc: NIG coupled θ-step needs a random source, records of length %d and θ of length %d: %w", n*k1, k1+1, ErrInvalid)
-	}
-	if err := checkRecords(rec1, n); err != nil {
-		return err
-	}
-	if err := checkRecords(rec2, n); err != nil {
-		return err
-	}
-	var p1, p2 nigPost
-	if err := l.posterior(rec1, n, &p1); err != nil {
-		return err
-	}
-	if err := l.posterior(rec2, n, &p2); err != nil {
-		return err
-	}
-	k := l.p + 1
-	logIG := func(a, b float64) func(float64) float64 {
-		return func(v float64) float64 { return a*math.Log(b) - (a+1)*math.Log(v) - b/v }
-	}
-	var s1, s2 float64
-	if p1.a == p2.a && p1.b == p2.b {
-		s1 = p1.b / variate.Gamma(r, p1.a, 1)
-		s2 = s1
-	} else {
-		s1, s2 = maximalCouple(r,
-			func() float64 { return p1.b / variate.Gamma(r, p1.a, 1) },
-			func() float64 { return p2.b / variate.Gamma(r, p2.a, 1) },
-			logIG(p1.a, p1.b), logIG(p2.a, p2.b))
-	}
-	// β_c ~ N(μ_c, s_c Λ_c⁻¹): log density up to a shared constant is
-	// −k/2 log s_c + log|L_c| − ½ (β−μ_c)ᵀ Λ_c (β−μ_c)/s_c.
-	logN := func(p *nigPost, s float64, b []float64) float64 {
-		q := 0.0
-		ch := p.chol[:k*k]
-		for i := range k { // (Lᵀ(β−μ))_i = Σ_{j≥i} L_{ji}(β_j − μ_j)
-			v := 0.0
-			for j := i; j < k; j++ {
-				v += ch[j*k+i] * (b[j] - p.mu[j])
-			}
-			q += v * v
-		}
-		return -0.5*float64(k)*math.Log(s) + 0.5*linalg.LogDetChol(ch, k) - 0.5*q/s
-	}
-	b1, b2 := theta1[:k], theta2[:k]
-	if s1 == s2 && p1.mu == p2.mu && p1.chol == p2.chol {
-		p1.drawBeta(r, s1, b1)
-		copy(b2, b1)
-	} else {
-		p1.drawBeta(r, s1, b1)
-		if math.Log(r.Float64())+logN(&p1, s1, b1) <= logN(&p2, s2, b1) {
-			copy(b2, b1)
-		} else {
-			for {
-				p2.drawBeta(r, s2, b2)
-				if math.Log(r.Float64())+logN(&p2, s2, b2) > logN(&p1, s1, b2) {
-					break
-				}
-			}
-		}
-	}
-	theta1[k], theta2[k] = s1, s2
 	return nil
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/privinfer/privinfer"
 
-	"github.com/privinfer/privinfer/internal/special"
 	"github.com/privinfer/privinfer/internal/stats"
 )
 
@@ -57,49 +56,6 @@ func TestCoupledSlotsMaximal(t *testing.T) {
 	se := math.Sqrt(over * (1 - over) / N)
 	if got := float64(same) / N; math.Abs(got-over) > 4*se {
 		t.Errorf("P(I1 = I2) = %v, want overlap %v", got, over)
-	}
-}
-
-// TestMaximalCoupleNormals checks the rejection maximal coupling of
-// N(0, 1) and N(1, 1.5²): KS of both marginals (0.1% each) and P(X = Y)
-// = 1 − TV within 4 standard errors, TV computed from the two crossing
-// points of the densities.
-func TestMaximalCoupleNormals(t *testing.T) {
-	r := rand.New(rand.NewPCG(10, 11))
-	m2, s2 := 1.0, 1.5
-	lp := func(v float64) float64 { return -0.5 * v * v }
-	lq := func(v float64) float64 { z := (v - m2) / s2; return -0.5*z*z - math.Log(s2) }
-	const N = 50000
-	xs, ys := make([]float64, N), make([]float64, N)
-	same := 0
-	for i := range N {
-		xs[i], ys[i] = maximalCouple(r, func() float64 { return r.NormFloat64() }, func() float64 { return m2 + s2*r.NormFloat64() }, lp, lq)
-		if xs[i] == ys[i] {
-			same++
-		}
-	}
-	if _, p := stats.KSOneSample(xs, special.NormCDF); !(p > 1e-3) {
-		t.Errorf("X marginal KS p = %v", p)
-	}
-	if _, p := stats.KSOneSample(ys, func(v float64) float64 { return special.NormCDF((v - m2) / s2) }); !(p > 1e-3) {
-		t.Errorf("Y marginal KS p = %v", p)
-	}
-	// Densities cross where ½x² = ½((x−m)/s)² + log s: a quadratic.
-	a := 0.5 - 0.5/(s2*s2)
-	b := m2 / (s2 * s2)
-	c := -0.5*m2*m2/(s2*s2) - math.Log(s2)
-	disc := math.Sqrt(b*b - 4*a*c)
-	x1, x2 := (-b-disc)/(2*a), (-b+disc)/(2*a)
-	if x1 > x2 {
-		x1, x2 = x2, x1
-	}
-	// p > q on (x1, x2): overlap = ∫ min = P_q(x1<Y<x2) + 1 − P_p(x1<X<x2).
-	pin := special.NormCDF(x2) - special.NormCDF(x1)
-	qin := special.NormCDF((x2-m2)/s2) - special.NormCDF((x1-m2)/s2)
-	over := qin + 1 - pin
-	se := math.Sqrt(over * (1 - over) / N)
-	if got := float64(same) / N; math.Abs(got-over) > 4*se {
-		t.Errorf("P(X = Y) = %v, want %v", got, over)
 	}
 }
 

@@ -54,7 +54,7 @@ func (k RecordStep) valid() bool {
 // ThetaStep is the θ-step of data augmentation: it updates θ given the n
 // raw records stored back to back in records (length n·RecordDim),
 // overwriting theta (which holds the current θ on entry), by an exact draw
-// from π(θ | x) ∝ π(θ) Π_i f(x_i | θ) (LinRegConjugate, LinRegNIG) or by
+// from π(θ | x) ∝ π(θ) Π_i f(x_i | θ) (simulate/linreg's Conjugate and NIG) or by
 // a move that leaves it invariant (MetropolisTheta). Its prior π(θ) must
 // be the Problem's Prior: the sampler cannot check this.
 type ThetaStep interface {
@@ -69,8 +69,8 @@ var ErrNaN = errors.New("mcmc: density evaluated to NaN")
 // θ-step and the record step, which are the engine's own knobs, and the
 // chain settings. Only ThetaStep has no usable zero value.
 type DAConfig struct {
-	// ThetaStep updates θ given the records, for example LinRegConjugate,
-	// LinRegNIG or MetropolisTheta; it is required.
+	// ThetaStep updates θ given the records, for example simulate/linreg's
+	// Conjugate or NIG, or MetropolisTheta; it is required.
 	ThetaStep ThetaStep
 	// RecordStep is the kernel of the latent-record updates; the zero
 	// value is RandomScanIMwG.

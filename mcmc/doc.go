@@ -116,12 +116,11 @@
 //
 // NewMetropolisTheta builds a θ-step for any such Problem from its Prior
 // and the record model's RecordLogLik (random-walk Metropolis moves that
-// leave π(θ | x) invariant); the conjugate θ-steps below are exact draws.
-//
-// LinRegConjugate is the exact conjugate θ-step of Bayesian linear
-// regression with known noise variance, and LinRegNIG the
-// normal-inverse-gamma model (its prior, record model, θ-step and
-// Coupler). CoupleDA runs coupled pairs of chains on a Problem with common
+// leave π(θ | x) invariant). A model with a conjugate posterior supplies
+// an exact θ-step of its own: package simulate/linreg has linreg.Conjugate
+// (Bayesian linear regression with known noise variance) and linreg.NIG
+// (the normal-inverse-gamma model: its prior, record model, θ-step and
+// Coupler); package mcmc depends on no model. CoupleDA runs coupled pairs of chains on a Problem with common
 // random numbers and maximal couplings and returns their meeting times.
 // The papers' linear-regression settings (the SBI paper's releases, the
 // slides' n = 10 table) are in subpackage linregda.

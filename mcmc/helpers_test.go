@@ -1,6 +1,7 @@
 package mcmc
 
 import (
+	"github.com/privinfer/privinfer/simulate/linreg"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -78,7 +79,7 @@ func checkProgress(t *testing.T, events []privinfer.Progress, total int) {
 // sample mean of σ² from Sample against b0/(a0 − 1) within 5 standard
 // errors (variance b0²/((a0−1)²(a0−2))).
 func TestLinRegNIGPrior(t *testing.T) {
-	nig, err := NewLinRegNIG(LinRegNIGConfig{PredictorMean: []float64{0.9, -1.17}, A0: 10, B0: 10, G: 2, Clamp: 6})
+	nig, err := linreg.NewNIG(linreg.NIGConfig{PredictorMean: []float64{0.9, -1.17}, A0: 10, B0: 10, G: 2, Clamp: 6})
 	if err != nil {
 		t.Fatal(err)
 	}

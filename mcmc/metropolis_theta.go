@@ -17,7 +17,7 @@ import (
 // model's RecordLogLik. It leaves π(θ | x) invariant rather than drawing
 // from it exactly, which is all data augmentation needs (the sweep is then
 // a Metropolis-within-Gibbs sampler of the joint posterior); conjugate
-// θ-steps such as LinRegConjugate mix faster where they exist.
+// θ-steps such as simulate/linreg's Conjugate mix faster where they exist.
 //
 // It is safe for concurrent use by the chains of RunDA and, in steady
 // state, allocates nothing.

@@ -13,7 +13,7 @@ import (
 
 // TestMetropolisThetaInvariant runs the Metropolis θ-step alone on fixed
 // records of the paper's linear regression, whose posterior π(β | x) is
-// the exact normal of LinRegConjugate.PosteriorMoments: the chain's means
+// the exact normal of linreg.Conjugate.PosteriorMoments: the chain's means
 // agree within 5 Monte Carlo standard errors and each marginal, thinned to
 // its bulk ESS, passes a KS test against the exact normal CDF (p > 0.001,
 // a 0.1% false-alarm rate per marginal with a fixed seed).

@@ -53,6 +53,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/privinfer/privinfer/simulate/linreg"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -344,7 +345,7 @@ func diagnostics100(ctx context.Context, o *opts, stdout io.Writer, prog *cli.Pr
 	if o.n100 > 0 {
 		iters = o.n100
 	}
-	nig, err := mcmc.NewLinRegNIG(mcmc.LinRegNIGConfig{PredictorMean: []float64{0.90, -1.17}, A0: 10, B0: 10, G: 2, Clamp: 6})
+	nig, err := linreg.NewNIG(linreg.NIGConfig{PredictorMean: []float64{0.90, -1.17}, A0: 10, B0: 10, G: 2, Clamp: 6})
 	if err != nil {
 		return err
 	}

@@ -35,7 +35,7 @@ func da(w io.Writer, seed uint64, quick bool) (draws, error) {
 		return nil, err
 	}
 	problem := privinfer.Problem{Prior: prior, Simulator: records, Mechanism: lap, Observed: sdp, Names: []string{"beta0", "beta1", "beta2"}}
-	step, err := mcmc.NewLinRegConjugate(mcmc.LinRegConjugateConfig{P: 2, Sigma2: 2, PriorMean: []float64{0, 0, 0}, PriorVar: []float64{1, 1, 1}}) // exact θ-step, σ² = 2
+	step, err := linreg.NewConjugate(linreg.ConjugateConfig{P: 2, Sigma2: 2, PriorMean: []float64{0, 0, 0}, PriorVar: []float64{1, 1, 1}}) // exact θ-step, σ² = 2
 	if err != nil {
 		return nil, err
 	}

@@ -3,12 +3,14 @@
 // regression with known noise variance (SBIPaper, §4.2 and App. E.2 of the
 // SBI paper) and the slides' n = 10 SOMA table with the
 // normal-inverse-gamma model (SlidesN10). Each returns the
-// privinfer.Problem together with its exact conjugate θ-step from package
-// mcmc. Errors wrap mcmc.ErrInvalid.
+// privinfer.Problem together with its exact conjugate θ-step
+// (linreg.Conjugate or linreg.NIG from package simulate/linreg). Errors
+// wrap mcmc.ErrInvalid.
 //
 // The settings live here, not in package mcmc, because they are paper
 // specifics rather than part of the engine, and not in simulate/linreg,
-// because they return mcmc's θ-steps (simulate must not import mcmc).
+// because the coupling start of the slides' table runs mcmc's chains
+// (simulate must not import mcmc).
 package linregda
 
 import (
@@ -28,8 +30,8 @@ import (
 // linreg.Paper (known σ² = 2), the Laplace mechanism with the model's
 // sensitivity (linreg.Sensitivity), the paper's observed release
 // at ε (linreg.Release), and names beta0, beta1, beta2. The returned
-// LinRegConjugate is its exact θ-step for mcmc.DAConfig.ThetaStep.
-func SBIPaper(eps float64) (privinfer.Problem, *mcmc.LinRegConjugate, error) {
+// linreg.Conjugate is its exact θ-step for mcmc.DAConfig.ThetaStep.
+func SBIPaper(eps float64) (privinfer.Problem, *linreg.Conjugate, error) {
 	model := linreg.Paper()
 	n := linreg.PaperN
 	sdp, err := linreg.Release(eps)
@@ -46,15 +48,15 @@ func SBIPaper(eps float64) (privinfer.Problem, *mcmc.LinRegConjugate, error) {
 	}
 	prior, err := linreg.Prior(model.P())
 	if err != nil {
-		return privinfer.Problem{}, nil, err
+		return privinfer.Problem{}, nil, fmt.Errorf("linregda: %w: %w", mcmc.ErrInvalid, err)
 	}
 	sim, err := simulate.NewMeanStat(model, n)
 	if err != nil {
-		return privinfer.Problem{}, nil, err
+		return privinfer.Problem{}, nil, fmt.Errorf("linregda: %w: %w", mcmc.ErrInvalid, err)
 	}
-	th, err := mcmc.NewLinRegConjugate(mcmc.LinRegConjugateConfig{P: model.P(), Sigma2: 2, PriorMean: []float64{0, 0, 0}, PriorVar: []float64{1, 1, 1}})
+	th, err := linreg.NewConjugate(linreg.ConjugateConfig{P: model.P(), Sigma2: 2, PriorMean: []float64{0, 0, 0}, PriorVar: []float64{1, 1, 1}})
 	if err != nil {
-		return privinfer.Problem{}, nil, err
+		return privinfer.Problem{}, nil, fmt.Errorf("linregda: %w: %w", mcmc.ErrInvalid, err)
 	}
 	p := privinfer.Problem{Prior: prior, Simulator: sim, Mechanism: lap, Observed: sdp,
 		Names: []string{"beta0", "beta1", "beta2"}}
@@ -70,10 +72,10 @@ func SBIPaper(eps float64) (privinfer.Problem, *mcmc.LinRegConjugate, error) {
 // observed release used for the table. θ = (β_0, β_1, β_2, σ²), named
 // beta0, beta1, beta2 and sigma2.
 //
-// The returned LinRegNIG is the problem's prior, its record model, the
+// The returned linreg.NIG is the problem's prior, its record model, the
 // exact θ-step for mcmc.DAConfig.ThetaStep and the mcmc.Coupler of
 // mcmc.CoupleDA.
-func SlidesN10(eps float64) (privinfer.Problem, *mcmc.LinRegNIG, error) {
+func SlidesN10(eps float64) (privinfer.Problem, *linreg.NIG, error) {
 	var sdp []float64
 	switch eps {
 	case 3:
@@ -84,17 +86,17 @@ func SlidesN10(eps float64) (privinfer.Problem, *mcmc.LinRegNIG, error) {
 		return privinfer.Problem{}, nil, fmt.Errorf("linregda: the slides' n = 10 table uses epsilon 3 or 30, got %v: %w", eps, mcmc.ErrInvalid)
 	}
 	const n = 10
-	nig, err := mcmc.NewLinRegNIG(mcmc.LinRegNIGConfig{PredictorMean: []float64{0.90, -1.17}, A0: 10, B0: 10, G: 2, Clamp: 6})
+	nig, err := linreg.NewNIG(linreg.NIGConfig{PredictorMean: []float64{0.90, -1.17}, A0: 10, B0: 10, G: 2, Clamp: 6})
 	if err != nil {
-		return privinfer.Problem{}, nil, err
+		return privinfer.Problem{}, nil, fmt.Errorf("linregda: %w: %w", mcmc.ErrInvalid, err)
 	}
 	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 13.0 / n, Epsilon: eps, Dim: nig.ContribDim()})
 	if err != nil {
-		return privinfer.Problem{}, nil, err
+		return privinfer.Problem{}, nil, fmt.Errorf("linregda: %w: %w", mcmc.ErrInvalid, err)
 	}
 	sim, err := simulate.NewMeanStat(nig, n)
 	if err != nil {
-		return privinfer.Problem{}, nil, err
+		return privinfer.Problem{}, nil, fmt.Errorf("linregda: %w: %w", mcmc.ErrInvalid, err)
 	}
 	p := privinfer.Problem{Prior: nig, Simulator: sim, Mechanism: lap, Observed: sdp,
 		Names: []string{"beta0", "beta1", "beta2", "sigma2"}}
@@ -105,10 +107,10 @@ func SlidesN10(eps float64) (privinfer.Problem, *mcmc.LinRegNIG, error) {
 // (from SlidesN10), for mcmc.CouplingConfig.InitPair: chain 1 at the end
 // of a SOMA run of warm iterations from a prior start (approximately
 // stationary), chain 2 fresh from the prior with records from the model.
-func SlidesN10CouplingInit(p privinfer.Problem, nig *mcmc.LinRegNIG, warm int) func(pair int, r *rand.Rand, th1, x1, th2, x2 []float64) error {
+func SlidesN10CouplingInit(p privinfer.Problem, nig *linreg.NIG, warm int) func(pair int, r *rand.Rand, th1, x1, th2, x2 []float64) error {
 	return func(_ int, r *rand.Rand, th1, x1, th2, x2 []float64) error {
 		if nig.Dim() == 0 {
-			return fmt.Errorf("linregda: LinRegNIG used without mcmc.NewLinRegNIG (nil or zero value): %w", mcmc.ErrInvalid)
+			return fmt.Errorf("linregda: linreg.NIG used without linreg.NewNIG (nil or zero value): %w", mcmc.ErrInvalid)
 		}
 		nig.Sample(r, th1)
 		c, err := mcmc.NewDAChain(p, mcmc.DAConfig{ThetaStep: nig, RecordStep: mcmc.SOMA}, r, th1)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"github.com/privinfer/privinfer/simulate/linreg"
 	"math"
 	"os"
 	"path/filepath"
@@ -25,7 +26,7 @@ const testdata = "../testdata/"
 
 // paperLinReg returns the SBI paper's privatized linear regression at ε
 // and its exact θ-step.
-func paperLinReg(t testing.TB, eps float64) (privinfer.Problem, *mcmc.LinRegConjugate) {
+func paperLinReg(t testing.TB, eps float64) (privinfer.Problem, *linreg.Conjugate) {
 	p, th, err := linregda.SBIPaper(eps)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package linregda_test
 import (
 	"context"
 	"errors"
+	"github.com/privinfer/privinfer/simulate/linreg"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -118,15 +119,15 @@ func TestBadInput(t *testing.T) {
 		{Category: "nonpositive", Name: "SBIPaper eps 0", Err: sbi(0)},
 		{Category: "nan", Name: "SBIPaper eps NaN", Err: sbi(nan)},
 		{Category: "inf", Name: "SBIPaper eps Inf", Err: sbi(inf)},
-		{Category: "zerovalue", Name: "SlidesN10CouplingInit zero-value LinRegNIG", Err: func() error {
+		{Category: "zerovalue", Name: "SlidesN10CouplingInit zero-value linreg.NIG", Err: func() error {
 			p, _, err := linregda.SlidesN10(3)
 			if err != nil {
 				return errors.New("SlidesN10(3) failed")
 			}
 			x := make([]float64, 30)
-			return linregda.SlidesN10CouplingInit(p, &mcmc.LinRegNIG{}, 1)(0, r, make([]float64, 4), x, make([]float64, 4), x)
+			return linregda.SlidesN10CouplingInit(p, &linreg.NIG{}, 1)(0, r, make([]float64, 4), x, make([]float64, 4), x)
 		}},
-		{Category: "nil", Name: "SlidesN10CouplingInit nil LinRegNIG", Err: func() error {
+		{Category: "nil", Name: "SlidesN10CouplingInit nil linreg.NIG", Err: func() error {
 			x := make([]float64, 30)
 			return linregda.SlidesN10CouplingInit(privinfer.Problem{}, nil, 1)(0, r, make([]float64, 4), x, make([]float64, 4), x)
 		}},

@@ -2,7 +2,11 @@
 // model (§4.2, App. E.2): the record model with its clamped sufficient
 // statistic, the paper's setting (Paper, PaperN, PaperTheta, Prior) and
 // its observed releases (Release), and the statistic computed from a
-// curator's normalised data (Stats) with its ℓ1 sensitivity (Sensitivity).
+// curator's normalised data (Stats) with its ℓ1 sensitivity (Sensitivity);
+// and the conjugate posteriors given raw records that data-augmentation
+// MCMC uses as exact θ-steps: Conjugate (known noise variance) and NIG
+// (the normal-inverse-gamma model, also its own prior, record model and
+// coupling for mcmc.CoupleDA).
 // Errors wrap simulate.ErrInvalid
 // (simulate.ErrInvalidTheta for a bad θ).
 package linreg

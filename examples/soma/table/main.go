@@ -131,7 +131,7 @@ type cell struct {
 
 // problem returns the regression with n records at ε, its release
 // simulated at the paper's β from seed, and its exact θ-step.
-func problem(n int, eps float64, seed uint64) (privinfer.Problem, *mcmc.LinRegConjugate, error) {
+func problem(n int, eps float64, seed uint64) (privinfer.Problem, *linreg.Conjugate, error) {
 	model := linreg.Paper()
 	sens, err := linreg.Sensitivity(model.P(), n)
 	if err != nil {
@@ -157,7 +157,7 @@ func problem(n int, eps float64, seed uint64) (privinfer.Problem, *mcmc.LinRegCo
 	if err := rel.Simulate(rand.New(rand.NewPCG(seed, uint64(n))), linreg.PaperTheta(), sdp); err != nil {
 		return privinfer.Problem{}, nil, err
 	}
-	th, err := mcmc.NewLinRegConjugate(mcmc.LinRegConjugateConfig{P: model.P(), Sigma2: 2, PriorMean: []float64{0, 0, 0}, PriorVar: []float64{1, 1, 1}})
+	th, err := linreg.NewConjugate(linreg.ConjugateConfig{P: model.P(), Sigma2: 2, PriorMean: []float64{0, 0, 0}, PriorVar: []float64{1, 1, 1}})
 	if err != nil {
 		return privinfer.Problem{}, nil, err
 	}

@@ -1,4 +1,4 @@
-package mcmc
+package linreg
 
 import (
 	"fmt"
@@ -8,29 +8,35 @@ import (
 	"github.com/privinfer/privinfer/internal/linalg"
 	"github.com/privinfer/privinfer/internal/variate"
 	"github.com/privinfer/privinfer/simulate"
-	"github.com/privinfer/privinfer/simulate/linreg"
 )
+
+// This file holds the conjugate posteriors of Bayesian linear regression
+// given raw records: the exact θ-steps of data-augmentation MCMC
+// (mcmc.DAConfig.ThetaStep) for the known-variance model (Conjugate) and
+// the normal-inverse-gamma model (NIG, which is also its own prior, record
+// model and coupling for mcmc.CoupleDA). They satisfy package mcmc's
+// interfaces structurally, so this package does not import it.
 
 // maxLinRegDim bounds the number of coefficients p+1 handled on the stack.
 const maxLinRegDim = 8
 
-// LinRegConjugate is the θ-step of Bayesian linear regression with known
+// Conjugate is the θ-step of Bayesian linear regression with known
 // noise variance σ² and independent normal priors β_j ~ N(μ_j, v_j): given
 // raw records (x_1..x_p, y) it draws β from the exact conjugate posterior
 // N(P⁻¹b, P⁻¹), P = XᵀX/σ² + diag(1/v), b = Xᵀy/σ² + μ/v, with X the design
-// matrix including the intercept. It matches linreg.Model (whose β has
+// matrix including the intercept. It matches Model (whose β has
 // length p+1 and whose predictors are parameter-free) and the SBI paper's
 // prior N(0, I). It is safe for concurrent use and allocates nothing for
 // p+1 ≤ 8.
-type LinRegConjugate struct {
+type Conjugate struct {
 	p            int
 	sigma2       float64
 	mean, invVar []float64
 }
 
-// LinRegConjugateConfig configures NewLinRegConjugate. Every field is
+// ConjugateConfig configures NewConjugate. Every field is
 // required: the zero value is refused.
-type LinRegConjugateConfig struct {
+type ConjugateConfig struct {
 	// P is the number of predictors p, 1 ≤ p ≤ 7; β = (β_0, …, β_p).
 	P int
 	// Sigma2 is the known noise variance σ², finite and > 0.
@@ -43,32 +49,32 @@ type LinRegConjugateConfig struct {
 	PriorVar []float64
 }
 
-// Validate reports whether c is usable, with an error wrapping ErrInvalid
+// Validate reports whether c is usable, with an error wrapping simulate.ErrInvalid
 // that names the offending field.
-func (c LinRegConjugateConfig) Validate() error {
+func (c ConjugateConfig) Validate() error {
 	p := c.P
 	if p < 1 || p+1 > maxLinRegDim {
-		return fmt.Errorf("mcmc: LinRegConjugateConfig.P must be in [1, %d], got %d: %w", maxLinRegDim-1, p, ErrInvalid)
+		return fmt.Errorf("linreg: ConjugateConfig.P must be in [1, %d], got %d: %w", maxLinRegDim-1, p, simulate.ErrInvalid)
 	}
 	if !(c.Sigma2 > 0) || math.IsInf(c.Sigma2, 0) {
-		return fmt.Errorf("mcmc: LinRegConjugateConfig.Sigma2 must be finite and > 0, got %v: %w", c.Sigma2, ErrInvalid)
+		return fmt.Errorf("linreg: ConjugateConfig.Sigma2 must be finite and > 0, got %v: %w", c.Sigma2, simulate.ErrInvalid)
 	}
 	if len(c.PriorMean) != p+1 || len(c.PriorVar) != p+1 {
-		return fmt.Errorf("mcmc: LinRegConjugateConfig.PriorMean and PriorVar must have length P+1 = %d, got %d and %d: %w", p+1, len(c.PriorMean), len(c.PriorVar), ErrInvalid)
+		return fmt.Errorf("linreg: ConjugateConfig.PriorMean and PriorVar must have length P+1 = %d, got %d and %d: %w", p+1, len(c.PriorMean), len(c.PriorVar), simulate.ErrInvalid)
 	}
 	for j := range p + 1 {
 		if math.IsNaN(c.PriorMean[j]) || math.IsInf(c.PriorMean[j], 0) {
-			return fmt.Errorf("mcmc: LinRegConjugateConfig.PriorMean[%d] must be finite, got %v: %w", j, c.PriorMean[j], ErrInvalid)
+			return fmt.Errorf("linreg: ConjugateConfig.PriorMean[%d] must be finite, got %v: %w", j, c.PriorMean[j], simulate.ErrInvalid)
 		}
 		if !(c.PriorVar[j] > 0) || math.IsInf(c.PriorVar[j], 0) {
-			return fmt.Errorf("mcmc: LinRegConjugateConfig.PriorVar[%d] must be finite and > 0, got %v: %w", j, c.PriorVar[j], ErrInvalid)
+			return fmt.Errorf("linreg: ConjugateConfig.PriorVar[%d] must be finite and > 0, got %v: %w", j, c.PriorVar[j], simulate.ErrInvalid)
 		}
 	}
 	return nil
 }
 
-// NewLinRegConjugate returns the θ-step for the model and prior of cfg.
-func NewLinRegConjugate(cfg LinRegConjugateConfig) (*LinRegConjugate, error) {
+// NewConjugate returns the θ-step for the model and prior of cfg.
+func NewConjugate(cfg ConjugateConfig) (*Conjugate, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -76,7 +82,7 @@ func NewLinRegConjugate(cfg LinRegConjugateConfig) (*LinRegConjugate, error) {
 	for j, v := range cfg.PriorVar {
 		iv[j] = 1 / v
 	}
-	return &LinRegConjugate{p: cfg.P, sigma2: cfg.Sigma2, mean: append([]float64(nil), cfg.PriorMean...), invVar: iv}, nil
+	return &Conjugate{p: cfg.P, sigma2: cfg.Sigma2, mean: append([]float64(nil), cfg.PriorMean...), invVar: iv}, nil
 }
 
 // gram accumulates XᵀX (k×k, k = p+1) and Xᵀy and yᵀy from records (x, y).
@@ -108,13 +114,13 @@ func gram(records []float64, n, p int, xtx, xty []float64) (yty float64) {
 
 // PosteriorMoments writes the conjugate posterior mean and covariance
 // (row-major (p+1)×(p+1)) of β given the records.
-func (l *LinRegConjugate) PosteriorMoments(records []float64, n int, mean, cov []float64) error {
+func (l *Conjugate) PosteriorMoments(records []float64, n int, mean, cov []float64) error {
 	if err := l.check(records, n); err != nil {
 		return err
 	}
 	k := l.p + 1
 	if len(records) != n*k || len(mean) != k || len(cov) != k*k {
-		return fmt.Errorf("mcmc: linear regression posterior moments: wrong lengths (records %d for n=%d, mean %d, cov %d): %w", len(records), n, len(mean), len(cov), ErrInvalid)
+		return fmt.Errorf("linreg: linear regression posterior moments: wrong lengths (records %d for n=%d, mean %d, cov %d): %w", len(records), n, len(mean), len(cov), simulate.ErrInvalid)
 	}
 	var prec, ch [maxLinRegDim * maxLinRegDim]float64
 	l.precision(records, n, prec[:k*k], mean)
@@ -125,11 +131,11 @@ func (l *LinRegConjugate) PosteriorMoments(records []float64, n int, mean, cov [
 	return linalg.InvSPD(prec[:k*k], k, cov)
 }
 
-// check reports a LinRegConjugate used without its constructor, a
+// check reports a Conjugate used without its constructor, a
 // negative n and non-finite records.
-func (l *LinRegConjugate) check(records []float64, n int) error {
+func (l *Conjugate) check(records []float64, n int) error {
 	if l == nil || l.p < 1 {
-		return fmt.Errorf("mcmc: LinRegConjugate used without NewLinRegConjugate (nil or zero value): %w", ErrInvalid)
+		return fmt.Errorf("linreg: Conjugate used without NewConjugate (nil or zero value): %w", simulate.ErrInvalid)
 	}
 	return checkRecords(records, n)
 }
@@ -137,17 +143,17 @@ func (l *LinRegConjugate) check(records []float64, n int) error {
 // checkRecords reports a negative record count and non-finite records.
 func checkRecords(records []float64, n int) error {
 	if n < 0 {
-		return fmt.Errorf("mcmc: number of records must be >= 0, got %d: %w", n, ErrInvalid)
+		return fmt.Errorf("linreg: number of records must be >= 0, got %d: %w", n, simulate.ErrInvalid)
 	}
 	for i, v := range records {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("mcmc: records[%d] must be finite, got %v: %w", i, v, ErrInvalid)
+			return fmt.Errorf("linreg: records[%d] must be finite, got %v: %w", i, v, simulate.ErrInvalid)
 		}
 	}
 	return nil
 }
 
-func (l *LinRegConjugate) precision(records []float64, n int, prec, b []float64) {
+func (l *Conjugate) precision(records []float64, n int, prec, b []float64) {
 	k := l.p + 1
 	gram(records, n, l.p, prec, b)
 	for a := range k {
@@ -160,16 +166,16 @@ func (l *LinRegConjugate) precision(records []float64, n int, prec, b []float64)
 }
 
 // SampleTheta draws β | records into theta (length p+1).
-func (l *LinRegConjugate) SampleTheta(r *rand.Rand, records []float64, n int, theta []float64) error {
+func (l *Conjugate) SampleTheta(r *rand.Rand, records []float64, n int, theta []float64) error {
 	if err := l.check(records, n); err != nil {
 		return err
 	}
 	if r == nil {
-		return fmt.Errorf("mcmc: linear regression θ-step: random source is nil: %w", ErrInvalid)
+		return fmt.Errorf("linreg: linear regression θ-step: random source is nil: %w", simulate.ErrInvalid)
 	}
 	k := l.p + 1
 	if len(theta) != k || len(records) != n*k {
-		return fmt.Errorf("mcmc: linear regression θ-step: theta must have length %d and records %d, got %d and %d: %w", k, n*k, len(theta), len(records), ErrInvalid)
+		return fmt.Errorf("linreg: linear regression θ-step: theta must have length %d and records %d, got %d and %d: %w", k, n*k, len(theta), len(records), simulate.ErrInvalid)
 	}
 	var prec, ch [maxLinRegDim * maxLinRegDim]float64
 	var mu [maxLinRegDim]float64
@@ -197,24 +203,24 @@ func drawNormalPrec(r *rand.Rand, chol, mu []float64, sd float64, dst []float64)
 	}
 }
 
-// LinRegNIG is Bayesian linear regression with unknown noise variance and
+// NIG is Bayesian linear regression with unknown noise variance and
 // the normal-inverse-gamma prior σ² ~ InvGamma(a0, b0), β | σ² ~
 // N(0, g·σ²·I): it is both the record model (θ = (β_0..β_p, σ²); record
 // (x_1..x_p, y) with x ~ N(m, I) and y | x ~ N(β_0 + xᵀβ_{1:p}, σ²); the
-// clamped statistic of linreg.Model with clamp C) and its exact
+// clamped statistic of Model with clamp C) and its exact
 // conjugate θ-step. With m = (0.90, −1.17), a0 = b0 = 10, g = 2 and C = 6
 // it is the setting of the slides' n = 10 SOMA table.
-type LinRegNIG struct {
+type NIG struct {
 	p      int
 	m      []float64
 	a0, b0 float64
 	g      float64
-	stat   *linreg.Model
+	stat   *Model
 }
 
-// LinRegNIGConfig configures NewLinRegNIG. Every field is required: the
+// NIGConfig configures NewNIG. Every field is required: the
 // zero value is refused.
-type LinRegNIGConfig struct {
+type NIGConfig struct {
 	// PredictorMean is m, the mean of the predictors x ~ N(m, I); its
 	// length is the number of predictors p, 1 ≤ p ≤ 7 (finite entries).
 	PredictorMean []float64
@@ -223,44 +229,44 @@ type LinRegNIGConfig struct {
 	A0, B0 float64
 	// G scales the prior β | σ² ~ N(0, G·σ²·I), finite and > 0.
 	G float64
-	// Clamp is the bound C of the released statistic (linreg.Model's
+	// Clamp is the bound C of the released statistic (Model's
 	// clamp), finite and > 0.
 	Clamp float64
 }
 
-// Validate reports whether c is usable, with an error wrapping ErrInvalid
+// Validate reports whether c is usable, with an error wrapping simulate.ErrInvalid
 // that names the offending field.
-func (c LinRegNIGConfig) Validate() error {
+func (c NIGConfig) Validate() error {
 	if p := len(c.PredictorMean); p < 1 || p+1 > maxLinRegDim {
-		return fmt.Errorf("mcmc: LinRegNIGConfig.PredictorMean must have 1 to %d entries, got %d: %w", maxLinRegDim-1, p, ErrInvalid)
+		return fmt.Errorf("linreg: NIGConfig.PredictorMean must have 1 to %d entries, got %d: %w", maxLinRegDim-1, p, simulate.ErrInvalid)
 	}
 	for _, v := range [4]struct {
 		name string
 		x    float64
 	}{{"A0", c.A0}, {"B0", c.B0}, {"G", c.G}, {"Clamp", c.Clamp}} {
 		if !(v.x > 0) || math.IsInf(v.x, 0) {
-			return fmt.Errorf("mcmc: LinRegNIGConfig.%s must be finite and > 0, got %v: %w", v.name, v.x, ErrInvalid)
+			return fmt.Errorf("linreg: NIGConfig.%s must be finite and > 0, got %v: %w", v.name, v.x, simulate.ErrInvalid)
 		}
 	}
 	return nil
 }
 
-// NewLinRegNIG returns the model of cfg.
-func NewLinRegNIG(cfg LinRegNIGConfig) (*LinRegNIG, error) {
+// NewNIG returns the model of cfg.
+func NewNIG(cfg NIGConfig) (*NIG, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	st, err := linreg.New(linreg.Config{PredictorMean: cfg.PredictorMean, Sigma2: 1, Clamp: cfg.Clamp})
+	st, err := New(Config{PredictorMean: cfg.PredictorMean, Sigma2: 1, Clamp: cfg.Clamp})
 	if err != nil {
-		return nil, fmt.Errorf("mcmc: LinRegNIGConfig.PredictorMean: %w: %w", ErrInvalid, err)
+		return nil, fmt.Errorf("linreg: NIGConfig.PredictorMean: %w: %w", simulate.ErrInvalid, err)
 	}
-	return &LinRegNIG{p: len(cfg.PredictorMean), m: append([]float64(nil), cfg.PredictorMean...), a0: cfg.A0, b0: cfg.B0, g: cfg.G, stat: st}, nil
+	return &NIG{p: len(cfg.PredictorMean), m: append([]float64(nil), cfg.PredictorMean...), a0: cfg.A0, b0: cfg.B0, g: cfg.G, stat: st}, nil
 }
 
-// Dim is p + 2, the length of θ = (β, σ²) (0 for a LinRegNIG used
+// Dim is p + 2, the length of θ = (β, σ²) (0 for a NIG used
 // without its constructor): the model is also its own prior, a
 // simulate.Prior.
-func (l *LinRegNIG) Dim() int {
+func (l *NIG) Dim() int {
 	if l == nil || l.stat == nil {
 		return 0
 	}
@@ -268,8 +274,8 @@ func (l *LinRegNIG) Dim() int {
 }
 
 // Sample draws θ = (β, σ²) from the normal-inverse-gamma prior into theta
-// (length p + 2). A LinRegNIG used without its constructor writes nothing.
-func (l *LinRegNIG) Sample(r *rand.Rand, theta []float64) {
+// (length p + 2). A NIG used without its constructor writes nothing.
+func (l *NIG) Sample(r *rand.Rand, theta []float64) {
 	if l == nil || l.stat == nil || r == nil || len(theta) != l.p+2 {
 		return
 	}
@@ -283,8 +289,8 @@ func (l *LinRegNIG) Sample(r *rand.Rand, theta []float64) {
 
 // LogDensity returns the log prior density log InvGamma(σ²; a0, b0) +
 // Σ_j log N(β_j; 0, g·σ²): −Inf for σ² ≤ 0 and NaN for θ of the wrong
-// length or a LinRegNIG used without its constructor.
-func (l *LinRegNIG) LogDensity(theta []float64) float64 {
+// length or a NIG used without its constructor.
+func (l *NIG) LogDensity(theta []float64) float64 {
 	if l == nil || l.stat == nil || len(theta) != l.p+2 {
 		return math.NaN()
 	}
@@ -305,30 +311,30 @@ func (l *LinRegNIG) LogDensity(theta []float64) float64 {
 }
 
 // ParamDim is p + 2: the coefficients and σ².
-func (l *LinRegNIG) ParamDim() int { return l.p + 2 }
+func (l *NIG) ParamDim() int { return l.p + 2 }
 
 // RecordDim is p + 1.
-func (l *LinRegNIG) RecordDim() int { return l.p + 1 }
+func (l *NIG) RecordDim() int { return l.p + 1 }
 
 // ContribDim is the length of the clamped linear-regression statistic (0
-// for a LinRegNIG used without its constructor).
-func (l *LinRegNIG) ContribDim() int {
+// for a NIG used without its constructor).
+func (l *NIG) ContribDim() int {
 	if l.stat == nil {
 		return 0
 	}
 	return l.stat.ContribDim()
 }
 
-// check reports a LinRegNIG used without NewLinRegNIG.
-func (l *LinRegNIG) check() error {
+// check reports a NIG used without NewNIG.
+func (l *NIG) check() error {
 	if l == nil || l.stat == nil {
-		return fmt.Errorf("mcmc: LinRegNIG used without NewLinRegNIG (nil or zero value): %w", ErrInvalid)
+		return fmt.Errorf("linreg: NIG used without NewNIG (nil or zero value): %w", simulate.ErrInvalid)
 	}
 	return nil
 }
 
 // CheckParam checks θ = (β, σ²) for length, finiteness and σ² > 0.
-func (l *LinRegNIG) CheckParam(theta []float64) error {
+func (l *NIG) CheckParam(theta []float64) error {
 	if err := l.check(); err != nil {
 		return err
 	}
@@ -347,7 +353,7 @@ func (l *LinRegNIG) CheckParam(theta []float64) error {
 }
 
 // SampleRecord draws x ~ N(m, I) and y | x into rec.
-func (l *LinRegNIG) SampleRecord(r *rand.Rand, theta, rec []float64) {
+func (l *NIG) SampleRecord(r *rand.Rand, theta, rec []float64) {
 	mu := theta[0]
 	for j := range l.p {
 		rec[j] = l.m[j] + r.NormFloat64()
@@ -356,7 +362,7 @@ func (l *LinRegNIG) SampleRecord(r *rand.Rand, theta, rec []float64) {
 	rec[l.p] = mu + math.Sqrt(theta[l.p+1])*r.NormFloat64()
 }
 
-func (l *LinRegNIG) mean(theta, rec []float64) float64 {
+func (l *NIG) mean(theta, rec []float64) float64 {
 	mu := theta[0]
 	for j := range l.p {
 		mu += theta[j+1] * rec[j]
@@ -364,11 +370,11 @@ func (l *LinRegNIG) mean(theta, rec []float64) float64 {
 	return mu
 }
 
-// Contribution writes the clamped statistic contribution of linreg.Model.
-func (l *LinRegNIG) Contribution(rec, dst []float64) { l.stat.Contribution(rec, dst) }
+// Contribution writes the clamped statistic contribution of Model.
+func (l *NIG) Contribution(rec, dst []float64) { l.stat.Contribution(rec, dst) }
 
 // RecordLogLik returns log N(x; m, I) + log N(y; β_0 + xᵀβ_{1:p}, σ²).
-func (l *LinRegNIG) RecordLogLik(theta, rec []float64) float64 {
+func (l *NIG) RecordLogLik(theta, rec []float64) float64 {
 	ll := 0.0
 	for j := range l.p {
 		ll += variate.NormalLogPdf(rec[j], l.m[j], 1)
@@ -389,7 +395,7 @@ func (p *nigPost) drawBeta(r *rand.Rand, s float64, b []float64) {
 	drawNormalPrec(r, p.chol[:p.k*p.k], p.mu[:p.k], math.Sqrt(s), b)
 }
 
-func (l *LinRegNIG) posterior(records []float64, n int, post *nigPost) error {
+func (l *NIG) posterior(records []float64, n int, post *nigPost) error {
 	k := l.p + 1
 	var lam [maxLinRegDim * maxLinRegDim]float64
 	yty := gram(records, n, l.p, lam[:k*k], post.mu[:k])
@@ -414,7 +420,7 @@ func (l *LinRegNIG) posterior(records []float64, n int, post *nigPost) error {
 
 // SampleTheta draws σ² and then β from their exact conjugate posterior
 // given the raw (unclamped) records.
-func (l *LinRegNIG) SampleTheta(r *rand.Rand, records []float64, n int, theta []float64) error {
+func (l *NIG) SampleTheta(r *rand.Rand, records []float64, n int, theta []float64) error {
 	if err := l.check(); err != nil {
 		return err
 	}
@@ -422,11 +428,11 @@ func (l *LinRegNIG) SampleTheta(r *rand.Rand, records []float64, n int, theta []
 		return err
 	}
 	if r == nil {
-		return fmt.Errorf("mcmc: NIG θ-step: random source is nil: %w", ErrInvalid)
+		return fmt.Errorf("linreg: NIG θ-step: random source is nil: %w", simulate.ErrInvalid)
 	}
 	k := l.p + 1
 	if len(theta) != k+1 || len(records) != n*k {
-		return fmt.Errorf("mcmc: NIG θ-step: theta must have length %d and records %d, got %d and %d: %w", k+1, n*k, len(theta), len(records), ErrInvalid)
+		return fmt.Errorf("linreg: NIG θ-step: theta must have length %d and records %d, got %d and %d: %w", k+1, n*k, len(theta), len(records), simulate.ErrInvalid)
 	}
 	var post nigPost
 	if err := l.posterior(records, n, &post); err != nil {
@@ -435,5 +441,115 @@ func (l *LinRegNIG) SampleTheta(r *rand.Rand, records []float64, n int, theta []
 	s2 := post.b / variate.Gamma(r, post.a, 1)
 	post.drawBeta(r, s2, theta[:k])
 	theta[k] = s2
+	return nil
+}
+
+// maximalCouple draws (X, Y) with X ~ p, Y ~ q and P(X = Y) = 1 − TV(p, q)
+// by the rejection construction (Thorisson 2000; Jacob et al. 2020).
+func maximalCouple(r *rand.Rand, sampleP, sampleQ func() float64, logP, logQ func(float64) float64) (float64, float64) {
+	x := sampleP()
+	if math.Log(r.Float64())+logP(x) <= logQ(x) {
+		return x, x
+	}
+	for {
+		y := sampleQ()
+		if math.Log(r.Float64())+logQ(y) > logP(y) {
+			return x, y
+		}
+	}
+}
+
+// SampleRecordPair draws the two records with shared covariates and
+// maximally coupled responses.
+func (l *NIG) SampleRecordPair(r *rand.Rand, theta1, theta2, y1, y2 []float64) {
+	p := l.p
+	for j := range p {
+		y1[j] = l.m[j] + r.NormFloat64()
+		y2[j] = y1[j]
+	}
+	m1, m2 := l.mean(theta1, y1), l.mean(theta2, y2)
+	s1, s2 := math.Sqrt(theta1[p+1]), math.Sqrt(theta2[p+1])
+	if m1 == m2 && s1 == s2 {
+		y1[p] = m1 + s1*r.NormFloat64()
+		y2[p] = y1[p]
+		return
+	}
+	y1[p], y2[p] = maximalCouple(r,
+		func() float64 { return m1 + s1*r.NormFloat64() },
+		func() float64 { return m2 + s2*r.NormFloat64() },
+		func(v float64) float64 { z := (v - m1) / s1; return -0.5*z*z - math.Log(s1) },
+		func(v float64) float64 { z := (v - m2) / s2; return -0.5*z*z - math.Log(s2) })
+}
+
+// SampleThetaPair draws (σ², β) for both chains from two successive
+// maximal couplings: of the inverse-gamma laws of σ², then of the normal
+// laws of β given each σ².
+func (l *NIG) SampleThetaPair(r *rand.Rand, rec1, rec2 []float64, n int, theta1, theta2 []float64) error {
+	if err := l.check(); err != nil {
+		return err
+	}
+	k1 := l.p + 1
+	if r == nil || len(rec1) != n*k1 || len(rec2) != n*k1 || len(theta1) != k1+1 || len(theta2) != k1+1 {
+		return fmt.Errorf("linreg: NIG coupled θ-step needs a random source, records of length %d and θ of length %d: %w", n*k1, k1+1, simulate.ErrInvalid)
+	}
+	if err := checkRecords(rec1, n); err != nil {
+		return err
+	}
+	if err := checkRecords(rec2, n); err != nil {
+		return err
+	}
+	var p1, p2 nigPost
+	if err := l.posterior(rec1, n, &p1); err != nil {
+		return err
+	}
+	if err := l.posterior(rec2, n, &p2); err != nil {
+		return err
+	}
+	k := l.p + 1
+	logIG := func(a, b float64) func(float64) float64 {
+		return func(v float64) float64 { return a*math.Log(b) - (a+1)*math.Log(v) - b/v }
+	}
+	var s1, s2 float64
+	if p1.a == p2.a && p1.b == p2.b {
+		s1 = p1.b / variate.Gamma(r, p1.a, 1)
+		s2 = s1
+	} else {
+		s1, s2 = maximalCouple(r,
+			func() float64 { return p1.b / variate.Gamma(r, p1.a, 1) },
+			func() float64 { return p2.b / variate.Gamma(r, p2.a, 1) },
+			logIG(p1.a, p1.b), logIG(p2.a, p2.b))
+	}
+	// β_c ~ N(μ_c, s_c Λ_c⁻¹): log density up to a shared constant is
+	// −k/2 log s_c + log|L_c| − ½ (β−μ_c)ᵀ Λ_c (β−μ_c)/s_c.
+	logN := func(p *nigPost, s float64, b []float64) float64 {
+		q := 0.0
+		ch := p.chol[:k*k]
+		for i := range k { // (Lᵀ(β−μ))_i = Σ_{j≥i} L_{ji}(β_j − μ_j)
+			v := 0.0
+			for j := i; j < k; j++ {
+				v += ch[j*k+i] * (b[j] - p.mu[j])
+			}
+			q += v * v
+		}
+		return -0.5*float64(k)*math.Log(s) + 0.5*linalg.LogDetChol(ch, k) - 0.5*q/s
+	}
+	b1, b2 := theta1[:k], theta2[:k]
+	if s1 == s2 && p1.mu == p2.mu && p1.chol == p2.chol {
+		p1.drawBeta(r, s1, b1)
+		copy(b2, b1)
+	} else {
+		p1.drawBeta(r, s1, b1)
+		if math.Log(r.Float64())+logN(&p1, s1, b1) <= logN(&p2, s2, b1) {
+			copy(b2, b1)
+		} else {
+			for {
+				p2.drawBeta(r, s2, b2)
+				if math.Log(r.Float64())+logN(&p2, s2, b2) > logN(&p1, s1, b2) {
+					break
+				}
+			}
+		}
+	}
+	theta1[k], theta2[k] = s1, s2
 	return nil
 }
