@@ -685,6 +685,11 @@ func (c *DAChain) ThetaStep(r *rand.Rand) error {
 		return err
 	}
 	if err := c.m.theta.SampleTheta(r, c.recs, c.n, c.theta); err != nil {
+		if errors.Is(err, simulate.ErrInvalid) && !errors.Is(err, ErrInvalid) {
+			// A θ-step from a model package (simulate/linreg's) refusing
+			// its own settings is an invalid DAConfig.ThetaStep.
+			return fmt.Errorf("mcmc: θ-step: %w: %w", ErrInvalid, err)
+		}
 		return fmt.Errorf("mcmc: θ-step: %w", err)
 	}
 	for i, v := range c.theta {
