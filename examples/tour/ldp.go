@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/privinfer/privinfer"
-	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/mcmc/ldp"
 	"github.com/privinfer/privinfer/mechanism"
 )
@@ -35,15 +34,11 @@ func ldpGaussian(w io.Writer, seed uint64, quick bool) (*privinfer.Draws, *ldp.G
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg := mcmc.Config{Chains: 4, Warmup: 500, Draws: 1000, Seed: seed}
+	cfg := ldp.Config{Chains: 4, Warmup: 500, Draws: 1000, Seed: seed}
 	if quick {
 		cfg.Draws = 500
 	}
-	res, err := mcmc.Run(context.Background(), post, mcmc.NUTS{}, cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	draws, err := res.Draws.Map([]string{"mu", "sigma"}, func(x, dst []float64) { dst[0], dst[1] = post.Params(x) })
+	draws, err := ldp.Sample(context.Background(), post, cfg) // draws of (mu, sigma)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,10 +6,13 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/mcmc/ldp"
 	"github.com/privinfer/privinfer/mechanism"
 	mldp "github.com/privinfer/privinfer/mechanism/ldp"
+	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/clipped"
 )
 
 // The clipped-Gaussian model: each person releases a clipped value with
@@ -136,4 +139,78 @@ func ExampleSuffStatLogRegCovPosterior() {
 	// Output:
 	// θ1 = 2 inside the 95% interval: true
 	// θ2 = -1 inside the 95% interval: true
+}
+
+// From reports to draws: the analyst receives 100 clipped-Gaussian
+// reports (simulated here) and samples the posterior of (μ, σ) with
+// Sample, which reports the natural parameters.
+func ExampleSample() {
+	model, err := ldp.NewClippedGaussian(ldp.ClippedGaussianConfig{A: -3, B: 3, Eps: 2})
+	if err != nil {
+		panic(err)
+	}
+	// Each person would run model.Mechanism().Release on their device;
+	// a reproducible simulation stands in for them.
+	r := rand.New(rand.NewPCG(1, 2))
+	records := make([]float64, 100)
+	for i := range records {
+		records[i] = 1 + 0.8*r.NormFloat64()
+	}
+	reports := make([]float64, len(records))
+	if err := mechanism.Reproducible(model.Mechanism()).Release(r, records, reports); err != nil {
+		panic(err)
+	}
+	post, err := ldp.NewGaussianPosterior(model, reports, ldp.GaussianPrior{Mu0: 0, Sd0: 3, Shape: 2, Rate: 1})
+	if err != nil {
+		panic(err)
+	}
+	draws, err := ldp.Sample(context.Background(), post, ldp.Config{Chains: 2, Warmup: 200, Draws: 200, Seed: 7})
+	if err != nil {
+		panic(err)
+	}
+	lo, hi := draws.Interval(draws.Index("mu"), 0.95)
+	fmt.Println(draws.Names, draws.Len(), "draws")
+	fmt.Printf("μ = 1 inside the 95%% interval: %v\n", lo < 1 && 1 < hi)
+	// Output:
+	// [mu sigma] 400 draws
+	// μ = 1 inside the 95% interval: true
+}
+
+// The same model stated as a privinfer.Problem: a record-level simulator
+// (n clipped-Gaussian records), the per-record local mechanism, the
+// reports and any prior.
+func ExampleNewProblemPosterior() {
+	mu, _ := simulate.NewNormal(simulate.NormalConfig{Mu: 0, Sigma: 3})
+	sigma, _ := simulate.NewGamma(simulate.GammaConfig{Shape: 2, Scale: 1})
+	prior, _ := simulate.NewIndependent(mu, sigma)
+	rec, _ := clipped.NewGaussian(-3, 3)
+	const n = 100
+	sim, _ := simulate.NewDataset(rec, n)
+	mech, err := mldp.NewClippedLaplace(mldp.ClippedLaplaceConfig{Lo: -3, Hi: 3, Epsilon: 2})
+	if err != nil {
+		panic(err)
+	}
+	// Simulated reports of records with μ = 1, σ = 0.8.
+	r := rand.New(rand.NewPCG(3, 4))
+	records := make([]float64, n)
+	if err := sim.Simulate(r, []float64{1, 0.8}, records); err != nil {
+		panic(err)
+	}
+	reports := make([]float64, n)
+	if err := mechanism.Reproducible(mech).Release(r, records, reports); err != nil {
+		panic(err)
+	}
+	p := privinfer.Problem{Prior: prior, Simulator: sim, Mechanism: mech, Observed: reports, Names: []string{"mu", "sigma"}}
+	post, err := ldp.NewProblemPosterior(p)
+	if err != nil {
+		panic(err)
+	}
+	draws, err := ldp.Sample(context.Background(), post, ldp.Config{Chains: 2, Warmup: 200, Draws: 200, Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	lo, hi := draws.Interval(0, 0.95)
+	fmt.Printf("μ = 1 inside the 95%% interval: %v\n", lo < 1 && 1 < hi)
+	// Output:
+	// μ = 1 inside the 95% interval: true
 }

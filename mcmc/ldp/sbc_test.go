@@ -2,7 +2,6 @@ package ldp_test
 
 import (
 	"context"
-	"math"
 	"os"
 	"testing"
 
@@ -36,14 +35,10 @@ func sbcDatasets() int {
 	return 200
 }
 
-// sliceDraws runs two slice-sampling chains of 30 warm-up and 100 kept
-// iterations; SBC thins the 200 draws to 99.
-func sliceDraws(ctx context.Context, target mcmc.Target, seed uint64) (*privinfer.Draws, error) {
-	res, err := mcmc.Run(ctx, target, mcmc.Slice{}, mcmc.Config{Chains: 2, Warmup: 30, Draws: 100, Seed: seed})
-	if err != nil {
-		return nil, err
-	}
-	return res.Draws, nil
+// sliceConfig runs ldp.Sample with two slice-sampling chains of 30
+// warm-up and 100 kept iterations; SBC thins the 200 draws to 99.
+func sliceConfig(seed uint64) ldp.Config {
+	return ldp.Config{Chains: 2, Warmup: 30, Draws: 100, Seed: seed, Method: mcmc.Slice{}}
 }
 
 // runSBC runs SBC and fails unless the ranks pass at level 10⁻³.
@@ -61,7 +56,8 @@ func runSBC(t *testing.T, p privinfer.Problem, fit privinfer.SBCFit, seed uint64
 
 // TestSBCClippedGaussian: μ ~ N(0, 1), σ ~ Gamma(2, rate 2), 10 records
 // x ~ N(μ, σ²) clipped to [−3, 3], ε = 2 per report (Laplace scale 3);
-// GaussianPosterior sampled on (μ, log σ) and mapped back to (μ, σ).
+// the posterior built from the Problem itself (NewProblemPosterior) and
+// sampled by Sample, which reports (μ, σ).
 func TestSBCClippedGaussian(t *testing.T) {
 	testutil.SkipHeavyUnderRace(t)
 	const a, b, eps = -3.0, 3.0, 2.0
@@ -89,28 +85,20 @@ func TestSBCClippedGaussian(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	model, err := ldp.NewClippedGaussian(ldp.ClippedGaussianConfig{A: a, B: b, Eps: eps})
-	if err != nil {
-		t.Fatal(err)
-	}
 	p := privinfer.Problem{Prior: prior, Simulator: sim, Mechanism: mech, Names: []string{"mu", "sigma"}}
 	fit := func(ctx context.Context, p privinfer.Problem, seed uint64) (*privinfer.Draws, error) {
-		post, err := ldp.NewGaussianPosterior(model, p.Observed, ldp.GaussianPrior{Mu0: 0, Sd0: 1, Shape: 2, Rate: 2})
+		post, err := ldp.NewProblemPosterior(p)
 		if err != nil {
 			return nil, err
 		}
-		d, err := sliceDraws(ctx, post, seed)
-		if err != nil {
-			return nil, err
-		}
-		return d.Map(p.Names, func(x, dst []float64) { dst[0], dst[1] = x[0], math.Exp(x[1]) })
+		return ldp.Sample(ctx, post, sliceConfig(seed))
 	}
 	runSBC(t, p, fit, 41)
 }
 
 // TestSBCClippedExponential: λ ~ Gamma(2, rate 1), 10 records
 // x ~ Exp(λ) clipped to [0, 3], ε = 2 per report (Laplace scale 1.5);
-// ExponentialPosterior sampled on log λ and mapped back.
+// ExponentialPosterior sampled by Sample, which reports λ.
 func TestSBCClippedExponential(t *testing.T) {
 	testutil.SkipHeavyUnderRace(t)
 	const b, eps = 3.0, 2.0
@@ -138,17 +126,13 @@ func TestSBCClippedExponential(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := privinfer.Problem{Prior: prior, Simulator: sim, Mechanism: mech, Names: []string{"rate"}}
+	p := privinfer.Problem{Prior: prior, Simulator: sim, Mechanism: mech, Names: []string{"theta"}}
 	fit := func(ctx context.Context, p privinfer.Problem, seed uint64) (*privinfer.Draws, error) {
 		post, err := ldp.NewExponentialPosterior(model, p.Observed, ldp.ExponentialPosteriorConfig{Shape: 2, Rate: 1})
 		if err != nil {
 			return nil, err
 		}
-		d, err := sliceDraws(ctx, post, seed)
-		if err != nil {
-			return nil, err
-		}
-		return d.Map(p.Names, func(x, dst []float64) { dst[0] = math.Exp(x[0]) })
+		return ldp.Sample(ctx, post, sliceConfig(seed))
 	}
 	runSBC(t, p, fit, 42)
 }

@@ -1,0 +1,327 @@
+package ldp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/mcmc"
+)
+
+// Posterior is a noise-aware posterior of this package, ready for Sample:
+// an mcmc.Target (most are mcmc.GradTargets) on unconstrained coordinates
+// x, and the map from x to the natural parameters θ that Sample reports.
+// Every posterior type of the package implements it; a new LDP model adds
+// a posterior type that does.
+type Posterior interface {
+	mcmc.Target
+	// ParamNames returns the names of the natural parameters, in the
+	// order Natural writes them.
+	ParamNames() []string
+	// Natural writes the natural (constrained) parameters θ of the
+	// unconstrained coordinates x (length Dim()) into theta (length
+	// len(ParamNames())).
+	Natural(x, theta []float64)
+}
+
+// Compile-time checks that every posterior is a Posterior.
+var (
+	_ Posterior = (*GaussianPosterior)(nil)
+	_ Posterior = (*ExponentialPosterior)(nil)
+	_ Posterior = (*HistogramPosterior)(nil)
+	_ Posterior = (*LinRegPosterior)(nil)
+	_ Posterior = (*LogRegPosterior)(nil)
+	_ Posterior = (*SuffStatPosterior)(nil)
+	_ Posterior = (*SuffStatLogRegPosterior)(nil)
+	_ Posterior = (*SuffStatLogRegCovPosterior)(nil)
+	_ Posterior = (*SuffStatCovPosterior)(nil)
+	_ Posterior = (*LinRegCovPosterior)(nil)
+	_ Posterior = (*ProblemPosterior)(nil)
+)
+
+// Config controls Sample. The zero value is usable: four chains of 1000
+// warm-up and 1000 retained draws each, NUTS for gradient targets and
+// slice sampling otherwise, chains started near x = 0, seed 0.
+type Config struct {
+	// Chains is the number of chains; 0 means 4. They run in parallel,
+	// chain c on its own random stream derived from (Seed, c), so the
+	// draws depend on Seed only.
+	Chains int
+	// Warmup is the number of warm-up iterations per chain (discarded,
+	// used for adaptation); 0 means 1000.
+	Warmup int
+	// Draws is the number of retained draws per chain; 0 means 1000.
+	Draws int
+	// Thin keeps every Thin-th iteration after warm-up; 0 means 1.
+	Thin int
+	// Seed selects the random streams.
+	Seed uint64
+	// Method is the sampler; nil means mcmc.NUTS{} for an
+	// mcmc.GradTarget and mcmc.Slice{} otherwise.
+	Method mcmc.Method
+	// InitFunc, if non-nil, writes chain c's initial unconstrained point
+	// into x; nil means x_j = 0.1·N(0, 1), a point near x = 0 (μ = 0 and
+	// σ = 1, θ uniform over the categories, and so on).
+	InitFunc func(chain int, r *rand.Rand, x []float64) error
+	// Progress, if non-nil, receives events with Stage "chain" (see
+	// mcmc.Config.Progress).
+	Progress privinfer.ProgressFunc
+}
+
+// Validate reports whether c is usable, with an error wrapping ErrInvalid
+// that names the offending field.
+func (c Config) Validate() error {
+	for _, a := range []struct {
+		name string
+		v    int
+	}{{"Chains", c.Chains}, {"Warmup", c.Warmup}, {"Draws", c.Draws}, {"Thin", c.Thin}} {
+		if a.v < 0 {
+			return fmt.Errorf("ldp: Config.%s must be >= 0, got %d: %w", a.name, a.v, ErrInvalid)
+		}
+	}
+	return nil
+}
+
+// Sample draws from the posterior p with cfg's sampler and returns the
+// draws of the natural parameters (p.ParamNames, p.Natural), chain-major
+// with Draws.Chains set, so Draws.RHat and ESSBulk diagnose the run. It
+// returns an error wrapping ErrInvalid for a nil or unbuilt posterior, a
+// nil context or an invalid cfg, the context's error when it is
+// cancelled, and the sampler's errors otherwise.
+func Sample(ctx context.Context, p Posterior, cfg Config) (*privinfer.Draws, error) {
+	if isNil(p) || p.Dim() < 1 || math.IsNaN(p.LogDensity(make([]float64, p.Dim()))) {
+		return nil, fmt.Errorf("ldp: Sample needs a posterior built by its constructor: %w", ErrInvalid)
+	}
+	if ctx == nil {
+		return nil, fmt.Errorf("ldp: Sample needs a non-nil context: %w", ErrInvalid)
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	m := cfg.Method
+	if isNil(m) {
+		if _, ok := p.(mcmc.GradTarget); ok {
+			m = mcmc.NUTS{}
+		} else {
+			m = mcmc.Slice{}
+		}
+	}
+	mc := mcmc.Config{Chains: cfg.Chains, Warmup: cfg.Warmup, Draws: cfg.Draws, Thin: cfg.Thin, Seed: cfg.Seed,
+		InitFunc: cfg.InitFunc, Progress: cfg.Progress}
+	if mc.Warmup == 0 {
+		mc.Warmup = 1000
+	}
+	if mc.InitFunc == nil {
+		mc.InitFunc = func(_ int, r *rand.Rand, x []float64) error {
+			for j := range x {
+				x[j] = 0.1 * r.NormFloat64()
+			}
+			return nil
+		}
+	}
+	res, err := mcmc.Run(ctx, p, m, mc)
+	if errors.Is(err, mcmc.ErrInvalid) {
+		return nil, fmt.Errorf("ldp: %w: %w", ErrInvalid, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ldp: %w", err)
+	}
+	return res.Draws.Map(p.ParamNames(), p.Natural)
+}
+
+// isNil reports a nil interface or a typed nil pointer inside one.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch p := v.(type) {
+	case *GaussianPosterior:
+		return p == nil
+	case *ExponentialPosterior:
+		return p == nil
+	case *HistogramPosterior:
+		return p == nil
+	case *LinRegPosterior:
+		return p == nil
+	case *LogRegPosterior:
+		return p == nil
+	case *SuffStatPosterior:
+		return p == nil
+	case *SuffStatLogRegPosterior:
+		return p == nil
+	case *SuffStatLogRegCovPosterior:
+		return p == nil
+	case *SuffStatCovPosterior:
+		return p == nil
+	case *LinRegCovPosterior:
+		return p == nil
+	case *ProblemPosterior:
+		return p == nil
+	}
+	return false
+}
+
+// thetaNames returns θ[0], …, θ[d−1] as "theta[j]".
+func thetaNames(d int, extra ...string) []string {
+	n := make([]string, 0, d+len(extra))
+	for j := range d {
+		n = append(n, fmt.Sprintf("theta[%d]", j))
+	}
+	return append(n, extra...)
+}
+
+// covNames returns the names "Sigma[r,c]" of the lower triangle of a d×d
+// covariance, row by row.
+func covNames(d int) []string {
+	n := make([]string, 0, CovParams(d))
+	for r := range d {
+		for c := 0; c <= r; c++ {
+			n = append(n, fmt.Sprintf("Sigma[%d,%d]", r, c))
+		}
+	}
+	return n
+}
+
+// lowerTriangle writes the lower triangle of the d×d matrix s, row by
+// row, into dst.
+func lowerTriangle(s []float64, d int, dst []float64) {
+	k := 0
+	for r := range d {
+		for c := 0; c <= r; c++ {
+			dst[k] = s[r*d+c]
+			k++
+		}
+	}
+}
+
+// ParamNames returns mu and sigma.
+func (g *GaussianPosterior) ParamNames() []string { return []string{"mu", "sigma"} }
+
+// Natural writes (μ, σ) = (x_0, e^{x_1}).
+func (g *GaussianPosterior) Natural(x, theta []float64) { theta[0], theta[1] = x[0], math.Exp(x[1]) }
+
+// ParamNames returns theta, the rate.
+func (e *ExponentialPosterior) ParamNames() []string { return []string{"theta"} }
+
+// Natural writes the rate θ = e^{x_0}.
+func (e *ExponentialPosterior) Natural(x, theta []float64) { theta[0] = math.Exp(x[0]) }
+
+// ParamNames returns theta[0], …, theta[d−1], the category probabilities.
+func (h *HistogramPosterior) ParamNames() []string {
+	if h.unbuilt() {
+		return nil
+	}
+	return thetaNames(h.data.m.d)
+}
+
+// Natural writes the category probabilities θ (length d) of x (see Theta).
+func (h *HistogramPosterior) Natural(x, theta []float64) { h.Theta(x, theta) }
+
+// ParamNames returns theta[0], …, theta[d−1] and sigma.
+func (p *LinRegPosterior) ParamNames() []string {
+	if p == nil || p.f == nil {
+		return nil
+	}
+	return thetaNames(p.f.d, "sigma")
+}
+
+// Natural writes (θ, σ) = (x_{0..d−1}, e^{x_d}).
+func (p *LinRegPosterior) Natural(x, theta []float64) {
+	d := p.f.d
+	copy(theta[:d], x[:d])
+	theta[d] = math.Exp(x[d])
+}
+
+// ParamNames returns theta[0], …, theta[d−1].
+func (p *LogRegPosterior) ParamNames() []string { return thetaNames(p.Dim()) }
+
+// Natural copies θ = x.
+func (p *LogRegPosterior) Natural(x, theta []float64) { copy(theta, x) }
+
+// ParamNames returns theta[0], …, theta[d−1] and sigma.
+func (p *SuffStatPosterior) ParamNames() []string {
+	if p == nil || p.s == nil {
+		return nil
+	}
+	return thetaNames(p.s.d, "sigma")
+}
+
+// Natural writes (θ, σ) = (x_{0..d−1}, e^{x_d}).
+func (p *SuffStatPosterior) Natural(x, theta []float64) {
+	d := p.s.d
+	copy(theta[:d], x[:d])
+	theta[d] = math.Exp(x[d])
+}
+
+// ParamNames returns theta[0], …, theta[d−1].
+func (p *SuffStatLogRegPosterior) ParamNames() []string { return thetaNames(p.Dim()) }
+
+// Natural copies θ = x.
+func (p *SuffStatLogRegPosterior) Natural(x, theta []float64) { copy(theta, x) }
+
+// ParamNames returns theta[0], …, theta[d−1] and the lower triangle of Σ,
+// Sigma[r,c] for c ≤ r, row by row.
+func (p *SuffStatLogRegCovPosterior) ParamNames() []string {
+	if p == nil || !p.s.built() {
+		return nil
+	}
+	return append(thetaNames(p.s.d), covNames(p.s.d)...)
+}
+
+// Natural writes θ and the lower triangle of Σ (NaN where the coordinates
+// of Σ are not finite).
+func (p *SuffStatLogRegCovPosterior) Natural(x, theta []float64) {
+	d := p.s.d
+	copy(theta[:d], x[:d])
+	s := make([]float64, d*d)
+	if p.Sigma(x, s) != nil {
+		for i := range s {
+			s[i] = math.NaN()
+		}
+	}
+	lowerTriangle(s, d, theta[d:])
+}
+
+// ParamNames returns theta[0], …, theta[d−1], sigma and the lower
+// triangle of Σ, Sigma[r,c] for c ≤ r, row by row.
+func (p *SuffStatCovPosterior) ParamNames() []string {
+	if p == nil || p.c == nil {
+		return nil
+	}
+	return p.c.names()
+}
+
+// Natural writes θ, σ = e^{x_d} and the lower triangle of Σ.
+func (p *SuffStatCovPosterior) Natural(x, theta []float64) { p.c.natural(x, theta) }
+
+// ParamNames returns theta[0], …, theta[d−1], sigma and the lower
+// triangle of Σ, Sigma[r,c] for c ≤ r, row by row.
+func (p *LinRegCovPosterior) ParamNames() []string {
+	if p == nil || p.c == nil {
+		return nil
+	}
+	return p.c.names()
+}
+
+// Natural writes θ, σ = e^{x_d} and the lower triangle of Σ.
+func (p *LinRegCovPosterior) Natural(x, theta []float64) { p.c.natural(x, theta) }
+
+func (c *covPost) names() []string {
+	return append(thetaNames(c.d, "sigma"), covNames(c.d)...)
+}
+
+func (c *covPost) natural(x, theta []float64) {
+	d := c.d
+	copy(theta[:d], x[:d])
+	theta[d] = math.Exp(x[d])
+	s := make([]float64, d*d)
+	if lc := c.cov.Cov(x[d+1:], d, s); math.IsNaN(lc) {
+		for i := range s {
+			s[i] = math.NaN()
+		}
+	}
+	lowerTriangle(s, d, theta[d+1:])
+}
