@@ -16,7 +16,7 @@ func validRecord() (result, cached) {
 	r := result{job: job{entry: entry{Name: "a", Pkg: "./examples/a"}}, Args: []string{"-seed", "1"}}
 	c := cached{Name: "a", Pkg: "./examples/a", Args: []string{"-seed", "1"}, Stdout: "| x | 1 |\n", Wall: 3 * time.Second,
 		Verdicts: []cli.Verdict{{Outcome: cli.Reproduced, Target: "Table 1", Reason: "0.5 vs 0.5"}},
-		Finished: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), Commit: "46bc5c2f17b0"}
+		Finished: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), Commit: "46bc5c2f17b0", Fingerprint: "0123456789abcdef"}
 	return r, c
 }
 
@@ -54,6 +54,8 @@ func TestCachedRecordFields(t *testing.T) {
 		"commit too short":     func(c *cached) { c.Commit = "ab" },
 		"verdict without name": func(c *cached) { c.Verdicts[0].Target = "" },
 		"verdict outcome":      func(c *cached) { c.Verdicts[0].Outcome = "won" },
+		"fingerprint not hex":  func(c *cached) { c.Fingerprint = "0123456789abcdeg" },
+		"fingerprint length":   func(c *cached) { c.Fingerprint = "0123456789abcdef0" },
 	}
 	for name, tamper := range cases {
 		r, c := validRecord()
