@@ -413,24 +413,59 @@ func (c *DAChain) checkRand(r *rand.Rand) error {
 	return nil
 }
 
-// Theta returns the current θ (a view; do not modify).
-func (c *DAChain) Theta() []float64 { return c.theta }
+// Theta returns the current θ (a view; do not modify); nil for a nil
+// DAChain.
+func (c *DAChain) Theta() []float64 {
+	if c == nil {
+		return nil
+	}
+	return c.theta
+}
 
 // Records returns the current latent records, n·RecordDim values (a view;
-// do not modify).
-func (c *DAChain) Records() []float64 { return c.recs }
+// do not modify); nil for a nil DAChain.
+func (c *DAChain) Records() []float64 {
+	if c == nil {
+		return nil
+	}
+	return c.recs
+}
 
-// Stat returns the current statistic s(x) (a view; do not modify).
-func (c *DAChain) Stat() []float64 { return c.s }
+// Stat returns the current statistic s(x) (a view; do not modify); nil
+// for a nil DAChain.
+func (c *DAChain) Stat() []float64 {
+	if c == nil {
+		return nil
+	}
+	return c.s
+}
 
-// LogEta returns log η(s_dp | s(x)) at the current records.
-func (c *DAChain) LogEta() float64 { return c.logE }
+// LogEta returns log η(s_dp | s(x)) at the current records (NaN for a nil
+// DAChain).
+func (c *DAChain) LogEta() float64 {
+	if c == nil {
+		return math.NaN()
+	}
+	return c.logE
+}
 
-// Acceptance returns the accepted and attempted record replacements so far.
-func (c *DAChain) Acceptance() (accepted, attempts int64) { return c.accepted, c.attempts }
+// Acceptance returns the accepted and attempted record replacements so far
+// (0, 0 for a nil DAChain).
+func (c *DAChain) Acceptance() (accepted, attempts int64) {
+	if c == nil {
+		return 0, 0
+	}
+	return c.accepted, c.attempts
+}
 
-// ResetAcceptance zeroes the acceptance counters.
-func (c *DAChain) ResetAcceptance() { c.accepted, c.attempts = 0, 0 }
+// ResetAcceptance zeroes the acceptance counters (nothing for a nil
+// DAChain).
+func (c *DAChain) ResetAcceptance() {
+	if c == nil {
+		return
+	}
+	c.accepted, c.attempts = 0, 0
+}
 
 // weights fills c.logw[i] = log w_i(y) = log η(s_dp | s + t(y) − t(x_i))
 // for all slots in one pass over the contiguous contribution matrix and

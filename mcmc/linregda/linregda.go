@@ -107,10 +107,24 @@ func SlidesN10(eps float64) (privinfer.Problem, *linreg.NIG, error) {
 // (from SlidesN10), for mcmc.CouplingConfig.InitPair: chain 1 at the end
 // of a SOMA run of warm iterations from a prior start (approximately
 // stationary), chain 2 fresh from the prior with records from the model.
+// The returned function refuses, with an error wrapping mcmc.ErrInvalid, a
+// nil or zero-value nig, a negative warm, a nil r, θ slices not of length
+// nig.Dim() and record slices of different lengths or not a multiple of
+// nig.RecordDim().
 func SlidesN10CouplingInit(p privinfer.Problem, nig *linreg.NIG, warm int) func(pair int, r *rand.Rand, th1, x1, th2, x2 []float64) error {
 	return func(_ int, r *rand.Rand, th1, x1, th2, x2 []float64) error {
-		if nig.Dim() == 0 {
+		d, rd := nig.Dim(), nig.RecordDim()
+		switch {
+		case d == 0:
 			return fmt.Errorf("linregda: linreg.NIG used without linreg.NewNIG (nil or zero value): %w", mcmc.ErrInvalid)
+		case warm < 0:
+			return fmt.Errorf("linregda: SlidesN10CouplingInit warm must be >= 0, got %d: %w", warm, mcmc.ErrInvalid)
+		case r == nil:
+			return fmt.Errorf("linregda: coupling start needs a non-nil *rand.Rand: %w", mcmc.ErrInvalid)
+		case len(th1) != d || len(th2) != d:
+			return fmt.Errorf("linregda: coupling start θ lengths %d and %d, want %d: %w", len(th1), len(th2), d, mcmc.ErrInvalid)
+		case len(x1) != len(x2) || len(x1)%rd != 0:
+			return fmt.Errorf("linregda: coupling start record lengths %d and %d, want equal multiples of %d: %w", len(x1), len(x2), rd, mcmc.ErrInvalid)
 		}
 		nig.Sample(r, th1)
 		c, err := mcmc.NewDAChain(p, mcmc.DAConfig{ThetaStep: nig, RecordStep: mcmc.SOMA}, r, th1)
@@ -125,7 +139,6 @@ func SlidesN10CouplingInit(p privinfer.Problem, nig *linreg.NIG, warm int) func(
 		copy(th1, c.Theta())
 		copy(x1, c.Records())
 		nig.Sample(r, th2)
-		rd := nig.RecordDim()
 		for i := range len(x2) / rd {
 			nig.SampleRecord(r, th2, x2[i*rd:(i+1)*rd])
 		}

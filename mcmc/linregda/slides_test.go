@@ -112,6 +112,15 @@ func TestBadInput(t *testing.T) {
 	sbi := func(eps float64) func() error {
 		return func() error { _, _, err := linregda.SBIPaper(eps); return err }
 	}
+	p3, nig3, err := linregda.SlidesN10(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	initWith := func(warm int, r *rand.Rand, n1, n2, m1, m2 int) func() error {
+		return func() error {
+			return linregda.SlidesN10CouplingInit(p3, nig3, warm)(0, r, make([]float64, n1), make([]float64, m1), make([]float64, n2), make([]float64, m2))
+		}
+	}
 	testutil.RunBadInput(t, mcmc.ErrInvalid, []testutil.BadInput{
 		{Category: "nonpositive", Name: "SlidesN10 eps 5", Err: slides(5)},
 		{Category: "nan", Name: "SlidesN10 eps NaN", Err: slides(nan)},
@@ -131,5 +140,13 @@ func TestBadInput(t *testing.T) {
 			x := make([]float64, 30)
 			return linregda.SlidesN10CouplingInit(privinfer.Problem{}, nil, 1)(0, r, make([]float64, 4), x, make([]float64, 4), x)
 		}},
+		{Category: "nil", Name: "SlidesN10CouplingInit nil rand", Err: initWith(1, nil, 4, 4, 30, 30)},
+		{Category: "nonpositive", Name: "SlidesN10CouplingInit warm -1", Err: initWith(-1, r, 4, 4, 30, 30)},
+		{Category: "mismatched", Name: "SlidesN10CouplingInit θ1 length 3", Err: initWith(1, r, 3, 4, 30, 30)},
+		{Category: "empty", Name: "SlidesN10CouplingInit θ2 empty", Err: initWith(1, r, 4, 0, 30, 30)},
+		{Category: "mismatched", Name: "SlidesN10CouplingInit records 30 and 27", Err: initWith(1, r, 4, 4, 30, 27)},
+		{Category: "mismatched", Name: "SlidesN10CouplingInit records not a multiple of 3", Err: initWith(1, r, 4, 4, 29, 29)},
+		{Category: "huge", Name: "SlidesN10 eps 1e308", Err: slides(1e308)},
+		{Category: "subnormal", Name: "SBIPaper eps subnormal", Err: sbi(5e-324)},
 	})
 }

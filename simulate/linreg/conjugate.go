@@ -49,6 +49,10 @@ type ConjugateConfig struct {
 	PriorVar []float64
 }
 
+// minNormal is the smallest positive normal float64: variances and scales
+// below it (subnormal) are refused.
+const minNormal = 0x1p-1022
+
 // Validate reports whether c is usable, with an error wrapping simulate.ErrInvalid
 // that names the offending field.
 func (c ConjugateConfig) Validate() error {
@@ -56,8 +60,8 @@ func (c ConjugateConfig) Validate() error {
 	if p < 1 || p+1 > maxLinRegDim {
 		return fmt.Errorf("linreg: ConjugateConfig.P must be in [1, %d], got %d: %w", maxLinRegDim-1, p, simulate.ErrInvalid)
 	}
-	if !(c.Sigma2 > 0) || math.IsInf(c.Sigma2, 0) {
-		return fmt.Errorf("linreg: ConjugateConfig.Sigma2 must be finite and > 0, got %v: %w", c.Sigma2, simulate.ErrInvalid)
+	if !(c.Sigma2 >= minNormal) || math.IsInf(c.Sigma2, 0) {
+		return fmt.Errorf("linreg: ConjugateConfig.Sigma2 must be a finite normal number > 0, got %v: %w", c.Sigma2, simulate.ErrInvalid)
 	}
 	if len(c.PriorMean) != p+1 || len(c.PriorVar) != p+1 {
 		return fmt.Errorf("linreg: ConjugateConfig.PriorMean and PriorVar must have length P+1 = %d, got %d and %d: %w", p+1, len(c.PriorMean), len(c.PriorVar), simulate.ErrInvalid)
@@ -66,8 +70,8 @@ func (c ConjugateConfig) Validate() error {
 		if math.IsNaN(c.PriorMean[j]) || math.IsInf(c.PriorMean[j], 0) {
 			return fmt.Errorf("linreg: ConjugateConfig.PriorMean[%d] must be finite, got %v: %w", j, c.PriorMean[j], simulate.ErrInvalid)
 		}
-		if !(c.PriorVar[j] > 0) || math.IsInf(c.PriorVar[j], 0) {
-			return fmt.Errorf("linreg: ConjugateConfig.PriorVar[%d] must be finite and > 0, got %v: %w", j, c.PriorVar[j], simulate.ErrInvalid)
+		if !(c.PriorVar[j] >= minNormal) || math.IsInf(c.PriorVar[j], 0) {
+			return fmt.Errorf("linreg: ConjugateConfig.PriorVar[%d] must be a finite normal number > 0, got %v: %w", j, c.PriorVar[j], simulate.ErrInvalid)
 		}
 	}
 	return nil
@@ -244,8 +248,13 @@ func (c NIGConfig) Validate() error {
 		name string
 		x    float64
 	}{{"A0", c.A0}, {"B0", c.B0}, {"G", c.G}, {"Clamp", c.Clamp}} {
-		if !(v.x > 0) || math.IsInf(v.x, 0) {
-			return fmt.Errorf("linreg: NIGConfig.%s must be finite and > 0, got %v: %w", v.name, v.x, simulate.ErrInvalid)
+		if !(v.x >= minNormal) || math.IsInf(v.x, 0) {
+			return fmt.Errorf("linreg: NIGConfig.%s must be a finite normal number > 0, got %v: %w", v.name, v.x, simulate.ErrInvalid)
+		}
+	}
+	for j, m := range c.PredictorMean {
+		if math.IsNaN(m) || math.IsInf(m, 0) {
+			return fmt.Errorf("linreg: NIGConfig.PredictorMean[%d] must be finite, got %v: %w", j, m, simulate.ErrInvalid)
 		}
 	}
 	return nil
@@ -274,10 +283,18 @@ func (l *NIG) Dim() int {
 }
 
 // Sample draws θ = (β, σ²) from the normal-inverse-gamma prior into theta
-// (length p + 2). A NIG used without its constructor writes nothing.
+// (length p + 2). As simulate.Prior states for every prior, it panics if
+// r is nil or len(theta) < p + 2 (a programmer error). A NIG used without
+// its constructor writes nothing.
 func (l *NIG) Sample(r *rand.Rand, theta []float64) {
-	if l == nil || l.stat == nil || r == nil || len(theta) != l.p+2 {
+	if l == nil || l.stat == nil {
 		return
+	}
+	if r == nil {
+		panic("linreg: NIG.Sample with a nil *rand.Rand")
+	}
+	if len(theta) < l.p+2 {
+		panic(fmt.Sprintf("linreg: NIG.Sample into theta of length %d, need %d", len(theta), l.p+2))
 	}
 	s2 := l.b0 / variate.Gamma(r, l.a0, 1)
 	sd := math.Sqrt(l.g * s2)
@@ -310,16 +327,28 @@ func (l *NIG) LogDensity(theta []float64) float64 {
 	return lp
 }
 
-// ParamDim is p + 2: the coefficients and σ².
-func (l *NIG) ParamDim() int { return l.p + 2 }
+// ParamDim is p + 2: the coefficients and σ² (0 for a NIG used without
+// its constructor, nil included).
+func (l *NIG) ParamDim() int {
+	if l == nil || l.stat == nil {
+		return 0
+	}
+	return l.p + 2
+}
 
-// RecordDim is p + 1.
-func (l *NIG) RecordDim() int { return l.p + 1 }
+// RecordDim is p + 1 (0 for a NIG used without its constructor, nil
+// included).
+func (l *NIG) RecordDim() int {
+	if l == nil || l.stat == nil {
+		return 0
+	}
+	return l.p + 1
+}
 
 // ContribDim is the length of the clamped linear-regression statistic (0
-// for a NIG used without its constructor).
+// for a NIG used without its constructor, nil included).
 func (l *NIG) ContribDim() int {
-	if l.stat == nil {
+	if l == nil || l.stat == nil {
 		return 0
 	}
 	return l.stat.ContribDim()
@@ -352,8 +381,14 @@ func (l *NIG) CheckParam(theta []float64) error {
 	return nil
 }
 
-// SampleRecord draws x ~ N(m, I) and y | x into rec.
+// SampleRecord draws x ~ N(m, I) and y | x into rec. Like Sample, it
+// writes nothing for a NIG used without its constructor and panics on a
+// nil r or θ and rec shorter than ParamDim and RecordDim (a programmer
+// error on a hot path).
 func (l *NIG) SampleRecord(r *rand.Rand, theta, rec []float64) {
+	if l == nil || l.stat == nil {
+		return
+	}
 	mu := theta[0]
 	for j := range l.p {
 		rec[j] = l.m[j] + r.NormFloat64()
@@ -370,11 +405,22 @@ func (l *NIG) mean(theta, rec []float64) float64 {
 	return mu
 }
 
-// Contribution writes the clamped statistic contribution of Model.
-func (l *NIG) Contribution(rec, dst []float64) { l.stat.Contribution(rec, dst) }
+// Contribution writes the clamped statistic contribution of Model
+// (nothing for a NIG used without its constructor).
+func (l *NIG) Contribution(rec, dst []float64) {
+	if l == nil || l.stat == nil {
+		return
+	}
+	l.stat.Contribution(rec, dst)
+}
 
-// RecordLogLik returns log N(x; m, I) + log N(y; β_0 + xᵀβ_{1:p}, σ²).
+// RecordLogLik returns log N(x; m, I) + log N(y; β_0 + xᵀβ_{1:p}, σ²);
+// NaN for a NIG used without its constructor or θ and rec of the wrong
+// lengths.
 func (l *NIG) RecordLogLik(theta, rec []float64) float64 {
+	if l == nil || l.stat == nil || len(theta) != l.p+2 || len(rec) != l.p+1 {
+		return math.NaN()
+	}
 	ll := 0.0
 	for j := range l.p {
 		ll += variate.NormalLogPdf(rec[j], l.m[j], 1)
@@ -460,8 +506,12 @@ func maximalCouple(r *rand.Rand, sampleP, sampleQ func() float64, logP, logQ fun
 }
 
 // SampleRecordPair draws the two records with shared covariates and
-// maximally coupled responses.
+// maximally coupled responses. Like SampleRecord, it writes nothing for a
+// NIG used without its constructor and panics on a nil r or short slices.
 func (l *NIG) SampleRecordPair(r *rand.Rand, theta1, theta2, y1, y2 []float64) {
+	if l == nil || l.stat == nil {
+		return
+	}
 	p := l.p
 	for j := range p {
 		y1[j] = l.m[j] + r.NormFloat64()

@@ -95,6 +95,13 @@ func TestBadInput(t *testing.T) {
 			a, _, _ := BalanceMeans(ok, 0, 0.8)
 			return nanOrErr(a)
 		}},
+		// Prior.Sample has no error return: a nil generator and a short θ
+		// are the programmer errors simulate.Prior documents as panics.
+		{Category: "nil", Name: "Prior.Sample nil rand", Panics: func() { Prior{}.Sample(nil, make([]float64, 4)) }},
+		{Category: "mismatched", Name: "Prior.Sample θ length 3", Panics: func() { Prior{}.Sample(r, make([]float64, 3)) }},
+		{Category: "empty", Name: "Prior.Sample nil θ", Panics: func() { Prior{}.Sample(r, nil) }},
+		{Category: "mismatched", Name: "Prior.LogDensity θ length 3", Check: func() error { return nanOrErr(Prior{}.LogDensity(th[:3])) }},
+		{Category: "nan", Name: "Prior.LogDensity R1 NaN", Check: func() error { return nanOrErr(Prior{}.LogDensity(with(0, nan))) }},
 	}
 	testutil.RunBadInput(t, simulate.ErrInvalid, cases)
 }

@@ -1,6 +1,7 @@
 package tb
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 )
@@ -52,8 +53,15 @@ func PaperTheta() []float64 { return []float64{5.88, 6.74, 0.09, 192} }
 // Sample draws θ: β from its normal, then (R₁, t₁, R₂) from the
 // unconstrained uniforms until the constraints hold for that β. β is
 // redrawn in the (astronomically unlikely) case that no (R₁, R₂) can satisfy
-// them.
+// them. As simulate.Prior states for every prior, it panics if r is nil or
+// len(theta) < 4 (a programmer error).
 func (Prior) Sample(r *rand.Rand, theta []float64) {
+	if r == nil {
+		panic("tb: Prior.Sample with a nil *rand.Rand")
+	}
+	if len(theta) < 4 {
+		panic(fmt.Sprintf("tb: Prior.Sample into theta of length %d, need 4", len(theta)))
+	}
 	sd := math.Sqrt(priorBurdenVar)
 	for {
 		beta := priorBurdenMean + sd*r.NormFloat64()
