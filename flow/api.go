@@ -43,7 +43,7 @@ func (f *Flow) LogDensityBatch(y, z []float64, n int, dst []float64) error {
 		return err
 	}
 	if len(dst) < n {
-		return invalidf("dst has %d values, need %d", len(dst), n)
+		return invalid("dst", "has %d values, need %d", len(dst), n)
 	}
 	D, C := f.cfg.Dim, f.cfg.ContextDim
 	if n <= chunkRows { // one chunk: no goroutines, no allocation
@@ -112,7 +112,7 @@ func (f *Flow) LogDensityGrad(y, z []float64, n int, dlogq, grad, logq []float64
 		return err
 	}
 	if len(grad) != len(f.params) {
-		return invalidf("grad has %d values, need %d", len(grad), len(f.params))
+		return invalid("grad", "has %d values, need %d", len(grad), len(f.params))
 	}
 	return f.logDensityGrad(y, z, n, dlogq, grad, nil, logq)
 }
@@ -130,10 +130,10 @@ func (f *Flow) LogDensityGradContext(y, z []float64, n int, dlogq, grad, dz, log
 		return err
 	}
 	if grad != nil && len(grad) != len(f.params) {
-		return invalidf("grad has %d values, need %d", len(grad), len(f.params))
+		return invalid("grad", "has %d values, need %d", len(grad), len(f.params))
 	}
 	if len(dz) < n*f.cfg.ContextDim {
-		return invalidf("dz has %d values, need %d rows × %d", len(dz), n, f.cfg.ContextDim)
+		return invalid("dz", "has %d values, need %d rows × %d", len(dz), n, f.cfg.ContextDim)
 	}
 	return f.logDensityGrad(y, z, n, dlogq, grad, dz[:max(n, 0)*f.cfg.ContextDim], logq)
 }
@@ -144,10 +144,10 @@ func (f *Flow) logDensityGrad(y, z []float64, n int, dlogq, grad, dz, logq []flo
 		return err
 	}
 	if len(dlogq) < n {
-		return invalidf("dlogq has %d values, need %d", len(dlogq), n)
+		return invalid("dlogq", "has %d values, need %d", len(dlogq), n)
 	}
 	if logq != nil && len(logq) < n {
-		return invalidf("logq has %d values, need %d", len(logq), n)
+		return invalid("logq", "has %d values, need %d", len(logq), n)
 	}
 	if err := finite("dlogq", dlogq[:n]); err != nil {
 		return err
@@ -210,7 +210,7 @@ func (f *Flow) Transform(y, z []float64, n int, u, logdet []float64) error {
 	}
 	D, C := f.cfg.Dim, f.cfg.ContextDim
 	if len(u) < n*D || (logdet != nil && len(logdet) < n) {
-		return invalidf("Transform needs u of %d values and logdet of %d (or nil), got %d and %d", n*D, n, len(u), len(logdet))
+		return invalid("u, logdet", "need %d values and %d (or nil), got %d and %d", n*D, n, len(u), len(logdet))
 	}
 	w := f.getWork()
 	defer f.putWork(w)
@@ -252,7 +252,7 @@ func (f *Flow) InverseTransform(u, z []float64, n int, y, logdet []float64) erro
 	}
 	D, C := f.cfg.Dim, f.cfg.ContextDim
 	if len(y) < n*D || (logdet != nil && len(logdet) < n) {
-		return invalidf("InverseTransform needs y of %d values and logdet of %d (or nil), got %d and %d", n*D, n, len(y), len(logdet))
+		return invalid("y, logdet", "need %d values and %d (or nil), got %d and %d", n*D, n, len(y), len(logdet))
 	}
 	w := f.getWork()
 	defer f.putWork(w)
@@ -310,16 +310,16 @@ func (f *Flow) SampleLogDensity(r *rand.Rand, z []float64, n int, dst, logq []fl
 	}
 	D, C := f.cfg.Dim, f.cfg.ContextDim
 	if r == nil {
-		return invalidf("Sample needs a random source, got nil")
+		return invalid("r", "must not be nil")
 	}
 	if len(z) != C {
-		return invalidf("context has %d values, need %d", len(z), C)
+		return invalid("z", "has %d values, need %d", len(z), C)
 	}
 	if err := finite("z", z); err != nil {
 		return err
 	}
 	if n < 0 || n > len(dst)/D || (logq != nil && len(logq) < n) {
-		return invalidf("Sample of %d points needs dst of %d·%d values and logq of %d (or nil), got %d and %d", n, n, D, n, len(dst), len(logq))
+		return invalid("dst, logq", "%d draws need %d·%d values and %d (or nil), got %d and %d", n, n, D, n, len(dst), len(logq))
 	}
 	// Draw all base points first (sequentially from r, so the result
 	// depends on r only), then map chunks to data space in parallel.

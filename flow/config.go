@@ -136,8 +136,10 @@ const AffineBound = 10
 // no draw lands beyond 6 sd, at the same validation loss.
 const affineGain = 10
 
-// ErrConfig is wrapped by every configuration error. It wraps ErrInvalid.
-var ErrConfig = argcheck.Sentinel("flow: invalid configuration", ErrInvalid)
+// ErrConfig is wrapped by every configuration error (of Config.Validate,
+// TrainConfig.Validate, New and Fit), whose message reads
+// "flow: invalid argument: <field>: <constraint>". It wraps ErrInvalid.
+var ErrConfig = argcheck.Sentinel("flow: invalid argument", ErrInvalid)
 
 // Size limits that keep a configuration (and a file read by Load) within
 // reasonable memory.
@@ -152,39 +154,39 @@ const (
 
 // Validate reports whether c describes a valid flow.
 func (c Config) Validate() error {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: "+format, append([]any{ErrConfig}, a...)...)
+	bad := func(field, format string, a ...any) error {
+		return fmt.Errorf("%w: Config.%s: "+format, append([]any{ErrConfig, field}, a...)...)
 	}
 	switch {
 	case c.Dim < 1 || c.Dim > maxDim:
-		return bad("Dim must be in [1, %d], got %d", maxDim, c.Dim)
+		return bad("Dim", "must be in [1, %d], got %d", maxDim, c.Dim)
 	case c.ContextDim < 0 || c.ContextDim > maxCtx:
-		return bad("ContextDim must be in [0, %d], got %d", maxCtx, c.ContextDim)
+		return bad("ContextDim", "must be in [0, %d], got %d", maxCtx, c.ContextDim)
 	case c.Layers < 1 || c.Layers > maxLayers:
-		return bad("Layers must be in [1, %d], got %d", maxLayers, c.Layers)
+		return bad("Layers", "must be in [1, %d], got %d", maxLayers, c.Layers)
 	case c.Bins < 2 || c.Bins > maxBins:
-		return bad("Bins must be in [2, %d], got %d", maxBins, c.Bins)
+		return bad("Bins", "must be in [2, %d], got %d", maxBins, c.Bins)
 	case !(c.TailBound >= minTailBound && c.TailBound <= maxTailBound):
-		return bad("TailBound must be in [%v, %v], got %v", minTailBound, maxTailBound, c.TailBound)
+		return bad("TailBound", "must be in [%v, %v], got %v", minTailBound, maxTailBound, c.TailBound)
 	case c.Hidden < 1 || c.Hidden > maxHidden:
-		return bad("Hidden must be in [1, %d], got %d", maxHidden, c.Hidden)
+		return bad("Hidden", "must be in [1, %d], got %d", maxHidden, c.Hidden)
 	case c.Blocks < 0 || c.Blocks > maxBlocks:
-		return bad("Blocks must be in [0, %d], got %d", maxBlocks, c.Blocks)
+		return bad("Blocks", "must be in [0, %d], got %d", maxBlocks, c.Blocks)
 	}
 	if _, err := spline.New(spline.Config{Bins: c.Bins, TailBound: c.TailBound, MinWidth: c.MinBinWidth, MinHeight: c.MinBinHeight, MinDerivative: c.MinDerivative}); err != nil {
-		return fmt.Errorf("%w: %w", ErrConfig, err)
+		return fmt.Errorf("%w: Config: %w", ErrConfig, err)
 	}
 	if e := c.Embedding; e != nil {
 		if err := e.Validate(); err != nil {
-			return fmt.Errorf("%w: Embedding: %w", ErrConfig, err)
+			return fmt.Errorf("%w: Config.Embedding: %w", ErrConfig, err)
 		}
 		switch {
 		case c.ContextDim < 1:
-			return bad("an Embedding needs ContextDim >= 1")
+			return bad("Embedding", "needs ContextDim >= 1")
 		case e.In != c.ContextDim:
-			return bad("Embedding.In must equal ContextDim = %d, got %d", c.ContextDim, e.In)
+			return bad("Embedding.In", "must equal ContextDim = %d, got %d", c.ContextDim, e.In)
 		case e.Out > maxCtx:
-			return bad("Embedding.Out must be at most %d, got %d", maxCtx, e.Out)
+			return bad("Embedding.Out", "must be at most %d, got %d", maxCtx, e.Out)
 		}
 	}
 	return nil

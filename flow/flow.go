@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"sync"
 
 	"github.com/privinfer/privinfer/flow/ad"
@@ -83,7 +84,7 @@ func New(cfg Config, r *rand.Rand) (*Flow, error) {
 		return nil, err
 	}
 	if r == nil {
-		return nil, invalidf("New needs a random source, got nil")
+		return nil, invalid("r", "must not be nil")
 	}
 	f, err := build(cfg)
 	if err != nil {
@@ -114,7 +115,7 @@ func New(cfg Config, r *rand.Rand) (*Flow, error) {
 func build(cfg Config) (*Flow, error) {
 	spl, err := spline.New(spline.Config{Bins: cfg.Bins, TailBound: cfg.TailBound, MinWidth: cfg.MinBinWidth, MinHeight: cfg.MinBinHeight, MinDerivative: cfg.MinDerivative})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+		return nil, fmt.Errorf("%w: Config: %w", ErrConfig, err)
 	}
 	D, C := cfg.Dim, cfg.ContextDim
 	cfg.Embedding = cloneNet(cfg.Embedding)
@@ -142,7 +143,7 @@ func build(cfg Config) (*Flow, error) {
 		}
 		net, err := nn.NewResNet(nn.ResNetConfig{In: len(c.iIdx), Ctx: E, Hidden: cfg.Hidden, Out: len(c.tIdx) * f.nsp, Blocks: cfg.Blocks, Gate: cfg.ContextGating, Off: off})
 		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+			return nil, fmt.Errorf("%w: Config: %w", ErrConfig, err)
 		}
 		c.net = net
 		off += net.NumParams()
@@ -158,7 +159,7 @@ func build(cfg Config) (*Flow, error) {
 	if cfg.ContextAffine {
 		net, err := nn.NewResNet(nn.ResNetConfig{Ctx: E, Hidden: cfg.Hidden, Out: 2 * D, Blocks: cfg.Blocks, Gate: cfg.ContextGating, Off: off})
 		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+			return nil, fmt.Errorf("%w: Config: %w", ErrConfig, err)
 		}
 		f.aff, f.affOff = net, off
 		off += net.NumParams()
@@ -236,11 +237,11 @@ func (f *Flow) SetParams(p []float64) error {
 		return err
 	}
 	if len(p) != len(f.params) {
-		return invalidf("SetParams needs %d parameters, got %d", len(f.params), len(p))
+		return invalid("p", "has %d values, need %d", len(p), len(f.params))
 	}
 	for i, v := range p {
 		if !(math.Abs(v) <= MaxParam) {
-			return fmt.Errorf("flow: parameter %d is %v, outside [-MaxParam, MaxParam]: %w", i, v, ErrNonFinite)
+			return fmt.Errorf("%w: p[%d]: must be in [-MaxParam, MaxParam], got %v", ErrNonFinite, i, v)
 		}
 	}
 	copy(f.params, p)
@@ -269,7 +270,7 @@ func (f *Flow) SetStandardization(y, z []float64, n int) error {
 		return err
 	}
 	if n < 2 {
-		return invalidf("standardisation needs at least 2 rows, got %d", n)
+		return invalid("n", "standardisation needs at least 2 rows, got %d", n)
 	}
 	if f.cfg.StandardizeInputs {
 		meanStd(y, n, f.cfg.Dim, f.meanY, f.stdY)
@@ -314,13 +315,13 @@ func (f *Flow) checkShared(y, z []float64, n, nz int) error {
 	}
 	D, C := f.cfg.Dim, f.cfg.ContextDim
 	if n < 0 || nz < 0 {
-		return invalidf("number of rows must be >= 0, got %d", n)
+		return invalid("n", "must be >= 0, got %d", n)
 	}
 	if n > len(y)/D || len(y) < n*D {
-		return invalidf("y has %d values, need %d rows × %d", len(y), n, D)
+		return invalid("y", "has %d values, need %d rows × %d", len(y), n, D)
 	}
 	if C > 0 && (nz > len(z)/C || len(z) < nz*C) {
-		return invalidf("z has %d values, need %d rows × %d", len(z), nz, C)
+		return invalid("z", "has %d values, need %d rows × %d", len(z), nz, C)
 	}
 	if err := finite("y", y[:n*D]); err != nil {
 		return err
@@ -333,7 +334,7 @@ func (f *Flow) checkShared(y, z []float64, n, nz int) error {
 func finite(name string, x []float64) error {
 	for i, v := range x {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("%w: %s[%d] = %v", ErrNonFinite, name, i, v)
+			return fmt.Errorf("%w: %s[%d]: must be finite, got %v", ErrNonFinite, name, i, v)
 		}
 	}
 	return nil
@@ -349,11 +350,33 @@ var ErrInvalid = errors.New("flow: invalid argument")
 // the errors of the batch methods when a result is not finite (the
 // parameters or inputs are outside the range where the flow can be
 // evaluated). It wraps ErrInvalid.
-var ErrNonFinite = argcheck.Sentinel("flow: non-finite value", ErrInvalid)
+var ErrNonFinite = argcheck.Sentinel("flow: invalid argument", ErrInvalid)
 
-// invalidf formats an error wrapping ErrInvalid.
-func invalidf(format string, a ...any) error {
-	return fmt.Errorf("flow: "+format+": %w", append(a, ErrInvalid)...)
+// invalid returns an error wrapping ErrInvalid that reads
+// "flow: invalid argument: <arg>: <constraint>".
+func invalid(arg, format string, a ...any) error {
+	return fmt.Errorf("%w: %s: "+format, append([]any{ErrInvalid, arg}, a...)...)
+}
+
+// nested is an error of this package wrapped in another of its errors:
+// its message names the outer argument once, followed by the inner
+// message without its own "flow: invalid argument: " prefix, and it
+// matches both errors under errors.Is.
+type nested struct {
+	msg  string
+	errs []error
+}
+
+func (e *nested) Error() string   { return e.msg }
+func (e *nested) Unwrap() []error { return e.errs }
+
+// rewrap returns err, an error of this package, as one about arg that also
+// matches kind (ErrInvalid or a sentinel wrapping it), without repeating
+// the package prefix: "flow: invalid argument: <arg>: <err's constraint>".
+func rewrap(kind error, arg string, err error) error {
+	p := ErrInvalid.Error() + ": "
+	m := strings.TrimPrefix(strings.TrimPrefix(err.Error(), p), "flow: ")
+	return &nested{msg: p + arg + ": " + m, errs: []error{kind, err}}
 }
 
 // MaxParam bounds the magnitude of every parameter SetParams and Load
@@ -365,10 +388,10 @@ const MaxParam = 1e6
 // ready reports whether f was built by New, Load or Clone.
 func (f *Flow) ready() error {
 	if f == nil {
-		return invalidf("the flow is nil")
+		return invalid("f", "the flow is nil")
 	}
 	if f.params == nil || f.spl == nil {
-		return invalidf("the flow was not built by New or Load (zero value)")
+		return invalid("f", "the flow was not built by New or Load (zero value)")
 	}
 	return nil
 }
@@ -379,7 +402,7 @@ func (f *Flow) ready() error {
 func finiteOut(what string, x []float64, anyInf bool) error {
 	for i, v := range x {
 		if math.IsNaN(v) || math.IsInf(v, 1) || (anyInf && math.IsInf(v, -1)) {
-			return fmt.Errorf("%w: %s[%d] = %v: the flow's parameters or the inputs are outside the range where it can be evaluated", ErrNonFinite, what, i, v)
+			return fmt.Errorf("%w: %s[%d]: is %v: the flow's parameters or the inputs are outside the range where it can be evaluated", ErrNonFinite, what, i, v)
 		}
 	}
 	return nil

@@ -77,7 +77,7 @@ func decodeNet(e []int32) (*ad.Net, error) {
 
 // ErrCorrupt is wrapped by every error Load returns for a malformed file.
 // It wraps ErrInvalid.
-var ErrCorrupt = argcheck.Sentinel("flow: corrupt or unsupported flow file", ErrInvalid)
+var ErrCorrupt = argcheck.Sentinel("flow: invalid argument", ErrInvalid)
 
 // Save writes the flow (configuration, standardisation and parameters) to
 // w in a versioned binary format with a checksum; Load reads it back.
@@ -86,7 +86,7 @@ func (f *Flow) Save(w io.Writer) error {
 		return err
 	}
 	if argcheck.Nil(w) {
-		return invalidf("Save needs a writer, got nil")
+		return invalid("w", "must not be nil")
 	}
 	var b bytes.Buffer
 	b.WriteString(fileMagic)
@@ -171,14 +171,14 @@ func paramCount(c Config) int64 {
 // any violation is an error wrapping ErrCorrupt.
 func Load(r io.Reader) (*Flow, error) {
 	if argcheck.Nil(r) {
-		return nil, fmt.Errorf("%w: Load needs a reader, got nil", ErrCorrupt)
+		return nil, fmt.Errorf("%w: r: must not be nil", ErrCorrupt)
 	}
 	data, err := io.ReadAll(io.LimitReader(r, maxFileSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("flow: reading flow: %w", err)
 	}
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: "+format, append([]any{ErrCorrupt}, a...)...)
+		return fmt.Errorf("%w: r: corrupt or unsupported flow file: "+format, append([]any{ErrCorrupt}, a...)...)
 	}
 	const header = 8 + 4 + 6*4 + 1 + 4*8
 	if len(data) > maxFileSize {
@@ -242,7 +242,7 @@ func Load(r io.Reader) (*Flow, error) {
 		Embedding: emb,
 	}
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+		return nil, rewrap(ErrCorrupt, "r: corrupt or unsupported flow file", err)
 	}
 	for i, v := range floats[1:] {
 		if v != 0 && !(v >= minSpline && v <= 1) {
@@ -256,7 +256,7 @@ func Load(r io.Reader) (*Flow, error) {
 	}
 	f, err := build(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+		return nil, rewrap(ErrCorrupt, "r: corrupt or unsupported flow file", err)
 	}
 	read := func(dst []float64) {
 		for i := range dst {
@@ -294,7 +294,7 @@ func Load(r io.Reader) (*Flow, error) {
 	}
 	f.standardized = flags&16 != 0
 	if err := f.probe(); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+		return nil, rewrap(ErrCorrupt, "r: corrupt or unsupported flow file", err)
 	}
 	return f, nil
 }

@@ -96,30 +96,30 @@ func DefaultTrainConfig() TrainConfig {
 // [0, 1), Shards in [0, 4096] and Workers ≥ 0.
 // Errors wrap ErrConfig and name the field.
 func (c TrainConfig) Validate() error {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: TrainConfig."+format, append([]any{ErrConfig}, a...)...)
+	bad := func(field, format string, a ...any) error {
+		return fmt.Errorf("%w: TrainConfig.%s: "+format, append([]any{ErrConfig, field}, a...)...)
 	}
 	switch {
 	case !(c.LearningRate > 0) || math.IsInf(c.LearningRate, 0):
-		return bad("LearningRate must be > 0 and finite, got %v", c.LearningRate)
+		return bad("LearningRate", "must be > 0 and finite, got %v", c.LearningRate)
 	case !(c.WeightDecay >= 0) || math.IsInf(c.WeightDecay, 0):
-		return bad("WeightDecay must be >= 0 and finite, got %v", c.WeightDecay)
+		return bad("WeightDecay", "must be >= 0 and finite, got %v", c.WeightDecay)
 	case c.BatchSize < 1 || c.BatchSize > 1<<24:
-		return bad("BatchSize must be in [1, 2^24], got %d", c.BatchSize)
+		return bad("BatchSize", "must be in [1, 2^24], got %d", c.BatchSize)
 	case c.MaxEpochs < 1:
-		return bad("MaxEpochs must be >= 1, got %d", c.MaxEpochs)
+		return bad("MaxEpochs", "must be >= 1, got %d", c.MaxEpochs)
 	case c.Patience < 1:
-		return bad("Patience must be >= 1, got %d", c.Patience)
+		return bad("Patience", "must be >= 1, got %d", c.Patience)
 	case !(c.ValidationFraction >= 0 && c.ValidationFraction < 1):
-		return bad("ValidationFraction must be in [0, 1), got %v", c.ValidationFraction)
+		return bad("ValidationFraction", "must be in [0, 1), got %v", c.ValidationFraction)
 	case !(c.ClipNorm >= 0) || math.IsInf(c.ClipNorm, 0):
-		return bad("ClipNorm must be >= 0 and finite, got %v", c.ClipNorm)
+		return bad("ClipNorm", "must be >= 0 and finite, got %v", c.ClipNorm)
 	case !(c.EMA >= 0 && c.EMA < 1):
-		return bad("EMA must be in [0, 1), got %v", c.EMA)
+		return bad("EMA", "must be in [0, 1), got %v", c.EMA)
 	case c.Shards < 0 || c.Shards > 1<<12:
-		return bad("Shards must be in [0, 4096], got %d", c.Shards)
+		return bad("Shards", "must be in [0, 4096], got %d", c.Shards)
 	case c.Workers < 0:
-		return bad("Workers must be >= 0, got %d", c.Workers)
+		return bad("Workers", "must be >= 0, got %d", c.Workers)
 	}
 	return nil
 }
@@ -164,11 +164,11 @@ func init() {
 	itrain.NewTrainer = func(f, cfg any) (itrain.Trainer, error) {
 		ff, ok := f.(*Flow)
 		if !ok {
-			return nil, invalidf("itrain.NewTrainer needs a *Flow, got %T", f)
+			return nil, invalid("f", "train.NewTrainer needs a *Flow, got %T", f)
 		}
 		c, ok := cfg.(TrainConfig)
 		if !ok {
-			return nil, invalidf("itrain.NewTrainer needs a TrainConfig, got %T", cfg)
+			return nil, invalid("cfg", "train.NewTrainer needs a TrainConfig, got %T", cfg)
 		}
 		t, err := newTrainer(ff, c)
 		if err != nil {
@@ -198,7 +198,7 @@ func newTrainer(f *Flow, cfg TrainConfig) (*trainer, error) {
 	}
 	opt, err := optim.NewAdamW(f.NumParams(), optim.AdamWConfig{LearningRate: cfg.LearningRate, WeightDecay: cfg.WeightDecay})
 	if err != nil {
-		return nil, fmt.Errorf("flow: %w", err)
+		return nil, fmt.Errorf("%w: TrainConfig: %w", ErrConfig, err)
 	}
 	t := &trainer{f: f, cfg: cfg, opt: opt, grad: make([]float64, f.NumParams())}
 	if cfg.EMA > 0 {
@@ -351,13 +351,13 @@ func (t *trainer) run() {
 
 func (t *trainer) prepare(y, z []float64, n, group int) error {
 	if t == nil || t.opt == nil {
-		return invalidf("the trainer is nil or was not built by newTrainer")
+		return invalid("trainer", "nil or not built by newTrainer")
 	}
 	if n < 1 {
-		return invalidf("a step needs at least one row, got %d", n)
+		return invalid("n", "must be >= 1, got %d", n)
 	}
 	if group < 1 || n%group != 0 {
-		return invalidf("context group size must be >= 1 and divide the %d rows, got %d", n, group)
+		return invalid("group", "must be >= 1 and divide the %d rows, got %d", n, group)
 	}
 	if err := t.f.checkShared(y, z, n, n/group); err != nil {
 		return err
@@ -387,7 +387,7 @@ func (t *trainer) LogDensitiesShared(y, z []float64, n, group int, dst []float64
 		return err
 	}
 	if len(dst) < n {
-		return invalidf("dst has %d values, need %d", len(dst), n)
+		return invalid("dst", "has %d values, need %d", len(dst), n)
 	}
 	t.mode = modeForward
 	t.run()
@@ -433,7 +433,7 @@ func (t *trainer) StepLoss(y, z []float64, n int, loss itrain.LossFunc) (float64
 // expanded contexts up to rounding.
 func (t *trainer) StepLossShared(y, z []float64, n, group int, loss itrain.LossFunc) (float64, error) {
 	if loss == nil {
-		return 0, invalidf("StepLoss needs a loss function, got nil")
+		return 0, invalid("loss", "must not be nil")
 	}
 	if err := t.prepare(y, z, n, group); err != nil {
 		return 0, err
@@ -442,7 +442,7 @@ func (t *trainer) StepLossShared(y, z []float64, n, group int, loss itrain.LossF
 	t.run()
 	l := loss(t.logq, t.dlogq)
 	if err := finite("dlogq", t.dlogq); err != nil {
-		return l, fmt.Errorf("flow: loss gradient: %w", err)
+		return l, rewrap(ErrNonFinite, "loss", err)
 	}
 	t.mode = modeGrad
 	t.run()
@@ -459,7 +459,7 @@ func (t *trainer) StepLossShared(y, z []float64, n, group int, loss itrain.LossF
 // depend on the scheduling. It returns the loss.
 func (t *trainer) StepGroupLoss(y, z []float64, n, group int, loss itrain.GroupLossFunc) (float64, error) {
 	if loss == nil {
-		return 0, invalidf("StepGroupLoss needs a loss function, got nil")
+		return 0, invalid("loss", "must not be nil")
 	}
 	if err := t.prepare(y, z, n, group); err != nil {
 		return 0, err
@@ -471,7 +471,7 @@ func (t *trainer) StepGroupLoss(y, z []float64, n, group int, loss itrain.GroupL
 	l := 0.0
 	for _, sh := range t.shards {
 		if sh.bad {
-			return math.NaN(), fmt.Errorf("flow: loss gradient: %w", ErrNonFinite)
+			return math.NaN(), fmt.Errorf("%w: loss: gradient must be finite", ErrNonFinite)
 		}
 		l += sh.loss
 	}
@@ -537,7 +537,7 @@ var ErrDiverged = errors.New("flow: training diverged")
 func (f *Flow) Fit(ctx context.Context, y, z []float64, n int, cfg TrainConfig) (*FitResult, error) {
 	start := time.Now()
 	if ctx == nil {
-		return nil, invalidf("Fit needs a context, got nil")
+		return nil, invalid("ctx", "must not be nil")
 	}
 	if cfg.Shards == 0 {
 		cfg.Shards = 8
@@ -553,7 +553,7 @@ func (f *Flow) Fit(ctx context.Context, y, z []float64, n int, cfg TrainConfig) 
 		nVal = 1
 	}
 	if n-nVal < 1 {
-		return nil, invalidf("Fit needs at least one training row, got %d rows with %d for validation", n, nVal)
+		return nil, invalid("n", "leaves no training row: %d rows with %d for validation", n, nVal)
 	}
 	if (f.cfg.StandardizeInputs || f.cfg.StandardizeContext) && !f.standardized && n >= 2 {
 		if err := f.SetStandardization(y, z, n); err != nil {

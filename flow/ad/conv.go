@@ -37,21 +37,21 @@ const maxConv = 1 << 24
 func (c Conv) Validate() error {
 	switch {
 	case c.Length > maxConv || c.Channels > maxConv || c.Filters > maxConv || c.Kernel > maxConv || c.Stride > maxConv || c.Pad > maxConv:
-		return fmt.Errorf("ad: Conv sizes must be at most %d, got %+v: %w", maxConv, c, ErrInvalid)
+		return fmt.Errorf("%w: Conv: sizes must be at most %d, got %+v", ErrInvalid, maxConv, c)
 	case c.Length < 1:
-		return fmt.Errorf("ad: Conv.Length must be >= 1, got %d: %w", c.Length, ErrInvalid)
+		return fmt.Errorf("%w: Conv.Length: must be >= 1, got %d", ErrInvalid, c.Length)
 	case c.Channels < 1:
-		return fmt.Errorf("ad: Conv.Channels must be >= 1, got %d: %w", c.Channels, ErrInvalid)
+		return fmt.Errorf("%w: Conv.Channels: must be >= 1, got %d", ErrInvalid, c.Channels)
 	case c.Filters < 1:
-		return fmt.Errorf("ad: Conv.Filters must be >= 1, got %d: %w", c.Filters, ErrInvalid)
+		return fmt.Errorf("%w: Conv.Filters: must be >= 1, got %d", ErrInvalid, c.Filters)
 	case c.Kernel < 1:
-		return fmt.Errorf("ad: Conv.Kernel must be >= 1, got %d: %w", c.Kernel, ErrInvalid)
+		return fmt.Errorf("%w: Conv.Kernel: must be >= 1, got %d", ErrInvalid, c.Kernel)
 	case c.Stride < 0:
-		return fmt.Errorf("ad: Conv.Stride must be >= 0, got %d: %w", c.Stride, ErrInvalid)
+		return fmt.Errorf("%w: Conv.Stride: must be >= 0, got %d", ErrInvalid, c.Stride)
 	case c.Pad < 0 || c.Pad >= c.Kernel:
-		return fmt.Errorf("ad: Conv.Pad must be in [0, Kernel = %d), got %d: %w", c.Kernel, c.Pad, ErrInvalid)
+		return fmt.Errorf("%w: Conv.Pad: must be in [0, Kernel = %d), got %d", ErrInvalid, c.Kernel, c.Pad)
 	case c.Length+2*c.Pad < c.Kernel:
-		return fmt.Errorf("ad: Conv.Kernel %d is longer than the padded series (%d steps): %w", c.Kernel, c.Length+2*c.Pad, ErrInvalid)
+		return fmt.Errorf("%w: Conv.Kernel: %d is longer than the padded series (%d steps)", ErrInvalid, c.Kernel, c.Length+2*c.Pad)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/privinfer/privinfer/internal/argcheck"
 )
@@ -60,9 +61,10 @@ const (
 	maxParams = 1 << 27
 )
 
-// ErrNet is wrapped by every error about an invalid Net. It wraps
+// ErrNet is wrapped by every error about an invalid Net, whose message
+// reads "ad: invalid argument: Net.<field>: <constraint>". It wraps
 // ErrInvalid.
-var ErrNet = argcheck.Sentinel("ad: invalid network", ErrInvalid)
+var ErrNet = argcheck.Sentinel("ad: invalid argument", ErrInvalid)
 
 // Validate checks n: In, Out and every width in [1, 65536], at most 64
 // convolutions and 64 hidden layers, In a multiple of Channels, every
@@ -74,21 +76,21 @@ func (n Net) Validate() error {
 	}
 	switch {
 	case n.In < 1 || n.In > maxWidth:
-		return bad("In must be in [1, %d], got %d", maxWidth, n.In)
+		return bad("In: must be in [1, %d], got %d", maxWidth, n.In)
 	case n.Out < 1 || n.Out > maxWidth:
-		return bad("Out must be in [1, %d], got %d", maxWidth, n.Out)
+		return bad("Out: must be in [1, %d], got %d", maxWidth, n.Out)
 	case n.Channels < 0 || n.Channels > maxWidth:
-		return bad("Channels must be in [0, %d], got %d", maxWidth, n.Channels)
+		return bad("Channels: must be in [0, %d], got %d", maxWidth, n.Channels)
 	case len(n.Conv) > maxLayers:
-		return bad("Conv has %d layers, at most %d", len(n.Conv), maxLayers)
+		return bad("Conv: has %d layers, at most %d", len(n.Conv), maxLayers)
 	case len(n.Hidden) > maxLayers:
-		return bad("Hidden has %d layers, at most %d", len(n.Hidden), maxLayers)
+		return bad("Hidden: has %d layers, at most %d", len(n.Hidden), maxLayers)
 	case n.In%n.channels() != 0:
-		return bad("In = %d must be a multiple of Channels = %d", n.In, n.channels())
+		return bad("In: %d must be a multiple of Channels = %d", n.In, n.channels())
 	}
 	for i, h := range n.Hidden {
 		if h < 1 || h > maxWidth {
-			return bad("Hidden[%d] must be in [1, %d], got %d", i, maxWidth, h)
+			return bad("Hidden[%d]: must be in [1, %d], got %d", i, maxWidth, h)
 		}
 	}
 	var err error
@@ -98,20 +100,20 @@ func (n Net) Validate() error {
 		}
 		l := n.Conv[i]
 		if l.Filters > maxWidth || l.Kernel > maxWidth || l.Stride > maxWidth || l.Pad > maxWidth || l.Pool > maxWidth {
-			err = bad("Conv[%d] sizes must be at most %d, got %+v", i, maxWidth, l)
+			err = bad("Conv[%d]: sizes must be at most %d, got %+v", i, maxWidth, l)
 		} else if e := c.Validate(); e != nil {
-			err = bad("Conv[%d]: %v", i, e)
+			err = bad("Conv[%d]: %s", i, strings.TrimPrefix(e.Error(), ErrInvalid.Error()+": "))
 		} else if c.OutLength()*c.Filters > maxWidth {
-			err = bad("Conv[%d] has %d outputs, at most %d", i, c.OutLength()*c.Filters, maxWidth)
+			err = bad("Conv[%d]: has %d outputs, at most %d", i, c.OutLength()*c.Filters, maxWidth)
 		} else if l.Pool < 0 || l.Pool > c.OutLength() {
-			err = bad("Conv[%d].Pool must be in [0, %d] (the output length), got %d", i, c.OutLength(), l.Pool)
+			err = bad("Conv[%d].Pool: must be in [0, %d] (the output length), got %d", i, c.OutLength(), l.Pool)
 		}
 	})
 	if err != nil {
 		return err
 	}
 	if p := n.numParams(); p > maxParams {
-		return bad("has %d parameters, at most %d", p, maxParams)
+		return fmt.Errorf("%w: Net: has %d parameters, at most %d", ErrNet, p, maxParams)
 	}
 	return nil
 }
@@ -174,10 +176,10 @@ func (n Net) Init(p []float64, r *rand.Rand) error {
 		return err
 	}
 	if len(p) != n.NumParams() {
-		return fmt.Errorf("%w: Init: p has %d values, need %d", ErrNet, len(p), n.NumParams())
+		return fmt.Errorf("%w: p: has %d values, need %d", ErrNet, len(p), n.NumParams())
 	}
 	if r == nil {
-		return fmt.Errorf("%w: Init: nil random source", ErrNet)
+		return fmt.Errorf("%w: r: must not be nil", ErrNet)
 	}
 	off := 0
 	fill := func(fanIn, size int) {

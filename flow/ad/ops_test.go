@@ -394,7 +394,7 @@ func TestErrors(t *testing.T) {
 		if !errors.Is(err, ad.ErrShape) {
 			t.Fatalf("%s: error %v, want ErrShape", c.name, err)
 		}
-		if want := "ad: invalid operation: " + c.name; len(err.Error()) < len(want) || err.Error()[:len(want)] != want {
+		if want := "ad: invalid argument: " + c.name; len(err.Error()) < len(want) || err.Error()[:len(want)] != want {
 			t.Errorf("%s: error %q does not name the operation", c.name, err)
 		}
 		// Later operations are no-ops returning an empty tensor; Backward

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/privinfer/privinfer/internal/argcheck"
 )
@@ -16,7 +17,7 @@ var ErrInvalid = errors.New("ad: invalid argument")
 // ErrShape is wrapped by every error about the arguments of an operation:
 // mismatched or invalid shapes, nil tensors, tensors of another tape,
 // leaves shorter than their shape. It wraps ErrInvalid.
-var ErrShape = argcheck.Sentinel("ad: invalid operation", ErrInvalid)
+var ErrShape = argcheck.Sentinel("ad: invalid argument", ErrInvalid)
 
 type opKind uint8
 
@@ -113,20 +114,33 @@ func (t *Tape) Len() int { return t.n }
 // Err returns the first error recorded since the last Reset, or nil.
 func (t *Tape) Err() error { return t.err }
 
+// opError is an error of an operation that wraps another error of this
+// package; it matches both under errors.Is.
+type opError struct {
+	msg  string
+	errs []error
+}
+
+func (e *opError) Error() string   { return e.msg }
+func (e *opError) Unwrap() []error { return e.errs }
+
 // fail records the first error and returns the empty tensor.
 func (t *Tape) fail(op opKind, format string, a ...any) *Tensor {
 	if t.err == nil {
-		t.err = fmt.Errorf("%w: %s: %s", ErrShape, opNames[op], fmt.Sprintf(format, a...))
+		msg := strings.TrimPrefix(fmt.Sprintf(format, a...), ErrInvalid.Error()+": ")
+		t.err = fmt.Errorf("%w: %s: %s", ErrShape, opNames[op], msg)
 	}
 	t.empty = Tensor{bad: true, tape: t, id: -1}
 	return &t.empty
 }
 
-// failErr records err, wrapped, as the first error and returns the empty
-// tensor.
+// failErr records err, an error of this package, as the first error and
+// returns the empty tensor. The recorded error matches ErrShape and err;
+// its message gives err's without repeating the package prefix.
 func (t *Tape) failErr(op opKind, err error) *Tensor {
 	if t.err == nil {
-		t.err = fmt.Errorf("%w: %s: %w", ErrShape, opNames[op], err)
+		p := ErrInvalid.Error() + ": "
+		t.err = &opError{msg: p + opNames[op] + ": " + strings.TrimPrefix(err.Error(), p), errs: []error{ErrShape, err}}
 	}
 	t.empty = Tensor{bad: true, tape: t, id: -1}
 	return &t.empty

@@ -34,7 +34,7 @@ func (o *C2STOptions) defaults(d int) error {
 		o.Folds = 5
 	}
 	if o.Folds < 2 {
-		return fmt.Errorf("%w: C2ST folds must be ≥ 2, got %d", ErrInvalid, o.Folds)
+		return fmt.Errorf("%w: C2STOptions.Folds: must be ≥ 2, got %d", ErrInvalid, o.Folds)
 	}
 	if o.Hidden == 0 {
 		o.Hidden = 10 * d
@@ -64,7 +64,7 @@ func (o *C2STOptions) defaults(d int) error {
 		return fmt.Errorf("%w: C2ST options must be positive and finite: %+v", ErrInvalid, *o)
 	}
 	if o.Hidden > 1<<16 {
-		return fmt.Errorf("%w: C2ST Hidden must be at most 2^16, got %d", ErrInvalid, o.Hidden)
+		return fmt.Errorf("%w: C2STOptions.Hidden: must be at most 2^16, got %d", ErrInvalid, o.Hidden)
 	}
 	return nil
 }

@@ -84,11 +84,11 @@ func (k *KDE) LogDensity(theta []float64) float64 {
 // Gaussian KDE of the sample (see KDE).
 func NLOGSamples(x []float64, d int, thetaTrue []float64) (float64, error) {
 	if len(thetaTrue) != d {
-		return 0, fmt.Errorf("%w: true parameter has length %d, want %d", ErrInvalid, len(thetaTrue), d)
+		return 0, fmt.Errorf("%w: thetaTrue: has length %d, want %d", ErrInvalid, len(thetaTrue), d)
 	}
 	for i, v := range thetaTrue {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("%w: true parameter entry %d is %v", ErrInvalid, i, v)
+			return 0, fmt.Errorf("%w: thetaTrue[%d]: must be finite, got %v", ErrInvalid, i, v)
 		}
 	}
 	k, err := NewKDE(x, d)
@@ -107,11 +107,11 @@ func LMD(pred []float64, d int, obs []float64) (float64, error) {
 		return 0, err
 	}
 	if len(obs) != d {
-		return 0, fmt.Errorf("%w: observed release has length %d, want %d", ErrInvalid, len(obs), d)
+		return 0, fmt.Errorf("%w: obs: has length %d, want %d", ErrInvalid, len(obs), d)
 	}
 	for i, v := range obs {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("%w: observed release entry %d is %v", ErrInvalid, i, v)
+			return 0, fmt.Errorf("%w: obs[%d]: must be finite, got %v", ErrInvalid, i, v)
 		}
 	}
 	dist := make([]float64, n)
@@ -158,7 +158,7 @@ func Moments(x []float64, d int, alpha float64) (mean, lo, hi []float64, err err
 		return nil, nil, nil, err
 	}
 	if !(alpha > 0 && alpha < 1) {
-		return nil, nil, nil, fmt.Errorf("%w: alpha must be in (0, 1), got %v", ErrInvalid, alpha)
+		return nil, nil, nil, fmt.Errorf("%w: alpha: must be in (0, 1), got %v", ErrInvalid, alpha)
 	}
 	mean, lo, hi = make([]float64, d), make([]float64, d), make([]float64, d)
 	col := make([]float64, n)

@@ -11,14 +11,14 @@ import (
 // checkSample validates a flat sample of dimension d and returns its size.
 func checkSample(name string, x []float64, d int) (int, error) {
 	if d < 1 {
-		return 0, fmt.Errorf("%w: dimension must be ≥ 1, got %d", ErrInvalid, d)
+		return 0, fmt.Errorf("%w: d: must be ≥ 1, got %d", ErrInvalid, d)
 	}
 	if len(x) == 0 || len(x)%d != 0 {
-		return 0, fmt.Errorf("%w: %s must hold a positive multiple of d = %d values, got %d", ErrInvalid, name, d, len(x))
+		return 0, fmt.Errorf("%w: %s: must hold a positive multiple of d = %d values, got %d", ErrInvalid, name, d, len(x))
 	}
 	for i, v := range x {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("%w: %s[%d] is %v", ErrInvalid, name, i, v)
+			return 0, fmt.Errorf("%w: %s[%d]: must be finite, got %v", ErrInvalid, name, i, v)
 		}
 	}
 	return len(x) / d, nil
@@ -73,7 +73,7 @@ func MMD(x, ref []float64, d int, opt MMDOptions) (float64, error) {
 		}
 	}
 	if !(h > 0) || math.IsInf(h, 0) {
-		return 0, fmt.Errorf("%w: bandwidth must be finite and > 0, got %v", ErrInvalid, h)
+		return 0, fmt.Errorf("%w: MMDOptions.Bandwidth: must be finite and > 0, got %v", ErrInvalid, h)
 	}
 	if !opt.Biased && (n < 2 || m < 2) {
 		return 0, fmt.Errorf("%w: the unbiased MMD needs at least 2 points per sample, got %d and %d", ErrInvalid, n, m)

@@ -316,32 +316,32 @@ const (
 // the field.
 func (c *Config) Validate() error {
 	if c == nil {
-		return invalidf("Config is nil")
+		return invalidf("Config: is nil")
 	}
 	f := c.withDefaults()
 	switch {
 	case c.Rounds < 0 || f.Rounds > maxRounds:
-		return invalidf("Config.Rounds must be in [0, %d], got %d", maxRounds, c.Rounds)
+		return invalidf("Config.Rounds: must be in [0, %d], got %d", maxRounds, c.Rounds)
 	case c.SimsPerRound < 0 || c.SimsPerRound == 1 || f.SimsPerRound > maxSims/f.Rounds:
-		return invalidf("Config.SimsPerRound must be 0 or ≥ 2 with Rounds·SimsPerRound ≤ %d, got %d", maxSims, c.SimsPerRound)
+		return invalidf("Config.SimsPerRound: must be 0 or ≥ 2 with Rounds·SimsPerRound ≤ %d, got %d", maxSims, c.SimsPerRound)
 	case c.InnerPoints < 0 || f.InnerPoints > maxInner:
 		return invalidf("Config.InnerPoints M must be in [0, %d], got %d", maxInner, c.InnerPoints)
 	case c.Integration != RQMC && c.Integration != MC:
 		return invalidf("Config.Integration: unknown integration %v", c.Integration)
 	case c.Atoms < 0 || c.Atoms == 1:
-		return invalidf("Config.Atoms must be 0 or ≥ 2, got %d", c.Atoms)
+		return invalidf("Config.Atoms: must be 0 or ≥ 2, got %d", c.Atoms)
 	case f.Atoms > f.SimsPerRound:
-		return invalidf("Config.Atoms must be at most SimsPerRound = %d, got %d", f.SimsPerRound, c.Atoms)
+		return invalidf("Config.Atoms: must be at most SimsPerRound = %d, got %d", f.SimsPerRound, c.Atoms)
 	case !(c.MinInSupport >= 0 && c.MinInSupport <= 1):
-		return invalidf("Config.MinInSupport must be in [0, 1], got %v", c.MinInSupport)
+		return invalidf("Config.MinInSupport: must be in [0, 1], got %v", c.MinInSupport)
 	case c.Chains < 0 || c.Chains > maxChains:
-		return invalidf("Config.Chains must be in [0, %d], got %d", maxChains, c.Chains)
+		return invalidf("Config.Chains: must be in [0, %d], got %d", maxChains, c.Chains)
 	case c.Warmup < 0 || c.Warmup > maxWarmup:
-		return invalidf("Config.Warmup must be in [0, %d], got %d", maxWarmup, c.Warmup)
+		return invalidf("Config.Warmup: must be in [0, %d], got %d", maxWarmup, c.Warmup)
 	case c.Thin < 0 || c.Thin > maxThin:
-		return invalidf("Config.Thin must be in [0, %d], got %d", maxThin, c.Thin)
+		return invalidf("Config.Thin: must be in [0, %d], got %d", maxThin, c.Thin)
 	case c.PosteriorSamples < 0 || c.PosteriorSamples > maxSamples:
-		return invalidf("Config.PosteriorSamples must be in [0, %d], got %d", maxSamples, c.PosteriorSamples)
+		return invalidf("Config.PosteriorSamples: must be in [0, %d], got %d", maxSamples, c.PosteriorSamples)
 	}
 	if c.Embedding != nil {
 		if err := c.Embedding.Validate(); err != nil {
@@ -349,10 +349,10 @@ func (c *Config) Validate() error {
 		}
 	}
 	if len(c.FlowCandidates) > maxCandidates {
-		return invalidf("Config.FlowCandidates may hold at most %d architectures, got %d", maxCandidates, len(c.FlowCandidates))
+		return invalidf("Config.FlowCandidates: may hold at most %d architectures, got %d", maxCandidates, len(c.FlowCandidates))
 	}
 	if len(c.FlowCandidates) > 0 && f.Train.ValidationFraction == 0 {
-		return invalidf("Config.FlowCandidates needs a validation set to choose by: Config.Train.ValidationFraction must be > 0")
+		return invalidf("Config.FlowCandidates: needs a validation set to choose by: Config.Train.ValidationFraction must be > 0")
 	}
 	if c.Train == nil {
 		return nil

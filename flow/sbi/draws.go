@@ -148,9 +148,9 @@ func (q *LikelihoodPosterior) DrawsMCMC(ctx context.Context, n int, seed uint64)
 func unobservedProblem(role Role, rounds int) error {
 	switch {
 	case role == LikelihoodFlow:
-		return invalidf("Problem.Observed is nil: SPLE samples its posterior at the observation by MCMC, so it needs one (train an amortized SPPE with Config.Rounds = 1 to condition later)")
+		return invalidf("Problem.Observed: is nil: SPLE samples its posterior at the observation by MCMC, so it needs one (train an amortized SPPE with Config.Rounds = 1 to condition later)")
 	case rounds != 1:
-		return invalidf("Problem.Observed is nil: with Config.Rounds = %d the rounds after the first propose from the posterior at the observation; only amortized SPPE (Config.Rounds = 1) trains without one", rounds)
+		return invalidf("Problem.Observed: is nil: with Config.Rounds = %d the rounds after the first propose from the posterior at the observation; only amortized SPPE (Config.Rounds = 1) trains without one", rounds)
 	}
 	return nil
 }

@@ -65,7 +65,7 @@ const (
 // points M should be a power of two.
 func InnerIntegral(f *flow.Flow, role Role, mech mechanism.Transform, theta, s []float64, m int, integ Integration, r *rand.Rand) (float64, error) {
 	if f == nil || mech == nil || r == nil {
-		return 0, fmt.Errorf("%w: InnerIntegral needs a flow, a mechanism and a random source", ErrInvalid)
+		return 0, fmt.Errorf("%w: InnerIntegral: needs a flow, a mechanism and a random source", ErrInvalid)
 	}
 	if m < 1 {
 		return 0, fmt.Errorf("%w: inner points M must be ≥ 1, got %d", ErrInvalid, m)

@@ -139,11 +139,11 @@ func (q *Posterior) At(sdp []float64) (*Posterior, error) {
 // checkRelease validates a release of length n.
 func checkRelease(sdp []float64, n int) error {
 	if len(sdp) != n {
-		return invalidf("release has length %d, want %d", len(sdp), n)
+		return invalidf("release: has length %d, want %d", len(sdp), n)
 	}
 	for i, v := range sdp {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return invalidf("release[%d] is %v", i, v)
+			return invalidf("release[%d]: is %v", i, v)
 		}
 	}
 	return nil
@@ -280,7 +280,7 @@ func (q *Posterior) sample(ctx context.Context, r *rand.Rand, n int, dst []float
 	}
 	d := q.f.Dim()
 	if r == nil || n < 0 || len(dst) < n*d {
-		return nil, invalidf("Sample needs a random source, n ≥ 0 and %d destination values", max(n, 0)*d)
+		return nil, invalidf("Sample: needs a random source, n ≥ 0 and %d destination values", max(n, 0)*d)
 	}
 	if q.obs == nil {
 		return nil, errNoObservation()
@@ -355,10 +355,10 @@ func (q *Posterior) SampleMCMC(ctx context.Context, n int, seed uint64, dst []fl
 		return Diagnostics{}, errUnbuilt("Posterior")
 	}
 	if ctx == nil {
-		return Diagnostics{}, invalidf("SampleMCMC needs a non-nil context")
+		return Diagnostics{}, invalidf("SampleMCMC: needs a non-nil context")
 	}
 	if n < 1 || len(dst) < n*q.f.Dim() {
-		return Diagnostics{}, invalidf("SampleMCMC needs n ≥ 1 and %d destination values", max(n, 1)*q.f.Dim())
+		return Diagnostics{}, invalidf("SampleMCMC: needs n ≥ 1 and %d destination values", max(n, 1)*q.f.Dim())
 	}
 	if q.obs == nil {
 		return Diagnostics{}, errNoObservation()
@@ -503,18 +503,18 @@ func (l *Likelihood) MLE(sdp, start []float64, maxIter int) ([]float64, float64,
 		return nil, 0, errUnbuilt("Likelihood")
 	}
 	if maxIter < 0 {
-		return nil, 0, invalidf("MLE needs maxIter ≥ 0 (0 for the default), got %d", maxIter)
+		return nil, 0, invalidf("MLE: needs maxIter ≥ 0 (0 for the default), got %d", maxIter)
 	}
 	for _, v := range [][]float64{sdp, start} {
 		for _, x := range v {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, 0, invalidf("MLE needs a finite start and release, got %v", x)
+				return nil, 0, invalidf("MLE: needs a finite start and release, got %v", x)
 			}
 		}
 	}
 	d := l.f.ContextDim()
 	if len(start) != d || len(sdp) != l.f.Dim() {
-		return nil, 0, invalidf("MLE needs a start of length %d and a release of length %d", d, l.f.Dim())
+		return nil, 0, invalidf("MLE: needs a start of length %d and a release of length %d", d, l.f.Dim())
 	}
 	obj := func(x []float64) float64 {
 		lp := l.prior.LogDensity(x)
@@ -639,7 +639,7 @@ func (q *LikelihoodPosterior) Sample(r *rand.Rand, n int, dst []float64) error {
 	}
 	d := q.Dim()
 	if r == nil || n < 0 || len(dst) < n*d {
-		return invalidf("Sample needs a random source, n ≥ 0 and %d destination values", max(n, 0)*d)
+		return invalidf("Sample: needs a random source, n ≥ 0 and %d destination values", max(n, 0)*d)
 	}
 	if n == 0 {
 		return nil

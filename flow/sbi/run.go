@@ -70,7 +70,7 @@ func newEngine(p privinfer.Problem, c *Config, role Role) (*engine, error) {
 		case role != PosteriorFlow:
 			return nil, invalidf("Config.Embedding applies to SPPE only (SPLE's flow models the release itself)")
 		case cfg.Embedding.In != sd:
-			return nil, invalidf("Config.Embedding.In must be the summary dimension %d, got %d", sd, cfg.Embedding.In)
+			return nil, invalidf("Config.Embedding.In: must be the summary dimension %d, got %d", sd, cfg.Embedding.In)
 		}
 	}
 	f, err := newFlow(cfg.Flow, &cfg, role, d, sd)
@@ -142,14 +142,14 @@ func (noSimulator) Simulate(*rand.Rand, []float64, []float64) error {
 func (e *engine) given(sims *Simulations) (int, error) {
 	d, sd := e.ds.d, e.ds.sd
 	if len(sims.Theta)%d != 0 {
-		return 0, invalidf("Config.Simulations.Theta has %d values, not a multiple of the dimension %d", len(sims.Theta), d)
+		return 0, invalidf("Config.Simulations.Theta: has %d values, not a multiple of the dimension %d", len(sims.Theta), d)
 	}
 	n := len(sims.Theta) / d
 	switch {
 	case n < 2 || n > maxSims:
-		return 0, invalidf("Config.Simulations must hold between 2 and %d pairs, got %d", maxSims, n)
+		return 0, invalidf("Config.Simulations: must hold between 2 and %d pairs, got %d", maxSims, n)
 	case len(sims.Stats) != n*sd:
-		return 0, invalidf("Config.Simulations.Stats has %d values, want %d pairs × %d", len(sims.Stats), n, sd)
+		return 0, invalidf("Config.Simulations.Stats: has %d values, want %d pairs × %d", len(sims.Stats), n, sd)
 	}
 	lp := make([]float64, n)
 	for i := range n {
@@ -612,7 +612,7 @@ func PosteriorPredictiveWith(ctx context.Context, exec simulate.Executor, p priv
 	}
 	for i, v := range thetas {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, invalidf("thetas[%d] is %v", i, v)
+			return nil, invalidf("thetas[%d]: is %v", i, v)
 		}
 	}
 	if len(thetas)/d > maxSims {

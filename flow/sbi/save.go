@@ -100,7 +100,7 @@ func probePoints(prior simulate.Prior, seed uint64, draw func(r *rand.Rand, n in
 
 func (s *saved) write(w io.Writer) error {
 	if argcheck.Nil(w) {
-		return invalidf("Save needs a non-nil io.Writer")
+		return invalidf("Save: needs a non-nil io.Writer")
 	}
 	var b bytes.Buffer
 	le := binary.LittleEndian
@@ -351,7 +351,7 @@ func read(src io.Reader, prior simulate.Prior, kind uint8) (*saved, error) {
 	}
 
 	if d := prior.Dim(); d != s.dim {
-		return nil, fmt.Errorf("%w: it has dimension %d, the posterior's θ has %d", ErrIncompatiblePrior, d, s.dim)
+		return nil, fmt.Errorf("%w: it: has dimension %d, the posterior's θ has %d", ErrIncompatiblePrior, d, s.dim)
 	}
 	for i, want := range s.probeLP {
 		x := s.probes[i*s.dim : (i+1)*s.dim]
