@@ -296,6 +296,36 @@ func NewDiagNormal(cfg DiagNormalConfig) (*MVNormal, error) {
 // Dim is the dimension.
 func (p *MVNormal) Dim() int { return len(p.mean) }
 
+// Mean returns a copy of the mean vector (nil for a nil or unconstructed
+// MVNormal).
+func (p *MVNormal) Mean() []float64 {
+	if p == nil || !p.valid() {
+		return nil
+	}
+	return append([]float64(nil), p.mean...)
+}
+
+// Cov returns the covariance matrix, row-major d×d, recomputed as LLᵀ
+// from the stored Cholesky factor L (so equal to the configured matrix up
+// to rounding); nil for a nil or unconstructed MVNormal.
+func (p *MVNormal) Cov() []float64 {
+	if p == nil || !p.valid() {
+		return nil
+	}
+	d := len(p.mean)
+	cov := make([]float64, d*d)
+	for i := range d {
+		for j := range i + 1 {
+			v := 0.0
+			for k := range j + 1 {
+				v += p.chol[i*d+k] * p.chol[j*d+k]
+			}
+			cov[i*d+j], cov[j*d+i] = v, v
+		}
+	}
+	return cov
+}
+
 // Sample draws mean + L z with z standard normal.
 // It panics if r is nil or len(theta) < Dim (a programmer error).
 func (p *MVNormal) Sample(r *rand.Rand, theta []float64) {

@@ -276,3 +276,34 @@ func TestIndependentAndConcat(t *testing.T) {
 		t.Errorf("sample %v has log density %v", y, c.LogDensity(y))
 	}
 }
+
+// TestMVNormalMeanCov checks that Mean and Cov give back the configured
+// moments (Cov through the Cholesky factor, to rounding) and nil for an
+// unconstructed value.
+func TestMVNormalMeanCov(t *testing.T) {
+	mean := []float64{1, -2, 0.5}
+	cov := []float64{2, 0.3, -0.1, 0.3, 1, 0.2, -0.1, 0.2, 0.5}
+	m, err := NewMVNormal(MVNormalConfig{Mean: mean, Cov: cov})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := m.Mean()
+	for i := range mean {
+		if got[i] != mean[i] {
+			t.Errorf("Mean()[%d] = %v, want %v", i, got[i], mean[i])
+		}
+	}
+	got[0] = 99
+	if m.Mean()[0] != 1 {
+		t.Error("Mean() shares its slice")
+	}
+	for i, v := range m.Cov() {
+		if math.Abs(v-cov[i]) > 1e-14 {
+			t.Errorf("Cov()[%d] = %v, want %v", i, v, cov[i])
+		}
+	}
+	var z *MVNormal
+	if z.Mean() != nil || z.Cov() != nil || (&MVNormal{}).Cov() != nil {
+		t.Error("nil or zero MVNormal has moments")
+	}
+}

@@ -424,7 +424,7 @@ func runEps(c config, eps float64) ([]methodAccuracy, error) {
 		start := time.Now()
 		var g *gibbsss.Result
 		err := c.prog.While(3*time.Second, methodLabel(v.name), func() (err error) {
-			g, err = gibbsSS(c, eps, v, p.Observed)
+			g, err = gibbsSS(c, v, p)
 			return err
 		})
 		if err != nil {

@@ -28,20 +28,16 @@ type gibbsVariant struct {
 // ν = 50 on the [−1, 1]-scaled predictors).
 var gibbsVariants = []gibbsVariant{{"gibbs-ss", false}, {"gibbs-ss-niw", true}}
 
-// gibbsSS runs Gibbs-SS (mcmc/gibbsss) on the paper's release at ε: σ² = 2
-// and β ~ N(0, I) as for the other methods, the clamping bound 10 as the
-// statistics' scale, 4 chains.
-func gibbsSS(c config, eps float64, v gibbsVariant, obs []float64) (*gibbsss.Result, error) {
-	model := linreg.Paper()
-	cfg := gibbsss.Config{P: model.P(), N: linreg.PaperN, Observed: obs, LaplaceScale: 0.13 / eps, Scale: 10, Sigma2: 2,
-		PredictorMean: []float64{0.9, -1.17}, Names: names,
-		Chains: 4, Warmup: c.gibbsIters / 5, Draws: c.gibbsIters / 5, Thin: 4, Seed: c.Seed + 11,
+// gibbsSS runs Gibbs-SS (mcmc/gibbsss) on the paper's problem p at ε:
+// σ² = 2, β ~ N(0, I), the predictors' law and the clamping bound 10 read
+// off the record model, the Laplace noise off the mechanism, 4 chains.
+func gibbsSS(c config, v gibbsVariant, p privinfer.Problem) (*gibbsss.Result, error) {
+	cfg := gibbsss.Config{Chains: 4, Warmup: c.gibbsIters / 5, Draws: c.gibbsIters / 5, Thin: 4, Seed: c.Seed + 11,
 		Progress: c.prog.Func()}
 	if v.niw {
-		cfg.PredictorMean = nil
 		cfg.PredictorPrior = &gibbsss.NIW{Kappa: 1, Scale: []float64{100, 0, 0, 100}, DF: 50}
 	}
-	return gibbsss.Run(context.Background(), cfg)
+	return gibbsss.Run(context.Background(), p, cfg)
 }
 
 // smcABC runs the abc package's SMC-ABC on the problem with the SBI paper's

@@ -14,12 +14,12 @@ func BenchmarkIteration(b *testing.B) {
 		niw  bool
 	}{{"known", false}, {"niw", true}} {
 		b.Run(tc.name, func(b *testing.B) {
-			cfg := Config{P: 2, N: 100, Observed: []float64{-0.38244, -0.066783, 0.031997, 0.271985, 0.098835, -0.138503, 0.021882, -0.022884, 0.034092},
+			cfg := spec{P: 2, N: 100, Observed: []float64{-0.38244, -0.066783, 0.031997, 0.271985, 0.098835, -0.138503, 0.021882, -0.022884, 0.034092},
 				LaplaceScale: 0.013, Scale: 10, Sigma2: 2, PredictorMean: []float64{0.9, -1.17}}
 			if tc.niw {
 				cfg.PredictorMean, cfg.PredictorPrior = nil, &NIW{Kappa: 1, Scale: []float64{100, 0, 0, 100}, DF: 50}
 			}
-			if err := cfg.Validate(); err != nil {
+			if err := cfg.validate(); err != nil {
 				b.Fatal(err)
 			}
 			c := newChain(newModel(cfg))

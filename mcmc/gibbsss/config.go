@@ -31,12 +31,13 @@ type NIW struct {
 	DF float64
 }
 
-// Config holds the model, the release and the chain settings of Run. There
-// is no usable zero value: P, N, Observed and LaplaceScale are required,
+// spec holds the model, the release and the chain settings of one run, as
+// Run reads them off a privinfer.Problem and a Config. There is no usable
+// zero value: P, N, Observed and LaplaceScale are required,
 // and so is either a known σ² (Sigma2) or its prior (Sigma2Shape,
 // Sigma2Scale), and either the predictors' law (PredictorMean) or its
 // prior (PredictorPrior).
-type Config struct {
+type spec struct {
 	// P ≥ 1 is the number of predictors; β = (β_0, …, β_P).
 	P int
 	// N ≥ 1 is the number of records whose mean statistic was released.
@@ -47,6 +48,9 @@ type Config struct {
 	// LaplaceScale b > 0 is the scale of the Laplace noise on every
 	// coordinate of Observed (sensitivity/ε).
 	LaplaceScale float64
+	// scales, if non-nil, are per-coordinate Laplace scales (length
+	// StatDim(P)) that replace LaplaceScale.
+	scales []float64
 	// Scale C > 0 is the number every raw predictor and response was
 	// divided by before the statistics were formed (the SBI paper's
 	// clamping bound, 10); 0 means 1.
@@ -180,7 +184,7 @@ func positive(name string, v float64) error {
 // optional PredictorCov) and PredictorPrior, each well formed; the chain
 // counts non-negative and within the size limits; Names one distinct
 // non-empty name per column. Errors name the field and wrap ErrInvalid.
-func (c Config) Validate() error {
+func (c spec) validate() error {
 	if c.P < 1 || c.P > maxP {
 		return invalidf("P must be in [1, %d], got %d", maxP, c.P)
 	}
@@ -193,6 +197,16 @@ func (c Config) Validate() error {
 	}
 	if err := positive("LaplaceScale", c.LaplaceScale); err != nil {
 		return err
+	}
+	if c.scales != nil {
+		if err := checkVec("Laplace scales", c.scales, StatDim(p), true); err != nil {
+			return err
+		}
+		for j, b := range c.scales {
+			if err := positive(fmt.Sprintf("Laplace scale %d", j), b); err != nil {
+				return err
+			}
+		}
 	}
 	if c.Scale != 0 {
 		if err := positive("Scale", c.Scale); err != nil {
@@ -257,7 +271,7 @@ type chainSettings struct {
 func (s chainSettings) iters() int { return s.warmup + s.draws*s.thin }
 
 // cols returns the number of columns of the draws.
-func (c Config) cols() int {
+func (c spec) cols() int {
 	if c.Sigma2 > 0 {
 		return c.P + 1
 	}
@@ -265,7 +279,7 @@ func (c Config) cols() int {
 }
 
 // settings checks and resolves the chain settings and the names.
-func (c Config) settings() (chainSettings, error) {
+func (c spec) settings() (chainSettings, error) {
 	s := chainSettings{chains: c.Chains, warmup: c.Warmup, draws: c.Draws, thin: c.Thin, cols: c.cols()}
 	switch {
 	case c.Chains < 0:
@@ -308,7 +322,7 @@ func (c Config) settings() (chainSettings, error) {
 }
 
 // names returns the column names.
-func (c Config) names() []string {
+func (c spec) names() []string {
 	if c.Names != nil {
 		return append([]string(nil), c.Names...)
 	}

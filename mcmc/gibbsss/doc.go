@@ -9,25 +9,27 @@
 //
 // The released statistic is the one of simulate/linreg.Model and of the
 // SBI paper (§4.2, App. E.2): with records (x, y), x ∈ R^p, divided by a
-// scale C (Config.Scale, the SBI paper's clamping bound 10), x̃ = (1, x/C)
+// scale C (the record model's clamping bound, 10 in the SBI paper),
+// x̃ = (1, x/C)
 // the scaled predictors with the intercept and ỹ = y/C,
 //
 //	s = mean over records of (x̃ỹ [p+1], ỹ² [1], upper triangle of x̃x̃ᵀ
 //	    without the constant (0,0) entry, row by row [(p+1)(p+2)/2 − 1]),
 //
 // StatDim(p) numbers in all, released as s_dp = s + independent
-// Laplace(0, b) noise on every coordinate (Config.LaplaceScale b = Δ/ε).
-// The model ignores the clamping: records are taken to be unclamped, so
+// Laplace(0, b_j) noise on coordinate j (b_j = Δ/ε for the Laplace
+// mechanism). The model ignores the clamping: records are taken to be unclamped, so
 // the sampler is exact only when clamping does not bind.
 //
 // # Model
 //
-// Predictors x_i ~ N(μ_x, Σ_x), either known (Config.PredictorMean and
-// PredictorCov, the SBI paper's setting) or with a normal-inverse-Wishart
-// prior (Config.PredictorPrior, Bernstein and Sheldon's); y_i | x_i ~
-// N(β_0 + x_iᵀβ_{1:p}, σ²) with β ~ N(m_0, V_0) and σ² known (Config.Sigma2,
-// the SBI paper's σ² = 2), or β | σ² ~ N(m_0, σ²V_0) and σ² ~
-// InvGamma(a_0, b_0).
+// Predictors x_i ~ N(μ_x, Σ_x), either known (the record model's law, the
+// SBI paper's setting) or with a normal-inverse-Wishart prior
+// (Config.PredictorPrior, Bernstein and Sheldon's); y_i | x_i ~
+// N(β_0 + x_iᵀβ_{1:p}, σ²) with β ~ N(m_0, V_0) and σ² known (a
+// linreg.Model with the Problem's Gaussian prior; the SBI paper's σ² = 2),
+// or β | σ² ~ N(m_0, σ²V_0) and σ² ~ InvGamma(a_0, b_0) (a linreg.NIG,
+// with m_0 = 0 and V_0 = G·I).
 //
 // # Sampler
 //
@@ -76,12 +78,25 @@
 //
 // # Running
 //
-// Run takes a Config (model, release and chain settings, with a Validate
-// whose errors name the field and wrap ErrInvalid) and a context, runs
-// Config.Chains chains in parallel (chain c on its own random stream
-// derived from (Config.Seed, c), so results depend on the seed only),
-// reports progress through Config.Progress (Stage "chain", as the samplers
-// of package mcmc) and returns a Result whose Draws are a chain-major
-// *privinfer.Draws of β (and σ² when it is unknown), in the records'
-// original units. Iterations allocate nothing.
+// Run takes the privinfer.Problem every engine takes and a Config of
+// engine settings. The sampler is specific to this model, so it reads the
+// model off the Problem: a *simulate.MeanStat of a *linreg.Model (σ² and
+// the predictors' law known, the model's clamping bound as the scale C)
+// with a Gaussian prior on β (*simulate.MVNormal), or of a *linreg.NIG
+// (σ² unknown) that is also the Prior; a *mechanism.Laplace whose
+// per-coordinate noise scales NoiseScale(j) are the b above; and the
+// Observed release. Config carries the chain settings and
+// PredictorPrior, the one part of Bernstein and Sheldon's model that a
+// Problem cannot express (the predictors' law as nuisance parameters with
+// a normal-inverse-Wishart prior). Errors for a bad Problem or Config
+// name the field and wrap ErrInvalid (privinfer.ErrNoRecords or
+// ErrNoMechanism for a Problem that lacks records or a mechanism).
+//
+// Run runs Config.Chains chains in parallel (chain c on its own random
+// stream derived from (Config.Seed, c), so results depend on the seed
+// only), reports progress through Config.Progress (Stage "chain", as the
+// samplers of package mcmc) and returns a Result whose Draws are a
+// chain-major *privinfer.Draws of β (and σ² when it is unknown), in the
+// records' original units, named by Problem.Names (beta0, …, betaP and
+// sigma2 when nil). Iterations allocate nothing.
 package gibbsss

@@ -4,24 +4,47 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/mcmc/gibbsss"
+	"github.com/privinfer/privinfer/mechanism"
+	"github.com/privinfer/privinfer/simulate"
 	"github.com/privinfer/privinfer/simulate/linreg"
 )
 
 // Gibbs-SS on the SBI paper's linear-regression release at ε = 10: n = 100
-// records, the nine statistics of records clamped to [−10, 10] and divided
-// by 10, Laplace noise of scale (13/100)/10, σ² = 2 known, β ~ N(0, I) and
-// the predictors' law N((0.9, −1.17), I) known, as in the paper.
+// records of linreg.Paper (σ² = 2 known, predictors N((0.9, −1.17), I)
+// known, records clamped to [−10, 10] and divided by 10), their nine
+// statistics released with the Laplace mechanism of ℓ1 sensitivity 13/100,
+// and β ~ N(0, I), as in the paper.
 func Example() {
+	model := linreg.Paper()
+	stat, err := simulate.NewMeanStat(model, linreg.PaperN)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	sens, err := linreg.Sensitivity(model.P(), linreg.PaperN)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: 10, Dim: stat.StatDim()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	prior, err := linreg.Prior(model.P())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	sdp, err := linreg.Release(10)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	res, err := gibbsss.Run(context.Background(), gibbsss.Config{
-		P: 2, N: linreg.PaperN, Observed: sdp, LaplaceScale: 0.13 / 10, Scale: 10,
-		Sigma2: 2, PredictorMean: []float64{0.9, -1.17},
-		Chains: 4, Warmup: 1000, Draws: 2000, Thin: 5, Seed: 1})
+	p := privinfer.Problem{Prior: prior, Simulator: stat, Mechanism: lap, Observed: sdp}
+	res, err := gibbsss.Run(context.Background(), p, gibbsss.Config{Chains: 4, Warmup: 1000, Draws: 2000, Thin: 5, Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -20,7 +20,7 @@ type model struct {
 	p, d, q1, k int // predictors, coefficients p+1, length of w = (1, x̃, ỹ), statistic
 	n           float64
 	c           float64
-	b           float64 // Laplace scale
+	b           []float64 // Laplace scale of each coordinate
 	sdp         []float64
 	pa, pb      []int // statistic k is w[pa[k]]·w[pb[k]]
 
@@ -43,12 +43,19 @@ type model struct {
 	niwLScale []float64 // Cholesky factor of niwScale
 }
 
-// newModel converts a validated Config to scaled units.
-func newModel(c Config) *model {
+// newModel converts a validated spec to scaled units.
+func newModel(c spec) *model {
 	p := c.P
 	d := p + 1
-	m := &model{p: p, d: d, q1: p + 2, k: StatDim(p), n: float64(c.N), c: c.Scale, b: c.LaplaceScale,
+	m := &model{p: p, d: d, q1: p + 2, k: StatDim(p), n: float64(c.N), c: c.Scale,
 		sdp: append([]float64(nil), c.Observed...)}
+	m.b = make([]float64, m.k)
+	for j := range m.b {
+		m.b[j] = c.LaplaceScale
+		if c.scales != nil {
+			m.b[j] = c.scales[j]
+		}
+	}
 	if m.c == 0 {
 		m.c = 1
 	}
@@ -222,7 +229,7 @@ func (c *chain) init(r *rand.Rand) {
 	c.moments()
 	copy(c.s, c.mt)
 	for j := range c.omega {
-		c.omega[j] = 2 * m.b * m.b * variate.Exp(r)
+		c.omega[j] = 2 * m.b[j] * m.b[j] * variate.Exp(r)
 	}
 }
 
@@ -460,9 +467,9 @@ func (c *chain) drawNIW(r *rand.Rand, mean []float64, kappa float64, l []float64
 // drawOmega draws the noise variances given the residuals s_dp − s.
 func (c *chain) drawOmega(r *rand.Rand) {
 	m := c.m
-	b := m.b
-	shape := 1 / (b * b)
 	for j, sj := range c.s {
+		b := m.b[j]
+		shape := 1 / (b * b)
 		e := math.Max(math.Abs(m.sdp[j]-sj), 1e-12*b)
 		c.omega[j] = 1 / invGauss(r, 1/(b*e), shape)
 	}

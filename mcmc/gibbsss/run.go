@@ -38,16 +38,13 @@ func (r *Result) OutsideRate() float64 {
 	return float64(s) / float64(r.Iterations*len(r.Outside))
 }
 
-// Run samples the posterior of β (and σ²) given cfg.Observed with
-// cfg.Chains parallel Gibbs-SS chains. It returns an error wrapping
-// ErrInvalid for an invalid cfg or a nil context, the context's error if
-// it is cancelled, and a numerical error if a covariance stops being
-// positive definite.
-func Run(ctx context.Context, cfg Config) (*Result, error) {
+// run samples the posterior of β (and σ²) given cfg.Observed with
+// cfg.Chains parallel Gibbs-SS chains.
+func run(ctx context.Context, cfg spec) (*Result, error) {
 	if ctx == nil {
 		return nil, invalidf("context is nil")
 	}
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
 	s, _ := cfg.settings()

@@ -1,4 +1,4 @@
-package gibbsss_test
+package gibbsss
 
 import (
 	"context"
@@ -10,15 +10,12 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/internal/testutil"
-	"github.com/privinfer/privinfer/mcmc/gibbsss"
 	"github.com/privinfer/privinfer/mcmc/linregda"
 	"github.com/privinfer/privinfer/mechanism"
-	"github.com/privinfer/privinfer/simulate"
 )
 
-// zTol standard errors are allowed in every Monte Carlo comparison: a
-// two-sided false-alarm rate of 7e-6 per comparison (fixed seeds).
-const zTol = 4.5
+// Every Monte Carlo comparison allows zTol standard errors (steps_test.go):
+// a two-sided false-alarm rate of 7e-6 per comparison (fixed seeds).
 
 // records draws n raw records (x_1, x_2, y) of a linear regression and
 // returns their statistic in the package's layout after dividing by c,
@@ -80,13 +77,13 @@ func TestExactStatistics(t *testing.T) {
 	testutil.SkipHeavyUnderRace(t)
 	const n = 60
 	stat, xtx, xty, yty := records(n, 10, []float64{-1.79, -2.89, -0.66}, math.Sqrt(2))
-	base := gibbsss.Config{P: 2, N: n, Observed: stat, LaplaceScale: 1e-9, Scale: 10,
+	base := spec{P: 2, N: n, Observed: stat, LaplaceScale: 1e-9, Scale: 10,
 		PredictorMean: []float64{0.9, -1.17}, Chains: 4, Draws: 5000, Warmup: 100, Seed: 9}
 
 	t.Run("known sigma2", func(t *testing.T) {
 		cfg := base
 		cfg.Sigma2 = 2
-		res, err := gibbsss.Run(context.Background(), cfg)
+		res, err := run(context.Background(), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +119,7 @@ func TestExactStatistics(t *testing.T) {
 	t.Run("unknown sigma2", func(t *testing.T) {
 		cfg := base
 		cfg.Sigma2Shape, cfg.Sigma2Scale = 3, 2
-		res, err := gibbsss.Run(context.Background(), cfg)
+		res, err := run(context.Background(), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,20 +154,72 @@ func TestExactStatistics(t *testing.T) {
 	})
 }
 
-// sbiConfig returns the SBI paper's ε = 10 setting read off the
-// data-augmentation problem of linregda: its release, record count and
-// Laplace scale, σ² = 2, β ~ N(0, I), the predictors' law N((0.9, −1.17), I)
-// and the clamping bound 10.
-func sbiConfig(t *testing.T) (gibbsss.Config, privinfer.Problem) {
+// sbiConfig returns the SBI paper's ε = 10 problem of linregda (σ² = 2,
+// β ~ N(0, I), the predictors' law N((0.9, −1.17), I), the clamping bound
+// 10, the Laplace mechanism and the paper's release) and chain settings.
+func sbiConfig(t *testing.T) (Config, privinfer.Problem) {
 	t.Helper()
 	p, _, err := linregda.SBIPaper(10)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return Config{Chains: 4, Warmup: 1000, Draws: 2000, Thin: 5, Seed: 3}, p
+}
+
+// TestProblemSpec checks that Run reads the model off the Problem as
+// stated: the same draws, bit for bit, as the sampler given the SBI
+// paper's setting written out by hand (P = 2, n = 100, clamping bound 10,
+// σ² = 2, β ~ N(0, I), predictors N((0.9, −1.17), I), the mechanism's
+// noise scales), both for a linreg.Model and for the NIG model.
+func TestProblemSpec(t *testing.T) {
+	cfg, p := sbiConfig(t)
+	cfg.Warmup, cfg.Draws, cfg.Thin = 20, 30, 1
+	got, err := Run(context.Background(), p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	lap := p.Mechanism.(*mechanism.Laplace)
-	n := p.Simulator.(*simulate.MeanStat).N()
-	return gibbsss.Config{P: 2, N: n, Observed: p.Observed, LaplaceScale: lap.Scale(0), Scale: 10, Sigma2: 2,
-		PredictorMean: []float64{0.9, -1.17}, Names: p.Names, Chains: 4, Warmup: 1000, Draws: 2000, Thin: 5, Seed: 3}, p
+	scales := make([]float64, 9)
+	for j := range scales {
+		scales[j] = lap.NoiseScale(j)
+	}
+	hand := spec{P: 2, N: 100, Observed: p.Observed, LaplaceScale: scales[0], scales: scales, Scale: 10, Sigma2: 2,
+		PriorMean: []float64{0, 0, 0}, PriorCov: []float64{1, 0, 0, 0, 1, 0, 0, 0, 1},
+		PredictorMean: []float64{0.9, -1.17}, PredictorCov: []float64{1, 0, 0, 1}, Names: p.Names,
+		Chains: 4, Warmup: 20, Draws: 30, Thin: 1, Seed: 3}
+	want, err := run(context.Background(), hand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Draws.Theta, want.Draws.Theta) || !slices.Equal(got.Draws.Names, want.Draws.Names) {
+		t.Error("Run on the Problem and the hand-written setting differ")
+	}
+
+	np, nig, err := linregda.SlidesN10(30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err = Run(context.Background(), np, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lap = np.Mechanism.(*mechanism.Laplace)
+	for j := range scales {
+		scales[j] = lap.NoiseScale(j)
+	}
+	nc := nig.Config()
+	hand = spec{P: 2, N: 10, Observed: np.Observed, LaplaceScale: scales[0], scales: scales, Scale: nc.Clamp,
+		Sigma2Shape: nc.A0, Sigma2Scale: nc.B0,
+		PriorMean: []float64{0, 0, 0}, PriorCov: []float64{2, 0, 0, 0, 2, 0, 0, 0, 2},
+		PredictorMean: []float64{0.90, -1.17}, Names: np.Names,
+		Chains: 4, Warmup: 20, Draws: 30, Thin: 1, Seed: 3}
+	want, err = run(context.Background(), hand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Draws.Theta, want.Draws.Theta) || got.Draws.Names[3] != "sigma2" {
+		t.Error("Run on the NIG Problem and the hand-written setting differ")
+	}
 }
 
 // TestSBIPaperRelease runs the sampler on the SBI paper's ε = 10 release:
@@ -181,7 +230,7 @@ func sbiConfig(t *testing.T) (gibbsss.Config, privinfer.Problem) {
 func TestSBIPaperRelease(t *testing.T) {
 	testutil.SkipHeavyUnderRace(t)
 	cfg, p := sbiConfig(t)
-	res, err := gibbsss.Run(context.Background(), cfg)
+	res, err := Run(context.Background(), p, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +252,7 @@ func TestSBIPaperRelease(t *testing.T) {
 		t.Errorf("95%% quantile of β1 = %v, want < 0", q)
 	}
 	t.Logf("means %.2f, outside rate %.4f", d.Mean(), res.OutsideRate())
-	again, err := gibbsss.Run(context.Background(), cfg)
+	again, err := Run(context.Background(), p, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,11 +265,11 @@ func TestSBIPaperRelease(t *testing.T) {
 // at Step = Total) and that a cancelled context stops the run with its
 // error.
 func TestProgressAndCancel(t *testing.T) {
-	cfg, _ := sbiConfig(t)
+	cfg, p := sbiConfig(t)
 	cfg.Warmup, cfg.Draws, cfg.Thin = 10, 50, 1
 	var last privinfer.Progress
 	cfg.Progress = func(p privinfer.Progress) { last = p }
-	if _, err := gibbsss.Run(context.Background(), cfg); err != nil {
+	if _, err := Run(context.Background(), p, cfg); err != nil {
 		t.Fatal(err)
 	}
 	if last.Stage != "chain" || last.Total != 4*60 || last.Step != last.Total {
@@ -229,7 +278,7 @@ func TestProgressAndCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	cfg.Progress = nil
-	if _, err := gibbsss.Run(ctx, cfg); !errors.Is(err, context.Canceled) {
+	if _, err := Run(ctx, p, cfg); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled run: %v", err)
 	}
 }

@@ -35,10 +35,10 @@ func TestSBC(t *testing.T) {
 		L        = 99
 		bins     = 10
 	)
-	base := Config{P: 1, N: 2000, Observed: make([]float64, StatDim(1)), LaplaceScale: 0.2,
+	base := spec{P: 1, N: 2000, Observed: make([]float64, StatDim(1)), LaplaceScale: 0.2,
 		Sigma2Shape: 4, Sigma2Scale: 3, PredictorPrior: &NIW{Mean: []float64{0.5}, Kappa: 2, Scale: []float64{2}, DF: 5},
 		Chains: 1, Warmup: 3000, Draws: L, Thin: 100}
-	if err := base.Validate(); err != nil {
+	if err := base.validate(); err != nil {
 		t.Fatal(err)
 	}
 	gen := newChain(newModel(base))
@@ -77,7 +77,7 @@ func TestSBC(t *testing.T) {
 			cfg.Observed[i] = gen.s0[i] - base.LaplaceScale*math.Copysign(math.Log1p(-2*math.Abs(u)), u)
 		}
 		cfg.Seed = uint64(ds)
-		res, err := Run(context.Background(), cfg)
+		res, err := run(context.Background(), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

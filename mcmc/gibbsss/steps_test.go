@@ -51,14 +51,14 @@ func TestInvGauss(t *testing.T) {
 // point, and a chain set to it.
 func testChain(t *testing.T, knownV bool) *chain {
 	t.Helper()
-	cfg := Config{P: 2, N: 50, Observed: []float64{-0.3, -0.05, 0.03, 0.25, 0.09, -0.12, 0.02, -0.01, 0.03},
+	cfg := spec{P: 2, N: 50, Observed: []float64{-0.3, -0.05, 0.03, 0.25, 0.09, -0.12, 0.02, -0.01, 0.03},
 		LaplaceScale: 0.02, Scale: 2, PredictorMean: []float64{0.9, -1.17}, PredictorCov: []float64{1, 0.3, 0.3, 0.8}}
 	if knownV {
 		cfg.Sigma2 = 2
 	} else {
 		cfg.Sigma2Shape, cfg.Sigma2Scale = 3, 2
 	}
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.validate(); err != nil {
 		t.Fatal(err)
 	}
 	m := newModel(cfg)
@@ -239,13 +239,13 @@ func TestStatConditional(t *testing.T) {
 // and unknown σ² and predictors' law.
 func TestStepAllocs(t *testing.T) {
 	for _, niw := range []bool{false, true} {
-		cfg := Config{P: 2, N: 100, Observed: []float64{-0.38244, -0.066783, 0.031997, 0.271985, 0.098835, -0.138503, 0.021882, -0.022884, 0.034092},
+		cfg := spec{P: 2, N: 100, Observed: []float64{-0.38244, -0.066783, 0.031997, 0.271985, 0.098835, -0.138503, 0.021882, -0.022884, 0.034092},
 			LaplaceScale: 0.013, Scale: 10, Sigma2Shape: 2, Sigma2Scale: 2, PredictorMean: []float64{0.9, -1.17}}
 		if niw {
 			cfg.PredictorMean = nil
 			cfg.PredictorPrior = &NIW{Kappa: 1, DF: 5}
 		}
-		if err := cfg.Validate(); err != nil {
+		if err := cfg.validate(); err != nil {
 			t.Fatal(err)
 		}
 		c := newChain(newModel(cfg))

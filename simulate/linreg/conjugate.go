@@ -272,6 +272,15 @@ func NewNIG(cfg NIGConfig) (*NIG, error) {
 	return &NIG{p: len(cfg.PredictorMean), m: append([]float64(nil), cfg.PredictorMean...), a0: cfg.A0, b0: cfg.B0, g: cfg.G, stat: st}, nil
 }
 
+// Config returns the model's settings (a fresh PredictorMean slice), or
+// the zero NIGConfig for a NIG used without its constructor.
+func (l *NIG) Config() NIGConfig {
+	if l == nil || l.stat == nil {
+		return NIGConfig{}
+	}
+	return NIGConfig{PredictorMean: append([]float64(nil), l.m...), A0: l.a0, B0: l.b0, G: l.g, Clamp: l.stat.c}
+}
+
 // Dim is p + 2, the length of θ = (β, σ²) (0 for a NIG used
 // without its constructor): the model is also its own prior, a
 // simulate.Prior.

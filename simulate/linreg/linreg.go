@@ -104,6 +104,17 @@ const PaperN = 100
 // P is the number of predictors p.
 func (l *Model) P() int { return l.p }
 
+// Config returns the model's settings (fresh slices): the predictors' mean
+// and covariance (PredictorCov always set, the identity when it was nil),
+// σ² and the clamping bound in effect (10 when it was 0). It returns the
+// zero Config for a Model not built by New.
+func (l *Model) Config() Config {
+	if !l.valid() {
+		return Config{}
+	}
+	return Config{PredictorMean: l.x.Mean(), PredictorCov: l.x.Cov(), Sigma2: l.sigma2, Clamp: l.c}
+}
+
 // valid reports whether l was built by New.
 func (l *Model) valid() bool { return l != nil && l.p >= 1 }
 

@@ -120,3 +120,35 @@ func TestSensitivityBound(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigAccessors checks that Model.Config and NIG.Config give back
+// the settings they were built with (defaults resolved) and the zero
+// value for unconstructed models.
+func TestConfigAccessors(t *testing.T) {
+	m, err := New(Config{PredictorMean: []float64{0.9, -1.17}, PredictorCov: []float64{2, 0.5, 0.5, 1}, Sigma2: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := m.Config()
+	want := []float64{2, 0.5, 0.5, 1}
+	if c.Sigma2 != 3 || c.Clamp != 10 || c.PredictorMean[0] != 0.9 || c.PredictorMean[1] != -1.17 {
+		t.Errorf("Config() = %+v", c)
+	}
+	for i, v := range c.PredictorCov {
+		if math.Abs(v-want[i]) > 1e-14 {
+			t.Errorf("PredictorCov[%d] = %v, want %v", i, v, want[i])
+		}
+	}
+	nig, err := NewNIG(NIGConfig{PredictorMean: []float64{1}, A0: 2, B0: 3, G: 4, Clamp: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nc := nig.Config(); nc.A0 != 2 || nc.B0 != 3 || nc.G != 4 || nc.Clamp != 5 || len(nc.PredictorMean) != 1 || nc.PredictorMean[0] != 1 {
+		t.Errorf("NIG.Config() = %+v", nc)
+	}
+	var zm Model
+	var zn NIG
+	if zm.Config().PredictorMean != nil || zn.Config().PredictorMean != nil {
+		t.Error("unconstructed models report settings")
+	}
+}
