@@ -100,9 +100,10 @@ type ODE struct {
 	rtol, atol float64
 }
 
-// NewODE validates cfg and the relative tolerance rtol in (0, 0.1];
-// rtol = 0 selects 1e-8. The absolute tolerance is rtol·1e-4 on the
-// proportions.
+// NewODE validates cfg and the relative tolerance rtol in [2^-52, 0.1]
+// (below the float64 precision 2^-52 no step size can meet it: the
+// integration would fail for every θ); rtol = 0 selects 1e-8. The
+// absolute tolerance is rtol·1e-4 on the proportions.
 func NewODE(cfg Config, rtol float64) (*ODE, error) {
 	c, err := newCore(cfg)
 	if err != nil {
@@ -111,8 +112,8 @@ func NewODE(cfg Config, rtol float64) (*ODE, error) {
 	if rtol == 0 {
 		rtol = 1e-8
 	}
-	if !(rtol > 0 && rtol <= 0.1) {
-		return nil, fmt.Errorf("%w: ODE rtol must be in (0, 0.1], got %v", simulate.ErrInvalid, rtol)
+	if !(rtol >= 0x1p-52 && rtol <= 0.1) {
+		return nil, fmt.Errorf("%w: ODE rtol must be in [2^-52, 0.1], got %v", simulate.ErrInvalid, rtol)
 	}
 	return &ODE{c, rtol, rtol * 1e-4}, nil
 }

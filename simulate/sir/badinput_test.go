@@ -58,6 +58,8 @@ func TestBadInput(t *testing.T) {
 		{Category: "nan", Name: "NewODE rtol NaN", Err: func() error { _, err := NewODE(Config{K: 10}, nan); return err }},
 		{Category: "huge", Name: "NewODE rtol 1", Err: func() error { _, err := NewODE(Config{K: 10}, 1); return err }},
 		{Category: "nonpositive", Name: "NewODE rtol -1", Err: func() error { _, err := NewODE(Config{K: 10}, -1); return err }},
+		{Category: "subnormal", Name: "NewODE rtol 5e-324 (no step meets it)", Err: func() error { _, err := NewODE(Config{K: 10}, 5e-324); return err }},
+		{Category: "subnormal", Name: "NewODE rtol 1e-20 (below float64 precision)", Err: func() error { _, err := NewODE(Config{K: 10}, 1e-20); return err }},
 		{Category: "nan", Name: "SyntheticM ε NaN", Err: func() error { _, err := SyntheticM(nan); return err }},
 		{Category: "inf", Name: "SyntheticRelease ε Inf", Err: func() error { _, err := SyntheticRelease(inf); return err }},
 		{Category: "empty", Name: "OutbreakByName empty", Err: func() error { _, err := OutbreakByName(""); return err }},
