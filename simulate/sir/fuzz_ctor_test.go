@@ -53,7 +53,7 @@ func FuzzConstructors(f *testing.F) {
 				K() int64
 				Times() []float64
 			}
-			err error
+			err  error
 			nil_ bool
 		}{{"New", ex, errE, ex == nil}, {"NewTauLeap", tl, errT, tl == nil}, {"NewODE", od, errO, od == nil}} {
 			if c.err != nil {
