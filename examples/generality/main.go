@@ -90,6 +90,7 @@ type config struct {
 	list     bool
 	force    bool
 	variant  string
+	noC2ST   bool
 }
 
 func main() { cli.Program("generality", parse, run) }
@@ -104,6 +105,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	fs.BoolVar(&c.simOnly, "simulate-only", false, "only write the simulations, observations and references to -out, without training")
 	fs.BoolVar(&c.list, "list", false, "describe the problems and exit")
 	fs.BoolVar(&c.force, "force", false, "retrain cells whose results -out already holds")
+	fs.BoolVar(&c.noC2ST, "no-c2st", false, "skip our C2ST and score by the KL divergence from the reference only (problems with a closed-form posterior density): a cheap screen for diagnoses")
 	fs.StringVar(&c.variant, "variant", "", "training variant for a diagnosis (see the package documentation)")
 	common := cli.Register(fs, 1)
 	if err := cli.Parse(fs, args); err != nil {
@@ -247,7 +249,9 @@ type cell struct {
 	n            int
 	seed         uint64
 	ours, peer   []float64
-	cpu, peerCPU float64 // training CPU seconds (NaN unknown)
+	kl, peerKL   []float64 // KL(reference ‖ posterior) per observation (nil when not computed)
+	cpu, peerCPU float64   // training CPU seconds (NaN unknown)
+	scoreCPU     float64   // CPU seconds of our draws and their C2ST
 	epochs       int
 	inSupport    float64 // smallest in-support fraction over the observations
 }
@@ -396,6 +400,9 @@ func runCell(ctx context.Context, c config, in *instance, n int, seed uint64, pr
 	if c.variant != "" {
 		suffix += "_" + c.variant
 	}
+	if c.noC2ST {
+		suffix += "_kl"
+	}
 	resPath := c.Path(base + suffix + ".txt")
 	if ok := readResult(resPath, cl); !ok || c.force {
 		prog.Printf("%s: training (%s)", base, strings.TrimPrefix(suffix, "_"))
@@ -405,7 +412,7 @@ func runCell(ctx context.Context, c config, in *instance, n int, seed uint64, pr
 		if err := writeResult(resPath, cl); err != nil {
 			return nil, err
 		}
-		prog.Printf("%s: C2ST %s, CPU %.1f s, %d epochs", base, fmtList(cl.ours), cl.cpu, cl.epochs)
+		prog.Printf("%s: KL %s, C2ST %s, training CPU %.1f s, %d epochs, in support ≥ %.3f (scoring CPU %.1f s)", base, fmtList(cl.kl), fmtList(cl.ours), cl.cpu, cl.epochs, cl.inSupport, cl.scoreCPU)
 	}
 	// The peer's draws, when peer_sbi.py has written them.
 	if _, err := os.Stat(c.Path(base + "_sbi_o1.csv")); err == nil {
@@ -413,7 +420,7 @@ func runCell(ctx context.Context, c config, in *instance, n int, seed uint64, pr
 		var pc cell
 		if readResult(peerPath, &pc) && len(pc.ours) >= c.obs {
 			cl.peer = pc.ours[:c.obs]
-		} else {
+		} else if !c.noC2ST {
 			for k := 0; k < c.obs; k++ {
 				draws, err := readDraws(c.Path(fmt.Sprintf("%s_sbi_o%d.csv", base, k+1)), in.dim, c.samples)
 				if err != nil {
@@ -430,6 +437,19 @@ func runCell(ctx context.Context, c config, in *instance, n int, seed uint64, pr
 			}
 		}
 		cl.peerCPU = peerCPU(c.Path(base + "_sbi_time.txt"))
+		if _, err := os.Stat(c.Path(base + "_sbi_logq_o1.csv")); err == nil {
+			for k := 0; k < c.obs; k++ {
+				lq, err := readDraws(c.Path(fmt.Sprintf("%s_sbi_logq_o%d.csv", base, k+1)), 1, c.samples)
+				if err != nil {
+					return nil, err
+				}
+				var kl float64
+				for i := range c.samples {
+					kl += in.logPost(in.xo[k], in.ref[k][i*in.dim:(i+1)*in.dim]) - lq[i]
+				}
+				cl.peerKL = append(cl.peerKL, kl/float64(c.samples))
+			}
+		}
 	}
 	return cl, nil
 }
@@ -449,6 +469,7 @@ func trainOurs(ctx context.Context, c config, in *instance, n int, seed uint64, 
 		p.Mechanism = in.mech
 	}
 	toTheta := func([]float64) {}
+	logJac := func([]float64) float64 { return 0 } // log |du/dθ| of the map to the flow's space
 	if v.logit && in.bounded() {
 		// Train on u = logit((θ − lo)/(hi − lo)) under the pushforward of
 		// the uniform prior (a logistic law), and map draws back.
@@ -464,6 +485,14 @@ func trainOurs(ctx context.Context, c config, in *instance, n int, seed uint64, 
 			for i, x := range u {
 				u[i] = lo + w/(1+math.Exp(-x))
 			}
+		}
+		logJac = func(th []float64) float64 {
+			var s float64
+			for _, t := range th {
+				y := (t - lo) / w
+				s -= math.Log(w * y * (1 - y))
+			}
+			return s
 		}
 	}
 	cfg := sbi.Config{Rounds: 1, SimsPerRound: n, PosteriorSamples: 1, Seed: seed,
@@ -509,6 +538,12 @@ func trainOurs(ctx context.Context, c config, in *instance, n int, seed uint64, 
 	}
 	cl.epochs = out.Rounds[0].Epochs
 	cl.inSupport = 1
+	cpuScore, _ := cli.ProcessCPU()
+	defer func() {
+		if c, ok := cli.ProcessCPU(); ok {
+			cl.scoreCPU = (c - cpuScore).Seconds()
+		}
+	}()
 	for k := 0; k < c.obs; k++ {
 		post, err := out.Posterior.At(in.xo[k])
 		if err != nil {
@@ -520,9 +555,28 @@ func trainOurs(ctx context.Context, c config, in *instance, n int, seed uint64, 
 			return err
 		}
 		toTheta(draws)
-		s, err := score(draws, in.ref[k], in.dim, c.samples)
-		if err != nil {
-			return err
+		if in.logPost != nil {
+			// KL(reference ‖ ours) estimated at the reference draws.
+			var kl float64
+			th, u := make([]float64, in.dim), make([]float64, in.dim)
+			for i := range c.samples {
+				copy(th, in.ref[k][i*in.dim:(i+1)*in.dim])
+				copy(u, th)
+				if v.logit && in.bounded() {
+					for j, t := range th {
+						y := (t - in.lo) / (in.hi - in.lo)
+						u[j] = math.Log(y) - math.Log1p(-y)
+					}
+				}
+				kl += in.logPost(in.xo[k], th) - (post.LogDensity(u) + logJac(th))
+			}
+			cl.kl = append(cl.kl, kl/float64(c.samples))
+		}
+		s := math.NaN()
+		if !c.noC2ST {
+			if s, err = score(draws, in.ref[k], in.dim, c.samples); err != nil {
+				return err
+			}
 		}
 		cl.ours = append(cl.ours, s)
 	}
@@ -597,6 +651,15 @@ func readResult(path string, cl *cell) bool {
 				}
 				cl.ours = append(cl.ours, x)
 			}
+		case "kl":
+			cl.kl = nil
+			for _, s := range strings.Split(v, ",") {
+				x, err := strconv.ParseFloat(s, 64)
+				if err != nil {
+					return false
+				}
+				cl.kl = append(cl.kl, x)
+			}
 		case "cpu_s":
 			cl.cpu, _ = strconv.ParseFloat(v, 64)
 		case "epochs":
@@ -609,7 +672,11 @@ func readResult(path string, cl *cell) bool {
 }
 
 func writeResult(path string, cl *cell) error {
-	s := fmt.Sprintf("c2st=%s cpu_s=%.2f epochs=%d in_support=%.4f\n", fmtList(cl.ours), cl.cpu, cl.epochs, cl.inSupport)
+	s := fmt.Sprintf("c2st=%s cpu_s=%.2f epochs=%d in_support=%.4f", fmtList(cl.ours), cl.cpu, cl.epochs, cl.inSupport)
+	if cl.kl != nil {
+		s += " kl=" + fmtList(cl.kl)
+	}
+	s += "\n"
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, []byte(s), 0o644); err != nil {
 		return err
@@ -711,17 +778,25 @@ func report(w io.Writer, c config, cells []*cell) {
 		}
 		groups[k] = append(groups[k], cl)
 	}
-	t := cli.Table{Header: []string{"problem", "simulations", "seeds", "C2ST ours", "C2ST sbi", "ours − sbi (paired)", "CPU ours", "CPU sbi", "min in-support"}}
+	t := cli.Table{Header: []string{"problem", "simulations", "seeds", "C2ST ours", "C2ST sbi", "ours − sbi (paired)", "CPU ours", "CPU sbi", "min in-support", "KL ours", "KL sbi"}}
 	for _, k := range order {
-		var ours, peer, diff, cpu, pcpu []float64
+		var ours, peer, diff, cpu, pcpu, kl, pkl []float64
 		minIn := 1.0
 		for _, cl := range groups[k] {
 			m, _ := meanSE(cl.ours[:min(c.obs, len(cl.ours))])
 			ours = append(ours, m)
+			if cl.kl != nil {
+				km, _ := meanSE(cl.kl)
+				kl = append(kl, km)
+			}
 			if !math.IsNaN(cl.cpu) {
 				cpu = append(cpu, cl.cpu)
 			}
 			minIn = math.Min(minIn, cl.inSupport)
+			if cl.peerKL != nil {
+				km, _ := meanSE(cl.peerKL)
+				pkl = append(pkl, km)
+			}
 			if cl.peer != nil {
 				pm, _ := meanSE(cl.peer)
 				peer = append(peer, pm)
@@ -748,15 +823,15 @@ func report(w io.Writer, c config, cells []*cell) {
 			m, _ := meanSE(x)
 			return cli.F(m, 1)
 		}
-		t.Add(k.p, strconv.Itoa(k.n), strconv.Itoa(len(groups[k])), pm(ours), pm(peer), pm(diff), avg(cpu), avg(pcpu), cli.F(minIn, 3))
+		t.Add(k.p, strconv.Itoa(k.n), strconv.Itoa(len(groups[k])), pm(ours), pm(peer), pm(diff), avg(cpu), avg(pcpu), cli.F(minIn, 3), pm(kl), pm(pkl))
 	}
 	t.Markdown(w)
 	fmt.Fprintln(w, "\nPer seed (C2ST per observation):")
-	d := cli.Table{Header: []string{"problem", "simulations", "seed", "tool", "C2ST per observation", "CPU s", "epochs"}}
+	d := cli.Table{Header: []string{"problem", "simulations", "seed", "tool", "C2ST per observation", "CPU s", "epochs", "KL per observation"}}
 	for _, cl := range cells {
-		d.Add(cl.problem, strconv.Itoa(cl.n), strconv.FormatUint(cl.seed, 10), "ours", fmtList(cl.ours), cli.F(cl.cpu, 1), strconv.Itoa(cl.epochs))
+		d.Add(cl.problem, strconv.Itoa(cl.n), strconv.FormatUint(cl.seed, 10), "ours", fmtList(cl.ours), cli.F(cl.cpu, 1), strconv.Itoa(cl.epochs), fmtList(cl.kl))
 		if cl.peer != nil {
-			d.Add(cl.problem, strconv.Itoa(cl.n), strconv.FormatUint(cl.seed, 10), "sbi", fmtList(cl.peer), cli.F(cl.peerCPU, 1), "")
+			d.Add(cl.problem, strconv.Itoa(cl.n), strconv.FormatUint(cl.seed, 10), "sbi", fmtList(cl.peer), cli.F(cl.peerCPU, 1), "", fmtList(cl.peerKL))
 		}
 	}
 	d.Markdown(w)

@@ -227,3 +227,46 @@ func TestQuickSuite(t *testing.T) {
 		}
 	}
 }
+
+// TestLogPost checks the closed-form posterior densities that the KL
+// screen uses: each integrates to 1 (Simpson's rule on another grid, to 10⁻⁸), and
+// ridge2's equals the bivariate normal density of its moments.
+func TestLogPost(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		xo     []float64
+		lo, hi float64
+	}{{"uniform1", []float64{0.93}, -1, 1}, {"uniform1", []float64{-1.4}, -1, 1}, {"gauss1", []float64{2.1}, -10, 10}, {"laplace1", []float64{1.3}, -10, 10}} {
+		p, err := newProblem(c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n = 40000
+		h := (c.hi - c.lo) / n
+		var s float64
+		for i := 0; i <= n; i++ {
+			w := 2.0
+			switch {
+			case i == 0 || i == n:
+				w = 1
+			case i%2 == 1:
+				w = 4
+			}
+			s += w * math.Exp(p.logPost(c.xo, []float64{c.lo + float64(i)*h}))
+		}
+		if s *= h / 3; math.Abs(s-1) > 1e-8 {
+			t.Errorf("%s at %v: the density integrates to %v", c.name, c.xo, s)
+		}
+	}
+	p, _ := newProblem("ridge2")
+	xo, th := []float64{0.7, -0.4}, []float64{0.1, 0.3}
+	mean, variance := p.moments(xo)
+	cov := -99.0 / 603
+	det := variance[0]*variance[1] - cov*cov
+	a, b := th[0]-mean[0], th[1]-mean[1]
+	q := (variance[1]*a*a - 2*cov*a*b + variance[0]*b*b) / det
+	want := -q/2 - math.Log(2*math.Pi*math.Sqrt(det))
+	if got := p.logPost(xo, th); math.Abs(got-want) > 1e-10 {
+		t.Errorf("ridge2: log density %v, want %v", got, want)
+	}
+}

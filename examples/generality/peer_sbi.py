@@ -7,7 +7,10 @@ with a header), trains sbi v0.22's SNPE with density_estimator="nsf" and
 its default training settings on those N pairs (torch seeded with the
 cell's seed), draws SAMPLES (default 2000) posterior draws at each of the
 problem's observations (DIR/<problem>_obs.csv) and writes them as
-DIR/<problem>_<N>_s<seed>_sbi_o<k>.csv, with the training time in
+DIR/<problem>_<N>_s<seed>_sbi_o<k>.csv, its log density (normalised for
+leakage, as sbi's log_prob does) at the first SAMPLES reference draws
+(DIR/<problem>_ref_o<k>.csv) as DIR/<problem>_<N>_s<seed>_sbi_logq_o<k>.csv,
+and the training time in
 DIR/<problem>_<N>_s<seed>_sbi_time.txt ("train_s=… cpu_s=… epochs=…": wall
 and process CPU seconds of the training). The prior is read from
 DIR/<problem>_prior.json (a box: BoxUniform; a normal: MultivariateNormal).
@@ -73,6 +76,10 @@ def main():
             xo = torch.tensor(obs[k].reshape(1, -1), dtype=torch.float32)
             s = post.sample((samples,), x=xo, show_progress_bars=False).numpy()
             np.savetxt(f"{base}_sbi_o{k + 1}.csv", s, delimiter=",", header=names, comments="")
+            # log q(θ | x) at the reference draws (normalised for leakage), for the KL.
+            ref = np.loadtxt(os.path.join(out, f"{name}_ref_o{k + 1}.csv"), delimiter=",", skiprows=1, ndmin=2)[:samples]
+            lq = post.log_prob(torch.tensor(ref, dtype=torch.float32), x=xo).numpy()
+            np.savetxt(f"{base}_sbi_logq_o{k + 1}.csv", lq, delimiter=",", header="logq", comments="")
         epochs = inf._summary["epochs_trained"][-1]
         with open(base + "_sbi_time.txt", "w") as f:
             f.write(f"train_s={secs:.2f} cpu_s={cpu:.2f} epochs={epochs}\n")

@@ -25,6 +25,7 @@ type problem struct {
 	peerPrior  string                                 // the prior as JSON for the peer script
 	reference  func(r *rand.Rand, xo []float64, n int) []float64
 	moments    func(xo []float64) (mean, variance []float64) // by closed form or quadrature independent of reference
+	logPost    func(xo, theta []float64) float64             // the exact log posterior density (normalised by quadrature on the grid problems)
 	descriptor string
 }
 
@@ -190,6 +191,22 @@ func (g *linearGaussian) reference(r *rand.Rand, xo []float64, n int) []float64 
 	return out
 }
 
+func (g *linearGaussian) logPost(xo, theta []float64) float64 {
+	mu := g.mean(xo)
+	// Solve L z = θ − μ; log N = −½|z|² − Σ log L_ii − d/2 log 2π.
+	z := make([]float64, g.d)
+	var s float64
+	for i := range g.d {
+		v := theta[i] - mu[i]
+		for k := range i {
+			v -= g.chol[i*g.d+k] * z[k]
+		}
+		z[i] = v / g.chol[i*g.d+i]
+		s += -z[i]*z[i]/2 - math.Log(g.chol[i*g.d+i])
+	}
+	return s - float64(g.d)/2*math.Log(2*math.Pi)
+}
+
 func (g *linearGaussian) moments(xo []float64) (mean, variance []float64) {
 	variance = make([]float64, g.d)
 	for j := range variance {
@@ -225,7 +242,7 @@ func linearProblem(name string, d int, a, s []float64, desc string) (*problem, e
 		return nil, err
 	}
 	return &problem{name: name, dim: d, xdim: len(s), prior: prior, sim: g.simulate, peerPrior: js,
-		reference: g.reference, moments: g.moments, descriptor: desc}, nil
+		reference: g.reference, moments: g.moments, logPost: g.logPost, descriptor: desc}, nil
 }
 
 // uniformProblem: θ ~ U[−1, 1]^d, x = θ + N(0, 0.1·I_d) (sbibm's
@@ -275,7 +292,20 @@ func uniformProblem(name string, d int) (*problem, error) {
 		}
 		return mean, variance
 	}
-	return &problem{name: name, dim: d, xdim: d, prior: prior, sim: sim, lo: lo, hi: hi,
+	logPost := func(xo, theta []float64) float64 {
+		var s float64
+		for j, t := range theta {
+			if t < lo || t > hi {
+				return math.Inf(-1)
+			}
+			a, b := (lo-xo[j])/sd, (hi-xo[j])/sd
+			z := 0.5 * (math.Erfc(-b/math.Sqrt2) - math.Erfc(-a/math.Sqrt2))
+			e := (t - xo[j]) / sd
+			s += -e*e/2 - math.Log(sd*math.Sqrt(2*math.Pi)*z)
+		}
+		return s
+	}
+	return &problem{name: name, dim: d, xdim: d, prior: prior, sim: sim, lo: lo, hi: hi, logPost: logPost,
 		peerPrior: fmt.Sprintf(`{"kind": "box", "dim": %d, "low": %g, "high": %g}`, d, lo, hi),
 		reference: ref, moments: mom,
 		descriptor: fmt.Sprintf("θ ~ U[−1, 1]^%d, x = θ + N(0, 0.1·I): truncated Gaussian posterior (exact draws)", d)}, nil
@@ -383,8 +413,45 @@ func gridProblem(name string, d, xdim int, sim func(r *rand.Rand, theta, x []flo
 		}
 		return mean, variance
 	}
+	// The log density, normalised by quadrature per coordinate (cached
+	// per observation).
+	norms := map[string][]float64{}
+	logPost := func(xo, theta []float64) float64 {
+		key := fmt.Sprint(xo)
+		z, ok := norms[key]
+		if !ok {
+			z = make([]float64, d)
+			for j := range d {
+				f := func(t float64) float64 { return logp(j, t, xo) }
+				top := math.Inf(-1)
+				const n = 60000
+				h := 24.0 / n
+				for i := 0; i <= n; i++ {
+					top = math.Max(top, f(-12+float64(i)*h))
+				}
+				var m0 float64
+				for i := 0; i <= n; i++ {
+					w := 2.0
+					switch {
+					case i == 0 || i == n:
+						w = 1
+					case i%2 == 1:
+						w = 4
+					}
+					m0 += w * math.Exp(f(-12+float64(i)*h)-top)
+				}
+				z[j] = top + math.Log(m0*h/3)
+			}
+			norms[key] = z
+		}
+		var s float64
+		for j, t := range theta {
+			s += logp(j, t, xo) - z[j]
+		}
+		return s
+	}
 	return &problem{name: name, dim: d, xdim: xdim, prior: prior, sim: sim, peerPrior: js,
-		reference: g.reference, moments: mom, descriptor: desc}, nil
+		reference: g.reference, moments: mom, logPost: logPost, descriptor: desc}, nil
 }
 
 // studentProblem: θ ~ N(0, I_2), three observations of each coordinate
