@@ -46,6 +46,15 @@
 //	python3 examples/generality/peer_sbi.py /tmp/gen
 //	GOMAXPROCS=1 go run ./examples/generality -out /tmp/gen
 //
+// Where the exact posterior density is known (every problem here; on the
+// grid problems it is normalised by quadrature) each tool is also scored
+// by KL(reference ‖ estimate), estimated at the reference draws: ours from
+// Posterior.LogDensity, sbi's from the log_prob values peer_sbi.py writes
+// (<cell>_sbi_logq_o<k>.csv). It costs no classifier and resolves
+// differences the C2ST cannot; -no-c2st scores ours by the KL alone (a
+// screen for diagnoses). Our per-epoch training and validation losses are
+// written beside each result (<…>_loss.csv).
+//
 // -variant changes our training for a diagnosis (names joined by "+"):
 // noshift (Config.DisableRegressionShift), noaffine (the flow without
 // flow.Config.ContextAffine), tail<B> (TailBound B), wd0 (no weight
@@ -254,6 +263,7 @@ type cell struct {
 	scoreCPU     float64   // CPU seconds of our draws and their C2ST
 	epochs       int
 	inSupport    float64 // smallest in-support fraction over the observations
+	lossFile     string  // where our per-epoch losses are written
 }
 
 func run(ctx context.Context, c config, stdout, stderr io.Writer) error {
@@ -404,6 +414,7 @@ func runCell(ctx context.Context, c config, in *instance, n int, seed uint64, pr
 		suffix += "_kl"
 	}
 	resPath := c.Path(base + suffix + ".txt")
+	cl.lossFile = base + suffix + "_loss.csv"
 	if ok := readResult(resPath, cl); !ok || c.force {
 		prog.Printf("%s: training (%s)", base, strings.TrimPrefix(suffix, "_"))
 		if err := trainOurs(ctx, c, in, n, seed, theta, stats, cl); err != nil {
@@ -537,6 +548,17 @@ func trainOurs(ctx context.Context, c config, in *instance, n int, seed uint64, 
 		cl.cpu = (cpu1 - cpu0).Seconds()
 	}
 	cl.epochs = out.Rounds[0].Epochs
+	if c.Out != "" {
+		// The per-epoch losses, for diagnoses of the training schedule.
+		rr := out.Rounds[0]
+		rows := make([][]float64, len(rr.TrainLoss))
+		for i := range rows {
+			rows[i] = []float64{float64(i + 1), rr.TrainLoss[i], rr.ValidationLoss[i]}
+		}
+		if err := writeRows(c.Path(cl.lossFile), []string{"epoch", "train", "validation"}, rows); err != nil {
+			return err
+		}
+	}
 	cl.inSupport = 1
 	cpuScore, _ := cli.ProcessCPU()
 	defer func() {
