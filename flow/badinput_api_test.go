@@ -68,8 +68,6 @@ func TestBadInputAPI(t *testing.T) {
 		"zero Config":             {},
 		"DefaultConfig(0, 0)":     DefaultConfig(0, 0),
 		"DefaultConfig(-1, 1)":    DefaultConfig(-1, 1),
-		"PaperTextConfig(0, 1)":   PaperTextConfig(0, 1),
-		"PaperTextConfig(2, -1)":  PaperTextConfig(2, -1),
 		"DefaultConfig(MaxInt,1)": DefaultConfig(math.MaxInt, 1),
 	}
 	cat := func(name string) string {

@@ -97,12 +97,18 @@ func cloneNet(n *ad.Net) *ad.Net {
 	return &m
 }
 
-// DefaultConfig returns the configuration of the SBI paper's published
-// code (the sbi package's neural spline flow as the authors ran it): 8
-// layers, 10 bins, tail bound 3, two residual blocks of 50 units, LU layers,
-// context gating in every block, z-scoring of y and z, and minimum bin
-// width, height and derivative 10⁻³. It is the package default because it
-// is the setup that produced the paper's results.
+// DefaultConfig returns the library's default flow for data of dimension
+// dim given a context of dimension contextDim: 8 coupling layers, 10
+// bins, tail bound 3, two residual blocks of 50 units, LU layers, context
+// gating in every block, z-scoring of y and z, and minimum bin width,
+// height and derivative 10⁻³.
+//
+// The rule that picks it: the default is a configuration with published
+// results to compare against, the neural spline flow of the Python sbi
+// package (the reference implementation of neural SBI) as the SBI paper's
+// code ran it; a change of these values must be measured against it
+// (flow/BENCHMARKS.md, examples/sbibm/RESULTS.md). flow/sbi's
+// Config.DefaultFlow starts from it and departs where measured.
 func DefaultConfig(dim, contextDim int) Config {
 	return Config{
 		Dim: dim, ContextDim: contextDim,
@@ -113,14 +119,6 @@ func DefaultConfig(dim, contextDim int) Config {
 		MinBinHeight:  spline.DefaultMinHeight,
 		MinDerivative: spline.DefaultMinDerivative,
 	}
-}
-
-// PaperTextConfig returns the configuration as described in the text of
-// the SBI paper (App. E): DefaultConfig with tail bound 5.
-func PaperTextConfig(dim, contextDim int) Config {
-	c := DefaultConfig(dim, contextDim)
-	c.TailBound = 5
-	return c
 }
 
 // AffineBound bounds the log-scale of the ContextAffine layer: σ = B·tanh(a/B)

@@ -30,9 +30,10 @@
 // Flow.LogDensityGradContext returns that context gradient for callers that
 // compute the context with a network of their own.
 //
-// DefaultConfig reproduces the architecture of the SBI paper's published
-// code (tail bound 3, LU layers, context gating in every block);
-// PaperTextConfig uses the tail bound of the paper's text (5).
+// DefaultConfig and DefaultTrainConfig are the library's defaults, picked
+// as a setting with published results to compare against: the Python sbi
+// package's neural spline flow and its training as the SBI paper's code
+// ran them (tail bound 3, LU layers, context gating in every block).
 //
 // # Training and custom losses
 //

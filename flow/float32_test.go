@@ -17,7 +17,7 @@ import (
 func TestTrainerFloat32Gradient(t *testing.T) {
 	testutil.SkipHeavyUnderRace(t)
 	r := rand.New(rand.NewPCG(31, 32))
-	cfg := PaperTextConfig(2, 10)
+	cfg := tailBound5Config(2, 10)
 	for _, g := range []int{1, 10} {
 		rel := float32GradError(t, r, cfg, 400, g, 0)
 		t.Logf("group %d: relative error of the float32 gradient %.2g", g, rel)

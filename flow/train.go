@@ -17,7 +17,7 @@ import (
 )
 
 // TrainConfig holds the settings of maximum-likelihood training. The
-// defaults (DefaultTrainConfig) are the SBI paper's (App. E): Adam with
+// library's defaults (DefaultTrainConfig) are: Adam with
 // learning rate 5·10⁻⁴ and weight decay 10⁻⁴ (decoupled, AdamW), batches
 // of 100, 5% of the data held out for validation, and early stopping after
 // 20 epochs without improvement of the validation loss, restoring the best
@@ -81,7 +81,11 @@ type FitResult struct {
 	ValidationLoss     []float64 // per epoch
 }
 
-// DefaultTrainConfig returns the SBI paper's training settings.
+// DefaultTrainConfig returns the library's default training settings (see
+// TrainConfig), picked by the rule of DefaultConfig: a setting with
+// published results to compare against, the training of the sbi
+// package's flows as the SBI paper ran it (App. E). flow/sbi's
+// DefaultTrain departs from it where measured.
 func DefaultTrainConfig() TrainConfig {
 	return TrainConfig{
 		LearningRate: 5e-4, WeightDecay: 1e-4, BatchSize: 100, MaxEpochs: 1000,

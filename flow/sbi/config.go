@@ -125,7 +125,8 @@ type Estimate interface {
 // finishes in seconds on a small problem: 4 rounds of 500 simulations, M =
 // 8 RQMC inner points, 10 atoms, the flow of Config.DefaultFlow (the sbi
 // package's neural spline flow, smaller in dimension 1) and the training
-// of DefaultTrain. PaperConfig returns the SBI paper's settings (App. E).
+// of DefaultTrain. (The SBI paper's settings, App. E, are a preset of its
+// reproduction: examples/support/sbiflags.PaperConfig.)
 type Config struct {
 	// Rounds is the number of rounds R; 0 means 4.
 	Rounds int
@@ -195,8 +196,9 @@ type Config struct {
 	// θ is close to linear in the release (the package documentation has
 	// the measurements and the tail's mechanism). With
 	// DisableRegressionShift the flow models θ itself, z-scored by the
-	// prior draws' spread, as in the SBI paper and the sbi package
-	// (PaperConfig sets it). SPLE ignores it.
+	// prior draws' spread, as in the SBI paper and the sbi package (the
+	// paper's preset in examples/support/sbiflags sets it). SPLE ignores
+	// it.
 	DisableRegressionShift bool
 
 	// MinInSupport is the smallest acceptable fraction of posterior-flow
@@ -455,18 +457,6 @@ func DefaultTrain() flow.TrainConfig {
 	tc.ValidationFraction = 0.1
 	tc.EMA = 0.99
 	return tc
-}
-
-// PaperConfig returns the SBI paper's settings (App. E, as its published
-// code runs them): 10 rounds of 1000 simulations, M = 16 RQMC inner
-// points, 10 atoms, flow.DefaultConfig (8 coupling layers, 10 bins, tail
-// bound 3, two residual blocks of 50 units, LU layers, context gating,
-// z-scoring) and flow.DefaultTrainConfig (batches of 100). The flow's
-// dimensions are set from the problem by SPPE and SPLE.
-func PaperConfig() Config {
-	fc := flow.DefaultConfig(1, 1)
-	tc := flow.DefaultTrainConfig()
-	return Config{Rounds: 10, SimsPerRound: 1000, InnerPoints: 16, Atoms: 10, Flow: &fc, Train: &tc, DisableRegressionShift: true}
 }
 
 // RoundResult summarises one round.

@@ -34,7 +34,9 @@ func epochRows(cfg Config, m int) []int {
 // s of CPU (SPLE 22 s) when this test was written, and 29 s on two idle
 // cores (53 s of CPU; SPLE 9 s) at seed 1 with Laplace noise of scale 0.5
 // on a normal mean later, so well under a minute on two cores. The
-// paper's settings (PaperConfig) need 20 times as many rows per epoch.
+// paper's settings (paperConfig, the preset of
+// examples/support/sbiflags.PaperConfig) need 20 times as many rows per
+// epoch.
 func TestDefaultSizes(t *testing.T) {
 	var c Config
 	e, err := newEngine(testProblem(), &c, PosteriorFlow)
@@ -89,7 +91,7 @@ func TestDefaultSizes(t *testing.T) {
 		}
 	}
 
-	p := PaperConfig()
+	p := paperConfig()
 	e, err = newEngine(testProblem(), &p, PosteriorFlow)
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +101,7 @@ func TestDefaultSizes(t *testing.T) {
 		prow += n
 	}
 	if pf := e.f.Config(); pf.Layers != 8 || e.cfg.Rounds != 10 || e.cfg.SimsPerRound != 1000 || e.m != 16 || !sameTrain(*e.cfg.Train, flow.DefaultTrainConfig()) || prow < 20*rows {
-		t.Errorf("PaperConfig resolves to flow %+v, %d rounds × %d, M = %d, %d rows per epoch", pf, e.cfg.Rounds, e.cfg.SimsPerRound, e.m, prow)
+		t.Errorf("paperConfig resolves to flow %+v, %d rounds × %d, M = %d, %d rows per epoch", pf, e.cfg.Rounds, e.cfg.SimsPerRound, e.m, prow)
 	}
 }
 
@@ -107,4 +109,12 @@ func TestDefaultSizes(t *testing.T) {
 func sameTrain(a, b flow.TrainConfig) bool {
 	a.Progress, b.Progress = nil, nil
 	return fmt.Sprintf("%+v", a) == fmt.Sprintf("%+v", b)
+}
+
+// paperConfig is the SBI paper's setting (App. E), as
+// examples/support/sbiflags.PaperConfig gives it.
+func paperConfig() Config {
+	fc := flow.DefaultConfig(1, 1)
+	tc := flow.DefaultTrainConfig()
+	return Config{Rounds: 10, SimsPerRound: 1000, InnerPoints: 16, Atoms: 10, Flow: &fc, Train: &tc, DisableRegressionShift: true}
 }

@@ -163,3 +163,19 @@ func TestCheckpoints(t *testing.T) {
 		t.Errorf("from $%s: %q, want %q", cli.CheckpointsEnv, f, base)
 	}
 }
+
+// TestPaperConfig checks the SBI paper's preset (App. E): 10 rounds of
+// 1000 simulations, M = 16, 10 atoms, an 8-layer flow of 10 bins with tail
+// bound 3, batches of 100 and no regression shift.
+func TestPaperConfig(t *testing.T) {
+	c := PaperConfig()
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if c.Rounds != 10 || c.SimsPerRound != 1000 || c.InnerPoints != 16 || c.Atoms != 10 || !c.DisableRegressionShift {
+		t.Errorf("PaperConfig() = %+v", c)
+	}
+	if c.Flow == nil || c.Flow.Layers != 8 || c.Flow.Bins != 10 || c.Flow.TailBound != 3 || c.Train == nil || c.Train.BatchSize != 100 {
+		t.Errorf("PaperConfig() flow %+v, training %+v", c.Flow, c.Train)
+	}
+}
