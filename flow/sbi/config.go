@@ -51,10 +51,10 @@ func checkProblem(p *privinfer.Problem) (transform, error) {
 		return nil, fmt.Errorf("sbi: %w (%w)", err, ErrInvalid)
 	}
 	if d := p.Prior.Dim(); d > maxDim {
-		return nil, invalidf("Problem.Prior dimension must be at most %d, got %d", maxDim, d)
+		return nil, invalidf("Problem.Prior: dimension must be at most %d, got %d", maxDim, d)
 	}
 	if sd := p.Simulator.StatDim(); sd > maxDim {
-		return nil, invalidf("Problem.Simulator summary dimension must be at most %d, got %d", maxDim, sd)
+		return nil, invalidf("Problem.Simulator: summary dimension must be at most %d, got %d", maxDim, sd)
 	}
 	if !p.Private() {
 		return identity{}, nil
@@ -65,7 +65,7 @@ func checkProblem(p *privinfer.Problem) (transform, error) {
 	}
 	sd := p.Simulator.StatDim()
 	if nd := t.NoiseDim(sd); nd < 1 || nd > maxDim {
-		return nil, invalidf("Problem.Mechanism noise dimension for a summary of dimension %d must be in [1, %d], got %d", sd, maxDim, nd)
+		return nil, invalidf("Problem.Mechanism: noise dimension for a summary of dimension %d must be in [1, %d], got %d", sd, maxDim, nd)
 	}
 	return t, nil
 }
@@ -327,7 +327,7 @@ func (c *Config) Validate() error {
 	case c.SimsPerRound < 0 || c.SimsPerRound == 1 || f.SimsPerRound > maxSims/f.Rounds:
 		return invalidf("Config.SimsPerRound: must be 0 or ≥ 2 with Rounds·SimsPerRound ≤ %d, got %d", maxSims, c.SimsPerRound)
 	case c.InnerPoints < 0 || f.InnerPoints > maxInner:
-		return invalidf("Config.InnerPoints M must be in [0, %d], got %d", maxInner, c.InnerPoints)
+		return invalidf("Config.InnerPoints: must be in [0, %d], got %d", maxInner, c.InnerPoints)
 	case c.Integration != RQMC && c.Integration != MC:
 		return invalidf("Config.Integration: unknown integration %v", c.Integration)
 	case c.Atoms < 0 || c.Atoms == 1:

@@ -54,7 +54,7 @@ func newDraws(names []string, d int, theta []float64, chains int) *privinfer.Dra
 // checkDrawsArgs validates the arguments of a Draws method.
 func checkDrawsArgs(ctx context.Context, n int, what string) (context.Context, error) {
 	if n < 1 || n > maxSims {
-		return nil, invalidf("%s needs n in [1, %d], got %d", what, maxSims, n)
+		return nil, invalidf("n: must be in [1, %d] (%s), got %d", maxSims, what, n)
 	}
 	if ctx == nil {
 		ctx = context.Background()

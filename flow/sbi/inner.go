@@ -68,14 +68,14 @@ func InnerIntegral(f *flow.Flow, role Role, mech mechanism.Transform, theta, s [
 		return 0, fmt.Errorf("%w: InnerIntegral: needs a flow, a mechanism and a random source", ErrInvalid)
 	}
 	if m < 1 {
-		return 0, fmt.Errorf("%w: inner points M must be ≥ 1, got %d", ErrInvalid, m)
+		return 0, fmt.Errorf("%w: m: must be ≥ 1, got %d", ErrInvalid, m)
 	}
 	dTheta, dS := f.Dim(), f.ContextDim()
 	if role == LikelihoodFlow {
 		dTheta, dS = dS, dTheta
 	}
 	if len(theta) != dTheta || len(s) != dS {
-		return 0, fmt.Errorf("%w: θ and s have lengths %d and %d, the flow needs %d and %d", ErrInvalid, len(theta), len(s), dTheta, dS)
+		return 0, fmt.Errorf("%w: theta, s: have lengths %d and %d, the flow needs %d and %d", ErrInvalid, len(theta), len(s), dTheta, dS)
 	}
 	nd := mech.NoiseDim(dS)
 	ps, err := newPointSet(m, nd, integ, r)

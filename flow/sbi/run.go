@@ -68,7 +68,7 @@ func newEngine(p privinfer.Problem, c *Config, role Role) (*engine, error) {
 	if cfg.Embedding != nil {
 		switch {
 		case role != PosteriorFlow:
-			return nil, invalidf("Config.Embedding applies to SPPE only (SPLE's flow models the release itself)")
+			return nil, invalidf("Config.Embedding: applies to SPPE only (SPLE's flow models the release itself)")
 		case cfg.Embedding.In != sd:
 			return nil, invalidf("Config.Embedding.In: must be the summary dimension %d, got %d", sd, cfg.Embedding.In)
 		}
@@ -156,11 +156,11 @@ func (e *engine) given(sims *Simulations) (int, error) {
 		th := sims.Theta[i*d : (i+1)*d]
 		lp[i] = e.p.Prior.LogDensity(th)
 		if math.IsNaN(lp[i]) || math.IsInf(lp[i], 0) {
-			return 0, invalidf("Config.Simulations.Theta row %d = %v is outside the prior support", i, th)
+			return 0, invalidf("Config.Simulations.Theta: row %d = %v is outside the prior support", i, th)
 		}
 		for _, v := range sims.Stats[i*sd : (i+1)*sd] {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return 0, invalidf("Config.Simulations.Stats row %d has a non-finite value %v", i, v)
+				return 0, invalidf("Config.Simulations.Stats: row %d has a non-finite value %v", i, v)
 			}
 		}
 	}
@@ -323,7 +323,7 @@ func run(ctx context.Context, p privinfer.Problem, c Config, m method) (Estimate
 	first := 1
 	if cfg.Checkpoint != "" {
 		if st, err := os.Stat(filepath.Dir(cfg.Checkpoint)); err != nil || !st.IsDir() {
-			return nil, nil, invalidf("Config.Checkpoint %s must be a file in an existing folder", cfg.Checkpoint)
+			return nil, nil, invalidf("Config.Checkpoint: %s must be a file in an existing folder", cfg.Checkpoint)
 		}
 		if e.fp, err = e.fingerprint(); err != nil {
 			return nil, nil, err
@@ -616,7 +616,7 @@ func PosteriorPredictiveWith(ctx context.Context, exec simulate.Executor, p priv
 		}
 	}
 	if len(thetas)/d > maxSims {
-		return nil, invalidf("PosteriorPredictive of %d rows exceeds %d", len(thetas)/d, maxSims)
+		return nil, invalidf("thetas: %d rows exceed %d", len(thetas)/d, maxSims)
 	}
 	n := len(thetas) / d
 	nd := mech.NoiseDim(sd)
