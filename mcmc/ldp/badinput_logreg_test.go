@@ -12,7 +12,7 @@ import (
 // logistic model, the LKJ priors and the posteriors built on them.
 func TestBadInputLogRegLKJ(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
-	good := SuffStatLogRegConfig{Z: make([]float64, 5), D: 2, N: 10, Sigma1: 1, Sigma2: 1}
+	good := SuffStatLogRegConfig{Z: make([]float64, 5), Dim: 2, N: 10, Sigma1: 1, Sigma2: 1}
 	cfg := func(f func(*SuffStatLogRegConfig)) error {
 		c := good
 		f(&c)
@@ -42,7 +42,7 @@ func TestBadInputLogRegLKJ(t *testing.T) {
 		{Category: "huge", Name: "SuffStatLogRegConfig.Sigma1 1e200", Err: func() error { return cfg(func(c *SuffStatLogRegConfig) { c.Sigma1 = 1e200 }) }},
 		{Category: "subnormal", Name: "SuffStatLogRegConfig.Sigma2 1e-320", Err: func() error { return cfg(func(c *SuffStatLogRegConfig) { c.Sigma2 = 1e-320 }) }},
 		{Category: "empty", Name: "SuffStatLogRegConfig.Z nil", Err: func() error { return cfg(func(c *SuffStatLogRegConfig) { c.Z = nil }) }},
-		{Category: "mismatched", Name: "SuffStatLogRegConfig.D 3 for 5 statistics", Err: func() error { return cfg(func(c *SuffStatLogRegConfig) { c.D = 3 }) }},
+		{Category: "mismatched", Name: "SuffStatLogRegConfig.Dim 3 for 5 statistics", Err: func() error { return cfg(func(c *SuffStatLogRegConfig) { c.Dim = 3 }) }},
 		{Category: "nan", Name: "SuffStatLogRegConfig.Chebyshev NaN", Err: func() error { return cfg(func(c *SuffStatLogRegConfig) { c.Chebyshev = &[3]float64{nan, 0, 0} }) }},
 		{Category: "huge", Name: "LogRegStats x 1e200 overflows", Err: func() error { return LogRegStats([]float64{1e200, 1e200}, 1, make([]float64, 5)) }},
 		{Category: "mismatched", Name: "LogRegStats dst length", Err: func() error { return LogRegStats([]float64{1, 2}, 1, make([]float64, 3)) }},
@@ -52,9 +52,18 @@ func TestBadInputLogRegLKJ(t *testing.T) {
 			var z SuffStatLogReg
 			return isNaN("LogDensityGrad", z.LogDensityGrad([]float64{0, 0}, id, make([]float64, 2), make([]float64, 4)))
 		}},
-		{Category: "nil", Name: "NewSuffStatLogRegCovPosterior nil model", Err: func() error { _, err := NewSuffStatLogRegCovPosterior(nil, 1, lkj); return err }},
-		{Category: "zerovalue", Name: "NewSuffStatLogRegCovPosterior zero prior", Err: func() error { _, err := NewSuffStatLogRegCovPosterior(s, 1, ScaledLKJ{}); return err }},
-		{Category: "nan", Name: "NewSuffStatLogRegPosterior sdTheta NaN", Err: func() error { _, err := NewSuffStatLogRegPosterior(s, id, nan); return err }},
+		{Category: "nil", Name: "NewSuffStatLogRegCovPosterior nil model", Err: func() error {
+			_, err := NewSuffStatLogRegCovPosterior(nil, SuffStatLogRegCovPosteriorConfig{SDTheta: 1, Cov: lkj})
+			return err
+		}},
+		{Category: "zerovalue", Name: "NewSuffStatLogRegCovPosterior zero prior", Err: func() error {
+			_, err := NewSuffStatLogRegCovPosterior(s, SuffStatLogRegCovPosteriorConfig{SDTheta: 1, Cov: ScaledLKJ{}})
+			return err
+		}},
+		{Category: "nan", Name: "NewSuffStatLogRegPosterior sdTheta NaN", Err: func() error {
+			_, err := NewSuffStatLogRegPosterior(s, SuffStatLogRegPosteriorConfig{SigmaX: id, SDTheta: nan})
+			return err
+		}},
 		{Category: "nan", Name: "ScaledLKJ Eta NaN", Err: func() error { return ScaledLKJ{Eta: nan, Scale: 1}.Validate(2) }},
 		{Category: "huge", Name: "ScaledLKJ Eta 1e300", Err: func() error { return ScaledLKJ{Eta: 1e300, Scale: 1}.Validate(2) }},
 		{Category: "subnormal", Name: "ScaledLKJ Scale 1e-310", Err: func() error { return ScaledLKJ{Eta: 2, Scale: 1e-310}.Validate(2) }},

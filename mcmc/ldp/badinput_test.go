@@ -56,8 +56,8 @@ func TestBadInput(t *testing.T) {
 		{Category: "zerovalue", Name: "ClippedExponential{}.LogDensitySum", Check: func() error { var m ClippedExponential; return isNaN("LogDensitySum", m.LogDensitySum(z, 1)) }},
 		{Category: "nonpositive", Name: "ClippedExponential.LogDensitySum rate 0", Check: func() error { return isNaN("LogDensitySum", ce.LogDensitySum(z, 0)) }},
 		{Category: "inf", Name: "ClippedExponential.LogDensitySumGrad rate Inf", Check: func() error { v, _ := ce.LogDensitySumGrad(z, inf); return isNaN("LogDensitySumGrad", v) }},
-		{Category: "nan", Name: "CheckReports NaN", Err: func() error { return CheckReports([]float64{0, nan}) }},
-		{Category: "empty", Name: "CheckReports empty", Err: func() error { return CheckReports(nil) }},
+		{Category: "nan", Name: "checkReports NaN", Err: func() error { return checkReports([]float64{0, nan}) }},
+		{Category: "empty", Name: "checkReports empty", Err: func() error { return checkReports(nil) }},
 		{Category: "nil", Name: "NewGaussianPosterior nil model", Err: func() error { _, err := NewGaussianPosterior(nil, z, prior); return err }},
 		{Category: "zerovalue", Name: "NewGaussianPosterior zero-value model", Err: func() error { _, err := NewGaussianPosterior(&ClippedGaussian{}, z, prior); return err }},
 		{Category: "empty", Name: "NewGaussianPosterior no reports", Err: func() error { _, err := NewGaussianPosterior(cg, nil, prior); return err }},
@@ -113,10 +113,19 @@ func TestBadInput(t *testing.T) {
 		{Category: "mismatched", Name: "ProjectSimplex length", Err: func() error { return ProjectSimplex(make([]float64, 2), []float64{1, 2, 3}) }},
 		{Category: "nan", Name: "ProjectSimplex NaN", Err: func() error { return ProjectSimplex(make([]float64, 2), []float64{1, nan}) }},
 		{Category: "empty", Name: "ProjectSimplex empty", Err: func() error { return ProjectSimplex(nil, nil) }},
-		{Category: "mismatched", Name: "NewLinRegData zy length", Err: func() error { _, err := NewLinRegData([]float64{1, 2}, []float64{1}, 1, []float64{1}); return err }},
-		{Category: "nonpositive", Name: "NewLinRegData d 0", Err: func() error { _, err := NewLinRegData(nil, nil, 0, nil); return err }},
-		{Category: "nonpositive", Name: "NewLinRegData sx 0", Err: func() error { _, err := NewLinRegData([]float64{1}, []float64{1}, 1, []float64{0}); return err }},
-		{Category: "nan", Name: "NewLinRegData report NaN", Err: func() error { _, err := NewLinRegData([]float64{nan}, []float64{1}, 1, []float64{1}); return err }},
+		{Category: "mismatched", Name: "NewLinRegData zy length", Err: func() error {
+			_, err := NewLinRegData(LinRegDataConfig{ZX: []float64{1, 2}, ZY: []float64{1}, Dim: 1, SX: []float64{1}})
+			return err
+		}},
+		{Category: "nonpositive", Name: "NewLinRegData d 0", Err: func() error { _, err := NewLinRegData(LinRegDataConfig{ZX: nil, ZY: nil, Dim: 0, SX: nil}); return err }},
+		{Category: "nonpositive", Name: "NewLinRegData sx 0", Err: func() error {
+			_, err := NewLinRegData(LinRegDataConfig{ZX: []float64{1}, ZY: []float64{1}, Dim: 1, SX: []float64{0}})
+			return err
+		}},
+		{Category: "nan", Name: "NewLinRegData report NaN", Err: func() error {
+			_, err := NewLinRegData(LinRegDataConfig{ZX: []float64{nan}, ZY: []float64{1}, Dim: 1, SX: []float64{1}})
+			return err
+		}},
 		{Category: "zerovalue", Name: "LinRegData{}.FixCov", Err: func() error { var l LinRegData; _, err := l.FixCov([]float64{1}, 1); return err }},
 		{Category: "zerovalue", Name: "LinRegData{}.LogDensity", Check: func() error {
 			var l LinRegData
@@ -128,9 +137,12 @@ func TestBadInput(t *testing.T) {
 		}},
 		{Category: "nan", Name: "ChebyshevSigmoid NaN", Err: func() error { _, err := ChebyshevSigmoid(nan, 1); return err }},
 		{Category: "mismatched", Name: "ChebyshevSigmoid lo ≥ hi", Err: func() error { _, err := ChebyshevSigmoid(1, -1); return err }},
-		{Category: "nonpositive", Name: "NewLogRegData ε 0", Err: func() error { _, err := NewLogRegData([]float64{1}, []float64{1}, 1, []float64{1}, 0); return err }},
+		{Category: "nonpositive", Name: "NewLogRegData ε 0", Err: func() error {
+			_, err := NewLogRegData(LogRegDataConfig{ZX: []float64{1}, ZY: []float64{1}, Dim: 1, SX: []float64{1}, EpsilonY: 0})
+			return err
+		}},
 		{Category: "zerovalue", Name: "LogRegData{}.FixCov", Err: func() error { var l LogRegData; _, err := l.FixCov([]float64{1}, [3]float64{}); return err }},
-		{Category: "nil", Name: "NewLogRegPosterior nil", Err: func() error { _, err := NewLogRegPosterior(nil, 1); return err }},
+		{Category: "nil", Name: "NewLogRegPosterior nil", Err: func() error { _, err := NewLogRegPosterior(nil, LogRegPosteriorConfig{SDTheta: 1}); return err }},
 		{Category: "empty", Name: "NewPolyExpQuad empty g", Err: func() error {
 			_, err := NewPolyExpQuad(PolyExpQuadConfig{G: nil, H0: 0, H1: 0, H2: -1, A: 0, B: 1})
 			return err
@@ -148,19 +160,19 @@ func TestBadInput(t *testing.T) {
 			return err
 		}},
 		{Category: "zerovalue", Name: "PolyExpQuad{}.LogMarginal", Check: func() error { var p PolyExpQuad; return isNaN("LogMarginal", p.LogMarginal(0, 1)) }},
-		{Category: "nan", Name: "TruncNormalMoments σ NaN", Check: func() error { return isNaN("TruncNormalMoments", TruncNormalMoments(0, nan, 0, 1, make([]float64, 3))) }},
+		{Category: "nan", Name: "truncNormalMoments σ NaN", Check: func() error { return isNaN("truncNormalMoments", truncNormalMoments(0, nan, 0, 1, make([]float64, 3))) }},
 		{Category: "mismatched", Name: "SuffStats dst length", Err: func() error { return SuffStats([]float64{1}, 1, make([]float64, 2)) }},
 		{Category: "nan", Name: "SuffStats y NaN", Err: func() error { return SuffStats([]float64{1}, nan, make([]float64, SuffStatDim(1))) }},
 		{Category: "nonpositive", Name: "NewSuffStatLinReg n 0", Err: func() error {
-			_, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, SuffStatDim(1)), D: 1, N: 0, Sigma1: 1, Sigma2: 1, Sigma3: 1})
+			_, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, SuffStatDim(1)), Dim: 1, N: 0, Sigma1: 1, Sigma2: 1, Sigma3: 1})
 			return err
 		}},
 		{Category: "nonpositive", Name: "NewSuffStatLinReg s1 0", Err: func() error {
-			_, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, SuffStatDim(1)), D: 1, N: 5, Sigma1: 0, Sigma2: 1, Sigma3: 1})
+			_, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, SuffStatDim(1)), Dim: 1, N: 5, Sigma1: 0, Sigma2: 1, Sigma3: 1})
 			return err
 		}},
 		{Category: "mismatched", Name: "NewSuffStatLinReg z length", Err: func() error {
-			_, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, 2), D: 1, N: 5, Sigma1: 1, Sigma2: 1, Sigma3: 1})
+			_, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, 2), Dim: 1, N: 5, Sigma1: 1, Sigma2: 1, Sigma3: 1})
 			return err
 		}},
 		{Category: "zerovalue", Name: "SuffStatLinReg{}.Moments", Err: func() error {
@@ -179,9 +191,9 @@ func TestBadInput(t *testing.T) {
 			_, err := NewLinRegCovPosterior(nil, LinRegCovPosteriorConfig{SY: 1, SDTheta: 1, Shape: 1, Rate: 1, Cov: CovPrior{Nu: 2, Scale: 1}})
 			return err
 		}},
-		{Category: "nonpositive", Name: "CovFromParams d 0", Err: func() error { return CovFromParams(nil, 0, nil) }},
-		{Category: "mismatched", Name: "CovFromParams length", Err: func() error { return CovFromParams([]float64{1}, 2, make([]float64, 4)) }},
-		{Category: "nan", Name: "CovFromParams NaN", Err: func() error { return CovFromParams([]float64{nan}, 1, make([]float64, 1)) }},
+		{Category: "nonpositive", Name: "covFromParams d 0", Err: func() error { return covFromParams(nil, 0, nil) }},
+		{Category: "mismatched", Name: "covFromParams length", Err: func() error { return covFromParams([]float64{1}, 2, make([]float64, 4)) }},
+		{Category: "nan", Name: "covFromParams NaN", Err: func() error { return covFromParams([]float64{nan}, 1, make([]float64, 1)) }},
 		{Category: "zerovalue", Name: "CalibrateGaussian CalibrationConfig{}", Err: func() error { _, err := CalibrateGaussian(ctx, CalibrationConfig{}); return err }},
 		{Category: "huge", Name: "CalibrateGaussian Datasets 1<<40", Err: func() error {
 			_, err := CalibrateGaussian(ctx, CalibrationConfig{A: 0, B: 1, Eps: 1, N: 10, Datasets: 1 << 40, Prior: prior})

@@ -78,7 +78,7 @@ func BenchmarkLinRegLogDensity(b *testing.B) {
 	for i := range zy {
 		zy[i] = r.NormFloat64()
 	}
-	ld, _ := NewLinRegData(zx, zy, d, []float64{1, 1, 1})
+	ld, _ := NewLinRegData(LinRegDataConfig{ZX: zx, ZY: zy, Dim: d, SX: []float64{1, 1, 1}})
 	sig := []float64{1, 0.2, 0, 0.2, 1, 0.1, 0, 0.1, 1}
 	theta := []float64{0.5, -0.3, 0.2}
 	ld.LogDensity(theta, 0.5, 0.7, sig)
@@ -99,7 +99,7 @@ func BenchmarkLogRegLogDensityGrad1000(b *testing.B) {
 	for i := range zy {
 		zy[i] = float64(r.IntN(2))
 	}
-	ld, _ := NewLogRegData(zx, zy, d, []float64{1, 1, 1}, 1)
+	ld, _ := NewLogRegData(LogRegDataConfig{ZX: zx, ZY: zy, Dim: d, SX: []float64{1, 1, 1}, EpsilonY: 1})
 	cb, _ := ChebyshevSigmoid(-4, 4)
 	fc, _ := ld.FixCov([]float64{1, 0.2, 0, 0.2, 1, 0.1, 0, 0.1, 1}, cb)
 	theta := []float64{0.5, -0.3, 0.2}
@@ -112,7 +112,7 @@ func BenchmarkLogRegLogDensityGrad1000(b *testing.B) {
 
 func BenchmarkSuffStatLogDensity(b *testing.B) {
 	d := 3
-	ss, _ := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, SuffStatDim(d)), D: d, N: 1000, Sigma1: 1, Sigma2: 1, Sigma3: 1})
+	ss, _ := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, SuffStatDim(d)), Dim: d, N: 1000, Sigma1: 1, Sigma2: 1, Sigma3: 1})
 	sig := []float64{1, 0.2, 0, 0.2, 1, 0.1, 0, 0.1, 1}
 	theta := []float64{0.5, -0.3, 0.2}
 	ss.LogDensity(theta, 0.5, sig)
@@ -149,7 +149,7 @@ func BenchmarkSuffStatLogReg(b *testing.B) {
 	for i := range z {
 		z[i] = float64(i%4) - 1
 	}
-	s, err := NewSuffStatLogReg(SuffStatLogRegConfig{Z: z, D: d, N: 1000, Sigma1: 1, Sigma2: 1})
+	s, err := NewSuffStatLogReg(SuffStatLogRegConfig{Z: z, Dim: d, N: 1000, Sigma1: 1, Sigma2: 1})
 	if err != nil {
 		b.Fatal(err)
 	}

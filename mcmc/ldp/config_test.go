@@ -14,7 +14,7 @@ import (
 // and that valid configurations are accepted.
 func TestConfigErrorsNameField(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
-	ss := SuffStatLinRegConfig{Z: make([]float64, SuffStatDim(2)), D: 2, N: 10, Sigma1: 1, Sigma2: 1, Sigma3: 1}
+	ss := SuffStatLinRegConfig{Z: make([]float64, SuffStatDim(2)), Dim: 2, N: 10, Sigma1: 1, Sigma2: 1, Sigma3: 1}
 	model, err := NewSuffStatLinReg(ss)
 	if err != nil {
 		t.Fatalf("valid SuffStatLinRegConfig: %v", err)
@@ -57,7 +57,7 @@ func TestConfigErrorsNameField(t *testing.T) {
 		name, want string
 		err        error
 	}{
-		{"linreg zero value", "SuffStatLinRegConfig.D", SuffStatLinRegConfig{}.Validate()},
+		{"linreg zero value", "SuffStatLinRegConfig.Dim", SuffStatLinRegConfig{}.Validate()},
 		{"linreg Z length", "SuffStatLinRegConfig.Z", ssWith(func(c *SuffStatLinRegConfig) { c.Z = make([]float64, 5) })},
 		{"linreg Z entry", "SuffStatLinRegConfig.Z[3]", ssWith(func(c *SuffStatLinRegConfig) { c.Z = []float64{0, 0, 0, nan, 0, 0} })},
 		{"linreg N", "SuffStatLinRegConfig.N", ssWith(func(c *SuffStatLinRegConfig) { c.N = 0 })},
@@ -110,11 +110,11 @@ func TestConfigErrorsNameField2(t *testing.T) {
 	if _, err := NewClippedExponential(ce); err != nil {
 		t.Fatalf("valid ClippedExponentialConfig: %v", err)
 	}
-	model, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, SuffStatDim(2)), D: 2, N: 10, Sigma1: 1, Sigma2: 1, Sigma3: 1})
+	model, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, SuffStatDim(2)), Dim: 2, N: 10, Sigma1: 1, Sigma2: 1, Sigma3: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ld, err := NewLinRegData([]float64{0.1, 0.2, 0.3, 0.4}, []float64{1, -1}, 2, []float64{0.5, 0.5})
+	ld, err := NewLinRegData(LinRegDataConfig{ZX: []float64{0.1, 0.2, 0.3, 0.4}, ZY: []float64{1, -1}, Dim: 2, SX: []float64{0.5, 0.5}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestConfigErrorsNameField2(t *testing.T) {
 		{"linreg cov SY", "LinRegCovPosteriorConfig.SY", second(NewLinRegCovPosterior(ld, LinRegCovPosteriorConfig{SY: -1, SDTheta: 1, Shape: 2, Rate: 2, Cov: prior}))},
 		{"linreg cov Shape", "LinRegCovPosteriorConfig.Shape", second(NewLinRegCovPosterior(ld, LinRegCovPosteriorConfig{SY: 0, SDTheta: 1, Shape: 0, Rate: 2, Cov: prior}))},
 		{"linreg cov Cov", "LinRegCovPosteriorConfig.Cov", second(NewLinRegCovPosterior(ld, LinRegCovPosteriorConfig{SY: 0, SDTheta: 1, Shape: 2, Rate: 2}))},
-		{"suffstat linreg N·σ² overflow", "SuffStatLinRegConfig.Sigma2", SuffStatLinRegConfig{Z: make([]float64, SuffStatDim(1)), D: 1, N: 1000, Sigma1: 1, Sigma2: 1e160, Sigma3: 1}.Validate()},
+		{"suffstat linreg N·σ² overflow", "SuffStatLinRegConfig.Sigma2", SuffStatLinRegConfig{Z: make([]float64, SuffStatDim(1)), Dim: 1, N: 1000, Sigma1: 1, Sigma2: 1e160, Sigma3: 1}.Validate()},
 	}
 	for _, c := range cases {
 		if c.err == nil {

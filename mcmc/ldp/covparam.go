@@ -29,14 +29,14 @@ type CovariancePrior interface {
 }
 
 // CovPrior is an inverse-Wishart prior IW(Nu, Scale·I) on a d×d covariance
-// matrix Σ, on the Cholesky coordinates of CovFromParams. It is the
+// matrix Σ, on the Cholesky coordinates of covFromParams. It is the
 // conjugate alternative to ScaledLKJ, the scaled LKJ(2) prior the LDP
 // paper uses. Nu must exceed d − 1 and Scale be > 0.
 type CovPrior struct {
 	Nu, Scale float64
 }
 
-// Cov writes Σ = L Lᵀ for the Cholesky coordinates x (see CovFromParams)
+// Cov writes Σ = L Lᵀ for the Cholesky coordinates x (see covFromParams)
 // into sigma and returns the inverse-Wishart log density of Σ up to a
 // constant plus the log Jacobian of the map.
 func (p CovPrior) Cov(x []float64, d int, sigma []float64) float64 {
@@ -127,20 +127,20 @@ func (p CovPrior) check(d int) error {
 
 // CovParams returns the number d(d+1)/2 of unconstrained coordinates of a
 // d×d covariance under either CovariancePrior. For CovPrior (and
-// CovFromParams) they are the lower triangle of the Cholesky factor L of
+// covFromParams) they are the lower triangle of the Cholesky factor L of
 // Σ, row by row, with log L_jj on the diagonal; for ScaledLKJ see its
 // documentation.
 func CovParams(d int) int { return d * (d + 1) / 2 }
 
-// CovFromParams writes Σ = L Lᵀ (row-major d×d) for the unconstrained
+// covFromParams writes Σ = L Lᵀ (row-major d×d) for the unconstrained
 // coordinates p (length CovParams(d)) into sigma.
-func CovFromParams(p []float64, d int, sigma []float64) error {
+func covFromParams(p []float64, d int, sigma []float64) error {
 	if d < 1 || len(p) != CovParams(d) || len(sigma) != d*d {
-		return fmt.Errorf("ldp: CovFromParams needs %d coordinates and a %d×%d destination, got %d and %d: %w", CovParams(d), d, d, len(p), len(sigma), ErrInvalid)
+		return fmt.Errorf("ldp: covFromParams needs %d coordinates and a %d×%d destination, got %d and %d: %w", CovParams(d), d, d, len(p), len(sigma), ErrInvalid)
 	}
 	for i, v := range p {
 		if !finite(v) {
-			return fmt.Errorf("ldp: CovFromParams needs finite coordinates, got p[%d] = %v: %w", i, v, ErrInvalid)
+			return fmt.Errorf("ldp: covFromParams needs finite coordinates, got p[%d] = %v: %w", i, v, ErrInvalid)
 		}
 	}
 	var lb [maxCovDim * maxCovDim]float64

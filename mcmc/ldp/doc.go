@@ -28,7 +28,7 @@
 //     mechanism/ldp.LogRegSensitivity.
 //   - PolyExpQuad: the tractable family of Lemma 3.2, a polynomial times
 //     exp(quadratic) density observed with Gaussian noise, via
-//     truncated-normal moments (TruncNormalMoments).
+//     truncated-normal moments (truncNormalMoments).
 //
 // The posteriors GaussianPosterior, ExponentialPosterior,
 // HistogramPosterior, LinRegPosterior and LogRegPosterior implement

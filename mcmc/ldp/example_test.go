@@ -114,11 +114,11 @@ func ExampleSuffStatLogRegCovPosterior() {
 			z[k] += t[k] + sigma*r.NormFloat64()
 		}
 	}
-	model, err := ldp.NewSuffStatLogReg(ldp.SuffStatLogRegConfig{Z: z, D: d, N: n, Sigma1: sigma, Sigma2: sigma})
+	model, err := ldp.NewSuffStatLogReg(ldp.SuffStatLogRegConfig{Z: z, Dim: d, N: n, Sigma1: sigma, Sigma2: sigma})
 	if err != nil {
 		panic(err)
 	}
-	post, err := ldp.NewSuffStatLogRegCovPosterior(model, math.Sqrt(5), ldp.ScaledLKJ{Eta: 2, Scale: 2.5})
+	post, err := ldp.NewSuffStatLogRegCovPosterior(model, ldp.SuffStatLogRegCovPosteriorConfig{SDTheta: math.Sqrt(5), Cov: ldp.ScaledLKJ{Eta: 2, Scale: 2.5}})
 	if err != nil {
 		panic(err)
 	}

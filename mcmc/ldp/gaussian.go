@@ -272,7 +272,7 @@ func (m *ClippedGaussian) LogDensity(z, mu, sigma float64) float64 {
 
 // LogDensitySum returns Σ_i log Pr[z_i | μ, σ] over the reports z, allocating
 // nothing. It returns NaN for σ ≤ 0 or non-finite parameters, and NaN if
-// any report is NaN (validate data once with CheckReports).
+// any report is NaN (validate data once with checkReports).
 func (m *ClippedGaussian) LogDensitySum(z []float64, mu, sigma float64) float64 {
 	if !m.valid() || !(sigma > 0) || !finite(mu) || math.IsInf(sigma, 1) {
 		return math.NaN()
@@ -311,9 +311,9 @@ func (m *ClippedGaussian) sumGradLog(z []float64, mu, sigma float64) (ll, dmu, d
 	return ll + float64(len(z))*m.logHalfC, dmu, dls
 }
 
-// CheckReports returns an error naming the first report that is NaN or
+// checkReports returns an error naming the first report that is NaN or
 // infinite; the log-likelihoods assume finite reports.
-func CheckReports(z []float64) error {
+func checkReports(z []float64) error {
 	if len(z) == 0 {
 		return fmt.Errorf("ldp: need at least one report, got 0: %w", ErrInvalid)
 	}

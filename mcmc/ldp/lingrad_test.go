@@ -62,7 +62,7 @@ func TestLinearLikelihoodGradients(t *testing.T) {
 	for i := range z {
 		z[i] = 40 * r.NormFloat64()
 	}
-	ss, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: z, D: d, N: 300, Sigma1: 0.8, Sigma2: 1.1, Sigma3: 0.9})
+	ss, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: z, Dim: d, N: 300, Sigma1: 0.8, Sigma2: 1.1, Sigma3: 0.9})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestLinearLikelihoodGradients(t *testing.T) {
 		}
 		zy[i] = theta[0]*zx[i*d] - theta[1]*zx[i*d+1] + r.NormFloat64()
 	}
-	ld, err := NewLinRegData(zx, zy, d, []float64{0.4, 0.5, 0.3})
+	ld, err := NewLinRegData(LinRegDataConfig{ZX: zx, ZY: zy, Dim: d, SX: []float64{0.4, 0.5, 0.3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestLinearCovPosteriorGradients(t *testing.T) {
 	for i := range z {
 		z[i] = 30 + 10*r.NormFloat64()
 	}
-	ss, _ := NewSuffStatLinReg(SuffStatLinRegConfig{Z: z, D: d, N: 200, Sigma1: 1, Sigma2: 1, Sigma3: 1})
+	ss, _ := NewSuffStatLinReg(SuffStatLinRegConfig{Z: z, Dim: d, N: 200, Sigma1: 1, Sigma2: 1, Sigma3: 1})
 	n := 200
 	zx := make([]float64, n*d)
 	zy := make([]float64, n)
@@ -152,7 +152,7 @@ func TestLinearCovPosteriorGradients(t *testing.T) {
 	for i := range zy {
 		zy[i] = zx[2*i] + r.NormFloat64()
 	}
-	ld, _ := NewLinRegData(zx, zy, d, []float64{0.5, 0.5})
+	ld, _ := NewLinRegData(LinRegDataConfig{ZX: zx, ZY: zy, Dim: d, SX: []float64{0.5, 0.5}})
 	for _, pr := range []CovariancePrior{ScaledLKJ{Eta: 2, Scale: 2.5}, CovPrior{Nu: 4, Scale: 0.5}} {
 		sp, err := NewSuffStatCovPosterior(ss, SuffStatCovPosteriorConfig{SDTheta: math.Sqrt(5), Shape: 2, Rate: 2, Cov: pr})
 		if err != nil {

@@ -32,34 +32,65 @@ type linregWork struct {
 	kinv, u             []float64 // LogDensityGrad only
 }
 
-// NewLinRegData validates the reports: zx is row-major N×d, zy has N
-// entries, sx holds the d input noise standard deviations (> 0). All
-// values must be finite.
-func NewLinRegData(zx, zy []float64, d int, sx []float64) (*LinRegData, error) {
+// LinRegDataConfig holds the reports of the input-perturbation linear
+// regression for NewLinRegData. The zero value is refused.
+type LinRegDataConfig struct {
+	// ZX holds the released inputs, row-major N×Dim (finite).
+	ZX []float64
+	// ZY holds the N released outcomes (finite, N ≥ 1).
+	ZY []float64
+	// Dim is the input dimension d (≥ 1).
+	Dim int
+	// SX holds the Dim input noise standard deviations (finite, > 0).
+	SX []float64
+}
+
+// Validate reports whether c is usable, with an error wrapping ErrInvalid
+// that names the offending field.
+func (c LinRegDataConfig) Validate() error {
+	return checkRegReports("LinRegDataConfig", c.ZX, c.ZY, c.Dim, c.SX)
+}
+
+// checkRegReports checks the reports of the configuration named typ.
+func checkRegReports(typ string, zx, zy []float64, d int, sx []float64) error {
 	if d < 1 {
-		return nil, fmt.Errorf("ldp: dimension d must be >= 1, got %d: %w", d, ErrInvalid)
+		return fmt.Errorf("ldp: %s.Dim must be >= 1, got %d: %w", typ, d, ErrInvalid)
 	}
 	if len(zy) == 0 || len(zx) != len(zy)*d {
-		return nil, fmt.Errorf("ldp: zx must hold N·d = %d·%d entries for N = len(zy) ≥ 1, got %d: %w", len(zy), d, len(zx), ErrInvalid)
+		return fmt.Errorf("ldp: %s.ZX must hold N·Dim = %d·%d entries for N = len(ZY) ≥ 1, got %d: %w", typ, len(zy), d, len(zx), ErrInvalid)
 	}
 	if len(sx) != d {
-		return nil, fmt.Errorf("ldp: sx must hold d = %d noise scales, got %d: %w", d, len(sx), ErrInvalid)
+		return fmt.Errorf("ldp: %s.SX must hold Dim = %d noise scales, got %d: %w", typ, d, len(sx), ErrInvalid)
 	}
 	for j, s := range sx {
 		if !(s > 0) || math.IsInf(s, 1) {
-			return nil, fmt.Errorf("ldp: sx[%d] must be finite and > 0, got %v: %w", j, s, ErrInvalid)
+			return fmt.Errorf("ldp: %s.SX[%d] must be finite and > 0, got %v: %w", typ, j, s, ErrInvalid)
 		}
 	}
 	for i, v := range zx {
 		if !finite(v) {
-			return nil, fmt.Errorf("ldp: zx[%d] must be finite, got %v: %w", i, v, ErrInvalid)
+			return fmt.Errorf("ldp: %s.ZX[%d] must be finite, got %v: %w", typ, i, v, ErrInvalid)
 		}
 	}
 	for i, v := range zy {
 		if !finite(v) {
-			return nil, fmt.Errorf("ldp: zy[%d] must be finite, got %v: %w", i, v, ErrInvalid)
+			return fmt.Errorf("ldp: %s.ZY[%d] must be finite, got %v: %w", typ, i, v, ErrInvalid)
 		}
 	}
+	return nil
+}
+
+// NewLinRegData returns the data of cfg, refusing what cfg.Validate
+// refuses.
+func NewLinRegData(cfg LinRegDataConfig) (*LinRegData, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return newLinRegData(cfg.ZX, cfg.ZY, cfg.Dim, cfg.SX), nil
+}
+
+// newLinRegData precomputes the statistics of checked reports.
+func newLinRegData(zx, zy []float64, d int, sx []float64) *LinRegData {
 	n := len(zy)
 	ld := &LinRegData{d: d, n: n, zx: append([]float64(nil), zx...), zy: append([]float64(nil), zy...),
 		sx2: make([]float64, d), szz: make([]float64, d*d), szy: make([]float64, d)}
@@ -80,7 +111,7 @@ func NewLinRegData(zx, zy []float64, d int, sx []float64) (*LinRegData, error) {
 		return &linregWork{k: make([]float64, d*d), l: make([]float64, d*d), tmp: make([]float64, d*d),
 			st: make([]float64, d), w: make([]float64, d), b: make([]float64, d*d), kinv: make([]float64, d*d), u: make([]float64, d)}
 	}
-	return ld, nil
+	return ld
 }
 
 // Dim returns d; N returns the number of reports.

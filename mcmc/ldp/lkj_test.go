@@ -256,8 +256,8 @@ func TestSuffStatLogRegCovPosteriorGradient(t *testing.T) {
 	for i := range z {
 		z[i] = 4*float64(i%3) - 3
 	}
-	s, _ := NewSuffStatLogReg(SuffStatLogRegConfig{Z: z, D: d, N: 60, Sigma1: 0.8, Sigma2: 0.8})
-	p, err := NewSuffStatLogRegCovPosterior(s, math.Sqrt(5), ScaledLKJ{Eta: 2, Scale: 2.5})
+	s, _ := NewSuffStatLogReg(SuffStatLogRegConfig{Z: z, Dim: d, N: 60, Sigma1: 0.8, Sigma2: 0.8})
+	p, err := NewSuffStatLogRegCovPosterior(s, SuffStatLogRegCovPosteriorConfig{SDTheta: math.Sqrt(5), Cov: ScaledLKJ{Eta: 2, Scale: 2.5}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,11 +342,11 @@ func TestLKJBadInput(t *testing.T) {
 	if _, err := (LKJ{Eta: -1}).LogNormalizer(3); !errors.Is(err, ErrInvalid) {
 		t.Errorf("η < 0: err = %v", err)
 	}
-	s, _ := NewSuffStatLogReg(SuffStatLogRegConfig{Z: make([]float64, 5), D: 2, N: 3, Sigma1: 1, Sigma2: 1})
-	if _, err := NewSuffStatLogRegCovPosterior(s, 1, ScaledLKJ{}); !errors.Is(err, ErrInvalid) {
+	s, _ := NewSuffStatLogReg(SuffStatLogRegConfig{Z: make([]float64, 5), Dim: 2, N: 3, Sigma1: 1, Sigma2: 1})
+	if _, err := NewSuffStatLogRegCovPosterior(s, SuffStatLogRegCovPosteriorConfig{SDTheta: 1, Cov: ScaledLKJ{}}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("zero prior: err = %v", err)
 	}
-	if _, err := NewSuffStatLogRegCovPosterior(nil, 1, good); !errors.Is(err, ErrInvalid) {
+	if _, err := NewSuffStatLogRegCovPosterior(nil, SuffStatLogRegCovPosteriorConfig{SDTheta: 1, Cov: good}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("nil model: err = %v", err)
 	}
 	var zp SuffStatLogRegCovPosterior

@@ -75,17 +75,48 @@ type LogRegData struct {
 	linreg *LinRegData // shares the input term
 }
 
-// NewLogRegData validates the reports: zx row-major N×d, zy N bits (0 or
-// 1), sx the d input noise standard deviations, epsY > 0 the
-// randomized-response budget of the outcome.
-func NewLogRegData(zx, zy []float64, d int, sx []float64, epsY float64) (*LogRegData, error) {
-	if !(epsY > 0) || math.IsInf(epsY, 1) {
-		return nil, fmt.Errorf("ldp: epsilon for the outcome must be finite and > 0, got %v: %w", epsY, ErrInvalid)
+// LogRegDataConfig holds the reports of the logistic model with
+// Gaussian-perturbed inputs and randomized-response outcomes for
+// NewLogRegData. The zero value is refused.
+type LogRegDataConfig struct {
+	// ZX holds the released inputs, row-major N×Dim (finite).
+	ZX []float64
+	// ZY holds the N released outcome bits (0 or 1).
+	ZY []float64
+	// Dim is the input dimension d (≥ 1).
+	Dim int
+	// SX holds the Dim input noise standard deviations (finite, > 0).
+	SX []float64
+	// EpsilonY is the randomized-response budget of the outcome (finite,
+	// > 0).
+	EpsilonY float64
+}
+
+// Validate reports whether c is usable, with an error wrapping ErrInvalid
+// that names the offending field.
+func (c LogRegDataConfig) Validate() error {
+	if !(c.EpsilonY > 0) || math.IsInf(c.EpsilonY, 1) {
+		return fmt.Errorf("ldp: LogRegDataConfig.EpsilonY must be finite and > 0, got %v: %w", c.EpsilonY, ErrInvalid)
 	}
-	lr, err := NewLinRegData(zx, zy, d, sx)
-	if err != nil {
+	if err := checkRegReports("LogRegDataConfig", c.ZX, c.ZY, c.Dim, c.SX); err != nil {
+		return err
+	}
+	for i, v := range c.ZY {
+		if v != 0 && v != 1 {
+			return fmt.Errorf("ldp: LogRegDataConfig.ZY[%d] must be 0 or 1, got %v: %w", i, v, ErrInvalid)
+		}
+	}
+	return nil
+}
+
+// NewLogRegData returns the data of cfg, refusing what cfg.Validate
+// refuses.
+func NewLogRegData(cfg LogRegDataConfig) (*LogRegData, error) {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	zx, zy, d, sx, epsY := cfg.ZX, cfg.ZY, cfg.Dim, cfg.SX, cfg.EpsilonY
+	lr := newLinRegData(zx, zy, d, sx)
 	bitsY := make([]bool, len(zy))
 	for i, v := range zy {
 		switch v {

@@ -161,7 +161,7 @@ func TestLinRegVsQuadrature(t *testing.T) {
 		{1, 10, 0.5, 1, 10, 25, -30},
 	} {
 		S, sx, th, sg, sy, zx, zy := c[0], c[1], c[2], c[3], c[4], c[5], c[6]
-		ld, err := NewLinRegData([]float64{zx}, []float64{zy}, 1, []float64{sx})
+		ld, err := NewLinRegData(LinRegDataConfig{ZX: []float64{zx}, ZY: []float64{zy}, Dim: 1, SX: []float64{sx}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,7 +199,7 @@ func TestLinRegVsQuadrature(t *testing.T) {
 	for i := range zy {
 		zy[i] = 3 * r.NormFloat64()
 	}
-	ld, err := NewLinRegData(zx, zy, d, sx)
+	ld, err := NewLinRegData(LinRegDataConfig{ZX: zx, ZY: zy, Dim: d, SX: sx})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,13 +251,13 @@ func TestLinRegVsQuadrature(t *testing.T) {
 		}
 	}
 	// Bad input.
-	if _, err := NewLinRegData([]float64{1, 2}, []float64{1}, 1, []float64{1}); err == nil {
+	if _, err := NewLinRegData(LinRegDataConfig{ZX: []float64{1, 2}, ZY: []float64{1}, Dim: 1, SX: []float64{1}}); err == nil {
 		t.Error("wrong zx length: want error")
 	}
-	if _, err := NewLinRegData([]float64{math.NaN()}, []float64{1}, 1, []float64{1}); err == nil {
+	if _, err := NewLinRegData(LinRegDataConfig{ZX: []float64{math.NaN()}, ZY: []float64{1}, Dim: 1, SX: []float64{1}}); err == nil {
 		t.Error("NaN report: want error")
 	}
-	if _, err := NewLinRegData([]float64{1}, []float64{1}, 1, []float64{0}); err == nil {
+	if _, err := NewLinRegData(LinRegDataConfig{ZX: []float64{1}, ZY: []float64{1}, Dim: 1, SX: []float64{0}}); err == nil {
 		t.Error("zero noise: want error")
 	}
 	if !math.IsNaN(ld.LogDensity(theta, sg, sy, []float64{1, 2, 3})) {
@@ -306,7 +306,7 @@ func TestLogRegVsQuadrature(t *testing.T) {
 		{1, 0.2, 0.4, -0.5, 0, 10},
 	} {
 		S, sx, th, zx, zy, ey := c[0], c[1], c[2], c[3], c[4], c[5]
-		ld, err := NewLogRegData([]float64{zx}, []float64{zy}, 1, []float64{sx}, ey)
+		ld, err := NewLogRegData(LogRegDataConfig{ZX: []float64{zx}, ZY: []float64{zy}, Dim: 1, SX: []float64{sx}, EpsilonY: ey})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -349,7 +349,7 @@ func TestLogRegVsQuadrature(t *testing.T) {
 	for i := range zy {
 		zy[i] = float64(r.IntN(2))
 	}
-	ld, err := NewLogRegData(zx, zy, d, []float64{0.5, 0.8}, 1)
+	ld, err := NewLogRegData(LogRegDataConfig{ZX: zx, ZY: zy, Dim: d, SX: []float64{0.5, 0.8}, EpsilonY: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,10 +375,10 @@ func TestLogRegVsQuadrature(t *testing.T) {
 			t.Errorf("grad[%d] = %v, finite difference %v", j, grad[j], fd)
 		}
 	}
-	if _, err := NewLogRegData([]float64{1}, []float64{0.5}, 1, []float64{1}, 1); err == nil {
+	if _, err := NewLogRegData(LogRegDataConfig{ZX: []float64{1}, ZY: []float64{0.5}, Dim: 1, SX: []float64{1}, EpsilonY: 1}); err == nil {
 		t.Error("non-bit outcome: want error")
 	}
-	if _, err := NewLogRegData([]float64{1}, []float64{1}, 1, []float64{1}, 0); err == nil {
+	if _, err := NewLogRegData(LogRegDataConfig{ZX: []float64{1}, ZY: []float64{1}, Dim: 1, SX: []float64{1}, EpsilonY: 0}); err == nil {
 		t.Error("epsY = 0: want error")
 	}
 }
@@ -396,7 +396,7 @@ func TestSuffStatMomentsVsQuadrature(t *testing.T) {
 			sigX = []float64{1.5, 0.4, 0.4, 0.8}
 		}
 		sg := 0.6
-		ss, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, m), D: d, N: 10, Sigma1: 1, Sigma2: 1, Sigma3: 1})
+		ss, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, m), Dim: d, N: 10, Sigma1: 1, Sigma2: 1, Sigma3: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -465,7 +465,7 @@ func TestSuffStatMomentsVsQuadrature(t *testing.T) {
 		for a := range z {
 			z[a] = float64(n)*mean[a] + 0.5*float64(a) - 1
 		}
-		ss2, _ := NewSuffStatLinReg(SuffStatLinRegConfig{Z: z, D: d, N: n, Sigma1: 0.5, Sigma2: 0.7, Sigma3: 0.9})
+		ss2, _ := NewSuffStatLinReg(SuffStatLinRegConfig{Z: z, Dim: d, N: n, Sigma1: 0.5, Sigma2: 0.7, Sigma3: 0.9})
 		full := make([]float64, m*m)
 		mu := make([]float64, m)
 		for a := range m {
@@ -491,10 +491,10 @@ func TestSuffStatMomentsVsQuadrature(t *testing.T) {
 			t.Errorf("d=%d LogDensity %v, normal density %v", d, got, ref)
 		}
 	}
-	if _, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, 5), D: 2, N: 10, Sigma1: 1, Sigma2: 1, Sigma3: 1}); err == nil {
+	if _, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, 5), Dim: 2, N: 10, Sigma1: 1, Sigma2: 1, Sigma3: 1}); err == nil {
 		t.Error("wrong statistic length: want error")
 	}
-	if _, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, 3), D: 1, N: 10, Sigma1: 0, Sigma2: 1, Sigma3: 1}); err == nil {
+	if _, err := NewSuffStatLinReg(SuffStatLinRegConfig{Z: make([]float64, 3), Dim: 1, N: 10, Sigma1: 0, Sigma2: 1, Sigma3: 1}); err == nil {
 		t.Error("zero noise: want error")
 	}
 }

@@ -58,12 +58,12 @@ func truncMoments(alpha, beta float64, nu []float64) (c, logZ float64) {
 	return c, logZ
 }
 
-// TruncNormalMoments writes the raw moments E[x^k], k = 0..len(dst)−1, of
+// truncNormalMoments writes the raw moments E[x^k], k = 0..len(dst)−1, of
 // x ~ N(mu, sigma²) truncated to [a, b] (a may be −Inf, b +Inf) into dst
 // and returns log(Φ((b−mu)/sigma) − Φ((a−mu)/sigma)), the log probability
 // of [a, b]. It returns NaN (and leaves dst unspecified) for sigma ≤ 0, a
 // NaN argument, a ≥ b or more than 25 moments.
-func TruncNormalMoments(mu, sigma, a, b float64, dst []float64) float64 {
+func truncNormalMoments(mu, sigma, a, b float64, dst []float64) float64 {
 	if !(sigma > 0) || !finite(mu) || math.IsInf(sigma, 1) || math.IsNaN(a) || math.IsNaN(b) || !(a < b) || len(dst) > maxPolyDegree+1 {
 		return math.NaN()
 	}

@@ -12,7 +12,7 @@ func TestTruncNormalMomentsVsQuadrature(t *testing.T) {
 	} {
 		mu, sig, a, b := c[0], c[1], c[2], c[3]
 		var dst [9]float64
-		logZ := TruncNormalMoments(mu, sig, a, b, dst[:])
+		logZ := truncNormalMoments(mu, sig, a, b, dst[:])
 		lo, hi := math.Max(a, mu-40*sig), math.Min(b, mu+40*sig)
 		// Quadrature relative to the density at the point of [lo,hi] nearest mu.
 		x0 := math.Max(lo, math.Min(hi, mu))

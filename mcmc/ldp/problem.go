@@ -66,7 +66,7 @@ func NewProblemPosterior(p privinfer.Problem) (*ProblemPosterior, error) {
 	if len(p.Observed) != n {
 		return nil, fmt.Errorf("ldp: Problem.Observed must hold the %d reports, got %d: %w", n, len(p.Observed), ErrInvalid)
 	}
-	if err := CheckReports(p.Observed); err != nil {
+	if err := checkReports(p.Observed); err != nil {
 		return nil, err
 	}
 	pp := &ProblemPosterior{prior: p.Prior, z: append([]float64(nil), p.Observed...), names: p.ParamNames()}

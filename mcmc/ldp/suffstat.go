@@ -92,10 +92,10 @@ type ssWork struct{ c, cov, l, r, inv, cbar []float64 }
 // §3.1.1, Lemma 3.1). None of its fields has a usable zero value.
 type SuffStatLinRegConfig struct {
 	// Z is the released sum Σ_i (t(x_i, y_i) + ζ_i) of N people's noisy
-	// statistics, of length SuffStatDim(D) and finite.
+	// statistics, of length SuffStatDim(Dim) and finite.
 	Z []float64
-	// D is the input dimension d (≥ 1).
-	D int
+	// Dim is the input dimension d (≥ 1).
+	Dim int
 	// N is the number of people (≥ 1).
 	N int
 	// Sigma1 is the per-person noise standard deviation σ1 on the t2(x)
@@ -112,7 +112,7 @@ type SuffStatLinRegConfig struct {
 // Validate reports whether c is a usable configuration, with an error
 // wrapping ErrInvalid that names the offending field.
 func (c SuffStatLinRegConfig) Validate() error {
-	return checkSuffStatConfig("SuffStatLinRegConfig", c.D, SuffStatDim(c.D), c.N, c.Z,
+	return checkSuffStatConfig("SuffStatLinRegConfig", c.Dim, SuffStatDim(c.Dim), c.N, c.Z,
 		namedSigma{"Sigma1", c.Sigma1}, namedSigma{"Sigma2", c.Sigma2}, namedSigma{"Sigma3", c.Sigma3})
 }
 
@@ -130,7 +130,7 @@ type namedSigma struct {
 // and name the field of the configuration cfg.
 func checkSuffStatConfig(cfg string, d, zdim, n int, z []float64, sigmas ...namedSigma) error {
 	if d < 1 {
-		return fmt.Errorf("ldp: %s.D must be >= 1, got %d: %w", cfg, d, ErrInvalid)
+		return fmt.Errorf("ldp: %s.Dim must be >= 1, got %d: %w", cfg, d, ErrInvalid)
 	}
 	if len(z) != zdim {
 		return fmt.Errorf("ldp: %s.Z must have length %d for D = %d, got %d: %w", cfg, zdim, d, len(z), ErrInvalid)
@@ -160,7 +160,7 @@ func NewSuffStatLinReg(cfg SuffStatLinRegConfig) (*SuffStatLinReg, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	d, n, z := cfg.D, cfg.N, cfg.Z
+	d, n, z := cfg.Dim, cfg.N, cfg.Z
 	s1, s2, s3 := cfg.Sigma1, cfg.Sigma2, cfg.Sigma3
 	m := SuffStatDim(d)
 	s := &SuffStatLinReg{d: d, m: m, n: float64(n), z: append([]float64(nil), z...), noiseVar: make([]float64, m), pairs: statPairs(d)}

@@ -47,10 +47,10 @@ func LogRegStats(x []float64, y float64, dst []float64) error {
 // SuffStatLogRegConfig configures NewSuffStatLogReg.
 type SuffStatLogRegConfig struct {
 	// Z is the released sum Σ_i (t(x_i, y_i) + ζ_i) of N people's noisy
-	// statistics (length LogRegStatDim(D)).
+	// statistics (length LogRegStatDim(Dim)).
 	Z []float64
-	// D is the input dimension (≥ 1).
-	D int
+	// Dim is the input dimension d (≥ 1).
+	Dim int
 	// N is the number of people (≥ 1).
 	N int
 	// Sigma1 and Sigma2 are the per-person noise standard deviations on
@@ -67,7 +67,7 @@ type SuffStatLogRegConfig struct {
 // Validate reports whether c is a usable configuration, with an error
 // naming the offending field.
 func (c SuffStatLogRegConfig) Validate() error {
-	if err := checkSuffStatConfig("SuffStatLogRegConfig", c.D, LogRegStatDim(c.D), c.N, c.Z,
+	if err := checkSuffStatConfig("SuffStatLogRegConfig", c.Dim, LogRegStatDim(c.Dim), c.N, c.Z,
 		namedSigma{"Sigma1", c.Sigma1}, namedSigma{"Sigma2", c.Sigma2}); err != nil {
 		return err
 	}
@@ -135,7 +135,7 @@ func NewSuffStatLogReg(cfg SuffStatLogRegConfig) (*SuffStatLogReg, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	d := cfg.D
+	d := cfg.Dim
 	m := LogRegStatDim(d)
 	s := &SuffStatLogReg{d: d, m: m, d2: d * (d + 1) / 2, n: float64(cfg.N), z: append([]float64(nil), cfg.Z...),
 		noiseVar: make([]float64, m), pairs: statPairs(d)[:d*(d+1)/2]}
@@ -430,22 +430,48 @@ type SuffStatLogRegPosterior struct {
 	pool    sync.Pool
 }
 
+// SuffStatLogRegPosteriorConfig configures NewSuffStatLogRegPosterior:
+// the fixed input covariance Σ and the prior θ ~ N(0, SDTheta² I). The
+// zero value is refused.
+type SuffStatLogRegPosteriorConfig struct {
+	// SigmaX is the input covariance Σ (row-major d×d, symmetric positive
+	// definite, d the model's dimension).
+	SigmaX []float64
+	// SDTheta is the prior standard deviation of each θ_j (finite, > 0).
+	SDTheta float64
+}
+
+// Validate reports whether c is usable, with an error wrapping ErrInvalid
+// that names the offending field. NewSuffStatLogRegPosterior further
+// checks that SigmaX is a positive definite d×d matrix for the model's d.
+func (c SuffStatLogRegPosteriorConfig) Validate() error {
+	if len(c.SigmaX) == 0 {
+		return fmt.Errorf("ldp: SuffStatLogRegPosteriorConfig.SigmaX must not be empty: %w", ErrInvalid)
+	}
+	for i, v := range c.SigmaX {
+		if !finite(v) {
+			return fmt.Errorf("ldp: SuffStatLogRegPosteriorConfig.SigmaX[%d] must be finite, got %v: %w", i, v, ErrInvalid)
+		}
+	}
+	return checkSDTheta("SuffStatLogRegPosteriorConfig", c.SDTheta)
+}
+
 // NewSuffStatLogRegPosterior returns the posterior for the released sum in
-// s and the input covariance sigmaX (row-major d×d, symmetric positive
-// definite).
-func NewSuffStatLogRegPosterior(s *SuffStatLogReg, sigmaX []float64, sdTheta float64) (*SuffStatLogRegPosterior, error) {
+// s with the covariance and prior of cfg.
+func NewSuffStatLogRegPosterior(s *SuffStatLogReg, cfg SuffStatLogRegPosteriorConfig) (*SuffStatLogRegPosterior, error) {
 	if !s.built() {
 		return nil, fmt.Errorf("ldp: model is nil or was not built by NewSuffStatLogReg: %w", ErrInvalid)
 	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	sigmaX, sdTheta := cfg.SigmaX, cfg.SDTheta
 	if !checkCov(sigmaX, s.d) {
-		return nil, fmt.Errorf("ldp: sigmaX must be a finite %d×%d matrix: %w", s.d, s.d, ErrInvalid)
+		return nil, fmt.Errorf("ldp: SuffStatLogRegPosteriorConfig.SigmaX must be a %d×%d matrix, got length %d: %w", s.d, s.d, len(sigmaX), ErrInvalid)
 	}
 	l := make([]float64, s.d*s.d)
 	if err := linalg.Cholesky(sigmaX, s.d, l); err != nil {
-		return nil, fmt.Errorf("ldp: sigmaX must be positive definite: %w", ErrInvalid)
-	}
-	if !(sdTheta > 0) || math.IsInf(sdTheta, 1) {
-		return nil, fmt.Errorf("ldp: prior scale sdTheta must be finite and > 0, got %v: %w", sdTheta, ErrInvalid)
+		return nil, fmt.Errorf("ldp: SuffStatLogRegPosteriorConfig.SigmaX must be positive definite: %w", ErrInvalid)
 	}
 	p := &SuffStatLogRegPosterior{s: s, sigmaX: append([]float64(nil), sigmaX...), sdTheta: sdTheta}
 	d := s.d
@@ -513,15 +539,38 @@ type SuffStatLogRegCovPosterior struct {
 
 type sslCovWork struct{ sigma, gs, gc []float64 }
 
+// SuffStatLogRegCovPosteriorConfig configures
+// NewSuffStatLogRegCovPosterior: the priors θ ~ N(0, SDTheta² I) and
+// Σ ~ Cov. The zero value is refused.
+type SuffStatLogRegCovPosteriorConfig struct {
+	// SDTheta is the prior standard deviation of each θ_j (finite, > 0;
+	// the paper uses √5).
+	SDTheta float64
+	// Cov is the scaled LKJ prior on Σ (the paper uses
+	// ScaledLKJ{Eta: 2, Scale: 2.5}).
+	Cov ScaledLKJ
+}
+
+// Validate reports whether c is usable, with an error wrapping ErrInvalid
+// that names the offending field. NewSuffStatLogRegCovPosterior further
+// checks Cov against the model's dimension.
+func (c SuffStatLogRegCovPosteriorConfig) Validate() error {
+	if err := checkSDTheta("SuffStatLogRegCovPosteriorConfig", c.SDTheta); err != nil {
+		return err
+	}
+	return c.Cov.check(1)
+}
+
 // NewSuffStatLogRegCovPosterior returns the posterior for the released sum
-// in s.
-func NewSuffStatLogRegCovPosterior(s *SuffStatLogReg, sdTheta float64, cov ScaledLKJ) (*SuffStatLogRegCovPosterior, error) {
+// in s with the priors of cfg.
+func NewSuffStatLogRegCovPosterior(s *SuffStatLogReg, cfg SuffStatLogRegCovPosteriorConfig) (*SuffStatLogRegCovPosterior, error) {
 	if !s.built() {
 		return nil, fmt.Errorf("ldp: model is nil or was not built by NewSuffStatLogReg: %w", ErrInvalid)
 	}
-	if !(sdTheta > 0) || math.IsInf(sdTheta, 1) {
-		return nil, fmt.Errorf("ldp: prior scale sdTheta must be finite and > 0, got %v: %w", sdTheta, ErrInvalid)
+	if err := checkSDTheta("SuffStatLogRegCovPosteriorConfig", cfg.SDTheta); err != nil {
+		return nil, err
 	}
+	sdTheta, cov := cfg.SDTheta, cfg.Cov
 	if err := cov.check(s.d); err != nil {
 		return nil, err
 	}

@@ -189,7 +189,7 @@ func TestSuffStatLogRegVsQuadrature(t *testing.T) {
 		for a := range z {
 			z[a] = float64(n)*qm[a] + 0.8*float64(a) - 1.5
 		}
-		s, err := NewSuffStatLogReg(SuffStatLogRegConfig{Z: z, D: d, N: n, Sigma1: 0.7, Sigma2: 1.3, Chebyshev: c.cheb})
+		s, err := NewSuffStatLogReg(SuffStatLogRegConfig{Z: z, Dim: d, N: n, Sigma1: 0.7, Sigma2: 1.3, Chebyshev: c.cheb})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -239,7 +239,7 @@ func TestSuffStatLogRegChebyshevD3VsGaussHermite(t *testing.T) {
 	}
 	theta := []float64{0.8, -1.1, 2}
 	sigmaX := []float64{0.5, 0.1, -0.05, 0.1, 0.3, 0.08, -0.05, 0.08, 0.4}
-	s, err := NewSuffStatLogReg(SuffStatLogRegConfig{Z: make([]float64, m), D: d, N: 3, Sigma1: 1, Sigma2: 1, Chebyshev: &b})
+	s, err := NewSuffStatLogReg(SuffStatLogRegConfig{Z: make([]float64, m), Dim: d, N: 3, Sigma1: 1, Sigma2: 1, Chebyshev: &b})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +316,7 @@ func TestSuffStatLogRegGradient(t *testing.T) {
 		theta := []float64{0.7, -1.4, 0.9}
 		sigmaX := []float64{0.5, 0.1, -0.05, 0.1, 0.3, 0.08, -0.05, 0.08, 0.4}
 		n := 400
-		s0, _ := NewSuffStatLogReg(SuffStatLogRegConfig{Z: make([]float64, m), D: d, N: n, Sigma1: 1, Sigma2: 1, Chebyshev: cb})
+		s0, _ := NewSuffStatLogReg(SuffStatLogRegConfig{Z: make([]float64, m), Dim: d, N: n, Sigma1: 1, Sigma2: 1, Chebyshev: cb})
 		mean := make([]float64, m)
 		cov := make([]float64, m*m)
 		if err := s0.Moments(theta, sigmaX, mean, cov); err != nil {
@@ -326,7 +326,7 @@ func TestSuffStatLogRegGradient(t *testing.T) {
 		for a := range z {
 			z[a] = float64(n)*mean[a] + 15*r.NormFloat64()
 		}
-		s, err := NewSuffStatLogReg(SuffStatLogRegConfig{Z: z, D: d, N: n, Sigma1: 0.6, Sigma2: 0.9, Chebyshev: cb})
+		s, err := NewSuffStatLogReg(SuffStatLogRegConfig{Z: z, Dim: d, N: n, Sigma1: 0.6, Sigma2: 0.9, Chebyshev: cb})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -385,7 +385,7 @@ func TestSuffStatLogRegMonteCarlo(t *testing.T) {
 	m := LogRegStatDim(d)
 	theta := []float64{1.2, -0.8, 2}
 	sigmaX := []float64{0.5, 0.1, -0.05, 0.1, 0.3, 0.08, -0.05, 0.08, 0.4}
-	s, _ := NewSuffStatLogReg(SuffStatLogRegConfig{Z: make([]float64, m), D: d, N: n, Sigma1: 1, Sigma2: 1})
+	s, _ := NewSuffStatLogReg(SuffStatLogRegConfig{Z: make([]float64, m), Dim: d, N: n, Sigma1: 1, Sigma2: 1})
 	mean := make([]float64, m)
 	cov := make([]float64, m*m)
 	if err := s.Moments(theta, sigmaX, mean, cov); err != nil {
@@ -425,13 +425,13 @@ func TestSuffStatLogRegMonteCarlo(t *testing.T) {
 }
 
 func TestSuffStatLogRegBadInput(t *testing.T) {
-	good := SuffStatLogRegConfig{Z: make([]float64, 5), D: 2, N: 10, Sigma1: 1, Sigma2: 1}
+	good := SuffStatLogRegConfig{Z: make([]float64, 5), Dim: 2, N: 10, Sigma1: 1, Sigma2: 1}
 	if _, err := NewSuffStatLogReg(good); err != nil {
 		t.Fatal(err)
 	}
 	nan := math.NaN()
 	for name, mod := range map[string]func(*SuffStatLogRegConfig){
-		"D=0":           func(c *SuffStatLogRegConfig) { c.D = 0 },
+		"Dim=0":         func(c *SuffStatLogRegConfig) { c.Dim = 0 },
 		"Z length":      func(c *SuffStatLogRegConfig) { c.Z = make([]float64, 4) },
 		"Z NaN":         func(c *SuffStatLogRegConfig) { c.Z = []float64{0, 0, nan, 0, 0} },
 		"N=0":           func(c *SuffStatLogRegConfig) { c.N = 0 },
@@ -474,13 +474,13 @@ func TestSuffStatLogRegBadInput(t *testing.T) {
 	if err := LogRegStats([]float64{1, 2}, 1, make([]float64, 4)); !errors.Is(err, ErrInvalid) {
 		t.Errorf("short dst: err = %v", err)
 	}
-	if _, err := NewSuffStatLogRegPosterior(nil, []float64{1}, 1); !errors.Is(err, ErrInvalid) {
+	if _, err := NewSuffStatLogRegPosterior(nil, SuffStatLogRegPosteriorConfig{SigmaX: []float64{1}, SDTheta: 1}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("nil model: err = %v", err)
 	}
-	if _, err := NewSuffStatLogRegPosterior(s, []float64{1, 2, 2, 1}, 1); !errors.Is(err, ErrInvalid) {
+	if _, err := NewSuffStatLogRegPosterior(s, SuffStatLogRegPosteriorConfig{SigmaX: []float64{1, 2, 2, 1}, SDTheta: 1}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("indefinite Σ: err = %v", err)
 	}
-	if _, err := NewSuffStatLogRegPosterior(s, []float64{1, 0, 0, 1}, 0); !errors.Is(err, ErrInvalid) {
+	if _, err := NewSuffStatLogRegPosterior(s, SuffStatLogRegPosteriorConfig{SigmaX: []float64{1, 0, 0, 1}, SDTheta: 0}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("sdTheta 0: err = %v", err)
 	}
 	var zp SuffStatLogRegPosterior
@@ -492,8 +492,8 @@ func TestSuffStatLogRegBadInput(t *testing.T) {
 func TestSuffStatLogRegPosteriorGradient(t *testing.T) {
 	m := LogRegStatDim(2)
 	z := []float64{30, -12, 40, 22, 5}[:m]
-	s, _ := NewSuffStatLogReg(SuffStatLogRegConfig{Z: z, D: 2, N: 100, Sigma1: 0.5, Sigma2: 0.5})
-	p, err := NewSuffStatLogRegPosterior(s, []float64{0.4, 0.1, 0.1, 0.3}, math.Sqrt(5))
+	s, _ := NewSuffStatLogReg(SuffStatLogRegConfig{Z: z, Dim: 2, N: 100, Sigma1: 0.5, Sigma2: 0.5})
+	p, err := NewSuffStatLogRegPosterior(s, SuffStatLogRegPosteriorConfig{SigmaX: []float64{0.4, 0.1, 0.1, 0.3}, SDTheta: math.Sqrt(5)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,12 +29,16 @@ type GaussianPrior struct {
 	Shape, Rate float64
 }
 
+// Validate reports whether p is a usable prior, with an error wrapping
+// ErrInvalid that names the offending field.
+func (p GaussianPrior) Validate() error { return p.check() }
+
 func (p GaussianPrior) check() error {
 	if !finite(p.Mu0) || !(p.Sd0 > 0) || math.IsInf(p.Sd0, 1) {
-		return fmt.Errorf("ldp: prior needs finite Mu0 and finite Sd0 > 0, got %v, %v: %w", p.Mu0, p.Sd0, ErrInvalid)
+		return fmt.Errorf("ldp: GaussianPrior.Mu0 must be finite and GaussianPrior.Sd0 finite and > 0, got %v, %v: %w", p.Mu0, p.Sd0, ErrInvalid)
 	}
 	if !(p.Shape > 0) || !(p.Rate > 0) || math.IsInf(p.Shape, 1) || math.IsInf(p.Rate, 1) {
-		return fmt.Errorf("ldp: Gamma prior needs finite Shape > 0 and Rate > 0, got %v, %v: %w", p.Shape, p.Rate, ErrInvalid)
+		return fmt.Errorf("ldp: GaussianPrior.Shape and .Rate must be finite and > 0, got %v, %v: %w", p.Shape, p.Rate, ErrInvalid)
 	}
 	return nil
 }
@@ -53,7 +57,7 @@ func NewGaussianPosterior(m *ClippedGaussian, z []float64, prior GaussianPrior) 
 	if !m.valid() {
 		return nil, fmt.Errorf("ldp: model is nil or was not built by NewClippedGaussian: %w", ErrInvalid)
 	}
-	if err := CheckReports(z); err != nil {
+	if err := checkReports(z); err != nil {
 		return nil, err
 	}
 	if err := prior.check(); err != nil {
@@ -65,8 +69,6 @@ func NewGaussianPosterior(m *ClippedGaussian, z []float64, prior GaussianPrior) 
 // Dim returns 2.
 func (g *GaussianPosterior) Dim() int { return 2 }
 
-// Params maps x = (μ, log σ) to (μ, σ).
-func (g *GaussianPosterior) Params(x []float64) (mu, sigma float64) { return x[0], math.Exp(x[1]) }
 
 // LogDensity returns the unnormalised log posterior density of x = (μ, log σ).
 func (g *GaussianPosterior) LogDensity(x []float64) float64 {
@@ -139,7 +141,7 @@ func NewExponentialPosterior(m *ClippedExponential, z []float64, cfg Exponential
 	if !m.valid() {
 		return nil, fmt.Errorf("ldp: model is nil or was not built by NewClippedExponential: %w", ErrInvalid)
 	}
-	if err := CheckReports(z); err != nil {
+	if err := checkReports(z); err != nil {
 		return nil, err
 	}
 	if err := cfg.Validate(); err != nil {
@@ -407,15 +409,39 @@ type LogRegPosterior struct {
 	sdTheta float64
 }
 
-// NewLogRegPosterior returns the posterior for the precomputed likelihood f.
-func NewLogRegPosterior(f *LogRegFixedCov, sdTheta float64) (*LogRegPosterior, error) {
+// LogRegPosteriorConfig configures NewLogRegPosterior: the prior
+// θ ~ N(0, SDTheta² I). The zero value is refused.
+type LogRegPosteriorConfig struct {
+	// SDTheta is the prior standard deviation of each θ_j (finite, > 0;
+	// the paper uses √5).
+	SDTheta float64
+}
+
+// Validate reports whether c is usable, with an error wrapping ErrInvalid
+// that names the offending field.
+func (c LogRegPosteriorConfig) Validate() error {
+	return checkSDTheta("LogRegPosteriorConfig", c.SDTheta)
+}
+
+// checkSDTheta checks the prior scale SDTheta of the configuration named
+// typ.
+func checkSDTheta(typ string, sd float64) error {
+	if !(sd > 0) || math.IsInf(sd, 1) {
+		return fmt.Errorf("ldp: %s.SDTheta must be finite and > 0, got %v: %w", typ, sd, ErrInvalid)
+	}
+	return nil
+}
+
+// NewLogRegPosterior returns the posterior for the precomputed likelihood
+// f with the prior of cfg.
+func NewLogRegPosterior(f *LogRegFixedCov, cfg LogRegPosteriorConfig) (*LogRegPosterior, error) {
 	if f == nil {
 		return nil, fmt.Errorf("ldp: likelihood is nil: %w", ErrInvalid)
 	}
-	if !(sdTheta > 0) || math.IsInf(sdTheta, 1) {
-		return nil, fmt.Errorf("ldp: prior scale must be finite and > 0, got %v: %w", sdTheta, ErrInvalid)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
-	return &LogRegPosterior{f: f, sdTheta: sdTheta}, nil
+	return &LogRegPosterior{f: f, sdTheta: cfg.SDTheta}, nil
 }
 
 // Dim returns d.

@@ -101,7 +101,7 @@ func TestRegressionPosteriorGradients(t *testing.T) {
 		yb[i] = float64(r.IntN(2))
 	}
 	sig := []float64{1, 0.2, 0.2, 0.5}
-	ld, _ := NewLinRegData(zx, zy, d, []float64{0.5, 0.5})
+	ld, _ := NewLinRegData(LinRegDataConfig{ZX: zx, ZY: zy, Dim: d, SX: []float64{0.5, 0.5}})
 	fc, err := ld.FixCov(sig, 0.3)
 	if err != nil {
 		t.Fatal(err)
@@ -111,13 +111,13 @@ func TestRegressionPosteriorGradients(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGrad(t, "LinReg", lp, []float64{0.3, -0.5, -0.2}, 1e-6)
-	lg, _ := NewLogRegData(zx, yb, d, []float64{0.5, 0.5}, 1)
+	lg, _ := NewLogRegData(LogRegDataConfig{ZX: zx, ZY: yb, Dim: d, SX: []float64{0.5, 0.5}, EpsilonY: 1})
 	b, _ := ChebyshevSigmoid(-4, 4)
 	lfc, err := lg.FixCov(sig, b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gp, err := NewLogRegPosterior(lfc, 2)
+	gp, err := NewLogRegPosterior(lfc, LogRegPosteriorConfig{SDTheta: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +228,7 @@ func TestCovPriorJacobian(t *testing.T) {
 				p[2] = lo + (hi-lo)*(float64(k)+0.5)/n
 				cholFromParams(p, d, l[:])
 				v := math.Exp(covLogPrior(p, d, pr, l[:]))
-				if err := CovFromParams(p, d, sig); err != nil {
+				if err := covFromParams(p, d, sig); err != nil {
 					t.Fatal(err)
 				}
 				w += v

@@ -82,7 +82,7 @@ func coverageModels(c config) ([]coverageModel, error) {
 				return nil, nil, err
 			}
 			s := g.NoiseSigma()
-			model, err := ldp.NewSuffStatLinReg(ldp.SuffStatLinRegConfig{Z: z, D: d, N: n, Sigma1: s, Sigma2: s, Sigma3: s})
+			model, err := ldp.NewSuffStatLinReg(ldp.SuffStatLinRegConfig{Z: z, Dim: d, N: n, Sigma1: s, Sigma2: s, Sigma3: s})
 			if err != nil {
 				return nil, nil, err
 			}
@@ -120,11 +120,11 @@ func coverageModels(c config) ([]coverageModel, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			model, err := ldp.NewSuffStatLogReg(ldp.SuffStatLogRegConfig{Z: z, D: d, N: n, Sigma1: g.NoiseSigma(), Sigma2: g.NoiseSigma()})
+			model, err := ldp.NewSuffStatLogReg(ldp.SuffStatLogRegConfig{Z: z, Dim: d, N: n, Sigma1: g.NoiseSigma(), Sigma2: g.NoiseSigma()})
 			if err != nil {
 				return nil, nil, err
 			}
-			post, err := ldp.NewSuffStatLogRegCovPosterior(model, math.Sqrt(5), prior)
+			post, err := ldp.NewSuffStatLogRegCovPosterior(model, ldp.SuffStatLogRegCovPosteriorConfig{SDTheta: math.Sqrt(5), Cov: prior})
 			if err != nil {
 				return nil, nil, err
 			}
@@ -160,7 +160,7 @@ func coverageModels(c config) ([]coverageModel, error) {
 				}
 			}
 			sx := gx.NoiseSigma()
-			data, err := ldp.NewLinRegData(zx, zy, d, []float64{sx, sx})
+			data, err := ldp.NewLinRegData(ldp.LinRegDataConfig{ZX: zx, ZY: zy, Dim: d, SX: []float64{sx, sx}})
 			if err != nil {
 				return nil, nil, err
 			}

@@ -344,7 +344,7 @@ func fig4(ctx context.Context, c config, w io.Writer, prog *cli.Progress, common
 				return err
 			}
 			s := g.NoiseSigma()
-			model, err := ldp.NewSuffStatLinReg(ldp.SuffStatLinRegConfig{Z: z, D: d, N: n, Sigma1: s, Sigma2: s, Sigma3: s})
+			model, err := ldp.NewSuffStatLinReg(ldp.SuffStatLinRegConfig{Z: z, Dim: d, N: n, Sigma1: s, Sigma2: s, Sigma3: s})
 			if err != nil {
 				return err
 			}
@@ -579,11 +579,11 @@ func fig5(ctx context.Context, c config, w io.Writer, prog *cli.Progress, common
 			if err != nil {
 				return err
 			}
-			model, err := ldp.NewSuffStatLogReg(ldp.SuffStatLogRegConfig{Z: z, D: d, N: n, Sigma1: g.NoiseSigma(), Sigma2: g.NoiseSigma()})
+			model, err := ldp.NewSuffStatLogReg(ldp.SuffStatLogRegConfig{Z: z, Dim: d, N: n, Sigma1: g.NoiseSigma(), Sigma2: g.NoiseSigma()})
 			if err != nil {
 				return err
 			}
-			post, err := ldp.NewSuffStatLogRegCovPosterior(model, math.Sqrt(5), ldp.ScaledLKJ{Eta: 2, Scale: 2.5})
+			post, err := ldp.NewSuffStatLogRegCovPosterior(model, ldp.SuffStatLogRegCovPosteriorConfig{SDTheta: math.Sqrt(5), Cov: ldp.ScaledLKJ{Eta: 2, Scale: 2.5}})
 			if err != nil {
 				return err
 			}
@@ -619,7 +619,7 @@ func fig5(ctx context.Context, c config, w io.Writer, prog *cli.Progress, common
 			for j := range sxs {
 				sxs[j] = sx
 			}
-			data, err := ldp.NewLogRegData(zx, zy, d, sxs, eps/2)
+			data, err := ldp.NewLogRegData(ldp.LogRegDataConfig{ZX: zx, ZY: zy, Dim: d, SX: sxs, EpsilonY: eps / 2})
 			if err != nil {
 				return err
 			}
@@ -627,7 +627,7 @@ func fig5(ctx context.Context, c config, w io.Writer, prog *cli.Progress, common
 			if err != nil {
 				return err
 			}
-			ipost, err := ldp.NewLogRegPosterior(fixed, math.Sqrt(5))
+			ipost, err := ldp.NewLogRegPosterior(fixed, ldp.LogRegPosteriorConfig{SDTheta: math.Sqrt(5)})
 			if err != nil {
 				return err
 			}
