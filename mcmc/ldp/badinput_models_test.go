@@ -42,6 +42,8 @@ func TestBadInputModels(t *testing.T) {
 		{"subnormal", "Gaussian width", newG(0, sub, 1)},
 		{"subnormal", "exponential b", newE(sub, 1)},
 		{"subnormal", "exponential epsilon", newE(1, sub)},
+		{"huge", "Gaussian rate ε/(b−a) overflows", newG(0, 3.3e-306, 2070)},
+		{"huge", "exponential rate ε/b overflows", newE(3.3e-306, 2070)},
 		{"zerovalue", "ClippedGaussianConfig{}", func() error { _, err := NewClippedGaussian(ClippedGaussianConfig{}); return err }},
 		{"zerovalue", "ClippedExponentialConfig{}", func() error { _, err := NewClippedExponential(ClippedExponentialConfig{}); return err }},
 	}

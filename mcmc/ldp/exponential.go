@@ -49,6 +49,9 @@ func (c ClippedExponentialConfig) Validate() error {
 	if !(c.Eps >= 0x1p-30 && c.Eps <= 0x1p20) {
 		return fmt.Errorf("ldp: ClippedExponentialConfig.Eps must be in [2^-30, 2^20], got %v: %w", c.Eps, ErrInvalid)
 	}
+	if k := c.Eps / c.B; math.IsInf(k, 0) {
+		return fmt.Errorf("ldp: ClippedExponentialConfig.Eps/B = %v/%v overflows: %w", c.Eps, c.B, ErrInvalid)
+	}
 	return nil
 }
 

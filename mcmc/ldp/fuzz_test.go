@@ -1,8 +1,14 @@
 package ldp
 
 import (
+	"errors"
 	"math"
 	"testing"
+
+	"github.com/privinfer/privinfer"
+	mldp "github.com/privinfer/privinfer/mechanism/ldp"
+	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/clipped"
 )
 
 // FuzzClippedGaussian checks that the eq. 28 log-likelihood never panics,
@@ -86,6 +92,52 @@ func FuzzClippedExponential(f *testing.F) {
 		}
 		if bound := math.Log(eps / (2 * b)); v > bound+1e-9*math.Max(1, math.Abs(bound)) {
 			t.Fatalf("log-likelihood %v above the Laplace bound %v", v, bound)
+		}
+	})
+}
+
+// FuzzProblemPosterior checks that NewProblemPosterior never panics on
+// arbitrary clipping bounds, budgets and reports: it returns an error
+// wrapping ErrInvalid, or a posterior whose natural parameters at x = 0
+// are (0, 1) and whose log density there is a number (or −Inf) within the
+// models' documented range.
+func FuzzProblemPosterior(f *testing.F) {
+	f.Add(-3.0, 3.0, 2.0, 0.5, -7.0, 40.0)
+	f.Add(0.0, 1e-300, 1e-9, 0.0, 0.0, 0.0)
+	f.Add(-1e300, 1e300, 1e6, math.Inf(1), 1.0, 2.0)
+	f.Fuzz(func(t *testing.T, lo, hi, eps, z0, z1, z2 float64) {
+		mech, err := mldp.NewClippedLaplace(mldp.ClippedLaplaceConfig{Lo: lo, Hi: hi, Epsilon: eps})
+		if err != nil {
+			if !errors.Is(err, mldp.ErrInvalid) {
+				t.Fatalf("mechanism error %v does not wrap its ErrInvalid", err)
+			}
+			return
+		}
+		mu, _ := simulate.NewNormal(simulate.NormalConfig{Mu: 0, Sigma: 1})
+		sg, _ := simulate.NewGamma(simulate.GammaConfig{Shape: 2, Scale: 1})
+		prior, _ := simulate.NewIndependent(mu, sg)
+		rec, err := clipped.NewGaussian(lo, hi)
+		if err != nil {
+			return
+		}
+		sim, _ := simulate.NewDataset(rec, 3)
+		p, err := NewProblemPosterior(privinfer.Problem{Prior: prior, Simulator: sim, Mechanism: mech, Observed: []float64{z0, z1, z2}})
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error %v does not wrap ErrInvalid", err)
+			}
+			return
+		}
+		th := make([]float64, 2)
+		p.Natural([]float64{0, 0}, th)
+		if th[0] != 0 || th[1] != 1 {
+			t.Fatalf("Natural(0, 0) = %v", th)
+		}
+		if w := hi - lo; w < 1e-12 || w > 1e12 || eps > 1e8 || math.Abs(z0)+math.Abs(z1)+math.Abs(z2) > 1e12 {
+			return // beyond the documented range the log may overflow
+		}
+		if v := p.LogDensity([]float64{0, 0}); math.IsNaN(v) {
+			t.Fatalf("NaN log density at x = 0 (lo %v hi %v eps %v z %v %v %v)", lo, hi, eps, z0, z1, z2)
 		}
 	})
 }

@@ -64,6 +64,9 @@ func (c ClippedGaussianConfig) Validate() error {
 	if !(eps >= 0x1p-30 && eps <= 0x1p20) {
 		return fmt.Errorf("ldp: ClippedGaussianConfig.Eps must be in [2^-30, 2^20], got %v: %w", eps, ErrInvalid)
 	}
+	if c := eps / (b - a); math.IsInf(c, 0) {
+		return fmt.Errorf("ldp: ClippedGaussianConfig.Eps/(B − A) = %v/%v overflows: %w", eps, b-a, ErrInvalid)
+	}
 	return nil
 }
 

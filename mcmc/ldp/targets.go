@@ -69,7 +69,6 @@ func NewGaussianPosterior(m *ClippedGaussian, z []float64, prior GaussianPrior) 
 // Dim returns 2.
 func (g *GaussianPosterior) Dim() int { return 2 }
 
-
 // LogDensity returns the unnormalised log posterior density of x = (μ, log σ).
 func (g *GaussianPosterior) LogDensity(x []float64) float64 {
 	return g.Gradient(x, nil)
