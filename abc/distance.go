@@ -19,7 +19,7 @@ import (
 var ErrInvalid = errors.New("abc: invalid argument")
 
 func invalidf(format string, args ...any) error {
-	return fmt.Errorf("abc: "+format+": %w", append(args, ErrInvalid)...)
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
 }
 
 // Distance measures the discrepancy ρ(x, y) ≥ 0 between a simulated

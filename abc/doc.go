@@ -38,8 +38,10 @@
 // driver. Results therefore depend on the seed only, never on GOMAXPROCS
 // or on the executor: the nested module simulate/nats runs the same
 // batches on other machines with the same bits. A failing row (an error,
-// a panic, a NaN or infinite statistic) aborts the run with a
-// *SimulationError wrapping the *simulate.RowError that names it.
+// a panic, a NaN or infinite statistic, a NaN distance) aborts the run
+// with an error wrapping the *simulate.RowError that names it (errors.As),
+// the one simulation-failure type of every engine; it is never turned into
+// a NaN particle.
 //
 // # The mechanism as the kernel
 //

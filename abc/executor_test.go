@@ -180,8 +180,7 @@ func TestEngineRowErrors(t *testing.T) {
 			for k, ex := range append([]simulate.Executor{nil}, exAsExecutors(blockExecutors())...) {
 				err := run(ex)
 				var re *simulate.RowError
-				var se *SimulationError
-				if !errors.As(err, &re) || !errors.As(err, &se) || !(re.Theta[0] > bad.At) {
+				if !errors.As(err, &re) || !(re.Theta[0] > bad.At) {
 					t.Fatalf("%s (panic %v), executor %d: %v is not the *RowError of a bad row", name, bad.Panic, k, err)
 				}
 				var pe *simulate.PanicError

@@ -2,7 +2,6 @@ package abc
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/internal/linalg"
 	"github.com/privinfer/privinfer/internal/parallel"
 	"github.com/privinfer/privinfer/internal/special"
@@ -124,8 +124,8 @@ type KernelISResult struct {
 // per draw), the executor simulates the draws inside the prior's support
 // (row k with its own stream), and the driver computes the weights, so
 // results depend only on Seed, whichever cfg.Executor ran them. A
-// simulator error aborts the run and is returned as a *SimulationError
-// wrapping the row's *simulate.RowError; a Problem without a density gives an error wrapping
+// simulator error aborts the run and is returned as the row's
+// *simulate.RowError; a Problem without a density gives an error wrapping
 // privinfer.ErrNoMechanism or privinfer.ErrNoDensity (and ErrInvalid).
 func KernelIS(ctx context.Context, p privinfer.Problem, cfg KernelISConfig) (*KernelISResult, error) {
 	if err := cfg.Validate(); err != nil {
@@ -137,7 +137,7 @@ func KernelIS(ctx context.Context, p privinfer.Problem, cfg KernelISConfig) (*Ke
 	}
 	dens, err := p.Density()
 	if err != nil {
-		return nil, fmt.Errorf("abc: %w (%w)", err, ErrInvalid)
+		return nil, argcheck.Also(err, ErrInvalid)
 	}
 	d, sd := p.Prior.Dim(), p.Simulator.StatDim()
 	switch {
@@ -251,10 +251,6 @@ func (p *kernelTarget) stage(ctx context.Context, mean, chol []float64, cfg *Ker
 	stat := make([]float64, len(inside)*sd)
 	err = simulate.Execute(ctx, p.exec, p.sim, simulate.Block{Seed: seed, Dim: d, Theta: rows, Stats: stat})
 	if err != nil {
-		var re *simulate.RowError
-		if errors.As(err, &re) {
-			return nil, &SimulationError{Theta: re.Theta, Err: err}
-		}
 		return nil, err
 	}
 	err = parallel.For(ctx, len(inside), func(lo, hi int) error {

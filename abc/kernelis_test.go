@@ -108,7 +108,7 @@ func TestKernelISErrors(t *testing.T) {
 	}
 	p := good
 	p.Simulator = failing{at: 0}
-	var se *SimulationError
+	var se *simulate.RowError
 	if _, _, err := kernelIS(context.Background(), p, cfg); !errors.As(err, &se) || !errors.Is(err, errBoom) {
 		t.Errorf("simulator failure: got %v", err)
 	}

@@ -2,7 +2,6 @@ package abc
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -39,7 +38,7 @@ type target struct {
 // (privinfer.ErrInvalid, privinfer.ErrNoDensity, …).
 func checkProblem(p *privinfer.Problem, need privinfer.Capability) error {
 	if err := p.Require(need); err != nil {
-		return fmt.Errorf("abc: %w (%w)", err, ErrInvalid)
+		return argcheck.Also(err, ErrInvalid)
 	}
 	return nil
 }
@@ -56,7 +55,7 @@ func newTarget(p *privinfer.Problem, dist Distance, distName string, exec simula
 	}
 	// ReleaseSimulator checks that the mechanism fits the simulator.
 	if _, err := p.ReleaseSimulator(); err != nil {
-		return nil, fmt.Errorf("abc: %w (%w)", err, ErrInvalid)
+		return nil, argcheck.Also(err, ErrInvalid)
 	}
 	return &target{prior: p.Prior, sim: p.Simulator, mech: p.Mechanism, exec: exec, obs: p.Observed, dist: dist,
 		names: p.ParamNames(), dim: p.Prior.Dim(), statDim: p.Simulator.StatDim()}, nil
@@ -92,40 +91,9 @@ func checkCount(name string, n int, dims ...int) error {
 	return nil
 }
 
-// SimulationError reports a simulator failure; it wraps the executor's
-// *simulate.RowError (which names the row and θ and wraps the simulator's
-// error), so errors.Is and errors.As see through it. A failing simulation
-// (an error, a panic, a non-finite statistic, a NaN distance) aborts the
-// run: it is never turned into a NaN particle.
-type SimulationError struct {
-	Theta []float64
-	Err   error
-}
-
-// Error describes the failure.
-func (e *SimulationError) Error() string {
-	if e == nil {
-		return "abc: <nil SimulationError>"
-	}
-	var re *simulate.RowError
-	if errors.As(e.Err, &re) {
-		return fmt.Sprintf("abc: simulation failed: %v", e.Err)
-	}
-	return fmt.Sprintf("abc: simulation at θ = %v failed: %v", e.Theta, e.Err)
-}
-
-// Unwrap returns the simulator's error (nil for a nil SimulationError).
-func (e *SimulationError) Unwrap() error {
-	if e == nil {
-		return nil
-	}
-	return e.Err
-}
-
 // rowFailure wraps the failure of row index at theta.
 func rowFailure(index uint64, theta []float64, err error) error {
-	th := slices.Clone(theta)
-	return &SimulationError{Theta: th, Err: &simulate.RowError{Index: index, Theta: th, Err: err}}
+	return &simulate.RowError{Index: index, Theta: slices.Clone(theta), Err: err}
 }
 
 // noiseTag derives the seed of the driver's mechanism streams from a
@@ -156,17 +124,12 @@ func (sc *scratch) grow(n, sd int, private bool) (conf, rel []float64) {
 // executor runs the confidential simulator with Stream(seed, first+i); the
 // driver then releases row i through the mechanism with
 // Stream(seed', first+i), seed' derived from seed, and computes the
-// distance. A failing row gives a *SimulationError wrapping its
-// *simulate.RowError.
+// distance. A failing row gives its *simulate.RowError.
 func (tg *target) distances(ctx context.Context, seed, first uint64, theta, rho []float64, sc *scratch) error {
 	n, sd, d := len(rho), tg.statDim, tg.dim
 	conf, rel := sc.grow(n, sd, tg.mech != nil)
 	err := simulate.Execute(ctx, tg.exec, tg.sim, simulate.Block{Seed: seed, First: first, Dim: d, Theta: theta, Stats: conf})
 	if err != nil {
-		var re *simulate.RowError
-		if errors.As(err, &re) {
-			return &SimulationError{Theta: re.Theta, Err: err}
-		}
 		return err
 	}
 	noise := parallel.Stream(seed^noiseTag, noiseTag).Uint64()
@@ -181,7 +144,7 @@ func (tg *target) distances(ctx context.Context, seed, first uint64, theta, rho 
 		}
 		v := tg.dist.Distance(out, tg.obs)
 		if math.IsNaN(v) {
-			return rowFailure(first+uint64(i), theta[i*d:(i+1)*d], fmt.Errorf("distance is NaN (simulated release %v): %w", out, ErrInvalid))
+			return rowFailure(first+uint64(i), theta[i*d:(i+1)*d], fmt.Errorf("%w: distance is NaN (simulated release %v)", ErrInvalid, out))
 		}
 		rho[i] = v
 		return nil

@@ -82,7 +82,7 @@ func TestSimulatorErrorAborts(t *testing.T) {
 	p := privinfer.Problem{Prior: prior, Simulator: failing{at: 2}, Observed: []float64{0}}
 	ctx := context.Background()
 	_, err := SMC(ctx, p, SMCConfig{Distance: Euclidean{}, Particles: 500, Schedule: ToleranceList{0.5, 0.1, 0.01}, Seed: 1})
-	var se *SimulationError
+	var se *simulate.RowError
 	if !errors.Is(err, errBoom) || !errors.As(err, &se) || !(se.Theta[0] > 2) {
 		t.Fatalf("SMC err = %v", err)
 	}

@@ -271,9 +271,8 @@ type validator interface{ validate() error }
 // the rounds completed so far together with an error wrapping ctx.Err(),
 // with Stop set to StopCancelled or StopWallTime: a wall-time limit is a
 // context.WithTimeout. A nil ctx means context.Background(). A simulator
-// error aborts the run and is returned, naming the round, wrapped in a
-// *SimulationError around the *simulate.RowError whose Index counts the
-// round's simulations. If
+// error aborts the run and is returned, naming the round, wrapped around
+// the *simulate.RowError whose Index counts the round's simulations. If
 // no round completes before the simulation budget runs out, the result has
 // no rounds and an error is returned. A batch that would exceed
 // cfg.MaxSimulations is cut to the remaining budget.

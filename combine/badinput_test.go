@@ -11,7 +11,7 @@ import (
 
 // TestBadInput feeds invalid estimates, variances, options and
 // unconstructed results to the exported API: every call returns an error
-// wrapping ErrInput (or the documented NaN) and never panics.
+// wrapping ErrInvalid (or the documented NaN) and never panics.
 func TestBadInput(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	q, u := []float64{1, 2, 3}, []float64{0.1, 0.2, 0.3}
@@ -155,5 +155,5 @@ func TestBadInput(t *testing.T) {
 		B{Category: "huge", Name: "PoolNested estimates overflow", Err: nq(2, []float64{1e308, 1e308, -1e308, -1e308}, four)},
 		B{Category: "mismatched", Name: "PoolNested with CompleteDF", Err: func() error { _, err := PoolNested(2, four, four, Options{CompleteDF: 10}); return err }},
 	)
-	testutil.RunBadInput(t, ErrInput, cases)
+	testutil.RunBadInput(t, ErrInvalid, cases)
 }

@@ -70,21 +70,20 @@ func (r Rule) String() string {
 	return fmt.Sprintf("Rule(%d)", int(r))
 }
 
-// Sentinel errors returned (wrapped) by this package.
+// Errors returned (wrapped) by this package.
 var (
-	// ErrInput reports invalid estimates or variances (NaN, ±Inf,
-	// negative variances, mismatched lengths).
-	ErrInput = errors.New("combine: invalid input")
-	// ErrTooFewSets reports a rule that needs the between-set variance
-	// called with m < 2 sets. It wraps ErrInput.
-	ErrTooFewSets = argcheck.Sentinel("combine: rule needs at least 2 sets", ErrInput)
+	// ErrInvalid is wrapped by every error reporting an invalid argument:
+	// NaN or ±Inf estimates, negative variances, mismatched lengths, or a
+	// rule that needs the between-set variance called with m < 2 sets.
+	// The message names the argument.
+	ErrInvalid = errors.New("combine: invalid argument")
 	// ErrNegativeVariance reports an interval or p-value requested from a
-	// negative (unadjusted fully-synthetic) total variance. It wraps
-	// ErrInput.
-	ErrNegativeVariance = argcheck.Sentinel("combine: total variance is negative", ErrInput)
+	// negative (unadjusted fully-synthetic) total variance: the pooled
+	// Result has no interval. It wraps ErrInvalid.
+	ErrNegativeVariance = argcheck.Sentinel("combine: total variance is negative", ErrInvalid)
 	// ErrNoDF reports an interval or p-value requested with zero degrees
-	// of freedom. It wraps ErrInput.
-	ErrNoDF = argcheck.Sentinel("combine: zero degrees of freedom", ErrInput)
+	// of freedom: the pooled Result has no interval. It wraps ErrInvalid.
+	ErrNoDF = argcheck.Sentinel("combine: zero degrees of freedom", ErrInvalid)
 )
 
 // Options tunes Pool and PoolVector. The zero value gives the rules'
@@ -130,12 +129,12 @@ func (r Result) SE() float64 {
 
 // Interval returns the two-sided interval Q̄ ± t_{ν,(1+level)/2}·√T at the
 // given level in (0, 1). It returns ErrNegativeVariance when T < 0 and
-// ErrNoDF when ν = 0, and an error wrapping ErrInput for a level outside
+// ErrNoDF when ν = 0, and an error wrapping ErrInvalid for a level outside
 // (0, 1) or a Result not returned by Pool (the zero value, non-finite
 // fields). With T = 0 the interval is the single point Q̄.
 func (r Result) Interval(level float64) (lo, hi float64, err error) {
 	if !(level > 0 && level < 1) {
-		return math.NaN(), math.NaN(), fmt.Errorf("%w: level must be in (0, 1), got %v", ErrInput, level)
+		return math.NaN(), math.NaN(), fmt.Errorf("%w: level must be in (0, 1), got %v", ErrInvalid, level)
 	}
 	if err := r.check(); err != nil {
 		return math.NaN(), math.NaN(), err
@@ -152,7 +151,7 @@ func (r Result) Interval(level float64) (lo, hi float64, err error) {
 // (ErrNegativeVariance) and DF > 0 (ErrNoDF).
 func (r Result) check() error {
 	if r.M < 1 || math.IsNaN(r.Mean) || math.IsInf(r.Mean, 0) || math.IsNaN(r.Var) || math.IsInf(r.Var, 0) || math.IsNaN(r.DF) {
-		return fmt.Errorf("%w: result not returned by Pool (M=%d, Mean=%v, Var=%v, DF=%v)", ErrInput, r.M, r.Mean, r.Var, r.DF)
+		return fmt.Errorf("%w: result not returned by Pool (M=%d, Mean=%v, Var=%v, DF=%v)", ErrInvalid, r.M, r.Mean, r.Var, r.DF)
 	}
 	if r.Var < 0 {
 		return ErrNegativeVariance
@@ -165,14 +164,14 @@ func (r Result) check() error {
 
 // Quantile returns the p-quantile of the Student-t distribution with df
 // degrees of freedom (real df > 0; df = +Inf gives the standard normal):
-// ±Inf at p = 1 and p = 0. It returns an error wrapping ErrInput for p
+// ±Inf at p = 1 and p = 0. It returns an error wrapping ErrInvalid for p
 // outside [0, 1], df ≤ 0 or a NaN argument.
 func Quantile(p, df float64) (float64, error) {
 	if !(p >= 0 && p <= 1) {
-		return math.NaN(), fmt.Errorf("%w: Quantile: p must be in [0, 1], got %v", ErrInput, p)
+		return math.NaN(), fmt.Errorf("%w: Quantile: p must be in [0, 1], got %v", ErrInvalid, p)
 	}
 	if !(df > 0) {
-		return math.NaN(), fmt.Errorf("%w: Quantile: df must be > 0, got %v", ErrInput, df)
+		return math.NaN(), fmt.Errorf("%w: Quantile: df must be > 0, got %v", ErrInvalid, df)
 	}
 	return special.StudentTQuantile(p, df), nil
 }
@@ -180,13 +179,13 @@ func Quantile(p, df float64) (float64, error) {
 // PValue returns the two-sided p-value of H0: estimand = null under the
 // pooled reference distribution. With Var = 0 the reference distribution
 // is a point mass at Mean: the p-value is 1 when null = Mean and 0
-// otherwise. It returns an error wrapping ErrInput for a null that is not
+// otherwise. It returns an error wrapping ErrInvalid for a null that is not
 // finite and for a Result not returned by Pool (the zero value,
 // non-finite fields), ErrNegativeVariance when Var < 0 and ErrNoDF when
 // DF = 0.
 func (r Result) PValue(null float64) (float64, error) {
 	if math.IsNaN(null) || math.IsInf(null, 0) {
-		return math.NaN(), fmt.Errorf("%w: PValue: null must be finite, got %v", ErrInput, null)
+		return math.NaN(), fmt.Errorf("%w: PValue: null must be finite, got %v", ErrInvalid, null)
 	}
 	if err := r.check(); err != nil {
 		return math.NaN(), err
@@ -203,10 +202,10 @@ func (r Result) PValue(null float64) (float64, error) {
 
 func checkOptions(opt Options) error {
 	if math.IsNaN(opt.CompleteDF) || opt.CompleteDF < 0 {
-		return fmt.Errorf("%w: complete-data df must be >= 0 (0 means infinite), got %v", ErrInput, opt.CompleteDF)
+		return fmt.Errorf("%w: complete-data df must be >= 0 (0 means infinite), got %v", ErrInvalid, opt.CompleteDF)
 	}
 	if math.IsNaN(opt.SynthRatio) || opt.SynthRatio < 0 || math.IsInf(opt.SynthRatio, 0) {
-		return fmt.Errorf("%w: synthetic ratio must be finite and >= 0, got %v", ErrInput, opt.SynthRatio)
+		return fmt.Errorf("%w: synthetic ratio must be finite and >= 0, got %v", ErrInvalid, opt.SynthRatio)
 	}
 	return nil
 }
@@ -215,7 +214,7 @@ func checkOptions(opt Options) error {
 // analyses under rule.
 //
 // Documented edge cases:
-//   - m = 1: ErrTooFewSets for every rule except Raab (which needs no B).
+//   - m = 1: ErrInvalid for every rule except Raab (which needs no B).
 //   - B = 0: DPSynthesis and Rubin give ν = +Inf (no between-set noise);
 //     Rubin with a finite complete-data df gives the Barnard–Rubin limit
 //     ν = ν_obs. FullySynthetic gives T = −W̄ (adjusted unless NoAdjust).
@@ -224,28 +223,28 @@ func checkOptions(opt Options) error {
 //     information is nil; Interval then returns ErrNoDF).
 //   - B = 0 and W̄ = 0: T = 0, ν = +Inf, a zero-width interval.
 //   - NaN or ±Inf estimates, negative, NaN or infinite variances:
-//     ErrInput.
+//     ErrInvalid.
 func Pool(rule Rule, q, u []float64, opt Options) (Result, error) {
 	if err := checkOptions(opt); err != nil {
 		return Result{}, err
 	}
 	m := len(q)
 	if len(u) != m {
-		return Result{}, fmt.Errorf("%w: %d estimates but %d variances", ErrInput, m, len(u))
+		return Result{}, fmt.Errorf("%w: %d estimates but %d variances", ErrInvalid, m, len(u))
 	}
 	if m < 1 {
-		return Result{}, fmt.Errorf("%w: no sets", ErrTooFewSets)
+		return Result{}, fmt.Errorf("%w: no sets", ErrInvalid)
 	}
 	for j := range q {
 		if math.IsNaN(q[j]) || math.IsInf(q[j], 0) {
-			return Result{}, fmt.Errorf("%w: estimate %d is %v", ErrInput, j, q[j])
+			return Result{}, fmt.Errorf("%w: estimate %d is %v", ErrInvalid, j, q[j])
 		}
 		if math.IsNaN(u[j]) || math.IsInf(u[j], 0) || u[j] < 0 {
-			return Result{}, fmt.Errorf("%w: variance %d must be finite and >= 0, got %v", ErrInput, j, u[j])
+			return Result{}, fmt.Errorf("%w: variance %d must be finite and >= 0, got %v", ErrInvalid, j, u[j])
 		}
 	}
 	if m < 2 && rule != Raab {
-		return Result{}, fmt.Errorf("%w: rule %v with m = %d", ErrTooFewSets, rule, m)
+		return Result{}, fmt.Errorf("%w: rule %v with m = %d", ErrInvalid, rule, m)
 	}
 	qbar, b := meanVar(q)
 	var wbar float64
@@ -264,10 +263,10 @@ func FromMoments(rule Rule, m int, qbar, wbar, b float64, opt Options) (Result, 
 		return Result{}, err
 	}
 	if m < 1 || (m < 2 && rule != Raab) {
-		return Result{}, fmt.Errorf("%w: rule %v with m = %d", ErrTooFewSets, rule, m)
+		return Result{}, fmt.Errorf("%w: rule %v with m = %d", ErrInvalid, rule, m)
 	}
 	if math.IsNaN(qbar) || math.IsInf(qbar, 0) || !(wbar >= 0) || math.IsInf(wbar, 0) || !(b >= 0) || math.IsInf(b, 0) {
-		return Result{}, fmt.Errorf("%w: moments qbar=%v wbar=%v b=%v", ErrInput, qbar, wbar, b)
+		return Result{}, fmt.Errorf("%w: moments qbar=%v wbar=%v b=%v", ErrInvalid, qbar, wbar, b)
 	}
 	return poolMoments(rule, m, qbar, wbar, b, opt)
 }
@@ -314,13 +313,13 @@ func poolMoments(rule Rule, m int, qbar, wbar, b float64, opt Options) (Result, 
 		res.Var = (1 + 2/fm) * wbar
 		res.DF = inf
 	default:
-		return Result{}, fmt.Errorf("%w: unknown rule %d", ErrInput, int(rule))
+		return Result{}, fmt.Errorf("%w: unknown rule %d", ErrInvalid, int(rule))
 	}
 	if opt.Normal {
 		res.DF = inf
 	}
 	if math.IsNaN(res.Var) || math.IsInf(res.Var, 0) || math.IsNaN(res.DF) || math.IsInf(b, 0) || math.IsInf(qbar, 0) {
-		return Result{}, fmt.Errorf("%w: pooled moments overflow (qbar=%v wbar=%v b=%v)", ErrInput, qbar, wbar, b)
+		return Result{}, fmt.Errorf("%w: pooled moments overflow (qbar=%v wbar=%v b=%v)", ErrInvalid, qbar, wbar, b)
 	}
 	return res, nil
 }

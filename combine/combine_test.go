@@ -148,13 +148,13 @@ func TestEdgeCases(t *testing.T) {
 		t.Errorf("B=W=0: [%v,%v] %v %+v", lo, hi, err, r)
 	}
 	// m = 1.
-	if _, err := Pool(DPSynthesis, []float64{1}, []float64{1}, Options{}); !errors.Is(err, ErrTooFewSets) {
+	if _, err := Pool(DPSynthesis, []float64{1}, []float64{1}, Options{}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("m=1 DPSynthesis: %v", err)
 	}
 	if r, err := Pool(Raab, []float64{1}, []float64{1}, Options{}); err != nil || r.Var != 3 {
 		t.Errorf("m=1 Raab: %+v %v", r, err)
 	}
-	if _, err := Pool(Rubin, nil, nil, Options{}); !errors.Is(err, ErrTooFewSets) {
+	if _, err := Pool(Rubin, nil, nil, Options{}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("m=0: %v", err)
 	}
 	// Infinite complete-data df equals the zero-value default.
@@ -190,13 +190,13 @@ func TestEdgeCases(t *testing.T) {
 	}
 	for _, c := range bad {
 		for rule := DPSynthesis; rule <= Raab; rule++ {
-			if _, err := Pool(rule, c.q, c.u, Options{}); !errors.Is(err, ErrInput) {
+			if _, err := Pool(rule, c.q, c.u, Options{}); !errors.Is(err, ErrInvalid) {
 				t.Errorf("%v %v %v: err %v", rule, c.q, c.u, err)
 			}
 		}
 	}
 	for _, o := range []Options{{CompleteDF: -1}, {CompleteDF: math.NaN()}, {SynthRatio: -1}} {
-		if _, err := Pool(Rubin, hq, hu, o); !errors.Is(err, ErrInput) {
+		if _, err := Pool(Rubin, hq, hu, o); !errors.Is(err, ErrInvalid) {
 			t.Errorf("options %+v: %v", o, err)
 		}
 	}
@@ -309,13 +309,13 @@ func TestPoolVector(t *testing.T) {
 			t.Error("component out of range accepted")
 		}
 	}
-	if _, err := PoolVector(DPSynthesis, q, [][]float64{{1, 0, 1, 1}, u[1], u[2]}, Options{}); !errors.Is(err, ErrInput) {
+	if _, err := PoolVector(DPSynthesis, q, [][]float64{{1, 0, 1, 1}, u[1], u[2]}, Options{}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("asymmetric covariance: %v", err)
 	}
-	if _, err := PoolVector(DPSynthesis, [][]float64{{1, 2}, {1}}, u[:2], Options{}); !errors.Is(err, ErrInput) {
+	if _, err := PoolVector(DPSynthesis, [][]float64{{1, 2}, {1}}, u[:2], Options{}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("ragged: %v", err)
 	}
-	if _, err := PoolVector(DPSynthesis, q[:1], u[:1], Options{}); !errors.Is(err, ErrTooFewSets) {
+	if _, err := PoolVector(DPSynthesis, q[:1], u[:1], Options{}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("m=1: %v", err)
 	}
 }
@@ -328,7 +328,7 @@ func TestFromMomentsMatchesPool(t *testing.T) {
 			t.Errorf("%v: %+v vs %+v (%v)", rule, a, b, err)
 		}
 	}
-	if _, err := FromMoments(DPSynthesis, 3, 0, -1, 1, Options{}); !errors.Is(err, ErrInput) {
+	if _, err := FromMoments(DPSynthesis, 3, 0, -1, 1, Options{}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("negative wbar: %v", err)
 	}
 }
@@ -353,7 +353,7 @@ func TestPValue(t *testing.T) {
 // FuzzPool pools arbitrary estimates and variances: rule's low two bits
 // select the rule, the next two the number of sets (1 to 3), bit 4 the
 // normal reference and bit 5 NoAdjust. Pool must return an error wrapping
-// ErrInput, or a finite result whose mean lies within the estimates' range,
+// ErrInvalid, or a finite result whose mean lies within the estimates' range,
 // whose variance is finite (non-negative unless FullySynthetic with
 // NoAdjust) and whose interval, when it exists, is ordered around the mean.
 func FuzzPool(f *testing.F) {
@@ -370,8 +370,8 @@ func FuzzPool(f *testing.F) {
 		rl := Rule(rule % 4)
 		r, err := Pool(rl, q, u, opt)
 		if err != nil {
-			if !errors.Is(err, ErrInput) {
-				t.Fatalf("error does not wrap ErrInput: %v", err)
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error does not wrap ErrInvalid: %v", err)
 			}
 			return
 		}

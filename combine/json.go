@@ -11,7 +11,7 @@ import (
 // string such as "dp-synthesis".
 func (r Rule) MarshalText() ([]byte, error) {
 	if r < DPSynthesis || r > Raab {
-		return nil, fmt.Errorf("%w: unknown rule %d", ErrInput, int(r))
+		return nil, fmt.Errorf("%w: unknown rule %d", ErrInvalid, int(r))
 	}
 	return []byte(r.String()), nil
 }
@@ -24,7 +24,7 @@ func (r *Rule) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("%w: unknown rule %q", ErrInput, b)
+	return fmt.Errorf("%w: unknown rule %q", ErrInvalid, b)
 }
 
 // jsonFloat is a float64 whose JSON form is a number, or one of the
@@ -38,7 +38,7 @@ func (f jsonFloat) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads a number or one of the strings NaN, Inf, +Inf, -Inf.
 func (f *jsonFloat) UnmarshalJSON(b []byte) error {
-	v, err := jsonfloat.Parse(b, ErrInput)
+	v, err := jsonfloat.Parse(b, ErrInvalid)
 	if err != nil {
 		return err
 	}
@@ -82,14 +82,14 @@ func (j resultJSON) result() Result {
 func (r Result) MarshalJSON() ([]byte, error) { return json.Marshal(r.toJSON()) }
 
 // UnmarshalJSON reads the form written by MarshalJSON; errors wrap
-// ErrInput.
+// ErrInvalid.
 func (r *Result) UnmarshalJSON(b []byte) error {
 	if r == nil {
-		return fmt.Errorf("%w: UnmarshalJSON into a nil Result", ErrInput)
+		return fmt.Errorf("%w: UnmarshalJSON into a nil Result", ErrInvalid)
 	}
 	var j resultJSON
 	if err := json.Unmarshal(b, &j); err != nil {
-		return fmt.Errorf("%w: result JSON: %w", ErrInput, err)
+		return fmt.Errorf("%w: result JSON: %w", ErrInvalid, err)
 	}
 	*r = j.result()
 	return nil
@@ -113,14 +113,14 @@ func (r NestedResult) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads the form written by MarshalJSON; errors wrap
-// ErrInput.
+// ErrInvalid.
 func (r *NestedResult) UnmarshalJSON(b []byte) error {
 	if r == nil {
-		return fmt.Errorf("%w: UnmarshalJSON into a nil NestedResult", ErrInput)
+		return fmt.Errorf("%w: UnmarshalJSON into a nil NestedResult", ErrInvalid)
 	}
 	var j nestedJSON
 	if err := json.Unmarshal(b, &j); err != nil {
-		return fmt.Errorf("%w: nested result JSON: %w", ErrInput, err)
+		return fmt.Errorf("%w: nested result JSON: %w", ErrInvalid, err)
 	}
 	*r = NestedResult{Result: j.resultJSON.result(), T: j.T, WithinNest: float64(j.WithinNest),
 		Sanitization: float64(j.Sanitization), Synthesis: float64(j.Synthesis)}

@@ -104,11 +104,11 @@ func TestResultJSONBadInput(t *testing.T) {
 		`[1,2]`,
 	} {
 		var r Result
-		if err := json.Unmarshal([]byte(s), &r); !errors.Is(err, ErrInput) {
-			t.Errorf("Unmarshal(%s): error %v, want ErrInput", s, err)
+		if err := json.Unmarshal([]byte(s), &r); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Unmarshal(%s): error %v, want ErrInvalid", s, err)
 		}
 	}
-	if _, err := json.Marshal(Result{Rule: Rule(9)}); !errors.Is(err, ErrInput) {
-		t.Errorf("Marshal of an unknown rule: error %v, want ErrInput", err)
+	if _, err := json.Marshal(Result{Rule: Rule(9)}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Marshal of an unknown rule: error %v, want ErrInvalid", err)
 	}
 }

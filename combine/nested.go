@@ -66,27 +66,27 @@ func PoolNested(t int, q, u []float64, opt Options) (NestedResult, error) {
 		return NestedResult{}, err
 	}
 	if opt.CompleteDF != 0 || opt.NoAdjust || opt.SynthRatio != 0 {
-		return NestedResult{}, fmt.Errorf("%w: opt: only Normal applies to nested pooling", ErrInput)
+		return NestedResult{}, fmt.Errorf("%w: opt: only Normal applies to nested pooling", ErrInvalid)
 	}
 	if t < 2 {
-		return NestedResult{}, fmt.Errorf("%w: t (sets per nest) must be >= 2, got %d", ErrTooFewSets, t)
+		return NestedResult{}, fmt.Errorf("%w: t (sets per nest) must be >= 2, got %d", ErrInvalid, t)
 	}
 	if len(u) != len(q) {
-		return NestedResult{}, fmt.Errorf("%w: q has %d estimates but u has %d variances", ErrInput, len(q), len(u))
+		return NestedResult{}, fmt.Errorf("%w: q has %d estimates but u has %d variances", ErrInvalid, len(q), len(u))
 	}
 	if len(q)%t != 0 {
-		return NestedResult{}, fmt.Errorf("%w: len(q) = %d is not a multiple of t = %d", ErrInput, len(q), t)
+		return NestedResult{}, fmt.Errorf("%w: len(q) = %d is not a multiple of t = %d", ErrInvalid, len(q), t)
 	}
 	m := len(q) / t
 	if m < 2 {
-		return NestedResult{}, fmt.Errorf("%w: q holds %d nest(s) of t = %d, need at least 2", ErrTooFewSets, m, t)
+		return NestedResult{}, fmt.Errorf("%w: q holds %d nest(s) of t = %d, need at least 2", ErrInvalid, m, t)
 	}
 	for j := range q {
 		if math.IsNaN(q[j]) || math.IsInf(q[j], 0) {
-			return NestedResult{}, fmt.Errorf("%w: q[%d] is %v", ErrInput, j, q[j])
+			return NestedResult{}, fmt.Errorf("%w: q[%d] is %v", ErrInvalid, j, q[j])
 		}
 		if math.IsNaN(u[j]) || math.IsInf(u[j], 0) || u[j] < 0 {
-			return NestedResult{}, fmt.Errorf("%w: u[%d] must be finite and >= 0, got %v", ErrInput, j, u[j])
+			return NestedResult{}, fmt.Errorf("%w: u[%d] must be finite and >= 0, got %v", ErrInvalid, j, u[j])
 		}
 	}
 	fm, ft := float64(m), float64(t)
@@ -116,7 +116,7 @@ func PoolNested(t int, q, u []float64, opt Options) (NestedResult, error) {
 		return NestedResult{}, err
 	}
 	if math.IsInf(bw, 0) || math.IsNaN(bw) {
-		return NestedResult{}, fmt.Errorf("%w: within-nest variance overflows", ErrInput)
+		return NestedResult{}, fmt.Errorf("%w: within-nest variance overflows", ErrInvalid)
 	}
 	return NestedResult{Result: res, T: t, WithinNest: bw, Sanitization: bm - bw/ft, Synthesis: bw}, nil
 }

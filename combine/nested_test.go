@@ -121,11 +121,11 @@ func TestPoolNestedBadInput(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := PoolNested(c.t, c.q, c.u, c.opt)
-		if !errors.Is(err, ErrInput) {
-			t.Errorf("%s: got %v, want ErrInput", c.name, err)
+		if !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: got %v, want ErrInvalid", c.name, err)
 		}
-		if c.few && !errors.Is(err, ErrTooFewSets) {
-			t.Errorf("%s: got %v, want ErrTooFewSets", c.name, err)
+		if c.few && !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: got %v, want ErrInvalid", c.name, err)
 		}
 	}
 	if s := (NestedResult{}).SanitizationShare(); !math.IsNaN(s) {

@@ -22,10 +22,10 @@ type VectorResult struct {
 // estimates and variances).
 func (v VectorResult) Component(i int) (Result, error) {
 	if i < 0 || i >= v.K {
-		return Result{}, fmt.Errorf("%w: component must be in [0, %d), got %d", ErrInput, v.K, i)
+		return Result{}, fmt.Errorf("%w: component must be in [0, %d), got %d", ErrInvalid, v.K, i)
 	}
 	if len(v.Mean) != v.K || len(v.Within) != v.K*v.K || len(v.Between) != v.K*v.K {
-		return Result{}, fmt.Errorf("%w: VectorResult not returned by PoolVector", ErrInput)
+		return Result{}, fmt.Errorf("%w: VectorResult not returned by PoolVector", ErrInvalid)
 	}
 	d := i*v.K + i
 	return poolMoments(v.Rule, v.M, v.Mean[i], v.Within[d], v.Between[d], v.opt)
@@ -44,42 +44,42 @@ func PoolVector(rule Rule, q [][]float64, u [][]float64, opt Options) (VectorRes
 	}
 	m := len(q)
 	if len(u) != m {
-		return VectorResult{}, fmt.Errorf("%w: %d estimates but %d covariances", ErrInput, m, len(u))
+		return VectorResult{}, fmt.Errorf("%w: %d estimates but %d covariances", ErrInvalid, m, len(u))
 	}
 	if m < 1 || (m < 2 && rule != Raab) {
-		return VectorResult{}, fmt.Errorf("%w: rule %v with m = %d", ErrTooFewSets, rule, m)
+		return VectorResult{}, fmt.Errorf("%w: rule %v with m = %d", ErrInvalid, rule, m)
 	}
 	if rule < DPSynthesis || rule > Raab {
-		return VectorResult{}, fmt.Errorf("%w: unknown rule %d", ErrInput, int(rule))
+		return VectorResult{}, fmt.Errorf("%w: unknown rule %d", ErrInvalid, int(rule))
 	}
 	k := len(q[0])
 	if k == 0 {
-		return VectorResult{}, fmt.Errorf("%w: empty estimate", ErrInput)
+		return VectorResult{}, fmt.Errorf("%w: empty estimate", ErrInvalid)
 	}
 	if k > maxK {
-		return VectorResult{}, fmt.Errorf("%w: estimand dimension %d exceeds %d", ErrInput, k, maxK)
+		return VectorResult{}, fmt.Errorf("%w: estimand dimension %d exceeds %d", ErrInvalid, k, maxK)
 	}
 	for j := range q {
 		if len(q[j]) != k || len(u[j]) != k*k {
 			return VectorResult{}, fmt.Errorf("%w: set %d has %d estimates and %d covariance entries, want %d and %d",
-				ErrInput, j, len(q[j]), len(u[j]), k, k*k)
+				ErrInvalid, j, len(q[j]), len(u[j]), k, k*k)
 		}
 		for a, x := range q[j] {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return VectorResult{}, fmt.Errorf("%w: estimate %d[%d] is %v", ErrInput, j, a, x)
+				return VectorResult{}, fmt.Errorf("%w: estimate %d[%d] is %v", ErrInvalid, j, a, x)
 			}
 		}
 		for a := 0; a < k; a++ {
 			if !(u[j][a*k+a] >= 0) {
-				return VectorResult{}, fmt.Errorf("%w: covariance %d has diagonal %v", ErrInput, j, u[j][a*k+a])
+				return VectorResult{}, fmt.Errorf("%w: covariance %d has diagonal %v", ErrInvalid, j, u[j][a*k+a])
 			}
 			for c := 0; c < k; c++ {
 				x := u[j][a*k+c]
 				if math.IsNaN(x) || math.IsInf(x, 0) {
-					return VectorResult{}, fmt.Errorf("%w: covariance %d[%d,%d] is %v", ErrInput, j, a, c, x)
+					return VectorResult{}, fmt.Errorf("%w: covariance %d[%d,%d] is %v", ErrInvalid, j, a, c, x)
 				}
 				if x != u[j][c*k+a] {
-					return VectorResult{}, fmt.Errorf("%w: covariance %d is not symmetric at [%d,%d]", ErrInput, j, a, c)
+					return VectorResult{}, fmt.Errorf("%w: covariance %d is not symmetric at [%d,%d]", ErrInvalid, j, a, c)
 				}
 			}
 		}
@@ -131,7 +131,7 @@ func PoolVector(rule Rule, q [][]float64, u [][]float64, opt Options) (VectorRes
 	for _, v := range [][]float64{res.Mean, res.Within, res.Between, res.Var} {
 		for _, x := range v {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return VectorResult{}, fmt.Errorf("%w: pooled moments overflow", ErrInput)
+				return VectorResult{}, fmt.Errorf("%w: pooled moments overflow", ErrInvalid)
 			}
 		}
 	}

@@ -84,16 +84,16 @@ func (s chainSettings) iters() int { return s.warmup + s.draws*s.thin }
 // resolve applies the defaults and checks the counts against dim.
 func resolveChains(chains, warmup, draws, thin, dim int) (chainSettings, error) {
 	if chains < 0 {
-		return chainSettings{}, fmt.Errorf("mcmc: Chains must be >= 0 (0 means %d), got %d: %w", defaultChains, chains, ErrInvalid)
+		return chainSettings{}, fmt.Errorf("%w: Chains must be >= 0 (0 means %d), got %d", ErrInvalid, defaultChains, chains)
 	}
 	if draws < 0 {
-		return chainSettings{}, fmt.Errorf("mcmc: Draws must be >= 0 (0 means %d), got %d: %w", defaultDraws, draws, ErrInvalid)
+		return chainSettings{}, fmt.Errorf("%w: Draws must be >= 0 (0 means %d), got %d", ErrInvalid, defaultDraws, draws)
 	}
 	if warmup < 0 {
-		return chainSettings{}, fmt.Errorf("mcmc: Warmup must be >= 0, got %d: %w", warmup, ErrInvalid)
+		return chainSettings{}, fmt.Errorf("%w: Warmup must be >= 0, got %d", ErrInvalid, warmup)
 	}
 	if thin < 0 {
-		return chainSettings{}, fmt.Errorf("mcmc: Thin must be >= 0 (0 means 1), got %d: %w", thin, ErrInvalid)
+		return chainSettings{}, fmt.Errorf("%w: Thin must be >= 0 (0 means 1), got %d", ErrInvalid, thin)
 	}
 	s := chainSettings{chains: chains, warmup: warmup, draws: draws, thin: thin}
 	if s.chains == 0 {
@@ -106,16 +106,16 @@ func resolveChains(chains, warmup, draws, thin, dim int) (chainSettings, error) 
 		s.thin = 1
 	}
 	if s.chains > maxChains {
-		return chainSettings{}, fmt.Errorf("mcmc: Chains must be <= %d, got %d: %w", maxChains, s.chains, ErrInvalid)
+		return chainSettings{}, fmt.Errorf("%w: Chains must be <= %d, got %d", ErrInvalid, maxChains, s.chains)
 	}
 	if dim < 1 {
 		dim = 1
 	}
 	if dim > maxValues || s.draws > maxValues/dim/s.chains {
-		return chainSettings{}, fmt.Errorf("mcmc: Chains·Draws·dimension = %d·%d·%d exceeds %d stored values: %w", s.chains, s.draws, dim, maxValues, ErrInvalid)
+		return chainSettings{}, fmt.Errorf("%w: Chains·Draws·dimension = %d·%d·%d exceeds %d stored values", ErrInvalid, s.chains, s.draws, dim, maxValues)
 	}
 	if s.draws > (math.MaxInt-s.warmup)/s.thin {
-		return chainSettings{}, fmt.Errorf("mcmc: Warmup + Draws·Thin = %d + %d·%d overflows: %w", s.warmup, s.draws, s.thin, ErrInvalid)
+		return chainSettings{}, fmt.Errorf("%w: Warmup + Draws·Thin = %d + %d·%d overflows", ErrInvalid, s.warmup, s.draws, s.thin)
 	}
 	return s, nil
 }
@@ -127,15 +127,15 @@ func checkInit(init [][]float64, chains, dim int) error {
 		return nil
 	}
 	if len(init) != chains {
-		return fmt.Errorf("mcmc: Init must hold one point per chain (%d), got %d: %w", chains, len(init), ErrInvalid)
+		return fmt.Errorf("%w: Init must hold one point per chain (%d), got %d", ErrInvalid, chains, len(init))
 	}
 	for i, x := range init {
 		if dim > 0 && len(x) != dim {
-			return fmt.Errorf("mcmc: Init[%d] must have length %d, got %d: %w", i, dim, len(x), ErrInvalid)
+			return fmt.Errorf("%w: Init[%d] must have length %d, got %d", ErrInvalid, i, dim, len(x))
 		}
 		for j, v := range x {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("mcmc: Init[%d][%d] must be finite, got %v: %w", i, j, v, ErrInvalid)
+				return fmt.Errorf("%w: Init[%d][%d] must be finite, got %v", ErrInvalid, i, j, v)
 			}
 		}
 	}
@@ -149,10 +149,10 @@ func checkNames(names []string, dim int) error {
 	}
 	d := privinfer.Draws{Names: names, Dim: dim}
 	if dim < 1 || len(names) != dim {
-		return fmt.Errorf("mcmc: Names must have one name per coordinate (%d), got %d: %w", dim, len(names), ErrInvalid)
+		return fmt.Errorf("%w: Names must have one name per coordinate (%d), got %d", ErrInvalid, dim, len(names))
 	}
 	if err := d.Validate(); err != nil {
-		return fmt.Errorf("mcmc: Names: %w: %w", ErrInvalid, err)
+		return argcheck.Also(err, ErrInvalid)
 	}
 	return nil
 }
@@ -167,7 +167,7 @@ func (c Config) Validate() error {
 	if len(c.Init) > 0 {
 		dim = len(c.Init[0])
 		if dim == 0 {
-			return fmt.Errorf("mcmc: Init[0] is empty: %w", ErrInvalid)
+			return fmt.Errorf("%w: Init[0] is empty", ErrInvalid)
 		}
 	}
 	if dim == 0 && c.Names != nil {
@@ -271,10 +271,10 @@ func Run(ctx context.Context, t Target, m Method, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	if argcheck.Nil(m) {
-		return nil, fmt.Errorf("mcmc: method is nil: %w", ErrInvalid)
+		return nil, fmt.Errorf("%w: method is nil", ErrInvalid)
 	}
 	if ctx == nil {
-		return nil, fmt.Errorf("mcmc: context is nil: %w", ErrInvalid)
+		return nil, fmt.Errorf("%w: context is nil", ErrInvalid)
 	}
 	d := t.Dim()
 	if err := cfg.check(d); err != nil {
@@ -309,7 +309,7 @@ func Run(ctx context.Context, t Target, m Method, cfg Config) (*Result, error) {
 			return fmt.Errorf("%w: chain %d: at the initial point", ErrNaN, c)
 		}
 		if math.IsInf(lp, -1) {
-			return fmt.Errorf("mcmc: chain %d: initial point has zero density: %w", c, ErrInvalid)
+			return fmt.Errorf("%w: chain %d: initial point has zero density", ErrInvalid, c)
 		}
 		kept := 0
 		for it := range total {

@@ -57,16 +57,16 @@ type CouplingConfig struct {
 // InitPair. Errors wrap ErrInvalid.
 func (c CouplingConfig) Validate() error {
 	if !c.RecordStep.valid() {
-		return fmt.Errorf("mcmc: unknown CouplingConfig.RecordStep %d: %w", int(c.RecordStep), ErrInvalid)
+		return fmt.Errorf("%w: unknown CouplingConfig.RecordStep %d", ErrInvalid, int(c.RecordStep))
 	}
 	if c.Pairs > maxChains {
-		return fmt.Errorf("mcmc: CoupleDA Pairs must be <= %d, got %d: %w", maxChains, c.Pairs, ErrInvalid)
+		return fmt.Errorf("%w: CoupleDA Pairs must be <= %d, got %d", ErrInvalid, maxChains, c.Pairs)
 	}
 	if c.Pairs < 1 || c.MaxIter < 1 {
-		return fmt.Errorf("mcmc: CoupleDA needs Pairs >= 1 and MaxIter >= 1, got %d and %d: %w", c.Pairs, c.MaxIter, ErrInvalid)
+		return fmt.Errorf("%w: CoupleDA needs Pairs >= 1 and MaxIter >= 1, got %d and %d", ErrInvalid, c.Pairs, c.MaxIter)
 	}
 	if c.InitPair == nil {
-		return fmt.Errorf("mcmc: CoupleDA needs InitPair: %w", ErrInvalid)
+		return fmt.Errorf("%w: CoupleDA needs InitPair", ErrInvalid)
 	}
 	return nil
 }
@@ -133,7 +133,7 @@ func CoupleDA(ctx context.Context, p privinfer.Problem, cfg CouplingConfig) (*Co
 		}
 	}
 	if argcheck.Nil(cp) {
-		return nil, fmt.Errorf("mcmc: CoupleDA needs CouplingConfig.Coupler or a record model implementing Coupler: %w", ErrInvalid)
+		return nil, fmt.Errorf("%w: CoupleDA needs CouplingConfig.Coupler or a record model implementing Coupler", ErrInvalid)
 	}
 	// The coupler's θ-step stands in for a DAConfig θ-step: single-chain
 	// θ-steps are never taken.
@@ -142,7 +142,7 @@ func CoupleDA(ctx context.Context, p privinfer.Problem, cfg CouplingConfig) (*Co
 		return nil, err
 	}
 	if ctx == nil {
-		return nil, fmt.Errorf("mcmc: context is nil: %w", ErrInvalid)
+		return nil, fmt.Errorf("%w: context is nil", ErrInvalid)
 	}
 	res := &CouplingResult{Times: make([]int, cfg.Pairs)}
 	pd, rd := m.rec.ParamDim(), m.rec.RecordDim()

@@ -103,7 +103,7 @@ func (c DAConfig) Validate() error {
 	dim := 0
 	if len(c.Init) > 0 {
 		if dim = len(c.Init[0]); dim == 0 {
-			return fmt.Errorf("mcmc: Init[0] is empty: %w", ErrInvalid)
+			return fmt.Errorf("%w: Init[0] is empty", ErrInvalid)
 		}
 	}
 	return c.check(dim)
@@ -111,10 +111,10 @@ func (c DAConfig) Validate() error {
 
 func (c DAConfig) check(dim int) error {
 	if argcheck.Nil(c.ThetaStep) {
-		return fmt.Errorf("mcmc: DAConfig.ThetaStep is nil: %w", ErrInvalid)
+		return fmt.Errorf("%w: DAConfig.ThetaStep is nil", ErrInvalid)
 	}
 	if !c.RecordStep.valid() {
-		return fmt.Errorf("mcmc: unknown DAConfig.RecordStep %d: %w", int(c.RecordStep), ErrInvalid)
+		return fmt.Errorf("%w: unknown DAConfig.RecordStep %d", ErrInvalid, int(c.RecordStep))
 	}
 	s, err := resolveChains(c.Chains, c.Warmup, c.Draws, c.Thin, dim)
 	if err != nil {
@@ -149,7 +149,7 @@ func newDAModel(p *privinfer.Problem, theta ThetaStep) (*daModel, error) {
 		return nil, problemErr(err)
 	}
 	if argcheck.Nil(theta) {
-		return nil, fmt.Errorf("mcmc: DAConfig.ThetaStep is nil: %w", ErrInvalid)
+		return nil, fmt.Errorf("%w: DAConfig.ThetaStep is nil", ErrInvalid)
 	}
 	rec, n, err := p.Records()
 	if err != nil {
@@ -160,17 +160,17 @@ func newDAModel(p *privinfer.Problem, theta ThetaStep) (*daModel, error) {
 		return nil, problemErr(err)
 	}
 	if argcheck.Nil(rec) || argcheck.Nil(mech) {
-		return nil, fmt.Errorf("mcmc: the problem's record model or release density is nil: %w", ErrInvalid)
+		return nil, fmt.Errorf("%w: the problem's record model or release density is nil", ErrInvalid)
 	}
 	cd, rd := rec.ContribDim(), rec.RecordDim()
 	if cd < 1 || rd < 1 || rec.ParamDim() < 1 {
-		return nil, fmt.Errorf("mcmc: record model must have positive ParamDim, RecordDim and ContribDim, got %d, %d and %d (used without its constructor?): %w", rec.ParamDim(), rd, cd, ErrInvalid)
+		return nil, fmt.Errorf("%w: record model must have positive ParamDim, RecordDim and ContribDim, got %d, %d and %d (used without its constructor?)", ErrInvalid, rec.ParamDim(), rd, cd)
 	}
 	if n < 1 || n > maxValues/max(rd, cd) {
-		return nil, fmt.Errorf("mcmc: number of records n·max(RecordDim, ContribDim) = %d·%d must be in [1, %d]: %w", n, max(rd, cd), maxValues, ErrInvalid)
+		return nil, fmt.Errorf("%w: number of records n·max(RecordDim, ContribDim) = %d·%d must be in [1, %d]", ErrInvalid, n, max(rd, cd), maxValues)
 	}
 	if len(p.Observed) != cd {
-		return nil, fmt.Errorf("mcmc: Observed must have length ContribDim = %d, got %d: %w", cd, len(p.Observed), ErrInvalid)
+		return nil, fmt.Errorf("%w: Observed must have length ContribDim = %d, got %d", ErrInvalid, cd, len(p.Observed))
 	}
 	return &daModel{prior: p.Prior, rec: rec, theta: theta, mech: mech, sdp: append([]float64(nil), p.Observed...), n: n}, nil
 }
@@ -180,7 +180,7 @@ func newDAModel(p *privinfer.Problem, theta ThetaStep) (*daModel, error) {
 // keeps the root package's named error.
 func problemErr(err error) error {
 	if errors.Is(err, privinfer.ErrInvalid) {
-		return fmt.Errorf("mcmc: data augmentation: %w: %w", ErrInvalid, err)
+		return argcheck.Also(err, ErrInvalid)
 	}
 	return fmt.Errorf("mcmc: data augmentation: %w", err)
 }
@@ -200,7 +200,7 @@ func RunDA(ctx context.Context, p privinfer.Problem, cfg DAConfig) (*Result, err
 		return nil, err
 	}
 	if ctx == nil {
-		return nil, fmt.Errorf("mcmc: context is nil: %w", ErrInvalid)
+		return nil, fmt.Errorf("%w: context is nil", ErrInvalid)
 	}
 	d := m.rec.ParamDim()
 	if err := cfg.check(d); err != nil {
@@ -293,13 +293,13 @@ func NewDAChain(p privinfer.Problem, cfg DAConfig, r *rand.Rand, theta0 []float6
 
 func newDAChain(m *daModel, k RecordStep, r *rand.Rand, theta0 []float64) (*DAChain, error) {
 	if !k.valid() {
-		return nil, fmt.Errorf("mcmc: unknown record step %d: %w", int(k), ErrInvalid)
+		return nil, fmt.Errorf("%w: unknown record step %d", ErrInvalid, int(k))
 	}
 	if r == nil {
-		return nil, fmt.Errorf("mcmc: random source is nil: %w", ErrInvalid)
+		return nil, fmt.Errorf("%w: random source is nil", ErrInvalid)
 	}
 	if err := m.rec.CheckParam(theta0); err != nil {
-		return nil, fmt.Errorf("mcmc: initial θ: %w: %w", ErrInvalid, err)
+		return nil, argcheck.Also(err, ErrInvalid)
 	}
 	n, rd, cd := m.n, m.rec.RecordDim(), m.rec.ContribDim()
 	c := &DAChain{m: m, kernel: k, n: n, rd: rd, cd: cd,
@@ -327,11 +327,11 @@ func (c *DAChain) SetRecords(recs []float64) error {
 		return err
 	}
 	if len(recs) != len(c.recs) {
-		return fmt.Errorf("mcmc: records must have length n·RecordDim = %d, got %d: %w", len(c.recs), len(recs), ErrInvalid)
+		return fmt.Errorf("%w: records must have length n·RecordDim = %d, got %d", ErrInvalid, len(c.recs), len(recs))
 	}
 	for i, v := range recs {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("mcmc: records[%d] must be finite, got %v: %w", i, v, ErrInvalid)
+			return fmt.Errorf("%w: records[%d] must be finite, got %v", ErrInvalid, i, v)
 		}
 	}
 	copy(c.recs, recs)
@@ -344,7 +344,7 @@ func (c *DAChain) SetTheta(theta []float64) error {
 		return err
 	}
 	if err := c.m.rec.CheckParam(theta); err != nil {
-		return fmt.Errorf("mcmc: θ: %w: %w", ErrInvalid, err)
+		return argcheck.Also(err, ErrInvalid)
 	}
 	copy(c.theta, theta)
 	return nil
@@ -397,7 +397,7 @@ func (c *DAChain) scaleLattice() {
 // check reports a DAChain used without NewDAChain.
 func (c *DAChain) check() error {
 	if c == nil || c.m == nil {
-		return fmt.Errorf("mcmc: DAChain used without NewDAChain (nil or zero value): %w", ErrInvalid)
+		return fmt.Errorf("%w: DAChain used without NewDAChain (nil or zero value)", ErrInvalid)
 	}
 	return nil
 }
@@ -408,7 +408,7 @@ func (c *DAChain) checkRand(r *rand.Rand) error {
 		return err
 	}
 	if r == nil {
-		return fmt.Errorf("mcmc: random source is nil: %w", ErrInvalid)
+		return fmt.Errorf("%w: random source is nil", ErrInvalid)
 	}
 	return nil
 }
@@ -723,7 +723,7 @@ func (c *DAChain) ThetaStep(r *rand.Rand) error {
 		if errors.Is(err, simulate.ErrInvalid) && !errors.Is(err, ErrInvalid) {
 			// A θ-step from a model package (simulate/linreg's) refusing
 			// its own settings is an invalid DAConfig.ThetaStep.
-			return fmt.Errorf("mcmc: θ-step: %w: %w", ErrInvalid, err)
+			return argcheck.Also(err, ErrInvalid)
 		}
 		return fmt.Errorf("mcmc: θ-step: %w", err)
 	}

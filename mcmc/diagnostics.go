@@ -39,7 +39,7 @@ func ESSBulk(chains [][]float64) (float64, error) { return wrap(diag.ESSBulk(cha
 // (0, 1) gives NaN and an error wrapping ErrInvalid.
 func ESSQuantile(chains [][]float64, p float64) (float64, error) {
 	if !(p > 0 && p < 1) {
-		return math.NaN(), fmt.Errorf("mcmc: quantile level must be in (0, 1), got %v: %w", p, ErrInvalid)
+		return math.NaN(), fmt.Errorf("%w: quantile level must be in (0, 1), got %v", ErrInvalid, p)
 	}
 	return wrap(diag.ESSQuantile(chains, p))
 }

@@ -145,7 +145,7 @@ func TestKernelInvarianceExact(t *testing.T) {
 			}
 		}
 	}
-	_ = mechanism.ErrInvalidParameter
+	_ = mechanism.ErrInvalid
 }
 
 // TestSOMARateBoundN2 computes the exact convergence rate (second-largest

@@ -43,15 +43,15 @@ func NewMetropolisTheta(p privinfer.Problem, scale []float64, steps int) (*Metro
 	}
 	d := p.Prior.Dim()
 	if len(scale) != d {
-		return nil, fmt.Errorf("mcmc: MetropolisTheta scale must have length Prior.Dim() = %d, got %d: %w", d, len(scale), ErrInvalid)
+		return nil, fmt.Errorf("%w: MetropolisTheta scale must have length Prior.Dim() = %d, got %d", ErrInvalid, d, len(scale))
 	}
 	for i, v := range scale {
 		if !(v > 0) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("mcmc: MetropolisTheta scale[%d] must be finite and > 0, got %v: %w", i, v, ErrInvalid)
+			return nil, fmt.Errorf("%w: MetropolisTheta scale[%d] must be finite and > 0, got %v", ErrInvalid, i, v)
 		}
 	}
 	if steps < 1 || steps > maxValues {
-		return nil, fmt.Errorf("mcmc: MetropolisTheta steps must be in [1, %d], got %d: %w", maxValues, steps, ErrInvalid)
+		return nil, fmt.Errorf("%w: MetropolisTheta steps must be in [1, %d], got %d", ErrInvalid, maxValues, steps)
 	}
 	m := &MetropolisTheta{prior: p.Prior, rec: rec, scale: append([]float64(nil), scale...), steps: steps}
 	m.bufs.New = func() any { b := make([]float64, d); return &b }
@@ -79,21 +79,21 @@ func (m *MetropolisTheta) logPost(records []float64, n int, theta []float64) flo
 // posterior density.
 func (m *MetropolisTheta) SampleTheta(r *rand.Rand, records []float64, n int, theta []float64) error {
 	if m == nil || m.rec == nil {
-		return fmt.Errorf("mcmc: MetropolisTheta used without NewMetropolisTheta (nil or zero value): %w", ErrInvalid)
+		return fmt.Errorf("%w: MetropolisTheta used without NewMetropolisTheta (nil or zero value)", ErrInvalid)
 	}
 	if r == nil {
-		return fmt.Errorf("mcmc: MetropolisTheta: random source is nil: %w", ErrInvalid)
+		return fmt.Errorf("%w: MetropolisTheta: random source is nil", ErrInvalid)
 	}
 	d := len(m.scale)
 	if len(theta) != d || n < 0 || len(records) != n*m.rec.RecordDim() {
-		return fmt.Errorf("mcmc: MetropolisTheta: theta must have length %d and records %d·%d, got %d and %d: %w", d, n, m.rec.RecordDim(), len(theta), len(records), ErrInvalid)
+		return fmt.Errorf("%w: MetropolisTheta: theta must have length %d and records %d·%d, got %d and %d", ErrInvalid, d, n, m.rec.RecordDim(), len(theta), len(records))
 	}
 	cur := m.logPost(records, n, theta)
 	if math.IsNaN(cur) {
 		return fmt.Errorf("%w: MetropolisTheta: log posterior at the current θ", ErrNaN)
 	}
 	if math.IsInf(cur, -1) {
-		return fmt.Errorf("mcmc: MetropolisTheta: the current θ has zero posterior density: %w", ErrInvalid)
+		return fmt.Errorf("%w: MetropolisTheta: the current θ has zero posterior density", ErrInvalid)
 	}
 	bp := m.bufs.Get().(*[]float64)
 	defer m.bufs.Put(bp)

@@ -51,7 +51,7 @@ func (a AdaptiveMetropolis) NewKernel(t Target) (Kernel, error) {
 	}
 	k.window = k.every
 	if !(k.scale > 0) || math.IsInf(k.scale, 0) || !(k.beta > 0 && k.beta <= 1) || k.every < 1 {
-		return nil, fmt.Errorf("mcmc: adaptive Metropolis needs Scale > 0, Beta in (0, 1], AdaptEvery >= 1; got %v, %v, %d: %w", a.Scale, a.Beta, a.AdaptEvery, ErrInvalid)
+		return nil, fmt.Errorf("%w: adaptive Metropolis needs Scale > 0, Beta in (0, 1], AdaptEvery >= 1; got %v, %v, %d", ErrInvalid, a.Scale, a.Beta, a.AdaptEvery)
 	}
 	k.mean = make([]float64, d)
 	k.m2 = make([]float64, d*d)
@@ -180,7 +180,7 @@ func (s Slice) NewKernel(t Target) (Kernel, error) {
 		m = 50
 	}
 	if !(w > 0) || math.IsInf(w, 0) || m < 1 {
-		return nil, fmt.Errorf("mcmc: slice sampling needs Width > 0 and MaxSteps >= 1, got %v and %d: %w", s.Width, s.MaxSteps, ErrInvalid)
+		return nil, fmt.Errorf("%w: slice sampling needs Width > 0 and MaxSteps >= 1, got %v and %d", ErrInvalid, s.Width, s.MaxSteps)
 	}
 	nw := d
 	if s.HitAndRun {
@@ -338,11 +338,11 @@ func (n NUTS) NewKernel(t Target) (Kernel, error) {
 	}
 	g, ok := t.(GradTarget)
 	if !ok {
-		return nil, fmt.Errorf("mcmc: NUTS needs a GradTarget (a target with Gradient): %w", ErrInvalid)
+		return nil, fmt.Errorf("%w: NUTS needs a GradTarget (a target with Gradient)", ErrInvalid)
 	}
 	d := t.Dim()
 	if d < 1 {
-		return nil, fmt.Errorf("mcmc: target dimension must be >= 1, got %d: %w", d, ErrInvalid)
+		return nil, fmt.Errorf("%w: target dimension must be >= 1, got %d", ErrInvalid, d)
 	}
 	k := &nutsKernel{t: g, d: d, eps: n.StepSize, delta: n.TargetAccept, maxDepth: n.MaxDepth,
 		minv: make([]float64, d), wmean: make([]float64, d), wm2: make([]float64, d), winEnd: -1}
@@ -356,7 +356,7 @@ func (n NUTS) NewKernel(t Target) (Kernel, error) {
 		k.maxDepth = 10
 	}
 	if k.eps < 0 || math.IsInf(k.eps, 0) || math.IsNaN(k.eps) || !(k.delta > 0 && k.delta < 1) || k.maxDepth < 1 {
-		return nil, fmt.Errorf("mcmc: NUTS needs StepSize >= 0, TargetAccept in (0, 1), MaxDepth >= 1; got %v, %v, %d: %w", n.StepSize, n.TargetAccept, n.MaxDepth, ErrInvalid)
+		return nil, fmt.Errorf("%w: NUTS needs StepSize >= 0, TargetAccept in (0, 1), MaxDepth >= 1; got %v, %v, %d", ErrInvalid, n.StepSize, n.TargetAccept, n.MaxDepth)
 	}
 	return k, nil
 }

@@ -61,28 +61,28 @@ func (t GradTargetFunc) Gradient(x, grad []float64) float64 { return t.Fn(x, gra
 // positive dimension and, for the function adapters, a non-nil function.
 func checkTarget(t Target) error {
 	if argcheck.Nil(t) {
-		return fmt.Errorf("mcmc: target is nil: %w", ErrInvalid)
+		return fmt.Errorf("%w: target is nil", ErrInvalid)
 	}
 	switch f := t.(type) {
 	case TargetFunc:
 		if f.Fn == nil {
-			return fmt.Errorf("mcmc: TargetFunc.Fn is nil: %w", ErrInvalid)
+			return fmt.Errorf("%w: TargetFunc.Fn is nil", ErrInvalid)
 		}
 	case *TargetFunc:
 		if f.Fn == nil {
-			return fmt.Errorf("mcmc: TargetFunc.Fn is nil: %w", ErrInvalid)
+			return fmt.Errorf("%w: TargetFunc.Fn is nil", ErrInvalid)
 		}
 	case GradTargetFunc:
 		if f.Fn == nil {
-			return fmt.Errorf("mcmc: GradTargetFunc.Fn is nil: %w", ErrInvalid)
+			return fmt.Errorf("%w: GradTargetFunc.Fn is nil", ErrInvalid)
 		}
 	case *GradTargetFunc:
 		if f.Fn == nil {
-			return fmt.Errorf("mcmc: GradTargetFunc.Fn is nil: %w", ErrInvalid)
+			return fmt.Errorf("%w: GradTargetFunc.Fn is nil", ErrInvalid)
 		}
 	}
 	if d := t.Dim(); d < 1 || d > maxValues {
-		return fmt.Errorf("mcmc: target dimension must be in [1, %d], got %d: %w", maxValues, d, ErrInvalid)
+		return fmt.Errorf("%w: target dimension must be in [1, %d], got %d", ErrInvalid, maxValues, d)
 	}
 	return nil
 }

@@ -134,14 +134,14 @@ func expectNaN(f func() float64) func() error {
 
 // sane checks a function whose bad-looking argument may still be
 // legitimate (a subnormal kernel bound, a huge dimension): it must return
-// an error wrapping ErrInvalidParameter or a positive finite value, never
+// an error wrapping ErrInvalid or a positive finite value, never
 // 0, NaN or ±Inf without an error.
 func sane(f func() (float64, error)) func() error {
 	return func() error {
 		v, err := f()
 		switch {
-		case err != nil && !errors.Is(err, ErrInvalidParameter):
-			return fmt.Errorf("error %v does not wrap ErrInvalidParameter", err)
+		case err != nil && !errors.Is(err, ErrInvalid):
+			return fmt.Errorf("error %v does not wrap ErrInvalid", err)
 		case err == nil && !(v > 0 && !math.IsInf(v, 0)):
 			return fmt.Errorf("returned %v without an error", v)
 		}
@@ -151,11 +151,11 @@ func sane(f func() (float64, error)) func() error {
 
 // okOrInvalid checks a call whose argument is extreme but legitimate (a
 // subnormal budget): it must not panic and may only fail with an error
-// wrapping ErrInvalidParameter.
+// wrapping ErrInvalid.
 func okOrInvalid(f func() error) func() error {
 	return func() error {
-		if err := f(); err != nil && !errors.Is(err, ErrInvalidParameter) {
-			return fmt.Errorf("error %v does not wrap ErrInvalidParameter", err)
+		if err := f(); err != nil && !errors.Is(err, ErrInvalid) {
+			return fmt.Errorf("error %v does not wrap ErrInvalid", err)
 		}
 		return nil
 	}
@@ -185,8 +185,8 @@ func releaseCases(bm badMech, sim bool) []testutil.BadInput {
 			switch {
 			case wantErr && err == nil:
 				return fmt.Errorf("released %v for an out-of-domain statistic", dst)
-			case wantErr && !errors.Is(err, ErrInvalidParameter):
-				return fmt.Errorf("error %v does not wrap ErrInvalidParameter", err)
+			case wantErr && !errors.Is(err, ErrInvalid):
+				return fmt.Errorf("error %v does not wrap ErrInvalid", err)
 			case !wantErr && err != nil:
 				return fmt.Errorf("refused a valid statistic: %v", err)
 			case !wantErr && !bm.valid(dst):
@@ -781,8 +781,7 @@ func checkCases() []testutil.BadInput {
 // constructor and parameter function, and Release, SimulateRelease,
 // LogDensity and Apply of every mechanism, with NaN, ±Inf, ≤ 0, 1e308,
 // subnormal, empty, mismatched, nil and zero-value arguments. Calls with
-// an error return must return an error wrapping ErrInvalidParameter
-// (ErrDimension, ErrNonFinite and ErrOutOfDomain wrap it); the others
+// an error return must return an error wrapping ErrInvalid; the others
 // must return their documented value. The only panics are Apply's
 // documented ones (length mismatches, a programmer error on the hot path),
 // which the table checks do happen.
@@ -801,5 +800,5 @@ func TestBadInput(t *testing.T) {
 		cases = append(cases, densityCases(bm)...)
 		cases = append(cases, applyCases(bm)...)
 	}
-	testutil.RunBadInput(t, ErrInvalidParameter, cases)
+	testutil.RunBadInput(t, ErrInvalid, cases)
 }

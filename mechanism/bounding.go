@@ -39,12 +39,12 @@ func (m BoundMode) String() string {
 
 // BITSlice writes the boundary-inflated truncation of x to [lo_i, hi_i]
 // into dst (which may alias x): Clamp(x_i, lo_i, hi_i), ±Inf mapping to
-// the nearer bound. It returns an error wrapping ErrInvalidParameter,
+// the nearer bound. It returns an error wrapping ErrInvalid,
 // writing nothing, for slices of different lengths, a bound that is not
-// finite, lo_i > hi_i, or a NaN x_i (ErrNonFinite).
+// finite, lo_i > hi_i, or a NaN x_i (ErrInvalid).
 func BITSlice(dst, x, lo, hi []float64) error {
 	if len(dst) != len(x) || len(lo) != len(x) || len(hi) != len(x) {
-		return fmt.Errorf("mechanism: x, dst, lo and hi must have equal lengths, got %d, %d, %d, %d: %w", len(x), len(dst), len(lo), len(hi), ErrDimension)
+		return fmt.Errorf("%w: x, dst, lo and hi must have equal lengths, got %d, %d, %d, %d", ErrInvalid, len(x), len(dst), len(lo), len(hi))
 	}
 	for i := range x {
 		if math.IsInf(lo[i], 0) || math.IsInf(hi[i], 0) || !(lo[i] <= hi[i]) {
@@ -128,7 +128,7 @@ func NewBounded(inner Mechanism, lo, hi []float64, mode BoundMode) (*Bounded, er
 		return nil, invalidf("bounded releases need a *Laplace or *Gaussian inner mechanism, got %T", inner)
 	}
 	if len(lo) != dim || len(hi) != dim {
-		return nil, fmt.Errorf("mechanism: bounds have lengths %d and %d, mechanism dimension %d: %w", len(lo), len(hi), dim, ErrDimension)
+		return nil, fmt.Errorf("%w: bounds have lengths %d and %d, mechanism dimension %d", ErrInvalid, len(lo), len(hi), dim)
 	}
 	for i := range lo {
 		if err := checkInterval(lo[i], hi[i]); err != nil {
@@ -198,7 +198,7 @@ func (b *Bounded) check(s, dst []float64) error {
 // secure lattice release (operating system's generator, whatever r is):
 // BIT clamps it to the box; truncation draws each coordinate exactly from
 // the lattice law conditioned on the box (see sampleTruncated; an error
-// wrapping ErrOutOfDomain reports a box without lattice points or too
+// wrapping ErrInvalid reports a box without lattice points or too
 // improbable to sample; dst is then partly written). Other errors as for
 // the inner mechanism.
 func (b *Bounded) Release(r *rand.Rand, s, dst []float64) error {

@@ -157,7 +157,7 @@ func IndividualizedLaplace(sens, weights []float64, epsilon float64) (*Laplace, 
 		return nil, err
 	}
 	if len(sens) != len(weights) {
-		return nil, fmt.Errorf("mechanism: %d sensitivities but %d weights: %w", len(sens), len(weights), ErrDimension)
+		return nil, fmt.Errorf("%w: %d sensitivities but %d weights", ErrInvalid, len(sens), len(weights))
 	}
 	w, err := normalizeWeights(weights)
 	if err != nil {
@@ -206,7 +206,7 @@ func NewAccountant(total Budget) (*Accountant, error) {
 
 // usable reports whether a was built by NewAccountant: a nil or
 // zero-value Accountant has no total and refuses every spend with an
-// error wrapping ErrInvalidParameter.
+// error wrapping ErrInvalid.
 func (a *Accountant) usable() error {
 	if a == nil || !(a.total.Epsilon > 0) {
 		return invalidf("Accountant is nil or was not built by NewAccountant")
@@ -292,11 +292,11 @@ func (a *Accountant) guarantee(spent Budget, pureSq, rho float64) Budget {
 // spend in the error, and is called only when the spend is refused.
 func (a *Accountant) admit(spent Budget, pureSq, rho float64, what func() string) error {
 	if spent.Delta > a.total.Delta*(1+budgetTol) {
-		return fmt.Errorf("mechanism: spending %s would bring δ to %g, total is %g: %w", what(), spent.Delta, a.total.Delta, ErrBudgetExceeded)
+		return fmt.Errorf("%w: spending %s would bring δ to %g, total is %g", ErrBudgetExceeded, what(), spent.Delta, a.total.Delta)
 	}
 	g := a.guarantee(spent, pureSq, rho)
 	if g.Epsilon > a.total.Epsilon*(1+budgetTol) {
-		return fmt.Errorf("mechanism: spending %s would bring ε to %g, total is %g: %w", what(), g.Epsilon, a.total.Epsilon, ErrBudgetExceeded)
+		return fmt.Errorf("%w: spending %s would bring ε to %g, total is %g", ErrBudgetExceeded, what(), g.Epsilon, a.total.Epsilon)
 	}
 	return nil
 }
@@ -304,7 +304,7 @@ func (a *Accountant) admit(spent Budget, pureSq, rho float64, what func() string
 // Spend records a release with budget b. It returns an error wrapping
 // ErrBudgetExceeded, and records nothing, if the spend would take ε or δ
 // beyond the total (with a relative slack of 1e-12 for rounding); an error
-// wrapping ErrInvalidParameter if b is not a valid budget.
+// wrapping ErrInvalid if b is not a valid budget.
 func (a *Accountant) Spend(b Budget) error {
 	if err := a.usable(); err != nil {
 		return err
@@ -329,7 +329,7 @@ func (a *Accountant) Spend(b Budget) error {
 // SpendRho records a ρ-zCDP release. It returns an error wrapping
 // ErrBudgetExceeded, and records nothing, if the composed guarantee would
 // exceed the total (always so for a total with δ = 0, at which zCDP
-// implies no finite ε); an error wrapping ErrInvalidParameter unless
+// implies no finite ε); an error wrapping ErrInvalid unless
 // rho is finite and > 0.
 func (a *Accountant) SpendRho(rho float64) error {
 	if err := a.usable(); err != nil {

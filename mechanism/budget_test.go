@@ -27,13 +27,13 @@ func TestComposition(t *testing.T) {
 	if math.Abs(tot.Epsilon-1) > 1e-15 || math.Abs(tot.Delta-1e-5) > 1e-20 {
 		t.Errorf("parts compose to %v", tot)
 	}
-	if _, err := Split(Budget{Epsilon: 1}, []float64{1, 0}); !errors.Is(err, ErrInvalidParameter) {
+	if _, err := Split(Budget{Epsilon: 1}, []float64{1, 0}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("zero weight: %v", err)
 	}
-	if _, err := Split(Budget{Epsilon: -1}, []float64{1}); !errors.Is(err, ErrInvalidParameter) {
+	if _, err := Split(Budget{Epsilon: -1}, []float64{1}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("negative epsilon: %v", err)
 	}
-	if err := (Budget{Epsilon: 1, Delta: 1}).Validate(); !errors.Is(err, ErrInvalidParameter) {
+	if err := (Budget{Epsilon: 1, Delta: 1}).Validate(); !errors.Is(err, ErrInvalid) {
 		t.Errorf("delta = 1 should be invalid: %v", err)
 	}
 }
@@ -74,7 +74,7 @@ func TestCommunalIndividualized(t *testing.T) {
 	if math.Abs(eq.Scale(0)-0.16) > 1e-15 {
 		t.Errorf("individualized scale %v, want δ_i/(w_i ε) = 0.16", eq.Scale(0))
 	}
-	if _, err := IndividualizedLaplace(sens, []float64{1}, 1); !errors.Is(err, ErrDimension) {
+	if _, err := IndividualizedLaplace(sens, []float64{1}, 1); !errors.Is(err, ErrInvalid) {
 		t.Errorf("weights length mismatch: %v", err)
 	}
 }
@@ -109,7 +109,7 @@ func TestAccountant(t *testing.T) {
 	acc3, _ := NewAccountant(Budget{Epsilon: 10})
 	r := newRand(3)
 	dst := make([]float64, 2)
-	if err := acc3.Release(lap, r, []float64{1, math.NaN()}, dst); !errors.Is(err, ErrNonFinite) {
+	if err := acc3.Release(lap, r, []float64{1, math.NaN()}, dst); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("NaN release: %v", err)
 	}
 	if acc3.Spent().Epsilon != 0 {
@@ -129,7 +129,7 @@ func TestAccountant(t *testing.T) {
 	}
 	// Mechanisms without a privacy claim are refused.
 	g, _ := NewGaussian(1, 1)
-	if err := acc3.Spend(g.Budget()); !errors.Is(err, ErrInvalidParameter) {
+	if err := acc3.Spend(g.Budget()); !errors.Is(err, ErrInvalid) {
 		t.Errorf("uncalibrated Gaussian: %v", err)
 	}
 	// Concurrent spends never exceed the total.

@@ -44,7 +44,7 @@ func TestNewDiscreteLaplace(t *testing.T) {
 		{nil, nil}, {[]uint64{1}, []uint64{1, 2}}, {[]uint64{0}, []uint64{1}}, {[]uint64{1}, []uint64{0}},
 		{[]uint64{1}, []uint64{1 << 30}}, {[]uint64{1 << 50}, []uint64{1}},
 	} {
-		if _, err := NewDiscreteLaplace(c.num, c.den, Budget{Epsilon: 1}); !errors.Is(err, ErrInvalidParameter) {
+		if _, err := NewDiscreteLaplace(c.num, c.den, Budget{Epsilon: 1}); !errors.Is(err, ErrInvalid) {
 			t.Errorf("NewDiscreteLaplace(%v, %v): %v", c.num, c.den, err)
 		}
 	}
@@ -72,12 +72,12 @@ func TestSpendJoint(t *testing.T) {
 		b   Budget
 		rho float64
 	}{{Budget{}, 0}, {Budget{Epsilon: -1}, 0}, {Budget{}, math.NaN()}} {
-		if err := a.SpendJoint(c.b, c.rho); !errors.Is(err, ErrInvalidParameter) {
+		if err := a.SpendJoint(c.b, c.rho); !errors.Is(err, ErrInvalid) {
 			t.Errorf("SpendJoint(%v, %v): %v", c.b, c.rho, err)
 		}
 	}
 	var nilAcct *Accountant
-	if err := nilAcct.SpendJoint(Budget{Epsilon: 1}, 0); !errors.Is(err, ErrInvalidParameter) {
+	if err := nilAcct.SpendJoint(Budget{Epsilon: 1}, 0); !errors.Is(err, ErrInvalid) {
 		t.Errorf("nil accountant: %v", err)
 	}
 }

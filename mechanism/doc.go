@@ -86,7 +86,7 @@
 // No exported method panics on a nil pointer receiver. Accessors (Dim,
 // Sigma, Scale, Grid, Budget, …) return the zero value; methods with an
 // error result (Release, SimulateRelease, Spend, …) return an error
-// wrapping ErrInvalidParameter that says the value is nil; LogDensity
+// wrapping ErrInvalid that says the value is nil; LogDensity
 // returns NaN and Apply fills dst with NaN; a nil *CryptoSource draws from
 // the operating system's generator unbuffered. A nil mechanism therefore
 // never releases anything.

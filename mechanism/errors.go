@@ -6,29 +6,25 @@ import (
 	"math"
 )
 
-// Sentinel errors returned (wrapped) by constructors and releases. Test
-// with errors.Is.
+// Errors returned (wrapped) by constructors and releases. Test with
+// errors.Is.
 var (
-	// ErrInvalidParameter reports a mechanism or budget parameter outside
-	// its domain (ε ≤ 0, δ ∉ [0,1), a non-positive sensitivity, …).
-	ErrInvalidParameter = errors.New("invalid parameter")
-	// ErrDimension reports a statistic or output buffer whose length does
-	// not match the mechanism. It wraps ErrInvalidParameter, the package's
-	// one invalid-argument sentinel, as do ErrNonFinite and ErrOutOfDomain.
-	ErrDimension = fmt.Errorf("dimension mismatch: %w", ErrInvalidParameter)
-	// ErrNonFinite reports a NaN or ±Inf entry in a statistic to release.
-	ErrNonFinite = fmt.Errorf("non-finite statistic: %w", ErrInvalidParameter)
-	// ErrOutOfDomain reports a finite statistic outside the domain on which
-	// the mechanism's guarantee holds (e.g. a count outside [0, K]).
-	ErrOutOfDomain = fmt.Errorf("statistic outside the mechanism's domain: %w", ErrInvalidParameter)
+	// ErrInvalid is wrapped by every error reporting an invalid argument:
+	// a mechanism or budget parameter outside its domain (ε ≤ 0,
+	// δ ∉ [0,1), a non-positive sensitivity, …), a statistic or output
+	// buffer whose length does not match the mechanism, a NaN or ±Inf
+	// entry in a statistic to release, or a finite statistic outside the
+	// domain on which the mechanism's guarantee holds (e.g. a count
+	// outside [0, K]). The message names the argument.
+	ErrInvalid = errors.New("mechanism: invalid argument")
 	// ErrBudgetExceeded reports a spend that would exceed an Accountant's
-	// total budget.
-	ErrBudgetExceeded = errors.New("privacy budget exceeded")
+	// total budget: a refusal, not an invalid argument.
+	ErrBudgetExceeded = errors.New("mechanism: privacy budget exceeded")
 )
 
-// invalidf formats a parameter error that wraps ErrInvalidParameter.
+// invalidf formats a parameter error that wraps ErrInvalid.
 func invalidf(format string, args ...any) error {
-	return fmt.Errorf("mechanism: "+format+": %w", append(args, ErrInvalidParameter)...)
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
 }
 
 // checkPositive validates a strictly positive finite parameter.
@@ -77,14 +73,14 @@ func checkRelease(s, dst []float64, dim int) error {
 // outDim differs from the statistic's length dim.
 func checkReleaseShape(s, dst []float64, dim, outDim int) error {
 	if len(s) != dim {
-		return fmt.Errorf("mechanism: statistic has length %d, mechanism expects %d: %w", len(s), dim, ErrDimension)
+		return fmt.Errorf("%w: statistic has length %d, mechanism expects %d", ErrInvalid, len(s), dim)
 	}
 	if len(dst) != outDim {
-		return fmt.Errorf("mechanism: dst has length %d, mechanism expects %d: %w", len(dst), outDim, ErrDimension)
+		return fmt.Errorf("%w: dst has length %d, mechanism expects %d", ErrInvalid, len(dst), outDim)
 	}
 	for i, v := range s {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("mechanism: statistic entry %d is %v: %w", i, v, ErrNonFinite)
+			return fmt.Errorf("%w: statistic entry %d is %v", ErrInvalid, i, v)
 		}
 	}
 	return nil

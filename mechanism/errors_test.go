@@ -8,7 +8,7 @@ import (
 )
 
 // TestConstructorErrors: bad parameters return errors that wrap
-// ErrInvalidParameter and name the argument and the constraint.
+// ErrInvalid and name the argument and the constraint.
 func TestConstructorErrors(t *testing.T) {
 	nan := math.NaN()
 	cases := []struct {
@@ -40,8 +40,8 @@ func TestConstructorErrors(t *testing.T) {
 		{"mmd", second(MMDSensitivity(0, 10)), "kernel bound"},
 	}
 	for _, c := range cases {
-		if !errors.Is(c.err, ErrInvalidParameter) {
-			t.Errorf("%s: error %v does not wrap ErrInvalidParameter", c.name, c.err)
+		if !errors.Is(c.err, ErrInvalid) {
+			t.Errorf("%s: error %v does not wrap ErrInvalid", c.name, c.err)
 			continue
 		}
 		if !strings.Contains(c.err.Error(), c.want) {
@@ -73,11 +73,11 @@ func TestReleaseValidation(t *testing.T) {
 			if err == nil {
 				t.Errorf("%T accepted %v", m, bad)
 			}
-			if !errors.Is(err, ErrDimension) && !errors.Is(err, ErrNonFinite) {
+			if !errors.Is(err, ErrInvalid) {
 				t.Errorf("%T: unexpected error kind %v", m, err)
 			}
 		}
-		if err := m.Release(r, []float64{0, 1, 1}, dst[:2]); !errors.Is(err, ErrDimension) {
+		if err := m.Release(r, []float64{0, 1, 1}, dst[:2]); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%T: short dst: %v", m, err)
 		}
 		if dst[0] != 7 || dst[1] != 7 || dst[2] != 7 {
@@ -86,21 +86,21 @@ func TestReleaseValidation(t *testing.T) {
 	}
 	// Domain errors.
 	dst := make([]float64, 3)
-	if err := rr.Release(newRand(1), []float64{0, 0.5, 1}, dst); !errors.Is(err, ErrOutOfDomain) {
+	if err := rr.Release(newRand(1), []float64{0, 0.5, 1}, dst); !errors.Is(err, ErrInvalid) {
 		t.Errorf("RR non-bit: %v", err)
 	}
-	if err := kr.Release(newRand(1), []float64{0, 3, 1}, dst); !errors.Is(err, ErrOutOfDomain) {
+	if err := kr.Release(newRand(1), []float64{0, 3, 1}, dst); !errors.Is(err, ErrInvalid) {
 		t.Errorf("k-ary out of range: %v", err)
 	}
 	oue, _ := NewOUE(1, 3)
-	if err := oue.Release(newRand(1), []float64{1, 1, 0}, dst); !errors.Is(err, ErrOutOfDomain) {
+	if err := oue.Release(newRand(1), []float64{1, 1, 0}, dst); !errors.Is(err, ErrInvalid) {
 		t.Errorf("OUE not one-hot: %v", err)
 	}
-	if err := sec.Release(newRand(1), []float64{0, 1e300, 0}, dst); !errors.Is(err, ErrOutOfDomain) {
+	if err := sec.Release(newRand(1), []float64{0, 1e300, 0}, dst); !errors.Is(err, ErrInvalid) {
 		t.Errorf("secure Laplace huge value: %v", err)
 	}
 	ex, _ := NewExponential(ExponentialConfig{Epsilon: 1, Sensitivity: 1, Candidates: 3})
-	if err := ex.Release(newRand(1), []float64{0, 1, 2}, dst); !errors.Is(err, ErrDimension) {
+	if err := ex.Release(newRand(1), []float64{0, 1, 2}, dst); !errors.Is(err, ErrInvalid) {
 		t.Errorf("exponential needs a 1-element dst: %v", err)
 	}
 }

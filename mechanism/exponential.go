@@ -132,7 +132,7 @@ func (m *Exponential) check(s, dst []float64) error {
 	}
 	for j, u := range s {
 		if math.IsInf(m.coef*u, 0) {
-			return fmt.Errorf("mechanism: utility %d = %v overflows when scaled by ε/(2Δu) = %v: %w", j, u, m.coef, ErrOutOfDomain)
+			return fmt.Errorf("%w: utility %d = %v overflows when scaled by ε/(2Δu) = %v", ErrInvalid, j, u, m.coef)
 		}
 	}
 	return nil

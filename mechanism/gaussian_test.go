@@ -45,7 +45,7 @@ func TestClassicalGaussianSigma(t *testing.T) {
 	if math.Abs(got-want) > 1e-14*want {
 		t.Fatalf("got %v want %v", got, want)
 	}
-	if _, err := ClassicalGaussianSigma(1, 1e-5, 1); !errors.Is(err, ErrInvalidParameter) {
+	if _, err := ClassicalGaussianSigma(1, 1e-5, 1); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("epsilon=1 should be rejected, got %v", err)
 	}
 	// The analytic calibration is never larger than the classical one.

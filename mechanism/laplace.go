@@ -349,8 +349,9 @@ func (m *Laplace) check(s, dst []float64) error {
 
 // Release writes the secure lattice release of s into dst, drawing from
 // the operating system's generator whatever r is (r may be nil). It
-// returns an error wrapping ErrDimension, ErrNonFinite or ErrOutOfDomain
-// (|s_i/γ_i| ≥ 2^52), leaving dst untouched, on invalid input.
+// returns an error wrapping ErrInvalid (for a length mismatch, a
+// non-finite entry or |s_i/γ_i| ≥ 2^52), leaving dst untouched, on
+// invalid input.
 func (m *Laplace) Release(r *rand.Rand, s, dst []float64) error {
 	if err := m.check(s, dst); err != nil {
 		return err

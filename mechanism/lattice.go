@@ -97,7 +97,7 @@ func slowLdexp(x float64, e int) float64 { return math.Ldexp(x, e) }
 func checkGrid(s []float64, gridExp func(i int) int) error {
 	for i, v := range s {
 		if _, ok := gridIndex(v, gridExp(i)); !ok {
-			return fmt.Errorf("mechanism: statistic entry %d = %v is too large for the release grid 2^%d (|s/grid| must be < 2^52): %w", i, v, gridExp(i), ErrOutOfDomain)
+			return fmt.Errorf("%w: statistic entry %d = %v is too large for the release grid 2^%d (|s/grid| must be < 2^52)", ErrInvalid, i, v, gridExp(i))
 		}
 	}
 	return nil
@@ -184,7 +184,7 @@ func sampleDiscreteLaplace(r *rand.Rand, num, den uint64) int64 {
 
 // errTruncMiss reports a truncated draw whose box is too improbable for
 // rejection sampling.
-var errTruncMiss = fmt.Errorf("mechanism: truncation box too improbable to sample: %w", ErrOutOfDomain)
+var errTruncMiss = fmt.Errorf("%w: truncation box too improbable to sample", ErrInvalid)
 
 // maxTruncTries bounds the rejection loops of truncated draws.
 const maxTruncTries = 1 << 22

@@ -30,7 +30,7 @@ func TestNilReceivers(t *testing.T) {
 	if got := testutil.TypeNames(nilReceivers); !slices.Equal(got, want) {
 		t.Fatalf("nilReceivers covers %v, the package declares pointer-receiver methods on %v", got, want)
 	}
-	for _, p := range testutil.NilReceiverFailures(nilReceivers, ErrInvalidParameter) {
+	for _, p := range testutil.NilReceiverFailures(nilReceivers, ErrInvalid) {
 		t.Error(p)
 	}
 }
@@ -52,7 +52,7 @@ func TestNilReceiverResults(t *testing.T) {
 			t.Errorf("%T Apply wrote %v, want NaN", tr, dst)
 		}
 	}
-	if err := (*Gaussian)(nil).Release(nil, []float64{0}, make([]float64, 1)); !errors.Is(err, ErrInvalidParameter) {
+	if err := (*Gaussian)(nil).Release(nil, []float64{0}, make([]float64, 1)); !errors.Is(err, ErrInvalid) {
 		t.Errorf("nil Gaussian Release: %v", err)
 	}
 	// A nil CryptoSource still draws: 8 draws all equal have probability 2^-448.

@@ -13,7 +13,7 @@ import (
 // for ρ), which is always admissible, and a bound that is not. The result
 // is admissible: ZCDPEpsilon(ρ, δ) ≤ ε, and equal to ε to about 1e-14
 // relative. It is how an (ε, δ) budget is spent on zCDP mechanisms such as
-// the discrete Gaussian. Errors wrap ErrInvalidParameter unless ε > 0 is
+// the discrete Gaussian. Errors wrap ErrInvalid unless ε > 0 is
 // finite and δ ∈ (0, 1).
 func RhoFromEpsilonDelta(epsilon, delta float64) (float64, error) {
 	if err := checkEpsilon(epsilon); err != nil {

@@ -37,8 +37,8 @@ func TestRhoFromEpsilonDeltaRoundTrip(t *testing.T) {
 
 func TestRhoFromEpsilonDeltaBadInput(t *testing.T) {
 	for _, c := range [][2]float64{{0, 1e-6}, {-1, 1e-6}, {math.NaN(), 1e-6}, {math.Inf(1), 1e-6}, {1, 0}, {1, 1}, {1, math.NaN()}, {1, -0.1}} {
-		if _, err := RhoFromEpsilonDelta(c[0], c[1]); !errors.Is(err, ErrInvalidParameter) {
-			t.Errorf("RhoFromEpsilonDelta(%v, %v): error %v, want ErrInvalidParameter", c[0], c[1], err)
+		if _, err := RhoFromEpsilonDelta(c[0], c[1]); !errors.Is(err, ErrInvalid) {
+			t.Errorf("RhoFromEpsilonDelta(%v, %v): error %v, want ErrInvalid", c[0], c[1], err)
 		}
 	}
 }

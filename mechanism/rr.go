@@ -139,7 +139,7 @@ func (m *RandomizedResponse) KeepProb() float64 {
 func checkBits(s []float64) error {
 	for i, v := range s {
 		if v != 0 && v != 1 {
-			return fmt.Errorf("mechanism: entry %d is %v, randomized response needs a bit 0 or 1: %w", i, v, ErrOutOfDomain)
+			return fmt.Errorf("%w: entry %d is %v, randomized response needs a bit 0 or 1", ErrInvalid, i, v)
 		}
 	}
 	return nil
@@ -157,7 +157,7 @@ func (m *RandomizedResponse) check(s, dst []float64) error {
 
 // Release writes the randomized bits into dst, drawing from the operating
 // system's generator whatever r is. Entries of s must be 0 or 1
-// (ErrOutOfDomain otherwise).
+// (ErrInvalid otherwise).
 func (m *RandomizedResponse) Release(r *rand.Rand, s, dst []float64) error {
 	if err := m.check(s, dst); err != nil {
 		return err
@@ -243,8 +243,8 @@ func (m *RandomizedResponse) LogDensity(sdp, s []float64) float64 {
 // Clamping it to [0, 1] is post-processing that costs no privacy but adds
 // bias; callers who need a proportion apply it themselves.
 //
-// It returns an error wrapping ErrInvalidParameter for empty z, for a
-// report that is not 0 or 1 (ErrOutOfDomain, naming it), and on a
+// It returns an error wrapping ErrInvalid for empty z, for a
+// report that is not 0 or 1 (ErrInvalid, naming it), and on a
 // mechanism not built by its constructor.
 func (m *RandomizedResponse) EstimateMean(z []float64) (float64, error) {
 	if m == nil || m.dim == 0 {
@@ -256,7 +256,7 @@ func (m *RandomizedResponse) EstimateMean(z []float64) (float64, error) {
 	s := 0.0
 	for i, v := range z {
 		if v != 0 && v != 1 {
-			return 0, fmt.Errorf("mechanism: report %d is %v, not a bit: %w", i, v, ErrOutOfDomain)
+			return 0, fmt.Errorf("%w: report %d is %v, not a bit", ErrInvalid, i, v)
 		}
 		s += v
 	}
@@ -338,7 +338,7 @@ func (m *KaryRandomizedResponse) Probs() (p, q float64) {
 func (m *KaryRandomizedResponse) checkCats(s []float64) error {
 	for i, v := range s {
 		if v != math.Trunc(v) || v < 0 || v >= float64(m.k) {
-			return fmt.Errorf("mechanism: entry %d is %v, must be a category in {0, …, %d}: %w", i, v, m.k-1, ErrOutOfDomain)
+			return fmt.Errorf("%w: entry %d is %v, must be a category in {0, …, %d}", ErrInvalid, i, v, m.k-1)
 		}
 	}
 	return nil
@@ -454,7 +454,7 @@ func (m *KaryRandomizedResponse) EstimateFrequencies(z, dst []float64) error {
 		return errNilMechanism("*KaryRandomizedResponse")
 	}
 	if len(dst) != m.k {
-		return fmt.Errorf("mechanism: dst has length %d, want k = %d: %w", len(dst), m.k, ErrDimension)
+		return fmt.Errorf("%w: dst has length %d, want k = %d", ErrInvalid, len(dst), m.k)
 	}
 	if len(z) == 0 {
 		return invalidf("reports must be non-empty")
@@ -556,11 +556,11 @@ func (m *OUE) checkOneHot(s []float64) error {
 			ones++
 		case 0:
 		default:
-			return fmt.Errorf("mechanism: OUE entry %d is %v, input must be one-hot: %w", i, v, ErrOutOfDomain)
+			return fmt.Errorf("%w: OUE entry %d is %v, input must be one-hot", ErrInvalid, i, v)
 		}
 	}
 	if ones != 1 {
-		return fmt.Errorf("mechanism: OUE input has %d ones, must be one-hot: %w", ones, ErrOutOfDomain)
+		return fmt.Errorf("%w: OUE input has %d ones, must be one-hot", ErrInvalid, ones)
 	}
 	return nil
 }
@@ -676,7 +676,7 @@ func (m *OUE) EstimateFrequencies(counts []float64, n int, dst []float64) error 
 		return errNilMechanism("*OUE")
 	}
 	if len(counts) != m.d || len(dst) != m.d {
-		return fmt.Errorf("mechanism: counts and dst must have length d = %d, got %d and %d: %w", m.d, len(counts), len(dst), ErrDimension)
+		return fmt.Errorf("%w: counts and dst must have length d = %d, got %d and %d", ErrInvalid, m.d, len(counts), len(dst))
 	}
 	if n < 1 {
 		return invalidf("number of reports must be >= 1, got %d", n)
@@ -684,10 +684,10 @@ func (m *OUE) EstimateFrequencies(counts []float64, n int, dst []float64) error 
 	fn := float64(n)
 	for k, c := range counts {
 		if math.IsNaN(c) || math.IsInf(c, 0) {
-			return fmt.Errorf("mechanism: counts[%d] is %v: %w", k, c, ErrNonFinite)
+			return fmt.Errorf("%w: counts[%d] is %v", ErrInvalid, k, c)
 		}
 		if c != math.Trunc(c) || c < 0 || c > fn {
-			return fmt.Errorf("mechanism: counts[%d] = %v is not a count of reports in [0, %d]: %w", k, c, n, ErrOutOfDomain)
+			return fmt.Errorf("%w: counts[%d] = %v is not a count of reports in [0, %d]", ErrInvalid, k, c, n)
 		}
 	}
 	for k, c := range counts {

@@ -11,7 +11,7 @@ import (
 // Clamp returns x limited to [lo, hi] (±Inf maps to the nearer bound).
 // It returns NaN for a NaN x and for bounds with no such interval (lo >
 // hi, or a NaN bound), a value no release accepts: every Release refuses
-// a NaN statistic with ErrNonFinite, and ClampSlice, NormalizeSlice and
+// a NaN statistic with ErrInvalid, and ClampSlice, NormalizeSlice and
 // BITSlice refuse these arguments with an error.
 func Clamp(x, lo, hi float64) float64 {
 	if !(lo <= hi) {
@@ -28,9 +28,9 @@ func Clamp(x, lo, hi float64) float64 {
 
 // ClampSlice writes Clamp(x_i, lo, hi) into dst (which may alias x):
 // ±Inf maps to the nearer bound. It returns an error wrapping
-// ErrNonFinite, naming the entry and writing nothing, when some x_i is
+// ErrInvalid, naming the entry and writing nothing, when some x_i is
 // NaN (NaN has no place in [lo, hi], and a NaN that reached a release
-// would carry no guarantee), and an error wrapping ErrInvalidParameter for
+// would carry no guarantee), and an error wrapping ErrInvalid for
 // bounds that are not finite with lo < hi or a dst of another length.
 func ClampSlice(dst, x []float64, lo, hi float64) error {
 	if err := checkSliceMap(dst, x, lo, hi); err != nil {
@@ -49,17 +49,17 @@ func checkSliceMap(dst, x []float64, lo, hi float64) error {
 		return err
 	}
 	if len(dst) != len(x) {
-		return fmt.Errorf("mechanism: dst has length %d, x %d: %w", len(dst), len(x), ErrDimension)
+		return fmt.Errorf("%w: dst has length %d, x %d", ErrInvalid, len(dst), len(x))
 	}
 	return checkNoNaN(x)
 }
 
-// checkNoNaN returns an error wrapping ErrNonFinite naming the first NaN
+// checkNoNaN returns an error wrapping ErrInvalid naming the first NaN
 // entry of x.
 func checkNoNaN(x []float64) error {
 	for i, v := range x {
 		if math.IsNaN(v) {
-			return fmt.Errorf("mechanism: x[%d] is NaN, which no clamp or normalisation maps into the bounds: %w", i, ErrNonFinite)
+			return fmt.Errorf("%w: x[%d] is NaN, which no clamp or normalisation maps into the bounds", ErrInvalid, i)
 		}
 	}
 	return nil
@@ -81,14 +81,14 @@ func checkInterval(lo, hi float64) error {
 // 2(Clamp(x) − lo)/(hi − lo) − 1 (SBI paper §4.2). It returns NaN for a
 // NaN x and, like the formula, for lo = hi; NormalizeSlice validates the
 // bounds and refuses NaN with an error. (A NaN never leaves a release
-// path: every Release refuses a NaN statistic with ErrNonFinite.)
+// path: every Release refuses a NaN statistic with ErrInvalid.)
 func Normalize(x, lo, hi float64) float64 {
 	return 2*(Clamp(x, lo, hi)-lo)/(hi-lo) - 1
 }
 
 // NormalizeSlice writes Normalize(x_i, lo, hi) into dst (which may alias
 // x): ±Inf maps to ±1. Errors as for ClampSlice (a NaN entry wraps
-// ErrNonFinite and nothing is written).
+// ErrInvalid and nothing is written).
 func NormalizeSlice(dst, x []float64, lo, hi float64) error {
 	if err := checkSliceMap(dst, x, lo, hi); err != nil {
 		return err
@@ -112,7 +112,7 @@ func ClampedMean(x []float64, lo, hi float64) (mean, sens float64, err error) {
 	s := 0.0
 	for i, v := range x {
 		if math.IsNaN(v) {
-			return 0, 0, fmt.Errorf("mechanism: x[%d] is NaN: %w", i, ErrNonFinite)
+			return 0, 0, fmt.Errorf("%w: x[%d] is NaN", ErrInvalid, i)
 		}
 		s += Clamp(v, lo, hi)
 	}

@@ -162,7 +162,7 @@ func checkSVTFinite(name string, v float64) error {
 }
 
 // NewSparseVector validates cfg and returns the reusable mechanism. The
-// errors wrap ErrInvalidParameter and name the field at fault.
+// errors wrap ErrInvalid and name the field at fault.
 func NewSparseVector(cfg SVTConfig) (*SparseVector, error) {
 	if err := checkSVTFinite("threshold", cfg.Threshold); err != nil {
 		return nil, err
@@ -387,7 +387,7 @@ func (v *SparseVector) usable() error {
 // Start begins a session whose noise comes from the operating system's
 // generator: it draws the noisy threshold. On a SparseVector not built by
 // a constructor the session answers every Test with an error wrapping
-// ErrInvalidParameter.
+// ErrInvalid.
 func (v *SparseVector) Start() *SVTSession {
 	s := &SVTSession{}
 	v.StartInto(s)
@@ -405,7 +405,7 @@ func (v *SparseVector) StartInto(s *SVTSession) {
 // simulations and tests. The law is the same as Start's, but anyone who
 // learns r's seed can recompute the noise: never use it on confidential
 // queries. A nil r gives a session that answers every Test with an error
-// wrapping ErrInvalidParameter.
+// wrapping ErrInvalid.
 func (v *SparseVector) StartReproducible(r *rand.Rand) *SVTSession {
 	s := &SVTSession{}
 	v.StartReproducibleInto(r, s)
@@ -443,7 +443,7 @@ func (v *SparseVector) start(r *rand.Rand, s *SVTSession) {
 // (⊤) or 0 (⊥) for the queries answered and NaN for those after the
 // session halted. The budget of the whole call is Budget(). A NaN query,
 // or an infinite one when the configuration has no query bounds, is an
-// error (wrapping ErrNonFinite); with bounds, ±Inf is clamped like any
+// error (wrapping ErrInvalid); with bounds, ±Inf is clamped like any
 // other query. Every query is checked before any noise is drawn.
 func (v *SparseVector) Release(r *rand.Rand, s, dst []float64) error {
 	if err := v.checkRelease(s, dst); err != nil {
@@ -468,10 +468,10 @@ func (v *SparseVector) checkRelease(s, dst []float64) error {
 		return err
 	}
 	if len(dst) != len(s) {
-		return fmt.Errorf("mechanism: dst has length %d, statistic %d: %w", len(dst), len(s), ErrDimension)
+		return fmt.Errorf("%w: dst has length %d, statistic %d", ErrInvalid, len(dst), len(s))
 	}
 	if len(s) == 0 {
-		return fmt.Errorf("mechanism: sparse vector needs at least one query: %w", ErrDimension)
+		return fmt.Errorf("%w: sparse vector needs at least one query", ErrInvalid)
 	}
 	for i, q := range s {
 		if err := v.checkQuery(q); err != nil {
@@ -511,7 +511,7 @@ func (v *SparseVector) releaseWith(r *rand.Rand, s, dst []float64) error {
 // declared sensitivity).
 func (v *SparseVector) checkQuery(q float64) error {
 	if math.IsNaN(q) || (math.IsInf(q, 0) && !v.cfg.bounded()) {
-		return fmt.Errorf("mechanism: sparse vector query is %v: %w: %w", q, ErrNonFinite, ErrInvalidParameter)
+		return fmt.Errorf("%w: sparse vector query is %v", ErrInvalid, q)
 	}
 	return nil
 }
@@ -545,11 +545,11 @@ func (s *SVTSession) noise(t ratScale) int64 {
 // Test answers one query value: true (⊤) if the noisy query crosses the
 // noisy threshold, compared exactly on the lattice (see SparseVector). It
 // returns ErrSVTHalted after MaxAbove ⊤
-// answers, and an error wrapping ErrNonFinite (and ErrInvalidParameter) for
+// answers, and an error wrapping ErrInvalid for
 // a query the session cannot order (see Release); neither consumes
 // randomness or budget. A session that was never started (the zero value),
 // or started with a nil generator, returns an error wrapping
-// ErrInvalidParameter.
+// ErrInvalid.
 func (s *SVTSession) Test(q float64) (bool, error) {
 	if s == nil {
 		return false, invalidf("sparse vector session is nil")

@@ -77,7 +77,7 @@ func TestSVTBehaviour(t *testing.T) {
 		t.Errorf("session counters %d %d %v", sess.Count(), sess.Tested(), sess.Halted())
 	}
 	s2 := vb.StartReproducible(newRand(3))
-	if _, err := s2.Test(math.NaN()); !errors.Is(err, ErrNonFinite) {
+	if _, err := s2.Test(math.NaN()); !errors.Is(err, ErrInvalid) {
 		t.Errorf("NaN query: %v", err)
 	}
 }
@@ -112,7 +112,7 @@ func TestSVTLaw(t *testing.T) {
 
 // svtCase is one bad-input case of the sparse vector: a category (nan, inf,
 // nonpositive, huge, subnormal, empty, mismatched, nil, zerovalue) and a
-// call that must return an error wrapping ErrInvalidParameter, without
+// call that must return an error wrapping ErrInvalid, without
 // panicking.
 type svtCase struct {
 	cat, name string
@@ -417,7 +417,7 @@ func TestSVTSessionOutputsOnlyAnswers(t *testing.T) {
 }
 
 // FuzzSparseVector checks the sparse vector on arbitrary configurations and
-// queries: construction either fails with ErrInvalidParameter or yields a
+// queries: construction either fails with ErrInvalid or yields a
 // positive normal finite budget; a session never panics, answers at most
 // MaxAbove ⊤ and refuses NaN queries.
 func FuzzSparseVector(f *testing.F) {
@@ -427,7 +427,7 @@ func FuzzSparseVector(f *testing.F) {
 		v, err := NewSparseVector(SVTConfig{Threshold: thr, Sensitivity: sens, ThresholdScale: b1, QueryScale: b2,
 			MaxAbove: c, Resample: rs, Below: below, Lower: lo, Upper: hi})
 		if err != nil {
-			if !errors.Is(err, ErrInvalidParameter) {
+			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("error without the sentinel: %v", err)
 			}
 			return

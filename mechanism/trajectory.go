@@ -119,8 +119,9 @@ func (t *InfectionTrajectory) Prob(infected float64) float64 {
 
 // Release writes the released proportions c_i/n into dst, drawing from the
 // operating system's generator whatever r is. It returns an
-// error (ErrDimension, ErrNonFinite, or ErrOutOfDomain for a count outside
-// [0, K]) and leaves dst untouched on invalid input.
+// error wrapping ErrInvalid (naming a length mismatch, a non-finite
+// entry or a count outside [0, K]) and leaves dst untouched on invalid
+// input.
 func (t *InfectionTrajectory) Release(r *rand.Rand, s, dst []float64) error {
 	if err := t.check(s, dst); err != nil {
 		return err
@@ -163,7 +164,7 @@ func (t *InfectionTrajectory) checkCounts(s []float64) error {
 	K := float64(t.k)
 	for i, v := range s {
 		if v < 0 || v > K {
-			return fmt.Errorf("mechanism: infected count %d is %v, must be in [0, K=%d]: %w", i, v, t.k, ErrOutOfDomain)
+			return fmt.Errorf("%w: infected count %d is %v, must be in [0, K=%d]", ErrInvalid, i, v, t.k)
 		}
 	}
 	return nil

@@ -129,21 +129,21 @@ func TestInfectionTrajectoryBasics(t *testing.T) {
 		n, mm, k int64
 		l        int
 	}{{0, 1, 1, 1}, {1, 0, 1, 1}, {1, 1, 0, 1}, {1, 1, 1, 0}} {
-		if _, err := NewInfectionTrajectory(TrajectoryConfig{Trials: bad.n, Inflation: bad.mm, Population: bad.k, Times: bad.l}); !errors.Is(err, ErrInvalidParameter) {
-			t.Errorf("%v: want ErrInvalidParameter, got %v", bad, err)
+		if _, err := NewInfectionTrajectory(TrajectoryConfig{Trials: bad.n, Inflation: bad.mm, Population: bad.k, Times: bad.l}); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%v: want ErrInvalid, got %v", bad, err)
 		}
 	}
 	s := make([]float64, 10)
 	dst := make([]float64, 10)
 	s[3] = 2e6
-	if err := m.Release(newRand(1), s, dst); !errors.Is(err, ErrOutOfDomain) {
+	if err := m.Release(newRand(1), s, dst); !errors.Is(err, ErrInvalid) {
 		t.Errorf("count above K: got %v", err)
 	}
 	s[3] = math.NaN()
-	if err := m.Release(newRand(1), s, dst); !errors.Is(err, ErrNonFinite) {
+	if err := m.Release(newRand(1), s, dst); !errors.Is(err, ErrInvalid) {
 		t.Errorf("NaN count: got %v", err)
 	}
-	if err := m.Release(newRand(1), s[:9], dst); !errors.Is(err, ErrDimension) {
+	if err := m.Release(newRand(1), s[:9], dst); !errors.Is(err, ErrInvalid) {
 		t.Errorf("short statistic: got %v", err)
 	}
 }

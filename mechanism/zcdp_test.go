@@ -123,18 +123,18 @@ func TestAccountantZCDP(t *testing.T) {
 		t.Errorf("zCDP spend on a pure budget: %v", err)
 	}
 	for _, bad := range []float64{0, -1, math.NaN(), math.Inf(1)} {
-		if err := a.SpendRho(bad); !errors.Is(err, ErrInvalidParameter) {
+		if err := a.SpendRho(bad); !errors.Is(err, ErrInvalid) {
 			t.Errorf("SpendRho(%v): %v", bad, err)
 		}
-		if _, err := ZCDPEpsilon(bad, 1e-6); !errors.Is(err, ErrInvalidParameter) {
+		if _, err := ZCDPEpsilon(bad, 1e-6); !errors.Is(err, ErrInvalid) {
 			t.Errorf("ZCDPEpsilon(%v): %v", bad, err)
 		}
-		if _, err := GaussianRho(1, bad); !errors.Is(err, ErrInvalidParameter) {
+		if _, err := GaussianRho(1, bad); !errors.Is(err, ErrInvalid) {
 			t.Errorf("GaussianRho(σ=%v): %v", bad, err)
 		}
 	}
 	for _, bad := range []float64{0, 1, -1, math.NaN()} {
-		if _, err := ZCDPEpsilon(0.1, bad); !errors.Is(err, ErrInvalidParameter) {
+		if _, err := ZCDPEpsilon(0.1, bad); !errors.Is(err, ErrInvalid) {
 			t.Errorf("ZCDPEpsilon(δ=%v): %v", bad, err)
 		}
 	}
@@ -157,7 +157,7 @@ func TestAccountantReleaseZCDP(t *testing.T) {
 	if err := a.ReleaseZCDP(m, newRand(1), []float64{3}, dst); err != nil || a.Rho() != 0.125 {
 		t.Fatalf("release: %v, ρ=%v", err, a.Rho())
 	}
-	if err := a.ReleaseZCDP(m, newRand(1), []float64{math.NaN()}, dst); !errors.Is(err, ErrNonFinite) || a.Rho() != 0.125 {
+	if err := a.ReleaseZCDP(m, newRand(1), []float64{math.NaN()}, dst); !errors.Is(err, ErrInvalid) || a.Rho() != 0.125 {
 		t.Errorf("failed release: %v, ρ=%v (want refund)", err, a.Rho())
 	}
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // TestBadInput feeds invalid arguments and unconstructed values to the
-// exported API: every call returns an error wrapping ErrArg, never panics.
+// exported API: every call returns an error wrapping ErrInvalid, never panics.
 func TestBadInput(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	ctx := context.Background()
@@ -169,5 +169,5 @@ func TestBadInput(t *testing.T) {
 			c.Randomize(nil)
 		}})
 	zeroOK("Scramble(99).String", func() any { return Scramble(99).String() })
-	testutil.RunBadInput(t, ErrArg, cases)
+	testutil.RunBadInput(t, ErrInvalid, cases)
 }

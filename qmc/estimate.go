@@ -41,25 +41,25 @@ const chunkValues = 1 << 12
 // scrambled Sobol, rotated or Monte Carlo sequence in this package), each
 // is unbiased for ∫f. It allocates one chunk buffer per call and nothing
 // per point. It stops with ctx's error if ctx is cancelled between
-// replicates, and with an error wrapping ErrArg, naming the point, if f
+// replicates, and with an error wrapping ErrInvalid, naming the point, if f
 // returns NaN or ±Inf (an integral with no finite estimate) or the sum of
 // its values overflows.
 func Replicates(ctx context.Context, seq Randomized, f Integrand, n int, dst []float64, r *rand.Rand) error {
 	if ctx == nil || argcheck.Nil(seq) || f == nil || r == nil {
-		return fmt.Errorf("qmc: Replicates needs non-nil ctx, seq, f and r: %w", ErrArg)
+		return fmt.Errorf("%w: Replicates needs non-nil ctx, seq, f and r", ErrInvalid)
 	}
 	if n < 1 {
-		return fmt.Errorf("qmc: points per replicate must be ≥ 1, got %d: %w", n, ErrArg)
+		return fmt.Errorf("%w: points per replicate must be ≥ 1, got %d", ErrInvalid, n)
 	}
 	if len(dst) < 1 {
-		return fmt.Errorf("qmc: need at least one replicate, got %d: %w", len(dst), ErrArg)
+		return fmt.Errorf("%w: need at least one replicate, got %d", ErrInvalid, len(dst))
 	}
 	d := seq.Dim()
 	if d < 1 {
-		return fmt.Errorf("qmc: sequence dimension %d < 1 (used without its constructor?): %w", d, ErrDim)
+		return fmt.Errorf("%w: sequence dimension %d < 1 (used without its constructor?)", ErrInvalid, d)
 	}
 	if m, ok := seq.(interface{ MaxPoints() uint64 }); ok && uint64(n) > m.MaxPoints() {
-		return fmt.Errorf("qmc: %d points per replicate exceed the sequence's %d points: %w: %w", n, m.MaxPoints(), ErrArg, ErrExhausted)
+		return fmt.Errorf("%w: %d points per replicate exceed the sequence's %d points", ErrInvalid, n, m.MaxPoints())
 	}
 	chunk := min(n, max(1, chunkValues/d))
 	buf := make([]float64, chunk*d)
@@ -79,7 +79,7 @@ func Replicates(ctx context.Context, seq Randomized, f Integrand, n int, dst []f
 				u := buf[p*d : p*d+d : p*d+d]
 				v := f(u)
 				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return fmt.Errorf("qmc: replicate %d: the integrand is %v at point %d, u = %v: %w", rep, v, done+p, u, ErrArg)
+					return fmt.Errorf("%w: replicate %d: the integrand is %v at point %d, u = %v", ErrInvalid, rep, v, done+p, u)
 				}
 				part += v
 			}
@@ -87,7 +87,7 @@ func Replicates(ctx context.Context, seq Randomized, f Integrand, n int, dst []f
 			done += k
 		}
 		if math.IsInf(sum, 0) {
-			return fmt.Errorf("qmc: replicate %d: the sum of the integrand's values overflows: %w", rep, ErrArg)
+			return fmt.Errorf("%w: replicate %d: the sum of the integrand's values overflows", ErrInvalid, rep)
 		}
 		dst[rep] = sum / float64(n)
 	}
@@ -98,10 +98,10 @@ func Replicates(ctx context.Context, seq Randomized, f Integrand, n int, dst []f
 // anything is allocated.
 func checkReplicateArgs(ctx context.Context, seq Randomized, f Integrand, n int, r *rand.Rand) error {
 	if ctx == nil || argcheck.Nil(seq) || f == nil || r == nil {
-		return fmt.Errorf("qmc: Integrate needs non-nil ctx, seq, f and r: %w", ErrArg)
+		return fmt.Errorf("%w: Integrate needs non-nil ctx, seq, f and r", ErrInvalid)
 	}
 	if n < 1 {
-		return fmt.Errorf("qmc: points per replicate must be ≥ 1, got %d: %w", n, ErrArg)
+		return fmt.Errorf("%w: points per replicate must be ≥ 1, got %d", ErrInvalid, n)
 	}
 	return nil
 }
@@ -115,7 +115,7 @@ func checkReplicateArgs(ctx context.Context, seq Randomized, f Integrand, n int,
 // NaN or infinite integrand value is refused, not averaged).
 func Integrate(ctx context.Context, seq Randomized, f Integrand, n, replicates int, r *rand.Rand) (Estimate, error) {
 	if replicates < 1 || replicates > maxReplicates {
-		return Estimate{}, fmt.Errorf("qmc: replicates must be in [1, %d], got %d: %w", maxReplicates, replicates, ErrArg)
+		return Estimate{}, fmt.Errorf("%w: replicates must be in [1, %d], got %d", ErrInvalid, maxReplicates, replicates)
 	}
 	if err := checkReplicateArgs(ctx, seq, f, n, r); err != nil {
 		return Estimate{}, err
@@ -154,16 +154,16 @@ func meanSD(x []float64) (mean, sd float64) {
 // error of the lowest-indexed failing replicate, or ctx's error.
 func IntegrateParallel(ctx context.Context, newReplicate func() (Randomized, Integrand, error), n, replicates int, seed uint64) (Estimate, error) {
 	if newReplicate == nil {
-		return Estimate{}, fmt.Errorf("qmc: IntegrateParallel needs a non-nil replicate constructor: %w", ErrArg)
+		return Estimate{}, fmt.Errorf("%w: IntegrateParallel needs a non-nil replicate constructor", ErrInvalid)
 	}
 	if ctx == nil {
-		return Estimate{}, fmt.Errorf("qmc: IntegrateParallel needs a non-nil ctx: %w", ErrArg)
+		return Estimate{}, fmt.Errorf("%w: IntegrateParallel needs a non-nil ctx", ErrInvalid)
 	}
 	if replicates < 1 || replicates > maxReplicates {
-		return Estimate{}, fmt.Errorf("qmc: replicates must be in [1, %d], got %d: %w", maxReplicates, replicates, ErrArg)
+		return Estimate{}, fmt.Errorf("%w: replicates must be in [1, %d], got %d", ErrInvalid, maxReplicates, replicates)
 	}
 	if n < 1 {
-		return Estimate{}, fmt.Errorf("qmc: points per replicate must be ≥ 1, got %d: %w", n, ErrArg)
+		return Estimate{}, fmt.Errorf("%w: points per replicate must be ≥ 1, got %d", ErrInvalid, n)
 	}
 	vals := make([]float64, replicates)
 	err := parallel.Map(ctx, replicates, seed, func(i int, r *rand.Rand) error {

@@ -51,8 +51,8 @@ func ExampleNewSobol_errors() {
 	err = s.Fill(make([]float64, 2), 2)
 	fmt.Println(err)
 	// Output:
-	// qmc: Sobol dimension must be in [1, 21201], got 30000: qmc: invalid dimension
-	// qmc: Sobol request for 2 points at index 4294967295 exceeds MaxPoints 4294967296: qmc: sequence exhausted
+	// qmc: invalid argument: Sobol dimension must be in [1, 21201], got 30000
+	// qmc: invalid argument: Sobol request for 2 points at index 4294967295 exceeds MaxPoints 4294967296
 }
 
 // An RQMC estimate of E[g(s_dp)] for a Laplace release s_dp = s + Laplace(b)

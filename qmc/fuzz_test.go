@@ -23,20 +23,20 @@ func FuzzSobolArgs(f *testing.F) {
 		r := rand.New(rand.NewPCG(uint64(d), seek))
 		s, err := NewSobol(d, SobolConfig{Scramble: Scramble(sc), Bits: nb}, r)
 		if err != nil {
-			if !errors.Is(err, ErrDim) && !errors.Is(err, ErrArg) {
+			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("unexpected error kind: %v", err)
 			}
 			return
 		}
 		if err := s.Seek(seek); err != nil {
-			if !errors.Is(err, ErrExhausted) {
+			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("Seek: %v", err)
 			}
 			return
 		}
 		buf := make([]float64, max(n, 0)*d)
 		if err := s.Fill(buf, n); err != nil {
-			if !errors.Is(err, ErrExhausted) && !errors.Is(err, ErrArg) {
+			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("Fill: %v", err)
 			}
 			return

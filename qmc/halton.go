@@ -38,10 +38,10 @@ type Halton struct {
 // permutations and must not be nil.
 func NewHalton(dim int, scrambled bool, r *rand.Rand) (*Halton, error) {
 	if dim < 1 || dim > MaxHaltonDim {
-		return nil, fmt.Errorf("qmc: Halton dimension must be in [1, %d], got %d: %w", MaxHaltonDim, dim, ErrDim)
+		return nil, fmt.Errorf("%w: Halton dimension must be in [1, %d], got %d", ErrInvalid, MaxHaltonDim, dim)
 	}
 	if scrambled && r == nil {
-		return nil, fmt.Errorf("qmc: scrambled Halton needs a non-nil *rand.Rand: %w", ErrArg)
+		return nil, fmt.Errorf("%w: scrambled Halton needs a non-nil *rand.Rand", ErrInvalid)
 	}
 	h := &Halton{dim: dim, bases: firstPrimes(dim), ndig: make([]int32, dim), off: make([]int32, dim)}
 	total := 0
@@ -147,7 +147,7 @@ func (h *Halton) Seek(index uint64) error {
 		return errUnbuilt("Halton")
 	}
 	if index > haltonMax {
-		return fmt.Errorf("qmc: Halton seek to %d beyond 2^53: %w", index, ErrExhausted)
+		return fmt.Errorf("%w: Halton seek to %d beyond 2^53", ErrInvalid, index)
 	}
 	h.index = index
 	return nil
@@ -162,7 +162,7 @@ func (h *Halton) Fill(dst []float64, n int) error {
 		return err
 	}
 	if uint64(n) > haltonMax-h.index {
-		return fmt.Errorf("qmc: Halton request for %d points at index %d exceeds 2^53: %w", n, h.index, ErrExhausted)
+		return fmt.Errorf("%w: Halton request for %d points at index %d exceeds 2^53", ErrInvalid, n, h.index)
 	}
 	d := h.dim
 	for p := 0; p < n; p++ {

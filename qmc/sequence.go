@@ -43,10 +43,10 @@ type Rotation struct {
 // and Reset rewind it.
 func NewRotation(base Sequence, r *rand.Rand) (*Rotation, error) {
 	if argcheck.Nil(base) || r == nil {
-		return nil, fmt.Errorf("qmc: NewRotation needs a non-nil base sequence and *rand.Rand: %w", ErrArg)
+		return nil, fmt.Errorf("%w: NewRotation needs a non-nil base sequence and *rand.Rand", ErrInvalid)
 	}
 	if base.Dim() < 1 {
-		return nil, fmt.Errorf("qmc: rotation base dimension must be ≥ 1, got %d: %w", base.Dim(), ErrDim)
+		return nil, fmt.Errorf("%w: rotation base dimension must be ≥ 1, got %d", ErrInvalid, base.Dim())
 	}
 	c := &Rotation{base: base, shift: make([]float64, base.Dim())}
 	c.Randomize(r)
@@ -99,7 +99,7 @@ func (c *Rotation) Fill(dst []float64, n int) error {
 		return errUnbuilt("Rotation")
 	}
 	if c.base.Dim() != len(c.shift) {
-		return fmt.Errorf("qmc: rotation base dimension changed from %d to %d: %w", len(c.shift), c.base.Dim(), ErrDim)
+		return fmt.Errorf("%w: rotation base dimension changed from %d to %d", ErrInvalid, len(c.shift), c.base.Dim())
 	}
 	if err := c.base.Fill(dst, n); err != nil {
 		return err
@@ -139,10 +139,10 @@ type MonteCarlo struct {
 // seeded from r.
 func NewMonteCarlo(dim int, r *rand.Rand) (*MonteCarlo, error) {
 	if dim < 1 {
-		return nil, fmt.Errorf("qmc: MonteCarlo dimension must be ≥ 1, got %d: %w", dim, ErrDim)
+		return nil, fmt.Errorf("%w: MonteCarlo dimension must be ≥ 1, got %d", ErrInvalid, dim)
 	}
 	if r == nil {
-		return nil, fmt.Errorf("qmc: NewMonteCarlo needs a non-nil *rand.Rand: %w", ErrArg)
+		return nil, fmt.Errorf("%w: NewMonteCarlo needs a non-nil *rand.Rand", ErrInvalid)
 	}
 	m := &MonteCarlo{dim: dim}
 	m.rng = rand.New(&m.pcg)

@@ -44,19 +44,19 @@ func TestHaltonValues(t *testing.T) {
 	if math.Abs(row[2]-1./25) > 1e-15 {
 		t.Errorf("Seek(5): got %v", row)
 	}
-	if _, err := NewHalton(0, false, nil); !errors.Is(err, ErrDim) {
+	if _, err := NewHalton(0, false, nil); !errors.Is(err, ErrInvalid) {
 		t.Errorf("NewHalton(0): %v", err)
 	}
-	if _, err := NewHalton(MaxHaltonDim+1, false, nil); !errors.Is(err, ErrDim) {
+	if _, err := NewHalton(MaxHaltonDim+1, false, nil); !errors.Is(err, ErrInvalid) {
 		t.Errorf("NewHalton(MaxHaltonDim+1): %v", err)
 	}
-	if _, err := NewHalton(2, true, nil); !errors.Is(err, ErrArg) {
+	if _, err := NewHalton(2, true, nil); !errors.Is(err, ErrInvalid) {
 		t.Errorf("scrambled Halton with nil rand: %v", err)
 	}
 	if err := h.Seek(1 << 53); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Fill(row, 1); !errors.Is(err, ErrExhausted) {
+	if err := h.Fill(row, 1); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Halton beyond 2^53: %v", err)
 	}
 }
@@ -105,7 +105,7 @@ func TestRotationAndMC(t *testing.T) {
 			t.Fatalf("rotated value %d: got %v want %v", i, got[i], w)
 		}
 	}
-	if _, err := NewRotation(nil, r); !errors.Is(err, ErrArg) {
+	if _, err := NewRotation(nil, r); !errors.Is(err, ErrInvalid) {
 		t.Errorf("nil base: %v", err)
 	}
 	if addMod1(0x1.fffffffffffffp-1, 0x1.fffffffffffffp-1) >= 1 || addMod1(0.75, 0.25) != 0 {
@@ -124,7 +124,7 @@ func TestRotationAndMC(t *testing.T) {
 			t.Fatal("MonteCarlo.Reset does not replay")
 		}
 	}
-	if _, err := NewMonteCarlo(0, r); !errors.Is(err, ErrDim) {
+	if _, err := NewMonteCarlo(0, r); !errors.Is(err, ErrInvalid) {
 		t.Errorf("NewMonteCarlo(0): %v", err)
 	}
 }
@@ -181,13 +181,13 @@ func TestIntegrateErrors(t *testing.T) {
 	s, _ := NewSobol(2, SobolConfig{Scramble: Owen}, r)
 	f := func(u []float64) float64 { return u[0] }
 	ctx := context.Background()
-	if _, err := Integrate(ctx, s, f, 0, 4, r); !errors.Is(err, ErrArg) {
+	if _, err := Integrate(ctx, s, f, 0, 4, r); !errors.Is(err, ErrInvalid) {
 		t.Errorf("n = 0: %v", err)
 	}
-	if _, err := Integrate(ctx, s, f, 8, 0, r); !errors.Is(err, ErrArg) {
+	if _, err := Integrate(ctx, s, f, 8, 0, r); !errors.Is(err, ErrInvalid) {
 		t.Errorf("R = 0: %v", err)
 	}
-	if _, err := Integrate(ctx, s, nil, 8, 2, r); !errors.Is(err, ErrArg) {
+	if _, err := Integrate(ctx, s, nil, 8, 2, r); !errors.Is(err, ErrInvalid) {
 		t.Errorf("nil f: %v", err)
 	}
 	cctx, cancel := context.WithCancel(ctx)
@@ -255,7 +255,7 @@ func TestIntegrateParallelDeterministic(t *testing.T) {
 	if z := (a.Mean - (1.0/3 + 0.5)) / a.StdErr; math.Abs(z) > 4 {
 		t.Fatalf("estimate %v ± %v is %.1f SE from 5/6", a.Mean, a.StdErr, z)
 	}
-	if _, err := IntegrateParallel(ctx, nil, 8, 2, 1); !errors.Is(err, ErrArg) {
+	if _, err := IntegrateParallel(ctx, nil, 8, 2, 1); !errors.Is(err, ErrInvalid) {
 		t.Errorf("nil constructor: %v", err)
 	}
 }

@@ -117,23 +117,23 @@ type Sobol struct {
 // randomization and must not be nil; for NoScramble r is ignored.
 func NewSobol(dim int, cfg SobolConfig, r *rand.Rand) (*Sobol, error) {
 	if dim < 1 || dim > MaxSobolDim {
-		return nil, fmt.Errorf("qmc: Sobol dimension must be in [1, %d], got %d: %w", MaxSobolDim, dim, ErrDim)
+		return nil, fmt.Errorf("%w: Sobol dimension must be in [1, %d], got %d", ErrInvalid, MaxSobolDim, dim)
 	}
 	nb := cfg.Bits
 	if nb == 0 {
 		nb = 32
 	}
 	if nb != 32 && nb != 64 {
-		return nil, fmt.Errorf("qmc: Sobol bits must be 32 or 64, got %d: %w", cfg.Bits, ErrArg)
+		return nil, fmt.Errorf("%w: Sobol bits must be 32 or 64, got %d", ErrInvalid, cfg.Bits)
 	}
 	switch cfg.Scramble {
 	case NoScramble:
 	case DigitalShift, LinearMatrixShift, Owen, OwenTree:
 		if r == nil {
-			return nil, fmt.Errorf("qmc: scramble %v needs a non-nil *rand.Rand: %w", cfg.Scramble, ErrArg)
+			return nil, fmt.Errorf("%w: scramble %v needs a non-nil *rand.Rand", ErrInvalid, cfg.Scramble)
 		}
 	default:
-		return nil, fmt.Errorf("qmc: unknown scramble %d: %w", int(cfg.Scramble), ErrArg)
+		return nil, fmt.Errorf("%w: unknown scramble %d", ErrInvalid, int(cfg.Scramble))
 	}
 	recs, err := directionTable()
 	if err != nil {
@@ -277,13 +277,13 @@ func (s *Sobol) Reset() {
 
 // Seek positions the sequence so that the next point produced is the one
 // with the given index (skip-ahead in O(dim·log index)). It returns an
-// error wrapping ErrExhausted if index > MaxPoints.
+// error wrapping ErrInvalid if index > MaxPoints.
 func (s *Sobol) Seek(index uint64) error {
 	if s == nil || s.dim < 1 {
 		return errUnbuilt("Sobol")
 	}
 	if index > s.max {
-		return fmt.Errorf("qmc: Sobol seek to %d beyond MaxPoints %d: %w", index, s.max, ErrExhausted)
+		return fmt.Errorf("%w: Sobol seek to %d beyond MaxPoints %d", ErrInvalid, index, s.max)
 	}
 	s.Reset()
 	s.index = index
@@ -304,13 +304,13 @@ func (s *Sobol) Seek(index uint64) error {
 }
 
 // Skip advances the sequence by n points. It returns an error wrapping
-// ErrExhausted, leaving the position unchanged, if that passes MaxPoints.
+// ErrInvalid, leaving the position unchanged, if that passes MaxPoints.
 func (s *Sobol) Skip(n uint64) error {
 	if s == nil || s.dim < 1 {
 		return errUnbuilt("Sobol")
 	}
 	if n > s.max-s.index {
-		return fmt.Errorf("qmc: Sobol skip of %d from index %d beyond MaxPoints %d: %w", n, s.index, s.max, ErrExhausted)
+		return fmt.Errorf("%w: Sobol skip of %d from index %d beyond MaxPoints %d", ErrInvalid, n, s.index, s.max)
 	}
 	return s.Seek(s.index + n)
 }
@@ -318,7 +318,7 @@ func (s *Sobol) Skip(n uint64) error {
 // Fill writes the next n points into dst[:n*Dim()], row-major (point i in
 // dst[i*Dim() : (i+1)*Dim()]), each coordinate in [0,1). It allocates
 // nothing. It returns an error, writing nothing, if n < 0, dst is too short
-// (ErrBuffer) or fewer than n points remain (ErrExhausted).
+// or fewer than n points remain (ErrInvalid).
 func (s *Sobol) Fill(dst []float64, n int) error {
 	if s == nil || s.dim < 1 {
 		return errUnbuilt("Sobol")
@@ -327,7 +327,7 @@ func (s *Sobol) Fill(dst []float64, n int) error {
 		return err
 	}
 	if uint64(n) > s.max-s.index {
-		return fmt.Errorf("qmc: Sobol request for %d points at index %d exceeds MaxPoints %d: %w", n, s.index, s.max, ErrExhausted)
+		return fmt.Errorf("%w: Sobol request for %d points at index %d exceeds MaxPoints %d", ErrInvalid, n, s.index, s.max)
 	}
 	d := s.dim
 	x := s.x
@@ -393,19 +393,19 @@ func toUnit(x uint64) float64 { return float64(x>>11) * 0x1p-53 }
 // errUnbuilt reports a point set used without its constructor (a nil
 // pointer or the zero value).
 func errUnbuilt(kind string) error {
-	return fmt.Errorf("qmc: %s used without its constructor (nil or zero value): %w", kind, ErrArg)
+	return fmt.Errorf("%w: %s used without its constructor (nil or zero value)", ErrInvalid, kind)
 }
 
 // checkFill validates the common arguments of Fill methods.
 func checkFill(dst []float64, n, d int) error {
 	if d < 1 {
-		return fmt.Errorf("qmc: point set of dimension %d used without its constructor: %w", d, ErrArg)
+		return fmt.Errorf("%w: point set of dimension %d used without its constructor", ErrInvalid, d)
 	}
 	if n < 0 {
-		return fmt.Errorf("qmc: number of points must be ≥ 0, got %d: %w", n, ErrArg)
+		return fmt.Errorf("%w: number of points must be ≥ 0, got %d", ErrInvalid, n)
 	}
 	if n > len(dst)/d {
-		return fmt.Errorf("qmc: destination holds %d values, need %d×%d: %w", len(dst), n, d, ErrBuffer)
+		return fmt.Errorf("%w: destination holds %d values, need %d×%d", ErrInvalid, len(dst), n, d)
 	}
 	return nil
 }

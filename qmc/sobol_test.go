@@ -133,52 +133,52 @@ func TestSobolLastDimension(t *testing.T) {
 func TestSobolErrors(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, d := range []int{0, -1, MaxSobolDim + 1} {
-		if _, err := NewSobol(d, SobolConfig{}, nil); !errors.Is(err, ErrDim) {
-			t.Errorf("NewSobol(%d): err = %v, want ErrDim", d, err)
+		if _, err := NewSobol(d, SobolConfig{}, nil); !errors.Is(err, ErrInvalid) {
+			t.Errorf("NewSobol(%d): err = %v, want ErrInvalid", d, err)
 		}
 	}
-	if _, err := NewSobol(2, SobolConfig{Bits: 16}, nil); !errors.Is(err, ErrArg) {
-		t.Errorf("Bits 16: err = %v, want ErrArg", err)
+	if _, err := NewSobol(2, SobolConfig{Bits: 16}, nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Bits 16: err = %v, want ErrInvalid", err)
 	}
-	if _, err := NewSobol(2, SobolConfig{Scramble: Owen}, nil); !errors.Is(err, ErrArg) {
-		t.Errorf("Owen with nil rand: err = %v, want ErrArg", err)
+	if _, err := NewSobol(2, SobolConfig{Scramble: Owen}, nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Owen with nil rand: err = %v, want ErrInvalid", err)
 	}
-	if _, err := NewSobol(2, SobolConfig{Scramble: Scramble(99)}, r); !errors.Is(err, ErrArg) {
-		t.Errorf("unknown scramble: err = %v, want ErrArg", err)
+	if _, err := NewSobol(2, SobolConfig{Scramble: Scramble(99)}, r); !errors.Is(err, ErrInvalid) {
+		t.Errorf("unknown scramble: err = %v, want ErrInvalid", err)
 	}
 	s, err := NewSobol(3, SobolConfig{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	buf := make([]float64, 6)
-	if err := s.Fill(buf, 3); !errors.Is(err, ErrBuffer) {
-		t.Errorf("short buffer: err = %v, want ErrBuffer", err)
+	if err := s.Fill(buf, 3); !errors.Is(err, ErrInvalid) {
+		t.Errorf("short buffer: err = %v, want ErrInvalid", err)
 	}
-	if err := s.Fill(buf, -1); !errors.Is(err, ErrArg) {
-		t.Errorf("n = -1: err = %v, want ErrArg", err)
+	if err := s.Fill(buf, -1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("n = -1: err = %v, want ErrInvalid", err)
 	}
 	// 32-bit: 2^32 points in total.
 	if err := s.Seek(1<<32 - 1); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Fill(buf, 2); !errors.Is(err, ErrExhausted) {
-		t.Errorf("beyond 2^32: err = %v, want ErrExhausted", err)
+	if err := s.Fill(buf, 2); !errors.Is(err, ErrInvalid) {
+		t.Errorf("beyond 2^32: err = %v, want ErrInvalid", err)
 	}
 	if err := s.Fill(buf, 1); err != nil {
 		t.Errorf("last point: %v", err)
 	}
-	if err := s.Fill(buf, 1); !errors.Is(err, ErrExhausted) {
-		t.Errorf("after the last point: err = %v, want ErrExhausted", err)
+	if err := s.Fill(buf, 1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("after the last point: err = %v, want ErrInvalid", err)
 	}
-	if err := s.Seek(1<<32 + 1); !errors.Is(err, ErrExhausted) {
-		t.Errorf("Seek beyond: err = %v, want ErrExhausted", err)
+	if err := s.Seek(1<<32 + 1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Seek beyond: err = %v, want ErrInvalid", err)
 	}
 	s64, _ := NewSobol(3, SobolConfig{Bits: 64}, nil)
 	if err := s64.Seek(1 << 40); err != nil {
 		t.Errorf("64-bit Seek(2^40): %v", err)
 	}
-	if err := s64.Skip(1 << 53); !errors.Is(err, ErrExhausted) {
-		t.Errorf("64-bit Skip past 2^53: err = %v, want ErrExhausted", err)
+	if err := s64.Skip(1 << 53); !errors.Is(err, ErrInvalid) {
+		t.Errorf("64-bit Skip past 2^53: err = %v, want ErrInvalid", err)
 	}
 }
 

@@ -21,13 +21,13 @@ var ErrInvalidTheta = argcheck.Sentinel("simulate: invalid parameter vector", Er
 
 // errUnbuilt reports a simulator or model used without its constructor.
 func errUnbuilt(what string) error {
-	return fmt.Errorf("simulate: %s used without its constructor (nil or zero value): %w", what, ErrInvalid)
+	return fmt.Errorf("%w: %s used without its constructor (nil or zero value)", ErrInvalid, what)
 }
 
 // checkRand refuses a nil random source.
 func checkRand(r *rand.Rand) error {
 	if r == nil {
-		return fmt.Errorf("simulate: random source is nil: %w", ErrInvalid)
+		return fmt.Errorf("%w: random source is nil", ErrInvalid)
 	}
 	return nil
 }
@@ -40,7 +40,7 @@ const maxValues = 1 << 31
 // built by its constructor, with positive dimensions.
 func checkModel(m RecordModel) error {
 	if argcheck.Nil(m) {
-		return fmt.Errorf("simulate: record model is nil: %w", ErrInvalid)
+		return fmt.Errorf("%w: record model is nil", ErrInvalid)
 	}
 	if err := checkBuilt("record model", m); err != nil {
 		return err
@@ -51,8 +51,7 @@ func checkModel(m RecordModel) error {
 		}
 	}
 	if m.ParamDim() < 1 || m.RecordDim() < 1 || m.ContribDim() < 1 || m.RecordDim() > maxValues || m.ContribDim() > maxValues {
-		return fmt.Errorf("simulate: record model %T has dimensions (θ %d, record %d, contribution %d), each must be in [1, %d]: %w",
-			m, m.ParamDim(), m.RecordDim(), m.ContribDim(), maxValues, ErrInvalid)
+		return fmt.Errorf("%w: record model %T has dimensions (θ %d, record %d, contribution %d), each must be in [1, %d]", ErrInvalid, m, m.ParamDim(), m.RecordDim(), m.ContribDim(), maxValues)
 	}
 	return nil
 }

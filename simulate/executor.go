@@ -65,15 +65,15 @@ func (b Block) Rows() int {
 func (b Block) Check(statDim int) error {
 	switch {
 	case b.Dim < 1:
-		return fmt.Errorf("simulate: block Dim must be >= 1, got %d: %w", b.Dim, ErrInvalid)
+		return fmt.Errorf("%w: block Dim must be >= 1, got %d", ErrInvalid, b.Dim)
 	case statDim < 1:
-		return fmt.Errorf("simulate: block statistic dimension must be >= 1, got %d: %w", statDim, ErrInvalid)
+		return fmt.Errorf("%w: block statistic dimension must be >= 1, got %d", ErrInvalid, statDim)
 	case len(b.Theta)%b.Dim != 0:
-		return fmt.Errorf("simulate: block Theta has %d values, not a multiple of Dim %d: %w", len(b.Theta), b.Dim, ErrInvalid)
+		return fmt.Errorf("%w: block Theta has %d values, not a multiple of Dim %d", ErrInvalid, len(b.Theta), b.Dim)
 	case len(b.Stats) != b.Rows()*statDim:
-		return fmt.Errorf("simulate: block Stats has %d values, want %d rows × StatDim %d: %w", len(b.Stats), b.Rows(), statDim, ErrInvalid)
+		return fmt.Errorf("%w: block Stats has %d values, want %d rows × StatDim %d", ErrInvalid, len(b.Stats), b.Rows(), statDim)
 	case b.Rows() > 0 && b.First > math.MaxUint64-uint64(b.Rows()-1):
-		return fmt.Errorf("simulate: block rows from %d overflow the row index: %w", b.First, ErrInvalid)
+		return fmt.Errorf("%w: block rows from %d overflow the row index", ErrInvalid, b.First)
 	}
 	return nil
 }
@@ -232,10 +232,10 @@ func Execute(ctx context.Context, e Executor, sim Simulator, b Block) error {
 // checkExec validates the arguments of an execution.
 func checkExec(ctx context.Context, sim Simulator, b Block) error {
 	if ctx == nil {
-		return fmt.Errorf("simulate: context is nil: %w", ErrInvalid)
+		return fmt.Errorf("%w: context is nil", ErrInvalid)
 	}
 	if argcheck.Nil(sim) {
-		return fmt.Errorf("simulate: simulator is nil: %w", ErrInvalid)
+		return fmt.Errorf("%w: simulator is nil", ErrInvalid)
 	}
 	return b.Check(sim.StatDim())
 }
@@ -266,8 +266,9 @@ var ErrNonFinite = errors.New("simulate: simulator returned a non-finite statist
 // RowError reports the failure of one row of a run: the simulator returned
 // an error, panicked (Err is a *PanicError) or wrote a non-finite statistic
 // (Err wraps ErrNonFinite). Every executor returns it for the
-// lowest-indexed failing row, so the error of a run is deterministic; use
-// errors.As to read it out of an engine's error.
+// lowest-indexed failing row, so the error of a run is deterministic. It
+// is the one simulation-failure error of every engine (abc, flow/sbi, the
+// executors): use errors.As to read it out of an engine's error.
 type RowError struct {
 	// Index is the row's index within the run (Block.First + k).
 	Index uint64

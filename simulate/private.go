@@ -34,17 +34,17 @@ func Private(sim Simulator, mech mechanism.Mechanism) (Simulator, error) {
 // NewPrivate is Private returning the concrete type.
 func NewPrivate(sim Simulator, mech mechanism.Mechanism) (*PrivateSimulator, error) {
 	if argcheck.Nil(sim) {
-		return nil, fmt.Errorf("simulate: private simulator needs a non-nil sim: %w", ErrInvalid)
+		return nil, fmt.Errorf("%w: private simulator needs a non-nil sim", ErrInvalid)
 	}
 	if argcheck.Nil(mech) {
-		return nil, fmt.Errorf("simulate: private simulator needs a non-nil mech: %w", ErrInvalid)
+		return nil, fmt.Errorf("%w: private simulator needs a non-nil mech", ErrInvalid)
 	}
 	d := sim.StatDim()
 	if d < 1 || d > maxValues {
-		return nil, fmt.Errorf("simulate: private simulator sim.StatDim must be in [1, %d], got %d: %w", maxValues, d, ErrInvalid)
+		return nil, fmt.Errorf("%w: private simulator sim.StatDim must be in [1, %d], got %d", ErrInvalid, maxValues, d)
 	}
 	if md, ok := mech.(interface{ Dim() int }); ok && md.Dim() != d {
-		return nil, fmt.Errorf("simulate: private simulator mech dimension %d does not match sim.StatDim %d: %w", md.Dim(), d, ErrInvalid)
+		return nil, fmt.Errorf("%w: private simulator mech dimension %d does not match sim.StatDim %d", ErrInvalid, md.Dim(), d)
 	}
 	p := &PrivateSimulator{sim: sim, mech: mech}
 	p.pool.New = func() any { b := make([]float64, d); return &b }
@@ -84,7 +84,7 @@ func (p *PrivateSimulator) SimulateBoth(r *rand.Rand, theta, conf, dst []float64
 	}
 	d := p.sim.StatDim()
 	if len(dst) != d {
-		return nil, fmt.Errorf("simulate: private simulator dst must have length %d, got %d: %w", d, len(dst), ErrInvalid)
+		return nil, fmt.Errorf("%w: private simulator dst must have length %d, got %d", ErrInvalid, d, len(dst))
 	}
 	s := conf
 	var bp *[]float64
@@ -92,7 +92,7 @@ func (p *PrivateSimulator) SimulateBoth(r *rand.Rand, theta, conf, dst []float64
 		bp = p.pool.Get().(*[]float64)
 		s = *bp
 	} else if len(s) != d {
-		return nil, fmt.Errorf("simulate: private simulator conf must have length %d, got %d: %w", d, len(conf), ErrInvalid)
+		return nil, fmt.Errorf("%w: private simulator conf must have length %d, got %d", ErrInvalid, d, len(conf))
 	}
 	err := p.sim.Simulate(r, theta, s)
 	if err == nil {
@@ -115,21 +115,21 @@ func (p *PrivateSimulator) SimulateBoth(r *rand.Rand, theta, conf, dst []float64
 // the *RowError of the lowest failing row; ctx cancels the remaining rows.
 func Batch(ctx context.Context, exec Executor, sim Simulator, thetas []float64, dim int, seed uint64, dst []float64) error {
 	if argcheck.Nil(sim) {
-		return fmt.Errorf("simulate: batch needs a non-nil simulator: %w", ErrInvalid)
+		return fmt.Errorf("%w: batch needs a non-nil simulator", ErrInvalid)
 	}
 	if dim < 1 {
-		return fmt.Errorf("simulate: batch dim must be >= 1, got %d: %w", dim, ErrInvalid)
+		return fmt.Errorf("%w: batch dim must be >= 1, got %d", ErrInvalid, dim)
 	}
 	if len(thetas)%dim != 0 {
-		return fmt.Errorf("simulate: batch thetas length %d is not a multiple of dim %d: %w", len(thetas), dim, ErrInvalid)
+		return fmt.Errorf("%w: batch thetas length %d is not a multiple of dim %d", ErrInvalid, len(thetas), dim)
 	}
 	n := len(thetas) / dim
 	sd := sim.StatDim()
 	if len(dst) != n*sd {
-		return fmt.Errorf("simulate: batch dst must have length %d (n=%d × StatDim=%d), got %d: %w", n*sd, n, sd, len(dst), ErrInvalid)
+		return fmt.Errorf("%w: batch dst must have length %d (n=%d × StatDim=%d), got %d", ErrInvalid, n*sd, n, sd, len(dst))
 	}
 	if ctx == nil {
-		return fmt.Errorf("simulate: batch context is nil: %w", ErrInvalid)
+		return fmt.Errorf("%w: batch context is nil", ErrInvalid)
 	}
 	return Execute(ctx, exec, sim, Block{Seed: seed, Dim: dim, Theta: thetas, Stats: dst})
 }
@@ -150,26 +150,26 @@ const priorTag = 0x7072696f72 // "prior"
 // training set of SPPE/SPLE and the proposal pool of rejection ABC.
 func PriorPredictive(ctx context.Context, exec Executor, prior Prior, sim Simulator, n int, seed uint64, thetas, stats []float64) error {
 	if argcheck.Nil(prior) || argcheck.Nil(sim) {
-		return fmt.Errorf("simulate: prior predictive needs a non-nil prior and simulator: %w", ErrInvalid)
+		return fmt.Errorf("%w: prior predictive needs a non-nil prior and simulator", ErrInvalid)
 	}
 	if n < 0 || n > maxValues {
-		return fmt.Errorf("simulate: prior predictive n must be in [0, %d], got %d: %w", maxValues, n, ErrInvalid)
+		return fmt.Errorf("%w: prior predictive n must be in [0, %d], got %d", ErrInvalid, maxValues, n)
 	}
 	d, sd := prior.Dim(), sim.StatDim()
 	if d < 1 || d > maxValues {
-		return fmt.Errorf("simulate: prior predictive prior.Dim must be in [1, %d], got %d: %w", maxValues, d, ErrInvalid)
+		return fmt.Errorf("%w: prior predictive prior.Dim must be in [1, %d], got %d", ErrInvalid, maxValues, d)
 	}
 	if sd < 1 || sd > maxValues {
-		return fmt.Errorf("simulate: prior predictive sim.StatDim must be in [1, %d], got %d: %w", maxValues, sd, ErrInvalid)
+		return fmt.Errorf("%w: prior predictive sim.StatDim must be in [1, %d], got %d", ErrInvalid, maxValues, sd)
 	}
 	if len(thetas) != n*d {
-		return fmt.Errorf("simulate: prior predictive thetas must have length %d, got %d: %w", n*d, len(thetas), ErrInvalid)
+		return fmt.Errorf("%w: prior predictive thetas must have length %d, got %d", ErrInvalid, n*d, len(thetas))
 	}
 	if len(stats) != n*sd {
-		return fmt.Errorf("simulate: prior predictive stats must have length %d, got %d: %w", n*sd, len(stats), ErrInvalid)
+		return fmt.Errorf("%w: prior predictive stats must have length %d, got %d", ErrInvalid, n*sd, len(stats))
 	}
 	if ctx == nil {
-		return fmt.Errorf("simulate: prior predictive context is nil: %w", ErrInvalid)
+		return fmt.Errorf("%w: prior predictive context is nil", ErrInvalid)
 	}
 	if err := parallel.Map(ctx, n, PriorSeed(seed), func(i int, r *rand.Rand) error {
 		prior.Sample(r, thetas[i*d:(i+1)*d])

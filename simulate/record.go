@@ -60,14 +60,14 @@ func MeanContribution(m RecordModel, records, dst []float64) error {
 	}
 	rd, cd := m.RecordDim(), m.ContribDim()
 	if rd == 0 || len(records) == 0 || len(records)%rd != 0 {
-		return fmt.Errorf("simulate: records must hold a positive multiple of %d values, got %d: %w", rd, len(records), ErrInvalid)
+		return fmt.Errorf("%w: records must hold a positive multiple of %d values, got %d", ErrInvalid, rd, len(records))
 	}
 	if len(dst) != cd {
-		return fmt.Errorf("simulate: dst must have length %d, got %d: %w", cd, len(dst), ErrInvalid)
+		return fmt.Errorf("%w: dst must have length %d, got %d", ErrInvalid, cd, len(dst))
 	}
 	for i, v := range records {
 		if !finite(v) {
-			return fmt.Errorf("simulate: records[%d] must be finite, got %v: %w", i, v, ErrInvalid)
+			return fmt.Errorf("%w: records[%d] must be finite, got %v", ErrInvalid, i, v)
 		}
 	}
 	n := len(records) / rd
@@ -100,7 +100,7 @@ func NewMeanStat(m RecordModel, n int) (*MeanStat, error) {
 		return nil, err
 	}
 	if n < 1 {
-		return nil, fmt.Errorf("simulate: number of records n must be >= 1, got %d: %w", n, ErrInvalid)
+		return nil, fmt.Errorf("%w: number of records n must be >= 1, got %d", ErrInvalid, n)
 	}
 	ms := &MeanStat{m: m, n: n}
 	sz := m.RecordDim() + m.ContribDim()
@@ -168,7 +168,7 @@ func NewDataset(m RecordModel, n int) (*Dataset, error) {
 		return nil, err
 	}
 	if n < 1 || n > maxValues/m.RecordDim() {
-		return nil, fmt.Errorf("simulate: number of records n must be in [1, %d], got %d: %w", maxValues/m.RecordDim(), n, ErrInvalid)
+		return nil, fmt.Errorf("%w: number of records n must be in [1, %d], got %d", ErrInvalid, maxValues/m.RecordDim(), n)
 	}
 	return &Dataset{m, n}, nil
 }
@@ -212,7 +212,7 @@ func checkRecordSim(m RecordModel, r *rand.Rand, theta, dst []float64, statDim i
 		return err
 	}
 	if len(dst) != statDim {
-		return fmt.Errorf("simulate: dst must have length %d, got %d: %w", statDim, len(dst), ErrInvalid)
+		return fmt.Errorf("%w: dst must have length %d, got %d", ErrInvalid, statDim, len(dst))
 	}
 	return nil
 }
@@ -241,7 +241,7 @@ func NewRecords(m RecordModel, n int, r *rand.Rand, theta []float64) (*Records, 
 		return nil, err
 	}
 	if n < 1 || n > maxValues/m.RecordDim() {
-		return nil, fmt.Errorf("simulate: number of records n must be in [1, %d], got %d: %w", maxValues/m.RecordDim(), n, ErrInvalid)
+		return nil, fmt.Errorf("%w: number of records n must be in [1, %d], got %d", ErrInvalid, maxValues/m.RecordDim(), n)
 	}
 	if err := checkRand(r); err != nil {
 		return nil, err

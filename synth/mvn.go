@@ -1,8 +1,7 @@
 package synth
 
 import (
-	"fmt"
-
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/simulate"
 )
 
@@ -20,7 +19,7 @@ func MVNLogDensity(mean, cov []float64) (logf func(theta []float64) float64, log
 	}
 	g, err := simulate.NewMVNormal(simulate.MVNormalConfig{Mean: mean, Cov: cov})
 	if err != nil {
-		return nil, 0, fmt.Errorf("synth: MVN: %w: %w", ErrInvalid, err)
+		return nil, 0, argcheck.Also(err, ErrInvalid)
 	}
 	// The density is largest at the mean.
 	return g.LogDensity, g.LogDensity(mean), nil

@@ -47,21 +47,21 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/mechanism"
 )
 
 // Sentinel errors (wrapped) of this package.
 var (
-	// ErrInvalid reports an invalid argument (ε ≤ 0, m < 1, c0 ≥ c1,
-	// n < 1, weights not summing to one, …).
+	// ErrInvalid is wrapped by every error reporting an invalid argument
+	// (ε ≤ 0, m < 1, c0 ≥ c1, n < 1, weights not summing to one, …),
+	// including a model or releaser whose privacy charges do not add up
+	// to the stated total budget. The message names the argument.
 	ErrInvalid = errors.New("synth: invalid argument")
-	// ErrBudget reports privacy charges that do not add up to the stated
-	// total budget.
-	ErrBudget = errors.New("synth: privacy budget mismatch")
 )
 
 func invalidf(format string, args ...any) error {
-	return fmt.Errorf("synth: "+format+": %w", append(args, ErrInvalid)...)
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
 }
 
 // mechErr wraps an error from package mechanism: argument errors (invalid
@@ -71,9 +71,8 @@ func mechErr(err error) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, mechanism.ErrInvalidParameter) || errors.Is(err, mechanism.ErrDimension) ||
-		errors.Is(err, mechanism.ErrNonFinite) || errors.Is(err, mechanism.ErrOutOfDomain) {
-		return fmt.Errorf("synth: %w: %w", ErrInvalid, err)
+	if errors.Is(err, mechanism.ErrInvalid) {
+		return argcheck.Also(err, ErrInvalid)
 	}
 	return fmt.Errorf("synth: %w", err)
 }
@@ -310,7 +309,7 @@ func Modips(ctx context.Context, r *rand.Rand, sel Selection, x []float64, cfg C
 			return nil, fmt.Errorf("synth: set %d: %w", j, err)
 		}
 		if d := acct.Spent().Epsilon - before; math.Abs(d-per) > 1e-9*per {
-			return nil, fmt.Errorf("%w: set %d charged ε=%v, want %v", ErrBudget, j, d, per)
+			return nil, fmt.Errorf("%w: budget: set %d charged ε=%v, want %v", ErrInvalid, j, d, per)
 		}
 		if cap(theta) < post.Dim() {
 			theta = make([]float64, post.Dim())
@@ -329,7 +328,7 @@ func Modips(ctx context.Context, r *rand.Rand, sel Selection, x []float64, cfg C
 	}
 	rel.Spent = acct.Spent()
 	if math.Abs(rel.Spent.Epsilon-cfg.Epsilon) > 1e-9*cfg.Epsilon {
-		return nil, fmt.Errorf("%w: charged ε=%v, stated %v", ErrBudget, rel.Spent.Epsilon, cfg.Epsilon)
+		return nil, fmt.Errorf("%w: budget: charged ε=%v, stated Config.Epsilon %v", ErrInvalid, rel.Spent.Epsilon, cfg.Epsilon)
 	}
 	return rel, nil
 }

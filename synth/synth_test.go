@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/special"
@@ -70,7 +71,7 @@ func TestModipsRejectsBudgetMismatch(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 3))
 	x := binaryData(r, 50, 0.5)
 	_, err := Modips(context.Background(), r, Single(&underspender{BetaBernoulli{1, 1}}), x, Config{Reproducible: true, M: 2, Epsilon: 1})
-	if !errors.Is(err, ErrBudget) {
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "budget") {
 		t.Fatalf("underspending model: %v", err)
 	}
 }

@@ -26,9 +26,6 @@ var (
 	// observation; only an amortized, one-round posterior is valid at any
 	// release. It wraps ErrInvalid.
 	ErrSequential = fmt.Errorf("%w: a sequential posterior is valid at its own observation only", ErrInvalid)
-	// ErrSimulation wraps an error returned by the simulator; errors.Is also
-	// matches the simulator's own error.
-	ErrSimulation = errors.New("sbi: simulation failed")
 )
 
 // invalidf formats an argument error that wraps ErrInvalid.

@@ -209,12 +209,12 @@ func (e *engine) simulate(ctx context.Context, round int, thetas []float64) erro
 	return nil
 }
 
-// simError wraps the *simulate.RowError of a failing row with
-// ErrSimulation; context and executor errors are returned as they are.
+// simError names where the *simulate.RowError of a failing row arose;
+// context and executor errors are returned as they are.
 func simError(where string, err error) error {
 	var re *simulate.RowError
 	if errors.As(err, &re) {
-		return fmt.Errorf("%w: %s: %w", ErrSimulation, where, err)
+		return fmt.Errorf("sbi: %s: %w", where, err)
 	}
 	return err
 }
@@ -546,7 +546,7 @@ func (sple) estimate(e *engine, f *flow.Flow, round int, x []float64) (Estimate,
 // point is used); otherwise the error wraps privinfer.ErrNoTransform and
 // ErrInvalid. A nil ctx means context.Background(); cancelling it stops
 // the run with its error. A simulator error aborts the run and is returned
-// wrapped in ErrSimulation.
+// wrapped around the failing row's *simulate.RowError (errors.As).
 func SPPE(ctx context.Context, p privinfer.Problem, cfg Config) (*SPPEResult, error) {
 	est, res, err := run(ctx, p, cfg, sppe{})
 	if err != nil {
@@ -596,7 +596,7 @@ const tagNoise = 0x6e6f697365
 // mechanism with uniform noise from a stream of (seed, i) (no noise for a
 // problem without a mechanism). The releases depend on seed only,
 // whichever executor ran them. A failing row gives an error wrapping
-// ErrSimulation and the row's *simulate.RowError. A nil ctx means
+// the row's *simulate.RowError. A nil ctx means
 // context.Background().
 func PosteriorPredictiveWith(ctx context.Context, exec simulate.Executor, p privinfer.Problem, thetas []float64, seed uint64) ([]float64, error) {
 	mech, err := checkProblem(&p)

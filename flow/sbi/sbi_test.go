@@ -199,7 +199,7 @@ func TestBadInputErrors(t *testing.T) {
 	// A simulator error aborts with that error.
 	p = good
 	p.Simulator = normalSim{tau: 1, fail: errBoom}
-	if _, err := SPPE(ctx, p, o); !errors.Is(err, errBoom) || !errors.Is(err, ErrSimulation) {
+	if _, err := SPPE(ctx, p, o); !errors.Is(err, errBoom) || !errors.As(err, new(*simulate.RowError)) {
 		t.Errorf("simulator error: %v", err)
 	}
 	if _, err := SPLE(ctx, p, o); !errors.Is(err, errBoom) {

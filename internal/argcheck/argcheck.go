@@ -59,3 +59,20 @@ type sentinel struct {
 
 func (e *sentinel) Error() string { return e.msg }
 func (e *sentinel) Unwrap() error { return e.kind }
+
+// Also returns err marked as kind as well: its message is err's alone
+// (no second package prefix, no repeated "invalid argument") and
+// errors.Is and errors.As see both err's chain and kind. A package that
+// passes on another package's argument error uses it to wrap its own
+// ErrInvalid without doubling the text. It returns nil for a nil err.
+func Also(err, kind error) error {
+	if err == nil {
+		return nil
+	}
+	return &also{err: err, kind: kind}
+}
+
+type also struct{ err, kind error }
+
+func (e *also) Error() string   { return e.err.Error() }
+func (e *also) Unwrap() []error { return []error{e.err, e.kind} }

@@ -68,3 +68,18 @@ func TestWeights(t *testing.T) {
 		}
 	}
 }
+
+func TestAlso(t *testing.T) {
+	inner := errors.New("inner: invalid argument")
+	outer := errors.New("outer: invalid argument")
+	err := Also(fmt.Errorf("%w: x must be > 0, got -1", inner), outer)
+	if !errors.Is(err, inner) || !errors.Is(err, outer) {
+		t.Fatalf("errors.Is misses a sentinel of %v", err)
+	}
+	if got, want := err.Error(), "inner: invalid argument: x must be > 0, got -1"; got != want {
+		t.Fatalf("Error() = %q, want %q", got, want)
+	}
+	if Also(nil, outer) != nil {
+		t.Fatal("Also(nil, kind) is not nil")
+	}
+}

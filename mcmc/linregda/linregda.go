@@ -18,6 +18,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
@@ -36,27 +37,27 @@ func SBIPaper(eps float64) (privinfer.Problem, *linreg.Conjugate, error) {
 	n := linreg.PaperN
 	sdp, err := linreg.Release(eps)
 	if err != nil {
-		return privinfer.Problem{}, nil, fmt.Errorf("linregda: %w: %w", mcmc.ErrInvalid, err)
+		return privinfer.Problem{}, nil, argcheck.Also(err, mcmc.ErrInvalid)
 	}
 	sens, err := linreg.Sensitivity(model.P(), n)
 	if err != nil {
-		return privinfer.Problem{}, nil, fmt.Errorf("linregda: %w: %w", mcmc.ErrInvalid, err)
+		return privinfer.Problem{}, nil, argcheck.Also(err, mcmc.ErrInvalid)
 	}
 	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: eps, Dim: model.ContribDim()})
 	if err != nil {
-		return privinfer.Problem{}, nil, fmt.Errorf("linregda: %w: %w", mcmc.ErrInvalid, err)
+		return privinfer.Problem{}, nil, argcheck.Also(err, mcmc.ErrInvalid)
 	}
 	prior, err := linreg.Prior(model.P())
 	if err != nil {
-		return privinfer.Problem{}, nil, fmt.Errorf("linregda: %w: %w", mcmc.ErrInvalid, err)
+		return privinfer.Problem{}, nil, argcheck.Also(err, mcmc.ErrInvalid)
 	}
 	sim, err := simulate.NewMeanStat(model, n)
 	if err != nil {
-		return privinfer.Problem{}, nil, fmt.Errorf("linregda: %w: %w", mcmc.ErrInvalid, err)
+		return privinfer.Problem{}, nil, argcheck.Also(err, mcmc.ErrInvalid)
 	}
 	th, err := linreg.NewConjugate(linreg.ConjugateConfig{P: model.P(), Sigma2: 2, PriorMean: []float64{0, 0, 0}, PriorVar: []float64{1, 1, 1}})
 	if err != nil {
-		return privinfer.Problem{}, nil, fmt.Errorf("linregda: %w: %w", mcmc.ErrInvalid, err)
+		return privinfer.Problem{}, nil, argcheck.Also(err, mcmc.ErrInvalid)
 	}
 	p := privinfer.Problem{Prior: prior, Simulator: sim, Mechanism: lap, Observed: sdp,
 		Names: []string{"beta0", "beta1", "beta2"}}
@@ -83,20 +84,20 @@ func SlidesN10(eps float64) (privinfer.Problem, *linreg.NIG, error) {
 	case 30:
 		sdp = []float64{-0.3868, -0.0926, 0.0806, 0.2603, 0.1281, -0.2086, 0.0686, -0.0336, 0.0665}
 	default:
-		return privinfer.Problem{}, nil, fmt.Errorf("linregda: the slides' n = 10 table uses epsilon 3 or 30, got %v: %w", eps, mcmc.ErrInvalid)
+		return privinfer.Problem{}, nil, fmt.Errorf("%w: the slides' n = 10 table uses epsilon 3 or 30, got %v", mcmc.ErrInvalid, eps)
 	}
 	const n = 10
 	nig, err := linreg.NewNIG(linreg.NIGConfig{PredictorMean: []float64{0.90, -1.17}, A0: 10, B0: 10, G: 2, Clamp: 6})
 	if err != nil {
-		return privinfer.Problem{}, nil, fmt.Errorf("linregda: %w: %w", mcmc.ErrInvalid, err)
+		return privinfer.Problem{}, nil, argcheck.Also(err, mcmc.ErrInvalid)
 	}
 	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 13.0 / n, Epsilon: eps, Dim: nig.ContribDim()})
 	if err != nil {
-		return privinfer.Problem{}, nil, fmt.Errorf("linregda: %w: %w", mcmc.ErrInvalid, err)
+		return privinfer.Problem{}, nil, argcheck.Also(err, mcmc.ErrInvalid)
 	}
 	sim, err := simulate.NewMeanStat(nig, n)
 	if err != nil {
-		return privinfer.Problem{}, nil, fmt.Errorf("linregda: %w: %w", mcmc.ErrInvalid, err)
+		return privinfer.Problem{}, nil, argcheck.Also(err, mcmc.ErrInvalid)
 	}
 	p := privinfer.Problem{Prior: nig, Simulator: sim, Mechanism: lap, Observed: sdp,
 		Names: []string{"beta0", "beta1", "beta2", "sigma2"}}
@@ -116,15 +117,15 @@ func SlidesN10CouplingInit(p privinfer.Problem, nig *linreg.NIG, warm int) func(
 		d, rd := nig.Dim(), nig.RecordDim()
 		switch {
 		case d == 0:
-			return fmt.Errorf("linregda: linreg.NIG used without linreg.NewNIG (nil or zero value): %w", mcmc.ErrInvalid)
+			return fmt.Errorf("%w: linreg.NIG used without linreg.NewNIG (nil or zero value)", mcmc.ErrInvalid)
 		case warm < 0:
-			return fmt.Errorf("linregda: SlidesN10CouplingInit warm must be >= 0, got %d: %w", warm, mcmc.ErrInvalid)
+			return fmt.Errorf("%w: SlidesN10CouplingInit warm must be >= 0, got %d", mcmc.ErrInvalid, warm)
 		case r == nil:
-			return fmt.Errorf("linregda: coupling start needs a non-nil *rand.Rand: %w", mcmc.ErrInvalid)
+			return fmt.Errorf("%w: coupling start needs a non-nil *rand.Rand", mcmc.ErrInvalid)
 		case len(th1) != d || len(th2) != d:
-			return fmt.Errorf("linregda: coupling start θ lengths %d and %d, want %d: %w", len(th1), len(th2), d, mcmc.ErrInvalid)
+			return fmt.Errorf("%w: coupling start θ lengths %d and %d, want %d", mcmc.ErrInvalid, len(th1), len(th2), d)
 		case len(x1) != len(x2) || len(x1)%rd != 0:
-			return fmt.Errorf("linregda: coupling start record lengths %d and %d, want equal multiples of %d: %w", len(x1), len(x2), rd, mcmc.ErrInvalid)
+			return fmt.Errorf("%w: coupling start record lengths %d and %d, want equal multiples of %d", mcmc.ErrInvalid, len(x1), len(x2), rd)
 		}
 		nig.Sample(r, th1)
 		c, err := mcmc.NewDAChain(p, mcmc.DAConfig{ThetaStep: nig, RecordStep: mcmc.SOMA}, r, th1)

@@ -107,7 +107,7 @@ import (
 var ErrInvalid = errors.New("aggregate: invalid argument")
 
 func invalidf(format string, args ...any) error {
-	return fmt.Errorf("aggregate: "+format+": %w", append(args, ErrInvalid)...)
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
 }
 
 // Neighbour is the neighbour relation a guarantee is stated for.

@@ -192,11 +192,11 @@ func (m *Model) check(s, dst []float64) error {
 		return invalidf("nil or zero Model")
 	}
 	if len(s) != len(m.k) || len(dst) != len(m.k) {
-		return fmt.Errorf("aggregate: statistic of length %d and destination of length %d for a model of dimension %d: %w", len(s), len(dst), len(m.k), mechanism.ErrDimension)
+		return fmt.Errorf("%w: statistic of length %d and destination of length %d for a model of dimension %d", mechanism.ErrInvalid, len(s), len(dst), len(m.k))
 	}
 	for i := range s {
 		if _, ok := m.index(s, i); !ok {
-			return fmt.Errorf("aggregate: statistic entry %d = %v is not finite: %w", i, s[i], mechanism.ErrNonFinite)
+			return fmt.Errorf("%w: statistic entry %d = %v is not finite", mechanism.ErrInvalid, i, s[i])
 		}
 	}
 	return nil

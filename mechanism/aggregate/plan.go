@@ -104,7 +104,7 @@ func (p *Plan) add(s Share) error {
 		return fmt.Errorf("aggregate: share %q: %w", s.Name, err)
 	}
 	if g.Epsilon > p.total.Epsilon*(1+1e-12) || g.Delta > p.total.Delta*(1+1e-12) {
-		return fmt.Errorf("aggregate: share %q would bring the plan to %v, beyond its total %v: %w", s.Name, g, p.total, mechanism.ErrBudgetExceeded)
+		return fmt.Errorf("%w: plan share %q would bring the plan to %v, beyond its total %v", mechanism.ErrBudgetExceeded, s.Name, g, p.total)
 	}
 	p.shares = append(p.shares, s)
 	return nil

@@ -129,4 +129,4 @@ func newAccountant(eps float64) *mechanism.Accountant {
 	return a
 }
 
-var errMechInvalid = mechanism.ErrInvalidParameter
+var errMechInvalid = mechanism.ErrInvalid

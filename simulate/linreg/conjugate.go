@@ -58,20 +58,20 @@ const minNormal = 0x1p-1022
 func (c ConjugateConfig) Validate() error {
 	p := c.P
 	if p < 1 || p+1 > maxLinRegDim {
-		return fmt.Errorf("linreg: ConjugateConfig.P must be in [1, %d], got %d: %w", maxLinRegDim-1, p, simulate.ErrInvalid)
+		return fmt.Errorf("%w: ConjugateConfig.P must be in [1, %d], got %d", simulate.ErrInvalid, maxLinRegDim-1, p)
 	}
 	if !(c.Sigma2 >= minNormal) || math.IsInf(c.Sigma2, 0) {
-		return fmt.Errorf("linreg: ConjugateConfig.Sigma2 must be a finite normal number > 0, got %v: %w", c.Sigma2, simulate.ErrInvalid)
+		return fmt.Errorf("%w: ConjugateConfig.Sigma2 must be a finite normal number > 0, got %v", simulate.ErrInvalid, c.Sigma2)
 	}
 	if len(c.PriorMean) != p+1 || len(c.PriorVar) != p+1 {
-		return fmt.Errorf("linreg: ConjugateConfig.PriorMean and PriorVar must have length P+1 = %d, got %d and %d: %w", p+1, len(c.PriorMean), len(c.PriorVar), simulate.ErrInvalid)
+		return fmt.Errorf("%w: ConjugateConfig.PriorMean and PriorVar must have length P+1 = %d, got %d and %d", simulate.ErrInvalid, p+1, len(c.PriorMean), len(c.PriorVar))
 	}
 	for j := range p + 1 {
 		if math.IsNaN(c.PriorMean[j]) || math.IsInf(c.PriorMean[j], 0) {
-			return fmt.Errorf("linreg: ConjugateConfig.PriorMean[%d] must be finite, got %v: %w", j, c.PriorMean[j], simulate.ErrInvalid)
+			return fmt.Errorf("%w: ConjugateConfig.PriorMean[%d] must be finite, got %v", simulate.ErrInvalid, j, c.PriorMean[j])
 		}
 		if !(c.PriorVar[j] >= minNormal) || math.IsInf(c.PriorVar[j], 0) {
-			return fmt.Errorf("linreg: ConjugateConfig.PriorVar[%d] must be a finite normal number > 0, got %v: %w", j, c.PriorVar[j], simulate.ErrInvalid)
+			return fmt.Errorf("%w: ConjugateConfig.PriorVar[%d] must be a finite normal number > 0, got %v", simulate.ErrInvalid, j, c.PriorVar[j])
 		}
 	}
 	return nil
@@ -124,7 +124,7 @@ func (l *Conjugate) PosteriorMoments(records []float64, n int, mean, cov []float
 	}
 	k := l.p + 1
 	if len(records) != n*k || len(mean) != k || len(cov) != k*k {
-		return fmt.Errorf("linreg: linear regression posterior moments: wrong lengths (records %d for n=%d, mean %d, cov %d): %w", len(records), n, len(mean), len(cov), simulate.ErrInvalid)
+		return fmt.Errorf("%w: linear regression posterior moments: wrong lengths (records %d for n=%d, mean %d, cov %d)", simulate.ErrInvalid, len(records), n, len(mean), len(cov))
 	}
 	var prec, ch [maxLinRegDim * maxLinRegDim]float64
 	l.precision(records, n, prec[:k*k], mean)
@@ -139,7 +139,7 @@ func (l *Conjugate) PosteriorMoments(records []float64, n int, mean, cov []float
 // negative n and non-finite records.
 func (l *Conjugate) check(records []float64, n int) error {
 	if l == nil || l.p < 1 {
-		return fmt.Errorf("linreg: Conjugate used without NewConjugate (nil or zero value): %w", simulate.ErrInvalid)
+		return fmt.Errorf("%w: Conjugate used without NewConjugate (nil or zero value)", simulate.ErrInvalid)
 	}
 	return checkRecords(records, n)
 }
@@ -147,11 +147,11 @@ func (l *Conjugate) check(records []float64, n int) error {
 // checkRecords reports a negative record count and non-finite records.
 func checkRecords(records []float64, n int) error {
 	if n < 0 {
-		return fmt.Errorf("linreg: number of records must be >= 0, got %d: %w", n, simulate.ErrInvalid)
+		return fmt.Errorf("%w: number of records must be >= 0, got %d", simulate.ErrInvalid, n)
 	}
 	for i, v := range records {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("linreg: records[%d] must be finite, got %v: %w", i, v, simulate.ErrInvalid)
+			return fmt.Errorf("%w: records[%d] must be finite, got %v", simulate.ErrInvalid, i, v)
 		}
 	}
 	return nil
@@ -175,11 +175,11 @@ func (l *Conjugate) SampleTheta(r *rand.Rand, records []float64, n int, theta []
 		return err
 	}
 	if r == nil {
-		return fmt.Errorf("linreg: linear regression θ-step: random source is nil: %w", simulate.ErrInvalid)
+		return fmt.Errorf("%w: linear regression θ-step: random source is nil", simulate.ErrInvalid)
 	}
 	k := l.p + 1
 	if len(theta) != k || len(records) != n*k {
-		return fmt.Errorf("linreg: linear regression θ-step: theta must have length %d and records %d, got %d and %d: %w", k, n*k, len(theta), len(records), simulate.ErrInvalid)
+		return fmt.Errorf("%w: linear regression θ-step: theta must have length %d and records %d, got %d and %d", simulate.ErrInvalid, k, n*k, len(theta), len(records))
 	}
 	var prec, ch [maxLinRegDim * maxLinRegDim]float64
 	var mu [maxLinRegDim]float64
@@ -242,19 +242,19 @@ type NIGConfig struct {
 // that names the offending field.
 func (c NIGConfig) Validate() error {
 	if p := len(c.PredictorMean); p < 1 || p+1 > maxLinRegDim {
-		return fmt.Errorf("linreg: NIGConfig.PredictorMean must have 1 to %d entries, got %d: %w", maxLinRegDim-1, p, simulate.ErrInvalid)
+		return fmt.Errorf("%w: NIGConfig.PredictorMean must have 1 to %d entries, got %d", simulate.ErrInvalid, maxLinRegDim-1, p)
 	}
 	for _, v := range [4]struct {
 		name string
 		x    float64
 	}{{"A0", c.A0}, {"B0", c.B0}, {"G", c.G}, {"Clamp", c.Clamp}} {
 		if !(v.x >= minNormal) || math.IsInf(v.x, 0) {
-			return fmt.Errorf("linreg: NIGConfig.%s must be a finite normal number > 0, got %v: %w", v.name, v.x, simulate.ErrInvalid)
+			return fmt.Errorf("%w: NIGConfig.%s must be a finite normal number > 0, got %v", simulate.ErrInvalid, v.name, v.x)
 		}
 	}
 	for j, m := range c.PredictorMean {
 		if math.IsNaN(m) || math.IsInf(m, 0) {
-			return fmt.Errorf("linreg: NIGConfig.PredictorMean[%d] must be finite, got %v: %w", j, m, simulate.ErrInvalid)
+			return fmt.Errorf("%w: NIGConfig.PredictorMean[%d] must be finite, got %v", simulate.ErrInvalid, j, m)
 		}
 	}
 	return nil
@@ -267,7 +267,7 @@ func NewNIG(cfg NIGConfig) (*NIG, error) {
 	}
 	st, err := New(Config{PredictorMean: cfg.PredictorMean, Sigma2: 1, Clamp: cfg.Clamp})
 	if err != nil {
-		return nil, fmt.Errorf("linreg: NIGConfig.PredictorMean: %w: %w", simulate.ErrInvalid, err)
+		return nil, err
 	}
 	return &NIG{p: len(cfg.PredictorMean), m: append([]float64(nil), cfg.PredictorMean...), a0: cfg.A0, b0: cfg.B0, g: cfg.G, stat: st}, nil
 }
@@ -366,7 +366,7 @@ func (l *NIG) ContribDim() int {
 // check reports a NIG used without NewNIG.
 func (l *NIG) check() error {
 	if l == nil || l.stat == nil {
-		return fmt.Errorf("linreg: NIG used without NewNIG (nil or zero value): %w", simulate.ErrInvalid)
+		return fmt.Errorf("%w: NIG used without NewNIG (nil or zero value)", simulate.ErrInvalid)
 	}
 	return nil
 }
@@ -483,11 +483,11 @@ func (l *NIG) SampleTheta(r *rand.Rand, records []float64, n int, theta []float6
 		return err
 	}
 	if r == nil {
-		return fmt.Errorf("linreg: NIG θ-step: random source is nil: %w", simulate.ErrInvalid)
+		return fmt.Errorf("%w: NIG θ-step: random source is nil", simulate.ErrInvalid)
 	}
 	k := l.p + 1
 	if len(theta) != k+1 || len(records) != n*k {
-		return fmt.Errorf("linreg: NIG θ-step: theta must have length %d and records %d, got %d and %d: %w", k+1, n*k, len(theta), len(records), simulate.ErrInvalid)
+		return fmt.Errorf("%w: NIG θ-step: theta must have length %d and records %d, got %d and %d", simulate.ErrInvalid, k+1, n*k, len(theta), len(records))
 	}
 	var post nigPost
 	if err := l.posterior(records, n, &post); err != nil {
@@ -549,7 +549,7 @@ func (l *NIG) SampleThetaPair(r *rand.Rand, rec1, rec2 []float64, n int, theta1,
 	}
 	k1 := l.p + 1
 	if r == nil || len(rec1) != n*k1 || len(rec2) != n*k1 || len(theta1) != k1+1 || len(theta2) != k1+1 {
-		return fmt.Errorf("linreg: NIG coupled θ-step needs a random source, records of length %d and θ of length %d: %w", n*k1, k1+1, simulate.ErrInvalid)
+		return fmt.Errorf("%w: NIG coupled θ-step needs a random source, records of length %d and θ of length %d", simulate.ErrInvalid, n*k1, k1+1)
 	}
 	if err := checkRecords(rec1, n); err != nil {
 		return err

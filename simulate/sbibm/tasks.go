@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/simulate"
 	"github.com/privinfer/privinfer/simulate/internal/modelutil"
 )
@@ -151,7 +152,7 @@ func (t *Task) Problem(x []float64) (privinfer.Problem, error) {
 	}
 	p := privinfer.Problem{Prior: t.prior, Simulator: t.sim, Observed: slices.Clone(x), Names: t.ParamNames()}
 	if err := p.Validate(); err != nil {
-		return privinfer.Problem{}, fmt.Errorf("%w: sbibm %s: %w", simulate.ErrInvalid, t.name, err)
+		return privinfer.Problem{}, argcheck.Also(err, simulate.ErrInvalid)
 	}
 	return p, nil
 }
