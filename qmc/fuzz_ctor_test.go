@@ -9,7 +9,7 @@ import (
 // FuzzConstructors feeds arbitrary dimensions, scrambles, resolutions and
 // generators (nil included) to every constructor — NewSobol, NewHalton,
 // NewMonteCarlo and NewRotation over each — and fills the sequences that
-// were built: a constructor either returns an error wrapping ErrArg and no
+// were built: a constructor either returns an error wrapping ErrInvalid and no
 // sequence, or a sequence of the requested dimension whose points lie in
 // [0, 1); nothing panics.
 func FuzzConstructors(f *testing.F) {
@@ -61,8 +61,8 @@ func FuzzConstructors(f *testing.F) {
 			seq, err = nilIfErr(NewRotation(mc, r))
 		}
 		if err != nil {
-			if !errors.Is(err, ErrArg) {
-				t.Fatalf("kind %d: error %v does not wrap ErrArg", kind%6, err)
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("kind %d: error %v does not wrap ErrInvalid", kind%6, err)
 			}
 			if seq != nil {
 				t.Fatalf("kind %d: a sequence returned with the error %v", kind%6, err)
@@ -77,10 +77,10 @@ func FuzzConstructors(f *testing.F) {
 		}
 		buf := make([]float64, max(n, 0)*d)
 		if err := seq.Fill(buf, n); err != nil {
-			if !errors.Is(err, ErrArg) {
-				t.Fatalf("Fill: error %v does not wrap ErrArg", err)
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("Fill: error %v does not wrap ErrInvalid", err)
 			}
-			if n > 0 && !errors.Is(err, ErrExhausted) {
+			if n > 0 && !errors.Is(err, ErrInvalid) {
 				t.Fatalf("Fill of %d points into a buffer of that size: %v", n, err)
 			}
 			return
