@@ -25,9 +25,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/privinfer/privinfer/examples/modips/study"
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/plot"
-	"github.com/privinfer/privinfer/synth/study"
 )
 
 // paperReps is the number of repetitions behind the paper's coverages.

@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer/examples/modips/out"
+	"github.com/privinfer/privinfer/examples/modips/study"
 	"github.com/privinfer/privinfer/examples/support/cli"
-	"github.com/privinfer/privinfer/synth/study"
 )
 
 func main() { cli.Program("allocation", parse, run) }

@@ -33,9 +33,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/privinfer/privinfer/examples/modips/study"
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/plot"
-	"github.com/privinfer/privinfer/synth/study"
 )
 
 func main() { cli.Program("fig8", parse, run) }

@@ -44,8 +44,8 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer/examples/modips/out"
+	"github.com/privinfer/privinfer/examples/modips/study"
 	"github.com/privinfer/privinfer/examples/support/cli"
-	"github.com/privinfer/privinfer/synth/study"
 )
 
 type config struct {

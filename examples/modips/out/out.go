@@ -7,9 +7,9 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/privinfer/privinfer/examples/modips/study"
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/plot"
-	"github.com/privinfer/privinfer/synth/study"
 )
 
 // Scenarios returns the scenarios of pts in order of first appearance and

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privinfer/privinfer/examples/modips/study"
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/testenv"
-	"github.com/privinfer/privinfer/synth/study"
 )
 
 func TestWrite(t *testing.T) {

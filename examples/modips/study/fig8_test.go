@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/privinfer/privinfer/internal/testutil"
+	"github.com/privinfer/privinfer/examples/support/testenv"
 )
 
 // TestFig8 reruns Fig. 8 with 300 repetitions per scenario. Per repetition
@@ -17,7 +17,7 @@ import (
 // errors), and at ε = 100 (negligible sanitization noise) the Theorem-7
 // and (1 + 2/m)W̄ estimates must agree within 10%, as the paper finds.
 func TestFig8(t *testing.T) {
-	testutil.SkipHeavyUnderRace(t)
+	testenv.SkipHeavyUnderRace(t)
 	rows, err := Fig8(context.Background(), Config{Seed: 3, Reps: 300})
 	if err != nil {
 		t.Fatal(err)

@@ -2,10 +2,10 @@ package study
 
 import (
 	"context"
+	"errors"
 	"math"
 	"testing"
 
-	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/synth"
 )
 
@@ -27,7 +27,6 @@ func TestBadInput(t *testing.T) {
 	alloc := func(cfg Config, ws []float64) func() error {
 		return func() error { _, err := Allocation(ctx, cfg, ws); return err }
 	}
-	type B = testutil.BadInput
 	cases := []B{
 		{Category: "zerovalue", Name: "Config{}.Validate", Err: Config{}.Validate},
 		{Category: "nonpositive", Name: "Config Reps -1", Err: Config{Reps: -1}.Validate},
@@ -61,5 +60,23 @@ func TestBadInput(t *testing.T) {
 		{Category: "mismatched", Name: "Run P 1.5", Err: run(with(bin, func(s *Scenario) { s.P = 1.5 }), 1)},
 		{Category: "mismatched", Name: "Run RecordBounding 99", Err: run(with(gauss, func(s *Scenario) { s.RecordBounding = 99 }), 1)},
 	}
-	testutil.RunBadInput(t, ErrInvalid, cases)
+	for _, c := range cases {
+		t.Run(c.Category+"/"+c.Name, func(t *testing.T) {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Fatalf("panic: %v", p)
+				}
+			}()
+			if err := c.Err(); !errors.Is(err, ErrInvalid) {
+				t.Errorf("error %v does not wrap ErrInvalid", err)
+			}
+		})
+	}
+}
+
+// B is one bad-input case: a call that must return an error wrapping
+// ErrInvalid without panicking.
+type B struct {
+	Category, Name string
+	Err            func() error
 }

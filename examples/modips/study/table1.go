@@ -2,7 +2,9 @@
 // 2022) with package synth and package combine: the coverage of the
 // variance combination rules (Table 1) and their standard-deviation
 // estimates (Fig. 8), the effect of the number of synthetic sets m (Figs
-// 6–7) and of budget allocation (Fig 9).
+// 6–7) and of budget allocation (Fig 9). It is the harness of the paper's
+// reproduction (examples/modips and its subcommands), not part of the
+// library: it uses only the public API of synth, combine and simulate.
 //
 // Every study takes a seed and a number of repetitions; repetition i of
 // scenario k uses its own random stream, so results depend on the seed
@@ -18,9 +20,6 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer/combine"
-	"github.com/privinfer/privinfer/internal/parallel"
-	"github.com/privinfer/privinfer/internal/special"
-	"github.com/privinfer/privinfer/internal/variate"
 	"github.com/privinfer/privinfer/synth"
 )
 
@@ -127,7 +126,7 @@ func Table1(ctx context.Context, cfg Config) ([]Row, error) {
 }
 
 // z975 is the 0.975 standard normal quantile.
-var z975 = special.NormQuantile(0.975)
+var z975 = 1.959963984540054 // Φ⁻¹(0.975)
 
 // MaxSimN bounds Scenario.SimN.
 const MaxSimN = 1 << 24
@@ -244,7 +243,7 @@ func (s Scenario) simulate(ctx context.Context, seed uint64, reps int) ([NumColu
 		model, _ = synth.NewSSS(gm, nil, synth.BIT)
 	}
 	n := s.SimN
-	err := parallel.Map(ctx, reps, seed, func(i int, r *rand.Rand) error {
+	err := mapReps(ctx, reps, seed, func(i int, r *rand.Rand) error {
 		pr := &per[i]
 		x := make([]float64, n)
 		if s.Binary {
@@ -255,7 +254,7 @@ func (s Scenario) simulate(ctx context.Context, seed uint64, reps int) ([NumColu
 			}
 		} else {
 			for i := range x {
-				x[i] = math.Max(-4, math.Min(4, variate.Normal(r)))
+				x[i] = math.Max(-4, math.Min(4, r.NormFloat64()))
 			}
 		}
 		var cover [NumColumns]bool

@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer/combine"
-	"github.com/privinfer/privinfer/internal/parallel"
-	"github.com/privinfer/privinfer/internal/variate"
 	"github.com/privinfer/privinfer/synth"
 )
 
@@ -47,7 +45,7 @@ func (s setting) data(r *rand.Rand, x []float64) {
 				x[i] = 1
 			}
 		} else {
-			x[i] = math.Max(s.c0, math.Min(s.c1, variate.Normal(r)))
+			x[i] = math.Max(s.c0, math.Min(s.c1, r.NormFloat64()))
 		}
 	}
 }
@@ -71,7 +69,7 @@ func (s setting) run(ctx context.Context, seed uint64, reps, m int, eps float64,
 	}
 	res := make([]out, reps)
 	truth := s.truth()
-	err := parallel.Map(ctx, reps, seed, func(i int, r *rand.Rand) error {
+	err := mapReps(ctx, reps, seed, func(i int, r *rand.Rand) error {
 		x := make([]float64, s.n)
 		s.data(r, x)
 		_, u0 := analyse(x, s.binary)

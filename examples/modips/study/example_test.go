@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/privinfer/privinfer/synth/study"
+	"github.com/privinfer/privinfer/examples/modips/study"
 )
 
 // ExampleScenario_Run reruns one row of the modips paper's Table 1 with a
