@@ -69,8 +69,8 @@ func benchTrainStep(b *testing.B, cfg Config) {
 // filters of width 5, then 64 hidden units and 8 outputs), beside the
 // same flow on the raw context.
 func BenchmarkTrainStepEmbedding(b *testing.B) {
-	mlp := ad.MLP(100, []int{64, 64}, 8)
-	cnn := ad.CNN(100, 1, []ad.ConvLayer{{Filters: 8, Kernel: 5, Stride: 2, Pad: 2}, {Filters: 16, Kernel: 5, Stride: 2, Pad: 2}}, []int{64}, 8)
+	mlp := ad.Net{In: 100, Hidden: []int{64, 64}, Out: 8}
+	cnn := ad.Net{In: 100, Conv: []ad.ConvLayer{{Filters: 8, Kernel: 5, Stride: 2, Pad: 2}, {Filters: 16, Kernel: 5, Stride: 2, Pad: 2}}, Hidden: []int{64}, Out: 8}
 	for _, c := range []struct {
 		name string
 		emb  *ad.Net

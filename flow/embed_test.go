@@ -99,7 +99,7 @@ func TestLogDensityGradContext(t *testing.T) {
 // through a CNN embedding.
 func embeddingConfig() Config {
 	c := smallConfig(2, 12)
-	e := ad.CNN(12, 1, []ad.ConvLayer{{Filters: 3, Kernel: 3, Stride: 2, Pad: 1, Pool: 2}}, []int{5}, 3)
+	e := ad.Net{In: 12, Conv: []ad.ConvLayer{{Filters: 3, Kernel: 3, Stride: 2, Pad: 1, Pool: 2}}, Hidden: []int{5}, Out: 3}
 	c.Embedding = &e
 	return c
 }
@@ -265,7 +265,7 @@ func TestEmbeddingSaveLoad(t *testing.T) {
 }
 
 func TestEmbeddingConfigErrors(t *testing.T) {
-	mlp := func(in int) *ad.Net { e := ad.MLP(in, nil, 2); return &e }
+	mlp := func(in int) *ad.Net { e := ad.Net{In: in, Out: 2}; return &e }
 	for _, c := range []Config{
 		func() Config { c := smallConfig(2, 3); c.Embedding = mlp(4); return c }(),
 		func() Config { c := smallConfig(2, 0); c.Embedding = mlp(1); return c }(),
@@ -319,7 +319,7 @@ func TestFitEmbedding(t *testing.T) {
 	testutil.SkipHeavyUnderRace(t)
 	cfg := DefaultConfig(1, 16)
 	cfg.Layers, cfg.Hidden, cfg.Blocks = 2, 16, 1
-	e := ad.MLP(16, []int{16}, 2)
+	e := ad.Net{In: 16, Hidden: []int{16}, Out: 2}
 	cfg.Embedding = &e
 	r := rand.New(rand.NewPCG(11, 11))
 	sim := func(n int) ([]float64, []float64) {

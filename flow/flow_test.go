@@ -83,7 +83,7 @@ var gradCases = []struct {
 	{"dim1-unconditional-fallback", func() Config { return smallConfig(1, 0) }},
 	{"dim2-ctx7-MLP-embedding", func() Config {
 		c := smallConfig(2, 7)
-		e := ad.MLP(7, []int{5}, 3)
+		e := ad.Net{In: 7, Hidden: []int{5}, Out: 3}
 		c.Embedding = &e
 		return c
 	}},
@@ -104,13 +104,13 @@ var gradCases = []struct {
 	}},
 	{"dim2-ctx7-MLP-embedding-affine", func() Config {
 		c := smallConfig(2, 7)
-		e := ad.MLP(7, []int{5}, 3)
+		e := ad.Net{In: 7, Hidden: []int{5}, Out: 3}
 		c.Embedding, c.ContextAffine = &e, true
 		return c
 	}},
 	{"dim1-ctx9-CNN-embedding", func() Config {
 		c := smallConfig(1, 9)
-		e := ad.CNN(9, 1, []ad.ConvLayer{{Filters: 3, Kernel: 3, Stride: 2, Pad: 1}}, []int{4}, 2)
+		e := ad.Net{In: 9, Conv: []ad.ConvLayer{{Filters: 3, Kernel: 3, Stride: 2, Pad: 1}}, Hidden: []int{4}, Out: 2}
 		c.Embedding = &e
 		return c
 	}},

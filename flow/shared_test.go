@@ -36,7 +36,7 @@ func testSharedContext(t *testing.T, dim, ctx int, emb, aff bool) {
 		for _, na := range []int{1, 3, 10} {
 			cfg := DefaultConfig(dim, ctx)
 			if emb {
-				e := ad.MLP(ctx, []int{5}, 3)
+				e := ad.Net{In: ctx, Hidden: []int{5}, Out: 3}
 				cfg.Embedding = &e
 			}
 			cfg.ContextGating, cfg.ContextAffine = gating, aff

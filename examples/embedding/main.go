@@ -251,12 +251,12 @@ func embedding(method string) *ad.Net {
 	var n ad.Net
 	switch method {
 	case "mlp":
-		n = ad.MLP(steps, []int{64, 64}, 8)
+		n = ad.Net{In: steps, Hidden: []int{64, 64}, Out: 8}
 	case "cnn":
-		n = ad.CNN(steps, 1, []ad.ConvLayer{
+		n = ad.Net{In: steps, Conv: []ad.ConvLayer{
 			{Filters: 16, Kernel: 2},
 			{Filters: 16, Kernel: 1, Pool: steps - 1},
-		}, []int{32}, 8)
+		}, Hidden: []int{32}, Out: 8}
 	default:
 		return nil
 	}

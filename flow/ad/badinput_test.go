@@ -31,7 +31,7 @@ func TestBadInput(t *testing.T) {
 	}
 	c23 := func(tp *ad.Tape) *ad.Tensor { return tp.Const(v6, 2, 3) }
 	c32 := func(tp *ad.Tape) *ad.Tensor { return tp.Const(v6, 3, 2) }
-	mlp := ad.MLP(2, []int{3}, 1)
+	mlp := ad.Net{In: 2, Hidden: []int{3}, Out: 1}
 	p := make([]float64, mlp.NumParams())
 	conv := ad.Conv{Length: 3, Channels: 1, Filters: 1, Kernel: 2}
 	type B = testutil.BadInput
@@ -68,8 +68,8 @@ func TestBadInput(t *testing.T) {
 		{Category: "nonpositive", Name: "AvgPool1D window 0", Err: rec(func(tp *ad.Tape) *ad.Tensor { return tp.AvgPool1D(c23(tp), 3, 1, 0) })},
 		{Category: "mismatched", Name: "AvgPool1D length·channels ≠ cols", Err: rec(func(tp *ad.Tape) *ad.Tensor { return tp.AvgPool1D(c23(tp), 2, 2, 2) })},
 		{Category: "zerovalue", Name: "Net{}.Validate", Err: ad.Net{}.Validate},
-		{Category: "nonpositive", Name: "MLP hidden width 0", Err: ad.MLP(2, []int{0}, 1).Validate},
-		{Category: "huge", Name: "MLP width 1<<20", Err: ad.MLP(2, []int{1 << 20}, 1).Validate},
+		{Category: "nonpositive", Name: "MLP hidden width 0", Err: ad.Net{In: 2, Hidden: []int{0}, Out: 1}.Validate},
+		{Category: "huge", Name: "MLP width 1<<20", Err: ad.Net{In: 2, Hidden: []int{1 << 20}, Out: 1}.Validate},
 		{Category: "mismatched", Name: "CNN In not a multiple of Channels", Err: ad.Net{In: 3, Channels: 2, Conv: []ad.ConvLayer{{Filters: 1, Kernel: 2}}, Out: 1}.Validate},
 		{Category: "zerovalue", Name: "Net{}.Init", Err: func() error { return ad.Net{}.Init(nil, r) }},
 		{Category: "mismatched", Name: "Init short p", Err: func() error { return mlp.Init(p[:1], r) }},

@@ -39,11 +39,11 @@ func (s *embeddingStep) run() error {
 }
 
 var (
-	benchMLP = ad.MLP(100, []int{64, 64}, 8)
-	benchCNN = ad.CNN(100, 1, []ad.ConvLayer{
+	benchMLP = ad.Net{In: 100, Hidden: []int{64, 64}, Out: 8}
+	benchCNN = ad.Net{In: 100, Conv: []ad.ConvLayer{
 		{Filters: 8, Kernel: 5, Stride: 2, Pad: 2},
 		{Filters: 16, Kernel: 5, Stride: 2, Pad: 2},
-	}, []int{64}, 8)
+	}, Hidden: []int{64}, Out: 8}
 )
 
 // TestStepAllocatesNothing checks that a training step recorded again on a

@@ -29,7 +29,7 @@ func ExampleTape() {
 // two time series of 16 steps and back-propagates an upstream gradient of
 // its 3 outputs into the parameters.
 func ExampleNet() {
-	net := ad.CNN(16, 1, []ad.ConvLayer{{Filters: 4, Kernel: 3, Stride: 2, Pad: 1}}, []int{8}, 3)
+	net := ad.Net{In: 16, Conv: []ad.ConvLayer{{Filters: 4, Kernel: 3, Stride: 2, Pad: 1}}, Hidden: []int{8}, Out: 3}
 	p := make([]float64, net.NumParams())
 	if err := net.Init(p, rand.New(rand.NewPCG(1, 2))); err != nil {
 		fmt.Println(err)

@@ -27,7 +27,12 @@ type ConvLayer struct {
 // each (time-major), then fully connected layers of the Hidden widths (each
 // followed by a ReLU) and a linear output layer of Out values. Without
 // convolutions it is a multilayer perceptron on In values. The zero value
-// is not valid; MLP and CNN build one.
+// is not valid: In and Out must be set (Validate lists every constraint);
+// Channels, Conv and Hidden may stay zero. For example, a perceptron with
+// two hidden layers is Net{In: 12, Hidden: []int{64, 64}, Out: 8}, and a
+// convolutional network on series of 100 steps of 2 channels is
+// Net{In: 200, Channels: 2, Conv: []ConvLayer{{Filters: 8, Kernel: 5}},
+// Out: 8}.
 //
 // The parameters, in order: for every convolution its filters
 // ((Kernel·channels in)×Filters, row-major) and biases (Filters), then for
@@ -38,20 +43,6 @@ type Net struct {
 	Conv     []ConvLayer // convolutions, possibly none
 	Hidden   []int       // widths of the hidden dense layers, possibly none
 	Out      int         // output width, ≥ 1
-}
-
-// MLP returns a multilayer perceptron from in inputs through the hidden
-// ReLU layers to out linear outputs.
-func MLP(in int, hidden []int, out int) Net {
-	return Net{In: in, Hidden: append([]int(nil), hidden...), Out: out}
-}
-
-// CNN returns a one-dimensional convolutional network on time series of
-// length steps with channels values each: the convolutions conv, then the
-// hidden dense ReLU layers and out linear outputs.
-func CNN(length, channels int, conv []ConvLayer, hidden []int, out int) Net {
-	return Net{In: length * channels, Channels: channels, Conv: append([]ConvLayer(nil), conv...),
-		Hidden: append([]int(nil), hidden...), Out: out}
 }
 
 // Size limits of a Net, refusing networks that cannot be allocated.

@@ -14,11 +14,11 @@ import (
 // odd sizes.
 func testNets() []ad.Net {
 	return []ad.Net{
-		ad.MLP(7, []int{5, 3}, 2),
-		ad.MLP(3, nil, 1),
-		ad.CNN(13, 1, []ad.ConvLayer{{Filters: 3, Kernel: 3, Stride: 2, Pad: 1}, {Filters: 2, Kernel: 2}}, []int{4}, 3),
-		ad.CNN(9, 2, []ad.ConvLayer{{Filters: 4, Kernel: 5, Pad: 2}}, nil, 2),
-		ad.CNN(16, 1, []ad.ConvLayer{{Filters: 3, Kernel: 2, Pool: 3}, {Filters: 2, Kernel: 2, Pool: 4}}, []int{3}, 2),
+		ad.Net{In: 7, Hidden: []int{5, 3}, Out: 2},
+		ad.Net{In: 3, Out: 1},
+		ad.Net{In: 13, Conv: []ad.ConvLayer{{Filters: 3, Kernel: 3, Stride: 2, Pad: 1}, {Filters: 2, Kernel: 2}}, Hidden: []int{4}, Out: 3},
+		ad.Net{In: 9 * 2, Channels: 2, Conv: []ad.ConvLayer{{Filters: 4, Kernel: 5, Pad: 2}}, Out: 2},
+		ad.Net{In: 16, Conv: []ad.ConvLayer{{Filters: 3, Kernel: 2, Pool: 3}, {Filters: 2, Kernel: 2, Pool: 4}}, Hidden: []int{3}, Out: 2},
 	}
 }
 
@@ -71,7 +71,7 @@ func TestNetGradient(t *testing.T) {
 
 func TestNetInit(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 18))
-	n := ad.MLP(16, []int{4}, 1)
+	n := ad.Net{In: 16, Hidden: []int{4}, Out: 1}
 	p := make([]float64, n.NumParams())
 	if err := n.Init(p, r); err != nil {
 		t.Fatal(err)
@@ -101,21 +101,21 @@ func TestNetInit(t *testing.T) {
 func TestNetValidate(t *testing.T) {
 	bad := []ad.Net{
 		{},
-		ad.MLP(0, nil, 1),
-		ad.MLP(3, nil, 0),
-		ad.MLP(3, []int{4, 0}, 1),
-		ad.MLP(1<<17, nil, 1),
-		ad.CNN(10, 1, []ad.ConvLayer{{Filters: 2, Kernel: 11}}, nil, 1),
-		ad.CNN(10, 1, []ad.ConvLayer{{Filters: 0, Kernel: 3}}, nil, 1),
-		ad.CNN(10, 1, []ad.ConvLayer{{Filters: 2, Kernel: 3, Pad: 3}}, nil, 1),
-		ad.CNN(10, 1, []ad.ConvLayer{{Filters: 2, Kernel: 3, Stride: -1}}, nil, 1),
-		ad.CNN(10, 1, []ad.ConvLayer{{Filters: 2, Kernel: 3, Stride: 4}, {Filters: 2, Kernel: 4}}, nil, 1),
-		ad.CNN(10, 1, []ad.ConvLayer{{Filters: 2, Kernel: 3, Pool: 9}}, nil, 1),
-		ad.CNN(10, 1, []ad.ConvLayer{{Filters: 2, Kernel: 3, Pool: -1}}, nil, 1),
-		ad.CNN(10, 1, []ad.ConvLayer{{Filters: 2, Kernel: 3, Pool: 4}, {Filters: 2, Kernel: 3}}, nil, 1),
+		ad.Net{In: 0, Out: 1},
+		ad.Net{In: 3, Out: 0},
+		ad.Net{In: 3, Hidden: []int{4, 0}, Out: 1},
+		ad.Net{In: 1 << 17, Out: 1},
+		ad.Net{In: 10, Conv: []ad.ConvLayer{{Filters: 2, Kernel: 11}}, Out: 1},
+		ad.Net{In: 10, Conv: []ad.ConvLayer{{Filters: 0, Kernel: 3}}, Out: 1},
+		ad.Net{In: 10, Conv: []ad.ConvLayer{{Filters: 2, Kernel: 3, Pad: 3}}, Out: 1},
+		ad.Net{In: 10, Conv: []ad.ConvLayer{{Filters: 2, Kernel: 3, Stride: -1}}, Out: 1},
+		ad.Net{In: 10, Conv: []ad.ConvLayer{{Filters: 2, Kernel: 3, Stride: 4}, {Filters: 2, Kernel: 4}}, Out: 1},
+		ad.Net{In: 10, Conv: []ad.ConvLayer{{Filters: 2, Kernel: 3, Pool: 9}}, Out: 1},
+		ad.Net{In: 10, Conv: []ad.ConvLayer{{Filters: 2, Kernel: 3, Pool: -1}}, Out: 1},
+		ad.Net{In: 10, Conv: []ad.ConvLayer{{Filters: 2, Kernel: 3, Pool: 4}, {Filters: 2, Kernel: 3}}, Out: 1},
 		{In: 10, Channels: 3, Out: 1},
 		{In: 10, Channels: -1, Out: 1},
-		ad.MLP(1<<16, []int{1 << 16}, 1),
+		ad.Net{In: 1 << 16, Hidden: []int{1 << 16}, Out: 1},
 	}
 	for _, n := range bad {
 		if err := n.Validate(); !errors.Is(err, ad.ErrNet) {
@@ -129,7 +129,7 @@ func TestNetValidate(t *testing.T) {
 		}
 	}
 	// Apply with the wrong number of parameters or gradients.
-	n := ad.MLP(2, nil, 1)
+	n := ad.Net{In: 2, Out: 1}
 	tp := ad.NewTape()
 	x := tp.Const([]float64{1, 2}, 1, 2)
 	n.Apply(tp, make([]float64, 2), nil, x)

@@ -163,7 +163,7 @@ type Config struct {
 	// summarises the release before it reaches the posterior flow's
 	// conditioners, trained jointly with the flow (flow.Config.Embedding);
 	// In must be the summary dimension. Use it for high-dimensional
-	// releases such as time series: ad.CNN or ad.MLP build one.
+	// releases such as time series, e.g. &ad.Net{In: 100, Hidden: []int{64}, Out: 8}.
 	Embedding *ad.Net
 	// Train holds the optimiser and early-stopping settings (learning rate,
 	// weight decay, batch size, epochs, patience, validation fraction,

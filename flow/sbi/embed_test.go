@@ -38,7 +38,7 @@ func TestEmbedding(t *testing.T) {
 	p := privinfer.Problem{Prior: prior, Simulator: seriesSim{}, Observed: obs}
 	cfg := quickConfig()
 	cfg.Rounds = 2
-	emb := ad.MLP(12, []int{8}, 2)
+	emb := ad.Net{In: 12, Hidden: []int{8}, Out: 2}
 	cfg.Embedding = &emb
 	res, err := SPPE(context.Background(), p, cfg)
 	if err != nil {
@@ -69,7 +69,7 @@ func TestEmbedding(t *testing.T) {
 	if _, err := SPLE(context.Background(), p, cfg); !errors.Is(err, ErrInvalid) {
 		t.Errorf("SPLE with an embedding: %v", err)
 	}
-	wrong := ad.MLP(11, nil, 2)
+	wrong := ad.Net{In: 11, Out: 2}
 	cfg.Embedding = &wrong
 	if _, err := SPPE(context.Background(), p, cfg); !errors.Is(err, ErrInvalid) {
 		t.Errorf("embedding of 11 inputs for a release of 12: %v", err)
