@@ -290,6 +290,7 @@ var registry = []entry{
 			{"eps100", []string{"-sweep", "100"}, "20–60 min", ""},
 			{"all", []string{"-sweep", "0.1,0.3,1,3,10,30,100"}, "seconds (the parts' saved posteriors put together: the figure and the verdict)", ""},
 		}},
+	{Name: "rqmc", Pkg: "./examples/rqmc", Target: "SBI paper Fig. 7 (rate of convergence of MC and RQMC: RMSE of the inner-integral estimate, sbi.InnerIntegral, against the number of points M = 4–1024 over 100 randomizations, on a one-dimensional Laplace release and the SIR and linear-regression releases at ε = 10, at fixed perturbed parameters of a small neural spline flow)", Expect: "seconds (9.7 s wall on a loaded two-core machine; 3.4 s with -quick)"},
 	{Name: "sir-abc", Pkg: "./examples/sir-abc", Target: "SBI paper App. E.1.1 (SMC-ABC reference posterior of the synthetic SIR release, ε = 10; one run's accuracy per round against the exact posterior, Fig. 5)", Expect: "55 min (its wall-time limit)",
 		Full: []string{"-walltime", "55m"}, Plain: true},
 	{Name: "sir-abc-trials", Pkg: "./examples/sir-abc", Target: "SBI paper App. E.1.1, Table 1's SMC-ABC row (simulations and wall time to reach MMD < 0.1 against the exact posterior, mean ± sd over 10 runs) and Fig. 5 (SMC-ABC accuracy against the simulations, mean and quartiles), ε = 10",
