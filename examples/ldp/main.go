@@ -188,7 +188,7 @@ func calibration(ctx context.Context, c config, w io.Writer, prog *cli.Progress,
 		prog.Printf("Fig. 1: ε = %g, %d data sets of %d reports", eps, c.datasets, c.n)
 		var res *ldp.CalibrationResult
 		err := prog.While(3*time.Second, fmt.Sprintf("Fig. 1: ε = %g", eps), func() (err error) {
-			res, err = ldp.CalibrateGaussian(ctx, ldp.CalibrationConfig{A: -5, B: 5, Eps: eps, N: c.n, Datasets: c.datasets, Prior: prior, Seed: c.seed*1000 + uint64(ei)})
+			res, err = ldp.CalibrateGaussian(ctx, ldp.CalibrationConfig{A: -5, B: 5, Epsilon: eps, N: c.n, Datasets: c.datasets, Prior: prior, Seed: c.seed*1000 + uint64(ei)})
 			return err
 		})
 		if err != nil {
@@ -293,7 +293,7 @@ func histogramAt(ctx context.Context, c config, eps float64, w io.Writer, prog *
 		fig = "Fig. 3"
 	}
 	fmt.Fprintf(w, "%s, ε = %g:\n", fig, eps)
-	model, err := ldp.NewOUEModel(eps, d)
+	model, err := ldp.NewOUEModel(ldp.OUEModelConfig{Epsilon: eps, Dim: d})
 	if err != nil {
 		return 0, err
 	}
@@ -438,7 +438,7 @@ func histogramCalibration(ctx context.Context, c config, w io.Writer, prog *cli.
 		if err != nil {
 			return err
 		}
-		model, err := ldp.NewOUEModel(eps, d)
+		model, err := ldp.NewOUEModel(ldp.OUEModelConfig{Epsilon: eps, Dim: d})
 		if err != nil {
 			return err
 		}
@@ -528,7 +528,7 @@ func exponentialCalibration(ctx context.Context, c config, w io.Writer, prog *cl
 	allOK := true
 	var series []plot.Series
 	for ei, eps := range c.calEps {
-		model, err := ldp.NewClippedExponential(ldp.ClippedExponentialConfig{B: b, Eps: eps})
+		model, err := ldp.NewClippedExponential(ldp.ClippedExponentialConfig{B: b, Epsilon: eps})
 		if err != nil {
 			return err
 		}

@@ -16,7 +16,7 @@ import (
 // the posterior of (μ, σ) with NUTS.
 func ldpGaussian(w io.Writer, seed uint64, quick bool) (*privinfer.Draws, *ldp.GaussianPosterior, error) {
 	r := rand.New(rand.NewPCG(seed, 4))
-	model, err := ldp.NewClippedGaussian(ldp.ClippedGaussianConfig{A: -3, B: 3, Eps: 2})
+	model, err := ldp.NewClippedGaussian(ldp.ClippedGaussianConfig{A: -3, B: 3, Epsilon: 2})
 	if err != nil {
 		return nil, nil, err
 	}

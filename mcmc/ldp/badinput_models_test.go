@@ -14,10 +14,16 @@ func TestBadInputModels(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	sub := 0x1p-1070
 	newG := func(a, b, eps float64) func() error {
-		return func() error { _, err := NewClippedGaussian(ClippedGaussianConfig{A: a, B: b, Eps: eps}); return err }
+		return func() error {
+			_, err := NewClippedGaussian(ClippedGaussianConfig{A: a, B: b, Epsilon: eps})
+			return err
+		}
 	}
 	newE := func(b, eps float64) func() error {
-		return func() error { _, err := NewClippedExponential(ClippedExponentialConfig{B: b, Eps: eps}); return err }
+		return func() error {
+			_, err := NewClippedExponential(ClippedExponentialConfig{B: b, Epsilon: eps})
+			return err
+		}
 	}
 	cases := []struct {
 		cat, name string

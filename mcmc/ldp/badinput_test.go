@@ -17,9 +17,9 @@ import (
 func TestBadInput(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	ctx := context.Background()
-	cg, _ := NewClippedGaussian(ClippedGaussianConfig{A: 0, B: 1, Eps: 1})
-	ce, _ := NewClippedExponential(ClippedExponentialConfig{B: 1, Eps: 1})
-	oue, _ := NewOUEModel(1, 3)
+	cg, _ := NewClippedGaussian(ClippedGaussianConfig{A: 0, B: 1, Epsilon: 1})
+	ce, _ := NewClippedExponential(ClippedExponentialConfig{B: 1, Epsilon: 1})
+	oue, _ := NewOUEModel(OUEModelConfig{Epsilon: 1, Dim: 3})
 	z := []float64{0.1, 0.5, -0.3}
 	prior := GaussianPrior{Mu0: 0, Sd0: 1, Shape: 2, Rate: 2}
 	isNaN := func(name string, v float64) error {
@@ -30,20 +30,41 @@ func TestBadInput(t *testing.T) {
 	}
 	type B = testutil.BadInput
 	cases := []B{
-		{Category: "nan", Name: "NewClippedGaussian ε NaN", Err: func() error { _, err := NewClippedGaussian(ClippedGaussianConfig{A: 0, B: 1, Eps: nan}); return err }},
-		{Category: "inf", Name: "NewClippedGaussian ε Inf", Err: func() error { _, err := NewClippedGaussian(ClippedGaussianConfig{A: 0, B: 1, Eps: inf}); return err }},
-		{Category: "nonpositive", Name: "NewClippedGaussian ε 0", Err: func() error { _, err := NewClippedGaussian(ClippedGaussianConfig{A: 0, B: 1, Eps: 0}); return err }},
-		{Category: "subnormal", Name: "NewClippedGaussian ε 5e-324", Err: func() error { _, err := NewClippedGaussian(ClippedGaussianConfig{A: 0, B: 1, Eps: 5e-324}); return err }},
-		{Category: "huge", Name: "NewClippedGaussian ε 1e308", Err: func() error { _, err := NewClippedGaussian(ClippedGaussianConfig{A: 0, B: 1, Eps: 1e308}); return err }},
-		{Category: "mismatched", Name: "NewClippedGaussian a ≥ b", Err: func() error { _, err := NewClippedGaussian(ClippedGaussianConfig{A: 1, B: 1, Eps: 1}); return err }},
-		{Category: "huge", Name: "NewClippedGaussian bounds ±1e308", Err: func() error {
-			_, err := NewClippedGaussian(ClippedGaussianConfig{A: -1e308, B: 1e308, Eps: 1})
+		{Category: "nan", Name: "NewClippedGaussian ε NaN", Err: func() error {
+			_, err := NewClippedGaussian(ClippedGaussianConfig{A: 0, B: 1, Epsilon: nan})
 			return err
 		}},
-		{Category: "nan", Name: "NewClippedGaussian a NaN", Err: func() error { _, err := NewClippedGaussian(ClippedGaussianConfig{A: nan, B: 1, Eps: 1}); return err }},
-		{Category: "nan", Name: "NewClippedExponential b NaN", Err: func() error { _, err := NewClippedExponential(ClippedExponentialConfig{B: nan, Eps: 1}); return err }},
-		{Category: "nonpositive", Name: "NewClippedExponential b 0", Err: func() error { _, err := NewClippedExponential(ClippedExponentialConfig{B: 0, Eps: 1}); return err }},
-		{Category: "subnormal", Name: "NewClippedExponential ε 1e-310", Err: func() error { _, err := NewClippedExponential(ClippedExponentialConfig{B: 1, Eps: 1e-310}); return err }},
+		{Category: "inf", Name: "NewClippedGaussian ε Inf", Err: func() error {
+			_, err := NewClippedGaussian(ClippedGaussianConfig{A: 0, B: 1, Epsilon: inf})
+			return err
+		}},
+		{Category: "nonpositive", Name: "NewClippedGaussian ε 0", Err: func() error { _, err := NewClippedGaussian(ClippedGaussianConfig{A: 0, B: 1, Epsilon: 0}); return err }},
+		{Category: "subnormal", Name: "NewClippedGaussian ε 5e-324", Err: func() error {
+			_, err := NewClippedGaussian(ClippedGaussianConfig{A: 0, B: 1, Epsilon: 5e-324})
+			return err
+		}},
+		{Category: "huge", Name: "NewClippedGaussian ε 1e308", Err: func() error {
+			_, err := NewClippedGaussian(ClippedGaussianConfig{A: 0, B: 1, Epsilon: 1e308})
+			return err
+		}},
+		{Category: "mismatched", Name: "NewClippedGaussian a ≥ b", Err: func() error { _, err := NewClippedGaussian(ClippedGaussianConfig{A: 1, B: 1, Epsilon: 1}); return err }},
+		{Category: "huge", Name: "NewClippedGaussian bounds ±1e308", Err: func() error {
+			_, err := NewClippedGaussian(ClippedGaussianConfig{A: -1e308, B: 1e308, Epsilon: 1})
+			return err
+		}},
+		{Category: "nan", Name: "NewClippedGaussian a NaN", Err: func() error {
+			_, err := NewClippedGaussian(ClippedGaussianConfig{A: nan, B: 1, Epsilon: 1})
+			return err
+		}},
+		{Category: "nan", Name: "NewClippedExponential b NaN", Err: func() error {
+			_, err := NewClippedExponential(ClippedExponentialConfig{B: nan, Epsilon: 1})
+			return err
+		}},
+		{Category: "nonpositive", Name: "NewClippedExponential b 0", Err: func() error { _, err := NewClippedExponential(ClippedExponentialConfig{B: 0, Epsilon: 1}); return err }},
+		{Category: "subnormal", Name: "NewClippedExponential ε 1e-310", Err: func() error {
+			_, err := NewClippedExponential(ClippedExponentialConfig{B: 1, Epsilon: 1e-310})
+			return err
+		}},
 		{Category: "nan", Name: "ClippedGaussian.LogDensitySum σ NaN", Check: func() error { return isNaN("LogDensitySum", cg.LogDensitySum(z, 0, nan)) }},
 		{Category: "nonpositive", Name: "ClippedGaussian.LogDensitySum σ -1", Check: func() error { return isNaN("LogDensitySum", cg.LogDensitySum(z, 0, -1)) }},
 		{Category: "nan", Name: "ClippedGaussian.LogDensity report NaN", Check: func() error { return isNaN("LogDensity", cg.LogDensity(nan, 0, 1)) }},
@@ -99,9 +120,9 @@ func TestBadInput(t *testing.T) {
 			return err
 		}},
 		{Category: "zerovalue", Name: "ExponentialPosterior{}.LogDensity", Check: func() error { var e ExponentialPosterior; return isNaN("LogDensity", e.LogDensity([]float64{0})) }},
-		{Category: "nan", Name: "NewOUEModel ε NaN", Err: func() error { _, err := NewOUEModel(nan, 3); return err }},
-		{Category: "nonpositive", Name: "NewOUEModel d 1", Err: func() error { _, err := NewOUEModel(1, 1); return err }},
-		{Category: "huge", Name: "NewOUEModel d 1<<40", Err: func() error { _, err := NewOUEModel(1, 1<<40); return err }},
+		{Category: "nan", Name: "NewOUEModel ε NaN", Err: func() error { _, err := NewOUEModel(OUEModelConfig{Epsilon: nan, Dim: 3}); return err }},
+		{Category: "nonpositive", Name: "NewOUEModel d 1", Err: func() error { _, err := NewOUEModel(OUEModelConfig{Epsilon: 1, Dim: 1}); return err }},
+		{Category: "huge", Name: "NewOUEModel d 1<<40", Err: func() error { _, err := NewOUEModel(OUEModelConfig{Epsilon: 1, Dim: 1 << 40}); return err }},
 		{Category: "mismatched", Name: "OUEModel.NewData length", Err: func() error { _, err := oue.NewData([]float64{1, 0}); return err }},
 		{Category: "empty", Name: "OUEModel.NewData empty", Err: func() error { _, err := oue.NewData(nil); return err }},
 		{Category: "nan", Name: "OUEModel.NewData NaN bit", Err: func() error { _, err := oue.NewData([]float64{1, nan, 0}); return err }},
@@ -196,12 +217,12 @@ func TestBadInput(t *testing.T) {
 		{Category: "nan", Name: "covFromParams NaN", Err: func() error { return covFromParams([]float64{nan}, 1, make([]float64, 1)) }},
 		{Category: "zerovalue", Name: "CalibrateGaussian CalibrationConfig{}", Err: func() error { _, err := CalibrateGaussian(ctx, CalibrationConfig{}); return err }},
 		{Category: "huge", Name: "CalibrateGaussian Datasets 1<<40", Err: func() error {
-			_, err := CalibrateGaussian(ctx, CalibrationConfig{A: 0, B: 1, Eps: 1, N: 10, Datasets: 1 << 40, Prior: prior})
+			_, err := CalibrateGaussian(ctx, CalibrationConfig{A: 0, B: 1, Epsilon: 1, N: 10, Datasets: 1 << 40, Prior: prior})
 			return err
 		}},
 		{Category: "nil", Name: "CalibrateGaussian nil context", Err: func() error {
 			var c context.Context
-			_, err := CalibrateGaussian(c, CalibrationConfig{A: 0, B: 1, Eps: 1, N: 10, Datasets: 1, Prior: prior})
+			_, err := CalibrateGaussian(c, CalibrationConfig{A: 0, B: 1, Epsilon: 1, N: 10, Datasets: 1, Prior: prior})
 			return err
 		}},
 		{Category: "zerovalue", Name: "CalibrationResult{}.Coverage", Check: func() error {

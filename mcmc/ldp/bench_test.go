@@ -6,7 +6,7 @@ import (
 )
 
 func gaussReports(b *testing.B, eps float64, n int) (*ClippedGaussian, []float64) {
-	m, err := NewClippedGaussian(ClippedGaussianConfig{A: -5, B: 5, Eps: eps})
+	m, err := NewClippedGaussian(ClippedGaussianConfig{A: -5, B: 5, Epsilon: eps})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func BenchmarkGaussianLogDensitySumGrad1000(b *testing.B) {
 }
 
 func BenchmarkExponentialLogDensitySumGrad1000(b *testing.B) {
-	m, _ := NewClippedExponential(ClippedExponentialConfig{B: 5, Eps: 1})
+	m, _ := NewClippedExponential(ClippedExponentialConfig{B: 5, Epsilon: 1})
 	r := rand.New(rand.NewPCG(1, 2))
 	z := make([]float64, 1000)
 	for i := range z {
@@ -52,7 +52,7 @@ func BenchmarkExponentialLogDensitySumGrad1000(b *testing.B) {
 }
 
 func BenchmarkOUELogDensity(b *testing.B) {
-	m, _ := NewOUEModel(0.5, 8)
+	m, _ := NewOUEModel(OUEModelConfig{Epsilon: 0.5, Dim: 8})
 	r := rand.New(rand.NewPCG(1, 2))
 	z := make([]float64, 10000*8)
 	for i := range z {

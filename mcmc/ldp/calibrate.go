@@ -14,16 +14,16 @@ import (
 // CalibrationConfig describes a simulation-based calibration study of the
 // clipped-Gaussian model (LDP paper §4.4, Fig. 1): for each dataset, (μ, σ)
 // is drawn from the prior, N values x ~ N(μ, σ²) are clipped to [A, B] and
-// released with Laplace noise at budget Eps, and the grid posterior is
+// released with Laplace noise at budget Epsilon, and the grid posterior is
 // computed; a well-calibrated posterior puts the true value in its central
 // q-interval with probability q.
 type CalibrationConfig struct {
-	A, B, Eps float64
-	N         int // reports per dataset
-	Datasets  int
-	Prior     GaussianPrior
-	GridSize  int    // final grid size per axis; 0 means 48
-	Seed      uint64 // dataset i uses the stream parallel.Stream(Seed, i)
+	A, B, Epsilon float64
+	N             int // reports per dataset
+	Datasets      int
+	Prior         GaussianPrior
+	GridSize      int    // final grid size per axis; 0 means 48
+	Seed          uint64 // dataset i uses the stream parallel.Stream(Seed, i)
 }
 
 // CalibrationResult holds, per dataset, the posterior CDF at the true
@@ -61,7 +61,7 @@ const maxCalibN = 1 << 24
 // CalibrateGaussian runs the calibration study, datasets in parallel; the
 // result depends on cfg only.
 func CalibrateGaussian(ctx context.Context, cfg CalibrationConfig) (*CalibrationResult, error) {
-	m, err := NewClippedGaussian(ClippedGaussianConfig{A: cfg.A, B: cfg.B, Eps: cfg.Eps})
+	m, err := NewClippedGaussian(ClippedGaussianConfig{A: cfg.A, B: cfg.B, Epsilon: cfg.Epsilon})
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ var calibLevels = []float64{0.5, 0.7, 0.9, 0.95}
 func checkCalibration(t *testing.T, n, datasets int) {
 	prior := GaussianPrior{Mu0: 0, Sd0: 1, Shape: 2, Rate: 2}
 	for ei, eps := range []float64{0.1, 1, 10} {
-		res, err := CalibrateGaussian(t.Context(), CalibrationConfig{A: -5, B: 5, Eps: eps, N: n, Datasets: datasets, Prior: prior, GridSize: 32, Seed: uint64(100 + ei)})
+		res, err := CalibrateGaussian(t.Context(), CalibrationConfig{A: -5, B: 5, Epsilon: eps, N: n, Datasets: datasets, Prior: prior, GridSize: 32, Seed: uint64(100 + ei)})
 		if err != nil {
 			t.Fatal(err)
 		}

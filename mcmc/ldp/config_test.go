@@ -23,7 +23,7 @@ func TestConfigErrorsNameField(t *testing.T) {
 	if _, err := NewPolyExpQuad(pq); err != nil {
 		t.Fatalf("valid PolyExpQuadConfig: %v", err)
 	}
-	ce, err := NewClippedExponential(ClippedExponentialConfig{B: 1, Eps: 1})
+	ce, err := NewClippedExponential(ClippedExponentialConfig{B: 1, Epsilon: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,11 +102,11 @@ func second[T any](_ T, err error) error { return err }
 // overflow of N·σ² in SuffStatLinRegConfig.
 func TestConfigErrorsNameField2(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
-	cg := ClippedGaussianConfig{A: -1, B: 2, Eps: 1}
+	cg := ClippedGaussianConfig{A: -1, B: 2, Epsilon: 1}
 	if _, err := NewClippedGaussian(cg); err != nil {
 		t.Fatalf("valid ClippedGaussianConfig: %v", err)
 	}
-	ce := ClippedExponentialConfig{B: 2, Eps: 1}
+	ce := ClippedExponentialConfig{B: 2, Epsilon: 1}
 	if _, err := NewClippedExponential(ce); err != nil {
 		t.Fatalf("valid ClippedExponentialConfig: %v", err)
 	}
@@ -136,12 +136,12 @@ func TestConfigErrorsNameField2(t *testing.T) {
 		err        error
 	}{
 		{"gaussian zero value", "ClippedGaussianConfig.A", ClippedGaussianConfig{}.Validate()},
-		{"gaussian B", "ClippedGaussianConfig.A and .B", second(NewClippedGaussian(ClippedGaussianConfig{A: -1, B: nan, Eps: 1}))},
-		{"gaussian width", "ClippedGaussianConfig.B − .A", second(NewClippedGaussian(ClippedGaussianConfig{A: -1e308, B: 1e308, Eps: 1}))},
-		{"gaussian Eps", "ClippedGaussianConfig.Eps", second(NewClippedGaussian(ClippedGaussianConfig{A: -1, B: 2, Eps: 0}))},
+		{"gaussian B", "ClippedGaussianConfig.A and .B", second(NewClippedGaussian(ClippedGaussianConfig{A: -1, B: nan, Epsilon: 1}))},
+		{"gaussian width", "ClippedGaussianConfig.B − .A", second(NewClippedGaussian(ClippedGaussianConfig{A: -1e308, B: 1e308, Epsilon: 1}))},
+		{"gaussian Eps", "ClippedGaussianConfig.Epsilon", second(NewClippedGaussian(ClippedGaussianConfig{A: -1, B: 2, Epsilon: 0}))},
 		{"exponential zero value", "ClippedExponentialConfig.B", ClippedExponentialConfig{}.Validate()},
-		{"exponential B", "ClippedExponentialConfig.B", second(NewClippedExponential(ClippedExponentialConfig{B: inf, Eps: 1}))},
-		{"exponential Eps", "ClippedExponentialConfig.Eps", second(NewClippedExponential(ClippedExponentialConfig{B: 2, Eps: nan}))},
+		{"exponential B", "ClippedExponentialConfig.B", second(NewClippedExponential(ClippedExponentialConfig{B: inf, Epsilon: 1}))},
+		{"exponential Eps", "ClippedExponentialConfig.Epsilon", second(NewClippedExponential(ClippedExponentialConfig{B: 2, Epsilon: nan}))},
 		{"linreg posterior zero value", "LinRegPosteriorConfig.SDTheta", LinRegPosteriorConfig{}.Validate()},
 		{"linreg posterior Shape", "LinRegPosteriorConfig.Shape", LinRegPosteriorConfig{SDTheta: 1, Shape: inf, Rate: 1}.Validate()},
 		{"linreg posterior Rate", "LinRegPosteriorConfig.Rate", LinRegPosteriorConfig{SDTheta: 1, Shape: 1, Rate: -1}.Validate()},

@@ -18,7 +18,7 @@ import (
 // The clipped-Gaussian model: each person releases a clipped value with
 // Laplace noise; the analyst evaluates the marginal likelihood of eq. 28.
 func ExampleClippedGaussian() {
-	m, err := ldp.NewClippedGaussian(ldp.ClippedGaussianConfig{A: -5, B: 5, Eps: 1})
+	m, err := ldp.NewClippedGaussian(ldp.ClippedGaussianConfig{A: -5, B: 5, Epsilon: 1})
 	if err != nil {
 		panic(err)
 	}
@@ -35,7 +35,7 @@ func ExampleClippedGaussian() {
 // grid; for sampling, pass post to mcmc.Run with mcmc.NUTS (it is an
 // mcmc.GradTarget on (μ, log σ)).
 func ExampleGaussianPosterior() {
-	m, _ := ldp.NewClippedGaussian(ldp.ClippedGaussianConfig{A: -5, B: 5, Eps: 2})
+	m, _ := ldp.NewClippedGaussian(ldp.ClippedGaussianConfig{A: -5, B: 5, Epsilon: 2})
 	r := rand.New(rand.NewPCG(1, 2))
 	// A simulation study: 300 persons' reports, drawn reproducibly with
 	// the release law of the local mechanism (real reports come from
@@ -66,7 +66,7 @@ func ExampleGaussianPosterior() {
 
 // The OUE histogram likelihood of eq. 33 for one report.
 func ExampleOUEModel() {
-	m, _ := ldp.NewOUEModel(1, 3)
+	m, _ := ldp.NewOUEModel(ldp.OUEModelConfig{Epsilon: 1, Dim: 3})
 	theta := []float64{0.7, 0.2, 0.1}
 	fmt.Printf("%.6f\n", m.LogDensity([]float64{1, 0, 0}, theta))
 	// Output:
@@ -145,7 +145,7 @@ func ExampleSuffStatLogRegCovPosterior() {
 // reports (simulated here) and samples the posterior of (μ, σ) with
 // Sample, which reports the natural parameters.
 func ExampleSample() {
-	model, err := ldp.NewClippedGaussian(ldp.ClippedGaussianConfig{A: -3, B: 3, Eps: 2})
+	model, err := ldp.NewClippedGaussian(ldp.ClippedGaussianConfig{A: -3, B: 3, Epsilon: 2})
 	if err != nil {
 		panic(err)
 	}

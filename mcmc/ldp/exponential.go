@@ -30,14 +30,14 @@ type ClippedExponential struct {
 }
 
 // ClippedExponentialConfig configures NewClippedExponential: the
-// clipping bound B and the per-person budget Eps of the
+// clipping bound B and the per-person budget Epsilon of the
 // clipped-exponential Laplace model. The zero value is refused.
 type ClippedExponentialConfig struct {
 	// B is the clipping bound b: reports clip x ≥ 0 to [0, B] (finite,
 	// > 0 and not subnormal).
 	B float64
-	// Eps is the per-person privacy budget ε, in [2^-30, 2^20].
-	Eps float64
+	// Epsilon is the per-person privacy budget ε, in [2^-30, 2^20].
+	Epsilon float64
 }
 
 // Validate reports whether c is usable, with an error wrapping ErrInvalid
@@ -46,23 +46,23 @@ func (c ClippedExponentialConfig) Validate() error {
 	if !(c.B >= 0x1p-1022) || math.IsInf(c.B, 1) {
 		return fmt.Errorf("ldp: ClippedExponentialConfig.B must be finite and > 0 (not subnormal), got %v: %w", c.B, ErrInvalid)
 	}
-	if !(c.Eps >= 0x1p-30 && c.Eps <= 0x1p20) {
-		return fmt.Errorf("ldp: ClippedExponentialConfig.Eps must be in [2^-30, 2^20], got %v: %w", c.Eps, ErrInvalid)
+	if !(c.Epsilon >= 0x1p-30 && c.Epsilon <= 0x1p20) {
+		return fmt.Errorf("ldp: ClippedExponentialConfig.Epsilon must be in [2^-30, 2^20], got %v: %w", c.Epsilon, ErrInvalid)
 	}
-	if k := c.Eps / c.B; math.IsInf(k, 0) {
-		return fmt.Errorf("ldp: ClippedExponentialConfig.Eps/B = %v/%v overflows: %w", c.Eps, c.B, ErrInvalid)
+	if k := c.Epsilon / c.B; math.IsInf(k, 0) {
+		return fmt.Errorf("ldp: ClippedExponentialConfig.Epsilon/B = %v/%v overflows: %w", c.Epsilon, c.B, ErrInvalid)
 	}
 	return nil
 }
 
 // NewClippedExponential returns the clipped-exponential Laplace model for
-// the clipping bound cfg.B and per-person budget cfg.Eps, refusing what
+// the clipping bound cfg.B and per-person budget cfg.Epsilon, refusing what
 // cfg.Validate refuses.
 func NewClippedExponential(cfg ClippedExponentialConfig) (*ClippedExponential, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	b, eps := cfg.B, cfg.Eps
+	b, eps := cfg.B, cfg.Epsilon
 	mech, err := mldp.NewClippedLaplace(mldp.ClippedLaplaceConfig{Lo: 0, Hi: b, Epsilon: eps})
 	if err != nil {
 		return nil, fmt.Errorf("ldp: %w: %w", ErrInvalid, err)

@@ -20,7 +20,7 @@ func TestClippedExponentialVsQuadrature(t *testing.T) {
 	worst := 0.0
 	for _, b := range []float64{1, 5} {
 		for _, eps := range []float64{1e-3, 0.1, 1, 10, 100} {
-			m, err := NewClippedExponential(ClippedExponentialConfig{B: b, Eps: eps})
+			m, err := NewClippedExponential(ClippedExponentialConfig{B: b, Epsilon: eps})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -20,7 +20,7 @@ func FuzzClippedGaussian(f *testing.F) {
 	f.Add(-1.0, 2.0, 1e-3, -1e6, 3.0, 1e-3)
 	f.Add(0.0, 1.0, 30.0, 0.5, 0.5, 1e-9)
 	f.Fuzz(func(t *testing.T, a, b, eps, z, mu, sigma float64) {
-		m, err := NewClippedGaussian(ClippedGaussianConfig{A: a, B: b, Eps: eps})
+		m, err := NewClippedGaussian(ClippedGaussianConfig{A: a, B: b, Epsilon: eps})
 		if err != nil {
 			return
 		}
@@ -47,7 +47,7 @@ func FuzzOUEData(f *testing.F) {
 	f.Add([]byte{0, 1, 0, 1, 1, 0})
 	f.Add([]byte{2, 0, 0})
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		m, _ := NewOUEModel(1, 3)
+		m, _ := NewOUEModel(OUEModelConfig{Epsilon: 1, Dim: 3})
 		z := make([]float64, len(raw))
 		bitsOnly := true
 		for i, v := range raw {
@@ -76,7 +76,7 @@ func FuzzClippedExponential(f *testing.F) {
 	f.Add(1.0, 1e4, -1e3, 1e4)
 	f.Add(1.0, 1.0, 0.5, 1.0) // θ = κ, where the printed eq. 30 divides 0 by 0
 	f.Fuzz(func(t *testing.T, b, eps, z, theta float64) {
-		m, err := NewClippedExponential(ClippedExponentialConfig{B: b, Eps: eps})
+		m, err := NewClippedExponential(ClippedExponentialConfig{B: b, Epsilon: eps})
 		if err != nil {
 			return
 		}

@@ -39,22 +39,22 @@ type ClippedGaussian struct {
 }
 
 // ClippedGaussianConfig configures NewClippedGaussian: the clipping
-// interval [A, B] and the per-person budget Eps of the clipped-Gaussian
-// Laplace model. The zero value is refused (A = B, Eps = 0).
+// interval [A, B] and the per-person budget Epsilon of the clipped-Gaussian
+// Laplace model. The zero value is refused (A = B, Epsilon = 0).
 type ClippedGaussianConfig struct {
 	// A is the lower clipping bound a (finite, < B).
 	A float64
 	// B is the upper clipping bound b (finite, > A); the width B − A must
 	// be finite and not subnormal.
 	B float64
-	// Eps is the per-person privacy budget ε, in [2^-30, 2^20].
-	Eps float64
+	// Epsilon is the per-person privacy budget ε, in [2^-30, 2^20].
+	Epsilon float64
 }
 
 // Validate reports whether c is usable, with an error wrapping ErrInvalid
 // that names the offending field.
 func (c ClippedGaussianConfig) Validate() error {
-	a, b, eps := c.A, c.B, c.Eps
+	a, b, eps := c.A, c.B, c.Epsilon
 	if !finite(a) || !finite(b) || !(a < b) {
 		return fmt.Errorf("ldp: ClippedGaussianConfig.A and .B must be finite with A < B, got [%v, %v]: %w", a, b, ErrInvalid)
 	}
@@ -62,22 +62,22 @@ func (c ClippedGaussianConfig) Validate() error {
 		return fmt.Errorf("ldp: ClippedGaussianConfig.B − .A = %v must be finite and not subnormal: %w", w, ErrInvalid)
 	}
 	if !(eps >= 0x1p-30 && eps <= 0x1p20) {
-		return fmt.Errorf("ldp: ClippedGaussianConfig.Eps must be in [2^-30, 2^20], got %v: %w", eps, ErrInvalid)
+		return fmt.Errorf("ldp: ClippedGaussianConfig.Epsilon must be in [2^-30, 2^20], got %v: %w", eps, ErrInvalid)
 	}
 	if c := eps / (b - a); math.IsInf(c, 0) {
-		return fmt.Errorf("ldp: ClippedGaussianConfig.Eps/(B − A) = %v/%v overflows: %w", eps, b-a, ErrInvalid)
+		return fmt.Errorf("ldp: ClippedGaussianConfig.Epsilon/(B − A) = %v/%v overflows: %w", eps, b-a, ErrInvalid)
 	}
 	return nil
 }
 
 // NewClippedGaussian returns the clipped-Gaussian Laplace model for the
-// clipping interval [cfg.A, cfg.B] and per-person budget cfg.Eps,
+// clipping interval [cfg.A, cfg.B] and per-person budget cfg.Epsilon,
 // refusing what cfg.Validate refuses.
 func NewClippedGaussian(cfg ClippedGaussianConfig) (*ClippedGaussian, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	a, b, eps := cfg.A, cfg.B, cfg.Eps
+	a, b, eps := cfg.A, cfg.B, cfg.Epsilon
 	mech, err := mldp.NewClippedLaplace(mldp.ClippedLaplaceConfig{Lo: a, Hi: b, Epsilon: eps})
 	if err != nil {
 		return nil, fmt.Errorf("ldp: %w: %w", ErrInvalid, err)

@@ -30,7 +30,7 @@ func TestClippedGaussianVsQuadrature(t *testing.T) {
 		a, b := ab[0], ab[1]
 		w := b - a
 		for _, eps := range []float64{1e-3, 0.1, 1, 10, 100} {
-			m, err := NewClippedGaussian(ClippedGaussianConfig{A: a, B: b, Eps: eps})
+			m, err := NewClippedGaussian(ClippedGaussianConfig{A: a, B: b, Epsilon: eps})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -19,7 +19,7 @@ import (
 // piecewise-linear function at σ ≪ 1e-6 would average across the kink).
 func TestGaussianGradientExtreme(t *testing.T) {
 	const a, b, eps = -3.0, 3.0, 2.0
-	m, err := NewClippedGaussian(ClippedGaussianConfig{A: a, B: b, Eps: eps})
+	m, err := NewClippedGaussian(ClippedGaussianConfig{A: a, B: b, Epsilon: eps})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestGaussianGradientExtreme(t *testing.T) {
 // (a, b), half the mass sits on a and half just above it, so
 // ∂μ log Pr → c/2 and ∂log σ log Pr → 0 as σ → 0, both up to O(cσ).
 func TestGaussianGradientAtBound(t *testing.T) {
-	m, err := NewClippedGaussian(ClippedGaussianConfig{A: -3, B: 3, Eps: 2})
+	m, err := NewClippedGaussian(ClippedGaussianConfig{A: -3, B: 3, Epsilon: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestGaussianGradientAtBound(t *testing.T) {
 // existed, σ ≈ 1e-157 gave a NaN log density (α² overflowing inside
 // the tail formulas).
 func TestGaussianPointMassLimit(t *testing.T) {
-	m, err := NewClippedGaussian(ClippedGaussianConfig{A: -3, B: 3, Eps: 2})
+	m, err := NewClippedGaussian(ClippedGaussianConfig{A: -3, B: 3, Epsilon: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestGaussianPointMassLimit(t *testing.T) {
 // tolerance 1e-6·(1 + |difference|) is 150 times the worst discrepancy
 // seen.
 func TestGaussianNearBounds(t *testing.T) {
-	m, err := NewClippedGaussian(ClippedGaussianConfig{A: -3, B: 3, Eps: 0.01})
+	m, err := NewClippedGaussian(ClippedGaussianConfig{A: -3, B: 3, Epsilon: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestGaussianNearBounds(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, eps := range []float64{0.01, 1, 50} {
-		m, err := NewClippedGaussian(ClippedGaussianConfig{A: -3, B: 3, Eps: eps})
+		m, err := NewClippedGaussian(ClippedGaussianConfig{A: -3, B: 3, Epsilon: eps})
 		if err != nil {
 			t.Fatal(err)
 		}

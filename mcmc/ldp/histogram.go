@@ -22,15 +22,34 @@ type OUEModel struct {
 	d                int
 }
 
-// NewOUEModel returns the OUE histogram model for d categories (2 ≤ d ≤ 64)
-// and per-person budget eps.
-func NewOUEModel(eps float64, d int) (*OUEModel, error) {
-	if !(eps > 0) || math.IsInf(eps, 1) {
-		return nil, fmt.Errorf("ldp: epsilon must be finite and > 0, got %v: %w", eps, ErrInvalid)
+// OUEModelConfig configures NewOUEModel. The zero value is refused.
+type OUEModelConfig struct {
+	// Epsilon is each person's budget ε (finite, > 0), that of
+	// mechanism.NewOUE.
+	Epsilon float64
+	// Dim is the number of categories d, in [2, 64].
+	Dim int
+}
+
+// Validate reports whether c is usable, with an error wrapping ErrInvalid
+// that names the offending field.
+func (c OUEModelConfig) Validate() error {
+	if !(c.Epsilon > 0) || math.IsInf(c.Epsilon, 1) {
+		return fmt.Errorf("ldp: OUEModelConfig.Epsilon must be finite and > 0, got %v: %w", c.Epsilon, ErrInvalid)
 	}
-	if d < 2 || d > 64 {
-		return nil, fmt.Errorf("ldp: number of categories must be in [2, 64], got %d: %w", d, ErrInvalid)
+	if c.Dim < 2 || c.Dim > 64 {
+		return fmt.Errorf("ldp: OUEModelConfig.Dim must be in [2, 64], got %d: %w", c.Dim, ErrInvalid)
 	}
+	return nil
+}
+
+// NewOUEModel returns the OUE histogram model of cfg, refusing what
+// cfg.Validate refuses.
+func NewOUEModel(cfg OUEModelConfig) (*OUEModel, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	eps, d := cfg.Epsilon, cfg.Dim
 	// log p = log(e^ε/(1+e^ε)) = −log(1+e^{−ε}).
 	return &OUEModel{eps: eps, d: d, logP: -math.Log1p(math.Exp(-eps)), kappa: math.Expm1(eps)}, nil
 }

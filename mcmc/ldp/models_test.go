@@ -40,7 +40,7 @@ func TestOUEVsDirectSum(t *testing.T) {
 	}()
 	for _, eps := range []float64{0.01, 0.5, 3, 30} {
 		for _, d := range []int{2, 3, 5} {
-			m, err := NewOUEModel(eps, d)
+			m, err := NewOUEModel(OUEModelConfig{Epsilon: eps, Dim: d})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,7 +81,7 @@ func TestOUEVsDirectSum(t *testing.T) {
 }
 
 func TestOUEDataAndGradient(t *testing.T) {
-	m, _ := NewOUEModel(0.7, 4)
+	m, _ := NewOUEModel(OUEModelConfig{Epsilon: 0.7, Dim: 4})
 	r := rand.New(rand.NewPCG(1, 2))
 	n := 300
 	z := make([]float64, n*4)

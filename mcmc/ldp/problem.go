@@ -71,9 +71,9 @@ func NewProblemPosterior(p privinfer.Problem) (*ProblemPosterior, error) {
 	}
 	pp := &ProblemPosterior{prior: p.Prior, z: append([]float64(nil), p.Observed...), names: p.ParamNames()}
 	if _, ok := ds.Model().(*clipped.Gaussian); ok {
-		pp.gauss, err = NewClippedGaussian(ClippedGaussianConfig{A: lo, B: hi, Eps: eps})
+		pp.gauss, err = NewClippedGaussian(ClippedGaussianConfig{A: lo, B: hi, Epsilon: eps})
 	} else {
-		pp.exp, err = NewClippedExponential(ClippedExponentialConfig{B: hi, Eps: eps})
+		pp.exp, err = NewClippedExponential(ClippedExponentialConfig{B: hi, Epsilon: eps})
 	}
 	if err != nil {
 		return nil, err

@@ -38,13 +38,13 @@ func TestExtremeVsMpmath(t *testing.T) {
 		var got float64
 		switch row[0] {
 		case "gauss":
-			m, err := NewClippedGaussian(ClippedGaussianConfig{A: p[0], B: p[1], Eps: p[2]})
+			m, err := NewClippedGaussian(ClippedGaussianConfig{A: p[0], B: p[1], Epsilon: p[2]})
 			if err != nil {
 				t.Fatal(err)
 			}
 			got = m.LogDensity(p[3], p[4], p[5])
 		case "exp":
-			m, err := NewClippedExponential(ClippedExponentialConfig{B: p[0], Eps: p[1]})
+			m, err := NewClippedExponential(ClippedExponentialConfig{B: p[0], Epsilon: p[1]})
 			if err != nil {
 				t.Fatal(err)
 			}

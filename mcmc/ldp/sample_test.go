@@ -39,7 +39,7 @@ func gaussianReports(t *testing.T, m *ClippedGaussian, n int, mu, sd float64, se
 // within 4·√(p(1−p)/ESS) of p (false alarm ~1e-4 per check, 10 checks).
 func TestSampleGaussianMatchesGrid(t *testing.T) {
 	testutil.SkipHeavyUnderRace(t)
-	m, _ := NewClippedGaussian(ClippedGaussianConfig{A: -5, B: 5, Eps: 2})
+	m, _ := NewClippedGaussian(ClippedGaussianConfig{A: -5, B: 5, Epsilon: 2})
 	z := gaussianReports(t, m, 200, 1, 1.5, 13)
 	post, _ := NewGaussianPosterior(m, z, GaussianPrior{Mu0: 0, Sd0: 2, Shape: 2, Rate: 1})
 	var events int
@@ -92,7 +92,7 @@ func TestSampleGaussianMatchesGrid(t *testing.T) {
 // alarm ~6e-5) and the standard deviation within 5%.
 func TestSampleExponentialMatchesQuadrature(t *testing.T) {
 	testutil.SkipHeavyUnderRace(t)
-	m, _ := NewClippedExponential(ClippedExponentialConfig{B: 3, Eps: 1})
+	m, _ := NewClippedExponential(ClippedExponentialConfig{B: 3, Epsilon: 1})
 	r := rand.New(rand.NewPCG(8, 9))
 	z := make([]float64, 150)
 	for i := range z {
@@ -160,7 +160,7 @@ func clippedGaussianProblem(t *testing.T, mech mechanism.Mechanism, z []float64)
 // normalisers), at 20 points, to 1e-9 relative; with either form of the
 // per-record mechanism.
 func TestProblemPosteriorMatchesClosedForm(t *testing.T) {
-	m, _ := NewClippedGaussian(ClippedGaussianConfig{A: -5, B: 5, Eps: 2})
+	m, _ := NewClippedGaussian(ClippedGaussianConfig{A: -5, B: 5, Epsilon: 2})
 	z := gaussianReports(t, m, 40, 1, 1.5, 21)
 	hand, _ := NewGaussianPosterior(m, z, GaussianPrior{Mu0: 0, Sd0: 2, Shape: 2, Rate: 1})
 	cl, _ := mldp.NewClippedLaplace(mldp.ClippedLaplaceConfig{Lo: -5, Hi: 5, Epsilon: 2})
@@ -182,7 +182,7 @@ func TestProblemPosteriorMatchesClosedForm(t *testing.T) {
 		}
 	}
 	// The clipped exponential with a Gamma(2, rate 1) prior.
-	e, _ := NewClippedExponential(ClippedExponentialConfig{B: 3, Eps: 1.5})
+	e, _ := NewClippedExponential(ClippedExponentialConfig{B: 3, Epsilon: 1.5})
 	ze := make([]float64, 30)
 	for i := range ze {
 		ze[i], _ = simReport(e, r, r.ExpFloat64())
@@ -213,7 +213,7 @@ func TestProblemPosteriorMatchesClosedForm(t *testing.T) {
 // arguments with errors wrapping ErrInvalid and never panic.
 func TestSampleBadInput(t *testing.T) {
 	ctx := context.Background()
-	m, _ := NewClippedGaussian(ClippedGaussianConfig{A: -5, B: 5, Eps: 2})
+	m, _ := NewClippedGaussian(ClippedGaussianConfig{A: -5, B: 5, Epsilon: 2})
 	z := []float64{0.1, 1.2, -0.4}
 	post, _ := NewGaussianPosterior(m, z, GaussianPrior{Mu0: 0, Sd0: 2, Shape: 2, Rate: 1})
 	cl, _ := mldp.NewClippedLaplace(mldp.ClippedLaplaceConfig{Lo: -5, Hi: 5, Epsilon: 2})

@@ -122,7 +122,7 @@ func TestSBCClippedExponential(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	model, err := ldp.NewClippedExponential(ldp.ClippedExponentialConfig{B: b, Eps: eps})
+	model, err := ldp.NewClippedExponential(ldp.ClippedExponentialConfig{B: b, Epsilon: eps})
 	if err != nil {
 		t.Fatal(err)
 	}

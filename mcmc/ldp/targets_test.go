@@ -35,7 +35,7 @@ func checkGrad(t *testing.T, name string, g mcmc.GradTarget, x []float64, tol fl
 func TestGaussianGradient(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, eps := range []float64{0.05, 1, 20} {
-		m, _ := NewClippedGaussian(ClippedGaussianConfig{A: -2, B: 3, Eps: eps})
+		m, _ := NewClippedGaussian(ClippedGaussianConfig{A: -2, B: 3, Epsilon: eps})
 		z := []float64{-10, -2, -1.9, 0, 0.5, 2.99, 3, 3.1, 12}
 		for range 5 {
 			x, _ := simReport(m, r, 0.5+2*r.NormFloat64())
@@ -53,7 +53,7 @@ func TestGaussianGradient(t *testing.T) {
 
 func TestExponentialGradient(t *testing.T) {
 	for _, eps := range []float64{0.05, 1, 20} {
-		m, _ := NewClippedExponential(ClippedExponentialConfig{B: 4, Eps: eps})
+		m, _ := NewClippedExponential(ClippedExponentialConfig{B: 4, Epsilon: eps})
 		z := []float64{-10, -0.1, 0, 0.5, 2, 3.99, 4, 4.5, 15}
 		post, err := NewExponentialPosterior(m, z, ExponentialPosteriorConfig{Shape: 2, Rate: 1})
 		if err != nil {
@@ -66,7 +66,7 @@ func TestExponentialGradient(t *testing.T) {
 }
 
 func TestHistogramGradient(t *testing.T) {
-	m, _ := NewOUEModel(1.2, 4)
+	m, _ := NewOUEModel(OUEModelConfig{Epsilon: 1.2, Dim: 4})
 	r := rand.New(rand.NewPCG(9, 10))
 	mech := m
 	_ = mech
@@ -126,22 +126,22 @@ func TestRegressionPosteriorGradients(t *testing.T) {
 
 func TestConstructorErrors(t *testing.T) {
 	for _, c := range [][3]float64{{0, 1, 0}, {0, 1, -1}, {1, 1, 1}, {2, 1, 1}, {math.NaN(), 1, 1}, {0, math.Inf(1), 1}, {0, 1, math.NaN()}, {0, 1, math.Inf(1)}} {
-		if _, err := NewClippedGaussian(ClippedGaussianConfig{A: c[0], B: c[1], Eps: c[2]}); err == nil {
+		if _, err := NewClippedGaussian(ClippedGaussianConfig{A: c[0], B: c[1], Epsilon: c[2]}); err == nil {
 			t.Errorf("NewClippedGaussian%v: want error", c)
 		}
 	}
 	for _, c := range [][2]float64{{0, 1}, {-1, 1}, {1, 0}, {1, -2}, {math.NaN(), 1}} {
-		if _, err := NewClippedExponential(ClippedExponentialConfig{B: c[0], Eps: c[1]}); err == nil {
+		if _, err := NewClippedExponential(ClippedExponentialConfig{B: c[0], Epsilon: c[1]}); err == nil {
 			t.Errorf("NewClippedExponential%v: want error", c)
 		}
 	}
-	if _, err := NewOUEModel(0, 3); err == nil {
+	if _, err := NewOUEModel(OUEModelConfig{Epsilon: 0, Dim: 3}); err == nil {
 		t.Error("OUE eps = 0: want error")
 	}
-	if _, err := NewOUEModel(1, 1); err == nil {
+	if _, err := NewOUEModel(OUEModelConfig{Epsilon: 1, Dim: 1}); err == nil {
 		t.Error("OUE d = 1: want error")
 	}
-	m, _ := NewClippedGaussian(ClippedGaussianConfig{A: 0, B: 1, Eps: 1})
+	m, _ := NewClippedGaussian(ClippedGaussianConfig{A: 0, B: 1, Epsilon: 1})
 	good := GaussianPrior{0, 1, 1, 1}
 	if _, err := NewGaussianPosterior(m, []float64{0.5, math.NaN()}, good); err == nil {
 		t.Error("NaN report: want error")
@@ -165,7 +165,7 @@ func TestConstructorErrors(t *testing.T) {
 // with the mcmc package's sampler.
 func TestNUTSMatchesGrid(t *testing.T) {
 	testutil.SkipHeavyUnderRace(t)
-	m, _ := NewClippedGaussian(ClippedGaussianConfig{A: -5, B: 5, Eps: 2})
+	m, _ := NewClippedGaussian(ClippedGaussianConfig{A: -5, B: 5, Epsilon: 2})
 	r := rand.New(rand.NewPCG(13, 14))
 	z := make([]float64, 200)
 	for i := range z {

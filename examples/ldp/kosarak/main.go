@@ -231,7 +231,7 @@ func run(ctx context.Context, c config, w, errw io.Writer) error {
 		if err != nil {
 			return err
 		}
-		model, err := ldp.NewOUEModel(eps, d)
+		model, err := ldp.NewOUEModel(ldp.OUEModelConfig{Epsilon: eps, Dim: d})
 		if err != nil {
 			return err
 		}
