@@ -45,6 +45,34 @@
 //     a fit function) over prior-predictive data sets, with a chi-square
 //     test of the ranks' uniformity.
 //
+// # One dialect
+//
+// Every package speaks the same way (internal/apicheck's test enforces
+// the first three rules on the source):
+//
+//   - Constructors: a constructor with more than one numeric argument
+//     takes a Config struct (named fields, documented zero values, a
+//     Validate method naming the field at fault); a single obvious
+//     argument stays positional (simulate.NewPoisson(λ), histogram.New(d));
+//     a dimension is always a field named Dim. Random sources are the last
+//     positional argument.
+//   - Errors: each package has one invalid-argument sentinel, ErrInvalid,
+//     whose text is "<pkg>: invalid argument"; every argument error wraps
+//     it once and reads "<pkg>: invalid argument: <argument> <constraint>".
+//     An error passed on from another package keeps its own text and also
+//     matches the caller's ErrInvalid (errors.Is sees both), so no prefix
+//     repeats. The other exported errors name conditions that are not bad
+//     arguments: a missing capability (ErrNoMechanism, ErrNoDensity, …), a
+//     refusal (mechanism.ErrBudgetExceeded), a result (ErrDegenerate), a
+//     file (ErrCorrupt). A simulation failure is always the failing row's
+//     *simulate.RowError, whichever engine ran it (read it with errors.As).
+//   - Doc comments: every exported name has one beginning with its name.
+//   - Seeded noise: a release draws from the operating system's generator
+//     (mechanism.CryptoSource) by default; the one opt-out for reproducible
+//     studies and tests is named Reproducible: mechanism.Reproducible(m)
+//     for a mechanism value, a Reproducible field in a Config (abc, synth,
+//     mechanism/aggregate), StartReproducible for a sparse vector session.
+//
 // # Packages
 //
 //   - mechanism: differential privacy mechanisms as values that release,

@@ -119,7 +119,7 @@ func auditCases(t *testing.T) []auditCase {
 	// Analytic Gaussian (ε, δ) = (1, 1e-5), Δ2 = 1; event x ≥ 2σ.
 	g := must(NewAnalyticGaussian(GaussianConfig{Epsilon: 1, Delta: 1e-5, Sensitivity: 1, Dim: 1})).(*Gaussian)
 	cs = append(cs, auditCase{"AnalyticGaussian", g.Budget(), releaseEvent(g, []float64{0}, []float64{1}, func(x []float64) bool { return x[0] >= 2*g.Sigma() }), false, false})
-	gBad := must(NewGaussian(g.Sigma()/4, 1)).(*Gaussian)
+	gBad := must(NewGaussian(ScaleConfig{Sigma: g.Sigma() / 4, Dim: 1})).(*Gaussian)
 	gBad.budget = g.Budget() // claims the calibrated budget with a quarter of the noise
 	cs = append(cs, auditCase{"Gaussian(σ/4)", gBad.Budget(), releaseEvent(gBad, []float64{0}, []float64{1}, func(x []float64) bool { return x[0] >= 2*gBad.Sigma() }), true, false})
 	// Discrete Gaussian, classical calibration (ε, δ) = (0.5, 1e-5), and
@@ -131,14 +131,14 @@ func auditCases(t *testing.T) []auditCase {
 	gb := must(NewBounded(must(NewAnalyticGaussian(GaussianConfig{Epsilon: 1, Delta: 1e-5, Sensitivity: 1, Dim: 1})), []float64{-10}, []float64{10}, BIT))
 	cs = append(cs, auditCase{"BIT Gaussian", gb.Budget(), releaseEvent(gb, []float64{0}, []float64{1}, func(x []float64) bool { return x[0] >= 2*g.Sigma() }), false, false})
 	// Randomized response: the event "report 1" has ratio e^ε exactly.
-	rr := must(NewRandomizedResponse(1, 1))
+	rr := must(NewRandomizedResponse(LocalConfig{Epsilon: 1, Dim: 1}))
 	cs = append(cs, auditCase{"RandomizedResponse", rr.Budget(), releaseEvent(rr, []float64{0}, []float64{1}, func(x []float64) bool { return x[0] == 1 }), false, false})
-	rrBad := must(NewRandomizedResponse(2, 1)).(*RandomizedResponse)
+	rrBad := must(NewRandomizedResponse(LocalConfig{Epsilon: 2, Dim: 1})).(*RandomizedResponse)
 	rrBad.eps = 1 // claims ε = 1 with the keep probability of ε = 2
 	cs = append(cs, auditCase{"RandomizedResponse(p too high)", rrBad.Budget(), releaseEvent(rrBad, []float64{0}, []float64{1}, func(x []float64) bool { return x[0] == 1 }), true, false})
 	kr := must(NewKaryRandomizedResponse(KaryConfig{Epsilon: 1, K: 4, Dim: 1}))
 	cs = append(cs, auditCase{"KaryRR", kr.Budget(), releaseEvent(kr, []float64{0}, []float64{2}, func(x []float64) bool { return x[0] == 0 }), false, false})
-	oue := must(NewOUE(1, 3))
+	oue := must(NewOUE(LocalConfig{Epsilon: 1, Dim: 3}))
 	cs = append(cs, auditCase{"OUE", oue.Budget(), releaseEvent(oue, []float64{1, 0, 0}, []float64{0, 1, 0}, func(x []float64) bool { return x[0] == 1 && x[1] == 0 }), false, false})
 	ex := must(NewExponential(ExponentialConfig{Epsilon: 1, Sensitivity: 1, Candidates: 2}))
 	cs = append(cs, auditCase{"Exponential", ex.Budget(), releaseEvent(ex, []float64{0, 0}, []float64{1, -1}, func(x []float64) bool { return x[0] == 0 }), false, true})

@@ -45,15 +45,15 @@ func moreCases(t *testing.T) []testutil.BadInput {
 				return err2(ctor(GaussianConfig{Epsilon: 0.5, Delta: 1e-6, Sensitivity: 1, Dim: d}))
 			})
 		}
-		add("huge", fmt.Sprintf("NewGaussian dim %d", d), func() error { return err2(NewGaussian(1, d)) })
-		add("huge", fmt.Sprintf("NewRandomizedResponse dim %d", d), func() error { return err2(NewRandomizedResponse(1, d)) })
+		add("huge", fmt.Sprintf("NewGaussian dim %d", d), func() error { return err2(NewGaussian(ScaleConfig{Sigma: 1, Dim: d})) })
+		add("huge", fmt.Sprintf("NewRandomizedResponse dim %d", d), func() error { return err2(NewRandomizedResponse(LocalConfig{Epsilon: 1, Dim: d})) })
 		add("huge", fmt.Sprintf("NewKaryRandomizedResponse Dim %d", d), func() error {
 			return err2(NewKaryRandomizedResponse(KaryConfig{Epsilon: 1, K: 3, Dim: d}))
 		})
 		add("huge", fmt.Sprintf("NewKaryRandomizedResponse K %d", d), func() error {
 			return err2(NewKaryRandomizedResponse(KaryConfig{Epsilon: 1, K: d, Dim: 2}))
 		})
-		add("huge", fmt.Sprintf("NewOUE d %d", d), func() error { return err2(NewOUE(1, d)) })
+		add("huge", fmt.Sprintf("NewOUE d %d", d), func() error { return err2(NewOUE(LocalConfig{Epsilon: 1, Dim: d})) })
 		add("huge", fmt.Sprintf("NewInfectionTrajectory Times %d", d), func() error {
 			return err2(NewInfectionTrajectory(TrajectoryConfig{Trials: 20, Inflation: 20, Population: 100, Times: d}))
 		})
@@ -86,7 +86,7 @@ func moreCases(t *testing.T) []testutil.BadInput {
 	})
 
 	// Clamping helpers: NaN is an error, ±Inf maps to a bound.
-	rr, _ := NewRandomizedResponse(1, 2)
+	rr, _ := NewRandomizedResponse(LocalConfig{Epsilon: 1, Dim: 2})
 	add("nan", "ClampSlice NaN entry", func() error { return ClampSlice(make([]float64, 2), []float64{0.5, bNaN}, 0, 1) })
 	add("nan", "NormalizeSlice NaN entry", func() error { return NormalizeSlice(make([]float64, 2), []float64{0.5, bNaN}, 0, 1) })
 	add("nan", "BITSlice NaN entry", func() error {

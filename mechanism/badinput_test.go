@@ -95,10 +95,10 @@ func badMechs(t *testing.T) []badMech {
 		{"Gaussian", gau, []float64{0.3, -1.2}, 2, &Gaussian{}, (*Gaussian)(nil), finiteAll, true, false},
 		{"Exponential", must(NewExponential(ExponentialConfig{Epsilon: 1, Sensitivity: 1, Candidates: 3})), []float64{0, 1, 2}, 1,
 			&Exponential{}, (*Exponential)(nil), intsIn(0, 2), false, false},
-		{"RandomizedResponse", must(NewRandomizedResponse(1, 2)), []float64{0, 1}, 2, &RandomizedResponse{}, (*RandomizedResponse)(nil), intsIn(0, 1), true, true},
+		{"RandomizedResponse", must(NewRandomizedResponse(LocalConfig{Epsilon: 1, Dim: 2})), []float64{0, 1}, 2, &RandomizedResponse{}, (*RandomizedResponse)(nil), intsIn(0, 1), true, true},
 		{"KaryRandomizedResponse", must(NewKaryRandomizedResponse(KaryConfig{Epsilon: 1, K: 4, Dim: 2})), []float64{0, 3}, 2,
 			&KaryRandomizedResponse{}, (*KaryRandomizedResponse)(nil), intsIn(0, 3), true, true},
-		{"OUE", must(NewOUE(1, 3)), []float64{0, 1, 0}, 3, &OUE{}, (*OUE)(nil), intsIn(0, 1), true, true},
+		{"OUE", must(NewOUE(LocalConfig{Epsilon: 1, Dim: 3})), []float64{0, 1, 0}, 3, &OUE{}, (*OUE)(nil), intsIn(0, 1), true, true},
 		{"InfectionTrajectory", must(NewInfectionTrajectory(TrajectoryConfig{Trials: 20, Inflation: 20, Population: 100, Times: 2})), []float64{3, 50}, 2,
 			&InfectionTrajectory{}, (*InfectionTrajectory)(nil), func(x []float64) bool {
 				for _, v := range x {
@@ -457,7 +457,7 @@ func constructorCases() []testutil.BadInput {
 	add("huge", "NewClassicalGaussian Epsilon 1 (outside the theorem)", gcfg(NewClassicalGaussian, func(c *GaussianConfig) { c.Epsilon = 1 }))
 	add("zerovalue", "GaussianConfig{}.Validate", GaussianConfig{}.Validate)
 	ng := func(sigma float64, dim int) func() error {
-		return func() error { _, err := NewGaussian(sigma, dim); return err }
+		return func() error { _, err := NewGaussian(ScaleConfig{Sigma: sigma, Dim: dim}); return err }
 	}
 	for _, v := range append(badPos, bSub) {
 		add(catOf(v), fmt.Sprintf("NewGaussian sigma %v", v), ng(v, 1))
@@ -481,7 +481,7 @@ func constructorCases() []testutil.BadInput {
 	}
 	for _, sigma := range []float64{bHuge, 0x1p1000, 0x1p999} {
 		cs = append(cs, B{Category: "huge", Name: fmt.Sprintf("NewGaussian sigma %v: releases finite", sigma),
-			Check: hugeScale(func() (Mechanism, error) { return NewGaussian(sigma, 1) })})
+			Check: hugeScale(func() (Mechanism, error) { return NewGaussian(ScaleConfig{Sigma: sigma, Dim: 1}) })})
 		cs = append(cs, B{Category: "huge", Name: fmt.Sprintf("NewLaplace scale %v: releases finite", sigma),
 			Check: hugeScale(func() (Mechanism, error) { return NewLaplace(LaplaceConfig{Sensitivity: sigma, Epsilon: 1, Dim: 1}) })})
 	}
@@ -547,28 +547,28 @@ func constructorCases() []testutil.BadInput {
 	for _, v := range append(badPos, bSub) {
 		add(catOf(v), fmt.Sprintf("NewExponential Epsilon %v", v), ecfg(func(c *ExponentialConfig) { c.Epsilon = v }))
 		add(catOf(v), fmt.Sprintf("NewExponential Sensitivity %v", v), ecfg(func(c *ExponentialConfig) { c.Sensitivity = v }))
-		add(catOf(v), fmt.Sprintf("NewRandomizedResponse ε %v", v), func() error { _, err := NewRandomizedResponse(v, 1); return err })
+		add(catOf(v), fmt.Sprintf("NewRandomizedResponse ε %v", v), func() error { _, err := NewRandomizedResponse(LocalConfig{Epsilon: v, Dim: 1}); return err })
 		add(catOf(v), fmt.Sprintf("NewKaryRandomizedResponse ε %v", v), func() error { _, err := NewKaryRandomizedResponse(KaryConfig{Epsilon: v, K: 3, Dim: 1}); return err })
-		add(catOf(v), fmt.Sprintf("NewOUE ε %v", v), func() error { _, err := NewOUE(v, 3); return err })
+		add(catOf(v), fmt.Sprintf("NewOUE ε %v", v), func() error { _, err := NewOUE(LocalConfig{Epsilon: v, Dim: 3}); return err })
 	}
 	add("huge", "NewExponential coefficient overflows (ε 1e308, Δ 1e-308)", ecfg(func(c *ExponentialConfig) { c.Epsilon, c.Sensitivity = bHuge, 1e-308 }))
 	add("nonpositive", "NewExponential Candidates 0", ecfg(func(c *ExponentialConfig) { c.Candidates = 0 }))
 	add("zerovalue", "NewExponential zero config", func() error { _, err := NewExponential(ExponentialConfig{}); return err })
 	add("zerovalue", "ExponentialConfig{}.Validate", ExponentialConfig{}.Validate)
-	add("huge", "NewRandomizedResponse ε 1e308", func() error { _, err := NewRandomizedResponse(bHuge, 1); return err })
+	add("huge", "NewRandomizedResponse ε 1e308", func() error { _, err := NewRandomizedResponse(LocalConfig{Epsilon: bHuge, Dim: 1}); return err })
 	add("huge", "NewKaryRandomizedResponse ε 1e308", func() error {
 		_, err := NewKaryRandomizedResponse(KaryConfig{Epsilon: bHuge, K: 3, Dim: 1})
 		return err
 	})
-	add("huge", "NewOUE ε 1e308", func() error { _, err := NewOUE(bHuge, 3); return err })
-	add("nonpositive", "NewRandomizedResponse dim 0", func() error { _, err := NewRandomizedResponse(1, 0); return err })
+	add("huge", "NewOUE ε 1e308", func() error { _, err := NewOUE(LocalConfig{Epsilon: bHuge, Dim: 3}); return err })
+	add("nonpositive", "NewRandomizedResponse dim 0", func() error { _, err := NewRandomizedResponse(LocalConfig{Epsilon: 1, Dim: 0}); return err })
 	add("nonpositive", "NewKaryRandomizedResponse k 1", func() error { _, err := NewKaryRandomizedResponse(KaryConfig{Epsilon: 1, K: 1, Dim: 1}); return err })
 	add("nonpositive", "NewKaryRandomizedResponse dim 0", func() error { _, err := NewKaryRandomizedResponse(KaryConfig{Epsilon: 1, K: 3, Dim: 0}); return err })
 	add("huge", "NewKaryRandomizedResponse k 1<<62", func() error {
 		_, err := NewKaryRandomizedResponse(KaryConfig{Epsilon: 1, K: 1 << 62, Dim: 1})
 		return err
 	})
-	add("nonpositive", "NewOUE d 1", func() error { _, err := NewOUE(1, 1); return err })
+	add("nonpositive", "NewOUE d 1", func() error { _, err := NewOUE(LocalConfig{Epsilon: 1, Dim: 1}); return err })
 	traj := func(n, m, K int64, L int) func() error {
 		return func() error {
 			_, err := NewInfectionTrajectory(TrajectoryConfig{Trials: n, Inflation: m, Population: K, Times: L})
@@ -585,7 +585,7 @@ func constructorCases() []testutil.BadInput {
 
 	// Bounded.
 	lap, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 2})
-	rr, _ := NewRandomizedResponse(1, 2)
+	rr, _ := NewRandomizedResponse(LocalConfig{Epsilon: 1, Dim: 2})
 	bd := func(inner Mechanism, lo, hi []float64, mode BoundMode) func() error {
 		return func() error { _, err := NewBounded(inner, lo, hi, mode); return err }
 	}
@@ -722,9 +722,9 @@ func constructorCases() []testutil.BadInput {
 // input.
 func checkCases() []testutil.BadInput {
 	type B = testutil.BadInput
-	rr, _ := NewRandomizedResponse(1, 2)
+	rr, _ := NewRandomizedResponse(LocalConfig{Epsilon: 1, Dim: 2})
 	kr, _ := NewKaryRandomizedResponse(KaryConfig{Epsilon: 1, K: 3, Dim: 2})
-	oue, _ := NewOUE(1, 3)
+	oue, _ := NewOUE(LocalConfig{Epsilon: 1, Dim: 3})
 	isFalse := func(f func() bool) func() error {
 		return func() error {
 			if f() {

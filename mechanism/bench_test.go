@@ -78,7 +78,7 @@ func BenchmarkAnalyticGaussianSigma(b *testing.B) {
 }
 
 func BenchmarkOUEReleaseD100(b *testing.B) {
-	m, _ := NewOUE(1, 100)
+	m, _ := NewOUE(LocalConfig{Epsilon: 1, Dim: 100})
 	s := make([]float64, 100)
 	s[17] = 1
 	benchRelease(b, m, s, 100)
@@ -147,11 +147,11 @@ func TestReleaseAllocs(t *testing.T) {
 	sec, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 10})
 	gau, _ := NewAnalyticGaussian(GaussianConfig{Epsilon: 1, Delta: 1e-5, Sensitivity: 1, Dim: 10})
 	tr, _ := NewInfectionTrajectory(TrajectoryConfig{Trials: 1000, Inflation: 1000, Population: 1_000_000, Times: 10})
-	rr, _ := NewRandomizedResponse(1, 10)
+	rr, _ := NewRandomizedResponse(LocalConfig{Epsilon: 1, Dim: 10})
 	kr, _ := NewKaryRandomizedResponse(KaryConfig{Epsilon: 1, K: 20, Dim: 10})
 	bd, _ := NewBounded(lap, seq(10), make10(2), Truncate)
 	sv, _ := NewAboveThreshold(AboveThresholdConfig{Threshold: 0.5, Sensitivity: 1, Epsilon: 1})
-	oue, _ := NewOUE(1, 10)
+	oue, _ := NewOUE(LocalConfig{Epsilon: 1, Dim: 10})
 	onehot := make([]float64, 10)
 	onehot[3] = 1
 	cr := NewCryptoRand()

@@ -128,7 +128,7 @@ func TestAccountant(t *testing.T) {
 		t.Errorf("refused release wrote into dst")
 	}
 	// Mechanisms without a privacy claim are refused.
-	g, _ := NewGaussian(1, 1)
+	g, _ := NewGaussian(ScaleConfig{Sigma: 1, Dim: 1})
 	if err := acc3.Spend(g.Budget()); !errors.Is(err, ErrInvalid) {
 		t.Errorf("uncalibrated Gaussian: %v", err)
 	}

@@ -20,7 +20,7 @@ func TestConstructorErrors(t *testing.T) {
 		{"laplace eps NaN", second(NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: nan, Dim: 1})), "epsilon must be"},
 		{"laplace sens", second(NewLaplace(LaplaceConfig{Sensitivity: -1, Epsilon: 1, Dim: 1})), "sensitivity must be"},
 		{"laplace dim", second(NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 0})), "dim must be"},
-		{"gaussian sigma", second(NewGaussian(0, 1)), "sigma must be"},
+		{"gaussian sigma", second(NewGaussian(ScaleConfig{Sigma: 0, Dim: 1})), "sigma must be"},
 		{"analytic delta 0", second(AnalyticGaussianSigma(1, 0, 1)), "delta must be in (0, 1)"},
 		{"analytic delta 1", second(AnalyticGaussianSigma(1, 1, 1)), "delta must be in (0, 1)"},
 		{"analytic eps", second(AnalyticGaussianSigma(-1, 1e-5, 1)), "epsilon must be"},
@@ -28,9 +28,9 @@ func TestConstructorErrors(t *testing.T) {
 		{"classical eps≥1", second(ClassicalGaussianSigma(1.5, 1e-5, 1)), "epsilon must be < 1"},
 		{"pdp delta", second(ProbabilisticGaussianSigma(1, 2, 1)), "delta must be"},
 		{"trajectory n", second(NewInfectionTrajectory(TrajectoryConfig{Trials: 0, Inflation: 1, Population: 1, Times: 1})), "n must be"},
-		{"rr eps", second(NewRandomizedResponse(math.Inf(1), 1)), "epsilon must be"},
+		{"rr eps", second(NewRandomizedResponse(LocalConfig{Epsilon: math.Inf(1), Dim: 1})), "epsilon must be"},
 		{"kary k", second(NewKaryRandomizedResponse(KaryConfig{Epsilon: 1, K: 1, Dim: 1})), "k must be"},
-		{"oue d", second(NewOUE(1, 1)), "d must be"},
+		{"oue d", second(NewOUE(LocalConfig{Epsilon: 1, Dim: 1})), "d must be"},
 		{"exp n", second(NewExponential(ExponentialConfig{Epsilon: 1, Sensitivity: 1, Candidates: 0})), "n must be"},
 		{"svt c", second(NewSparse(SparseConfig{Threshold: 0, Sensitivity: 1, Epsilon: 1, C: 0})), "c must be"},
 		{"svt scale", second(NewSparseVector(SVTConfig{Sensitivity: 1, ThresholdScale: 0, QueryScale: 1, MaxAbove: 1})), "threshold noise scale"},
@@ -61,7 +61,7 @@ func TestReleaseValidation(t *testing.T) {
 	sec, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 3})
 	g, _ := NewAnalyticGaussian(GaussianConfig{Epsilon: 1, Delta: 1e-6, Sensitivity: 1, Dim: 3})
 	tr, _ := NewInfectionTrajectory(TrajectoryConfig{Trials: 10, Inflation: 10, Population: 100, Times: 3})
-	rr, _ := NewRandomizedResponse(1, 3)
+	rr, _ := NewRandomizedResponse(LocalConfig{Epsilon: 1, Dim: 3})
 	kr, _ := NewKaryRandomizedResponse(KaryConfig{Epsilon: 1, K: 3, Dim: 3})
 	bd, _ := NewBounded(lap, []float64{0, 0, 0}, []float64{1, 1, 1}, BIT)
 	sv, _ := NewAboveThreshold(AboveThresholdConfig{Threshold: 0, Sensitivity: 1, Epsilon: 1})
@@ -92,7 +92,7 @@ func TestReleaseValidation(t *testing.T) {
 	if err := kr.Release(newRand(1), []float64{0, 3, 1}, dst); !errors.Is(err, ErrInvalid) {
 		t.Errorf("k-ary out of range: %v", err)
 	}
-	oue, _ := NewOUE(1, 3)
+	oue, _ := NewOUE(LocalConfig{Epsilon: 1, Dim: 3})
 	if err := oue.Release(newRand(1), []float64{1, 1, 0}, dst); !errors.Is(err, ErrInvalid) {
 		t.Errorf("OUE not one-hot: %v", err)
 	}

@@ -31,7 +31,7 @@ func FuzzRelease(f *testing.F) {
 		case 3:
 			m, err = NewInfectionTrajectory(TrajectoryConfig{Trials: 100, Inflation: 50, Population: 1000, Times: 2})
 		case 4:
-			m, err = NewRandomizedResponse(eps, 2)
+			m, err = NewRandomizedResponse(LocalConfig{Epsilon: eps, Dim: 2})
 		case 5:
 			m, err = NewKaryRandomizedResponse(KaryConfig{Epsilon: eps, K: 3, Dim: 2})
 		case 6:
@@ -86,7 +86,7 @@ func FuzzApply(f *testing.F) {
 		}
 		u := []float64{u0, u1}
 		lap, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 2})
-		gau, _ := NewGaussian(1, 2)
+		gau, _ := NewGaussian(ScaleConfig{Sigma: 1, Dim: 2})
 		sec, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 2})
 		tr, _ := NewInfectionTrajectory(TrajectoryConfig{Trials: 1000, Inflation: 100, Population: 1000, Times: 2})
 		dst := make([]float64, 2)

@@ -91,16 +91,33 @@ type Gaussian struct {
 	lnorm  float64 // −log√(2πS) − log γ
 }
 
+// ScaleConfig sets a Gaussian mechanism by its noise scale instead of a
+// privacy budget. It has no usable zero value: Sigma and Dim are required.
+type ScaleConfig struct {
+	// Sigma is the noise standard deviation, finite and > 0.
+	Sigma float64
+	// Dim is the dimension of the statistic, in [1, MaxDim].
+	Dim int
+}
+
+// Validate reports whether c is usable, with an error wrapping ErrInvalid
+// naming the field at fault.
+func (c ScaleConfig) Validate() error {
+	if err := checkPositive("ScaleConfig.Sigma", c.Sigma); err != nil {
+		return err
+	}
+	return checkDim("ScaleConfig.Dim", c.Dim)
+}
+
 // NewGaussian returns a Gaussian mechanism with noise standard deviation
-// sigma on a dim-dimensional statistic. It makes no privacy claim: its
-// Budget is (+Inf, 0). Use the calibrated constructors to attach one.
-func NewGaussian(sigma float64, dim int) (*Gaussian, error) {
-	if err := checkPositive("sigma", sigma); err != nil {
+// cfg.Sigma on a cfg.Dim-dimensional statistic. It makes no privacy
+// claim: its Budget is (+Inf, 0). Use the calibrated constructors to
+// attach one.
+func NewGaussian(cfg ScaleConfig) (*Gaussian, error) {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if err := checkDim("dim", dim); err != nil {
-		return nil, err
-	}
+	sigma, dim := cfg.Sigma, cfg.Dim
 	g := &Gaussian{sigma: sigma, dim: dim, budget: Budget{Epsilon: math.Inf(1)}}
 	if err := g.setLattice(floorLog2(sigma)-29, sigma); err != nil {
 		return nil, err

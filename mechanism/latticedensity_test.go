@@ -109,7 +109,7 @@ func TestLatticeDensitiesMatchReference(t *testing.T) {
 		}
 	}
 	for _, sigma := range []float64{1e-300, 1e-6, 0.13, 1, 1e6, 1e200, 1e300} {
-		m, err := NewGaussian(sigma, 3)
+		m, err := NewGaussian(ScaleConfig{Sigma: sigma, Dim: 3})
 		if err != nil {
 			t.Fatalf("sigma %v: %v", sigma, err)
 		}

@@ -146,7 +146,7 @@ func TestGaussianLaw(t *testing.T) {
 			t.Errorf("Apply %d: KS p = %v", j, p)
 		}
 	}
-	g1, _ := NewGaussian(0.7, 1)
+	g1, _ := NewGaussian(ScaleConfig{Sigma: 0.7, Dim: 1})
 	got := integrate1D(func(x float64) float64 { return g1.LogDensity([]float64{x}, []float64{1}) }, 1-12, 1+12, 20000)
 	if math.Abs(got-1) > 1e-9 {
 		t.Errorf("Gaussian density integrates to %v", got)
@@ -261,7 +261,7 @@ func TestSecureLaplaceLaw(t *testing.T) {
 }
 
 func TestRandomizedResponseLaw(t *testing.T) {
-	m, err := NewRandomizedResponse(0.8, 2)
+	m, err := NewRandomizedResponse(LocalConfig{Epsilon: 0.8, Dim: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +380,7 @@ func TestKaryRandomizedResponseLaw(t *testing.T) {
 
 func TestOUELaw(t *testing.T) {
 	const d = 4
-	m, err := NewOUE(1.5, d)
+	m, err := NewOUE(LocalConfig{Epsilon: 1.5, Dim: d})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -509,7 +509,7 @@ func TestExponentialLaw(t *testing.T) {
 
 func TestBoundedLaw(t *testing.T) {
 	lap, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 1})
-	gau, _ := NewGaussian(0.8, 1)
+	gau, _ := NewGaussian(ScaleConfig{Sigma: 0.8, Dim: 1})
 	lo, hi := []float64{-0.5}, []float64{1.5}
 	for _, inner := range []Mechanism{lap, gau} {
 		for _, mode := range []BoundMode{BIT, Truncate} {
@@ -603,7 +603,7 @@ func TestBoundedLaw(t *testing.T) {
 // precision (the truncated law is then almost uniform on the box).
 func TestBoundedTinyBox(t *testing.T) {
 	lap, _ := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1e-6, Dim: 1}) // scale 1e6
-	gau, _ := NewGaussian(1e6, 1)
+	gau, _ := NewGaussian(ScaleConfig{Sigma: 1e6, Dim: 1})
 	for _, inner := range []Mechanism{lap, gau} {
 		b, _ := NewBounded(inner, []float64{0}, []float64{1}, Truncate)
 		s := []float64{0.3}

@@ -43,8 +43,10 @@ func Simulate(m Mechanism, r *rand.Rand, s, dst []float64) error {
 	return m.Release(r, s, dst)
 }
 
-// Reproducible returns m with an explicit opt-out of the operating
-// system's generator, for reproducible simulations and tests: its Release
+// ReproducibleMechanism is a mechanism with an explicit opt-out of the
+// operating system's generator, for reproducible simulations and tests
+// (built by Reproducible, the one seeded-noise option of package
+// mechanism; configs elsewhere name theirs Reproducible too): its Release
 // draws the same secure lattice law as m.Release, with the same checks,
 // but from the *rand.Rand it is given, so a seeded generator reproduces
 // it. Anyone who learns the seed can subtract the noise: never use it to

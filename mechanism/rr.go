@@ -98,9 +98,31 @@ type RandomizedResponse struct {
 	dim   int
 }
 
+// LocalConfig sets a local randomizer (RandomizedResponse, OUE). It has
+// no usable zero value: Epsilon and Dim are required.
+type LocalConfig struct {
+	// Epsilon is the pure-DP budget of one report, finite and > 0.
+	Epsilon float64
+	// Dim is the number of people's bits for RandomizedResponse
+	// (1 ≤ Dim ≤ MaxDim) and the number of categories for OUE
+	// (2 ≤ Dim ≤ MaxDim).
+	Dim int
+}
+
+// Validate reports whether c is usable by some local randomizer, with an
+// error wrapping ErrInvalid naming the field at fault; each constructor
+// also checks its own range of Dim.
+func (c LocalConfig) Validate() error {
+	if err := checkPositive("LocalConfig.Epsilon", c.Epsilon); err != nil {
+		return err
+	}
+	return checkDim("LocalConfig.Dim", c.Dim)
+}
+
 // NewRandomizedResponse returns binary randomized response with budget
-// epsilon for dim people's bits (1 ≤ dim ≤ MaxDim).
-func NewRandomizedResponse(epsilon float64, dim int) (*RandomizedResponse, error) {
+// cfg.Epsilon for cfg.Dim people's bits (1 ≤ Dim ≤ MaxDim).
+func NewRandomizedResponse(cfg LocalConfig) (*RandomizedResponse, error) {
+	epsilon, dim := cfg.Epsilon, cfg.Dim
 	p, q, real, err := rrMasses("randomized response", epsilon, 2)
 	if err != nil {
 		return nil, err
@@ -501,11 +523,12 @@ type OUE struct {
 	logHalf float64
 }
 
-// NewOUE returns optimal unary encoding with budget epsilon over d
-// categories, 2 ≤ d ≤ MaxDim.
-func NewOUE(epsilon float64, d int) (*OUE, error) {
+// NewOUE returns optimal unary encoding with budget cfg.Epsilon over
+// cfg.Dim categories, 2 ≤ Dim ≤ MaxDim.
+func NewOUE(cfg LocalConfig) (*OUE, error) {
+	epsilon, d := cfg.Epsilon, cfg.Dim
 	if d < 2 || d > MaxDim {
-		return nil, invalidf("d must be in [2, 2^24 = MaxDim], got %d", d)
+		return nil, invalidf("LocalConfig.Dim must be in [2, 2^24 = MaxDim] for OUE, got %d", d)
 	}
 	p, q, real, err := rrMasses("optimal unary encoding", epsilon, 2)
 	if err != nil {

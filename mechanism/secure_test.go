@@ -79,8 +79,8 @@ func releasePaths(t *testing.T) []releasePath {
 		}
 		return true
 	}
-	ps = append(ps, releasePath{"RandomizedResponse", must(NewRandomizedResponse(1, 2)), []float64{0, 1}, []float64{1, 1}, bits})
-	ps = append(ps, releasePath{"OUE", must(NewOUE(1, 3)), []float64{1, 0, 0}, []float64{0, 1, 0}, bits})
+	ps = append(ps, releasePath{"RandomizedResponse", must(NewRandomizedResponse(LocalConfig{Epsilon: 1, Dim: 2})), []float64{0, 1}, []float64{1, 1}, bits})
+	ps = append(ps, releasePath{"OUE", must(NewOUE(LocalConfig{Epsilon: 1, Dim: 3})), []float64{1, 0, 0}, []float64{0, 1, 0}, bits})
 	ps = append(ps, releasePath{"KaryRR", must(NewKaryRandomizedResponse(KaryConfig{Epsilon: 1, K: 4, Dim: 2})), []float64{0, 3}, []float64{2, 3}, func(x, _ []float64) bool {
 		for _, v := range x {
 			if v != math.Trunc(v) || v < 0 || v > 3 {
@@ -264,7 +264,7 @@ func TestLatticeRangeChecks(t *testing.T) {
 // refused instead of silently becoming deterministic.
 func TestRandomizedResponseAccounting(t *testing.T) {
 	for _, eps := range []float64{1e-6, 0.1, 1, 10, 37.5, 50, 60} {
-		m, err := NewRandomizedResponse(eps, 1)
+		m, err := NewRandomizedResponse(LocalConfig{Epsilon: eps, Dim: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -280,7 +280,7 @@ func TestRandomizedResponseAccounting(t *testing.T) {
 		}
 	}
 	for _, eps := range []float64{61, 1000} {
-		if _, err := NewRandomizedResponse(eps, 1); !errors.Is(err, ErrInvalid) {
+		if _, err := NewRandomizedResponse(LocalConfig{Epsilon: eps, Dim: 1}); !errors.Is(err, ErrInvalid) {
 			t.Errorf("eps=%v accepted", eps)
 		}
 	}
@@ -323,12 +323,12 @@ func FuzzConstructors(f *testing.F) {
 		add(NewAnalyticGaussian(GaussianConfig{Epsilon: a, Delta: c, Sensitivity: b, Dim: d}))
 		add(NewClassicalGaussian(GaussianConfig{Epsilon: a, Delta: c, Sensitivity: b, Dim: d}))
 		add(NewProbabilisticGaussian(GaussianConfig{Epsilon: a, Delta: c, Sensitivity: b, Dim: d}))
-		add(NewGaussian(a, d))
+		add(NewGaussian(ScaleConfig{Sigma: a, Dim: d}))
 		add(NewExponential(ExponentialConfig{Epsilon: a, Sensitivity: b, Candidates: d}))
-		add(NewRandomizedResponse(a, d))
+		add(NewRandomizedResponse(LocalConfig{Epsilon: a, Dim: d}))
 		add(NewKaryRandomizedResponse(KaryConfig{Epsilon: a, K: d, Dim: 2}))
 		add(NewInfectionTrajectory(TrajectoryConfig{Trials: 20, Inflation: 20, Population: 100, Times: d}))
-		add(NewOUE(a, d))
+		add(NewOUE(LocalConfig{Epsilon: a, Dim: d}))
 		for _, m := range ms {
 			n := d
 			if ls, ok := m.(*Laplace); ok {

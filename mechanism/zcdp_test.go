@@ -150,7 +150,7 @@ func TestAccountantZCDP(t *testing.T) {
 // TestAccountantReleaseZCDP charges a mechanism's ρ and refunds it when the
 // release fails validation.
 func TestAccountantReleaseZCDP(t *testing.T) {
-	g, _ := NewGaussian(2, 1)
+	g, _ := NewGaussian(ScaleConfig{Sigma: 2, Dim: 1})
 	m := rhoGaussian{g, 1.0 / 8}
 	a, _ := NewAccountant(Budget{Epsilon: 5, Delta: 1e-6})
 	dst := make([]float64, 1)

@@ -74,8 +74,8 @@ func TestBadInputPrivate(t *testing.T) {
 	ctx := context.Background()
 	mix, _ := mixture.NewUniform(3)
 	ms, _ := simulate.NewMeanStat(mix, 10) // StatDim 1, θ length 3
-	g1, _ := mechanism.NewGaussian(1, 1)
-	g2, _ := mechanism.NewGaussian(1, 2)
+	g1, _ := mechanism.NewGaussian(mechanism.ScaleConfig{Sigma: 1, Dim: 1})
+	g2, _ := mechanism.NewGaussian(mechanism.ScaleConfig{Sigma: 1, Dim: 2})
 	ps, err := simulate.NewPrivate(ms, g1)
 	if err != nil {
 		t.Fatal(err)

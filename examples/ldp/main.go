@@ -297,7 +297,7 @@ func histogramAt(ctx context.Context, c config, eps float64, w io.Writer, prog *
 	if err != nil {
 		return 0, err
 	}
-	mech, err := mechanism.NewOUE(eps, d)
+	mech, err := mechanism.NewOUE(mechanism.LocalConfig{Epsilon: eps, Dim: d})
 	if err != nil {
 		return 0, err
 	}
@@ -434,7 +434,7 @@ func histogramCalibration(ctx context.Context, c config, w io.Writer, prog *cli.
 	allOK := true
 	var series []plot.Series
 	for ei, eps := range c.calEps {
-		mech, err := mechanism.NewOUE(eps, d)
+		mech, err := mechanism.NewOUE(mechanism.LocalConfig{Epsilon: eps, Dim: d})
 		if err != nil {
 			return err
 		}

@@ -53,7 +53,7 @@ func histMean(w io.Writer, seed uint64, quick bool) (*privinfer.Draws, []float64
 			c[i] = 1
 		}
 	}
-	cfg := aggregate.Config{Epsilon: 0.5, Neighbour: aggregate.Substitute, Seeded: true}
+	cfg := aggregate.Config{Epsilon: 0.5, Neighbour: aggregate.Substitute, Reproducible: true}
 	mean, err := aggregate.BoundedMean(r, x, data.lo, data.hi, cfg)
 	if err != nil {
 		return nil, nil, err

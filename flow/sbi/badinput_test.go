@@ -38,7 +38,7 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 	lap3, _ := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 3})
-	gauss2, _ := mechanism.NewGaussian(1, 2)
+	gauss2, _ := mechanism.NewGaussian(mechanism.ScaleConfig{Sigma: 1, Dim: 2})
 	prior2, _ := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{0, 0}, Variances: []float64{1, 1}})
 	type B = testutil.BadInput
 	cases := []B{

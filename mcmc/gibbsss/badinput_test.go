@@ -133,7 +133,7 @@ func TestRunBadInput(t *testing.T) {
 			return err
 		}
 	}
-	gauss, err := mechanism.NewGaussian(0.1, 9)
+	gauss, err := mechanism.NewGaussian(mechanism.ScaleConfig{Sigma: 0.1, Dim: 9})
 	if err != nil {
 		t.Fatal(err)
 	}

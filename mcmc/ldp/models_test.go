@@ -44,7 +44,7 @@ func TestOUEVsDirectSum(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			mech, err := mechanism.NewOUE(eps, d)
+			mech, err := mechanism.NewOUE(mechanism.LocalConfig{Epsilon: eps, Dim: d})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -73,7 +73,7 @@ func (a *CountAccumulator) Merge(other *CountAccumulator) error {
 	return nil
 }
 
-// Release returns the private count. r is used only if Params.Seeded;
+// Release returns the private count. r is used only if Params.Reproducible;
 // otherwise (and for r == nil) the noise comes from the operating
 // system's generator. It fails only on account of the parameters (a
 // seeded release without a generator), never of the data.
@@ -178,7 +178,7 @@ func (a *SumAccumulator) Merge(other *SumAccumulator) error {
 }
 
 // Release returns the private sum (see SumAccumulator). r is used only
-// if Params.Seeded. It fails only on account of the parameters.
+// if Params.Reproducible. It fails only on account of the parameters.
 func (a *SumAccumulator) Release(r *rand.Rand) (Result, error) {
 	if a == nil {
 		return Result{}, invalidf("nil accumulator")
@@ -256,7 +256,7 @@ func (a *MeanAccumulator) Merge(other *MeanAccumulator) error {
 }
 
 // Release returns the private mean (see MeanAccumulator). r is used only
-// if Params.Seeded. It fails only on account of the parameters.
+// if Params.Reproducible. It fails only on account of the parameters.
 func (a *MeanAccumulator) Release(r *rand.Rand) (Result, error) {
 	if a == nil {
 		return Result{}, invalidf("nil accumulator")
@@ -342,7 +342,7 @@ func marshal(kind byte, p Params, words ...uint64) []byte {
 	b = binary.LittleEndian.AppendUint32(b, uint32(p.MaxContributionsPerPartition))
 	b = append(b, byte(p.Neighbour))
 	seeded := byte(0)
-	if p.Seeded {
+	if p.Reproducible {
 		seeded = 1
 	}
 	b = append(b, seeded)
@@ -372,7 +372,7 @@ func unmarshal(data []byte, kind byte, nw int) (Params, []uint64, error) {
 	if d[9] > 1 {
 		return Params{}, nil, invalidf("binary accumulator: bad seeded flag %d", d[9])
 	}
-	p.Seeded = d[9] == 1
+	p.Reproducible = d[9] == 1
 	d = d[10:]
 	if err := p.Validate(); err != nil {
 		return Params{}, nil, fmt.Errorf("binary accumulator: %w", err)

@@ -8,7 +8,7 @@ import (
 // accumulator with seeded noise and checks the released value lies on
 // the release lattice.
 func TestAccumulatorSmoke(t *testing.T) {
-	p := Params{Epsilon: 1, Lo: 0, Hi: 4, MaxPartitionsContributed: 2, MaxContributionsPerPartition: 3, Seeded: true}
+	p := Params{Epsilon: 1, Lo: 0, Hi: 4, MaxPartitionsContributed: 2, MaxContributionsPerPartition: 3, Reproducible: true}
 	c1, err := NewCountAccumulator(p)
 	if err != nil {
 		t.Fatal(err)

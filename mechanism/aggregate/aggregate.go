@@ -20,11 +20,11 @@
 //     floating-point details (Mironov 2012);
 //   - draws its noise from the operating system's secure generator
 //     (mechanism.CryptoSource), ignoring the *rand.Rand it is given,
-//     unless Config.Seeded is set;
+//     unless Config.Reproducible is set;
 //   - charges Config.Accountant, if one is given, before releasing, and
 //     reports the budget it used.
 //
-// Seeded (draw the noise from the *rand.Rand passed in) exists for tests
+// Reproducible (draw the noise from the *rand.Rand passed in) exists for tests
 // and simulation studies that must be reproducible; anyone who knows the
 // seed can subtract the noise, so it must never be used for a release of
 // confidential data.
@@ -47,7 +47,7 @@
 //
 //   - Params and SelectionParams are plain configurations: budgets,
 //     bounds, contribution limits. Workers receive them and nothing
-//     else — never an Accountant, never a seeded generator (Seeded exists
+//     else — never an Accountant, never a seeded generator (Reproducible exists
 //     for tests and a pipeline must refuse it).
 //   - The budget is charged once, on the driver, when the pipeline is
 //     built: every aggregation declares its share in a Plan, a share
@@ -149,11 +149,11 @@ type Config struct {
 	// (Accountant.SpendRho) before the release; a refused charge releases
 	// nothing.
 	Accountant *mechanism.Accountant
-	// Seeded draws the noise from the *rand.Rand passed to the
+	// Reproducible draws the noise from the *rand.Rand passed to the
 	// aggregation instead of the operating system's generator. For
 	// reproducible tests and simulation studies only: a release whose
 	// seed is known can be de-noised.
-	Seeded bool
+	Reproducible bool
 }
 
 // Result is a released aggregate.
@@ -217,7 +217,7 @@ func (c Config) check() error {
 
 // source returns the generator the noise is drawn from.
 func (c Config) source(r *rand.Rand) (*rand.Rand, error) {
-	if c.Seeded {
+	if c.Reproducible {
 		if r == nil {
 			return nil, invalidf("a seeded release needs a non-nil *rand.Rand")
 		}
@@ -262,7 +262,7 @@ type noise interface {
 // budget (ε or ρ).
 func (c Config) newNoise(sens1 uint64, sens2, frac float64) (noise, error) {
 	if c.Rho > 0 {
-		return newGaussNoise(sens2, c.Rho*frac, c.Seeded)
+		return newGaussNoise(sens2, c.Rho*frac, c.Reproducible)
 	}
 	e := c.Epsilon * frac
 	if !(e >= 0x1p-30) {

@@ -19,7 +19,7 @@ const (
 var testData = []float64{-3, -1.5, -0.4, 0, 0.3, 0.7, 1.1, 2.25, 5, 1e6, -1e6, 0.125}
 
 func seeded(eps float64, nb Neighbour) Config {
-	return Config{Epsilon: eps, Neighbour: nb, Seeded: true}
+	return Config{Epsilon: eps, Neighbour: nb, Reproducible: true}
 }
 
 // TestCountLaw: Count releases n + Z with Z exactly discrete Laplace of

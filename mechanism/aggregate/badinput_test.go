@@ -16,7 +16,7 @@ import (
 func TestBadInput(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	sub := 0x1p-1070
-	ok := Config{Epsilon: 1, Seeded: true}
+	ok := Config{Epsilon: 1, Reproducible: true}
 	r := newRand(1)
 	type call func() error
 	sum := func(x []float64, lo, hi float64, c Config) call {
@@ -67,18 +67,18 @@ func TestBadInput(t *testing.T) {
 		{"huge", "candidates 2^40", quant(x, 0.5, 0, 1, 1<<40, ok)},
 		{"huge", "quantile level 2", quant(x, 2, 0, 1, 4, ok)},
 		{"huge", "rho 1e308", count(3, Config{Rho: 1e308})},
-		{"huge", "mean bounds ±1e308", mean(x, -1e308, 1e308, Config{Epsilon: 1, Neighbour: Substitute, Seeded: true})},
+		{"huge", "mean bounds ±1e308", mean(x, -1e308, 1e308, Config{Epsilon: 1, Neighbour: Substitute, Reproducible: true})},
 		{"subnormal", "epsilon", count(3, Config{Epsilon: sub})},
 		{"subnormal", "epsilon below 2^-30", sum(x, 0, 1, Config{Epsilon: 1e-12})},
 		{"subnormal", "bounds width", sum(x, 0, sub, Config{Epsilon: 1e-9})},
 		{"subnormal", "rho", count(3, Config{Rho: sub})},
 		{"subnormal", "add/remove mean at ε = 2^-30", mean(x, 0, 1, Config{Epsilon: 0x1p-30})},
-		{"empty", "mean substitute", mean([]float64{}, 0, 1, Config{Epsilon: 1, Neighbour: Substitute, Seeded: true})},
-		{"empty", "quantile substitute", quant(nil, 0.5, 0, 1, 4, Config{Epsilon: 1, Neighbour: Substitute, Seeded: true})},
+		{"empty", "mean substitute", mean([]float64{}, 0, 1, Config{Epsilon: 1, Neighbour: Substitute, Reproducible: true})},
+		{"empty", "quantile substitute", quant(nil, 0.5, 0, 1, 4, Config{Epsilon: 1, Neighbour: Substitute, Reproducible: true})},
 		{"mismatched", "neighbour relation", count(3, Config{Epsilon: 1, Neighbour: Neighbour(7)})},
 		{"mismatched", "lo/hi swapped", quant(x, 0.5, 1, 0, 4, ok)},
 		{"mismatched", "both epsilon and rho", count(3, Config{Epsilon: 1, Rho: 1})},
-		{"mismatched", "quantile with rho", quant(x, 0.5, 0, 1, 4, Config{Rho: 1, Seeded: true})},
+		{"mismatched", "quantile with rho", quant(x, 0.5, 0, 1, 4, Config{Rho: 1, Reproducible: true})},
 		{"nil", "seeded without a generator", func() error { _, err := Count(nil, 3, ok); return err }},
 		{"nil", "seeded sum without a generator", func() error { _, err := BoundedSum(nil, x, 0, 1, ok); return err }},
 		{"nil", "seeded quantile without a generator", func() error { _, err := Quantile(nil, x, 0.5, 0, 1, 4, ok); return err }},

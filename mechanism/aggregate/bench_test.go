@@ -32,7 +32,7 @@ func BenchmarkBoundedSumSecure(b *testing.B) {
 func BenchmarkBoundedSumSeeded(b *testing.B) {
 	x := benchData()
 	r := rand.New(rand.NewPCG(2, 2))
-	cfg := Config{Epsilon: 1, Seeded: true}
+	cfg := Config{Epsilon: 1, Reproducible: true}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := BoundedSum(r, x, 0, 4, cfg); err != nil {

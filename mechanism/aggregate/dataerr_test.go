@@ -57,7 +57,7 @@ func TestErrorsIndependentOfData(t *testing.T) {
 	r := newRand(11)
 	for _, nb := range []Neighbour{AddRemove, Substitute} {
 		for _, eps := range []float64{1, 0} {
-			cfg := Config{Epsilon: eps, Neighbour: nb, Seeded: true}
+			cfg := Config{Epsilon: eps, Neighbour: nb, Reproducible: true}
 			kind := "ε"
 			if eps == 0 {
 				cfg.Rho, kind = 0.5, "ρ"
@@ -96,7 +96,7 @@ func TestErrorsIndependentOfData(t *testing.T) {
 			}
 			// The accumulators, fed the same records.
 			p := Params{Epsilon: cfg.Epsilon, Rho: cfg.Rho, Lo: lo, Hi: hi, MaxPartitionsContributed: 2,
-				MaxContributionsPerPartition: 2, Neighbour: nb, Seeded: true}
+				MaxContributionsPerPartition: 2, Neighbour: nb, Reproducible: true}
 			for _, x := range floats {
 				for _, mk := range []func() (Accumulator, error){
 					func() (Accumulator, error) { return NewCountAccumulator(p) },

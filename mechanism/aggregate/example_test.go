@@ -9,13 +9,13 @@ import (
 )
 
 // A curator releases a count, a mean and a median of confidential ages
-// under one budget. Seeded makes this example reproducible; a real
+// under one budget. Reproducible makes this example reproducible; a real
 // release leaves it false so the noise comes from the operating system.
 func Example() {
 	ages := []float64{23, 35, 41, 29, 52, 67, 31, 45, 38, 90, 27, 33}
 	acct, _ := mechanism.NewAccountant(mechanism.Budget{Epsilon: 6})
 	r := rand.New(rand.NewPCG(1, 2))
-	cfg := aggregate.Config{Epsilon: 2, Neighbour: aggregate.AddRemove, Accountant: acct, Seeded: true}
+	cfg := aggregate.Config{Epsilon: 2, Neighbour: aggregate.AddRemove, Accountant: acct, Reproducible: true}
 
 	n, _ := aggregate.Count(r, len(ages), cfg)
 	mean, _ := aggregate.BoundedMean(r, ages, 18, 80, cfg)
@@ -34,7 +34,7 @@ func Example() {
 // noisy sum over n: unbiased, with sensitivity (hi − lo)/n.
 func ExampleBoundedMean() {
 	x := []float64{0.2, 0.4, 0.9, 0.5, 0.7, 0.1, 0.3, 0.8}
-	res, err := aggregate.BoundedMean(rand.New(rand.NewPCG(3, 4)), x, 0, 1, aggregate.Config{Epsilon: 2, Neighbour: aggregate.Substitute, Seeded: true})
+	res, err := aggregate.BoundedMean(rand.New(rand.NewPCG(3, 4)), x, 0, 1, aggregate.Config{Epsilon: 2, Neighbour: aggregate.Substitute, Reproducible: true})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -48,7 +48,7 @@ func ExampleBoundedMean() {
 // noise on the integers.
 func ExampleHistogram() {
 	x := []int{0, 2, 2, 1, 2, 0, 2}
-	res, _ := aggregate.Histogram(rand.New(rand.NewPCG(5, 6)), x, 3, aggregate.Config{Epsilon: 5, Neighbour: aggregate.Substitute, Seeded: true})
+	res, _ := aggregate.Histogram(rand.New(rand.NewPCG(5, 6)), x, 3, aggregate.Config{Epsilon: 5, Neighbour: aggregate.Substitute, Reproducible: true})
 	fmt.Println(res.Counts, res.Sensitivity)
 	// Output:
 	// [2 0 4] 2

@@ -15,7 +15,7 @@ func FuzzAggregations(f *testing.F) {
 	f.Add(0.0, 1e-300, 1e-9, 1.0, 1e308, -1e308, 0.0, uint8(1))
 	f.Add(-1e6, 1e6, 100.0, 0.0, math.NaN(), 3.0, 4.0, uint8(2))
 	f.Fuzz(func(t *testing.T, lo, hi, eps, q, a, b, c float64, nb uint8) {
-		cfg := Config{Epsilon: eps, Neighbour: Neighbour(nb % 3), Seeded: true}
+		cfg := Config{Epsilon: eps, Neighbour: Neighbour(nb % 3), Reproducible: true}
 		x := []float64{a, b, c}
 		r := newRand(1)
 		check := func(name string, v float64, err error) {
@@ -66,7 +66,7 @@ func FuzzAggregations(f *testing.F) {
 // ErrInvalid or yields an accumulator that marshals back to the same
 // bytes, merges with itself and releases a finite value, without panics.
 func FuzzAccumulatorBinary(f *testing.F) {
-	p := Params{Epsilon: 1, Lo: -1, Hi: 3, MaxPartitionsContributed: 2, MaxContributionsPerPartition: 1, Seeded: true}
+	p := Params{Epsilon: 1, Lo: -1, Hi: 3, MaxPartitionsContributed: 2, MaxContributionsPerPartition: 1, Reproducible: true}
 	c, _ := NewCountAccumulator(p)
 	s, _ := NewSumAccumulator(p)
 	m, _ := NewMeanAccumulator(p)

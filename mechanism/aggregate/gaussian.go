@@ -41,7 +41,7 @@ func newGaussNoise(sens2, rho float64, seeded bool) (gaussNoise, error) {
 	if sigma > maxScale {
 		return gaussNoise{}, invalidf("noise standard deviation %v lattice units exceeds 2^45 (rho %v too small for the bounds)", sigma, rho)
 	}
-	g, err := mechanism.NewGaussian(sigma, 1)
+	g, err := mechanism.NewGaussian(mechanism.ScaleConfig{Sigma: sigma, Dim: 1})
 	if err != nil {
 		return gaussNoise{}, invalidf("discrete Gaussian with sigma %v: %v", sigma, err)
 	}

@@ -22,7 +22,7 @@ func TestGaussianLaw(t *testing.T) {
 	var res Result
 	var err error
 	for range draws {
-		res, err = Count(r, n, Config{Rho: 0.02, Seeded: true})
+		res, err = Count(r, n, Config{Rho: 0.02, Reproducible: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,21 +47,21 @@ func TestGaussianLaw(t *testing.T) {
 		t.Errorf("charged %v, ρ = %v", res.Budget, res.Rho)
 	}
 	// Sum and histogram: sensitivity-scaled σ'.
-	sum, err := BoundedSum(r, testData, testLo, testHi, Config{Rho: 0.5, Neighbour: Substitute, Seeded: true})
+	sum, err := BoundedSum(r, testData, testLo, testHi, Config{Rho: 0.5, Neighbour: Substitute, Reproducible: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := sum.Sensitivity; math.Abs(sum.Scale-want) > 1e-5*want {
 		t.Errorf("sum σ' = %v, want Δ/√(2ρ) = %v", sum.Scale, want)
 	}
-	h, err := Histogram(r, []int{0, 1, 1}, 3, Config{Rho: 1, Neighbour: Substitute, Seeded: true})
+	h, err := Histogram(r, []int{0, 1, 1}, 3, Config{Rho: 1, Neighbour: Substitute, Reproducible: true})
 	if err != nil || h.Sensitivity != math.Sqrt2 || math.Abs(h.Scale-1) > 1e-5 {
 		t.Errorf("histogram: ℓ2 sensitivity %v, σ' = %v (%v)", h.Sensitivity, h.Scale, err)
 	}
-	if _, err := Quantile(r, testData, 0.5, 0, 1, 4, Config{Rho: 1, Seeded: true}); !errors.Is(err, ErrInvalid) {
+	if _, err := Quantile(r, testData, 0.5, 0, 1, 4, Config{Rho: 1, Reproducible: true}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("quantile with rho: %v", err)
 	}
-	if _, err := Count(r, 3, Config{Rho: 1, Epsilon: 1, Seeded: true}); !errors.Is(err, ErrInvalid) {
+	if _, err := Count(r, 3, Config{Rho: 1, Epsilon: 1, Reproducible: true}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("both epsilon and rho: %v", err)
 	}
 }
@@ -74,7 +74,7 @@ func TestGaussianAccountingAndAudit(t *testing.T) {
 	acct, _ := mechanism.NewAccountant(mechanism.Budget{Epsilon: 3, Delta: 1e-6})
 	r := newRand(22)
 	for range 2 {
-		if _, err := Count(r, 10, Config{Rho: 0.05, Accountant: acct, Seeded: true}); err != nil {
+		if _, err := Count(r, 10, Config{Rho: 0.05, Accountant: acct, Reproducible: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -93,7 +93,7 @@ func TestGaussianAccountingAndAudit(t *testing.T) {
 		for side := range 2 {
 			rr := newRand(seed + uint64(side))
 			for range n {
-				res, err := Count(rr, 10+side, Config{Rho: actual, Seeded: true})
+				res, err := Count(rr, 10+side, Config{Rho: actual, Reproducible: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -170,7 +170,7 @@ func TestGaussianFloatingPointDistinguishability(t *testing.T) {
 
 // gaussGridExp returns log2 of the grid mechanism.NewGaussian uses for σ.
 func gaussGridExp(t *testing.T, sigma float64) int {
-	g, err := mechanism.NewGaussian(sigma, 1)
+	g, err := mechanism.NewGaussian(mechanism.ScaleConfig{Sigma: sigma, Dim: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func gaussGridExp(t *testing.T, sigma float64) int {
 // reports their (ε, δ) by the tight conversion.
 func ExampleCount_zCDP() {
 	acct, _ := mechanism.NewAccountant(mechanism.Budget{Epsilon: 3, Delta: 1e-6})
-	cfg := Config{Rho: 0.05, Accountant: acct, Seeded: true}
+	cfg := Config{Rho: 0.05, Accountant: acct, Reproducible: true}
 	r := rand.New(rand.NewPCG(7, 8))
 	a, _ := Count(r, 120, cfg)
 	b, _ := Count(r, 80, cfg)

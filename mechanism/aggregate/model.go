@@ -60,7 +60,7 @@ func (n NoiseModel) mechanism(b mechanism.Budget) (mechanism.Mechanism, error) {
 		}
 		return mechanism.NewDiscreteLaplace([]uint64{n.Num}, []uint64{n.Den}, b)
 	case DiscreteGaussian:
-		return mechanism.NewGaussian(n.Sigma, 1)
+		return mechanism.NewGaussian(mechanism.ScaleConfig{Sigma: n.Sigma, Dim: 1})
 	}
 	return nil, invalidf("noise model of unknown kind %v", n.Kind)
 }

@@ -59,11 +59,11 @@ type Params struct {
 	// doubles every sensitivity (a substitution is a removal followed by
 	// an addition).
 	Neighbour Neighbour
-	// Seeded draws the noise of Release from the *rand.Rand passed to it
+	// Reproducible draws the noise of Release from the *rand.Rand passed to it
 	// instead of the operating system's generator. For reproducible tests
 	// only: a release whose seed is known can be de-noised. A pipeline
 	// releasing confidential data must refuse it.
-	Seeded bool
+	Reproducible bool
 }
 
 // maxContrib bounds L0 and L∞ (and their product) so that every
@@ -115,7 +115,7 @@ func (p Params) Validate() error {
 
 // config returns the single-process Config of the same budget.
 func (p Params) config() Config {
-	return Config{Epsilon: p.Epsilon, Rho: p.Rho, Neighbour: p.Neighbour, Seeded: p.Seeded}
+	return Config{Epsilon: p.Epsilon, Rho: p.Rho, Neighbour: p.Neighbour, Reproducible: p.Reproducible}
 }
 
 // lattice returns the release lattice of sums and means.
@@ -165,7 +165,7 @@ func (p Params) meanNoise(l lattice) ([2]noise, error) {
 }
 
 // source returns the generator of a release: the operating system's
-// unless Seeded.
+// unless Reproducible.
 func (p Params) source(r *rand.Rand) (*rand.Rand, error) { return p.config().source(r) }
 
 // budget returns what one release of p spends.

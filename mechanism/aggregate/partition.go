@@ -76,9 +76,9 @@ type SelectionParams struct {
 	MaxPartitionsContributed int
 	// Rule is the selection rule; the zero value AutoRule chooses.
 	Rule SelectionRule
-	// Seeded makes Keep draw from the generator it is given. For
+	// Reproducible makes Keep draw from the generator it is given. For
 	// reproducible tests only; a pipeline must refuse it.
-	Seeded bool
+	Reproducible bool
 }
 
 // Validate reports whether p is usable, with an error wrapping
@@ -178,7 +178,7 @@ func newSelector(p SelectionParams, rule SelectionRule) (*PartitionSelector, err
 	case LaplaceThresholdRule:
 		s.lap, s.tau, err = laplaceThreshold(p.Epsilon, p.Delta, l0)
 	case GaussianThresholdRule:
-		s.gauss, s.tau, err = gaussThreshold(p.Epsilon, p.Delta, l0, p.Seeded)
+		s.gauss, s.tau, err = gaussThreshold(p.Epsilon, p.Delta, l0, p.Reproducible)
 	}
 	if err != nil {
 		return nil, err
@@ -340,13 +340,13 @@ func (s *PartitionSelector) KeepProbability(units int64) float64 {
 
 // Keep decides whether a partition with the given number of distinct
 // privacy units (after BoundPartitions) is released. A partition with no
-// unit is never kept. r is used only if SelectionParams.Seeded;
+// unit is never kept. r is used only if SelectionParams.Reproducible;
 // otherwise the decision draws from the operating system's generator.
 func (s *PartitionSelector) Keep(r *rand.Rand, units int64) bool {
 	if units <= 0 {
 		return false
 	}
-	if !s.p.Seeded || r == nil {
+	if !s.p.Reproducible || r == nil {
 		r = mechanism.NewCryptoRand()
 	}
 	if s.rule == OptimalRule {

@@ -237,7 +237,7 @@ type postSetup struct {
 
 func newPostSetup(t *testing.T) *postSetup {
 	t.Helper()
-	p := aggregate.Params{Epsilon: 4, Lo: postLo, Hi: postHi, Grid: 1, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Seeded: true}
+	p := aggregate.Params{Epsilon: 4, Lo: postLo, Hi: postHi, Grid: 1, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Reproducible: true}
 	acc, err := aggregate.NewSumAccumulator(p)
 	if err != nil {
 		t.Fatal(err)

@@ -142,7 +142,7 @@ func BoundedMean(r *rand.Rand, x []float64, lo, hi float64, cfg Config) (Result,
 		return res, nil
 	}
 	acc, err := NewMeanAccumulator(Params{Epsilon: cfg.Epsilon, Rho: cfg.Rho, Lo: lo, Hi: hi,
-		MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Seeded: cfg.Seeded})
+		MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Reproducible: cfg.Reproducible})
 	if err != nil {
 		return Result{}, err
 	}

@@ -49,7 +49,7 @@ func TestScaleOutBadInput(t *testing.T) {
 		{"unknown neighbour", "neighbour", count(with(func(p *Params) { p.Neighbour = 9 }))},
 		{"sensitivity beyond 2^33", "sensitivity", sum(with(func(p *Params) { p.Lo, p.Hi = 2047, 2048; p.MaxPartitionsContributed = 16 }))},
 		{"seeded release without generator", "rand.Rand", func() error {
-			s, _ := NewSumAccumulator(with(func(p *Params) { p.Seeded = true }))
+			s, _ := NewSumAccumulator(with(func(p *Params) { p.Reproducible = true }))
 			_, err := s.Release(nil)
 			return err
 		}},

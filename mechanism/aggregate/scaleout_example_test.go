@@ -13,11 +13,11 @@ import (
 // driver declares the aggregation's share in a Plan and charges the
 // accountant once; each worker fills an accumulator from its shard and
 // ships it as bytes; the driver merges them (in any order: the state is
-// exact integers) and releases. Seeded makes the example reproducible; a
+// exact integers) and releases. Reproducible makes the example reproducible; a
 // pipeline releasing confidential data must refuse it.
 func ExampleSumAccumulator() {
 	acct, _ := mechanism.NewAccountant(mechanism.Budget{Epsilon: 1})
-	p := aggregate.Params{Epsilon: 0.5, Lo: 0, Hi: 100, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Seeded: true}
+	p := aggregate.Params{Epsilon: 0.5, Lo: 0, Hi: 100, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Reproducible: true}
 	plan, _ := aggregate.NewPlan(mechanism.Budget{Epsilon: 1})
 	if err := plan.AddParams("total spend", p); err != nil {
 		fmt.Println(err)
@@ -75,8 +75,8 @@ func ExamplePartitionSelector() {
 			users[page]++
 		}
 	}
-	sel, _ := aggregate.NewPartitionSelector(aggregate.SelectionParams{Epsilon: 2, Delta: 1e-3, MaxPartitionsContributed: 2, Seeded: true})
-	p := aggregate.Params{Epsilon: 1, MaxPartitionsContributed: 2, MaxContributionsPerPartition: 1, Seeded: true}
+	sel, _ := aggregate.NewPartitionSelector(aggregate.SelectionParams{Epsilon: 2, Delta: 1e-3, MaxPartitionsContributed: 2, Reproducible: true})
+	p := aggregate.Params{Epsilon: 1, MaxPartitionsContributed: 2, MaxContributionsPerPartition: 1, Reproducible: true}
 	fmt.Println("rule:", sel.Rule(), "budget:", sel.Budget())
 	for _, page := range []string{"home", "news", "secret", "sport"} {
 		if !sel.Keep(r, users[page]) {
@@ -103,7 +103,7 @@ func ExamplePartitionSelector() {
 // discrete lattice law, with a density and a uniform transform) and
 // Result.Observed.
 func ExampleResult_Mechanism() {
-	p := aggregate.Params{Epsilon: 1, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Seeded: true}
+	p := aggregate.Params{Epsilon: 1, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Reproducible: true}
 	acc, _ := aggregate.NewCountAccumulator(p)
 	for range 40 {
 		acc.Add(0)

@@ -25,7 +25,7 @@ func TestAccumulatorLaw(t *testing.T) {
 	ep := math.Ldexp(math.Floor(math.Ldexp(eps, 30)), -30)
 	x := []float64{-1, 0.3, 2.5, 7, 1.25, math.Inf(1), math.NaN()}
 	for _, nb := range []Neighbour{AddRemove, Substitute} {
-		p := Params{Epsilon: eps, Lo: -1, Hi: 3, Grid: 0.25, MaxPartitionsContributed: 3, MaxContributionsPerPartition: 2, Neighbour: nb, Seeded: true}
+		p := Params{Epsilon: eps, Lo: -1, Hi: 3, Grid: 0.25, MaxPartitionsContributed: 3, MaxContributionsPerPartition: 2, Neighbour: nb, Reproducible: true}
 		mult := 6.0
 		if nb == Substitute {
 			mult = 12
@@ -131,7 +131,7 @@ type row struct {
 // fails).
 func TestContributionBounding(t *testing.T) {
 	testutil.SkipHeavyUnderRace(t)
-	p := Params{Epsilon: 1, Lo: -2, Hi: 5, MaxPartitionsContributed: 4, MaxContributionsPerPartition: 3, Seeded: true}
+	p := Params{Epsilon: 1, Lo: -2, Hi: 5, MaxPartitionsContributed: 4, MaxContributionsPerPartition: 3, Reproducible: true}
 	l, _ := p.lattice()
 	base := []row{}
 	g := newRand(31)
@@ -199,12 +199,12 @@ func TestPartitionSelectionDelta(t *testing.T) {
 	testutil.SkipHeavyUnderRace(t)
 	const trials = 200000
 	cases := []SelectionParams{
-		{Epsilon: 1, Delta: 0.01, MaxPartitionsContributed: 1, Rule: OptimalRule, Seeded: true},
-		{Epsilon: 0.5, Delta: 0.02, MaxPartitionsContributed: 4, Rule: OptimalRule, Seeded: true},
-		{Epsilon: 1, Delta: 0.01, MaxPartitionsContributed: 1, Rule: LaplaceThresholdRule, Seeded: true},
-		{Epsilon: 2, Delta: 0.04, MaxPartitionsContributed: 8, Rule: LaplaceThresholdRule, Seeded: true},
-		{Epsilon: 1, Delta: 0.02, MaxPartitionsContributed: 1, Rule: GaussianThresholdRule, Seeded: true},
-		{Epsilon: 2, Delta: 0.08, MaxPartitionsContributed: 8, Rule: GaussianThresholdRule, Seeded: true},
+		{Epsilon: 1, Delta: 0.01, MaxPartitionsContributed: 1, Rule: OptimalRule, Reproducible: true},
+		{Epsilon: 0.5, Delta: 0.02, MaxPartitionsContributed: 4, Rule: OptimalRule, Reproducible: true},
+		{Epsilon: 1, Delta: 0.01, MaxPartitionsContributed: 1, Rule: LaplaceThresholdRule, Reproducible: true},
+		{Epsilon: 2, Delta: 0.04, MaxPartitionsContributed: 8, Rule: LaplaceThresholdRule, Reproducible: true},
+		{Epsilon: 1, Delta: 0.02, MaxPartitionsContributed: 1, Rule: GaussianThresholdRule, Reproducible: true},
+		{Epsilon: 2, Delta: 0.08, MaxPartitionsContributed: 8, Rule: GaussianThresholdRule, Reproducible: true},
 	}
 	r := newRand(41)
 	for _, c := range cases {
@@ -296,7 +296,7 @@ func TestMergeOrder(t *testing.T) {
 	for i := range x {
 		x[i] = math.Exp(8*g.Float64()) * (g.Float64() - 0.3)
 	}
-	p := Params{Epsilon: 1, Lo: -100, Hi: 1000, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Seeded: true}
+	p := Params{Epsilon: 1, Lo: -100, Hi: 1000, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Reproducible: true}
 	cut := []int{0}
 	for i := 1; i < 40; i++ {
 		cut = append(cut, g.IntN(len(x)))
@@ -485,7 +485,7 @@ func TestPlanRefusesOverBudget(t *testing.T) {
 // to the centred index the accumulator released.
 func TestModelLaw(t *testing.T) {
 	testutil.SkipHeavyUnderRace(t)
-	p := Params{Epsilon: 2, Lo: -2, Hi: 2, Grid: 1, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Seeded: true}
+	p := Params{Epsilon: 2, Lo: -2, Hi: 2, Grid: 1, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Reproducible: true}
 	acc, err := NewSumAccumulator(p)
 	if err != nil {
 		t.Fatal(err)
@@ -562,7 +562,7 @@ func TestModelLaw(t *testing.T) {
 	// The discrete Gaussian (its own grid is 2^-29 lattice units here):
 	// releases against Apply of fresh uniforms (two-sample KS, p < 10^-4
 	// fails), and the density integrates to one (Riemann sum, 10^-6).
-	pg := Params{Rho: 2, Lo: -2, Hi: 2, Grid: 1, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Seeded: true}
+	pg := Params{Rho: 2, Lo: -2, Hi: 2, Grid: 1, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Reproducible: true}
 	ga, _ := NewSumAccumulator(pg)
 	for _, v := range []float64{0.4, 1.6, -0.7, 2} {
 		ga.Add(v)
@@ -589,7 +589,7 @@ func TestModelLaw(t *testing.T) {
 		t.Errorf("discrete Gaussian model: KS p = %v, integral %v", pks, integral)
 	}
 	// The mean's model maps (n, Σx̃) to the centred index.
-	p = Params{Epsilon: 1, Lo: 0, Hi: 8, Grid: 1, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Seeded: true}
+	p = Params{Epsilon: 1, Lo: 0, Hi: 8, Grid: 1, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Reproducible: true}
 	ma, _ := NewMeanAccumulator(p)
 	for _, v := range []float64{1, 7, 7.4} {
 		ma.Add(v)
@@ -625,7 +625,7 @@ func TestPublicPartitions(t *testing.T) {
 	if k := pub.Keys(); !slices.Equal(k, []string{"a", "b", "c"}) {
 		t.Fatalf("keys %v", k)
 	}
-	p := Params{Epsilon: 1, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Seeded: true}
+	p := Params{Epsilon: 1, MaxPartitionsContributed: 1, MaxContributionsPerPartition: 1, Reproducible: true}
 	rows := []string{"a", "a", "z", "c", "z"}
 	accs := map[string]*CountAccumulator{}
 	for _, k := range pub.Keys() {

@@ -170,7 +170,7 @@ func TestBadInputAtConstruction(t *testing.T) {
 		}},
 		{"seeded core parameters", "seeded generator is refused", ErrInvalid, func(beam.Scope, beam.PCollection, *Budget, PrivatePCollection) error {
 			c := good.config(core.Count)
-			c.Params.Seeded = true
+			c.Params.Reproducible = true
 			return c.Validate()
 		}},
 		{"Run without a runner", "nil Runner", ErrInvalid, func(s beam.Scope, _ beam.PCollection, b *Budget, _ PrivatePCollection) error {

@@ -227,7 +227,7 @@ func run(ctx context.Context, c config, w, errw io.Writer) error {
 	perEps := make([][]float64, len(c.eps))
 	var rows [][]string
 	for ei, eps := range c.eps {
-		mech, err := mechanism.NewOUE(eps, d)
+		mech, err := mechanism.NewOUE(mechanism.LocalConfig{Epsilon: eps, Dim: d})
 		if err != nil {
 			return err
 		}

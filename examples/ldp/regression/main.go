@@ -600,7 +600,7 @@ func fig5(ctx context.Context, c config, w io.Writer, prog *cli.Progress, common
 			if err != nil {
 				return err
 			}
-			rr, err := mechanism.NewRandomizedResponse(eps/2, 1)
+			rr, err := mechanism.NewRandomizedResponse(mechanism.LocalConfig{Epsilon: eps / 2, Dim: 1})
 			if err != nil {
 				return err
 			}

@@ -103,11 +103,11 @@ func (c Config) cap() int {
 	return c.Params.MaxContributionsPerPartition
 }
 
-// params returns the aggregate parameters with Seeded set as the test
+// params returns the aggregate parameters with Reproducible set as the test
 // mode requires.
 func (c Config) params() aggregate.Params {
 	p := c.Params
-	p.Seeded = c.Test.On && !c.Test.NoNoise
+	p.Reproducible = c.Test.On && !c.Test.NoNoise
 	return p
 }
 
@@ -116,8 +116,8 @@ func (c Config) Validate() error {
 	if c.Kind < Count || c.Kind > Select {
 		return invalidf("unknown aggregation kind %d", c.Kind)
 	}
-	if c.Params.Seeded || c.Selection.Seeded {
-		return invalidf("%v: a seeded generator is refused in a pipeline (Params.Seeded or Selection.Seeded); tests use the test mode", c.Kind)
+	if c.Params.Reproducible || c.Selection.Reproducible {
+		return invalidf("%v: a seeded generator is refused in a pipeline (Params.Reproducible or Selection.Reproducible); tests use the test mode", c.Kind)
 	}
 	if c.Kind != Select {
 		if err := c.Params.Validate(); err != nil {
@@ -447,7 +447,7 @@ func NewReleaser(c Config) (*Releaser, error) {
 	r := &Releaser{c: c}
 	if !c.Public {
 		sp := c.Selection
-		sp.Seeded = c.Test.On && !c.Test.NoNoise
+		sp.Reproducible = c.Test.On && !c.Test.NoNoise
 		s, err := aggregate.NewPartitionSelector(sp)
 		if err != nil {
 			return nil, err
