@@ -50,7 +50,6 @@ var sentinels = map[string]string{
 // constructors lists the exported constructors still taking more than one
 // positional numeric parameter, each with its reason.
 var constructors = map[string]string{
-	"mcmc/ldp.NewOUEModel":          "pending: (ε, d) to become a Config with Epsilon and Dim",
 	"abc.NewMMD":                    "pending: (dim, bandwidth) to become an MMDConfig with Dim and Bandwidth",
 	"abc.NewFeatureMMD":             "pending: (dim, bandwidth, features) to become a Config with Dim, Bandwidth and Features",
 	"simulate.NewBinomial":          "pending: (n, p) to become a BinomialConfig",
