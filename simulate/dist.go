@@ -557,13 +557,31 @@ type Binomial struct {
 	p float64
 }
 
-// NewBinomial returns Binomial(n, p) with 0 ≤ n ≤ 2^52 and p in [0, 1].
-func NewBinomial(n int64, p float64) (*Binomial, error) {
+// BinomialConfig sets a Binomial(N, P) distribution. The zero value is
+// the point mass at 0 (N = 0).
+type BinomialConfig struct {
+	// N is the number of trials, in [0, 2^52].
+	N int64
+	// P is the success probability, in [0, 1].
+	P float64
+}
+
+// Validate reports whether c is usable, with an error wrapping ErrInvalid
+// naming the field at fault.
+func (c BinomialConfig) Validate() error {
+	_, err := NewBinomial(c)
+	return err
+}
+
+// NewBinomial returns Binomial(cfg.N, cfg.P) with 0 ≤ N ≤ 2^52 and P in
+// [0, 1].
+func NewBinomial(cfg BinomialConfig) (*Binomial, error) {
+	n, p := cfg.N, cfg.P
 	if n < 0 || n > maxCount {
-		return nil, invalidf("binomial n must be in [0, 2^52], got %d", n)
+		return nil, invalidf("BinomialConfig.N must be in [0, 2^52], got %d", n)
 	}
 	if !(p >= 0 && p <= 1) {
-		return nil, invalidf("binomial p must be in [0, 1], got %v", p)
+		return nil, invalidf("BinomialConfig.P must be in [0, 1], got %v", p)
 	}
 	return &Binomial{n, p}, nil
 }

@@ -20,7 +20,7 @@ func hotDists(t testing.TB) map[string]Univariate {
 		"Beta":        must(NewBeta(BetaConfig{Alpha: 2, Beta: 3})),
 		"Exponential": must(NewExponential(2)),
 		"Poisson":     must(NewPoisson(30)),
-		"Binomial":    must(NewBinomial(100, 0.3)),
+		"Binomial":    must(NewBinomial(BinomialConfig{N: 100, P: 0.3})),
 		"Categorical": must(NewCategorical([]float64{1, 2, 3, 4})),
 		"Truncated":   must(Truncate(nrm, 1, 2)),
 	}

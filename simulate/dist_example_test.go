@@ -19,7 +19,7 @@ func (o outbreak) Simulate(r *rand.Rand, theta, dst []float64) error {
 	if err != nil {
 		return err
 	}
-	spread, err := simulate.NewBinomial(o.contacts, theta[1])
+	spread, err := simulate.NewBinomial(simulate.BinomialConfig{N: o.contacts, P: theta[1]})
 	if err != nil {
 		return err
 	}

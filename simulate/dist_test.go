@@ -54,7 +54,7 @@ func TestDistributionsMpmath(t *testing.T) {
 			d, err = NewPoisson(a[1])
 			x = a[0]
 		case "binomial":
-			d, err = NewBinomial(int64(a[1]), a[2])
+			d, err = NewBinomial(BinomialConfig{N: int64(a[1]), P: a[2]})
 			x = a[0]
 		case "dirichlet":
 			k := len(a) / 2
@@ -117,7 +117,7 @@ func TestDistributionsClosedForms(t *testing.T) {
 	if !math.IsInf(p.LogDensity(2.5), -1) || !math.IsInf(p.LogDensity(-1), -1) {
 		t.Error("Poisson off its support")
 	}
-	b, _ := NewBinomial(10, 0.3)
+	b, _ := NewBinomial(BinomialConfig{N: 10, P: 0.3})
 	if !math.IsInf(b.LogDensity(11), -1) {
 		t.Error("binomial above n")
 	}
@@ -156,7 +156,7 @@ func TestDiscreteChiSquare(t *testing.T) {
 	}
 	pois, _ := NewPoisson(4.5)
 	poisBig, _ := NewPoisson(120) // PTRS regime
-	bin, _ := NewBinomial(40, 0.35)
+	bin, _ := NewBinomial(BinomialConfig{N: 40, P: 0.35})
 	cat, _ := NewCategorical([]float64{0.5, 2, 0, 1, 3.5})
 	r := rand.New(rand.NewPCG(31, 32))
 	for _, d := range []discrete{pois, poisBig, bin, cat} {
@@ -256,7 +256,7 @@ func TestExtremeParametersNeverNaN(t *testing.T) {
 		p, err := NewPoisson(a)
 		check("Poisson", p, err)
 		if a <= 1 {
-			bn, err := NewBinomial(1<<40, a)
+			bn, err := NewBinomial(BinomialConfig{N: 1 << 40, P: a})
 			check("Binomial", bn, err)
 		}
 		c, err := NewCategorical([]float64{a, 1})
@@ -303,7 +303,7 @@ func TestMultinomial(t *testing.T) {
 	}
 	big, _ := NewMultinomial(50, []float64{0.2, 0.5, 0.3})
 	r := rand.New(rand.NewPCG(51, 52))
-	bin, _ := NewBinomial(50, 0.2)
+	bin, _ := NewBinomial(BinomialConfig{N: 50, P: 0.2})
 	const n = 20000
 	counts := make([]float64, 51)
 	x := make([]float64, 3)

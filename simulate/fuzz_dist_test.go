@@ -60,7 +60,7 @@ func FuzzDistributions(f *testing.F) {
 		uni("NewBeta", d7, err)
 		d8, err := NewPoisson(a)
 		uni("NewPoisson", d8, err)
-		d9, err := NewBinomial(n, b)
+		d9, err := NewBinomial(BinomialConfig{N: n, P: b})
 		uni("NewBinomial", d9, err)
 		d10, err := NewCategorical([]float64{a, b})
 		uni("NewCategorical", d10, err)

@@ -201,7 +201,7 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	}
 	prog := cli.NewProgress(stderr)
 	levels := []int{2, 2}
-	m, err := naivebayes.New(2, levels, cfg.n)
+	m, err := naivebayes.New(naivebayes.Config{Classes: 2, Levels: levels, N: cfg.n})
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,7 @@ import (
 func TestExactLikMatchesMonteCarlo(t *testing.T) {
 	testenv.SkipHeavyUnderRace(t)
 	levels := []int{2, 2}
-	m, err := naivebayes.New(2, levels, 6)
+	m, err := naivebayes.New(naivebayes.Config{Classes: 2, Levels: levels, N: 6})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,12 +50,8 @@ var sentinels = map[string]string{
 // constructors lists the exported constructors still taking more than one
 // positional numeric parameter, each with its reason.
 var constructors = map[string]string{
-	"abc.NewMMD":                    "pending: (dim, bandwidth) to become an MMDConfig with Dim and Bandwidth",
-	"abc.NewFeatureMMD":             "pending: (dim, bandwidth, features) to become a Config with Dim, Bandwidth and Features",
-	"simulate.NewBinomial":          "pending: (n, p) to become a BinomialConfig",
-	"simulate/clipped.NewGaussian":  "pending: (a, b) to become a Config with the two bounds",
-	"simulate/naivebayes.New":       "pending: (classes, n) to become a Config",
-	"simulate/regression.NewLinear": "pending: (dim, sigma2) to become a Config with Dim",
+	"abc.NewMMD":        "pending: (dim, bandwidth) to become an MMDConfig with Dim and Bandwidth",
+	"abc.NewFeatureMMD": "pending: (dim, bandwidth, features) to become a Config with Dim, Bandwidth and Features",
 }
 
 // maxNumeric is the largest number of positional numeric parameters an

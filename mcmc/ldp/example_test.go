@@ -183,7 +183,7 @@ func ExampleNewProblemPosterior() {
 	mu, _ := simulate.NewNormal(simulate.NormalConfig{Mu: 0, Sigma: 3})
 	sigma, _ := simulate.NewGamma(simulate.GammaConfig{Shape: 2, Scale: 1})
 	prior, _ := simulate.NewIndependent(mu, sigma)
-	rec, _ := clipped.NewGaussian(-3, 3)
+	rec, _ := clipped.NewGaussian(clipped.GaussianConfig{A: -3, B: 3})
 	const n = 100
 	sim, _ := simulate.NewDataset(rec, n)
 	mech, err := mldp.NewClippedLaplace(mldp.ClippedLaplaceConfig{Lo: -3, Hi: 3, Epsilon: 2})

@@ -116,7 +116,7 @@ func FuzzProblemPosterior(f *testing.F) {
 		mu, _ := simulate.NewNormal(simulate.NormalConfig{Mu: 0, Sigma: 1})
 		sg, _ := simulate.NewGamma(simulate.GammaConfig{Shape: 2, Scale: 1})
 		prior, _ := simulate.NewIndependent(mu, sg)
-		rec, err := clipped.NewGaussian(lo, hi)
+		rec, err := clipped.NewGaussian(clipped.GaussianConfig{A: lo, B: hi})
 		if err != nil {
 			return
 		}

@@ -146,7 +146,7 @@ func clippedGaussianProblem(t *testing.T, mech mechanism.Mechanism, z []float64)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, _ := clipped.NewGaussian(-5, 5)
+	rec, _ := clipped.NewGaussian(clipped.GaussianConfig{A: -5, B: 5})
 	sim, err := simulate.NewDataset(rec, len(z))
 	if err != nil {
 		t.Fatal(err)

@@ -73,7 +73,7 @@ func TestSBCClippedGaussian(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := clipped.NewGaussian(a, b)
+	rec, err := clipped.NewGaussian(clipped.GaussianConfig{A: a, B: b})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 // TestBadInputSeams runs the generic record-model rows (simcheck) for both
 // clipped models and the constructors' bounds.
 func TestBadInputSeams(t *testing.T) {
-	g, err := NewGaussian(-1, 2)
+	g, err := NewGaussian(GaussianConfig{A: -1, B: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,15 +32,15 @@ func TestBadInputSeams(t *testing.T) {
 			c = "inf"
 		}
 		cs = append(cs,
-			B{Category: c, Name: fmt.Sprintf("NewGaussian a %v", v), Err: func() error { _, err := NewGaussian(v, v+1); return err }},
-			B{Category: c, Name: fmt.Sprintf("NewGaussian (-b, b) b %v", v), Err: func() error { _, err := NewGaussian(-v, v); return err }},
+			B{Category: c, Name: fmt.Sprintf("NewGaussian a %v", v), Err: func() error { _, err := NewGaussian(GaussianConfig{A: v, B: v + 1}); return err }},
+			B{Category: c, Name: fmt.Sprintf("NewGaussian (-b, b) b %v", v), Err: func() error { _, err := NewGaussian(GaussianConfig{A: -v, B: v}); return err }},
 		)
 		if c != "huge" {
 			cs = append(cs, B{Category: c, Name: fmt.Sprintf("NewExponential b %v", v), Err: func() error { _, err := NewExponential(v); return err }})
 		}
 	}
 	cs = append(cs,
-		B{Category: "mismatched", Name: "NewGaussian a = b", Err: func() error { _, err := NewGaussian(1, 1); return err }},
+		B{Category: "mismatched", Name: "NewGaussian a = b", Err: func() error { _, err := NewGaussian(GaussianConfig{A: 1, B: 1}); return err }},
 		B{Category: "nonpositive", Name: "NewExponential b -1", Err: func() error { _, err := NewExponential(-1); return err }},
 		B{Category: "nonpositive", Name: "Exponential rate 0", Err: func() error { return e.CheckParam([]float64{0}) }},
 		B{Category: "nonpositive", Name: "Exponential rate -1", Err: func() error { return e.CheckParam([]float64{-1}) }},

@@ -18,10 +18,25 @@ import (
 // mapped to the nearer bound before privatisation), θ = (μ, σ), σ > 0.
 type Gaussian struct{ a, b float64 }
 
-// NewGaussian returns the model with clipping bounds a < b.
-func NewGaussian(a, b float64) (*Gaussian, error) {
+// GaussianConfig sets the clipping interval [A, B] of the Gaussian model.
+// It has no usable zero value: A < B are required.
+type GaussianConfig struct {
+	// A and B are the clipping bounds, finite with A < B and B − A finite.
+	A, B float64
+}
+
+// Validate reports whether c is usable, with an error wrapping
+// simulate.ErrInvalid naming the fields at fault.
+func (c GaussianConfig) Validate() error {
+	_, err := NewGaussian(c)
+	return err
+}
+
+// NewGaussian returns the model with clipping bounds cfg.A < cfg.B.
+func NewGaussian(cfg GaussianConfig) (*Gaussian, error) {
+	a, b := cfg.A, cfg.B
 	if !modelutil.Finite(a) || !modelutil.Finite(b) || !(a < b) || math.IsInf(b-a, 0) {
-		return nil, fmt.Errorf("%w: clipped Gaussian bounds must be finite with a < b and b − a finite (the sensitivity), got [%v, %v]", simulate.ErrInvalid, a, b)
+		return nil, fmt.Errorf("%w: clipped GaussianConfig bounds A, B must be finite with A < B and b − a finite (the sensitivity), got [%v, %v]", simulate.ErrInvalid, a, b)
 	}
 	return &Gaussian{a, b}, nil
 }

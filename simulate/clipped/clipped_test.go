@@ -21,7 +21,7 @@ func TestModels(t *testing.T) {
 			t.Errorf("%s: frequency %v, want %v", name, float64(count)/n, p)
 		}
 	}
-	cg, _ := NewGaussian(-1, 2)
+	cg, _ := NewGaussian(GaussianConfig{A: -1, B: 2})
 	th := []float64{0.5, 1.5}
 	rec := make([]float64, 1)
 	lo, hi := 0, 0

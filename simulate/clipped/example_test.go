@@ -11,7 +11,7 @@ import (
 // bounds: with μ at the centre of [−1, 1] and σ = 1, each bound carries
 // Φ(−1) ≈ 0.1587.
 func Example() {
-	m, err := clipped.NewGaussian(-1, 1)
+	m, err := clipped.NewGaussian(clipped.GaussianConfig{A: -1, B: 1})
 	if err != nil {
 		panic(err)
 	}

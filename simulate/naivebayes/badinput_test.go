@@ -21,10 +21,10 @@ func TestBadInput(t *testing.T) {
 	}
 	type B = testutil.BadInput
 	cases := []B{
-		{Category: "nonpositive", Name: "New classes 1", Err: func() error { _, err := New(1, []int{2}, 10); return err }},
-		{Category: "empty", Name: "New no features", Err: func() error { _, err := New(2, nil, 10); return err }},
-		{Category: "nonpositive", Name: "New n 0", Err: func() error { _, err := New(2, []int{2}, 0); return err }},
-		{Category: "nonpositive", Name: "New levels 1", Err: func() error { _, err := New(2, []int{1}, 10); return err }},
+		{Category: "nonpositive", Name: "New classes 1", Err: func() error { _, err := New(Config{Classes: 1, Levels: []int{2}, N: 10}); return err }},
+		{Category: "empty", Name: "New no features", Err: func() error { _, err := New(Config{Classes: 2, Levels: nil, N: 10}); return err }},
+		{Category: "nonpositive", Name: "New n 0", Err: func() error { _, err := New(Config{Classes: 2, Levels: []int{2}, N: 0}); return err }},
+		{Category: "nonpositive", Name: "New levels 1", Err: func() error { _, err := New(Config{Classes: 2, Levels: []int{1}, N: 10}); return err }},
 		{Category: "zerovalue", Name: "Model{}.Simulate", Err: func() error { var m Model; return m.Simulate(r, nil, nil) }},
 		{Category: "nil", Name: "Model.Simulate nil rand", Err: sim(nb, nil, PaperTheta(), nb.StatDim())},
 		{Category: "mismatched", Name: "Model.Simulate dst length", Err: sim(nb, r, PaperTheta(), 1)},

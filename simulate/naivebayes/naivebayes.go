@@ -44,13 +44,33 @@ type Model struct {
 	alpha   float64
 }
 
-// New returns the model with the given number of classes I ≥ 2,
-// feature level counts J_k ≥ 2 (at least one feature) and n ≥ 1 records.
+// Config sets a naive Bayes model. It has no usable zero value: every
+// field is required.
+type Config struct {
+	// Classes is the number of classes I ≥ 2.
+	Classes int
+	// Levels holds the level count J_k ≥ 2 of each feature (at least one
+	// feature).
+	Levels []int
+	// N is the number of records, n ≥ 1.
+	N int
+}
+
+// Validate reports whether c is usable, with an error wrapping
+// simulate.ErrInvalid naming the setting at fault.
+func (c Config) Validate() error {
+	_, err := New(c)
+	return err
+}
+
+// New returns the model of cfg: cfg.Classes classes, features with
+// cfg.Levels levels and cfg.N records.
 //
 // Limits: at most 2^20 parameters (classes × Σ levels) and n ≤ 2^40
 // records, beyond which the model's tables could not be allocated or its
 // counts would lose integer precision.
-func New(classes int, levels []int, n int) (*Model, error) {
+func New(cfg Config) (*Model, error) {
+	classes, levels, n := cfg.Classes, cfg.Levels, cfg.N
 	if classes < 2 || classes > maxCells {
 		return nil, fmt.Errorf("%w: naive Bayes needs 2 to 2^20 classes, got %d", simulate.ErrInvalid, classes)
 	}
@@ -82,7 +102,7 @@ const (
 // Paper returns the paper's model: I = 2 classes, K = 2 binary
 // features, n = 100 records.
 func Paper() *Model {
-	m, err := New(2, []int{2, 2}, 100)
+	m, err := New(Config{Classes: 2, Levels: []int{2, 2}, N: 100})
 	if err != nil {
 		panic(err)
 	}

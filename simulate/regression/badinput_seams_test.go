@@ -12,7 +12,7 @@ import (
 // TestBadInputSeams runs the generic record-model rows (simcheck) for the
 // linear and logistic input models and the constructors' limits.
 func TestBadInputSeams(t *testing.T) {
-	lin, err := NewLinear(2, nil, 1)
+	lin, err := NewLinear(LinearConfig{Dim: 2, Cov: nil, Sigma2: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,11 +33,11 @@ func TestBadInputSeams(t *testing.T) {
 	for _, d := range []int{-1, 1 << 31, math.MaxInt} {
 		c := map[bool]string{true: "nonpositive", false: "huge"}[d < 0]
 		cs = append(cs,
-			B{Category: c, Name: "NewLinear dim bad", Err: func() error { _, err := NewLinear(d, nil, 1); return err }},
+			B{Category: c, Name: "NewLinear dim bad", Err: func() error { _, err := NewLinear(LinearConfig{Dim: d, Cov: nil, Sigma2: 1}); return err }},
 			B{Category: c, Name: "NewLogistic dim bad", Err: func() error { _, err := NewLogistic(d, nil); return err }})
 	}
 	for _, v := range []float64{math.NaN(), math.Inf(1), -1} {
-		cs = append(cs, B{Category: "nonpositive", Name: "NewLinear σ² bad", Err: func() error { _, err := NewLinear(2, nil, v); return err }})
+		cs = append(cs, B{Category: "nonpositive", Name: "NewLinear σ² bad", Err: func() error { _, err := NewLinear(LinearConfig{Dim: 2, Cov: nil, Sigma2: v}); return err }})
 	}
 	testutil.RunBadInput(t, simulate.ErrInvalid, cs)
 }

@@ -15,8 +15,8 @@ func TestBadInput(t *testing.T) {
 	nan := math.NaN()
 	type B = testutil.BadInput
 	cases := []B{
-		{Category: "nonpositive", Name: "NewLinear dim 0", Err: func() error { _, err := NewLinear(0, nil, 1); return err }},
-		{Category: "nonpositive", Name: "NewLinear σ² 0", Err: func() error { _, err := NewLinear(2, nil, 0); return err }},
+		{Category: "nonpositive", Name: "NewLinear dim 0", Err: func() error { _, err := NewLinear(LinearConfig{Dim: 0, Cov: nil, Sigma2: 1}); return err }},
+		{Category: "nonpositive", Name: "NewLinear σ² 0", Err: func() error { _, err := NewLinear(LinearConfig{Dim: 2, Cov: nil, Sigma2: 0}); return err }},
 		{Category: "mismatched", Name: "NewLogistic cov length", Err: func() error { _, err := NewLogistic(2, []float64{1, 0, 1}); return err }},
 		{Category: "nonpositive", Name: "NewLogistic cov not positive definite", Err: func() error { _, err := NewLogistic(2, []float64{1, 2, 2, 1}); return err }},
 		{Category: "nan", Name: "NewLogistic cov NaN", Err: func() error { _, err := NewLogistic(1, []float64{nan}); return err }},

@@ -25,12 +25,22 @@ type Inputs struct {
 	sigma    float64
 }
 
-// NewLinear returns the linear-regression input model with
-// covariance cov (row-major d×d, nil for I_d when d is given by dim) and
-// noise variance sigma2 > 0.
-func NewLinear(dim int, cov []float64, sigma2 float64) (*Inputs, error) {
+// LinearConfig sets the linear-regression input model. It has no usable
+// zero value: Sigma2 > 0 and a dimension (Dim or Cov) are required.
+type LinearConfig struct {
+	// Dim is the number of inputs d, in [1, 2^12].
+	Dim int
+	// Cov is the inputs' covariance, row-major d×d; nil means I_d.
+	Cov []float64
+	// Sigma2 is the noise variance, finite and > 0.
+	Sigma2 float64
+}
+
+// NewLinear returns the linear-regression input model of cfg.
+func NewLinear(cfg LinearConfig) (*Inputs, error) {
+	dim, cov, sigma2 := cfg.Dim, cfg.Cov, cfg.Sigma2
 	if !modelutil.Finite(sigma2) || sigma2 <= 0 {
-		return nil, fmt.Errorf("%w: linear inputs sigma2 must be finite and > 0, got %v", simulate.ErrInvalid, sigma2)
+		return nil, fmt.Errorf("%w: LinearConfig.Sigma2 must be finite and > 0, got %v", simulate.ErrInvalid, sigma2)
 	}
 	m, err := newInputs(dim, cov)
 	if err != nil {

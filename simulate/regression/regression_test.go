@@ -28,7 +28,7 @@ func TestInputs(t *testing.T) {
 		}
 	}
 	z("logistic with θ = 0", ones, 0.5)
-	li, _ := NewLinear(1, nil, 0.25)
+	li, _ := NewLinear(LinearConfig{Dim: 1, Cov: nil, Sigma2: 0.25})
 	want := -0.5*0.09 - 0.5*math.Log(2*math.Pi) - 0.5*(1-0.6)*(1-0.6)/0.25 - 0.5*math.Log(2*math.Pi*0.25)
 	if v := li.RecordLogLik([]float64{2}, []float64{0.3, 1}); math.Abs(v-want) > 1e-12 {
 		t.Errorf("linear inputs log-lik %v, want %v", v, want)
