@@ -50,11 +50,11 @@ func badInputChecks(t *testing.T) []testutil.BadInput {
 		}
 	}
 	rng := func() *rand.Rand { return rand.New(rand.NewPCG(3, 4)) }
-	mmd1, err := NewMMD(1, 1, false)
+	mmd1, err := NewMMD(MMDConfig{Dim: 1, Bandwidth: 1, Unbiased: false})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fm1, err := NewFeatureMMD(1, 1, 8, rng())
+	fm1, err := NewFeatureMMD(FeatureMMDConfig{Dim: 1, Bandwidth: 1, Features: 8}, rng())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,11 +140,11 @@ func badInputChecks(t *testing.T) []testutil.BadInput {
 			})
 		}
 	}
-	mmd2, err := NewMMD(2, 1, false)
+	mmd2, err := NewMMD(MMDConfig{Dim: 2, Bandwidth: 1, Unbiased: false})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fm2, err := NewFeatureMMD(2, 1, 8, rng())
+	fm2, err := NewFeatureMMD(FeatureMMDConfig{Dim: 2, Bandwidth: 1, Features: 8}, rng())
 	if err != nil {
 		t.Fatal(err)
 	}

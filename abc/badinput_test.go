@@ -47,7 +47,7 @@ func badInputCases(t *testing.T) []testutil.BadInput {
 	prior2, _ := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{0, 0}, Variances: []float64{1, 1}})
 	um, _ := mixture.NewUniform(3)
 	mixture3, _ := simulate.NewDataset(um, 2)
-	mmd2, _ := NewMMD(2, 1, false)
+	mmd2, _ := NewMMD(MMDConfig{Dim: 2, Bandwidth: 1, Unbiased: false})
 	w2, _ := NewWeightedL2([]float64{1, 1})
 	type badProblem struct {
 		p privinfer.Problem
@@ -254,7 +254,7 @@ func badInputCases(t *testing.T) []testutil.BadInput {
 	run("huge", "T 2^40", withT(1<<40, Euclidean{}), pub)
 	run("nan", "EpsTotal NaN", mod(func(c *ABCDPConfig) { c.EpsTotal, c.Distance, c.Simulations = nan, Euclidean{}, 10 }), pub)
 	abcdp("nonpositive", "Simulations -1", mod(func(c *ABCDPConfig) { c.Simulations = -1 }))
-	ub, _ := NewMMD(1, 1, true)
+	ub, _ := NewMMD(MMDConfig{Dim: 1, Bandwidth: 1, Unbiased: true})
 	run("mismatched", "unbiased MMD without a clip", withT(10, ub), pub)
 
 	// Distances.
@@ -263,12 +263,15 @@ func badInputCases(t *testing.T) []testutil.BadInput {
 		x   float64
 	}{{"nan", nan}, {"inf", inf}, {"nonpositive", 0}, {"nonpositive", -1}, {"subnormal", sub}, {"subnormal", 1e-160}, {"huge", huge}, {"huge", 1e160}} {
 		x := v.x
-		add(v.cat, fmt.Sprintf("NewMMD bandwidth %v", x), func() error { _, err := NewMMD(1, x, false); return err })
+		add(v.cat, fmt.Sprintf("NewMMD bandwidth %v", x), func() error { _, err := NewMMD(MMDConfig{Dim: 1, Bandwidth: x, Unbiased: false}); return err })
 		add(v.cat, fmt.Sprintf("MMD.MMD2 bandwidth %v", x), func() error {
 			_, err := (&MMD{Dim: 1, Bandwidth: x}).MMD2(ctx, []float64{1, 2}, []float64{3})
 			return err
 		})
-		add(v.cat, fmt.Sprintf("NewFeatureMMD bandwidth %v", x), func() error { _, err := NewFeatureMMD(1, x, 10, rng()); return err })
+		add(v.cat, fmt.Sprintf("NewFeatureMMD bandwidth %v", x), func() error {
+			_, err := NewFeatureMMD(FeatureMMDConfig{Dim: 1, Bandwidth: x, Features: 10}, rng())
+			return err
+		})
 		add(v.cat, fmt.Sprintf("NewClipped C %v", x), func() error {
 			if x == huge || x == 1e160 || x == 1e-160 {
 				return invalidf("skip") // large and moderately small clips are valid
@@ -288,16 +291,28 @@ func badInputCases(t *testing.T) []testutil.BadInput {
 		}
 	}
 	cases = dropSkipped(cases)
-	add("nonpositive", "NewMMD dim 0", func() error { _, err := NewMMD(0, 1, false); return err })
-	add("nonpositive", "NewFeatureMMD dim 0", func() error { _, err := NewFeatureMMD(0, 1, 10, rng()); return err })
-	add("nonpositive", "NewFeatureMMD features 0", func() error { _, err := NewFeatureMMD(1, 1, 0, rng()); return err })
-	add("huge", "NewFeatureMMD features 2^40", func() error { _, err := NewFeatureMMD(1, 1, 1<<40, rng()); return err })
-	add("nil", "NewFeatureMMD nil rand", func() error { _, err := NewFeatureMMD(1, 1, 10, nil); return err })
+	add("nonpositive", "NewMMD dim 0", func() error { _, err := NewMMD(MMDConfig{Dim: 0, Bandwidth: 1, Unbiased: false}); return err })
+	add("nonpositive", "NewFeatureMMD dim 0", func() error {
+		_, err := NewFeatureMMD(FeatureMMDConfig{Dim: 0, Bandwidth: 1, Features: 10}, rng())
+		return err
+	})
+	add("nonpositive", "NewFeatureMMD features 0", func() error {
+		_, err := NewFeatureMMD(FeatureMMDConfig{Dim: 1, Bandwidth: 1, Features: 0}, rng())
+		return err
+	})
+	add("huge", "NewFeatureMMD features 2^40", func() error {
+		_, err := NewFeatureMMD(FeatureMMDConfig{Dim: 1, Bandwidth: 1, Features: 1 << 40}, rng())
+		return err
+	})
+	add("nil", "NewFeatureMMD nil rand", func() error {
+		_, err := NewFeatureMMD(FeatureMMDConfig{Dim: 1, Bandwidth: 1, Features: 10}, nil)
+		return err
+	})
 	add("nil", "NewClipped nil distance", func() error { _, err := NewClipped(nil, 1); return err })
 	add("nil", "MMD2 on a nil MMD", func() error { _, err := (*MMD)(nil).MMD2(ctx, []float64{1}, []float64{1}); return err })
 	add("zerovalue", "MMD2 on a zero MMD", func() error { _, err := (&MMD{}).MMD2(ctx, []float64{1}, []float64{1}); return err })
 	add("zerovalue", "WithObserved on a zero FeatureMMD", func() error { _, err := (&FeatureMMD{}).WithObserved([]float64{1}); return err })
-	fm, _ := NewFeatureMMD(2, 1, 10, rng())
+	fm, _ := NewFeatureMMD(FeatureMMDConfig{Dim: 2, Bandwidth: 1, Features: 10}, rng())
 	add("empty", "WithObserved empty", func() error { _, err := fm.WithObserved(nil); return err })
 	add("mismatched", "WithObserved length not a multiple of the dimension", func() error { _, err := fm.WithObserved([]float64{1, 2, 3}); return err })
 	add("empty", "MMD2 empty sets", func() error { _, err := mmd2.MMD2(ctx, nil, []float64{1, 2}); return err })

@@ -19,7 +19,7 @@ func BenchmarkMMD5000(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	x := randPoints(r, 5000, 1, 0)
 	y := randPoints(r, 5000, 1, 0.2)
-	m, _ := NewMMD(1, 1, false)
+	m, _ := NewMMD(MMDConfig{Dim: 1, Bandwidth: 1, Unbiased: false})
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = m.Distance(x, y)

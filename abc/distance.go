@@ -156,9 +156,29 @@ type MMD struct {
 	Unbiased  bool
 }
 
-// NewMMD returns the MMD distance for points of dimension dim ≥ 1 with
-// bandwidth ℓ > 0 (see checkBandwidth for its range).
-func NewMMD(dim int, bandwidth float64, unbiased bool) (*MMD, error) {
+// MMDConfig sets an MMD distance. It has no usable zero value: Dim and
+// Bandwidth are required.
+type MMDConfig struct {
+	// Dim is the dimension of the points, ≥ 1.
+	Dim int
+	// Bandwidth is the Gaussian kernel's ℓ > 0 (about 1.5e-154 < ℓ <
+	// 1.3e154, so that ℓ² is a normal float64).
+	Bandwidth float64
+	// Unbiased selects the unbiased estimate (false: the biased V-statistic).
+	Unbiased bool
+}
+
+// Validate reports whether c is usable, with an error wrapping ErrInvalid
+// naming the field at fault.
+func (c MMDConfig) Validate() error {
+	_, err := NewMMD(c)
+	return err
+}
+
+// NewMMD returns the MMD distance of cfg for points of dimension
+// cfg.Dim ≥ 1 with bandwidth ℓ = cfg.Bandwidth > 0.
+func NewMMD(cfg MMDConfig) (*MMD, error) {
+	dim, bandwidth, unbiased := cfg.Dim, cfg.Bandwidth, cfg.Unbiased
 	if dim < 1 {
 		return nil, invalidf("MMD point dimension must be >= 1, got %d", dim)
 	}

@@ -67,7 +67,7 @@ func TestMMDMatchesNaive(t *testing.T) {
 		x := randPoints(r, tc.nx, tc.d, 0)
 		y := randPoints(r, tc.ny, tc.d, 0.3)
 		for _, ub := range []bool{false, true} {
-			m, err := NewMMD(tc.d, 0.8, ub)
+			m, err := NewMMD(MMDConfig{Dim: tc.d, Bandwidth: 0.8, Unbiased: ub})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,7 +96,7 @@ func TestMMDUnbiasedMean(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	const l, mu, reps = 1.0, 0.5, 300
 	want := 2 * l / math.Sqrt(l*l+2) * (1 - math.Exp(-mu*mu/(2*(l*l+2))))
-	m, _ := NewMMD(1, l, true)
+	m, _ := NewMMD(MMDConfig{Dim: 1, Bandwidth: l, Unbiased: true})
 	var s, s2 float64
 	for k := 0; k < reps; k++ {
 		v := m.Distance(randPoints(r, 120, 1, 0), randPoints(r, 120, 1, mu))
@@ -124,7 +124,7 @@ func TestMMDSensitivity(t *testing.T) {
 	worst := 0.0
 	for k := 0; k < 300; k++ {
 		bw := 0.1 + 2*r.Float64()
-		m, _ := NewMMD(1, bw, false)
+		m, _ := NewMMD(MMDConfig{Dim: 1, Bandwidth: bw, Unbiased: false})
 		x := randPoints(r, n, 1, 0)
 		y := randPoints(r, n, 1, 3*r.Float64())
 		x2 := append([]float64(nil), x...)
@@ -194,7 +194,7 @@ func TestFeatureMMD(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	x := randPoints(r, 40, 2, 0)
 	y := randPoints(r, 30, 2, 0.7)
-	f, err := NewFeatureMMD(2, 0.9, 50, r)
+	f, err := NewFeatureMMD(FeatureMMDConfig{Dim: 2, Bandwidth: 0.9, Features: 50}, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,8 +233,8 @@ func TestFeatureMMD(t *testing.T) {
 		t.Fatalf("change %v > 2/N", d)
 	}
 	// Convergence to the Gaussian kernel.
-	big, _ := NewFeatureMMD(2, 0.9, 4000, r)
-	exact, _ := NewMMD(2, 0.9, false)
+	big, _ := NewFeatureMMD(FeatureMMDConfig{Dim: 2, Bandwidth: 0.9, Features: 4000}, r)
+	exact, _ := NewMMD(MMDConfig{Dim: 2, Bandwidth: 0.9, Unbiased: false})
 	if d := math.Abs(big.Distance(x, y) - exact.Distance(x, y)); d > 0.02 {
 		t.Fatalf("D = 4000 feature MMD differs from the exact MMD by %v", d)
 	}

@@ -48,7 +48,7 @@ func FuzzDistances(f *testing.F) {
 				t.Fatalf("negative distance %v", v)
 			}
 		}
-		m, err := NewMMD(1, bw, false)
+		m, err := NewMMD(MMDConfig{Dim: 1, Bandwidth: bw, Unbiased: false})
 		if err != nil {
 			return
 		}

@@ -23,10 +23,22 @@ type FeatureMMD struct {
 	refEmb []float64
 }
 
-// NewFeatureMMD draws the frequencies for points of dimension dim with
-// bandwidth ℓ and D features from r. A FeatureMMD not built by it (the zero
-// value) reports NaN distances.
-func NewFeatureMMD(dim int, bandwidth float64, features int, r *rand.Rand) (*FeatureMMD, error) {
+// FeatureMMDConfig sets a random-feature MMD distance. It has no usable
+// zero value: every field is required.
+type FeatureMMDConfig struct {
+	// Dim is the dimension of the points, ≥ 1.
+	Dim int
+	// Bandwidth is the Gaussian kernel's ℓ > 0 (as in MMDConfig).
+	Bandwidth float64
+	// Features is the number D ≥ 1 of random Fourier features.
+	Features int
+}
+
+// NewFeatureMMD draws the frequencies for points of dimension cfg.Dim with
+// bandwidth ℓ = cfg.Bandwidth and D = cfg.Features features from r. A
+// FeatureMMD not built by it (the zero value) reports NaN distances.
+func NewFeatureMMD(cfg FeatureMMDConfig, r *rand.Rand) (*FeatureMMD, error) {
+	dim, bandwidth, features := cfg.Dim, cfg.Bandwidth, cfg.Features
 	if dim < 1 {
 		return nil, invalidf("feature MMD point dimension must be >= 1, got %d", dim)
 	}

@@ -49,10 +49,7 @@ var sentinels = map[string]string{
 
 // constructors lists the exported constructors still taking more than one
 // positional numeric parameter, each with its reason.
-var constructors = map[string]string{
-	"abc.NewMMD":        "pending: (dim, bandwidth) to become an MMDConfig with Dim and Bandwidth",
-	"abc.NewFeatureMMD": "pending: (dim, bandwidth, features) to become a Config with Dim, Bandwidth and Features",
-}
+var constructors = map[string]string{}
 
 // maxNumeric is the largest number of positional numeric parameters an
 // exported constructor may take.

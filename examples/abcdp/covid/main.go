@@ -186,7 +186,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	mmd, err := abc.NewMMD(1, res.Bandwidth, false)
+	mmd, err := abc.NewMMD(abc.MMDConfig{Dim: 1, Bandwidth: res.Bandwidth, Unbiased: false})
 	if err != nil {
 		return nil, err
 	}

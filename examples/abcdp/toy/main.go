@@ -308,10 +308,10 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Table, error) {
 		}
 		var dist abc.Distance
 		if cfg.Exact {
-			dist, err = abc.NewMMD(1, bw, false)
+			dist, err = abc.NewMMD(abc.MMDConfig{Dim: 1, Bandwidth: bw, Unbiased: false})
 		} else {
 			var f *abc.FeatureMMD
-			f, err = abc.NewFeatureMMD(1, bw, cfg.Features, rs)
+			f, err = abc.NewFeatureMMD(abc.FeatureMMDConfig{Dim: 1, Bandwidth: bw, Features: cfg.Features}, rs)
 			if err == nil {
 				dist, err = f.WithObserved(obs)
 			}
