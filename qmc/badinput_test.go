@@ -16,7 +16,7 @@ func TestBadInput(t *testing.T) {
 	ctx := context.Background()
 	f := func(u []float64) float64 { return u[0] }
 	sob := func() *Sobol {
-		s, err := NewSobol(2, SobolConfig{Scramble: Owen}, r)
+		s, err := NewSobol(SobolConfig{Dim: 2, Scramble: Owen}, r)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -25,15 +25,15 @@ func TestBadInput(t *testing.T) {
 	buf := make([]float64, 8)
 	type B = testutil.BadInput
 	cases := []B{
-		{Category: "nonpositive", Name: "NewSobol dim 0", Err: func() error { _, err := NewSobol(0, SobolConfig{}, r); return err }},
-		{Category: "nonpositive", Name: "NewSobol dim -1", Err: func() error { _, err := NewSobol(-1, SobolConfig{}, r); return err }},
-		{Category: "huge", Name: "NewSobol dim MaxInt", Err: func() error { _, err := NewSobol(math.MaxInt, SobolConfig{}, r); return err }},
-		{Category: "huge", Name: "NewSobol bits 128", Err: func() error { _, err := NewSobol(2, SobolConfig{Bits: 128}, r); return err }},
-		{Category: "nonpositive", Name: "NewSobol bits -32", Err: func() error { _, err := NewSobol(2, SobolConfig{Bits: -32}, r); return err }},
-		{Category: "huge", Name: "NewSobol unknown scramble", Err: func() error { _, err := NewSobol(2, SobolConfig{Scramble: 99}, r); return err }},
-		{Category: "nonpositive", Name: "NewSobol negative scramble", Err: func() error { _, err := NewSobol(2, SobolConfig{Scramble: -1}, r); return err }},
-		{Category: "nil", Name: "NewSobol Owen nil rand", Err: func() error { _, err := NewSobol(2, SobolConfig{Scramble: Owen}, nil); return err }},
-		{Category: "nil", Name: "NewSobol LMS nil rand", Err: func() error { _, err := NewSobol(2, SobolConfig{Scramble: LinearMatrixShift}, nil); return err }},
+		{Category: "nonpositive", Name: "NewSobol dim 0", Err: func() error { _, err := NewSobol(SobolConfig{Dim: 0}, r); return err }},
+		{Category: "nonpositive", Name: "NewSobol dim -1", Err: func() error { _, err := NewSobol(SobolConfig{Dim: -1}, r); return err }},
+		{Category: "huge", Name: "NewSobol dim MaxInt", Err: func() error { _, err := NewSobol(SobolConfig{Dim: math.MaxInt}, r); return err }},
+		{Category: "huge", Name: "NewSobol bits 128", Err: func() error { _, err := NewSobol(SobolConfig{Dim: 2, Bits: 128}, r); return err }},
+		{Category: "nonpositive", Name: "NewSobol bits -32", Err: func() error { _, err := NewSobol(SobolConfig{Dim: 2, Bits: -32}, r); return err }},
+		{Category: "huge", Name: "NewSobol unknown scramble", Err: func() error { _, err := NewSobol(SobolConfig{Dim: 2, Scramble: 99}, r); return err }},
+		{Category: "nonpositive", Name: "NewSobol negative scramble", Err: func() error { _, err := NewSobol(SobolConfig{Dim: 2, Scramble: -1}, r); return err }},
+		{Category: "nil", Name: "NewSobol Owen nil rand", Err: func() error { _, err := NewSobol(SobolConfig{Dim: 2, Scramble: Owen}, nil); return err }},
+		{Category: "nil", Name: "NewSobol LMS nil rand", Err: func() error { _, err := NewSobol(SobolConfig{Dim: 2, Scramble: LinearMatrixShift}, nil); return err }},
 		{Category: "nonpositive", Name: "Sobol.Fill n -1", Err: func() error { return sob().Fill(buf, -1) }},
 		{Category: "mismatched", Name: "Sobol.Fill short buffer", Err: func() error { return sob().Fill(buf, 5) }},
 		{Category: "empty", Name: "Sobol.Fill nil buffer", Err: func() error { return sob().Fill(nil, 1) }},

@@ -37,7 +37,7 @@ func BenchmarkSobol(b *testing.B) {
 	for _, d := range []int{2, 10, 100} {
 		for _, sc := range []Scramble{NoScramble, DigitalShift, LinearMatrixShift, Owen, OwenTree} {
 			b.Run(fmt.Sprintf("d=%d/%v", d, sc), func(b *testing.B) {
-				s, err := NewSobol(d, SobolConfig{Scramble: sc, Bits: 64}, r)
+				s, err := NewSobol(SobolConfig{Dim: d, Scramble: sc, Bits: 64}, r)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -60,7 +60,7 @@ func BenchmarkOther(b *testing.B) {
 			benchFill(b, h, h.Reset)
 		})
 		b.Run(fmt.Sprintf("d=%d/sobol-rotation", d), func(b *testing.B) {
-			s, _ := NewSobol(d, SobolConfig{Bits: 64}, nil)
+			s, _ := NewSobol(SobolConfig{Dim: d, Bits: 64}, nil)
 			c, _ := NewRotation(s, r)
 			benchFill(b, c, c.Reset)
 		})
@@ -76,7 +76,7 @@ func BenchmarkRandomize(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, sc := range []Scramble{DigitalShift, LinearMatrixShift, Owen, OwenTree} {
 		b.Run(sc.String(), func(b *testing.B) {
-			s, _ := NewSobol(10, SobolConfig{Scramble: sc}, r)
+			s, _ := NewSobol(SobolConfig{Dim: 10, Scramble: sc}, r)
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				s.Randomize(r)

@@ -20,7 +20,7 @@ type method struct {
 
 func sobolMethod(name string, sc qmc.Scramble) method {
 	return method{name, func(d int, r *rand.Rand) qmc.Randomized {
-		s, err := qmc.NewSobol(d, qmc.SobolConfig{Scramble: sc}, r)
+		s, err := qmc.NewSobol(qmc.SobolConfig{Dim: d, Scramble: sc}, r)
 		if err != nil {
 			panic(err)
 		}
@@ -34,7 +34,7 @@ var (
 	lmsM   = sobolMethod("sobol-lms+shift", qmc.LinearMatrixShift)
 	shiftM = sobolMethod("sobol-digital-shift", qmc.DigitalShift)
 	rotM   = method{"sobol-cranley-patterson", func(d int, r *rand.Rand) qmc.Randomized {
-		s, _ := qmc.NewSobol(d, qmc.SobolConfig{}, nil)
+		s, _ := qmc.NewSobol(qmc.SobolConfig{Dim: d}, nil)
 		c, _ := qmc.NewRotation(s, r)
 		return c
 	}}

@@ -12,7 +12,7 @@ import (
 // The first points of the unscrambled Sobol sequence, as produced by
 // scipy.stats.qmc.Sobol(3, scramble=False).
 func ExampleSobol() {
-	s, err := qmc.NewSobol(3, qmc.SobolConfig{}, nil)
+	s, err := qmc.NewSobol(qmc.SobolConfig{Dim: 3}, nil)
 	if err != nil {
 		panic(err)
 	}
@@ -32,7 +32,7 @@ func ExampleSobol() {
 
 // Skip-ahead positions the generator at any index.
 func ExampleSobol_Seek() {
-	s, _ := qmc.NewSobol(2, qmc.SobolConfig{}, nil)
+	s, _ := qmc.NewSobol(qmc.SobolConfig{Dim: 2}, nil)
 	if err := s.Seek(5); err != nil {
 		panic(err)
 	}
@@ -44,14 +44,14 @@ func ExampleSobol_Seek() {
 
 // Invalid requests return errors instead of panicking.
 func ExampleNewSobol_errors() {
-	_, err := qmc.NewSobol(30000, qmc.SobolConfig{}, nil)
+	_, err := qmc.NewSobol(qmc.SobolConfig{Dim: 30000}, nil)
 	fmt.Println(err)
-	s, _ := qmc.NewSobol(1, qmc.SobolConfig{}, nil)
+	s, _ := qmc.NewSobol(qmc.SobolConfig{Dim: 1}, nil)
 	s.Seek(1<<32 - 1)
 	err = s.Fill(make([]float64, 2), 2)
 	fmt.Println(err)
 	// Output:
-	// qmc: invalid argument: Sobol dimension must be in [1, 21201], got 30000
+	// qmc: invalid argument: SobolConfig.Dim must be in [1, 21201], got 30000
 	// qmc: invalid argument: Sobol request for 2 points at index 4294967295 exceeds MaxPoints 4294967296
 }
 
@@ -78,7 +78,7 @@ func ExampleIntegrate() {
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	ctx := context.Background()
-	sob, _ := qmc.NewSobol(2, qmc.SobolConfig{Scramble: qmc.Owen}, r)
+	sob, _ := qmc.NewSobol(qmc.SobolConfig{Dim: 2, Scramble: qmc.Owen}, r)
 	rq, _ := qmc.Integrate(ctx, sob, g, 1024, 16, r)
 	mc, _ := qmc.NewMonteCarlo(2, r)
 	pm, _ := qmc.Integrate(ctx, mc, g, 1024, 16, r)

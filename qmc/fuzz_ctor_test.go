@@ -33,13 +33,13 @@ func FuzzConstructors(f *testing.F) {
 		var err error
 		switch kind % 6 {
 		case 0:
-			seq, err = nilIfErr(NewSobol(d, SobolConfig{Scramble: Scramble(sc), Bits: bits}, r))
+			seq, err = nilIfErr(NewSobol(SobolConfig{Dim: d, Scramble: Scramble(sc), Bits: bits}, r))
 		case 1:
 			seq, err = nilIfErr(NewHalton(d, flag, r))
 		case 2:
 			seq, err = nilIfErr(NewMonteCarlo(d, r))
 		case 3:
-			base, berr := NewSobol(d, SobolConfig{Scramble: Scramble(sc % 4), Bits: bits}, rand.New(rand.NewPCG(1, 2)))
+			base, berr := NewSobol(SobolConfig{Dim: d, Scramble: Scramble(sc % 4), Bits: bits}, rand.New(rand.NewPCG(1, 2)))
 			if berr != nil {
 				base = nil // a typed nil base must be refused too
 			}

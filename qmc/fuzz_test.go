@@ -21,7 +21,7 @@ func FuzzSobolArgs(f *testing.F) {
 			return // keep allocations small; large values are covered by unit tests
 		}
 		r := rand.New(rand.NewPCG(uint64(d), seek))
-		s, err := NewSobol(d, SobolConfig{Scramble: Scramble(sc), Bits: nb}, r)
+		s, err := NewSobol(SobolConfig{Dim: d, Scramble: Scramble(sc), Bits: nb}, r)
 		if err != nil {
 			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("unexpected error kind: %v", err)

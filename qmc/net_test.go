@@ -85,7 +85,7 @@ func TestNetProperty(t *testing.T) {
 	projections := [][]int{{0}, {3}, {5}, {0, 1}, {1, 2}, {2, 5}, {3, 4}, {0, 1, 2}, {1, 3, 5}, {0, 1, 2, 3}, {0, 1, 2, 3, 4}, {0, 1, 2, 3, 4, 5}}
 	ref := map[[2]int]int{}
 	for _, cfg := range []SobolConfig{{}, {Scramble: DigitalShift}, {Scramble: LinearMatrixShift}, {Scramble: Owen}, {Scramble: Owen, Bits: 64}, {Scramble: OwenTree}, {Scramble: LinearMatrixShift, Bits: 64}} {
-		s, err := NewSobol(d, cfg, r)
+		s, err := NewSobol(SobolConfig{Dim: d, Scramble: cfg.Scramble, Bits: cfg.Bits}, r)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,8 +170,8 @@ func TestOwenHashNested(t *testing.T) {
 // folded into the generator, equality at many indices verifies linearity.
 func TestLMSDirect(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	s, _ := NewSobol(3, SobolConfig{Scramble: LinearMatrixShift}, r)
-	u, _ := NewSobol(3, SobolConfig{}, nil)
+	s, _ := NewSobol(SobolConfig{Dim: 3, Scramble: LinearMatrixShift}, r)
+	u, _ := NewSobol(SobolConfig{Dim: 3}, nil)
 	d := 3
 	// Column c of L_j is the image of digit c+1; v_1 = 1/2 for every
 	// coordinate, so L_j·(1/2) = column 0 = scrambled v_1.
@@ -223,15 +223,15 @@ func TestMarginalUniformity(t *testing.T) {
 	dims := []int{0, 1, 7}
 	r := rand.New(rand.NewPCG(21, 22))
 	mk := map[string]func() (Randomized, error){
-		"owen":          func() (Randomized, error) { return NewSobol(d, SobolConfig{Scramble: Owen}, r) },
-		"lms+shift":     func() (Randomized, error) { return NewSobol(d, SobolConfig{Scramble: LinearMatrixShift}, r) },
-		"digital-shift": func() (Randomized, error) { return NewSobol(d, SobolConfig{Scramble: DigitalShift, Bits: 64}, r) },
+		"owen":          func() (Randomized, error) { return NewSobol(SobolConfig{Dim: d, Scramble: Owen}, r) },
+		"lms+shift":     func() (Randomized, error) { return NewSobol(SobolConfig{Dim: d, Scramble: LinearMatrixShift}, r) },
+		"digital-shift": func() (Randomized, error) { return NewSobol(SobolConfig{Dim: d, Scramble: DigitalShift, Bits: 64}, r) },
 		"rotation": func() (Randomized, error) {
-			s, _ := NewSobol(d, SobolConfig{}, nil)
+			s, _ := NewSobol(SobolConfig{Dim: d}, nil)
 			return NewRotation(s, r)
 		},
 		"halton-perm": func() (Randomized, error) { return NewHalton(d, true, r) },
-		"owen-tree":   func() (Randomized, error) { return NewSobol(d, SobolConfig{Scramble: OwenTree}, r) },
+		"owen-tree":   func() (Randomized, error) { return NewSobol(SobolConfig{Dim: d, Scramble: OwenTree}, r) },
 	}
 	for _, name := range []string{"owen", "owen-tree", "lms+shift", "digital-shift", "rotation", "halton-perm"} {
 		seq, err := mk[name]()

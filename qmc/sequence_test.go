@@ -88,7 +88,7 @@ func TestScrambledHaltonStratified(t *testing.T) {
 // TestRotationAndMC checks the rotation formula and Monte Carlo replay.
 func TestRotationAndMC(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
-	s, _ := NewSobol(2, SobolConfig{}, nil)
+	s, _ := NewSobol(SobolConfig{Dim: 2}, nil)
 	c, err := NewRotation(s, r)
 	if err != nil {
 		t.Fatal(err)
@@ -152,9 +152,9 @@ func TestIntegrateCoverage(t *testing.T) {
 		var seq Randomized
 		switch name {
 		case "owen":
-			seq, _ = NewSobol(d, SobolConfig{Scramble: Owen}, r)
+			seq, _ = NewSobol(SobolConfig{Dim: d, Scramble: Owen}, r)
 		case "lms":
-			seq, _ = NewSobol(d, SobolConfig{Scramble: LinearMatrixShift}, r)
+			seq, _ = NewSobol(SobolConfig{Dim: d, Scramble: LinearMatrixShift}, r)
 		default:
 			seq, _ = NewMonteCarlo(d, r)
 		}
@@ -178,7 +178,7 @@ func TestIntegrateCoverage(t *testing.T) {
 
 func TestIntegrateErrors(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	s, _ := NewSobol(2, SobolConfig{Scramble: Owen}, r)
+	s, _ := NewSobol(SobolConfig{Dim: 2, Scramble: Owen}, r)
 	f := func(u []float64) float64 { return u[0] }
 	ctx := context.Background()
 	if _, err := Integrate(ctx, s, f, 0, 4, r); !errors.Is(err, ErrInvalid) {
@@ -195,7 +195,7 @@ func TestIntegrateErrors(t *testing.T) {
 	if _, err := Integrate(cctx, s, f, 8, 2, r); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
-	small, _ := NewSobol(1, SobolConfig{Scramble: Owen}, r)
+	small, _ := NewSobol(SobolConfig{Dim: 1, Scramble: Owen}, r)
 	small.Seek(0)
 	est, err := Integrate(ctx, small, f, 1, 1, r)
 	if err != nil || !math.IsNaN(est.StdErr) {
@@ -211,7 +211,7 @@ func TestFillNoAlloc(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	buf := make([]float64, 64*10)
 	for _, sc := range []Scramble{NoScramble, DigitalShift, LinearMatrixShift, Owen, OwenTree} {
-		s, _ := NewSobol(10, SobolConfig{Scramble: sc}, r)
+		s, _ := NewSobol(SobolConfig{Dim: 10, Scramble: sc}, r)
 		if a := testing.AllocsPerRun(100, func() {
 			if s.Index() > 1<<20 {
 				s.Reset()
@@ -237,7 +237,7 @@ func TestFillNoAlloc(t *testing.T) {
 func TestIntegrateParallelDeterministic(t *testing.T) {
 	f := func(u []float64) float64 { return u[0]*u[0] + u[1] }
 	mk := func() (Randomized, Integrand, error) {
-		s, err := NewSobol(2, SobolConfig{Scramble: Owen}, rand.New(rand.NewPCG(0, 0)))
+		s, err := NewSobol(SobolConfig{Dim: 2, Scramble: Owen}, rand.New(rand.NewPCG(0, 0)))
 		return s, f, err
 	}
 	ctx := context.Background()

@@ -86,6 +86,9 @@ func (s Scramble) String() string {
 // SobolConfig configures NewSobol. The zero value gives an unscrambled
 // 32-bit sequence.
 type SobolConfig struct {
+	// Dim is the dimension of the points, 1 ≤ Dim ≤ MaxSobolDim
+	// (required: the zero value is refused).
+	Dim int
 	// Scramble selects the randomization (default NoScramble).
 	Scramble Scramble
 	// Bits is the digit resolution of the generator matrices, 32 or 64
@@ -112,12 +115,13 @@ type Sobol struct {
 	index    uint64   // index of the next point
 }
 
-// NewSobol returns a Sobol sequence in dim dimensions, 1 ≤ dim ≤
+// NewSobol returns a Sobol sequence in cfg.Dim dimensions, 1 ≤ Dim ≤
 // MaxSobolDim. For a scrambled configuration r draws the first
 // randomization and must not be nil; for NoScramble r is ignored.
-func NewSobol(dim int, cfg SobolConfig, r *rand.Rand) (*Sobol, error) {
+func NewSobol(cfg SobolConfig, r *rand.Rand) (*Sobol, error) {
+	dim := cfg.Dim
 	if dim < 1 || dim > MaxSobolDim {
-		return nil, fmt.Errorf("%w: Sobol dimension must be in [1, %d], got %d", ErrInvalid, MaxSobolDim, dim)
+		return nil, fmt.Errorf("%w: SobolConfig.Dim must be in [1, %d], got %d", ErrInvalid, MaxSobolDim, dim)
 	}
 	nb := cfg.Bits
 	if nb == 0 {

@@ -46,7 +46,7 @@ func loadGolden(t *testing.T) []uint32 {
 func TestSobolGoldenScipy(t *testing.T) {
 	g := loadGolden(t)
 	for _, nb := range []int{32, 64} {
-		s, err := NewSobol(goldenD, SobolConfig{Bits: nb}, nil)
+		s, err := NewSobol(SobolConfig{Dim: goldenD, Bits: nb}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,7 +123,7 @@ func TestSobolLastDimension(t *testing.T) {
 			}
 		}
 	}
-	s, err := NewSobol(MaxSobolDim, SobolConfig{}, nil)
+	s, err := NewSobol(SobolConfig{Dim: MaxSobolDim}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,20 +133,20 @@ func TestSobolLastDimension(t *testing.T) {
 func TestSobolErrors(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, d := range []int{0, -1, MaxSobolDim + 1} {
-		if _, err := NewSobol(d, SobolConfig{}, nil); !errors.Is(err, ErrInvalid) {
+		if _, err := NewSobol(SobolConfig{Dim: d}, nil); !errors.Is(err, ErrInvalid) {
 			t.Errorf("NewSobol(%d): err = %v, want ErrInvalid", d, err)
 		}
 	}
-	if _, err := NewSobol(2, SobolConfig{Bits: 16}, nil); !errors.Is(err, ErrInvalid) {
+	if _, err := NewSobol(SobolConfig{Dim: 2, Bits: 16}, nil); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Bits 16: err = %v, want ErrInvalid", err)
 	}
-	if _, err := NewSobol(2, SobolConfig{Scramble: Owen}, nil); !errors.Is(err, ErrInvalid) {
+	if _, err := NewSobol(SobolConfig{Dim: 2, Scramble: Owen}, nil); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Owen with nil rand: err = %v, want ErrInvalid", err)
 	}
-	if _, err := NewSobol(2, SobolConfig{Scramble: Scramble(99)}, r); !errors.Is(err, ErrInvalid) {
+	if _, err := NewSobol(SobolConfig{Dim: 2, Scramble: Scramble(99)}, r); !errors.Is(err, ErrInvalid) {
 		t.Errorf("unknown scramble: err = %v, want ErrInvalid", err)
 	}
-	s, err := NewSobol(3, SobolConfig{}, nil)
+	s, err := NewSobol(SobolConfig{Dim: 3}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestSobolErrors(t *testing.T) {
 	if err := s.Seek(1<<32 + 1); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Seek beyond: err = %v, want ErrInvalid", err)
 	}
-	s64, _ := NewSobol(3, SobolConfig{Bits: 64}, nil)
+	s64, _ := NewSobol(SobolConfig{Dim: 3, Bits: 64}, nil)
 	if err := s64.Seek(1 << 40); err != nil {
 		t.Errorf("64-bit Seek(2^40): %v", err)
 	}
@@ -187,8 +187,8 @@ func TestSobolErrors(t *testing.T) {
 // still a valid Sobol continuation (coordinate 1 is the van der Corput
 // sequence in Gray-code order).
 func TestSobol64Extends(t *testing.T) {
-	a, _ := NewSobol(4, SobolConfig{Bits: 32}, nil)
-	b, _ := NewSobol(4, SobolConfig{Bits: 64}, nil)
+	a, _ := NewSobol(SobolConfig{Dim: 4, Bits: 32}, nil)
+	b, _ := NewSobol(SobolConfig{Dim: 4, Bits: 64}, nil)
 	pa, pb := make([]float64, 4), make([]float64, 4)
 	for _, idx := range []uint64{12345, 1<<32 - 1} {
 		a.Seek(idx)
@@ -223,7 +223,7 @@ func TestSobol64Extends(t *testing.T) {
 func TestSobolClone(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	for _, sc := range []Scramble{NoScramble, DigitalShift, LinearMatrixShift, Owen, OwenTree} {
-		s, _ := NewSobol(5, SobolConfig{Scramble: sc}, r)
+		s, _ := NewSobol(SobolConfig{Dim: 5, Scramble: sc}, r)
 		s.Skip(3)
 		c := s.Clone()
 		a, b := make([]float64, 40), make([]float64, 40)

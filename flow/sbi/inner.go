@@ -22,7 +22,7 @@ func newPointSet(m, dim int, integ Integration, r *rand.Rand) (*pointSet, error)
 		ps.integ = MC // no noise: nothing to fill
 	}
 	if ps.integ == RQMC {
-		s, err := qmc.NewSobol(dim, qmc.SobolConfig{Scramble: qmc.Owen}, r)
+		s, err := qmc.NewSobol(qmc.SobolConfig{Dim: dim, Scramble: qmc.Owen}, r)
 		if err != nil {
 			return nil, fmt.Errorf("sbi: inner points: %w", err)
 		}
