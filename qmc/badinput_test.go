@@ -44,14 +44,14 @@ func TestBadInput(t *testing.T) {
 		{Category: "zerovalue", Name: "Sobol{}.Skip", Err: func() error { var s Sobol; return s.Skip(1) }},
 		{Category: "nil", Name: "nil *Sobol Fill", Err: func() error { var s *Sobol; return s.Fill(buf, 1) }},
 		{Category: "nil", Name: "nil *Sobol Seek", Err: func() error { var s *Sobol; return s.Seek(1) }},
-		{Category: "nonpositive", Name: "NewHalton dim 0", Err: func() error { _, err := NewHalton(0, false, r); return err }},
-		{Category: "huge", Name: "NewHalton dim MaxInt", Err: func() error { _, err := NewHalton(math.MaxInt, false, r); return err }},
-		{Category: "nil", Name: "NewHalton scrambled nil rand", Err: func() error { _, err := NewHalton(3, true, nil); return err }},
+		{Category: "nonpositive", Name: "NewHalton dim 0", Err: func() error { _, err := NewHalton(HaltonConfig{Dim: 0, Scrambled: false}, r); return err }},
+		{Category: "huge", Name: "NewHalton dim MaxInt", Err: func() error { _, err := NewHalton(HaltonConfig{Dim: math.MaxInt, Scrambled: false}, r); return err }},
+		{Category: "nil", Name: "NewHalton scrambled nil rand", Err: func() error { _, err := NewHalton(HaltonConfig{Dim: 3, Scrambled: true}, nil); return err }},
 		{Category: "zerovalue", Name: "Halton{}.Fill", Err: func() error { var h Halton; return h.Fill(buf, 1) }},
 		{Category: "zerovalue", Name: "Halton{}.Seek", Err: func() error { var h Halton; return h.Seek(3) }},
 		{Category: "nil", Name: "nil *Halton Fill", Err: func() error { var h *Halton; return h.Fill(buf, 1) }},
 		{Category: "mismatched", Name: "Halton.Fill short buffer", Err: func() error {
-			h, _ := NewHalton(3, false, nil)
+			h, _ := NewHalton(HaltonConfig{Dim: 3, Scrambled: false}, nil)
 			return h.Fill(buf, 3)
 		}},
 		{Category: "nil", Name: "NewRotation nil base", Err: func() error { _, err := NewRotation(nil, r); return err }},
@@ -80,7 +80,7 @@ func TestBadInput(t *testing.T) {
 		{Category: "zerovalue", Name: "Replicates zero-value MonteCarlo", Err: func() error { return Replicates(ctx, &MonteCarlo{}, f, 4, buf, r) }},
 		{Category: "huge", Name: "Replicates n beyond MaxPoints", Err: func() error { return Replicates(ctx, sob(), f, 1<<33, buf[:1], r) }},
 		{Category: "huge", Name: "Replicates n beyond Halton MaxPoints", Err: func() error {
-			h, _ := NewHalton(2, false, nil)
+			h, _ := NewHalton(HaltonConfig{Dim: 2, Scrambled: false}, nil)
 			return Replicates(ctx, h, f, 1<<54, buf[:1], r)
 		}},
 		{Category: "nonpositive", Name: "Integrate replicates 0", Err: func() error { _, err := Integrate(ctx, sob(), f, 4, 0, r); return err }},
@@ -128,7 +128,10 @@ func TestBadInput(t *testing.T) {
 		}},
 		B{Category: "nonpositive", Name: "Sobol.Skip past MaxPoints", Err: func() error { return sob().Skip(1 << 40) }},
 		B{Category: "huge", Name: "Sobol.Seek past MaxPoints", Err: func() error { return sob().Seek(math.MaxUint64) }},
-		B{Category: "huge", Name: "Halton.Seek past MaxPoints", Err: func() error { h, _ := NewHalton(2, false, nil); return h.Seek(math.MaxUint64) }},
+		B{Category: "huge", Name: "Halton.Seek past MaxPoints", Err: func() error {
+			h, _ := NewHalton(HaltonConfig{Dim: 2, Scrambled: false}, nil)
+			return h.Seek(math.MaxUint64)
+		}},
 		B{Category: "nil", Name: "nil *Halton Seek", Err: func() error { var h *Halton; return h.Seek(1) }},
 		B{Category: "nil", Name: "nil *Rotation Fill", Err: func() error { var c *Rotation; return c.Fill(buf, 1) }},
 		B{Category: "nil", Name: "nil *MonteCarlo Fill", Err: func() error { var m *MonteCarlo; return m.Fill(buf, 1) }},
@@ -157,7 +160,7 @@ func TestBadInput(t *testing.T) {
 	cases = append(cases,
 		B{Category: "nil", Name: "Sobol.Randomize nil rand (documented panic)", Panics: func() { sob().Randomize(nil) }},
 		B{Category: "nil", Name: "Halton.Randomize scrambled, nil rand (documented panic)", Panics: func() {
-			h, _ := NewHalton(2, true, r)
+			h, _ := NewHalton(HaltonConfig{Dim: 2, Scrambled: true}, r)
 			h.Randomize(nil)
 		}},
 		B{Category: "nil", Name: "MonteCarlo.Randomize nil rand (documented panic)", Panics: func() {

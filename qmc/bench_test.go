@@ -52,11 +52,11 @@ func BenchmarkOther(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, d := range []int{2, 10, 100} {
 		b.Run(fmt.Sprintf("d=%d/halton", d), func(b *testing.B) {
-			h, _ := NewHalton(d, false, nil)
+			h, _ := NewHalton(HaltonConfig{Dim: d, Scrambled: false}, nil)
 			benchFill(b, h, h.Reset)
 		})
 		b.Run(fmt.Sprintf("d=%d/halton-perm", d), func(b *testing.B) {
-			h, _ := NewHalton(d, true, r)
+			h, _ := NewHalton(HaltonConfig{Dim: d, Scrambled: true}, r)
 			benchFill(b, h, h.Reset)
 		})
 		b.Run(fmt.Sprintf("d=%d/sobol-rotation", d), func(b *testing.B) {

@@ -39,7 +39,7 @@ var (
 		return c
 	}}
 	haltonM = method{"halton-perm", func(d int, r *rand.Rand) qmc.Randomized {
-		h, _ := qmc.NewHalton(d, true, r)
+		h, _ := qmc.NewHalton(qmc.HaltonConfig{Dim: d, Scrambled: true}, r)
 		return h
 	}}
 	mcM = method{"monte-carlo", func(d int, r *rand.Rand) qmc.Randomized {

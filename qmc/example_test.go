@@ -93,7 +93,7 @@ func ExampleIntegrate() {
 // A Cranley–Patterson rotation randomizes any point set, here Halton.
 func ExampleRotation() {
 	r := rand.New(rand.NewPCG(3, 4))
-	h, _ := qmc.NewHalton(2, false, nil)
+	h, _ := qmc.NewHalton(qmc.HaltonConfig{Dim: 2, Scrambled: false}, nil)
 	rot, _ := qmc.NewRotation(h, r)
 	est, _ := qmc.Integrate(context.Background(), rot, func(u []float64) float64 { return u[0] * u[1] }, 512, 8, r)
 	fmt.Printf("%.3f, standard error below 1e-3: %v\n", est.Mean, est.StdErr < 1e-3)

@@ -35,7 +35,7 @@ func FuzzConstructors(f *testing.F) {
 		case 0:
 			seq, err = nilIfErr(NewSobol(SobolConfig{Dim: d, Scramble: Scramble(sc), Bits: bits}, r))
 		case 1:
-			seq, err = nilIfErr(NewHalton(d, flag, r))
+			seq, err = nilIfErr(NewHalton(HaltonConfig{Dim: d, Scrambled: flag}, r))
 		case 2:
 			seq, err = nilIfErr(NewMonteCarlo(d, r))
 		case 3:
@@ -45,7 +45,7 @@ func FuzzConstructors(f *testing.F) {
 			}
 			seq, err = nilIfErr(NewRotation(base, r))
 		case 4:
-			base, berr := NewHalton(d, false, nil)
+			base, berr := NewHalton(HaltonConfig{Dim: d, Scrambled: false}, nil)
 			if berr != nil {
 				_, err = NewRotation(nil, r) // an untyped nil base
 				seq = nil

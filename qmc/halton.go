@@ -33,12 +33,23 @@ type Halton struct {
 	index uint64
 }
 
-// NewHalton returns a Halton sequence in dim dimensions, 1 ≤ dim ≤
-// MaxHaltonDim. If scrambled is true, r draws the first random digit
-// permutations and must not be nil.
-func NewHalton(dim int, scrambled bool, r *rand.Rand) (*Halton, error) {
+// HaltonConfig sets a Halton sequence, like SobolConfig a Sobol one.
+type HaltonConfig struct {
+	// Dim is the dimension of the points, 1 ≤ Dim ≤ MaxHaltonDim
+	// (required: the zero value is refused).
+	Dim int
+	// Scrambled selects random digit permutations (default: the plain
+	// sequence).
+	Scrambled bool
+}
+
+// NewHalton returns a Halton sequence in cfg.Dim dimensions, 1 ≤ Dim ≤
+// MaxHaltonDim. If cfg.Scrambled, r draws the first random digit
+// permutations and must not be nil; otherwise r is ignored.
+func NewHalton(cfg HaltonConfig, r *rand.Rand) (*Halton, error) {
+	dim, scrambled := cfg.Dim, cfg.Scrambled
 	if dim < 1 || dim > MaxHaltonDim {
-		return nil, fmt.Errorf("%w: Halton dimension must be in [1, %d], got %d", ErrInvalid, MaxHaltonDim, dim)
+		return nil, fmt.Errorf("%w: HaltonConfig.Dim must be in [1, %d], got %d", ErrInvalid, MaxHaltonDim, dim)
 	}
 	if scrambled && r == nil {
 		return nil, fmt.Errorf("%w: scrambled Halton needs a non-nil *rand.Rand", ErrInvalid)

@@ -230,7 +230,7 @@ func TestMarginalUniformity(t *testing.T) {
 			s, _ := NewSobol(SobolConfig{Dim: d}, nil)
 			return NewRotation(s, r)
 		},
-		"halton-perm": func() (Randomized, error) { return NewHalton(d, true, r) },
+		"halton-perm": func() (Randomized, error) { return NewHalton(HaltonConfig{Dim: d, Scrambled: true}, r) },
 		"owen-tree":   func() (Randomized, error) { return NewSobol(SobolConfig{Dim: d, Scramble: OwenTree}, r) },
 	}
 	for _, name := range []string{"owen", "owen-tree", "lms+shift", "digital-shift", "rotation", "halton-perm"} {

@@ -12,7 +12,7 @@ import (
 // TestHaltonValues checks the unscrambled Halton sequence against radical
 // inverses computed by hand.
 func TestHaltonValues(t *testing.T) {
-	h, err := NewHalton(3, false, nil)
+	h, err := NewHalton(HaltonConfig{Dim: 3, Scrambled: false}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,13 +44,13 @@ func TestHaltonValues(t *testing.T) {
 	if math.Abs(row[2]-1./25) > 1e-15 {
 		t.Errorf("Seek(5): got %v", row)
 	}
-	if _, err := NewHalton(0, false, nil); !errors.Is(err, ErrInvalid) {
+	if _, err := NewHalton(HaltonConfig{Dim: 0, Scrambled: false}, nil); !errors.Is(err, ErrInvalid) {
 		t.Errorf("NewHalton(0): %v", err)
 	}
-	if _, err := NewHalton(MaxHaltonDim+1, false, nil); !errors.Is(err, ErrInvalid) {
+	if _, err := NewHalton(HaltonConfig{Dim: MaxHaltonDim + 1, Scrambled: false}, nil); !errors.Is(err, ErrInvalid) {
 		t.Errorf("NewHalton(MaxHaltonDim+1): %v", err)
 	}
-	if _, err := NewHalton(2, true, nil); !errors.Is(err, ErrInvalid) {
+	if _, err := NewHalton(HaltonConfig{Dim: 2, Scrambled: true}, nil); !errors.Is(err, ErrInvalid) {
 		t.Errorf("scrambled Halton with nil rand: %v", err)
 	}
 	if err := h.Seek(1 << 53); err != nil {
@@ -66,7 +66,7 @@ func TestHaltonValues(t *testing.T) {
 // (a permutation of digit k maps the k-digit grid onto itself).
 func TestScrambledHaltonStratified(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 9))
-	h, _ := NewHalton(4, true, r)
+	h, _ := NewHalton(HaltonConfig{Dim: 4, Scrambled: true}, r)
 	pts := make([]float64, 125*4)
 	h.Fill(pts, 125)
 	for j, nb := range []struct{ b, k int }{{2, 6}, {3, 4}, {5, 3}} {
@@ -221,7 +221,7 @@ func TestFillNoAlloc(t *testing.T) {
 			t.Errorf("%v: %v allocs per Fill", sc, a)
 		}
 	}
-	h, _ := NewHalton(10, true, r)
+	h, _ := NewHalton(HaltonConfig{Dim: 10, Scrambled: true}, r)
 	m, _ := NewMonteCarlo(10, r)
 	rot, _ := NewRotation(h, r)
 	for name, seq := range map[string]Sequence{"halton": h, "mc": m, "rotation": rot} {
