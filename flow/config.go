@@ -5,7 +5,6 @@ import (
 
 	"github.com/privinfer/privinfer/flow/ad"
 	"github.com/privinfer/privinfer/flow/spline"
-	"github.com/privinfer/privinfer/internal/argcheck"
 )
 
 // Config describes the architecture of a conditional rational-quadratic
@@ -134,11 +133,6 @@ const AffineBound = 10
 // no draw lands beyond 6 sd, at the same validation loss.
 const affineGain = 10
 
-// ErrConfig is wrapped by every configuration error (of Config.Validate,
-// TrainConfig.Validate, New and Fit), whose message reads
-// "flow: invalid argument: <field>: <constraint>". It wraps ErrInvalid.
-var ErrConfig = argcheck.Sentinel("flow: invalid argument", ErrInvalid)
-
 // Size limits that keep a configuration (and a file read by Load) within
 // reasonable memory.
 const (
@@ -153,7 +147,7 @@ const (
 // Validate reports whether c describes a valid flow.
 func (c Config) Validate() error {
 	bad := func(field, format string, a ...any) error {
-		return fmt.Errorf("%w: Config.%s: "+format, append([]any{ErrConfig, field}, a...)...)
+		return fmt.Errorf("%w: Config.%s: "+format, append([]any{ErrInvalid, field}, a...)...)
 	}
 	switch {
 	case c.Dim < 1 || c.Dim > maxDim:
@@ -172,11 +166,11 @@ func (c Config) Validate() error {
 		return bad("Blocks", "must be in [0, %d], got %d", maxBlocks, c.Blocks)
 	}
 	if _, err := spline.New(spline.Config{Bins: c.Bins, TailBound: c.TailBound, MinWidth: c.MinBinWidth, MinHeight: c.MinBinHeight, MinDerivative: c.MinDerivative}); err != nil {
-		return fmt.Errorf("%w: Config: %w", ErrConfig, err)
+		return fmt.Errorf("%w: Config: %w", ErrInvalid, err)
 	}
 	if e := c.Embedding; e != nil {
 		if err := e.Validate(); err != nil {
-			return fmt.Errorf("%w: Config.Embedding: %w", ErrConfig, err)
+			return fmt.Errorf("%w: Config.Embedding: %w", ErrInvalid, err)
 		}
 		switch {
 		case c.ContextDim < 1:

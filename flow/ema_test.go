@@ -61,8 +61,8 @@ func TestEMATrainer(t *testing.T) {
 	bad := DefaultTrainConfig()
 	for _, v := range []float64{-0.1, 1, math.NaN(), math.Inf(1)} {
 		bad.EMA = v
-		if err := bad.Validate(); !errors.Is(err, ErrConfig) {
-			t.Errorf("EMA = %v: err = %v, want ErrConfig", v, err)
+		if err := bad.Validate(); !errors.Is(err, ErrInvalid) {
+			t.Errorf("EMA = %v: err = %v, want ErrInvalid", v, err)
 		}
 	}
 }

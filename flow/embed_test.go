@@ -271,11 +271,11 @@ func TestEmbeddingConfigErrors(t *testing.T) {
 		func() Config { c := smallConfig(2, 0); c.Embedding = mlp(1); return c }(),
 		func() Config { c := smallConfig(2, 3); c.Embedding = &ad.Net{In: 3}; return c }(),
 	} {
-		if err := c.Validate(); !errors.Is(err, ErrConfig) {
-			t.Errorf("%+v: Validate returned %v, want ErrConfig", c.Embedding, err)
+		if err := c.Validate(); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%+v: Validate returned %v, want ErrInvalid", c.Embedding, err)
 		}
-		if _, err := New(c, rand.New(rand.NewPCG(1, 1))); !errors.Is(err, ErrConfig) {
-			t.Errorf("%+v: New returned %v, want ErrConfig", c.Embedding, err)
+		if _, err := New(c, rand.New(rand.NewPCG(1, 1))); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%+v: New returned %v, want ErrInvalid", c.Embedding, err)
 		}
 	}
 }

@@ -105,7 +105,7 @@ func New(cfg Config, r *rand.Rand) (*Flow, error) {
 	}
 	if f.emb != nil {
 		if err := f.emb.Init(f.params[f.embOff:], r); err != nil {
-			return nil, fmt.Errorf("%w: Embedding: %w", ErrConfig, err)
+			return nil, fmt.Errorf("%w: Embedding: %w", ErrInvalid, err)
 		}
 	}
 	return f, nil
@@ -115,7 +115,7 @@ func New(cfg Config, r *rand.Rand) (*Flow, error) {
 func build(cfg Config) (*Flow, error) {
 	spl, err := spline.New(spline.Config{Bins: cfg.Bins, TailBound: cfg.TailBound, MinWidth: cfg.MinBinWidth, MinHeight: cfg.MinBinHeight, MinDerivative: cfg.MinDerivative})
 	if err != nil {
-		return nil, fmt.Errorf("%w: Config: %w", ErrConfig, err)
+		return nil, fmt.Errorf("%w: Config: %w", ErrInvalid, err)
 	}
 	D, C := cfg.Dim, cfg.ContextDim
 	cfg.Embedding = cloneNet(cfg.Embedding)
@@ -143,7 +143,7 @@ func build(cfg Config) (*Flow, error) {
 		}
 		net, err := nn.NewResNet(nn.ResNetConfig{In: len(c.iIdx), Ctx: E, Hidden: cfg.Hidden, Out: len(c.tIdx) * f.nsp, Blocks: cfg.Blocks, Gate: cfg.ContextGating, Off: off})
 		if err != nil {
-			return nil, fmt.Errorf("%w: Config: %w", ErrConfig, err)
+			return nil, fmt.Errorf("%w: Config: %w", ErrInvalid, err)
 		}
 		c.net = net
 		off += net.NumParams()
@@ -159,7 +159,7 @@ func build(cfg Config) (*Flow, error) {
 	if cfg.ContextAffine {
 		net, err := nn.NewResNet(nn.ResNetConfig{Ctx: E, Hidden: cfg.Hidden, Out: 2 * D, Blocks: cfg.Blocks, Gate: cfg.ContextGating, Off: off})
 		if err != nil {
-			return nil, fmt.Errorf("%w: Config: %w", ErrConfig, err)
+			return nil, fmt.Errorf("%w: Config: %w", ErrInvalid, err)
 		}
 		f.aff, f.affOff = net, off
 		off += net.NumParams()
@@ -342,8 +342,10 @@ func finite(name string, x []float64) error {
 
 // ErrInvalid is the package's invalid-argument error: every error about
 // an argument (a shape, a nil value, a flow not built by New or Load, a
-// configuration, non-finite data, a corrupt file) wraps it. ErrConfig,
-// ErrNonFinite and ErrCorrupt wrap it.
+// configuration, non-finite data, a corrupt file) wraps it. ErrNonFinite
+// and ErrCorrupt wrap it; configuration errors (of Config.Validate,
+// TrainConfig.Validate, New and Fit) read
+// "flow: invalid argument: <field>: <constraint>".
 var ErrInvalid = errors.New("flow: invalid argument")
 
 // ErrNonFinite is wrapped by errors about NaN or infinite data, and by

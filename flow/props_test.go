@@ -263,8 +263,8 @@ func TestBadConfig(t *testing.T) {
 	for i, m := range mod {
 		c := DefaultConfig(2, 3)
 		m(&c)
-		if _, err := New(c, r); err == nil || !errors.Is(err, ErrConfig) {
-			t.Errorf("modification %d: New returned %v, want an ErrConfig error", i, err)
+		if _, err := New(c, r); err == nil || !errors.Is(err, ErrInvalid) {
+			t.Errorf("modification %d: New returned %v, want an ErrInvalid error", i, err)
 		}
 	}
 	if _, err := New(DefaultConfig(2, 1), nil); err == nil {
@@ -708,7 +708,7 @@ func TestFitCancel(t *testing.T) {
 }
 
 // TestTrainConfigValidate checks that the default training settings are
-// valid and that each invalid field gives an error wrapping ErrConfig that
+// valid and that each invalid field gives an error wrapping ErrInvalid that
 // names it.
 func TestTrainConfigValidate(t *testing.T) {
 	if err := DefaultTrainConfig().Validate(); err != nil {
@@ -727,7 +727,7 @@ func TestTrainConfigValidate(t *testing.T) {
 	} {
 		c := DefaultTrainConfig()
 		mod(&c)
-		if err := c.Validate(); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "TrainConfig."+field) {
+		if err := c.Validate(); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "TrainConfig."+field) {
 			t.Errorf("%s: error %v", field, err)
 		}
 	}

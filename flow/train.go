@@ -98,10 +98,10 @@ func DefaultTrainConfig() TrainConfig {
 // per-row workspaces of every layer, so a batch beyond 2^24 rows could not
 // be allocated), MaxEpochs and Patience ≥ 1, ValidationFraction and EMA in
 // [0, 1), Shards in [0, 4096] and Workers ≥ 0.
-// Errors wrap ErrConfig and name the field.
+// Errors wrap ErrInvalid and name the field.
 func (c TrainConfig) Validate() error {
 	bad := func(field, format string, a ...any) error {
-		return fmt.Errorf("%w: TrainConfig.%s: "+format, append([]any{ErrConfig, field}, a...)...)
+		return fmt.Errorf("%w: TrainConfig.%s: "+format, append([]any{ErrInvalid, field}, a...)...)
 	}
 	switch {
 	case !(c.LearningRate > 0) || math.IsInf(c.LearningRate, 0):
@@ -202,7 +202,7 @@ func newTrainer(f *Flow, cfg TrainConfig) (*trainer, error) {
 	}
 	opt, err := optim.NewAdamW(f.NumParams(), optim.AdamWConfig{LearningRate: cfg.LearningRate, WeightDecay: cfg.WeightDecay})
 	if err != nil {
-		return nil, fmt.Errorf("%w: TrainConfig: %w", ErrConfig, err)
+		return nil, fmt.Errorf("%w: TrainConfig: %w", ErrInvalid, err)
 	}
 	t := &trainer{f: f, cfg: cfg, opt: opt, grad: make([]float64, f.NumParams())}
 	if cfg.EMA > 0 {

@@ -5,8 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
-
-	"github.com/privinfer/privinfer/internal/argcheck"
 )
 
 // ConvLayer is one convolution of a Net: Filters output channels, windows
@@ -52,18 +50,13 @@ const (
 	maxParams = 1 << 27
 )
 
-// ErrNet is wrapped by every error about an invalid Net, whose message
-// reads "ad: invalid argument: Net.<field>: <constraint>". It wraps
-// ErrInvalid.
-var ErrNet = argcheck.Sentinel("ad: invalid argument", ErrInvalid)
-
 // Validate checks n: In, Out and every width in [1, 65536], at most 64
 // convolutions and 64 hidden layers, In a multiple of Channels, every
 // convolution a valid Conv with at least one output step, and at most 2²⁷
-// parameters. Errors wrap ErrNet and name the field.
+// parameters. Errors wrap ErrInvalid and name the field.
 func (n Net) Validate() error {
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: Net."+format, append([]any{ErrNet}, a...)...)
+		return fmt.Errorf("%w: Net."+format, append([]any{ErrInvalid}, a...)...)
 	}
 	switch {
 	case n.In < 1 || n.In > maxWidth:
@@ -104,7 +97,7 @@ func (n Net) Validate() error {
 		return err
 	}
 	if p := n.numParams(); p > maxParams {
-		return fmt.Errorf("%w: Net: has %d parameters, at most %d", ErrNet, p, maxParams)
+		return fmt.Errorf("%w: Net: has %d parameters, at most %d", ErrInvalid, p, maxParams)
 	}
 	return nil
 }
@@ -167,10 +160,10 @@ func (n Net) Init(p []float64, r *rand.Rand) error {
 		return err
 	}
 	if len(p) != n.NumParams() {
-		return fmt.Errorf("%w: p: has %d values, need %d", ErrNet, len(p), n.NumParams())
+		return fmt.Errorf("%w: p: has %d values, need %d", ErrInvalid, len(p), n.NumParams())
 	}
 	if r == nil {
-		return fmt.Errorf("%w: r: must not be nil", ErrNet)
+		return fmt.Errorf("%w: r: must not be nil", ErrInvalid)
 	}
 	off := 0
 	fill := func(fanIn, size int) {

@@ -5,19 +5,14 @@ import (
 	"fmt"
 	"math"
 	"strings"
-
-	"github.com/privinfer/privinfer/internal/argcheck"
 )
 
 // ErrInvalid is wrapped by every error the package returns about an
-// invalid argument: ErrShape, ErrNet and the errors of Conv.Validate wrap
-// it.
+// invalid argument: the errors of an operation (mismatched or invalid
+// shapes, nil tensors, tensors of another tape, leaves shorter than their
+// shape), of Net.Validate, Net.Init and Conv.Validate. The message reads
+// "ad: invalid argument: <argument>: <constraint>".
 var ErrInvalid = errors.New("ad: invalid argument")
-
-// ErrShape is wrapped by every error about the arguments of an operation:
-// mismatched or invalid shapes, nil tensors, tensors of another tape,
-// leaves shorter than their shape. It wraps ErrInvalid.
-var ErrShape = argcheck.Sentinel("ad: invalid argument", ErrInvalid)
 
 type opKind uint8
 
@@ -128,19 +123,19 @@ func (e *opError) Unwrap() []error { return e.errs }
 func (t *Tape) fail(op opKind, format string, a ...any) *Tensor {
 	if t.err == nil {
 		msg := strings.TrimPrefix(fmt.Sprintf(format, a...), ErrInvalid.Error()+": ")
-		t.err = fmt.Errorf("%w: %s: %s", ErrShape, opNames[op], msg)
+		t.err = fmt.Errorf("%w: %s: %s", ErrInvalid, opNames[op], msg)
 	}
 	t.empty = Tensor{bad: true, tape: t, id: -1}
 	return &t.empty
 }
 
 // failErr records err, an error of this package, as the first error and
-// returns the empty tensor. The recorded error matches ErrShape and err;
+// returns the empty tensor. The recorded error matches ErrInvalid and err;
 // its message gives err's without repeating the package prefix.
 func (t *Tape) failErr(op opKind, err error) *Tensor {
 	if t.err == nil {
 		p := ErrInvalid.Error() + ": "
-		t.err = &opError{msg: p + opNames[op] + ": " + strings.TrimPrefix(err.Error(), p), errs: []error{ErrShape, err}}
+		t.err = &opError{msg: p + opNames[op] + ": " + strings.TrimPrefix(err.Error(), p), errs: []error{ErrInvalid, err}}
 	}
 	t.empty = Tensor{bad: true, tape: t, id: -1}
 	return &t.empty
@@ -229,13 +224,13 @@ func (t *Tape) Backward(out *Tensor, seed []float64) error {
 	}
 	switch {
 	case out == nil:
-		return fmt.Errorf("%w: Backward: nil tensor", ErrShape)
+		return fmt.Errorf("%w: Backward: nil tensor", ErrInvalid)
 	case out.tape != t || out.bad || out.id >= t.n || t.nodes[out.id] != out:
-		return fmt.Errorf("%w: Backward: tensor not recorded on this tape since the last Reset", ErrShape)
+		return fmt.Errorf("%w: Backward: tensor not recorded on this tape since the last Reset", ErrInvalid)
 	case seed == nil && out.rows*out.cols != 1:
-		return fmt.Errorf("%w: Backward: a %d×%d output needs a seed gradient", ErrShape, out.rows, out.cols)
+		return fmt.Errorf("%w: Backward: a %d×%d output needs a seed gradient", ErrInvalid, out.rows, out.cols)
 	case seed != nil && len(seed) < out.rows*out.cols:
-		return fmt.Errorf("%w: Backward: seed has %d values, need %d×%d", ErrShape, len(seed), out.rows, out.cols)
+		return fmt.Errorf("%w: Backward: seed has %d values, need %d×%d", ErrInvalid, len(seed), out.rows, out.cols)
 	}
 	if !out.needs {
 		return nil

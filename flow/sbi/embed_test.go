@@ -75,7 +75,7 @@ func TestEmbedding(t *testing.T) {
 		t.Errorf("embedding of 11 inputs for a release of 12: %v", err)
 	}
 	cfg.Embedding = &ad.Net{In: 12}
-	if err := cfg.Validate(); !errors.Is(err, ErrInvalid) || !errors.Is(err, ad.ErrNet) {
+	if err := cfg.Validate(); !errors.Is(err, ErrInvalid) || !errors.Is(err, ad.ErrInvalid) {
 		t.Errorf("invalid embedding network: %v", err)
 	}
 }

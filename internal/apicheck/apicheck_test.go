@@ -42,9 +42,6 @@ var sentinels = map[string]string{
 	"flow/sbi.ErrLeakage":            "result: posterior mass leaks out of the prior support",
 	"flow.ErrNonFinite":              "result: a non-finite value during training or sampling",
 	"flow.ErrCorrupt":                "file: a saved flow that cannot be read",
-	"flow.ErrConfig":                 "pending: an argument error of package flow, to fold into ErrInvalid",
-	"flow/ad.ErrNet":                 "pending: an argument error of package flow/ad, to fold into ErrInvalid",
-	"flow/ad.ErrShape":               "pending: an argument error of package flow/ad, to fold into ErrInvalid",
 }
 
 // constructors lists the exported constructors still taking more than one
