@@ -48,7 +48,8 @@
 // # One dialect
 //
 // Every package speaks the same way (internal/apicheck's test enforces
-// the first three rules on the source):
+// the parts that can be read off the source: constructor arity, the
+// sentinels, doc comments and the names below):
 //
 //   - Constructors: a constructor with more than one numeric argument
 //     takes a Config struct (named fields, documented zero values, a
@@ -71,7 +72,11 @@
 //     (mechanism.CryptoSource) by default; the one opt-out for reproducible
 //     studies and tests is named Reproducible: mechanism.Reproducible(m)
 //     for a mechanism value, a Reproducible field in a Config (abc, synth,
-//     mechanism/aggregate), StartReproducible for a sparse vector session.
+//     mechanism/aggregate, mechanism/ldp/sgd), StartReproducible for a
+//     sparse vector session; no exported name contains "Seeded".
+//   - Names: a log density is LogDensity (never LogProb…); the settings of
+//     a published study (Paper…) live in its model package
+//     (simulate/<model>, mcmc/linregda) or in examples/.
 //
 // # Packages
 //

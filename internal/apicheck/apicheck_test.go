@@ -170,6 +170,7 @@ func (c *checker) funcDecl(d *ast.FuncDecl) {
 	name := d.Name.Name
 	if d.Recv != nil {
 		recv := receiverType(d.Recv.List[0].Type)
+		c.ident(d.Name, "method", true)
 		if recv == "" || !ast.IsExported(recv) {
 			return
 		}
@@ -178,6 +179,7 @@ func (c *checker) funcDecl(d *ast.FuncDecl) {
 		}
 		return
 	}
+	c.ident(d.Name, "func", true)
 	if !docStarts(d.Doc, name) {
 		c.errorf(d.Pos(), "func %s: doc comment must begin with %q", name, name)
 	}
@@ -210,6 +212,8 @@ func (c *checker) genDecl(d *ast.GenDecl) {
 			if !s.Name.IsExported() {
 				continue
 			}
+			c.ident(s.Name, "type", false)
+			c.members(s.Type)
 			doc := s.Doc
 			if doc == nil && len(d.Specs) == 1 {
 				doc = d.Doc
@@ -222,6 +226,7 @@ func (c *checker) genDecl(d *ast.GenDecl) {
 				if !id.IsExported() {
 					continue
 				}
+				c.ident(id, d.Tok.String(), false)
 				switch {
 				case len(d.Specs) == 1 && s.Doc == nil:
 					if !docStarts(d.Doc, id.Name) && !(d.Lparen.IsValid() && d.Doc != nil) {
@@ -244,6 +249,57 @@ func (c *checker) genDecl(d *ast.GenDecl) {
 			}
 		}
 	}
+}
+
+// modelPackage reports whether pkg (a directory relative to the module
+// root) is a model package, where names of a published study's settings
+// ("Paper…") belong: a subpackage simulate/<model> or mcmc/linregda.
+func modelPackage(pkg string) bool {
+	return strings.HasPrefix(pkg, "simulate/") || pkg == "mcmc/linregda"
+}
+
+// ident applies the naming rules to the exported identifier id of the
+// given kind; fn tells whether it is a function or method (including an
+// interface's).
+func (c *checker) ident(id *ast.Ident, kind string, fn bool) {
+	name := id.Name
+	if !ast.IsExported(name) {
+		return
+	}
+	if strings.Contains(name, "Seeded") {
+		c.errorf(id.Pos(), "%s %s: the seeded-noise opt-out is named Reproducible, not Seeded…", kind, name)
+	}
+	if fn && strings.HasPrefix(name, "LogProb") {
+		c.errorf(id.Pos(), "%s %s: a log density is named LogDensity, not LogProb…", kind, name)
+	}
+	if strings.Contains(name, "Paper") && !modelPackage(c.pkg) {
+		c.errorf(id.Pos(), "%s %s: a study's settings (Paper…) belong in its model package (simulate/<model>, mcmc/linregda) or examples/", kind, name)
+	}
+}
+
+// members applies the naming rules to the exported fields and interface
+// methods of a type expression, including those of nested struct and
+// interface literals.
+func (c *checker) members(e ast.Expr) {
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch t := n.(type) {
+		case *ast.StructType:
+			for _, f := range t.Fields.List {
+				for _, id := range f.Names {
+					c.ident(id, "field", false)
+				}
+			}
+		case *ast.InterfaceType:
+			for _, f := range t.Methods.List {
+				for _, id := range f.Names {
+					c.ident(id, "interface method", true)
+				}
+			}
+		case *ast.FuncLit, *ast.BlockStmt:
+			return false
+		}
+		return true
+	})
 }
 
 // docStarts reports whether the doc comment begins with word followed by
@@ -287,4 +343,98 @@ func numeric(e ast.Expr) bool {
 		return true
 	}
 	return false
+}
+
+// TestNamingRulesReport checks that each naming rule reports a snippet
+// violating it, in every position the rule covers, and leaves the allowed
+// forms alone, so that TestDialect cannot pass by checking nothing.
+func TestNamingRulesReport(t *testing.T) {
+	const src = `package p
+
+// Config configures.
+type Config struct {
+	// SeededNoise is a violating field.
+	SeededNoise bool
+	// Nested holds a violating nested field.
+	Nested struct {
+		// PaperRate is a violating nested field.
+		PaperRate float64
+	}
+	seededOK bool
+}
+
+// Model is a model.
+type Model struct{}
+
+// LogProb is a violating method.
+func (Model) LogProb(x float64) float64 { return x }
+
+// LogDensity is allowed.
+func (Model) LogDensity(x float64) float64 { return x }
+
+// Density is an interface.
+type Density interface {
+	// LogProbability is a violating interface method.
+	LogProbability(x float64) float64
+}
+
+// NewSeeded is a violating func.
+func NewSeeded() *Model { return nil }
+
+// PaperTheta is a func named after a study.
+func PaperTheta() []float64 { return nil }
+
+// SeededType is a violating type.
+type SeededType int
+
+// SeededDefault is a violating const.
+const SeededDefault = 1
+
+// LogProbVar is a variable, not a function: only the Seeded rule applies.
+var LogProbVar = 0
+
+func logProb() {}
+
+func withSeededBits() {}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(pkg string) string {
+		c := checker{fset: fset, file: "p.go", pkg: pkg}
+		c.check(f)
+		return strings.Join(c.problems, "\n")
+	}
+	got := run("synth")
+	for _, want := range []string{
+		"field SeededNoise: the seeded-noise opt-out is named Reproducible",
+		"field PaperRate: a study's settings",
+		"method LogProb: a log density is named LogDensity",
+		"interface method LogProbability: a log density is named LogDensity",
+		"func NewSeeded: the seeded-noise opt-out",
+		"func PaperTheta: a study's settings",
+		"type SeededType: the seeded-noise opt-out",
+		"const SeededDefault: the seeded-noise opt-out",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("problems do not report %q; got:\n%s", want, got)
+		}
+	}
+	for _, bad := range []string{"LogDensity", "LogProbVar", "logProb", "seededOK", "withSeededBits"} {
+		if strings.Contains(got, " "+bad+":") {
+			t.Errorf("problems report the allowed %s; got:\n%s", bad, got)
+		}
+	}
+	for _, pkg := range []string{"simulate/sir", "mcmc/linregda"} {
+		if got := run(pkg); strings.Contains(got, "Paper") {
+			t.Errorf("in model package %s, Paper names are reported:\n%s", pkg, got)
+		}
+	}
+	for _, pkg := range []string{".", "simulate", "mcmc"} {
+		if got := run(pkg); !strings.Contains(got, "func PaperTheta: a study's settings") {
+			t.Errorf("in %s, PaperTheta is not reported:\n%s", pkg, got)
+		}
+	}
 }

@@ -13,7 +13,14 @@
 //   - an exported constructor (a function named New…) takes more than one
 //     positional numeric parameter (int…, uint…, float…): such settings
 //     belong in a Config struct with named fields, documented zero values
-//     and Validate, and a dimension is a field named Dim.
+//     and Validate, and a dimension is a field named Dim;
+//   - an exported name (func, method, type, field, interface method, var,
+//     const) contains "Seeded": the seeded-noise opt-out is named
+//     Reproducible;
+//   - an exported function or method is named LogProb…: the library's name
+//     is LogDensity;
+//   - an exported name contains "Paper" outside the model packages
+//     (simulate/<model>, mcmc/linregda; examples/ is not checked).
 //
 // The conventions it enforces are stated in the root package's
 // documentation (section "One dialect").

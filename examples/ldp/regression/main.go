@@ -26,7 +26,7 @@
 // does. The releases are simulated on these public data sets through the
 // mechanisms' simulation path (mechanism.Simulate, the law of the secure
 // release) and the seeded LDP-SGD; a deployment releases through
-// mechanism.Gaussian.Release and sgd.Train without SeededNoise.
+// mechanism.Gaussian.Release and sgd.Train without Config.Reproducible.
 //
 // The paper prints its results only as plots; the example compares with
 // the findings its text states and prints our numbers.
@@ -362,7 +362,7 @@ func fig4(ctx context.Context, c config, w io.Writer, prog *cli.Progress, common
 			}
 			worstR = math.Max(worstR, maxRHat(res, d))
 			ss[ei].add(ldpdata.RMSE(pred(res.Draws.Mean()[:d]), ytc))
-			sr, err := sgd.Train(ctx, ztr, yc, d, sgd.Config{Loss: sgd.Squared, Epsilon: eps, Delta: c.delta, LearningRate: c.sgdRate, Seed: r.Uint64(), SeededNoise: true})
+			sr, err := sgd.Train(ctx, ztr, yc, d, sgd.Config{Loss: sgd.Squared, Epsilon: eps, Delta: c.delta, LearningRate: c.sgdRate, Seed: r.Uint64(), Reproducible: true})
 			if err != nil {
 				return err
 			}
@@ -638,7 +638,7 @@ func fig5(ctx context.Context, c config, w io.Writer, prog *cli.Progress, common
 			worstR = math.Max(worstR, maxRHat(ires, d))
 			inp[ei].add(auc(ires.Draws.Mean()))
 			// LDP-SGD on the same records.
-			sr, err := sgd.Train(ctx, xs, ys, d, sgd.Config{Loss: sgd.Logistic, Epsilon: eps, Delta: c.delta, LearningRate: c.sgdRate, Seed: r.Uint64(), SeededNoise: true})
+			sr, err := sgd.Train(ctx, xs, ys, d, sgd.Config{Loss: sgd.Logistic, Epsilon: eps, Delta: c.delta, LearningRate: c.sgdRate, Seed: r.Uint64(), Reproducible: true})
 			if err != nil {
 				return err
 			}

@@ -34,7 +34,7 @@ func TestBadInput(t *testing.T) {
 		{Category: "huge", Name: "Config.Clip 1e308 (sensitivity overflows)", Err: func() error { return train(func(c *Config) { c.Clip = 1e308 }) }},
 		{Category: "huge", Name: "Config.LearningRate 1e308: an error or finite iterates", Check: func() error {
 			for _, eps := range []float64{1e6, 0.1} {
-				res, err := Train(ctx, x, y, 2, Config{Loss: Squared, Epsilon: eps, Delta: 1e-5, LearningRate: 1e308, GroupSize: 1, Seed: 1, SeededNoise: true})
+				res, err := Train(ctx, x, y, 2, Config{Loss: Squared, Epsilon: eps, Delta: 1e-5, LearningRate: 1e308, GroupSize: 1, Seed: 1, Reproducible: true})
 				if err != nil {
 					if !errors.Is(err, ErrInvalid) {
 						return err

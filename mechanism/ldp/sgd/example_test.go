@@ -10,8 +10,9 @@ import (
 )
 
 // LDP-SGD on 20000 simulated users with two features at ε = 2: each user
-// releases one clipped, noisy gradient. SeededNoise makes this simulation
-// reproducible; without it the noise comes from the operating system.
+// releases one clipped, noisy gradient. Config.Reproducible makes this
+// simulation reproducible; without it the noise comes from the operating
+// system.
 func ExampleTrain() {
 	r := rand.New(rand.NewPCG(1, 2))
 	const n, d = 20000, 2
@@ -23,7 +24,7 @@ func ExampleTrain() {
 			y[i] = 1
 		}
 	}
-	res, err := sgd.Train(context.Background(), x, y, d, sgd.Config{Loss: sgd.Logistic, Epsilon: 2, Delta: 1e-5, Seed: 3, SeededNoise: true})
+	res, err := sgd.Train(context.Background(), x, y, d, sgd.Config{Loss: sgd.Logistic, Epsilon: 2, Delta: 1e-5, Seed: 3, Reproducible: true})
 	if err != nil {
 		panic(err)
 	}

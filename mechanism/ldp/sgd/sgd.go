@@ -27,7 +27,7 @@
 //
 // Each release goes through mechanism.Gaussian's secure lattice path,
 // drawing its noise from the operating system's generator. Config.Seed
-// selects only the public randomness (the grouping); Config.SeededNoise is
+// selects only the public randomness (the grouping); Config.Reproducible is
 // the explicit opt-out that draws the noise from the seeded generator too
 // (through mechanism.Reproducible, the library's one reproducible path),
 // for reproducible simulation studies and tests on public data — never
@@ -115,10 +115,10 @@ type Config struct {
 	Init []float64
 	// Seed selects the random grouping of the users (public randomness).
 	Seed uint64
-	// SeededNoise draws the users' noise from the generator seeded by
+	// Reproducible draws the users' noise from the generator seeded by
 	// Seed instead of the operating system's: a reproducible simulation
 	// of the protocol, for studies and tests on public data only.
-	SeededNoise bool
+	Reproducible bool
 	// Progress, if non-nil, receives events with Stage "step" about every
 	// percent of the steps.
 	Progress privinfer.ProgressFunc
@@ -241,7 +241,7 @@ func train(ctx context.Context, x, y []float64, d int, cfg Config, hook func(use
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x5d6))
 	perm := rng.Perm(n)
 	var noise *rand.Rand
-	if cfg.SeededNoise {
+	if cfg.Reproducible {
 		noise = rand.New(rand.NewPCG(cfg.Seed, 0x7a1))
 		rz = mechanism.Reproducible(nc)
 	}

@@ -13,7 +13,7 @@ import (
 func TestEachUserReleasesOnce(t *testing.T) {
 	x, y := logisticData(1003, []float64{1, -2, 0.5}, 1)
 	count := make([]int, len(y))
-	res, err := train(context.Background(), x, y, 3, Config{Loss: Logistic, Epsilon: 1, Delta: 1e-5, GroupSize: 10, SeededNoise: true, Seed: 2}, func(u int) { count[u]++ })
+	res, err := train(context.Background(), x, y, 3, Config{Loss: Logistic, Epsilon: 1, Delta: 1e-5, GroupSize: 10, Reproducible: true, Seed: 2}, func(u int) { count[u]++ })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func logisticData(n int, theta []float64, seed uint64) (x, y []float64) {
 func TestTrainConvergesWithoutNoise(t *testing.T) {
 	theta := []float64{1.5, -1, 0.5}
 	x, y := logisticData(60000, theta, 3)
-	res, err := Train(context.Background(), x, y, 3, Config{Loss: Logistic, Epsilon: 1000, Delta: 1e-5, GroupSize: 20, LearningRate: 5, Seed: 4, SeededNoise: true})
+	res, err := Train(context.Background(), x, y, 3, Config{Loss: Logistic, Epsilon: 1000, Delta: 1e-5, GroupSize: 20, LearningRate: 5, Seed: 4, Reproducible: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestTrainConvergesWithoutNoise(t *testing.T) {
 		}
 		ly[i] += 0.1 * r.NormFloat64()
 	}
-	res, err = Train(context.Background(), x, ly, 3, Config{Loss: Squared, Epsilon: 1000, Delta: 1e-5, GroupSize: 20, LearningRate: 2, Seed: 4, SeededNoise: true})
+	res, err = Train(context.Background(), x, ly, 3, Config{Loss: Squared, Epsilon: 1000, Delta: 1e-5, GroupSize: 20, LearningRate: 2, Seed: 4, Reproducible: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,11 +86,11 @@ func TestTrainConvergesWithoutNoise(t *testing.T) {
 	}
 }
 
-// SeededNoise reproduces a run exactly; the default draws the noise from
+// Config.Reproducible reproduces a run exactly; the default draws the noise from
 // the operating system, so two runs with the same seed differ.
-func TestSeededNoiseAndDefault(t *testing.T) {
+func TestReproducibleAndDefault(t *testing.T) {
 	x, y := logisticData(2000, []float64{1, -1}, 7)
-	cfg := Config{Loss: Logistic, Epsilon: 1, Delta: 1e-5, Seed: 8, SeededNoise: true}
+	cfg := Config{Loss: Logistic, Epsilon: 1, Delta: 1e-5, Seed: 8, Reproducible: true}
 	a, err := Train(context.Background(), x, y, 2, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +101,7 @@ func TestSeededNoiseAndDefault(t *testing.T) {
 			t.Fatalf("seeded runs differ: %v vs %v", a.Theta, b.Theta)
 		}
 	}
-	cfg.SeededNoise = false
+	cfg.Reproducible = false
 	c, _ := Train(context.Background(), x, y, 2, cfg)
 	e, _ := Train(context.Background(), x, y, 2, cfg)
 	if c.Theta[0] == e.Theta[0] && c.Theta[1] == e.Theta[1] {
@@ -159,7 +159,7 @@ func TestTrainBadInput(t *testing.T) {
 
 func BenchmarkTrain(b *testing.B) {
 	x, y := logisticData(10000, []float64{1, -1, 0.5, 0.2, -0.3}, 1)
-	cfg := Config{Loss: Logistic, Epsilon: 1, Delta: 1e-5, Seed: 1, SeededNoise: true}
+	cfg := Config{Loss: Logistic, Epsilon: 1, Delta: 1e-5, Seed: 1, Reproducible: true}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Train(context.Background(), x, y, 5, cfg); err != nil {
