@@ -762,24 +762,6 @@ func readDraws(path string, d, n int) ([]float64, error) {
 	return out, nil
 }
 
-// meanSE returns the mean and its standard error.
-func meanSE(x []float64) (m, se float64) {
-	if len(x) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	for _, v := range x {
-		m += v
-	}
-	m /= float64(len(x))
-	if len(x) > 1 {
-		for _, v := range x {
-			se += (v - m) * (v - m)
-		}
-		se = math.Sqrt(se / float64(len(x)-1) / float64(len(x)))
-	}
-	return m, se
-}
-
 func report(w io.Writer, c config, cells []*cell) {
 	label := "defaults"
 	if c.variant != "" {
@@ -805,10 +787,10 @@ func report(w io.Writer, c config, cells []*cell) {
 		var ours, peer, diff, cpu, pcpu, kl, pkl []float64
 		minIn := 1.0
 		for _, cl := range groups[k] {
-			m, _ := meanSE(cl.ours[:min(c.obs, len(cl.ours))])
+			m, _ := cli.MeanSE(cl.ours[:min(c.obs, len(cl.ours))])
 			ours = append(ours, m)
 			if cl.kl != nil {
-				km, _ := meanSE(cl.kl)
+				km, _ := cli.MeanSE(cl.kl)
 				kl = append(kl, km)
 			}
 			if !math.IsNaN(cl.cpu) {
@@ -816,11 +798,11 @@ func report(w io.Writer, c config, cells []*cell) {
 			}
 			minIn = math.Min(minIn, cl.inSupport)
 			if cl.peerKL != nil {
-				km, _ := meanSE(cl.peerKL)
+				km, _ := cli.MeanSE(cl.peerKL)
 				pkl = append(pkl, km)
 			}
 			if cl.peer != nil {
-				pm, _ := meanSE(cl.peer)
+				pm, _ := cli.MeanSE(cl.peer)
 				peer = append(peer, pm)
 				diff = append(diff, m-pm)
 				if !math.IsNaN(cl.peerCPU) {
@@ -832,7 +814,7 @@ func report(w io.Writer, c config, cells []*cell) {
 			if len(x) == 0 {
 				return "—"
 			}
-			m, se := meanSE(x)
+			m, se := cli.MeanSE(x)
 			if len(x) == 1 {
 				return cli.F(m, 3)
 			}
@@ -842,7 +824,7 @@ func report(w io.Writer, c config, cells []*cell) {
 			if len(x) == 0 {
 				return "—"
 			}
-			m, _ := meanSE(x)
+			m, _ := cli.MeanSE(x)
 			return cli.F(m, 1)
 		}
 		t.Add(k.p, strconv.Itoa(k.n), strconv.Itoa(len(groups[k])), pm(ours), pm(peer), pm(diff), avg(cpu), avg(pcpu), cli.F(minIn, 3), pm(kl), pm(pkl))

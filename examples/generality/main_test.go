@@ -222,7 +222,7 @@ func TestQuickSuite(t *testing.T) {
 		if !readResult(dir+"/"+name+"_500_s1_ours.txt", &cl) {
 			t.Fatalf("no result for %s\n%s", name, out)
 		}
-		if m, _ := meanSE(cl.ours); !(m < 0.65) {
+		if m, _ := cli.MeanSE(cl.ours); !(m < 0.65) {
 			t.Errorf("%s: C2ST %v", name, cl.ours)
 		}
 	}

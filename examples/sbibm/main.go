@@ -380,7 +380,7 @@ func writePlots(c config, results []*result) error {
 			index[r.task] = k
 			series = append(series, plot.Series{Name: r.task})
 		}
-		m, se := mean(r.ours)
+		m, se := cli.MeanSE(r.ours)
 		s := &series[k]
 		s.X, s.Y = append(s.X, float64(r.n)), append(s.Y, m)
 		s.Lo, s.Hi = append(s.Lo, m-se), append(s.Hi, m+se)
@@ -611,20 +611,6 @@ func peerTime(dir, name string, n int) (secs, cpu float64, epochs int) {
 	return secs, cpu, epochs
 }
 
-func mean(x []float64) (m, se float64) {
-	for _, v := range x {
-		m += v
-	}
-	m /= float64(len(x))
-	if len(x) > 1 {
-		for _, v := range x {
-			se += (v - m) * (v - m)
-		}
-		se = math.Sqrt(se / float64(len(x)-1) / float64(len(x)))
-	}
-	return m, se
-}
-
 func report(w io.Writer, c config, results []*result) {
 	fmt.Fprintf(w, "### Amortized NPE on sbibm tasks (C2ST against the reference, mean over observations 1–%d, %d draws each; seed %d)\n", c.obs, c.samples, c.Seed)
 	t := cli.Table{Header: []string{"task", "simulations", "C2ST ours", "train ours", "CPU ours", "epochs"}}
@@ -635,7 +621,7 @@ func report(w io.Writer, c config, results []*result) {
 		t.Header = append(t.Header, "C2ST sbi", "train sbi", "CPU sbi", "epochs sbi", "time ours/sbi", "CPU ours/sbi")
 	}
 	for _, r := range results {
-		m, se := mean(r.ours)
+		m, se := cli.MeanSE(r.ours)
 		cpu := math.NaN()
 		if r.trainCPU > 0 {
 			cpu = r.trainCPU.Seconds()
@@ -646,7 +632,7 @@ func report(w io.Writer, c config, results []*result) {
 			row = append(row, r.kept)
 		}
 		if c.peer != "" {
-			pm, pse := mean(r.peer)
+			pm, pse := cli.MeanSE(r.peer)
 			row = append(row, fmt.Sprintf("%.3f ± %.3f", pm, pse), seconds(r.peerTrain), seconds(r.peerCPU),
 				strconv.Itoa(r.peerEpochs), cli.F(r.train.Seconds()/r.peerTrain, 2), cli.F(cpu/r.peerCPU, 2))
 		}

@@ -665,8 +665,8 @@ func seqReport(w io.Writer, c config, results []*seqResult) {
 			if len(ours) == 0 {
 				continue
 			}
-			mo, so := mean(ours)
-			mt, st := mean(theirs)
+			mo, so := cli.MeanSE(ours)
+			mt, st := cli.MeanSE(theirs)
 			ratio := cpuOurs / cpuSbi
 			sum.Add(name, m, strconv.Itoa(len(ours)), fmt.Sprintf("%.3f ± %.3f", mo, so), fmt.Sprintf("%.3f ± %.3f", mt, st),
 				cli.F(ratio, 2), yesNo(mo <= mt), yesNo(ratio <= 0.5))
