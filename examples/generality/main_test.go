@@ -107,22 +107,10 @@ func TestClosedForms(t *testing.T) {
 func TestNormalLaplace(t *testing.T) {
 	tau, b := 1/math.Sqrt(10), 0.5
 	conv := func(z float64) float64 {
-		const n = 200000
-		lo, hi := -12*tau, 12*tau
-		h := (hi - lo) / n
-		var s float64
-		for i := 0; i <= n; i++ {
-			u := lo + float64(i)*h // the Gaussian part
-			w := 2.0
-			switch {
-			case i == 0 || i == n:
-				w = 1
-			case i%2 == 1:
-				w = 4
-			}
-			s += w * math.Exp(-u*u/(2*tau*tau)-math.Abs(z-u)/b)
-		}
-		return s * h / 3 / (math.Sqrt(2*math.Pi) * tau * 2 * b)
+		s := simpson(func(u float64) float64 { // u is the Gaussian part
+			return math.Exp(-u*u/(2*tau*tau) - math.Abs(z-u)/b)
+		}, -12*tau, 12*tau, 200000)
+		return s / (math.Sqrt(2*math.Pi) * tau * 2 * b)
 	}
 	for _, z := range []float64{0, 0.3, -1, 2.5, -6, 15} {
 		got, want := math.Exp(logNormalLaplace(z, tau, b)), conv(z)
@@ -241,20 +229,10 @@ func TestLogPost(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		const n = 40000
-		h := (c.hi - c.lo) / n
-		var s float64
-		for i := 0; i <= n; i++ {
-			w := 2.0
-			switch {
-			case i == 0 || i == n:
-				w = 1
-			case i%2 == 1:
-				w = 4
-			}
-			s += w * math.Exp(p.logPost(c.xo, []float64{c.lo + float64(i)*h}))
-		}
-		if s *= h / 3; math.Abs(s-1) > 1e-8 {
+		s := simpson(func(t float64) float64 {
+			return math.Exp(p.logPost(c.xo, []float64{t}))
+		}, c.lo, c.hi, 40000)
+		if math.Abs(s-1) > 1e-8 {
 			t.Errorf("%s at %v: the density integrates to %v", c.name, c.xo, s)
 		}
 	}

@@ -368,6 +368,29 @@ func (g *gridPosterior) reference(r *rand.Rand, xo []float64, n int) []float64 {
 	return out
 }
 
+// simpsonWeight is Simpson's-rule weight 1, 4, 2, 4, …, 4, 1 of node i
+// of n intervals (n even), before the factor h/3.
+func simpsonWeight(i, n int) float64 {
+	switch {
+	case i == 0 || i == n:
+		return 1
+	case i%2 == 1:
+		return 4
+	}
+	return 2
+}
+
+// simpson integrates f over [lo, hi] by Simpson's rule with n intervals
+// (n even).
+func simpson(f func(t float64) float64, lo, hi float64, n int) float64 {
+	h := (hi - lo) / float64(n)
+	var s float64
+	for i := 0; i <= n; i++ {
+		s += simpsonWeight(i, n) * f(lo+float64(i)*h)
+	}
+	return s * h / 3
+}
+
 // quadMoments computes coordinate j's posterior mean and variance by
 // Simpson's rule on [lo, hi] with n intervals, independently of the
 // sampler's grid.
@@ -380,14 +403,7 @@ func quadMoments(logp func(t float64) float64, lo, hi float64, n int) (mean, var
 	var m0, m1, m2 float64
 	for i := 0; i <= n; i++ {
 		t := lo + float64(i)*h
-		w := 2.0
-		switch {
-		case i == 0 || i == n:
-			w = 1
-		case i%2 == 1:
-			w = 4
-		}
-		f := w * math.Exp(logp(t)-top)
+		f := simpsonWeight(i, n) * math.Exp(logp(t)-top)
 		m0 += f
 		m1 += f * t
 		m2 += f * t * t
