@@ -44,6 +44,7 @@ import (
 	"github.com/privinfer/privinfer/abc"
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/plot"
+	"github.com/privinfer/privinfer/examples/support/trials"
 	"github.com/privinfer/privinfer/simulate/tb"
 )
 
@@ -228,7 +229,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) ([]Row, error) {
 				}
 				errs = append(errs, rw.Err)
 			}
-			shown.AvgErr, shown.SDErr = meanSD(errs)
+			shown.AvgErr, shown.SDErr = trials.MeanSD(errs)
 			rows = append(rows, shown)
 		}
 		if b, err := abc.NoiseScale(cfg.EpsTotal, sens, cfg.C, false); err == nil {
@@ -277,20 +278,6 @@ func meanOf(d *privinfer.Draws, idx []int) []float64 {
 		}
 	}
 	return m
-}
-
-func meanSD(x []float64) (float64, float64) {
-	var s, s2 float64
-	for _, v := range x {
-		s += v
-		s2 += v * v
-	}
-	n := float64(len(x))
-	m := s / n
-	if len(x) < 2 {
-		return m, 0
-	}
-	return m, math.Sqrt(math.Max(0, (s2-n*m*m)/(n-1)))
 }
 
 func median(x []float64) float64 {

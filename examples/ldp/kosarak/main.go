@@ -43,6 +43,7 @@ import (
 	"github.com/privinfer/privinfer/examples/ldp/ldpdata"
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/plot"
+	"github.com/privinfer/privinfer/examples/support/trials"
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/mcmc/ldp"
 	"github.com/privinfer/privinfer/mechanism"
@@ -296,7 +297,7 @@ func run(ctx context.Context, c config, w, errw io.Writer) error {
 			vals = append(vals, avg)
 			rows = append(rows, cli.FloatRow(eps, float64(rep), avg))
 		}
-		mean, sd := meanSD(vals)
+		mean, sd := trials.MeanSD(vals)
 		means[ei], perEps[ei] = mean, vals
 		tab.Add(cli.F(eps, 2), cli.F(mean, 4), cli.F(sd, 4), cli.F(worstItem, 4), cli.F(worstR, 3))
 		xs, ys, lo, hi = append(xs, eps), append(ys, mean), append(lo, mean-sd), append(hi, mean+sd)
@@ -304,8 +305,8 @@ func run(ctx context.Context, c config, w, errw io.Writer) error {
 	tab.Markdown(w)
 	// The trend: the mean difference at the largest ε is below the one
 	// at the smallest ε by more than two standard errors.
-	_, sd0 := meanSD(perEps[0])
-	_, sd1 := meanSD(perEps[len(perEps)-1])
+	_, sd0 := trials.MeanSD(perEps[0])
+	_, sd1 := trials.MeanSD(perEps[len(perEps)-1])
 	se := math.Sqrt((sd0*sd0 + sd1*sd1) / float64(c.repeats))
 	decreasing := means[len(means)-1] < means[0]-2*se
 	reason := fmt.Sprintf("paper: the private posteriors are close to the non-private ones even at strict privacy and converge to them as ε grows (no numbers printed); ours: mean |ΔECDF| %s at ε = %s (lower at the largest ε than at the smallest by more than 2 s.e.: %v), on the filtered Kosarak, not the paper's subset",
@@ -330,18 +331,6 @@ func run(ctx context.Context, c config, w, errw io.Writer) error {
 		}
 	}
 	return nil
-}
-
-func meanSD(v []float64) (mean, sd float64) {
-	for _, x := range v {
-		mean += x / float64(len(v))
-	}
-	if len(v) > 1 {
-		for _, x := range v {
-			sd += (x - mean) * (x - mean) / float64(len(v)-1)
-		}
-	}
-	return mean, math.Sqrt(sd)
 }
 
 func joinF(v []float64) string {
