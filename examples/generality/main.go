@@ -699,11 +699,10 @@ func writeResult(path string, cl *cell) error {
 		s += " kl=" + fmtList(cl.kl)
 	}
 	s += "\n"
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(s), 0o644); err != nil {
+	return cli.WriteAtomic(path, func(w io.Writer) error {
+		_, err := io.WriteString(w, s)
 		return err
-	}
-	return os.Rename(tmp, path)
+	})
 }
 
 func fmtList(x []float64) string {
