@@ -36,11 +36,15 @@ func (c Compared) String() string {
 	if c.Agrees() {
 		rel = "≤"
 	}
-	name := c.Name
-	if name != "" {
-		name += " "
+	return fmt.Sprintf("%s%s (paper %s, |Δ| %s %s %s)", c.label(), num(c.Ours), num(c.Paper), num(math.Abs(c.Ours-c.Paper)), rel, num(c.Tol))
+}
+
+// label is c's name followed by a space, or "" when it has none.
+func (c Compared) label() string {
+	if c.Name == "" {
+		return ""
 	}
-	return fmt.Sprintf("%s%s (paper %s, |Δ| %s %s %s)", name, num(c.Ours), num(c.Paper), num(math.Abs(c.Ours-c.Paper)), rel, num(c.Tol))
+	return c.Name + " "
 }
 
 // num formats a compared number with three significant digits (more when
@@ -74,12 +78,8 @@ func AllWithin(target string, cs []Compared, note string) Verdict {
 			good++
 		}
 		parts = append(parts, c.String())
-		name := c.Name
-		if name != "" {
-			name += " "
-		}
-		ours = append(ours, name+num(c.Ours))
-		paper = append(paper, name+num(c.Paper))
+		ours = append(ours, c.label()+num(c.Ours))
+		paper = append(paper, c.label()+num(c.Paper))
 	}
 	v := Judge(target, good, len(cs), fmt.Sprintf("%d of %d within tolerance: %s", good, len(cs), strings.Join(parts, "; ")), note)
 	v.Ours, v.Paper = strings.Join(ours, ", "), strings.Join(paper, ", ")
