@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/internal/linalg"
 )
 
@@ -255,7 +256,7 @@ func newCovPost(d int, sdTheta, shape, rate float64, cov CovariancePrior, lik li
 	if !(sdTheta > 0) || !(shape > 0) || !(rate > 0) || math.IsInf(sdTheta, 1) || math.IsInf(shape, 1) || math.IsInf(rate, 1) {
 		return nil, fmt.Errorf("ldp: prior scales must be finite and > 0, got %v, %v, %v: %w", sdTheta, shape, rate, ErrInvalid)
 	}
-	if cov == nil || isNilPrior(cov) {
+	if argcheck.Nil(cov) {
 		return nil, fmt.Errorf("ldp: covariance prior is nil: %w", ErrInvalid)
 	}
 	if err := cov.check(d); err != nil {
@@ -307,17 +308,6 @@ func (c *covPost) eval(x, grad []float64) float64 {
 	}
 	grad[d] = sigma*ds + c.sha - c.rate*sigma
 	return lp + lc + ll
-}
-
-// isNilPrior reports a CovariancePrior interface holding a nil pointer.
-func isNilPrior(c CovariancePrior) bool {
-	switch v := c.(type) {
-	case *CovPrior:
-		return v == nil
-	case *ScaledLKJ:
-		return v == nil
-	}
-	return false
 }
 
 // thetaSigmaPrior checks x and returns the N(0, sd²I) log prior of θ, the
@@ -382,7 +372,7 @@ func checkCovPrior(typ string, sdTheta, shape, rate float64, cov CovariancePrior
 	if err := checkPriorScales(typ, sdTheta, shape, rate); err != nil {
 		return err
 	}
-	if cov == nil || isNilPrior(cov) {
+	if argcheck.Nil(cov) {
 		return fmt.Errorf("ldp: %s.Cov is nil: %w", typ, ErrInvalid)
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/mcmc"
 )
 
@@ -92,7 +93,7 @@ func (c Config) Validate() error {
 // nil context or an invalid cfg, the context's error when it is
 // cancelled, and the sampler's errors otherwise.
 func Sample(ctx context.Context, p Posterior, cfg Config) (*privinfer.Draws, error) {
-	if isNil(p) || p.Dim() < 1 || math.IsNaN(p.LogDensity(make([]float64, p.Dim()))) {
+	if argcheck.Nil(p) || p.Dim() < 1 || math.IsNaN(p.LogDensity(make([]float64, p.Dim()))) {
 		return nil, fmt.Errorf("ldp: Sample needs a posterior built by its constructor: %w", ErrInvalid)
 	}
 	if ctx == nil {
@@ -102,7 +103,7 @@ func Sample(ctx context.Context, p Posterior, cfg Config) (*privinfer.Draws, err
 		return nil, err
 	}
 	m := cfg.Method
-	if isNil(m) {
+	if argcheck.Nil(m) {
 		if _, ok := p.(mcmc.GradTarget); ok {
 			m = mcmc.NUTS{}
 		} else {
@@ -130,38 +131,6 @@ func Sample(ctx context.Context, p Posterior, cfg Config) (*privinfer.Draws, err
 		return nil, fmt.Errorf("ldp: %w", err)
 	}
 	return res.Draws.Map(p.ParamNames(), p.Natural)
-}
-
-// isNil reports a nil interface or a typed nil pointer inside one.
-func isNil(v any) bool {
-	if v == nil {
-		return true
-	}
-	switch p := v.(type) {
-	case *GaussianPosterior:
-		return p == nil
-	case *ExponentialPosterior:
-		return p == nil
-	case *HistogramPosterior:
-		return p == nil
-	case *LinRegPosterior:
-		return p == nil
-	case *LogRegPosterior:
-		return p == nil
-	case *SuffStatPosterior:
-		return p == nil
-	case *SuffStatLogRegPosterior:
-		return p == nil
-	case *SuffStatLogRegCovPosterior:
-		return p == nil
-	case *SuffStatCovPosterior:
-		return p == nil
-	case *LinRegCovPosterior:
-		return p == nil
-	case *ProblemPosterior:
-		return p == nil
-	}
-	return false
 }
 
 // thetaNames returns θ[0], …, θ[d−1] as "theta[j]".
