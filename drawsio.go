@@ -233,22 +233,7 @@ type drawsJSON struct {
 
 // jsonFloat is a float64 whose JSON form is a number, or one of the
 // strings "NaN", "+Inf" and "-Inf".
-type jsonFloat float64
-
-// MarshalJSON writes a number, or "NaN", "+Inf", "-Inf" as strings.
-func (f jsonFloat) MarshalJSON() ([]byte, error) {
-	return jsonfloat.Append(nil, float64(f)), nil
-}
-
-// UnmarshalJSON reads a number or one of the strings NaN, Inf, +Inf, -Inf.
-func (f *jsonFloat) UnmarshalJSON(b []byte) error {
-	v, err := jsonfloat.Parse(b, nil)
-	if err != nil {
-		return err
-	}
-	*f = jsonFloat(v)
-	return nil
-}
+type jsonFloat = jsonfloat.Float
 
 // MarshalJSON writes the draws as
 //

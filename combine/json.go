@@ -29,22 +29,7 @@ func (r *Rule) UnmarshalText(b []byte) error {
 
 // jsonFloat is a float64 whose JSON form is a number, or one of the
 // strings "NaN", "+Inf" and "-Inf" (the form privinfer.Draws uses).
-type jsonFloat float64
-
-// MarshalJSON writes a number, or "NaN", "+Inf", "-Inf" as strings.
-func (f jsonFloat) MarshalJSON() ([]byte, error) {
-	return jsonfloat.Append(nil, float64(f)), nil
-}
-
-// UnmarshalJSON reads a number or one of the strings NaN, Inf, +Inf, -Inf.
-func (f *jsonFloat) UnmarshalJSON(b []byte) error {
-	v, err := jsonfloat.Parse(b, ErrInvalid)
-	if err != nil {
-		return err
-	}
-	*f = jsonFloat(v)
-	return nil
-}
+type jsonFloat = jsonfloat.Float
 
 // resultJSON is the JSON form of Result.
 type resultJSON struct {

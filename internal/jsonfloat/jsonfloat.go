@@ -59,3 +59,24 @@ func wrap(invalid error, msg string) error {
 	}
 	return fmt.Errorf("%w: %s", invalid, msg)
 }
+
+// Float is a float64 whose JSON form is the one Append writes and Parse
+// reads, for the fields of the project's JSON encodings.
+type Float float64
+
+// MarshalJSON writes a number, or "NaN", "+Inf", "-Inf" as strings.
+func (f Float) MarshalJSON() ([]byte, error) {
+	return Append(nil, float64(f)), nil
+}
+
+// UnmarshalJSON reads a number or one of the strings NaN, Inf, +Inf, -Inf.
+// Its errors wrap no sentinel: the encoding that holds the field marks
+// them as its own.
+func (f *Float) UnmarshalJSON(b []byte) error {
+	v, err := Parse(b, nil)
+	if err != nil {
+		return err
+	}
+	*f = Float(v)
+	return nil
+}
