@@ -117,13 +117,15 @@ func Grid(logDensity func(theta []float64) float64, cfg GridConfig) (*Draws, err
 	theta := make([]float64, 0, cells*d)
 	lw := make([]float64, 0, cells)
 	x := make([]float64, d)
+	point := func(c int) { // x = the midpoint of cell c, the last axis fastest
+		for j := d - 1; j >= 0; j-- {
+			x[j] = axes[j][c%pts[j]]
+			c /= pts[j]
+		}
+	}
 	top := math.Inf(-1)
 	for c := range cells {
-		rest := c
-		for j := d - 1; j >= 0; j-- {
-			x[j] = axes[j][rest%pts[j]]
-			rest /= pts[j]
-		}
+		point(c)
 		v := logDensity(x)
 		switch {
 		case math.IsNaN(v) || math.IsInf(v, 1):
@@ -133,11 +135,7 @@ func Grid(logDensity func(theta []float64) float64, cfg GridConfig) (*Draws, err
 		}
 		// Read the point again from the axes: logDensity must not keep x,
 		// but it might have written to it.
-		rest = c
-		for j := d - 1; j >= 0; j-- {
-			x[j] = axes[j][rest%pts[j]]
-			rest /= pts[j]
-		}
+		point(c)
 		theta = append(theta, x...)
 		lw = append(lw, v)
 		top = math.Max(top, v)
