@@ -253,10 +253,7 @@ func (d *Draws) MarshalJSON() ([]byte, error) {
 		j.Theta[i] = jsonFloat(v)
 	}
 	if d.Weights != nil {
-		w := make([]jsonFloat, len(d.Weights))
-		for i, v := range d.Weights {
-			w[i] = jsonFloat(v)
-		}
+		w := toJSONFloats(d.Weights)
 		j.Weights = &w
 	}
 	return json.Marshal(j)
@@ -278,10 +275,7 @@ func (d *Draws) UnmarshalJSON(b []byte) error {
 		out.Theta[i] = float64(v)
 	}
 	if j.Weights != nil {
-		out.Weights = make([]float64, len(*j.Weights))
-		for i, v := range *j.Weights {
-			out.Weights[i] = float64(v)
-		}
+		out.Weights = fromJSONFloats(*j.Weights)
 	}
 	if err := out.Validate(); err != nil {
 		return err
