@@ -17,8 +17,6 @@ import (
 // with At first.
 var ErrNoObservation = fmt.Errorf("%w: the posterior is not conditioned on a release (trained without Problem.Observed; call At)", ErrInvalid)
 
-func errNoObservation() error { return ErrNoObservation }
-
 // tagDraws derives the random stream of the Draws methods from their seed.
 const tagDraws = 0x6472617773
 

@@ -283,7 +283,7 @@ func (q *Posterior) sample(ctx context.Context, r *rand.Rand, n int, dst []float
 		return nil, invalidf("Sample: needs a random source, n ≥ 0 and %d destination values", max(n, 0)*d)
 	}
 	if q.obs == nil {
-		return nil, errNoObservation()
+		return nil, ErrNoObservation
 	}
 	if q.inSupport < q.minIn {
 		if !q.fallback {
@@ -361,7 +361,7 @@ func (q *Posterior) SampleMCMC(ctx context.Context, n int, seed uint64, dst []fl
 		return Diagnostics{}, invalidf("SampleMCMC: needs n ≥ 1 and %d destination values", max(n, 1)*q.f.Dim())
 	}
 	if q.obs == nil {
-		return Diagnostics{}, errNoObservation()
+		return Diagnostics{}, ErrNoObservation
 	}
 	run, err := q.sampleMCMC(ctx, n, seed, dst)
 	if err != nil {
