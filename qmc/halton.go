@@ -43,14 +43,23 @@ type HaltonConfig struct {
 	Scrambled bool
 }
 
+// Validate checks the config: 1 ≤ Dim ≤ MaxHaltonDim. Errors wrap
+// ErrInvalid and name the field.
+func (c HaltonConfig) Validate() error {
+	if c.Dim < 1 || c.Dim > MaxHaltonDim {
+		return fmt.Errorf("%w: HaltonConfig.Dim must be in [1, %d], got %d", ErrInvalid, MaxHaltonDim, c.Dim)
+	}
+	return nil
+}
+
 // NewHalton returns a Halton sequence in cfg.Dim dimensions, 1 ≤ Dim ≤
 // MaxHaltonDim. If cfg.Scrambled, r draws the first random digit
 // permutations and must not be nil; otherwise r is ignored.
 func NewHalton(cfg HaltonConfig, r *rand.Rand) (*Halton, error) {
-	dim, scrambled := cfg.Dim, cfg.Scrambled
-	if dim < 1 || dim > MaxHaltonDim {
-		return nil, fmt.Errorf("%w: HaltonConfig.Dim must be in [1, %d], got %d", ErrInvalid, MaxHaltonDim, dim)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
+	dim, scrambled := cfg.Dim, cfg.Scrambled
 	if scrambled && r == nil {
 		return nil, fmt.Errorf("%w: scrambled Halton needs a non-nil *rand.Rand", ErrInvalid)
 	}

@@ -100,6 +100,22 @@ type SobolConfig struct {
 	Bits int
 }
 
+// Validate checks the config: 1 ≤ Dim ≤ MaxSobolDim, Bits 0, 32 or 64
+// and a known Scramble. Errors wrap ErrInvalid and name the field.
+func (c SobolConfig) Validate() error {
+	if c.Dim < 1 || c.Dim > MaxSobolDim {
+		return fmt.Errorf("%w: SobolConfig.Dim must be in [1, %d], got %d", ErrInvalid, MaxSobolDim, c.Dim)
+	}
+	if c.Bits != 0 && c.Bits != 32 && c.Bits != 64 {
+		return fmt.Errorf("%w: SobolConfig.Bits must be 0, 32 or 64, got %d", ErrInvalid, c.Bits)
+	}
+	switch c.Scramble {
+	case NoScramble, DigitalShift, LinearMatrixShift, Owen, OwenTree:
+		return nil
+	}
+	return fmt.Errorf("%w: SobolConfig.Scramble: unknown scramble %d", ErrInvalid, int(c.Scramble))
+}
+
 // Sobol generates Sobol points in Gray-code order. It is not safe for
 // concurrent use; give each goroutine its own Sobol (Clone is cheap).
 type Sobol struct {
@@ -119,25 +135,15 @@ type Sobol struct {
 // MaxSobolDim. For a scrambled configuration r draws the first
 // randomization and must not be nil; for NoScramble r is ignored.
 func NewSobol(cfg SobolConfig, r *rand.Rand) (*Sobol, error) {
-	dim := cfg.Dim
-	if dim < 1 || dim > MaxSobolDim {
-		return nil, fmt.Errorf("%w: SobolConfig.Dim must be in [1, %d], got %d", ErrInvalid, MaxSobolDim, dim)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
-	nb := cfg.Bits
+	if cfg.Scramble != NoScramble && r == nil {
+		return nil, fmt.Errorf("%w: scramble %v needs a non-nil *rand.Rand", ErrInvalid, cfg.Scramble)
+	}
+	dim, nb := cfg.Dim, cfg.Bits
 	if nb == 0 {
 		nb = 32
-	}
-	if nb != 32 && nb != 64 {
-		return nil, fmt.Errorf("%w: Sobol bits must be 32 or 64, got %d", ErrInvalid, cfg.Bits)
-	}
-	switch cfg.Scramble {
-	case NoScramble:
-	case DigitalShift, LinearMatrixShift, Owen, OwenTree:
-		if r == nil {
-			return nil, fmt.Errorf("%w: scramble %v needs a non-nil *rand.Rand", ErrInvalid, cfg.Scramble)
-		}
-	default:
-		return nil, fmt.Errorf("%w: unknown scramble %d", ErrInvalid, int(cfg.Scramble))
 	}
 	recs, err := directionTable()
 	if err != nil {
