@@ -309,7 +309,7 @@ func Modips(ctx context.Context, r *rand.Rand, sel Selection, x []float64, cfg C
 			return nil, fmt.Errorf("synth: set %d: %w", j, err)
 		}
 		if d := acct.Spent().Epsilon - before; math.Abs(d-per) > 1e-9*per {
-			return nil, fmt.Errorf("%w: budget: set %d charged ε=%v, want %v", ErrInvalid, j, d, per)
+			return nil, invalidf("budget: set %d charged ε=%v, want %v", j, d, per)
 		}
 		if cap(theta) < post.Dim() {
 			theta = make([]float64, post.Dim())
@@ -328,7 +328,7 @@ func Modips(ctx context.Context, r *rand.Rand, sel Selection, x []float64, cfg C
 	}
 	rel.Spent = acct.Spent()
 	if math.Abs(rel.Spent.Epsilon-cfg.Epsilon) > 1e-9*cfg.Epsilon {
-		return nil, fmt.Errorf("%w: budget: charged ε=%v, stated Config.Epsilon %v", ErrInvalid, rel.Spent.Epsilon, cfg.Epsilon)
+		return nil, invalidf("budget: charged ε=%v, stated Config.Epsilon %v", rel.Spent.Epsilon, cfg.Epsilon)
 	}
 	return rel, nil
 }
