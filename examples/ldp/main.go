@@ -42,6 +42,7 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/examples/ldp/ldpdata"
 	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/examples/support/plot"
 	"github.com/privinfer/privinfer/mcmc"
@@ -339,8 +340,8 @@ func histogramAt(ctx context.Context, c config, eps float64, w io.Writer, prog *
 			if err := ldp.ProjectSimplex(est, est); err != nil {
 				return 0, err
 			}
-			sb += rmse(mean, truth)
-			sp += rmse(est, truth)
+			sb += ldpdata.RMSE(mean, truth)
+			sp += ldpdata.RMSE(est, truth)
 			if unusable(mean, truth) {
 				ub++
 			}
@@ -645,14 +646,6 @@ func sampleCat(r *rand.Rand, p []float64) int {
 		u -= v
 	}
 	return len(p) - 1
-}
-
-func rmse(a, b []float64) float64 {
-	s := 0.0
-	for i := range a {
-		s += (a[i] - b[i]) * (a[i] - b[i])
-	}
-	return math.Sqrt(s / float64(len(a)))
 }
 
 // unusable reports a zero category or an ordering different from the truth's.
