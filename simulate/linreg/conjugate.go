@@ -547,9 +547,9 @@ func (l *NIG) SampleThetaPair(r *rand.Rand, rec1, rec2 []float64, n int, theta1,
 	if err := l.check(); err != nil {
 		return err
 	}
-	k1 := l.p + 1
-	if r == nil || len(rec1) != n*k1 || len(rec2) != n*k1 || len(theta1) != k1+1 || len(theta2) != k1+1 {
-		return fmt.Errorf("%w: NIG coupled θ-step needs a random source, records of length %d and θ of length %d", simulate.ErrInvalid, n*k1, k1+1)
+	k := l.p + 1
+	if r == nil || len(rec1) != n*k || len(rec2) != n*k || len(theta1) != k+1 || len(theta2) != k+1 {
+		return fmt.Errorf("%w: NIG coupled θ-step needs a random source, records of length %d and θ of length %d", simulate.ErrInvalid, n*k, k+1)
 	}
 	if err := checkRecords(rec1, n); err != nil {
 		return err
@@ -564,7 +564,6 @@ func (l *NIG) SampleThetaPair(r *rand.Rand, rec1, rec2 []float64, n int, theta1,
 	if err := l.posterior(rec2, n, &p2); err != nil {
 		return err
 	}
-	k := l.p + 1
 	logIG := func(a, b float64) func(float64) float64 {
 		return func(v float64) float64 { return a*math.Log(b) - (a+1)*math.Log(v) - b/v }
 	}
@@ -593,19 +592,15 @@ func (l *NIG) SampleThetaPair(r *rand.Rand, rec1, rec2 []float64, n int, theta1,
 		return -0.5*float64(k)*math.Log(s) + 0.5*linalg.LogDetChol(ch, k) - 0.5*q/s
 	}
 	b1, b2 := theta1[:k], theta2[:k]
-	if s1 == s2 && p1.mu == p2.mu && p1.chol == p2.chol {
-		p1.drawBeta(r, s1, b1)
+	p1.drawBeta(r, s1, b1)
+	if s1 == s2 && p1.mu == p2.mu && p1.chol == p2.chol ||
+		math.Log(r.Float64())+logN(&p1, s1, b1) <= logN(&p2, s2, b1) {
 		copy(b2, b1)
 	} else {
-		p1.drawBeta(r, s1, b1)
-		if math.Log(r.Float64())+logN(&p1, s1, b1) <= logN(&p2, s2, b1) {
-			copy(b2, b1)
-		} else {
-			for {
-				p2.drawBeta(r, s2, b2)
-				if math.Log(r.Float64())+logN(&p2, s2, b2) > logN(&p1, s1, b2) {
-					break
-				}
+		for {
+			p2.drawBeta(r, s2, b2)
+			if math.Log(r.Float64())+logN(&p2, s2, b2) > logN(&p1, s1, b2) {
+				break
 			}
 		}
 	}
