@@ -200,12 +200,14 @@ func (r Result) PValue(null float64) (float64, error) {
 	return 2 * special.StudentTCDF(-t, r.DF), nil
 }
 
-func checkOptions(opt Options) error {
+// Validate checks the options: CompleteDF ≥ 0 (+Inf allowed) and
+// SynthRatio finite and ≥ 0. Errors wrap ErrInvalid and name the field.
+func (opt Options) Validate() error {
 	if math.IsNaN(opt.CompleteDF) || opt.CompleteDF < 0 {
-		return fmt.Errorf("%w: complete-data df must be >= 0 (0 means infinite), got %v", ErrInvalid, opt.CompleteDF)
+		return fmt.Errorf("%w: Options.CompleteDF (complete-data df) must be >= 0 (0 means infinite), got %v", ErrInvalid, opt.CompleteDF)
 	}
 	if math.IsNaN(opt.SynthRatio) || opt.SynthRatio < 0 || math.IsInf(opt.SynthRatio, 0) {
-		return fmt.Errorf("%w: synthetic ratio must be finite and >= 0, got %v", ErrInvalid, opt.SynthRatio)
+		return fmt.Errorf("%w: Options.SynthRatio (synthetic ratio) must be finite and >= 0, got %v", ErrInvalid, opt.SynthRatio)
 	}
 	return nil
 }
@@ -225,7 +227,7 @@ func checkOptions(opt Options) error {
 //   - NaN or ±Inf estimates, negative, NaN or infinite variances:
 //     ErrInvalid.
 func Pool(rule Rule, q, u []float64, opt Options) (Result, error) {
-	if err := checkOptions(opt); err != nil {
+	if err := opt.Validate(); err != nil {
 		return Result{}, err
 	}
 	m := len(q)
@@ -259,7 +261,7 @@ func Pool(rule Rule, q, u []float64, opt Options) (Result, error) {
 // qbar, mean within variance wbar and between variance b. It is the
 // allocation-free core of Pool for simulation loops.
 func FromMoments(rule Rule, m int, qbar, wbar, b float64, opt Options) (Result, error) {
-	if err := checkOptions(opt); err != nil {
+	if err := opt.Validate(); err != nil {
 		return Result{}, err
 	}
 	if m < 1 || (m < 2 && rule != Raab) {

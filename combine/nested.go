@@ -62,7 +62,7 @@ func (r NestedResult) SanitizationShare() float64 {
 // rule DPSynthesis: B_M = 0 gives ν = +Inf; W̄ = 0 and B_M > 0 gives
 // ν = m − 1.
 func PoolNested(t int, q, u []float64, opt Options) (NestedResult, error) {
-	if err := checkOptions(opt); err != nil {
+	if err := opt.Validate(); err != nil {
 		return NestedResult{}, err
 	}
 	if opt.CompleteDF != 0 || opt.NoAdjust || opt.SynthRatio != 0 {

@@ -39,7 +39,7 @@ func (v VectorResult) Component(i int) (Result, error) {
 // adjusted inference). Edge cases and errors are as for Pool; covariance
 // matrices must be symmetric with non-negative diagonals.
 func PoolVector(rule Rule, q [][]float64, u [][]float64, opt Options) (VectorResult, error) {
-	if err := checkOptions(opt); err != nil {
+	if err := opt.Validate(); err != nil {
 		return VectorResult{}, err
 	}
 	m := len(q)
