@@ -232,17 +232,17 @@ func Pool(rule Rule, q, u []float64, opt Options) (Result, error) {
 	}
 	m := len(q)
 	if len(u) != m {
-		return Result{}, fmt.Errorf("%w: %d estimates but %d variances", ErrInvalid, m, len(u))
+		return Result{}, fmt.Errorf("%w: q has %d estimates but u has %d variances", ErrInvalid, m, len(u))
 	}
 	if m < 1 {
-		return Result{}, fmt.Errorf("%w: no sets", ErrInvalid)
+		return Result{}, fmt.Errorf("%w: q and u are empty (no sets)", ErrInvalid)
 	}
 	for j := range q {
 		if math.IsNaN(q[j]) || math.IsInf(q[j], 0) {
-			return Result{}, fmt.Errorf("%w: estimate %d is %v", ErrInvalid, j, q[j])
+			return Result{}, fmt.Errorf("%w: q[%d] is %v", ErrInvalid, j, q[j])
 		}
 		if math.IsNaN(u[j]) || math.IsInf(u[j], 0) || u[j] < 0 {
-			return Result{}, fmt.Errorf("%w: variance %d must be finite and >= 0, got %v", ErrInvalid, j, u[j])
+			return Result{}, fmt.Errorf("%w: u[%d] must be finite and >= 0, got %v", ErrInvalid, j, u[j])
 		}
 	}
 	if m < 2 && rule != Raab {
