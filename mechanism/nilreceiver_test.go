@@ -15,7 +15,7 @@ var nilReceivers = []any{
 	(*Accountant)(nil), (*Bounded)(nil), (*CryptoSource)(nil), (*Exponential)(nil),
 	(*Gaussian)(nil), (*InfectionTrajectory)(nil), (*KaryRandomizedResponse)(nil),
 	(*Laplace)(nil), (*OUE)(nil), (*RandomizedResponse)(nil), (*ReproducibleMechanism)(nil),
-	(*SVTSession)(nil), (*SparseVector)(nil),
+	(*SVTSession)(nil), (*SparseVector)(nil), (*Via)(nil),
 }
 
 // TestNilReceivers calls every exported pointer-receiver method of the

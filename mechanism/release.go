@@ -96,9 +96,7 @@ func (p *ReproducibleMechanism) Release(r *rand.Rand, s, dst []float64) error {
 		return sr.releaseWith(r, s, dst)
 	}
 	if c, ok := p.m.(Composite); ok {
-		return c.ReleaseVia(func(inner Mechanism, s, dst []float64) error {
-			return Reproducible(inner).Release(r, s, dst)
-		}, s, dst)
+		return c.ReleaseVia(&Via{r: r, mode: viaReproducible}, s, dst)
 	}
 	return p.m.Release(r, s, dst)
 }
@@ -109,15 +107,61 @@ func (p *ReproducibleMechanism) Release(r *rand.Rand, s, dst []float64) error {
 // person's record and release it through a Laplace mechanism.
 //
 // ReleaseVia draws the composite release of s into dst, handing every
-// inner release to release(inner, s', dst'). A Composite's Release must be
-// ReleaseVia with each inner mechanism's own (secure) Release;
-// Reproducible(c).Release(r, …) calls ReleaseVia with the inner
-// mechanisms' reproducible releases from r, so the one opt-out reaches
-// the noise of a composite too. Never call ReleaseVia with anything else
-// on confidential data.
+// inner release to v.Release. A Composite's Release must be
+// ReleaseVia(SecureVia(r), …) and its SimulateRelease may be
+// ReleaseVia(SimulateVia(r), …); Reproducible(c).Release(r, …) calls
+// ReleaseVia with a Via only this package can build, so the one
+// reproducible opt-out reaches the noise of a composite too and no other
+// way to it is open. ReleaseVia returns an error for a nil v.
 type Composite interface {
 	Mechanism
-	ReleaseVia(release func(inner Mechanism, s, dst []float64) error, s, dst []float64) error
+	ReleaseVia(v *Via, s, dst []float64) error
+}
+
+type viaMode uint8
+
+const (
+	viaSecure viaMode = iota
+	viaSimulate
+	viaReproducible
+)
+
+// Via is how a Composite draws its inner releases: SecureVia (each inner
+// mechanism's own secure Release), SimulateVia (the floating-point
+// simulation path of Simulate) or, built only by Reproducible, the inner
+// mechanisms' reproducible releases. Its zero value is SecureVia(nil).
+type Via struct {
+	r    *rand.Rand
+	mode viaMode
+}
+
+// SecureVia returns the Via of a Composite's Release: inner.Release(r, …),
+// which for a mechanism of this package draws from the operating
+// system's generator whatever r is.
+func SecureVia(r *rand.Rand) *Via { return &Via{r: r, mode: viaSecure} }
+
+// SimulateVia returns the Via of a Composite's SimulateRelease:
+// Simulate(inner, r, …), for inference and simulation studies only; its
+// Release returns an error for a nil r.
+func SimulateVia(r *rand.Rand) *Via { return &Via{r: r, mode: viaSimulate} }
+
+// Release draws the release of s by inner into dst the way v says. It
+// returns an error for a nil v or inner and for arguments inner rejects.
+func (v *Via) Release(inner Mechanism, s, dst []float64) error {
+	if v == nil {
+		return invalidf("Via is nil")
+	}
+	if inner == nil {
+		return invalidf("Via.Release needs a non-nil mechanism")
+	}
+	switch v.mode {
+	case viaSimulate:
+		return Simulate(inner, v.r, s, dst)
+	case viaReproducible:
+		return Reproducible(inner).Release(v.r, s, dst)
+	default:
+		return inner.Release(v.r, s, dst)
+	}
 }
 
 // SimulateRelease is Simulate through the wrapped mechanism.

@@ -88,7 +88,7 @@ func TestBadInput(t *testing.T) {
 		{Category: "mismatched", Name: "NormClippedGaussian.Release destination length", Err: relNC(nc, []float64{1, 0}, 3)},
 		{Category: "nil", Name: "nil ClippedLaplace", Err: relCL(nil, []float64{0}, 1)},
 		{Category: "nil", Name: "ClippedLaplace.SimulateRelease nil generator", Err: simCL(cl, nil, []float64{0})},
-		{Category: "nil", Name: "ClippedLaplace.ReleaseVia nil function", Err: func() error { return cl.ReleaseVia(nil, []float64{0}, []float64{0}) }},
+		{Category: "nil", Name: "ClippedLaplace.ReleaseVia nil Via", Err: func() error { return cl.ReleaseVia(nil, []float64{0}, []float64{0}) }},
 		{Category: "nil", Name: "nil NormClippedGaussian", Err: relNC(nil, []float64{0, 0}, 2)},
 		{Category: "nil", Name: "NormClippedGaussian.SimulateRelease nil generator", Err: func() error { return nc.SimulateRelease(nil, []float64{0, 0}, make([]float64, 2)) }},
 		{Category: "zerovalue", Name: "ClippedLaplaceConfig{}", Err: func() error { _, err := NewClippedLaplace(ClippedLaplaceConfig{}); return err }},

@@ -133,26 +133,24 @@ func (m *ClippedLaplace) check(x, z []float64) error {
 // wrapping ErrInvalid for a nil mechanism, wrong lengths or a non-finite
 // record, writing nothing.
 func (m *ClippedLaplace) Release(r *rand.Rand, x, z []float64) error {
-	return m.ReleaseVia(func(inner mechanism.Mechanism, s, dst []float64) error {
-		return inner.Release(r, s, dst)
-	}, x, z)
+	return m.ReleaseVia(mechanism.SecureVia(r), x, z)
 }
 
 // ReleaseVia implements mechanism.Composite: each clipped record goes
-// through release with the inner one-dimensional Laplace mechanism.
-// Release calls it with the inner mechanism's secure Release, and
-// mechanism.Reproducible(m) with its reproducible one.
-func (m *ClippedLaplace) ReleaseVia(release func(inner mechanism.Mechanism, s, dst []float64) error, x, z []float64) error {
+// through via with the inner one-dimensional Laplace mechanism. Release
+// calls it with mechanism.SecureVia, and mechanism.Reproducible(m) with
+// the inner mechanism's reproducible release.
+func (m *ClippedLaplace) ReleaseVia(via *mechanism.Via, x, z []float64) error {
 	if err := m.check(x, z); err != nil {
 		return err
 	}
-	if release == nil {
-		return invalidf("ReleaseVia needs a non-nil release function")
+	if via == nil {
+		return invalidf("ReleaseVia needs a non-nil *mechanism.Via")
 	}
 	var s, d [1]float64
 	for i, v := range x {
 		s[0] = mechanism.Clamp(v, m.lo, m.hi)
-		if err := release(m.lap, s[:], d[:]); err != nil {
+		if err := via.Release(m.lap, s[:], d[:]); err != nil {
 			return fmt.Errorf("mechanism/ldp: record %d: %w: %w", i, ErrInvalid, err)
 		}
 		z[i] = d[0]

@@ -103,19 +103,17 @@ func (m *NormClippedGaussian) Dim() int {
 // generator (r is not used). It returns an error wrapping ErrInvalid for
 // wrong lengths or a non-finite record.
 func (m *NormClippedGaussian) Release(r *rand.Rand, x, dst []float64) error {
-	return m.ReleaseVia(func(inner mechanism.Mechanism, s, d []float64) error {
-		return inner.Release(r, s, d)
-	}, x, dst)
+	return m.ReleaseVia(mechanism.SecureVia(r), x, dst)
 }
 
 // ReleaseVia implements mechanism.Composite: the clipped record goes
-// through release with the inner Gaussian mechanism.
-func (m *NormClippedGaussian) ReleaseVia(release func(inner mechanism.Mechanism, s, dst []float64) error, x, dst []float64) error {
+// through v with the inner Gaussian mechanism.
+func (m *NormClippedGaussian) ReleaseVia(v *mechanism.Via, x, dst []float64) error {
 	if m == nil || m.g == nil {
 		return invalidf("NormClippedGaussian is nil or was not built by NewNormClippedGaussian")
 	}
-	if release == nil {
-		return invalidf("ReleaseVia needs a non-nil release function")
+	if v == nil {
+		return invalidf("ReleaseVia needs a non-nil *mechanism.Via")
 	}
 	if len(x) != m.d || len(dst) != m.d {
 		return invalidf("record and destination must have length %d, got %d and %d", m.d, len(x), len(dst))
@@ -123,7 +121,7 @@ func (m *NormClippedGaussian) ReleaseVia(release func(inner mechanism.Mechanism,
 	if err := clipNorm(x, dst, m.clip); err != nil {
 		return err
 	}
-	if err := release(m.g, dst, dst); err != nil {
+	if err := v.Release(m.g, dst, dst); err != nil {
 		return fmt.Errorf("mechanism/ldp: %w: %w", ErrInvalid, err)
 	}
 	return nil
@@ -135,9 +133,7 @@ func (m *NormClippedGaussian) SimulateRelease(r *rand.Rand, x, dst []float64) er
 	if r == nil {
 		return invalidf("SimulateRelease needs a non-nil *rand.Rand")
 	}
-	return m.ReleaseVia(func(inner mechanism.Mechanism, s, d []float64) error {
-		return mechanism.Simulate(inner, r, s, d)
-	}, x, dst)
+	return m.ReleaseVia(mechanism.SimulateVia(r), x, dst)
 }
 
 // clipNorm writes x scaled to ℓ2 norm at most c into dst (which may alias
