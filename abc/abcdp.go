@@ -415,19 +415,11 @@ func ABCDP(ctx context.Context, p privinfer.Problem, cfg ABCDPConfig) (*ABCDPRes
 // (wrapping ErrInvalid) when an argument, b or 2b is not a positive normal
 // finite number at most mechanism.SVTMaxMagnitude, or c < 1.
 func NoiseScale(epsTotal, sens float64, c int, resample bool) (float64, error) {
-	if err := checkScale("epsilon", epsTotal); err != nil {
+	k, err := thm41Factor("epsilon", epsTotal, sens, c, resample)
+	if err != nil {
 		return 0, err
 	}
-	if err := checkScale("distance sensitivity", sens); err != nil {
-		return 0, err
-	}
-	if c < 1 {
-		return 0, invalidf("c must be >= 1, got %d", c)
-	}
-	b := float64(c+1) * sens / epsTotal
-	if resample {
-		b = 2 * float64(c) * sens / epsTotal
-	}
+	b := k * sens / epsTotal
 	if err := checkScale("noise scale b", b); err != nil {
 		return 0, fmt.Errorf("abc: ε_total %v, Δρ %v and c %d give no usable noise scale: %w", epsTotal, sens, c, err)
 	}
@@ -437,12 +429,12 @@ func NoiseScale(epsTotal, sens float64, c int, resample bool) (float64, error) {
 	return b, nil
 }
 
-// TotalEpsilon is the inverse of NoiseScale: the ε_total that noise scale b
-// buys, (c+1)Δρ/b without RESAMPLE and 2cΔρ/b with it. b and Δρ must be
-// positive normal finite numbers at most mechanism.SVTMaxMagnitude, and the
-// result must be a positive normal finite number.
-func TotalEpsilon(b, sens float64, c int, resample bool) (float64, error) {
-	if err := checkScale("noise scale b", b); err != nil {
+// thm41Factor checks the arguments NoiseScale and TotalEpsilon share (x,
+// named name, and Δρ positive normal finite numbers at most
+// mechanism.SVTMaxMagnitude, c >= 1) and returns the factor k of ABCDP
+// Thm. 4.1, b = kΔρ/ε_total: 2c with RESAMPLE and c+1 without.
+func thm41Factor(name string, x, sens float64, c int, resample bool) (float64, error) {
+	if err := checkScale(name, x); err != nil {
 		return 0, err
 	}
 	if err := checkScale("distance sensitivity", sens); err != nil {
@@ -451,10 +443,22 @@ func TotalEpsilon(b, sens float64, c int, resample bool) (float64, error) {
 	if c < 1 {
 		return 0, invalidf("c must be >= 1, got %d", c)
 	}
-	eps := float64(c+1) * sens / b
 	if resample {
-		eps = 2 * float64(c) * sens / b
+		return 2 * float64(c), nil
 	}
+	return float64(c + 1), nil
+}
+
+// TotalEpsilon is the inverse of NoiseScale: the ε_total that noise scale b
+// buys, (c+1)Δρ/b without RESAMPLE and 2cΔρ/b with it. b and Δρ must be
+// positive normal finite numbers at most mechanism.SVTMaxMagnitude, and the
+// result must be a positive normal finite number.
+func TotalEpsilon(b, sens float64, c int, resample bool) (float64, error) {
+	k, err := thm41Factor("noise scale b", b, sens, c, resample)
+	if err != nil {
+		return 0, err
+	}
+	eps := k * sens / b
 	if !(eps >= minNormal) || math.IsInf(eps, 0) {
 		return 0, invalidf("ε_total for b = %v, Δρ = %v, c = %d is %v, not a positive normal finite number", b, sens, c, eps)
 	}
