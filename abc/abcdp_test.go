@@ -371,13 +371,8 @@ func TestABCDPSelectStopsAtC(t *testing.T) {
 // the noise comes from the operating system's generator and the result
 // is still a valid selection of the same public draws.
 func TestABCDPReproducible(t *testing.T) {
-	p, err := privateNormalMean()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Mechanism = nil
+	p, cfg := abcdpFixture(t)
 	ctx := context.Background()
-	cfg := ABCDPConfig{EpsTotal: 2, EpsABC: 0.5, C: 4, Resample: true, Clip: 2, Distance: Euclidean{}, Simulations: 300, Seed: 9, Reproducible: true}
 	a, err := ABCDP(ctx, p, cfg)
 	if err != nil {
 		t.Fatal(err)

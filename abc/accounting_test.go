@@ -15,13 +15,8 @@ import (
 // budget of the release to ABCDPConfig.Accountant, and that a refused
 // charge releases nothing and records nothing.
 func TestABCDPAccountant(t *testing.T) {
-	p, err := privateNormalMean()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Mechanism = nil
+	p, cfg := abcdpFixture(t)
 	ctx := context.Background()
-	cfg := ABCDPConfig{EpsTotal: 2, EpsABC: 0.5, C: 4, Resample: true, Clip: 2, Distance: Euclidean{}, Simulations: 300, Seed: 9, Reproducible: true}
 	sel, err := NewABCDPSelector(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"testing"
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/mechanism"
@@ -112,4 +113,16 @@ func exactPrivatePosterior() (mean, sd float64) {
 	m := simpson(func(t float64) float64 { return t * post(t) }, lo, hi, 4000) / z
 	v := simpson(func(t float64) float64 { return (t - m) * (t - m) * post(t) }, lo, hi, 4000) / z
 	return m, math.Sqrt(v)
+}
+
+// abcdpFixture returns privateNormalMean without its mechanism (ABCDP
+// needs none) and a reproducible ABCDPConfig with RESAMPLE for it.
+func abcdpFixture(t *testing.T) (privinfer.Problem, ABCDPConfig) {
+	t.Helper()
+	p, err := privateNormalMean()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Mechanism = nil
+	return p, ABCDPConfig{EpsTotal: 2, EpsABC: 0.5, C: 4, Resample: true, Clip: 2, Distance: Euclidean{}, Simulations: 300, Seed: 9, Reproducible: true}
 }
