@@ -14,17 +14,14 @@ import (
 	"github.com/privinfer/privinfer/simulate"
 )
 
+// kernelTestProblem is privateNormalMean, failing t on error.
 func kernelTestProblem(t *testing.T) privinfer.Problem {
 	t.Helper()
-	prior, err := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{0}, Variances: []float64{1}})
+	p, err := privateNormalMean()
 	if err != nil {
 		t.Fatal(err)
 	}
-	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 0.5, Epsilon: 1, Dim: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return privinfer.Problem{Prior: prior, Simulator: normalMean{se: pnmSE}, Mechanism: lap, Observed: []float64{pnmObs}}
+	return p
 }
 
 // TestKernelISExact checks the kernel importance sampler against the exact

@@ -13,18 +13,15 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer"
-	"github.com/privinfer/privinfer/simulate"
 )
 
 // exactStatProblem is a Problem with a nil Mechanism whose simulator
 // returns θ itself, so the distance of a draw to Observed is |θ − obs|.
 func exactStatProblem(t *testing.T) privinfer.Problem {
 	t.Helper()
-	prior, err := simulate.NewDiagNormal(simulate.DiagNormalConfig{Mean: []float64{0}, Variances: []float64{1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return privinfer.Problem{Prior: prior, Simulator: normalMean{se: 0}, Observed: []float64{pnmObs}}
+	p := kernelTestProblem(t)
+	p.Simulator, p.Mechanism = normalMean{se: 0}, nil
+	return p
 }
 
 // TestNilMechanismExactDistances pins what the documentation of Rejection
