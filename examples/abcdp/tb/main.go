@@ -36,6 +36,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -281,12 +282,7 @@ func meanOf(d *privinfer.Draws, idx []int) []float64 {
 }
 
 func median(x []float64) float64 {
-	s := append([]float64(nil), x...)
-	for i := 1; i < len(s); i++ { // insertion sort: T is small
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
+	s := slices.Sorted(slices.Values(x))
 	if len(s) == 0 {
 		return math.NaN()
 	}
