@@ -50,14 +50,20 @@ func badInputChecks(t *testing.T) []testutil.BadInput {
 		}
 	}
 	rng := func() *rand.Rand { return rand.New(rand.NewPCG(3, 4)) }
-	mmd1, err := NewMMD(MMDConfig{Dim: 1, Bandwidth: 1, Unbiased: false})
-	if err != nil {
-		t.Fatal(err)
+	// mmds returns an MMD and a FeatureMMD (8 features) on points of
+	// dimension dim, with bandwidth 1.
+	mmds := func(dim int) (*MMD, *FeatureMMD) {
+		m, err := NewMMD(MMDConfig{Dim: dim, Bandwidth: 1, Unbiased: false})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fm, err := NewFeatureMMD(FeatureMMDConfig{Dim: dim, Bandwidth: 1, Features: 8}, rng())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m, fm
 	}
-	fm1, err := NewFeatureMMD(FeatureMMDConfig{Dim: 1, Bandwidth: 1, Features: 8}, rng())
-	if err != nil {
-		t.Fatal(err)
-	}
+	mmd1, fm1 := mmds(1)
 	w2, err := NewWeightedL2([]float64{1, 2})
 	if err != nil {
 		t.Fatal(err)
@@ -140,14 +146,7 @@ func badInputChecks(t *testing.T) []testutil.BadInput {
 			})
 		}
 	}
-	mmd2, err := NewMMD(MMDConfig{Dim: 2, Bandwidth: 1, Unbiased: false})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fm2, err := NewFeatureMMD(FeatureMMDConfig{Dim: 2, Bandwidth: 1, Features: 8}, rng())
-	if err != nil {
-		t.Fatal(err)
-	}
+	mmd2, fm2 := mmds(2)
 	check("mismatched", "MMD.Distance set length not a multiple of the dimension", isNaN(func() float64 { return mmd2.Distance([]float64{1, 2, 3}, []float64{0, 0}) }))
 	check("mismatched", "FeatureMMD.Distance set length not a multiple of the dimension", isNaN(func() float64 { return fm2.Distance([]float64{1, 2, 3}, []float64{0, 0}) }))
 	check("nil", "nil WeightedL2 Distance", isNaN(func() float64 { return (*WeightedL2)(nil).Distance([]float64{1}, []float64{1}) }))
