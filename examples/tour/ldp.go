@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/mcmc/ldp"
 	"github.com/privinfer/privinfer/mechanism"
 )
@@ -34,11 +35,11 @@ func ldpGaussian(w io.Writer, seed uint64, quick bool) (*privinfer.Draws, *ldp.G
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg := ldp.Config{Chains: 4, Warmup: 500, Draws: 1000, Seed: seed}
+	cfg := mcmc.Config{Chains: 4, Warmup: 500, Draws: 1000, Seed: seed}
 	if quick {
 		cfg.Draws = 500
 	}
-	draws, err := ldp.Sample(context.Background(), post, cfg) // draws of (mu, sigma)
+	draws, err := ldp.Sample(context.Background(), post, nil, cfg) // NUTS draws of (mu, sigma)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -38,7 +38,6 @@ func TestBadInputConfigs(t *testing.T) {
 		{Category: "zerovalue", Name: "SuffStatLogRegPosteriorConfig{}", Err: SuffStatLogRegPosteriorConfig{}.Validate},
 		{Category: "zerovalue", Name: "SuffStatLogRegCovPosteriorConfig{}", Err: SuffStatLogRegCovPosteriorConfig{}.Validate},
 		{Category: "zerovalue", Name: "GaussianPrior{}", Err: GaussianPrior{}.Validate},
-		{Category: "zerovalue", Name: "Config{} is usable", Check: Config{}.Validate},
 		{Category: "nonpositive", Name: "LinRegDataConfig.Dim 0", Err: lin(func(c *LinRegDataConfig) { c.Dim = 0 })},
 		{Category: "mismatched", Name: "LinRegDataConfig.ZX length", Err: lin(func(c *LinRegDataConfig) { c.ZX = c.ZX[:1] })},
 		{Category: "mismatched", Name: "LinRegDataConfig.SX length", Err: lin(func(c *LinRegDataConfig) { c.SX = c.SX[:1] })},

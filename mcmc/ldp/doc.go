@@ -15,9 +15,11 @@
 //     Mechanism method returns the local mechanism it describes),
 //  2. builds the posterior from the model, the reports and a prior
 //     config (NewGaussianPosterior, …), and
-//  3. calls Sample(ctx, posterior, Config{Chains, Warmup, Draws, Seed,
-//     Progress}), which runs NUTS (slice sampling for targets without a
-//     gradient) on the posterior's unconstrained coordinates and returns
+//  3. calls Sample(ctx, posterior, nil, mcmc.Config{Chains, Warmup, Draws,
+//     Seed, Progress}), which runs NUTS (slice sampling for targets without
+//     a gradient; the nil is the sampler, mcmc.Method) with 1000 warm-up
+//     iterations unless told otherwise on the posterior's unconstrained
+//     coordinates and returns
 //     *privinfer.Draws of the natural parameters (σ rather than log σ,
 //     category probabilities rather than log-ratios), named, chain-major,
 //     with the library's summaries, diagnostics and CSV.

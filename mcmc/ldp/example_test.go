@@ -164,7 +164,7 @@ func ExampleSample() {
 	if err != nil {
 		panic(err)
 	}
-	draws, err := ldp.Sample(context.Background(), post, ldp.Config{Chains: 2, Warmup: 200, Draws: 200, Seed: 7})
+	draws, err := ldp.Sample(context.Background(), post, nil, mcmc.Config{Chains: 2, Warmup: 200, Draws: 200, Seed: 7})
 	if err != nil {
 		panic(err)
 	}
@@ -205,7 +205,7 @@ func ExampleNewProblemPosterior() {
 	if err != nil {
 		panic(err)
 	}
-	draws, err := ldp.Sample(context.Background(), post, ldp.Config{Chains: 2, Warmup: 200, Draws: 200, Seed: 1})
+	draws, err := ldp.Sample(context.Background(), post, nil, mcmc.Config{Chains: 2, Warmup: 200, Draws: 200, Seed: 1})
 	if err != nil {
 		panic(err)
 	}

@@ -43,66 +43,57 @@ var (
 	_ Posterior = (*ProblemPosterior)(nil)
 )
 
-// Config controls Sample. The zero value is usable: four chains of 1000
-// warm-up and 1000 retained draws each, NUTS for gradient targets and
-// slice sampling otherwise, chains started near x = 0, seed 0.
-type Config struct {
-	// Chains is the number of chains; 0 means 4. They run in parallel,
-	// chain c on its own random stream derived from (Seed, c), so the
-	// draws depend on Seed only.
-	Chains int
-	// Warmup is the number of warm-up iterations per chain (discarded,
-	// used for adaptation); 0 means 1000.
-	Warmup int
-	// Draws is the number of retained draws per chain; 0 means 1000.
-	Draws int
-	// Thin keeps every Thin-th iteration after warm-up; 0 means 1.
-	Thin int
-	// Seed selects the random streams.
-	Seed uint64
-	// Method is the sampler; nil means mcmc.NUTS{} for an
-	// mcmc.GradTarget and mcmc.Slice{} otherwise.
-	Method mcmc.Method
-	// InitFunc, if non-nil, writes chain c's initial unconstrained point
-	// into x; nil means x_j = 0.1·N(0, 1), a point near x = 0 (μ = 0 and
-	// σ = 1, θ uniform over the categories, and so on).
-	InitFunc func(chain int, r *rand.Rand, x []float64) error
-	// Progress, if non-nil, receives events with Stage "chain" (see
-	// mcmc.Config.Progress).
-	Progress privinfer.ProgressFunc
-}
+// defaultWarmup is Sample's warm-up when cfg.Warmup is 0.
+const defaultWarmup = 1000
 
-// Validate reports whether c is usable, with an error wrapping ErrInvalid
-// that names the offending field.
-func (c Config) Validate() error {
-	for _, a := range []struct {
-		name string
-		v    int
-	}{{"Chains", c.Chains}, {"Warmup", c.Warmup}, {"Draws", c.Draws}, {"Thin", c.Thin}} {
-		if a.v < 0 {
-			return fmt.Errorf("ldp: Config.%s must be >= 0, got %d: %w", a.name, a.v, ErrInvalid)
-		}
-	}
-	return nil
-}
-
-// Sample draws from the posterior p with cfg's sampler and returns the
+// Sample draws from the posterior p with the sampler m and returns the
 // draws of the natural parameters (p.ParamNames, p.Natural), chain-major
 // with Draws.Chains set, so Draws.RHat and ESSBulk diagnose the run. It
-// returns an error wrapping ErrInvalid for a nil or unbuilt posterior, a
-// nil context or an invalid cfg, the context's error when it is
-// cancelled, and the sampler's errors otherwise.
-func Sample(ctx context.Context, p Posterior, cfg Config) (*privinfer.Draws, error) {
+// runs mcmc.Run(ctx, p, m, cfg) on the unconstrained coordinates with
+// the defaults of this package for the zero values of m and cfg:
+//
+//   - m nil: mcmc.NUTS{} for an mcmc.GradTarget (every posterior of the
+//     package but SuffStatPosterior) and mcmc.Slice{} otherwise.
+//   - cfg.Warmup 0: 1000 warm-up iterations per chain (mcmc.Run would
+//     run none; the chains start away from the posterior and NUTS needs
+//     the warm-up to adapt its step size). There is no way to ask for no
+//     warm-up here; call mcmc.Run for that.
+//   - cfg.Init and cfg.InitFunc both nil: chain c starts at
+//     x_j = 0.1·N(0, 1) drawn from its own stream, a point near x = 0
+//     (μ = 0 and σ = 1, θ uniform over the categories, and so on) rather
+//     than mcmc.Run's N(0, I). Init and InitFunc, when set, hold or write
+//     unconstrained points, as for mcmc.Run.
+//   - cfg.Names nil: p.ParamNames(). Non-nil Names name the natural
+//     parameters and must have the length of p.ParamNames().
+//
+// cfg.Chains, Draws, Thin, Seed and Progress mean what they mean for
+// mcmc.Run (0 chains means 4, 0 draws means 1000, Thin 0 means 1). The
+// draws depend on (p, m, cfg) only: Sample with settings s gives the
+// same bits as mcmc.Run with s's defaults written out, mapped by
+// p.Natural.
+//
+// It returns an error wrapping ErrInvalid (and, for a bad cfg, with
+// mcmc's message and matching mcmc.ErrInvalid too) for a nil or unbuilt posterior, a nil context or an
+// invalid cfg, the context's error when it is cancelled, and the
+// sampler's errors otherwise.
+func Sample(ctx context.Context, p Posterior, m mcmc.Method, cfg mcmc.Config) (*privinfer.Draws, error) {
 	if argcheck.Nil(p) || p.Dim() < 1 || math.IsNaN(p.LogDensity(make([]float64, p.Dim()))) {
-		return nil, fmt.Errorf("ldp: Sample needs a posterior built by its constructor: %w", ErrInvalid)
+		return nil, fmt.Errorf("%w: p is nil or was not built by its constructor", ErrInvalid)
 	}
 	if ctx == nil {
-		return nil, fmt.Errorf("ldp: Sample needs a non-nil context: %w", ErrInvalid)
+		return nil, fmt.Errorf("%w: ctx is nil", ErrInvalid)
+	}
+	names := p.ParamNames()
+	if cfg.Names != nil {
+		if len(cfg.Names) != len(names) {
+			return nil, fmt.Errorf("%w: cfg.Names has %d names, the posterior has %d natural parameters %v", ErrInvalid, len(cfg.Names), len(names), names)
+		}
+		names = cfg.Names
+		cfg.Names = nil // mcmc.Run names the unconstrained coordinates
 	}
 	if err := cfg.Validate(); err != nil {
-		return nil, err
+		return nil, argcheck.Also(err, ErrInvalid)
 	}
-	m := cfg.Method
 	if argcheck.Nil(m) {
 		if _, ok := p.(mcmc.GradTarget); ok {
 			m = mcmc.NUTS{}
@@ -110,27 +101,29 @@ func Sample(ctx context.Context, p Posterior, cfg Config) (*privinfer.Draws, err
 			m = mcmc.Slice{}
 		}
 	}
-	mc := mcmc.Config{Chains: cfg.Chains, Warmup: cfg.Warmup, Draws: cfg.Draws, Thin: cfg.Thin, Seed: cfg.Seed,
-		InitFunc: cfg.InitFunc, Progress: cfg.Progress}
-	if mc.Warmup == 0 {
-		mc.Warmup = 1000
+	if cfg.Warmup == 0 {
+		cfg.Warmup = defaultWarmup
 	}
-	if mc.InitFunc == nil {
-		mc.InitFunc = func(_ int, r *rand.Rand, x []float64) error {
+	if cfg.Init == nil && cfg.InitFunc == nil {
+		cfg.InitFunc = func(_ int, r *rand.Rand, x []float64) error {
 			for j := range x {
 				x[j] = 0.1 * r.NormFloat64()
 			}
 			return nil
 		}
 	}
-	res, err := mcmc.Run(ctx, p, m, mc)
+	res, err := mcmc.Run(ctx, p, m, cfg)
 	if errors.Is(err, mcmc.ErrInvalid) {
-		return nil, fmt.Errorf("ldp: %w: %w", ErrInvalid, err)
+		return nil, argcheck.Also(err, ErrInvalid)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("ldp: %w", err)
 	}
-	return res.Draws.Map(p.ParamNames(), p.Natural)
+	d, err := res.Draws.Map(names, p.Natural)
+	if err != nil {
+		return nil, argcheck.Also(err, ErrInvalid) // repeated or empty cfg.Names
+	}
+	return d, nil
 }
 
 // thetaNames returns θ[0], …, θ[d−1] as "theta[j]".

@@ -43,7 +43,7 @@ func TestSampleGaussianMatchesGrid(t *testing.T) {
 	z := gaussianReports(t, m, 200, 1, 1.5, 13)
 	post, _ := NewGaussianPosterior(m, z, GaussianPrior{Mu0: 0, Sd0: 2, Shape: 2, Rate: 1})
 	var events int
-	d, err := Sample(t.Context(), post, Config{Chains: 2, Warmup: 300, Draws: 600, Seed: 3,
+	d, err := Sample(t.Context(), post, nil, mcmc.Config{Chains: 2, Warmup: 300, Draws: 600, Seed: 3,
 		Progress: func(p privinfer.Progress) {
 			if p.Stage == "chain" {
 				events++
@@ -99,7 +99,7 @@ func TestSampleExponentialMatchesQuadrature(t *testing.T) {
 		z[i], _ = simReport(m, r, r.ExpFloat64()/1.7)
 	}
 	post, _ := NewExponentialPosterior(m, z, ExponentialPosteriorConfig{Shape: 2, Rate: 1})
-	d, err := Sample(t.Context(), post, Config{Seed: 5})
+	d, err := Sample(t.Context(), post, nil, mcmc.Config{Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,8 +218,8 @@ func TestSampleBadInput(t *testing.T) {
 	post, _ := NewGaussianPosterior(m, z, GaussianPrior{Mu0: 0, Sd0: 2, Shape: 2, Rate: 1})
 	cl, _ := mldp.NewClippedLaplace(mldp.ClippedLaplaceConfig{Lo: -5, Hi: 5, Epsilon: 2})
 	good := clippedGaussianProblem(t, cl, z)
-	sample := func(p Posterior, c Config) func() error {
-		return func() error { _, err := Sample(ctx, p, c); return err }
+	sample := func(p Posterior, c mcmc.Config) func() error {
+		return func() error { _, err := Sample(ctx, p, nil, c); return err }
 	}
 	problem := func(f func(p *privinfer.Problem)) func() error {
 		return func() error {
@@ -236,18 +236,22 @@ func TestSampleBadInput(t *testing.T) {
 	prior1, _ := simulate.NewIndependent(one)
 	type B = testutil.BadInput
 	cases := []B{
-		{Category: "nil", Name: "Sample nil posterior", Err: sample(nil, Config{})},
-		{Category: "typednil", Name: "Sample (*GaussianPosterior)(nil)", Err: sample((*GaussianPosterior)(nil), Config{})},
-		{Category: "typednil", Name: "Sample (*ProblemPosterior)(nil)", Err: sample((*ProblemPosterior)(nil), Config{})},
-		{Category: "zerovalue", Name: "Sample GaussianPosterior{}", Err: sample(&GaussianPosterior{}, Config{})},
-		{Category: "zerovalue", Name: "Sample HistogramPosterior{}", Err: sample(&HistogramPosterior{}, Config{})},
-		{Category: "zerovalue", Name: "Sample ProblemPosterior{}", Err: sample(&ProblemPosterior{}, Config{})},
-		{Category: "nil", Name: "Sample nil context", Err: func() error { _, err := Sample(nil, post, Config{}); return err }}, //nolint:staticcheck // the nil context is the bad input
-		{Category: "nonpositive", Name: "Config.Chains −1", Err: sample(post, Config{Chains: -1})},
-		{Category: "nonpositive", Name: "Config.Warmup −1", Err: sample(post, Config{Warmup: -1})},
-		{Category: "nonpositive", Name: "Config.Draws −1", Err: sample(post, Config{Draws: -1})},
-		{Category: "nonpositive", Name: "Config.Thin −1", Err: sample(post, Config{Thin: -1})},
-		{Category: "huge", Name: "Config.Chains 1<<20", Err: sample(post, Config{Chains: 1 << 20})},
+		{Category: "nil", Name: "Sample nil posterior", Err: testutil.Naming(sample(nil, mcmc.Config{}), "p ")},
+		{Category: "typednil", Name: "Sample (*GaussianPosterior)(nil)", Err: sample((*GaussianPosterior)(nil), mcmc.Config{})},
+		{Category: "typednil", Name: "Sample (*ProblemPosterior)(nil)", Err: sample((*ProblemPosterior)(nil), mcmc.Config{})},
+		{Category: "zerovalue", Name: "Sample GaussianPosterior{}", Err: sample(&GaussianPosterior{}, mcmc.Config{})},
+		{Category: "zerovalue", Name: "Sample HistogramPosterior{}", Err: sample(&HistogramPosterior{}, mcmc.Config{})},
+		{Category: "zerovalue", Name: "Sample ProblemPosterior{}", Err: sample(&ProblemPosterior{}, mcmc.Config{})},
+		{Category: "nil", Name: "Sample nil context", Err: testutil.Naming(func() error { _, err := Sample(nil, post, nil, mcmc.Config{}); return err }, "ctx")}, //nolint:staticcheck // the nil context is the bad input
+		{Category: "nonpositive", Name: "Config.Chains −1", Err: testutil.Naming(sample(post, mcmc.Config{Chains: -1}), "Chains")},
+		{Category: "nonpositive", Name: "Config.Warmup −1", Err: sample(post, mcmc.Config{Warmup: -1})},
+		{Category: "nonpositive", Name: "Config.Draws −1", Err: sample(post, mcmc.Config{Draws: -1})},
+		{Category: "nonpositive", Name: "Config.Thin −1", Err: sample(post, mcmc.Config{Thin: -1})},
+		{Category: "huge", Name: "Config.Chains 1<<20", Err: sample(post, mcmc.Config{Chains: 1 << 20})},
+		{Category: "mismatched", Name: "Config.Names length", Err: testutil.Naming(sample(post, mcmc.Config{Names: []string{"mu"}}), "cfg.Names")},
+		{Category: "mismatched", Name: "Config.Names repeated", Err: sample(post, mcmc.Config{Names: []string{"a", "a"}})},
+		{Category: "mismatched", Name: "Config.Init chains", Err: testutil.Naming(sample(post, mcmc.Config{Chains: 2, Init: [][]float64{{0, 0}}}), "Init")},
+		{Category: "nan", Name: "Config.Init NaN", Err: testutil.Naming(sample(post, mcmc.Config{Chains: 1, Init: [][]float64{{0, math.NaN()}}}), "Init")},
 		{Category: "zerovalue", Name: "NewProblemPosterior Problem{}", Err: func() error { _, err := NewProblemPosterior(privinfer.Problem{}); return err }},
 		{Category: "nil", Name: "Problem.Mechanism nil", Err: problem(func(p *privinfer.Problem) { p.Mechanism = nil })},
 		{Category: "mismatched", Name: "Problem.Mechanism clipping interval", Err: problem(func(p *privinfer.Problem) { p.Mechanism = wide })},
@@ -266,10 +270,10 @@ func TestSampleBadInput(t *testing.T) {
 	testutil.RunBadInput(t, ErrInvalid, cases)
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := Sample(cctx, post, Config{}); !errors.Is(err, context.Canceled) {
+	if _, err := Sample(cctx, post, nil, mcmc.Config{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: err = %v", err)
 	}
-	if _, err := Sample(ctx, post, Config{Method: mcmc.AdaptiveMetropolis{Beta: 2}}); err == nil {
+	if _, err := Sample(ctx, post, mcmc.AdaptiveMetropolis{Beta: 2}, mcmc.Config{}); err == nil {
 		t.Error("invalid method: want an error")
 	}
 }

@@ -35,10 +35,11 @@ func sbcDatasets() int {
 	return 200
 }
 
-// sliceConfig runs ldp.Sample with two slice-sampling chains of 30
-// warm-up and 100 kept iterations; SBC thins the 200 draws to 99.
-func sliceConfig(seed uint64) ldp.Config {
-	return ldp.Config{Chains: 2, Warmup: 30, Draws: 100, Seed: seed, Method: mcmc.Slice{}}
+// sliceConfig is the configuration ldp.Sample runs with mcmc.Slice{}:
+// two chains of 30 warm-up and 100 kept iterations; SBC thins the 200
+// draws to 99.
+func sliceConfig(seed uint64) mcmc.Config {
+	return mcmc.Config{Chains: 2, Warmup: 30, Draws: 100, Seed: seed}
 }
 
 // runSBC runs SBC and fails unless the ranks pass at level 10⁻³.
@@ -91,7 +92,7 @@ func TestSBCClippedGaussian(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return ldp.Sample(ctx, post, sliceConfig(seed))
+		return ldp.Sample(ctx, post, mcmc.Slice{}, sliceConfig(seed))
 	}
 	runSBC(t, p, fit, 41)
 }
@@ -132,7 +133,7 @@ func TestSBCClippedExponential(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return ldp.Sample(ctx, post, sliceConfig(seed))
+		return ldp.Sample(ctx, post, mcmc.Slice{}, sliceConfig(seed))
 	}
 	runSBC(t, p, fit, 42)
 }
