@@ -315,10 +315,6 @@ func (t *trainer) runShard(s int) {
 	sh.loss, sh.bad = 0, false
 	D, C, g := f.cfg.Dim, f.cfg.ContextDim, t.group
 	step := sh.w.cap / g * g
-	// The parameters are fixed during a job: round the float32 layers'
-	// weights once per shard instead of once per chunk.
-	f.holdFloat32(sh.w)
-	defer f.releaseFloat32(sh.w)
 	for a := lo; a < hi; a += step {
 		m := min(step, hi-a)
 		f.loadShared(sh.w, t.y[a*D:], t.z[a/g*C:], m, g)
@@ -340,6 +336,19 @@ func (t *trainer) runShard(s int) {
 
 // run evaluates every shard of the current job and waits for them.
 func (t *trainer) run() {
+	// The parameters are fixed during a job: round the float32 layers'
+	// weights once, into the first shard's workspace, for every chunk of
+	// every shard.
+	f := t.f
+	f.holdFloat32(t.shards[0].w)
+	for _, sh := range t.shards[1:] {
+		f.shareFloat32(sh.w, t.shards[0].w)
+	}
+	defer func() {
+		for _, sh := range t.shards {
+			f.releaseFloat32(sh.w)
+		}
+	}()
 	if t.jobs == nil {
 		for s := range t.shards {
 			t.runShard(s)

@@ -157,7 +157,19 @@ func (f *Flow) holdFloat32(w *work) {
 	}
 }
 
-// releaseFloat32 ends holdFloat32.
+// shareFloat32 makes every conditioner network of w use the float32
+// weights src holds (holdFloat32 on src; nn.ResNetWork.ShareFloat32)
+// until releaseFloat32 on w.
+func (f *Flow) shareFloat32(w, src *work) {
+	for l, nw := range w.nets {
+		nw.ShareFloat32(src.nets[l])
+	}
+	if w.affNet != nil {
+		w.affNet.ShareFloat32(src.affNet)
+	}
+}
+
+// releaseFloat32 ends holdFloat32 or shareFloat32.
 func (f *Flow) releaseFloat32(w *work) {
 	for _, nw := range w.nets {
 		nw.ReleaseFloat32()

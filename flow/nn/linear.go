@@ -98,6 +98,7 @@ type single struct {
 	// padded to gemm.Stride32.
 	wc, wtc [][]float32
 	held    bool
+	shared  bool // wc and wtc are another workspace's (ShareFloat32)
 }
 
 // newSingle allocates the float32 state for nx layer inputs of up to

@@ -401,20 +401,28 @@ func TestResNetFloat32(t *testing.T) {
 	}
 }
 
-// TestResNetHoldFloat32 checks that held float32 weights give the same
-// outputs and gradients, bit for bit, as rounding them in every pass, for
-// plain and grouped contexts, and that releasing them after a parameter
-// change uses the new parameters.
+// TestResNetHoldFloat32 checks that held float32 weights, held by the
+// workspace itself or shared from another one (ShareFloat32), give the
+// same outputs and gradients, bit for bit, as rounding them in every
+// pass, for plain and grouped contexts, and that releasing them after a
+// parameter change uses the new parameters.
 func TestResNetHoldFloat32(t *testing.T) {
 	r := rand.New(rand.NewPCG(43, 44))
 	m, p := perturbedPaperNet(t, r, 3)
 	const n = 130
 	x, z, R := randVec(r, n*3, 1), randVec(r, n*10, 1), randVec(r, n*29, 1)
-	run := func(hold bool, group int, p []float64) (out, g, dx, dc []float64) {
+	run := func(hold string, group int, p []float64) (out, g, dx, dc []float64) {
 		w := m.NewWork(n)
 		w.SetFloat32(true)
-		if hold {
+		switch hold {
+		case "hold":
 			m.HoldFloat32(p, w)
+			defer w.ReleaseFloat32()
+		case "share":
+			src := m.NewWork(1)
+			src.SetFloat32(true)
+			m.HoldFloat32(p, src)
+			w.ShareFloat32(src)
 			defer w.ReleaseFloat32()
 		}
 		out = make([]float64, n*29)
@@ -424,10 +432,12 @@ func TestResNetHoldFloat32(t *testing.T) {
 		return
 	}
 	for _, group := range []int{1, 5} {
-		o0, g0, x0, c0 := run(false, group, p)
-		o1, g1, x1, c1 := run(true, group, p)
-		if !slices.Equal(o0, o1) || !slices.Equal(g0, g1) || !slices.Equal(x0, x1) || !slices.Equal(c0, c1) {
-			t.Errorf("group %d: held weights change the results", group)
+		o0, g0, x0, c0 := run("", group, p)
+		for _, hold := range []string{"hold", "share"} {
+			o1, g1, x1, c1 := run(hold, group, p)
+			if !slices.Equal(o0, o1) || !slices.Equal(g0, g1) || !slices.Equal(x0, x1) || !slices.Equal(c0, c1) {
+				t.Errorf("group %d: %s weights change the results", group, hold)
+			}
 		}
 	}
 	// Held weights are the ones rounded at HoldFloat32: after a change of
@@ -443,9 +453,32 @@ func TestResNetHoldFloat32(t *testing.T) {
 	m.ForwardShared(q, w, x, z, n, 1, held)
 	w.ReleaseFloat32()
 	m.ForwardShared(q, w, x, z, n, 1, fresh)
-	want, _, _, _ := run(false, 1, q)
+	want, _, _, _ := run("", 1, q)
 	if !slices.Equal(fresh, want) || slices.Equal(held, want) {
 		t.Error("ReleaseFloat32 does not return to the current weights")
+	}
+	// The same with shared weights; then HoldFloat32 on the sharing
+	// workspace rounds into buffers of its own, leaving the source's alone.
+	src := m.NewWork(1)
+	src.SetFloat32(true)
+	m.HoldFloat32(p, src)
+	w.ShareFloat32(src)
+	m.ForwardShared(q, w, x, z, n, 1, held)
+	w.ReleaseFloat32()
+	m.ForwardShared(q, w, x, z, n, 1, fresh)
+	if !slices.Equal(fresh, want) || slices.Equal(held, want) {
+		t.Error("ReleaseFloat32 after ShareFloat32 does not return to the current weights")
+	}
+	w.ShareFloat32(src)
+	m.HoldFloat32(q, w)
+	m.ForwardShared(q, w, x, z, n, 1, fresh)
+	if !slices.Equal(fresh, want) {
+		t.Error("HoldFloat32 after ShareFloat32 does not hold the new weights")
+	}
+	w.ShareFloat32(src)
+	m.ForwardShared(q, w, x, z, n, 1, held)
+	if slices.Equal(held, want) {
+		t.Error("HoldFloat32 on a sharing workspace overwrote the source's weights")
 	}
 }
 

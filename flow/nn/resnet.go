@@ -231,6 +231,11 @@ func (m *ResNet) HoldFloat32(p []float64, w *ResNetWork) {
 		return
 	}
 	nl := 2*len(m.blocks) + 1
+	if s.shared {
+		// The buffers are another workspace's (ShareFloat32): round into
+		// buffers of w's own.
+		s.wc, s.wtc, s.shared = nil, nil, false
+	}
 	if s.wc == nil {
 		s.wc, s.wtc = make([][]float32, nl), make([][]float32, nl)
 		for i := range nl {
@@ -248,6 +253,23 @@ func (m *ResNet) HoldFloat32(p []float64, w *ResNetWork) {
 	s.held = true
 }
 
+// ShareFloat32 makes w use the float32 weights that src holds (see
+// HoldFloat32; src and w must be workspaces of the same network) until
+// ReleaseFloat32 on w, instead of rounding them once more: workspaces
+// evaluating different rows with the same parameters round them once
+// between them. The results are the same bit for bit as with HoldFloat32
+// on w. src must keep holding them, and p must not change, while w uses
+// them; w only reads them, so workspaces sharing them can run
+// concurrently. It does nothing when w computes in float64 or src holds
+// nothing (w then rounds the weights in every pass).
+func (w *ResNetWork) ShareFloat32(src *ResNetWork) {
+	s, t := w.f32, src.f32
+	if s == nil || t == nil || !t.held {
+		return
+	}
+	s.wc, s.wtc, s.shared, s.held = t.wc, t.wtc, true, true
+}
+
 // f32Layer returns the float32 layer of index i: block j's first and
 // second layers at 2j and 2j+1, the output layer last.
 func (m *ResNet) f32Layer(i int) Linear {
@@ -260,7 +282,8 @@ func (m *ResNet) f32Layer(i int) Linear {
 	return m.blocks[i/2].l2
 }
 
-// ReleaseFloat32 ends HoldFloat32: later passes round the weights again.
+// ReleaseFloat32 ends HoldFloat32 or ShareFloat32: later passes round the
+// weights again.
 func (w *ResNetWork) ReleaseFloat32() {
 	if w.f32 != nil {
 		w.f32.held = false
