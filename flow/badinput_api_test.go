@@ -209,10 +209,11 @@ func TestBadInputAPI(t *testing.T) {
 	add("huge", "Sample n MaxInt", func() error { return fl.Sample(rnd(), z[:1], math.MaxInt, make([]float64, 4)) })
 	add("mismatched", "Sample short dst", func() error { return fl.Sample(rnd(), z[:1], 2, make([]float64, 3)) })
 	add("mismatched", "SampleLogDensity short logq", func() error { return fl.SampleLogDensity(rnd(), z[:1], 2, make([]float64, 4), make([]float64, 1)) })
-	add("nil", "Save nil writer", func() error { return fl.Save(nil) })
-	add("nil", "Load nil reader", func() error { _, err := Load(nil); return err })
-	add("typednil", "Load typed-nil reader", func() error { _, err := Load((*bytes.Buffer)(nil)); return err })
-	add("empty", "Load empty", func() error { _, err := Load(new(bytes.Buffer)); return err })
+	add("nil", "Save nil writer", testutil.Naming(func() error { return fl.Save(nil) }, "flow: invalid argument: w: "))
+	add("typednil", "Save typed-nil writer", testutil.Naming(func() error { return fl.Save((*bytes.Buffer)(nil)) }, "flow: invalid argument: w: "))
+	add("nil", "Load nil reader", testutil.Naming(func() error { _, err := Load(nil); return err }, "flow: invalid argument: r: "))
+	add("typednil", "Load typed-nil reader", testutil.Naming(func() error { _, err := Load((*bytes.Buffer)(nil)); return err }, "flow: invalid argument: r: "))
+	add("empty", "Load empty", testutil.Naming(func() error { _, err := Load(new(bytes.Buffer)); return err }, "flow: invalid argument: r: corrupt"))
 
 	// Parameters: non-finite or beyond MaxParam are refused; extreme
 	// parameters inside the bound give an error, never NaN with nil.

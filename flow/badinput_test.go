@@ -190,6 +190,15 @@ func TestBadInput(t *testing.T) {
 		{Category: "nan", Name: "parameter NaN", Err: load(16, 5, nan, 0)},
 		{Category: "inf", Name: "parameter Inf", Err: load(16, 9, inf, 0)},
 		{Category: "huge", Name: "parameter 1e300", Err: load(16, 3, 1e300, 0)},
+		{Category: "mismatched", Name: "wrong magic", Err: testutil.Naming(func() error {
+			b := append([]byte("PRIVSBIC"), data[8:]...)
+			_, err := Load(bytes.NewReader(b))
+			return err
+		}, "bad magic number")},
+	}
+	// Every error names the argument the file came from.
+	for i := range cases {
+		cases[i].Err = testutil.Naming(cases[i].Err, "flow: invalid argument: r: corrupt or unsupported flow file: ")
 	}
 	testutil.RunBadInput(t, ErrCorrupt, cases)
 }

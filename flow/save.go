@@ -76,11 +76,15 @@ func decodeNet(e []int32) (*ad.Net, error) {
 }
 
 // ErrCorrupt is wrapped by every error Load returns for a malformed file.
-// It wraps ErrInvalid.
+// It wraps ErrInvalid, and its text is the package's prefix alone: the
+// errors read "flow: invalid argument: r: corrupt or unsupported flow
+// file: <what>".
 var ErrCorrupt = argcheck.Sentinel("flow: invalid argument", ErrInvalid)
 
 // Save writes the flow (configuration, standardisation and parameters) to
-// w in a versioned binary format with a checksum; Load reads it back.
+// w in a versioned binary format with a checksum; Load reads it back. A
+// nil w is an error wrapping ErrInvalid; an error of w is returned
+// wrapped, naming w.
 func (f *Flow) Save(w io.Writer) error {
 	if err := f.ready(); err != nil {
 		return err
@@ -121,8 +125,10 @@ func (f *Flow) Save(w io.Writer) error {
 	put(uint64(len(f.params)))
 	put(f.params)
 	put(crc32.ChecksumIEEE(b.Bytes()))
-	_, err := w.Write(b.Bytes())
-	return err
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("flow: w: writing the flow: %w", err)
+	}
+	return nil
 }
 
 // paramCount returns the number of parameters of a valid configuration
@@ -168,14 +174,15 @@ func paramCount(c Config) int64 {
 
 // Load reads a flow written by Save. It validates the magic number,
 // version, checksum, configuration, sizes and finiteness of every value;
-// any violation is an error wrapping ErrCorrupt.
+// any violation is an error wrapping ErrCorrupt. A nil r is an error
+// wrapping ErrInvalid; an error of r is returned wrapped, naming r.
 func Load(r io.Reader) (*Flow, error) {
 	if argcheck.Nil(r) {
-		return nil, fmt.Errorf("%w: r: must not be nil", ErrCorrupt)
+		return nil, invalid("r", "must not be nil")
 	}
 	data, err := io.ReadAll(io.LimitReader(r, maxFileSize+1))
 	if err != nil {
-		return nil, fmt.Errorf("flow: reading flow: %w", err)
+		return nil, fmt.Errorf("flow: r: reading the flow: %w", err)
 	}
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w: r: corrupt or unsupported flow file: "+format, append([]any{ErrCorrupt}, a...)...)
@@ -184,11 +191,11 @@ func Load(r io.Reader) (*Flow, error) {
 	if len(data) > maxFileSize {
 		return nil, bad("file larger than %d bytes", maxFileSize)
 	}
+	if len(data) < 8 || string(data[:8]) != fileMagic {
+		return nil, bad("not a flow file (bad magic number)")
+	}
 	if len(data) < header+8+4 {
 		return nil, bad("file too short (%d bytes)", len(data))
-	}
-	if string(data[:8]) != fileMagic {
-		return nil, bad("bad magic number")
 	}
 	le := binary.LittleEndian
 	body, sum := data[:len(data)-4], le.Uint32(data[len(data)-4:])

@@ -35,9 +35,15 @@ const maxConv = 1 << 24
 // Validate reports whether c is a valid geometry with at least one output
 // step; every size must be at most 2²⁴. Errors wrap ErrInvalid.
 func (c Conv) Validate() error {
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"Length", c.Length}, {"Channels", c.Channels}, {"Filters", c.Filters}, {"Kernel", c.Kernel}, {"Stride", c.Stride}, {"Pad", c.Pad}} {
+		if f.v > maxConv {
+			return fmt.Errorf("%w: Conv.%s: must be at most %d, got %d", ErrInvalid, f.name, maxConv, f.v)
+		}
+	}
 	switch {
-	case c.Length > maxConv || c.Channels > maxConv || c.Filters > maxConv || c.Kernel > maxConv || c.Stride > maxConv || c.Pad > maxConv:
-		return fmt.Errorf("%w: Conv: sizes must be at most %d, got %+v", ErrInvalid, maxConv, c)
 	case c.Length < 1:
 		return fmt.Errorf("%w: Conv.Length: must be >= 1, got %d", ErrInvalid, c.Length)
 	case c.Channels < 1:

@@ -224,13 +224,13 @@ func (t *Tape) Backward(out *Tensor, seed []float64) error {
 	}
 	switch {
 	case out == nil:
-		return fmt.Errorf("%w: Backward: nil tensor", ErrInvalid)
+		return fmt.Errorf("%w: out: must not be nil", ErrInvalid)
 	case out.tape != t || out.bad || out.id >= t.n || t.nodes[out.id] != out:
-		return fmt.Errorf("%w: Backward: tensor not recorded on this tape since the last Reset", ErrInvalid)
+		return fmt.Errorf("%w: out: not recorded on this tape since the last Reset", ErrInvalid)
 	case seed == nil && out.rows*out.cols != 1:
-		return fmt.Errorf("%w: Backward: a %d×%d output needs a seed gradient", ErrInvalid, out.rows, out.cols)
+		return fmt.Errorf("%w: seed: must not be nil for a %d×%d out", ErrInvalid, out.rows, out.cols)
 	case seed != nil && len(seed) < out.rows*out.cols:
-		return fmt.Errorf("%w: Backward: seed has %d values, need %d×%d", ErrInvalid, len(seed), out.rows, out.cols)
+		return fmt.Errorf("%w: seed: has %d values, need %d×%d", ErrInvalid, len(seed), out.rows, out.cols)
 	}
 	if !out.needs {
 		return nil

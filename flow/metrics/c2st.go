@@ -60,8 +60,22 @@ func (o *C2STOptions) defaults(d int) error {
 	if o.NoChange == 0 {
 		o.NoChange = 10
 	}
-	if o.Hidden < 1 || o.MaxEpochs < 1 || o.BatchSize < 1 || !(o.LearningRate > 0) || math.IsInf(o.LearningRate, 0) || o.NoChange < 1 || !(o.Tol >= 0) || math.IsInf(o.Tol, 0) || math.IsNaN(o.L2) || math.IsInf(o.L2, 0) {
-		return fmt.Errorf("%w: C2ST options must be positive and finite: %+v", ErrInvalid, *o)
+	for _, f := range []struct {
+		name string
+		bad  bool
+		v    any
+	}{
+		{"Hidden", o.Hidden < 1, o.Hidden},
+		{"MaxEpochs", o.MaxEpochs < 1, o.MaxEpochs},
+		{"BatchSize", o.BatchSize < 1, o.BatchSize},
+		{"LearningRate", !(o.LearningRate > 0) || math.IsInf(o.LearningRate, 0), o.LearningRate},
+		{"NoChange", o.NoChange < 1, o.NoChange},
+		{"Tol", !(o.Tol >= 0) || math.IsInf(o.Tol, 0), o.Tol},
+		{"L2", math.IsNaN(o.L2) || math.IsInf(o.L2, 0), o.L2},
+	} {
+		if f.bad {
+			return fmt.Errorf("%w: C2STOptions.%s: must be positive and finite (or 0 for the default), got %v", ErrInvalid, f.name, f.v)
+		}
 	}
 	if o.Hidden > 1<<16 {
 		return fmt.Errorf("%w: C2STOptions.Hidden: must be at most 2^16, got %d", ErrInvalid, o.Hidden)
@@ -85,14 +99,14 @@ func C2ST(x, ref []float64, d int, opt C2STOptions) (float64, error) {
 		return 0, err
 	}
 	if n != m {
-		return 0, fmt.Errorf("%w: C2ST needs samples of equal size (chance accuracy is max(n, m)/(n+m) otherwise), got %d and %d", ErrInvalid, n, m)
+		return 0, fmt.Errorf("%w: x, ref: must hold as many points each (chance accuracy is max(n, m)/(n+m) otherwise), got %d and %d", ErrInvalid, n, m)
 	}
 	if err := opt.defaults(d); err != nil {
 		return 0, err
 	}
 	N := n + m
 	if N < 2*opt.Folds {
-		return 0, fmt.Errorf("%w: C2ST needs at least %d points in total, got %d", ErrInvalid, 2*opt.Folds, N)
+		return 0, fmt.Errorf("%w: x, ref: must hold at least %d points in total (2·C2STOptions.Folds), got %d", ErrInvalid, 2*opt.Folds, N)
 	}
 	// z-score by the reference.
 	mean := make([]float64, d)

@@ -29,12 +29,12 @@ func NewKDE(x []float64, d int) (*KDE, error) {
 		return nil, err
 	}
 	if n <= d {
-		return nil, fmt.Errorf("%w: a KDE in dimension %d needs more than %d points, got %d", ErrInvalid, d, d, n)
+		return nil, fmt.Errorf("%w: x: a KDE in dimension %d needs more than %d points, got %d", ErrInvalid, d, d, n)
 	}
 	mean := make([]float64, d)
 	cov := make([]float64, d*d)
 	if err := stats.WeightedCov(x, d, nil, mean, cov); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return nil, fmt.Errorf("%w: x: sample covariance: %v", ErrInvalid, err)
 	}
 	// scipy's gaussian_kde uses the unbiased (n−1) covariance.
 	f := math.Pow(float64(n), -1/float64(d+4))
@@ -43,7 +43,7 @@ func NewKDE(x []float64, d int) (*KDE, error) {
 	}
 	l := make([]float64, d*d)
 	if err := linalg.Cholesky(cov, d, l); err != nil {
-		return nil, fmt.Errorf("%w: sample covariance is not positive definite: %v", ErrInvalid, err)
+		return nil, fmt.Errorf("%w: x: sample covariance is not positive definite: %v", ErrInvalid, err)
 	}
 	k := &KDE{d: d, pts: append([]float64(nil), x...), chol: l, buf: make([]float64, d)}
 	k.logNrm = -0.5*float64(d)*math.Log(2*math.Pi) - 0.5*linalg.LogDetChol(l, d) - math.Log(float64(n))

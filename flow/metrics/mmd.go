@@ -69,18 +69,18 @@ func MMD(x, ref []float64, d int, opt MMDOptions) (float64, error) {
 	h := opt.Bandwidth
 	if h == 0 {
 		if h, err = kernel.MedianHeuristic(ref, d, 1000); err != nil {
-			return 0, fmt.Errorf("%w: default bandwidth: %v", ErrInvalid, err)
+			return 0, fmt.Errorf("%w: ref: the default bandwidth (median heuristic): %v", ErrInvalid, err)
 		}
 	}
 	if !(h > 0) || math.IsInf(h, 0) {
 		return 0, fmt.Errorf("%w: MMDOptions.Bandwidth: must be finite and > 0, got %v", ErrInvalid, h)
 	}
 	if !opt.Biased && (n < 2 || m < 2) {
-		return 0, fmt.Errorf("%w: the unbiased MMD needs at least 2 points per sample, got %d and %d", ErrInvalid, n, m)
+		return 0, fmt.Errorf("%w: x, ref: the unbiased MMD needs at least 2 points in each, got %d and %d", ErrInvalid, n, m)
 	}
 	v, err := kernel.MMD2(context.Background(), x, ref, d, h, !opt.Biased)
 	if err != nil {
-		return 0, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return 0, fmt.Errorf("%w: x, ref: %v", ErrInvalid, err)
 	}
 	return v, nil
 }

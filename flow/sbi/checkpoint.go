@@ -33,8 +33,20 @@ const (
 
 // ErrCheckpointMismatch is returned (wrapping ErrInvalid) when the file
 // named by Config.Checkpoint was saved by a run with other settings, another
-// release or another kind of problem.
+// release or another kind of problem; the message reads
+// `sbi: invalid argument: Config.Checkpoint "<path>": the checkpoint was
+// saved by a run with other settings: …`.
 var ErrCheckpointMismatch = fmt.Errorf("%w: the checkpoint was saved by a run with other settings", ErrInvalid)
+
+// ckptArg names the argument a checkpoint file comes from in errors:
+// Config.Checkpoint and its path.
+func ckptArg(path string) string { return fmt.Sprintf("Config.Checkpoint %q", path) }
+
+// ckptCorrupt returns an error wrapping ErrCorrupt about the checkpoint
+// file at path.
+func ckptCorrupt(path, format string, a ...any) error {
+	return about(ErrCorrupt, ckptArg(path), format, a...)
+}
 
 // ckptState is what a run keeps after a round: every round's simulations
 // with their split, the trained flow (with its z-scoring), SPPE's
@@ -124,7 +136,7 @@ func (e *engine) fingerprint() ([32]byte, error) {
 func saveCheckpoint(path string, fp [32]byte, st *ckptState) error {
 	var g bytes.Buffer
 	if err := gob.NewEncoder(&g).Encode(st); err != nil {
-		return fmt.Errorf("sbi: Config.Checkpoint: encoding the state: %w", err)
+		return fmt.Errorf("sbi: %s: encoding the state: %w", ckptArg(path), err)
 	}
 	var b bytes.Buffer
 	b.WriteString(ckptMagic)
@@ -134,7 +146,7 @@ func saveCheckpoint(path string, fp [32]byte, st *ckptState) error {
 	b.Write(g.Bytes())
 	_ = binary.Write(&b, binary.LittleEndian, crc32.ChecksumIEEE(b.Bytes()))
 	if err := atomicfile.Write(path, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err }); err != nil {
-		return fmt.Errorf("sbi: Config.Checkpoint: %w", err)
+		return fmt.Errorf("sbi: %s: writing: %w", ckptArg(path), err)
 	}
 	return nil
 }
@@ -145,34 +157,37 @@ func saveCheckpoint(path string, fp [32]byte, st *ckptState) error {
 func loadCheckpoint(path string, fp [32]byte) (*ckptState, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("sbi: %s: reading: %w", ckptArg(path), err)
 	}
-	return decodeCheckpoint(data, fp)
+	return decodeCheckpoint(path, data, fp)
 }
 
-// decodeCheckpoint parses a checkpoint file's bytes.
-func decodeCheckpoint(data []byte, fp [32]byte) (*ckptState, error) {
+// decodeCheckpoint parses the bytes of the checkpoint file at path.
+func decodeCheckpoint(path string, data []byte, fp [32]byte) (*ckptState, error) {
 	head := len(ckptMagic) + 4 + 32 + 8
-	if len(data) < head+4 || string(data[:len(ckptMagic)]) != ckptMagic {
-		return nil, fmt.Errorf("%w: not a checkpoint file", ErrCorrupt)
+	switch {
+	case len(data) < head+4:
+		return nil, ckptCorrupt(path, "not a checkpoint file (%d bytes)", len(data))
+	case string(data[:len(ckptMagic)]) != ckptMagic:
+		return nil, ckptCorrupt(path, "not a checkpoint file (bad magic number)")
 	}
 	body := data[:len(data)-4]
 	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
-		return nil, fmt.Errorf("%w: checkpoint checksum mismatch", ErrCorrupt)
+		return nil, ckptCorrupt(path, "checksum mismatch")
 	}
 	if v := binary.LittleEndian.Uint32(data[len(ckptMagic):]); v != ckptVersion {
-		return nil, fmt.Errorf("%w: checkpoint version %d", ErrCorrupt, v)
+		return nil, ckptCorrupt(path, "version %d, want %d", v, ckptVersion)
 	}
 	if !bytes.Equal(data[len(ckptMagic)+4:len(ckptMagic)+36], fp[:]) {
-		return nil, ErrCheckpointMismatch
+		return nil, about(ErrCheckpointMismatch, ckptArg(path), "another Config, problem or release (delete the file to start over)")
 	}
 	n := binary.LittleEndian.Uint64(data[head-8:])
 	if n != uint64(len(body)-head) {
-		return nil, fmt.Errorf("%w: checkpoint state of %d bytes in a file that holds %d", ErrCorrupt, n, len(body)-head)
+		return nil, ckptCorrupt(path, "state of %d bytes in a file that holds %d", n, len(body)-head)
 	}
 	st := new(ckptState)
 	if err := gob.NewDecoder(bytes.NewReader(body[head:])).Decode(st); err != nil {
-		return nil, fmt.Errorf("%w: checkpoint state: %v", ErrCorrupt, err)
+		return nil, ckptCorrupt(path, "state: %v", err)
 	}
 	return st, nil
 }
@@ -181,7 +196,7 @@ func decodeCheckpoint(data []byte, fp [32]byte) (*ckptState, error) {
 func (e *engine) checkpoint(round int, thetas []float64, res *Result) error {
 	var fb bytes.Buffer
 	if err := e.f.Save(&fb); err != nil {
-		return fmt.Errorf("sbi: Config.Checkpoint: %w", err)
+		return fmt.Errorf("sbi: %s: %w", ckptArg(e.cfg.Checkpoint), err)
 	}
 	st := &ckptState{Round: round, Theta: e.ds.theta, Stat: e.ds.stat, LogPrior: e.ds.logPrior,
 		Train: e.ds.train, Val: e.ds.val, Flow: fb.Bytes(), Next: thetas, History: e.hist, Rounds: res.Rounds,
@@ -195,9 +210,7 @@ func (e *engine) checkpoint(round int, thetas []float64, res *Result) error {
 // resume restores the engine from st after checking that it fits the run,
 // and returns the next round's θ and the result so far.
 func (e *engine) resume(st *ckptState) ([]float64, *Result, error) {
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: checkpoint %s", ErrCorrupt, fmt.Sprintf(format, args...))
-	}
+	bad := func(format string, args ...any) error { return ckptCorrupt(e.cfg.Checkpoint, format, args...) }
 	ds, cfg := e.ds, &e.cfg
 	n := len(st.LogPrior)
 	switch {
@@ -258,7 +271,7 @@ func (e *engine) resume(st *ckptState) ([]float64, *Result, error) {
 	}
 	f, err := flow.Load(bytes.NewReader(st.Flow))
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: checkpoint flow: %v", ErrCorrupt, err)
+		return nil, nil, aboutCause(ErrCorrupt, ckptArg(e.cfg.Checkpoint), err, "its flow")
 	}
 	if f.Dim() != e.f.Dim() || f.ContextDim() != e.f.ContextDim() || f.NumParams() != e.f.NumParams() {
 		return nil, nil, bad("flow does not have the run's shape")
@@ -295,11 +308,11 @@ func (e *engine) replay(m method, res *Result, next []float64) error {
 		}
 		f := e.f.Clone()
 		if err := f.SetParams(h.Params); err != nil {
-			return fmt.Errorf("sbi: Config.Checkpoint: round %d: %w", r+1, err)
+			return fmt.Errorf("sbi: %s: round %d: %w", ckptArg(e.cfg.Checkpoint), r+1, err)
 		}
 		est, err := m.estimate(e, f, r+1, x)
 		if err != nil {
-			return fmt.Errorf("sbi: Config.Checkpoint: round %d: %w", r+1, err)
+			return fmt.Errorf("sbi: %s: round %d: %w", ckptArg(e.cfg.Checkpoint), r+1, err)
 		}
 		e.cfg.OnRound(r+1, est, e.draws(x, h.Chains))
 	}
@@ -311,7 +324,7 @@ func (e *engine) replay(m method, res *Result, next []float64) error {
 // is not an error.
 func removeCheckpoint(path string) error {
 	if err := atomicfile.Remove(path); err != nil {
-		return fmt.Errorf("sbi: Config.Checkpoint: %w", err)
+		return fmt.Errorf("sbi: %s: removing: %w", ckptArg(path), err)
 	}
 	return nil
 }
@@ -321,10 +334,10 @@ func removeCheckpoint(path string) error {
 // them was not written by one.
 func (e *engine) checkRecords(st *ckptState) error {
 	bad := func(r int, format string, args ...any) error {
-		return fmt.Errorf("%w: checkpoint round record %d: %s", ErrCorrupt, r, fmt.Sprintf(format, args...))
+		return ckptCorrupt(e.cfg.Checkpoint, "round record %d: %s", r, fmt.Sprintf(format, args...))
 	}
 	if st.Elapsed < 0 {
-		return fmt.Errorf("%w: checkpoint elapsed time %v is negative", ErrCorrupt, st.Elapsed)
+		return ckptCorrupt(e.cfg.Checkpoint, "elapsed time %v is negative", st.Elapsed)
 	}
 	cfg, d := &e.cfg, e.ds.d
 	frac := func(v float64) bool { return math.IsNaN(v) || (v >= 0 && v <= 1) }
@@ -365,9 +378,7 @@ func (e *engine) checkRecords(st *ckptState) error {
 // round simulates lies in the prior's support, and the first rows are
 // Config.Simulations when the run was given simulations.
 func (e *engine) checkPrior(st *ckptState) error {
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: checkpoint %s", ErrCorrupt, fmt.Sprintf(format, args...))
-	}
+	bad := func(format string, args ...any) error { return ckptCorrupt(e.cfg.Checkpoint, format, args...) }
 	d := e.ds.d
 	for i, lp := range st.LogPrior {
 		th := st.Theta[i*d : (i+1)*d]

@@ -292,7 +292,7 @@ func FuzzCheckpointState(f *testing.F) {
 	f.Add(g.Bytes())
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, state []byte) {
-		got, err := decodeCheckpoint(wrapState(fp, state), fp)
+		got, err := decodeCheckpoint("ckpt", wrapState(fp, state), fp)
 		if err != nil {
 			if !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("decode: %v does not wrap ErrCorrupt", err)

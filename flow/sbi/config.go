@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/flow/ad"
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/simulate"
 )
 
@@ -28,9 +30,52 @@ var (
 	ErrSequential = fmt.Errorf("%w: a sequential posterior is valid at its own observation only", ErrInvalid)
 )
 
-// invalidf formats an argument error that wraps ErrInvalid.
+// invalidf formats an argument error that wraps ErrInvalid; format
+// starts with the argument or field it is about.
 func invalidf(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
+}
+
+// argError is an error about an argument that matches several errors
+// (a sentinel wrapping ErrInvalid, and the error of another package it
+// passes on) under errors.Is and errors.As, with one message.
+type argError struct {
+	msg  string
+	errs []error
+}
+
+func (e *argError) Error() string   { return e.msg }
+func (e *argError) Unwrap() []error { return e.errs }
+
+// about returns an error about the argument arg that matches kind
+// (ErrInvalid or a sentinel that wraps it) and reads
+// "sbi: invalid argument: <arg>: <kind's own words>: <detail>", where the
+// words are kind's text after the package's prefix (none for ErrInvalid).
+func about(kind error, arg, format string, a ...any) error {
+	msg := ErrInvalid.Error() + ": " + arg + ": "
+	if w := strings.TrimPrefix(strings.TrimPrefix(kind.Error(), ErrInvalid.Error()), ": "); w != "" {
+		msg += w + ": "
+	}
+	return &argError{msg: msg + fmt.Sprintf(format, a...), errs: []error{kind}}
+}
+
+// aboutCause is about with the error of another package that caused it:
+// cause's message, less its "<pkg>: invalid argument: " prefix and the
+// name of that package's reader or writer argument, ends the detail
+// (format may be empty), and the result also matches cause (errors.Is
+// sees flow.ErrCorrupt, say, as well as kind).
+func aboutCause(kind error, arg string, cause error, format string, a ...any) error {
+	m := cause.Error()
+	if i := strings.Index(m, ": invalid argument: "); i >= 0 && !strings.ContainsAny(m[:i], " :") {
+		m = m[i+len(": invalid argument: "):]
+		m = strings.TrimPrefix(strings.TrimPrefix(m, "r: "), "w: ")
+	}
+	if format != "" {
+		m = fmt.Sprintf(format, a...) + ": " + m
+	}
+	e := about(kind, arg, "%s", m).(*argError)
+	e.errs = append(e.errs, cause)
+	return e
 }
 
 // maxDim bounds the dimensions of θ, of the summary and of the mechanism's
@@ -45,7 +90,7 @@ const maxDim = 1 << 16
 // for a non-private problem.
 func checkProblem(p *privinfer.Problem) (transform, error) {
 	if err := p.Require(privinfer.NeedTransform); err != nil {
-		return nil, fmt.Errorf("sbi: %w (%w)", err, ErrInvalid)
+		return nil, argcheck.Also(err, ErrInvalid)
 	}
 	if d := p.Prior.Dim(); d > maxDim {
 		return nil, invalidf("Problem.Prior: dimension must be at most %d, got %d", maxDim, d)
@@ -58,7 +103,7 @@ func checkProblem(p *privinfer.Problem) (transform, error) {
 	}
 	t, err := p.Transform()
 	if err != nil {
-		return nil, fmt.Errorf("sbi: %w (%w)", err, ErrInvalid)
+		return nil, argcheck.Also(err, ErrInvalid)
 	}
 	sd := p.Simulator.StatDim()
 	if nd := t.NoiseDim(sd); nd < 1 || nd > maxDim {
@@ -344,7 +389,7 @@ func (c *Config) Validate() error {
 	}
 	if c.Embedding != nil {
 		if err := c.Embedding.Validate(); err != nil {
-			return fmt.Errorf("%w: Config.Embedding: %w", ErrInvalid, err)
+			return aboutCause(ErrInvalid, "Config.Embedding", err, "")
 		}
 	}
 	if len(c.FlowCandidates) > maxCandidates {
@@ -357,7 +402,7 @@ func (c *Config) Validate() error {
 		return nil
 	}
 	if err := c.Train.Validate(); err != nil {
-		return fmt.Errorf("%w: Config.Train: %w", ErrInvalid, err)
+		return aboutCause(ErrInvalid, "Config.Train", err, "")
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/privinfer/privinfer/flow"
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/qmc"
 )
@@ -64,18 +65,22 @@ const (
 // (Owen-scrambled Sobol for RQMC, independent uniforms for MC). For Sobol
 // points M should be a power of two.
 func InnerIntegral(f *flow.Flow, role Role, mech mechanism.Transform, theta, s []float64, m int, integ Integration, r *rand.Rand) (float64, error) {
-	if f == nil || mech == nil || r == nil {
-		return 0, fmt.Errorf("%w: InnerIntegral: needs a flow, a mechanism and a random source", ErrInvalid)
-	}
-	if m < 1 {
-		return 0, fmt.Errorf("%w: m: must be ≥ 1, got %d", ErrInvalid, m)
+	switch {
+	case f == nil:
+		return 0, invalidf("f: must not be nil")
+	case argcheck.Nil(mech):
+		return 0, invalidf("mech: must not be nil")
+	case r == nil:
+		return 0, invalidf("r: must not be nil")
+	case m < 1:
+		return 0, invalidf("m: must be >= 1, got %d", m)
 	}
 	dTheta, dS := f.Dim(), f.ContextDim()
 	if role == LikelihoodFlow {
 		dTheta, dS = dS, dTheta
 	}
 	if len(theta) != dTheta || len(s) != dS {
-		return 0, fmt.Errorf("%w: theta, s: have lengths %d and %d, the flow needs %d and %d", ErrInvalid, len(theta), len(s), dTheta, dS)
+		return 0, invalidf("theta, s: have lengths %d and %d, the flow needs %d and %d", len(theta), len(s), dTheta, dS)
 	}
 	nd := mech.NoiseDim(dS)
 	ps, err := newPointSet(m, nd, integ, r)

@@ -92,7 +92,7 @@ func TestKillResume(t *testing.T) {
 				if err != nil {
 					return "", err
 				}
-				st, err := decodeCheckpoint(b, fp)
+				st, err := decodeCheckpoint("ckpt", b, fp)
 				if err != nil {
 					return "", fmt.Errorf("checkpoint left by the kill: %w", err)
 				}

@@ -126,7 +126,7 @@ func (q *Posterior) At(sdp []float64) (*Posterior, error) {
 		return nil, err
 	}
 	if q.rounds != 1 && !slices.Equal(sdp, q.obs) {
-		return nil, fmt.Errorf("%w: the posterior was trained in %d rounds on proposals for its observation %v", ErrSequential, q.rounds, q.obs)
+		return nil, about(ErrSequential, "sdp", "the posterior was trained in %d rounds on proposals for its observation %v", q.rounds, q.obs)
 	}
 	r := *q
 	r.obs = slices.Clone(sdp)
@@ -139,11 +139,11 @@ func (q *Posterior) At(sdp []float64) (*Posterior, error) {
 // checkRelease validates a release of length n.
 func checkRelease(sdp []float64, n int) error {
 	if len(sdp) != n {
-		return invalidf("release: has length %d, want %d", len(sdp), n)
+		return invalidf("sdp: has length %d, want %d", len(sdp), n)
 	}
 	for i, v := range sdp {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return invalidf("release[%d]: is %v", i, v)
+			return invalidf("sdp[%d]: is %v", i, v)
 		}
 	}
 	return nil
@@ -178,9 +178,23 @@ func (q *Posterior) Dim() int {
 func (q *Posterior) unbuilt() bool { return q == nil || q.f == nil || argcheck.Nil(q.prior) }
 
 // errUnbuilt is the error of methods called on such a Posterior or
-// Likelihood.
+// Likelihood: the receiver is the argument at fault.
 func errUnbuilt(kind string) error {
-	return invalidf("%s used without the function that returns it (nil or zero value)", kind)
+	return invalidf("%s: used without the function that returns it (nil or zero value)", kind)
+}
+
+// checkSample validates the arguments of the Sample methods: a non-nil
+// r, n ≥ 0 and room for n draws of dimension d in dst.
+func checkSample(r *rand.Rand, n, d int, dst []float64) error {
+	switch {
+	case r == nil:
+		return invalidf("r: must not be nil")
+	case n < 0:
+		return invalidf("n: must be >= 0, got %d", n)
+	case n > len(dst)/max(d, 1):
+		return invalidf("dst: has %d values, need n·Dim = %d·%d", len(dst), n, d)
+	}
+	return nil
 }
 
 // InSupport returns the fraction of q(θ | s_dp°)'s mass inside the prior's
@@ -279,8 +293,8 @@ func (q *Posterior) sample(ctx context.Context, r *rand.Rand, n int, dst []float
 		return nil, errUnbuilt("Posterior")
 	}
 	d := q.f.Dim()
-	if r == nil || n < 0 || len(dst) < n*d {
-		return nil, invalidf("Sample: needs a random source, n ≥ 0 and %d destination values", max(n, 0)*d)
+	if err := checkSample(r, n, d, dst); err != nil {
+		return nil, err
 	}
 	if q.obs == nil {
 		return nil, ErrNoObservation
@@ -355,10 +369,13 @@ func (q *Posterior) SampleMCMC(ctx context.Context, n int, seed uint64, dst []fl
 		return Diagnostics{}, errUnbuilt("Posterior")
 	}
 	if ctx == nil {
-		return Diagnostics{}, invalidf("SampleMCMC: needs a non-nil context")
+		return Diagnostics{}, invalidf("ctx: must not be nil")
 	}
-	if n < 1 || len(dst) < n*q.f.Dim() {
-		return Diagnostics{}, invalidf("SampleMCMC: needs n ≥ 1 and %d destination values", max(n, 1)*q.f.Dim())
+	if n < 1 {
+		return Diagnostics{}, invalidf("n: must be >= 1, got %d", n)
+	}
+	if d := q.f.Dim(); len(dst) < n*d {
+		return Diagnostics{}, invalidf("dst: has %d values, need n·Dim = %d", len(dst), n*d)
 	}
 	if q.obs == nil {
 		return Diagnostics{}, ErrNoObservation
@@ -503,18 +520,24 @@ func (l *Likelihood) MLE(sdp, start []float64, maxIter int) ([]float64, float64,
 		return nil, 0, errUnbuilt("Likelihood")
 	}
 	if maxIter < 0 {
-		return nil, 0, invalidf("MLE: needs maxIter ≥ 0 (0 for the default), got %d", maxIter)
-	}
-	for _, v := range [][]float64{sdp, start} {
-		for _, x := range v {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, 0, invalidf("MLE: needs a finite start and release, got %v", x)
-			}
-		}
+		return nil, 0, invalidf("maxIter: must be >= 0 (0 for the default), got %d", maxIter)
 	}
 	d := l.f.ContextDim()
-	if len(start) != d || len(sdp) != l.f.Dim() {
-		return nil, 0, invalidf("MLE: needs a start of length %d and a release of length %d", d, l.f.Dim())
+	if len(sdp) != l.f.Dim() {
+		return nil, 0, invalidf("sdp: has length %d, want %d", len(sdp), l.f.Dim())
+	}
+	if len(start) != d {
+		return nil, 0, invalidf("start: has length %d, want %d", len(start), d)
+	}
+	for _, v := range []struct {
+		name string
+		x    []float64
+	}{{"sdp", sdp}, {"start", start}} {
+		for i, x := range v.x {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, 0, invalidf("%s[%d]: must be finite, got %v", v.name, i, x)
+			}
+		}
 	}
 	obj := func(x []float64) float64 {
 		lp := l.prior.LogDensity(x)
@@ -529,10 +552,10 @@ func (l *Likelihood) MLE(sdp, start []float64, maxIter int) ([]float64, float64,
 	}
 	res, err := optim.NelderMead(obj, start, optim.NelderMeadConfig{MaxIter: maxIter})
 	if err != nil {
-		return nil, 0, fmt.Errorf("%w: %w", ErrInvalid, err)
+		return nil, 0, aboutCause(ErrInvalid, "start", err, "Nelder–Mead")
 	}
 	if math.IsInf(res.F, 1) {
-		return nil, 0, invalidf("the likelihood is zero at the start point")
+		return nil, 0, invalidf("start: the likelihood is zero there (or start is outside the prior's support), got %v", start)
 	}
 	return res.X, -res.F, nil
 }
@@ -587,7 +610,7 @@ func (q *LikelihoodPosterior) At(sdp []float64) (*LikelihoodPosterior, error) {
 		return nil, err
 	}
 	if q.rounds != 1 && !slices.Equal(sdp, q.obs) {
-		return nil, fmt.Errorf("%w: the likelihood was trained in %d rounds on proposals for the observation %v", ErrSequential, q.rounds, q.obs)
+		return nil, about(ErrSequential, "sdp", "the likelihood was trained in %d rounds on proposals for the observation %v", q.rounds, q.obs)
 	}
 	r := *q
 	r.obs = slices.Clone(sdp)
@@ -638,8 +661,8 @@ func (q *LikelihoodPosterior) Sample(r *rand.Rand, n int, dst []float64) error {
 		return errUnbuilt("LikelihoodPosterior")
 	}
 	d := q.Dim()
-	if r == nil || n < 0 || len(dst) < n*d {
-		return invalidf("Sample: needs a random source, n ≥ 0 and %d destination values", max(n, 0)*d)
+	if err := checkSample(r, n, d, dst); err != nil {
+		return err
 	}
 	if n == 0 {
 		return nil

@@ -75,13 +75,13 @@ func newEngine(p privinfer.Problem, c *Config, role Role) (*engine, error) {
 	}
 	f, err := newFlow(cfg.Flow, &cfg, role, d, sd)
 	if err != nil {
-		return nil, fmt.Errorf("%w: Config.Flow: %w", ErrInvalid, err)
+		return nil, aboutCause(ErrInvalid, "Config.Flow", err, "")
 	}
 	var alts []*flow.Flow
 	for i := range cfg.FlowCandidates {
 		a, err := newFlow(&cfg.FlowCandidates[i], &cfg, role, d, sd)
 		if err != nil {
-			return nil, fmt.Errorf("%w: Config.FlowCandidates[%d]: %w", ErrInvalid, i, err)
+			return nil, aboutCause(ErrInvalid, fmt.Sprintf("Config.FlowCandidates[%d]", i), err, "")
 		}
 		alts = append(alts, a)
 	}
@@ -323,7 +323,10 @@ func run(ctx context.Context, p privinfer.Problem, c Config, m method) (Estimate
 	first := 1
 	if cfg.Checkpoint != "" {
 		if st, err := os.Stat(filepath.Dir(cfg.Checkpoint)); err != nil || !st.IsDir() {
-			return nil, nil, invalidf("Config.Checkpoint: %s must be a file in an existing folder", cfg.Checkpoint)
+			return nil, nil, about(ErrInvalid, ckptArg(cfg.Checkpoint), "must name a file in an existing folder")
+		}
+		if st, err := os.Stat(cfg.Checkpoint); err == nil && st.IsDir() {
+			return nil, nil, about(ErrInvalid, ckptArg(cfg.Checkpoint), "is a folder; it must name a file")
 		}
 		if e.fp, err = e.fingerprint(); err != nil {
 			return nil, nil, err
@@ -332,10 +335,10 @@ func run(ctx context.Context, p privinfer.Problem, c Config, m method) (Estimate
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
-			return nil, nil, fmt.Errorf("sbi: Config.Checkpoint %s: %w", cfg.Checkpoint, err)
+			return nil, nil, err
 		default:
 			if thetas, res, err = e.resume(st); err != nil {
-				return nil, nil, fmt.Errorf("sbi: Config.Checkpoint %s: %w", cfg.Checkpoint, err)
+				return nil, nil, err
 			}
 			first = st.Round + 1
 			e.report(privinfer.Progress{Stage: "resume", Round: st.Round, Step: st.Round, Total: cfg.Rounds,

@@ -60,12 +60,21 @@ const (
 // LoadLikelihoodPosterior about a malformed file, and by those of SPPE and
 // SPLE about a malformed Config.Checkpoint: a file that is not one, fails
 // its checksum, or whose fields are out of range or disagree with each
-// other, with the flow or with the prior. It wraps ErrInvalid.
+// other, with the flow or with the prior. It wraps ErrInvalid. The
+// messages name the argument that supplied the file:
+// "sbi: invalid argument: r: corrupt or unsupported file: <what>", or
+// `… Config.Checkpoint "<path>": corrupt or unsupported file: <what>`.
 var ErrCorrupt = fmt.Errorf("%w: corrupt or unsupported file", ErrInvalid)
 
 // ErrIncompatiblePrior is returned (wrapping ErrInvalid) when the prior
-// passed to a loader is not the one the posterior was saved with.
-var ErrIncompatiblePrior = fmt.Errorf("%w: the prior differs from the one saved with the posterior", ErrInvalid)
+// passed to a loader is not the one the posterior was saved with; the
+// message reads "sbi: invalid argument: prior: not the prior saved with
+// the posterior: <where it differs>".
+var ErrIncompatiblePrior = fmt.Errorf("%w: not the prior saved with the posterior", ErrInvalid)
+
+// corrupt returns an error wrapping ErrCorrupt about the file read from
+// the loaders' argument r.
+func corrupt(format string, a ...any) error { return about(ErrCorrupt, "r", format, a...) }
 
 // saved is the content of a posterior file.
 type saved struct {
@@ -100,7 +109,7 @@ func probePoints(prior simulate.Prior, seed uint64, draw func(r *rand.Rand, n in
 
 func (s *saved) write(w io.Writer) error {
 	if argcheck.Nil(w) {
-		return invalidf("Save: needs a non-nil io.Writer")
+		return about(ErrInvalid, "w", "must not be nil")
 	}
 	var b bytes.Buffer
 	le := binary.LittleEndian
@@ -149,8 +158,10 @@ func (s *saved) write(w io.Writer) error {
 	put(uint64(fb2.Len()))
 	b.Write(fb2.Bytes())
 	put(crc32.ChecksumIEEE(b.Bytes()))
-	_, err := w.Write(b.Bytes())
-	return err
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("sbi: w: writing the posterior: %w", err)
+	}
+	return nil
 }
 
 // reader decodes the fixed-width fields of a posterior file.
@@ -165,7 +176,7 @@ func (r *reader) need(n int) bool {
 		return false
 	}
 	if n < 0 || len(r.data)-r.p < n {
-		r.err = fmt.Errorf("%w: file truncated", ErrCorrupt)
+		r.err = corrupt("truncated after %d bytes", r.p)
 		return false
 	}
 	return true
@@ -206,7 +217,7 @@ func (r *reader) floats(n int, what string, inf bool) []float64 {
 	for i := range out {
 		v := math.Float64frombits(r.u64())
 		if math.IsNaN(v) || math.IsInf(v, 1) || (math.IsInf(v, -1) && !inf) {
-			r.err = fmt.Errorf("%w: %s[%d] is %v", ErrCorrupt, what, i, v)
+			r.err = corrupt("%s[%d] is %v", what, i, v)
 			return nil
 		}
 		out[i] = v
@@ -218,18 +229,16 @@ func (r *reader) floats(n int, what string, inf bool) []float64 {
 // its probes.
 func read(src io.Reader, prior simulate.Prior, kind uint8) (*saved, error) {
 	if argcheck.Nil(src) {
-		return nil, invalidf("loading a posterior needs a non-nil io.Reader")
+		return nil, about(ErrInvalid, "r", "must not be nil")
 	}
 	if argcheck.Nil(prior) {
-		return nil, invalidf("loading a posterior needs the prior it was trained with, got nil")
+		return nil, about(ErrInvalid, "prior", "must not be nil (pass the prior the posterior was trained with)")
 	}
 	data, err := io.ReadAll(io.LimitReader(src, maxPostFile+1))
 	if err != nil {
-		return nil, fmt.Errorf("sbi: reading posterior: %w", err)
+		return nil, fmt.Errorf("sbi: r: reading the posterior: %w", err)
 	}
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: "+format, append([]any{ErrCorrupt}, a...)...)
-	}
+	bad := corrupt
 	switch {
 	case len(data) > maxPostFile:
 		return nil, bad("file larger than %d bytes", maxPostFile)
@@ -242,6 +251,12 @@ func read(src io.Reader, prior simulate.Prior, kind uint8) (*saved, error) {
 		return nil, bad("checksum mismatch")
 	}
 	r := &reader{data: body, p: len(postMagic)}
+	bad = func(format string, a ...any) error {
+		if r.err != nil { // a field read past the end: say so
+			return r.err
+		}
+		return corrupt(format, a...)
+	}
 	version := r.u32()
 	if r.err == nil && version != postVersion && version != shiftVersion && version != namesVersion {
 		return nil, bad("unsupported version %d", version)
@@ -255,7 +270,7 @@ func read(src io.Reader, prior simulate.Prior, kind uint8) (*saved, error) {
 		if kind == kindLik {
 			want, got = got, want
 		}
-		return nil, invalidf("the file holds %s, not %s", got, want)
+		return nil, about(ErrInvalid, "r", "the file holds %s, not %s", got, want)
 	}
 	s.rounds = r.u32()
 	s.seed = r.u64()
@@ -314,7 +329,7 @@ func read(src io.Reader, prior simulate.Prior, kind uint8) (*saved, error) {
 	}
 	s.f, err = flow.Load(bytes.NewReader(body[r.p:]))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+		return nil, aboutCause(ErrCorrupt, "r", err, "its flow")
 	}
 	s.inSupport, s.minIn = sup[0], sup[1]
 	theta := s.f.Dim()
@@ -351,14 +366,14 @@ func read(src io.Reader, prior simulate.Prior, kind uint8) (*saved, error) {
 	}
 
 	if d := prior.Dim(); d != s.dim {
-		return nil, fmt.Errorf("%w: it: has dimension %d, the posterior's θ has %d", ErrIncompatiblePrior, d, s.dim)
+		return nil, about(ErrIncompatiblePrior, "prior", "it has dimension %d, the posterior's θ has %d", d, s.dim)
 	}
 	for i, want := range s.probeLP {
 		x := s.probes[i*s.dim : (i+1)*s.dim]
 		got := prior.LogDensity(x)
 		same := got == want || math.Abs(got-want) <= 1e-9*math.Max(1, math.Abs(want))
 		if !same {
-			return nil, fmt.Errorf("%w: log density %v at θ = %v, saved %v", ErrIncompatiblePrior, got, x, want)
+			return nil, about(ErrIncompatiblePrior, "prior", "log density %v at θ = %v, saved %v", got, x, want)
 		}
 	}
 	for i := 0; i < len(s.cand)/s.dim; i++ {
@@ -420,7 +435,7 @@ func LoadPosterior(r io.Reader, prior simulate.Prior) (*Posterior, error) {
 		return nil, err
 	}
 	if q.inSupport != s.inSupport {
-		return nil, fmt.Errorf("%w: in-support fraction %v, the saved flow gives %v at the saved observation and seed", ErrCorrupt, s.inSupport, q.inSupport)
+		return nil, corrupt("in-support fraction %v, the saved flow gives %v at the saved observation and seed", s.inSupport, q.inSupport)
 	}
 	return q, nil
 }
@@ -464,7 +479,7 @@ func LoadLikelihoodPosterior(r io.Reader, prior simulate.Prior) (*LikelihoodPost
 		return nil, err
 	}
 	if len(s.cand) == 0 {
-		return nil, fmt.Errorf("%w: no chain starts", ErrCorrupt)
+		return nil, corrupt("no chain starts")
 	}
 	return &LikelihoodPosterior{lik: &Likelihood{f: s.f, prior: prior}, obs: s.obs,
 		cfg: Config{Chains: s.chains, Warmup: s.warmup, Thin: s.thin}, cand: s.cand, rounds: s.rounds, names: s.names}, nil
@@ -481,14 +496,14 @@ func (r *reader) names(d int) ([]string, error) {
 		return nil, nil
 	}
 	if n != d {
-		return nil, fmt.Errorf("%w: %d parameter names for dimension %d", ErrCorrupt, n, d)
+		return nil, corrupt("%d parameter names for dimension %d", n, d)
 	}
 	out := make([]string, n)
 	seen := make(map[string]bool, n)
 	for i := range out {
 		l := r.u32()
 		if r.err == nil && (l < 1 || l > maxNameLen) {
-			return nil, fmt.Errorf("%w: parameter name %d of %d bytes", ErrCorrupt, i, l)
+			return nil, corrupt("parameter name %d of %d bytes", i, l)
 		}
 		if !r.need(l) {
 			return nil, r.err
@@ -496,7 +511,7 @@ func (r *reader) names(d int) ([]string, error) {
 		name := string(r.data[r.p : r.p+l])
 		r.p += l
 		if !utf8.ValidString(name) || seen[name] {
-			return nil, fmt.Errorf("%w: parameter name %d %q is not valid UTF-8 or is repeated", ErrCorrupt, i, name)
+			return nil, corrupt("parameter name %d %q is not valid UTF-8 or is repeated", i, name)
 		}
 		seen[name] = true
 		out[i] = name

@@ -206,7 +206,7 @@ func TestCheckpointSemantic(t *testing.T) {
 		{"elapsed negative", func(st *ckptState) { st.Elapsed = -time.Second }},
 	}
 	for _, c := range cases {
-		st, err := decodeCheckpoint(orig, fp)
+		st, err := decodeCheckpoint("ckpt", orig, fp)
 		if err != nil {
 			t.Fatal(err)
 		}
