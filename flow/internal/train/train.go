@@ -50,6 +50,26 @@ type Trainer interface {
 // and parallelism settings of cfg (a flow.TrainConfig). Package flow sets
 // it once, when it is initialised, and never changes it; any package that
 // imports flow can call it.
+//
+// It is a variable written by flow's init, the one piece of package-level
+// state in flow/**, kept by decision: it is link-time wiring (one value,
+// fixed before main runs, holding no data and no randomness), not state a
+// run reads or changes. The alternatives cost more than they save:
+//
+//   - An exported method of *flow.Flow returning a Trainer (directly, or
+//     promoted from an embedded field of an internal type) would let any
+//     user call it: the trainer would be exported API in all but name.
+//   - An interface with an unexported method can only be implemented in
+//     the package that declares it, so flow/sbi cannot reach an unexported
+//     method of *flow.Flow through one.
+//   - Moving the trainer here needs the flow's layers, workspaces and
+//     parameter layout, so the whole flow would move into an internal
+//     package with flow.Flow an alias of it, and its methods would vanish
+//     from flow's documentation.
+//
+// The arguments are typed any because this package cannot import flow
+// (flow imports it); the function refuses other types with an error
+// wrapping flow.ErrInvalid.
 var NewTrainer func(f, cfg any) (Trainer, error)
 
 // EpochMessage formats the losses of a training epoch as the Message of an
