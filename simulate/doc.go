@@ -20,7 +20,9 @@
 // A Prior is a distribution over the parameter vector θ: MVNormal,
 // Dirichlet, Independent (a product of univariate components) and Concat
 // (blocks of priors laid end to end). Its LogDensity makes it an
-// mcmc.Target.
+// mcmc.Target. A prior may also state a box that contains its support
+// (the optional capability Bounded, read with SupportBox): a product of
+// Uniform components is a box prior, bounded in every coordinate.
 //
 // # Seams
 //
