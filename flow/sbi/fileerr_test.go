@@ -175,3 +175,35 @@ func TestCheckpointBadInput(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCheckpointFile feeds arbitrary bytes, with the trailing checksum
+// fixed or not, to the checkpoint decoder: it must refuse them with an
+// error wrapping ErrInvalid (ErrCorrupt or ErrCheckpointMismatch) that
+// names Config.Checkpoint and its path, or accept a state, and never
+// panic. The seeds are a frame of the right fingerprint around an empty
+// state, the magic number alone and a frame of another version.
+func FuzzCheckpointFile(f *testing.F) {
+	var fp [32]byte
+	fp[0] = 7
+	f.Add(wrapState(fp, nil), false)
+	f.Add([]byte(ckptMagic), false)
+	v := wrapState(fp, []byte{1, 2, 3})
+	v[len(ckptMagic)] = 9
+	f.Add(v, true)
+	const path = "fuzz.ckpt"
+	f.Fuzz(func(t *testing.T, data []byte, fix bool) {
+		if fix && len(data) >= 4 {
+			data = refix(data)
+		}
+		st, err := decodeCheckpoint(path, data, fp)
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) || !strings.HasPrefix(err.Error(), "sbi: invalid argument: "+ckptArg(path)+": ") {
+				t.Fatalf("%v: want an error wrapping ErrInvalid that names %s", err, ckptArg(path))
+			}
+			return
+		}
+		if st == nil {
+			t.Fatal("nil state without an error")
+		}
+	})
+}
