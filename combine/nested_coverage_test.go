@@ -50,11 +50,11 @@ func TestNestedCoverage(t *testing.T) {
 		var model synth.Model
 		var delta float64
 		if s.binary {
-			bb, _ := synth.NewBetaBernoulli(synth.BetaBernoulli{A: 1, B: 1})
+			bb, _ := synth.NewBetaBernoulli(synth.BetaBernoulliConfig{Alpha: 1, Beta: 1})
 			model, _ = synth.NewSSS(bb, nil, synth.BIT)
 			delta = 1 / float64(s.n)
 		} else {
-			gm, _ := synth.NewGaussianMean(synth.GaussianMean{Sigma: 1, C0: -4, C1: 4, RecordBounding: synth.BIT})
+			gm, _ := synth.NewGaussianMean(synth.GaussianMeanConfig{Sigma: 1, Lo: -4, Hi: 4, RecordBounding: synth.BIT})
 			model, _ = synth.NewSSS(gm, nil, synth.BIT)
 			delta = 8 / float64(s.n)
 		}

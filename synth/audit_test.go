@@ -24,7 +24,7 @@ func TestSanitizerAudits(t *testing.T) {
 		a, _ := mechanism.NewAccountant(mechanism.Budget{Epsilon: total})
 		return Releaser{Accountant: a, Reproducible: true}
 	}
-	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
+	bb, _ := NewBetaBernoulli(BetaBernoulliConfig{Alpha: 1, Beta: 1})
 	d := [2][]float64{{1, 1, 1, 1, 1, 0, 0, 0, 0, 0}, {1, 1, 1, 1, 1, 1, 0, 0, 0, 0}}
 	g, _ := NewGrid([]float64{0}, []float64{4}, []int{4})
 	h := [2][]float64{{0.5, 0.5, 1.5, 2.5, 3.5}, {0.5, 0.5, 1.5, 2.5, 2.5}}

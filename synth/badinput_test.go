@@ -19,9 +19,9 @@ func TestBadInputCategories(t *testing.T) {
 	sub := 0x1p-1070
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(1, 99))
-	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
+	bb, _ := NewBetaBernoulli(BetaBernoulliConfig{Alpha: 1, Beta: 1})
 	sss, _ := NewSSS(bb, nil, BIT)
-	gm, _ := NewGaussianMean(GaussianMean{Sigma: 1, C0: -4, C1: 4, RecordBounding: BIT})
+	gm, _ := NewGaussianMean(GaussianMeanConfig{Sigma: 1, Lo: -4, Hi: 4, RecordBounding: BIT})
 	gsss, _ := NewSSS(gm, nil, BIT)
 	x := []float64{0, 1, 1, 0, 1}
 	g, _ := NewGrid([]float64{0}, []float64{1}, []int{4})
@@ -44,18 +44,27 @@ func TestBadInputCategories(t *testing.T) {
 		{"nan", "epsilon", modips(Single(sss), x, with(func(c *Config) { c.Epsilon = nan }))},
 		{"nan", "epsilon0", modips(Single(sss), x, with(func(c *Config) { c.Epsilon0 = nan }))},
 		{"nan", "record (Gaussian mean)", modips(Single(gsss), []float64{1, nan}, ok)},
-		{"nan", "beta prior", func() error { _, err := NewBetaBernoulli(BetaBernoulli{A: nan, B: 1}); return err }},
+		{"nan", "beta prior", func() error { _, err := NewBetaBernoulli(BetaBernoulliConfig{Alpha: nan, Beta: 1}); return err }},
 		{"nan", "Gaussian sigma", func() error {
-			_, err := NewGaussianMean(GaussianMean{Sigma: nan, C0: 0, C1: 1, RecordBounding: BIT})
+			_, err := NewGaussianMean(GaussianMeanConfig{Sigma: nan, Lo: 0, Hi: 1, RecordBounding: BIT})
 			return err
 		}},
 		{"nan", "Gaussian bound", func() error {
-			_, err := NewGaussianMean(GaussianMean{Sigma: 1, C0: nan, C1: 1, RecordBounding: BIT})
+			_, err := NewGaussianMean(GaussianMeanConfig{Sigma: 1, Lo: nan, Hi: 1, RecordBounding: BIT})
 			return err
 		}},
-		{"nan", "NIG bound", func() error { _, err := NewGaussianNIG(GaussianNIG{C0: 0, C1: nan, RecordBounding: BIT}); return err }},
-		{"nan", "Poisson bound", func() error { _, err := NewPoissonGamma(PoissonGamma{A: 1, B: 1, C1: nan}); return err }},
-		{"nan", "Dirichlet alpha", func() error { _, err := NewMultinomialDirichlet([]float64{1, nan}); return err }},
+		{"nan", "NIG bound", func() error {
+			_, err := NewGaussianNIG(GaussianNIGConfig{Lo: 0, Hi: nan, RecordBounding: BIT})
+			return err
+		}},
+		{"nan", "Poisson bound", func() error {
+			_, err := NewPoissonGamma(PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: nan})
+			return err
+		}},
+		{"nan", "Dirichlet alpha", func() error {
+			_, err := NewMultinomialDirichlet(MultinomialDirichletConfig{Alpha: []float64{1, nan}})
+			return err
+		}},
 		{"nan", "grid bound", func() error { _, err := NewGrid([]float64{nan}, []float64{1}, []int{2}); return err }},
 		{"nan", "SiDD A", func() error { _, err := SiDD(r, g, logf, nan, 0, 1, rl()); return err }},
 		{"nan", "SiDD epsilon", func() error { _, err := SiDD(r, g, logf, 1, 0, nan, rl()); return err }},
@@ -64,18 +73,21 @@ func TestBadInputCategories(t *testing.T) {
 		{"nan", "SiDD.MC epsilon", func() error { _, err := SiDDMC(r, g, samples, 1, nan, rl()); return err }},
 		{"nan", "histogram record", func() error { _, err := (&HistogramModel{Grid: g}).Sanitize(r, []float64{nan}, 1, rl()); return err }},
 		{"nan", "MVN mean", func() error { _, _, err := MVNLogDensity([]float64{nan}, []float64{1}); return err }},
-		{"nan", "SSS weights", func() error { _, err := NewSSS(&GaussianNIG{C0: 0, C1: 1}, []float64{nan, 0.5}, BIT); return err }},
+		{"nan", "SSS weights", func() error {
+			_, err := NewSSS(&GaussianNIG{cfg: GaussianNIGConfig{Lo: 0, Hi: 1}}, []float64{nan, 0.5}, BIT)
+			return err
+		}},
 		{"inf", "epsilon", modips(Single(sss), x, with(func(c *Config) { c.Epsilon = inf }))},
 		{"inf", "record (Gaussian mean)", modips(Single(gsss), []float64{1, inf}, ok)},
-		{"inf", "record (Poisson)", modips(Single(mustSSS(&PoissonGamma{A: 1, B: 1, C1: 5})), []float64{1, inf}, ok)},
+		{"inf", "record (Poisson)", modips(Single(mustSSS(&PoissonGamma{cfg: PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 5}})), []float64{1, inf}, ok)},
 		{"inf", "Gaussian bound", func() error {
-			_, err := NewGaussianMean(GaussianMean{Sigma: 1, C0: 0, C1: inf, RecordBounding: BIT})
+			_, err := NewGaussianMean(GaussianMeanConfig{Sigma: 1, Lo: 0, Hi: inf, RecordBounding: BIT})
 			return err
 		}},
 		{"inf", "grid bound", func() error { _, err := NewGrid([]float64{0}, []float64{inf}, []int{2}); return err }},
 		{"inf", "SiDD A", func() error { _, err := SiDD(r, g, logf, inf, 0, 1, rl()); return err }},
 		{"inf", "SiPHiC G", func() error { _, err := SiPHiC(r, g, samples, inf, 1, rl()); return err }},
-		{"inf", "beta prior", func() error { _, err := NewBetaBernoulli(BetaBernoulli{A: 1, B: inf}); return err }},
+		{"inf", "beta prior", func() error { _, err := NewBetaBernoulli(BetaBernoulliConfig{Alpha: 1, Beta: inf}); return err }},
 		{"inf", "SiDD.MC sample", func() error { _, err := SiDDMC(r, g, []float64{inf, -inf}, 1, 1, rl()); return err }},
 		{"nonpositive", "epsilon 0", modips(Single(sss), x, with(func(c *Config) { c.Epsilon = 0 }))},
 		{"nonpositive", "epsilon -1", modips(Single(sss), x, with(func(c *Config) { c.Epsilon = -1 }))},
@@ -84,10 +96,13 @@ func TestBadInputCategories(t *testing.T) {
 		{"nonpositive", "n -1", modips(Single(sss), x, with(func(c *Config) { c.N = -1 }))},
 		{"nonpositive", "nested -1", modips(Single(sss), x, with(func(c *Config) { c.Nested = -1 }))},
 		{"nonpositive", "Gaussian sigma 0", func() error {
-			_, err := NewGaussianMean(GaussianMean{Sigma: 0, C0: 0, C1: 1, RecordBounding: BIT})
+			_, err := NewGaussianMean(GaussianMeanConfig{Sigma: 0, Lo: 0, Hi: 1, RecordBounding: BIT})
 			return err
 		}},
-		{"nonpositive", "bounds c0 = c1", func() error { _, err := NewGaussianNIG(GaussianNIG{C0: 1, C1: 1, RecordBounding: BIT}); return err }},
+		{"nonpositive", "bounds c0 = c1", func() error {
+			_, err := NewGaussianNIG(GaussianNIGConfig{Lo: 1, Hi: 1, RecordBounding: BIT})
+			return err
+		}},
 		{"nonpositive", "grid bins 0", func() error { _, err := NewGrid([]float64{0}, []float64{1}, []int{0}); return err }},
 		{"nonpositive", "SiDD A 0", func() error { _, err := SiDD(r, g, logf, 0, 0, 1, rl()); return err }},
 		{"nonpositive", "SiDD points -1", func() error { _, err := SiDD(r, g, logf, 1, -1, 1, rl()); return err }},
@@ -97,7 +112,7 @@ func TestBadInputCategories(t *testing.T) {
 			_, err := (&HistogramModel{Grid: g, MaxCopies: -1}).Sanitize(r, samples, 1, rl())
 			return err
 		}},
-		{"nonpositive", "Poisson count -1", modips(Single(mustSSS(&PoissonGamma{A: 1, B: 1, C1: 5})), []float64{1, -1}, ok)},
+		{"nonpositive", "Poisson count -1", modips(Single(mustSSS(&PoissonGamma{cfg: PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 5}})), []float64{1, -1}, ok)},
 		{"nonpositive", "statistics n 0", func() error { _, err := bb.Statistics(0); return err }},
 		{"nonpositive", "density model N 0", func() error {
 			_, err := (&DensityModel{Grid: g, Method: MethodSiPHiC, G: 1, Records: 1, SamplePosterior: func(*rand.Rand, []float64, int) ([]float64, error) { return nil, nil }}).Sanitize(r, x, 1, rl())
@@ -109,11 +124,11 @@ func TestBadInputCategories(t *testing.T) {
 		{"huge", "m·nested·n over the value limit", modips(Single(sss), x, with(func(c *Config) { c.M = 1 << 10; c.N = 1 << 20 }))},
 		{"huge", "epsilon 1e308 split", modips(Single(sss), x, with(func(c *Config) { c.Epsilon = 1e308 }))},
 		{"huge", "Gaussian bounds ±1e308", func() error {
-			_, err := NewGaussianMean(GaussianMean{Sigma: 1, C0: -1e308, C1: 1e308, RecordBounding: BIT})
+			_, err := NewGaussianMean(GaussianMeanConfig{Sigma: 1, Lo: -1e308, Hi: 1e308, RecordBounding: BIT})
 			return err
 		}},
 		{"huge", "NIG bounds ±1e308", func() error {
-			_, err := NewGaussianNIG(GaussianNIG{C0: -1e308, C1: 1e308, RecordBounding: BIT})
+			_, err := NewGaussianNIG(GaussianNIGConfig{Lo: -1e308, Hi: 1e308, RecordBounding: BIT})
 			return err
 		}},
 		{"huge", "grid 2^40 cells", func() error { _, err := NewGrid([]float64{0, 0}, []float64{1, 1}, []int{1 << 20, 1 << 20}); return err }},
@@ -123,7 +138,7 @@ func TestBadInputCategories(t *testing.T) {
 			_, err := (&HistogramModel{Grid: g, MaxCopies: 1 << 40}).Sanitize(r, samples, 1, rl())
 			return err
 		}},
-		{"huge", "Poisson bound 1e308", modips(Single(mustSSS(&PoissonGamma{A: 1, B: 1, C1: 1e308})), []float64{1, 2}, ok)},
+		{"huge", "Poisson bound 1e308", modips(Single(mustSSS(&PoissonGamma{cfg: PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 1e308}})), []float64{1, 2}, ok)},
 		{"huge", "density model N 2^40", func() error {
 			_, err := (&DensityModel{Grid: g, Method: MethodSiPHiC, G: 1, N: 1 << 40, Records: 1, SamplePosterior: func(*rand.Rand, []float64, int) ([]float64, error) { return nil, nil }}).Sanitize(r, x, 1, rl())
 			return err
@@ -132,14 +147,14 @@ func TestBadInputCategories(t *testing.T) {
 		{"subnormal", "epsilon0", modips(Selection{Candidates: []Model{sss, sss}, Utility: func(int, []float64) float64 { return 0 }, Sensitivity: 1}, x, with(func(c *Config) { c.Epsilon0 = sub }))},
 		{"subnormal", "selection sensitivity", modips(Selection{Candidates: []Model{sss, sss}, Utility: func(int, []float64) float64 { return 0 }, Sensitivity: sub}, x, with(func(c *Config) { c.Epsilon0 = 0.5 }))},
 		{"subnormal", "Gaussian sigma", func() error {
-			_, err := NewGaussianMean(GaussianMean{Sigma: sub, C0: 0, C1: 1, RecordBounding: BIT})
+			_, err := NewGaussianMean(GaussianMeanConfig{Sigma: sub, Lo: 0, Hi: 1, RecordBounding: BIT})
 			return err
 		}},
 		{"subnormal", "Gaussian bounds width", func() error {
-			_, err := NewGaussianMean(GaussianMean{Sigma: 1, C0: 0, C1: sub, RecordBounding: BIT})
+			_, err := NewGaussianMean(GaussianMeanConfig{Sigma: 1, Lo: 0, Hi: sub, RecordBounding: BIT})
 			return err
 		}},
-		{"subnormal", "beta prior", func() error { _, err := NewBetaBernoulli(BetaBernoulli{A: sub, B: 1}); return err }},
+		{"subnormal", "beta prior", func() error { _, err := NewBetaBernoulli(BetaBernoulliConfig{Alpha: sub, Beta: 1}); return err }},
 		{"subnormal", "SiDD A", func() error { _, err := SiDD(r, g, logf, sub, 0, 1, rl()); return err }},
 		{"subnormal", "SiPHiC epsilon", func() error { _, err := SiPHiC(r, g, samples, 1, sub, rl()); return err }},
 		{"subnormal", "grid width", func() error { _, err := NewGrid([]float64{0}, []float64{sub}, []int{4}); return err }},
@@ -150,20 +165,20 @@ func TestBadInputCategories(t *testing.T) {
 		{"empty", "SiPHiC samples", func() error { _, err := SiPHiC(r, g, []float64{}, 1, 1, rl()); return err }},
 		{"empty", "grid", func() error { _, err := NewGrid(nil, nil, nil); return err }},
 		{"empty", "MVN", func() error { _, _, err := MVNLogDensity(nil, nil); return err }},
-		{"empty", "Dirichlet alpha", func() error { _, err := NewMultinomialDirichlet(nil); return err }},
+		{"empty", "Dirichlet alpha", func() error { _, err := NewMultinomialDirichlet(MultinomialDirichletConfig{}); return err }},
 		{"empty", "histogram data", func() error { _, err := (&HistogramModel{Grid: g}).Sanitize(r, nil, 1, rl()); return err }},
 		{"mismatched", "record dimension", modips(Single(&HistogramModel{Grid: mustGrid(2)}), []float64{0.1, 0.2, 0.3}, ok)},
 		{"mismatched", "grid lengths", func() error { _, err := NewGrid([]float64{0, 0}, []float64{1}, []int{2, 2}); return err }},
 		{"mismatched", "MVN covariance", func() error { _, _, err := MVNLogDensity([]float64{0, 0}, []float64{1}); return err }},
 		{"mismatched", "SSS weights", func() error {
-			s := &SSS{Model: &GaussianNIG{C0: 0, C1: 1}, Weights: []float64{1}}
+			s := &SSS{Model: &GaussianNIG{cfg: GaussianNIGConfig{Lo: 0, Hi: 1}}, Weights: []float64{1}}
 			_, err := s.Sanitize(r, []float64{0.1, 0.2, 0.3}, 1, rl())
 			return err
 		}},
 		{"mismatched", "ragged samples", func() error { _, err := SiDDMC(r, mustGrid(2), []float64{0.1, 0.2, 0.3}, 1, 1, rl()); return err }},
 		{"mismatched", "histogram θ length", func() error { return (&HistogramModel{Grid: g}).Synthesize(r, []float64{1}, make([]float64, 3)) }},
 		{"mismatched", "binary record 2", modips(Single(sss), []float64{0, 2}, ok)},
-		{"mismatched", "category 5 of 3", modips(Single(mustSSS(&MultinomialDirichlet{Alpha: []float64{1, 1, 1}})), []float64{0, 5}, ok)},
+		{"mismatched", "category 5 of 3", modips(Single(mustSSS(&MultinomialDirichlet{cfg: MultinomialDirichletConfig{Alpha: []float64{1, 1, 1}}})), []float64{0, 5}, ok)},
 		{"mismatched", "epsilon0 without selection", modips(Single(sss), x, with(func(c *Config) { c.Epsilon0 = 0.5 }))},
 		{"mismatched", "bounding mode", func() error { _, err := NewSSS(bb, nil, Bounding(7)); return err }},
 		{"nil", "generator", func() error { _, err := Modips(ctx, nil, Single(sss), x, ok); return err }},

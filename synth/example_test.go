@@ -18,7 +18,7 @@ func ExampleModips() {
 	for i := range 150 {
 		x[i] = 1
 	}
-	model, _ := synth.NewBetaBernoulli(synth.BetaBernoulli{A: 1, B: 1}) // Beta(1, 1) prior
+	model, _ := synth.NewBetaBernoulli(synth.BetaBernoulliConfig{Alpha: 1, Beta: 1}) // Beta(1, 1) prior
 	sss, _ := synth.NewSSS(model, nil, synth.BIT)
 	rel, err := synth.Modips(context.Background(), r, synth.Single(sss), x, synth.Config{Reproducible: true, M: 5, Epsilon: 1})
 	if err != nil {
@@ -38,7 +38,7 @@ func ExampleModips_pooling() {
 	for i := range 400 {
 		x[i] = 1
 	}
-	model, _ := synth.NewBetaBernoulli(synth.BetaBernoulli{A: 1, B: 1})
+	model, _ := synth.NewBetaBernoulli(synth.BetaBernoulliConfig{Alpha: 1, Beta: 1})
 	sss, _ := synth.NewSSS(model, nil, synth.BIT)
 	rel, err := synth.Modips(context.Background(), r, synth.Single(sss), x, synth.Config{Reproducible: true, M: 10, Epsilon: 1})
 	if err != nil {

@@ -38,7 +38,7 @@ func TestFloatingPointDistinguishability(t *testing.T) {
 		return Releaser{Accountant: a}
 	}
 	r := rand.New(rand.NewPCG(5, 5))
-	gm, _ := NewGaussianMean(GaussianMean{Sigma: 1, C0: -4, C1: 4, RecordBounding: BIT})
+	gm, _ := NewGaussianMean(GaussianMeanConfig{Sigma: 1, Lo: -4, Hi: 4, RecordBounding: BIT})
 	x := []float64{0.3, -1.2, 2.5, 0.7, 1.1, -0.4, 3.9, 0.05}
 	g, _ := NewGrid([]float64{-4}, []float64{4}, []int{8})
 	samples := []float64{0.1, 0.2, 0.25, 1.5, -2, 3.3, 0.6, 0.61}

@@ -36,15 +36,15 @@ func FuzzModels(f *testing.F) {
 				}
 			}
 		}
-		m1, err := NewBetaBernoulli(BetaBernoulli{A: a, B: b})
+		m1, err := NewBetaBernoulli(BetaBernoulliConfig{Alpha: a, Beta: b})
 		check("NewBetaBernoulli", m1, err)
-		m2, err := NewGaussianMean(GaussianMean{Sigma: a, C0: c0, C1: c1, RecordBounding: BIT})
+		m2, err := NewGaussianMean(GaussianMeanConfig{Sigma: a, Lo: c0, Hi: c1, RecordBounding: BIT})
 		check("NewGaussianMean", m2, err)
-		m3, err := NewGaussianNIG(GaussianNIG{C0: c0, C1: c1, RecordBounding: BIT})
+		m3, err := NewGaussianNIG(GaussianNIGConfig{Lo: c0, Hi: c1, RecordBounding: BIT})
 		check("NewGaussianNIG", m3, err)
-		m4, err := NewPoissonGamma(PoissonGamma{A: a, B: b, C1: c1})
+		m4, err := NewPoissonGamma(PoissonGammaConfig{Shape: a, Rate: b, MaxCount: c1})
 		check("NewPoissonGamma", m4, err)
-		m5, err := NewMultinomialDirichlet([]float64{a, b})
+		m5, err := NewMultinomialDirichlet(MultinomialDirichletConfig{Alpha: []float64{a, b}})
 		check("NewMultinomialDirichlet", m5, err)
 		if bins > 64 {
 			bins = 1 << 40 // large counts only where NewGrid refuses them

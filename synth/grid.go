@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 )
@@ -35,7 +36,7 @@ func (g *Grid) check() error {
 	}
 	cells := 1
 	for j := range g.Lo {
-		if err := checkBounds(g.Lo[j], g.Hi[j]); err != nil {
+		if err := checkBounds(fmt.Sprintf("Grid.Lo[%d], Grid.Hi[%d]", j, j), g.Lo[j], g.Hi[j]); err != nil {
 			return err
 		}
 		if g.Bins[j] < 1 || g.Bins[j] > 1<<24 {

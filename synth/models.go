@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/privinfer/privinfer/internal/variate"
 	"github.com/privinfer/privinfer/mechanism"
@@ -13,19 +14,42 @@ import (
 // B) (modips §5, Fig. 5). The sufficient statistic is n1 = Σx_i with
 // sensitivity 1 and range [0, n]; the posterior is Beta(n1 + A, n − n1 +
 // B). (The paper prints beta(n0 + α, n1 + β), with n0 and n1 swapped; this
-// is the correct conjugate posterior.) Records are 0 or 1.
+// is the correct conjugate posterior.) Records are 0 or 1. Build it with
+// NewBetaBernoulli; the zero value is refused by every engine.
 type BetaBernoulli struct {
-	A, B float64
+	cfg BetaBernoulliConfig
 }
 
-// NewBetaBernoulli returns a copy of m after m.Validate: the prior
-// Beta(m.A, m.B).
-func NewBetaBernoulli(m BetaBernoulli) (*BetaBernoulli, error) {
-	if err := m.Validate(); err != nil {
+// BetaBernoulliConfig configures NewBetaBernoulli: the prior
+// p ~ Beta(Alpha, Beta). The zero value is invalid; Alpha = Beta = 1 is
+// the uniform prior.
+type BetaBernoulliConfig struct {
+	// Alpha is the prior's first shape A (finite, > 0, not subnormal).
+	Alpha float64
+	// Beta is the prior's second shape B (finite, > 0, not subnormal).
+	Beta float64
+}
+
+// Validate reports whether c is usable, with an error wrapping
+// ErrInvalid that names the offending field.
+func (c BetaBernoulliConfig) Validate() error {
+	if err := checkPos("BetaBernoulliConfig.Alpha", c.Alpha); err != nil {
+		return err
+	}
+	return checkPos("BetaBernoulliConfig.Beta", c.Beta)
+}
+
+// NewBetaBernoulli returns the beta–Bernoulli model of cfg after
+// cfg.Validate.
+func NewBetaBernoulli(cfg BetaBernoulliConfig) (*BetaBernoulli, error) {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &m, nil
+	return &BetaBernoulli{cfg: cfg}, nil
 }
+
+// Config returns the configuration m was built with.
+func (m *BetaBernoulli) Config() BetaBernoulliConfig { return m.cfg }
 
 // RecordDim implements Conjugate.
 func (*BetaBernoulli) RecordDim() int { return 1 }
@@ -56,9 +80,10 @@ func (*BetaBernoulli) Stats(x, s []float64) error {
 
 // Posterior implements Conjugate: p ~ Beta(s + A, n − s + B).
 func (m *BetaBernoulli) Posterior(r *rand.Rand, s []float64, n int, theta []float64) error {
-	theta[0] = variate.Beta(r, s[0]+m.A, float64(n)-s[0]+m.B)
+	a, b := m.cfg.Alpha, m.cfg.Beta
+	theta[0] = variate.Beta(r, s[0]+a, float64(n)-s[0]+b)
 	if math.IsNaN(theta[0]) {
-		return fmt.Errorf("synth: beta posterior (%v, %v) invalid", s[0]+m.A, float64(n)-s[0]+m.B)
+		return fmt.Errorf("synth: beta posterior (%v, %v) invalid", s[0]+a, float64(n)-s[0]+b)
 	}
 	return nil
 }
@@ -80,32 +105,63 @@ func (*BetaBernoulli) Synthesize(r *rand.Rand, theta, dst []float64) error {
 }
 
 // GaussianMean is the model x_i ~ N(μ, σ²) with σ known and a flat prior
-// on μ, with data bounded to [C0, C1] (modips §5.1). The statistic is the
-// sample mean, sensitivity (C1 − C0)/n, range [C0, C1]; the posterior is
-// N(x̄, σ²/n). Synthetic records are bounded to [C0, C1] by RecordBounding.
+// on μ, with data bounded to [Lo, Hi] ([c0, c1] in modips §5.1). The
+// statistic is the sample mean, sensitivity (Hi − Lo)/n, range [Lo, Hi];
+// the posterior is N(x̄, σ²/n). Synthetic records are bounded to [Lo, Hi]
+// by RecordBounding. Build it with NewGaussianMean; the zero value is
+// refused by every engine.
 type GaussianMean struct {
-	Sigma, C0, C1  float64
+	cfg GaussianMeanConfig
+}
+
+// GaussianMeanConfig configures NewGaussianMean. The zero value is
+// invalid (Sigma and the bounds must be set).
+type GaussianMeanConfig struct {
+	// Sigma is the known standard deviation σ of the records (finite,
+	// > 0, not subnormal).
+	Sigma float64
+	// Lo and Hi are the public bounds of the confidential records, which
+	// are clamped to [Lo, Hi] (finite, Lo < Hi, width finite and not
+	// subnormal).
+	Lo, Hi float64
+	// RecordBounding is how synthetic records are kept in [Lo, Hi]; the
+	// zero value is BIT.
 	RecordBounding Bounding
 }
 
-// NewGaussianMean returns a copy of m after m.Validate (σ > 0 and
-// C0 < C1).
-func NewGaussianMean(m GaussianMean) (*GaussianMean, error) {
-	if err := m.Validate(); err != nil {
-		return nil, err
+// Validate reports whether c is usable, with an error wrapping
+// ErrInvalid that names the offending field.
+func (c GaussianMeanConfig) Validate() error {
+	if err := checkPos("GaussianMeanConfig.Sigma", c.Sigma); err != nil {
+		return err
 	}
-	return &m, nil
+	if err := checkMode("GaussianMeanConfig.RecordBounding", c.RecordBounding); err != nil {
+		return err
+	}
+	return checkBounds("GaussianMeanConfig.Lo, GaussianMeanConfig.Hi", c.Lo, c.Hi)
 }
 
-// checkBounds validates public bounds: finite, c0 < c1, with a width
-// c1 − c0 that is finite and not subnormal (sensitivities are computed
-// from it).
-func checkBounds(c0, c1 float64) error {
-	if !(c0 < c1) || math.IsInf(c0, 0) || math.IsInf(c1, 0) {
-		return invalidf("bounds must be finite with c0 < c1, got [%v, %v]", c0, c1)
+// NewGaussianMean returns the Gaussian-mean model of cfg after
+// cfg.Validate.
+func NewGaussianMean(cfg GaussianMeanConfig) (*GaussianMean, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
-	if w := c1 - c0; math.IsInf(w, 0) || w < minNormal {
-		return invalidf("bounds [%v, %v] have width %v; it must be finite and at least %v", c0, c1, w, minNormal)
+	return &GaussianMean{cfg: cfg}, nil
+}
+
+// Config returns the configuration g was built with.
+func (g *GaussianMean) Config() GaussianMeanConfig { return g.cfg }
+
+// checkBounds validates public bounds lo, hi (names names the fields):
+// finite, lo < hi, with a width hi − lo that is finite and not subnormal
+// (sensitivities are computed from it).
+func checkBounds(names string, lo, hi float64) error {
+	if !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return invalidf("%s: bounds must be finite with lo < hi, got [%v, %v]", names, lo, hi)
+	}
+	if w := hi - lo; math.IsInf(w, 0) || w < minNormal {
+		return invalidf("%s: bounds [%v, %v] have width %v; it must be finite and at least %v", names, lo, hi, w, minNormal)
 	}
 	return nil
 }
@@ -123,82 +179,30 @@ func checkPos(name string, v float64) error {
 	return nil
 }
 
-// validator is implemented by the conjugate models: Validate checks the
-// fields, so that zero values and hand-built structs are refused.
-type validator interface{ Validate() error }
+// validator is implemented by the conjugate models of this package:
+// validate refuses a model not built by its constructor (the zero value),
+// so that the engines fail with ErrInvalid instead of using it.
+type validator interface{ validate() error }
 
-// Validate reports whether the fields describe a usable model, with an
-// error wrapping ErrInvalid that names the offending field.
-func (m *BetaBernoulli) Validate() error {
-	if err := checkPos("beta prior A", m.A); err != nil {
-		return err
-	}
-	return checkPos("beta prior B", m.B)
-}
+// validate implements validator.
+func (m *BetaBernoulli) validate() error { return m.cfg.Validate() }
 
-// Validate reports whether the fields describe a usable model, with an
-// error wrapping ErrInvalid that names the offending field.
-func (g *GaussianMean) Validate() error {
-	if err := checkPos("sigma", g.Sigma); err != nil {
-		return err
-	}
-	if err := checkMode(g.RecordBounding); err != nil {
-		return err
-	}
-	return checkBounds(g.C0, g.C1)
-}
+// validate implements validator.
+func (g *GaussianMean) validate() error { return g.cfg.Validate() }
 
-// checkMode validates a bounding mode.
-func checkMode(b Bounding) error {
+// validate implements validator.
+func (g *GaussianNIG) validate() error { return g.cfg.Validate() }
+
+// validate implements validator.
+func (p *PoissonGamma) validate() error { return p.cfg.Validate() }
+
+// validate implements validator.
+func (m *MultinomialDirichlet) validate() error { return m.cfg.Validate() }
+
+// checkMode validates the bounding mode in the field name.
+func checkMode(name string, b Bounding) error {
 	if b != BIT && b != Truncation {
-		return invalidf("unknown bounding %v", b)
-	}
-	return nil
-}
-
-// Validate reports whether the fields describe a usable model, with an
-// error wrapping ErrInvalid that names the offending field.
-func (g *GaussianNIG) Validate() error {
-	if err := checkMode(g.RecordBounding); err != nil {
-		return err
-	}
-	if err := checkBounds(g.C0, g.C1); err != nil {
-		return err
-	}
-	if w := g.C1 - g.C0; math.IsInf(w*w, 0) {
-		return invalidf("bounds width %v squared overflows", w)
-	}
-	return nil
-}
-
-// Validate reports whether the fields describe a usable model, with an
-// error wrapping ErrInvalid that names the offending field.
-func (p *PoissonGamma) Validate() error {
-	if err := checkPos("gamma prior A", p.A); err != nil {
-		return err
-	}
-	if err := checkPos("gamma prior B", p.B); err != nil {
-		return err
-	}
-	if err := checkPos("count bound C1", p.C1); err != nil {
-		return err
-	}
-	if p.C1 > 1<<40 {
-		return invalidf("count bound C1 must be <= 2^40, got %v", p.C1)
-	}
-	return nil
-}
-
-// Validate reports whether the fields describe a usable model, with an
-// error wrapping ErrInvalid that names the offending field.
-func (m *MultinomialDirichlet) Validate() error {
-	if len(m.Alpha) < 2 || len(m.Alpha) > 1<<20 {
-		return invalidf("need between 2 and 2^20 categories, got %d", len(m.Alpha))
-	}
-	for i, a := range m.Alpha {
-		if err := checkPos(fmt.Sprintf("alpha[%d]", i), a); err != nil {
-			return err
-		}
+		return invalidf("%s: unknown bounding %v", name, b)
 	}
 	return nil
 }
@@ -214,20 +218,21 @@ func (g *GaussianMean) Statistics(n int) ([]Statistic, error) {
 	if n < 1 {
 		return nil, invalidf("n must be >= 1, got %d", n)
 	}
-	if err := checkBounds(g.C0, g.C1); err != nil {
+	c := g.cfg
+	if err := checkBounds("GaussianMeanConfig.Lo, GaussianMeanConfig.Hi", c.Lo, c.Hi); err != nil {
 		return nil, err
 	}
-	return []Statistic{{Sens: (g.C1 - g.C0) / float64(n), Lo: g.C0, Hi: g.C1}}, nil
+	return []Statistic{{Sens: (c.Hi - c.Lo) / float64(n), Lo: c.Lo, Hi: c.Hi}}, nil
 }
 
-// Stats implements Conjugate: the mean of the records clamped to [C0, C1].
+// Stats implements Conjugate: the mean of the records clamped to [Lo, Hi].
 func (g *GaussianMean) Stats(x, s []float64) error {
 	sum := 0.0
 	for i, v := range x {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return invalidf("record %d is %v", i, v)
 		}
-		sum += mechanism.Clamp(v, g.C0, g.C1)
+		sum += mechanism.Clamp(v, g.cfg.Lo, g.cfg.Hi)
 	}
 	s[0] = sum / float64(len(x))
 	return nil
@@ -235,13 +240,14 @@ func (g *GaussianMean) Stats(x, s []float64) error {
 
 // Posterior implements Conjugate: μ ~ N(s, σ²/n).
 func (g *GaussianMean) Posterior(r *rand.Rand, s []float64, n int, theta []float64) error {
-	theta[0] = s[0] + g.Sigma/math.Sqrt(float64(n))*variate.Normal(r)
+	theta[0] = s[0] + g.cfg.Sigma/math.Sqrt(float64(n))*variate.Normal(r)
 	return nil
 }
 
-// Synthesize implements Conjugate: N(μ, σ²) records bounded to [C0, C1].
+// Synthesize implements Conjugate: N(μ, σ²) records bounded to [Lo, Hi].
 func (g *GaussianMean) Synthesize(r *rand.Rand, theta, dst []float64) error {
-	return boundedNormals(r, theta[0], g.Sigma, g.C0, g.C1, g.RecordBounding, dst)
+	c := g.cfg
+	return boundedNormals(r, theta[0], c.Sigma, c.Lo, c.Hi, c.RecordBounding, dst)
 }
 
 func boundedNormals(r *rand.Rand, mu, sigma, lo, hi float64, b Bounding, dst []float64) error {
@@ -266,28 +272,60 @@ func boundedNormals(r *rand.Rand, mu, sigma, lo, hi float64, b Bounding, dst []f
 }
 
 // GaussianNIG is the model x_i ~ N(μ, σ²) with prior f(μ, σ²) ∝ σ⁻² and
-// data bounded to [C0, C1] (modips §5.3). The statistics are the sample
-// mean and the sample variance s² (denominator n − 1), with ℓ1
-// sensitivities (C1 − C0)/n and (C1 − C0)²/n and ranges [C0, C1] and [0,
-// (C1 − C0)²/4]. The posterior is σ² ~ inverse-gamma((n − 1)/2, (n −
+// data bounded to [Lo, Hi] ([c0, c1] in modips §5.3). The statistics are
+// the sample mean and the sample variance s² (denominator n − 1), with ℓ1
+// sensitivities (Hi − Lo)/n and (Hi − Lo)²/n and ranges [Lo, Hi] and [0,
+// (Hi − Lo)²/4]. The posterior is σ² ~ inverse-gamma((n − 1)/2, (n −
 // 1)s²/2), μ | σ² ~ N(x̄, σ²/n). (The paper prints N(x̄, σ²/2); σ²/n is
 // the correct conditional.) θ = (μ, σ²). A sanitized s² of 0 gives σ² = 0.
+// Build it with NewGaussianNIG; the zero value is refused by every
+// engine.
 type GaussianNIG struct {
-	C0, C1         float64
+	cfg GaussianNIGConfig
+}
+
+// GaussianNIGConfig configures NewGaussianNIG. The zero value is invalid
+// (the bounds must be set).
+type GaussianNIGConfig struct {
+	// Lo and Hi are the public bounds of the confidential records, which
+	// are clamped to [Lo, Hi] (finite, Lo < Hi, (Hi − Lo)² finite and the
+	// width not subnormal).
+	Lo, Hi float64
+	// RecordBounding is how synthetic records are kept in [Lo, Hi]; the
+	// zero value is BIT.
 	RecordBounding Bounding
 }
 
-// NewGaussianNIG returns a copy of m after m.Validate (C0 < C1).
-func NewGaussianNIG(m GaussianNIG) (*GaussianNIG, error) {
-	if err := m.Validate(); err != nil {
-		return nil, err
+// Validate reports whether c is usable, with an error wrapping
+// ErrInvalid that names the offending field.
+func (c GaussianNIGConfig) Validate() error {
+	if err := checkMode("GaussianNIGConfig.RecordBounding", c.RecordBounding); err != nil {
+		return err
 	}
-	return &m, nil
+	if err := checkBounds("GaussianNIGConfig.Lo, GaussianNIGConfig.Hi", c.Lo, c.Hi); err != nil {
+		return err
+	}
+	if w := c.Hi - c.Lo; math.IsInf(w*w, 0) {
+		return invalidf("GaussianNIGConfig.Lo, GaussianNIGConfig.Hi: bounds width %v squared overflows", w)
+	}
+	return nil
 }
 
-// CommunalWeight returns the mean's share w = 1/(1 + C1 − C0) under which
+// NewGaussianNIG returns the normal model with the prior ∝ σ⁻² of cfg
+// after cfg.Validate.
+func NewGaussianNIG(cfg GaussianNIGConfig) (*GaussianNIG, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &GaussianNIG{cfg: cfg}, nil
+}
+
+// Config returns the configuration g was built with.
+func (g *GaussianNIG) Config() GaussianNIGConfig { return g.cfg }
+
+// CommunalWeight returns the mean's share w = 1/(1 + Hi − Lo) under which
 // individualized allocation (w, 1 − w) equals communal sanitization.
-func (g *GaussianNIG) CommunalWeight() float64 { return 1 / (1 + g.C1 - g.C0) }
+func (g *GaussianNIG) CommunalWeight() float64 { return 1 / (1 + g.cfg.Hi - g.cfg.Lo) }
 
 // RecordDim implements Conjugate.
 func (*GaussianNIG) RecordDim() int { return 1 }
@@ -300,12 +338,13 @@ func (g *GaussianNIG) Statistics(n int) ([]Statistic, error) {
 	if n < 2 {
 		return nil, invalidf("n must be >= 2, got %d", n)
 	}
-	if err := checkBounds(g.C0, g.C1); err != nil {
+	c := g.cfg
+	if err := checkBounds("GaussianNIGConfig.Lo, GaussianNIGConfig.Hi", c.Lo, c.Hi); err != nil {
 		return nil, err
 	}
-	w := g.C1 - g.C0
+	w := c.Hi - c.Lo
 	return []Statistic{
-		{Sens: w / float64(n), Lo: g.C0, Hi: g.C1},
+		{Sens: w / float64(n), Lo: c.Lo, Hi: c.Hi},
 		{Sens: w * w / float64(n), Lo: 0, Hi: w * w / 4},
 	}, nil
 }
@@ -320,12 +359,12 @@ func (g *GaussianNIG) Stats(x, s []float64) error {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return invalidf("record %d is %v", i, v)
 		}
-		sum += mechanism.Clamp(v, g.C0, g.C1)
+		sum += mechanism.Clamp(v, g.cfg.Lo, g.cfg.Hi)
 	}
 	mean := sum / float64(len(x))
 	ss := 0.0
 	for _, v := range x {
-		d := mechanism.Clamp(v, g.C0, g.C1) - mean
+		d := mechanism.Clamp(v, g.cfg.Lo, g.cfg.Hi) - mean
 		ss += d * d
 	}
 	s[0], s[1] = mean, ss/float64(len(x)-1)
@@ -345,27 +384,65 @@ func (g *GaussianNIG) Posterior(r *rand.Rand, s []float64, n int, theta []float6
 	return nil
 }
 
-// Synthesize implements Conjugate: N(μ, σ²) records bounded to [C0, C1].
+// Synthesize implements Conjugate: N(μ, σ²) records bounded to [Lo, Hi].
 func (g *GaussianNIG) Synthesize(r *rand.Rand, theta, dst []float64) error {
-	return boundedNormals(r, theta[0], math.Sqrt(theta[1]), g.C0, g.C1, g.RecordBounding, dst)
+	c := g.cfg
+	return boundedNormals(r, theta[0], math.Sqrt(theta[1]), c.Lo, c.Hi, c.RecordBounding, dst)
 }
 
-// PoissonGamma is the count model x_i ~ Poisson(λ), λ ~ Gamma(A, rate B),
-// with confidential counts bounded to [0, C1]. The statistic Σx_i has
-// sensitivity C1 and range [0, n·C1]; the posterior is Gamma(A + Σx, rate
-// B + n). Synthetic counts are not bounded.
+// PoissonGamma is the count model x_i ~ Poisson(λ), λ ~ Gamma(Shape,
+// rate Rate), with confidential counts bounded to [0, MaxCount]. The
+// statistic Σx_i has sensitivity MaxCount and range [0, n·MaxCount]; the
+// posterior is Gamma(Shape + Σx, rate Rate + n). Synthetic counts are not
+// bounded. Build it with NewPoissonGamma; the zero value is refused by
+// every engine.
 type PoissonGamma struct {
-	A, B, C1 float64
+	cfg PoissonGammaConfig
 }
 
-// NewPoissonGamma returns a copy of m after m.Validate (the prior and the
-// count bound).
-func NewPoissonGamma(m PoissonGamma) (*PoissonGamma, error) {
-	if err := m.Validate(); err != nil {
+// PoissonGammaConfig configures NewPoissonGamma. The zero value is
+// invalid (every field must be set).
+type PoissonGammaConfig struct {
+	// Shape is the shape of the gamma prior on λ (finite, > 0, not
+	// subnormal).
+	Shape float64
+	// Rate is the rate of the gamma prior on λ (finite, > 0, not
+	// subnormal).
+	Rate float64
+	// MaxCount is the public bound of the confidential counts, which are
+	// clamped to [0, MaxCount] (> 0, at most 2^40).
+	MaxCount float64
+}
+
+// Validate reports whether c is usable, with an error wrapping
+// ErrInvalid that names the offending field.
+func (c PoissonGammaConfig) Validate() error {
+	if err := checkPos("PoissonGammaConfig.Shape", c.Shape); err != nil {
+		return err
+	}
+	if err := checkPos("PoissonGammaConfig.Rate", c.Rate); err != nil {
+		return err
+	}
+	if err := checkPos("PoissonGammaConfig.MaxCount", c.MaxCount); err != nil {
+		return err
+	}
+	if c.MaxCount > 1<<40 {
+		return invalidf("PoissonGammaConfig.MaxCount must be <= 2^40, got %v", c.MaxCount)
+	}
+	return nil
+}
+
+// NewPoissonGamma returns the Poisson–gamma model of cfg after
+// cfg.Validate.
+func NewPoissonGamma(cfg PoissonGammaConfig) (*PoissonGamma, error) {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &m, nil
+	return &PoissonGamma{cfg: cfg}, nil
 }
+
+// Config returns the configuration p was built with.
+func (p *PoissonGamma) Config() PoissonGammaConfig { return p.cfg }
 
 // RecordDim implements Conjugate.
 func (*PoissonGamma) RecordDim() int { return 1 }
@@ -378,7 +455,7 @@ func (p *PoissonGamma) Statistics(n int) ([]Statistic, error) {
 	if n < 1 {
 		return nil, invalidf("n must be >= 1, got %d", n)
 	}
-	return []Statistic{{Sens: p.C1, Lo: 0, Hi: float64(n) * p.C1}}, nil
+	return []Statistic{{Sens: p.cfg.MaxCount, Lo: 0, Hi: float64(n) * p.cfg.MaxCount}}, nil
 }
 
 // Stats implements Conjugate.
@@ -388,7 +465,7 @@ func (p *PoissonGamma) Stats(x, s []float64) error {
 		if v < 0 || v != math.Floor(v) || math.IsInf(v, 1) {
 			return invalidf("count %d is %v, want a finite non-negative integer", i, v)
 		}
-		sum += math.Min(v, p.C1)
+		sum += math.Min(v, p.cfg.MaxCount)
 	}
 	s[0] = sum
 	return nil
@@ -396,7 +473,7 @@ func (p *PoissonGamma) Stats(x, s []float64) error {
 
 // Posterior implements Conjugate.
 func (p *PoissonGamma) Posterior(r *rand.Rand, s []float64, n int, theta []float64) error {
-	theta[0] = variate.Gamma(r, p.A+s[0], 1/(p.B+float64(n)))
+	theta[0] = variate.Gamma(r, p.cfg.Shape+s[0], 1/(p.cfg.Rate+float64(n)))
 	return nil
 }
 
@@ -420,25 +497,54 @@ func (*PoissonGamma) Synthesize(r *rand.Rand, theta, dst []float64) error {
 // is the vector of K counts (each of sensitivity 1, range [0, n]); with n
 // public, replacing a record changes two counts, so the vector's ℓ1
 // sensitivity is 2 (used by communal sanitization). The posterior is
-// Dirichlet(Alpha + counts).
+// Dirichlet(Alpha + counts). Build it with NewMultinomialDirichlet; the
+// zero value is refused by every engine.
 type MultinomialDirichlet struct {
+	cfg MultinomialDirichletConfig
+}
+
+// MultinomialDirichletConfig configures NewMultinomialDirichlet. The zero
+// value is invalid (Alpha must hold the K ≥ 2 prior weights).
+type MultinomialDirichletConfig struct {
+	// Alpha holds the Dirichlet prior's weights, one per category: K in
+	// [2, 2^20] entries, each finite, > 0 and not subnormal. The number
+	// of categories K is len(Alpha).
 	Alpha []float64
 }
 
-// NewMultinomialDirichlet validates alpha (K ≥ 2 positive entries).
-func NewMultinomialDirichlet(alpha []float64) (*MultinomialDirichlet, error) {
-	m := &MultinomialDirichlet{Alpha: append([]float64(nil), alpha...)}
-	if err := m.Validate(); err != nil {
+// Validate reports whether c is usable, with an error wrapping
+// ErrInvalid that names the offending field.
+func (c MultinomialDirichletConfig) Validate() error {
+	if len(c.Alpha) < 2 || len(c.Alpha) > 1<<20 {
+		return invalidf("MultinomialDirichletConfig.Alpha: need between 2 and 2^20 categories, got %d", len(c.Alpha))
+	}
+	for i, a := range c.Alpha {
+		if err := checkPos(fmt.Sprintf("MultinomialDirichletConfig.Alpha[%d]", i), a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// NewMultinomialDirichlet returns the categorical model of cfg after
+// cfg.Validate. It keeps a copy of cfg.Alpha.
+func NewMultinomialDirichlet(cfg MultinomialDirichletConfig) (*MultinomialDirichlet, error) {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return m, nil
+	return &MultinomialDirichlet{cfg: MultinomialDirichletConfig{Alpha: slices.Clone(cfg.Alpha)}}, nil
+}
+
+// Config returns the configuration m was built with (Alpha is a copy).
+func (m *MultinomialDirichlet) Config() MultinomialDirichletConfig {
+	return MultinomialDirichletConfig{Alpha: slices.Clone(m.cfg.Alpha)}
 }
 
 // RecordDim implements Conjugate.
 func (*MultinomialDirichlet) RecordDim() int { return 1 }
 
 // ParamDim implements Conjugate.
-func (m *MultinomialDirichlet) ParamDim() int { return len(m.Alpha) }
+func (m *MultinomialDirichlet) ParamDim() int { return len(m.cfg.Alpha) }
 
 // L1Sensitivity implements JointSensitivity.
 func (*MultinomialDirichlet) L1Sensitivity(int) float64 { return 2 }
@@ -448,7 +554,7 @@ func (m *MultinomialDirichlet) Statistics(n int) ([]Statistic, error) {
 	if n < 1 {
 		return nil, invalidf("n must be >= 1, got %d", n)
 	}
-	st := make([]Statistic, len(m.Alpha))
+	st := make([]Statistic, len(m.cfg.Alpha))
 	for i := range st {
 		st[i] = Statistic{Sens: 1, Lo: 0, Hi: float64(n)}
 	}
@@ -460,8 +566,8 @@ func (m *MultinomialDirichlet) Stats(x, s []float64) error {
 	clear(s)
 	for i, v := range x {
 		k := int(v)
-		if float64(k) != v || k < 0 || k >= len(m.Alpha) {
-			return invalidf("record %d is %v, want a category in [0, %d)", i, v, len(m.Alpha))
+		if float64(k) != v || k < 0 || k >= len(m.cfg.Alpha) {
+			return invalidf("record %d is %v, want a category in [0, %d)", i, v, len(m.cfg.Alpha))
 		}
 		s[k]++
 	}
@@ -470,9 +576,9 @@ func (m *MultinomialDirichlet) Stats(x, s []float64) error {
 
 // Posterior implements Conjugate.
 func (m *MultinomialDirichlet) Posterior(r *rand.Rand, s []float64, n int, theta []float64) error {
-	a := make([]float64, len(m.Alpha))
+	a := make([]float64, len(m.cfg.Alpha))
 	for i := range a {
-		a[i] = m.Alpha[i] + s[i]
+		a[i] = m.cfg.Alpha[i] + s[i]
 	}
 	variate.Dirichlet(r, a, theta)
 	if math.IsNaN(theta[0]) {

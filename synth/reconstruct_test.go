@@ -81,9 +81,9 @@ func TestNoUnnoisedOutput(t *testing.T) {
 	for i := range 53 {
 		xb[i] = 1
 	}
-	gm, _ := NewGaussianMean(GaussianMean{Sigma: 1, C0: -4, C1: 4, RecordBounding: BIT})
-	nig, _ := NewGaussianNIG(GaussianNIG{C0: -4, C1: 4, RecordBounding: BIT})
-	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
+	gm, _ := NewGaussianMean(GaussianMeanConfig{Sigma: 1, Lo: -4, Hi: 4, RecordBounding: BIT})
+	nig, _ := NewGaussianNIG(GaussianNIGConfig{Lo: -4, Hi: 4, RecordBounding: BIT})
+	bb, _ := NewBetaBernoulli(BetaBernoulliConfig{Alpha: 1, Beta: 1})
 	g, _ := NewGrid([]float64{-4}, []float64{4}, []int{16})
 	type run struct {
 		name   string
@@ -191,7 +191,7 @@ func TestNoUnnoisedOutput(t *testing.T) {
 func TestModipsEndToEndAudit(t *testing.T) {
 	testutil.SkipHeavyUnderRace(t)
 	const n = 20000
-	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
+	bb, _ := NewBetaBernoulli(BetaBernoulliConfig{Alpha: 1, Beta: 1})
 	data := [2][]float64{make([]float64, 12), make([]float64, 12)}
 	for i := range 6 {
 		data[0][i] = 1

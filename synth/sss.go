@@ -84,11 +84,11 @@ func NewSSS(model Conjugate, weights []float64, b Bounding) (*SSS, error) {
 		return nil, invalidf("model is nil")
 	}
 	if c, ok := model.(validator); ok {
-		if err := c.Validate(); err != nil {
+		if err := c.validate(); err != nil {
 			return nil, err
 		}
 	}
-	if err := checkMode(b); err != nil {
+	if err := checkMode("bounding", b); err != nil {
 		return nil, err
 	}
 	if weights != nil {
@@ -127,11 +127,11 @@ func (s *SSS) check() error {
 		return invalidf("SSS has no conjugate model")
 	}
 	if c, ok := s.Model.(validator); ok {
-		if err := c.Validate(); err != nil {
+		if err := c.validate(); err != nil {
 			return err
 		}
 	}
-	return checkMode(s.Bounding)
+	return checkMode("SSS.Bounding", s.Bounding)
 }
 
 // Synthesize implements Model.

@@ -42,7 +42,7 @@ func newAcct(t *testing.T, eps float64) Releaser {
 
 func TestModipsBudgetAddsUp(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
+	bb, _ := NewBetaBernoulli(BetaBernoulliConfig{Alpha: 1, Beta: 1})
 	sss, _ := NewSSS(bb, nil, BIT)
 	x := binaryData(r, 200, 0.3)
 	for _, m := range []int{1, 3, 10, 7} {
@@ -70,7 +70,7 @@ func (u *underspender) Sanitize(r *rand.Rand, x []float64, eps float64, acct Rel
 func TestModipsRejectsBudgetMismatch(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 3))
 	x := binaryData(r, 50, 0.5)
-	_, err := Modips(context.Background(), r, Single(&underspender{BetaBernoulli{1, 1}}), x, Config{Reproducible: true, M: 2, Epsilon: 1})
+	_, err := Modips(context.Background(), r, Single(&underspender{BetaBernoulli{cfg: BetaBernoulliConfig{Alpha: 1, Beta: 1}}}), x, Config{Reproducible: true, M: 2, Epsilon: 1})
 	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "budget") {
 		t.Fatalf("underspending model: %v", err)
 	}
@@ -78,7 +78,7 @@ func TestModipsRejectsBudgetMismatch(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 4))
-	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
+	bb, _ := NewBetaBernoulli(BetaBernoulliConfig{Alpha: 1, Beta: 1})
 	sss, _ := NewSSS(bb, nil, BIT)
 	x := binaryData(r, 20, 0.5)
 	ctx := context.Background()
@@ -97,13 +97,13 @@ func TestBadInput(t *testing.T) {
 	if _, err := Modips(ctx, r, Single(sss), []float64{0, 2}, Config{Reproducible: true, M: 1, Epsilon: 1}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("non-binary data: %v", err)
 	}
-	if _, err := NewGaussianMean(GaussianMean{Sigma: 1, C0: 4, C1: 4, RecordBounding: BIT}); !errors.Is(err, ErrInvalid) {
+	if _, err := NewGaussianMean(GaussianMeanConfig{Sigma: 1, Lo: 4, Hi: 4, RecordBounding: BIT}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("c0 = c1: %v", err)
 	}
-	if _, err := NewGaussianMean(GaussianMean{Sigma: 1, C0: 5, C1: 4, RecordBounding: BIT}); !errors.Is(err, ErrInvalid) {
+	if _, err := NewGaussianMean(GaussianMeanConfig{Sigma: 1, Lo: 5, Hi: 4, RecordBounding: BIT}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("c0 > c1: %v", err)
 	}
-	if _, err := NewGaussianNIG(GaussianNIG{C0: 5, C1: -4, RecordBounding: BIT}); !errors.Is(err, ErrInvalid) {
+	if _, err := NewGaussianNIG(GaussianNIGConfig{Lo: 5, Hi: -4, RecordBounding: BIT}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("NIG c0 > c1: %v", err)
 	}
 	if _, err := bb.Statistics(0); !errors.Is(err, ErrInvalid) {
@@ -112,19 +112,19 @@ func TestBadInput(t *testing.T) {
 	if _, _, err := sss.Mechanism(0, 1); !errors.Is(err, ErrInvalid) {
 		t.Errorf("SSS n = 0: %v", err)
 	}
-	nig, _ := NewGaussianNIG(GaussianNIG{C0: -4, C1: 4, RecordBounding: BIT})
+	nig, _ := NewGaussianNIG(GaussianNIGConfig{Lo: -4, Hi: 4, RecordBounding: BIT})
 	for _, w := range [][]float64{{0.5, 0.4}, {1, 0}, {-0.5, 1.5}, {0.5, math.NaN()}} {
 		if _, err := NewSSS(nig, w, BIT); !errors.Is(err, ErrInvalid) {
 			t.Errorf("weights %v: %v", w, err)
 		}
 	}
-	if _, err := NewBetaBernoulli(BetaBernoulli{A: 0, B: 1}); !errors.Is(err, ErrInvalid) {
+	if _, err := NewBetaBernoulli(BetaBernoulliConfig{Alpha: 0, Beta: 1}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("beta prior 0: %v", err)
 	}
-	if _, err := NewPoissonGamma(PoissonGamma{A: 1, B: 1, C1: 0}); !errors.Is(err, ErrInvalid) {
+	if _, err := NewPoissonGamma(PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 0}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("count bound 0: %v", err)
 	}
-	if _, err := NewMultinomialDirichlet([]float64{1}); !errors.Is(err, ErrInvalid) {
+	if _, err := NewMultinomialDirichlet(MultinomialDirichletConfig{Alpha: []float64{1}}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("one category: %v", err)
 	}
 	if _, err := NewGrid([]float64{0}, []float64{0}, []int{3}); !errors.Is(err, ErrInvalid) {
@@ -144,7 +144,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestModipsDeterministic(t *testing.T) {
-	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
+	bb, _ := NewBetaBernoulli(BetaBernoulliConfig{Alpha: 1, Beta: 1})
 	sss, _ := NewSSS(bb, nil, BIT)
 	x := binaryData(rand.New(rand.NewPCG(5, 5)), 100, 0.4)
 	run := func() [][]float64 {
@@ -164,9 +164,9 @@ func TestModipsDeterministic(t *testing.T) {
 
 func TestModelSelection(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 2))
-	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
+	bb, _ := NewBetaBernoulli(BetaBernoulliConfig{Alpha: 1, Beta: 1})
 	good, _ := NewSSS(bb, nil, BIT)
-	gm, _ := NewGaussianMean(GaussianMean{Sigma: 1, C0: 0, C1: 1, RecordBounding: BIT})
+	gm, _ := NewGaussianMean(GaussianMeanConfig{Sigma: 1, Lo: 0, Hi: 1, RecordBounding: BIT})
 	bad, _ := NewSSS(gm, nil, BIT)
 	x := binaryData(r, 100, 0.5)
 	// Candidate 0 has utility 0 and candidate 1 utility −100 (sensitivity
@@ -214,7 +214,7 @@ func TestSSSLaplaceRelease(t *testing.T) {
 	// n = 2000 with n1 = 1000: the BIT bounds [0, 2000] are never hit, so
 	// the released n1* is Laplace(1000, 1/ε).
 	r := rand.New(rand.NewPCG(3, 1))
-	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
+	bb, _ := NewBetaBernoulli(BetaBernoulliConfig{Alpha: 1, Beta: 1})
 	sss, _ := NewSSS(bb, nil, BIT)
 	x := make([]float64, 2000)
 	for i := range 1000 {
@@ -270,7 +270,7 @@ func TestBITBias(t *testing.T) {
 	// E[clamp(n1 + L, 0, n)] = n1 + (b/2)e^{−n1/b} − (b/2)e^{−(n−n1)/b}.
 	// This is the upward bias of the m-study at p = 0.1, n = 100, m = 10.
 	r := rand.New(rand.NewPCG(3, 9))
-	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
+	bb, _ := NewBetaBernoulli(BetaBernoulliConfig{Alpha: 1, Beta: 1})
 	sss, _ := NewSSS(bb, nil, BIT)
 	x := make([]float64, 100)
 	for i := range 10 {
@@ -297,7 +297,7 @@ func TestBetaPosteriorOrientation(t *testing.T) {
 	// of n = 40 and prior Beta(2, 5) give Beta(32, 15), mean 0.68. The
 	// paper's printed Beta(n0 + a, n1 + b) would have mean 0.32.
 	r := rand.New(rand.NewPCG(4, 1))
-	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 2, B: 5})
+	bb, _ := NewBetaBernoulli(BetaBernoulliConfig{Alpha: 2, Beta: 5})
 	sss, _ := NewSSS(bb, nil, BIT)
 	x := make([]float64, 40)
 	for i := range 30 {
@@ -322,7 +322,7 @@ func TestBetaPosteriorOrientation(t *testing.T) {
 func TestNIGPosterior(t *testing.T) {
 	// Negligible noise: σ² ~ IG((n−1)/2, (n−1)s²/2) and μ − x̄ ~ s/√n·t_{n−1}.
 	r := rand.New(rand.NewPCG(4, 2))
-	nig, _ := NewGaussianNIG(GaussianNIG{C0: -4, C1: 4, RecordBounding: BIT})
+	nig, _ := NewGaussianNIG(GaussianNIGConfig{Lo: -4, Hi: 4, RecordBounding: BIT})
 	x := []float64{0.3, -1.2, 0.8, 2.1, -0.4, 0.0, 1.1, -0.7}
 	n := float64(len(x))
 	s := make([]float64, 2)
@@ -355,7 +355,7 @@ func TestNIGPosterior(t *testing.T) {
 }
 
 func TestAllocationScales(t *testing.T) {
-	nig, _ := NewGaussianNIG(GaussianNIG{C0: -4, C1: 5, RecordBounding: BIT})
+	nig, _ := NewGaussianNIG(GaussianNIGConfig{Lo: -4, Hi: 5, RecordBounding: BIT})
 	const n, eps = 100, 1.0
 	// Communal: both statistics get Laplace((9 + 81)/n / ε).
 	c, _ := NewSSS(nig, nil, BIT)
@@ -382,7 +382,7 @@ func TestAllocationScales(t *testing.T) {
 		t.Errorf("equal allocation scales %v %v", me.Scale(0), me.Scale(1))
 	}
 	// Multinomial communal uses the joint ℓ1 sensitivity 2.
-	md, _ := NewMultinomialDirichlet([]float64{1, 1, 1, 1})
+	md, _ := NewMultinomialDirichlet(MultinomialDirichletConfig{Alpha: []float64{1, 1, 1, 1}})
 	ms, _ := NewSSS(md, nil, BIT)
 	mm, _, _ := ms.Mechanism(50, 0.5)
 	if mm.Scale(3) != 4 {
@@ -397,7 +397,7 @@ func TestPoissonRecords(t *testing.T) {
 		kmax := int(lam + 8*math.Sqrt(lam) + 10)
 		obs := make([]float64, kmax+1)
 		recs := make([]float64, n)
-		if err := (&PoissonGamma{A: 1, B: 1, C1: 1}).Synthesize(r, []float64{lam}, recs); err != nil {
+		if err := (&PoissonGamma{cfg: PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 1}}).Synthesize(r, []float64{lam}, recs); err != nil {
 			t.Fatal(err)
 		}
 		for _, v := range recs {
@@ -433,7 +433,7 @@ func TestConjugateModels(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 1))
 	ctx := context.Background()
 	// Poisson–Gamma: posterior Gamma(a + Σx, rate b + n) at negligible noise.
-	pg, _ := NewPoissonGamma(PoissonGamma{A: 2, B: 1, C1: 20})
+	pg, _ := NewPoissonGamma(PoissonGammaConfig{Shape: 2, Rate: 1, MaxCount: 20})
 	x := []float64{3, 5, 2, 4, 6, 1, 25} // 25 is clamped to 20
 	s := make([]float64, 1)
 	if err := pg.Stats(x, s); err != nil || s[0] != 41 {
@@ -455,7 +455,7 @@ func TestConjugateModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Multinomial–Dirichlet: synthetic category frequencies follow θ.
-	md, _ := NewMultinomialDirichlet([]float64{1, 1, 1})
+	md, _ := NewMultinomialDirichlet(MultinomialDirichletConfig{Alpha: []float64{1, 1, 1}})
 	cats := make([]float64, 3000)
 	for i := range cats {
 		cats[i] = float64(i % 3)
@@ -487,7 +487,7 @@ func TestConjugateModels(t *testing.T) {
 func TestGaussianRecordsBounded(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 1))
 	for _, b := range []Bounding{BIT, Truncation} {
-		g, _ := NewGaussianMean(GaussianMean{Sigma: 1, C0: -1, C1: 2, RecordBounding: b})
+		g, _ := NewGaussianMean(GaussianMeanConfig{Sigma: 1, Lo: -1, Hi: 2, RecordBounding: b})
 		dst := make([]float64, 5000)
 		if err := g.Synthesize(r, []float64{1.5}, dst); err != nil {
 			t.Fatal(err)
@@ -516,7 +516,7 @@ func TestGaussianRecordsBounded(t *testing.T) {
 
 func TestNestedModips(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 2))
-	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
+	bb, _ := NewBetaBernoulli(BetaBernoulliConfig{Alpha: 1, Beta: 1})
 	sss, _ := NewSSS(bb, nil, BIT)
 	x := binaryData(r, 100, 0.3)
 	rel, err := Modips(context.Background(), r, Single(sss), x, Config{Reproducible: true, M: 3, Epsilon: 1, Nested: 4})
@@ -631,7 +631,7 @@ func TestSiDDBivariate(t *testing.T) {
 func TestCancelAndFallbacks(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
+	bb, _ := NewBetaBernoulli(BetaBernoulliConfig{Alpha: 1, Beta: 1})
 	sss, _ := NewSSS(bb, nil, BIT)
 	if _, err := Modips(ctx, rand.New(rand.NewPCG(1, 1)), Single(sss), []float64{0, 1}, Config{Reproducible: true, M: 2, Epsilon: 1}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: %v", err)
@@ -832,7 +832,7 @@ func mean(x []float64) float64 {
 
 func BenchmarkModipsBinary(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 1))
-	bb, _ := NewBetaBernoulli(BetaBernoulli{A: 1, B: 1})
+	bb, _ := NewBetaBernoulli(BetaBernoulliConfig{Alpha: 1, Beta: 1})
 	sss, _ := NewSSS(bb, nil, BIT)
 	x := binaryData(r, 1000, 0.3)
 	b.ReportAllocs()
@@ -869,15 +869,15 @@ func FuzzSSSRelease(f *testing.F) {
 		var m Conjugate
 		switch which % 5 {
 		case 0:
-			m = &BetaBernoulli{A: 1, B: 1}
+			m = &BetaBernoulli{cfg: BetaBernoulliConfig{Alpha: 1, Beta: 1}}
 		case 1:
-			m = &GaussianMean{Sigma: 1, C0: -4, C1: 4}
+			m = &GaussianMean{cfg: GaussianMeanConfig{Sigma: 1, Lo: -4, Hi: 4}}
 		case 2:
-			m = &GaussianNIG{C0: -4, C1: 5}
+			m = &GaussianNIG{cfg: GaussianNIGConfig{Lo: -4, Hi: 5}}
 		case 3:
-			m = &PoissonGamma{A: 1, B: 1, C1: 10}
+			m = &PoissonGamma{cfg: PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 10}}
 		default:
-			m = &MultinomialDirichlet{Alpha: []float64{1, 1, 1}}
+			m = &MultinomialDirichlet{cfg: MultinomialDirichletConfig{Alpha: []float64{1, 1, 1}}}
 		}
 		for _, bd := range []Bounding{BIT, Truncation} {
 			s, err := NewSSS(m, nil, bd)

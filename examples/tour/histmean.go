@@ -53,8 +53,8 @@ func histMean(w io.Writer, seed uint64, quick bool) (*privinfer.Draws, []float64
 			c[i] = 1
 		}
 	}
-	cfg := aggregate.Config{Epsilon: 0.5, Neighbour: aggregate.Substitute, Reproducible: true}
-	mean, err := aggregate.BoundedMean(r, x, data.lo, data.hi, cfg)
+	cfg := aggregate.Config{Epsilon: 0.5, Neighbour: aggregate.Substitute, Lo: data.lo, Hi: data.hi, Reproducible: true}
+	mean, err := aggregate.BoundedMean(r, x, cfg)
 	if err != nil {
 		return nil, nil, err
 	}

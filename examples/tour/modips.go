@@ -31,7 +31,7 @@ func pooledProportion(r *rand.Rand, n int, p float64) (combine.Result, error) {
 	for i := range int(p * float64(n)) {
 		x[i] = 1
 	}
-	model, _ := synth.NewBetaBernoulli(synth.BetaBernoulli{A: 1, B: 1})
+	model, _ := synth.NewBetaBernoulli(synth.BetaBernoulliConfig{Alpha: 1, Beta: 1})
 	sss, err := synth.NewSSS(model, nil, synth.BIT)
 	if err != nil {
 		return combine.Result{}, err

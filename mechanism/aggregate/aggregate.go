@@ -10,7 +10,7 @@
 //   - states the neighbour relation its guarantee is for (Neighbour:
 //     adding or removing one record, or substituting one record in a data
 //     set of public size) and computes its sensitivity from the public
-//     bounds, clamping every record into [lo, hi] on both sides;
+//     bounds, clamping every record into [Lo, Hi] on both sides;
 //   - validates its input (NaN, ±Inf, lo ≥ hi, empty data where the
 //     aggregate is undefined, out-of-range categories, sizes beyond exact
 //     integer arithmetic) and returns an error wrapping ErrInvalid;
@@ -57,7 +57,7 @@
 //   - Contribution bounding per privacy unit: BoundPartitions keeps a
 //     uniform sample of at most L0 of the unit's partitions,
 //     CapContributions at most L∞ of its records in each, and the
-//     accumulators clamp every value to [Lo, Hi] (ClampValue; NaN is
+//     accumulators clamp every value to [Lo, Hi] (Params.ClampValue; NaN is
 //     dropped, ±Inf goes to the nearer bound). The sensitivities of
 //     Params rest on this bounding.
 //   - CountAccumulator, SumAccumulator and MeanAccumulator are mergeable
@@ -133,8 +133,11 @@ func (n Neighbour) String() string {
 	return fmt.Sprintf("Neighbour(%d)", int(n))
 }
 
-// Config holds the settings every aggregation shares. The zero value is
-// invalid: exactly one of Epsilon and Rho must be set.
+// Config holds the settings of the single-process aggregations: the
+// budget and neighbour relation every aggregation shares, and the public
+// bounds of the bounded ones. The zero value is invalid: exactly one of
+// Epsilon and Rho must be set; BoundedSum, BoundedMean and Quantile also
+// need Lo and Hi.
 type Config struct {
 	// Epsilon is the pure-DP budget of the release, in [2^-30, 2^20]
 	// (discrete Laplace noise, or the exponential mechanism).
@@ -154,7 +157,20 @@ type Config struct {
 	// reproducible tests and simulation studies only: a release whose
 	// seed is known can be de-noised.
 	Reproducible bool
+	// Lo and Hi are the public clamping bounds of BoundedSum, BoundedMean
+	// and Quantile: every record is clamped into [Lo, Hi] (finite,
+	// Lo < Hi). Both zero means unset, which those three refuse; Count
+	// and Histogram ignore the bounds.
+	Lo, Hi float64
+	// Candidates is the number k of public candidates of Quantile, the
+	// grid Lo + (Hi − Lo)·j/(k − 1), j = 0, …, k − 1, in [2, 2^16]. Zero
+	// selects DefaultCandidates. The other aggregations ignore it.
+	Candidates int
 }
+
+// DefaultCandidates is the number of quantile candidates when
+// Config.Candidates is zero: a grid step of (Hi − Lo)/1024.
+const DefaultCandidates = 1025
 
 // Result is a released aggregate.
 type Result struct {
@@ -197,20 +213,50 @@ const (
 	exact = 1 << 53
 )
 
-// check validates c.
-func (c Config) check() error {
+// Validate reports whether c is usable, with an error wrapping
+// ErrInvalid that names the offending field: the budget (exactly one of
+// Epsilon and Rho, each in its range), the neighbour relation, the
+// bounds when either is set, and Candidates. It does not require the
+// bounds (only the bounded aggregations do) and cannot tell whether a
+// budget is large enough for the noise scale of a particular release.
+func (c Config) Validate() error {
+	if err := c.checkBudget("Config"); err != nil {
+		return err
+	}
+	if c.Lo != 0 || c.Hi != 0 {
+		if err := checkBounds("Config", c.Lo, c.Hi); err != nil {
+			return err
+		}
+	}
+	if c.Candidates != 0 && (c.Candidates < 2 || c.Candidates > maxCandidates) {
+		return invalidf("Config.Candidates: the number of quantile candidates must be 0 (default) or in [2, 2^16], got %d", c.Candidates)
+	}
+	return nil
+}
+
+// bounds returns Lo and Hi after checking that they are set and valid.
+func (c Config) bounds() (lo, hi float64, err error) {
+	if c.Lo == 0 && c.Hi == 0 {
+		return 0, 0, invalidf("Config.Lo, Config.Hi: a bounded aggregation needs public bounds, both are unset")
+	}
+	return c.Lo, c.Hi, nil
+}
+
+// checkBudget validates the budget and neighbour relation of c; owner
+// names the configuration type in the error (Config or Params).
+func (c Config) checkBudget(owner string) error {
 	if c.Rho != 0 {
 		if !(c.Rho >= 0x1p-40 && c.Rho <= 0x1p20) {
-			return invalidf("rho must be in [2^-40, 2^20], got %v", c.Rho)
+			return invalidf("%s.Rho: rho must be in [2^-40, 2^20], got %v", owner, c.Rho)
 		}
 		if c.Epsilon != 0 {
-			return invalidf("set either epsilon (%v) or rho (%v), not both", c.Epsilon, c.Rho)
+			return invalidf("%s.Epsilon, %s.Rho: set either epsilon (%v) or rho (%v), not both", owner, owner, c.Epsilon, c.Rho)
 		}
 	} else if !(c.Epsilon >= 0x1p-30 && c.Epsilon <= 0x1p20) {
-		return invalidf("epsilon must be in [2^-30, 2^20], got %v", c.Epsilon)
+		return invalidf("%s.Epsilon: epsilon must be in [2^-30, 2^20], got %v", owner, c.Epsilon)
 	}
 	if c.Neighbour != AddRemove && c.Neighbour != Substitute {
-		return invalidf("unknown neighbour relation %d", int(c.Neighbour))
+		return invalidf("%s.Neighbour: unknown neighbour relation %d", owner, int(c.Neighbour))
 	}
 	return nil
 }
@@ -326,10 +372,11 @@ func (d dlap) add(r *rand.Rand, s int64) (float64, error) {
 // clampStat returns s clamped to [−lim, lim].
 func clampStat(s, lim int64) int64 { return max(-lim, min(lim, s)) }
 
-// checkBounds validates public clamping bounds.
-func checkBounds(lo, hi float64) error {
+// checkBounds validates public clamping bounds; owner names the
+// configuration type whose Lo and Hi they are.
+func checkBounds(owner string, lo, hi float64) error {
 	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || !(lo < hi) {
-		return invalidf("bounds must be finite with lo < hi, got [%v, %v]", lo, hi)
+		return invalidf("%s.Lo, %s.Hi: bounds must be finite with Lo < Hi, got [%v, %v]", owner, owner, lo, hi)
 	}
 	return nil
 }
@@ -339,7 +386,7 @@ func checkBounds(lo, hi float64) error {
 // AddRemove (false: as if the record were absent) and counts as lo under
 // Substitute, where the number of records is public and each must count.
 func record(v, lo, hi float64, nb Neighbour) (float64, bool) {
-	c, ok := ClampValue(v, lo, hi)
+	c, ok := clampValue(v, lo, hi)
 	if !ok && nb == Substitute {
 		return lo, true
 	}
@@ -354,33 +401,32 @@ type lattice struct {
 	L, H int64
 }
 
-// newLattice chooses γ ≈ (hi − lo)·2^-20 (a power of two at most that),
-// so that the rounding is a millionth of the bounds' width.
-func newLattice(lo, hi float64) (lattice, error) { return newLatticeGrid(lo, hi, 0) }
-
-// newLatticeGrid is newLattice with an explicit power-of-two spacing
-// grid ≤ hi − lo (zero: the default).
-func newLatticeGrid(lo, hi, grid float64) (lattice, error) {
-	if err := checkBounds(lo, hi); err != nil {
+// newLattice chooses the lattice of the bounds [lo, hi] of the
+// configuration type owner (named in errors): with grid zero,
+// γ ≈ (hi − lo)·2^-20 (a power of two at most that), so that the rounding
+// is a millionth of the bounds' width; otherwise the power-of-two spacing
+// grid ≤ hi − lo.
+func newLattice(owner string, lo, hi, grid float64) (lattice, error) {
+	if err := checkBounds(owner, lo, hi); err != nil {
 		return lattice{}, err
 	}
 	w := hi - lo
 	if math.IsInf(w, 0) {
-		return lattice{}, invalidf("bounds width hi − lo = %v overflows", w)
+		return lattice{}, invalidf("%s.Lo, %s.Hi: bounds width Hi − Lo = %v overflows", owner, owner, w)
 	}
 	_, e := math.Frexp(w)
 	k := e - 1 - 20
 	if grid != 0 {
 		f, ge := math.Frexp(grid)
 		if !(grid > 0) || f != 0.5 || grid > w {
-			return lattice{}, invalidf("grid must be 0 (default) or a power of two no larger than hi − lo = %v, got %v", w, grid)
+			return lattice{}, invalidf("%s.Grid: grid must be 0 (default) or a power of two no larger than Hi − Lo = %v, got %v", owner, w, grid)
 		}
 		k = ge - 1
 	}
 	L := math.Round(math.Ldexp(lo, -k))
 	H := math.Round(math.Ldexp(hi, -k))
 	if math.Max(math.Abs(L), math.Abs(H)) > maxGridSens {
-		return lattice{}, invalidf("bounds [%v, %v] are too large relative to their width (more than 2^31 lattice steps from 0)", lo, hi)
+		return lattice{}, invalidf("%s.Lo, %s.Hi: bounds [%v, %v] are too large relative to their width (more than 2^31 lattice steps from 0)", owner, owner, lo, hi)
 	}
 	return lattice{k: k, L: int64(L), H: int64(H)}, nil
 }

@@ -51,14 +51,14 @@ func TestCountLaw(t *testing.T) {
 func TestBoundedSumLaw(t *testing.T) {
 	testutil.SkipHeavyUnderRace(t)
 	r := newRand(2)
-	l, _ := newLattice(testLo, testHi)
+	l, _ := newLattice("Config", testLo, testHi, 0)
 	S := l.sum(testData, testLo, testHi, AddRemove)
 	for _, nb := range []Neighbour{AddRemove, Substitute} {
 		z := make([]int64, 100000)
 		var res Result
 		var err error
 		for i := range z {
-			res, err = BoundedSum(r, testData, testLo, testHi, seeded(1, nb))
+			res, err = BoundedSum(r, testData, within(seeded(1, nb), testLo, testHi))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,7 +94,7 @@ func TestBoundedSumLaw(t *testing.T) {
 func TestBoundedMeanLaw(t *testing.T) {
 	testutil.SkipHeavyUnderRace(t)
 	r := newRand(3)
-	l, _ := newLattice(testLo, testHi)
+	l, _ := newLattice("Config", testLo, testHi, 0)
 	n := float64(len(testData))
 	truth := math.Ldexp(float64(l.sum(testData, testLo, testHi, AddRemove)), l.k) / n
 	const draws = 100000
@@ -102,7 +102,7 @@ func TestBoundedMeanLaw(t *testing.T) {
 	var res Result
 	var err error
 	for range draws {
-		res, err = BoundedMean(r, testData, testLo, testHi, seeded(2, Substitute))
+		res, err = BoundedMean(r, testData, within(seeded(2, Substitute), testLo, testHi))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,7 +131,7 @@ func TestBoundedMeanLaw(t *testing.T) {
 	s, ss = 0, 0
 	const ar = 10000
 	for range ar {
-		res, err := BoundedMean(r, big, testLo, testHi, seeded(1, AddRemove))
+		res, err := BoundedMean(r, big, within(seeded(1, AddRemove), testLo, testHi))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -182,7 +182,7 @@ func TestHistogramLaw(t *testing.T) {
 
 // quantilePMF returns the exact selection probabilities of Quantile.
 func quantilePMF(x []float64, q, lo, hi float64, k int, eps float64) []float64 {
-	cand, _ := Candidates(lo, hi, k)
+	cand, _ := Candidates(withK(Config{}, lo, hi, k))
 	d := quantileScores(x, cand, lo, hi, uint64(math.Round(math.Ldexp(q, qBits))), AddRemove)
 	e := math.Ldexp(math.Floor(math.Ldexp(eps, 30)), -30)
 	p := make([]float64, k)
@@ -207,7 +207,7 @@ func TestQuantileLaw(t *testing.T) {
 		p := quantilePMF(testData, 0.3, testLo, testHi, k, eps)
 		obs := make([]float64, k)
 		for range draws {
-			res, err := Quantile(r, testData, 0.3, testLo, testHi, k, seeded(eps, AddRemove))
+			res, err := Quantile(r, testData, 0.3, withK(seeded(eps, AddRemove), testLo, testHi, k))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -226,7 +226,7 @@ func TestQuantileLaw(t *testing.T) {
 	for i := range x {
 		x[i] = float64(i + 1)
 	}
-	res, err := Quantile(r, x, 0.5, 0, 100, 101, seeded(50, Substitute))
+	res, err := Quantile(r, x, 0.5, withK(seeded(50, Substitute), 0, 100, 101))
 	if err != nil || res.Value != 50 {
 		t.Errorf("median at ε = 50: %v, %v", res.Value, err)
 	}
@@ -269,11 +269,11 @@ func TestSensitivityBruteForce(t *testing.T) {
 			}
 		}
 	}
-	l, _ := newLattice(testLo, testHi)
+	l, _ := newLattice("Config", testLo, testHi, 0)
 	c := (l.L + l.H) >> 1
 	const qLevel = 0.3
 	qn := uint64(math.Round(math.Ldexp(qLevel, qBits)))
-	cand, _ := Candidates(testLo, testHi, 6)
+	cand, _ := Candidates(withK(Config{}, testLo, testHi, 6))
 	for _, nb := range []Neighbour{AddRemove, Substitute} {
 		var sumMax, centredMax int64
 		var qMax float64
@@ -298,7 +298,7 @@ func TestSensitivityBruteForce(t *testing.T) {
 		if want := sumSensitivity(l, nb); sumMax != want {
 			t.Errorf("%v: brute-force sum sensitivity %d lattice steps, calibrated %d", nb, sumMax, want)
 		}
-		res, err := BoundedSum(newRand(1), []float64{0}, testLo, testHi, seeded(1, nb))
+		res, err := BoundedSum(newRand(1), []float64{0}, within(seeded(1, nb), testLo, testHi))
 		if err != nil || res.Sensitivity != float64(sumMax)*l.gamma() {
 			t.Errorf("%v: BoundedSum reports sensitivity %v, brute force %v", nb, res.Sensitivity, float64(sumMax)*l.gamma())
 		}
@@ -384,10 +384,10 @@ func TestAccountantCharge(t *testing.T) {
 	if _, err := Count(r, 5, cfg); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := BoundedSum(r, testData, testLo, testHi, cfg); err != nil {
+	if _, err := BoundedSum(r, testData, within(cfg, testLo, testHi)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := BoundedMean(r, testData, testLo, testHi, cfg); err != nil {
+	if _, err := BoundedMean(r, testData, within(cfg, testLo, testHi)); err != nil {
 		t.Fatal(err)
 	}
 	res, err := Histogram(r, []int{0, 1}, 2, cfg)
@@ -397,12 +397,12 @@ func TestAccountantCharge(t *testing.T) {
 	if got := acct.Spent().Epsilon; got != 1 {
 		t.Errorf("spent %v, want 1", got)
 	}
-	if _, err := Quantile(r, testData, 0.5, testLo, testHi, 4, cfg); !errors.Is(err, mechanism.ErrBudgetExceeded) {
+	if _, err := Quantile(r, testData, 0.5, withK(cfg, testLo, testHi, 4)); !errors.Is(err, mechanism.ErrBudgetExceeded) {
 		t.Errorf("overspend: %v", err)
 	}
 	// Invalid input is refused before anything is charged.
 	a2, _ := mechanism.NewAccountant(mechanism.Budget{Epsilon: 1})
-	if _, err := BoundedSum(r, testData, testLo, testLo, Config{Epsilon: 0.5, Accountant: a2}); !errors.Is(err, ErrInvalid) || a2.Spent().Epsilon != 0 {
+	if _, err := BoundedSum(r, testData, within(Config{Epsilon: 0.5, Accountant: a2}, testLo, testLo)); !errors.Is(err, ErrInvalid) || a2.Spent().Epsilon != 0 {
 		t.Errorf("lo = hi: %v, spent %v", err, a2.Spent())
 	}
 }
@@ -420,7 +420,7 @@ type audited struct {
 
 func auditCases(eps float64, tag string, mis bool) []audited {
 	cfg := func(nb Neighbour) Config { return seeded(eps, nb) }
-	l, _ := newLattice(testLo, testHi)
+	l, _ := newLattice("Config", testLo, testHi, 0)
 	g := l.gamma()
 	d0 := []float64{0.5, 1, testHi}
 	d1 := []float64{0.5, 1, testLo}
@@ -447,7 +447,7 @@ func auditCases(eps float64, tag string, mis bool) []audited {
 			if side == 1 {
 				d = d1
 			}
-			res, _ := BoundedSum(r, d, testLo, testHi, cfg(Substitute))
+			res, _ := BoundedSum(r, d, within(cfg(Substitute), testLo, testHi))
 			return res.Value >= S0
 		}},
 		{name: "sum add/remove" + tag, claimed: 1, miscalibrated: mis, event: func(r *rand.Rand, side int) bool {
@@ -455,7 +455,7 @@ func auditCases(eps float64, tag string, mis bool) []audited {
 			if side == 1 {
 				d = dAdd
 			}
-			res, _ := BoundedSum(r, d, testLo, testHi, cfg(AddRemove))
+			res, _ := BoundedSum(r, d, within(cfg(AddRemove), testLo, testHi))
 			return res.Value >= S0+g
 		}},
 		{name: "mean substitute" + tag, claimed: 1, miscalibrated: mis, event: func(r *rand.Rand, side int) bool {
@@ -463,7 +463,7 @@ func auditCases(eps float64, tag string, mis bool) []audited {
 			if side == 1 {
 				d = d1
 			}
-			res, _ := BoundedMean(r, d, testLo, testHi, cfg(Substitute))
+			res, _ := BoundedMean(r, d, within(cfg(Substitute), testLo, testHi))
 			return res.Value >= S0/3
 		}},
 		{name: "mean add/remove" + tag, claimed: 1, event: func(r *rand.Rand, side int) bool {
@@ -471,7 +471,7 @@ func auditCases(eps float64, tag string, mis bool) []audited {
 			if side == 1 {
 				d = dAdd
 			}
-			res, _ := BoundedMean(r, d, testLo, testHi, cfg(AddRemove))
+			res, _ := BoundedMean(r, d, within(cfg(AddRemove), testLo, testHi))
 			return res.Value >= 1.5
 		}},
 		{name: "histogram substitute" + tag, claimed: 1, miscalibrated: mis, event: func(r *rand.Rand, side int) bool {
@@ -495,7 +495,7 @@ func auditCases(eps float64, tag string, mis bool) []audited {
 			if side == 1 {
 				x = qx1
 			}
-			res, _ := Quantile(r, x, 0.5, testLo, testHi, 8, cfg(Substitute))
+			res, _ := Quantile(r, x, 0.5, withK(cfg(Substitute), testLo, testHi, 8))
 			return res.Index == best
 		}},
 	}
@@ -529,5 +529,40 @@ func TestPrivacyAudit(t *testing.T) {
 		if lb > c.claimed {
 			t.Errorf("%s: ε_lb = %v exceeds the claimed %v", c.name, lb, c.claimed)
 		}
+	}
+}
+
+// TestConfigValidate checks that Validate accepts the configurations the
+// aggregations accept (bounds optional, Candidates zero or in range) and
+// that Candidates' default grid is DefaultCandidates points spaced
+// (Hi − Lo)/1024 ending at Hi exactly.
+func TestConfigValidate(t *testing.T) {
+	for _, c := range []Config{
+		{Epsilon: 1},
+		{Rho: 0.5, Neighbour: Substitute},
+		{Epsilon: 1, Lo: -3, Hi: 7},
+		{Epsilon: 1, Lo: 0, Hi: 1, Candidates: 2},
+		{Epsilon: 1, Lo: 0, Hi: 1, Candidates: 1 << 16},
+	} {
+		if err := c.Validate(); err != nil {
+			t.Errorf("%+v: %v", c, err)
+		}
+	}
+	for _, c := range []Config{
+		{Epsilon: 1, Lo: 1, Hi: 1},
+		{Epsilon: 1, Candidates: 1},
+		{Epsilon: 1, Candidates: 1<<16 + 1},
+	} {
+		if err := c.Validate(); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%+v: got %v, want ErrInvalid", c, err)
+		}
+	}
+	cand, err := Candidates(Config{Lo: -2, Hi: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cand) != DefaultCandidates || cand[0] != -2 || cand[len(cand)-1] != 6 || cand[1]-cand[0] != 8.0/1024 {
+		t.Errorf("default candidates: %d values from %v to %v step %v; want %d from -2 to 6 step %v",
+			len(cand), cand[0], cand[len(cand)-1], cand[1]-cand[0], DefaultCandidates, 8.0/1024)
 	}
 }

@@ -23,7 +23,7 @@ func BenchmarkBoundedSumSecure(b *testing.B) {
 	cfg := Config{Epsilon: 1}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := BoundedSum(nil, x, 0, 4, cfg); err != nil {
+		if _, err := BoundedSum(nil, x, within(cfg, 0, 4)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -35,7 +35,7 @@ func BenchmarkBoundedSumSeeded(b *testing.B) {
 	cfg := Config{Epsilon: 1, Reproducible: true}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := BoundedSum(r, x, 0, 4, cfg); err != nil {
+		if _, err := BoundedSum(r, x, within(cfg, 0, 4)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -86,7 +86,7 @@ func BenchmarkQuantile64Secure(b *testing.B) {
 	cfg := Config{Epsilon: 1}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Quantile(nil, x, 0.5, 0, 4, 64, cfg); err != nil {
+		if _, err := Quantile(nil, x, 0.5, withK(cfg, 0, 4, 64)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 // rests. For each unit: BoundPartitions keeps at most L0 of the
 // partitions it contributes to, CapContributions keeps at most L∞ of its
 // records in each kept partition, and the accumulators clamp each value
-// (ClampValue). Sampling is uniform and drawn from the operating system's
+// (Params.ClampValue). Sampling is uniform and drawn from the operating system's
 // generator unless a generator is given for a reproducible test.
 
 // BoundPartitions returns a uniform sample of at most l0 distinct keys
@@ -64,11 +64,22 @@ func sampleUniform[T any](xs []T, k int, r *rand.Rand) []T {
 	return xs[:k]
 }
 
-// ClampValue returns mechanism.Clamp(v, lo, hi) (±Inf to the nearer bound)
-// and true, or 0 and false where Clamp gives NaN: a NaN v, which the
-// accumulators drop, and bounds with no interval (lo > hi or a NaN bound),
-// which Params.Validate refuses before any accumulator exists.
-func ClampValue(v, lo, hi float64) (float64, bool) {
+// ClampValue returns the value the accumulators of p take for the record
+// v before rounding: clamped to [Lo, Hi] (±Inf to the nearer bound) and
+// true, or 0 and false for a NaN v, which the accumulators drop. It
+// returns false also if p has no valid bounds (Lo ≥ Hi, a NaN bound, or
+// both unset), which Params.Validate refuses before any accumulator
+// exists.
+func (p Params) ClampValue(v float64) (float64, bool) {
+	if (p.Lo == 0 && p.Hi == 0) || checkBounds("Params", p.Lo, p.Hi) != nil {
+		return 0, false
+	}
+	return clampValue(v, p.Lo, p.Hi)
+}
+
+// clampValue returns mechanism.Clamp(v, lo, hi) and true, or 0 and false
+// where Clamp gives NaN (a NaN v, or bounds with no interval).
+func clampValue(v, lo, hi float64) (float64, bool) {
 	c := mechanism.Clamp(v, lo, hi)
 	if math.IsNaN(c) {
 		return 0, false

@@ -75,19 +75,19 @@ func TestErrorsIndependentOfData(t *testing.T) {
 				record(key("Count", 0), err)
 			}
 			for _, x := range floats {
-				_, err := BoundedSum(r, x, lo, hi, cfg)
+				_, err := BoundedSum(r, x, within(cfg, lo, hi))
 				record(key("BoundedSum", len(x)), err)
-				_, err = BoundedMean(r, x, lo, hi, cfg)
+				_, err = BoundedMean(r, x, within(cfg, lo, hi))
 				record(key("BoundedMean", len(x)), err)
 				if eps > 0 {
-					_, err = Quantile(r, x, 0.5, lo, hi, 8, cfg)
+					_, err = Quantile(r, x, 0.5, withK(cfg, lo, hi, 8))
 					record(key("Quantile", len(x)), err)
 				}
 			}
 			for _, x := range farData {
-				_, err := BoundedSum(r, x, farLo, farHi, cfg)
+				_, err := BoundedSum(r, x, within(cfg, farLo, farHi))
 				record(key("BoundedSum far", len(x)), err)
-				_, err = BoundedMean(r, x, farLo, farHi, cfg)
+				_, err = BoundedMean(r, x, within(cfg, farLo, farHi))
 				record(key("BoundedMean far", len(x)), err)
 			}
 			for _, x := range cats {

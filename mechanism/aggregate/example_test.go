@@ -15,11 +15,15 @@ func Example() {
 	ages := []float64{23, 35, 41, 29, 52, 67, 31, 45, 38, 90, 27, 33}
 	acct, _ := mechanism.NewAccountant(mechanism.Budget{Epsilon: 6})
 	r := rand.New(rand.NewPCG(1, 2))
-	cfg := aggregate.Config{Epsilon: 2, Neighbour: aggregate.AddRemove, Accountant: acct, Reproducible: true}
+	cfg := aggregate.Config{
+		Epsilon: 2, Neighbour: aggregate.AddRemove, Accountant: acct, Reproducible: true,
+		Lo: 18, Hi: 80, // public bounds of the mean and the median (the count ignores them)
+		Candidates: 63, // the median is one of 63 public ages 18, 19, …, 80
+	}
 
 	n, _ := aggregate.Count(r, len(ages), cfg)
-	mean, _ := aggregate.BoundedMean(r, ages, 18, 80, cfg)
-	med, _ := aggregate.Quantile(r, ages, 0.5, 18, 80, 63, cfg)
+	mean, _ := aggregate.BoundedMean(r, ages, cfg)
+	med, _ := aggregate.Quantile(r, ages, 0.5, cfg)
 	fmt.Printf("count %.0f, mean %.1f, median %.0f\n", n.Value, mean.Value, med.Value)
 	fmt.Printf("spent %v, remaining %v\n", acct.Spent(), acct.Remaining())
 	_, err := aggregate.Count(r, len(ages), cfg)
@@ -34,7 +38,8 @@ func Example() {
 // noisy sum over n: unbiased, with sensitivity (hi − lo)/n.
 func ExampleBoundedMean() {
 	x := []float64{0.2, 0.4, 0.9, 0.5, 0.7, 0.1, 0.3, 0.8}
-	res, err := aggregate.BoundedMean(rand.New(rand.NewPCG(3, 4)), x, 0, 1, aggregate.Config{Epsilon: 2, Neighbour: aggregate.Substitute, Reproducible: true})
+	cfg := aggregate.Config{Epsilon: 2, Neighbour: aggregate.Substitute, Lo: 0, Hi: 1, Reproducible: true}
+	res, err := aggregate.BoundedMean(rand.New(rand.NewPCG(3, 4)), x, cfg)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -28,8 +28,8 @@ func TestFloatingPointDistinguishability(t *testing.T) {
 	if testing.Short() {
 		n = 40000
 	}
-	l, _ := newLattice(testLo, testHi)
-	cand, _ := Candidates(testLo, testHi, 16)
+	l, _ := newLattice("Config", testLo, testHi, 0)
+	cand, _ := Candidates(withK(Config{}, testLo, testHi, 16))
 	flagged := map[string]int{}
 	// The scaled-out accumulators of the same data, with contribution
 	// bounds L0 = 3, L∞ = 2, released on every tenth round.
@@ -53,7 +53,7 @@ func TestFloatingPointDistinguishability(t *testing.T) {
 			flagged["count"]++
 		}
 		for _, nb := range []Neighbour{AddRemove, Substitute} {
-			s, err := BoundedSum(nil, testData, testLo, testHi, cfg(nb))
+			s, err := BoundedSum(nil, testData, within(cfg(nb), testLo, testHi))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,7 +61,7 @@ func TestFloatingPointDistinguishability(t *testing.T) {
 				flagged["sum "+nb.String()]++
 			}
 		}
-		m, err := BoundedMean(nil, testData, testLo, testHi, cfg(Substitute))
+		m, err := BoundedMean(nil, testData, within(cfg(Substitute), testLo, testHi))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +71,7 @@ func TestFloatingPointDistinguishability(t *testing.T) {
 		if i := math.Round(math.Ldexp(m.Value*nr, -l.k)); math.Ldexp(i, l.k)/nr != m.Value || math.Abs(i) >= 1<<53 {
 			flagged["mean substitute"]++
 		}
-		ma, err := BoundedMean(nil, testData, testLo, testHi, cfg(AddRemove))
+		ma, err := BoundedMean(nil, testData, within(cfg(AddRemove), testLo, testHi))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +102,7 @@ func TestFloatingPointDistinguishability(t *testing.T) {
 				break
 			}
 		}
-		q, err := Quantile(nil, testData, 0.5, testLo, testHi, 16, cfg(Substitute))
+		q, err := Quantile(nil, testData, 0.5, withK(cfg(Substitute), testLo, testHi, 16))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,7 +123,7 @@ func TestFloatingPointDistinguishability(t *testing.T) {
 	}
 	// Control: textbook floating-point Laplace (inverse CDF of a float
 	// uniform) on the same lattice sum at the same scale.
-	s, _ := BoundedSum(nil, testData, testLo, testHi, cfg(Substitute))
+	s, _ := BoundedSum(nil, testData, within(cfg(Substitute), testLo, testHi))
 	r := newRand(9)
 	src := math.Ldexp(float64(l.sum(testData, testLo, testHi, AddRemove)), l.k)
 	off := 0

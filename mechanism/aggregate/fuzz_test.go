@@ -29,20 +29,20 @@ func FuzzAggregations(f *testing.F) {
 				t.Fatalf("%s: release %v", name, v)
 			}
 		}
-		s, err := BoundedSum(r, x, lo, hi, cfg)
+		s, err := BoundedSum(r, x, within(cfg, lo, hi))
 		check("sum", s.Value, err)
 		if err == nil && !onLattice(s.Value, int(math.Round(math.Log2(s.Grid)))) {
 			t.Fatalf("sum %v off its lattice %v", s.Value, s.Grid)
 		}
-		m, err := BoundedMean(r, x, lo, hi, cfg)
+		m, err := BoundedMean(r, x, within(cfg, lo, hi))
 		check("mean", m.Value, err)
 		if err == nil && cfg.Neighbour == AddRemove && !(m.Value >= lo && m.Value <= hi) {
 			t.Fatalf("add/remove mean %v outside [%v, %v]", m.Value, lo, hi)
 		}
-		qr, err := Quantile(r, x, q, lo, hi, 5, cfg)
+		qr, err := Quantile(r, x, q, withK(cfg, lo, hi, 5))
 		check("quantile", qr.Value, err)
 		if err == nil {
-			cand, _ := Candidates(lo, hi, 5)
+			cand, _ := Candidates(withK(Config{}, lo, hi, 5))
 			if cand[qr.Index] != qr.Value {
 				t.Fatalf("quantile %v is not candidate %d", qr.Value, qr.Index)
 			}

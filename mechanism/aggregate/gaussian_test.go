@@ -47,7 +47,7 @@ func TestGaussianLaw(t *testing.T) {
 		t.Errorf("charged %v, ρ = %v", res.Budget, res.Rho)
 	}
 	// Sum and histogram: sensitivity-scaled σ'.
-	sum, err := BoundedSum(r, testData, testLo, testHi, Config{Rho: 0.5, Neighbour: Substitute, Reproducible: true})
+	sum, err := BoundedSum(r, testData, within(Config{Rho: 0.5, Neighbour: Substitute, Reproducible: true}, testLo, testHi))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestGaussianLaw(t *testing.T) {
 	if err != nil || h.Sensitivity != math.Sqrt2 || math.Abs(h.Scale-1) > 1e-5 {
 		t.Errorf("histogram: ℓ2 sensitivity %v, σ' = %v (%v)", h.Sensitivity, h.Scale, err)
 	}
-	if _, err := Quantile(r, testData, 0.5, 0, 1, 4, Config{Rho: 1, Reproducible: true}); !errors.Is(err, ErrInvalid) {
+	if _, err := Quantile(r, testData, 0.5, withK(Config{Rho: 1, Reproducible: true}, 0, 1, 4)); !errors.Is(err, ErrInvalid) {
 		t.Errorf("quantile with rho: %v", err)
 	}
 	if _, err := Count(r, 3, Config{Rho: 1, Epsilon: 1, Reproducible: true}); !errors.Is(err, ErrInvalid) {
@@ -139,7 +139,7 @@ func TestGaussianFloatingPointDistinguishability(t *testing.T) {
 	if testing.Short() {
 		n = 40000
 	}
-	l, _ := newLattice(testLo, testHi)
+	l, _ := newLattice("Config", testLo, testHi, 0)
 	var flagged [2]int
 	var grid [2]int
 	for i := range n {
@@ -147,7 +147,7 @@ func TestGaussianFloatingPointDistinguishability(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := BoundedSum(nil, testData, testLo, testHi, Config{Rho: 0.3, Neighbour: Substitute})
+		s, err := BoundedSum(nil, testData, within(Config{Rho: 0.3, Neighbour: Substitute}, testLo, testHi))
 		if err != nil {
 			t.Fatal(err)
 		}

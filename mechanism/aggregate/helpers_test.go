@@ -135,3 +135,15 @@ func onLattice(v float64, k int) bool {
 	i := math.Ldexp(v, -k)
 	return i == math.Trunc(i) && math.Abs(i) < 1<<53 && math.Ldexp(i, k) == v
 }
+
+// within returns c with the bounds [lo, hi].
+func within(c Config, lo, hi float64) Config {
+	c.Lo, c.Hi = lo, hi
+	return c
+}
+
+// withK returns c with the bounds [lo, hi] and k quantile candidates.
+func withK(c Config, lo, hi float64, k int) Config {
+	c.Lo, c.Hi, c.Candidates = lo, hi, k
+	return c
+}

@@ -79,7 +79,7 @@ const maxPlanSens = 1 << 33
 // (constructors of sums and means require them) and that the noise scale
 // every accumulator of p would use is within range.
 func (p Params) Validate() error {
-	if err := p.config().check(); err != nil {
+	if err := p.config().checkBudget("Params"); err != nil {
 		return err
 	}
 	l0, li := p.MaxPartitionsContributed, p.MaxContributionsPerPartition
@@ -123,7 +123,7 @@ func (p Params) lattice() (lattice, error) {
 	if p.Lo == 0 && p.Hi == 0 {
 		return lattice{}, invalidf("Params.Lo and Params.Hi must be set for a sum or a mean")
 	}
-	return newLatticeGrid(p.Lo, p.Hi, p.Grid)
+	return newLattice("Params", p.Lo, p.Hi, p.Grid)
 }
 
 // factor returns the multiplier of every per-unit sensitivity:

@@ -42,7 +42,7 @@ func (s latticeSim) Simulate(r *rand.Rand, theta, dst []float64) error {
 	for range postN {
 		x := theta[0] + postSD*r.NormFloat64()
 		if s.continuous {
-			v, _ := aggregate.ClampValue(x, postLo, postHi)
+			v, _ := s.p.ClampValue(x)
 			sum += v
 			continue
 		}

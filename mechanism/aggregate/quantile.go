@@ -28,17 +28,28 @@ const (
 	maxCandidates = 1 << 16
 )
 
-// Candidates returns the k ≥ 2 public candidates of Quantile on [lo, hi]:
-// c_j = lo + (hi − lo)·j/(k − 1), with c_{k−1} = hi exactly.
-func Candidates(lo, hi float64, k int) ([]float64, error) {
-	if err := checkBounds(lo, hi); err != nil {
+// Candidates returns the k = cfg.Candidates public candidates of
+// Quantile on [cfg.Lo, cfg.Hi] (k = DefaultCandidates when
+// cfg.Candidates is zero): c_j = Lo + (Hi − Lo)·j/(k − 1), with
+// c_{k−1} = Hi exactly. It checks the bounds and the number of
+// candidates only, not the budget.
+func Candidates(cfg Config) ([]float64, error) {
+	lo, hi, err := cfg.bounds()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkBounds("Config", lo, hi); err != nil {
 		return nil, err
 	}
 	if math.IsInf(hi-lo, 0) {
-		return nil, invalidf("bounds width hi − lo overflows")
+		return nil, invalidf("Config.Lo, Config.Hi: bounds width Hi − Lo overflows")
+	}
+	k := cfg.Candidates
+	if k == 0 {
+		k = DefaultCandidates
 	}
 	if k < 2 || k > maxCandidates {
-		return nil, invalidf("number of candidates must be in [2, 2^16], got %d", k)
+		return nil, invalidf("Config.Candidates: the number of candidates must be 0 (default) or in [2, 2^16], got %d", k)
 	}
 	c := make([]float64, k)
 	for j := range c {
@@ -76,8 +87,9 @@ func quantileScores(x, cand []float64, lo, hi float64, qn uint64, nb Neighbour) 
 }
 
 // Quantile releases an approximate q-quantile of the records clamped to
-// [lo, hi] by the exponential mechanism over the k public candidates of
-// Candidates(lo, hi, k).
+// [cfg.Lo, cfg.Hi] by the exponential mechanism over the k public
+// candidates of Candidates(cfg) (k = cfg.Candidates, DefaultCandidates if
+// zero).
 //
 // The level q ∈ [0, 1] is rounded to Q/2^16, Q = round(q·2^16). The
 // utility of candidate c is u(c) = −|(1 − q)·#{x_i < c} − q·#{x_i > c}|.
@@ -99,20 +111,21 @@ func quantileScores(x, cand []float64, lo, hi float64, qn uint64, nb Neighbour) 
 // released like any other (every candidate then has the same utility, so
 // the release is uniform); under Substitute, where n is public, an empty
 // x is an error.
-func Quantile(r *rand.Rand, x []float64, q, lo, hi float64, k int, cfg Config) (QuantileResult, error) {
-	if err := cfg.check(); err != nil {
+func Quantile(r *rand.Rand, x []float64, q float64, cfg Config) (QuantileResult, error) {
+	if err := cfg.Validate(); err != nil {
 		return QuantileResult{}, err
 	}
 	if cfg.Rho != 0 {
-		return QuantileResult{}, invalidf("the quantile is released by the exponential mechanism and needs epsilon, not rho")
+		return QuantileResult{}, invalidf("Config.Rho: the quantile is released by the exponential mechanism and needs epsilon, not rho")
 	}
 	if !(q >= 0 && q <= 1) {
-		return QuantileResult{}, invalidf("quantile level must be in [0, 1], got %v", q)
+		return QuantileResult{}, invalidf("q: quantile level must be in [0, 1], got %v", q)
 	}
-	cand, err := Candidates(lo, hi, k)
+	cand, err := Candidates(cfg)
 	if err != nil {
 		return QuantileResult{}, err
 	}
+	lo, hi := cfg.Lo, cfg.Hi
 	if len(x) == 0 && cfg.Neighbour == Substitute {
 		return QuantileResult{}, invalidf("the quantile of an empty data set is undefined (the number of records is public under Substitute)")
 	}

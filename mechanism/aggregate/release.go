@@ -17,7 +17,7 @@ import (
 // cannot fail on account of the data). The release is an integer,
 // unbiased for n ≤ 2^52, with variance 2a/(1−a)², a = e^{−ε'}.
 func Count(r *rand.Rand, n int, cfg Config) (Result, error) {
-	if err := cfg.check(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return Result{}, err
 	}
 	if n < 0 {
@@ -61,7 +61,8 @@ func sumSensitivity(l lattice, nb Neighbour) int64 {
 	return l.maxAbs()
 }
 
-// BoundedSum releases the sum of the records clamped to [lo, hi].
+// BoundedSum releases the sum of the records clamped to the public
+// bounds [lo, hi] = [cfg.Lo, cfg.Hi].
 //
 // Each record is clamped to [lo, hi] (two-sided) and rounded to the
 // nearest multiple of γ = 2^k ≤ (hi − lo)·2^-20, giving an integer index
@@ -74,15 +75,19 @@ func sumSensitivity(l lattice, nb Neighbour) int64 {
 // clamped records by at most nγ/2. The index sum is exact (128 bits) and
 // clamped to ±2^52 before the noise (1-Lipschitz, so the guarantee holds;
 // reached only beyond 2^52/max(|L|, |H|) records). An empty x is the
-// empty sum. Records are taken as ClampValue gives them: ±Inf go to the
+// empty sum. Records are taken as Params.ClampValue gives them: ±Inf go to the
 // nearer bound; NaN is dropped under AddRemove (as an absent record) and
 // counts as lo under Substitute (where n is public). No record, and no
 // number of records, makes the release fail.
-func BoundedSum(r *rand.Rand, x []float64, lo, hi float64, cfg Config) (Result, error) {
-	if err := cfg.check(); err != nil {
+func BoundedSum(r *rand.Rand, x []float64, cfg Config) (Result, error) {
+	if err := cfg.Validate(); err != nil {
 		return Result{}, err
 	}
-	l, err := newLattice(lo, hi)
+	lo, hi, err := cfg.bounds()
+	if err != nil {
+		return Result{}, err
+	}
+	l, err := newLattice("Config", lo, hi, 0)
 	if err != nil {
 		return Result{}, err
 	}
@@ -100,7 +105,8 @@ func BoundedSum(r *rand.Rand, x []float64, lo, hi float64, cfg Config) (Result, 
 	return res, nil
 }
 
-// BoundedMean releases the mean of the records clamped to [lo, hi].
+// BoundedMean releases the mean of the records clamped to the public
+// bounds [lo, hi] = [cfg.Lo, cfg.Hi].
 //
 // Under Substitute the number of records n is public: the release is
 // BoundedSum's γ(S + Z) divided by n, with Z calibrated to the
@@ -123,15 +129,22 @@ func BoundedSum(r *rand.Rand, x []float64, lo, hi float64, cfg Config) (Result, 
 // Records are taken as in BoundedSum (NaN dropped under AddRemove, lo
 // under Substitute). Both outputs are deterministic functions of lattice
 // releases, so no output is impossible under a neighbouring data set.
-func BoundedMean(r *rand.Rand, x []float64, lo, hi float64, cfg Config) (Result, error) {
-	if err := cfg.check(); err != nil {
+func BoundedMean(r *rand.Rand, x []float64, cfg Config) (Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return Result{}, err
+	}
+	lo, hi, err := cfg.bounds()
+	if err != nil {
+		return Result{}, err
+	}
+	if _, err := newLattice("Config", lo, hi, 0); err != nil {
 		return Result{}, err
 	}
 	if cfg.Neighbour == Substitute {
 		if len(x) == 0 {
 			return Result{}, invalidf("the mean of an empty data set is undefined (the number of records is public under Substitute)")
 		}
-		res, err := BoundedSum(r, x, lo, hi, cfg)
+		res, err := BoundedSum(r, x, cfg)
 		if err != nil {
 			return Result{}, err
 		}
@@ -194,7 +207,7 @@ const maxCategories = 1 << 24
 // fails on account of the data; dropping one record changes one count by
 // one, within both sensitivities).
 func Histogram(r *rand.Rand, x []int, k int, cfg Config) (HistogramResult, error) {
-	if err := cfg.check(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return HistogramResult{}, err
 	}
 	if k < 1 || k > maxCategories {

@@ -116,7 +116,7 @@ type result struct {
 func simulate(ctx context.Context, s setting, reps int, seed uint64) (result, error) {
 	var model synth.Model
 	if s.binary {
-		bb, err := synth.NewBetaBernoulli(synth.BetaBernoulli{A: 1, B: 1})
+		bb, err := synth.NewBetaBernoulli(synth.BetaBernoulliConfig{Alpha: 1, Beta: 1})
 		if err != nil {
 			return result{}, err
 		}
@@ -124,7 +124,7 @@ func simulate(ctx context.Context, s setting, reps int, seed uint64) (result, er
 			return result{}, err
 		}
 	} else {
-		gm, err := synth.NewGaussianMean(synth.GaussianMean{Sigma: 1, C0: -4, C1: 4, RecordBounding: synth.BIT})
+		gm, err := synth.NewGaussianMean(synth.GaussianMeanConfig{Sigma: 1, Lo: -4, Hi: 4, RecordBounding: synth.BIT})
 		if err != nil {
 			return result{}, err
 		}

@@ -174,10 +174,10 @@ func MStudyScaled(ctx context.Context, cfg Config, ms []int, scale int) ([]Point
 	for k, s := range set {
 		var model synth.Model
 		if s.binary {
-			bb, _ := synth.NewBetaBernoulli(synth.BetaBernoulli{A: 1, B: 1})
+			bb, _ := synth.NewBetaBernoulli(synth.BetaBernoulliConfig{Alpha: 1, Beta: 1})
 			model, _ = synth.NewSSS(bb, nil, synth.BIT)
 		} else {
-			gm, err := synth.NewGaussianMean(synth.GaussianMean{Sigma: 1, C0: s.c0, C1: s.c1, RecordBounding: s.bound})
+			gm, err := synth.NewGaussianMean(synth.GaussianMeanConfig{Sigma: 1, Lo: s.c0, Hi: s.c1, RecordBounding: s.bound})
 			if err != nil {
 				return nil, err
 			}
@@ -223,7 +223,7 @@ func Allocation(ctx context.Context, cfg Config, ws []float64) ([]Point, error) 
 		for _, c1 := range []float64{4, 5} {
 			for _, b := range []synth.Bounding{synth.BIT, synth.Truncation} {
 				s := setting{name: fmt.Sprintf("gaussian (-4,%g) %v n=%d", c1, b, n), n: n, c0: -4, c1: c1, bound: b}
-				nig, err := synth.NewGaussianNIG(synth.GaussianNIG{C0: s.c0, C1: s.c1, RecordBounding: b})
+				nig, err := synth.NewGaussianNIG(synth.GaussianNIGConfig{Lo: s.c0, Hi: s.c1, RecordBounding: b})
 				if err != nil {
 					return nil, err
 				}

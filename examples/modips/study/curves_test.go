@@ -15,7 +15,7 @@ func TestCurvePoint(t *testing.T) {
 	// [0.91, 0.985]) and its estimated sd matches the empirical sd of Q̄
 	// within 15% (the sd of an sd estimate from 600 draws is about 3%).
 	s := setting{name: "binary", binary: true, p: 0.5, n: 100}
-	bb, _ := synth.NewBetaBernoulli(synth.BetaBernoulli{A: 1, B: 1})
+	bb, _ := synth.NewBetaBernoulli(synth.BetaBernoulliConfig{Alpha: 1, Beta: 1})
 	model, _ := synth.NewSSS(bb, nil, synth.BIT)
 	p, err := s.run(context.Background(), 5, 600, 5, 1, model)
 	if err != nil {

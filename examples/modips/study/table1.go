@@ -145,7 +145,7 @@ func (s Scenario) Validate() error {
 		return fmt.Errorf("%w: Scenario.P must be in [0, 1], got %v", ErrInvalid, s.P)
 	}
 	if !s.Binary {
-		if _, err := synth.NewGaussianMean(synth.GaussianMean{Sigma: 1, C0: -4, C1: 4, RecordBounding: s.RecordBounding}); err != nil {
+		if _, err := synth.NewGaussianMean(synth.GaussianMeanConfig{Sigma: 1, Lo: -4, Hi: 4, RecordBounding: s.RecordBounding}); err != nil {
 			return fmt.Errorf("%w: Scenario.RecordBounding: %w", ErrInvalid, err)
 		}
 	}
@@ -229,14 +229,14 @@ func (s Scenario) simulate(ctx context.Context, seed uint64, reps int) ([NumColu
 	var model synth.Model
 	truth := 0.0
 	if s.Binary {
-		bb, err := synth.NewBetaBernoulli(synth.BetaBernoulli{A: 1, B: 1})
+		bb, err := synth.NewBetaBernoulli(synth.BetaBernoulliConfig{Alpha: 1, Beta: 1})
 		if err != nil {
 			return out, SDRow{}, err
 		}
 		model, _ = synth.NewSSS(bb, nil, synth.BIT)
 		truth = s.P
 	} else {
-		gm, err := synth.NewGaussianMean(synth.GaussianMean{Sigma: 1, C0: -4, C1: 4, RecordBounding: s.RecordBounding})
+		gm, err := synth.NewGaussianMean(synth.GaussianMeanConfig{Sigma: 1, Lo: -4, Hi: 4, RecordBounding: s.RecordBounding})
 		if err != nil {
 			return out, SDRow{}, err
 		}
