@@ -52,7 +52,10 @@ import (
 // method happens with probability at most 10⁻³ per cell.
 //
 // Sequential fits are cached one file per data set under
-// -out/sbc_<cell>/, so a stopped run resumes where it stopped.
+// -out/sbc_<method>_<problem>_<budget>_s<seed>/, so a stopped run resumes
+// where it stopped, and a run with fewer data sets reuses them. The CPU
+// recorded there is summed over the runs that made the fits; a run with
+// fewer data sets than the cache holds reports it whole.
 
 // sbcAlpha is the family-wise false-alarm rate of each cell's test.
 const sbcAlpha = 1e-3
@@ -91,6 +94,14 @@ func (c *sbcCell) name() string {
 		return fmt.Sprintf("sbc_exact_%s_n%d_s%d", c.problem, c.datasets, c.seed)
 	}
 	return fmt.Sprintf("sbc_%s_%s_%dx%d_n%d_s%d", c.method, c.problem, max(c.rounds, 1), c.sims/max(c.rounds, 1), c.datasets, c.seed)
+}
+
+// cacheDir is the folder of the cell's cached fits and CPU record: the
+// same for every number of data sets, since data set i is the same in
+// every run (its streams derive from the seed and i only), so a run with
+// fewer data sets reuses a longer run's fits.
+func (c *sbcCell) cacheDir() string {
+	return fmt.Sprintf("sbc_%s_%s_%dx%d_s%d", c.method, c.problem, max(c.rounds, 1), c.sims/max(c.rounds, 1), c.seed)
 }
 
 // sbcDatasets is the default number of data sets of a method.
@@ -153,7 +164,7 @@ func sbcRunCell(ctx context.Context, c config, cl *sbcCell, prog *cli.Progress) 
 		return err
 	}
 	p := sbcProblem(in)
-	cpu := newCPUMeter(filepath.Join(c.Out, cl.name(), "cpu_s"))
+	cpu := newCPUMeter(filepath.Join(c.Out, cl.cacheDir(), "cpu_s"))
 	cl.trainCPU = math.NaN()
 	var fit privinfer.SBCFit
 	switch cl.method {
@@ -169,13 +180,13 @@ func sbcRunCell(ctx context.Context, c config, cl *sbcCell, prog *cli.Progress) 
 		cl.trainCPU = cpu.now() - t0
 		fit = amortizedFit(res.Posterior)
 	case "snpe", "snle":
-		if err := os.MkdirAll(c.Path(cl.name()), 0o755); err != nil {
+		if err := os.MkdirAll(c.Path(cl.cacheDir()), 0o755); err != nil {
 			return err
 		}
 		if err := cpu.load(); err != nil {
 			return err
 		}
-		fit = cachedFit(c.Path(cl.name()), sequentialFit(cl.method, cl.rounds, cl.sims), cpu)
+		fit = cachedFit(c.Path(cl.cacheDir()), sequentialFit(cl.method, cl.rounds, cl.sims), cpu)
 	default:
 		return fmt.Errorf("unknown method %q", cl.method)
 	}
@@ -268,7 +279,7 @@ func sbcPowerTable(ctx context.Context, w io.Writer, counts []int, reps int, see
 	}
 	cases := []mis{{"sd ×0.9", 0.9, 0}, {"sd ×0.8", 0.8, 0}, {"sd ×0.7", 0.7, 0}, {"sd ×1.2", 1.2, 0}, {"sd ×1.5", 1.5, 0},
 		{"bias 0.2 sd", 1, 0.2}, {"bias 0.3 sd", 1, 0.3}, {"bias 0.5 sd", 1, 0.5}}
-	fmt.Fprintf(w, "### Power of the SBC test (level %g, Bonferroni over d parameters; one parameter miscalibrated; %d simulated runs per cell, s.e. ≤ %.3f)\n\n", sbcAlpha, reps, 0.5/math.Sqrt(float64(reps)))
+	fmt.Fprintf(w, "### Power of the SBC test (level %g, Bonferroni over d parameters; one parameter miscalibrated; %d simulated runs per cell, s.e. ≤ %.3f)\n", sbcAlpha, reps, 0.5/math.Sqrt(float64(reps)))
 	t := cli.Table{Header: []string{"miscalibration"}}
 	for _, n := range counts {
 		for _, d := range []int{1, 2} {
@@ -523,7 +534,7 @@ func readSBC(path string, cl *sbcCell) bool {
 
 // sbcReport prints the cells as a Markdown table.
 func sbcReport(w io.Writer, cells []*sbcCell) {
-	fmt.Fprintf(w, "### Simulation-based calibration (ranks among %d draws; chi-square per parameter, Bonferroni over parameters, level %g)\n\n", sbcDraws, sbcAlpha)
+	fmt.Fprintf(w, "### Simulation-based calibration (ranks among %d draws; chi-square per parameter, Bonferroni over parameters, level %g)\n", sbcDraws, sbcAlpha)
 	t := cli.Table{Header: []string{"problem", "method", "budget", "data sets", "bins", "p per parameter", "overall p", "verdict", "CPU s (training)"}}
 	for _, cl := range cells {
 		r := cl.res
