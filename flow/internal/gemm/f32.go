@@ -25,11 +25,12 @@ const Rows32 = 8
 // hold at least (m+Rows32−2)·sai + (k−1)·sap + 1 values (Len32). Each
 // element is summed in one fixed order, so the result depends only on the
 // operands, for a given kernel: assembly on amd64 machines with AVX-512
-// (blocks of 8 rows × 32 columns) or AVX2+FMA (6 × 16; the last 1–4
-// columns of a wider C, when A's rows are contiguous, as dot products
-// summed in eight lanes, then pairwise, and when A is held transposed, in
-// one float32 sum per element), a portable Go kernel elsewhere. It panics
-// if a slice is too short.
+// (blocks of 8 rows × 32 columns) or AVX2+FMA (6 × 16), both with the
+// last 1–4 columns past a multiple of 16 of a wider C, when A's rows are
+// contiguous, as dot products summed in eight lanes, then pairwise, and
+// when A is held transposed, in one float32 sum per element (the two
+// give the same bits), a portable Go kernel elsewhere. It panics if a
+// slice is too short.
 func MulAdd32(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, c []float64, ldc int) {
 	if m <= 0 || n <= 0 || k <= 0 {
 		return

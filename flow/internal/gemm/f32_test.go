@@ -337,3 +337,49 @@ func TestMul32T(t *testing.T) {
 		}()
 	}
 }
+
+// BenchmarkChunk32 times the float32 products of one 64-row chunk of the
+// flow's 50-unit hidden layers, laid out as the training step lays them
+// out (rows padded to Stride32, held weights and their transposes): the
+// forward product x·W (fwd), the input gradient dy·Wᵀ (dx) and the weight
+// and bias gradient [x, 1]ᵀ·dy with x held transposed (dw). It reports
+// the arithmetic rate the step's dense layers can reach on these shapes.
+func BenchmarkChunk32(b *testing.B) {
+	const n, h = 64, 50
+	r := rand.New(rand.NewPCG(1, 1))
+	ld, lx := Stride32(h), Stride32(h+1)
+	rnd := func(size int) []float32 {
+		v := make([]float32, size)
+		for i := range v {
+			v[i] = float32(r.NormFloat64())
+		}
+		return v
+	}
+	x, dy := rnd((n+Rows32)*lx), rnd((n+Rows32)*ld)
+	w, wt := make([]float32, h*ld), make([]float32, h*ld)
+	for i := range h {
+		for j := range h {
+			v := float32(r.NormFloat64())
+			w[i*ld+j], wt[j*ld+i] = v, v
+		}
+	}
+	c, bias := make([]float64, max(n, h+1)*h), make([]float64, h)
+	for _, op := range []string{"fwd", "dx", "dw"} {
+		b.Run(op, func(b *testing.B) {
+			m, k := n, h
+			b.ReportAllocs()
+			for b.Loop() {
+				switch op {
+				case "fwd":
+					Mul32T(n, h, h, x, lx, 1, w, ld, wt, ld, bias, c, h)
+				case "dx":
+					Mul32T(n, h, h, dy, ld, 1, wt, ld, w, ld, nil, c, h)
+				default:
+					m, k = h+1, n
+					Mul32(h+1, h, n, x, 1, lx, dy, ld, nil, c, h)
+				}
+			}
+			b.ReportMetric(2*float64(m*h*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}

@@ -271,14 +271,17 @@ func drive32(kind cpu.Level, m, n, k int, a []float32, sai, sap int, b []float32
 	if kind == cpu.AVX2 {
 		rows, cols = 6, 16
 	}
-	// With AVX2, the last 1–4 columns of a wider C whose A rows are
-	// contiguous go to dot32x2: kern32x6 would spend a whole vector of
-	// multiply-adds per row and step of p on them (the 2 columns past 48
-	// of the flow's 50-unit layers cost it nearly what 16 columns do).
-	// When A is held transposed (sai = 1), they go to tdot32, which runs
-	// down its rows eight at a time instead.
+	// The last 1–4 columns past a multiple of 16 of a wider C whose A rows
+	// are contiguous go to dot32x2: kern32x6 and kern32 would spend a whole
+	// vector of multiply-adds per row and step of p on them (the 2 columns
+	// past 48 of the flow's 50-unit layers cost kern32x6 nearly what 16
+	// columns do, and made kern32's second block of 32 columns as costly
+	// as its first). When A is held transposed (sai = 1), they go to
+	// tdot32, which runs down its rows eight at a time instead. Both
+	// kernels then leave the same columns to the same tail kernels, and
+	// sum the others in the same order: their results agree bit for bit.
 	nk := n
-	if t := n % cols; kind == cpu.AVX2 && (sap == 1 || sai == 1) && n > cols && t <= 4 {
+	if t := n % 16; (sap == 1 || sai == 1) && n > 16 && t <= 4 {
 		nk = n - t
 	}
 	for p0 := 0; p0 < k; p0 += Block32 {
@@ -309,7 +312,7 @@ func drive32(kind cpu.Level, m, n, k int, a []float32, sai, sap int, b []float32
 		for i0 := 0; i0 < m; i0 += rows {
 			mr := min(rows, m-i0)
 			for j0 := 0; j0 < nk; j0 += cols {
-				nc := min(cols, n-j0)
+				nc := min(cols, nk-j0)
 				cin, ldcin := &zeros32[0], 0
 				switch {
 				case p0 > 0:
