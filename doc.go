@@ -48,15 +48,24 @@
 // # One dialect
 //
 // Every package speaks the same way (internal/apicheck's test enforces
-// the parts that can be read off the source: constructor arity, the
-// sentinels, doc comments and the names below):
+// the parts that can be read off the source: constructor arity and
+// configuration types, same-typed parameters in mechanism, the sentinels,
+// doc comments, measurements in comments and the names below):
 //
 //   - Constructors: a constructor with more than one numeric argument
 //     takes a Config struct (named fields, documented zero values, a
 //     Validate method naming the field at fault); a single obvious
 //     argument stays positional (simulate.NewPoisson(λ), histogram.New(d));
 //     a dimension is always a field named Dim. Random sources are the last
-//     positional argument.
+//     positional argument. A configuration is its own type (TConfig for
+//     NewT), never the type being built. Functions of package mechanism
+//     and its subpackages take no two positional numbers of one type
+//     that could be swapped unnoticed: bounds are named fields (Lo, Hi of
+//     aggregate.Config), save for the few with a fixed conventional order
+//     (Clamp(x, lo, hi), a fraction num/den, a calibration σ(ε, δ, Δ2)).
+//   - Measurements live beside what they measure (benchmarks, RESULTS.md
+//     and BENCHMARKS.md files, the reproduction report); doc comments
+//     state the decisions and point there.
 //   - Errors: each package has one invalid-argument sentinel, ErrInvalid,
 //     whose text is "<pkg>: invalid argument"; every argument error wraps
 //     it once and reads "<pkg>: invalid argument: <argument> <constraint>".

@@ -38,6 +38,9 @@ func TestGridConjugate(t *testing.T) {
 	// SD applies the reliability-weights factor ESS/(ESS − 1); the
 	// midpoint-rule integral is SD without it.
 	ess := d.ESS()
+	if f := ess / (ess - 1); ess < 883 || ess > 884 || f < 1.0011 || f > 1.0012 {
+		t.Errorf("ESS %v, factor ESS/(ESS − 1) = %v; Grid's documentation states ESS ≈ 884, a factor 1.0011", ess, f)
+	}
 	if s := d.SD()[0] * math.Sqrt((ess-1)/ess); math.Abs(s-sd) > 1e-6 {
 		t.Errorf("sd %v, exact %v", s, sd)
 	}

@@ -99,20 +99,17 @@
 //
 // So a SOMA sweep (n attempts) evaluates n² weights and their n²
 // exponentials, besides the n proposals and the θ-step that both kernels
-// share, while an IMwG sweep evaluates n of each. At n = 100 on the SBI
-// paper's linear regression (BenchmarkSweep, CPU time on an AVX-512
-// core, mcmc/BENCHMARKS.md) a SOMA sweep takes about 62 µs against 18 µs
-// for either IMwG scan. SOMA's ESS per sweep there is 0.66–1.03 times
-// systematic scan's (ε = 1 to 30), so to come within a factor 2 of it per
-// CPU-second a SOMA sweep would have to cost at most 1.3–2.1 IMwG sweeps:
-// its 9,900 extra weights, with their exponentials and the slot choices,
-// at most 0.6–1.9 ns each, while the 9-coordinate log weights alone take
-// 1.7 ns each and their exponentials (math.Exp's bits, eight at a time)
-// 1.2 ns. And the gap grows with n (a factor 26–31 at n = 1000). A
-// randomised scheme that decides the acceptance without computing W (a
-// Bernoulli factory, using that an ε-DP release bounds w_i/w_j by about
-// e^ε) is conceivable, but its expected cost grows with that bound and it
-// would be another algorithm; SOMA as specified is kept.
+// share, while an IMwG sweep evaluates n of each. mcmc/BENCHMARKS.md
+// measures what that costs on the SBI paper's linear regression ("A sweep
+// at n = 100, and why SOMA's cannot be cheap"): per sweep SOMA mixes at
+// best about as well as systematic scan, so to come within a factor 2 of
+// it per CPU-second each of SOMA's extra weights, with its exponential and
+// slot choice, would have to cost less than IMwG pays for one log weight
+// and its exponential; and the gap grows with n. A randomised scheme that
+// decides the acceptance without computing W (a Bernoulli factory, using
+// that an ε-DP release bounds w_i/w_j by about e^ε) is conceivable, but
+// its expected cost grows with that bound and it would be another
+// algorithm; SOMA as specified is kept.
 //
 // NewMetropolisTheta builds a θ-step for any such Problem from its Prior
 // and the record model's RecordLogLik (random-walk Metropolis moves that

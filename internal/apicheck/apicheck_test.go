@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -52,15 +53,51 @@ var constructors = map[string]string{}
 // exported constructor may take.
 const maxNumeric = 1
 
+// sameTyped lists the exported functions and methods of mechanism/** that
+// still take two or more positional parameters of one numeric type, each
+// with the reason the positions cannot be confused in practice. Keys are
+// "<directory>.<func>" or "<directory>.<Type>.<method>".
+var sameTyped = map[string]string{
+	"mechanism.Clamp":                      "clamp(x, lo, hi): the value then its interval, the order of every clamp; a per-value helper",
+	"mechanism.ClampSlice":                 "as Clamp: the interval [lo, hi] in its written order after the slices",
+	"mechanism.Normalize":                  "as Clamp: the value then the interval [lo, hi] it is mapped from",
+	"mechanism.NormalizeSlice":             "as Clamp: the interval [lo, hi] in its written order after the slices",
+	"mechanism.ClampedMean":                "as Clamp: the records then the interval [lo, hi]",
+	"mechanism.ClampedVarianceSensitivity": "the interval [lo, hi] in its written order; n is an int",
+	"mechanism.SampleDiscreteLaplace":      "the scale as the fraction num/den, in the order it is written; a low-level sampler for packages that build their own lattice",
+	"mechanism.BernoulliExpNeg":            "the exponent as the fraction num/den, in the order it is written; a low-level sampler",
+	"mechanism.ClassicalGaussianSigma":     "σ(ε, δ, Δ2), the order of the published calibration; GaussianConfig is the mechanism's configuration and these are its formulas",
+	"mechanism.ProbabilisticGaussianSigma": "σ(ε, δ, Δ2), as ClassicalGaussianSigma",
+	"mechanism.AnalyticGaussianSigma":      "σ(ε, δ, Δ2), as ClassicalGaussianSigma",
+	"mechanism.AnalyticGaussianDelta":      "δ(ε, σ, Δ2), the inverse of AnalyticGaussianSigma in the same order",
+	"mechanism.RhoFromEpsilonDelta":        "the name states the order: ε then δ",
+	"mechanism.GaussianRho":                "ρ = Δ²/(2σ²): the sensitivity then the noise, the order of the formula",
+	"mechanism.ZCDPEpsilon":                "ε(ρ, δ), the order of the conversion's statement, as Accountant.Epsilon",
+	"mechanism.ZCDPEpsilonBS":              "ε(ρ, δ), as ZCDPEpsilon",
+	"mechanism/ldp/sgd.DefaultGroupSize":   "the default Train derives from its dimension d and number of users n, in Train's order",
+}
+
+// measurements lists the comment lines the measurement rule flags that
+// are not measurements, each with its reason. Keys are "<file>|<a
+// substring of the line>".
+var measurements = map[string]string{
+	"grid.go|ESS ≈ 884, a factor 1.0011": "a worked value of the exact weights, not a measurement (TestGridConjugate checks it)",
+}
+
+// minSameTyped is the number of positional parameters of one numeric type
+// from which an exported function of mechanism/** is flagged.
+const minSameTyped = 2
+
 func TestDialect(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
-	dirs := packageDirs(t, root)
+	dirs := packageDirs(t, root, false)
 	var problems []string
 	seenSentinel := map[string]bool{}
 	seenCtor := map[string]bool{}
+	seenSame := map[string]bool{}
 	for _, dir := range dirs {
 		rel, _ := filepath.Rel(root, dir)
 		rel = filepath.ToSlash(rel)
@@ -89,6 +126,9 @@ func TestDialect(t *testing.T) {
 				for _, s := range c.ctors {
 					seenCtor[s] = true
 				}
+				for _, s := range c.same {
+					seenSame[s] = true
+				}
 			}
 		}
 	}
@@ -102,6 +142,11 @@ func TestDialect(t *testing.T) {
 			problems = append(problems, "allowlist: constructor "+k+" no longer takes several numeric parameters; remove it from the list")
 		}
 	}
+	for k := range sameTyped {
+		if !seenSame[k] {
+			problems = append(problems, "allowlist: "+k+" no longer takes several positional parameters of one numeric type; remove it from the list")
+		}
+	}
 	sort.Strings(problems)
 	for _, p := range problems {
 		t.Error(p)
@@ -109,8 +154,9 @@ func TestDialect(t *testing.T) {
 }
 
 // packageDirs lists the directories of the core module holding Go files,
-// without internal/, testdata, example programs and nested modules.
-func packageDirs(t *testing.T, root string) []string {
+// without testdata, example programs and nested modules, and without
+// internal/ unless withInternal.
+func packageDirs(t *testing.T, root string, withInternal bool) []string {
 	var dirs []string
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -121,7 +167,7 @@ func packageDirs(t *testing.T, root string) []string {
 		}
 		name := d.Name()
 		if path != root {
-			if name == "internal" || name == "testdata" || name == "examples" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+			if (name == "internal" && !withInternal) || name == "testdata" || name == "examples" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
 				return filepath.SkipDir
 			}
 			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
@@ -145,6 +191,7 @@ type checker struct {
 	problems  []string
 	sentinels []string
 	ctors     []string
+	same      []string
 }
 
 func (c *checker) errorf(pos token.Pos, format string, args ...any) {
@@ -177,8 +224,11 @@ func (c *checker) funcDecl(d *ast.FuncDecl) {
 		if !docStarts(d.Doc, name) {
 			c.errorf(d.Pos(), "method %s.%s: doc comment must begin with %q", recv, name, name)
 		}
+		c.sameTypedParams(d, recv+"."+name)
 		return
 	}
+	c.sameTypedParams(d, name)
+	c.ownConfig(d)
 	c.ident(d.Name, "func", true)
 	if !docStarts(d.Doc, name) {
 		c.errorf(d.Pos(), "func %s: doc comment must begin with %q", name, name)
@@ -201,6 +251,74 @@ func (c *checker) funcDecl(d *ast.FuncDecl) {
 			if _, ok := constructors[key]; !ok {
 				c.errorf(d.Pos(), "constructor %s takes %d positional numeric parameters (%s); use a Config struct with named fields (a dimension is Dim)", name, n, strings.Join(names, ", "))
 			}
+		}
+	}
+}
+
+// mechanismPackage reports whether pkg (a directory relative to the
+// module root) is mechanism or one of its subpackages, whose functions
+// take no confusable positional numbers.
+func mechanismPackage(pkg string) bool {
+	return pkg == "mechanism" || strings.HasPrefix(pkg, "mechanism/")
+}
+
+// sameTypedParams flags an exported function or method of mechanism/**
+// (name is "Func" or "Type.Method") with minSameTyped or more positional
+// parameters of one numeric type, such as bounds lo, hi float64 that
+// can be swapped without a compile error: they belong in a Config's
+// named fields.
+func (c *checker) sameTypedParams(d *ast.FuncDecl, name string) {
+	if !mechanismPackage(c.pkg) {
+		return
+	}
+	count := map[string][]string{}
+	var order []string
+	for _, field := range d.Type.Params.List {
+		if !numeric(field.Type) {
+			continue
+		}
+		t := field.Type.(*ast.Ident).Name
+		if _, ok := count[t]; !ok {
+			order = append(order, t)
+		}
+		if len(field.Names) == 0 {
+			count[t] = append(count[t], "_")
+		}
+		for _, id := range field.Names {
+			count[t] = append(count[t], id.Name)
+		}
+	}
+	for _, t := range order {
+		if len(count[t]) < minSameTyped {
+			continue
+		}
+		key := c.pkg + "." + name
+		c.same = append(c.same, key)
+		if _, ok := sameTyped[key]; !ok {
+			c.errorf(d.Pos(), "func %s takes %d positional %s parameters (%s) that can be swapped unnoticed; take them as named fields of a Config (or allowlist it with a reason)", name, len(count[t]), t, strings.Join(count[t], ", "))
+		}
+		return
+	}
+}
+
+// ownConfig flags an exported constructor NewT that takes a T (or *T):
+// a type that is its own configuration. The configuration is a separate
+// type (TConfig, with Validate), so the built value can keep its fields
+// unexported and its invariants.
+func (c *checker) ownConfig(d *ast.FuncDecl) {
+	name := d.Name.Name
+	t := strings.TrimPrefix(name, "New")
+	if t == name || t == "" || !ast.IsExported(t) {
+		return
+	}
+	for _, field := range d.Type.Params.List {
+		e := field.Type
+		if s, ok := e.(*ast.StarExpr); ok {
+			e = s.X
+		}
+		if id, ok := e.(*ast.Ident); ok && id.Name == t {
+			c.errorf(d.Pos(), "constructor %s takes a %s: a type is not its own configuration; take a %sConfig with Validate", name, t, t)
+			return
 		}
 	}
 }
@@ -317,6 +435,117 @@ func docStarts(doc *ast.CommentGroup, word string) bool {
 	}
 	rest := text[len(word):]
 	return rest == "" || strings.ContainsAny(rest[:1], " ,.:;'(\n")
+}
+
+// TestNoMeasurementsInComments fails when a comment of a non-test file of
+// the core module (internal packages included; examples/, where
+// measurements live beside what they measure, excluded) holds a
+// measurement table or figure: doc comments state decisions and point to
+// the measurements (benchmarks, RESULTS.md, BENCHMARKS.md, the
+// reproduction report), which go stale in a comment. The heuristic
+// (measurementRule) flags a line that is a markdown table row or
+// separator, a line naming an evaluation metric (C2ST, MMD, NLOG, LMD,
+// KS, ESS, R̂) beside a figure with two or more decimals, and a line
+// with a "mean ± sd" figure.
+func TestNoMeasurementsInComments(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var problems []string
+	seen := map[string]bool{}
+	for _, dir := range packageDirs(t, root, true) {
+		fset := token.NewFileSet()
+		pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool {
+			return !strings.HasSuffix(fi.Name(), "_test.go")
+		}, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pkg := range pkgs {
+			for name, f := range pkg.Files {
+				file, _ := filepath.Rel(root, name)
+				for _, m := range commentMeasurements(fset, f) {
+					key, ok := allowedMeasurement(filepath.ToSlash(file), m.text)
+					if ok {
+						seen[key] = true
+						continue
+					}
+					problems = append(problems, sprintf("%s:%d: %s in a comment (%q): move it beside what it measures and point there, or allowlist the line with a reason", filepath.ToSlash(file), m.line, m.why, m.text))
+				}
+			}
+		}
+	}
+	for k := range measurements {
+		if !seen[k] {
+			problems = append(problems, "allowlist: measurement "+k+" no longer matches a flagged comment line; remove it from the list")
+		}
+	}
+	sort.Strings(problems)
+	for _, p := range problems {
+		t.Error(p)
+	}
+}
+
+// allowedMeasurement returns the allowlist key matching a flagged line of
+// file.
+func allowedMeasurement(file, line string) (string, bool) {
+	for k := range measurements {
+		f, sub, _ := strings.Cut(k, "|")
+		if f == file && strings.Contains(line, sub) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// measurement is a flagged comment line.
+type measurement struct {
+	line      int
+	text, why string
+}
+
+var (
+	// tableRow matches a markdown table row (| a | b |) or separator.
+	tableRow = regexp.MustCompile(`^\|.*\|.*\|$|^\|?\s*:?-{3,}:?\s*\|`)
+	// metricFigure matches an evaluation metric beside a figure with two
+	// or more decimals (C2ST 0.551, ESS … 1.0002).
+	metricFigure = regexp.MustCompile(`(\b(C2ST|MMD|NLOG|LMD|KS|ESS)\b|R̂).*(\d\.\d{3,}|\b0\.\d{2,})`)
+	// meanSD matches a "mean ± sd" figure (3.96 ± 0.58).
+	meanSD = regexp.MustCompile(`\d\.\d+ ?± ?\d*\.\d+`)
+)
+
+// measurementRule returns why a comment line (without its // marker)
+// looks like a measurement, or "".
+func measurementRule(line string) string {
+	l := strings.TrimSpace(line)
+	switch {
+	case tableRow.MatchString(l):
+		return "a table row"
+	case metricFigure.MatchString(l):
+		return "a metric's figure"
+	case meanSD.MatchString(l):
+		return "a mean ± sd figure"
+	}
+	return ""
+}
+
+// commentMeasurements returns the lines of f's comments that
+// measurementRule flags.
+func commentMeasurements(fset *token.FileSet, f *ast.File) []measurement {
+	var out []measurement
+	for _, cg := range f.Comments {
+		for _, c := range cg.List {
+			line := fset.Position(c.Pos()).Line
+			for i, l := range strings.Split(c.Text, "\n") {
+				l = strings.TrimPrefix(strings.TrimPrefix(l, "//"), "/*")
+				if why := measurementRule(l); why != "" {
+					out = append(out, measurement{line: line + i, text: strings.TrimSpace(l), why: why})
+				}
+			}
+		}
+	}
+	return out
 }
 
 func receiverType(e ast.Expr) string {
@@ -436,5 +665,145 @@ func withSeededBits() {}
 		if got := run(pkg); !strings.Contains(got, "func PaperTheta: a study's settings") {
 			t.Errorf("in %s, PaperTheta is not reported:\n%s", pkg, got)
 		}
+	}
+}
+
+// TestStyleRulesReport checks that the own-configuration and same-typed
+// parameter rules report snippets violating them and leave the allowed
+// forms alone, so that TestDialect cannot pass by checking nothing.
+func TestStyleRulesReport(t *testing.T) {
+	const src = `package p
+
+// Foo is a type that is its own configuration.
+type Foo struct{ A, B float64 }
+
+// NewFoo takes a Foo.
+func NewFoo(f Foo) (*Foo, error) { return &f, nil }
+
+// Bar is another.
+type Bar struct{}
+
+// NewBar takes a *Bar.
+func NewBar(r int, b *Bar) *Bar { return b }
+
+// Baz is built from its own config type.
+type Baz struct{}
+
+// BazConfig configures NewBaz.
+type BazConfig struct{}
+
+// NewBaz is allowed.
+func NewBaz(c BazConfig) *Baz { return nil }
+
+// Sum takes confusable bounds.
+func Sum(x []float64, lo, hi float64, n int) float64 { return 0 }
+
+// Pair takes two unnamed uint64 parameters.
+func Pair(uint64, uint64) {}
+
+// Span is a method with confusable bounds.
+func (Baz) Span(lo float64, hi float64) {}
+
+// Level takes one float and one int: allowed.
+func Level(q float64, k int) {}
+
+// Clamp is on the real allowlist under mechanism.
+func Clamp(x, lo, hi float64) float64 { return x }
+
+type hidden struct{}
+
+func (hidden) Wide(a, b float64) {}
+
+func sum(lo, hi float64) {}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(pkg string) string {
+		c := checker{fset: fset, file: "p.go", pkg: pkg}
+		c.check(f)
+		return strings.Join(c.problems, "\n")
+	}
+	got := run("mechanism")
+	for _, want := range []string{
+		"constructor NewFoo takes a Foo: a type is not its own configuration",
+		"constructor NewBar takes a Bar",
+		"func Sum takes 2 positional float64 parameters (lo, hi)",
+		"func Pair takes 2 positional uint64 parameters (_, _)",
+		"func Baz.Span takes 2 positional float64 parameters (lo, hi)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("problems do not report %q; got:\n%s", want, got)
+		}
+	}
+	for _, bad := range []string{"NewBaz", "func Level", "func Clamp", "Wide", "func sum"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("problems report the allowed %s; got:\n%s", bad, got)
+		}
+	}
+	got = run("mechanism/aggregate")
+	if !strings.Contains(got, "func Sum takes 2") || !strings.Contains(got, "func Clamp takes 3") {
+		t.Errorf("in mechanism/aggregate, Sum and Clamp (allowlisted only in mechanism) are not reported:\n%s", got)
+	}
+	got = run("synth")
+	if strings.Contains(got, "positional float64") {
+		t.Errorf("outside mechanism/**, same-typed parameters are reported:\n%s", got)
+	}
+	if !strings.Contains(got, "constructor NewFoo takes a Foo") {
+		t.Errorf("outside mechanism/**, NewFoo is not reported:\n%s", got)
+	}
+}
+
+// TestMeasurementRuleReports checks that the measurement rule flags the
+// forms it names, in the comments of a parsed file at the right lines,
+// and leaves formulas, absolute values and parameter values alone, so
+// that TestNoMeasurementsInComments cannot pass by checking nothing.
+func TestMeasurementRuleReports(t *testing.T) {
+	for _, c := range []struct {
+		line, why string
+	}{
+		{"| n | C2ST | ESS |", "a table row"},
+		{"|---|---:|", "a table row"},
+		{" --- | --- |", "a table row"},
+		{"10,000 draws, seed 1: SNPE C2ST 0.551 (sbi 0.593) with 14.9 s", "a metric's figure"},
+		{"moved between 0.495 and 0.575 with that share (C2ST against", ""},
+		{"C2ST against the reference moved between 0.495 and 0.575", "a metric's figure"},
+		{"SOMA's ESS per sweep there is 0.66–1.03 times", "a metric's figure"},
+		{"R̂ below 1.010 on every run", "a metric's figure"},
+		{"errors are 3.96 ± 0.58 → 2.76 ± 0.29 without RESAMPLE", "a mean ± sd figure"},
+		{"|a_ij − a_ji| exceeds 1e-10 times the largest |a_ij| (the", ""},
+		{"R₁ ~ U(1.01, 20),  t₁ ~ U(0.01, 30)", ""},
+		{"ESS is the Kish effective sample size 1/Σw²", ""},
+		{"σ = Δ2·(√(Φ⁻¹(δ/2)² + 2ε) − Φ⁻¹(δ/2)) / (2ε).", ""},
+	} {
+		if got := measurementRule(c.line); got != c.why {
+			t.Errorf("measurementRule(%q) = %q, want %q", c.line, got, c.why)
+		}
+	}
+	const src = `// Package p has a table in its documentation.
+//
+//	| rounds | C2ST |
+//	|--------|------|
+package p
+
+// X is a value (ESS 0.91 on seed 3).
+var X = 1
+
+/* a block comment with 1.20 ± 0.05 */
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range commentMeasurements(fset, f) {
+		got = append(got, sprintf("%d %s", m.line, m.why))
+	}
+	want := []string{"3 a table row", "4 a table row", "7 a metric's figure", "10 a mean ± sd figure"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("commentMeasurements = %q, want %q", got, want)
 	}
 }
