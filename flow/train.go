@@ -491,19 +491,29 @@ func (t *trainer) StepGroupLoss(y, z []float64, n, group int, loss itrain.GroupL
 	return l, t.apply(l)
 }
 
+// sumBlock is the number of gradient values apply sums over the shards
+// at a time (16 KiB of float64).
+const sumBlock = 2048
+
 // apply sums the shard gradients in shard order, clips and steps.
 func (t *trainer) apply(loss float64) error {
 	// The first shard's gradient is stored as 0 + v (v = −0 becomes +0, as
-	// when adding into a cleared sum), the others are added in order.
-	for s, sh := range t.shards {
-		g := sh.grad[:len(t.grad)]
-		if s == 0 {
-			for i, v := range g {
-				t.grad[i] = 0 + v
+	// when adding into a cleared sum), the others are added in order, a
+	// block of sumBlock values at a time so that the block of the sum stays
+	// in the level-1 cache while every shard's gradient is added to it.
+	for lo := 0; lo < len(t.grad); lo += sumBlock {
+		hi := min(lo+sumBlock, len(t.grad))
+		dst := t.grad[lo:hi]
+		for s, sh := range t.shards {
+			g := sh.grad[lo:hi]
+			if s == 0 {
+				for i, v := range g {
+					dst[i] = 0 + v
+				}
+				continue
 			}
-			continue
+			vec.Add(dst, g)
 		}
-		vec.Add(t.grad, g)
 	}
 	norm := optim.ClipNorm(t.grad, t.cfg.ClipNorm)
 	if math.IsNaN(norm) || math.IsInf(norm, 0) || math.IsNaN(loss) {
