@@ -99,7 +99,9 @@
 //     simulate/polynomial and simulate/tb (ABCDP paper), simulate/clipped,
 //     simulate/histogram and simulate/regression (LDP paper); and
 //     simulate/sbibm holds four tasks of the sbibm benchmark with loaders
-//     for its reference posteriors.
+//     for its reference posteriors; simulate/conjugate holds record models
+//     with exact conjugate θ-steps for data augmentation (Poisson–gamma,
+//     categorical–Dirichlet, normal–normal-inverse-gamma).
 //   - abc: rejection ABC, SMC-ABC for privatized data, and ABCDP.
 //   - mcmc: Markov chain samplers, data augmentation for privatized data,
 //     convergence diagnostics, local-DP noise-aware models (mcmc/ldp), and

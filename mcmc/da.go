@@ -70,7 +70,8 @@ var ErrNaN = errors.New("mcmc: density evaluated to NaN")
 // chain settings. Only ThetaStep has no usable zero value.
 type DAConfig struct {
 	// ThetaStep updates θ given the records, for example simulate/linreg's
-	// Conjugate or NIG, or MetropolisTheta; it is required.
+	// Conjugate or NIG, a model of simulate/conjugate, or MetropolisTheta;
+	// it is required.
 	ThetaStep ThetaStep
 	// RecordStep is the kernel of the latent-record updates; the zero
 	// value is RandomScanIMwG.

@@ -1,0 +1,5 @@
+package conjugate_test
+
+import "math/rand/v2"
+
+func newExampleRand() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }

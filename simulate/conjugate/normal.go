@@ -1,0 +1,232 @@
+package conjugate
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/privinfer/privinfer/internal/variate"
+	"github.com/privinfer/privinfer/simulate"
+)
+
+// NormalNIG is the model of normal records x_i ~ N(μ, σ²) with the
+// normal-inverse-gamma prior σ² ~ InvGamma(A0, scale B0),
+// μ | σ² ~ N(M0, σ²/K0): θ = (μ, σ²). A record's contribution is
+// (c, c²) with c = clamp(x, Lo, Hi), so the released statistic is the
+// first two moments of the clamped records, of ℓ1 sensitivity
+// L1Sensitivity. The θ-step
+// draws from the conjugate posterior given the raw records: with x̄ and
+// S = Σ(x_i − x̄)², K = K0 + n, M = (K0·M0 + n·x̄)/K, A = A0 + n/2 and
+// B = B0 + S/2 + K0·n·(x̄ − M0)²/(2K), σ² ~ InvGamma(A, B) and
+// μ | σ² ~ N(M, σ²/K). Build it with NewNormalNIG.
+type NormalNIG struct {
+	cfg NormalNIGConfig
+}
+
+// NormalNIGConfig configures NewNormalNIG. The zero value is refused (the
+// prior's A0, B0, K0 and the bounds must be set; M0 = 0 is a valid
+// prior mean).
+type NormalNIGConfig struct {
+	// M0 is the prior mean of μ (finite).
+	M0 float64
+	// K0 is the prior's number of pseudo-observations for μ: μ | σ² ~
+	// N(M0, σ²/K0) (finite, > 0).
+	K0 float64
+	// A0 and B0 are the shape and scale of the prior σ² ~ InvGamma(A0,
+	// B0) (finite, > 0); the prior mean of σ² is B0/(A0 − 1) for A0 > 1.
+	A0, B0 float64
+	// Lo and Hi are the public bounds records are clamped to in the
+	// released statistic (finite, Lo < Hi, Lo² and Hi² finite).
+	Lo, Hi float64
+}
+
+// Validate reports whether c is usable, with an error wrapping
+// simulate.ErrInvalid that names the offending field.
+func (c NormalNIGConfig) Validate() error {
+	if math.IsNaN(c.M0) || math.IsInf(c.M0, 0) {
+		return fmt.Errorf("%w: NormalNIGConfig.M0 must be finite, got %v", simulate.ErrInvalid, c.M0)
+	}
+	for _, f := range [3]struct {
+		name string
+		v    float64
+	}{{"NormalNIGConfig.K0", c.K0}, {"NormalNIGConfig.A0", c.A0}, {"NormalNIGConfig.B0", c.B0}} {
+		if err := checkPos(f.name, f.v); err != nil {
+			return err
+		}
+	}
+	if !(c.Lo < c.Hi) || math.IsInf(c.Lo*c.Lo, 0) || math.IsInf(c.Hi*c.Hi, 0) || math.IsInf(c.Hi-c.Lo, 0) {
+		return fmt.Errorf("%w: NormalNIGConfig.Lo, NormalNIGConfig.Hi: bounds must be finite with Lo < Hi and finite squares, got [%v, %v]", simulate.ErrInvalid, c.Lo, c.Hi)
+	}
+	return nil
+}
+
+// NewNormalNIG returns the model of cfg after cfg.Validate.
+func NewNormalNIG(cfg NormalNIGConfig) (*NormalNIG, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &NormalNIG{cfg: cfg}, nil
+}
+
+// Config returns the configuration m was built with (the zero value for a
+// model used without its constructor).
+func (m *NormalNIG) Config() NormalNIGConfig {
+	if m == nil {
+		return NormalNIGConfig{}
+	}
+	return m.cfg
+}
+
+// Validate reports a model not built by its constructor, with an error
+// wrapping simulate.ErrInvalid.
+func (m *NormalNIG) Validate() error {
+	if m == nil || m.cfg.Validate() != nil {
+		return unbuilt("NormalNIG")
+	}
+	return nil
+}
+
+// Dim is 2, the length of θ = (μ, σ²) (0 without the constructor).
+func (m *NormalNIG) Dim() int { return m.ParamDim() }
+
+// Sample draws (μ, σ²) from the normal-inverse-gamma prior. As
+// simulate.Prior states, it panics on a nil r or a short theta; a model
+// used without its constructor writes nothing.
+func (m *NormalNIG) Sample(r *rand.Rand, theta []float64) {
+	if m.Validate() != nil {
+		return
+	}
+	c := m.cfg
+	s2 := c.B0 / variate.Gamma(r, c.A0, 1)
+	theta[0] = c.M0 + math.Sqrt(s2/c.K0)*variate.Normal(r)
+	theta[1] = s2
+}
+
+// LogDensity is the prior's log density of (μ, σ²): −Inf for σ² ≤ 0,
+// NaN for a θ of another length, a NaN entry or a model used without its
+// constructor.
+func (m *NormalNIG) LogDensity(theta []float64) float64 {
+	if m.Validate() != nil || len(theta) != 2 || math.IsNaN(theta[0]) || math.IsNaN(theta[1]) {
+		return math.NaN()
+	}
+	mu, s2 := theta[0], theta[1]
+	if !(s2 > 0) || math.IsInf(s2, 1) || math.IsInf(mu, 0) {
+		return math.Inf(-1)
+	}
+	c := m.cfg
+	// σ² ~ InvGamma(A0, B0): log density of 1/σ² ~ Gamma(A0, 1/B0) at
+	// 1/σ² minus 2 log σ² (the Jacobian).
+	lig := variate.GammaLogPdf(1/s2, c.A0, 1/c.B0) - 2*math.Log(s2)
+	return lig + variate.NormalLogPdf(mu, c.M0, math.Sqrt(s2/c.K0))
+}
+
+// ParamDim is 2 (0 without the constructor).
+func (m *NormalNIG) ParamDim() int {
+	if m.Validate() != nil {
+		return 0
+	}
+	return 2
+}
+
+// RecordDim is 1: a record is one real value.
+func (m *NormalNIG) RecordDim() int {
+	if m.Validate() != nil {
+		return 0
+	}
+	return 1
+}
+
+// ContribDim is 2: the clamped value and its square.
+func (m *NormalNIG) ContribDim() int { return m.ParamDim() }
+
+// CheckParam checks that θ = (μ, σ²) with μ finite and σ² finite and
+// > 0; errors wrap simulate.ErrInvalidTheta.
+func (m *NormalNIG) CheckParam(theta []float64) error {
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	if len(theta) != 2 || math.IsNaN(theta[0]) || math.IsInf(theta[0], 0) || !(theta[1] > 0) || math.IsInf(theta[1], 1) {
+		return fmt.Errorf("%w: NormalNIG θ must be (μ, σ²) with μ finite and σ² finite and > 0, got %v", simulate.ErrInvalidTheta, theta)
+	}
+	return nil
+}
+
+// SampleRecord draws x ~ N(μ, σ²).
+func (m *NormalNIG) SampleRecord(r *rand.Rand, theta, rec []float64) {
+	rec[0] = theta[0] + math.Sqrt(theta[1])*variate.Normal(r)
+}
+
+// Contribution writes (c, c²), c = clamp(x, Lo, Hi).
+func (m *NormalNIG) Contribution(rec, dst []float64) {
+	c := math.Max(m.cfg.Lo, math.Min(m.cfg.Hi, rec[0]))
+	dst[0], dst[1] = c, c*c
+}
+
+// RecordLogLik is the normal log density of rec[0].
+func (m *NormalNIG) RecordLogLik(theta, rec []float64) float64 {
+	return variate.NormalLogPdf(rec[0], theta[0], math.Sqrt(theta[1]))
+}
+
+// L1Sensitivity returns the ℓ1 sensitivity of the statistic (mean of c,
+// mean of c²) over n records when one record is replaced: the largest
+// |c − c'| + |c² − c'²| = |c − c'|·(1 + |c + c'|) over c, c' in [Lo, Hi],
+// divided by n. The maximum has one of c, c' at a bound (the gradient
+// cannot vanish with both inside); with one at Hi (at Lo) the other
+// maximises a function that is piecewise quadratic with a break at −Hi
+// (−Lo) and one concave piece, peaking at −1/2 (+1/2), so the other lies
+// at a bound, at a break or at ±1/2: those candidates are searched
+// exactly.
+func (m *NormalNIG) L1Sensitivity(n int) (float64, error) {
+	if err := m.Validate(); err != nil {
+		return 0, err
+	}
+	if err := checkN(n); err != nil {
+		return 0, err
+	}
+	lo, hi := m.cfg.Lo, m.cfg.Hi
+	worst := 0.0
+	for _, a := range [2]float64{lo, hi} {
+		for _, b := range [6]float64{lo, hi, -0.5, 0.5, -lo, -hi} {
+			if b < lo || b > hi {
+				continue
+			}
+			worst = max(worst, math.Abs(a-b)*(1+math.Abs(a+b)))
+		}
+	}
+	return worst / float64(n), nil
+}
+
+// SampleTheta draws (μ, σ²) from the conjugate posterior given the n raw
+// records (mcmc.ThetaStep), as the type's documentation states.
+func (m *NormalNIG) SampleTheta(r *rand.Rand, records []float64, n int, theta []float64) error {
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	if err := checkStep("NormalNIG", r, records, n, 1, theta, 2); err != nil {
+		return err
+	}
+	fn := float64(n)
+	mean := 0.0
+	for _, x := range records {
+		mean += x
+	}
+	mean /= fn
+	ss := 0.0
+	for _, x := range records {
+		d := x - mean
+		ss += d * d
+	}
+	c := m.cfg
+	k := c.K0 + fn
+	mk := (c.K0*c.M0 + fn*mean) / k
+	d := mean - c.M0
+	a := c.A0 + fn/2
+	b := c.B0 + ss/2 + c.K0*fn*d*d/(2*k)
+	if math.IsInf(b, 0) || math.IsInf(mk, 0) {
+		return fmt.Errorf("%w: NormalNIG θ-step: the records' sums overflow", simulate.ErrInvalid)
+	}
+	s2 := b / variate.Gamma(r, a, 1)
+	theta[0] = mk + math.Sqrt(s2/k)*variate.Normal(r)
+	theta[1] = s2
+	return nil
+}
