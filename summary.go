@@ -25,6 +25,9 @@ type SummaryRow struct {
 	// Quantiles are the quantiles at Summary.QuantileProbs
 	// (Draws.Quantiles).
 	Quantiles []float64
+	// Below are the posterior probabilities P(θ_j ≤ q) at each
+	// q in Summary.Thresholds (Draws.CDF); nil without thresholds.
+	Below []float64
 	// MCSEMean and MCSESD are the Monte Carlo standard errors of Mean
 	// and SD (Draws.MCSEMean, Draws.MCSESD).
 	MCSEMean, MCSESD float64
@@ -42,8 +45,11 @@ type Summary struct {
 	// HDIProb is the probability of the HDI columns.
 	HDIProb float64
 	// QuantileProbs are the probabilities of the quantile columns: 0.05,
-	// 0.5 and 0.95.
+	// 0.5 and 0.95 unless SummaryConfig.QuantileProbs chose others.
 	QuantileProbs []float64
+	// Thresholds are the values q of the columns P(θ_j ≤ q)
+	// (SummaryConfig.Thresholds); nil for none.
+	Thresholds []float64
 	// Weighted reports importance-weighted draws: the table then has the
 	// columns mean, sd, hdi, mcse_mean and ess (Kish's ESS of the
 	// weights, the same for every parameter), and MCSESD, ESSBulk,
@@ -69,10 +75,86 @@ func (d *Draws) Summary() *Summary { return d.SummaryHDI(DefaultHDIProb) }
 // SummaryHDI is Summary with HDI columns of probability prob (0 < prob <
 // 1); it returns nil for an invalid prob.
 func (d *Draws) SummaryHDI(prob float64) *Summary {
-	if !d.valid() || !(prob > 0 && prob < 1) {
+	if !(prob > 0 && prob < 1) {
 		return nil
 	}
-	s := &Summary{HDIProb: prob, QuantileProbs: []float64{0.05, 0.5, 0.95}, Weighted: d.Weighted(), ESS: d.ESS(), Draws: d.Len(), Chains: d.Chains}
+	s, err := d.SummaryWith(SummaryConfig{HDIProb: prob})
+	if err != nil {
+		return nil
+	}
+	return s
+}
+
+// SummaryConfig chooses the columns of Draws.SummaryWith. The zero value
+// gives Summary's table.
+type SummaryConfig struct {
+	// HDIProb is the probability of the HDI columns, in (0, 1); zero
+	// selects DefaultHDIProb.
+	HDIProb float64
+	// QuantileProbs are the probabilities of the quantile columns, each
+	// in [0, 1], at most 64 of them; nil (or empty) selects 0.05, 0.5 and
+	// 0.95.
+	QuantileProbs []float64
+	// Thresholds are values q, each finite, at most 64 of them: the table
+	// gets a column P(θ_j ≤ q) for each (the posterior probability that
+	// the parameter is at most q, Draws.CDF; P(≤0) for a sign). Nil adds
+	// none.
+	Thresholds []float64
+}
+
+// maxSummaryColumns bounds the quantile and threshold columns.
+const maxSummaryColumns = 64
+
+// Validate reports whether c is usable, with an error wrapping
+// ErrInvalid that names the offending field.
+func (c SummaryConfig) Validate() error {
+	if c.HDIProb != 0 && !(c.HDIProb > 0 && c.HDIProb < 1) {
+		return invalidf("SummaryConfig.HDIProb must be 0 (default) or in (0, 1), got %v", c.HDIProb)
+	}
+	if len(c.QuantileProbs) > maxSummaryColumns || len(c.Thresholds) > maxSummaryColumns {
+		return invalidf("SummaryConfig: at most %d quantiles and %d thresholds, got %d and %d", maxSummaryColumns, maxSummaryColumns, len(c.QuantileProbs), len(c.Thresholds))
+	}
+	for k, p := range c.QuantileProbs {
+		if !(p >= 0 && p <= 1) {
+			return invalidf("SummaryConfig.QuantileProbs[%d] must be in [0, 1], got %v", k, p)
+		}
+	}
+	for k, q := range c.Thresholds {
+		if math.IsNaN(q) || math.IsInf(q, 0) {
+			return invalidf("SummaryConfig.Thresholds[%d] must be finite, got %v", k, q)
+		}
+	}
+	return nil
+}
+
+// SummaryWith returns the table of posterior summaries and diagnostics of
+// the draws with the columns cfg chooses: Summary's, with other HDI and
+// quantile probabilities, and the probabilities P(θ_j ≤ q) of
+// cfg.Thresholds. It returns an error wrapping ErrInvalid for a cfg that
+// does not Validate or draws that do not Validate or are empty.
+func (d *Draws) SummaryWith(cfg SummaryConfig) (*Summary, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	if d.Len() == 0 {
+		return nil, invalidf("Draws: no draws to summarise")
+	}
+	prob := cfg.HDIProb
+	if prob == 0 {
+		prob = DefaultHDIProb
+	}
+	qp := []float64{0.05, 0.5, 0.95}
+	if len(cfg.QuantileProbs) > 0 {
+		qp = append([]float64(nil), cfg.QuantileProbs...)
+	}
+	var th []float64
+	if len(cfg.Thresholds) > 0 {
+		th = append([]float64(nil), cfg.Thresholds...)
+	}
+	s := &Summary{HDIProb: prob, QuantileProbs: qp, Thresholds: th, Weighted: d.Weighted(), ESS: d.ESS(), Draws: d.Len(), Chains: d.Chains}
 	mean, sd := d.Mean(), d.SD()
 	names := d.ParamNames()
 	nan := math.NaN()
@@ -88,6 +170,12 @@ func (d *Draws) SummaryHDI(prob float64) *Summary {
 		}
 		row.HDILow, row.HDIHigh = d.HDI(j, prob)
 		row.Quantiles = d.Quantiles(j, s.QuantileProbs...)
+		if th != nil {
+			row.Below = make([]float64, len(th))
+			for k, q := range th {
+				row.Below[k] = d.CDF(j, q)
+			}
+		}
 		var err error
 		row.MCSEMean, err = d.MCSEMean(j)
 		note(err)
@@ -103,7 +191,7 @@ func (d *Draws) SummaryHDI(prob float64) *Summary {
 		}
 		s.Rows = append(s.Rows, row)
 	}
-	return s
+	return s, nil
 }
 
 // Row returns the row of the parameter called name.
@@ -126,9 +214,11 @@ func percent(p float64) string {
 
 // String prints the table like ArviZ's az.summary: a header line and one
 // line per parameter with mean, sd, hdi_L%, hdi_H%, the quantiles (5%,
-// 50%, 95%), mcse_mean, mcse_sd, ess_bulk, ess_tail and r_hat (weighted
-// draws: mean, sd, hdi_L%, hdi_H%, the quantiles, mcse_mean and ess). Means, deviations, bounds and standard errors have
-// three decimals, effective sample sizes none and R̂ two.
+// 50%, 95% by default), the probabilities P(≤q) of the thresholds if
+// any, mcse_mean, mcse_sd, ess_bulk, ess_tail and r_hat (weighted draws:
+// mean, sd, hdi_L%, hdi_H%, the quantiles, the probabilities, mcse_mean
+// and ess). Means, deviations, bounds, probabilities and standard errors
+// have three decimals, effective sample sizes none and R̂ two.
 func (s *Summary) String() string {
 	if s == nil {
 		return "<no summary: invalid or empty draws>"
@@ -140,6 +230,9 @@ func (s *Summary) String() string {
 	header := []string{"", "mean", "sd", lo, hi}
 	for _, p := range s.QuantileProbs {
 		header = append(header, percent(p)+"%")
+	}
+	for _, q := range s.Thresholds {
+		header = append(header, "P(≤"+strconv.FormatFloat(q, 'g', 6, 64)+")")
 	}
 	header = append(header, "mcse_mean")
 	if s.Weighted {
@@ -154,6 +247,13 @@ func (s *Summary) String() string {
 			v := math.NaN()
 			if k < len(r.Quantiles) {
 				v = r.Quantiles[k]
+			}
+			line = append(line, f3(v))
+		}
+		for k := range s.Thresholds {
+			v := math.NaN()
+			if k < len(r.Below) {
+				v = r.Below[k]
 			}
 			line = append(line, f3(v))
 		}
