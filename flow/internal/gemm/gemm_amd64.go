@@ -235,12 +235,15 @@ func maskToFloat32Rows(dst []float32, ldd int, src []float64, lds int, a []float
 }
 
 // toFloat32Rows is ToFloat32Rows, or ReLUToFloat32Rows with relu set,
-// after their checks (rows, cols ≥ 1).
+// after their checks (rows, cols ≥ 1). AVX-512 machines use the AVX2
+// conversion too: one call for all the rows, where cvt32 would take one
+// per row and leave the last cols mod 16 values of each (2 of the flow's
+// 50-unit rows) to Go's conversion.
 func toFloat32Rows(dst []float32, ldd int, src []float64, lds, rows, cols int, relu bool) {
 	switch {
 	case kernelUsed >= cpu.AVX2 && relu:
 		cvt32x8rowsMask(&dst[0], ldd, &src[0], lds, &src[0], lds, rows, cols)
-	case kernelUsed == cpu.AVX2:
+	case kernelUsed >= cpu.AVX2:
 		cvt32x8rows(&dst[0], ldd, &src[0], lds, rows, cols)
 	case relu:
 		reluToFloat32RowsGo(dst, ldd, src, lds, rows, cols)
