@@ -118,6 +118,7 @@ type config struct {
 	datasets int      // -datasets (0: the method's default)
 	rounds   int      // -rounds of the sequential methods under -sbc
 	power    int      // -sbc-power: simulated runs per cell of the power table (0: none)
+	powerN   []int    // -power-datasets: the data-set counts of the power table
 }
 
 func main() { cli.Program("generality", parse, run) }
@@ -136,7 +137,8 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&c.variant, "variant", "", "training variant for a diagnosis (see the package documentation)")
 	sbcList := fs.String("sbc", "", "run simulation-based calibration instead of the C2ST comparison, of these comma-separated methods: "+strings.Join(sbcMethods, ", ")+" (see sbc.go)")
 	fs.IntVar(&c.datasets, "datasets", 0, "SBC data sets per cell (0: 500 for npe and exact, 100 for snpe and snle)")
-	fs.IntVar(&c.power, "sbc-power", 0, "print the power of the SBC test at 100, 200 and 500 data sets, from this many simulated runs per miscalibration, and exit")
+	fs.IntVar(&c.power, "sbc-power", 0, "print the power of the SBC test at -power-datasets data sets, from this many simulated runs per miscalibration, and exit")
+	powerN := fs.String("power-datasets", "100,200,500", "comma-separated data-set counts of the -sbc-power table")
 	fs.IntVar(&c.rounds, "rounds", 4, "rounds of snpe and snle under -sbc; -sims is then the total over the rounds")
 	common := cli.Register(fs, 1)
 	if err := cli.Parse(fs, args); err != nil {
@@ -193,6 +195,13 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 			}
 			c.sbc = append(c.sbc, m)
 		}
+	}
+	for _, v := range strings.Split(*powerN, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 10 || n > 100000 {
+			return c, cli.Usagef("-power-datasets: %q is not a count in [10, 100000]", v)
+		}
+		c.powerN = append(c.powerN, n)
 	}
 	switch {
 	case c.datasets < 0 || c.datasets > 1<<20:
@@ -318,7 +327,7 @@ func run(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	}
 	prog := cli.NewProgress(stderr)
 	if c.power > 0 {
-		return sbcPowerTable(ctx, stdout, []int{100, 200, 500}, c.power, c.Seed, prog)
+		return sbcPowerTable(ctx, stdout, c.powerN, c.power, c.Seed, prog)
 	}
 	if len(c.sbc) > 0 {
 		return runSBC(ctx, c, stdout, prog)

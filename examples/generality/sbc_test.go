@@ -105,7 +105,7 @@ func TestSBCMode(t *testing.T) {
 		{"-sbc", "abc", "-out", dir}, {"-sbc", "npe", "-datasets", "-1", "-out", dir},
 		{"-sbc", "snpe", "-rounds", "0", "-out", dir},
 		{"-sbc", "snpe", "-problems", "gauss1", "-sims", "1001", "-rounds", "4", "-out", dir},
-		{"-sbc-power", "-3"},
+		{"-sbc-power", "-3"}, {"-sbc-power", "10", "-power-datasets", "5"},
 	} {
 		if _, err := runArgs(bad...); !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("%v: err = %v, want a usage error", bad, err)
