@@ -178,7 +178,7 @@ func (e *engine) priorDraws(n int, round int) ([]float64, error) {
 		x := th[i*d : (i+1)*d]
 		e.p.Prior.Sample(r, x)
 		if lp := e.p.Prior.LogDensity(x); math.IsNaN(lp) || math.IsInf(lp, 0) {
-			return nil, invalidf("prior draw %v has log density %v", x, lp)
+			return nil, invalidf("Problem.Prior: its draw %v has log density %v (a draw must lie in the support)", x, lp)
 		}
 	}
 	return th, nil
