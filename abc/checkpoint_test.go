@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer"
-	"github.com/privinfer/privinfer/examples/support/testenv"
+	"github.com/privinfer/privinfer/internal/testenv"
 	"github.com/privinfer/privinfer/internal/testutil"
 )
 

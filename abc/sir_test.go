@@ -115,7 +115,7 @@ func TestSIRLong(t *testing.T) {
 }
 
 // readWeightedCSV reads the committed reference population written by
-// examples/sir-abc: header log_beta,log_gamma,weight.
+// examples/reproduce/sir-abc: header log_beta,log_gamma,weight.
 func readWeightedCSV(t *testing.T, path string) (theta, w []float64) {
 	t.Helper()
 	f, err := os.Open(path)
@@ -147,7 +147,7 @@ func readWeightedCSV(t *testing.T, path string) (theta, w []float64) {
 }
 
 // TestSIRReferenceFile checks the committed SMC-ABC reference posterior
-// (testdata/sir_eps10_smcabc.csv, produced by examples/sir-abc; see
+// (testdata/sir_eps10_smcabc.csv, produced by examples/reproduce/sir-abc; see
 // testdata/sir_eps10_smcabc_summary.txt for its size and run time): the
 // weights are normalised, and, when the shared folder is present, the
 // authors' published SMC-ABC posterior mean of each coordinate lies inside
@@ -195,7 +195,7 @@ func TestSIRReferenceFile(t *testing.T) {
 }
 
 // TestSIRExactReferenceFiles checks the committed exact posteriors of the
-// SIR release (testdata/sir_epsE_exact.csv, made by examples/sir-abc -exact
+// SIR release (testdata/sir_epsE_exact.csv, made by examples/reproduce/sir-abc -exact
 // with KernelIS; see the matching _summary.txt files): weights normalised
 // with ESS ≥ 400, and against the SMC-ABC sample of the same ε (ours at
 // ε = 10; the authors' at 1 and 0.1, skipped when ../shared is absent)

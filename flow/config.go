@@ -106,7 +106,7 @@ func cloneNet(n *ad.Net) *ad.Net {
 // results to compare against, the neural spline flow of the Python sbi
 // package (the reference implementation of neural SBI) as the SBI paper's
 // code ran it; a change of these values must be measured against it
-// (flow/BENCHMARKS.md, examples/sbibm/RESULTS.md). flow/sbi's
+// (flow/BENCHMARKS.md, examples/reproduce/sbibm/RESULTS.md). flow/sbi's
 // Config.DefaultFlow starts from it and departs where measured.
 func DefaultConfig(dim, contextDim int) Config {
 	return Config{

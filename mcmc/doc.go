@@ -63,7 +63,7 @@
 // SOMA's acceptance dominates random-scan IMwG's for every state and
 // proposal, but one SOMA attempt evaluates all n record weights where
 // IMwG evaluates one. On the SBI paper's linear regression
-// (examples/soma/table) SOMA matched random scan per sweep, systematic
+// (examples/reproduce/soma/table) SOMA matched random scan per sweep, systematic
 // scan was as good or better everywhere, and per CPU-second SOMA was
 // slower than systematic scan by a factor that grows with n, even with
 // its vectorised weights; the slides' claim that SOMA mixes better at

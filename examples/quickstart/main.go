@@ -22,16 +22,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
-	"strings"
+	"os"
+	"path/filepath"
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
-	"github.com/privinfer/privinfer/examples/support/cli"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 )
@@ -46,7 +47,23 @@ type config struct {
 	out       string // directory for the posterior plot and CSV ("" for none)
 }
 
-func main() { cli.Program("quickstart", parse, run) }
+// errUsage marks a bad command line.
+var errUsage = errors.New("usage")
+
+func main() {
+	cfg, err := parse(flag.NewFlagSet("quickstart", flag.ContinueOnError), os.Args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "quickstart:", err)
+		os.Exit(2)
+	}
+	if err := run(context.Background(), cfg, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "quickstart:", err)
+		os.Exit(1)
+	}
+}
 
 // parse reads the flags; bad flags and bad values are usage errors.
 func parse(fs *flag.FlagSet, args []string) (config, error) {
@@ -58,15 +75,22 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	fs.Float64Var(&cfg.hi, "hi", 4, "upper clamping bound (> lo)")
 	fs.Float64Var(&cfg.epsilon, "epsilon", 0.1, "privacy budget ε of the release (> 0)")
 	fs.Float64Var(&cfg.priorSD, "prior-sd", 10, "standard deviation of the N(0, prior-sd²) prior on μ (> 0)")
-	common := cli.Register(fs, 1)
-	if err := cli.Parse(fs, args); err != nil {
-		return cfg, err
+	fs.Uint64Var(&cfg.seed, "seed", 1, "random seed")
+	fs.StringVar(&cfg.out, "out", "", "directory for the posterior plot (SVG and PNG) and CSV files; empty writes none")
+	// -quick is accepted like the reproduction programs' flag; the
+	// quickstart is fast at its default settings, so it changes nothing.
+	fs.Bool("quick", false, "accepted for compatibility; changes nothing")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return cfg, err
+		}
+		return cfg, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	// -quick is accepted for the examples' common contract; the quickstart
-	// is fast at its default settings, so it changes nothing.
-	cfg.seed, cfg.out = common.Seed, common.Out
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
+	}
 	if err := validate(cfg); err != nil {
-		return cfg, fmt.Errorf("%w: %v", cli.ErrUsage, err)
+		return cfg, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	return cfg, nil
 }
@@ -112,7 +136,12 @@ func run(_ context.Context, c config, w, stderr io.Writer) error {
 	}
 
 	// Analyst: one Problem, two posteriors.
-	aware, naive, err := posteriors(c, mech, sdp, cli.NewProgress(stderr).Func())
+	progress := func(p privinfer.Progress) {
+		if p.Step == p.Total {
+			fmt.Fprintf(stderr, "%s %d done\n", p.Stage, p.Round)
+		}
+	}
+	aware, naive, err := posteriors(c, mech, sdp, progress)
 	if err != nil {
 		return err
 	}
@@ -189,25 +218,41 @@ func posteriors(c config, mech *mechanism.Laplace, sdp []float64, prog privinfer
 // writeOutputs writes both posteriors' draws as CSV and a plot of their
 // marginal histograms as SVG and PNG into c.out.
 func writeOutputs(w io.Writer, c config, aware, naive *privinfer.Draws) error {
-	out := cli.Common{Out: c.out}
-	if err := out.Prepare(); err != nil {
+	if err := os.MkdirAll(c.out, 0o755); err != nil {
 		return err
 	}
-	a, err := out.WriteFile("quickstart_noise_aware.csv", aware.WriteCSV)
-	if err != nil {
-		return err
-	}
-	n, err := out.WriteFile("quickstart_naive.csv", naive.WriteCSV)
-	if err != nil {
-		return err
-	}
-	svg, err := out.WriteCorner("quickstart_posterior", aware, privinfer.CornerConfig{
+	plot := privinfer.CornerConfig{
 		Title: fmt.Sprintf("Posterior of μ from a Laplace release (ε = %g); mark: true μ", c.epsilon),
 		Label: "noise-aware", Compare: []*privinfer.Draws{naive}, CompareLabels: []string{"naive"},
-		Truth: []float64{c.mu}, Bins: 60, Panel: 420})
+		Truth: []float64{c.mu}, Bins: 60, Panel: 420}
+	files := []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{"quickstart_noise_aware.csv", aware.WriteCSV},
+		{"quickstart_naive.csv", naive.WriteCSV},
+		{"quickstart_posterior.svg", func(w io.Writer) error { return aware.Corner(w, plot) }},
+		{"quickstart_posterior.png", func(w io.Writer) error { return aware.CornerPNG(w, plot) }},
+	}
+	for _, f := range files {
+		path := filepath.Join(c.out, f.name)
+		if err := writeFile(path, f.write); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "wrote %s\n", path)
+	}
+	return nil
+}
+
+// writeFile creates path and writes it with write.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "wrote %s, %s, %s, %s\n", a, n, svg, strings.TrimSuffix(svg, ".svg")+".png")
-	return nil
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -78,7 +78,7 @@ func moduleDeps(ctx context.Context, root, pkg string) ([]listedPackage, error) 
 }
 
 // codeFingerprint is the fingerprint of the code the program pkg (a
-// package path relative to root, such as ./examples/sir) is built from:
+// package path relative to root, such as ./examples/reproduce/sir) is built from:
 // the hash of the import path, file names and contents of every source
 // file (Go, cgo, assembly, headers and embedded files; not tests) of the
 // main module's packages in its dependency closure.

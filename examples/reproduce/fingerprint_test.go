@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/privinfer/privinfer/examples/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
 )
 
 // TestCodeFingerprint builds a small module in which program a imports

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/privinfer/privinfer/examples/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
 )
 
 // readReport reads the results recorded in a paper-scale report written by

@@ -63,7 +63,7 @@
 //
 // Each example is built once with `go build` and then run as a subprocess
 // with -seed, optionally -quick and -out DIR/<name> (the contract of
-// examples/support/cli); its stdout is captured, its progress on stderr
+// examples/reproduce/internal/cli); its stdout is captured, its progress on stderr
 // is passed through, and its typed verdicts (cli.Verdict) are collected
 // through the file named by cli.VerdictFileEnv. Examples listed in the
 // registry that do not follow the contract yet, or do not exist, are
@@ -90,7 +90,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/privinfer/privinfer/examples/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
 )
 
 // entry is one example program in the reproduction.
@@ -151,8 +151,8 @@ var paperConfig = []string{"-eps", "10", "-rounds", "10", "-sims", "1000", "-M",
 // part to put together; the example keys the files by its settings.
 const sweepDraws = ".reproduce-cache/linreg-sweep"
 
-// sirTrials is where the parts of the SIR trials (examples/sir -trials and
-// examples/sir-abc -trials) save every finished trial (relative to the
+// sirTrials is where the parts of the SIR trials (examples/reproduce/sir -trials and
+// examples/reproduce/sir-abc -trials) save every finished trial (relative to the
 // repository root, where the examples run), for the last parts to put
 // together; the examples key the files by their settings, and sir-abc
 // leaves there the per-trial costs of Table 1's SMC-ABC row that sir
@@ -232,7 +232,7 @@ func sirABCTrialParts() []part {
 //     as three parts.
 var registry = []entry{
 	{Name: "quickstart", Pkg: "./examples/quickstart", Target: "none (first-run demonstration: noise-aware vs naive posterior of a Laplace-released mean)", Expect: "seconds", Demo: true, Plain: true},
-	{Name: "naivebayes", Pkg: "./examples/naivebayes", Target: "SBI paper App. E.3, Figs 13 and 14 (naive Bayes log-linear model, ε = 10: marginals of SMC-ABC, SPPE, SPLE and the exact posterior; per-round C2ST, MMD, NLOG and LMD of SPPE and SPLE against the exact posterior, mean and quartiles over 10 trials of 10 rounds × 1000 simulations with float32 training, saved per trial so each part adds two)",
+	{Name: "naivebayes", Pkg: "./examples/reproduce/naivebayes", Target: "SBI paper App. E.3, Figs 13 and 14 (naive Bayes log-linear model, ε = 10: marginals of SMC-ABC, SPPE, SPLE and the exact posterior; per-round C2ST, MMD, NLOG and LMD of SPPE and SPLE against the exact posterior, mean and quartiles over 10 trials of 10 rounds × 1000 simulations with float32 training, saved per trial so each part adds two)",
 		// -float32: three trials of 3 rounds × 1000 simulations scored the
 		// same per-round C2ST as float64 training (final SPPE 0.615 against
 		// 0.622, SPLE 0.582 against 0.582) with 0.57 of the CPU time.
@@ -243,25 +243,25 @@ var registry = []entry{
 			{"trials7-8", []string{"-trials", "8"}, "about 7 min", ""},
 			{"trials9-10", []string{"-trials", "10"}, "about 7 min (its Fig. 13 covers all 10 trials)", ""},
 		}},
-	{Name: "sir", Pkg: "./examples/sir", Target: "SBI paper §4.1, Figs 1, 6 and App. E.1 (SIR synthetic release: SPPE and SPLE against the exact posterior and SMC-ABC; marginal histograms of β, γ, β/γ)",
+	{Name: "sir", Pkg: "./examples/reproduce/sir", Target: "SBI paper §4.1, Figs 1, 6 and App. E.1 (SIR synthetic release: SPPE and SPLE against the exact posterior and SMC-ABC; marginal histograms of β, γ, β/γ)",
 		Full: paperFlow, Plain: true, Split: []part{
 			{"eps10", []string{"-eps", "10"}, "15–20 min (14.4 min measured: SPPE 6 min, SPLE 8.5 min, sharing the two cores with two to four other jobs)", ""},
 			{"eps1", []string{"-eps", "1"}, "about 20 min (19.6 min measured, shared cores)", ""},
 			{"eps0.1", []string{"-eps", "0.1"}, "about 20 min (19.5 min measured, shared cores)", ""},
 		}},
-	{Name: "sir-paper", Pkg: "./examples/sir", Target: "SBI paper §4.1, Fig. 1 and App. E.1 at the paper's own configuration (8 coupling layers of two 50-unit residual blocks with context gating, M = 16 RQMC points, 10 atoms, batch 100, learning rate 5·10⁻⁴, patience 20 on 5% validation, 10 rounds × 1000 exact simulations; the hidden layers' products in float32): SPPE and SPLE on the SIR release at ε = 10 against the exact posterior, per round, with simulation, training and proposal times",
+	{Name: "sir-paper", Pkg: "./examples/reproduce/sir", Target: "SBI paper §4.1, Fig. 1 and App. E.1 at the paper's own configuration (8 coupling layers of two 50-unit residual blocks with context gating, M = 16 RQMC points, 10 atoms, batch 100, learning rate 5·10⁻⁴, patience 20 on 5% validation, 10 rounds × 1000 exact simulations; the hidden layers' products in float32): SPPE and SPLE on the SIR release at ε = 10 against the exact posterior, per round, with simulation, training and proposal times",
 		Quick: []string{"-eps", "10", "-layers", "8", "-hidden", "50", "-blocks", "2", "-gating", "-M", "16", "-atoms", "10", "-float32"},
 		Full:  paperConfig, Plain: true, Split: []part{
 			{"sppe", []string{"-methods", "sppe"}, "about 56 min (56 min 0 s measured on two free AVX2 cores with float32 splines: training 54 min over 601 epochs, simulation 2 min; 1 h 15 min earlier on two AVX-512 cores with float64 splines)", ""},
 			{"sple", []string{"-methods", "sple"}, "about 50 min (50 min 56 s measured on two AVX2 cores, the first 28 min beside the test suite at low priority: training 47 min over 1168 epochs, simulation 3 min, proposals 12 s)", ""},
 		}},
-	{Name: "sir-outbreaks", Pkg: "./examples/sir", Target: "SBI paper Fig. 2 (five real outbreaks: posteriors of SMC-ABC, SPPE and SPLE, Fig. 2A; R0 intervals, Fig. 2B)",
+	{Name: "sir-outbreaks", Pkg: "./examples/reproduce/sir", Target: "SBI paper Fig. 2 (five real outbreaks: posteriors of SMC-ABC, SPPE and SPLE, Fig. 2A; R0 intervals, Fig. 2B)",
 		Quick: []string{"-outbreaks", "-methods", "sppe"}, Full: append([]string{"-outbreaks", "-outbreaks-dir", ".reproduce-cache/sir-outbreaks"}, paperFlow...), Plain: true, Split: []part{
 			{"sppe", []string{"-methods", "sppe", "-abc-sims", "0"}, "about 25 min (five outbreaks at K = 10⁵; 24.8 min measured, shared cores)", ""},
 			{"sple", []string{"-methods", "sple", "-abc-sims", "0"}, "30–60 min", ""},
 			{"smcabc", []string{"-methods", "sppe,sple"}, "10–40 min (SMC-ABC, 2×10⁵ simulations per outbreak at about 1 CPU-ms each, 0.5–2.5 by outbreak, measured at 10⁴ simulations on a loaded machine; SPPE and SPLE read from the earlier parts)", ""},
 		}},
-	{Name: "sir-depth", Pkg: "./examples/sir", Target: "SBI paper Fig. 15 A, B (SPPE and SPLE per round with 5-, 8- and 10-layer flows on the SIR release, ε = 10; one 32-unit block per layer as in the other SIR runs, not the paper's two 50-unit blocks)",
+	{Name: "sir-depth", Pkg: "./examples/reproduce/sir", Target: "SBI paper Fig. 15 A, B (SPPE and SPLE per round with 5-, 8- and 10-layer flows on the SIR release, ε = 10; one 32-unit block per layer as in the other SIR runs, not the paper's two 50-unit blocks)",
 		Quick: []string{"-depths", "5,10", "-methods", "sppe"}, Full: append([]string{"-eps", "10"}, paperFlow...), Plain: true, Split: []part{
 			{"layers5-sppe", []string{"-depths", "5", "-methods", "sppe"}, "5–10 min (the sir part's SPPE at 5 layers; 6.9 min measured beside another part)", ""},
 			{"layers5-sple", []string{"-depths", "5", "-methods", "sple"}, "5–10 min (6.8 min measured beside another part)", ""},
@@ -270,18 +270,18 @@ var registry = []entry{
 			{"layers10-sppe", []string{"-depths", "10", "-methods", "sppe"}, "5–15 min on two free cores (1 h 35 min measured at low priority beside other runs)", ""},
 			{"layers10-sple", []string{"-depths", "10", "-methods", "sple"}, "5–10 min (4.2 min measured on two free cores)", ""},
 		}},
-	{Name: "linreg", Pkg: "./examples/linreg", Target: "SBI paper §4.2, Tables 2–4 (linear regression: SPPE and SPLE against DA-MCMC, with the paper's rows)",
+	{Name: "linreg", Pkg: "./examples/reproduce/linreg", Target: "SBI paper §4.2, Tables 2–4 (linear regression: SPPE and SPLE against DA-MCMC, with the paper's rows)",
 		Full: paperFlow, Plain: true, Split: []part{
-			{"eps10", []string{"-eps", "10"}, "20–60 min (10–30 min per method, examples/linreg)", ""},
+			{"eps10", []string{"-eps", "10"}, "20–60 min (10–30 min per method, examples/reproduce/linreg)", ""},
 			{"eps1", []string{"-eps", "1"}, "20–60 min", ""},
 			{"eps0.1", []string{"-eps", "0.1"}, "20–60 min", ""},
 		}},
-	{Name: "linreg-paper", Pkg: "./examples/linreg", Target: "SBI paper §4.2, Tables 2–4 at the paper's own configuration (8 coupling layers of two 50-unit residual blocks with context gating, M = 16 RQMC points, 10 atoms, batch 100, learning rate 5·10⁻⁴, patience 20 on 5% validation, 10 rounds × 1000 simulations; the hidden layers' products in float32): SPPE and SPLE against DA-MCMC at ε = 10, 1 and 0.1, one method and budget per part (no SMC-ABC row: the linreg parts have it)",
+	{Name: "linreg-paper", Pkg: "./examples/reproduce/linreg", Target: "SBI paper §4.2, Tables 2–4 at the paper's own configuration (8 coupling layers of two 50-unit residual blocks with context gating, M = 16 RQMC points, 10 atoms, batch 100, learning rate 5·10⁻⁴, patience 20 on 5% validation, 10 rounds × 1000 simulations; the hidden layers' products in float32): SPPE and SPLE against DA-MCMC at ε = 10, 1 and 0.1, one method and budget per part (no SMC-ABC row: the linreg parts have it)",
 		Quick: []string{"-eps", "10", "-layers", "8", "-hidden", "50", "-blocks", "2", "-gating", "-M", "16", "-atoms", "10", "-float32"},
 		Full:  append(slices.Clip(paperConfig[2:]), "-abc-sims", "0"), Plain: true, Split: linregPaperParts()},
-	{Name: "linreg-sweep", Pkg: "./examples/linreg", Target: "SBI paper Fig. 11 (linear regression posteriors of SPPE and SPLE at ε = 0.1, 0.3, 1, 3, 10, 30, 100 on the same confidential data)",
+	{Name: "linreg-sweep", Pkg: "./examples/reproduce/linreg", Target: "SBI paper Fig. 11 (linear regression posteriors of SPPE and SPLE at ε = 0.1, 0.3, 1, 3, 10, 30, 100 on the same confidential data)",
 		Quick: []string{"-sweep", "0.1,100"}, Full: append([]string{"-draws", sweepDraws}, paperFlow...), Plain: true, Split: []part{
-			{"eps0.1", []string{"-sweep", "0.1"}, "20–60 min (10–30 min per method, examples/linreg)", ""},
+			{"eps0.1", []string{"-sweep", "0.1"}, "20–60 min (10–30 min per method, examples/reproduce/linreg)", ""},
 			{"eps0.3", []string{"-sweep", "0.3"}, "20–60 min", ""},
 			{"eps1", []string{"-sweep", "1"}, "20–60 min", ""},
 			{"eps3", []string{"-sweep", "3"}, "20–60 min", ""},
@@ -290,45 +290,45 @@ var registry = []entry{
 			{"eps100", []string{"-sweep", "100"}, "20–60 min", ""},
 			{"all", []string{"-sweep", "0.1,0.3,1,3,10,30,100"}, "seconds (the parts' saved posteriors put together: the figure and the verdict)", ""},
 		}},
-	{Name: "rqmc", Pkg: "./examples/rqmc", Target: "SBI paper Fig. 7 (rate of convergence of MC and RQMC: RMSE of the inner-integral estimate, sbi.InnerIntegral, against the number of points M = 4–1024 over 100 randomizations, on a one-dimensional Laplace release and the SIR and linear-regression releases at ε = 10, at fixed perturbed parameters of a small neural spline flow)", Expect: "seconds (9.7 s wall on a loaded two-core machine; 3.4 s with -quick)"},
-	{Name: "sir-abc", Pkg: "./examples/sir-abc", Target: "SBI paper App. E.1.1 (SMC-ABC reference posterior of the synthetic SIR release, ε = 10; one run's accuracy per round against the exact posterior, Fig. 5)", Expect: "55 min (its wall-time limit)",
+	{Name: "rqmc", Pkg: "./examples/reproduce/rqmc", Target: "SBI paper Fig. 7 (rate of convergence of MC and RQMC: RMSE of the inner-integral estimate, sbi.InnerIntegral, against the number of points M = 4–1024 over 100 randomizations, on a one-dimensional Laplace release and the SIR and linear-regression releases at ε = 10, at fixed perturbed parameters of a small neural spline flow)", Expect: "seconds (9.7 s wall on a loaded two-core machine; 3.4 s with -quick)"},
+	{Name: "sir-abc", Pkg: "./examples/reproduce/sir-abc", Target: "SBI paper App. E.1.1 (SMC-ABC reference posterior of the synthetic SIR release, ε = 10; one run's accuracy per round against the exact posterior, Fig. 5)", Expect: "55 min (its wall-time limit)",
 		Full: []string{"-walltime", "55m"}, Plain: true},
-	{Name: "sir-abc-trials", Pkg: "./examples/sir-abc", Target: "SBI paper App. E.1.1, Table 1's SMC-ABC row (simulations and wall time to reach MMD < 0.1 against the exact posterior, mean ± sd over 10 runs) and Fig. 5 (SMC-ABC accuracy against the simulations, mean and quartiles), ε = 10",
+	{Name: "sir-abc-trials", Pkg: "./examples/reproduce/sir-abc", Target: "SBI paper App. E.1.1, Table 1's SMC-ABC row (simulations and wall time to reach MMD < 0.1 against the exact posterior, mean ± sd over 10 runs) and Fig. 5 (SMC-ABC accuracy against the simulations, mean and quartiles), ε = 10",
 		Quick: []string{"-trials", "2", "-particles", "50", "-trials-dir", sirTrialsQuick},
 		Full:  []string{"-trials", "10", "-trials-dir", sirTrials, "-particles", "400", "-rounds", "9", "-walltime", "30m", "-min-acceptance", "0.02"},
 		Plain: true, Split: sirABCTrialParts()},
-	{Name: "sir-trials", Pkg: "./examples/sir", Target: "SBI paper Fig. 1B (ε = 10) and Fig. 8 A, B (ε = 1, 0.1): C2ST, MMD, NLOG and LMD per round, mean and quartiles over 10 trials of SPPE and SPLE; Table 1 (cost to reach MMD < 0.1, with sir-abc-trials' SMC-ABC row); the reduced flow validated against the exact posterior, not the paper's 8-layer flow",
+	{Name: "sir-trials", Pkg: "./examples/reproduce/sir", Target: "SBI paper Fig. 1B (ε = 10) and Fig. 8 A, B (ε = 1, 0.1): C2ST, MMD, NLOG and LMD per round, mean and quartiles over 10 trials of SPPE and SPLE; Table 1 (cost to reach MMD < 0.1, with sir-abc-trials' SMC-ABC row); the reduced flow validated against the exact posterior, not the paper's 8-layer flow",
 		Quick: []string{"-trials", "2", "-trials-dir", sirTrialsQuick},
 		Full:  append(slices.Clip(paperFlow), "-trials", "10", "-trials-dir", sirTrials),
 		Plain: true, Split: sirTrialParts()},
-	{Name: "abcdp-toy", Pkg: "./examples/abcdp/toy", Target: "ABCDP paper Fig. 1 (flip probability) and Fig. 2 (toy grid: MSE against ε_abc and ε_total, c = 10, 100, 1000)", Expect: "5–20 min (5.2 min on a quiet two-core machine, 21.5 min loaded)",
+	{Name: "abcdp-toy", Pkg: "./examples/reproduce/abcdp/toy", Target: "ABCDP paper Fig. 1 (flip probability) and Fig. 2 (toy grid: MSE against ε_abc and ε_total, c = 10, 100, 1000)", Expect: "5–20 min (5.2 min on a quiet two-core machine, 21.5 min loaded)",
 		Full: []string{"-n", "5000", "-T", "10000"}, Plain: true},
-	{Name: "abcdp-tb", Pkg: "./examples/abcdp/tb", Target: "ABCDP paper §6.3, Fig. 5 (TB birth–death model: ABCDP beside rejection ABC at n = 100 and 1000, ε_total = 1)", Expect: "about 10 CPU-minutes (24 min wall on a loaded two-core machine)", Plain: true},
-	{Name: "abcdp-covid", Pkg: "./examples/abcdp/covid", Target: "ABCDP paper §6.2, Fig. 4 (COVID-19 Netherlands, cubic growth model, on the authors' 18 Dutch counts)", Expect: "seconds", Plain: true},
-	{Name: "abcdp-coverage", Pkg: "./examples/abcdp/coverage", Target: "ABCDP paper Prop. 4.2 and Thm 4.3 in the limit (SBC ranks and coverage of ABCDP's posterior over 2000 data sets at ε_total = 10⁴) and at the paper's budgets ε_total = 20 and 1 (not over-confident)", Expect: "under a minute (full: 7.6 CPU-s, 19 s wall on a loaded machine; quick: 1.6 CPU-s)"},
-	{Name: "soma", Pkg: "./examples/soma", Target: "SOMA slides: n = 10 acceptance/coupling table, n = 100 R̂ comparison; DA-MCMC on the SBI paper's linear-regression releases (Tables 2–4)", Expect: "about 30 min (28 min on a loaded two-core machine)"},
-	{Name: "soma-table", Pkg: "./examples/soma/table", Target: "SOMA slides' n = 100 claim (SOMA mixes better than IMwG): ESS per 1000 sweeps and per CPU-second of SOMA and both IMwG scans on the SBI paper's regression, n = 10, 100, 1000 and ε = 1, 3, 10, 30", Expect: "about 35 min (32.9 and 36.7 min measured on a loaded two-core AVX2 machine; n = 1000 takes 30 of them, SOMA's 11,000 sweeps per chain at about 7 ms each)", Full: []string{"-n", "10,100,1000", "-sweeps", "40000", "-max-weights", "1.1e10"}},
-	{Name: "ldp", Pkg: "./examples/ldp", Target: "LDP paper Fig. 1 (Gaussian calibration), Figs 3 and 9 (OUE histogram), Figs 10–11 (histogram and exponential calibration)",
+	{Name: "abcdp-tb", Pkg: "./examples/reproduce/abcdp/tb", Target: "ABCDP paper §6.3, Fig. 5 (TB birth–death model: ABCDP beside rejection ABC at n = 100 and 1000, ε_total = 1)", Expect: "about 10 CPU-minutes (24 min wall on a loaded two-core machine)", Plain: true},
+	{Name: "abcdp-covid", Pkg: "./examples/reproduce/abcdp/covid", Target: "ABCDP paper §6.2, Fig. 4 (COVID-19 Netherlands, cubic growth model, on the authors' 18 Dutch counts)", Expect: "seconds", Plain: true},
+	{Name: "abcdp-coverage", Pkg: "./examples/reproduce/abcdp/coverage", Target: "ABCDP paper Prop. 4.2 and Thm 4.3 in the limit (SBC ranks and coverage of ABCDP's posterior over 2000 data sets at ε_total = 10⁴) and at the paper's budgets ε_total = 20 and 1 (not over-confident)", Expect: "under a minute (full: 7.6 CPU-s, 19 s wall on a loaded machine; quick: 1.6 CPU-s)"},
+	{Name: "soma", Pkg: "./examples/reproduce/soma", Target: "SOMA slides: n = 10 acceptance/coupling table, n = 100 R̂ comparison; DA-MCMC on the SBI paper's linear-regression releases (Tables 2–4)", Expect: "about 30 min (28 min on a loaded two-core machine)"},
+	{Name: "soma-table", Pkg: "./examples/reproduce/soma/table", Target: "SOMA slides' n = 100 claim (SOMA mixes better than IMwG): ESS per 1000 sweeps and per CPU-second of SOMA and both IMwG scans on the SBI paper's regression, n = 10, 100, 1000 and ε = 1, 3, 10, 30", Expect: "about 35 min (32.9 and 36.7 min measured on a loaded two-core AVX2 machine; n = 1000 takes 30 of them, SOMA's 11,000 sweeps per chain at about 7 ms each)", Full: []string{"-n", "10,100,1000", "-sweeps", "40000", "-max-weights", "1.1e10"}},
+	{Name: "ldp", Pkg: "./examples/reproduce/ldp", Target: "LDP paper Fig. 1 (Gaussian calibration), Figs 3 and 9 (OUE histogram), Figs 10–11 (histogram and exponential calibration)",
 		Split: []part{
 			{"fig1", []string{"-skip-hist", "-skip-fig10", "-skip-fig11"}, "about 1 h 20 min (1 h 18 min with one core to itself beside another run; ε = 10 takes two thirds)", "LDP paper Fig. 1 (posterior calibration of the clipped-Gaussian model with Laplace noise, ε = 0.1, 1, 10)"},
 			{"hist", []string{"-skip-fig1", "-skip-fig10", "-skip-fig11"}, "under a minute (41 s on a loaded two-core machine)", "LDP paper Figs 3 and 9 (OUE histogram: posterior-mean RMSE against the projected point estimate, ε = 0.5 and others)"},
 			{"fig10", []string{"-skip-fig1", "-skip-hist", "-skip-fig11"}, "about a minute (53 s on a loaded two-core machine)", "LDP paper Fig. 10 (calibration of the OUE histogram posterior)"},
 			{"fig11", []string{"-skip-fig1", "-skip-hist", "-skip-fig10"}, "about 4 min (4.0 min on a loaded two-core machine)", "LDP paper Fig. 11 (calibration of the clipped-exponential model)"},
 		}},
-	{Name: "ldp-regression", Pkg: "./examples/ldp/regression", Target: "LDP paper Fig. 4 (Wine linear regression vs LDP-SGD), Fig. 5 (Adult logistic regression vs LDP-SGD), coverage of the regression posteriors",
+	{Name: "ldp-regression", Pkg: "./examples/reproduce/ldp/regression", Target: "LDP paper Fig. 4 (Wine linear regression vs LDP-SGD), Fig. 5 (Adult logistic regression vs LDP-SGD), coverage of the regression posteriors",
 		Split: []part{
 			{"wine", []string{"-skip-adult", "-skip-coverage"}, "about 20 min on a loaded two-core machine", "LDP paper Fig. 4 (Wine linear regression: test RMSE against LDP-SGD over 30 repeats)"},
 			{"adult", []string{"-skip-wine", "-skip-coverage"}, "about 1 h 40 min (1 h 37 min with one core to itself beside another run for 80 min, then two; about 95 CPU-minutes)", "LDP paper Fig. 5 (Adult logistic regression: test AUC of the sufficient-statistics and input-perturbation models against LDP-SGD over 30 repeats)"},
 			{"coverage", []string{"-skip-wine", "-skip-adult"}, "about 12 min on a loaded two-core machine", "coverage of the LDP paper's regression posteriors (sufficient-statistics linear and logistic, input-perturbation linear) over prior-predictive data sets, as its Fig. 1 does for the Gaussian model"},
 		}},
-	{Name: "ldp-chebyshev", Pkg: "./examples/ldp/chebyshev", Target: "LDP paper Fig. 6 (mean absolute difference between the empirical expectation of σ(xᵀθ) and its second-order Chebyshev expansion on [−3, 3], ldp.ChebyshevSigmoid: 50 runs of a new θ ~ N(0, I) and 1000 samples in the unit ball per dimension, d = 1–10)", Expect: "seconds (1.3 s wall on a loaded two-core machine)"},
-	{Name: "ldp-kosarak", Pkg: "./examples/ldp/kosarak", Target: "LDP paper Fig. 2 (histogram discovery on the filtered Kosarak)", Expect: "about 5 min (4.8 min on a loaded two-core machine)"},
-	{Name: "modips", Pkg: "./examples/modips", Target: "modips paper Table 1 (coverage of five combination rules, m = 10)", Expect: "under a minute (25 s on a loaded two-core machine)", Plain: true},
-	{Name: "modips-mstudy", Pkg: "./examples/modips/mstudy", Target: "modips paper Figs 6–7 (m-study)", Expect: "about an hour (63 min on a loaded two-core machine)", Full: []string{"-reps", "5000"}, Plain: true},
-	{Name: "modips-fig8", Pkg: "./examples/modips/fig8", Target: "modips paper Fig. 8 (sd estimates of four combination rules, m = 10)", Expect: "under a minute (36 s on a loaded two-core machine)", Full: []string{"-reps", "5000"}, Plain: true},
-	{Name: "modips-allocation", Pkg: "./examples/modips/allocation", Target: "modips paper Fig. 9 (budget allocation)", Expect: "about 5 min (4.6 min on a loaded two-core machine)", Full: []string{"-reps", "5000"}, Plain: true},
-	{Name: "modips-nested", Pkg: "./examples/modips/nested", Target: "modips paper App. A (nested modips: coverage of the nested rule, combine.PoolNested, against flat pooling over 2000 data sets in four settings; the sanitization and synthesis components against their true values)", Expect: "seconds (full: 1.2 CPU-s, 4 s wall on a loaded machine; quick: 0.6 CPU-s)"},
-	{Name: "modips-sss", Pkg: "./examples/modips/sss", Target: "modips paper §3.4 and Thm 7 (model-free modips.SSS, synth.PredictiveSSS: coverage of the W̄ + B/m rule over 2000 data sets in four settings, (1+2/m)W̄ as the failing control)", Expect: "seconds (full: 2.5 CPU-s, 7 s wall on a loaded machine; quick: 0.7 CPU-s)"},
+	{Name: "ldp-chebyshev", Pkg: "./examples/reproduce/ldp/chebyshev", Target: "LDP paper Fig. 6 (mean absolute difference between the empirical expectation of σ(xᵀθ) and its second-order Chebyshev expansion on [−3, 3], ldp.ChebyshevSigmoid: 50 runs of a new θ ~ N(0, I) and 1000 samples in the unit ball per dimension, d = 1–10)", Expect: "seconds (1.3 s wall on a loaded two-core machine)"},
+	{Name: "ldp-kosarak", Pkg: "./examples/reproduce/ldp/kosarak", Target: "LDP paper Fig. 2 (histogram discovery on the filtered Kosarak)", Expect: "about 5 min (4.8 min on a loaded two-core machine)"},
+	{Name: "modips", Pkg: "./examples/reproduce/modips", Target: "modips paper Table 1 (coverage of five combination rules, m = 10)", Expect: "under a minute (25 s on a loaded two-core machine)", Plain: true},
+	{Name: "modips-mstudy", Pkg: "./examples/reproduce/modips/mstudy", Target: "modips paper Figs 6–7 (m-study)", Expect: "about an hour (63 min on a loaded two-core machine)", Full: []string{"-reps", "5000"}, Plain: true},
+	{Name: "modips-fig8", Pkg: "./examples/reproduce/modips/fig8", Target: "modips paper Fig. 8 (sd estimates of four combination rules, m = 10)", Expect: "under a minute (36 s on a loaded two-core machine)", Full: []string{"-reps", "5000"}, Plain: true},
+	{Name: "modips-allocation", Pkg: "./examples/reproduce/modips/allocation", Target: "modips paper Fig. 9 (budget allocation)", Expect: "about 5 min (4.6 min on a loaded two-core machine)", Full: []string{"-reps", "5000"}, Plain: true},
+	{Name: "modips-nested", Pkg: "./examples/reproduce/modips/nested", Target: "modips paper App. A (nested modips: coverage of the nested rule, combine.PoolNested, against flat pooling over 2000 data sets in four settings; the sanitization and synthesis components against their true values)", Expect: "seconds (full: 1.2 CPU-s, 4 s wall on a loaded machine; quick: 0.6 CPU-s)"},
+	{Name: "modips-sss", Pkg: "./examples/reproduce/modips/sss", Target: "modips paper §3.4 and Thm 7 (model-free modips.SSS, synth.PredictiveSSS: coverage of the W̄ + B/m rule over 2000 data sets in four settings, (1+2/m)W̄ as the failing control)", Expect: "seconds (full: 2.5 CPU-s, 7 s wall on a loaded machine; quick: 0.7 CPU-s)"},
 }
 
 type config struct {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/privinfer/privinfer/examples/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
 )
 
 func TestParse(t *testing.T) {
@@ -91,8 +91,20 @@ func TestRegistryPackagesExist(t *testing.T) {
 			t.Errorf("%s: %v", e.Name, err)
 			continue
 		}
-		if !strings.Contains(string(data), "package main") || !strings.Contains(string(data), "cli.") {
-			t.Errorf("%s: %s/main.go is not a main package following the examples/support/cli contract", e.Name, e.Pkg)
+		src := string(data)
+		if e.Demo {
+			// A demonstration is a user-facing example: it does not import
+			// the reproduction's cli package, but takes the flags the
+			// harness passes (-seed, -quick and -out).
+			for _, f := range []string{`"seed"`, `"quick"`, `"out"`} {
+				if !strings.Contains(src, "package main") || !strings.Contains(src, f) {
+					t.Errorf("%s: %s/main.go is not a main package with the flag %s", e.Name, e.Pkg, f)
+				}
+			}
+			continue
+		}
+		if !strings.Contains(src, "package main") || !strings.Contains(src, "cli.") {
+			t.Errorf("%s: %s/main.go is not a main package following the examples/reproduce/internal/cli contract", e.Name, e.Pkg)
 		}
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/privinfer/privinfer/examples/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
 )
 
 // validRecord returns a job and the cache record of its finished run.

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/privinfer/privinfer/examples/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
 )
 
 // savedRoot is the committed folder (relative to the repository root) that
@@ -17,8 +17,8 @@ const savedRoot = "examples/reproduce/saved"
 
 // savedDirs are the folders, relative to the repository root, where the
 // paper-scale parts of a split example save every finished trial for a
-// later part to put together (the -trials-dir of examples/sir,
-// examples/sir-abc and examples/naivebayes). They live under the
+// later part to put together (the -trials-dir of examples/reproduce/sir,
+// examples/reproduce/sir-abc and examples/reproduce/naivebayes). They live under the
 // uncommitted .reproduce-cache, and their path is part of the parts'
 // commands, so it cannot move without invalidating the results the report
 // holds. Instead the run copies them to savedRoot after every part that

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privinfer/privinfer/examples/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
 )
 
 // verdictSite is one place in an example's source where a "reproduced"
@@ -30,13 +30,13 @@ type verdictSite struct {
 	fn string
 }
 
-// verdictFuncs are the examples/support/cli functions that compute a
+// verdictFuncs are the examples/reproduce/internal/cli functions that compute a
 // verdict from its numbers (tested in that package).
 var verdictFuncs = map[string]bool{"Within": true, "AllWithin": true, "Judge": true}
 
 // findVerdictSites parses the non-test Go files of the examples (not the
-// shared support packages, nor this harness) and returns every verdict
-// site.
+// shared support packages under examples/reproduce/internal, nor this
+// harness's own files) and returns every verdict site.
 func findVerdictSites(t *testing.T, root string) []verdictSite {
 	t.Helper()
 	var sites []verdictSite
@@ -48,12 +48,12 @@ func findVerdictSites(t *testing.T, root string) []verdictSite {
 		rel, _ := filepath.Rel(root, path)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if rel == "examples/support" || rel == "examples/reproduce" || d.Name() == "testdata" {
+			if rel == "examples/reproduce/internal" || d.Name() == "testdata" {
 				return filepath.SkipDir
 			}
 			return nil
 		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || filepath.ToSlash(filepath.Dir(rel)) == "examples/reproduce" {
 			return nil
 		}
 		f, err := parser.ParseFile(fset, path, nil, 0)
@@ -62,7 +62,7 @@ func findVerdictSites(t *testing.T, root string) []verdictSite {
 		}
 		cliName := ""
 		for _, imp := range f.Imports {
-			if strings.Trim(imp.Path.Value, `"`) == "github.com/privinfer/privinfer/examples/support/cli" {
+			if strings.Trim(imp.Path.Value, `"`) == "github.com/privinfer/privinfer/examples/reproduce/internal/cli" {
 				cliName = "cli"
 				if imp.Name != nil {
 					cliName = imp.Name.Name
@@ -259,7 +259,7 @@ func TestPresenceOnly(t *testing.T) {
 		}
 	}
 	// The pattern the SOMA example had: reproduced under a presence test.
-	src := "package p\nimport \"github.com/privinfer/privinfer/examples/support/cli\"\nfunc f(v string) {\n\tif v != \"\" {\n\t\tcli.PrintVerdict(nil, cli.Reproduced, \"T\", v)\n\t}\n}\n"
+	src := "package p\nimport \"github.com/privinfer/privinfer/examples/reproduce/internal/cli\"\nfunc f(v string) {\n\tif v != \"\" {\n\t\tcli.PrintVerdict(nil, cli.Reproduced, \"T\", v)\n\t}\n}\n"
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, 0)
 	if err != nil {

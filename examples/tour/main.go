@@ -19,39 +19,65 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/privinfer/privinfer"
-	"github.com/privinfer/privinfer/examples/support/cli"
 )
 
-func main() { cli.Program("tour", parse, run) }
+// errUsage marks a bad command line.
+var errUsage = errors.New("usage")
+
+func main() {
+	c, err := parse(flag.NewFlagSet("tour", flag.ContinueOnError), os.Args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tour:", err)
+		os.Exit(2)
+	}
+	if err := run(context.Background(), c, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "tour:", err)
+		os.Exit(1)
+	}
+}
 
 // programs are the tour's programs in the order they run.
 var programs = []string{"histmean", "poisson", "da", "ldp", "modips"}
 
 type config struct {
-	cli.Common
-	only []string // programs to run; nil runs all
+	seed  uint64
+	quick bool
+	out   string   // directory for CSV files and plots ("" for none)
+	only  []string // programs to run; nil runs all
 }
 
 func parse(fs *flag.FlagSet, args []string) (config, error) {
 	var c config
-	common := cli.Register(fs, 1)
+	fs.Uint64Var(&c.seed, "seed", 1, "random seed")
+	fs.BoolVar(&c.quick, "quick", false, "reduced settings")
+	fs.StringVar(&c.out, "out", "", "directory for plots (SVG and PNG) and CSV files; empty writes none")
 	only := fs.String("only", "", "comma-separated programs to run ("+strings.Join(programs, ", ")+"); empty runs all")
-	if err := cli.Parse(fs, args); err != nil {
-		return c, err
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return c, err
+		}
+		return c, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	c.Common = *common
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
+	}
 	if *only != "" {
 		for _, p := range strings.Split(*only, ",") {
 			if !slices.Contains(programs, p) {
-				return c, cli.Usagef("-only: unknown program %q (want %s)", p, strings.Join(programs, ", "))
+				return c, fmt.Errorf("%w: -only: unknown program %q (want %s)", errUsage, p, strings.Join(programs, ", "))
 			}
 			c.only = append(c.only, p)
 		}
@@ -65,10 +91,11 @@ type draws = map[string]*privinfer.Draws
 // run runs the five programs (or those of -only) in order; with -out it
 // writes every posterior's draws as CSV and its corner plot (SVG and PNG).
 func run(_ context.Context, c config, w, stderr io.Writer) error {
-	if err := c.Prepare(); err != nil {
-		return err
+	if c.out != "" {
+		if err := os.MkdirAll(c.out, 0o755); err != nil {
+			return err
+		}
 	}
-	prog := cli.NewProgress(stderr)
 	steps := []struct {
 		name string
 		fn   func(io.Writer, uint64, bool) (draws, error)
@@ -93,25 +120,44 @@ func run(_ context.Context, c config, w, stderr io.Writer) error {
 			continue
 		}
 		fmt.Fprintf(w, "\n## %s\n\n", s.name)
-		prog.Printf("%s", s.name)
-		var ds draws
-		err := prog.While(3*time.Second, s.name, func() (err error) {
-			ds, err = s.fn(w, c.Seed, c.Quick)
-			return err
-		})
+		fmt.Fprintf(stderr, "%s\n", s.name)
+		ds, err := s.fn(w, c.seed, c.quick)
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
 		for method, d := range ds {
-			base := "tour_" + s.name + "_" + strings.ReplaceAll(method, " ", "_")
-			if _, err := c.WriteFile(base+".csv", d.WriteCSV); err != nil {
-				return err
+			if c.out == "" {
+				continue
 			}
-			if _, err := c.WriteCorner(base, d, privinfer.CornerConfig{Title: s.name + ": " + method, Label: method}); err != nil {
-				return err
+			base := filepath.Join(c.out, "tour_"+s.name+"_"+strings.ReplaceAll(method, " ", "_"))
+			plot := privinfer.CornerConfig{Title: s.name + ": " + method, Label: method}
+			for _, f := range []struct {
+				path  string
+				write func(io.Writer) error
+			}{
+				{base + ".csv", d.WriteCSV},
+				{base + ".svg", func(w io.Writer) error { return d.Corner(w, plot) }},
+				{base + ".png", func(w io.Writer) error { return d.CornerPNG(w, plot) }},
+			} {
+				if err := writeFile(f.path, f.write); err != nil {
+					return err
+				}
 			}
 		}
-		prog.Printf("%s done", s.name)
+		fmt.Fprintf(stderr, "%s done\n", s.name)
 	}
 	return nil
+}
+
+// writeFile creates path and writes it with write.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

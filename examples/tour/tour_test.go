@@ -4,18 +4,16 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"io"
 	"math"
 	"math/rand/v2"
 	"os"
-	"slices"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/privinfer/privinfer"
-	"github.com/privinfer/privinfer/examples/support/cli"
-	"github.com/privinfer/privinfer/examples/support/clitest"
-	"github.com/privinfer/privinfer/examples/support/testenv"
 )
 
 // long selects the programs' full settings (PRIVINFER_LONG=1); by default
@@ -117,7 +115,7 @@ func TestHistMean(t *testing.T) {
 // trained briefly, is allowed a tenth of a posterior sd in the mean and 35%
 // in the sd.
 func TestPoisson(t *testing.T) {
-	testenv.SkipHeavyUnderRace(t)
+	skipShort(t)
 	smc, sppe, r, err := poisson(io.Discard, 1, !long)
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +144,7 @@ func TestPoisson(t *testing.T) {
 // of the same release (mcmc/testdata), read with privinfer.ReadCSV; the
 // tolerance combines both runs' Monte Carlo standard errors.
 func TestDA(t *testing.T) {
-	testenv.SkipHeavyUnderRace(t)
+	skipShort(t)
 	f, err := os.Open("../../mcmc/testdata/linreg_eps1_damcmc.csv")
 	if err != nil {
 		t.Fatal(err)
@@ -181,7 +179,7 @@ func TestDA(t *testing.T) {
 // and the reference CDFs at the draws' 5%, 50% and 95% quantiles within
 // 4·√(p(1−p)/ESS_tail) + 0.01 of the nominal levels p.
 func TestLDP(t *testing.T) {
-	testenv.SkipHeavyUnderRace(t)
+	skipShort(t)
 	d, post, err := ldpGaussian(io.Discard, 1, !long)
 	if err != nil {
 		t.Fatal(err)
@@ -213,7 +211,7 @@ func TestLDP(t *testing.T) {
 // conservative here (the intervals cover in nearly every release), so only
 // under-coverage is an error.
 func TestModips(t *testing.T) {
-	testenv.SkipHeavyUnderRace(t)
+	skipShort(t)
 	var buf bytes.Buffer
 	res, err := modips(&buf, 1, true)
 	if err != nil {
@@ -249,12 +247,12 @@ func newTestRand() *rand.Rand { return rand.New(rand.NewPCG(11, 12)) }
 
 // TestRun runs the whole tour at quick settings.
 func TestRun(t *testing.T) {
-	testenv.SkipHeavyUnderRace(t)
+	skipShort(t)
 	if !long {
 		t.Skip("the programs are tested one by one; PRIVINFER_LONG=1 runs the whole tour")
 	}
 	var buf bytes.Buffer
-	if err := run(context.Background(), config{Common: cli.Common{Seed: 2, Quick: true, Out: t.TempDir()}}, &buf, io.Discard); err != nil {
+	if err := run(context.Background(), config{seed: 2, quick: true, out: t.TempDir()}, &buf, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -263,20 +261,36 @@ func TestRun(t *testing.T) {
 // corner plot is written as PNG and SVG beside the CSV and progress
 // reaches stderr; an unknown program is a usage error.
 func TestRunOnly(t *testing.T) {
-	testenv.SkipHeavyUnderRace(t)
+	skipShort(t)
 	dir := t.TempDir()
 	var out, errw bytes.Buffer
-	if err := cli.Runner("tour", parse, run)([]string{"-quick", "-only", "histmean", "-out", dir}, &out, &errw); err != nil {
+	c, err := parse(flag.NewFlagSet("tour", flag.ContinueOnError), []string{"-quick", "-only", "histmean", "-out", dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run(context.Background(), c, &out, &errw); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "## histmean") || strings.Contains(out.String(), "## poisson") {
 		t.Errorf("-only histmean ran:\n%s", out.String())
 	}
-	plots := clitest.Check(t, dir, errw.String())
-	if !slices.Contains(plots, "tour_histmean_kernel_IS.png") || !slices.Contains(plots, "tour_histmean_kernel_IS.svg") {
-		t.Errorf("plots %v", plots)
+	for _, f := range []string{"tour_histmean_kernel_IS.csv", "tour_histmean_kernel_IS.png", "tour_histmean_kernel_IS.svg"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
 	}
-	if err := cli.Runner("tour", parse, run)([]string{"-only", "histmean,nope"}, io.Discard, io.Discard); !errors.Is(err, cli.ErrUsage) {
+	if !strings.Contains(errw.String(), "histmean done") {
+		t.Errorf("no progress on stderr: %q", errw.String())
+	}
+	if _, err := parse(flag.NewFlagSet("tour", flag.ContinueOnError), []string{"-only", "histmean,nope"}); !errors.Is(err, errUsage) {
 		t.Errorf("-only nope: %v, want a usage error", err)
+	}
+}
+
+// skipShort skips a test that takes seconds in the short (race) run.
+func skipShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("takes seconds: skipped with -short")
 	}
 }

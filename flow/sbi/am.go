@@ -285,7 +285,7 @@ const (
 // start in each, and the importance-resampled starts (sirStarts) allocate
 // them only as well as their few effective candidates estimate the
 // masses, which leaves a mode's share of the draws to chance (measured in
-// examples/sbibm/RESULTS.md, section "SNLE's chains shared out between
+// examples/reproduce/sbibm/RESULTS.md, section "SNLE's chains shared out between
 // modes by mass").
 //
 // The chains of the run (draws chain-major, per rows of dimension d each,

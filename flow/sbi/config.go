@@ -168,7 +168,7 @@ type Estimate interface {
 // 8 RQMC inner points, 10 atoms, the flow of Config.DefaultFlow (the sbi
 // package's neural spline flow, smaller in dimension 1) and the training
 // of DefaultTrain. (The SBI paper's settings, App. E, are a preset of its
-// reproduction: examples/support/sbiflags.PaperConfig.)
+// reproduction: examples/reproduce/internal/sbiflags.PaperConfig.)
 type Config struct {
 	// Rounds is the number of rounds R; 0 means 4.
 	Rounds int
@@ -239,7 +239,7 @@ type Config struct {
 	// the measurements and the tail's mechanism). With
 	// DisableRegressionShift the flow models θ itself, z-scored by the
 	// prior draws' spread, as in the SBI paper and the sbi package (the
-	// paper's preset in examples/support/sbiflags sets it). SPLE ignores
+	// paper's preset in examples/reproduce/internal/sbiflags sets it). SPLE ignores
 	// it.
 	DisableRegressionShift bool
 
@@ -469,7 +469,7 @@ func (c *Config) withDefaults() Config {
 // regression shift alone is exact. In sequential SNPE, whose later
 // rounds train on proposals near the observation, it was level on three
 // tasks (slightly better) and worse on SLCP, so SPPE's flow has it only
-// when amortized (measured in examples/sbibm/RESULTS.md, section "The
+// when amortized (measured in examples/reproduce/sbibm/RESULTS.md, section "The
 // affine layer in Config.DefaultFlow").
 func (c Config) DefaultFlow(role Role, dim, contextDim int) flow.Config {
 	f := flow.DefaultConfig(dim, contextDim)
@@ -491,7 +491,7 @@ func (c Config) DefaultFlow(role Role, dim, contextDim int) flow.Config {
 // With 5% held out, the 50 validation pairs of 1,000 simulations stopped
 // amortized NPE's training too early on sbibm's Gaussian mixture; 10% was
 // better there and on SLCP and slightly worse on two moons (measured in
-// examples/sbibm/RESULTS.md, section "10% of the simulations for
+// examples/reproduce/sbibm/RESULTS.md, section "10% of the simulations for
 // validation").
 func DefaultTrain() flow.TrainConfig {
 	tc := flow.DefaultTrainConfig()

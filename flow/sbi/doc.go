@@ -10,7 +10,7 @@
 // values are sized for a first run (4 rounds of 500 simulations, M = 8,
 // the flow of Config.DefaultFlow, the training of DefaultTrain; the SBI
 // paper's settings are a preset of its reproduction,
-// examples/support/sbiflags.PaperConfig):
+// examples/reproduce/internal/sbiflags.PaperConfig):
 //
 //	res, err := sbi.SPPE(ctx, problem, sbi.Config{Seed: 1})
 //	fmt.Print(res.Draws.Summary()) // posterior draws at problem.Observed
@@ -115,7 +115,7 @@
 // masses, so a mode's share of the draws would be left to chance; with
 // the rebalancing, SNLE's final draws on the two-moons task match exact
 // draws of the same learned density (measured in
-// examples/sbibm/RESULTS.md, section "SNLE's chains shared out between
+// examples/reproduce/sbibm/RESULTS.md, section "SNLE's chains shared out between
 // modes by mass").
 //
 // The rebalancing only shares chains out; the chains still do not cross,
@@ -148,8 +148,8 @@
 // default: it helped on SLCP's four separated modes with 100 chains and
 // was level with the default elsewhere, but it has been measured on the
 // sbibm tasks only, and with few chains a mode's share of the proposals is
-// fixed by chance (examples/sbibm/RESULTS.md, section "CarryChains is an
-// option, not the default", and examples/sbibm/SLCP.md).
+// fixed by chance (examples/reproduce/sbibm/RESULTS.md, section "CarryChains is an
+// option, not the default", and examples/reproduce/sbibm/SLCP.md).
 //
 // # Leakage guard
 //
@@ -186,7 +186,7 @@
 // in every round by the spread of the round's proposals: that made the
 // tails worse, because the flow trained in round 1 no longer fits the
 // rescaled parameters and the prior draws of round 1 fall far outside the
-// spline interval. (Measured in examples/sir/RESULTS.md, section "Far
+// spline interval. (Measured in examples/reproduce/sir/RESULTS.md, section "Far
 // tails of SPPE posteriors: the regression shift and the affine layer".)
 //
 // What removes the far tails where the shift cannot is a location and scale
@@ -201,7 +201,7 @@
 // layer's network only adds noise to a location that should not move.
 // Sequential SPPE does without it by default: there it was level on three
 // sbibm tasks and worse on SLCP, and on SIR its C2ST and MMD were no
-// better (examples/sbibm/RESULTS.md, section "The affine layer in
+// better (examples/reproduce/sbibm/RESULTS.md, section "The affine layer in
 // Config.DefaultFlow"); set it in Config.Flow where far tails matter more.
 //
 // Where no architecture is best everywhere, Config.FlowCandidates lets the

@@ -48,7 +48,7 @@ func readDraws(t *testing.T, path string) []float64 {
 // SPLE after 10 rounds × 1000 simulations on the linear regression at ε =
 // 10, 1 and 0.1 must agree with the DA-MCMC reference draws of the mcmc
 // package: C2ST ≤ 0.6 and every posterior mean within 0.15. The settings are
-// those measured with examples/linreg (a 4-layer flow of 32-unit blocks, 4
+// those measured with examples/reproduce/linreg (a 4-layer flow of 32-unit blocks, 4
 // RQMC inner points, 5 atoms): at most 20 epochs per round with patience 4
 // at ε = 10 and 0.1, and 40 with patience 8 at ε = 1, where the shorter
 // training left SPPE's largest mean difference at 0.162. It takes about an

@@ -73,7 +73,7 @@
 // the sampling spread of s) and can be far from it when the Gaussian
 // approximation of s is poor — few records, predictors that are not
 // Gaussian, or clamping that binds. On the SBI paper's release (n = 100,
-// ε = 10) see examples/linreg, which compares it with data-augmentation
+// ε = 10) see examples/reproduce/linreg, which compares it with data-augmentation
 // MCMC.
 //
 // # Running

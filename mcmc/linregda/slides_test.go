@@ -58,7 +58,7 @@ func TestSlidesN10Acceptance(t *testing.T) {
 // outside Monte Carlo error there: mcmc.SOMA couples several times faster than
 // both IMwG scans, and systematic scan faster than random scan. The full
 // comparison with the table (1000 pairs) runs under PRIVINFER_LONG=1 and
-// in examples/soma.
+// in examples/reproduce/soma.
 func TestSlidesN10Coupling(t *testing.T) {
 	pairs := 60
 	if testing.Short() {

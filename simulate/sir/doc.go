@@ -8,7 +8,7 @@
 //
 // Exact simulates every infection and recovery: about 1.8 million events
 // for the synthetic setting at K = 10⁶, a few tens of milliseconds on one
-// core (BenchmarkGillespieK1e6; measured in examples/sir/RESULTS.md,
+// core (BenchmarkGillespieK1e6; measured in examples/reproduce/sir/RESULTS.md,
 // section "The exact simulator's cost"); TauLeap and the ODE are
 // approximations whose cost does not grow with K.
 //
