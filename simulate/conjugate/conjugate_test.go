@@ -2,11 +2,13 @@ package conjugate
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/simulate"
 )
 
@@ -245,66 +247,89 @@ func TestRecordModels(t *testing.T) {
 }
 
 // TestBadInput feeds invalid configurations and θ-step arguments to every
-// model: each call returns an error wrapping simulate.ErrInvalid that
-// names the field or argument, and none panics.
+// model, labelled by category (testutil.RunBadInput: no panic, the same
+// outcome twice): each call returns an error wrapping simulate.ErrInvalid
+// that names the field or argument (a bad θ: simulate.ErrInvalidTheta),
+// and a model used without its constructor reports it (accessors return
+// zero, LogDensity NaN).
 func TestBadInput(t *testing.T) {
-	nan, inf := math.NaN(), math.Inf(1)
+	nan, inf, sub := math.NaN(), math.Inf(1), 0x1p-1070
 	pg, _ := NewPoissonGamma(PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 5})
 	cd, _ := NewCategoricalDirichlet(CategoricalDirichletConfig{Alpha: []float64{1, 1}})
 	nig, _ := NewNormalNIG(NormalNIGConfig{K0: 1, A0: 1, B0: 1, Lo: 0, Hi: 1})
 	second := func(_ any, err error) error { return err }
 	r := newRand(4)
 	th1, th2 := make([]float64, 1), make([]float64, 2)
-	for _, c := range []struct {
-		want string
-		err  error
-	}{
-		{"PoissonGammaConfig.Shape", second(NewPoissonGamma(PoissonGammaConfig{Rate: 1, MaxCount: 1}))},
-		{"PoissonGammaConfig.Rate", second(NewPoissonGamma(PoissonGammaConfig{Shape: 1, Rate: nan, MaxCount: 1}))},
-		{"PoissonGammaConfig.MaxCount", second(NewPoissonGamma(PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: inf}))},
-		{"PoissonGammaConfig.MaxCount", second(NewPoissonGamma(PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 1 << 41}))},
-		{"CategoricalDirichletConfig.Alpha", second(NewCategoricalDirichlet(CategoricalDirichletConfig{}))},
-		{"CategoricalDirichletConfig.Alpha[1]", second(NewCategoricalDirichlet(CategoricalDirichletConfig{Alpha: []float64{1, -1}}))},
-		{"NormalNIGConfig.M0", second(NewNormalNIG(NormalNIGConfig{M0: nan, K0: 1, A0: 1, B0: 1, Lo: 0, Hi: 1}))},
-		{"NormalNIGConfig.K0", second(NewNormalNIG(NormalNIGConfig{A0: 1, B0: 1, Lo: 0, Hi: 1}))},
-		{"NormalNIGConfig.A0", second(NewNormalNIG(NormalNIGConfig{K0: 1, A0: 0x1p-1070, B0: 1, Lo: 0, Hi: 1}))},
-		{"NormalNIGConfig.B0", second(NewNormalNIG(NormalNIGConfig{K0: 1, A0: 1, B0: -2, Lo: 0, Hi: 1}))},
-		{"NormalNIGConfig.Lo", second(NewNormalNIG(NormalNIGConfig{K0: 1, A0: 1, B0: 1}))},
-		{"NormalNIGConfig.Hi", second(NewNormalNIG(NormalNIGConfig{K0: 1, A0: 1, B0: 1, Lo: 0, Hi: 1e200}))},
-		{"r is nil", pg.SampleTheta(nil, []float64{1}, 1, th1)},
-		{"n must be", pg.SampleTheta(r, nil, 0, th1)},
-		{"records must have length", cd.SampleTheta(r, []float64{1, 0}, 3, th2)},
-		{"theta must have length", nig.SampleTheta(r, []float64{1}, 1, th1)},
-		{"records[1] must be finite", nig.SampleTheta(r, []float64{1, inf}, 2, th2)},
-		{"records[0] must be a non-negative integer", pg.SampleTheta(r, []float64{1.5}, 1, th1)},
-		{"records[1] must be a category", cd.SampleTheta(r, []float64{0, 2}, 2, th2)},
-		{"overflow", nig.SampleTheta(r, []float64{1e300, -1e300}, 2, th2)},
-		{"n must be", second(nig.L1Sensitivity(0))},
-		{"without its constructor", (&NormalNIG{}).SampleTheta(r, []float64{1}, 1, th2)},
-		{"without its constructor", (&CategoricalDirichlet{}).CheckParam(th2)},
-		{"without its constructor", second((*PoissonGamma)(nil).L1Sensitivity(3))},
-	} {
-		if !errors.Is(c.err, simulate.ErrInvalid) || !strings.Contains(c.err.Error(), c.want) {
-			t.Errorf("got %v, want an error wrapping simulate.ErrInvalid containing %q", c.err, c.want)
+	named := func(want string, f func() error) func() error {
+		return func() error {
+			err := f()
+			if err != nil && !strings.Contains(err.Error(), want) {
+				return fmt.Errorf("error %q does not name %s", err, want)
+			}
+			return err
 		}
 	}
-	for _, c := range []struct {
-		m  simulate.RecordModel
-		th []float64
-	}{
-		{pg, []float64{0}}, {pg, []float64{inf}}, {pg, []float64{1, 1}},
-		{cd, []float64{0.5, 0.6}}, {cd, []float64{-0.5, 1.5}},
-		{nig, []float64{0, 0}}, {nig, []float64{nan, 1}},
-	} {
-		if err := c.m.CheckParam(c.th); !errors.Is(err, simulate.ErrInvalidTheta) {
-			t.Errorf("%T.CheckParam(%v) = %v, want ErrInvalidTheta", c.m, c.th, err)
+	theta := func(want error, f func() error) func() error {
+		return func() error {
+			err := f()
+			if err != nil && !errors.Is(err, want) {
+				return fmt.Errorf("error %q does not wrap %v", err, want)
+			}
+			return err
 		}
 	}
-	for _, m := range []simulate.Prior{&PoissonGamma{}, &CategoricalDirichlet{}, &NormalNIG{}} {
-		if m.Dim() != 0 || !math.IsNaN(m.LogDensity([]float64{1, 1})) {
-			t.Errorf("%T used without its constructor: Dim %d, LogDensity not NaN", m, m.Dim())
+	check := func(ok bool, what string) func() error {
+		return func() error {
+			if !ok {
+				return errors.New(what)
+			}
+			return nil
 		}
 	}
+	type B = testutil.BadInput
+	cases := []B{
+		{Category: "zerovalue", Name: "gamma shape", Err: named("PoissonGammaConfig.Shape", func() error { return second(NewPoissonGamma(PoissonGammaConfig{Rate: 1, MaxCount: 1})) })},
+		{Category: "nan", Name: "gamma rate", Err: named("PoissonGammaConfig.Rate", func() error { return second(NewPoissonGamma(PoissonGammaConfig{Shape: 1, Rate: nan, MaxCount: 1})) })},
+		{Category: "inf", Name: "max count", Err: named("PoissonGammaConfig.MaxCount", func() error { return second(NewPoissonGamma(PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: inf})) })},
+		{Category: "huge", Name: "max count 2^41", Err: named("PoissonGammaConfig.MaxCount", func() error {
+			return second(NewPoissonGamma(PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 1 << 41}))
+		})},
+		{Category: "empty", Name: "Dirichlet alpha", Err: named("CategoricalDirichletConfig.Alpha", func() error { return second(NewCategoricalDirichlet(CategoricalDirichletConfig{})) })},
+		{Category: "nonpositive", Name: "Dirichlet alpha[1]", Err: named("CategoricalDirichletConfig.Alpha[1]", func() error {
+			return second(NewCategoricalDirichlet(CategoricalDirichletConfig{Alpha: []float64{1, -1}}))
+		})},
+		{Category: "nan", Name: "NIG M0", Err: named("NormalNIGConfig.M0", func() error { return second(NewNormalNIG(NormalNIGConfig{M0: nan, K0: 1, A0: 1, B0: 1, Lo: 0, Hi: 1})) })},
+		{Category: "zerovalue", Name: "NIG K0", Err: named("NormalNIGConfig.K0", func() error { return second(NewNormalNIG(NormalNIGConfig{A0: 1, B0: 1, Lo: 0, Hi: 1})) })},
+		{Category: "subnormal", Name: "NIG A0", Err: named("NormalNIGConfig.A0", func() error { return second(NewNormalNIG(NormalNIGConfig{K0: 1, A0: sub, B0: 1, Lo: 0, Hi: 1})) })},
+		{Category: "nonpositive", Name: "NIG B0", Err: named("NormalNIGConfig.B0", func() error { return second(NewNormalNIG(NormalNIGConfig{K0: 1, A0: 1, B0: -2, Lo: 0, Hi: 1})) })},
+		{Category: "zerovalue", Name: "NIG bounds", Err: named("NormalNIGConfig.Lo", func() error { return second(NewNormalNIG(NormalNIGConfig{K0: 1, A0: 1, B0: 1})) })},
+		{Category: "huge", Name: "NIG bound 1e200", Err: named("NormalNIGConfig.Hi", func() error { return second(NewNormalNIG(NormalNIGConfig{K0: 1, A0: 1, B0: 1, Lo: 0, Hi: 1e200})) })},
+		{Category: "nil", Name: "θ-step generator", Err: named("r is nil", func() error { return pg.SampleTheta(nil, []float64{1}, 1, th1) })},
+		{Category: "nonpositive", Name: "θ-step n = 0", Err: named("n must be", func() error { return pg.SampleTheta(r, nil, 0, th1) })},
+		{Category: "mismatched", Name: "θ-step records length", Err: named("records must have length", func() error { return cd.SampleTheta(r, []float64{1, 0}, 3, th2) })},
+		{Category: "mismatched", Name: "θ-step theta length", Err: named("theta must have length", func() error { return nig.SampleTheta(r, []float64{1}, 1, th1) })},
+		{Category: "inf", Name: "θ-step record", Err: named("records[1] must be finite", func() error { return nig.SampleTheta(r, []float64{1, inf}, 2, th2) })},
+		{Category: "mismatched", Name: "θ-step fractional count", Err: named("records[0] must be a non-negative integer", func() error { return pg.SampleTheta(r, []float64{1.5}, 1, th1) })},
+		{Category: "mismatched", Name: "θ-step category 2 of 2", Err: named("records[1] must be a category", func() error { return cd.SampleTheta(r, []float64{0, 2}, 2, th2) })},
+		{Category: "huge", Name: "θ-step records overflow", Err: named("overflow", func() error { return nig.SampleTheta(r, []float64{1e300, -1e300}, 2, th2) })},
+		{Category: "nonpositive", Name: "sensitivity n = 0", Err: named("n must be", func() error { return second(nig.L1Sensitivity(0)) })},
+		{Category: "zerovalue", Name: "NIG θ-step", Err: named("without its constructor", func() error { return (&NormalNIG{}).SampleTheta(r, []float64{1}, 1, th2) })},
+		{Category: "zerovalue", Name: "Dirichlet CheckParam", Err: named("without its constructor", func() error { return (&CategoricalDirichlet{}).CheckParam(th2) })},
+		{Category: "nil", Name: "Poisson sensitivity", Err: named("without its constructor", func() error { return second((*PoissonGamma)(nil).L1Sensitivity(3)) })},
+		{Category: "nonpositive", Name: "λ = 0", Err: theta(simulate.ErrInvalidTheta, func() error { return pg.CheckParam([]float64{0}) })},
+		{Category: "inf", Name: "λ = +Inf", Err: theta(simulate.ErrInvalidTheta, func() error { return pg.CheckParam([]float64{inf}) })},
+		{Category: "mismatched", Name: "λ of length 2", Err: theta(simulate.ErrInvalidTheta, func() error { return pg.CheckParam([]float64{1, 1}) })},
+		{Category: "mismatched", Name: "p off the simplex", Err: theta(simulate.ErrInvalidTheta, func() error { return cd.CheckParam([]float64{0.5, 0.6}) })},
+		{Category: "nonpositive", Name: "negative p", Err: theta(simulate.ErrInvalidTheta, func() error { return cd.CheckParam([]float64{-0.5, 1.5}) })},
+		{Category: "nonpositive", Name: "σ² = 0", Err: theta(simulate.ErrInvalidTheta, func() error { return nig.CheckParam([]float64{0, 0}) })},
+		{Category: "nan", Name: "μ NaN", Err: theta(simulate.ErrInvalidTheta, func() error { return nig.CheckParam([]float64{nan, 1}) })},
+		{Category: "zerovalue", Name: "accessors", Check: check((&PoissonGamma{}).Dim() == 0 && (&CategoricalDirichlet{}).ContribDim() == 0 &&
+			(&NormalNIG{}).Config() == NormalNIGConfig{}, "a zero model reports a dimension or a configuration")},
+		{Category: "nil", Name: "LogDensity", Check: check(math.IsNaN((*NormalNIG)(nil).LogDensity([]float64{0, 1})) &&
+			math.IsNaN((*PoissonGamma)(nil).LogDensity([]float64{1})) && math.IsNaN((&CategoricalDirichlet{}).LogDensity([]float64{0.5, 0.5})), "LogDensity of an unbuilt model is not NaN")},
+		{Category: "nan", Name: "LogDensity NaN θ", Check: check(math.IsNaN(pg.LogDensity([]float64{nan})) && math.IsNaN(nig.LogDensity([]float64{nan, 1})), "LogDensity of a NaN θ is not NaN")},
+	}
+	testutil.RunBadInput(t, simulate.ErrInvalid, cases)
 }
 
 // TestNormalSensitivityDense compares NormalNIG.L1Sensitivity with a
