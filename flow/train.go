@@ -134,10 +134,15 @@ func (c TrainConfig) Validate() error {
 // a step allocates nothing. A trainer must be closed to stop its worker
 // goroutines, and must not be used concurrently.
 type trainer struct {
-	f       *Flow
-	cfg     TrainConfig
-	opt     *optim.AdamW
-	shards  []*shard
+	f      *Flow
+	cfg    TrainConfig
+	opt    *optim.AdamW
+	shards []*shard
+	// works holds a workspace per worker: a worker evaluates all its
+	// shards' chunks in one workspace, which stays in the caches from one
+	// shard to the next (the results do not depend on which workspace a
+	// chunk runs in).
+	works   []*work
 	grad    []float64
 	ema     []float64 // the moving average of the parameters; nil without EMA
 	logq    []float64
@@ -156,7 +161,6 @@ type trainer struct {
 }
 
 type shard struct {
-	w    *work
 	grad []float64
 	loss float64 // modeLocal: the sum of the shard's loss parts
 	bad  bool    // modeLocal: a loss part had a non-finite gradient
@@ -211,19 +215,23 @@ func newTrainer(f *Flow, cfg TrainConfig) (*trainer, error) {
 	rows := min(t.chunk(), (cfg.BatchSize+cfg.Shards-1)/cfg.Shards)
 	t.shards = make([]*shard, cfg.Shards)
 	for s := range t.shards {
-		t.shards[s] = &shard{w: t.newWork(rows), grad: make([]float64, f.NumParams())}
+		t.shards[s] = &shard{grad: make([]float64, f.NumParams())}
 	}
 	t.workers = cfg.Workers
 	if t.workers == 0 {
 		t.workers = runtime.GOMAXPROCS(0)
 	}
 	t.workers = min(t.workers, cfg.Shards)
+	t.works = make([]*work, t.workers)
+	for i := range t.works {
+		t.works[i] = t.newWork(rows)
+	}
 	if t.workers > 1 {
 		t.jobs = make(chan int, cfg.Shards)
 		for i := 0; i < t.workers; i++ {
 			go func() {
 				for s := range t.jobs {
-					t.runShard(s)
+					t.runShard(s, t.works[i])
 					t.wg.Done()
 				}
 			}()
@@ -279,21 +287,21 @@ func (t *trainer) chunk() int {
 	return chunkRows
 }
 
-// fit grows the shard workspaces, once, so that a shard's rows of an n-row
-// batch are evaluated in chunks of up to chunk() rows, each a whole
+// fit grows the workers' workspaces, once, so that a shard's rows of an
+// n-row batch are evaluated in chunks of up to chunk() rows, each a whole
 // number of context groups.
 func (t *trainer) fit(n int) {
 	per := (n/t.group + len(t.shards) - 1) / len(t.shards) * t.group
 	want := max(t.group, min(t.chunk(), per))
-	if t.shards[0].w.cap >= want {
+	if t.works[0].cap >= want {
 		return
 	}
-	for _, sh := range t.shards {
-		sh.w = t.newWork(want)
+	for i := range t.works {
+		t.works[i] = t.newWork(want)
 	}
 }
 
-// newWork allocates a shard workspace for up to rows rows, its
+// newWork allocates a worker's workspace for up to rows rows, its
 // conditioners' products in float32 when the configuration asks for it.
 func (t *trainer) newWork(rows int) *work {
 	w := t.f.newWork(rows)
@@ -304,8 +312,8 @@ func (t *trainer) newWork(rows int) *work {
 	return w
 }
 
-// runShard evaluates shard s of the current job.
-func (t *trainer) runShard(s int) {
+// runShard evaluates shard s of the current job in the workspace w.
+func (t *trainer) runShard(s int, w *work) {
 	f := t.f
 	lo, hi := t.rows(s, t.n)
 	sh := t.shards[s]
@@ -314,12 +322,12 @@ func (t *trainer) runShard(s int) {
 	}
 	sh.loss, sh.bad = 0, false
 	D, C, g := f.cfg.Dim, f.cfg.ContextDim, t.group
-	step := sh.w.cap / g * g
+	step := w.cap / g * g
 	for a := lo; a < hi; a += step {
 		m := min(step, hi-a)
-		f.loadShared(sh.w, t.y[a*D:], t.z[a/g*C:], m, g)
-		sh.w.keep = t.mode != modeForward
-		f.forward(sh.w, t.logq[a:a+m])
+		f.loadShared(w, t.y[a*D:], t.z[a/g*C:], m, g)
+		w.keep = t.mode != modeForward
+		f.forward(w, t.logq[a:a+m])
 		if t.mode == modeLocal {
 			sh.loss += t.gloss(a, t.logq[a:a+m], t.dlogq[a:a+m])
 			if finite("dlogq", t.dlogq[a:a+m]) != nil {
@@ -329,7 +337,7 @@ func (t *trainer) runShard(s int) {
 		}
 		if t.mode != modeForward {
 			// The first chunk stores its gradient, the others add theirs.
-			f.backward(sh.w, t.dlogq[a:a+m], sh.grad, a == lo)
+			f.backward(w, t.dlogq[a:a+m], sh.grad, a == lo)
 		}
 	}
 }
@@ -337,21 +345,21 @@ func (t *trainer) runShard(s int) {
 // run evaluates every shard of the current job and waits for them.
 func (t *trainer) run() {
 	// The parameters are fixed during a job: round the float32 layers'
-	// weights once, into the first shard's workspace, for every chunk of
+	// weights once, into the first worker's workspace, for every chunk of
 	// every shard.
 	f := t.f
-	f.holdFloat32(t.shards[0].w)
-	for _, sh := range t.shards[1:] {
-		f.shareFloat32(sh.w, t.shards[0].w)
+	f.holdFloat32(t.works[0])
+	for _, w := range t.works[1:] {
+		f.shareFloat32(w, t.works[0])
 	}
 	defer func() {
-		for _, sh := range t.shards {
-			f.releaseFloat32(sh.w)
+		for _, w := range t.works {
+			f.releaseFloat32(w)
 		}
 	}()
 	if t.jobs == nil {
 		for s := range t.shards {
-			t.runShard(s)
+			t.runShard(s, t.works[0])
 		}
 		return
 	}

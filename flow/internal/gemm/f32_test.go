@@ -343,7 +343,9 @@ func TestMul32T(t *testing.T) {
 // out (rows padded to Stride32, held weights and their transposes): the
 // forward product x·W (fwd), the input gradient dy·Wᵀ (dx) and the weight
 // and bias gradient [x, 1]ᵀ·dy with x held transposed (dw). It reports
-// the arithmetic rate the step's dense layers can reach on these shapes.
+// the arithmetic rate the step's dense layers can reach on these shapes,
+// per second of wall time and, for comparison with the step's figures on a
+// busy machine, per second of the process's CPU time (cpu-GFLOP/s).
 func BenchmarkChunk32(b *testing.B) {
 	const n, h = 64, 50
 	r := rand.New(rand.NewPCG(1, 1))
@@ -368,6 +370,7 @@ func BenchmarkChunk32(b *testing.B) {
 		b.Run(op, func(b *testing.B) {
 			m, k := n, h
 			b.ReportAllocs()
+			c0, cpuOK := testutil.ProcessCPU()
 			for b.Loop() {
 				switch op {
 				case "fwd":
@@ -379,7 +382,11 @@ func BenchmarkChunk32(b *testing.B) {
 					Mul32(h+1, h, n, x, 1, lx, dy, ld, nil, c, h)
 				}
 			}
-			b.ReportMetric(2*float64(m*h*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			flops := 2 * float64(m*h*k) * float64(b.N)
+			b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			if c1, _ := testutil.ProcessCPU(); cpuOK && c1 > c0 {
+				b.ReportMetric(flops/(c1-c0).Seconds()/1e9, "cpu-GFLOP/s")
+			}
 		})
 	}
 }
