@@ -74,9 +74,9 @@
 // parameter with a Bonferroni correction at the family-wise level 10⁻³
 // (sbc.go has the details). -sbc-power prints the power of that test:
 //
-//	go run ./examples/generality -sbc npe -problems gauss2,laplace1,studentt2,uniform2 -sims 1000,10000 -out /tmp/sbc
-//	go run ./examples/generality -sbc snpe,snle -problems gauss2 -sims 1000 -rounds 2 -out /tmp/sbc
-//	go run ./examples/generality -sbc-power 1000
+//	go run ./examples/reproduce/generality -sbc npe -problems gauss2,laplace1,studentt2,uniform2 -sims 1000,10000 -out /tmp/sbc
+//	go run ./examples/reproduce/generality -sbc snpe,snle -problems gauss2 -sims 1000 -rounds 2 -out /tmp/sbc
+//	go run ./examples/reproduce/generality -sbc-power 1000
 package main
 
 import (
