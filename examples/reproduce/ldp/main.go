@@ -328,11 +328,13 @@ func histogramAt(ctx context.Context, c config, eps float64, w io.Writer, prog *
 			if err != nil {
 				return 0, err
 			}
-			res, err := mcmc.Run(ctx, post, mcmc.NUTS{}, mcmc.Config{Chains: 2, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64(), InitFunc: smallInit})
+			// ldp.Sample's defaults: NUTS (the posterior has a gradient),
+			// chains started at 0.1·N(0, 1) near x = 0.
+			draws, err := ldp.Sample(ctx, post, nil, mcmc.Config{Chains: 2, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64()})
 			if err != nil {
 				return 0, err
 			}
-			mean := posteriorTheta(res, post, d)
+			mean := rowMean(draws)
 			est := make([]float64, d)
 			if err := mech.EstimateFrequencies(data.ColumnSums(), n, est); err != nil {
 				return 0, err
@@ -373,22 +375,14 @@ func histogramAt(ctx context.Context, c config, eps float64, w io.Writer, prog *
 	return yB[0] / yP[0], nil
 }
 
-func smallInit(_ int, r *rand.Rand, x []float64) error {
-	for j := range x {
-		x[j] = 0.1 * r.NormFloat64()
-	}
-	return nil
-}
-
-// posteriorTheta returns the posterior mean of θ from draws of the
-// histogram posterior's coordinates.
-func posteriorTheta(res *mcmc.Result, post *ldp.HistogramPosterior, d int) []float64 {
-	mean := make([]float64, d)
-	th := make([]float64, d)
-	for i := range res.Draws.Len() {
-		post.Theta(res.Draws.Row(i), th)
-		for k := range mean {
-			mean[k] += th[k] / float64(res.Draws.Len())
+// rowMean returns the mean of the rows of d, each divided by their number
+// before it is added (the order of the operations fixes the printed
+// digits).
+func rowMean(d *privinfer.Draws) []float64 {
+	mean := make([]float64, d.Dim)
+	for i := range d.Len() {
+		for k, v := range d.Row(i) {
+			mean[k] += v / float64(d.Len())
 		}
 	}
 	return mean
@@ -466,15 +460,7 @@ func histogramCalibration(ctx context.Context, c config, w io.Writer, prog *cli.
 			if err != nil {
 				return err
 			}
-			res, err := mcmc.Run(ctx, post, mcmc.NUTS{}, mcmc.Config{Chains: 2, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64(), InitFunc: smallInit})
-			if err != nil {
-				return err
-			}
-			names := make([]string, d)
-			for k := range names {
-				names[k] = fmt.Sprintf("theta%d", k+1)
-			}
-			td, err := res.Draws.Map(names, func(x, dst []float64) { post.Theta(x, dst) })
+			td, err := ldp.Sample(ctx, post, nil, mcmc.Config{Chains: 2, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64()})
 			if err != nil {
 				return err
 			}

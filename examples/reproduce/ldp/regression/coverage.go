@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
 	"github.com/privinfer/privinfer/examples/reproduce/internal/plot"
 	"github.com/privinfer/privinfer/mcmc"
@@ -23,7 +24,7 @@ var covLevels = []float64{0.5, 0.7, 0.9, 0.95}
 // and returns the posterior draws of θ (first d columns) with the true θ.
 type coverageModel struct {
 	name string
-	fit  func(ctx context.Context, r *rand.Rand) (draws *mcmc.Result, theta []float64, err error)
+	fit  func(ctx context.Context, r *rand.Rand) (draws *privinfer.Draws, theta []float64, err error)
 }
 
 // The coverage study's settings: d = 2 inputs, ε = 1, R_y = 2.
@@ -61,7 +62,7 @@ func coverageModels(c config) ([]coverageModel, error) {
 		return nil, err
 	}
 	models := []coverageModel{
-		{"sufficient statistics, linear", func(ctx context.Context, r *rand.Rand) (*mcmc.Result, []float64, error) {
+		{"sufficient statistics, linear", func(ctx context.Context, r *rand.Rand) (*privinfer.Draws, []float64, error) {
 			theta := drawTheta(r)
 			sg := gammaDraw(r)
 			sigma := make([]float64, d*d)
@@ -94,10 +95,10 @@ func coverageModels(c config) ([]coverageModel, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			res, err := mcmc.Run(ctx, post, mcmc.NUTS{}, nutsCfg(r, start))
+			res, err := ldp.Sample(ctx, post, mcmc.NUTS{}, nutsCfg(r, start))
 			return res, theta, err
 		}},
-		{"sufficient statistics, logistic", func(ctx context.Context, r *rand.Rand) (*mcmc.Result, []float64, error) {
+		{"sufficient statistics, logistic", func(ctx context.Context, r *rand.Rand) (*privinfer.Draws, []float64, error) {
 			theta := drawTheta(r)
 			sigma := make([]float64, d*d)
 			if err := prior.Sample(r, d, sigma); err != nil {
@@ -128,10 +129,10 @@ func coverageModels(c config) ([]coverageModel, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			res, err := mcmc.Run(ctx, post, mcmc.NUTS{}, mcmc.Config{Chains: c.chains, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64(), InitFunc: initNear(make([]float64, post.Dim()), 0.1), Progress: c.chainProgress})
+			res, err := ldp.Sample(ctx, post, mcmc.NUTS{}, mcmc.Config{Chains: c.chains, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64(), InitFunc: initNear(make([]float64, post.Dim()), 0.1), Progress: c.chainProgress})
 			return res, theta, err
 		}},
-		{"input perturbation, linear (eq. 41)", func(ctx context.Context, r *rand.Rand) (*mcmc.Result, []float64, error) {
+		{"input perturbation, linear (eq. 41)", func(ctx context.Context, r *rand.Rand) (*privinfer.Draws, []float64, error) {
 			theta := drawTheta(r)
 			sg := gammaDraw(r)
 			sigma := make([]float64, d*d)
@@ -172,7 +173,7 @@ func coverageModels(c config) ([]coverageModel, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			res, err := mcmc.Run(ctx, post, mcmc.NUTS{}, nutsCfg(r, start))
+			res, err := ldp.Sample(ctx, post, mcmc.NUTS{}, nutsCfg(r, start))
 			return res, theta, err
 		}},
 	}
@@ -209,7 +210,7 @@ func coverage(ctx context.Context, c config, w io.Writer, prog *cli.Progress, co
 			worstR = math.Max(worstR, maxRHat(res, d))
 			for j := range d {
 				for li, lv := range covLevels {
-					lo, hi := res.Draws.Interval(j, lv)
+					lo, hi := res.Interval(j, lv)
 					if theta[j] >= lo && theta[j] <= hi {
 						hits[j][li]++
 					}

@@ -236,10 +236,10 @@ func initNear(mean []float64, jitter float64) func(int, *rand.Rand, []float64) e
 }
 
 // maxRHat returns the largest R̂ over the first k parameters.
-func maxRHat(res *mcmc.Result, k int) float64 {
+func maxRHat(draws *privinfer.Draws, k int) float64 {
 	m := 0.0
 	for j := range k {
-		if rh, err := res.Draws.RHat(j); err == nil {
+		if rh, err := draws.RHat(j); err == nil {
 			m = math.Max(m, rh)
 		}
 	}
@@ -356,12 +356,12 @@ func fig4(ctx context.Context, c config, w io.Writer, prog *cli.Progress, common
 			if err != nil {
 				return err
 			}
-			res, err := mcmc.Run(ctx, post, mcmc.NUTS{}, mcmc.Config{Chains: c.chains, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64(), InitFunc: initNear(start, 0.05), Progress: c.chainProgress})
+			res, err := ldp.Sample(ctx, post, mcmc.NUTS{}, mcmc.Config{Chains: c.chains, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64(), InitFunc: initNear(start, 0.05), Progress: c.chainProgress})
 			if err != nil {
 				return err
 			}
 			worstR = math.Max(worstR, maxRHat(res, d))
-			ss[ei].add(ldpdata.RMSE(pred(res.Draws.Mean()[:d]), ytc))
+			ss[ei].add(ldpdata.RMSE(pred(res.Mean()[:d]), ytc))
 			sr, err := sgd.Train(ctx, ztr, yc, d, sgd.Config{Loss: sgd.Squared, Epsilon: eps, Delta: c.delta, LearningRate: c.sgdRate, Seed: r.Uint64(), Reproducible: true})
 			if err != nil {
 				return err
@@ -589,12 +589,12 @@ func fig5(ctx context.Context, c config, w io.Writer, prog *cli.Progress, common
 			}
 			start := make([]float64, post.Dim())
 			copy(start[d:], covInit(d, sdx))
-			res, err := mcmc.Run(ctx, post, mcmc.NUTS{}, mcmc.Config{Chains: c.chains, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64(), InitFunc: initNear(start, 0.1), Progress: c.chainProgress})
+			res, err := ldp.Sample(ctx, post, mcmc.NUTS{}, mcmc.Config{Chains: c.chains, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64(), InitFunc: initNear(start, 0.1), Progress: c.chainProgress})
 			if err != nil {
 				return err
 			}
 			worstR = math.Max(worstR, maxRHat(res, d))
-			suff[ei].add(auc(res.Draws.Mean()[:d]))
+			suff[ei].add(auc(res.Mean()[:d]))
 			// Input perturbation with budget split c = 0.5.
 			gx, err := mechanism.NewAnalyticGaussian(mechanism.GaussianConfig{Epsilon: eps / 2, Delta: c.delta, Sensitivity: 2, Dim: d})
 			if err != nil {
@@ -631,12 +631,12 @@ func fig5(ctx context.Context, c config, w io.Writer, prog *cli.Progress, common
 			if err != nil {
 				return err
 			}
-			ires, err := mcmc.Run(ctx, ipost, mcmc.NUTS{}, mcmc.Config{Chains: c.chains, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64(), InitFunc: initNear(make([]float64, d), 0.1), Progress: c.chainProgress})
+			ires, err := ldp.Sample(ctx, ipost, mcmc.NUTS{}, mcmc.Config{Chains: c.chains, Warmup: c.warmup, Draws: c.draws, Seed: r.Uint64(), InitFunc: initNear(make([]float64, d), 0.1), Progress: c.chainProgress})
 			if err != nil {
 				return err
 			}
 			worstR = math.Max(worstR, maxRHat(ires, d))
-			inp[ei].add(auc(ires.Draws.Mean()))
+			inp[ei].add(auc(ires.Mean()))
 			// LDP-SGD on the same records.
 			sr, err := sgd.Train(ctx, xs, ys, d, sgd.Config{Loss: sgd.Logistic, Epsilon: eps, Delta: c.delta, LearningRate: c.sgdRate, Seed: r.Uint64(), Reproducible: true})
 			if err != nil {
