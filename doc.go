@@ -62,7 +62,8 @@
 //     and its subpackages take no two positional numbers of one type
 //     that could be swapped unnoticed: bounds are named fields (Lo, Hi of
 //     aggregate.Config), save for the few with a fixed conventional order
-//     (Clamp(x, lo, hi), a fraction num/den, a calibration σ(ε, δ, Δ2)).
+//     (Clamp(x, lo, hi), a fraction num/den, a conversion ε(ρ, δ)); the
+//     Gaussian calibrations take a GaussianConfig.
 //   - Measurements live beside what they measure (benchmarks, RESULTS.md
 //     and BENCHMARKS.md files, the reproduction report); doc comments
 //     state the decisions and point there.

@@ -493,7 +493,7 @@ func constructorCases() []testutil.BadInput {
 	sigmaFns := []struct {
 		name string
 		f    func(eps, delta, sens float64) (float64, error)
-	}{{"AnalyticGaussianSigma", AnalyticGaussianSigma}, {"ClassicalGaussianSigma", ClassicalGaussianSigma}, {"ProbabilisticGaussianSigma", ProbabilisticGaussianSigma}}
+	}{{"AnalyticGaussianSigma", positional(AnalyticGaussianSigma)}, {"ClassicalGaussianSigma", positional(ClassicalGaussianSigma)}, {"ProbabilisticGaussianSigma", positional(ProbabilisticGaussianSigma)}}
 	for _, sf := range sigmaFns {
 		for _, v := range append(badPos, bSub) {
 			add(catOf(v), fmt.Sprintf("%s ε %v", sf.name, v), func() error { _, err := sf.f(v, 1e-6, 1); return err })
@@ -801,4 +801,12 @@ func TestBadInput(t *testing.T) {
 		cases = append(cases, applyCases(bm)...)
 	}
 	testutil.RunBadInput(t, ErrInvalid, cases)
+}
+
+// positional adapts a Gaussian calibration to the table's (ε, δ, Δ2)
+// cases.
+func positional(f func(GaussianConfig) (float64, error)) func(eps, delta, sens float64) (float64, error) {
+	return func(eps, delta, sens float64) (float64, error) {
+		return f(GaussianConfig{Epsilon: eps, Delta: delta, Sensitivity: sens})
+	}
 }

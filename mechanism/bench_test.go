@@ -71,7 +71,7 @@ func BenchmarkGaussianReleaseD10(b *testing.B) {
 func BenchmarkAnalyticGaussianSigma(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := AnalyticGaussianSigma(1, 1e-5, 1); err != nil {
+		if _, err := AnalyticGaussianSigma(GaussianConfig{Epsilon: 1, Delta: 1e-5, Sensitivity: 1}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -89,9 +89,9 @@ func Example_splittingBudget() {
 // The analytic Gaussian mechanism needs much less noise than the classical
 // calibration, and also covers ε ≥ 1.
 func ExampleAnalyticGaussianSigma() {
-	a, _ := mechanism.AnalyticGaussianSigma(0.5, 1e-5, 1)
-	c, _ := mechanism.ClassicalGaussianSigma(0.5, 1e-5, 1)
-	big, _ := mechanism.AnalyticGaussianSigma(10, 1e-5, 1)
+	a, _ := mechanism.AnalyticGaussianSigma(mechanism.GaussianConfig{Epsilon: 0.5, Delta: 1e-5, Sensitivity: 1})
+	c, _ := mechanism.ClassicalGaussianSigma(mechanism.GaussianConfig{Epsilon: 0.5, Delta: 1e-5, Sensitivity: 1})
+	big, _ := mechanism.AnalyticGaussianSigma(mechanism.GaussianConfig{Epsilon: 10, Delta: 1e-5, Sensitivity: 1})
 	fmt.Printf("analytic %.4f, classical %.4f, analytic at ε=10: %.4f\n", a, c, big)
 	// Output:
 	// analytic 7.0318, classical 9.6896, analytic at ε=10: 0.4999

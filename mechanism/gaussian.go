@@ -153,7 +153,7 @@ func (g *Gaussian) setLattice(gridExp int, sigmaEff float64) error {
 // no meaningful privacy, and a mechanism built for it would refuse
 // ordinary statistics at release time.
 func NewAnalyticGaussian(cfg GaussianConfig) (*Gaussian, error) {
-	return calibrated(cfg, AnalyticGaussianSigma)
+	return calibrated(cfg, analyticSigma)
 }
 
 // NewClassicalGaussian returns the classical Gaussian mechanism with
@@ -161,7 +161,7 @@ func NewAnalyticGaussian(cfg GaussianConfig) (*Gaussian, error) {
 // 2014, Thm. A.1). It returns an error for Epsilon ≥ 1, where the theorem
 // does not apply; use NewAnalyticGaussian there.
 func NewClassicalGaussian(cfg GaussianConfig) (*Gaussian, error) {
-	return calibrated(cfg, ClassicalGaussianSigma)
+	return calibrated(cfg, classicalSigma)
 }
 
 // NewProbabilisticGaussian returns the Gaussian mechanism calibrated for
@@ -170,7 +170,7 @@ func NewClassicalGaussian(cfg GaussianConfig) (*Gaussian, error) {
 // with probability at most δ) implies (ε, δ)-DP, so Budget reports
 // (Epsilon, Delta).
 func NewProbabilisticGaussian(cfg GaussianConfig) (*Gaussian, error) {
-	return calibrated(cfg, ProbabilisticGaussianSigma)
+	return calibrated(cfg, probabilisticSigma)
 }
 
 // minGaussianRange is the smallest release range, in units of the
@@ -365,9 +365,38 @@ func (g *Gaussian) LogDensity(sdp, s []float64) float64 {
 	return -0.5*ss/float64(g.dg.s) + float64(g.dim)*g.lnorm
 }
 
-// ClassicalGaussianSigma returns σ = sens2·√(2 ln(1.25/δ))/ε for
-// ε ∈ (0, 1), δ ∈ (0, 1), sens2 > 0.
-func ClassicalGaussianSigma(eps, delta, sens2 float64) (float64, error) {
+// calibration validates the fields of cfg a σ calibration reads (Epsilon,
+// Delta, Sensitivity; not Dim) and returns them.
+func (c GaussianConfig) calibration() (eps, delta, sens2 float64, err error) {
+	if err := checkPositive("GaussianConfig.Epsilon: epsilon", c.Epsilon); err != nil {
+		return 0, 0, 0, err
+	}
+	if !(c.Delta > 0 && c.Delta < 1) {
+		return 0, 0, 0, invalidf("GaussianConfig.Delta: delta must be in (0, 1), got %v", c.Delta)
+	}
+	if err := checkPositive("GaussianConfig.Sensitivity: sensitivity", c.Sensitivity); err != nil {
+		return 0, 0, 0, err
+	}
+	return c.Epsilon, c.Delta, c.Sensitivity, nil
+}
+
+// ClassicalGaussianSigma returns the σ of NewClassicalGaussian(cfg),
+// σ = Δ2·√(2 ln(1.25/δ))/ε with ε = cfg.Epsilon ∈ (0, 1), δ = cfg.Delta ∈
+// (0, 1) and Δ2 = cfg.Sensitivity > 0 (before the lattice's adjustment;
+// cfg.Dim is not used). Errors wrap ErrInvalid and name the field.
+func ClassicalGaussianSigma(cfg GaussianConfig) (float64, error) {
+	eps, delta, sens2, err := cfg.calibration()
+	if err != nil {
+		return 0, err
+	}
+	if eps >= 1 {
+		return 0, invalidf("GaussianConfig.Epsilon: epsilon must be < 1 for the classical Gaussian calibration, got %v", eps)
+	}
+	return classicalSigma(eps, delta, sens2)
+}
+
+// classicalSigma is ClassicalGaussianSigma of (ε, δ, Δ2).
+func classicalSigma(eps, delta, sens2 float64) (float64, error) {
 	if err := checkGaussianCalibration(eps, delta, sens2); err != nil {
 		return 0, err
 	}
@@ -377,11 +406,25 @@ func ClassicalGaussianSigma(eps, delta, sens2 float64) (float64, error) {
 	return sigmaResult(sens2*math.Sqrt(2*math.Log(1.25/delta))/eps, eps, delta, sens2)
 }
 
-// ProbabilisticGaussianSigma returns the (ε, δ)-probabilistic-DP
-// calibration of modips Def. 3,
+// ProbabilisticGaussianSigma returns the σ of
+// NewProbabilisticGaussian(cfg), the (ε, δ)-probabilistic-DP calibration
+// of modips Def. 3,
 //
-//	σ = Δ2·(√(Φ⁻¹(δ/2)² + 2ε) − Φ⁻¹(δ/2)) / (2ε).
-func ProbabilisticGaussianSigma(eps, delta, sens2 float64) (float64, error) {
+//	σ = Δ2·(√(Φ⁻¹(δ/2)² + 2ε) − Φ⁻¹(δ/2)) / (2ε),
+//
+// with ε = cfg.Epsilon > 0, δ = cfg.Delta ∈ (0, 1) and Δ2 =
+// cfg.Sensitivity > 0 (cfg.Dim is not used). Errors wrap ErrInvalid and
+// name the field.
+func ProbabilisticGaussianSigma(cfg GaussianConfig) (float64, error) {
+	eps, delta, sens2, err := cfg.calibration()
+	if err != nil {
+		return 0, err
+	}
+	return probabilisticSigma(eps, delta, sens2)
+}
+
+// probabilisticSigma is ProbabilisticGaussianSigma of (ε, δ, Δ2).
+func probabilisticSigma(eps, delta, sens2 float64) (float64, error) {
 	if err := checkGaussianCalibration(eps, delta, sens2); err != nil {
 		return 0, err
 	}
@@ -490,14 +533,26 @@ func millsComplement(y float64) float64 {
 const deltaEvalMargin = 1e-12
 
 // AnalyticGaussianSigma returns the smallest noise standard deviation σ
-// for which the Gaussian mechanism on a statistic of ℓ2 sensitivity sens2
-// is (eps, delta)-DP, following the analytic calibration of Balle & Wang
-// (2018). δ(σ) (AnalyticGaussianDelta) is strictly decreasing in σ; the
-// root of δ(σ) = delta is bracketed and bisected in log σ until the
-// bracket is narrower than 1e-14 relative, and the upper end (which
-// satisfies δ(σ) ≤ delta) is returned, so the result errs on the private
-// side by at most that much. Requires eps > 0, delta ∈ (0, 1), sens2 > 0.
-func AnalyticGaussianSigma(eps, delta, sens2 float64) (float64, error) {
+// for which the Gaussian mechanism on a statistic of ℓ2 sensitivity
+// Δ2 = cfg.Sensitivity > 0 is (ε, δ)-DP, ε = cfg.Epsilon > 0 and
+// δ = cfg.Delta ∈ (0, 1), following the analytic calibration of Balle &
+// Wang (2018): the σ of NewAnalyticGaussian(cfg) before the lattice's
+// adjustment (cfg.Dim is not used: σ does not depend on it).
+// δ(σ) (AnalyticGaussianDelta) is strictly decreasing in σ; the root of
+// δ(σ) = δ is bracketed and bisected in log σ until the bracket is
+// narrower than 1e-14 relative, and the upper end (which satisfies
+// δ(σ) ≤ δ) is returned, so the result errs on the private side by at
+// most that much. Errors wrap ErrInvalid and name the field.
+func AnalyticGaussianSigma(cfg GaussianConfig) (float64, error) {
+	eps, delta, sens2, err := cfg.calibration()
+	if err != nil {
+		return 0, err
+	}
+	return analyticSigma(eps, delta, sens2)
+}
+
+// analyticSigma is AnalyticGaussianSigma of (ε, δ, Δ2).
+func analyticSigma(eps, delta, sens2 float64) (float64, error) {
 	if err := checkGaussianCalibration(eps, delta, sens2); err != nil {
 		return 0, err
 	}

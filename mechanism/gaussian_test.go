@@ -14,7 +14,7 @@ func TestAnalyticGaussianSigmaReference(t *testing.T) {
 	for _, row := range readTable(t, "testdata/analytic_gaussian.txt") {
 		eps, delta, want := row[0], row[1], row[2]
 		for _, sens := range []float64{1, 0.25, 3} {
-			got, err := AnalyticGaussianSigma(eps, delta, sens)
+			got, err := AnalyticGaussianSigma(GaussianConfig{Epsilon: eps, Delta: delta, Sensitivity: sens})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -37,7 +37,7 @@ func TestAnalyticGaussianSigmaReference(t *testing.T) {
 }
 
 func TestClassicalGaussianSigma(t *testing.T) {
-	got, err := ClassicalGaussianSigma(0.5, 1e-5, 2)
+	got, err := ClassicalGaussianSigma(GaussianConfig{Epsilon: 0.5, Delta: 1e-5, Sensitivity: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,13 +45,13 @@ func TestClassicalGaussianSigma(t *testing.T) {
 	if math.Abs(got-want) > 1e-14*want {
 		t.Fatalf("got %v want %v", got, want)
 	}
-	if _, err := ClassicalGaussianSigma(1, 1e-5, 1); !errors.Is(err, ErrInvalid) {
+	if _, err := ClassicalGaussianSigma(GaussianConfig{Epsilon: 1, Delta: 1e-5, Sensitivity: 1}); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("epsilon=1 should be rejected, got %v", err)
 	}
 	// The analytic calibration is never larger than the classical one.
 	for _, eps := range []float64{0.05, 0.3, 0.9} {
-		a, _ := AnalyticGaussianSigma(eps, 1e-6, 1)
-		c, _ := ClassicalGaussianSigma(eps, 1e-6, 1)
+		a, _ := AnalyticGaussianSigma(GaussianConfig{Epsilon: eps, Delta: 1e-6, Sensitivity: 1})
+		c, _ := ClassicalGaussianSigma(GaussianConfig{Epsilon: eps, Delta: 1e-6, Sensitivity: 1})
 		if a > c {
 			t.Errorf("eps=%v analytic %v > classical %v", eps, a, c)
 		}

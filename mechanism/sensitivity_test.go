@@ -40,7 +40,7 @@ func TestMMDSensitivity(t *testing.T) {
 // in absolute value with probability δ/2 + Φ(−…) ≤ δ.
 func TestProbabilisticGaussian(t *testing.T) {
 	for _, c := range []struct{ eps, delta float64 }{{0.5, 1e-5}, {1, 1e-3}, {3, 1e-6}} {
-		sg, err := ProbabilisticGaussianSigma(c.eps, c.delta, 1)
+		sg, err := ProbabilisticGaussianSigma(GaussianConfig{Epsilon: c.eps, Delta: c.delta, Sensitivity: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

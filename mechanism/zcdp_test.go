@@ -74,7 +74,7 @@ func TestZCDPGaussianVsAnalytic(t *testing.T) {
 			}
 			// The analytic calibration at this ε needs σ* ≤ σ, and the
 			// conversion loses little: σ*/σ > 0.75.
-			s, err := AnalyticGaussianSigma(eps, delta, 1)
+			s, err := AnalyticGaussianSigma(GaussianConfig{Epsilon: eps, Delta: delta, Sensitivity: 1})
 			if err != nil || s > sigma*(1+1e-9) || s < 0.75*sigma {
 				t.Errorf("σ=%v δ=%v ε=%v: analytic σ* = %v", sigma, delta, eps, s)
 			}

@@ -21,7 +21,7 @@
 //     positional parameters of one numeric type (bounds lo, hi float64
 //     that swap unnoticed), unless the test's allowlist gives the reason
 //     its order cannot be confused (clamp(x, lo, hi), a fraction num/den,
-//     a formula's published argument order);
+//     a conversion's published argument order);
 //   - an exported name (func, method, type, field, interface method, var,
 //     const) contains "Seeded": the seeded-noise opt-out is named
 //     Reproducible;

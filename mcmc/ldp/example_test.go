@@ -94,7 +94,7 @@ func ExampleSuffStatLogRegCovPosterior() {
 	const d, n = 2, 20000
 	r := rand.New(rand.NewPCG(7, 8))
 	theta := []float64{2, -1}
-	sigma, err := mechanism.AnalyticGaussianSigma(4, 1e-5, mldp.LogRegSensitivityEqual())
+	sigma, err := mechanism.AnalyticGaussianSigma(mechanism.GaussianConfig{Epsilon: 4, Delta: 1e-5, Sensitivity: mldp.LogRegSensitivityEqual()})
 	if err != nil {
 		panic(err)
 	}
