@@ -11,6 +11,7 @@ import (
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
 	"github.com/privinfer/privinfer/examples/reproduce/internal/plot"
+	"github.com/privinfer/privinfer/flow/sbi"
 )
 
 // natural returns the draws of (β, γ, β/γ) from draws of (log β, log γ).
@@ -174,7 +175,7 @@ func runDepths(c config, eps float64) error {
 		cl.Layers = layers
 		for _, meth := range c.Methods {
 			dr := depthRun{method: strings.ToUpper(meth), layers: layers}
-			onRound := func(round int, d *privinfer.Draws, _ float64) {
+			onRound := func(round int, _ sbi.Estimate, d *privinfer.Draws, _ float64) {
 				c2, mmd := math.NaN(), math.NaN()
 				if len(refs) > 0 {
 					c.hb.Phase("%s %d layers round %d: C2ST and MMD against %s", dr.method, layers, round, refs[0].name)

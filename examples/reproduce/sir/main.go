@@ -349,8 +349,9 @@ func thin(d *privinfer.Draws, n int) *privinfer.Draws {
 
 // run trains one method and returns its posterior draws, the SPPE
 // posterior (nil for SPLE) and the training record; onRound receives every
-// round's posterior draws and the NLOG at thetaTrue (NaN if nil).
-func run(c config, meth string, p privinfer.Problem, thetaTrue []float64, onRound func(round int, d *privinfer.Draws, nlog float64)) (*privinfer.Draws, *sbi.Posterior, *sbi.Result, error) {
+// round's estimate, its posterior draws and the NLOG at thetaTrue (NaN if
+// nil).
+func run(c config, meth string, p privinfer.Problem, thetaTrue []float64, onRound func(round int, est sbi.Estimate, d *privinfer.Draws, nlog float64)) (*privinfer.Draws, *sbi.Posterior, *sbi.Result, error) {
 	o := c.Config(2, 10, c.Seed)
 	o.Checkpoint = c.CheckpointFile(meth, c.Seed, p.Observed)
 	o.Progress = c.hb.Func()
@@ -363,7 +364,7 @@ func run(c config, meth string, p privinfer.Problem, thetaTrue []float64, onRoun
 			} else if thetaTrue != nil {
 				nlog, _ = metrics.NLOGSamples(d.Theta, 2, thetaTrue)
 			}
-			onRound(round, d, nlog)
+			onRound(round, est, d, nlog)
 		}
 	}
 	if meth == "sppe" {
@@ -380,10 +381,13 @@ func run(c config, meth string, p privinfer.Problem, thetaTrue []float64, onRoun
 	return res.Draws, nil, &res.Result, nil
 }
 
-// ref is a reference sample of the synthetic release's posterior.
+// ref is a reference sample of the synthetic release's posterior; tail
+// summarises the whole sample for the γ-tail check (nil for the methods'
+// own samples).
 type ref struct {
 	name string
 	d    *privinfer.Draws
+	tail *tailRef
 }
 
 // syntheticProblem returns the paper's synthetic release at ε with the
@@ -411,7 +415,7 @@ func loadRefs(c config, epsName string) []ref {
 		{refAuthors, filepath.Join(c.authors, "sir_eps"+epsName+"_log_theta.csv")},
 	} {
 		if d, err := cli.ReadDraws(f.path, names...); err == nil {
-			refs = append(refs, ref{f.name, thin(d, 1000)})
+			refs = append(refs, ref{f.name, thin(d, 1000), newTailRef(d)})
 			summary(c.w, f.name, d)
 		}
 	}
@@ -450,8 +454,12 @@ func runSynthetic(c config, eps float64, slopes bool) ([]accuracy, []marginalAcc
 		for _, r := range refs {
 			fmt.Fprintf(w, " %12s %10s", "C2ST:"+refShort[r.name], "MMD")
 		}
-		fmt.Fprintf(w, " %8s %8s\n", "NLOG", "LMD")
-		onRound := func(round int, d *privinfer.Draws, nlog float64) {
+		fmt.Fprintf(w, " %8s %8s", "NLOG", "LMD")
+		if len(refs) > 0 {
+			fmt.Fprintf(w, " %8s", "γ>q99.9")
+		}
+		fmt.Fprintln(w)
+		onRound := func(round int, est sbi.Estimate, d *privinfer.Draws, nlog float64) {
 			c.hb.Phase("%s round %d: C2ST and MMD against %d references, LMD from %d posterior-predictive simulations", strings.ToUpper(meth), round, len(refs), min(200, d.Len()))
 			fmt.Fprintf(w, "    %5d %6d", round, round*c.Sims)
 			for _, r := range refs {
@@ -463,7 +471,15 @@ func runSynthetic(c config, eps float64, slopes bool) ([]accuracy, []marginalAcc
 			if err == nil {
 				lmd, _ = metrics.LMD(pred, 10, obs)
 			}
-			fmt.Fprintf(w, " %8.3f %8.3f\n", nlog, lmd)
+			fmt.Fprintf(w, " %8.3f %8.3f", nlog, lmd)
+			if len(refs) > 0 {
+				if t, err := measureTail(est, d, refs[0].tail); err == nil {
+					fmt.Fprintf(w, " %8.4f", t.beyond)
+				} else {
+					fmt.Fprintf(w, " %8s", "—")
+				}
+			}
+			fmt.Fprintln(w)
 			if round < c.Rounds {
 				c.hb.Phase("%s: round %d, simulating %d epidemics", strings.ToUpper(meth), round+1, c.Sims)
 			}
@@ -473,8 +489,19 @@ func runSynthetic(c config, eps float64, slopes bool) ([]accuracy, []marginalAcc
 		if err != nil {
 			return nil, nil, err
 		}
-		finals = append(finals, ref{strings.ToUpper(meth), d})
+		finals = append(finals, ref{strings.ToUpper(meth), d, nil})
 		summary(w, strings.ToUpper(meth)+" (ours)", d)
+		if len(refs) > 0 {
+			var est sbi.Estimate
+			if post != nil {
+				est = post
+			}
+			t, err := measureTail(est, d, refs[0].tail)
+			if err != nil {
+				return nil, nil, err
+			}
+			printTail(w, refs[0].name, t)
+		}
 		c.hb.Phase("%s: final C2ST and MMD against %d references", strings.ToUpper(meth), len(refs))
 		for _, r := range refs {
 			c2, mmd, err := compare(d, r.d)

@@ -101,7 +101,7 @@ func runTrial(c config, p privinfer.Problem, meth string, k int, seed uint64, re
 	thetaTrue := sir.SyntheticTheta()
 	M := strings.ToUpper(meth)
 	var rs []roundMetrics
-	onRound := func(round int, d *privinfer.Draws, nlog float64) {
+	onRound := func(round int, _ sbi.Estimate, d *privinfer.Draws, nlog float64) {
 		c.hb.Phase("trial %d, %s round %d: C2ST, MMD and LMD", k, M, round)
 		r := roundMetrics{round: round, sims: round * c.Sims, nlog: nlog, c2st: math.NaN(), mmd: math.NaN(), lmd: math.NaN()}
 		r.c2st, r.mmd, _ = compare(d, ref)
