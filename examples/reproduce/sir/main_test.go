@@ -155,7 +155,7 @@ func TestSyntheticSmall(t *testing.T) {
 	if len(vs) != 2 || !strings.Contains(vs[0].What, "Fig. 1") || !strings.Contains(vs[1].What, "Fig. 6") {
 		t.Errorf("verdicts %+v", vs)
 	}
-	for _, frag := range []string{"Fig. 6: marginal posteriors", "exact (kernel IS)", "β/γ"} {
+	for _, frag := range []string{"Fig. 6: marginal posteriors", "exact (kernel IS)", "β/γ", "γ>q99.9", "γ tail against exact (kernel IS) (100000 draws)"} {
 		if !strings.Contains(out, frag) {
 			t.Errorf("stdout lacks %q:\n%s", frag, out)
 		}
