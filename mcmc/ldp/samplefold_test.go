@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mcmc"
 )
 
@@ -72,6 +73,7 @@ func TestSampleDefaultsFingerprint(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
 		t.Skip("the fingerprints are of amd64 arithmetic")
 	}
+	testutil.SkipHeavyUnderRace(t)
 	grad, plain := foldPosteriors(t)
 	for _, c := range []struct {
 		name string
@@ -99,6 +101,7 @@ func TestSampleDefaultsFingerprint(t *testing.T) {
 // out (NUTS, 1000 warm-up iterations, starts 0.1·N(0, 1)), mapped to the
 // natural parameters; non-nil Names rename the natural parameters.
 func TestSampleIsRunWithDefaults(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t)
 	grad, _ := foldPosteriors(t)
 	cfg := mcmc.Config{Chains: 2, Draws: 40, Seed: 9}
 	got, err := Sample(t.Context(), grad, nil, cfg)
