@@ -1,31 +1,38 @@
+// Synth releases m = 10 DP synthetic copies (total ε = 1, synth.Modips) of
+// n = 1000 confidential yes/no answers, 40% yes, analyses each copy as if
+// it were real and pools the ten estimates of the proportion with the
+// DP-synthesis combination rule (combine.Pool).
+//
+//	go run ./examples/synth
 package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
-	"io"
+	"log"
 	"math/rand/v2"
 
 	"github.com/privinfer/privinfer/combine"
 	"github.com/privinfer/privinfer/synth"
 )
 
-// modips releases m = 10 DP synthetic copies (total ε = 1) of n = 1000
-// confidential yes/no answers, 40% yes, analyses each copy as if it were
-// real and pools the ten estimates of the proportion with the DP-synthesis
-// combination rule.
-func modips(w io.Writer, seed uint64, _ bool) (combine.Result, error) {
-	res, err := pooledProportion(rand.New(rand.NewPCG(seed, 5)), 1000, 0.4)
+func main() {
+	seed := flag.Uint64("seed", 1, "random seed")
+	flag.Parse()
+	res, err := pooledProportion(rand.New(rand.NewPCG(*seed, 5)), 1000, 0.4)
 	if err != nil {
-		return res, err
+		log.Fatal(err)
 	}
 	lo, hi, err := res.Interval(0.95)
-	fmt.Fprintf(w, "pooled proportion %.3f, 95%% interval [%.3f, %.3f], %.1f degrees of freedom\n", res.Mean, lo, hi, res.DF)
-	return res, err
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("pooled proportion %.3f, 95%% interval [%.3f, %.3f], %.1f degrees of freedom\n", res.Mean, lo, hi, res.DF)
 }
 
-// pooledProportion runs one modips release of n answers with a fraction p
-// of yes and pools the analyses of its sets.
+// pooledProportion releases the synthetic copies of n answers with a
+// fraction p of yes and pools the analyses of the copies.
 func pooledProportion(r *rand.Rand, n int, p float64) (combine.Result, error) {
 	x := make([]float64, n) // confidential
 	for i := range int(p * float64(n)) {
@@ -36,6 +43,8 @@ func pooledProportion(r *rand.Rand, n int, p float64) (combine.Result, error) {
 	if err != nil {
 		return combine.Result{}, err
 	}
+	// The release noise comes from the OS generator (Config.Reproducible
+	// is unset); r draws the synthetic records.
 	rel, err := synth.Modips(context.Background(), r, synth.Single(sss), x, synth.Config{M: 10, Epsilon: 1})
 	if err != nil {
 		return combine.Result{}, err

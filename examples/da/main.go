@@ -1,9 +1,19 @@
+// DA samples the posterior of the coefficients β of the SBI paper's
+// linear regression (simulate/linreg) from its Laplace release at ε = 1 by
+// data-augmentation MCMC (mcmc.RunDA), which imputes the confidential
+// records beside θ; once with each record kernel, SOMA and random-scan
+// IMwG.
+//
+//	go run ./examples/da
 package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"log"
+	"os"
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/mcmc"
@@ -12,10 +22,17 @@ import (
 	"github.com/privinfer/privinfer/simulate/linreg"
 )
 
-// da samples the posterior of the SBI paper's linear-regression
-// coefficients β from its Laplace release at ε = 1 by data-augmentation
-// MCMC, once with each record kernel (SOMA and IMwG).
-func da(w io.Writer, seed uint64, quick bool) (draws, error) {
+func main() {
+	seed := flag.Uint64("seed", 1, "random seed")
+	flag.Parse()
+	if _, err := run(os.Stdout, *seed, 1000); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// run returns the draws of each record kernel (draws per chain, 4 chains)
+// by its name.
+func run(w io.Writer, seed uint64, draws int) (map[string]*privinfer.Draws, error) {
 	model := linreg.Paper()
 	records, err := simulate.NewMeanStat(model, linreg.PaperN) // n = 100 records, mean statistics
 	if err != nil {
@@ -39,12 +56,9 @@ func da(w io.Writer, seed uint64, quick bool) (draws, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := mcmc.DAConfig{ThetaStep: step, Chains: 4, Warmup: 500, Draws: 1000, Thin: 2, Seed: seed,
+	cfg := mcmc.DAConfig{ThetaStep: step, Chains: 4, Warmup: 500, Draws: draws, Thin: 2, Seed: seed,
 		Init: [][]float64{{1, 1, 1}, {-1, -1, -1}, {1, -1, 1}, {-1, 1, -1}}}
-	if quick {
-		cfg.Draws = 500
-	}
-	out := draws{}
+	out := map[string]*privinfer.Draws{}
 	for _, k := range []mcmc.RecordStep{mcmc.SOMA, mcmc.RandomScanIMwG} {
 		cfg.RecordStep = k
 		res, err := mcmc.RunDA(context.Background(), problem, cfg)
