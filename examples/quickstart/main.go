@@ -1,23 +1,15 @@
 // Quickstart releases a clamped sample mean through the Laplace mechanism
-// and recovers the noise-aware posterior of the population mean, printed
+// and recovers the noise-aware posterior of the population mean μ, printed
 // next to the naive posterior that ignores the privacy noise.
 //
-// The curator holds n confidential values x_i ~ N(μ, σ²) with σ known,
-// clamps them to [lo, hi] so that the sample mean has L1 sensitivity
-// (hi − lo)/n, and releases s_dp = mean(clamp(x)) + Laplace noise.
+// The curator holds n = 200 values x_i ~ N(μ, 1), clamps them to [−2, 4]
+// (so the mean has sensitivity 6/n) and releases their mean plus Laplace
+// noise. The analyst states the problem once, as a privinfer.Problem; the
+// noise-aware posterior comes from exact-kernel importance sampling
+// (abc.KernelIS), the naive one from SMC-ABC on the problem without its
+// mechanism. -out DIR writes both posteriors' draws (CSV) and a plot.
 //
-// The analyst states the problem once, as a privinfer.Problem: the prior
-// N(0, prior-sd²) on μ, a simulator of the clamped mean of n records, the
-// Laplace mechanism and the release. The noise-aware posterior
-// π(μ | s_dp) ∝ π(μ) ∫ p(s | μ) η(s_dp | s) ds comes from exact-kernel
-// importance sampling (abc.KernelIS), which weights simulated confidential
-// means by the mechanism's own density. The naive posterior is the same
-// problem without its mechanism, as if s_dp were the confidential mean,
-// sampled by SMC-ABC.
-//
-// Run it with
-//
-//	go run ./examples/quickstart
+//	go run ./examples/quickstart [-epsilon 0.1] [-seed 1] [-out DIR]
 package main
 
 import (
@@ -38,103 +30,66 @@ import (
 )
 
 type config struct {
-	n         int
-	mu, sigma float64
-	lo, hi    float64
-	epsilon   float64
-	priorSD   float64
-	seed      uint64
-	out       string // directory for the posterior plot and CSV ("" for none)
+	n                 int
+	mu, sigma, lo, hi float64 // the confidential data's law and the clamping bounds
+	epsilon, priorSD  float64 // the release's budget; the N(0, priorSD²) prior on μ
+	seed              uint64
+	out               string // directory for the draws and the plot ("" for none)
 }
 
 // errUsage marks a bad command line.
 var errUsage = errors.New("usage")
 
 func main() {
-	cfg, err := parse(flag.NewFlagSet("quickstart", flag.ContinueOnError), os.Args[1:])
-	if errors.Is(err, flag.ErrHelp) {
-		return
+	c, err := parse(flag.NewFlagSet("quickstart", flag.ContinueOnError), os.Args[1:])
+	if err == nil {
+		err = run(context.Background(), c, os.Stdout, os.Stderr)
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(os.Stderr, "quickstart:", err)
-		os.Exit(2)
-	}
-	if err := run(context.Background(), cfg, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "quickstart:", err)
+		if errors.Is(err, errUsage) {
+			os.Exit(2)
+		}
 		os.Exit(1)
 	}
 }
 
-// parse reads the flags; bad flags and bad values are usage errors.
 func parse(fs *flag.FlagSet, args []string) (config, error) {
-	cfg := config{}
-	fs.IntVar(&cfg.n, "n", 200, "number of confidential records (≥ 2)")
-	fs.Float64Var(&cfg.mu, "mu", 1.2, "true population mean used to simulate the confidential data")
-	fs.Float64Var(&cfg.sigma, "sigma", 1, "known population standard deviation (> 0)")
-	fs.Float64Var(&cfg.lo, "lo", -2, "lower clamping bound")
-	fs.Float64Var(&cfg.hi, "hi", 4, "upper clamping bound (> lo)")
-	fs.Float64Var(&cfg.epsilon, "epsilon", 0.1, "privacy budget ε of the release (> 0)")
-	fs.Float64Var(&cfg.priorSD, "prior-sd", 10, "standard deviation of the N(0, prior-sd²) prior on μ (> 0)")
-	fs.Uint64Var(&cfg.seed, "seed", 1, "random seed")
-	fs.StringVar(&cfg.out, "out", "", "directory for the posterior plot (SVG and PNG) and CSV files; empty writes none")
-	// -quick is accepted like the reproduction programs' flag; the
-	// quickstart is fast at its default settings, so it changes nothing.
-	fs.Bool("quick", false, "accepted for compatibility; changes nothing")
+	c := config{n: 200, mu: 1.2, sigma: 1, lo: -2, hi: 4, priorSD: 10}
+	fs.Float64Var(&c.epsilon, "epsilon", 0.1, "privacy budget ε of the release (> 0)")
+	fs.Uint64Var(&c.seed, "seed", 1, "random seed")
+	fs.StringVar(&c.out, "out", "", "directory for the posteriors' draws (CSV) and plot (SVG, PNG)")
+	fs.Bool("quick", false, "accepted like the reproduction programs' flag; changes nothing")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return cfg, err
-		}
-		return cfg, fmt.Errorf("%w: %v", errUsage, err)
+		return c, fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if fs.NArg() > 0 {
-		return cfg, fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
+		return c, fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
 	}
-	if err := validate(cfg); err != nil {
-		return cfg, fmt.Errorf("%w: %v", errUsage, err)
+	if !(c.epsilon > 0) || math.IsInf(c.epsilon, 0) {
+		return c, fmt.Errorf("%w: -epsilon must be finite and > 0, got %v", errUsage, c.epsilon)
 	}
-	return cfg, nil
-}
-
-func validate(c config) error {
-	switch {
-	case c.n < 2:
-		return fmt.Errorf("-n must be ≥ 2, got %d", c.n)
-	case !(c.sigma > 0) || math.IsInf(c.sigma, 0):
-		return fmt.Errorf("-sigma must be finite and > 0, got %v", c.sigma)
-	case math.IsNaN(c.lo) || math.IsNaN(c.hi) || !(c.hi > c.lo) || math.IsInf(c.lo, 0) || math.IsInf(c.hi, 0):
-		return fmt.Errorf("-lo and -hi must be finite with lo < hi, got [%v, %v]", c.lo, c.hi)
-	case !(c.priorSD > 0) || math.IsInf(c.priorSD, 0):
-		return fmt.Errorf("-prior-sd must be finite and > 0, got %v", c.priorSD)
-	case math.IsNaN(c.mu) || math.IsInf(c.mu, 0):
-		return fmt.Errorf("-mu must be finite, got %v", c.mu)
-	case !(c.epsilon > 0) || math.IsInf(c.epsilon, 0):
-		return fmt.Errorf("-epsilon must be finite and > 0, got %v", c.epsilon)
-	}
-	return nil
+	return c, nil
 }
 
 func run(_ context.Context, c config, w, stderr io.Writer) error {
-	if err := validate(c); err != nil {
-		return err
+	if c.n < 2 || !(c.sigma > 0) || !(c.hi > c.lo) || math.IsInf(c.mu+c.lo+c.hi+c.sigma, 0) || math.IsNaN(c.mu) {
+		return fmt.Errorf("bad data settings %+v", c)
 	}
-	r := rand.New(rand.NewPCG(c.seed, 0x9e3779b97f4a7c15))
-
-	// Curator: clamp, average, release through the Laplace mechanism.
-	sens := (c.hi - c.lo) / float64(c.n)
-	mech, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: sens, Epsilon: c.epsilon, Dim: 1})
+	r := rand.New(rand.NewPCG(c.seed, 0x9e3779b97f4a7c15)) // simulates the confidential data
+	// Curator: clamp, average, release through the Laplace mechanism
+	// (noise from the operating system's generator).
+	mech, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: (c.hi - c.lo) / float64(c.n), Epsilon: c.epsilon, Dim: 1})
 	if err != nil {
 		return err
 	}
-	data := clampedMean{n: c.n, sigma: c.sigma, lo: c.lo, hi: c.hi}
-	conf := make([]float64, 1)
-	if err := data.Simulate(r, []float64{c.mu}, conf); err != nil {
+	conf, sdp := make([]float64, 1), make([]float64, 1)
+	if err := (clampedMean{c}).Simulate(r, []float64{c.mu}, conf); err != nil {
 		return err
 	}
-	sdp := make([]float64, 1)
 	if err := mech.Release(r, conf, sdp); err != nil {
 		return err
 	}
-
 	// Analyst: one Problem, two posteriors.
 	progress := func(p privinfer.Progress) {
 		if p.Step == p.Total {
@@ -145,30 +100,20 @@ func run(_ context.Context, c config, w, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "confidential clamped mean (never released): %.4f\n", conf[0])
-	fmt.Fprintf(w, "released s_dp (ε = %g, Laplace scale %.4f):  %.4f\n\n", c.epsilon, sens/c.epsilon, sdp[0])
+	fmt.Fprintf(w, "confidential clamped mean (never released): %.4f\nreleased s_dp (ε = %g, Laplace scale %.4f):  %.4f\n\n",
+		conf[0], c.epsilon, mech.Scale(0), sdp[0])
 	fmt.Fprintf(w, "%-12s %8s %8s %18s\n", "posterior", "mean", "sd", "95% interval")
-	for _, row := range []struct {
-		name string
-		d    *privinfer.Draws
-	}{{"noise-aware", aware}, {"naive", naive}} {
-		lo, hi := row.d.Interval(0, 0.95)
-		fmt.Fprintf(w, "%-12s %8.4f %8.4f   [%7.4f, %7.4f]\n", row.name, row.d.Mean()[0], row.d.SD()[0], lo, hi)
+	for i, d := range []*privinfer.Draws{aware, naive} {
+		lo, hi := d.Interval(0, 0.95)
+		fmt.Fprintf(w, "%-12s %8.4f %8.4f   [%7.4f, %7.4f]\n", []string{"noise-aware", "naive"}[i], d.Mean()[0], d.SD()[0], lo, hi)
 	}
 	fmt.Fprintf(w, "\ntrue μ = %g. The naive posterior ignores the privacy noise and is overconfident.\n", c.mu)
-	if c.out != "" {
-		return writeOutputs(w, c, aware, naive)
-	}
-	return nil
+	return writeOutputs(w, c, aware, naive)
 }
 
 // clampedMean simulates the confidential statistic: the mean of n values
 // x_i ~ N(μ, σ²) clamped to [lo, hi], θ = (μ).
-type clampedMean struct {
-	n      int
-	sigma  float64
-	lo, hi float64
-}
+type clampedMean struct{ c config }
 
 func (s clampedMean) StatDim() int { return 1 }
 
@@ -176,31 +121,24 @@ func (s clampedMean) Simulate(r *rand.Rand, theta, dst []float64) error {
 	if len(theta) != 1 || math.IsNaN(theta[0]) || math.IsInf(theta[0], 0) {
 		return fmt.Errorf("μ must be one finite value, got %v", theta)
 	}
-	var sum float64
-	for range s.n {
-		sum += min(max(theta[0]+s.sigma*r.NormFloat64(), s.lo), s.hi)
+	dst[0] = 0
+	for range s.c.n {
+		dst[0] += min(max(theta[0]+s.c.sigma*r.NormFloat64(), s.c.lo), s.c.hi) / float64(s.c.n)
 	}
-	dst[0] = sum / float64(s.n)
 	return nil
 }
 
 // posteriors returns the noise-aware posterior of μ given the release
 // (exact-kernel importance sampling) and the naive one that treats the
-// release as the confidential mean (SMC-ABC on the problem without its
-// mechanism).
+// release as the confidential mean (SMC-ABC without the mechanism).
 func posteriors(c config, mech *mechanism.Laplace, sdp []float64, prog privinfer.ProgressFunc) (aware, naive *privinfer.Draws, err error) {
-	prior, err := simulate.NewNormal(simulate.NormalConfig{Mu: 0, Sigma: c.priorSD})
+	normal, err := simulate.NewNormal(simulate.NormalConfig{Mu: 0, Sigma: c.priorSD})
 	if err != nil {
 		return nil, nil, err
 	}
-	mu, err := simulate.NewIndependent(prior)
-	if err != nil {
-		return nil, nil, err
-	}
-	p := privinfer.Problem{Prior: mu, Simulator: clampedMean{n: c.n, sigma: c.sigma, lo: c.lo, hi: c.hi},
-		Mechanism: mech, Observed: sdp, Names: []string{"mu"}}
-	b := mech.Scale(0)
-	width := 2 * (b + c.sigma/math.Sqrt(float64(c.n))) // proposal scale: noise plus sampling spread
+	prior, _ := simulate.NewIndependent(normal)
+	p := privinfer.Problem{Prior: prior, Simulator: clampedMean{c}, Mechanism: mech, Observed: sdp, Names: []string{"mu"}}
+	width := 2 * (mech.Scale(0) + c.sigma/math.Sqrt(float64(c.n))) // proposal scale: noise plus sampling spread
 	is, err := abc.KernelIS(context.Background(), p, abc.KernelISConfig{
 		Simulations: 4000, Stages: 4, Mean: sdp, Cov: []float64{width * width}, Seed: c.seed, Progress: prog})
 	if err != nil {
@@ -215,44 +153,32 @@ func posteriors(c config, mech *mechanism.Laplace, sdp []float64, prog privinfer
 	return is.Draws, smc.Draws, nil
 }
 
-// writeOutputs writes both posteriors' draws as CSV and a plot of their
-// marginal histograms as SVG and PNG into c.out.
+// writeOutputs writes both posteriors' draws as CSV and their corner plot
+// as SVG and PNG into c.out, if set.
 func writeOutputs(w io.Writer, c config, aware, naive *privinfer.Draws) error {
+	if c.out == "" {
+		return nil
+	}
+	plot := privinfer.CornerConfig{Title: fmt.Sprintf("Posterior of μ from a Laplace release (ε = %g); mark: true μ", c.epsilon),
+		Label: "noise-aware", Compare: []*privinfer.Draws{naive}, CompareLabels: []string{"naive"}, Truth: []float64{c.mu}, Bins: 60, Panel: 420}
+	files := map[string]func(io.Writer) error{
+		"quickstart_noise_aware.csv": aware.WriteCSV,
+		"quickstart_naive.csv":       naive.WriteCSV,
+		"quickstart_posterior.svg":   func(w io.Writer) error { return aware.Corner(w, plot) },
+		"quickstart_posterior.png":   func(w io.Writer) error { return aware.CornerPNG(w, plot) },
+	}
 	if err := os.MkdirAll(c.out, 0o755); err != nil {
 		return err
 	}
-	plot := privinfer.CornerConfig{
-		Title: fmt.Sprintf("Posterior of μ from a Laplace release (ε = %g); mark: true μ", c.epsilon),
-		Label: "noise-aware", Compare: []*privinfer.Draws{naive}, CompareLabels: []string{"naive"},
-		Truth: []float64{c.mu}, Bins: 60, Panel: 420}
-	files := []struct {
-		name  string
-		write func(io.Writer) error
-	}{
-		{"quickstart_noise_aware.csv", aware.WriteCSV},
-		{"quickstart_naive.csv", naive.WriteCSV},
-		{"quickstart_posterior.svg", func(w io.Writer) error { return aware.Corner(w, plot) }},
-		{"quickstart_posterior.png", func(w io.Writer) error { return aware.CornerPNG(w, plot) }},
-	}
-	for _, f := range files {
-		path := filepath.Join(c.out, f.name)
-		if err := writeFile(path, f.write); err != nil {
+	for name, write := range files {
+		f, err := os.Create(filepath.Join(c.out, name))
+		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "wrote %s\n", path)
+		if err := errors.Join(write(f), f.Close()); err != nil {
+			return err
+		}
 	}
+	fmt.Fprintf(w, "wrote the draws and the plot to %s\n", c.out)
 	return nil
-}
-
-// writeFile creates path and writes it with write.
-func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
