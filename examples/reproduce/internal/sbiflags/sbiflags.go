@@ -33,7 +33,11 @@ type Settings struct {
 	NPost                   int  // posterior draws
 	Float32                 bool // training steps with float32 products (flow.TrainConfig.Float32)
 	Affine                  bool // the flows' context-dependent affine layer (flow.Config.ContextAffine)
-	ChooseAffine            bool // train the flows with and without it and keep the lower validation loss
+	// TailBound is the splines' interval [−TailBound, TailBound]
+	// (flow.Config.TailBound); 0 in Register's defaults means the flow
+	// package's.
+	TailBound    float64
+	ChooseAffine bool // train the flows with and without it and keep the lower validation loss
 	// Checkpoints is the -checkpoints folder (cli.Checkpoints): every run
 	// keeps its state there after each round; empty keeps none.
 	Checkpoints string
@@ -70,6 +74,10 @@ func Register(fs *flag.FlagSet, def Settings, quick map[string]string) *Settings
 	fs.BoolVar(&s.Shift, "shift", def.Shift, "SPPE: model θ's residual from its linear regression on the release (the library's default; without -shift the SBI paper's plain z-scoring, sbi.Config.DisableRegressionShift)")
 	fs.IntVar(&s.NPost, "n", def.NPost, u("n", "posterior draws"))
 	fs.BoolVar(&s.Affine, "affine", def.Affine, "give the flows a context-dependent affine layer before the first coupling (flow.Config.ContextAffine)")
+	if s.TailBound == 0 {
+		s.TailBound = defaultTailBound
+	}
+	fs.Float64Var(&s.TailBound, "tail-bound", s.TailBound, "the flows' splines act on [-B, B] of the standardised variables and are the identity outside (flow.Config.TailBound)")
 	fs.BoolVar(&s.ChooseAffine, "choose-affine", def.ChooseAffine, "train the flows with and without the context-dependent affine layer in round 1 and keep the one of lower validation loss (sbi.Config.FlowCandidates)")
 	fs.BoolVar(&s.Float32, "float32", def.Float32, "train with float32 products and splines in the flows' training steps (flow.TrainConfig.Float32; faster on machines with AVX2 or AVX-512)")
 	s.ckpt = cli.Checkpoints(fs)
@@ -127,15 +135,26 @@ func (s *Settings) Validate() error {
 	if s.Affine && s.ChooseAffine {
 		return cli.Usagef("-affine and -choose-affine exclude each other (-choose-affine tries the layer itself)")
 	}
+	if err := cli.Positive("tail-bound", s.TailBound); err != nil {
+		return err
+	}
 	return cli.Positive("lr", s.LR)
 }
 
+// defaultTailBound is the flow package's tail bound (flow.DefaultConfig),
+// the SBI paper's.
+var defaultTailBound = flow.DefaultConfig(1, 0).TailBound
+
 // KeySuffix returns the settings that change a run's results beyond the
 // numeric ones (the regression shift, float32 products, the affine layer
-// and the choice of it), for the keys of saved results: empty with none
-// of them, so that keys written before these options existed still match.
+// and the choice of it, a tail bound other than the default), for the
+// keys of saved results: empty with none of them, so that keys written
+// before these options existed still match.
 func (s *Settings) KeySuffix() string {
 	var b strings.Builder
+	if s.TailBound != defaultTailBound {
+		b.WriteString(" tail-bound=" + strconv.FormatFloat(s.TailBound, 'g', -1, 64))
+	}
 	for _, o := range []struct {
 		on   bool
 		name string
@@ -170,6 +189,7 @@ func (s *Settings) Config(dim, ctxDim int, seed uint64) sbi.Config {
 	fc := flow.DefaultConfig(dim, ctxDim)
 	fc.Layers, fc.Hidden, fc.Blocks, fc.ContextGating = s.Layers, s.Hidden, s.Blocks, s.Gating
 	fc.ContextAffine = s.Affine
+	fc.TailBound = s.TailBound
 	tc := flow.DefaultTrainConfig()
 	tc.MaxEpochs, tc.Patience, tc.BatchSize, tc.LearningRate = s.Epochs, s.Patience, s.Batch, s.LR
 	tc.Float32 = s.Float32

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
+	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/flow/sbi"
 )
 
@@ -95,6 +96,9 @@ func TestChooseAffineAndKeySuffix(t *testing.T) {
 	if k := parse().KeySuffix(); k != "" {
 		t.Errorf("default key suffix %q, want empty", k)
 	}
+	if k := parse("-tail-bound=3").KeySuffix(); k != "" {
+		t.Errorf("key suffix %q with the default tail bound given, want empty", k)
+	}
 	s := parse("-choose-affine", "-gating")
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
@@ -107,7 +111,7 @@ func TestChooseAffineAndKeySuffix(t *testing.T) {
 		t.Errorf("-affine with -choose-affine: got %v, want a usage error", err)
 	}
 	seen := map[string]string{"": "none"}
-	for _, f := range []string{"-shift", "-float32", "-affine", "-choose-affine"} {
+	for _, f := range []string{"-shift", "-float32", "-affine", "-choose-affine", "-tail-bound=6"} {
 		k := parse(f).KeySuffix()
 		if prev, ok := seen[k]; ok {
 			t.Errorf("%s has key suffix %q, as %s", f, k, prev)
@@ -177,5 +181,35 @@ func TestPaperConfig(t *testing.T) {
 	}
 	if c.Flow == nil || c.Flow.Layers != 8 || c.Flow.Bins != 10 || c.Flow.TailBound != 3 || c.Train == nil || c.Train.BatchSize != 100 {
 		t.Errorf("PaperConfig() flow %+v, training %+v", c.Flow, c.Train)
+	}
+}
+
+// TestTailBound checks -tail-bound: the flow package's bound by default,
+// the given one in the flow and in -choose-affine's candidate, and a usage
+// error for a bound that is not positive.
+func TestTailBound(t *testing.T) {
+	parse := func(args ...string) *Settings {
+		t.Helper()
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		s := Register(fs, def, nil)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if o := parse().Config(2, 10, 1); o.Flow.TailBound != flow.DefaultConfig(2, 10).TailBound {
+		t.Errorf("default tail bound %v, want the flow package's %v", o.Flow.TailBound, flow.DefaultConfig(2, 10).TailBound)
+	}
+	s := parse("-tail-bound", "6", "-choose-affine")
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if o := s.Config(2, 10, 1); o.Flow.TailBound != 6 || o.FlowCandidates[0].TailBound != 6 {
+		t.Errorf("-tail-bound 6: flow %v, candidate %v", o.Flow.TailBound, o.FlowCandidates[0].TailBound)
+	}
+	for _, v := range []string{"0", "-1"} {
+		if err := parse("-tail-bound", v).Validate(); !errors.Is(err, cli.ErrUsage) {
+			t.Errorf("-tail-bound %s: got %v, want a usage error", v, err)
+		}
 	}
 }
