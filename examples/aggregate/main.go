@@ -30,9 +30,9 @@ func main() {
 	}
 }
 
-// survey simulates the released statistics of n records (x_i, c_i),
-// x_i ~ N(μ, 1) clamped to [lo, hi], c_i ~ Bernoulli(p), θ = (μ, p): the
-// clamped mean of x and the histogram (count of c = 0, count of c = 1).
+// survey simulates the statistics of n records x_i ~ N(μ, 1) clamped to
+// [lo, hi] and c_i ~ Bernoulli(p), θ = (μ, p): the mean of x, the counts
+// of c = 0 and c = 1.
 type survey struct{ n, lo, hi float64 }
 
 func (s survey) StatDim() int { return 3 }
@@ -53,9 +53,8 @@ func (s survey) Simulate(r *rand.Rand, theta, dst []float64) error {
 	return nil
 }
 
-// run releases the statistics of 200 simulated records (ε = 0.5 each) and
-// returns the posterior from sims simulations, with the releases and their
-// noise scales (mean, count 0, count 1, mean scale, count scale).
+// run releases the statistics of 200 records (ε = 0.5 each); it returns
+// the posterior from sims simulations, the releases and their noise scales.
 func run(w io.Writer, seed uint64, sims int) (*privinfer.Draws, []float64, error) {
 	r := rand.New(rand.NewPCG(seed, 1))
 	data := survey{n: 200, lo: -2, hi: 4}
@@ -77,8 +76,7 @@ func run(w io.Writer, seed uint64, sims int) (*privinfer.Draws, []float64, error
 	if err != nil {
 		return nil, nil, err
 	}
-	// The analyst models each release's discrete Laplace noise by the
-	// Laplace law of the same scale.
+	// The analyst models the discrete Laplace noise by the Laplace law.
 	obs := []float64{mean.Value, hist.Counts[0], hist.Counts[1]}
 	noise, err := mechanism.NewLaplaceScales([]float64{mean.Scale, hist.Scale, hist.Scale}, mechanism.Sequential(mean.Budget, hist.Budget))
 	if err != nil {
