@@ -8,6 +8,7 @@ import (
 
 	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
+	"github.com/privinfer/privinfer/simulate/conjugate"
 )
 
 // TestBadInputCategories feeds the package's exported functions invalid
@@ -58,11 +59,11 @@ func TestBadInputCategories(t *testing.T) {
 			return err
 		}},
 		{"nan", "Poisson bound", func() error {
-			_, err := NewPoissonGamma(PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: nan})
+			_, err := NewPoissonGamma(conjugate.PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: nan})
 			return err
 		}},
 		{"nan", "Dirichlet alpha", func() error {
-			_, err := NewMultinomialDirichlet(MultinomialDirichletConfig{Alpha: []float64{1, nan}})
+			_, err := NewCategoricalDirichlet(conjugate.CategoricalDirichletConfig{Alpha: []float64{1, nan}})
 			return err
 		}},
 		{"nan", "grid bound", func() error { _, err := NewGrid([]float64{nan}, []float64{1}, []int{2}); return err }},
@@ -79,7 +80,7 @@ func TestBadInputCategories(t *testing.T) {
 		}},
 		{"inf", "epsilon", modips(Single(sss), x, with(func(c *Config) { c.Epsilon = inf }))},
 		{"inf", "record (Gaussian mean)", modips(Single(gsss), []float64{1, inf}, ok)},
-		{"inf", "record (Poisson)", modips(Single(mustSSS(&PoissonGamma{cfg: PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 5}})), []float64{1, inf}, ok)},
+		{"inf", "record (Poisson)", modips(Single(mustSSS(mustPoissonGamma(conjugate.PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 5}))), []float64{1, inf}, ok)},
 		{"inf", "Gaussian bound", func() error {
 			_, err := NewGaussianMean(GaussianMeanConfig{Sigma: 1, Lo: 0, Hi: inf, RecordBounding: BIT})
 			return err
@@ -112,7 +113,7 @@ func TestBadInputCategories(t *testing.T) {
 			_, err := (&HistogramModel{Grid: g, MaxCopies: -1}).Sanitize(r, samples, 1, rl())
 			return err
 		}},
-		{"nonpositive", "Poisson count -1", modips(Single(mustSSS(&PoissonGamma{cfg: PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 5}})), []float64{1, -1}, ok)},
+		{"nonpositive", "Poisson count -1", modips(Single(mustSSS(mustPoissonGamma(conjugate.PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 5}))), []float64{1, -1}, ok)},
 		{"nonpositive", "statistics n 0", func() error { _, err := bb.Statistics(0); return err }},
 		{"nonpositive", "density model N 0", func() error {
 			_, err := (&DensityModel{Grid: g, Method: MethodSiPHiC, G: 1, Records: 1, SamplePosterior: func(*rand.Rand, []float64, int) ([]float64, error) { return nil, nil }}).Sanitize(r, x, 1, rl())
@@ -138,7 +139,10 @@ func TestBadInputCategories(t *testing.T) {
 			_, err := (&HistogramModel{Grid: g, MaxCopies: 1 << 40}).Sanitize(r, samples, 1, rl())
 			return err
 		}},
-		{"huge", "Poisson bound 1e308", modips(Single(mustSSS(&PoissonGamma{cfg: PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 1e308}})), []float64{1, 2}, ok)},
+		{"huge", "Poisson bound 1e308", func() error {
+			_, err := NewPoissonGamma(conjugate.PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 1e308})
+			return err
+		}},
 		{"huge", "density model N 2^40", func() error {
 			_, err := (&DensityModel{Grid: g, Method: MethodSiPHiC, G: 1, N: 1 << 40, Records: 1, SamplePosterior: func(*rand.Rand, []float64, int) ([]float64, error) { return nil, nil }}).Sanitize(r, x, 1, rl())
 			return err
@@ -165,7 +169,7 @@ func TestBadInputCategories(t *testing.T) {
 		{"empty", "SiPHiC samples", func() error { _, err := SiPHiC(r, g, []float64{}, 1, 1, rl()); return err }},
 		{"empty", "grid", func() error { _, err := NewGrid(nil, nil, nil); return err }},
 		{"empty", "MVN", func() error { _, _, err := MVNLogDensity(nil, nil); return err }},
-		{"empty", "Dirichlet alpha", func() error { _, err := NewMultinomialDirichlet(MultinomialDirichletConfig{}); return err }},
+		{"empty", "Dirichlet alpha", func() error { _, err := NewCategoricalDirichlet(conjugate.CategoricalDirichletConfig{}); return err }},
 		{"empty", "histogram data", func() error { _, err := (&HistogramModel{Grid: g}).Sanitize(r, nil, 1, rl()); return err }},
 		{"mismatched", "record dimension", modips(Single(&HistogramModel{Grid: mustGrid(2)}), []float64{0.1, 0.2, 0.3}, ok)},
 		{"mismatched", "grid lengths", func() error { _, err := NewGrid([]float64{0, 0}, []float64{1}, []int{2, 2}); return err }},
@@ -178,7 +182,7 @@ func TestBadInputCategories(t *testing.T) {
 		{"mismatched", "ragged samples", func() error { _, err := SiDDMC(r, mustGrid(2), []float64{0.1, 0.2, 0.3}, 1, 1, rl()); return err }},
 		{"mismatched", "histogram θ length", func() error { return (&HistogramModel{Grid: g}).Synthesize(r, []float64{1}, make([]float64, 3)) }},
 		{"mismatched", "binary record 2", modips(Single(sss), []float64{0, 2}, ok)},
-		{"mismatched", "category 5 of 3", modips(Single(mustSSS(&MultinomialDirichlet{cfg: MultinomialDirichletConfig{Alpha: []float64{1, 1, 1}}})), []float64{0, 5}, ok)},
+		{"mismatched", "category 5 of 3", modips(Single(mustSSS(mustCategoricalDirichlet(conjugate.CategoricalDirichletConfig{Alpha: []float64{1, 1, 1}}))), []float64{0, 5}, ok)},
 		{"mismatched", "epsilon0 without selection", modips(Single(sss), x, with(func(c *Config) { c.Epsilon0 = 0.5 }))},
 		{"mismatched", "bounding mode", func() error { _, err := NewSSS(bb, nil, Bounding(7)); return err }},
 		{"nil", "generator", func() error { _, err := Modips(ctx, nil, Single(sss), x, ok); return err }},
@@ -204,7 +208,7 @@ func TestBadInputCategories(t *testing.T) {
 		{"zerovalue", "NIG", modips(Single(mustSSS(&GaussianNIG{})), []float64{1, 2, 3}, ok)},
 		{"zerovalue", "beta-Bernoulli", modips(Single(mustSSS(&BetaBernoulli{})), x, ok)},
 		{"zerovalue", "Poisson-gamma", modips(Single(mustSSS(&PoissonGamma{})), []float64{1, 2}, ok)},
-		{"zerovalue", "Dirichlet", modips(Single(mustSSS(&MultinomialDirichlet{})), []float64{0, 0}, ok)},
+		{"zerovalue", "Dirichlet", modips(Single(mustSSS(&CategoricalDirichlet{})), []float64{0, 0}, ok)},
 		{"zerovalue", "SSS", modips(Single(&SSS{}), x, ok)},
 		{"zerovalue", "selection", modips(Selection{}, x, ok)},
 		{"zerovalue", "releaser", func() error { _, _, err := sss.SanitizeStats(r, x, 1, Releaser{}); return err }},

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/privinfer/privinfer/simulate/conjugate"
 )
 
 // TestModelConfigs checks that each conjugate model's constructor refuses
@@ -23,18 +25,18 @@ func TestModelConfigs(t *testing.T) {
 		{"GaussianMeanConfig.RecordBounding", second(NewGaussianMean(GaussianMeanConfig{Sigma: 1, Lo: 0, Hi: 1, RecordBounding: 7}))},
 		{"GaussianNIGConfig.Hi", second(NewGaussianNIG(GaussianNIGConfig{}))},
 		{"GaussianNIGConfig.Lo", second(NewGaussianNIG(GaussianNIGConfig{Lo: -1e200, Hi: 1e200}))},
-		{"PoissonGammaConfig.Shape", second(NewPoissonGamma(PoissonGammaConfig{Rate: 1, MaxCount: 1}))},
-		{"PoissonGammaConfig.Rate", second(NewPoissonGamma(PoissonGammaConfig{Shape: 1, MaxCount: 1}))},
-		{"PoissonGammaConfig.MaxCount", second(NewPoissonGamma(PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 1 << 41}))},
-		{"MultinomialDirichletConfig.Alpha", second(NewMultinomialDirichlet(MultinomialDirichletConfig{Alpha: []float64{1}}))},
-		{"MultinomialDirichletConfig.Alpha[1]", second(NewMultinomialDirichlet(MultinomialDirichletConfig{Alpha: []float64{1, 0}}))},
+		{"PoissonGammaConfig.Shape", second(NewPoissonGamma(conjugate.PoissonGammaConfig{Rate: 1, MaxCount: 1}))},
+		{"PoissonGammaConfig.Rate", second(NewPoissonGamma(conjugate.PoissonGammaConfig{Shape: 1, MaxCount: 1}))},
+		{"PoissonGammaConfig.MaxCount", second(NewPoissonGamma(conjugate.PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 1 << 41}))},
+		{"CategoricalDirichletConfig.Alpha", second(NewCategoricalDirichlet(conjugate.CategoricalDirichletConfig{Alpha: []float64{1}}))},
+		{"CategoricalDirichletConfig.Alpha[1]", second(NewCategoricalDirichlet(conjugate.CategoricalDirichletConfig{Alpha: []float64{1, 0}}))},
 	} {
 		if !errors.Is(c.err, ErrInvalid) || !strings.Contains(c.err.Error(), c.field) {
 			t.Errorf("%s: got %v, want an error wrapping ErrInvalid naming %s", c.field, c.err, c.field)
 		}
 	}
 
-	pg := PoissonGammaConfig{Shape: 2, Rate: 3, MaxCount: 10}
+	pg := conjugate.PoissonGammaConfig{Shape: 2, Rate: 3, MaxCount: 10}
 	if m, err := NewPoissonGamma(pg); err != nil || m.Config() != pg {
 		t.Errorf("NewPoissonGamma(%+v).Config() = %+v, %v", pg, m.Config(), err)
 	}
@@ -43,7 +45,7 @@ func TestModelConfigs(t *testing.T) {
 		t.Errorf("NewGaussianNIG(%+v): Config %+v, CommunalWeight %v, %v", nig, m.Config(), m.CommunalWeight(), err)
 	}
 	alpha := []float64{1, 2, 3}
-	md, err := NewMultinomialDirichlet(MultinomialDirichletConfig{Alpha: alpha})
+	md, err := NewCategoricalDirichlet(conjugate.CategoricalDirichletConfig{Alpha: alpha})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +58,7 @@ func TestModelConfigs(t *testing.T) {
 
 	for name, m := range map[string]Conjugate{
 		"BetaBernoulli": &BetaBernoulli{}, "GaussianMean": &GaussianMean{}, "GaussianNIG": &GaussianNIG{},
-		"PoissonGamma": &PoissonGamma{}, "MultinomialDirichlet": &MultinomialDirichlet{},
+		"PoissonGamma": &PoissonGamma{}, "CategoricalDirichlet": &CategoricalDirichlet{},
 	} {
 		if _, err := NewSSS(m, nil, BIT); !errors.Is(err, ErrInvalid) {
 			t.Errorf("NewSSS(zero %s): got %v, want ErrInvalid", name, err)
@@ -65,3 +67,19 @@ func TestModelConfigs(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+func mustPoissonGamma(cfg conjugate.PoissonGammaConfig) *PoissonGamma {
+	m, err := NewPoissonGamma(cfg)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+func mustCategoricalDirichlet(cfg conjugate.CategoricalDirichletConfig) *CategoricalDirichlet {
+	m, err := NewCategoricalDirichlet(cfg)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}

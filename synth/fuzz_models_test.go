@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/privinfer/privinfer/simulate/conjugate"
 )
 
 // FuzzModels feeds arbitrary numbers to every model constructor and to
@@ -42,10 +44,10 @@ func FuzzModels(f *testing.F) {
 		check("NewGaussianMean", m2, err)
 		m3, err := NewGaussianNIG(GaussianNIGConfig{Lo: c0, Hi: c1, RecordBounding: BIT})
 		check("NewGaussianNIG", m3, err)
-		m4, err := NewPoissonGamma(PoissonGammaConfig{Shape: a, Rate: b, MaxCount: c1})
+		m4, err := NewPoissonGamma(conjugate.PoissonGammaConfig{Shape: a, Rate: b, MaxCount: c1})
 		check("NewPoissonGamma", m4, err)
-		m5, err := NewMultinomialDirichlet(MultinomialDirichletConfig{Alpha: []float64{a, b}})
-		check("NewMultinomialDirichlet", m5, err)
+		m5, err := NewCategoricalDirichlet(conjugate.CategoricalDirichletConfig{Alpha: []float64{a, b}})
+		check("NewCategoricalDirichlet", m5, err)
 		if bins > 64 {
 			bins = 1 << 40 // large counts only where NewGrid refuses them
 		}

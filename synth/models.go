@@ -1,13 +1,16 @@
 package synth
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/internal/variate"
 	"github.com/privinfer/privinfer/mechanism"
+	"github.com/privinfer/privinfer/simulate"
+	"github.com/privinfer/privinfer/simulate/conjugate"
 )
 
 // BetaBernoulli is the binary-data model x_i ~ Bernoulli(p), p ~ Beta(A,
@@ -194,10 +197,20 @@ func (g *GaussianMean) validate() error { return g.cfg.Validate() }
 func (g *GaussianNIG) validate() error { return g.cfg.Validate() }
 
 // validate implements validator.
-func (p *PoissonGamma) validate() error { return p.cfg.Validate() }
+func (p *PoissonGamma) validate() error {
+	if p == nil {
+		return invalidf("PoissonGamma is nil")
+	}
+	return conjErr(p.m.Validate())
+}
 
 // validate implements validator.
-func (m *MultinomialDirichlet) validate() error { return m.cfg.Validate() }
+func (m *CategoricalDirichlet) validate() error {
+	if m == nil {
+		return invalidf("CategoricalDirichlet is nil")
+	}
+	return conjErr(m.m.Validate())
+}
 
 // checkMode validates the bounding mode in the field name.
 func checkMode(name string, b Bounding) error {
@@ -271,8 +284,12 @@ func boundedNormals(r *rand.Rand, mu, sigma, lo, hi float64, b Bounding, dst []f
 	return nil
 }
 
-// GaussianNIG is the model x_i ~ N(μ, σ²) with prior f(μ, σ²) ∝ σ⁻² and
-// data bounded to [Lo, Hi] ([c0, c1] in modips §5.3). The statistics are
+// GaussianNIG is the model x_i ~ N(μ, σ²) with the reference prior
+// f(μ, σ²) ∝ σ⁻² and data bounded to [Lo, Hi] ([c0, c1] in modips §5.3).
+// It is conjugate.NormalNIG's record model with this improper prior (the
+// limit K0 = 0, A0 = −1/2, B0 = 0 of its normal-inverse-gamma prior)
+// instead of a proper one; the two share conjugate.NIG's posterior update
+// and sampler. The statistics are
 // the sample mean and the sample variance s² (denominator n − 1), with ℓ1
 // sensitivities (Hi − Lo)/n and (Hi − Lo)²/n and ranges [Lo, Hi] and [0,
 // (Hi − Lo)²/4]. The posterior is σ² ~ inverse-gamma((n − 1)/2, (n −
@@ -371,17 +388,22 @@ func (g *GaussianNIG) Stats(x, s []float64) error {
 	return nil
 }
 
-// Posterior implements Conjugate.
+// referenceNIG is the prior f(μ, σ²) ∝ σ⁻² as the improper limit of the
+// normal-inverse-gamma family (see conjugate.NIG).
+var referenceNIG = conjugate.NIG{M: 0, K: 0, A: -0.5, B: 0}
+
+// Posterior implements Conjugate: conjugate.NIG's Update of the reference
+// prior given n records of mean s[0] and variance s[1] (sum of squared
+// deviations (n − 1)·s[1]), then its Sample.
 func (g *GaussianNIG) Posterior(r *rand.Rand, s []float64, n int, theta []float64) error {
-	a := float64(n-1) / 2
-	b := float64(n-1) * s[1] / 2
-	sig2 := 0.0
-	if b > 0 {
-		sig2 = b / variate.Gamma(r, a, 1)
+	if len(s) < 2 || len(theta) < 2 {
+		return invalidf("GaussianNIG posterior: s and theta need length 2, got %d and %d", len(s), len(theta))
 	}
-	theta[0] = s[0] + math.Sqrt(sig2/float64(n))*variate.Normal(r)
-	theta[1] = sig2
-	return nil
+	post, err := referenceNIG.Update(n, s[0], float64(n-1)*s[1])
+	if err != nil {
+		return conjErr(err)
+	}
+	return conjErr(post.Sample(r, theta[:2]))
 }
 
 // Synthesize implements Conjugate: N(μ, σ²) records bounded to [Lo, Hi].
@@ -390,59 +412,36 @@ func (g *GaussianNIG) Synthesize(r *rand.Rand, theta, dst []float64) error {
 	return boundedNormals(r, theta[0], math.Sqrt(theta[1]), c.Lo, c.Hi, c.RecordBounding, dst)
 }
 
-// PoissonGamma is the count model x_i ~ Poisson(λ), λ ~ Gamma(Shape,
-// rate Rate), with confidential counts bounded to [0, MaxCount]. The
-// statistic Σx_i has sensitivity MaxCount and range [0, n·MaxCount]; the
-// posterior is Gamma(Shape + Σx, rate Rate + n). Synthetic counts are not
-// bounded. Build it with NewPoissonGamma; the zero value is refused by
-// every engine.
+// PoissonGamma is conjugate.PoissonGamma's count model for synthetic
+// data: x_i ~ Poisson(λ), λ ~ Gamma(Shape, rate Rate), with confidential
+// counts clamped to [0, MaxCount]. The released statistic is the clamped
+// sum Σ min(x_i, MaxCount), of sensitivity MaxCount and range
+// [0, n·MaxCount]; the posterior given it is the conjugate
+// Gamma(Shape + Σx, rate Rate + n) of conjugate.PoissonGamma's
+// SamplePosterior. Synthetic counts are not bounded. Build it with
+// NewPoissonGamma; the zero value is refused by every engine.
 type PoissonGamma struct {
-	cfg PoissonGammaConfig
-}
-
-// PoissonGammaConfig configures NewPoissonGamma. The zero value is
-// invalid (every field must be set).
-type PoissonGammaConfig struct {
-	// Shape is the shape of the gamma prior on λ (finite, > 0, not
-	// subnormal).
-	Shape float64
-	// Rate is the rate of the gamma prior on λ (finite, > 0, not
-	// subnormal).
-	Rate float64
-	// MaxCount is the public bound of the confidential counts, which are
-	// clamped to [0, MaxCount] (> 0, at most 2^40).
-	MaxCount float64
-}
-
-// Validate reports whether c is usable, with an error wrapping
-// ErrInvalid that names the offending field.
-func (c PoissonGammaConfig) Validate() error {
-	if err := checkPos("PoissonGammaConfig.Shape", c.Shape); err != nil {
-		return err
-	}
-	if err := checkPos("PoissonGammaConfig.Rate", c.Rate); err != nil {
-		return err
-	}
-	if err := checkPos("PoissonGammaConfig.MaxCount", c.MaxCount); err != nil {
-		return err
-	}
-	if c.MaxCount > 1<<40 {
-		return invalidf("PoissonGammaConfig.MaxCount must be <= 2^40, got %v", c.MaxCount)
-	}
-	return nil
+	m *conjugate.PoissonGamma
 }
 
 // NewPoissonGamma returns the Poisson–gamma model of cfg after
-// cfg.Validate.
-func NewPoissonGamma(cfg PoissonGammaConfig) (*PoissonGamma, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
+// cfg.Validate; its errors also wrap ErrInvalid.
+func NewPoissonGamma(cfg conjugate.PoissonGammaConfig) (*PoissonGamma, error) {
+	m, err := conjugate.NewPoissonGamma(cfg)
+	if err != nil {
+		return nil, argcheck.Also(err, ErrInvalid)
 	}
-	return &PoissonGamma{cfg: cfg}, nil
+	return &PoissonGamma{m: m}, nil
 }
 
-// Config returns the configuration p was built with.
-func (p *PoissonGamma) Config() PoissonGammaConfig { return p.cfg }
+// Config returns the configuration p was built with (the zero value for
+// a model used without its constructor).
+func (p *PoissonGamma) Config() conjugate.PoissonGammaConfig {
+	if p == nil {
+		return conjugate.PoissonGammaConfig{}
+	}
+	return p.m.Config()
+}
 
 // RecordDim implements Conjugate.
 func (*PoissonGamma) RecordDim() int { return 1 }
@@ -452,29 +451,40 @@ func (*PoissonGamma) ParamDim() int { return 1 }
 
 // Statistics implements Conjugate.
 func (p *PoissonGamma) Statistics(n int) ([]Statistic, error) {
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
 	if n < 1 {
 		return nil, invalidf("n must be >= 1, got %d", n)
 	}
-	return []Statistic{{Sens: p.cfg.MaxCount, Lo: 0, Hi: float64(n) * p.cfg.MaxCount}}, nil
+	c := p.m.Config()
+	return []Statistic{{Sens: c.MaxCount, Lo: 0, Hi: float64(n) * c.MaxCount}}, nil
 }
 
 // Stats implements Conjugate.
 func (p *PoissonGamma) Stats(x, s []float64) error {
+	if err := p.validate(); err != nil {
+		return err
+	}
+	maxCount := p.m.Config().MaxCount
 	sum := 0.0
 	for i, v := range x {
 		if v < 0 || v != math.Floor(v) || math.IsInf(v, 1) {
 			return invalidf("count %d is %v, want a finite non-negative integer", i, v)
 		}
-		sum += math.Min(v, p.cfg.MaxCount)
+		sum += math.Min(v, maxCount)
 	}
 	s[0] = sum
 	return nil
 }
 
-// Posterior implements Conjugate.
+// Posterior implements Conjugate: conjugate.PoissonGamma's SamplePosterior
+// given the (sanitized) sum s[0] of n counts.
 func (p *PoissonGamma) Posterior(r *rand.Rand, s []float64, n int, theta []float64) error {
-	theta[0] = variate.Gamma(r, p.cfg.Shape+s[0], 1/(p.cfg.Rate+float64(n)))
-	return nil
+	if len(s) < 1 || len(theta) < 1 {
+		return invalidf("PoissonGamma posterior: s and theta need length 1, got %d and %d", len(s), len(theta))
+	}
+	return conjErr(p.m.SamplePosterior(r, s[0], n, theta[:1]))
 }
 
 // Synthesize implements Conjugate.
@@ -492,69 +502,71 @@ func (*PoissonGamma) Synthesize(r *rand.Rand, theta, dst []float64) error {
 	return nil
 }
 
-// MultinomialDirichlet is the categorical model: each record is a category
-// index in {0, …, K−1}, probabilities p ~ Dirichlet(Alpha). The statistic
-// is the vector of K counts (each of sensitivity 1, range [0, n]); with n
-// public, replacing a record changes two counts, so the vector's ℓ1
-// sensitivity is 2 (used by communal sanitization). The posterior is
-// Dirichlet(Alpha + counts). Build it with NewMultinomialDirichlet; the
-// zero value is refused by every engine.
-type MultinomialDirichlet struct {
-	cfg MultinomialDirichletConfig
-}
-
-// MultinomialDirichletConfig configures NewMultinomialDirichlet. The zero
-// value is invalid (Alpha must hold the K ≥ 2 prior weights).
-type MultinomialDirichletConfig struct {
-	// Alpha holds the Dirichlet prior's weights, one per category: K in
-	// [2, 2^20] entries, each finite, > 0 and not subnormal. The number
-	// of categories K is len(Alpha).
-	Alpha []float64
-}
-
-// Validate reports whether c is usable, with an error wrapping
-// ErrInvalid that names the offending field.
-func (c MultinomialDirichletConfig) Validate() error {
-	if len(c.Alpha) < 2 || len(c.Alpha) > 1<<20 {
-		return invalidf("MultinomialDirichletConfig.Alpha: need between 2 and 2^20 categories, got %d", len(c.Alpha))
+// conjErr marks an argument error of package conjugate as wrapping
+// ErrInvalid too.
+func conjErr(err error) error {
+	if err != nil && errors.Is(err, simulate.ErrInvalid) {
+		return argcheck.Also(err, ErrInvalid)
 	}
-	for i, a := range c.Alpha {
-		if err := checkPos(fmt.Sprintf("MultinomialDirichletConfig.Alpha[%d]", i), a); err != nil {
-			return err
-		}
-	}
-	return nil
+	return err
 }
 
-// NewMultinomialDirichlet returns the categorical model of cfg after
-// cfg.Validate. It keeps a copy of cfg.Alpha.
-func NewMultinomialDirichlet(cfg MultinomialDirichletConfig) (*MultinomialDirichlet, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	return &MultinomialDirichlet{cfg: MultinomialDirichletConfig{Alpha: slices.Clone(cfg.Alpha)}}, nil
+// CategoricalDirichlet is conjugate.CategoricalDirichlet's categorical
+// model for synthetic data: each record is a category index in
+// {0, …, K−1}, with probabilities p ~ Dirichlet(Alpha). The released
+// statistic is the vector of K counts (each of sensitivity 1, range
+// [0, n]); with n public, replacing a record changes two counts, so the
+// vector's ℓ1 sensitivity is 2 (used by communal sanitization). The
+// posterior given the counts is the conjugate Dirichlet(Alpha + counts)
+// of conjugate.CategoricalDirichlet's SamplePosterior. Build it with
+// NewCategoricalDirichlet; the zero value is refused by every engine.
+type CategoricalDirichlet struct {
+	m *conjugate.CategoricalDirichlet
 }
 
-// Config returns the configuration m was built with (Alpha is a copy).
-func (m *MultinomialDirichlet) Config() MultinomialDirichletConfig {
-	return MultinomialDirichletConfig{Alpha: slices.Clone(m.cfg.Alpha)}
+// NewCategoricalDirichlet returns the categorical model of cfg after
+// cfg.Validate; its errors also wrap ErrInvalid. It keeps a copy of
+// cfg.Alpha.
+func NewCategoricalDirichlet(cfg conjugate.CategoricalDirichletConfig) (*CategoricalDirichlet, error) {
+	m, err := conjugate.NewCategoricalDirichlet(cfg)
+	if err != nil {
+		return nil, argcheck.Also(err, ErrInvalid)
+	}
+	return &CategoricalDirichlet{m: m}, nil
+}
+
+// Config returns the configuration m was built with (Alpha is a copy;
+// the zero value for a model used without its constructor).
+func (m *CategoricalDirichlet) Config() conjugate.CategoricalDirichletConfig {
+	if m == nil {
+		return conjugate.CategoricalDirichletConfig{}
+	}
+	return m.m.Config()
 }
 
 // RecordDim implements Conjugate.
-func (*MultinomialDirichlet) RecordDim() int { return 1 }
+func (*CategoricalDirichlet) RecordDim() int { return 1 }
 
-// ParamDim implements Conjugate.
-func (m *MultinomialDirichlet) ParamDim() int { return len(m.cfg.Alpha) }
+// ParamDim implements Conjugate: K (0 without the constructor).
+func (m *CategoricalDirichlet) ParamDim() int {
+	if m == nil {
+		return 0
+	}
+	return m.m.ParamDim()
+}
 
 // L1Sensitivity implements JointSensitivity.
-func (*MultinomialDirichlet) L1Sensitivity(int) float64 { return 2 }
+func (*CategoricalDirichlet) L1Sensitivity(int) float64 { return 2 }
 
 // Statistics implements Conjugate.
-func (m *MultinomialDirichlet) Statistics(n int) ([]Statistic, error) {
+func (m *CategoricalDirichlet) Statistics(n int) ([]Statistic, error) {
+	if err := m.validate(); err != nil {
+		return nil, err
+	}
 	if n < 1 {
 		return nil, invalidf("n must be >= 1, got %d", n)
 	}
-	st := make([]Statistic, len(m.cfg.Alpha))
+	st := make([]Statistic, m.ParamDim())
 	for i := range st {
 		st[i] = Statistic{Sens: 1, Lo: 0, Hi: float64(n)}
 	}
@@ -562,34 +574,41 @@ func (m *MultinomialDirichlet) Statistics(n int) ([]Statistic, error) {
 }
 
 // Stats implements Conjugate.
-func (m *MultinomialDirichlet) Stats(x, s []float64) error {
+func (m *CategoricalDirichlet) Stats(x, s []float64) error {
+	if err := m.validate(); err != nil {
+		return err
+	}
+	k := m.ParamDim()
 	clear(s)
 	for i, v := range x {
-		k := int(v)
-		if float64(k) != v || k < 0 || k >= len(m.cfg.Alpha) {
-			return invalidf("record %d is %v, want a category in [0, %d)", i, v, len(m.cfg.Alpha))
+		c := int(v)
+		if float64(c) != v || c < 0 || c >= k {
+			return invalidf("record %d is %v, want a category in [0, %d)", i, v, k)
 		}
-		s[k]++
+		s[c]++
 	}
 	return nil
 }
 
-// Posterior implements Conjugate.
-func (m *MultinomialDirichlet) Posterior(r *rand.Rand, s []float64, n int, theta []float64) error {
-	a := make([]float64, len(m.cfg.Alpha))
-	for i := range a {
-		a[i] = m.cfg.Alpha[i] + s[i]
+// Posterior implements Conjugate: conjugate.CategoricalDirichlet's
+// SamplePosterior given the (sanitized) counts s.
+func (m *CategoricalDirichlet) Posterior(r *rand.Rand, s []float64, n int, theta []float64) error {
+	k := m.ParamDim()
+	if len(s) < k || len(theta) < k {
+		return invalidf("CategoricalDirichlet posterior: s and theta need length %d, got %d and %d", k, len(s), len(theta))
 	}
-	variate.Dirichlet(r, a, theta)
+	if err := m.m.SamplePosterior(r, s[:k], theta[:k]); err != nil {
+		return conjErr(err)
+	}
 	if math.IsNaN(theta[0]) {
-		return fmt.Errorf("synth: dirichlet posterior %v invalid", a)
+		return fmt.Errorf("synth: dirichlet posterior given counts %v invalid", s[:k])
 	}
 	return nil
 }
 
 // Synthesize implements Conjugate: categorical records with
 // probabilities θ.
-func (m *MultinomialDirichlet) Synthesize(r *rand.Rand, theta, dst []float64) error {
+func (m *CategoricalDirichlet) Synthesize(r *rand.Rand, theta, dst []float64) error {
 	return categorical(r, theta, dst)
 }
 

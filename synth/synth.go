@@ -16,7 +16,8 @@
 //   - SSS (sanitization of sufficient statistics) with communal or
 //     individualized budget allocation and BIT or truncation bounding, for
 //     the conjugate models BetaBernoulli, GaussianMean, GaussianNIG,
-//     PoissonGamma and MultinomialDirichlet;
+//     PoissonGamma and CategoricalDirichlet (the last three built on the
+//     priors and conjugate updates of package simulate/conjugate);
 //   - SiDD, SiDDMC and SiPHiC for posteriors known only up to a density or
 //     through samples, on product grids in any dimension;
 //   - model-free synthesis from a sanitized histogram, with the bootstrap

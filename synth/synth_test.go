@@ -13,6 +13,7 @@ import (
 	"github.com/privinfer/privinfer/internal/stats"
 	"github.com/privinfer/privinfer/internal/testutil"
 	"github.com/privinfer/privinfer/mechanism"
+	"github.com/privinfer/privinfer/simulate/conjugate"
 )
 
 // Distributional tests use fixed seeds and reject at p < 1e-4, so each
@@ -121,10 +122,10 @@ func TestBadInput(t *testing.T) {
 	if _, err := NewBetaBernoulli(BetaBernoulliConfig{Alpha: 0, Beta: 1}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("beta prior 0: %v", err)
 	}
-	if _, err := NewPoissonGamma(PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 0}); !errors.Is(err, ErrInvalid) {
+	if _, err := NewPoissonGamma(conjugate.PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 0}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("count bound 0: %v", err)
 	}
-	if _, err := NewMultinomialDirichlet(MultinomialDirichletConfig{Alpha: []float64{1}}); !errors.Is(err, ErrInvalid) {
+	if _, err := NewCategoricalDirichlet(conjugate.CategoricalDirichletConfig{Alpha: []float64{1}}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("one category: %v", err)
 	}
 	if _, err := NewGrid([]float64{0}, []float64{0}, []int{3}); !errors.Is(err, ErrInvalid) {
@@ -382,7 +383,7 @@ func TestAllocationScales(t *testing.T) {
 		t.Errorf("equal allocation scales %v %v", me.Scale(0), me.Scale(1))
 	}
 	// Multinomial communal uses the joint ℓ1 sensitivity 2.
-	md, _ := NewMultinomialDirichlet(MultinomialDirichletConfig{Alpha: []float64{1, 1, 1, 1}})
+	md, _ := NewCategoricalDirichlet(conjugate.CategoricalDirichletConfig{Alpha: []float64{1, 1, 1, 1}})
 	ms, _ := NewSSS(md, nil, BIT)
 	mm, _, _ := ms.Mechanism(50, 0.5)
 	if mm.Scale(3) != 4 {
@@ -397,7 +398,7 @@ func TestPoissonRecords(t *testing.T) {
 		kmax := int(lam + 8*math.Sqrt(lam) + 10)
 		obs := make([]float64, kmax+1)
 		recs := make([]float64, n)
-		if err := (&PoissonGamma{cfg: PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 1}}).Synthesize(r, []float64{lam}, recs); err != nil {
+		if err := (mustPoissonGamma(conjugate.PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 1})).Synthesize(r, []float64{lam}, recs); err != nil {
 			t.Fatal(err)
 		}
 		for _, v := range recs {
@@ -433,7 +434,7 @@ func TestConjugateModels(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 1))
 	ctx := context.Background()
 	// Poisson–Gamma: posterior Gamma(a + Σx, rate b + n) at negligible noise.
-	pg, _ := NewPoissonGamma(PoissonGammaConfig{Shape: 2, Rate: 1, MaxCount: 20})
+	pg, _ := NewPoissonGamma(conjugate.PoissonGammaConfig{Shape: 2, Rate: 1, MaxCount: 20})
 	x := []float64{3, 5, 2, 4, 6, 1, 25} // 25 is clamped to 20
 	s := make([]float64, 1)
 	if err := pg.Stats(x, s); err != nil || s[0] != 41 {
@@ -455,7 +456,7 @@ func TestConjugateModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Multinomial–Dirichlet: synthetic category frequencies follow θ.
-	md, _ := NewMultinomialDirichlet(MultinomialDirichletConfig{Alpha: []float64{1, 1, 1}})
+	md, _ := NewCategoricalDirichlet(conjugate.CategoricalDirichletConfig{Alpha: []float64{1, 1, 1}})
 	cats := make([]float64, 3000)
 	for i := range cats {
 		cats[i] = float64(i % 3)
@@ -875,9 +876,9 @@ func FuzzSSSRelease(f *testing.F) {
 		case 2:
 			m = &GaussianNIG{cfg: GaussianNIGConfig{Lo: -4, Hi: 5}}
 		case 3:
-			m = &PoissonGamma{cfg: PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 10}}
+			m = mustPoissonGamma(conjugate.PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 10})
 		default:
-			m = &MultinomialDirichlet{cfg: MultinomialDirichletConfig{Alpha: []float64{1, 1, 1}}}
+			m = mustCategoricalDirichlet(conjugate.CategoricalDirichletConfig{Alpha: []float64{1, 1, 1}})
 		}
 		for _, bd := range []Bounding{BIT, Truncation} {
 			s, err := NewSSS(m, nil, bd)

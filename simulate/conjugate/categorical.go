@@ -182,13 +182,41 @@ func (m *CategoricalDirichlet) SampleTheta(r *rand.Rand, records []float64, n in
 	if err := checkStep("CategoricalDirichlet", r, records, n, 1, theta, len(m.alpha)); err != nil {
 		return err
 	}
-	a := slices.Clone(m.alpha)
+	counts := make([]float64, len(m.alpha))
 	for i, v := range records {
 		k, ok := m.category(v)
 		if !ok {
 			return fmt.Errorf("%w: CategoricalDirichlet θ-step: records[%d] must be a category in [0, %d), got %v", simulate.ErrInvalid, i, len(m.alpha), v)
 		}
-		a[k]++
+		counts[k]++
+	}
+	return m.SamplePosterior(r, counts, theta)
+}
+
+// SamplePosterior draws p from the conjugate posterior Dirichlet(Alpha +
+// counts) given the K category counts: the update SampleTheta applies to
+// the raw records and synth.CategoricalDirichlet to sanitized counts.
+// Counts must be finite and ≥ 0 (they need not be integers); counts and
+// theta have length K.
+func (m *CategoricalDirichlet) SamplePosterior(r *rand.Rand, counts, theta []float64) error {
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	k := len(m.alpha)
+	switch {
+	case r == nil:
+		return fmt.Errorf("%w: CategoricalDirichlet posterior: r is nil", simulate.ErrInvalid)
+	case len(counts) != k:
+		return fmt.Errorf("%w: CategoricalDirichlet posterior: counts must have length %d, got %d", simulate.ErrInvalid, k, len(counts))
+	case len(theta) != k:
+		return fmt.Errorf("%w: CategoricalDirichlet posterior: theta must have length %d, got %d", simulate.ErrInvalid, k, len(theta))
+	}
+	a := make([]float64, k)
+	for i, c := range counts {
+		if !(c >= 0) || math.IsInf(c, 1) {
+			return fmt.Errorf("%w: CategoricalDirichlet posterior: counts[%d] must be finite and >= 0, got %v", simulate.ErrInvalid, i, c)
+		}
+		a[i] = m.alpha[i] + c
 	}
 	variate.Dirichlet(r, a, theta)
 	return nil

@@ -59,3 +59,18 @@ func ExampleNormalNIG_SampleTheta() {
 	// Output:
 	// E[μ | x] ≈ 1.01
 }
+
+// The normal-inverse-gamma update from sufficient statistics: the prior
+// N(μ | 0, σ²/1)·InvGamma(σ² | 2, 2) and n = 6 records with mean 1.2 and
+// sum of squared deviations 0.9 give K = 7, M = 6·1.2/7, A = 2 + 3 and
+// B = 2 + 0.45 + 1·6·1.2²/(2·7).
+func ExampleNIG_Update() {
+	post, err := conjugate.NIG{M: 0, K: 1, A: 2, B: 2}.Update(6, 1.2, 0.9)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("M = %.4f, K = %g, A = %g, B = %.4f\n", post.M, post.K, post.A, post.B)
+	// Output:
+	// M = 1.0286, K = 7, A = 5, B = 3.0671
+}

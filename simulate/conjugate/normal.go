@@ -18,7 +18,10 @@ import (
 // draws from the conjugate posterior given the raw records: with x̄ and
 // S = Σ(x_i − x̄)², K = K0 + n, M = (K0·M0 + n·x̄)/K, A = A0 + n/2 and
 // B = B0 + S/2 + K0·n·(x̄ − M0)²/(2K), σ² ~ InvGamma(A, B) and
-// μ | σ² ~ N(M, σ²/K). Build it with NewNormalNIG.
+// μ | σ² ~ N(M, σ²/K) (the update NIG.Update of Prior()). Build it with
+// NewNormalNIG. synth.GaussianNIG is the same record model for synthetic
+// data under the improper reference prior ∝ σ⁻² instead of a proper NIG
+// prior; the two share NIG's update and sampler.
 type NormalNIG struct {
 	cfg NormalNIGConfig
 }
@@ -197,7 +200,9 @@ func (m *NormalNIG) L1Sensitivity(n int) (float64, error) {
 }
 
 // SampleTheta draws (μ, σ²) from the conjugate posterior given the n raw
-// records (mcmc.ThetaStep), as the type's documentation states.
+// records (mcmc.ThetaStep), as the type's documentation states: the
+// posterior is Prior().Update of the records' mean and sum of squared
+// deviations.
 func (m *NormalNIG) SampleTheta(r *rand.Rand, records []float64, n int, theta []float64) error {
 	if err := m.Validate(); err != nil {
 		return err
@@ -216,17 +221,111 @@ func (m *NormalNIG) SampleTheta(r *rand.Rand, records []float64, n int, theta []
 		d := x - mean
 		ss += d * d
 	}
-	c := m.cfg
-	k := c.K0 + fn
-	mk := (c.K0*c.M0 + fn*mean) / k
-	d := mean - c.M0
-	a := c.A0 + fn/2
-	b := c.B0 + ss/2 + c.K0*fn*d*d/(2*k)
-	if math.IsInf(b, 0) || math.IsInf(mk, 0) {
+	post, err := m.Prior().Update(n, mean, ss)
+	if err != nil {
 		return fmt.Errorf("%w: NormalNIG θ-step: the records' sums overflow", simulate.ErrInvalid)
 	}
-	s2 := b / variate.Gamma(r, a, 1)
-	theta[0] = mk + math.Sqrt(s2/k)*variate.Normal(r)
+	return post.Sample(r, theta)
+}
+
+// Prior returns the model's prior as an NIG (the zero value for a model
+// used without its constructor).
+func (m *NormalNIG) Prior() NIG {
+	c := m.Config()
+	return NIG{M: c.M0, K: c.K0, A: c.A0, B: c.B0}
+}
+
+// NIG is a normal-inverse-gamma distribution of θ = (μ, σ²):
+// σ² ~ InvGamma(A, scale B) and μ | σ² ~ N(M, σ²/K). It is the conjugate
+// family of normal records: NormalNIG's prior and posteriors are NIGs,
+// and so is the posterior of synth.GaussianNIG, whose reference prior
+// f(μ, σ²) ∝ σ⁻² is the improper limit K = 0, A = −1/2, B = 0 of the
+// family (an NIG that Validate refuses but Update accepts as a prior).
+type NIG struct {
+	// M is the mean of μ (finite).
+	M float64
+	// K scales the variance of μ given σ², σ²/K (finite, > 0).
+	K float64
+	// A is the shape of σ²'s inverse-gamma distribution (finite, > 0).
+	A float64
+	// B is the scale of σ²'s inverse-gamma distribution (finite, ≥ 0):
+	// B = 0 is the degenerate limit σ² = 0.
+	B float64
+}
+
+// Validate reports whether p is a proper distribution (the degenerate
+// B = 0 included), with an error wrapping simulate.ErrInvalid that names
+// the offending field.
+func (p NIG) Validate() error {
+	if math.IsNaN(p.M) || math.IsInf(p.M, 0) {
+		return fmt.Errorf("%w: NIG.M must be finite, got %v", simulate.ErrInvalid, p.M)
+	}
+	if err := checkPos("NIG.K", p.K); err != nil {
+		return err
+	}
+	if err := checkPos("NIG.A", p.A); err != nil {
+		return err
+	}
+	if !(p.B >= 0) || math.IsInf(p.B, 1) {
+		return fmt.Errorf("%w: NIG.B must be finite and >= 0, got %v", simulate.ErrInvalid, p.B)
+	}
+	return nil
+}
+
+// Update returns the posterior of θ under the prior p given n normal
+// records with mean mean and sum of squared deviations ss = Σ(x_i − x̄)²:
+// K' = K + n, M' = (K·M + n·x̄)/K', A' = A + n/2 and
+// B' = B + ss/2 + K·n·(x̄ − M)²/(2K') (with K = 0: M' = x̄ and
+// B' = B + ss/2, whatever M). The prior may be
+// improper (K ≥ 0, B ≥ 0 and A finite, all finite with M): the error,
+// wrapping simulate.ErrInvalid, reports an invalid argument or a
+// posterior that is not a proper NIG (Validate), as when n is too small
+// for an improper prior or the sums overflow. n must be in [1, 2^40],
+// mean finite and ss finite and ≥ 0.
+func (p NIG) Update(n int, mean, ss float64) (NIG, error) {
+	switch {
+	case math.IsNaN(p.M) || math.IsInf(p.M, 0) || !(p.K >= 0) || math.IsInf(p.K, 1) ||
+		math.IsNaN(p.A) || math.IsInf(p.A, 0) || !(p.B >= 0) || math.IsInf(p.B, 1):
+		return NIG{}, fmt.Errorf("%w: NIG.Update: the prior %+v must have M and A finite, K and B finite and >= 0", simulate.ErrInvalid, p)
+	case n < 1 || n > maxRecords:
+		return NIG{}, fmt.Errorf("%w: NIG.Update: n must be in [1, 2^40], got %d", simulate.ErrInvalid, n)
+	case math.IsNaN(mean) || math.IsInf(mean, 0):
+		return NIG{}, fmt.Errorf("%w: NIG.Update: mean must be finite, got %v", simulate.ErrInvalid, mean)
+	case !(ss >= 0) || math.IsInf(ss, 1):
+		return NIG{}, fmt.Errorf("%w: NIG.Update: ss must be finite and >= 0, got %v", simulate.ErrInvalid, ss)
+	}
+	fn := float64(n)
+	k := p.K + fn
+	post := NIG{M: mean, K: k, A: p.A + fn/2, B: p.B + ss/2}
+	if p.K != 0 {
+		post.M = (p.K*p.M + fn*mean) / k
+		d := mean - p.M
+		post.B += p.K * fn * d * d / (2 * k)
+	}
+	if err := post.Validate(); err != nil {
+		return NIG{}, fmt.Errorf("NIG.Update: the posterior is not a proper NIG: %w", err)
+	}
+	return post, nil
+}
+
+// Sample draws θ = (μ, σ²) from p: σ² = B/G with G ~ Gamma(A, 1), then
+// μ = M + √(σ²/K)·Z with Z standard normal. With B = 0 it sets σ² = 0
+// without drawing G. theta must have length 2.
+func (p NIG) Sample(r *rand.Rand, theta []float64) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if r == nil {
+		return fmt.Errorf("%w: NIG.Sample: r is nil", simulate.ErrInvalid)
+	}
+	if len(theta) != 2 {
+		return fmt.Errorf("%w: NIG.Sample: theta must have length 2, got %d", simulate.ErrInvalid, len(theta))
+	}
+	s2 := 0.0
+	if p.B > 0 {
+		s2 = p.B / variate.Gamma(r, p.A, 1)
+	}
+	theta[0] = p.M + math.Sqrt(s2/p.K)*variate.Normal(r)
 	theta[1] = s2
 	return nil
 }

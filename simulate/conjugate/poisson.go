@@ -175,6 +175,28 @@ func (m *PoissonGamma) SampleTheta(r *rand.Rand, records []float64, n int, theta
 		}
 		sum += x
 	}
+	return m.SamplePosterior(r, sum, n, theta)
+}
+
+// SamplePosterior draws λ from the conjugate posterior Gamma(Shape + sum,
+// rate Rate + n) given n counts that sum to sum: the update SampleTheta
+// applies to the raw records and synth.PoissonGamma to a sanitized sum.
+// sum must be finite and ≥ 0 (it need not be an integer), n in
+// [0, 2^40] (n = 0 draws from the prior), theta of length 1.
+func (m *PoissonGamma) SamplePosterior(r *rand.Rand, sum float64, n int, theta []float64) error {
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	switch {
+	case r == nil:
+		return fmt.Errorf("%w: PoissonGamma posterior: r is nil", simulate.ErrInvalid)
+	case !(sum >= 0) || math.IsInf(sum, 1):
+		return fmt.Errorf("%w: PoissonGamma posterior: sum must be finite and >= 0, got %v", simulate.ErrInvalid, sum)
+	case n < 0 || n > maxRecords:
+		return fmt.Errorf("%w: PoissonGamma posterior: n must be in [0, 2^40], got %d", simulate.ErrInvalid, n)
+	case len(theta) != 1:
+		return fmt.Errorf("%w: PoissonGamma posterior: theta must have length 1, got %d", simulate.ErrInvalid, len(theta))
+	}
 	theta[0] = variate.Gamma(r, m.cfg.Shape+sum, 1/(m.cfg.Rate+float64(n)))
 	return nil
 }
