@@ -20,6 +20,13 @@
 // calibrated to L1Sensitivity, and the observed release; the model is
 // also the DAConfig.ThetaStep.
 //
+// The conjugate updates are also exported on their own, from sufficient
+// statistics that need not come from raw records (a sanitized sum or
+// counts): PoissonGamma.SamplePosterior, CategoricalDirichlet.SamplePosterior
+// and NIG.Update with NIG.Sample (NormalNIG.Prior is its prior as an NIG).
+// Package synth builds its PoissonGamma, CategoricalDirichlet and
+// GaussianNIG models for synthetic data on them.
+//
 // Errors wrap simulate.ErrInvalid and name the argument or field; a θ
 // outside the parameter space gives an error wrapping
 // simulate.ErrInvalidTheta.
