@@ -69,7 +69,10 @@
 //     state the decisions and point there.
 //   - Errors: each package has one invalid-argument sentinel, ErrInvalid,
 //     whose text is "<pkg>: invalid argument"; every argument error wraps
-//     it once and reads "<pkg>: invalid argument: <argument> <constraint>".
+//     it once and reads "<pkg>: invalid argument: <argument> <constraint>",
+//     the constraint a "must …" clause ("Config.Epsilon must be > 0, got
+//     -1") or, after a colon, what is wrong with the value ("r: truncated
+//     after 12 bytes").
 //     An error passed on from another package keeps its own text and also
 //     matches the caller's ErrInvalid (errors.Is sees both), so no prefix
 //     repeats. The other exported errors name conditions that are not bad
