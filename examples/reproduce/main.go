@@ -193,6 +193,31 @@ func linregPaperParts() []part {
 	return ps
 }
 
+// linregTrials and linregDepth are where the parts of the linear
+// regression's Fig. 9 trials and Fig. 15 C, D depths save every finished
+// run (relative to the repository root), for their last parts to put
+// together; the example keys the files by its settings. The Quick ones
+// are the quick mode's.
+const (
+	linregTrials      = ".reproduce-cache/linreg-trials"
+	linregTrialsQuick = ".reproduce-cache/linreg-trials-quick"
+	linregDepth       = ".reproduce-cache/linreg-depth"
+)
+
+// linregTrialParts splits the ten linear-regression trials of Fig. 9 per
+// method: two trials per part, and a last part that puts them together.
+func linregTrialParts() []part {
+	var ps []part
+	for _, m := range []string{"sppe", "sple"} {
+		for k := 1; k < 10; k += 2 {
+			r := fmt.Sprintf("%d-%d", k, k+1)
+			ps = append(ps, part{m + "-" + r, []string{"-methods", m, "-trial-range", r},
+				"20–60 min (two trials; a trial is one linreg run of 10 rounds × 1000 simulations, 10–30 min per method, plus C2ST and MMD after every round)", ""})
+		}
+	}
+	return append(ps, part{"all", nil, "seconds once the parts have run (the saved trials put together: table, charts, verdict)", ""})
+}
+
 // sirABCTrialParts splits the ten SMC-ABC trials of Table 1 and Fig. 5 into
 // parts of two, and a last part that puts them together.
 func sirABCTrialParts() []part {
@@ -219,6 +244,10 @@ func sirABCTrialParts() []part {
 //   - sir-depth (Fig. 15 A, B): one part per flow depth (5, 8 and 10
 //     layers) and method;
 //   - linreg: one part per ε (10, 1, 0.1), 10–30 minutes per method;
+//   - linreg-trials (Fig. 9): two trials of one method per part, and a
+//     last part that puts the ten trials together;
+//   - linreg-depth (Fig. 15 C, D): one part per flow depth and method,
+//     and a last part that compares the saved runs;
 //   - linreg-sweep (Fig. 11): one part per ε, each saving its posteriors,
 //     and a last part that reads them all for the figure and the verdict;
 //   - sir-abc: a wall-time limit of 55 minutes;
@@ -275,6 +304,19 @@ var registry = []entry{
 			{"eps10", []string{"-eps", "10"}, "20–60 min (10–30 min per method, examples/reproduce/linreg)", ""},
 			{"eps1", []string{"-eps", "1"}, "20–60 min", ""},
 			{"eps0.1", []string{"-eps", "0.1"}, "20–60 min", ""},
+		}},
+	{Name: "linreg-trials", Pkg: "./examples/reproduce/linreg", Target: "SBI paper Fig. 9 (linear regression, ε = 10: C2ST, MMD and largest posterior-mean difference of SPPE and SPLE against DA-MCMC per round, mean and quartiles over 10 trials of 10 rounds × 1000 simulations; the reduced 4-layer flow validated against DA-MCMC, not the paper's 8-layer flow)",
+		Quick: []string{"-trials", "2", "-trials-dir", linregTrialsQuick},
+		Full:  append([]string{"-eps", "10", "-trials", "10", "-trials-dir", linregTrials}, paperFlow...), Plain: true, Split: linregTrialParts()},
+	{Name: "linreg-depth", Pkg: "./examples/reproduce/linreg", Target: "SBI paper Fig. 15 C, D (linear regression, ε = 10: SPPE and SPLE per round with 5-, 8- and 10-layer flows against DA-MCMC; one 32-unit block per layer as in the other linreg runs, not the paper's two 50-unit blocks)",
+		Quick: []string{"-depths", "5,10", "-methods", "sppe"}, Full: append([]string{"-eps", "10", "-trials-dir", linregDepth}, paperFlow...), Plain: true, Split: []part{
+			{"layers5-sppe", []string{"-depths", "5", "-methods", "sppe"}, "10–40 min (the linreg part's SPPE, 10–30 min at 4 layers, scaled by the depth)", ""},
+			{"layers5-sple", []string{"-depths", "5", "-methods", "sple"}, "10–40 min", ""},
+			{"layers8-sppe", []string{"-depths", "8", "-methods", "sppe"}, "20–60 min (twice the 4-layer flow's work per epoch)", ""},
+			{"layers8-sple", []string{"-depths", "8", "-methods", "sple"}, "20–60 min", ""},
+			{"layers10-sppe", []string{"-depths", "10", "-methods", "sppe"}, "25–75 min", ""},
+			{"layers10-sple", []string{"-depths", "10", "-methods", "sple"}, "25–75 min", ""},
+			{"all", []string{"-depths", "5,8,10"}, "seconds once the parts have run (the saved runs compared with the 8-layer flow)", ""},
 		}},
 	{Name: "linreg-paper", Pkg: "./examples/reproduce/linreg", Target: "SBI paper §4.2, Tables 2–4 at the paper's own configuration (8 coupling layers of two 50-unit residual blocks with context gating, M = 16 RQMC points, 10 atoms, batch 100, learning rate 5·10⁻⁴, patience 20 on 5% validation, 10 rounds × 1000 simulations; the hidden layers' products in float32): SPPE and SPLE against DA-MCMC at ε = 10, 1 and 0.1, one method and budget per part (no SMC-ABC row: the linreg parts have it)",
 		Quick: []string{"-eps", "10", "-layers", "8", "-hidden", "50", "-blocks", "2", "-gating", "-M", "16", "-atoms", "10", "-float32"},

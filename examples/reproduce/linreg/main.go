@@ -44,6 +44,21 @@
 // -draws DIR every posterior is saved and reused when present, so the sweep
 // can be run one budget at a time and then put together.
 //
+// Mode -trials N is the paper's Fig. 9: N independent trials of SPPE and
+// SPLE on the first -eps release (trial k uses a seed derived from -seed;
+// trial 1 repeats the plain run), the per-round mean and quartiles of C2ST,
+// MMD and the largest posterior-mean difference against DA-MCMC, their CSV
+// and charts (linreg_trials_epsE_c2st, _mmd, _dmean), and a verdict. With
+// -trials-dir DIR every finished trial is saved and reused, and
+// -trial-range a-b trains only those trials, so the trials can be run a few
+// at a time and then put together.
+//
+// Mode -depths 5,8,10 is the paper's Fig. 15 C, D: every method is trained
+// on the first -eps release with flows of each depth (the other flow flags
+// unchanged), with the same per-round accuracy, CSV and charts
+// (linreg_depth_epsE_*) and a verdict; -trials-dir saves and reuses the
+// runs, so one depth can be run at a time and then compared.
+//
 // The defaults are a reduced configuration that runs in minutes on two cores;
 // -quick reduces it further (ε = 10 and 0.1, 2 rounds × 300 simulations,
 // 5000 Gibbs-SS iterations per chain, SMC-ABC on 30,000 simulations of 300
@@ -91,6 +106,10 @@ type config struct {
 	gibbsIters        int           // -gibbs-iters: Gibbs-SS iterations per chain
 	abcSims           int64         // -abc-sims: SMC-ABC simulation budget (0: no SMC-ABC row)
 	abcParticles      int           // -abc-particles: SMC-ABC population size
+	trials            int           // -trials: independent trials of the Fig. 9 mode (0: not that mode)
+	trialLo, trialHi  int           // -trial-range: the trials this run trains, 1-based inclusive
+	trialsDir         string        // -trials-dir: per-run accuracy of the Fig. 9 and 15 modes, reused when present
+	depths            []int         // -depths: flow depths of the Fig. 15 mode (nil: not that mode)
 	w                 io.Writer     // results (stdout)
 	prog              *cli.Progress // progress (stderr)
 }
@@ -115,6 +134,10 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	fs.IntVar(&c.abcParticles, "abc-particles", 1000, "SMC-ABC population size")
 	sweep := fs.String("sweep", "", "Fig. 11 mode: privacy budgets, comma separated (the paper: 0.1,0.3,1,3,10,30,100), releases of the same confidential data")
 	fs.StringVar(&c.drawsDir, "draws", "", "with -sweep: folder where each budget's and method's posterior is saved and reused when present (keyed by the settings)")
+	fs.IntVar(&c.trials, "trials", 0, "Fig. 9 mode: independent trials of every method on the first -eps release, per-round accuracy against DA-MCMC (mean and quartiles)")
+	trialRange := fs.String("trial-range", "", "with -trials: the trials this run trains, a-b (the others are only read from -trials-dir)")
+	fs.StringVar(&c.trialsDir, "trials-dir", "", "with -trials or -depths: folder where each run's per-round accuracy is saved and reused when present (keyed by the settings)")
+	depths := fs.String("depths", "", "Fig. 15 C, D mode: flow depths (layers) to compare on the first -eps release, comma separated (the paper: 5,8,10)")
 	err := set.Parse(fs, args, common, func(eps float64) error { _, err := linreg.Release(eps); return err })
 	c.Common, c.Settings = *common, *set
 	if err == nil {
@@ -122,6 +145,9 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	}
 	if err == nil {
 		err = cli.AtLeast("gibbs-iters", c.gibbsIters, 50)
+	}
+	if err == nil {
+		err = parseFigureModes(&c, *trialRange, *depths)
 	}
 	if err == nil && c.abcSims != 0 {
 		err = cli.AtLeast("abc-particles", c.abcParticles, 2)
@@ -140,6 +166,12 @@ func runAll(_ context.Context, c config, stdout, stderr io.Writer) error {
 	}
 	if c.sweep != nil {
 		return runSweep(c)
+	}
+	if c.trials > 0 {
+		return runTrials(c)
+	}
+	if c.depths != nil {
+		return runDepths(c)
 	}
 	for _, e := range c.Eps {
 		v, err := runEps(c, e)

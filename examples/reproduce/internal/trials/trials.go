@@ -132,3 +132,25 @@ func ReadCSV(path string, header []string) ([][]float64, error) {
 	}
 	return rows, nil
 }
+
+// Curve returns the per-round mean and lower and upper quartiles (as
+// Quartiles computes them) of one metric over trials: v[k][i] is trial k's
+// value at round i. Rounds past the end of a shorter trial take the trials
+// that reached them; the result has as many rounds as the longest trial.
+func Curve(v [][]float64) (mean, q1, q3 []float64) {
+	rounds := 0
+	for _, t := range v {
+		rounds = max(rounds, len(t))
+	}
+	for i := range rounds {
+		var col []float64
+		for _, t := range v {
+			if i < len(t) {
+				col = append(col, t[i])
+			}
+		}
+		m, a, b := Quartiles(col)
+		mean, q1, q3 = append(mean, m), append(q1, a), append(q3, b)
+	}
+	return mean, q1, q3
+}

@@ -88,3 +88,20 @@ func TestReadCSV(t *testing.T) {
 		}
 	}
 }
+
+// TestCurve checks the per-round summaries against hand-computed ones,
+// with a shorter trial and a NaN that the summaries skip.
+func TestCurve(t *testing.T) {
+	mean, q1, q3 := Curve([][]float64{{1, 4, 7}, {2, 5}, {3, math.NaN()}, {4, 6}})
+	want := [][]float64{{2.5, 5, 7}, {1.75, 4.5, 7}, {3.25, 5.5, 7}}
+	for j, got := range [][]float64{mean, q1, q3} {
+		if len(got) != 3 {
+			t.Fatalf("%d rounds, want 3", len(got))
+		}
+		for i := range got {
+			if math.Abs(got[i]-want[j][i]) > 1e-12 {
+				t.Errorf("summary %d round %d: got %v, want %v", j, i+1, got[i], want[j][i])
+			}
+		}
+	}
+}
