@@ -21,6 +21,7 @@ import (
 	"github.com/privinfer/privinfer/examples/reproduce/internal/trials"
 	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/flow/sbi"
+	"github.com/privinfer/privinfer/simulate/linreg"
 )
 
 // depthTol is how far the last-round C2ST of a 5- or 10-layer flow may lie
@@ -34,16 +35,20 @@ type roundAcc struct {
 	round, sims int
 	c2st, mmd   float64
 	dmean       float64 // largest |posterior mean − DA-MCMC mean| over β
+	nlog, lmd   float64 // at the true β; of the posterior predictive at s_dp
 }
 
 // accNames name the per-round metrics; accHeader is the saved runs' CSV
 // header.
 var (
-	accNames  = []string{"C2ST", "MMD", "max|Δ mean|"}
-	accHeader = []string{"round", "sims", "c2st", "mmd", "max_dmean"}
+	accNames  = []string{"C2ST", "MMD", "max|Δ mean|", "NLOG", "LMD"}
+	accFiles  = []string{"c2st", "mmd", "dmean", "nlog", "lmd"}
+	accHeader = []string{"round", "sims", "c2st", "mmd", "max_dmean", "nlog", "lmd"}
 )
 
-func (r roundAcc) metric(j int) float64 { return [3]float64{r.c2st, r.mmd, r.dmean}[j] }
+func (r roundAcc) metric(j int) float64 {
+	return [5]float64{r.c2st, r.mmd, r.dmean, r.nlog, r.lmd}[j]
+}
 
 // accuracy returns d's C2ST, MMD and largest posterior-mean difference
 // against ref (both thinned to the smaller size, as C2ST needs).
@@ -86,7 +91,7 @@ func readAcc(path string, rounds int) ([]roundAcc, error) {
 	}
 	rs := make([]roundAcc, len(rows))
 	for i, v := range rows {
-		rs[i] = roundAcc{round: int(v[0]), sims: int(v[1]), c2st: v[2], mmd: v[3], dmean: v[4]}
+		rs[i] = roundAcc{round: int(v[0]), sims: int(v[1]), c2st: v[2], mmd: v[3], dmean: v[4], nlog: v[5], lmd: v[6]}
 	}
 	return rs, nil
 }
@@ -113,10 +118,21 @@ func accRun(c config, p privinfer.Problem, eps float64, meth string, seed uint64
 	o := c.Config(3, 9, seed)
 	o.Checkpoint = c.CheckpointFile(meth, seed, p.Observed)
 	o.Progress = c.prog.Func()
-	o.OnRound = func(round int, _ sbi.Estimate, d *privinfer.Draws) {
-		c.prog.Printf("%s round %d: C2ST, MMD and means against DA-MCMC", label, round)
-		r := roundAcc{round: round, sims: round * c.Sims}
+	theta := linreg.PaperTheta()
+	o.OnRound = func(round int, est sbi.Estimate, d *privinfer.Draws) {
+		c.prog.Printf("%s round %d: C2ST, MMD, means, NLOG and LMD", label, round)
+		r := roundAcc{round: round, sims: round * c.Sims, nlog: math.NaN(), lmd: math.NaN()}
 		r.c2st, r.mmd, r.dmean = accuracy(d, ref)
+		if post, ok := est.(*sbi.Posterior); ok {
+			r.nlog = -post.LogDensity(theta)
+		} else if v, err := metrics.NLOGSamples(d.Theta, 3, theta); err == nil {
+			r.nlog = v
+		}
+		if pred, err := sbi.PosteriorPredictive(context.Background(), p, d.Theta[:3*min(500, d.Len())], seed+uint64(round)); err == nil {
+			if v, err := metrics.LMD(pred, 9, p.Observed); err == nil {
+				r.lmd = v
+			}
+		}
 		rs = append(rs, r)
 	}
 	start := time.Now()
@@ -139,7 +155,7 @@ func accRun(c config, p privinfer.Problem, eps float64, meth string, seed uint64
 	if path != "" {
 		rows := make([][]string, len(rs))
 		for i, r := range rs {
-			rows[i] = cli.FloatRow(float64(r.round), float64(r.sims), r.c2st, r.mmd, r.dmean)
+			rows[i] = cli.FloatRow(float64(r.round), float64(r.sims), r.c2st, r.mmd, r.dmean, r.nlog, r.lmd)
 		}
 		if err := trials.WriteCSV(path, accHeader, rows); err != nil {
 			return nil, false, false, err
@@ -170,8 +186,9 @@ func (s accSet) curve(j int) (mean, q1, q3 []float64) {
 // runTrials is the Fig. 9 mode at the first -eps: -trials independent
 // trials of every method (those of -trial-range trained, the others read
 // from -trials-dir when saved), their per-round mean and quartiles of
-// C2ST, MMD and the largest mean difference against DA-MCMC, CSV, charts
-// and a verdict.
+// C2ST, MMD and the largest mean difference against DA-MCMC, NLOG at the
+// true β and LMD (the paper's four metrics and the mean difference), CSV,
+// charts and a verdict.
 func runTrials(c config) error {
 	eps := c.Eps[0]
 	p, err := problem(eps)
@@ -215,7 +232,7 @@ func runTrials(c config) error {
 
 // accTables prints every set's per-round mean [lower quartile, upper
 // quartile] of each metric, writes them as base.csv and draws each metric
-// by round (base_c2st, base_mmd, base_dmean).
+// by round (base_c2st, base_mmd, base_dmean, base_nlog, base_lmd).
 func accTables(c config, base, fig string, sets []accSet) error {
 	w := c.w
 	var rows [][]string
@@ -230,7 +247,7 @@ func accTables(c config, base, fig string, sets []accSet) error {
 			fmt.Fprintf(w, " %-26s", m)
 		}
 		fmt.Fprintln(w)
-		var cs [3][3][]float64
+		var cs [5][3][]float64
 		for j := range accNames {
 			cs[j][0], cs[j][1], cs[j][2] = s.curve(j)
 		}
@@ -246,7 +263,7 @@ func accTables(c config, base, fig string, sets []accSet) error {
 		}
 	}
 	header := []string{"method", "layers", "round", "sims"}
-	for _, m := range []string{"c2st", "mmd", "dmean"} {
+	for _, m := range accFiles {
 		header = append(header, m+"_mean", m+"_q1", m+"_q3")
 	}
 	if _, err := c.WriteCSV(base+".csv", append(header, "runs"), rows); err != nil {
@@ -255,7 +272,7 @@ func accTables(c config, base, fig string, sets []accSet) error {
 	if c.Out == "" {
 		return nil
 	}
-	for j, m := range []string{"c2st", "mmd", "dmean"} {
+	for j, m := range accFiles {
 		var series []plot.Series
 		for _, s := range sets {
 			if len(s.runs) == 0 {

@@ -137,11 +137,11 @@ func TestTrialsSmall(t *testing.T) {
 		t.Errorf("saved trials %v, want 4", saved)
 	}
 	rows, err := readCSVRows(filepath.Join(dir, "linreg_trials_eps10.csv"))
-	if err != nil || len(rows) != 1+2*2 || len(rows[0]) != 4+9+1 {
+	if err != nil || len(rows) != 1+2*2 || len(rows[0]) != 4+15+1 {
 		t.Errorf("CSV: %d rows, %v", len(rows), err)
 	}
 	plots := clitest.Check(t, dir, errs)
-	for _, want := range []string{"linreg_trials_eps10_c2st.png", "linreg_trials_eps10_mmd.svg", "linreg_trials_eps10_dmean.png"} {
+	for _, want := range []string{"linreg_trials_eps10_c2st.png", "linreg_trials_eps10_mmd.svg", "linreg_trials_eps10_dmean.png", "linreg_trials_eps10_nlog.svg", "linreg_trials_eps10_lmd.png"} {
 		if !slices.Contains(plots, want) {
 			t.Errorf("plots %v lack %s", plots, want)
 		}

@@ -47,8 +47,9 @@
 // Mode -trials N is the paper's Fig. 9: N independent trials of SPPE and
 // SPLE on the first -eps release (trial k uses a seed derived from -seed;
 // trial 1 repeats the plain run), the per-round mean and quartiles of C2ST,
-// MMD and the largest posterior-mean difference against DA-MCMC, their CSV
-// and charts (linreg_trials_epsE_c2st, _mmd, _dmean), and a verdict. With
+// MMD and the largest posterior-mean difference against DA-MCMC, NLOG at
+// the true β and LMD, their CSV and charts (linreg_trials_epsE_c2st, _mmd,
+// _dmean, _nlog, _lmd), and a verdict. With
 // -trials-dir DIR every finished trial is saved and reused, and
 // -trial-range a-b trains only those trials, so the trials can be run a few
 // at a time and then put together.
