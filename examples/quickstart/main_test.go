@@ -2,9 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"errors"
-	"flag"
 	"io"
 	"math"
 	"os"
@@ -103,16 +100,15 @@ func TestPosteriorsMatchQuadrature(t *testing.T) {
 		eps, sdp float64
 		seed     uint64
 	}{{0.1, 1.0, 1}, {1, 1.3, 2}, {0.1, 3.6, 3}} {
-		cfg := config{n: 200, mu: 1.2, sigma: 1, lo: -2, hi: 4, epsilon: tc.eps, priorSD: 10, seed: tc.seed}
-		mech, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: (cfg.hi - cfg.lo) / float64(cfg.n), Epsilon: cfg.epsilon, Dim: 1})
+		mech, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: (hi - lo) / n, Epsilon: tc.eps, Dim: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		aware, naive, err := posteriors(cfg, mech, []float64{tc.sdp}, nil)
+		aware, naive, err := posteriors(mech, []float64{tc.sdp}, tc.seed, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		refAware, refNaive, err := reference(cfg, mech.Scale(0), tc.sdp)
+		refAware, refNaive, err := reference(mech.Scale(0), tc.sdp)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,51 +139,29 @@ func TestPosteriorsMatchQuadrature(t *testing.T) {
 	}
 }
 
-func TestRunRejectsBadConfig(t *testing.T) {
-	good := config{n: 200, mu: 1.2, sigma: 1, lo: -2, hi: 4, epsilon: 0.1, priorSD: 10, seed: 1}
-	bad := []func(*config){
-		func(c *config) { c.n = 1 },
-		func(c *config) { c.sigma = 0 },
-		func(c *config) { c.hi = c.lo },
-		func(c *config) { c.epsilon = 0 },
-		func(c *config) { c.epsilon = math.NaN() },
-		func(c *config) { c.priorSD = -1 },
-		func(c *config) { c.mu = math.Inf(1) },
-	}
-	for i, mutate := range bad {
-		c := good
-		mutate(&c)
-		if err := run(context.Background(), c, io.Discard, io.Discard); err == nil {
-			t.Errorf("case %d: expected an error for %+v", i, c)
+// TestRun checks that run refuses a bad ε and that -out writes the draws,
+// which read back through privinfer.ReadCSV, and the plot.
+func TestRun(t *testing.T) {
+	for _, eps := range []float64{0, -1, math.NaN(), math.Inf(1)} {
+		if err := run(io.Discard, io.Discard, eps, 1, ""); err == nil {
+			t.Errorf("ε = %v: expected an error", eps)
 		}
 	}
-}
-
-func TestParseFlags(t *testing.T) {
 	skipShort(t)
-	for _, args := range [][]string{{"-epsilon", "0"}, {"-n", "1"}, {"-nope"}, {"-sigma", "x"}, {"stray"}} {
-		if _, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), args); !errors.Is(err, errUsage) {
-			t.Errorf("%v: got %v, want a usage error", args, err)
-		}
-	}
-	cfg, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-quick", "-seed", "3", "-out", t.TempDir()})
-	if err != nil || cfg.seed != 3 || cfg.out == "" {
-		t.Fatalf("parse: %+v, %v", cfg, err)
-	}
-	var buf, progress bytes.Buffer
-	if err := run(context.Background(), cfg, &buf, &progress); err != nil {
+	dir := t.TempDir()
+	var out, progress bytes.Buffer
+	if err := run(&out, &progress, 0.1, 3, dir); err != nil {
 		t.Fatal(err)
 	}
-	if out := buf.String(); !strings.Contains(out, "noise-aware") || !strings.Contains(out, "naive") || !strings.Contains(progress.String(), "round") {
-		t.Fatalf("unexpected output:\n%s\nprogress:\n%s", out, progress.String())
+	if s := out.String(); !strings.Contains(s, "noise-aware") || !strings.Contains(s, "naive") || !strings.Contains(progress.String(), "round") {
+		t.Fatalf("unexpected output:\n%s\nprogress:\n%s", s, progress.String())
 	}
-	for _, f := range []string{"quickstart_posterior.svg", "quickstart_posterior.png", "quickstart_noise_aware.csv", "quickstart_naive.csv"} {
-		if _, err := os.Stat(filepath.Join(cfg.out, f)); err != nil {
+	for _, f := range []string{"quickstart_posterior.svg", "quickstart_posterior.png", "quickstart_naive.csv"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
 		}
 	}
-	// The draws read back through privinfer.ReadCSV.
-	f, err := os.Open(filepath.Join(cfg.out, "quickstart_noise_aware.csv"))
+	f, err := os.Open(filepath.Join(dir, "quickstart_noise_aware.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,15 +195,15 @@ func normPDF(x float64) float64 { return math.Exp(-0.5*x*x) / math.Sqrt(2*math.P
 // reference returns the quadrature reference posteriors of μ, noise-aware
 // and naive, on a grid of 24000 cells over the prior's range
 // (privinfer.Grid).
-func reference(c config, b, sdp float64) (aware, naive *privinfer.Draws, err error) {
+func reference(b, sdp float64) (aware, naive *privinfer.Draws, err error) {
 	logPost := func(naive bool) func([]float64) float64 {
 		return func(x []float64) float64 {
 			mu := x[0]
-			m, v := clampedMoments(mu, c.sigma, c.lo, c.hi)
+			m, v := clampedMoments(mu, 1, lo, hi)
 			// Far beyond a bound the clamped mean is nearly constant; a
 			// floor on its sd keeps the reference finite there.
-			sd := math.Max(math.Sqrt(v/float64(c.n)), 1e-9)
-			prior := -0.5 * mu * mu / (c.priorSD * c.priorSD)
+			sd := math.Max(math.Sqrt(v/n), 1e-9)
+			prior := -0.5 * mu * mu / (priorSD * priorSD)
 			if naive {
 				return prior - 0.5*(sdp-m)*(sdp-m)/(sd*sd) - math.Log(sd)
 			}
@@ -237,7 +211,7 @@ func reference(c config, b, sdp float64) (aware, naive *privinfer.Draws, err err
 		}
 	}
 	// The prior's range: a release near a clamping bound leaves a long tail.
-	grid := privinfer.GridConfig{Lo: []float64{-6 * c.priorSD}, Hi: []float64{6 * c.priorSD}, Points: []int{24000}}
+	grid := privinfer.GridConfig{Lo: []float64{-6 * priorSD}, Hi: []float64{6 * priorSD}, Points: []int{24000}}
 	if aware, err = privinfer.Grid(logPost(false), grid); err != nil {
 		return nil, nil, err
 	}
