@@ -76,14 +76,12 @@ func TestHistMean(t *testing.T) {
 		t.Fatal(err)
 	}
 	mMu, sdMu := ref.Mean()[0], ref.SD()[0]
-	var pm, lp []float64
 	var s, e1, e2 float64
 	for c := 0.0; c <= n; c++ {
 		wt := math.Exp(-(math.Abs(rel[1]-(n-c)) + math.Abs(rel[2]-c)) / rel[4])
 		s += wt
 		e1 += wt * (c + 1) / (n + 2)
 		e2 += wt * (c + 1) * (c + 2) / ((n + 2) * (n + 3))
-		pm, lp = append(pm, c), append(lp, 0)
 	}
 	mP, sdP := e1/s, math.Sqrt(e2/s-(e1/s)*(e1/s))
 	t.Logf("reference μ %.4f ± %.4f, p %.4f ± %.4f\n%v", mMu, sdMu, mP, sdP, post.Summary())

@@ -2,14 +2,16 @@
 // flow/sbi) for the rate λ of n = 50 visit counts x_i ~ Poisson(λ) capped
 // at 30, given the Laplace-privatized mean of the counts (ε = 1,
 // sensitivity 30/50) under a Gamma(2, scale 2) prior; it prints the
-// posterior's summary, saves the trained posterior and loads it back.
+// posterior's summary, saves the trained posterior and loads it back. It
+// trains in about four CPU-seconds.
 //
-//	go run ./examples/sbi
+//	go run ./examples/sbi [-seed 1]
 package main
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -53,12 +55,9 @@ func (v visits) Simulate(r *rand.Rand, theta, dst []float64) error {
 // the released mean 4.1; it returns the trained posterior and the one
 // saved and loaded back.
 func run(w io.Writer, seed uint64, rounds int) (trained, loaded *sbi.Posterior, err error) {
-	lap, err := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 30.0 / 50, Epsilon: 1, Dim: 1})
-	if err != nil {
-		return nil, nil, err
-	}
-	gamma, err := simulate.NewGamma(simulate.GammaConfig{Shape: 2, Scale: 2})
-	if err != nil {
+	lap, err1 := mechanism.NewLaplace(mechanism.LaplaceConfig{Sensitivity: 30.0 / 50, Epsilon: 1, Dim: 1})
+	gamma, err2 := simulate.NewGamma(simulate.GammaConfig{Shape: 2, Scale: 2})
+	if err := errors.Join(err1, err2); err != nil {
 		return nil, nil, err
 	}
 	prior, _ := simulate.NewIndependent(gamma)
