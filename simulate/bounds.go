@@ -1,6 +1,10 @@
 package simulate
 
-import "math"
+import (
+	"math"
+
+	"github.com/privinfer/privinfer/internal/argcheck"
+)
 
 // Bounded is the optional capability of a Prior that states a box
 // containing its support: per coordinate i, the lowest and highest value
@@ -29,11 +33,11 @@ type Bounded interface {
 // implements Bounded, and otherwise −Inf and +Inf in every coordinate (a
 // prior that states nothing about its support is treated as unbounded).
 // The slices are the caller's. It returns an error wrapping ErrInvalid for
-// a nil prior, a prior of dimension below 1, a zero-value prior of this
+// a nil prior (a nil pointer of a Prior type too), a prior of dimension below 1, a zero-value prior of this
 // package, and Bounds that break the contract of Bounded: slices not of
 // length Dim, a NaN bound, lo[i] > hi[i], lo[i] = +Inf or hi[i] = −Inf.
 func SupportBox(p Prior) (lo, hi []float64, err error) {
-	if p == nil {
+	if argcheck.Nil(p) {
 		return nil, nil, invalidf("SupportBox: prior is nil")
 	}
 	if err := checkBuilt("SupportBox's prior", p); err != nil {
@@ -66,9 +70,12 @@ func SupportBox(p Prior) (lo, hi []float64, err error) {
 
 // Bounds returns the closed hulls of the components' supports
 // (Univariate.Support): the prior's support is the product of the
-// components' supports, so it lies in this box. A zero-value Independent
-// returns empty slices.
+// components' supports, so it lies in this box. A nil or zero-value
+// Independent returns empty slices.
 func (p *Independent) Bounds() (lo, hi []float64) {
+	if p == nil {
+		return []float64{}, []float64{}
+	}
 	lo, hi = make([]float64, len(p.c)), make([]float64, len(p.c))
 	for i, c := range p.c {
 		lo[i], hi[i] = c.Support()
@@ -77,8 +84,12 @@ func (p *Independent) Bounds() (lo, hi []float64) {
 }
 
 // Bounds returns −Inf and +Inf in every coordinate: the support of a
-// normal distribution is all of ℝᵈ.
+// normal distribution is all of ℝᵈ. A nil or zero-value MVNormal returns
+// empty slices.
 func (p *MVNormal) Bounds() (lo, hi []float64) {
+	if p == nil {
+		return []float64{}, []float64{}
+	}
 	d := len(p.mean)
 	lo, hi = make([]float64, d), make([]float64, d)
 	for i := range d {
@@ -89,8 +100,12 @@ func (p *MVNormal) Bounds() (lo, hi []float64) {
 
 // Bounds lays the blocks' boxes end to end: a block's Bounds where it
 // implements Bounded and states a valid box (see SupportBox), −Inf and
-// +Inf for its coordinates otherwise.
+// +Inf for its coordinates otherwise. A nil or zero-value Concat returns
+// empty slices.
 func (p *Concat) Bounds() (lo, hi []float64) {
+	if p == nil {
+		return []float64{}, []float64{}
+	}
 	lo, hi = make([]float64, 0, p.dim), make([]float64, 0, p.dim)
 	for _, b := range p.blocks {
 		l, h, err := SupportBox(b)

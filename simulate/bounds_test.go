@@ -82,6 +82,9 @@ func TestSupportBoxBadInput(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	bad := map[string]Prior{
 		"nil":              nil,
+		"nil Independent":  (*Independent)(nil),
+		"nil Concat":       (*Concat)(nil),
+		"nil MVNormal":     (*MVNormal)(nil),
 		"zero Independent": &Independent{},
 		"zero Concat":      &Concat{},
 		"zero MVNormal":    &MVNormal{},
@@ -97,6 +100,11 @@ func TestSupportBoxBadInput(t *testing.T) {
 	for name, p := range bad {
 		if _, _, err := SupportBox(p); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%s: err = %v, want ErrInvalid", name, err)
+		}
+	}
+	for name, b := range map[string]Bounded{"Independent": (*Independent)(nil), "Concat": (*Concat)(nil), "MVNormal": (*MVNormal)(nil)} {
+		if lo, hi := b.Bounds(); len(lo) != 0 || len(hi) != 0 {
+			t.Errorf("nil %s: Bounds() = %v, %v, want empty slices", name, lo, hi)
 		}
 	}
 	lo, hi, err := SupportBox(badBox{d: 2, lo: []float64{0, -inf}, hi: []float64{0, inf}})
