@@ -64,6 +64,23 @@ func TestModelConfigs(t *testing.T) {
 			t.Errorf("NewSSS(zero %s): got %v, want ErrInvalid", name, err)
 		}
 	}
+	for name, m := range map[string]Conjugate{
+		"BetaBernoulli": (*BetaBernoulli)(nil), "GaussianMean": (*GaussianMean)(nil), "GaussianNIG": (*GaussianNIG)(nil),
+		"PoissonGamma": (*PoissonGamma)(nil), "CategoricalDirichlet": (*CategoricalDirichlet)(nil),
+	} {
+		if _, err := NewSSS(m, nil, BIT); !errors.Is(err, ErrInvalid) {
+			t.Errorf("NewSSS(nil %s): got %v, want ErrInvalid", name, err)
+		}
+		if _, err := (&SSS{Model: m}).Sanitize(nil, []float64{1}, 1, Releaser{}); !errors.Is(err, ErrInvalid) {
+			t.Errorf("SSS{Model: nil %s}.Sanitize: got %v, want ErrInvalid", name, err)
+		}
+	}
+	var nb *BetaBernoulli
+	var ngm *GaussianMean
+	var nnig *GaussianNIG
+	if nb.Config() != (BetaBernoulliConfig{}) || ngm.Config() != (GaussianMeanConfig{}) || nnig.Config() != (GaussianNIGConfig{}) {
+		t.Errorf("Config of a nil model is not the zero configuration")
+	}
 }
 
 func second[T any](_ T, err error) error { return err }

@@ -51,8 +51,14 @@ func NewBetaBernoulli(cfg BetaBernoulliConfig) (*BetaBernoulli, error) {
 	return &BetaBernoulli{cfg: cfg}, nil
 }
 
-// Config returns the configuration m was built with.
-func (m *BetaBernoulli) Config() BetaBernoulliConfig { return m.cfg }
+// Config returns the configuration m was built with (the zero value for
+// a nil model).
+func (m *BetaBernoulli) Config() BetaBernoulliConfig {
+	if m == nil {
+		return BetaBernoulliConfig{}
+	}
+	return m.cfg
+}
 
 // RecordDim implements Conjugate.
 func (*BetaBernoulli) RecordDim() int { return 1 }
@@ -153,8 +159,14 @@ func NewGaussianMean(cfg GaussianMeanConfig) (*GaussianMean, error) {
 	return &GaussianMean{cfg: cfg}, nil
 }
 
-// Config returns the configuration g was built with.
-func (g *GaussianMean) Config() GaussianMeanConfig { return g.cfg }
+// Config returns the configuration g was built with (the zero value for
+// a nil model).
+func (g *GaussianMean) Config() GaussianMeanConfig {
+	if g == nil {
+		return GaussianMeanConfig{}
+	}
+	return g.cfg
+}
 
 // checkBounds validates public bounds lo, hi (names names the fields):
 // finite, lo < hi, with a width hi − lo that is finite and not subnormal
@@ -188,13 +200,28 @@ func checkPos(name string, v float64) error {
 type validator interface{ validate() error }
 
 // validate implements validator.
-func (m *BetaBernoulli) validate() error { return m.cfg.Validate() }
+func (m *BetaBernoulli) validate() error {
+	if m == nil {
+		return invalidf("BetaBernoulli is nil")
+	}
+	return m.cfg.Validate()
+}
 
 // validate implements validator.
-func (g *GaussianMean) validate() error { return g.cfg.Validate() }
+func (g *GaussianMean) validate() error {
+	if g == nil {
+		return invalidf("GaussianMean is nil")
+	}
+	return g.cfg.Validate()
+}
 
 // validate implements validator.
-func (g *GaussianNIG) validate() error { return g.cfg.Validate() }
+func (g *GaussianNIG) validate() error {
+	if g == nil {
+		return invalidf("GaussianNIG is nil")
+	}
+	return g.cfg.Validate()
+}
 
 // validate implements validator.
 func (p *PoissonGamma) validate() error {
@@ -337,8 +364,14 @@ func NewGaussianNIG(cfg GaussianNIGConfig) (*GaussianNIG, error) {
 	return &GaussianNIG{cfg: cfg}, nil
 }
 
-// Config returns the configuration g was built with.
-func (g *GaussianNIG) Config() GaussianNIGConfig { return g.cfg }
+// Config returns the configuration g was built with (the zero value for
+// a nil model).
+func (g *GaussianNIG) Config() GaussianNIGConfig {
+	if g == nil {
+		return GaussianNIGConfig{}
+	}
+	return g.cfg
+}
 
 // CommunalWeight returns the mean's share w = 1/(1 + Hi − Lo) under which
 // individualized allocation (w, 1 − w) equals communal sanitization.
