@@ -2,9 +2,10 @@
 // x_i ~ Poisson(λ) capped at 30, from the Laplace-privatized mean of the
 // counts (ε = 1, sensitivity 30/50) under a Gamma(2, scale 2) prior, by
 // noise-aware SMC-ABC: every simulated mean passes through the same
-// mechanism before it is compared with the release.
+// mechanism before it is compared with the release. It runs in about three
+// CPU-seconds.
 //
-//	go run ./examples/abc
+//	go run ./examples/abc [-seed 1]
 package main
 
 import (

@@ -9,10 +9,10 @@
 // Data augmentation mixes slowly here: the records pin β down far more
 // tightly than the noisy release does, so each sweep moves β only a little
 // and an effective sample of a few hundred takes tens of thousands of
-// sweeps (hence the long, thinned chains). The
-// other record kernels, mcmc.RandomScanIMwG and mcmc.SOMA (DAConfig.
-// RecordStep), mix no better per sweep on this model and SOMA's sweeps cost
-// n times more (mcmc's package documentation).
+// sweeps (hence the long, thinned chains). The other record kernels
+// (DAConfig.RecordStep: mcmc.RandomScanIMwG, mcmc.SOMA) mix no better per
+// sweep on this model, and a SOMA sweep costs n times more (see the mcmc
+// package documentation).
 //
 //	go run ./examples/da [-seed 1]
 package main

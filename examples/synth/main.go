@@ -1,9 +1,10 @@
 // Synth releases m = 10 DP synthetic copies (total ε = 1, synth.Modips) of
 // n = 1000 confidential yes/no answers, 40% yes, analyses each copy as if
 // it were real and pools the ten estimates of the proportion with the
-// DP-synthesis combination rule (combine.Pool).
+// DP-synthesis combination rule (combine.Pool). It runs in a fraction of a
+// second.
 //
-//	go run ./examples/synth
+//	go run ./examples/synth [-seed 1]
 package main
 
 import (
