@@ -223,26 +223,26 @@ type curve struct {
 // trials.
 func (ts trialSet) curves() [4]curve {
 	var cs [4]curve
-	rounds := 0
+	var sims [][]float64
+	var vals [4][][]float64
 	for _, t := range ts.trials {
-		rounds = max(rounds, len(t.rounds))
-	}
-	for i := range rounds {
-		var sims []float64
-		var vals [4][]float64
-		for _, t := range ts.trials {
-			if i < len(t.rounds) {
-				sims = append(sims, float64(t.rounds[i].sims))
-				for j := range 4 {
-					vals[j] = append(vals[j], t.rounds[i].metric(j))
-				}
+		s := make([]float64, len(t.rounds))
+		var v [4][]float64
+		for i, r := range t.rounds {
+			s[i] = float64(r.sims)
+			for j := range 4 {
+				v[j] = append(v[j], r.metric(j))
 			}
 		}
-		s, _ := trials.MeanSD(sims)
+		sims = append(sims, s)
 		for j := range 4 {
-			m, a, b := trials.Quartiles(vals[j])
-			cs[j].sims, cs[j].mean, cs[j].q1, cs[j].q3 = append(cs[j].sims, s), append(cs[j].mean, m), append(cs[j].q1, a), append(cs[j].q3, b)
+			vals[j] = append(vals[j], v[j])
 		}
+	}
+	meanSims, _, _ := trials.Curve(sims)
+	for j := range 4 {
+		cs[j].mean, cs[j].q1, cs[j].q3 = trials.Curve(vals[j])
+		cs[j].sims = meanSims
 	}
 	return cs
 }
