@@ -24,7 +24,7 @@ import (
 func main() {
 	seed := flag.Uint64("seed", 1, "random seed")
 	flag.Parse()
-	if _, _, err := run(os.Stdout, *seed, 500); err != nil {
+	if _, _, err := run(os.Stdout, *seed, 1000); err != nil {
 		log.Fatal(err)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"math"
 	"testing"
@@ -26,19 +27,33 @@ func checkMean(t *testing.T, what string, d *privinfer.Draws, j int, ref, allowa
 	}
 }
 
-// TestLDP compares NUTS with the model's quadrature posterior on a grid:
-// the mean of μ within 4 MCSE plus the grid's resolution allowance 0.005,
-// and the reference CDFs at the draws' 5%, 50% and 95% quantiles within
-// 4·√(p(1−p)/ESS_tail) + 0.01 of the nominal levels p.
+// TestLDP checks that the example's chains have converged (split R̂ ≤ 1.01,
+// bulk and tail ESS ≥ 400) and compares NUTS with the model's quadrature
+// posterior on a grid: the mean of μ within 4 MCSE plus the grid's
+// resolution allowance 0.005, and the reference CDFs at the draws' 5%, 50%
+// and 95% quantiles within 4·√(p(1−p)/ESS_tail) + 0.01 of the nominal
+// levels p.
 func TestLDP(t *testing.T) {
 	skipShort(t)
-	d, post, err := run(io.Discard, 1, 500)
+	d, post, err := run(io.Discard, 1, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
 	grid, err := post.Grid(context.Background(), 64)
 	if err != nil {
 		t.Fatal(err)
+	}
+	t.Logf("\n%v", d.Summary())
+	for j := range 2 {
+		rhat, err1 := d.RHat(j)
+		bulk, err2 := d.ESSBulk(j)
+		tail, err3 := d.ESSTail(j)
+		if err := errors.Join(err1, err2, err3); err != nil {
+			t.Fatal(err)
+		}
+		if !(rhat <= 1.01) || !(bulk >= 400) || !(tail >= 400) {
+			t.Errorf("%s: R̂ %.3f, bulk ESS %.0f, tail ESS %.0f: not converged", d.Names[j], rhat, bulk, tail)
+		}
 	}
 	checkMean(t, "μ", d, 0, grid.MeanMu(), 0.005)
 	for j, cdf := range []func(float64) float64{grid.CDFMu, grid.CDFSigma} {
