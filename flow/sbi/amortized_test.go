@@ -235,7 +235,7 @@ func TestLegacyFilesLoad(t *testing.T) {
 	p.Names = []string{"mu"}
 	for _, shift := range []bool{false, true} {
 		cfg := quickConfig()
-		cfg.DisableRegressionShift = !shift
+		cfg.RegressionShift = shiftMode(shift)
 		res, err := SPPE(t.Context(), p, cfg)
 		if err != nil {
 			t.Fatal(err)

@@ -98,7 +98,7 @@ func (e *engine) fingerprint() ([32]byte, error) {
 		return 0
 	}
 	put(uint8(e.role), int64(c.Rounds), int64(c.SimsPerRound), int64(e.m), int64(c.Integration), int64(c.Atoms),
-		b2i(c.DisableRegressionShift), c.MinInSupport, b2i(c.LeakageFallback), int64(c.Chains), int64(c.Warmup),
+		shiftCode(c.RegressionShift), c.MinInSupport, b2i(c.LeakageFallback), int64(c.Chains), int64(c.Warmup),
 		int64(c.Thin), int64(c.PosteriorSamples), c.Seed)
 	if c.CarryChains { // only when set, so that earlier checkpoints stay valid
 		// 2: the chains are carried from round 3's proposals on; a
@@ -224,7 +224,7 @@ func (e *engine) resume(st *ckptState) ([]float64, *Result, error) {
 		return nil, nil, bad("splits %d simulations of %d", len(st.Train)+len(st.Val), n)
 	case len(st.Next) != cfg.SimsPerRound*ds.d:
 		return nil, nil, bad("holds %d next parameters, want %d", len(st.Next), cfg.SimsPerRound*ds.d)
-	case st.HasShift != (e.role == PosteriorFlow && !cfg.DisableRegressionShift):
+	case st.HasShift != e.useShift:
 		return nil, nil, bad("has a regression shift where the run has none, or none where it has one")
 	case st.HasShift && (len(st.ShiftA) != ds.d || len(st.ShiftB) != ds.d*ds.sd):
 		return nil, nil, bad("regression shift has the wrong size")
@@ -399,4 +399,19 @@ func (e *engine) checkPrior(st *ckptState) error {
 		}
 	}
 	return nil
+}
+
+// shiftCode is Config.RegressionShift in the fingerprint: 0 for ShiftAuto
+// and 1 for ShiftOff, the codes of the earlier boolean (shift on, shift
+// off), so that checkpoints written before the modes stay valid (whether
+// a run has a shift is checked against the checkpoint separately), and 2
+// for ShiftOn.
+func shiftCode(m ShiftMode) uint8 {
+	switch m {
+	case ShiftOff:
+		return 1
+	case ShiftOn:
+		return 2
+	}
+	return 0
 }

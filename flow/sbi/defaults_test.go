@@ -116,5 +116,5 @@ func sameTrain(a, b flow.TrainConfig) bool {
 func paperConfig() Config {
 	fc := flow.DefaultConfig(1, 1)
 	tc := flow.DefaultTrainConfig()
-	return Config{Rounds: 10, SimsPerRound: 1000, InnerPoints: 16, Atoms: 10, Flow: &fc, Train: &tc, DisableRegressionShift: true}
+	return Config{Rounds: 10, SimsPerRound: 1000, InnerPoints: 16, Atoms: 10, Flow: &fc, Train: &tc, RegressionShift: ShiftOff}
 }

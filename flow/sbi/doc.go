@@ -164,7 +164,8 @@
 // By default SPPE's flow models the residual of θ from its linear
 // regression on the release, θ − a − B·s_dp, fitted by least squares on
 // round 1's simulations and z-scored by the residuals' spread
-// (Config.DisableRegressionShift turns this off). The shift is a
+// (Config.RegressionShift; by default every run but amortized NPE under a
+// prior bounded in every coordinate, see below). The shift is a
 // translation that depends on the release only, so the posterior density
 // is the flow's density at the residual; what changes is where the flow's
 // splines do their work.
@@ -232,6 +233,14 @@
 // the residual carries only the posterior's own spread. At 10⁴
 // simulations the flow needs the help less (section "The regression shift
 // in amortized NPE").
+//
+// Under a prior bounded in every coordinate (simulate.Bounded: a box such
+// as U[−1, 1]ᵈ) the shift costs amortized NPE: the box's faces are sharp
+// edges of the posterior, fixed in θ, and the shift moves them with the
+// release in the flow's variable, where the splines' knots must follow
+// them through the conditioner network. So ShiftAuto, the default,
+// leaves the shift out of amortized NPE under such a prior
+// (Config.UsesRegressionShift states the rule and the measurements).
 //
 // # High-dimensional releases
 //

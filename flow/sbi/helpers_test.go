@@ -151,3 +151,11 @@ func smallConfig() Config {
 	o.Seed = 11
 	return o
 }
+
+// shiftMode is ShiftOn for true and ShiftOff for false.
+func shiftMode(on bool) ShiftMode {
+	if on {
+		return ShiftOn
+	}
+	return ShiftOff
+}

@@ -43,7 +43,7 @@ type postSettings struct {
 	thin      int
 	seed      uint64 // seeds the in-support estimate
 	rounds    int    // training rounds; 1 means amortized
-	// shift is the regression shift (Config.DisableRegressionShift), nil
+	// shift is the regression shift (Config.RegressionShift), nil
 	// without one: the flow then models θ − shift(s_dp).
 	shift *linShift
 	// names are the problem's parameter names (Problem.Names), nil for
@@ -156,7 +156,7 @@ func (q *Posterior) inPrior(theta []float64) bool {
 
 // Flow returns the trained conditional flow q(θ | s_dp) (do not modify it);
 // nil for a Posterior not returned by SPPE. With the regression shift
-// (the default; see Config.DisableRegressionShift) the flow's variable is
+// (Config.RegressionShift, Config.UsesRegressionShift) the flow's variable is
 // the residual θ − a − B·s_dp, not θ: use LogDensityAt and Sample, which
 // add the shift back.
 func (q *Posterior) Flow() *flow.Flow {

@@ -98,6 +98,11 @@ func newEngine(p privinfer.Problem, c *Config, role Role) (*engine, error) {
 		p.Observed = slices.Clone(p.Observed)
 	}
 	e := &engine{p: p, mech: mech, cfg: cfg, m: m, role: role, f: f, alts: alts, ps: ps, ds: &data{d: d, sd: sd, nd: nd}, start: time.Now()}
+	if role == PosteriorFlow {
+		if e.useShift, err = cfg.UsesRegressionShift(p.Prior); err != nil {
+			return nil, err
+		}
+	}
 	if l, ok := p.Mechanism.(mechanism.Lattice); ok && role == LikelihoodFlow {
 		if h := l.LatticeSpacing(); h > 0 && !math.IsInf(h, 0) {
 			e.deq = h
@@ -220,8 +225,8 @@ func simError(where string, err error) error {
 }
 
 // standardize sets the flow's z-scoring from the first round: θ and one
-// release per simulation. For SPPE, unless Config.DisableRegressionShift,
-// it first fits the regression shift on these pairs and z-scores the
+// release per simulation. For SPPE with the regression shift
+// (Config.UsesRegressionShift) it first fits the regression shift on these pairs and z-scores the
 // residuals instead of θ.
 func (e *engine) standardize() error {
 	ds := e.ds
@@ -243,7 +248,7 @@ func (e *engine) standardize() error {
 	}
 	if e.role == PosteriorFlow {
 		y := ds.theta
-		if !e.cfg.DisableRegressionShift {
+		if e.useShift {
 			sh, err := fitShift(ds.theta, sdp, n, ds.d, ds.sd)
 			if err != nil {
 				return err

@@ -24,7 +24,7 @@ import (
 //	dim uint32 (θ) | obsLen uint32 | obs [obsLen]float64 |
 //	inSupport, minInSupport float64 | fallback uint8 |
 //	chains, warmup, thin uint32 |
-//	(version 2 only: the regression shift, Config.DisableRegressionShift,
+//	(version 2 only: the regression shift, Config.RegressionShift,
 //	 a [dim]float64 | B [dim×obsLen]float64) |
 //	(version 3 only: ctxDim uint32 (the release's length) | hasShift uint8 |
 //	 if hasShift: a [dim]float64 | B [dim×ctxDim]float64 |
@@ -391,7 +391,7 @@ func read(src io.Reader, prior simulate.Prior, kind uint8) (*saved, error) {
 // names,
 // the in-support fraction and leakage settings, the MCMC settings, the
 // number of training rounds and the seed of the support check, the
-// regression shift unless Config.DisableRegressionShift was set, and the
+// regression shift if it has one (Config.RegressionShift), and the
 // prior's log density at 16 probe points. The prior itself is passed again
 // to LoadPosterior, which checks it against the probes. A loaded posterior
 // samples exactly as the saved one: the same draws for the same random

@@ -121,7 +121,7 @@ func TestSBCSPPE(t *testing.T) {
 	for _, c := range []struct{ shift, affine bool }{{false, false}, {true, false}, {true, true}} {
 		t.Run(fmt.Sprintf("RegressionShift=%v,affine=%v", c.shift, c.affine), func(t *testing.T) {
 			cfg := sbcConfig(sims)
-			cfg.DisableRegressionShift = !c.shift
+			cfg.RegressionShift = shiftMode(c.shift)
 			cfg.Flow.ContextAffine = c.affine
 			res, err := SPPE(t.Context(), p, cfg)
 			if err != nil {

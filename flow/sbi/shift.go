@@ -8,7 +8,7 @@ import (
 	"github.com/privinfer/privinfer/internal/linalg"
 )
 
-// linShift is SPPE's regression shift (Config.DisableRegressionShift): the
+// linShift is SPPE's regression shift (Config.RegressionShift): the
 // least-squares fit θ ≈ a + B·s_dp of the parameters on the release, fitted
 // once on round 1's simulations. SPPE's flow then models the residual
 // θ − a − B·s_dp, a translation that depends on the release only, so its

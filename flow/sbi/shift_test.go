@@ -89,7 +89,7 @@ func TestRegressionShiftTails(t *testing.T) {
 	p := narrowProblem(t)
 	const n = 100000
 	for _, c := range []struct{ shift, affine bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
-		cfg := Config{Rounds: 2, Seed: 2, DisableRegressionShift: !c.shift, PosteriorSamples: 2000}
+		cfg := Config{Rounds: 2, Seed: 2, RegressionShift: shiftMode(c.shift), PosteriorSamples: 2000}
 		if c.affine {
 			fc := affineFlow()
 			cfg.Flow = &fc
@@ -154,7 +154,7 @@ func TestRegressionShiftSaveLoad(t *testing.T) {
 	p := testProblem()
 	for _, rounds := range []int{1, 2} {
 		cfg := quickConfig()
-		cfg.Rounds, cfg.DisableRegressionShift = rounds, false
+		cfg.Rounds, cfg.RegressionShift = rounds, ShiftOn
 		res, err := SPPE(t.Context(), p, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -195,7 +195,7 @@ func TestRegressionShiftSaveLoad(t *testing.T) {
 			}
 		}
 		// Unshifted files are version 3 too, without a shift.
-		cfg.DisableRegressionShift = true
+		cfg.RegressionShift = ShiftOff
 		plain, err := SPPE(context.Background(), p, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -206,7 +206,7 @@ func TestRegressionShiftSaveLoad(t *testing.T) {
 		}
 	}
 	one, two := quickConfig(), quickConfig()
-	one.DisableRegressionShift, two.DisableRegressionShift, two.Rounds = false, false, 2
+	one.RegressionShift, two.RegressionShift, two.Rounds = ShiftOn, ShiftOn, 2
 	r1, err := SPPE(t.Context(), p, one)
 	if err != nil {
 		t.Fatal(err)

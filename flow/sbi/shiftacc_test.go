@@ -54,7 +54,7 @@ func TestRegressionShiftAccuracy(t *testing.T) {
 			t.Fatal(err)
 		}
 		res, err := SPPE(context.Background(), p, Config{Rounds: 1, SimsPerRound: 1000, PosteriorSamples: 1, Seed: 3,
-			DisableRegressionShift: disable, Flow: fc})
+			RegressionShift: shiftMode(!disable), Flow: fc})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -93,9 +93,11 @@ type engine struct {
 	// the flow models them (SPLE): training releases are dequantized by
 	// adding (u − ½)·deq, u ~ U(0, 1), per coordinate. Zero otherwise.
 	deq float64
-	// shift is SPPE's regression shift (see Config.DisableRegressionShift),
-	// fitted in round 1; nil without one.
-	shift *linShift
+	// useShift is whether SPPE fits the regression shift
+	// (Config.UsesRegressionShift for the problem's prior); shift is the
+	// fitted shift, nil before round 1's standardisation and without one.
+	useShift bool
+	shift    *linShift
 	// fp is the run's fingerprint when it keeps a checkpoint
 	// (Config.Checkpoint), and hist what it records of every round done.
 	fp   [32]byte

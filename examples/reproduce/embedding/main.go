@@ -381,7 +381,7 @@ func runMethod(ctx context.Context, c config, method string, prior arPrior, rel 
 		// Every method's flow models θ itself, so that the comparison
 		// measures what each input tells the flow (a linear shift on the
 		// raw series would do part of an embedding's work).
-		DisableRegressionShift: true,
+		RegressionShift: sbi.ShiftOff,
 	}
 	var res *sbi.SPPEResult
 	err := prog.While(3*time.Second, method, func() (err error) {

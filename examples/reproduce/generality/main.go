@@ -56,7 +56,9 @@
 // written beside each result (<…>_loss.csv).
 //
 // -variant changes our training for a diagnosis (names joined by "+"):
-// noshift (Config.DisableRegressionShift), noaffine (the flow without
+// shift (Config.RegressionShift = sbi.ShiftOn: the regression shift on
+// every problem, the default before the rule for box priors), noshift
+// (sbi.ShiftOff), noaffine (the flow without
 // flow.Config.ContextAffine), tail<B> (TailBound B), wd0 (no weight
 // decay), noema (no moving average), pat<P> (patience P), lr<X>
 // (learning rate X), hidden<H>, layers<L>, batch<B>, logit (a bounded
@@ -216,9 +218,9 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 
 // variant is a set of changes to our default training.
 type variant struct {
-	noShift, noAffine, noEMA, wd0, logit bool
-	tail, lr                             float64
-	patience, hidden, layers, batch      int
+	shift, noShift, noAffine, noEMA, wd0, logit bool
+	tail, lr                                    float64
+	patience, hidden, layers, batch             int
 }
 
 func parseVariant(s string) (variant, error) {
@@ -235,6 +237,8 @@ func parseVariant(s string) (variant, error) {
 			return x, err == nil && x > 0 && !math.IsInf(x, 0)
 		}
 		switch {
+		case part == "shift":
+			v.shift = true
 		case part == "noshift":
 			v.noShift = true
 		case part == "noaffine":
@@ -262,6 +266,9 @@ func parseVariant(s string) (variant, error) {
 				return v, fmt.Errorf("unknown part %q", part)
 			}
 		}
+	}
+	if v.shift && v.noShift {
+		return v, fmt.Errorf("shift and noshift exclude each other")
 	}
 	return v, nil
 }
@@ -561,7 +568,13 @@ func trainOurs(ctx context.Context, c config, in *instance, n int, seed uint64, 
 		}
 	}
 	cfg := sbi.Config{Rounds: 1, SimsPerRound: n, PosteriorSamples: 1, Seed: seed,
-		Simulations: &sbi.Simulations{Theta: theta, Stats: stats}, DisableRegressionShift: v.noShift}
+		Simulations: &sbi.Simulations{Theta: theta, Stats: stats}}
+	switch {
+	case v.shift:
+		cfg.RegressionShift = sbi.ShiftOn
+	case v.noShift:
+		cfg.RegressionShift = sbi.ShiftOff
+	}
 	tc := sbi.DefaultTrain()
 	if v.wd0 {
 		tc.WeightDecay = 0

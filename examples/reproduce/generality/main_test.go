@@ -180,6 +180,7 @@ func TestBadFlags(t *testing.T) {
 		{"-problems", "gauss0", "-out", "x"}, {"-problems", "nope", "-out", "x"}, {"-sims", "10", "-out", "x"},
 		{"-seeds", "a", "-out", "x"}, {"-obs", "0", "-out", "x"}, {"-obs", "6", "-out", "x"},
 		{"-samples", "50", "-out", "x"}, {"-variant", "fast", "-out", "x"}, {"-variant", "tail-1", "-out", "x"},
+		{"-variant", "shift+noshift", "-out", "x"},
 		{}, {"extra", "-out", "x"},
 	} {
 		if _, err := runArgs(args...); !errors.Is(err, cli.ErrUsage) {

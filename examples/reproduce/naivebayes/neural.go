@@ -73,8 +73,8 @@ func runNeural(ctx context.Context, meth string, p privinfer.Problem, cfg neural
 	tc.MaxEpochs, tc.Patience, tc.Float32 = cfg.Epochs, cfg.Patience, cfg.Float32
 	sc := sbi.Config{Rounds: cfg.Rounds, SimsPerRound: cfg.Sims, InnerPoints: cfg.Inner, Atoms: cfg.Atoms,
 		Flow: &fc, Train: &tc, PosteriorSamples: cfg.Draws, LeakageFallback: true, Progress: progress, Seed: cfg.Seed, OnRound: onRound,
-		DisableRegressionShift: true, // the SBI paper's z-scoring
-		Checkpoint:             cli.CheckpointFile(cfg.Checkpoints, meth, cfg.key(), p.Observed)}
+		RegressionShift: sbi.ShiftOff, // the SBI paper's z-scoring
+		Checkpoint:      cli.CheckpointFile(cfg.Checkpoints, meth, cfg.key(), p.Observed)}
 	if meth == methSPLE {
 		res, err := sbi.SPLE(ctx, p, sc)
 		if err != nil {

@@ -22,7 +22,10 @@
 // the same file and writes its samples as <task>_<N>_sbi_o<k>.csv and its
 // training wall and CPU time as <task>_<N>_sbi_time.txt; -peer DIR then scores those
 // samples with the same C2ST and adds them to the table
-// (-simulate-only writes the simulations without training). -out also
+// (-simulate-only writes the simulations without training). -shift sets
+// sbi.Config.RegressionShift of our amortized NPE: auto (the default: the
+// package's rule, which leaves the shift out under the box priors of two
+// moons, SLCP and the Gaussian mixture), on or off. -out also
 // draws, for every task and budget, the corner plot of our posterior at
 // observation 1 over the reference samples (<task>_<N>_o1.svg and .png),
 // and the C2ST against the budget for every task (sbibm_c2st.svg and .png):
@@ -140,10 +143,11 @@ type config struct {
 	dir     string
 	peer    string
 	simOnly bool
-	float32 bool       // -float32: flow.TrainConfig.Float32
-	affine  optBool    // -affine: flow.Config.ContextAffine (unset: the package default)
-	choose  bool       // -choose-affine: with and without it, by validation loss
-	seq     *seqConfig // -sequential and its flags (sequential.go)
+	float32 bool          // -float32: flow.TrainConfig.Float32
+	affine  optBool       // -affine: flow.Config.ContextAffine (unset: the package default)
+	choose  bool          // -choose-affine: with and without it, by validation loss
+	shift   sbi.ShiftMode // -shift: sbi.Config.RegressionShift of amortized NPE
+	seq     *seqConfig    // -sequential and its flags (sequential.go)
 }
 
 func main() { cli.Program("sbibm", parse, run) }
@@ -159,6 +163,7 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	fs.Var(&c.affine, "affine", "give the flow a context-dependent affine layer before the first coupling (flow.Config.ContextAffine); -affine=false removes it (default: sbi.Config.DefaultFlow's choice: on for amortized NPE's and SNLE's flows, off for sequential SNPE's)")
 	fs.BoolVar(&c.choose, "choose-affine", false, "train the flow with and without the context-dependent affine layer and keep the one of lower validation loss (sbi.Config.FlowCandidates)")
 	fs.BoolVar(&c.float32, "float32", false, "train with float32 products and splines in the flow's training steps (flow.TrainConfig.Float32)")
+	shift := fs.String("shift", "auto", "amortized NPE's regression shift, sbi.Config.RegressionShift: auto (the package's rule), on or off")
 	fs.BoolVar(&c.simOnly, "simulate-only", false, "only write the simulations to -out (for the peer), without training")
 	common := cli.Register(fs, 1)
 	c.seq = registerSequential(fs)
@@ -182,6 +187,16 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 			return c, cli.Usagef("-sims: %q is not a budget of at least 20 simulations", s)
 		}
 		c.sims = append(c.sims, n)
+	}
+	switch *shift {
+	case "auto":
+		c.shift = sbi.ShiftAuto
+	case "on":
+		c.shift = sbi.ShiftOn
+	case "off":
+		c.shift = sbi.ShiftOff
+	default:
+		return c, cli.Usagef("-shift must be auto, on or off, got %q", *shift)
 	}
 	switch {
 	case c.affine.set && c.choose:
@@ -457,7 +472,7 @@ func runTask(ctx context.Context, c config, name string, n int, prog *cli.Progre
 		tc.Float32 = c.float32
 		fc, cand := c.flows("npe", d, sd)
 		out, err = sbi.SPPE(ctx, p, sbi.Config{Rounds: 1, SimsPerRound: n, Simulations: sims, PosteriorSamples: 1, Seed: c.Seed, Train: &tc, Flow: fc, FlowCandidates: cand,
-			Progress: prog.Every(3*time.Second, fmt.Sprintf("%s, %d simulations", name, n))})
+			RegressionShift: c.shift, Progress: prog.Every(3*time.Second, fmt.Sprintf("%s, %d simulations", name, n))})
 		return err
 	})
 	if err != nil {

@@ -34,7 +34,7 @@ func runArgsStderr(args ...string) (stdout, stderr string, err error) {
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-tasks", "three_moons"}, {"-sims", "10"}, {"-sims", "x"}, {"-obs", "0"}, {"-obs", "11"},
-		{"-samples", "50"}, {"-samples", "20000"}, {"-simulate-only"}, {"extra"}, {"-affine", "-choose-affine"}, {"-affine=false", "-choose-affine"}, {"-affine=maybe"},
+		{"-samples", "50"}, {"-samples", "20000"}, {"-simulate-only"}, {"extra"}, {"-affine", "-choose-affine"}, {"-affine=false", "-choose-affine"}, {"-affine=maybe"}, {"-shift", "maybe"},
 	} {
 		if _, err := runArgs(args...); !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("%v: err = %v, want a usage error", args, err)

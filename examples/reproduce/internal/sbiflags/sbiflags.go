@@ -71,7 +71,7 @@ func Register(fs *flag.FlagSet, def Settings, quick map[string]string) *Settings
 	fs.IntVar(&s.Batch, "batch", def.Batch, u("batch", "batch size"))
 	fs.Float64Var(&s.LR, "lr", def.LR, u("lr", "learning rate"))
 	fs.BoolVar(&s.MC, "mc", def.MC, "plain Monte Carlo inner points instead of RQMC")
-	fs.BoolVar(&s.Shift, "shift", def.Shift, "SPPE: model θ's residual from its linear regression on the release (the library's default; without -shift the SBI paper's plain z-scoring, sbi.Config.DisableRegressionShift)")
+	fs.BoolVar(&s.Shift, "shift", def.Shift, "SPPE: model θ's residual from its linear regression on the release (sbi.ShiftOn; without -shift sbi.ShiftOff, the SBI paper's plain z-scoring; sbi.Config.RegressionShift)")
 	fs.IntVar(&s.NPost, "n", def.NPost, u("n", "posterior draws"))
 	fs.BoolVar(&s.Affine, "affine", def.Affine, "give the flows a context-dependent affine layer before the first coupling (flow.Config.ContextAffine)")
 	if s.TailBound == 0 {
@@ -199,8 +199,12 @@ func (s *Settings) Config(dim, ctxDim int, seed uint64) sbi.Config {
 		alt.ContextAffine = true
 		cand = []flow.Config{alt}
 	}
-	return sbi.Config{Rounds: s.Rounds, SimsPerRound: s.Sims, InnerPoints: s.M, Atoms: s.Atoms, Integration: s.Integration(),
-		Flow: &fc, FlowCandidates: cand, Train: &tc, PosteriorSamples: s.NPost, Seed: seed, DisableRegressionShift: !s.Shift}
+	cfg := sbi.Config{Rounds: s.Rounds, SimsPerRound: s.Sims, InnerPoints: s.M, Atoms: s.Atoms, Integration: s.Integration(),
+		Flow: &fc, FlowCandidates: cand, Train: &tc, PosteriorSamples: s.NPost, Seed: seed, RegressionShift: sbi.ShiftOff}
+	if s.Shift {
+		cfg.RegressionShift = sbi.ShiftOn
+	}
+	return cfg
 }
 
 // PaperConfig returns the SBI paper's SPPE/SPLE settings (App. E, as its
@@ -215,5 +219,5 @@ func (s *Settings) Config(dim, ctxDim int, seed uint64) sbi.Config {
 func PaperConfig() sbi.Config {
 	fc := flow.DefaultConfig(1, 1)
 	tc := flow.DefaultTrainConfig()
-	return sbi.Config{Rounds: 10, SimsPerRound: 1000, InnerPoints: 16, Atoms: 10, Flow: &fc, Train: &tc, DisableRegressionShift: true}
+	return sbi.Config{Rounds: 10, SimsPerRound: 1000, InnerPoints: 16, Atoms: 10, Flow: &fc, Train: &tc, RegressionShift: sbi.ShiftOff}
 }

@@ -22,7 +22,7 @@ func TestRegisterValidateConfig(t *testing.T) {
 	if u := fs.Lookup("rounds").Usage; !strings.Contains(u, "(-quick: 2)") {
 		t.Errorf("rounds usage %q lacks the -quick hint", u)
 	}
-	if !s.Config(3, 9, 7).DisableRegressionShift {
+	if s.Config(3, 9, 7).RegressionShift != sbi.ShiftOff {
 		t.Error("regression shift on without -shift")
 	}
 	if err := fs.Parse([]string{"-rounds", "10", "-M", "4", "-mc", "-gating", "-lr", "0.01", "-shift"}); err != nil {
@@ -33,7 +33,7 @@ func TestRegisterValidateConfig(t *testing.T) {
 	}
 	o := s.Config(3, 9, 7)
 	if o.Rounds != 10 || o.SimsPerRound != 300 || o.InnerPoints != 4 || o.Integration != sbi.MC || !o.Flow.ContextGating ||
-		o.Flow.Dim != 3 || o.Flow.ContextDim != 9 || o.Train.LearningRate != 0.01 || o.Seed != 7 || o.PosteriorSamples != 1000 || o.DisableRegressionShift {
+		o.Flow.Dim != 3 || o.Flow.ContextDim != 9 || o.Train.LearningRate != 0.01 || o.Seed != 7 || o.PosteriorSamples != 1000 || o.RegressionShift != sbi.ShiftOn {
 		t.Errorf("config %+v", o)
 	}
 	for _, args := range [][]string{{"-rounds", "0"}, {"-sims", "1"}, {"-M", "0"}, {"-atoms", "1"}, {"-layers", "0"},
@@ -176,7 +176,7 @@ func TestPaperConfig(t *testing.T) {
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if c.Rounds != 10 || c.SimsPerRound != 1000 || c.InnerPoints != 16 || c.Atoms != 10 || !c.DisableRegressionShift {
+	if c.Rounds != 10 || c.SimsPerRound != 1000 || c.InnerPoints != 16 || c.Atoms != 10 || c.RegressionShift != sbi.ShiftOff {
 		t.Errorf("PaperConfig() = %+v", c)
 	}
 	if c.Flow == nil || c.Flow.Layers != 8 || c.Flow.Bins != 10 || c.Flow.TailBound != 3 || c.Train == nil || c.Train.BatchSize != 100 {
