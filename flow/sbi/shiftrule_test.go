@@ -52,23 +52,29 @@ type badBounds struct{ unstated }
 func (badBounds) Bounds() (lo, hi []float64) { return []float64{1}, []float64{0} }
 
 // TestUsesRegressionShift checks the rule of Config.RegressionShift on
-// every mode, both numbers of rounds and priors bounded in every
-// coordinate, in some, in none and not stating their support, and its
-// refusals.
+// every mode, one and several rounds, and priors bounded in every
+// coordinate (at the rule's dimension and below it), in some, in none and
+// not stating their support, and its refusals.
 func TestUsesRegressionShift(t *testing.T) {
-	box := boxPrior(t, 3, -1, 1)
+	box := boxPrior(t, boxNoShiftMinDim, -1, 1)
+	small := boxPrior(t, boxNoShiftMinDim-1, -1, 1) // below the rule's dimensions
+	large := boxPrior(t, boxNoShiftMaxDim+1, -1, 1) // above them
+	top := boxPrior(t, boxNoShiftMaxDim, -1, 1)
 	g, _ := simulate.NewGamma(simulate.GammaConfig{Shape: 2, Scale: 1})
 	u, _ := simulate.NewUniform(simulate.UniformConfig{Lo: 0, Hi: 1})
 	half, _ := simulate.NewIndependent(u, g) // bounded above in one coordinate only
 	normal := testProblem().Prior
 	dir, _ := simulate.NewDirichlet([]float64{1, 1})
-	cat, _ := simulate.NewConcat(box, boxPrior(t, 2, 0, 5))
+	cat, _ := simulate.NewConcat(small, boxPrior(t, 1, 0, 5))
+	halfCat, _ := simulate.NewConcat(box, simulate.Prior(half))
 	priors := []struct {
 		name    string
 		p       simulate.Prior
 		bounded bool
 	}{
-		{"box", box, true}, {"concat of boxes", cat, true}, {"half-bounded", half, false},
+		{"box", box, true}, {"box at the largest dimension", top, true}, {"concat of boxes", cat, true},
+		{"small box", small, false}, {"large box", large, false},
+		{"half-bounded", half, false}, {"box and half-bounded", halfCat, false},
 		{"normal", normal, false}, {"dirichlet", dir, false}, {"unstated", unstated{}, false},
 	}
 	for _, pr := range priors {
@@ -116,15 +122,20 @@ func TestUsesRegressionShift(t *testing.T) {
 }
 
 // TestShiftRuleRuns checks that the rule changes nothing but the shift:
-// amortized NPE under a Gaussian prior gives bit for bit the draws it gave
-// with the shift always on (the rule does not apply), and under a box
-// prior those of ShiftOff; sequential SPPE under a box prior keeps the
-// shift.
+// amortized NPE under a Gaussian prior, or a box prior of fewer or more
+// dimensions than the rule's, gives bit for bit the draws it gave with the
+// shift always on (the rule does not apply), and under a box prior of the
+// rule's dimensions those of ShiftOff; sequential SPPE under a box prior
+// keeps the shift.
 func TestShiftRuleRuns(t *testing.T) {
 	testutil.SkipHeavyUnderRace(t)
 	normal := testProblem()
-	box := testProblem()
-	box.Prior = boxPrior(t, 1, -2, 2)
+	d := boxNoShiftMinDim
+	box := privinfer.Problem{Prior: boxPrior(t, d, -1, 1), Simulator: noisy{d: d, sd: 0.3}, Observed: make([]float64, d)}
+	dl := boxNoShiftMaxDim + 1
+	largeBox := privinfer.Problem{Prior: boxPrior(t, dl, -1, 1), Simulator: noisy{d: dl, sd: 0.3}, Observed: make([]float64, dl)}
+	smallBox := testProblem()
+	smallBox.Prior = boxPrior(t, 1, -2, 2)
 	run := func(p privinfer.Problem, rounds int, mode ShiftMode) *SPPEResult {
 		t.Helper()
 		cfg := quickConfig()
@@ -148,6 +159,8 @@ func TestShiftRuleRuns(t *testing.T) {
 		{"normal prior, amortized", normal, 1, ShiftOn, true},
 		{"box prior, amortized", box, 1, ShiftOff, false},
 		{"box prior, sequential", box, 2, ShiftOn, true},
+		{"box prior below the rule's dimensions, amortized", smallBox, 1, ShiftOn, true},
+		{"box prior above the rule's dimensions, amortized", largeBox, 1, ShiftOn, true},
 	} {
 		auto, want := run(c.p, c.rounds, ShiftAuto), run(c.p, c.rounds, c.same)
 		if (auto.Posterior.shift != nil) != c.shift {
@@ -161,4 +174,19 @@ func TestShiftRuleRuns(t *testing.T) {
 	if on, off := run(box, 1, ShiftOn), run(box, 1, ShiftOff); slices.Equal(on.Draws.Theta, off.Draws.Theta) {
 		t.Error("box prior: the draws with and without the shift are the same")
 	}
+}
+
+// noisy simulates x = θ + N(0, sd²·I) in d dimensions.
+type noisy struct {
+	d  int
+	sd float64
+}
+
+func (m noisy) StatDim() int { return m.d }
+
+func (m noisy) Simulate(r *rand.Rand, theta, dst []float64) error {
+	for i := range m.d {
+		dst[i] = theta[i] + m.sd*r.NormFloat64()
+	}
+	return nil
 }
