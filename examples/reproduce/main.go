@@ -211,8 +211,11 @@ func linregTrialParts() []part {
 	for _, m := range []string{"sppe", "sple"} {
 		for k := 1; k < 10; k += 2 {
 			r := fmt.Sprintf("%d-%d", k, k+1)
-			ps = append(ps, part{m + "-" + r, []string{"-methods", m, "-trial-range", r},
-				"20–60 min (two trials; a trial is one linreg run of 10 rounds × 1000 simulations, 10–30 min per method, plus C2ST and MMD after every round)", ""})
+			est := "15–25 min (two trials; one SPPE trial of 10 rounds took 9.0 min at low priority on a loaded two-core machine, 3.1 CPU-minutes with the SPLE trial)"
+			if m == "sple" {
+				est = "10–20 min (two trials; one SPLE trial of 10 rounds took 6.2 min at low priority on a loaded two-core machine)"
+			}
+			ps = append(ps, part{m + "-" + r, []string{"-methods", m, "-trial-range", r}, est, ""})
 		}
 	}
 	return append(ps, part{"all", nil, "seconds once the parts have run (the saved trials put together: table, charts, verdict)", ""})
@@ -310,12 +313,12 @@ var registry = []entry{
 		Full:  append([]string{"-eps", "10", "-trials", "10", "-trials-dir", linregTrials}, paperFlow...), Plain: true, Split: linregTrialParts()},
 	{Name: "linreg-depth", Pkg: "./examples/reproduce/linreg", Target: "SBI paper Fig. 15 C, D (linear regression, ε = 10: SPPE and SPLE per round with 5-, 8- and 10-layer flows against DA-MCMC; one 32-unit block per layer as in the other linreg runs, not the paper's two 50-unit blocks)",
 		Quick: []string{"-depths", "5,10", "-methods", "sppe"}, Full: append([]string{"-eps", "10", "-trials-dir", linregDepth}, paperFlow...), Plain: true, Split: []part{
-			{"layers5-sppe", []string{"-depths", "5", "-methods", "sppe"}, "10–40 min (the linreg part's SPPE, 10–30 min at 4 layers, scaled by the depth)", ""},
-			{"layers5-sple", []string{"-depths", "5", "-methods", "sple"}, "10–40 min", ""},
-			{"layers8-sppe", []string{"-depths", "8", "-methods", "sppe"}, "20–60 min (twice the 4-layer flow's work per epoch)", ""},
-			{"layers8-sple", []string{"-depths", "8", "-methods", "sple"}, "20–60 min", ""},
-			{"layers10-sppe", []string{"-depths", "10", "-methods", "sppe"}, "25–75 min", ""},
-			{"layers10-sple", []string{"-depths", "10", "-methods", "sple"}, "25–75 min", ""},
+			{"layers5-sppe", []string{"-depths", "5", "-methods", "sppe"}, "10–20 min (a 4-layer SPPE run of 10 rounds took 9.0 min at low priority on a loaded two-core machine; the work per epoch grows with the layers)", ""},
+			{"layers5-sple", []string{"-depths", "5", "-methods", "sple"}, "5–15 min (a 4-layer SPLE run took 6.2 min on the same machine)", ""},
+			{"layers8-sppe", []string{"-depths", "8", "-methods", "sppe"}, "15–30 min (twice the 4-layer flow's work per epoch)", ""},
+			{"layers8-sple", []string{"-depths", "8", "-methods", "sple"}, "10–25 min", ""},
+			{"layers10-sppe", []string{"-depths", "10", "-methods", "sppe"}, "20–40 min", ""},
+			{"layers10-sple", []string{"-depths", "10", "-methods", "sple"}, "15–30 min", ""},
 			{"all", []string{"-depths", "5,8,10"}, "seconds once the parts have run (the saved runs compared with the 8-layer flow)", ""},
 		}},
 	{Name: "linreg-paper", Pkg: "./examples/reproduce/linreg", Target: "SBI paper §4.2, Tables 2–4 at the paper's own configuration (8 coupling layers of two 50-unit residual blocks with context gating, M = 16 RQMC points, 10 atoms, batch 100, learning rate 5·10⁻⁴, patience 20 on 5% validation, 10 rounds × 1000 simulations; the hidden layers' products in float32): SPPE and SPLE against DA-MCMC at ε = 10, 1 and 0.1, one method and budget per part (no SMC-ABC row: the linreg parts have it)",
