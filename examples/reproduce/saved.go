@@ -18,14 +18,15 @@ const savedRoot = "examples/reproduce/saved"
 // savedDirs are the folders, relative to the repository root, where the
 // paper-scale parts of a split example save every finished trial for a
 // later part to put together (the -trials-dir of examples/reproduce/sir,
-// examples/reproduce/sir-abc and examples/reproduce/naivebayes). They live under the
+// examples/reproduce/sir-abc, examples/reproduce/naivebayes and
+// examples/reproduce/linreg's trials and depths). They live under the
 // uncommitted .reproduce-cache, and their path is part of the parts'
 // commands, so it cannot move without invalidating the results the report
 // holds. Instead the run copies them to savedRoot after every part that
 // ran, and back before it starts: a clone that has lost .reproduce-cache
 // (a new machine) can then run the remaining parts of a split example and
 // its last part sees every trial, including those run elsewhere.
-var savedDirs = []string{sirTrials, ".reproduce-cache/naivebayes-trials"}
+var savedDirs = []string{sirTrials, ".reproduce-cache/naivebayes-trials", linregTrials, linregDepth}
 
 // keptDirs returns the folders whose files the run keeps in savedRoot:
 // savedDirs for the registry's paper-scale run, none for the quick run or
