@@ -371,7 +371,7 @@ func SMC(ctx context.Context, p privinfer.Problem, cfg SMCConfig) (*SMCResult, e
 		}
 		res.Rounds = append(res.Rounds, pop)
 		cfg.Progress.Report(privinfer.Progress{Stage: "round", Round: t + 1, Elapsed: time.Since(start),
-			Message: fmt.Sprintf("ε = %.4g, acceptance %.3g, ESS %.0f", eps, pop.Acceptance, pop.ESS)})
+			Message: fmt.Sprintf("tolerance %.4g, acceptance %.3g, ESS %.0f", eps, pop.Acceptance, pop.ESS)})
 		prev = pop
 		if err := ckpt.save(res.Rounds, s.sims.Load(), time.Since(start)); err != nil {
 			return finish(StopCancelled, err)
