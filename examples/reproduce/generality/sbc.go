@@ -55,7 +55,7 @@ import (
 // -out/sbc_<method>_<problem>_<budget>_s<seed>/, so a stopped run resumes
 // where it stopped, and a run with fewer data sets reuses them. The CPU
 // recorded there is summed over the runs that made the fits; a run with
-// fewer data sets than the cache holds reports it whole.
+// fewer data sets than the cache holds is charged its share of it.
 
 // sbcAlpha is the family-wise false-alarm rate of each cell's test.
 const sbcAlpha = 1e-3
@@ -200,6 +200,17 @@ func sbcRunCell(ctx context.Context, c config, cl *sbcCell, prog *cli.Progress) 
 	}
 	cl.res = res
 	cl.cpu = cpu.total()
+	if cl.method == "snpe" || cl.method == "snle" {
+		// The cache may hold more fits than this run's data sets: the
+		// cell is charged its share of the CPU they cost together.
+		files, err := filepath.Glob(filepath.Join(c.Path(cl.cacheDir()), "*.csv"))
+		if err != nil {
+			return err
+		}
+		if len(files) > cl.datasets {
+			cl.cpu *= float64(cl.datasets) / float64(len(files))
+		}
+	}
 	prog.Printf("%s: overall p = %.3g, CPU %.0f s\n%v", cl.name(), res.OverallPValue(), cl.cpu, res)
 	return writeSBC(resPath, cl)
 }
