@@ -206,14 +206,17 @@
 // Config.DefaultFlow"); set it in Config.Flow where far tails matter more.
 //
 // On the SBI paper's SIR release the far draws of sequential SPPE are such
-// identity-tail draws: they are as frequent after round 1, trained by
-// maximum likelihood without atoms, as after the atomic rounds, and they
+// identity-tail draws: they are at least as frequent after round 1, trained
+// by maximum likelihood without atoms, as after the atomic rounds, and they
 // do not change with the number of epochs trained, so they are neither
 // leakage of the atomic loss nor under-training. Besides the affine layer,
-// a spline interval wide enough that base draws practically never leave
-// it (flow.Config.TailBound) removes them. Neither is the default; the
-// reasons and the measurements are in examples/reproduce/sir/RESULTS.md,
-// section "The γ tail of SPPE: the splines' identity tails".
+// a spline interval wide enough that base draws practically never leave it
+// (flow.Config.TailBound) helps: it leaves those draws to the splines'
+// outer bins, which training can shape, though only weakly; on the SIR
+// release none were left far out, on the narrow Gaussian model of the tests
+// fewer than a tenth of them. Neither is the default; the reasons and the
+// measurements are in examples/reproduce/sir/RESULTS.md, section "The γ
+// tail of SPPE: the splines' identity tails".
 //
 // Where no architecture is best everywhere, Config.FlowCandidates lets the
 // data choose: round 1 trains each candidate on the same simulations and
