@@ -50,6 +50,27 @@ func TestConstructorErrors(t *testing.T) {
 	}
 }
 
+// TestGaussianCalibrationErrorsNameFields checks that the σ calibrations
+// and the calibrated constructors name the GaussianConfig field at fault,
+// whichever of them refuses it.
+func TestGaussianCalibrationErrorsNameFields(t *testing.T) {
+	for _, c := range []struct {
+		name, field string
+		err         error
+	}{
+		{"analytic epsilon", "GaussianConfig.Epsilon", second(AnalyticGaussianSigma(GaussianConfig{Epsilon: math.NaN(), Delta: 1e-5, Sensitivity: 1}))},
+		{"analytic delta", "GaussianConfig.Delta", second(AnalyticGaussianSigma(GaussianConfig{Epsilon: 1, Delta: 0, Sensitivity: 1}))},
+		{"analytic sensitivity", "GaussianConfig.Sensitivity", second(AnalyticGaussianSigma(GaussianConfig{Epsilon: 1, Delta: 1e-5, Sensitivity: math.Inf(1)}))},
+		{"classical epsilon ≥ 1", "GaussianConfig.Epsilon", second(ClassicalGaussianSigma(GaussianConfig{Epsilon: 1, Delta: 1e-5, Sensitivity: 1}))},
+		{"NewClassicalGaussian epsilon ≥ 1", "GaussianConfig.Epsilon", second(NewClassicalGaussian(GaussianConfig{Epsilon: 2, Delta: 1e-5, Sensitivity: 1, Dim: 1}))},
+		{"probabilistic delta", "GaussianConfig.Delta", second(ProbabilisticGaussianSigma(GaussianConfig{Epsilon: 1, Delta: 1, Sensitivity: 1}))},
+	} {
+		if !errors.Is(c.err, ErrInvalid) || !strings.Contains(c.err.Error(), c.field) {
+			t.Errorf("%s: got %v, want an error wrapping ErrInvalid naming %s", c.name, c.err, c.field)
+		}
+	}
+}
+
 func second[T any](_ T, err error) error { return err }
 
 func newAccountantErr(b Budget) error { _, err := NewAccountant(b); return err }

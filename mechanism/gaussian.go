@@ -365,34 +365,12 @@ func (g *Gaussian) LogDensity(sdp, s []float64) float64 {
 	return -0.5*ss/float64(g.dg.s) + float64(g.dim)*g.lnorm
 }
 
-// calibration validates the fields of cfg a σ calibration reads (Epsilon,
-// Delta, Sensitivity; not Dim) and returns them.
-func (c GaussianConfig) calibration() (eps, delta, sens2 float64, err error) {
-	if err := checkPositive("GaussianConfig.Epsilon: epsilon", c.Epsilon); err != nil {
-		return 0, 0, 0, err
-	}
-	if !(c.Delta > 0 && c.Delta < 1) {
-		return 0, 0, 0, invalidf("GaussianConfig.Delta: delta must be in (0, 1), got %v", c.Delta)
-	}
-	if err := checkPositive("GaussianConfig.Sensitivity: sensitivity", c.Sensitivity); err != nil {
-		return 0, 0, 0, err
-	}
-	return c.Epsilon, c.Delta, c.Sensitivity, nil
-}
-
 // ClassicalGaussianSigma returns the σ of NewClassicalGaussian(cfg),
 // σ = Δ2·√(2 ln(1.25/δ))/ε with ε = cfg.Epsilon ∈ (0, 1), δ = cfg.Delta ∈
 // (0, 1) and Δ2 = cfg.Sensitivity > 0 (before the lattice's adjustment;
 // cfg.Dim is not used). Errors wrap ErrInvalid and name the field.
 func ClassicalGaussianSigma(cfg GaussianConfig) (float64, error) {
-	eps, delta, sens2, err := cfg.calibration()
-	if err != nil {
-		return 0, err
-	}
-	if eps >= 1 {
-		return 0, invalidf("GaussianConfig.Epsilon: epsilon must be < 1 for the classical Gaussian calibration, got %v", eps)
-	}
-	return classicalSigma(eps, delta, sens2)
+	return classicalSigma(cfg.Epsilon, cfg.Delta, cfg.Sensitivity)
 }
 
 // classicalSigma is ClassicalGaussianSigma of (ε, δ, Δ2).
@@ -401,7 +379,7 @@ func classicalSigma(eps, delta, sens2 float64) (float64, error) {
 		return 0, err
 	}
 	if eps >= 1 {
-		return 0, invalidf("epsilon must be < 1 for the classical Gaussian calibration, got %v", eps)
+		return 0, invalidf("GaussianConfig.Epsilon: epsilon must be < 1 for the classical Gaussian calibration, got %v", eps)
 	}
 	return sigmaResult(sens2*math.Sqrt(2*math.Log(1.25/delta))/eps, eps, delta, sens2)
 }
@@ -416,11 +394,7 @@ func classicalSigma(eps, delta, sens2 float64) (float64, error) {
 // cfg.Sensitivity > 0 (cfg.Dim is not used). Errors wrap ErrInvalid and
 // name the field.
 func ProbabilisticGaussianSigma(cfg GaussianConfig) (float64, error) {
-	eps, delta, sens2, err := cfg.calibration()
-	if err != nil {
-		return 0, err
-	}
-	return probabilisticSigma(eps, delta, sens2)
+	return probabilisticSigma(cfg.Epsilon, cfg.Delta, cfg.Sensitivity)
 }
 
 // probabilisticSigma is ProbabilisticGaussianSigma of (ε, δ, Δ2).
@@ -432,16 +406,18 @@ func probabilisticSigma(eps, delta, sens2 float64) (float64, error) {
 	return sigmaResult(sens2*(math.Sqrt(z*z+2*eps)-z)/(2*eps), eps, delta, sens2)
 }
 
-// checkGaussianCalibration validates the arguments shared by the Gaussian
-// calibrations: ε > 0, δ ∈ (0, 1) and an ℓ2 sensitivity sens2 > 0.
+// checkGaussianCalibration validates the fields of a GaussianConfig that
+// the Gaussian calibrations read, naming them: ε = Epsilon > 0,
+// δ = Delta ∈ (0, 1) and the ℓ2 sensitivity sens2 = Sensitivity > 0 (not
+// Dim: σ does not depend on it).
 func checkGaussianCalibration(eps, delta, sens2 float64) error {
-	if err := checkEpsilon(eps); err != nil {
+	if err := checkPositive("GaussianConfig.Epsilon: epsilon", eps); err != nil {
 		return err
 	}
-	if err := checkDeltaPositive(delta); err != nil {
-		return err
+	if !(delta > 0 && delta < 1) {
+		return invalidf("GaussianConfig.Delta: delta must be in (0, 1) for a Gaussian calibration, got %v", delta)
 	}
-	return checkPositive("sensitivity", sens2)
+	return checkPositive("GaussianConfig.Sensitivity: sensitivity", sens2)
 }
 
 // checkDeltaPositive validates δ ∈ (0, 1) for approximate-DP calibrations.
@@ -544,11 +520,7 @@ const deltaEvalMargin = 1e-12
 // δ(σ) ≤ δ) is returned, so the result errs on the private side by at
 // most that much. Errors wrap ErrInvalid and name the field.
 func AnalyticGaussianSigma(cfg GaussianConfig) (float64, error) {
-	eps, delta, sens2, err := cfg.calibration()
-	if err != nil {
-		return 0, err
-	}
-	return analyticSigma(eps, delta, sens2)
+	return analyticSigma(cfg.Epsilon, cfg.Delta, cfg.Sensitivity)
 }
 
 // analyticSigma is AnalyticGaussianSigma of (ε, δ, Δ2).
