@@ -215,13 +215,13 @@ func TestReleaseSimulator(t *testing.T) {
 func TestProgress(t *testing.T) {
 	var got []Progress
 	f := ProgressFunc(func(p Progress) { got = append(got, p) })
-	f.Report(Progress{Stage: "sample", Round: 3, Step: 400, Total: 1000, Elapsed: 12500e6, Message: "ε = 0.21"})
+	f.Report(Progress{Stage: "sample", Round: 3, Step: 400, Total: 1000, Elapsed: 12500e6, Message: "tolerance 0.21"})
 	var none ProgressFunc
 	none.Report(Progress{}) // a nil ProgressFunc is a no-op
 	if len(got) != 1 {
 		t.Fatalf("%d events", len(got))
 	}
-	if s := got[0].String(); s != "round 3 sample 400/1000 (12.5s): ε = 0.21" {
+	if s := got[0].String(); s != "round 3 sample 400/1000 (12.5s): tolerance 0.21" {
 		t.Errorf("String = %q", s)
 	}
 	if f := got[0].Fraction(); f != 0.4 {
@@ -231,6 +231,12 @@ func TestProgress(t *testing.T) {
 		t.Errorf("unknown total: Fraction = %v", f)
 	}
 	if s := (Progress{Stage: "epoch", Step: 7}).String(); s != "epoch 7 (0s)" {
+		t.Errorf("String = %q", s)
+	}
+	if s := (Progress{Stage: "round", Round: 2, Step: 2, Total: 10}).String(); s != "round 2 2/10 (0s)" {
+		t.Errorf("a round event repeats its stage: String = %q", s)
+	}
+	if s := (Progress{Stage: "round"}).String(); s != "round (0s)" {
 		t.Errorf("String = %q", s)
 	}
 }

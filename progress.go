@@ -54,13 +54,15 @@ func (p Progress) Fraction() float64 {
 }
 
 // String formats the event on one line, e.g.
-// "round 3 sample 400/1000 (12.5s): ε = 0.21".
+// "round 3 sample 400/1000 (12.5s): tolerance 0.21". The stage "round"
+// of an event that carries its round is not repeated ("round 3 (2s)",
+// not "round 3 round (2s)").
 func (p Progress) String() string {
 	var b strings.Builder
 	if p.Round > 0 {
 		fmt.Fprintf(&b, "round %d ", p.Round)
 	}
-	if p.Stage != "" {
+	if p.Stage != "" && (p.Stage != "round" || p.Round <= 0) {
 		b.WriteString(p.Stage)
 		b.WriteByte(' ')
 	}
