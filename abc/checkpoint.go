@@ -13,9 +13,11 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/privinfer/privinfer"
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/internal/atomicfile"
 )
 
@@ -123,7 +125,7 @@ func saveSMCCheckpoint(path string, fp [32]byte, rounds []*Round, sims int64, el
 	}
 	var g bytes.Buffer
 	if err := gob.NewEncoder(&g).Encode(&st); err != nil {
-		return fmt.Errorf("abc: SMCConfig.Checkpoint: encoding the state: %w", err)
+		return fmt.Errorf("abc: SMCConfig.Checkpoint %q: encoding the state: %w", path, err)
 	}
 	var b bytes.Buffer
 	b.WriteString(smcMagic)
@@ -133,7 +135,7 @@ func saveSMCCheckpoint(path string, fp [32]byte, rounds []*Round, sims int64, el
 	b.Write(g.Bytes())
 	_ = binary.Write(&b, binary.LittleEndian, crc32.ChecksumIEEE(b.Bytes()))
 	if err := atomicfile.Write(path, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err }); err != nil {
-		return fmt.Errorf("abc: SMCConfig.Checkpoint: %w", err)
+		return fmt.Errorf("abc: SMCConfig.Checkpoint %q: %w", path, err)
 	}
 	return nil
 }
@@ -174,14 +176,18 @@ func loadSMCCheckpoint(path string, fp [32]byte, tg *target, cfg *SMCConfig) ([]
 		return nil, 0, 0, nil
 	}
 	if err != nil {
-		return nil, 0, 0, fmt.Errorf("abc: SMCConfig.Checkpoint: %w", err)
+		return nil, 0, 0, fmt.Errorf("abc: SMCConfig.Checkpoint %q: %w", path, err)
 	}
 	st, err := decodeSMCCheckpoint(data, fp)
 	if err == nil {
 		err = checkSMCState(st, tg, cfg)
 	}
 	if err != nil {
-		return nil, 0, 0, fmt.Errorf("abc: SMCConfig.Checkpoint %s: %w", path, err)
+		// One prefix: "abc: invalid argument: SMCConfig.Checkpoint "<path>":
+		// corrupt or unsupported checkpoint: …", still matching err's
+		// sentinels (ErrCorrupt or ErrCheckpointMismatch, and ErrInvalid).
+		detail := strings.TrimPrefix(err.Error(), ErrInvalid.Error()+": ")
+		return nil, 0, 0, argcheck.Sentinel(fmt.Sprintf("%v: SMCConfig.Checkpoint %q: %s", ErrInvalid, path, detail), err)
 	}
 	rounds := make([]*Round, len(st.Rounds))
 	for i, r := range st.Rounds {
@@ -314,7 +320,7 @@ func (c *smcCheckpoint) remove() error {
 		return nil
 	}
 	if err := atomicfile.Remove(c.path); err != nil {
-		return fmt.Errorf("abc: SMCConfig.Checkpoint: %w", err)
+		return fmt.Errorf("abc: SMCConfig.Checkpoint %q: %w", c.path, err)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -140,8 +141,12 @@ func TestSMCCheckpointRefused(t *testing.T) {
 	for name, change := range other {
 		c, q := cfg, p
 		change(&c, &q)
-		if _, err := SMC(context.Background(), q, c); !errors.Is(err, ErrCheckpointMismatch) || !errors.Is(err, ErrInvalid) {
+		_, err := SMC(context.Background(), q, c)
+		if !errors.Is(err, ErrCheckpointMismatch) || !errors.Is(err, ErrInvalid) {
 			t.Errorf("other %s: err = %v, want ErrCheckpointMismatch", name, err)
+		}
+		if err != nil && strings.Count(err.Error(), "abc:") != 1 {
+			t.Errorf("other %s: err = %q repeats the package prefix", name, err)
 		}
 	}
 	if now, _ := os.ReadFile(path); !bytes.Equal(now, orig) {
@@ -153,8 +158,12 @@ func TestSMCCheckpointRefused(t *testing.T) {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := SMC(context.Background(), p, cfg); !errors.Is(err, ErrCorrupt) || !errors.Is(err, ErrInvalid) {
+		_, err := SMC(context.Background(), p, cfg)
+		if !errors.Is(err, ErrCorrupt) || !errors.Is(err, ErrInvalid) {
 			t.Errorf("%s: err = %v, want ErrCorrupt", name, err)
+		}
+		if want := "abc: invalid argument: SMCConfig.Checkpoint " + strconv.Quote(path) + ": corrupt or unsupported checkpoint"; err != nil && !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: err = %q, want it to begin %q (one prefix, the field and the file named)", name, err, want)
 		}
 	}
 }
