@@ -560,7 +560,7 @@ func (c Config) UsesRegressionShift(prior simulate.Prior) (bool, error) {
 	}
 	lo, hi, err := simulate.SupportBox(prior)
 	if err != nil {
-		return false, fmt.Errorf("%w: Problem.Prior: %w", ErrInvalid, err)
+		return false, argcheck.Also(err, ErrInvalid)
 	}
 	if len(lo) < boxNoShiftMinDim || len(lo) > boxNoShiftMaxDim {
 		return true, nil

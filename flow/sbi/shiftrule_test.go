@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/privinfer/privinfer"
@@ -100,8 +101,11 @@ func TestUsesRegressionShift(t *testing.T) {
 		{"negative mode", Config{Rounds: 1, RegressionShift: -1}, box},
 	}
 	for _, b := range bad {
-		if _, err := b.c.UsesRegressionShift(b.p); !errors.Is(err, ErrInvalid) {
+		_, err := b.c.UsesRegressionShift(b.p)
+		if !errors.Is(err, ErrInvalid) {
 			t.Errorf("%s: err = %v, want ErrInvalid", b.name, err)
+		} else if strings.Count(err.Error(), "invalid argument") != 1 {
+			t.Errorf("%s: %q repeats the argument-error prefix", b.name, err)
 		}
 	}
 	for _, m := range []ShiftMode{-1, ShiftOff + 1} {
