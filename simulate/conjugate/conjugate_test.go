@@ -167,7 +167,7 @@ func TestPriors(t *testing.T) {
 // have the model's mean and variance (5-SE z-tests, 6 of them), and that
 // L1Sensitivity equals the largest ℓ1 change of the mean contribution
 // when one record is replaced, found by search over a grid of record
-// values.
+// values (values no record of the model takes included).
 func TestRecordModels(t *testing.T) {
 	r := newRand(3)
 	pg, _ := NewPoissonGamma(PoissonGammaConfig{Shape: 1, Rate: 1, MaxCount: 4})
@@ -218,8 +218,8 @@ func TestRecordModels(t *testing.T) {
 		sens func(int) (float64, error)
 		grid []float64
 	}{
-		{"Poisson", pg, pg.L1Sensitivity, []float64{0, 1, 2, 3, 4, 5, 9, 100}},
-		{"categorical", cd, cd.L1Sensitivity, []float64{0, 1, 2, 3}},
+		{"Poisson", pg, pg.L1Sensitivity, []float64{-3, 0, 1, 2, 3, 4, 5, 9, 100}},
+		{"categorical", cd, cd.L1Sensitivity, []float64{-1, 0, 0.5, 1, 2, 3, 7}},
 		{"normal", nig, nig.L1Sensitivity, []float64{-5, -1, -0.5, 0, 0.3, 1, 1.9, 2, 7}},
 		{"normal, positive bounds", pos, pos.L1Sensitivity, []float64{0.5, 1, 2, 3, 4}},
 		{"normal, negative bounds", neg, neg.L1Sensitivity, []float64{-4, -3, -2, -1.5, -1, 0}},

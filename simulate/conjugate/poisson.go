@@ -11,8 +11,8 @@ import (
 
 // PoissonGamma is the count model x_i ~ Poisson(λ) with the prior
 // λ ~ Gamma(Shape, rate Rate): θ = (λ). A record is one count; its
-// contribution is min(x, MaxCount), so the released mean count has ℓ1
-// sensitivity MaxCount/n. The θ-step draws λ | x ~ Gamma(Shape + Σx_i,
+// contribution is the count clamped to [0, MaxCount], so the released
+// mean count has ℓ1 sensitivity MaxCount/n. The θ-step draws λ | x ~ Gamma(Shape + Σx_i,
 // rate Rate + n) from the raw counts. Build it with NewPoissonGamma.
 type PoissonGamma struct {
 	cfg PoissonGammaConfig
@@ -131,9 +131,11 @@ func (m *PoissonGamma) SampleRecord(r *rand.Rand, theta, rec []float64) {
 	rec[0] = float64(variate.Poisson(r, theta[0]))
 }
 
-// Contribution writes min(x, MaxCount).
+// Contribution writes the count clamped to [0, MaxCount]: a negative
+// value, which no Poisson record takes, counts as 0, so that
+// L1Sensitivity bounds the change of the statistic whatever the record.
 func (m *PoissonGamma) Contribution(rec, dst []float64) {
-	dst[0] = math.Min(rec[0], m.cfg.MaxCount)
+	dst[0] = math.Max(0, math.Min(rec[0], m.cfg.MaxCount))
 }
 
 // RecordLogLik is the Poisson log probability of the count rec[0]: −Inf
