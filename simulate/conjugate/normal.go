@@ -257,19 +257,26 @@ type NIG struct {
 // B = 0 included), with an error wrapping simulate.ErrInvalid that names
 // the offending field.
 func (p NIG) Validate() error {
-	if math.IsNaN(p.M) || math.IsInf(p.M, 0) {
-		return fmt.Errorf("%w: NIG.M must be finite, got %v", simulate.ErrInvalid, p.M)
-	}
-	if err := checkPos("NIG.K", p.K); err != nil {
-		return err
-	}
-	if err := checkPos("NIG.A", p.A); err != nil {
-		return err
-	}
-	if !(p.B >= 0) || math.IsInf(p.B, 1) {
-		return fmt.Errorf("%w: NIG.B must be finite and >= 0, got %v", simulate.ErrInvalid, p.B)
+	if f := p.fault(); f != "" {
+		return fmt.Errorf("%w: %s", simulate.ErrInvalid, f)
 	}
 	return nil
+}
+
+// fault returns what makes p improper, naming the field, or "".
+func (p NIG) fault() string {
+	pos := func(v float64) bool { return v >= minNormal && !math.IsInf(v, 1) }
+	switch {
+	case math.IsNaN(p.M) || math.IsInf(p.M, 0):
+		return fmt.Sprintf("NIG.M must be finite, got %v", p.M)
+	case !pos(p.K):
+		return fmt.Sprintf("NIG.K must be finite and > 0 (not subnormal), got %v", p.K)
+	case !pos(p.A):
+		return fmt.Sprintf("NIG.A must be finite and > 0 (not subnormal), got %v", p.A)
+	case !(p.B >= 0) || math.IsInf(p.B, 1):
+		return fmt.Sprintf("NIG.B must be finite and >= 0, got %v", p.B)
+	}
+	return ""
 }
 
 // Update returns the posterior of θ under the prior p given n normal
@@ -302,8 +309,8 @@ func (p NIG) Update(n int, mean, ss float64) (NIG, error) {
 		d := mean - p.M
 		post.B += p.K * fn * d * d / (2 * k)
 	}
-	if err := post.Validate(); err != nil {
-		return NIG{}, fmt.Errorf("NIG.Update: the posterior is not a proper NIG: %w", err)
+	if f := post.fault(); f != "" {
+		return NIG{}, fmt.Errorf("%w: NIG.Update: the posterior is not a proper NIG: %s", simulate.ErrInvalid, f)
 	}
 	return post, nil
 }

@@ -164,4 +164,9 @@ func TestPosteriorBadInput(t *testing.T) {
 		{Category: "zerovalue", Name: "NIG sample", Err: named("NIG.K", func() error { return NIG{}.Sample(r, th2) })},
 	}
 	testutil.RunBadInput(t, simulate.ErrInvalid, cases)
+	// An improper posterior is an argument error of the documented form,
+	// "simulate: invalid argument: NIG.Update: …".
+	if _, err := (NIG{A: -0.5}).Update(1, 0, 0); err == nil || !strings.HasPrefix(err.Error(), "simulate: invalid argument: NIG.Update: ") {
+		t.Errorf("improper posterior: got %v, want an error reading \"simulate: invalid argument: NIG.Update: …\"", err)
+	}
 }
