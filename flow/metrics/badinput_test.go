@@ -67,6 +67,7 @@ func TestBadInput(t *testing.T) {
 		B{Category: "nonpositive", Name: "C2ST Hidden -1", Err: func() error { _, err := C2ST(x, ref, 2, C2STOptions{Hidden: -1}); return err }},
 		B{Category: "nan", Name: "C2ST LearningRate NaN", Err: func() error { _, err := C2ST(x, ref, 2, C2STOptions{LearningRate: nan}); return err }},
 		B{Category: "nan", Name: "C2ST Tol NaN", Err: func() error { _, err := C2ST(x, ref, 2, C2STOptions{Tol: nan}); return err }},
+		B{Category: "nan", Name: "C2ST L2 NaN", Err: testutil.Naming(func() error { _, err := C2ST(x, ref, 2, C2STOptions{L2: nan}); return err }, "C2STOptions.L2", "must be finite (0 for the default, negative for no penalty)")},
 		B{Category: "huge", Name: "C2ST Hidden MaxInt", Err: func() error { _, err := C2ST(x, ref, 2, C2STOptions{Hidden: math.MaxInt}); return err }},
 		B{Category: "huge", Name: "C2ST BatchSize MaxInt is one full batch", Check: func() error {
 			v, err := C2ST(x, ref, 2, C2STOptions{BatchSize: math.MaxInt, MaxEpochs: 1, Folds: 2})

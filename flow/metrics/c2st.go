@@ -60,21 +60,23 @@ func (o *C2STOptions) defaults(d int) error {
 	if o.NoChange == 0 {
 		o.NoChange = 10
 	}
+	const positive = "must be positive and finite (or 0 for the default)"
 	for _, f := range []struct {
 		name string
 		bad  bool
 		v    any
+		want string
 	}{
-		{"Hidden", o.Hidden < 1, o.Hidden},
-		{"MaxEpochs", o.MaxEpochs < 1, o.MaxEpochs},
-		{"BatchSize", o.BatchSize < 1, o.BatchSize},
-		{"LearningRate", !(o.LearningRate > 0) || math.IsInf(o.LearningRate, 0), o.LearningRate},
-		{"NoChange", o.NoChange < 1, o.NoChange},
-		{"Tol", !(o.Tol >= 0) || math.IsInf(o.Tol, 0), o.Tol},
-		{"L2", math.IsNaN(o.L2) || math.IsInf(o.L2, 0), o.L2},
+		{"Hidden", o.Hidden < 1, o.Hidden, positive},
+		{"MaxEpochs", o.MaxEpochs < 1, o.MaxEpochs, positive},
+		{"BatchSize", o.BatchSize < 1, o.BatchSize, positive},
+		{"LearningRate", !(o.LearningRate > 0) || math.IsInf(o.LearningRate, 0), o.LearningRate, positive},
+		{"NoChange", o.NoChange < 1, o.NoChange, positive},
+		{"Tol", !(o.Tol >= 0) || math.IsInf(o.Tol, 0), o.Tol, positive},
+		{"L2", math.IsNaN(o.L2) || math.IsInf(o.L2, 0), o.L2, "must be finite (0 for the default, negative for no penalty)"},
 	} {
 		if f.bad {
-			return fmt.Errorf("%w: C2STOptions.%s: must be positive and finite (or 0 for the default), got %v", ErrInvalid, f.name, f.v)
+			return fmt.Errorf("%w: C2STOptions.%s: %s, got %v", ErrInvalid, f.name, f.want, f.v)
 		}
 	}
 	if o.Hidden > 1<<16 {
