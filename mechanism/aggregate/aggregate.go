@@ -234,12 +234,25 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// bounds returns Lo and Hi after checking that they are set and valid.
+// bounds returns Lo and Hi after checking that they are set.
 func (c Config) bounds() (lo, hi float64, err error) {
 	if c.Lo == 0 && c.Hi == 0 {
 		return 0, 0, invalidf("Config.Lo, Config.Hi: a bounded aggregation needs public bounds, both are unset")
 	}
 	return c.Lo, c.Hi, nil
+}
+
+// lattice validates c for BoundedSum and BoundedMean (Validate, and set
+// bounds) and returns the lattice of its bounds.
+func (c Config) lattice() (lattice, error) {
+	if err := c.Validate(); err != nil {
+		return lattice{}, err
+	}
+	lo, hi, err := c.bounds()
+	if err != nil {
+		return lattice{}, err
+	}
+	return newLattice("Config", lo, hi, 0)
 }
 
 // checkBudget validates the budget and neighbour relation of c; owner

@@ -80,17 +80,11 @@ func sumSensitivity(l lattice, nb Neighbour) int64 {
 // counts as lo under Substitute (where n is public). No record, and no
 // number of records, makes the release fail.
 func BoundedSum(r *rand.Rand, x []float64, cfg Config) (Result, error) {
-	if err := cfg.Validate(); err != nil {
-		return Result{}, err
-	}
-	lo, hi, err := cfg.bounds()
+	l, err := cfg.lattice()
 	if err != nil {
 		return Result{}, err
 	}
-	l, err := newLattice("Config", lo, hi, 0)
-	if err != nil {
-		return Result{}, err
-	}
+	lo, hi := cfg.Lo, cfg.Hi
 	res, err := cfg.releaseLattice(r, l.sum(x, lo, hi, cfg.Neighbour), sumSensitivity(l, cfg.Neighbour))
 	if err != nil {
 		return Result{}, err
@@ -130,16 +124,10 @@ func BoundedSum(r *rand.Rand, x []float64, cfg Config) (Result, error) {
 // under Substitute). Both outputs are deterministic functions of lattice
 // releases, so no output is impossible under a neighbouring data set.
 func BoundedMean(r *rand.Rand, x []float64, cfg Config) (Result, error) {
-	if err := cfg.Validate(); err != nil {
+	if _, err := cfg.lattice(); err != nil {
 		return Result{}, err
 	}
-	lo, hi, err := cfg.bounds()
-	if err != nil {
-		return Result{}, err
-	}
-	if _, err := newLattice("Config", lo, hi, 0); err != nil {
-		return Result{}, err
-	}
+	lo, hi := cfg.Lo, cfg.Hi
 	if cfg.Neighbour == Substitute {
 		if len(x) == 0 {
 			return Result{}, invalidf("the mean of an empty data set is undefined (the number of records is public under Substitute)")
