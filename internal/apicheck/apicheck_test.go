@@ -623,16 +623,7 @@ func logProb() {}
 
 func withSeededBits() {}
 `
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := func(pkg string) string {
-		c := checker{fset: fset, file: "p.go", pkg: pkg}
-		c.check(f)
-		return strings.Join(c.problems, "\n")
-	}
+	run := snippetChecker(t, src)
 	got := run("synth")
 	for _, want := range []string{
 		"field SeededNoise: the seeded-noise opt-out is named Reproducible",
@@ -713,16 +704,7 @@ func (hidden) Wide(a, b float64) {}
 
 func sum(lo, hi float64) {}
 `
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := func(pkg string) string {
-		c := checker{fset: fset, file: "p.go", pkg: pkg}
-		c.check(f)
-		return strings.Join(c.problems, "\n")
-	}
+	run := snippetChecker(t, src)
 	got := run("mechanism")
 	for _, want := range []string{
 		"constructor NewFoo takes a Foo: a type is not its own configuration",
@@ -802,5 +784,22 @@ var X = 1
 	want := []string{"3 a table row", "4 a table row", "7 a metric's figure", "10 a mean ± sd figure"}
 	if strings.Join(got, "; ") != strings.Join(want, "; ") {
 		t.Errorf("commentMeasurements = %q, want %q", got, want)
+	}
+}
+
+// snippetChecker parses src as the file p.go and returns a function that
+// runs the checker on it as if it were in package pkg (a path relative to
+// the module root) and returns the problems found, one a line.
+func snippetChecker(t *testing.T, src string) func(pkg string) string {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(pkg string) string {
+		c := checker{fset: fset, file: "p.go", pkg: pkg}
+		c.check(f)
+		return strings.Join(c.problems, "\n")
 	}
 }
