@@ -111,8 +111,11 @@ func (c SummaryConfig) Validate() error {
 	if c.HDIProb != 0 && !(c.HDIProb > 0 && c.HDIProb < 1) {
 		return invalidf("SummaryConfig.HDIProb must be 0 (default) or in (0, 1), got %v", c.HDIProb)
 	}
-	if len(c.QuantileProbs) > maxSummaryColumns || len(c.Thresholds) > maxSummaryColumns {
-		return invalidf("SummaryConfig: at most %d quantiles and %d thresholds, got %d and %d", maxSummaryColumns, maxSummaryColumns, len(c.QuantileProbs), len(c.Thresholds))
+	if len(c.QuantileProbs) > maxSummaryColumns {
+		return invalidf("SummaryConfig.QuantileProbs must hold at most %d probabilities, got %d", maxSummaryColumns, len(c.QuantileProbs))
+	}
+	if len(c.Thresholds) > maxSummaryColumns {
+		return invalidf("SummaryConfig.Thresholds must hold at most %d values, got %d", maxSummaryColumns, len(c.Thresholds))
 	}
 	for k, p := range c.QuantileProbs {
 		if !(p >= 0 && p <= 1) {

@@ -70,7 +70,8 @@ func TestSummaryWith(t *testing.T) {
 		{SummaryConfig{HDIProb: math.NaN()}, "SummaryConfig.HDIProb"},
 		{SummaryConfig{QuantileProbs: []float64{0.5, 1.5}}, "SummaryConfig.QuantileProbs[1]"},
 		{SummaryConfig{Thresholds: []float64{math.Inf(1)}}, "SummaryConfig.Thresholds[0]"},
-		{SummaryConfig{Thresholds: make([]float64, 65)}, "SummaryConfig"},
+		{SummaryConfig{Thresholds: make([]float64, 65)}, "SummaryConfig.Thresholds"},
+		{SummaryConfig{QuantileProbs: make([]float64, 65)}, "SummaryConfig.QuantileProbs"},
 	} {
 		if _, err := d.SummaryWith(c.cfg); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), c.field) {
 			t.Errorf("%+v: got %v, want ErrInvalid naming %s", c.cfg, err, c.field)
