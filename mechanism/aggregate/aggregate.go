@@ -278,7 +278,7 @@ func (c Config) checkBudget(owner string) error {
 func (c Config) source(r *rand.Rand) (*rand.Rand, error) {
 	if c.Reproducible {
 		if r == nil {
-			return nil, invalidf("a seeded release needs a non-nil *rand.Rand")
+			return nil, invalidf("r: a Reproducible release needs a non-nil *rand.Rand")
 		}
 		return r, nil
 	}

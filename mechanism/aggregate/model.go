@@ -228,7 +228,7 @@ func (m *Model) Release(r *rand.Rand, s, dst []float64) error {
 // generators welcome); for inference, never for confidential data.
 func (m *Model) SimulateRelease(r *rand.Rand, s, dst []float64) error {
 	if r == nil {
-		return invalidf("SimulateRelease needs a non-nil *rand.Rand")
+		return invalidf("r: SimulateRelease needs a non-nil *rand.Rand")
 	}
 	return m.each(s, dst, func(i int, in, out []float64) error { return mechanism.Simulate(m.inner[i], r, in, out) })
 }
