@@ -54,13 +54,12 @@ func (badBounds) Bounds() (lo, hi []float64) { return []float64{1}, []float64{0}
 
 // TestUsesRegressionShift checks the rule of Config.RegressionShift on
 // every mode, one and several rounds, and priors bounded in every
-// coordinate (at the rule's dimension and below it), in some, in none and
+// coordinate (at and above the rule's dimension and below it), in some, in none and
 // not stating their support, and its refusals.
 func TestUsesRegressionShift(t *testing.T) {
 	box := boxPrior(t, boxNoShiftMinDim, -1, 1)
 	small := boxPrior(t, boxNoShiftMinDim-1, -1, 1) // below the rule's dimensions
-	large := boxPrior(t, boxNoShiftMaxDim+1, -1, 1) // above them
-	top := boxPrior(t, boxNoShiftMaxDim, -1, 1)
+	large := boxPrior(t, 20, -1, 1)
 	g, _ := simulate.NewGamma(simulate.GammaConfig{Shape: 2, Scale: 1})
 	u, _ := simulate.NewUniform(simulate.UniformConfig{Lo: 0, Hi: 1})
 	half, _ := simulate.NewIndependent(u, g) // bounded above in one coordinate only
@@ -73,8 +72,8 @@ func TestUsesRegressionShift(t *testing.T) {
 		p       simulate.Prior
 		bounded bool
 	}{
-		{"box", box, true}, {"box at the largest dimension", top, true}, {"concat of boxes", cat, true},
-		{"small box", small, false}, {"large box", large, false},
+		{"box", box, true}, {"large box", large, true}, {"concat of boxes", cat, true},
+		{"small box", small, false},
 		{"half-bounded", half, false}, {"box and half-bounded", halfCat, false},
 		{"normal", normal, false}, {"dirichlet", dir, false}, {"unstated", unstated{}, false},
 	}
@@ -126,7 +125,7 @@ func TestUsesRegressionShift(t *testing.T) {
 }
 
 // TestShiftRuleRuns checks that the rule changes nothing but the shift:
-// amortized NPE under a Gaussian prior, or a box prior of fewer or more
+// amortized NPE under a Gaussian prior, or a box prior of fewer
 // dimensions than the rule's, gives bit for bit the draws it gave with the
 // shift always on (the rule does not apply), and under a box prior of the
 // rule's dimensions those of ShiftOff; sequential SPPE under a box prior
@@ -136,8 +135,6 @@ func TestShiftRuleRuns(t *testing.T) {
 	normal := testProblem()
 	d := boxNoShiftMinDim
 	box := privinfer.Problem{Prior: boxPrior(t, d, -1, 1), Simulator: noisy{d: d, sd: 0.3}, Observed: make([]float64, d)}
-	dl := boxNoShiftMaxDim + 1
-	largeBox := privinfer.Problem{Prior: boxPrior(t, dl, -1, 1), Simulator: noisy{d: dl, sd: 0.3}, Observed: make([]float64, dl)}
 	smallBox := testProblem()
 	smallBox.Prior = boxPrior(t, 1, -2, 2)
 	run := func(p privinfer.Problem, rounds int, mode ShiftMode) *SPPEResult {
@@ -164,7 +161,6 @@ func TestShiftRuleRuns(t *testing.T) {
 		{"box prior, amortized", box, 1, ShiftOff, false},
 		{"box prior, sequential", box, 2, ShiftOn, true},
 		{"box prior below the rule's dimensions, amortized", smallBox, 1, ShiftOn, true},
-		{"box prior above the rule's dimensions, amortized", largeBox, 1, ShiftOn, true},
 	} {
 		auto, want := run(c.p, c.rounds, ShiftAuto), run(c.p, c.rounds, c.same)
 		if (auto.Posterior.shift != nil) != c.shift {

@@ -25,7 +25,7 @@
 // (-simulate-only writes the simulations without training). -shift sets
 // sbi.Config.RegressionShift of our amortized NPE: auto (the default: the
 // package's rule, which of these tasks leaves the shift out on SLCP only,
-// the one with a box prior of 5 to 10 dimensions), on or off. -out also
+// the one with a box prior of 5 or more dimensions), on or off. -out also
 // draws, for every task and budget, the corner plot of our posterior at
 // observation 1 over the reference samples (<task>_<N>_o1.svg and .png),
 // and the C2ST against the budget for every task (sbibm_c2st.svg and .png):
