@@ -259,7 +259,7 @@ func (b *Bounded) releaseBits(bs *bitSource, s, dst []float64) error {
 // inference only.
 func (b *Bounded) SimulateRelease(r *rand.Rand, s, dst []float64) error {
 	if r == nil {
-		return invalidf("SimulateRelease needs a non-nil *rand.Rand")
+		return invalidf("r: SimulateRelease needs a non-nil *rand.Rand")
 	}
 	if err := b.check(s, dst); err != nil {
 		return err

@@ -3,6 +3,7 @@ package mechanism
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -123,5 +124,26 @@ func TestReleaseValidation(t *testing.T) {
 	ex, _ := NewExponential(ExponentialConfig{Epsilon: 1, Sensitivity: 1, Candidates: 3})
 	if err := ex.Release(newRand(1), []float64{0, 1, 2}, dst); !errors.Is(err, ErrInvalid) {
 		t.Errorf("exponential needs a 1-element dst: %v", err)
+	}
+}
+
+// TestSimulateReleaseNilGenerator checks that SimulateRelease refuses a
+// nil generator with an error wrapping ErrInvalid that names r.
+func TestSimulateReleaseNilGenerator(t *testing.T) {
+	lap, err := NewLaplace(LaplaceConfig{Sensitivity: 1, Epsilon: 1, Dim: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gau, err := NewAnalyticGaussian(GaussianConfig{Epsilon: 1, Delta: 1e-5, Sensitivity: 1, Dim: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, m := range map[string]interface {
+		SimulateRelease(r *rand.Rand, s, dst []float64) error
+	}{"Laplace": lap, "Gaussian": gau} {
+		err := m.SimulateRelease(nil, []float64{0}, make([]float64, 1))
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "invalid argument: r: ") {
+			t.Errorf("%s.SimulateRelease(nil, …): got %v, want ErrInvalid naming r", name, err)
+		}
 	}
 }

@@ -142,7 +142,7 @@ func (m *Exponential) check(s, dst []float64) error {
 // generators welcome); for inference only.
 func (m *Exponential) SimulateRelease(r *rand.Rand, s, dst []float64) error {
 	if r == nil {
-		return invalidf("SimulateRelease needs a non-nil *rand.Rand")
+		return invalidf("r: SimulateRelease needs a non-nil *rand.Rand")
 	}
 	return m.releaseWith(r, s, dst)
 }

@@ -308,7 +308,7 @@ func (g *Gaussian) releaseBits(b *bitSource, s, dst []float64) {
 // It is for inference, never for releasing confidential data.
 func (g *Gaussian) SimulateRelease(r *rand.Rand, s, dst []float64) error {
 	if r == nil {
-		return invalidf("SimulateRelease needs a non-nil *rand.Rand")
+		return invalidf("r: SimulateRelease needs a non-nil *rand.Rand")
 	}
 	if err := g.check(s, dst); err != nil {
 		return err

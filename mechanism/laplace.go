@@ -380,7 +380,7 @@ func (m *Laplace) releaseBits(b *bitSource, s, dst []float64) {
 // floating point; for inference, never for releasing confidential data.
 func (m *Laplace) SimulateRelease(r *rand.Rand, s, dst []float64) error {
 	if r == nil {
-		return invalidf("SimulateRelease needs a non-nil *rand.Rand")
+		return invalidf("r: SimulateRelease needs a non-nil *rand.Rand")
 	}
 	if err := m.check(s, dst); err != nil {
 		return err

@@ -206,7 +206,7 @@ func (m *RandomizedResponse) releaseWith(r *rand.Rand, s, dst []float64) error {
 // generators welcome); for inference only.
 func (m *RandomizedResponse) SimulateRelease(r *rand.Rand, s, dst []float64) error {
 	if r == nil {
-		return invalidf("SimulateRelease needs a non-nil *rand.Rand")
+		return invalidf("r: SimulateRelease needs a non-nil *rand.Rand")
 	}
 	return m.releaseWith(r, s, dst)
 }
@@ -411,7 +411,7 @@ func (m *KaryRandomizedResponse) releaseWith(r *rand.Rand, s, dst []float64) err
 // generators welcome); for inference only.
 func (m *KaryRandomizedResponse) SimulateRelease(r *rand.Rand, s, dst []float64) error {
 	if r == nil {
-		return invalidf("SimulateRelease needs a non-nil *rand.Rand")
+		return invalidf("r: SimulateRelease needs a non-nil *rand.Rand")
 	}
 	return m.releaseWith(r, s, dst)
 }
@@ -630,7 +630,7 @@ func (m *OUE) releaseWith(r *rand.Rand, s, dst []float64) error {
 // generators welcome); for inference only.
 func (m *OUE) SimulateRelease(r *rand.Rand, s, dst []float64) error {
 	if r == nil {
-		return invalidf("SimulateRelease needs a non-nil *rand.Rand")
+		return invalidf("r: SimulateRelease needs a non-nil *rand.Rand")
 	}
 	return m.releaseWith(r, s, dst)
 }

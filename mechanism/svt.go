@@ -457,7 +457,7 @@ func (v *SparseVector) Release(r *rand.Rand, s, dst []float64) error {
 // confidential queries.
 func (v *SparseVector) SimulateRelease(r *rand.Rand, s, dst []float64) error {
 	if r == nil {
-		return invalidf("SimulateRelease needs a non-nil *rand.Rand")
+		return invalidf("r: SimulateRelease needs a non-nil *rand.Rand")
 	}
 	return v.releaseWith(r, s, dst)
 }

@@ -155,7 +155,7 @@ func (t *InfectionTrajectory) releaseWith(r *rand.Rand, s, dst []float64) error 
 // generators welcome); for inference only.
 func (t *InfectionTrajectory) SimulateRelease(r *rand.Rand, s, dst []float64) error {
 	if r == nil {
-		return invalidf("SimulateRelease needs a non-nil *rand.Rand")
+		return invalidf("r: SimulateRelease needs a non-nil *rand.Rand")
 	}
 	return t.releaseWith(r, s, dst)
 }

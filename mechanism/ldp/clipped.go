@@ -163,7 +163,7 @@ func (m *ClippedLaplace) ReleaseVia(via *mechanism.Via, x, z []float64) error {
 // studies and inference, never for confidential records.
 func (m *ClippedLaplace) SimulateRelease(r *rand.Rand, x, z []float64) error {
 	if r == nil {
-		return invalidf("SimulateRelease needs a non-nil *rand.Rand")
+		return invalidf("r: SimulateRelease needs a non-nil *rand.Rand")
 	}
 	if err := m.check(x, z); err != nil {
 		return err

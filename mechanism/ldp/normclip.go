@@ -131,7 +131,7 @@ func (m *NormClippedGaussian) ReleaseVia(v *mechanism.Via, x, dst []float64) err
 // floating point): for simulation studies and inference only.
 func (m *NormClippedGaussian) SimulateRelease(r *rand.Rand, x, dst []float64) error {
 	if r == nil {
-		return invalidf("SimulateRelease needs a non-nil *rand.Rand")
+		return invalidf("r: SimulateRelease needs a non-nil *rand.Rand")
 	}
 	return m.ReleaseVia(mechanism.SimulateVia(r), x, dst)
 }
