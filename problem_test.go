@@ -233,7 +233,10 @@ func TestProgress(t *testing.T) {
 	if s := (Progress{Stage: "epoch", Step: 7}).String(); s != "epoch 7 (0s)" {
 		t.Errorf("String = %q", s)
 	}
-	if s := (Progress{Stage: "round", Round: 2, Step: 2, Total: 10}).String(); s != "round 2 2/10 (0s)" {
+	if s := (Progress{Stage: "round", Round: 3}).String(); s != "round 3 (0s)" {
+		t.Errorf("a round event repeats its stage: String = %q", s)
+	}
+	if s := (Progress{Stage: "round", Round: 2, Step: 2, Total: 10}).String(); s != "round 2/10 (0s)" {
 		t.Errorf("a round event repeats its stage: String = %q", s)
 	}
 	if s := (Progress{Stage: "round"}).String(); s != "round (0s)" {

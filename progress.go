@@ -54,15 +54,18 @@ func (p Progress) Fraction() float64 {
 }
 
 // String formats the event on one line, e.g.
-// "round 3 sample 400/1000 (12.5s): tolerance 0.21". The stage "round"
-// of an event that carries its round is not repeated ("round 3 (2s)",
-// not "round 3 round (2s)").
+// "round 3 sample 400/1000 (12.5s): tolerance 0.21". An event of stage
+// "round" names its round once: "round 2/10 (2s)" when Step counts the
+// rounds, "round 3 (2s)" otherwise (not "round 3 round (2s)").
 func (p Progress) String() string {
 	var b strings.Builder
-	if p.Round > 0 {
+	// A "round" event says its round once: "round 2/10" when Step counts
+	// the rounds, "round 3" otherwise.
+	roundEvent := p.Stage == "round" && p.Round > 0
+	if p.Round > 0 && !(roundEvent && p.Step == p.Round) {
 		fmt.Fprintf(&b, "round %d ", p.Round)
 	}
-	if p.Stage != "" && (p.Stage != "round" || p.Round <= 0) {
+	if p.Stage != "" && !(roundEvent && p.Step != p.Round) {
 		b.WriteString(p.Stage)
 		b.WriteByte(' ')
 	}
