@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer"
-	"github.com/privinfer/privinfer/internal/testenv"
+	"github.com/privinfer/privinfer/examples/reproduce/support/testenv"
 	"github.com/privinfer/privinfer/internal/testutil"
 )
 

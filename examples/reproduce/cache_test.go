@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
-	"github.com/privinfer/privinfer/internal/testenv"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/testenv"
 )
 
 // fakeEnv, when set, makes the test binary behave as a fake example
@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// fakeMain is a tiny example following the examples/reproduce/internal/cli contract:
+// fakeMain is a tiny example following the examples/reproduce/support/cli contract:
 // it logs "start NAME PART" and "end NAME PART", prints a Markdown line and
 // reports one verdict. -fail-if FILE makes it fail while FILE exists;
 // -hang makes it sleep until killed.

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
 )
 
 // A part that runs longer than a session survives being stopped: every

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
 )
 
 // TestCodeFingerprint builds a small module in which program a imports

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
 )
 
 // readReport reads the results recorded in a paper-scale report written by

@@ -19,10 +19,10 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/testenv"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/flow/sbi"
-	"github.com/privinfer/privinfer/internal/testenv"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 )

@@ -63,7 +63,7 @@
 //
 // Each example is built once with `go build` and then run as a subprocess
 // with -seed, optionally -quick and -out DIR/<name> (the contract of
-// examples/reproduce/internal/cli); its stdout is captured, its progress on stderr
+// examples/reproduce/support/cli); its stdout is captured, its progress on stderr
 // is passed through, and its typed verdicts (cli.Verdict) are collected
 // through the file named by cli.VerdictFileEnv. Examples listed in the
 // registry that do not follow the contract yet, or do not exist, are
@@ -90,7 +90,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
 )
 
 // entry is one example program in the reproduction.

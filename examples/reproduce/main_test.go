@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
 )
 
 func TestParse(t *testing.T) {
@@ -104,7 +104,7 @@ func TestRegistryPackagesExist(t *testing.T) {
 			continue
 		}
 		if !strings.Contains(src, "package main") || !strings.Contains(src, "cli.") {
-			t.Errorf("%s: %s/main.go is not a main package following the examples/reproduce/internal/cli contract", e.Name, e.Pkg)
+			t.Errorf("%s: %s/main.go is not a main package following the examples/reproduce/support/cli contract", e.Name, e.Pkg)
 		}
 	}
 }

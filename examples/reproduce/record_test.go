@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
 )
 
 // validRecord returns a job and the cache record of its finished run.

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
 )
 
 // verdictSite is one place in an example's source where a "reproduced"
@@ -30,12 +30,12 @@ type verdictSite struct {
 	fn string
 }
 
-// verdictFuncs are the examples/reproduce/internal/cli functions that compute a
+// verdictFuncs are the examples/reproduce/support/cli functions that compute a
 // verdict from its numbers (tested in that package).
 var verdictFuncs = map[string]bool{"Within": true, "AllWithin": true, "Judge": true}
 
 // findVerdictSites parses the non-test Go files of the examples (not the
-// shared support packages under examples/reproduce/internal, nor this
+// shared support packages under examples/reproduce/support, nor this
 // harness's own files) and returns every verdict site.
 func findVerdictSites(t *testing.T, root string) []verdictSite {
 	t.Helper()
@@ -48,7 +48,7 @@ func findVerdictSites(t *testing.T, root string) []verdictSite {
 		rel, _ := filepath.Rel(root, path)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if rel == "examples/reproduce/internal" || d.Name() == "testdata" {
+			if rel == "examples/reproduce/support" || d.Name() == "testdata" {
 				return filepath.SkipDir
 			}
 			return nil
@@ -62,7 +62,7 @@ func findVerdictSites(t *testing.T, root string) []verdictSite {
 		}
 		cliName := ""
 		for _, imp := range f.Imports {
-			if strings.Trim(imp.Path.Value, `"`) == "github.com/privinfer/privinfer/examples/reproduce/internal/cli" {
+			if strings.Trim(imp.Path.Value, `"`) == "github.com/privinfer/privinfer/examples/reproduce/support/cli" {
 				cliName = "cli"
 				if imp.Name != nil {
 					cliName = imp.Name.Name
@@ -259,7 +259,7 @@ func TestPresenceOnly(t *testing.T) {
 		}
 	}
 	// The pattern the SOMA example had: reproduced under a presence test.
-	src := "package p\nimport \"github.com/privinfer/privinfer/examples/reproduce/internal/cli\"\nfunc f(v string) {\n\tif v != \"\" {\n\t\tcli.PrintVerdict(nil, cli.Reproduced, \"T\", v)\n\t}\n}\n"
+	src := "package p\nimport \"github.com/privinfer/privinfer/examples/reproduce/support/cli\"\nfunc f(v string) {\n\tif v != \"\" {\n\t\tcli.PrintVerdict(nil, cli.Reproduced, \"T\", v)\n\t}\n}\n"
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, 0)
 	if err != nil {

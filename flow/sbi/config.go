@@ -196,7 +196,7 @@ type Estimate interface {
 // 8 RQMC inner points, 10 atoms, the flow of Config.DefaultFlow (the sbi
 // package's neural spline flow, smaller in dimension 1) and the training
 // of DefaultTrain. (The SBI paper's settings, App. E, are a preset of its
-// reproduction: examples/reproduce/internal/sbiflags.PaperConfig.)
+// reproduction: examples/reproduce/support/sbiflags.PaperConfig.)
 type Config struct {
 	// Rounds is the number of rounds R; 0 means 4.
 	Rounds int
@@ -262,7 +262,7 @@ type Config struct {
 	// depends on the release only, so the posterior density is the flow's
 	// density at the residual. Without it the flow models θ itself,
 	// z-scored by the prior draws' spread, as in the SBI paper and the sbi
-	// package (the paper's preset in examples/reproduce/internal/sbiflags sets
+	// package (the paper's preset in examples/reproduce/support/sbiflags sets
 	// ShiftOff). The zero value, ShiftAuto, applies the shift except for
 	// amortized NPE (Rounds = 1) under a box prior (bounded in every
 	// coordinate) of 5 or more dimensions (Config.UsesRegressionShift

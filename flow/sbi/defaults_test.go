@@ -35,7 +35,7 @@ func epochRows(cfg Config, m int) []int {
 // cores (53 s of CPU; SPLE 9 s) at seed 1 with Laplace noise of scale 0.5
 // on a normal mean later, so well under a minute on two cores. The
 // paper's settings (paperConfig, the preset of
-// examples/reproduce/internal/sbiflags.PaperConfig) need 20 times as many rows per
+// examples/reproduce/support/sbiflags.PaperConfig) need 20 times as many rows per
 // epoch.
 func TestDefaultSizes(t *testing.T) {
 	var c Config
@@ -112,7 +112,7 @@ func sameTrain(a, b flow.TrainConfig) bool {
 }
 
 // paperConfig is the SBI paper's setting (App. E), as
-// examples/reproduce/internal/sbiflags.PaperConfig gives it.
+// examples/reproduce/support/sbiflags.PaperConfig gives it.
 func paperConfig() Config {
 	fc := flow.DefaultConfig(1, 1)
 	tc := flow.DefaultTrainConfig()

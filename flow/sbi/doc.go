@@ -10,7 +10,7 @@
 // values are sized for a first run (4 rounds of 500 simulations, M = 8,
 // the flow of Config.DefaultFlow, the training of DefaultTrain; the SBI
 // paper's settings are a preset of its reproduction,
-// examples/reproduce/internal/sbiflags.PaperConfig):
+// examples/reproduce/support/sbiflags.PaperConfig):
 //
 //	res, err := sbi.SPPE(ctx, problem, sbi.Config{Seed: 1})
 //	fmt.Print(res.Draws.Summary()) // posterior draws at problem.Observed

@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/privinfer/privinfer/internal/testenv"
+	"github.com/privinfer/privinfer/examples/reproduce/support/testenv"
 	"github.com/privinfer/privinfer/internal/testutil"
 )
 

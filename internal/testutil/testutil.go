@@ -20,7 +20,7 @@ func Long(t testing.TB) {
 }
 
 // SharedEnv names the environment variable that overrides the location of
-// the shared reference folder (as examples/reproduce/internal/cli.SharedFile does).
+// the shared reference folder (as examples/reproduce/support/cli.SharedFile does).
 const SharedEnv = "PRIVINFER_SHARED"
 
 // SharedDir returns the path of the project's shared reference folder

@@ -96,7 +96,7 @@ import (
 	"strings"
 
 	"github.com/privinfer/privinfer"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
 	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/flow/sbi"
 )

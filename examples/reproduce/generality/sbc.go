@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
 	"github.com/privinfer/privinfer/flow/sbi"
 )
 

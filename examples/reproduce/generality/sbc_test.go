@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
 )
 
 // TestSBCPlumbing checks the -sbc machinery on posteriors whose

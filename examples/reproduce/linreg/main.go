@@ -85,8 +85,8 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/sbiflags"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/sbiflags"
 	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/flow/sbi"
 	"github.com/privinfer/privinfer/mcmc"

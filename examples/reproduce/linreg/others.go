@@ -11,7 +11,7 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
 	"github.com/privinfer/privinfer/mcmc/gibbsss"
 	"github.com/privinfer/privinfer/simulate/linreg"
 )

@@ -25,9 +25,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/plot"
 	"github.com/privinfer/privinfer/examples/reproduce/modips/study"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/plot"
 )
 
 // paperReps is the number of repetitions behind the paper's coverages.

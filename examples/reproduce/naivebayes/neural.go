@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/privinfer/privinfer"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/flow/sbi"
 	"github.com/privinfer/privinfer/mechanism"

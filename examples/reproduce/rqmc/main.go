@@ -48,8 +48,8 @@ import (
 	"strings"
 
 	"github.com/privinfer/privinfer"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/plot"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/plot"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/flow/sbi"
 	"github.com/privinfer/privinfer/mechanism"

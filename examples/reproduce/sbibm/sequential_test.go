@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
-	"github.com/privinfer/privinfer/internal/testenv"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/testenv"
 )
 
 func TestSequentialBadFlags(t *testing.T) {

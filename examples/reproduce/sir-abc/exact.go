@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer/abc"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
 )
 
 // runExact samples the exact posterior of (log β, log γ) given the release

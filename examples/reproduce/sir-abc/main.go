@@ -54,8 +54,8 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
-	trialstat "github.com/privinfer/privinfer/examples/reproduce/internal/trials"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	trialstat "github.com/privinfer/privinfer/examples/reproduce/support/trials"
 	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/simulate/sir"
 )

@@ -16,9 +16,9 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/plot"
-	trialstat "github.com/privinfer/privinfer/examples/reproduce/internal/trials"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/plot"
+	trialstat "github.com/privinfer/privinfer/examples/reproduce/support/trials"
 	"github.com/privinfer/privinfer/flow/metrics"
 )
 

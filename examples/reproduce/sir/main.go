@@ -115,9 +115,9 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/sbiflags"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/trials"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/sbiflags"
+	"github.com/privinfer/privinfer/examples/reproduce/support/trials"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/flow/sbi"

@@ -16,9 +16,9 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/plot"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/trials"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/plot"
+	"github.com/privinfer/privinfer/examples/reproduce/support/trials"
 	"github.com/privinfer/privinfer/flow/metrics"
 	"github.com/privinfer/privinfer/flow/sbi"
 	"github.com/privinfer/privinfer/simulate/sir"

@@ -62,8 +62,8 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/plot"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/plot"
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/mcmc/linregda"
 	"github.com/privinfer/privinfer/mechanism"

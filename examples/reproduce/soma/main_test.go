@@ -7,9 +7,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/clitest"
-	"github.com/privinfer/privinfer/internal/testenv"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/clitest"
+	"github.com/privinfer/privinfer/examples/reproduce/support/testenv"
 )
 
 // TestBadFlags checks that bad flags are usage errors (exit status 2 with

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/privinfer/privinfer/internal/testenv"
+	"github.com/privinfer/privinfer/examples/reproduce/support/testenv"
 	"github.com/privinfer/privinfer/mcmc"
 )
 

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
 )
 
 // damcmcTol is the agreement tolerance of a DA-MCMC posterior mean or

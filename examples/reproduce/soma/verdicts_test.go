@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
 )
 
 // TestDAMCMCVerdict checks that the Table 2 and Table 4 verdicts are

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/privinfer/privinfer/abc"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/plot"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/plot"
 )
 
 // Fig. 1 of the ABCDP paper: the flip probability G_b(|ρ − ε_abc|) (Prop.

@@ -39,8 +39,8 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/abc"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/plot"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/plot"
 	"github.com/privinfer/privinfer/mechanism"
 	"github.com/privinfer/privinfer/simulate"
 	"github.com/privinfer/privinfer/simulate/mixture"

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/clitest"
-	"github.com/privinfer/privinfer/internal/testenv"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/clitest"
+	"github.com/privinfer/privinfer/examples/reproduce/support/testenv"
 )
 
 // TestToyTrends runs a small version of the experiment and checks Fig. 2's

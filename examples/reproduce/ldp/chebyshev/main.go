@@ -40,8 +40,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/plot"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/plot"
 	"github.com/privinfer/privinfer/mcmc/ldp"
 )
 

@@ -40,10 +40,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/plot"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/trials"
 	"github.com/privinfer/privinfer/examples/reproduce/ldp/ldpdata"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/plot"
+	"github.com/privinfer/privinfer/examples/reproduce/support/trials"
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/mcmc/ldp"
 	"github.com/privinfer/privinfer/mechanism"

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
 )
 
 func TestWine(t *testing.T) {

@@ -8,8 +8,8 @@ import (
 	"math/rand/v2"
 
 	"github.com/privinfer/privinfer"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/plot"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/plot"
 	"github.com/privinfer/privinfer/mcmc"
 	"github.com/privinfer/privinfer/mcmc/ldp"
 	"github.com/privinfer/privinfer/mechanism"

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/clitest"
-	"github.com/privinfer/privinfer/internal/testenv"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/clitest"
+	"github.com/privinfer/privinfer/examples/reproduce/support/testenv"
 )
 
 // TestRunSmall runs every section at tiny sizes (Fig. 5 only when the

@@ -3,9 +3,9 @@ package main
 import (
 	"testing"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
 	"github.com/privinfer/privinfer/examples/reproduce/modips/out"
-	"github.com/privinfer/privinfer/internal/testenv"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/testenv"
 )
 
 func TestProgram(t *testing.T) {

@@ -33,9 +33,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/plot"
 	"github.com/privinfer/privinfer/examples/reproduce/modips/study"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/plot"
 )
 
 func main() { cli.Program("fig8", parse, run) }

@@ -43,9 +43,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
 	"github.com/privinfer/privinfer/examples/reproduce/modips/out"
 	"github.com/privinfer/privinfer/examples/reproduce/modips/study"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
 )
 
 type config struct {

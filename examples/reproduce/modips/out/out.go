@@ -7,9 +7,9 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/plot"
 	"github.com/privinfer/privinfer/examples/reproduce/modips/study"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/plot"
 )
 
 // Scenarios returns the scenarios of pts in order of first appearance and

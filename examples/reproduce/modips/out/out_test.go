@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
 	"github.com/privinfer/privinfer/examples/reproduce/modips/study"
-	"github.com/privinfer/privinfer/internal/testenv"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/testenv"
 )
 
 func TestWrite(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/privinfer/privinfer/internal/testenv"
+	"github.com/privinfer/privinfer/examples/reproduce/support/testenv"
 )
 
 // TestFig8 reruns Fig. 8 with 300 repetitions per scenario. Per repetition

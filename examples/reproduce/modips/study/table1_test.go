@@ -7,8 +7,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
-	"github.com/privinfer/privinfer/internal/testenv"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/testenv"
 )
 
 // TestTable1Quick reruns every cell of Table 1 with 300 repetitions. A

@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
 )
 
 // ParseRange reads -trial-range "a-b" (or "a") for n trials; "" is every

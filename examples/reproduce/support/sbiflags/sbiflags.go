@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/privinfer/privinfer/examples/reproduce/internal/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
 	"github.com/privinfer/privinfer/flow"
 	"github.com/privinfer/privinfer/flow/sbi"
 )

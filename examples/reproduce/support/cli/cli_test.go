@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/privinfer/privinfer"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/plot"
+	"github.com/privinfer/privinfer/examples/reproduce/support/plot"
 )
 
 type config struct {

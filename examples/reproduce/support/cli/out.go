@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/privinfer/privinfer"
-	"github.com/privinfer/privinfer/examples/reproduce/internal/plot"
+	"github.com/privinfer/privinfer/examples/reproduce/support/plot"
 )
 
 // WriteFile creates name in the output directory, lets write fill it and
