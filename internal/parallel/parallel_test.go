@@ -105,9 +105,19 @@ func TestMapFirstError(t *testing.T) {
 func TestMapContextCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var count atomic.Int64
+	// The 50th call cancels. Tasks from index 60 on wait for the
+	// cancellation before returning, so no task past the first few in
+	// flight can start before cancel() has run, however the workers are
+	// scheduled. (Without the wait, a worker descheduled inside the 50th
+	// call lets the other start every remaining task first, and Map then
+	// rightly returns nil.) No deadlock: task 60 starts only after 60
+	// calls have started, the 50th among them.
 	err := Map(ctx, 100000, 1, func(i int, r *rand.Rand) error {
 		if count.Add(1) == 50 {
 			cancel()
+		}
+		if i >= 60 {
+			<-ctx.Done()
 		}
 		return nil
 	})
