@@ -66,7 +66,9 @@ func TestMetropolisThetaInvariant(t *testing.T) {
 			t.Errorf("β%d: KS p = %v against the exact posterior", j, pv)
 		}
 	}
-	if allocs := testing.AllocsPerRun(100, func() { _ = mt.SampleTheta(r, rec, n, theta) }); allocs != 0 {
+	// Under the race detector sync.Pool drops a random quarter of its
+	// Puts, so the pooled buffer is sometimes allocated again.
+	if allocs := testing.AllocsPerRun(100, func() { _ = mt.SampleTheta(r, rec, n, theta) }); allocs != 0 && !raceEnabled {
 		t.Errorf("SampleTheta allocates %v times per call", allocs)
 	}
 }

@@ -129,7 +129,10 @@ func TestPrivateLaw(t *testing.T) {
 		t.Errorf("release mean differs from the mechanism's mean given s: z = %v", zz)
 	}
 	th := []float64{0.5, 0.1}
-	if a := testing.AllocsPerRun(50, func() { _ = p.Simulate(r, th, dst) }); a != 0 {
+	// Under the race detector sync.Pool drops a random quarter of its
+	// Puts, so the pooled buffers are sometimes allocated again (with 50
+	// runs the count reached 1 per run about once in 10⁴ race runs).
+	if a := testing.AllocsPerRun(50, func() { _ = p.Simulate(r, th, dst) }); a != 0 && !raceEnabled {
 		t.Errorf("private simulation allocates %v", a)
 	}
 }
