@@ -210,6 +210,10 @@ func exAsExecutors(s []*exectest.Shuffled) []simulate.Executor {
 
 // TestEngineCancellation: cancelling the context during a batch stops SMC
 // and Rejection with context.Canceled, whichever executor runs the batch.
+// The simulations after the cancelling one wait for the cancellation
+// (CancelAt.Stop): otherwise a worker descheduled inside the 500th call
+// lets the others finish Rejection's single batch of 100000 rows, and the
+// run rightly succeeds.
 func TestEngineCancellation(t *testing.T) {
 	p, err := privateNormalMean()
 	if err != nil {
@@ -218,14 +222,14 @@ func TestEngineCancellation(t *testing.T) {
 	for k, ex := range append([]simulate.Executor{nil}, exAsExecutors(blockExecutors())...) {
 		ctx, cancel := context.WithCancel(context.Background())
 		var done atomic.Int64
-		p.Simulator = exectest.CancelAt{N: 500, Done: &done, Cancel: cancel, Noise: 0.3}
+		p.Simulator = exectest.CancelAt{N: 500, Done: &done, Cancel: cancel, Noise: 0.3, Stop: ctx.Done()}
 		res, err := SMC(ctx, p, SMCConfig{Distance: Euclidean{}, Particles: 200, Schedule: ToleranceList{1, 0.5, 0.1, 0.05, 0.01}, Seed: 1, Executor: ex})
 		if !errors.Is(err, context.Canceled) || res == nil || res.Stop != StopCancelled {
 			t.Errorf("SMC, executor %d: err %v, result %+v", k, err, res)
 		}
 		done.Store(0)
 		ctx, cancel = context.WithCancel(context.Background())
-		p.Simulator = exectest.CancelAt{N: 500, Done: &done, Cancel: cancel, Noise: 0.3}
+		p.Simulator = exectest.CancelAt{N: 500, Done: &done, Cancel: cancel, Noise: 0.3, Stop: ctx.Done()}
 		_, err = Rejection(ctx, p, RejectionConfig{Distance: Euclidean{}, Tolerance: 0.01, Simulations: 100000, Seed: 1, Executor: ex})
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("Rejection, executor %d: err %v", k, err)

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/privinfer/privinfer/internal/exectest"
@@ -207,19 +209,12 @@ func TestExecuteChecksExecutors(t *testing.T) {
 	}
 }
 
-// slow blocks until its context-free budget of rows is spent; the run is
-// cancelled after the first rows.
-type slow struct{ cancel context.CancelFunc }
-
-func (slow) StatDim() int { return 1 }
-func (s slow) Simulate(r *rand.Rand, theta, dst []float64) error {
-	if theta[0] == 10 {
-		s.cancel()
-	}
-	dst[0] = r.Float64()
-	return nil
-}
-
+// TestExecutorCancellation: a run cancelled by its 10th simulation stops
+// with context.Canceled before the last rows, in process and through
+// shuffled blocks. The simulations after the 10th wait for the
+// cancellation (exectest.CancelAt.Stop): otherwise a worker descheduled
+// inside the 10th call lets the other run every remaining row first, and
+// the run rightly succeeds.
 func TestExecutorCancellation(t *testing.T) {
 	const n = 5000
 	for _, ex := range []simulate.Executor{nil, &exectest.Shuffled{Size: 7, Workers: 1}} {
@@ -229,12 +224,17 @@ func TestExecutorCancellation(t *testing.T) {
 			th[i] = float64(i)
 		}
 		st := make([]float64, n)
-		err := simulate.Batch(ctx, ex, slow{cancel}, th, 1, 1, st)
+		var done atomic.Int64
+		sim := exectest.CancelAt{N: 10, Done: &done, Cancel: cancel, Stop: ctx.Done()} // row i simulates i
+		err := simulate.Batch(ctx, ex, sim, th, 1, 1, st)
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("executor %T: %v, want context.Canceled", ex, err)
 		}
 		if zeros := slices.Index(st[n-100:], 0); zeros < 0 {
 			t.Errorf("executor %T: every row ran despite cancellation", ex)
+		}
+		if k := done.Load(); k > 10+int64(runtime.GOMAXPROCS(0)) {
+			t.Errorf("executor %T: %d rows started, want at most the 10th and those in flight", ex, k)
 		}
 		cancel()
 	}

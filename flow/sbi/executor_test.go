@@ -99,13 +99,15 @@ func TestSPPERowErrors(t *testing.T) {
 
 // TestSPPECancellation: cancelling during the first round's simulations
 // stops SPPE with context.Canceled, in process and through shuffled
-// blocks.
+// blocks. The simulations after the cancelling one wait for the
+// cancellation (CancelAt.Stop), so the round cannot run all its 150 rows
+// while the cancelling call is descheduled.
 func TestSPPECancellation(t *testing.T) {
 	p := testProblem()
 	for _, ex := range []simulate.Executor{nil, &exectest.Shuffled{Size: 7, Workers: 1}} {
 		ctx, cancel := context.WithCancel(context.Background())
 		var done atomic.Int64
-		p.Simulator = exectest.CancelAt{N: 30, Done: &done, Cancel: cancel, Noise: testTau}
+		p.Simulator = exectest.CancelAt{N: 30, Done: &done, Cancel: cancel, Noise: testTau, Stop: ctx.Done()}
 		cfg := tinyConfig()
 		cfg.Executor = ex
 		if _, err := SPPE(ctx, p, cfg); !errors.Is(err, context.Canceled) {
