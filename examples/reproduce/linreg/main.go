@@ -5,7 +5,7 @@
 // the paper's observed releases at ε = 10, 1 and 0.1.
 //
 // For every ε it prints the posterior mean and 95% interval of β for SPPE,
-// SPLE, an asymptotically exact DA-MCMC reference (SOMA data augmentation,
+// SPLE, RNPE (with -methods rnpe), an asymptotically exact DA-MCMC reference (SOMA data augmentation,
 // read from mcmc/testdata when present, otherwise run here), the authors'
 // published SMC-ABC reference sample (if -authors points at it), the naive
 // plug-in posterior, Bernstein and Sheldon's Gibbs-SS (mcmc/gibbsss) with
@@ -34,6 +34,19 @@
 // -blocks 2 -gating -M 16 -atoms 10; an SPPE epoch then costs about fifty
 // times as much (six times per row, four times the inner points, twice the
 // atoms).
+//
+// Method rnpe (-methods rnpe, alone or beside sppe and sple) is the
+// paper's sixth method, robust neural posterior estimation (sbi.RNPE, Ward
+// et al. 2022): amortized NPE and a marginal flow of the releases, both
+// with the flow flags, trained on -rnpe-sims simulations (0: -rounds ×
+// -sims, SPPE's budget), Ward et al.'s spike-and-slab error model and 4
+// denoising chains. It prints the RNPE row and its plain NPE's beside the
+// paper's RNPE row, the summaries' misspecification probabilities, both
+// in the accuracy table (KS against DA-MCMC as in Figs. 3 and 12), and a
+// verdict on whether our RNPE departs from DA-MCMC as the paper's does.
+// With the paper's budget at ε = 10 (about 10–15 minutes on two cores):
+//
+//	go run ./examples/reproduce/linreg -eps 10 -methods rnpe,sppe -rounds 10 -sims 1000 -M 4 -atoms 5 -epochs 40 -patience 8 -abc-sims 0
 //
 // Mode -sweep 0.1,0.3,1,3,10,30,100 is the paper's Fig. 11: releases of
 // the same confidential statistic s̃ at every budget (the paper's releases
@@ -79,6 +92,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -111,6 +125,7 @@ type config struct {
 	trialLo, trialHi  int           // -trial-range: the trials this run trains, 1-based inclusive
 	trialsDir         string        // -trials-dir: per-run accuracy of the Fig. 9 and 15 modes, reused when present
 	depths            []int         // -depths: flow depths of the Fig. 15 mode (nil: not that mode)
+	rnpeSims          int           // -rnpe-sims: RNPE's simulations (0: -rounds × -sims)
 	w                 io.Writer     // results (stdout)
 	prog              *cli.Progress // progress (stderr)
 }
@@ -139,8 +154,14 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	trialRange := fs.String("trial-range", "", "with -trials: the trials this run trains, a-b (the others are only read from -trials-dir)")
 	fs.StringVar(&c.trialsDir, "trials-dir", "", "with -trials or -depths: folder where each run's per-round accuracy is saved and reused when present (keyed by the settings)")
 	depths := fs.String("depths", "", "Fig. 15 C, D mode: flow depths (layers) to compare on the first -eps release, comma separated (the paper: 5,8,10)")
+	fs.IntVar(&c.rnpeSims, "rnpe-sims", 0, "RNPE's simulations for its amortized NPE and marginal flow (0: -rounds × -sims, SPPE's budget)")
+	var methodList string
+	wrapMethods(fs, &methodList)
 	err := set.Parse(fs, args, common, func(eps float64) error { _, err := linreg.Release(eps); return err })
 	c.Common, c.Settings = *common, *set
+	if err == nil && c.rnpeSims != 0 {
+		err = cli.AtLeast("rnpe-sims", c.rnpeSims, 2)
+	}
 	if err == nil {
 		c.sweep, err = parseSweep(*sweep, c.drawsDir)
 	}
@@ -149,6 +170,9 @@ func parse(fs *flag.FlagSet, args []string) (config, error) {
 	}
 	if err == nil {
 		err = parseFigureModes(&c, *trialRange, *depths)
+	}
+	if err == nil {
+		err = restoreMethods(&c, methodList)
 	}
 	if err == nil && c.abcSims != 0 {
 		err = cli.AtLeast("abc-particles", c.abcParticles, 2)
@@ -330,6 +354,7 @@ var paperRows = map[float64][][2]any{
 		{"paper SPPE", [][3]float64{{-0.51, -2.25, 1.07}, {-2.40, -3.61, -0.30}, {0.90, -0.89, 2.85}}},
 		{"paper SPLE", [][3]float64{{-0.64, -2.31, 0.96}, {-2.61, -3.65, -0.98}, {0.64, -0.93, 2.48}}},
 		{"paper Gibbs-SS", [][3]float64{{-0.46, -2.22, 1.39}, {-0.50, -2.08, 1.28}, {0.41, -1.68, 2.13}}},
+		{"paper RNPE", [][3]float64{{-1.40, -3.59, 0.94}, {-2.15, -3.34, 0.51}, {0.29, -2.11, 2.97}}},
 	},
 	0.1: {
 		{"paper DA-MCMC", [][3]float64{{-0.12, -1.98, 1.77}, {-0.13, -2.13, 1.88}, {0.13, -1.91, 2.12}}},
@@ -337,6 +362,7 @@ var paperRows = map[float64][][2]any{
 		{"paper SPPE", [][3]float64{{-0.12, -2.13, 1.73}, {-0.12, -2.11, 1.83}, {0.14, -1.81, 2.09}}},
 		{"paper SPLE", [][3]float64{{-0.04, -2.01, 1.99}, {-0.06, -2.00, 1.85}, {0.12, -1.86, 2.09}}},
 		{"paper Gibbs-SS", [][3]float64{{-0.05, -1.94, 1.95}, {-0.01, -1.95, 1.97}, {0.21, -1.62, 1.89}}},
+		{"paper RNPE", [][3]float64{{-0.22, -3.56, 3.16}, {0.13, -3.12, 3.51}, {0.34, -3.12, 3.61}}},
 	},
 }
 
@@ -405,7 +431,27 @@ func runEps(c config, eps float64) ([]methodAccuracy, error) {
 		timing string // where the time went
 	}
 	var results []result
+	var rnpeRes *sbi.RNPEResult
 	for _, meth := range c.Methods {
+		if meth == "rnpe" {
+			start := time.Now()
+			r, err := rnpeRun(c, p)
+			if err != nil {
+				return nil, err
+			}
+			rnpeRes = r
+			fmt.Fprintf(w, "  [rnpe finished in %v]\n", time.Since(start).Round(time.Second))
+			row(w, "RNPE (ours)", r.Draws)
+			row(w, "NPE (ours, RNPE's flow)", r.NPEDraws)
+			rnpeReport(w, r)
+			nl, _ := metrics.NLOGSamples(r.Draws.Theta, 3, theta)
+			nn, _ := metrics.NLOGSamples(r.NPEDraws.Theta, 3, theta)
+			after := r.Elapsed - r.NPE.Elapsed
+			results = append(results, result{"rnpe", r.Draws, nl, int64(r.NPE.Simulations), fmt.Sprintf("%v/%v/%v (simulation/NPE training/q(s_dp) training, chains and draws)",
+				r.NPE.SimTime.Round(time.Millisecond), r.NPE.TrainTime.Round(time.Second), after.Round(time.Second))},
+				result{"npe", r.NPEDraws, nn, int64(r.NPE.Simulations), "(RNPE's flow at s_dp°)"})
+			continue
+		}
 		o := c.Config(3, 9, c.Seed)
 		o.Checkpoint = c.CheckpointFile(meth, c.Seed, p.Observed)
 		o.Progress = c.prog.Func()
@@ -509,6 +555,7 @@ func runEps(c config, eps float64) ([]methodAccuracy, error) {
 	}
 	var acc []methodAccuracy
 	gibbsAcc := map[string]methodAccuracy{}
+	ksMax := map[string]float64{}
 	for _, r := range results {
 		if _, err := c.WriteFile("linreg_eps"+epsName(eps)+"_"+r.name+".csv", r.d.WriteCSV); err != nil {
 			return nil, err
@@ -540,15 +587,28 @@ func runEps(c config, eps float64) ([]methodAccuracy, error) {
 		}
 		fmt.Fprintf(w, "  %-12s %7.3f %8.4f    (%.3f, %.3f, %.3f) %9.3f %7.3f %7.3f %8.3f %d  %s\n", r.name, c2, mmd, ks[0], ks[1], ks[2], dm, r.nlog, lmd, c2a,
 			r.sims, r.timing)
-		if strings.HasPrefix(r.name, "gibbs-ss") {
+		ksMax[r.name] = max(ks[0], ks[1], ks[2])
+		switch {
+		case r.name == "rnpe" || r.name == "npe":
+		case strings.HasPrefix(r.name, "gibbs-ss"):
 			gibbsAcc[r.name] = methodAccuracy{r.name, c2, dm}
-		} else {
+		default:
 			acc = append(acc, methodAccuracy{r.name, c2, dm})
 		}
 	}
 	if authors != nil {
 		c2, _ := metrics.C2ST(authors.Theta, ref.Theta, 3, metrics.C2STOptions{Seed: 1})
 		fmt.Fprintf(w, "  authors' CSV vs DA-MCMC (ours): C2ST %.3f, means %.2f vs %.2f\n", c2, authors.Mean(), ref.Mean())
+	}
+	if rnpeRes != nil {
+		s := rnpeStats{eps: eps, rnpe: statsOf(rnpeRes.Draws), npe: statsOf(rnpeRes.NPEDraws), da: statsOf(ref),
+			ksRNPE: ksMax["rnpe"], ksOthers: map[string]float64{}, maxMisspecified: slices.Max(rnpeRes.Misspecified), priorZ: rnpeRes.Rho}
+		for k, v := range ksMax {
+			if k != "rnpe" && k != "npe" {
+				s.ksOthers[k] = v
+			}
+		}
+		rnpeVerdict(w, s)
 	}
 	if eps == 10 {
 		gibbsVerdict(w, gibbsBeta1["gibbs-ss"], gibbsBeta1["gibbs-ss-niw"], refBeta1, gibbsAcc["gibbs-ss"], gibbsOutside, clampedResponses(ref))

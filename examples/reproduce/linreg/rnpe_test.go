@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+)
+
+// TestRNPEMethodsFlag checks that -methods accepts rnpe alone or beside
+// the shared parser's methods, in the order given, and refuses unknown,
+// repeated and out-of-mode uses.
+func TestRNPEMethodsFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{nil, []string{"sppe", "sple"}},
+		{[]string{"-methods", "rnpe"}, []string{"rnpe"}},
+		{[]string{"-methods", "sple, rnpe,sppe"}, []string{"sple", "rnpe", "sppe"}},
+		{[]string{"-methods", "sple"}, []string{"sple"}},
+	} {
+		c, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), tc.args)
+		if err != nil || !slices.Equal(c.Methods, tc.want) {
+			t.Errorf("%v: methods %v, %v; want %v", tc.args, c.Methods, err, tc.want)
+		}
+	}
+	for _, args := range [][]string{
+		{"-methods", "rnpe,mcmc"}, {"-methods", "rnpe,rnpe"}, {"-methods", "rnpe", "-sweep", "1,10"},
+		{"-methods", "rnpe", "-trials", "2"}, {"-rnpe-sims", "1"}, {"-rnpe-sims", "-5"},
+	} {
+		if _, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), args); !errors.Is(err, cli.ErrUsage) {
+			t.Errorf("%v: got %v, want a usage error", args, err)
+		}
+	}
+}
+
+// rs is a row with the given means and 95% widths.
+func rs(mean, width [3]float64) rowStats { return rowStats{mean: mean, width: width} }
+
+// TestRNPEVerdict checks that the RNPE verdict follows its numbers: the
+// departure from DA-MCMC against half the paper's, and the KS ordering.
+func TestRNPEVerdict(t *testing.T) {
+	da := rs([3]float64{-0.66, -2.64, 0.58}, [3]float64{3.4, 2.75, 3.6})
+	// The paper's RNPE at ε = 10 departs by 0.90 (the β2 width); a shift of
+	// β0 by 1.2 DA-MCMC sds is more than half of it, one of 0.1 is not.
+	biased := rs([3]float64{-0.66 - 1.2*3.4/3.92, -2.64, 0.58}, da.width)
+	close := rs([3]float64{-0.66 - 0.1*3.4/3.92, -2.64, 0.58}, da.width)
+	for _, tc := range []struct {
+		name string
+		s    rnpeStats
+		want string
+	}{
+		{"biased, largest KS", rnpeStats{eps: 10, rnpe: biased, npe: close, da: da, ksRNPE: 0.3, ksOthers: map[string]float64{"sppe": 0.1}}, cli.Reproduced},
+		{"biased, KS not largest", rnpeStats{eps: 10, rnpe: biased, npe: close, da: da, ksRNPE: 0.3, ksOthers: map[string]float64{"sppe": 0.4}}, cli.Partial},
+		{"close, KS not largest", rnpeStats{eps: 10, rnpe: close, npe: close, da: da, ksRNPE: 0.05, ksOthers: map[string]float64{"sppe": 0.1}}, cli.Differs},
+		{"close, no other method", rnpeStats{eps: 10, rnpe: close, npe: close, da: da}, cli.Differs},
+		{"wider at ε = 0.1", rnpeStats{eps: 0.1, rnpe: rs([3]float64{0, 0, 0}, [3]float64{6, 6, 6}), da: rs([3]float64{0, 0, 0}, [3]float64{3.8, 4, 4})}, cli.Reproduced},
+		{"as wide at ε = 0.1", rnpeStats{eps: 0.1, rnpe: rs([3]float64{0, 0, 0}, [3]float64{3.9, 4, 4}), da: rs([3]float64{0, 0, 0}, [3]float64{3.8, 4, 4})}, cli.Differs},
+		{"ε = 1, largest KS", rnpeStats{eps: 1, rnpe: close, da: da, ksRNPE: 0.3, ksOthers: map[string]float64{"sple": 0.1}}, cli.Reproduced},
+	} {
+		var b bytes.Buffer
+		rnpeVerdict(&b, tc.s)
+		vs := cli.ParseVerdicts(b.String())
+		if len(vs) != 1 || vs[0].Kind != tc.want || !strings.Contains(vs[0].What, "RNPE") {
+			t.Errorf("%s: got %+v, want %s\n%s", tc.name, vs, tc.want, b.String())
+		}
+	}
+	// At ε = 1 with no other method there is nothing to compare: no verdict.
+	var b bytes.Buffer
+	rnpeVerdict(&b, rnpeStats{eps: 1, rnpe: close, da: da})
+	if vs := cli.ParseVerdicts(b.String()); len(vs) != 0 || !strings.Contains(b.String(), "no RNPE verdict") {
+		t.Errorf("ε = 1 alone: %q", b.String())
+	}
+}
