@@ -258,11 +258,20 @@ func TestCancel(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second {
 		t.Fatalf("Execute took %v after cancellation", d)
 	}
-	time.Sleep(300 * time.Millisecond)
-	after := calls.Load()
-	time.Sleep(300 * time.Millisecond)
-	if got := calls.Load(); got != after || got >= 800 {
-		t.Fatalf("the worker went on simulating the cancelled run: %d then %d rows", after, got)
+	// The worker may finish the rows it holds; then its count must stay
+	// put. It is sampled every 300 ms until two samples agree (a slow
+	// machine may need more than one interval for the worker to notice),
+	// for at most 20 s: a worker that went on simulating would reach all
+	// 800 rows (4 s of simulation) long before.
+	before, after := calls.Load(), int64(-1)
+	for deadline := time.Now().Add(20 * time.Second); ; before = after {
+		time.Sleep(300 * time.Millisecond)
+		if after = calls.Load(); after == before || time.Now().After(deadline) {
+			break
+		}
+	}
+	if after != before || after >= 800 {
+		t.Fatalf("the worker went on simulating the cancelled run: %d then %d rows", before, after)
 	}
 	info, err := e.work.Info(context.Background())
 	if err != nil {
