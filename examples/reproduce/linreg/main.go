@@ -203,6 +203,11 @@ func runAll(_ context.Context, c config, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if len(v) == 0 {
+			// Only RNPE (and the Gibbs-SS rows, judged apart) ran.
+			fmt.Fprintf(c.w, "  (no table verdict at ε = %s: neither SPPE, SPLE nor SMC-ABC ran)\n", epsName(e))
+			continue
+		}
 		verdict(c.w, e, v)
 	}
 	return nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/privinfer/privinfer/examples/reproduce/support/cli"
+	"github.com/privinfer/privinfer/examples/reproduce/support/testenv"
 )
 
 // TestRNPEMethodsFlag checks that -methods accepts rnpe alone or beside
@@ -75,5 +77,37 @@ func TestRNPEVerdict(t *testing.T) {
 	rnpeVerdict(&b, rnpeStats{eps: 1, rnpe: close, da: da})
 	if vs := cli.ParseVerdicts(b.String()); len(vs) != 0 || !strings.Contains(b.String(), "no RNPE verdict") {
 		t.Errorf("ε = 1 alone: %q", b.String())
+	}
+}
+
+// TestRNPESmall runs the rnpe method at a tiny size at ε = 10: the RNPE
+// and NPE rows beside the paper's RNPE row, the misspecification line,
+// both in the accuracy table, and one RNPE verdict (with the Gibbs-SS
+// one, and no table verdict, since neither SPPE, SPLE nor SMC-ABC ran).
+func TestRNPESmall(t *testing.T) {
+	testenv.SkipHeavyUnderRace(t)
+	c, err := parse(flag.NewFlagSet("t", flag.ContinueOnError), []string{"-quick", "-eps", "10", "-methods", "rnpe",
+		"-rounds", "1", "-sims", "200", "-epochs", "2", "-n", "100", "-gibbs-iters", "100", "-abc-sims", "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if err := runAll(context.Background(), c, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	for _, frag := range []string{"paper RNPE", "RNPE (ours)", "NPE (ours, RNPE's flow)", "RNPE P(summary misspecified", "\n  rnpe ", "\n  npe ", "no table verdict"} {
+		if !strings.Contains(s, frag) {
+			t.Errorf("stdout lacks %q:\n%s", frag, s)
+		}
+	}
+	n := 0
+	for _, v := range cli.ParseVerdicts(s) {
+		if strings.Contains(v.What, "RNPE") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d RNPE verdicts, want 1:\n%s", n, s)
 	}
 }
