@@ -732,3 +732,37 @@ func TestTrainConfigValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestLURowsUnrolled checks that the unrolled LU loops of the dimensions 2
+// and 3 give the general loops' results bit for bit, forward and backward.
+func TestLURowsUnrolled(t *testing.T) {
+	for _, D := range []int{2, 3} {
+		r := rand.New(rand.NewPCG(uint64(D), 9))
+		const n = 37
+		W, b := randData(r, D, D, 1), randData(r, 1, D, 1)
+		src := randData(r, n, D, 2)
+		next1, next2 := make([]float64, n*D), make([]float64, n*D)
+		ld1, ld2 := randData(r, n, 1, 1), make([]float64, n)
+		copy(ld2, ld1)
+		if !luRows(D, n, W, b, src, next1, ld1, 0.3) {
+			t.Fatalf("D=%d: luRows did not handle it", D)
+		}
+		luRowsAny(D, n, W, b, src, next2, ld2, 0.3)
+		g1 := randData(r, n, D, 1)
+		g1[0] = math.Copysign(0, -1) // a −0 must give the same sums too
+		g2 := append([]float64(nil), g1...)
+		gW1, gb1 := randData(r, D, D, 1), randData(r, 1, D, 1)
+		gW2, gb2 := append([]float64(nil), gW1...), append([]float64(nil), gb1...)
+		if !luBackRows(D, n, W, src, g1, gW1, gb1) {
+			t.Fatalf("D=%d: luBackRows did not handle it", D)
+		}
+		luBackRowsAny(D, n, W, src, g2, gW2, gb2, make([]float64, D))
+		for name, p := range map[string][2][]float64{"next": {next1, next2}, "ld": {ld1, ld2}, "g": {g1, g2}, "gW": {gW1, gW2}, "gb": {gb1, gb2}} {
+			for i := range p[0] {
+				if math.Float64bits(p[0][i]) != math.Float64bits(p[1][i]) {
+					t.Errorf("D=%d %s[%d]: unrolled %v, general %v", D, name, i, p[0][i], p[1][i])
+				}
+			}
+		}
+	}
+}

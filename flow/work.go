@@ -634,6 +634,14 @@ func (f *Flow) luForward(w *work, l int) {
 	w.luLD[l] = f.luMatrices(off, w.luL, w.luU, W)
 	b := f.params[off+D*D : off+D*D+D]
 	src, next := w.hc[l], w.h[l+1]
+	if !luRows(D, n, W, b, src, next, w.ld, w.luLD[l]) {
+		luRowsAny(D, n, W, b, src, next, w.ld, w.luLD[l])
+	}
+}
+
+// luRowsAny is luForward's loop over the rows for any dimension:
+// next_i = W src_i + b and ld_i += ldw.
+func luRowsAny(D, n int, W, b, src, next, ld []float64, ldw float64) {
 	for i := 0; i < n; i++ {
 		x := src[i*D : i*D+D]
 		o := next[i*D : i*D+D]
@@ -645,7 +653,32 @@ func (f *Flow) luForward(w *work, l int) {
 			}
 			o[j] = s
 		}
-		w.ld[i] += w.luLD[l]
+		ld[i] += ldw
+	}
+}
+
+// luBackRowsAny is luBackward's loop over the rows for any dimension: it
+// adds g_i into gb and g_i x_iᵀ into gW over the rows in order, and
+// replaces g_i by Wᵀ g_i (tmp holds D values of scratch).
+func luBackRowsAny(D, n int, W, x, g, gW, gb, tmp []float64) {
+	for i := 0; i < n; i++ {
+		gi := g[i*D : i*D+D]
+		xi := x[i*D : i*D+D]
+		for j := 0; j < D; j++ {
+			gb[j] += gi[j]
+			for k := 0; k < D; k++ {
+				gW[j*D+k] += gi[j] * xi[k]
+			}
+		}
+		// input gradient: Wᵀ g
+		for k := 0; k < D; k++ {
+			s := 0.0
+			for j := 0; j < D; j++ {
+				s += W[j*D+k] * gi[j]
+			}
+			tmp[k] = s
+		}
+		copy(gi, tmp)
 	}
 }
 
@@ -667,24 +700,8 @@ func (f *Flow) luBackward(w *work, l int, g []float64, sumW float64, grad []floa
 	clear(gW)
 	nt := D * (D - 1) / 2
 	gb := grad[off+D*D : off+D*D+D]
-	for i := 0; i < n; i++ {
-		gi := g[i*D : i*D+D]
-		xi := x[i*D : i*D+D]
-		for j := 0; j < D; j++ {
-			gb[j] += gi[j]
-			for k := 0; k < D; k++ {
-				gW[j*D+k] += gi[j] * xi[k]
-			}
-		}
-		// input gradient: Wᵀ g
-		for k := 0; k < D; k++ {
-			s := 0.0
-			for j := 0; j < D; j++ {
-				s += W[j*D+k] * gi[j]
-			}
-			w.tmp[k] = s
-		}
-		copy(gi, w.tmp)
+	if !luBackRows(D, n, W, x, g, gW, gb) {
+		luBackRowsAny(D, n, W, x, g, gW, gb, w.tmp)
 	}
 	// W = L U: dL[j,m] = Σ_k dW[j,k] U[m,k] (j > m); dU[m,k] = Σ_j L[j,m] dW[j,k] (m ≤ k).
 	p := f.params[off:]
@@ -717,6 +734,136 @@ func (f *Flow) luBackward(w *work, l int, g []float64, sumW float64, grad []floa
 		r := p[2*nt+j]
 		gp[2*nt+j] += (dU(j, j) + sumW/U[j*D+j]) * nn.Sigmoid(r)
 	}
+}
+
+// luRows is luForward's loop over the rows for the dimensions 2 and 3,
+// unrolled: next_i = W src_i + b (each sum started from b_j and added in
+// the column order) and ld_i += ldw, the same operations in the same order
+// as the general loop, so the same bits. It reports whether it handled D.
+func luRows(D, n int, W, b, src, next, ld []float64, ldw float64) bool {
+	switch D {
+	case 2:
+		w00, w01, w10, w11 := W[0], W[1], W[2], W[3]
+		b0, b1 := b[0], b[1]
+		src, next, ld = src[:2*n], next[:2*n], ld[:n]
+		for i := range ld {
+			x0, x1 := src[2*i], src[2*i+1]
+			s0 := b0
+			s0 += w00 * x0
+			s0 += w01 * x1
+			s1 := b1
+			s1 += w10 * x0
+			s1 += w11 * x1
+			next[2*i], next[2*i+1] = s0, s1
+			ld[i] += ldw
+		}
+		return true
+	case 3:
+		w00, w01, w02 := W[0], W[1], W[2]
+		w10, w11, w12 := W[3], W[4], W[5]
+		w20, w21, w22 := W[6], W[7], W[8]
+		b0, b1, b2 := b[0], b[1], b[2]
+		src, next, ld = src[:3*n], next[:3*n], ld[:n]
+		for i := range ld {
+			x0, x1, x2 := src[3*i], src[3*i+1], src[3*i+2]
+			s0 := b0
+			s0 += w00 * x0
+			s0 += w01 * x1
+			s0 += w02 * x2
+			s1 := b1
+			s1 += w10 * x0
+			s1 += w11 * x1
+			s1 += w12 * x2
+			s2 := b2
+			s2 += w20 * x0
+			s2 += w21 * x1
+			s2 += w22 * x2
+			next[3*i], next[3*i+1], next[3*i+2] = s0, s1, s2
+			ld[i] += ldw
+		}
+		return true
+	}
+	return false
+}
+
+// luBackRows is luBackward's loop over the rows for the dimensions 2 and
+// 3, unrolled with the sums in registers: gb_j += g_ij and gW_jk +=
+// g_ij·x_ik over the rows in order, and g_i replaced by Wᵀ g_i (each sum
+// started from 0 and added in the row order of W), the same operations in
+// the same order as the general loop, so the same bits. It reports
+// whether it handled D.
+func luBackRows(D, n int, W, x, g, gW, gb []float64) bool {
+	switch D {
+	case 2:
+		w00, w01, w10, w11 := W[0], W[1], W[2], W[3]
+		b0, b1 := gb[0], gb[1]
+		a00, a01, a10, a11 := gW[0], gW[1], gW[2], gW[3]
+		x, g = x[:2*n], g[:2*n]
+		for i := 0; i < n; i++ {
+			g0, g1 := g[2*i], g[2*i+1]
+			x0, x1 := x[2*i], x[2*i+1]
+			b0 += g0
+			a00 += g0 * x0
+			a01 += g0 * x1
+			b1 += g1
+			a10 += g1 * x0
+			a11 += g1 * x1
+			t0 := 0.0
+			t0 += w00 * g0
+			t0 += w10 * g1
+			t1 := 0.0
+			t1 += w01 * g0
+			t1 += w11 * g1
+			g[2*i], g[2*i+1] = t0, t1
+		}
+		gb[0], gb[1] = b0, b1
+		gW[0], gW[1], gW[2], gW[3] = a00, a01, a10, a11
+		return true
+	case 3:
+		w00, w01, w02 := W[0], W[1], W[2]
+		w10, w11, w12 := W[3], W[4], W[5]
+		w20, w21, w22 := W[6], W[7], W[8]
+		b0, b1, b2 := gb[0], gb[1], gb[2]
+		a00, a01, a02 := gW[0], gW[1], gW[2]
+		a10, a11, a12 := gW[3], gW[4], gW[5]
+		a20, a21, a22 := gW[6], gW[7], gW[8]
+		x, g = x[:3*n], g[:3*n]
+		for i := 0; i < n; i++ {
+			g0, g1, g2 := g[3*i], g[3*i+1], g[3*i+2]
+			x0, x1, x2 := x[3*i], x[3*i+1], x[3*i+2]
+			b0 += g0
+			a00 += g0 * x0
+			a01 += g0 * x1
+			a02 += g0 * x2
+			b1 += g1
+			a10 += g1 * x0
+			a11 += g1 * x1
+			a12 += g1 * x2
+			b2 += g2
+			a20 += g2 * x0
+			a21 += g2 * x1
+			a22 += g2 * x2
+			t0 := 0.0
+			t0 += w00 * g0
+			t0 += w10 * g1
+			t0 += w20 * g2
+			t1 := 0.0
+			t1 += w01 * g0
+			t1 += w11 * g1
+			t1 += w21 * g2
+			t2 := 0.0
+			t2 += w02 * g0
+			t2 += w12 * g1
+			t2 += w22 * g2
+			g[3*i], g[3*i+1], g[3*i+2] = t0, t1, t2
+		}
+		gb[0], gb[1], gb[2] = b0, b1, b2
+		gW[0], gW[1], gW[2] = a00, a01, a02
+		gW[3], gW[4], gW[5] = a10, a11, a12
+		gW[6], gW[7], gW[8] = a20, a21, a22
+		return true
+	}
+	return false
 }
 
 // inverse maps the base points in w.h[Layers] (rows loaded with the
