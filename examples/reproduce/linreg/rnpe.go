@@ -134,6 +134,24 @@ type rnpeStats struct {
 	maxMisspecified, minMisspecified, priorZ float64
 }
 
+// paperAgrees reports whether the paper finds method (a row name of the
+// accuracy table) aligned with DA-MCMC at ε, the methods RNPE's KS
+// statistics are compared with: SPPE, SPLE and SMC-ABC at every ε, and
+// Gibbs-SS with the predictors' law known at ε = 1 and 0.1 only (at ε = 10
+// the paper finds Gibbs-SS biased as well, §4.2 and Fig. 3; at ε = 1 and
+// 0.1 "DA-MCMC, SMC-ABC, SPPE, SPLE, and Gibbs-SS are closely aligned",
+// Fig. 12). Our normal-inverse-Wishart variant of Gibbs-SS is not the
+// paper's and is left out.
+func paperAgrees(eps float64, method string) bool {
+	switch method {
+	case "sppe", "sple", "smc-abc":
+		return true
+	case "gibbs-ss":
+		return eps != 10
+	}
+	return false
+}
+
 // rowStats are a posterior's means and 95% interval widths per
 // coefficient.
 type rowStats struct{ mean, width [3]float64 }
@@ -203,13 +221,14 @@ func dirWord(kind string, sign float64) string {
 // DA-MCMC, each measured by its largest mean shift or width ratio over
 // the coefficients (deviation; the coefficients and directions are
 // reported, not required to match: the paper's departure is a shift of
-// β0 and β1 and a widening at ε = 10, a widening at ε = 0.1); (2) when other methods ran,
-// RNPE's largest KS statistic exceeds every other method's. When neither
-// can be made no verdict is printed.
+// β0 and β1 and a widening at ε = 10, a widening at ε = 0.1); (2) when
+// methods the paper finds aligned with DA-MCMC ran (paperAgrees), RNPE's
+// largest marginal KS statistic exceeds each of theirs. When neither can
+// be made no verdict is printed.
 func rnpeVerdict(w io.Writer, s rnpeStats) {
 	table := map[float64]string{10: "Table 2", 1: "Table 3", 0.1: "Table 4"}[s.eps]
 	fig := map[float64]string{10: "Fig. 3", 1: "Fig. 12A", 0.1: "Fig. 12B"}[s.eps]
-	what := fmt.Sprintf("SBI paper %s RNPE row and %s (linear regression, ε = %s): RNPE departs from DA-MCMC more than the other methods", table, fig, epsName(s.eps))
+	what := fmt.Sprintf("SBI paper %s RNPE row and %s (linear regression, ε = %s): RNPE departs from DA-MCMC more than the methods aligned with it", table, fig, epsName(s.eps))
 	good, n := 0, 0
 	var checks []string
 	if pr, ok := paperStats(s.eps, "paper RNPE"); ok {
@@ -237,11 +256,11 @@ func rnpeVerdict(w io.Writer, s rnpeStats) {
 		if hit {
 			good++
 		}
-		checks = append(checks, fmt.Sprintf("RNPE's largest marginal KS statistic against DA-MCMC %.3f against the other methods' %s (%s)",
+		checks = append(checks, fmt.Sprintf("RNPE's largest marginal KS statistic against DA-MCMC %.3f against those of the methods the paper finds aligned with DA-MCMC: %s (%s)",
 			s.ksRNPE, strings.Join(names, ", "), map[bool]string{true: "largest", false: "not the largest"}[hit]))
 	}
 	if n == 0 {
-		fmt.Fprintf(w, "  (no RNPE verdict at ε = %s: the paper's %s is not legible in its text and no other method ran here)\n", epsName(s.eps), table)
+		fmt.Fprintf(w, "  (no RNPE verdict at ε = %s: the paper's %s is not legible in its text and no method the paper finds aligned with DA-MCMC ran here)\n", epsName(s.eps), table)
 		return
 	}
 	npeDev, _, _, _ := deviation(s.npe, s.da)

@@ -80,6 +80,24 @@ func TestRNPEVerdict(t *testing.T) {
 	}
 }
 
+// TestPaperAgrees checks which methods RNPE's KS statistics are compared
+// with: the paper finds Gibbs-SS aligned with DA-MCMC at ε = 1 and 0.1
+// but not at ε = 10.
+func TestPaperAgrees(t *testing.T) {
+	for _, tc := range []struct {
+		eps    float64
+		method string
+		want   bool
+	}{
+		{10, "sppe", true}, {10, "sple", true}, {10, "smc-abc", true}, {10, "gibbs-ss", false}, {0.1, "gibbs-ss", true},
+		{1, "gibbs-ss-niw", false}, {10, "rnpe", false}, {10, "npe", false},
+	} {
+		if got := paperAgrees(tc.eps, tc.method); got != tc.want {
+			t.Errorf("paperAgrees(%v, %q) = %v, want %v", tc.eps, tc.method, got, tc.want)
+		}
+	}
+}
+
 // TestRNPESmall runs the rnpe method at a tiny size at ε = 10: the RNPE
 // and NPE rows beside the paper's RNPE row, the misspecification line,
 // both in the accuracy table, and one RNPE verdict (with the Gibbs-SS
