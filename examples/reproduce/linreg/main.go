@@ -609,7 +609,7 @@ func runEps(c config, eps float64) ([]methodAccuracy, error) {
 	}
 	if rnpeRes != nil {
 		s := rnpeStats{eps: eps, rnpe: statsOf(rnpeRes.Draws), npe: statsOf(rnpeRes.NPEDraws), da: statsOf(ref),
-			ksRNPE: ksMax["rnpe"], ksOthers: map[string]float64{}, maxMisspecified: slices.Max(rnpeRes.Misspecified), minMisspecified: slices.Min(rnpeRes.Misspecified), priorZ: rnpeRes.Rho}
+			ksRNPE: ksMax["rnpe"], ksNoise: ksMargin(nEq), ksOthers: map[string]float64{}, maxMisspecified: slices.Max(rnpeRes.Misspecified), minMisspecified: slices.Min(rnpeRes.Misspecified), priorZ: rnpeRes.Rho}
 		for k, v := range ksMax {
 			if paperAgrees(eps, k) {
 				s.ksOthers[k] = v

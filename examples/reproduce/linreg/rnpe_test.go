@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -60,14 +61,15 @@ func TestRNPEVerdict(t *testing.T) {
 		s    rnpeStats
 		want string
 	}{
-		{"shifted and wider, largest KS", rnpeStats{eps: 10, rnpe: shiftedWide, npe: close, da: da, ksRNPE: 0.3, ksOthers: sppe(0.1)}, cli.Reproduced},
-		{"shifted, largest KS", rnpeStats{eps: 10, rnpe: shifted, npe: close, da: da, ksRNPE: 0.3, ksOthers: sppe(0.1)}, cli.Partial},
-		{"shifted and wider, KS not largest", rnpeStats{eps: 10, rnpe: shiftedWide, npe: close, da: da, ksRNPE: 0.3, ksOthers: sppe(0.4)}, cli.Partial},
-		{"close, KS not largest", rnpeStats{eps: 10, rnpe: close, npe: close, da: da, ksRNPE: 0.05, ksOthers: sppe(0.1)}, cli.Differs},
-		{"close, no other method", rnpeStats{eps: 10, rnpe: close, npe: close, da: da}, cli.Differs},
+		{"shifted and wider, largest KS", rnpeStats{eps: 10, ksNoise: 0.05, rnpe: shiftedWide, npe: close, da: da, ksRNPE: 0.3, ksOthers: sppe(0.1)}, cli.Reproduced},
+		{"shifted, largest KS", rnpeStats{eps: 10, ksNoise: 0.05, rnpe: shifted, npe: close, da: da, ksRNPE: 0.3, ksOthers: sppe(0.1)}, cli.Partial},
+		{"shifted and wider, KS not largest", rnpeStats{eps: 10, ksNoise: 0.05, rnpe: shiftedWide, npe: close, da: da, ksRNPE: 0.3, ksOthers: sppe(0.4)}, cli.Partial},
+		{"close, KS not largest", rnpeStats{eps: 10, ksNoise: 0.05, rnpe: close, npe: close, da: da, ksRNPE: 0.05, ksOthers: sppe(0.1)}, cli.Differs},
+		{"close, no other method", rnpeStats{eps: 10, ksNoise: 0.05, rnpe: close, npe: close, da: da}, cli.Differs},
 		{"wider at ε = 0.1", rnpeStats{eps: 0.1, rnpe: rs([3]float64{0, 0, 0}, [3]float64{6, 6, 6}), da: rs([3]float64{0, 0, 0}, [3]float64{3.8, 4, 4})}, cli.Reproduced},
 		{"shifted, as wide at ε = 0.1", rnpeStats{eps: 0.1, rnpe: rs([3]float64{1, 1, 1}, [3]float64{3.9, 4, 4}), da: rs([3]float64{0, 0, 0}, [3]float64{3.8, 4, 4})}, cli.Differs},
-		{"ε = 1, largest KS", rnpeStats{eps: 1, rnpe: close, da: da, ksRNPE: 0.3, ksOthers: map[string]float64{"sple": 0.1}}, cli.Reproduced},
+		{"ε = 1, largest KS within the noise", rnpeStats{eps: 1, ksNoise: 0.05, rnpe: close, da: da, ksRNPE: 0.13, ksOthers: map[string]float64{"sple": 0.1}}, cli.Differs},
+		{"ε = 1, largest KS", rnpeStats{eps: 1, ksNoise: 0.05, rnpe: close, da: da, ksRNPE: 0.3, ksOthers: map[string]float64{"sple": 0.1}}, cli.Reproduced},
 	} {
 		var b bytes.Buffer
 		rnpeVerdict(&b, tc.s)
@@ -78,9 +80,17 @@ func TestRNPEVerdict(t *testing.T) {
 	}
 	// At ε = 1 with no other method there is nothing to compare: no verdict.
 	var b bytes.Buffer
-	rnpeVerdict(&b, rnpeStats{eps: 1, rnpe: close, da: da})
+	rnpeVerdict(&b, rnpeStats{eps: 1, ksNoise: 0.05, rnpe: close, da: da})
 	if vs := cli.ParseVerdicts(b.String()); len(vs) != 0 || !strings.Contains(b.String(), "no RNPE verdict") {
 		t.Errorf("ε = 1 alone: %q", b.String())
+	}
+}
+
+// TestKSMargin checks the 1% critical value of the two-sample KS
+// statistic against its tabulated asymptotic form c(0.01) = 1.628.
+func TestKSMargin(t *testing.T) {
+	if got := ksMargin(2000); math.Abs(got-0.05148) > 1e-4 {
+		t.Errorf("ksMargin(2000) = %v, want 0.0515", got)
 	}
 }
 
