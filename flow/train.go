@@ -231,7 +231,11 @@ func newTrainer(f *Flow, cfg TrainConfig) (*trainer, error) {
 		for i := 0; i < t.workers; i++ {
 			go func() {
 				for s := range t.jobs {
-					t.runShard(s, t.works[i])
+					if s < 0 {
+						t.sumPart(-1 - s)
+					} else {
+						t.runShard(s, t.works[i])
+					}
 					t.wg.Done()
 				}
 			}()
@@ -503,14 +507,17 @@ func (t *trainer) StepGroupLoss(y, z []float64, n, group int, loss itrain.GroupL
 // at a time (16 KiB of float64).
 const sumBlock = 2048
 
-// apply sums the shard gradients in shard order, clips and steps.
-func (t *trainer) apply(loss float64) error {
-	// The first shard's gradient is stored as 0 + v (v = −0 becomes +0, as
-	// when adding into a cleared sum), the others are added in order, a
-	// block of sumBlock values at a time so that the block of the sum stays
-	// in the level-1 cache while every shard's gradient is added to it.
-	for lo := 0; lo < len(t.grad); lo += sumBlock {
-		hi := min(lo+sumBlock, len(t.grad))
+// sumPart sums the shard gradients into part p of t.grad, one of
+// t.workers parts of whole blocks of sumBlock values. The first shard's
+// gradient is stored as 0 + v (v = −0 becomes +0, as when adding into a
+// cleared sum), the others are added in order, a block at a time so that
+// the block of the sum stays in the level-1 cache while every shard's
+// gradient is added to it. Every value is the same sum in the same order
+// whichever part it falls in.
+func (t *trainer) sumPart(p int) {
+	nb := (len(t.grad) + sumBlock - 1) / sumBlock
+	for b := p * nb / t.workers; b < (p+1)*nb/t.workers; b++ {
+		lo, hi := b*sumBlock, min((b+1)*sumBlock, len(t.grad))
 		dst := t.grad[lo:hi]
 		for s, sh := range t.shards {
 			g := sh.grad[lo:hi]
@@ -522,6 +529,22 @@ func (t *trainer) apply(loss float64) error {
 			}
 			vec.Add(dst, g)
 		}
+	}
+}
+
+// apply sums the shard gradients in shard order (the workers each summing
+// a part of them), clips and steps.
+func (t *trainer) apply(loss float64) error {
+	if t.jobs == nil {
+		for p := range t.workers {
+			t.sumPart(p)
+		}
+	} else {
+		t.wg.Add(t.workers)
+		for p := range t.workers {
+			t.jobs <- -1 - p
+		}
+		t.wg.Wait()
 	}
 	norm := optim.ClipNorm(t.grad, t.cfg.ClipNorm)
 	if math.IsNaN(norm) || math.IsInf(norm, 0) || math.IsNaN(loss) {

@@ -284,7 +284,7 @@ func (e *engine) train(ctx context.Context, round int, kind lossKind, res *Round
 	}
 	defer tr.Close()
 	bs := tc.BatchSize
-	var b batch
+	var b, nb batch // the batch of the step, and the next one being built
 	idx := append([]int(nil), e.ds.train...)
 	best := math.Inf(1)
 	bestParams := append([]float64(nil), e.f.Params()...)
@@ -293,18 +293,36 @@ func (e *engine) train(ctx context.Context, round int, kind lossKind, res *Round
 		r := parallel.Stream(tc.Seed, uint64(ep))
 		r.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
 		tot, cnt := 0.0, 0
+		// The next batch is built while the step runs on this one, so
+		// that building it (serial) takes no time of its own from the
+		// parallel step; the batches are built in order from the one
+		// stream r, so they are the same as when built one after another.
+		built := make(chan struct{}, 1)
+		if len(idx) > 0 {
+			e.build(&b, idx[:min(bs, len(idx))], kind, r)
+		}
 		for lo := 0; lo < len(idx); lo += bs {
 			if err := ctx.Err(); err != nil {
 				_ = e.f.SetParams(bestParams)
 				return err
 			}
 			hi := min(lo+bs, len(idx))
-			e.build(&b, idx[lo:hi], kind, r)
+			next := hi < len(idx)
+			if next {
+				go func() {
+					e.build(&nb, idx[hi:min(hi+bs, len(idx))], kind, r)
+					built <- struct{}{}
+				}()
+			}
 			l, err := e.step(tr, &b, kind)
+			if next {
+				<-built
+			}
 			if err != nil {
 				_ = e.f.SetParams(bestParams)
 				return fmt.Errorf("sbi: round %d epoch %d: %w", round, ep, err)
 			}
+			b, nb = nb, b
 			tot += l * float64(hi-lo)
 			cnt += hi - lo
 		}
