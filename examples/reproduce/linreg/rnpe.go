@@ -213,6 +213,10 @@ func maxWiden(r, ref rowStats) (w float64, coef int) {
 	return w, coef
 }
 
+// priorWidth is the width of the prior's 95% interval of every
+// coefficient, β ~ N(0, I) (linreg.Prior).
+const priorWidth = 2 * 1.959963984540054
+
 // materialDeparture is the size from which a departure of the paper's
 // RNPE from its DA-MCMC (a shift of half a posterior sd, or an interval
 // about 1.22 times as wide) is checked in ours.
@@ -304,6 +308,12 @@ func rnpeVerdict(w io.Writer, s rnpeStats) {
 	}
 	why += fmt.Sprintf("; its largest mean shift from DA-MCMC is %.2f sds and its widest interval %.2f times DA-MCMC's, its own NPE's without the error model %.2f sds and %.2f times",
 		rs, math.Pow(1.5, rw), ns, math.Pow(1.5, nw))
+	if pr, ok := paperStats(s.eps, "paper RNPE"); ok {
+		if wmax := slices.Max(pr.width[:]); wmax > 1.05*priorWidth {
+			why += fmt.Sprintf(". The paper's RNPE intervals are up to %.2f times as wide as the prior's own 95%% interval (β ~ N(0, I): width %.2f), which a posterior under this prior and an uninformative release should not exceed; ours are at most %.2f times",
+				wmax/priorWidth, priorWidth, slices.Max(s.rnpe.width[:])/priorWidth)
+		}
+	}
 	why += ". The paper does not state its RNPE's simulation budget, flows or error-model settings, so the source of its departure cannot be traced from it"
 	v := cli.Judge(what, good, n, strings.Join(checks, "; "), why)
 	_ = cli.Report(w, v)

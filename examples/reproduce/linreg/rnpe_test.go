@@ -78,6 +78,12 @@ func TestRNPEVerdict(t *testing.T) {
 			t.Errorf("%s: got %+v, want %s\n%s", tc.name, vs, tc.want, b.String())
 		}
 	}
+	// The paper's RNPE intervals at ε = 0.1 are wider than the prior's.
+	var wb bytes.Buffer
+	rnpeVerdict(&wb, rnpeStats{eps: 0.1, rnpe: rs([3]float64{0, 0, 0}, [3]float64{3.9, 4, 4}), da: rs([3]float64{0, 0, 0}, [3]float64{3.8, 4, 4})})
+	if !strings.Contains(wb.String(), "up to 1.72 times as wide as the prior's") {
+		t.Errorf("ε = 0.1: no note on the paper's intervals against the prior's:\n%s", wb.String())
+	}
 	// At ε = 1 with no other method there is nothing to compare: no verdict.
 	var b bytes.Buffer
 	rnpeVerdict(&b, rnpeStats{eps: 1, ksNoise: 0.05, rnpe: close, da: da})
