@@ -10,6 +10,7 @@ import (
 
 	"github.com/privinfer/privinfer"
 	"github.com/privinfer/privinfer/flow"
+	"github.com/privinfer/privinfer/internal/argcheck"
 	"github.com/privinfer/privinfer/internal/linalg"
 	"github.com/privinfer/privinfer/internal/parallel"
 	"github.com/privinfer/privinfer/internal/variate"
@@ -259,7 +260,8 @@ type RNPEResult struct {
 // without re-estimating the in-support fraction at every release.
 //
 // p.Observed is required; p.Mechanism must implement mechanism.Transform
-// or be nil. A nil ctx means context.Background(); cancelling it stops the
+// or be nil; p.Simulator may be nil when RNPEConfig.NPE.Simulations
+// gives the simulations. A nil ctx means context.Background(); cancelling it stops the
 // run with its error. Errors about the problem or the configuration wrap
 // ErrInvalid and name the argument.
 func RNPE(ctx context.Context, p privinfer.Problem, cfg RNPEConfig) (*RNPEResult, error) {
@@ -272,6 +274,10 @@ func RNPE(ctx context.Context, p privinfer.Problem, cfg RNPEConfig) (*RNPEResult
 	}
 	if p.Observed == nil {
 		return nil, invalidf("Problem.Observed: is nil: RNPE denoises the observed release, so it needs one")
+	}
+	if argcheck.Nil(p.Simulator) && cfg.NPE.Simulations != nil {
+		// Training on given simulations only: nothing is simulated.
+		p.Simulator = noSimulator{sd: givenStatDim(p, cfg.NPE.Simulations)}
 	}
 	mech, err := checkProblem(&p)
 	if err != nil {

@@ -394,3 +394,42 @@ func TestRNPEProgressCancel(t *testing.T) {
 		t.Errorf("cancelled run: %v, want context.Canceled", err)
 	}
 }
+
+// TestRNPEGivenSimulations trains RNPE on simulations given beforehand,
+// without a simulator, and checks that the result is the run that
+// simulated them itself: the same simulations and seed give the same
+// draws.
+func TestRNPEGivenSimulations(t *testing.T) {
+	cfg := rnpeTestConfig(5)
+	cfg.NPE.SimsPerRound, cfg.PosteriorSamples, cfg.Warmup = 300, 100, 50
+	tc := *cfg.NPE.Train
+	tc.MaxEpochs = 3
+	cfg.NPE.Train, cfg.MarginalTrain = &tc, &tc
+	n, d := 300, 2
+	prior := rnpeProblem(nil).Prior
+	r := rand.New(rand.NewPCG(7, 7))
+	sims := &Simulations{Theta: make([]float64, n*d), Stats: make([]float64, n*len(rnpeA))}
+	for i := range n {
+		prior.Sample(r, sims.Theta[i*d:(i+1)*d])
+		_ = linSim{}.Simulate(r, sims.Theta[i*d:(i+1)*d], sims.Stats[i*len(rnpeA):(i+1)*len(rnpeA)])
+	}
+	cfg.NPE.Simulations = sims
+	p := rnpeProblem(rnpeObs)
+	a, err := RNPE(context.Background(), p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Simulator = nil
+	b, err := RNPE(context.Background(), p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.NPE.Simulations != n || b.NPE.Simulations != n {
+		t.Errorf("simulations %d and %d, want %d", a.NPE.Simulations, b.NPE.Simulations, n)
+	}
+	for i := range a.Draws.Theta {
+		if a.Draws.Theta[i] != b.Draws.Theta[i] {
+			t.Fatalf("draw %d differs without the simulator: %v vs %v", i, a.Draws.Theta[i], b.Draws.Theta[i])
+		}
+	}
+}
