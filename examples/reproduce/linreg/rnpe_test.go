@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -148,4 +150,55 @@ func TestRNPESmall(t *testing.T) {
 	if n != 1 {
 		t.Errorf("%d RNPE verdicts, want 1:\n%s", n, s)
 	}
+}
+
+// TestPaperRowsAgainstReference checks the paper rows this program
+// prints for ε = 10 (Table 2) and ε = 0.1 (Table 4) against the shared
+// reference file of the papers' values, where it is present: every row
+// the file has must match ours to the printed two decimals.
+func TestPaperRowsAgainstReference(t *testing.T) {
+	path, ok := cli.SharedFile("reference/paper-values.json")
+	if !ok {
+		t.Skip("reference file reference/paper-values.json not found")
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref struct {
+		LinReg map[string]json.RawMessage `json:"linear_regression"`
+	}
+	if err := json.Unmarshal(raw, &ref); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]string{"da_mcmc": "paper DA-MCMC", "smc_abc": "paper SMC-ABC", "sppe": "paper SPPE", "sple": "paper SPLE",
+		"gibbs_ss_bernstein_sheldon": "paper Gibbs-SS", "rnpe": "paper RNPE"}
+	checked := 0
+	for key, eps := range map[string]float64{"table2_eps10_mean_and_95ci": 10, "table4_eps0.1_mean_and_95ci": 0.1} {
+		var rows map[string][3][3]float64
+		if err := json.Unmarshal(ref.LinReg[key], &rows); err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		for k, v := range rows {
+			name, ok := names[k]
+			if !ok {
+				continue
+			}
+			ours, ok := paperStats(eps, name)
+			if !ok {
+				t.Errorf("ε = %v: no %q row", eps, name)
+				continue
+			}
+			for j := range 3 {
+				if math.Abs(ours.mean[j]-v[j][0]) > 0.005 || math.Abs(ours.width[j]-(v[j][2]-v[j][1])) > 0.01 {
+					t.Errorf("ε = %v, %s, β%d: ours %.2f (width %.2f), reference %v", eps, name, j, ours.mean[j], ours.width[j], v[j])
+				}
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Error("no row checked")
+	}
+	t.Logf("%d rows checked", checked)
 }
