@@ -132,3 +132,32 @@ func BenchmarkSample(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLUBackward times the LU layer's backward loop over a 64-row
+// chunk for any dimension (luBackCols, which SPLE's flows of the
+// summaries' dimension use) against the first general loop.
+func BenchmarkLUBackward(b *testing.B) {
+	for _, D := range []int{3, 9, 10} {
+		r := rand.New(rand.NewPCG(1, 2))
+		const n = 64
+		W, x, g := randData(r, D, D, 1), randData(r, n, D, 1), randData(r, n, D, 1)
+		gW, gb, gc := make([]float64, D*D), make([]float64, D), make([]float64, n*D)
+		// Each pass replaces its gradient rows: start every pass from g.
+		b.Run(fmt.Sprintf("D=%d/first", D), func(b *testing.B) {
+			tmp := make([]float64, D)
+			b.ReportAllocs()
+			for b.Loop() {
+				copy(gc, g)
+				luBackRowsAny(D, n, W, x, gc, gW, gb, tmp)
+			}
+		})
+		b.Run(fmt.Sprintf("D=%d/cols", D), func(b *testing.B) {
+			wt, tmp := make([]float64, D*D), make([]float64, D)
+			b.ReportAllocs()
+			for b.Loop() {
+				copy(gc, g)
+				luBackCols(D, n, W, x, gc, gW, gb, wt, tmp)
+			}
+		})
+	}
+}

@@ -747,7 +747,7 @@ func TestLURowsUnrolled(t *testing.T) {
 		if !luRows(D, n, W, b, src, next1, ld1, 0.3) {
 			t.Fatalf("D=%d: luRows did not handle it", D)
 		}
-		luRowsAny(D, n, W, b, src, next2, ld2, 0.3)
+		luRowsRef(D, n, W, b, src, next2, ld2, 0.3)
 		g1 := randData(r, n, D, 1)
 		g1[0] = math.Copysign(0, -1) // a −0 must give the same sums too
 		g2 := append([]float64(nil), g1...)
@@ -762,6 +762,99 @@ func TestLURowsUnrolled(t *testing.T) {
 				if math.Float64bits(p[0][i]) != math.Float64bits(p[1][i]) {
 					t.Errorf("D=%d %s[%d]: unrolled %v, general %v", D, name, i, p[0][i], p[1][i])
 				}
+			}
+		}
+	}
+}
+
+// TestLUBackCols checks that the reordered LU backward loop gives the
+// general loop's results bit for bit, for several dimensions.
+func TestLUBackCols(t *testing.T) {
+	for _, D := range []int{1, 2, 3, 5, 9, 10, 17} {
+		r := rand.New(rand.NewPCG(uint64(D), 10))
+		const n = 41
+		W, x := randData(r, D, D, 1), randData(r, n, D, 2)
+		g1 := randData(r, n, D, 1)
+		g1[0] = math.Copysign(0, -1)
+		g2 := append([]float64(nil), g1...)
+		gW1, gb1 := randData(r, D, D, 1), randData(r, 1, D, 1)
+		gW2, gb2 := append([]float64(nil), gW1...), append([]float64(nil), gb1...)
+		luBackCols(D, n, W, x, g1, gW1, gb1, make([]float64, D*D), make([]float64, D))
+		luBackRowsAny(D, n, W, x, g2, gW2, gb2, make([]float64, D))
+		for name, p := range map[string][2][]float64{"g": {g1, g2}, "gW": {gW1, gW2}, "gb": {gb1, gb2}} {
+			for i := range p[0] {
+				if math.Float64bits(p[0][i]) != math.Float64bits(p[1][i]) {
+					t.Errorf("D=%d %s[%d]: reordered %v, general %v", D, name, i, p[0][i], p[1][i])
+				}
+			}
+		}
+	}
+}
+
+// luBackRowsAny is luBackward's loop over the rows for any dimension as
+// it was written first, the reference of the faster loops: it
+// adds g_i into gb and g_i x_iᵀ into gW over the rows in order, and
+// replaces g_i by Wᵀ g_i (tmp holds D values of scratch).
+func luBackRowsAny(D, n int, W, x, g, gW, gb, tmp []float64) {
+	for i := 0; i < n; i++ {
+		gi := g[i*D : i*D+D]
+		xi := x[i*D : i*D+D]
+		for j := 0; j < D; j++ {
+			gb[j] += gi[j]
+			for k := 0; k < D; k++ {
+				gW[j*D+k] += gi[j] * xi[k]
+			}
+		}
+		// input gradient: Wᵀ g
+		for k := 0; k < D; k++ {
+			s := 0.0
+			for j := 0; j < D; j++ {
+				s += W[j*D+k] * gi[j]
+			}
+			tmp[k] = s
+		}
+		copy(gi, tmp)
+	}
+}
+
+// luRowsRef is luForward's loop over the rows as it was written first, the
+// reference of luRowsAny and luRows.
+func luRowsRef(D, n int, W, b, src, next, ld []float64, ldw float64) {
+	for i := 0; i < n; i++ {
+		x := src[i*D : i*D+D]
+		o := next[i*D : i*D+D]
+		for j := 0; j < D; j++ {
+			s := b[j]
+			wr := W[j*D : j*D+D]
+			for k, xk := range x {
+				s += wr[k] * xk
+			}
+			o[j] = s
+		}
+		ld[i] += ldw
+	}
+}
+
+// TestLURowsAny checks that luRowsAny gives the first loop's results bit
+// for bit, for several dimensions.
+func TestLURowsAny(t *testing.T) {
+	for _, D := range []int{1, 2, 3, 4, 5, 9, 10, 17} {
+		r := rand.New(rand.NewPCG(uint64(D), 11))
+		const n = 29
+		W, b, src := randData(r, D, D, 1), randData(r, 1, D, 1), randData(r, n, D, 2)
+		n1, n2 := make([]float64, n*D), make([]float64, n*D)
+		l1 := randData(r, n, 1, 1)
+		l2 := append([]float64(nil), l1...)
+		luRowsAny(D, n, W, b, src, n1, l1, 0.7)
+		luRowsRef(D, n, W, b, src, n2, l2, 0.7)
+		for i := range n1 {
+			if math.Float64bits(n1[i]) != math.Float64bits(n2[i]) {
+				t.Errorf("D=%d next[%d]: %v, first loop %v", D, i, n1[i], n2[i])
+			}
+		}
+		for i := range l1 {
+			if l1[i] != l2[i] {
+				t.Errorf("D=%d ld[%d]: %v, first loop %v", D, i, l1[i], l2[i])
 			}
 		}
 	}

@@ -48,6 +48,7 @@ type work struct {
 	luW    [][]float64 // per layer W
 	luLD   []float64   // per layer log|det W|
 	gW     []float64
+	luWt   []float64 // Wᵀ of the LU layer being back-propagated
 	tmp    []float64 // D
 
 	// The float32 splines (rqs32) of the training step when s32 is set
@@ -119,6 +120,7 @@ func (f *Flow) newWork(rows int) *work {
 		w.r32 = make([]float32, f.spl32.RawLen())
 	}
 	w.luL, w.luU, w.gW = make([]float64, D*D), make([]float64, D*D), make([]float64, D*D)
+	w.luWt = make([]float64, D*D)
 	w.luW = make([][]float64, nl)
 	w.luLD = make([]float64, nl)
 	if f.cfg.LU {
@@ -640,12 +642,25 @@ func (f *Flow) luForward(w *work, l int) {
 }
 
 // luRowsAny is luForward's loop over the rows for any dimension:
-// next_i = W src_i + b and ld_i += ldw.
+// next_i = W src_i + b and ld_i += ldw, each sum started from b_j and
+// added in the column order, four rows of W at a time.
 func luRowsAny(D, n int, W, b, src, next, ld []float64, ldw float64) {
 	for i := 0; i < n; i++ {
 		x := src[i*D : i*D+D]
 		o := next[i*D : i*D+D]
-		for j := 0; j < D; j++ {
+		j := 0
+		for ; j+4 <= D; j += 4 {
+			w0, w1, w2, w3 := W[j*D:j*D+D], W[(j+1)*D:(j+1)*D+D], W[(j+2)*D:(j+2)*D+D], W[(j+3)*D:(j+3)*D+D]
+			s0, s1, s2, s3 := b[j], b[j+1], b[j+2], b[j+3]
+			for k, xk := range x {
+				s0 += w0[k] * xk
+				s1 += w1[k] * xk
+				s2 += w2[k] * xk
+				s3 += w3[k] * xk
+			}
+			o[j], o[j+1], o[j+2], o[j+3] = s0, s1, s2, s3
+		}
+		for ; j < D; j++ {
 			s := b[j]
 			wr := W[j*D : j*D+D]
 			for k, xk := range x {
@@ -657,24 +672,67 @@ func luRowsAny(D, n int, W, b, src, next, ld []float64, ldw float64) {
 	}
 }
 
-// luBackRowsAny is luBackward's loop over the rows for any dimension: it
-// adds g_i into gb and g_i x_iᵀ into gW over the rows in order, and
-// replaces g_i by Wᵀ g_i (tmp holds D values of scratch).
-func luBackRowsAny(D, n int, W, x, g, gW, gb, tmp []float64) {
+// luBackCols is luBackward's loop over the rows for any dimension,
+// reordered: it adds g_i into gb and g_i x_iᵀ into gW, each sum over the
+// rows in order in a register, then replaces every g_i by Wᵀ g_i (each
+// sum started from 0 and added over j in order), reading W's columns from
+// wt (D×D scratch, filled with Wᵀ; tmp holds D values of scratch). The
+// sums are those of luBackRowsAny, term by term, so the same bits.
+func luBackCols(D, n int, W, x, g, gW, gb, wt, tmp []float64) {
+	x, g = x[:n*D], g[:n*D]
+	for j := 0; j < D; j++ {
+		s := gb[j]
+		for i := j; i < len(g); i += D {
+			s += g[i]
+		}
+		gb[j] = s
+		// Four independent sums at a time, each over the rows in order.
+		k := 0
+		for ; k+4 <= D; k += 4 {
+			a := gW[j*D+k : j*D+k+4]
+			a0, a1, a2, a3 := a[0], a[1], a[2], a[3]
+			for i := 0; i < len(g); i += D {
+				gj, xi := g[i+j], x[i+k:i+k+4]
+				a0 += gj * xi[0]
+				a1 += gj * xi[1]
+				a2 += gj * xi[2]
+				a3 += gj * xi[3]
+			}
+			a[0], a[1], a[2], a[3] = a0, a1, a2, a3
+		}
+		for ; k < D; k++ {
+			a := gW[j*D+k]
+			for i := 0; i < len(g); i += D {
+				a += g[i+j] * x[i+k]
+			}
+			gW[j*D+k] = a
+		}
+	}
+	for j := 0; j < D; j++ {
+		for k := 0; k < D; k++ {
+			wt[k*D+j] = W[j*D+k]
+		}
+	}
+	tmp = tmp[:D]
 	for i := 0; i < n; i++ {
 		gi := g[i*D : i*D+D]
-		xi := x[i*D : i*D+D]
-		for j := 0; j < D; j++ {
-			gb[j] += gi[j]
-			for k := 0; k < D; k++ {
-				gW[j*D+k] += gi[j] * xi[k]
+		k := 0
+		for ; k+4 <= D; k += 4 {
+			w0, w1, w2, w3 := wt[k*D:k*D+D], wt[(k+1)*D:(k+1)*D+D], wt[(k+2)*D:(k+2)*D+D], wt[(k+3)*D:(k+3)*D+D]
+			s0, s1, s2, s3 := 0.0, 0.0, 0.0, 0.0
+			for j, v := range gi {
+				s0 += w0[j] * v
+				s1 += w1[j] * v
+				s2 += w2[j] * v
+				s3 += w3[j] * v
 			}
+			tmp[k], tmp[k+1], tmp[k+2], tmp[k+3] = s0, s1, s2, s3
 		}
-		// input gradient: Wᵀ g
-		for k := 0; k < D; k++ {
+		for ; k < D; k++ {
+			wk := wt[k*D : k*D+D]
 			s := 0.0
-			for j := 0; j < D; j++ {
-				s += W[j*D+k] * gi[j]
+			for j, v := range gi {
+				s += wk[j] * v
 			}
 			tmp[k] = s
 		}
@@ -701,7 +759,7 @@ func (f *Flow) luBackward(w *work, l int, g []float64, sumW float64, grad []floa
 	nt := D * (D - 1) / 2
 	gb := grad[off+D*D : off+D*D+D]
 	if !luBackRows(D, n, W, x, g, gW, gb) {
-		luBackRowsAny(D, n, W, x, g, gW, gb, w.tmp)
+		luBackCols(D, n, W, x, g, gW, gb, w.luWt, w.tmp)
 	}
 	// W = L U: dL[j,m] = Σ_k dW[j,k] U[m,k] (j > m); dU[m,k] = Σ_j L[j,m] dW[j,k] (m ≤ k).
 	p := f.params[off:]
