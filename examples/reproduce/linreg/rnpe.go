@@ -310,7 +310,7 @@ func rnpeVerdict(w io.Writer, s rnpeStats) {
 		rs, math.Pow(1.5, rw), ns, math.Pow(1.5, nw))
 	if pr, ok := paperStats(s.eps, "paper RNPE"); ok {
 		if wmax := slices.Max(pr.width[:]); wmax > 1.05*priorWidth {
-			why += fmt.Sprintf(". The paper's RNPE intervals are up to %.2f times as wide as the prior's own 95%% interval (β ~ N(0, I): width %.2f), which a posterior under this prior and an uninformative release should not exceed; ours are at most %.2f times",
+			why += fmt.Sprintf(". The paper's RNPE intervals are up to %.2f times as wide as the prior's own 95%% interval (β ~ N(0, I): width %.2f), while a posterior's variance is on average over releases below the prior's; ours are at most %.2f times",
 				wmax/priorWidth, priorWidth, slices.Max(s.rnpe.width[:])/priorWidth)
 		}
 	}
