@@ -308,6 +308,13 @@ var registry = []entry{
 			{"eps1", []string{"-eps", "1"}, "20–60 min", ""},
 			{"eps0.1", []string{"-eps", "0.1"}, "20–60 min", ""},
 		}},
+	{Name: "linreg-rnpe", Pkg: "./examples/reproduce/linreg", Target: "SBI paper §4.2, Tables 2–4 RNPE rows and Figs 3 and 12 (RNPE, sbi.RNPE, against DA-MCMC on the same release, its KS statistics beside SPPE's; the paper finds RNPE biased)",
+		Quick: []string{"-methods", "rnpe,sppe", "-abc-sims", "0"},
+		Full:  append([]string{"-methods", "rnpe,sppe", "-abc-sims", "0"}, paperFlow...), Plain: true, Split: []part{
+			{"eps10", []string{"-eps", "10"}, "5–15 min (RNPE about 2 min on 10,000 simulations, SPPE beside it for the KS comparison)", ""},
+			{"eps1", []string{"-eps", "1"}, "5–15 min", ""},
+			{"eps0.1", []string{"-eps", "0.1"}, "5–15 min", ""},
+		}},
 	{Name: "linreg-trials", Pkg: "./examples/reproduce/linreg", Target: "SBI paper Fig. 9 (linear regression, ε = 10: C2ST, MMD and largest posterior-mean difference of SPPE and SPLE against DA-MCMC per round, mean and quartiles over 10 trials of 10 rounds × 1000 simulations; the reduced 4-layer flow validated against DA-MCMC, not the paper's 8-layer flow)",
 		Quick: []string{"-trials", "2", "-trials-dir", linregTrialsQuick},
 		Full:  append([]string{"-eps", "10", "-trials", "10", "-trials-dir", linregTrials}, paperFlow...), Plain: true, Split: linregTrialParts()},
