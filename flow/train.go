@@ -150,12 +150,15 @@ type trainer struct {
 	workers int
 
 	// the current parallel job
-	mode    int
-	y, z    []float64
-	n       int
-	group   int // rows per context row of the current job
-	gloss   itrain.GroupLossFunc
-	jobs    chan int
+	mode  int
+	y, z  []float64
+	n     int
+	group int // rows per context row of the current job
+	gloss itrain.GroupLossFunc
+	jobs  chan job
+	// the optimiser step apply takes in parts (updatePart)
+	upd     optim.AdamWStep
+	clipF   float64 // the gradient's clipping factor, 1 without clipping
 	wg      sync.WaitGroup
 	closing sync.Once
 }
@@ -227,15 +230,11 @@ func newTrainer(f *Flow, cfg TrainConfig) (*trainer, error) {
 		t.works[i] = t.newWork(rows)
 	}
 	if t.workers > 1 {
-		t.jobs = make(chan int, cfg.Shards)
+		t.jobs = make(chan job, cfg.Shards)
 		for i := 0; i < t.workers; i++ {
 			go func() {
-				for s := range t.jobs {
-					if s < 0 {
-						t.sumPart(-1 - s)
-					} else {
-						t.runShard(s, t.works[i])
-					}
+				for j := range t.jobs {
+					t.do(j, t.works[i])
 					t.wg.Done()
 				}
 			}()
@@ -346,13 +345,57 @@ func (t *trainer) runShard(s int, w *work) {
 	}
 }
 
+// job is a task of a trainer's workers: a shard of the current batch, or
+// part i of t.workers parts of a step's other work.
+type job struct {
+	kind int
+	i    int
+}
+
+const (
+	jobShard  = iota // runShard
+	jobHold          // holdPart: round part of the float32 weights
+	jobSum           // sumPart: sum part of the shard gradients
+	jobUpdate        // updatePart: clip and step part of the parameters
+)
+
+// do runs the job j in the worker workspace w.
+func (t *trainer) do(j job, w *work) {
+	switch j.kind {
+	case jobShard:
+		t.runShard(j.i, w)
+	case jobHold:
+		t.f.holdFloat32Part(t.works[0], j.i, t.workers)
+	case jobSum:
+		t.sumPart(j.i)
+	case jobUpdate:
+		t.updatePart(j.i)
+	}
+}
+
+// parts runs the t.workers parts of a kind of job, on the workers, and
+// waits for them.
+func (t *trainer) parts(kind int) {
+	if t.jobs == nil {
+		for p := range t.workers {
+			t.do(job{kind, p}, t.works[0])
+		}
+		return
+	}
+	t.wg.Add(t.workers)
+	for p := range t.workers {
+		t.jobs <- job{kind, p}
+	}
+	t.wg.Wait()
+}
+
 // run evaluates every shard of the current job and waits for them.
 func (t *trainer) run() {
 	// The parameters are fixed during a job: round the float32 layers'
-	// weights once, into the first worker's workspace, for every chunk of
-	// every shard.
+	// weights once, the workers each rounding some layers into the first
+	// worker's workspace, for every chunk of every shard.
 	f := t.f
-	f.holdFloat32(t.works[0])
+	t.parts(jobHold)
 	for _, w := range t.works[1:] {
 		f.shareFloat32(w, t.works[0])
 	}
@@ -369,7 +412,7 @@ func (t *trainer) run() {
 	}
 	t.wg.Add(len(t.shards))
 	for s := range t.shards {
-		t.jobs <- s
+		t.jobs <- job{jobShard, s}
 	}
 	t.wg.Wait()
 }
@@ -532,32 +575,50 @@ func (t *trainer) sumPart(p int) {
 	}
 }
 
-// apply sums the shard gradients in shard order (the workers each summing
-// a part of them), clips and steps.
+// apply sums the shard gradients in shard order, clips and steps, the
+// workers each summing, clipping and stepping a part of them: the same
+// values as optim.ClipNorm and AdamW.Step on the whole, bit for bit.
 func (t *trainer) apply(loss float64) error {
-	if t.jobs == nil {
-		for p := range t.workers {
-			t.sumPart(p)
-		}
-	} else {
-		t.wg.Add(t.workers)
-		for p := range t.workers {
-			t.jobs <- -1 - p
-		}
-		t.wg.Wait()
+	t.parts(jobSum)
+	norm := optim.ClipNorm(t.grad, 0) // the norm only
+	t.clipF = 1
+	if c := t.cfg.ClipNorm; c > 0 && norm > c {
+		t.clipF = c / norm // as optim.ClipNorm scales
 	}
-	norm := optim.ClipNorm(t.grad, t.cfg.ClipNorm)
 	if math.IsNaN(norm) || math.IsInf(norm, 0) || math.IsNaN(loss) {
+		if t.clipF != 1 {
+			t.clipPart(0, len(t.grad)) // Gradient is the clipped one
+		}
 		return fmt.Errorf("%w: loss %v, gradient norm %v", ErrDiverged, loss, norm)
 	}
-	t.opt.Step(t.f.params, t.grad)
+	t.upd = t.opt.Next()
+	t.parts(jobUpdate)
+	return nil
+}
+
+// clipPart scales t.grad[lo:hi] by the clipping factor.
+func (t *trainer) clipPart(lo, hi int) {
+	for i := lo; i < hi; i++ {
+		t.grad[i] *= t.clipF
+	}
+}
+
+// updatePart clips part p of t.workers parts of the gradient, applies the
+// optimiser step to those parameters and updates their moving average.
+func (t *trainer) updatePart(p int) {
+	n := len(t.grad)
+	lo, hi := p*n/t.workers, (p+1)*n/t.workers
+	if t.clipF != 1 {
+		t.clipPart(lo, hi)
+	}
+	t.upd.Update(t.f.params, t.grad, lo, hi)
 	if t.ema != nil {
 		b := t.cfg.EMA
-		for i, v := range t.f.params {
-			t.ema[i] = b*t.ema[i] + (1-b)*v
+		ema, ps := t.ema[lo:hi], t.f.params[lo:hi]
+		for i, v := range ps {
+			ema[i] = b*ema[i] + (1-b)*v
 		}
 	}
-	return nil
 }
 
 // SwapAverage exchanges the flow's parameters with their moving average

@@ -147,20 +147,23 @@ func (w *work) allNets() []*nn.ResNetWork {
 	return append(w.nets[:len(w.nets):len(w.nets)], w.affNet)
 }
 
-// holdFloat32 rounds the float32 layers' weights of every conditioner
-// network of w once for the passes that follow (nn.ResNet.HoldFloat32),
-// until releaseFloat32; f's parameters must not change meanwhile.
-func (f *Flow) holdFloat32(w *work) {
-	for l, nw := range w.nets {
-		f.layers[l].net.HoldFloat32(f.params, nw)
+// holdFloat32Part rounds the float32 layers' weights of some conditioner
+// networks of w once for the passes that follow (nn.ResNet.HoldFloat32),
+// until releaseFloat32; f's parameters must not change meanwhile. Part p
+// of parts holds the conditioners of the layers l ≡ p (mod parts), and
+// part 0 the ContextAffine network too: the parts write disjoint buffers
+// and may run concurrently, and together they hold every network.
+func (f *Flow) holdFloat32Part(w *work, p, parts int) {
+	for l := p; l < len(w.nets); l += parts {
+		f.layers[l].net.HoldFloat32(f.params, w.nets[l])
 	}
-	if w.affNet != nil {
+	if p == 0 && w.affNet != nil {
 		f.aff.HoldFloat32(f.params, w.affNet)
 	}
 }
 
 // shareFloat32 makes every conditioner network of w use the float32
-// weights src holds (holdFloat32 on src; nn.ResNetWork.ShareFloat32)
+// weights src holds (holdFloat32Part on src; nn.ResNetWork.ShareFloat32)
 // until releaseFloat32 on w.
 func (f *Flow) shareFloat32(w, src *work) {
 	for l, nw := range w.nets {
@@ -171,7 +174,7 @@ func (f *Flow) shareFloat32(w, src *work) {
 	}
 }
 
-// releaseFloat32 ends holdFloat32 or shareFloat32.
+// releaseFloat32 ends holdFloat32Part or shareFloat32.
 func (f *Flow) releaseFloat32(w *work) {
 	for _, nw := range w.nets {
 		nw.ReleaseFloat32()

@@ -97,14 +97,40 @@ func (a *AdamW) Step(p, g []float64) {
 	if len(p) != len(a.m) || len(g) != len(p) {
 		panic(fmt.Sprintf("optim: AdamW.Step needs p and g of %d values, got %d and %d", len(a.m), len(p), len(g)))
 	}
+	a.Next().Update(p, g, 0, len(p))
+}
+
+// AdamWStep is one step of an AdamW optimiser (see AdamW.Next), to be
+// applied to the parameters in parts by Update.
+type AdamWStep struct {
+	a                         *AdamW
+	b1, b2, c1, c2, lr, decay float64
+}
+
+// Next advances a by one step and returns that step, for updating the
+// parameters in parts, possibly concurrently: Update on ranges covering
+// every parameter once gives, bit for bit, what Step gives. It panics on
+// a nil AdamW.
+func (a *AdamW) Next() AdamWStep {
 	a.t++
 	b1, b2 := a.Beta1, a.Beta2
-	c1 := 1 - math.Pow(b1, float64(a.t))
-	c2 := 1 - math.Pow(b2, float64(a.t))
-	lr := a.LR
-	decay := 1 - lr*a.WeightDecay
-	m, v := a.m[:len(p)], a.v[:len(p)]
-	g = g[:len(p)]
+	return AdamWStep{a: a, b1: b1, b2: b2,
+		c1: 1 - math.Pow(b1, float64(a.t)), c2: 1 - math.Pow(b2, float64(a.t)),
+		lr: a.LR, decay: 1 - a.LR*a.WeightDecay}
+}
+
+// Update applies the step to p[lo:hi] given its gradient g[lo:hi] (p and
+// g of the length given to NewAdamW). Updates of disjoint ranges may run
+// concurrently. It does not allocate, and panics on other lengths or a
+// range outside [0, len(p)].
+func (s AdamWStep) Update(p, g []float64, lo, hi int) {
+	a := s.a
+	if len(p) != len(a.m) || len(g) != len(p) || lo < 0 || hi > len(p) || lo > hi {
+		panic(fmt.Sprintf("optim: AdamWStep.Update needs p and g of %d values and 0 ≤ lo ≤ hi ≤ %d, got %d, %d, [%d, %d)", len(a.m), len(a.m), len(p), len(g), lo, hi))
+	}
+	b1, b2, c1, c2, lr, decay := s.b1, s.b2, s.c1, s.c2, s.lr, s.decay
+	m, v := a.m[lo:hi], a.v[lo:hi]
+	g, p = g[lo:hi], p[lo:hi]
 	for i := range p {
 		gi := g[i]
 		m[i] = b1*m[i] + (1-b1)*gi

@@ -3,6 +3,8 @@ package optim
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"sync"
 	"testing"
 )
 
@@ -106,4 +108,48 @@ func TestAdamWConfigZeroValues(t *testing.T) {
 	if b.Beta1 != 0.5 || b.Beta2 != 0.6 || b.Eps != 0.7 || b.WeightDecay != 0.3 || b.LR != 0.2 {
 		t.Errorf("set values: %+v", *b)
 	}
+}
+
+// TestAdamWStepInParts checks that Next and Update on disjoint ranges,
+// run concurrently, give the parameters and moments of Step bit for bit
+// over several steps, and that Update rejects a range outside p.
+func TestAdamWStepInParts(t *testing.T) {
+	const n = 1001
+	cfg := AdamWConfig{LearningRate: 3e-3, WeightDecay: 0.01}
+	a1, _ := NewAdamW(n, cfg)
+	a2, _ := NewAdamW(n, cfg)
+	r := rand.New(rand.NewPCG(5, 6))
+	p1 := make([]float64, n)
+	for i := range p1 {
+		p1[i] = r.NormFloat64()
+	}
+	p2 := append([]float64(nil), p1...)
+	g := make([]float64, n)
+	for step := 0; step < 5; step++ {
+		for i := range g {
+			g[i] = r.NormFloat64()
+		}
+		a1.Step(p1, g)
+		s := a2.Next()
+		var wg sync.WaitGroup
+		for _, lr := range [][2]int{{0, 300}, {300, 301}, {301, 1001}} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s.Update(p2, g, lr[0], lr[1])
+			}()
+		}
+		wg.Wait()
+	}
+	for i := range p1 {
+		if math.Float64bits(p1[i]) != math.Float64bits(p2[i]) || a1.m[i] != a2.m[i] || a1.v[i] != a2.v[i] {
+			t.Fatalf("parameter %d: Step %v, in parts %v", i, p1[i], p2[i])
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Update past the end of p did not panic")
+		}
+	}()
+	a2.Next().Update(p2, g, 1000, 1002)
 }
