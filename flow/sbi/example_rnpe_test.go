@@ -1,3 +1,9 @@
+//go:build !race
+
+// Not in the race-detector build, where training RNPE takes minutes and
+// pushes the package past go test's 10-minute limit
+// (go test -race -short ./...).
+
 package sbi_test
 
 import (

@@ -108,6 +108,7 @@ func meanSD(d *privinfer.Draws) ([]float64, []float64) { return d.Mean(), d.SD()
 // probabilities 0.23–0.34; no seed failed (a first bound of 1.6 on the sd
 // ratio failed one seed in ten, hence 2).
 func TestRNPEWellSpecified(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t) // RNPE's training takes minutes under -race
 	res, err := rnpeFixture()
 	if err != nil {
 		t.Fatal(err)
@@ -147,6 +148,7 @@ func checkWellSpecified(t *testing.T, res *RNPEResult) {
 // the others' at most 0.39, RNPE's largest mean error 0.5 sds and plain
 // NPE's smallest 34 sds; no seed failed.
 func TestRNPEMisspecified(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t) // RNPE's training takes minutes under -race
 	res, err := rnpeFixture()
 	if err != nil {
 		t.Fatal(err)
@@ -186,6 +188,7 @@ func checkMisspecified(t *testing.T, res *RNPEResult, seed uint64) {
 
 // TestRNPEDeterministic checks that a run depends on its seed only.
 func TestRNPEDeterministic(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t) // RNPE's training takes minutes under -race
 	res, err := rnpeFixture()
 	if err != nil {
 		t.Fatal(err)
