@@ -304,7 +304,14 @@ func TestRNPEBadInput(t *testing.T) {
 	if _, err := q.At(context.Background(), rnpeObs, 1); err == nil || !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "RobustPosterior") {
 		t.Errorf("nil RobustPosterior: %v", err)
 	}
-	res, err := rnpeFixture()
+	// A small run is enough to check At's arguments (the shared fixture
+	// trains for minutes under the race detector).
+	small := rnpeTestConfig(6)
+	small.NPE.SimsPerRound, small.PosteriorSamples, small.Warmup = 300, 100, 50
+	tr := *small.NPE.Train
+	tr.MaxEpochs = 3
+	small.NPE.Train, small.MarginalTrain = &tr, &tr
+	res, err := RNPE(context.Background(), rnpeProblem(rnpeObs), small)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,6 +347,7 @@ func TestRNPESeeds(t *testing.T) {
 // B + d − Σz). (Both sides are estimated from the same 1000 draws; their
 // Monte Carlo errors are below 0.01.)
 func TestRNPERhoPrior(t *testing.T) {
+	testutil.SkipHeavyUnderRace(t) // the shared fixture's training takes minutes under -race
 	res, err := rnpeFixture()
 	if err != nil {
 		t.Fatal(err)
