@@ -336,7 +336,7 @@ func RNPE(ctx context.Context, p privinfer.Problem, cfg RNPEConfig) (*RNPEResult
 		mech.Apply(u, sims.Stats[i*sd:(i+1)*sd], rel[i*sd:(i+1)*sd])
 	}
 	mean, std := make([]float64, sd), make([]float64, sd)
-	columnMeanStd(rel, n, sd, mean, std)
+	meanStdCols(rel, n, sd, mean, std)
 	for i := range n {
 		for j := range sd {
 			rel[i*sd+j] = (rel[i*sd+j] - mean[j]) / std[j]
@@ -371,28 +371,6 @@ func RNPE(ctx context.Context, p privinfer.Problem, cfg RNPEConfig) (*RNPEResult
 	res.NPE, res.MarginalFit = &npe.Result, fit
 	res.Elapsed = time.Since(start)
 	return res, nil
-}
-
-// columnMeanStd writes the mean and sample standard deviation of every
-// column of the n×d matrix x (a zero or non-finite spread counts as 1).
-func columnMeanStd(x []float64, n, d int, mean, std []float64) {
-	for j := range d {
-		m := 0.0
-		for i := range n {
-			m += x[i*d+j]
-		}
-		m /= float64(n)
-		v := 0.0
-		for i := range n {
-			e := x[i*d+j] - m
-			v += e * e
-		}
-		s := math.Sqrt(v / float64(max(n-1, 1)))
-		if !(s > 0) || math.IsInf(s, 0) {
-			s = 1
-		}
-		mean[j], std[j] = m, s
-	}
 }
 
 // precision returns the inverse of the sample covariance of the n×d

@@ -259,6 +259,18 @@ func TestRNPEDenoiseTarget(t *testing.T) {
 
 // TestRNPEBadInput checks that invalid problems and configurations are
 // refused with errors naming the argument.
+// rnpeSmallConfig is rnpeTestConfig(seed) cut to a run of a second or
+// two (300 simulations, 3 epochs, 100 draws): for the tests of arguments,
+// progress and plumbing, not of accuracy.
+func rnpeSmallConfig(seed uint64) RNPEConfig {
+	cfg := rnpeTestConfig(seed)
+	cfg.NPE.SimsPerRound, cfg.PosteriorSamples, cfg.Warmup = 300, 100, 50
+	tc := *cfg.NPE.Train
+	tc.MaxEpochs = 3
+	cfg.NPE.Train, cfg.MarginalTrain = &tc, &tc
+	return cfg
+}
+
 func TestRNPEBadInput(t *testing.T) {
 	ok := rnpeTestConfig(1)
 	for _, tc := range []struct {
@@ -306,11 +318,7 @@ func TestRNPEBadInput(t *testing.T) {
 	}
 	// A small run is enough to check At's arguments (the shared fixture
 	// trains for minutes under the race detector).
-	small := rnpeTestConfig(6)
-	small.NPE.SimsPerRound, small.PosteriorSamples, small.Warmup = 300, 100, 50
-	tr := *small.NPE.Train
-	tr.MaxEpochs = 3
-	small.NPE.Train, small.MarginalTrain = &tr, &tr
+	small := rnpeSmallConfig(6)
 	res, err := RNPE(context.Background(), rnpeProblem(rnpeObs), small)
 	if err != nil {
 		t.Fatal(err)
@@ -383,11 +391,7 @@ func TestRNPERhoPrior(t *testing.T) {
 // TestRNPEProgressCancel checks that a small run reports the stages it
 // documents, and that a cancelled context stops a run with its error.
 func TestRNPEProgressCancel(t *testing.T) {
-	cfg := rnpeTestConfig(4)
-	cfg.NPE.SimsPerRound, cfg.PosteriorSamples, cfg.Warmup = 300, 100, 50
-	tc := *cfg.NPE.Train
-	tc.MaxEpochs = 3
-	cfg.NPE.Train, cfg.MarginalTrain = &tc, &tc
+	cfg := rnpeSmallConfig(4)
 	stages := map[string]int{}
 	cfg.Progress = func(ev privinfer.Progress) { stages[ev.Stage]++ }
 	if _, err := RNPE(context.Background(), rnpeProblem(rnpeObs), cfg); err != nil {
@@ -411,11 +415,7 @@ func TestRNPEProgressCancel(t *testing.T) {
 // simulated them itself: the same simulations and seed give the same
 // draws.
 func TestRNPEGivenSimulations(t *testing.T) {
-	cfg := rnpeTestConfig(5)
-	cfg.NPE.SimsPerRound, cfg.PosteriorSamples, cfg.Warmup = 300, 100, 50
-	tc := *cfg.NPE.Train
-	tc.MaxEpochs = 3
-	cfg.NPE.Train, cfg.MarginalTrain = &tc, &tc
+	cfg := rnpeSmallConfig(5)
 	n, d := 300, 2
 	prior := rnpeProblem(nil).Prior
 	r := rand.New(rand.NewPCG(7, 7))
